@@ -1,0 +1,19 @@
+# The two commands a newcomer needs: make run, make test.
+SHELL := /bin/bash
+TEST_FILES = $(shell find test -name '*.test.ts' | sort)
+
+.PHONY: run test typecheck
+
+# npm ci when node_modules is missing or older than the lock file.
+node_modules: package-lock.json
+	npm ci
+	@touch node_modules
+
+run: node_modules
+	node --import tsx server.ts
+
+test: node_modules
+	node --import tsx --test --test-reporter=spec $(TEST_FILES)
+
+typecheck: node_modules
+	npx tsc --noEmit -p .

@@ -1,0 +1,64 @@
+import { ConfigError, loadConfig, prepareDataDir, type Config } from '../lib/config.ts';
+import { openDb, type Db } from '../lib/db.ts';
+import { systemClock } from '../lib/clock.ts';
+import { createResetLink } from '../lib/reset-links.ts';
+import { findUserByName } from '../lib/users.ts';
+
+const usage = `board-admin: the board's command line (uses the server's BOARD_* settings)
+
+  reset-link <username>   print a one-time password reset link (72 hours)
+  help                    this text
+`;
+
+/** Exit codes: 0 done, 1 the command failed, 2 unknown command or wrong arguments. */
+class UsageError extends Error {}
+
+function openBoard(): { config: Config; db: Db } {
+  const config = loadConfig(process.env);
+  prepareDataDir(config);
+  return { config, db: openDb(config.dbPath) };
+}
+
+function resetLink(args: string[]): number {
+  const [username] = args;
+  if (!username || args.length !== 1) throw new UsageError('reset-link needs exactly one username');
+  const { config, db } = openBoard();
+  try {
+    const user = findUserByName(db, username);
+    if (!user) {
+      console.error(`board-admin: no user named "${username}"`);
+      return 1;
+    }
+    const token = createResetLink(db, user.uid, systemClock.now());
+    console.log(`${config.origin}/reset#${token}`);
+    return 0;
+  } finally {
+    db.close();
+  }
+}
+
+async function main(argv: string[]): Promise<number> {
+  const [command, ...args] = argv;
+  switch (command) {
+    case 'reset-link':
+      return resetLink(args);
+    case 'help':
+    case '--help':
+      process.stdout.write(usage);
+      return 0;
+    default:
+      throw new UsageError(command ? `unknown command "${command}"` : 'no command given');
+  }
+}
+
+main(process.argv.slice(2)).then(
+  (code) => process.exit(code),
+  (err: unknown) => {
+    if (err instanceof UsageError) {
+      console.error(`board-admin: ${err.message}\n\n${usage}`);
+      process.exit(2);
+    }
+    console.error(`board-admin: ${err instanceof ConfigError ? err.message : (err as Error).stack}`);
+    process.exit(1);
+  },
+);

@@ -1,0 +1,133 @@
+import { clearedSessionCookie, sessionCookie } from '../http/cookies.ts';
+import type { Ctx } from '../http/context.ts';
+import { created } from '../http/context.ts';
+import { ApiError, invalidField } from '../http/errors.ts';
+import { codePoints, textField } from '../http/fields.ts';
+import { fieldMessages } from '../messages.ts';
+import { dummyHash, hashPassword, verifyPassword } from '../passwords.ts';
+import { consumeResetLink, findResetLink } from '../reset-links.ts';
+import { createSession, deleteSessionByToken, deleteSessionsOfUser } from '../sessions.ts';
+import { createUser, findUserById, findUserByName, isValidUsername, normaliseUsername, recordLogin, setPasswordHash } from '../users.ts';
+
+const day = 86_400;
+const year = 365 * day;
+const minTimeout = 60; // the form offers 1 hour and up; below a minute a session is useless
+const maxPassword = 1024; // bounds the work one request can ask of the hasher
+
+/** POST /api/auth/login */
+export async function login(ctx: Ctx) {
+  if (ctx.session()) return { status: 'already_logged_in' };
+  const form = await ctx.form();
+  const timeout = parseTimeout(form.fields.get('timeout'));
+  const username = textField(form, 'user');
+  const password = textField(form, 'pass');
+  if (!username) throw invalidField('user', fieldMessages.required);
+  if (!password) throw invalidField('pass', fieldMessages.required);
+
+  const user = findUserByName(ctx.app.db, username);
+  // Unknown names spend the same hashing work as wrong passwords, so timing reveals nothing.
+  const matches = await verifyPassword(password, user?.pass_hash ?? (await dummyHash(ctx.app.config.scryptLogN)));
+  if (!user || !matches) throw new ApiError(401, 'auth.bad_credentials');
+
+  startSession(ctx, user.uid, timeout);
+  return { status: 'ok' };
+}
+
+/** POST /api/auth/newuser: answers 201 and does not log in. */
+export async function register(ctx: Ctx) {
+  const form = await ctx.form();
+  const username = normaliseUsername(textField(form, 'user'));
+  const password = textField(form, 'pass1');
+  const fields: Record<string, string> = {};
+  if (!isValidUsername(username)) fields.user = fieldMessages.username;
+  const passwordProblem = checkPassword(password);
+  if (passwordProblem) fields.pass1 = passwordProblem;
+  if (textField(form, 'pass2') !== password) fields.pass2 = fieldMessages.passwordMismatch;
+  if (Object.keys(fields).length) throw new ApiError(400, 'auth.invalid', { fields });
+
+  if (findUserByName(ctx.app.db, username)) throw new ApiError(409, 'user.name_taken', { field: 'user' });
+  const hash = await hashPassword(password, ctx.app.config.scryptLogN);
+  const uid = createUser(ctx.app.db, username, hash, ctx.app.clock.now());
+  if (uid === undefined) throw new ApiError(409, 'user.name_taken', { field: 'user' });
+  return created({ username });
+}
+
+/** POST /api/auth/logout: always succeeds for the caller; a database failure is a 500. */
+export function logout(ctx: Ctx) {
+  const token = ctx.cookies.session;
+  if (token) deleteSessionByToken(ctx.app.db, token);
+  ctx.setCookie(clearedSessionCookie(isSecure(ctx)));
+  return { status: 'ok' };
+}
+
+/** GET /api/auth/sessioninfo */
+export function sessionInfo(ctx: Ctx) {
+  const { uid, created_at, expires, description } = ctx.session()!;
+  return { uid, created_at, expires, description };
+}
+
+/** POST /api/auth/reset/check */
+export async function checkReset(ctx: Ctx) {
+  const form = await ctx.form();
+  const link = findResetLink(ctx.app.db, textField(form, 'token'), ctx.app.clock.now());
+  const user = link && findUserById(ctx.app.db, link.uid);
+  if (!user) throw new ApiError(404, 'reset.invalid');
+  return { username: user.username };
+}
+
+/** POST /api/auth/reset: sets the password, uses up the link, ends every old session, logs in. */
+export async function reset(ctx: Ctx) {
+  const form = await ctx.form();
+  const token = textField(form, 'token');
+  const link = findResetLink(ctx.app.db, token, ctx.app.clock.now());
+  const user = link && findUserById(ctx.app.db, link.uid);
+  if (!user) throw new ApiError(404, 'reset.invalid');
+
+  const password = textField(form, 'pass1');
+  const passwordProblem = checkPassword(password);
+  if (passwordProblem) throw new ApiError(400, 'auth.invalid', { field: 'pass1', message: passwordProblem });
+  if (textField(form, 'pass2') !== password) throw new ApiError(400, 'auth.invalid', { field: 'pass2', message: fieldMessages.passwordMismatch });
+
+  const hash = await hashPassword(password, ctx.app.config.scryptLogN);
+  const { db } = ctx.app;
+  db.tx(() => {
+    // A concurrent reset may have used the link while we hashed: only one wins.
+    if (!consumeResetLink(db, token)) throw new ApiError(404, 'reset.invalid');
+    setPasswordHash(db, user.uid, hash);
+    deleteSessionsOfUser(db, user.uid);
+    startSession(ctx, user.uid, day);
+  });
+  return { username: user.username };
+}
+
+function startSession(ctx: Ctx, uid: number, lifetime: number): void {
+  const { db, clock } = ctx.app;
+  const now = clock.now();
+  const token = db.tx(() => {
+    recordLogin(db, uid, now);
+    return createSession(db, uid, now, lifetime, ctx.req.headers['user-agent'] ?? '');
+  });
+  ctx.setCookie(sessionCookie(token, { maxAge: lifetime, secure: isSecure(ctx) }));
+}
+
+function isSecure(ctx: Ctx): boolean {
+  return ctx.app.config.origin.startsWith('https:');
+}
+
+/** Login `timeout`: whole seconds from a minute to a year, one day when absent. */
+function parseTimeout(raw: string | undefined): number {
+  if (raw === undefined || raw === '') return day;
+  const value = /^\d{1,9}$/.test(raw) ? Number(raw) : NaN;
+  if (!(value >= minTimeout && value <= year)) {
+    throw invalidField('timeout', 'Die Dauer muss eine ganze Zahl von Sekunden zwischen 60 und 31536000 sein.');
+  }
+  return value;
+}
+
+/** SPEC §5.5: at least 10 characters (code points); a generous cap bounds hashing work. */
+function checkPassword(password: string): string | undefined {
+  const length = codePoints(password);
+  if (length < 10) return fieldMessages.passwordShort;
+  if (length > maxPassword) return 'Das Passwort darf höchstens 1024 Zeichen lang sein.';
+  return undefined;
+}

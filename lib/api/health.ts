@@ -1,0 +1,7 @@
+import type { Ctx } from '../http/context.ts';
+
+/** GET /api/health: ok only after a real query, so a broken database shows as 500. */
+export function health(ctx: Ctx) {
+  ctx.app.db.one('SELECT count(*) AS n FROM counters');
+  return { status: 'ok' };
+}

@@ -1,0 +1,67 @@
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { Ctx } from '../http/context.ts';
+import { safeFilePath, sendFile } from '../http/static.ts';
+import { findUserByName } from '../users.ts';
+
+/** Pages may load only from the board itself: no CDN, no hotlinked image, no framing. */
+const pageCsp = [
+  "default-src 'self'",
+  "img-src 'self' data: blob:",
+  "object-src 'none'",
+  "frame-ancestors 'none'",
+  "base-uri 'self'",
+  "form-action 'self'",
+].join('; ');
+
+async function sendShell(ctx: Ctx, status: number): Promise<void> {
+  const html = await readFile(join(ctx.app.config.webDir, 'index.html'));
+  ctx.res.writeHead(status, {
+    'Content-Type': 'text/html; charset=utf-8',
+    'Content-Length': html.length,
+    'Content-Security-Policy': pageCsp,
+    'Cache-Control': 'no-cache',
+    'X-Frame-Options': 'DENY',
+  });
+  ctx.res.end(ctx.req.method === 'HEAD' ? undefined : html);
+}
+
+/** GET / : the feed page. */
+export function home(ctx: Ctx) {
+  return sendShell(ctx, 200);
+}
+
+/** GET /e/{pid}: 404 page for an unknown entry. */
+export function entryPage(ctx: Ctx) {
+  const pid = /^\d{1,15}$/.test(ctx.params.pid!) ? Number(ctx.params.pid) : 0;
+  const exists = pid > 0 && ctx.app.db.one('SELECT 1 FROM entries WHERE pid = ?', pid) !== undefined;
+  return sendShell(ctx, exists ? 200 : 404);
+}
+
+/** GET /u/{username}: 404 page for an unknown user. */
+export function userPage(ctx: Ctx) {
+  return sendShell(ctx, findUserByName(ctx.app.db, ctx.params.username!) ? 200 : 404);
+}
+
+/** Other front-end views (/login, /register, /settings, /stats, /reset): no impression counted. */
+export function view(ctx: Ctx) {
+  return sendShell(ctx, 200);
+}
+
+/** Any other path outside /api: the front end's page with status 404. */
+export function notFoundPage(ctx: Ctx) {
+  return sendShell(ctx, 404);
+}
+
+/** GET /static/media/*: uploads, avatars and thumbnails. Names are random, so they never change. */
+export async function media(ctx: Ctx) {
+  const path = safeFilePath(ctx.app.config.mediaDir, ctx.params['*']!);
+  const cacheControl = 'public, max-age=31536000, immutable';
+  if (!path || !(await sendFile(ctx.res, path, { cacheControl, head: ctx.req.method === 'HEAD' }))) await notFoundPage(ctx);
+}
+
+/** GET /static/*: the front end's own files. */
+export async function staticFile(ctx: Ctx) {
+  const path = safeFilePath(join(ctx.app.config.webDir, 'static'), ctx.params['*']!);
+  if (!path || !(await sendFile(ctx.res, path, { head: ctx.req.method === 'HEAD' }))) await notFoundPage(ctx);
+}

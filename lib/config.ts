@@ -1,0 +1,102 @@
+import { accessSync, constants, mkdirSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+/** The server's settings, read once from the environment (DECISIONS §1). */
+export interface Config {
+  readonly port: number;
+  readonly host: string;
+  readonly dataDir: string;
+  readonly dbPath: string;
+  readonly mediaDir: string;
+  readonly webDir: string;
+  readonly origin: string;
+  readonly trustProxy: boolean;
+  readonly torExitsFile: string;
+  readonly maxUpload: number;
+  readonly previewEnabled: boolean;
+  readonly previewAllow: readonly string[];
+  readonly previewPorts: readonly number[];
+  readonly youtubeOembed: string;
+  readonly asnDb: string;
+  readonly scryptLogN: number;
+}
+
+export class ConfigError extends Error {}
+
+const projectRoot = resolve(fileURLToPath(new URL('..', import.meta.url)));
+
+/** Builds the frozen settings object from environment variables; throws ConfigError on bad values. */
+export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
+  const port = integerSetting(env, 'PORT', 8080, 0, 65535);
+  const dataDir = resolve(setting(env, 'BOARD_DATA', './data'));
+  const origin = originSetting(env.BOARD_ORIGIN || `http://localhost:${port}`);
+  return Object.freeze({
+    port,
+    host: setting(env, 'HOST', '127.0.0.1'),
+    dataDir,
+    dbPath: join(dataDir, 'board.db'),
+    mediaDir: join(dataDir, 'media'),
+    webDir: join(projectRoot, 'web'),
+    origin,
+    trustProxy: flagSetting(env, 'BOARD_TRUST_PROXY', false),
+    torExitsFile: resolve(setting(env, 'BOARD_TOR_EXITS', join(dataDir, 'tor-exits.txt'))),
+    maxUpload: integerSetting(env, 'BOARD_MAX_UPLOAD', 8 * 1024 * 1024, 1024, 1024 ** 3),
+    previewEnabled: flagSetting(env, 'BOARD_PREVIEW', true),
+    previewAllow: listSetting(env, 'BOARD_PREVIEW_ALLOW', ''),
+    previewPorts: listSetting(env, 'BOARD_PREVIEW_PORTS', '80,443').map((p) => checkedInteger('BOARD_PREVIEW_PORTS', p, 1, 65535)),
+    youtubeOembed: setting(env, 'BOARD_YOUTUBE_OEMBED', 'https://www.youtube.com/oembed'),
+    asnDb: setting(env, 'BOARD_ASN_DB', ''),
+    scryptLogN: integerSetting(env, 'BOARD_SCRYPT_LOGN', 17, 14, 20),
+  });
+}
+
+/** Creates the data folders and checks they are writable, so a bad BOARD_DATA fails at start-up. */
+export function prepareDataDir(config: Config): void {
+  try {
+    mkdirSync(config.mediaDir, { recursive: true });
+    accessSync(config.dataDir, constants.R_OK | constants.W_OK);
+  } catch (err) {
+    throw new ConfigError(`BOARD_DATA: cannot use ${config.dataDir} (${(err as Error).message})`);
+  }
+}
+
+function setting(env: Record<string, string | undefined>, name: string, fallback: string): string {
+  const value = env[name]?.trim();
+  return value ? value : fallback;
+}
+
+function integerSetting(env: Record<string, string | undefined>, name: string, fallback: number, min: number, max: number): number {
+  const raw = env[name]?.trim();
+  return raw ? checkedInteger(name, raw, min, max) : fallback;
+}
+
+function checkedInteger(name: string, raw: string, min: number, max: number): number {
+  if (!/^\d+$/.test(raw)) throw new ConfigError(`${name}: "${raw}" is not a whole number`);
+  const value = Number(raw);
+  if (value < min || value > max) throw new ConfigError(`${name}: ${value} is outside ${min}–${max}`);
+  return value;
+}
+
+function flagSetting(env: Record<string, string | undefined>, name: string, fallback: boolean): boolean {
+  const raw = env[name]?.trim();
+  if (!raw) return fallback;
+  if (raw === '1' || raw === 'true') return true;
+  if (raw === '0' || raw === 'false') return false;
+  throw new ConfigError(`${name}: "${raw}" must be 0 or 1`);
+}
+
+function listSetting(env: Record<string, string | undefined>, name: string, fallback: string): string[] {
+  return setting(env, name, fallback).split(',').map((s) => s.trim()).filter(Boolean);
+}
+
+function originSetting(raw: string): string {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new ConfigError(`BOARD_ORIGIN: "${raw}" is not a URL`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new ConfigError(`BOARD_ORIGIN: "${raw}" must be http or https`);
+  return url.origin;
+}

@@ -1,0 +1,42 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Clock } from '../clock.ts';
+import type { Config } from '../config.ts';
+import type { Db } from '../db.ts';
+import type { RateLimiter } from '../rate-limit.ts';
+import type { Session } from '../sessions.ts';
+import type { Form } from './body.ts';
+
+/** Long-lived things every handler may use, built once by createApp. */
+export interface Services {
+  config: Config;
+  db: Db;
+  clock: Clock;
+  limiter: RateLimiter;
+  log: (line: string) => void;
+}
+
+/** One request as a handler sees it. */
+export interface Ctx {
+  app: Services;
+  req: IncomingMessage;
+  res: ServerResponse;
+  url: URL;
+  params: Record<string, string>;
+  /** Client address, for rate limits, Tor and visitor hashing only: never stored or logged. */
+  ip: string;
+  cookies: Record<string, string>;
+  /** The caller's live session, looked up once on first use. */
+  session(): Session | undefined;
+  /** The request body as a form, read once with the configured limits. */
+  form(): Promise<Form>;
+  setCookie(cookie: string): void;
+}
+
+export type Handler = (ctx: Ctx) => unknown;
+
+/** A handler's answer when it is not a plain 200 JSON body. */
+export class Reply {
+  constructor(readonly status: number, readonly body: unknown, readonly headers: Record<string, string> = {}) {}
+}
+
+export const created = (body: unknown) => new Reply(201, body);

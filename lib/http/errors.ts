@@ -1,0 +1,30 @@
+import { messages } from '../messages.ts';
+
+export interface ErrorOptions {
+  field?: string;
+  fields?: Record<string, string>;
+  /** A more specific German message than the code's default. */
+  message?: string;
+  headers?: Record<string, string>;
+  /** Extra top-level members of the body, next to `error` (bump: retry_after, bump_count). */
+  extra?: Record<string, unknown>;
+}
+
+/** The one error a handler throws; the router turns it into SPEC §7's body. */
+export class ApiError extends Error {
+  constructor(readonly status: number, readonly code: string, readonly options: ErrorOptions = {}) {
+    super(code);
+  }
+
+  body(): Record<string, unknown> {
+    const error: Record<string, unknown> = { code: this.code, message: this.options.message ?? messages[this.code] ?? messages.internal };
+    if (this.options.field) error.field = this.options.field;
+    if (this.options.fields) error.fields = this.options.fields;
+    return { error, ...this.options.extra };
+  }
+}
+
+/** 400 input.invalid for one named field. */
+export function invalidField(field: string, message?: string): ApiError {
+  return new ApiError(400, 'input.invalid', { field, message });
+}

@@ -1,0 +1,66 @@
+import sharp from 'sharp';
+import type { Metadata, Sharp } from 'sharp';
+import { ApiError } from './http/errors.ts';
+import { createSemaphore } from './semaphore.ts';
+
+/** Decompression-bomb guard: a larger image is refused before it is decoded. */
+export const maxInputPixels = 50_000_000;
+const acceptedFormats = new Set(['jpeg', 'gif', 'png', 'webp']);
+const extensions: Record<string, string> = { jpeg: 'jpg', gif: 'gif', png: 'png', webp: 'webp' };
+
+// sharp works on libuv's thread pool; two jobs at a time bound memory and leave threads for scrypt.
+const withImageSlot = createSemaphore(2);
+sharp.cache(false);
+
+export interface ProcessedImage {
+  data: Buffer;
+  extension: string;
+}
+
+/** Reads the format from the bytes; 400 upload.bad_type unless JPEG, GIF, PNG or WebP, 413 when too many pixels. */
+async function inspect(data: Buffer): Promise<{ format: string; pages: number }> {
+  let meta: Metadata;
+  try {
+    meta = await sharp(data, { limitInputPixels: false }).metadata();
+  } catch {
+    throw new ApiError(400, 'upload.bad_type');
+  }
+  if (!meta.format || !acceptedFormats.has(meta.format)) throw new ApiError(400, 'upload.bad_type');
+  const pages = meta.pages ?? 1;
+  if ((meta.width ?? 0) * (meta.pageHeight ?? meta.height ?? 0) * pages > maxInputPixels) throw new ApiError(413, 'upload.too_large');
+  return { format: meta.format, pages };
+}
+
+/** Runs the pipeline; a decode failure of a file that passed inspection is still the uploader's bad file. */
+async function render(pipeline: Sharp): Promise<Buffer> {
+  try {
+    return await pipeline.toBuffer();
+  } catch {
+    throw new ApiError(400, 'upload.bad_type');
+  }
+}
+
+function open(data: Buffer, format: string, pages: number): Sharp {
+  return sharp(data, { limitInputPixels: maxInputPixels, animated: format === 'gif' && pages > 1 });
+}
+
+/**
+ * An entry image: at most 1024 px on the longer side, never enlarged, orientation applied,
+ * all metadata (EXIF, GPS) dropped, format kept, animated GIFs kept animated.
+ */
+export function processEntryImage(data: Buffer): Promise<ProcessedImage> {
+  return withImageSlot(async () => {
+    const { format, pages } = await inspect(data);
+    const pipeline = open(data, format, pages).rotate().resize(1024, 1024, { fit: 'inside', withoutEnlargement: true });
+    return { data: await render(pipeline), extension: extensions[format]! };
+  });
+}
+
+/** An avatar: centre-cropped to exactly 256×256, metadata dropped, format kept. */
+export function processAvatar(data: Buffer): Promise<ProcessedImage> {
+  return withImageSlot(async () => {
+    const { format, pages } = await inspect(data);
+    const pipeline = open(data, format, pages).rotate().resize(256, 256, { fit: 'cover', position: 'centre' });
+    return { data: await render(pipeline), extension: extensions[format]! };
+  });
+}

@@ -1,0 +1,24 @@
+import { randomBytes } from 'node:crypto';
+import { mkdir, rm, writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import type { Config } from './config.ts';
+
+/** Media folders under $BOARD_DATA/media: entry images, avatars, preview thumbnails. */
+export type MediaFolder = 'e' | 'a' | 'preview';
+
+/** Writes bytes under a random name and returns the path relative to media/ (what the API shows). */
+export async function saveMedia(config: Config, folder: MediaFolder, extension: string, data: Buffer): Promise<string> {
+  const relative = `${folder}/${randomBytes(16).toString('hex')}.${extension}`;
+  const full = join(config.mediaDir, relative);
+  await mkdir(dirname(full), { recursive: true });
+  await writeFile(full, data, { flag: 'wx' });
+  return relative;
+}
+
+/** Removes media files, best-effort: a missing file is not an error. */
+export async function removeMedia(config: Config, relativePaths: Iterable<string>): Promise<void> {
+  for (const relative of relativePaths) {
+    if (!relative || relative.includes('..')) continue;
+    await rm(join(config.mediaDir, relative), { force: true }).catch(() => {});
+  }
+}

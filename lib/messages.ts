@@ -1,0 +1,38 @@
+/** German messages for every error code the API answers (SPEC §7). */
+export const messages: Record<string, string> = {
+  'api.not_found': 'Diese Adresse gibt es nicht.',
+  'api.method_not_allowed': 'Diese Methode ist hier nicht erlaubt.',
+  'auth.required': 'Bitte melde dich an.',
+  'auth.bad_credentials': 'Benutzername oder Passwort ist falsch.',
+  'auth.bad_password': 'Das Passwort ist falsch.',
+  'auth.invalid': 'Bitte prüfe die markierten Felder.',
+  'csrf.bad_origin': 'Anfrage von fremder Herkunft abgelehnt.',
+  'tor.blocked': 'Beiträge über das Tor-Netzwerk sind nicht möglich.',
+  'entry.not_found': 'Diesen Beitrag gibt es nicht.',
+  'entry.empty': 'Der Beitrag ist leer: bitte Text oder ein Bild angeben.',
+  'entry.too_long': 'Der Beitrag ist länger als 1000 Zeichen.',
+  'entry.not_author': 'Nur die Autorin oder der Autor darf diesen Beitrag ändern.',
+  'entry.bump_cooldown': 'Dieser Beitrag kann noch nicht wieder hochgeholt werden.',
+  'vote.invalid_mode': 'Ungültige Stimme: erlaubt sind „yes“ und „no“.',
+  'report.too_long': 'Die Begründung ist länger als 500 Zeichen.',
+  'reset.invalid': 'Dieser Link ist ungültig, abgelaufen oder schon benutzt.',
+  'user.name_taken': 'Dieser Name ist schon vergeben.',
+  'user.not_found': 'Diese Person gibt es nicht.',
+  'input.invalid': 'Ungültige Eingabe.',
+  'input.unsupported_type': 'Dieses Format wird nicht unterstützt: bitte Formulardaten senden.',
+  'input.too_large': 'Die Anfrage ist zu groß.',
+  'upload.bad_type': 'Nur Bilder im Format JPEG, GIF, PNG oder WebP sind erlaubt.',
+  'upload.too_large': 'Die Datei ist zu groß.',
+  'rate.limited': 'Zu viele Anfragen. Bitte warte einen Moment.',
+  internal: 'Interner Fehler. Bitte versuche es später noch einmal.',
+};
+
+/** Field-level messages, used in error.fields (registration) and for a single error.field. */
+export const fieldMessages = {
+  username: 'Der Name muss 3 bis 32 Zeichen lang sein: Buchstaben, Ziffern, Punkt, Unterstrich, Leerzeichen und Bindestrich.',
+  passwordShort: 'Das Passwort muss mindestens 10 Zeichen lang sein.',
+  passwordMismatch: 'Die Passwörter stimmen nicht überein.',
+  required: 'Dieses Feld fehlt.',
+  notInteger: 'Hier wird eine ganze Zahl erwartet.',
+  outOfRange: 'Dieser Wert liegt außerhalb des erlaubten Bereichs.',
+} as const;

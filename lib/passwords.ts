@@ -1,0 +1,60 @@
+import { randomBytes, scrypt, timingSafeEqual } from 'node:crypto';
+import { createSemaphore } from './semaphore.ts';
+
+/*
+ * scrypt at OWASP's strength (N=2^17, r=8, p=1) in a PHC-style string:
+ *   $scrypt$ln=17,r=8,p=1$<salt base64>$<hash base64>
+ * The parameters live in the string, so raising BOARD_SCRYPT_LOGN later locks nobody out.
+ */
+const keyLength = 32;
+// Each hash holds 128 MiB at ln=17: two at a time, so a burst of logins cannot exhaust memory.
+const withHashSlot = createSemaphore(2);
+
+function derive(password: string, salt: Buffer, logN: number, r: number, p: number): Promise<Buffer> {
+  const N = 2 ** logN;
+  const maxmem = 128 * N * r * p + 32 * 1024 * 1024;
+  return withHashSlot(
+    () => new Promise((resolve, reject) => {
+      scrypt(password.normalize('NFC'), salt, keyLength, { N, r, p, maxmem }, (err, key) => (err ? reject(err) : resolve(key)));
+    }),
+  );
+}
+
+/** Hashes a password with a fresh salt; runs on the thread pool, never on the event loop. */
+export async function hashPassword(password: string, logN: number): Promise<string> {
+  const salt = randomBytes(16);
+  const key = await derive(password, salt, logN, 8, 1);
+  return `$scrypt$ln=${logN},r=8,p=1$${salt.toString('base64')}$${key.toString('base64')}`;
+}
+
+/** Checks a password against a stored hash in constant time; false for a malformed hash. */
+export async function verifyPassword(password: string, stored: string): Promise<boolean> {
+  const parsed = parseHash(stored);
+  if (!parsed) return false;
+  const key = await derive(password, parsed.salt, parsed.logN, parsed.r, parsed.p);
+  return key.length === parsed.key.length && timingSafeEqual(key, parsed.key);
+}
+
+function parseHash(stored: string) {
+  const match = /^\$scrypt\$ln=(\d+),r=(\d+),p=(\d+)\$([A-Za-z0-9+/=]+)\$([A-Za-z0-9+/=]+)$/.exec(stored);
+  if (!match) return undefined;
+  const [, ln, r, p, salt, key] = match;
+  const logN = Number(ln);
+  if (logN < 1 || logN > 22) return undefined;
+  return { logN, r: Number(r), p: Number(p), salt: Buffer.from(salt!, 'base64'), key: Buffer.from(key!, 'base64') };
+}
+
+const dummyHashes = new Map<number, Promise<string>>();
+
+/**
+ * A hash of a random password at the given cost: login for an unknown user verifies against it,
+ * so it spends the same work as a wrong password and timing does not reveal which names exist.
+ */
+export function dummyHash(logN: number): Promise<string> {
+  let hash = dummyHashes.get(logN);
+  if (!hash) {
+    hash = hashPassword(randomBytes(16).toString('hex'), logN);
+    dummyHashes.set(logN, hash);
+  }
+  return hash;
+}

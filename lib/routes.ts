@@ -1,0 +1,48 @@
+import * as auth from './api/auth.ts';
+import { health } from './api/health.ts';
+import * as pages from './api/pages.ts';
+import * as users from './api/users.ts';
+import type { Handler } from './http/context.ts';
+
+export interface Route {
+  method: 'GET' | 'POST';
+  path: string;
+  handler: Handler;
+  /** A valid session is required, else 401 auth.required. */
+  auth?: boolean;
+  /** Per-IP rate-limit group (lib/rate-limit.ts); every request to the group counts. */
+  rateLimit?: string;
+}
+
+/** THE route table: every endpoint of the board, in one place. */
+export const routes: Route[] = [
+  // Auth
+  { method: 'POST', path: '/api/auth/login', handler: auth.login, rateLimit: 'login' },
+  { method: 'POST', path: '/api/auth/newuser', handler: auth.register, rateLimit: 'newuser' },
+  { method: 'POST', path: '/api/auth/logout', handler: auth.logout },
+  { method: 'GET', path: '/api/auth/sessioninfo', handler: auth.sessionInfo, auth: true },
+  { method: 'POST', path: '/api/auth/reset/check', handler: auth.checkReset, rateLimit: 'reset' },
+  { method: 'POST', path: '/api/auth/reset', handler: auth.reset, rateLimit: 'reset' },
+
+  // Users
+  { method: 'GET', path: '/api/u/:username/info', handler: users.publicInfo },
+  { method: 'GET', path: '/api/user/info', handler: users.ownInfo, auth: true },
+  { method: 'POST', path: '/api/user/rename', handler: users.rename, auth: true },
+  { method: 'POST', path: '/api/user/avatar', handler: users.changeAvatar, auth: true },
+  { method: 'POST', path: '/api/user/delete', handler: users.deleteOwnAccount, auth: true },
+
+  // Operations
+  { method: 'GET', path: '/api/health', handler: health },
+
+  // Pages and files (not JSON)
+  { method: 'GET', path: '/', handler: pages.home },
+  { method: 'GET', path: '/e/:pid', handler: pages.entryPage },
+  { method: 'GET', path: '/u/:username', handler: pages.userPage },
+  { method: 'GET', path: '/reset', handler: pages.view },
+  { method: 'GET', path: '/login', handler: pages.view },
+  { method: 'GET', path: '/register', handler: pages.view },
+  { method: 'GET', path: '/settings', handler: pages.view },
+  { method: 'GET', path: '/stats', handler: pages.view },
+  { method: 'GET', path: '/static/media/*', handler: pages.media },
+  { method: 'GET', path: '/static/*', handler: pages.staticFile },
+];

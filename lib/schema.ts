@@ -1,0 +1,108 @@
+import type Database from 'better-sqlite3';
+
+/**
+ * Migrations: an ordered list; PRAGMA user_version is the number already applied.
+ * Never edit one that has shipped: append a new one.
+ */
+const migrations: string[] = [
+  // 1: accounts, sessions, reset links, entries, votes, reports, counters.
+  `
+  CREATE TABLE users (
+    uid          INTEGER PRIMARY KEY,
+    username     TEXT NOT NULL,
+    username_key TEXT NOT NULL UNIQUE,       -- lower-cased NFC name: case-insensitive uniqueness beyond ASCII
+    pass_hash    TEXT NOT NULL,
+    created_at   INTEGER NOT NULL,
+    last_login   INTEGER NOT NULL DEFAULT 0,
+    avatar       TEXT NOT NULL DEFAULT ''
+  );
+
+  CREATE TABLE sessions (
+    token_hash  BLOB PRIMARY KEY,            -- SHA-256 of the cookie value; the value itself is never stored
+    uid         INTEGER NOT NULL REFERENCES users(uid) ON DELETE CASCADE,
+    created_at  INTEGER NOT NULL,
+    expires     INTEGER NOT NULL,
+    description TEXT NOT NULL DEFAULT ''
+  ) WITHOUT ROWID;
+  CREATE INDEX sessions_by_uid ON sessions(uid);
+  CREATE INDEX sessions_by_expiry ON sessions(expires);
+
+  CREATE TABLE reset_links (
+    token_hash BLOB PRIMARY KEY,
+    uid        INTEGER NOT NULL REFERENCES users(uid) ON DELETE CASCADE,
+    created_at INTEGER NOT NULL,
+    expires    INTEGER NOT NULL
+  ) WITHOUT ROWID;
+  CREATE INDEX reset_links_by_uid ON reset_links(uid);
+
+  CREATE TABLE entries (
+    pid            INTEGER PRIMARY KEY,
+    uid            INTEGER NOT NULL,         -- 0 for the tombstone of a deleted account
+    created_at     INTEGER NOT NULL,
+    content        TEXT NOT NULL DEFAULT '',
+    filepath       TEXT NOT NULL DEFAULT '',
+    reply_to       INTEGER NOT NULL DEFAULT 0,
+    root           INTEGER NOT NULL,         -- pid of the thread's top-level entry (itself when top-level)
+    depth          INTEGER NOT NULL,         -- 0 for a top-level entry
+    reply_count    INTEGER NOT NULL DEFAULT 0,
+    last_activity  INTEGER NOT NULL,
+    deleted        INTEGER NOT NULL DEFAULT 0,
+    bump_count     INTEGER NOT NULL DEFAULT 0,
+    last_bump      INTEGER NOT NULL DEFAULT 0,
+    latest_pid     INTEGER NOT NULL DEFAULT 0, -- denormalised 'latest': newest live descendant ≤ 50 levels below
+    latest_skipped INTEGER NOT NULL DEFAULT 0,
+    votes_yes      INTEGER NOT NULL DEFAULT 0,
+    votes_no       INTEGER NOT NULL DEFAULT 0,
+    link           TEXT NOT NULL DEFAULT ''  -- canonical URL of the first link, key into previews
+  );
+  CREATE INDEX entries_feed ON entries(last_activity DESC, pid DESC) WHERE reply_to = 0;
+  CREATE INDEX entries_replies ON entries(reply_to, last_activity DESC, pid DESC);
+  CREATE INDEX entries_by_user ON entries(uid, pid DESC);
+  CREATE INDEX entries_by_root ON entries(root, created_at DESC, pid DESC);
+  CREATE INDEX entries_by_link ON entries(link) WHERE link <> '';
+
+  CREATE TABLE votes (
+    pid        INTEGER NOT NULL,
+    uid        INTEGER NOT NULL,
+    yes        INTEGER NOT NULL,             -- 1 yes, 0 no
+    created_at INTEGER NOT NULL,
+    PRIMARY KEY (pid, uid)
+  ) WITHOUT ROWID;
+  CREATE INDEX votes_by_uid ON votes(uid);
+
+  CREATE TABLE reports (
+    id           INTEGER PRIMARY KEY,
+    pid          INTEGER NOT NULL,
+    reporter_uid INTEGER NOT NULL,           -- 0: anonymous
+    reason       TEXT NOT NULL DEFAULT '',
+    created_at   INTEGER NOT NULL,
+    closed_at    INTEGER NOT NULL DEFAULT 0  -- 0 while open
+  );
+  -- A logged-in user holds at most one open report per entry.
+  CREATE UNIQUE INDEX reports_one_open ON reports(pid, reporter_uid) WHERE closed_at = 0 AND reporter_uid <> 0;
+  CREATE INDEX reports_open ON reports(closed_at, pid);
+
+  -- Counters kept on write so statistics never count big tables.
+  CREATE TABLE counters (
+    name  TEXT PRIMARY KEY,
+    value INTEGER NOT NULL DEFAULT 0
+  ) WITHOUT ROWID;
+  INSERT INTO counters(name) VALUES ('users'), ('entries'), ('toplevel'), ('replies'), ('votes_yes'), ('votes_no');
+  `,
+];
+
+/** Applies every migration the database has not seen yet, each in its own transaction. */
+export function migrate(db: Database.Database): void {
+  const applied = db.pragma('user_version', { simple: true }) as number;
+  if (applied > migrations.length) {
+    throw new Error(`database schema ${applied} is newer than this code (${migrations.length})`);
+  }
+  for (let version = applied; version < migrations.length; version++) {
+    db.transaction(() => {
+      db.exec(migrations[version]!);
+      db.pragma(`user_version = ${version + 1}`);
+    })();
+  }
+}
+
+export const schemaVersion = migrations.length;
