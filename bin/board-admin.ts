@@ -2,11 +2,14 @@ import { ConfigError, loadConfig, prepareDataDir, type Config } from '../lib/con
 import { openDb, type Db } from '../lib/db.ts';
 import { systemClock } from '../lib/clock.ts';
 import { createResetLink } from '../lib/reset-links.ts';
+import { torBulkExitListUrl, torRefresh } from '../lib/admin/tor-refresh.ts';
 import { findUserByName } from '../lib/users.ts';
 
 const usage = `board-admin: the board's command line (uses the server's BOARD_* settings)
 
   reset-link <username>   print a one-time password reset link (72 hours)
+  tor-refresh [URL]       download the Tor exit list into BOARD_TOR_EXITS
+                          (default ${torBulkExitListUrl})
   help                    this text
 `;
 
@@ -37,11 +40,26 @@ function resetLink(args: string[]): number {
   }
 }
 
+async function torRefreshCommand(args: string[]): Promise<number> {
+  if (args.length > 1) throw new UsageError('tor-refresh takes at most one URL');
+  const config = loadConfig(process.env);
+  try {
+    const count = await torRefresh(config, args[0]);
+    console.log(`wrote ${count} addresses to ${config.torExitsFile}`);
+    return 0;
+  } catch (err) {
+    console.error(`board-admin: tor-refresh: ${(err as Error).message} (${config.torExitsFile} left unchanged)`);
+    return 1;
+  }
+}
+
 async function main(argv: string[]): Promise<number> {
   const [command, ...args] = argv;
   switch (command) {
     case 'reset-link':
       return resetLink(args);
+    case 'tor-refresh':
+      return torRefreshCommand(args);
     case 'help':
     case '--help':
       process.stdout.write(usage);

@@ -1,0 +1,104 @@
+import { readFileSync, statSync } from 'node:fs';
+import { isIP } from 'node:net';
+
+/**
+ * The Tor exit addresses from BOARD_TOR_EXITS (DECISIONS §1).
+ * Why: SPEC §entries rule 2 — creating an entry from a Tor exit answers 403 `tor.blocked`, so a
+ * spammer cannot get a fresh address (and fresh per-IP limits) by switching circuits. Only
+ * create is blocked; reading, voting and the rest stay open to Tor users.
+ */
+export interface TorExitList {
+  /** True when ip is a listed exit address. O(1). */
+  has(ip: string): boolean;
+}
+
+/**
+ * Opens the exit list file: one address per line, `#` comments, blank lines ignored.
+ * A missing file is an empty list. The file is re-read when its stat changes (checked at most
+ * once per `recheckMs` on a lookup), so `board-admin tor-refresh` takes effect without a restart;
+ * a file that cannot be read or has a line that is not an address keeps the previous list.
+ */
+export function openTorExitList(path: string, options: { recheckMs?: number } = {}): TorExitList {
+  const recheckMs = options.recheckMs ?? 2000;
+  let addresses = new Set<string>();
+  let loadedStamp: string | undefined;
+
+  function refresh(): void {
+    const stat = statSync(path, { throwIfNoEntry: false });
+    // Why ctime too: it moves on chmod, so a file made readable again is retried.
+    const stamp = stat ? `${stat.ino}:${stat.size}:${stat.mtimeMs}:${stat.ctimeMs}` : 'missing';
+    if (stamp === loadedStamp) return;
+    if (!stat) {
+      addresses = new Set();
+      loadedStamp = stamp;
+      return;
+    }
+    let text: string;
+    try {
+      text = readFileSync(path, 'utf8');
+    } catch {
+      return; // unreadable: keep the old list and try again at the next check
+    }
+    loadedStamp = stamp; // a file that does not parse is not parsed again until it changes
+    addresses = parseExitList(text) ?? addresses;
+  }
+
+  refresh();
+  let lastCheck = performance.now();
+  return {
+    has(ip) {
+      const now = performance.now();
+      if (now - lastCheck >= recheckMs) {
+        lastCheck = now;
+        refresh();
+      }
+      const key = normaliseIp(ip);
+      return key !== undefined && addresses.has(key);
+    },
+  };
+}
+
+/** The normalised addresses of a list file, or undefined when a line is not an address (e.g. a half-written file). */
+function parseExitList(text: string): Set<string> | undefined {
+  const found = new Set<string>();
+  for (const raw of text.split('\n')) {
+    const line = raw.trim();
+    if (line === '' || line.startsWith('#')) continue;
+    const key = normaliseIp(line);
+    if (key === undefined) return undefined;
+    found.add(key);
+  }
+  return found;
+}
+
+/**
+ * One spelling per address: IPv4 as given, IPv4-mapped IPv6 as plain IPv4, other IPv6 as eight
+ * lower-case hex groups without leading zeros or `::`. undefined when not an address.
+ */
+function normaliseIp(raw: string): string | undefined {
+  const ip = raw.trim();
+  const version = isIP(ip);
+  if (version === 4) return ip;
+  if (version !== 6) return undefined;
+  const groups = ipv6Groups(ip.split('%')[0]!);
+  if (groups.slice(0, 5).every((g) => g === 0) && groups[5] === 0xffff) {
+    return [groups[6]! >> 8, groups[6]! & 0xff, groups[7]! >> 8, groups[7]! & 0xff].join('.');
+  }
+  return groups.map((g) => g.toString(16)).join(':');
+}
+
+/** The eight 16-bit groups of an IPv6 address that isIP already accepted. */
+function ipv6Groups(ip: string): number[] {
+  let text = ip;
+  const lastColon = text.lastIndexOf(':');
+  const tail = text.slice(lastColon + 1);
+  if (tail.includes('.')) {
+    const [a, b, c, d] = tail.split('.').map(Number) as [number, number, number, number];
+    text = `${text.slice(0, lastColon + 1)}${((a << 8) | b).toString(16)}:${((c << 8) | d).toString(16)}`;
+  }
+  const [head = '', rest] = text.split('::');
+  const left = head ? head.split(':') : [];
+  const right = rest ? rest.split(':') : [];
+  const zeros = rest === undefined ? [] : Array<string>(8 - left.length - right.length).fill('0');
+  return [...left, ...zeros, ...right].map((g) => parseInt(g, 16));
+}
