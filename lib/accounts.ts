@@ -1,22 +1,21 @@
 import type { Db } from './db.ts';
+import { removeEntriesOfUser } from './entries.ts';
+import { anonymiseReportsOf } from './reports.ts';
 import { deleteUserRow } from './users.ts';
+import { removeVotesOfUser } from './votes.ts';
 
 /**
- * Hooks that remove what an account owns before its row goes, each returning media paths
- * to delete afterwards. Entries and votes register theirs in their own modules.
+ * Deletes an account and everything it owns in one transaction: votes leave the tallies,
+ * entries go (tombstones where others replied), reports become anonymous, then the user row
+ * with its sessions. Returns the media files to remove afterwards, best-effort.
  */
-const ownedDataRemovers: ((db: Db, uid: number) => string[])[] = [];
-
-export function onAccountDeletion(remove: (db: Db, uid: number) => string[]): void {
-  ownedDataRemovers.push(remove);
-}
-
-/** Deletes an account and everything it owns in one transaction; returns media files to remove. */
 export function deleteAccount(db: Db, uid: number): string[] {
   return db.tx(() => {
     const avatar = db.one<{ avatar: string }>('SELECT avatar FROM users WHERE uid = ?', uid)?.avatar ?? '';
-    const media = ownedDataRemovers.flatMap((remove) => remove(db, uid));
+    removeVotesOfUser(db, uid);
+    const files = removeEntriesOfUser(db, uid);
+    anonymiseReportsOf(db, uid);
     deleteUserRow(db, uid);
-    return [avatar, ...media].filter(Boolean);
+    return [avatar, ...files].filter(Boolean);
   });
 }

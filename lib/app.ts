@@ -15,6 +15,7 @@ import { routes } from './routes.ts';
 import { findSessionByToken, type Session } from './sessions.ts';
 import { notFoundPage } from './api/pages.ts';
 import { startHousekeeping } from './housekeeping.ts';
+import { openTorExitList } from './tor.ts';
 
 export interface AppOptions {
   clock?: Clock;
@@ -39,6 +40,7 @@ export function createApp(config: Config, options: AppOptions = {}): App {
     db: options.db ?? openDb(config.dbPath),
     clock: options.clock ?? systemClock,
     limiter: createRateLimiter(boardRateRules),
+    tor: openTorExitList(config.torExitsFile),
     log: options.log ?? ((line) => console.log(line)),
   };
   const stopHousekeeping = startHousekeeping(services);

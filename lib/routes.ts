@@ -1,7 +1,10 @@
 import * as auth from './api/auth.ts';
+import * as entries from './api/entries.ts';
 import { health } from './api/health.ts';
 import * as pages from './api/pages.ts';
+import * as reports from './api/reports.ts';
 import * as users from './api/users.ts';
+import * as votes from './api/votes.ts';
 import type { Handler } from './http/context.ts';
 
 export interface Route {
@@ -24,7 +27,21 @@ export const routes: Route[] = [
   { method: 'POST', path: '/api/auth/reset/check', handler: auth.checkReset, rateLimit: 'reset' },
   { method: 'POST', path: '/api/auth/reset', handler: auth.reset, rateLimit: 'reset' },
 
+  // Entries
+  { method: 'GET', path: '/api/entry/feed/:page', handler: entries.feed },
+  { method: 'POST', path: '/api/entry/create', handler: entries.create, auth: true },
+  { method: 'GET', path: '/api/entry/:pid/thread', handler: entries.thread },
+  { method: 'POST', path: '/api/entry/:pid/edit', handler: entries.edit, auth: true },
+  { method: 'POST', path: '/api/entry/:pid/delete', handler: entries.remove, auth: true },
+  { method: 'POST', path: '/api/entry/:pid/bump', handler: entries.bump, auth: true },
+  { method: 'POST', path: '/api/entry/:pid/report', handler: reports.report, rateLimit: 'report' },
+
+  // Votes
+  { method: 'GET', path: '/api/entry/:pid/votes', handler: votes.votes },
+  { method: 'POST', path: '/api/entry/:pid/vote', handler: votes.vote, auth: true },
+
   // Users
+  { method: 'GET', path: '/api/u/:username/feed/:page', handler: entries.userFeed },
   { method: 'GET', path: '/api/u/:username/info', handler: users.publicInfo },
   { method: 'GET', path: '/api/user/info', handler: users.ownInfo, auth: true },
   { method: 'POST', path: '/api/user/rename', handler: users.rename, auth: true },

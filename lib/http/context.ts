@@ -4,6 +4,7 @@ import type { Config } from '../config.ts';
 import type { Db } from '../db.ts';
 import type { RateLimiter } from '../rate-limit.ts';
 import type { Session } from '../sessions.ts';
+import type { TorExitList } from '../tor.ts';
 import type { Form } from './body.ts';
 
 /** Long-lived things every handler may use, built once by createApp. */
@@ -12,6 +13,7 @@ export interface Services {
   db: Db;
   clock: Clock;
   limiter: RateLimiter;
+  tor: TorExitList;
   log: (line: string) => void;
 }
 

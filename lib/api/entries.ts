@@ -1,0 +1,133 @@
+import { bumpCooldownUntil, bumpEntry, createEntry, editEntry, findLiveEntry, softDeleteEntry } from '../entries.ts';
+import { feedPage, maxFeedPage, threadView, userFeedPage } from '../entry-views.ts';
+import type { Ctx } from '../http/context.ts';
+import { created } from '../http/context.ts';
+import { ApiError } from '../http/errors.ts';
+import { codePoints, integerParam, textField } from '../http/fields.ts';
+import { processEntryImage } from '../images.ts';
+import { removeMedia, saveMedia } from '../media.ts';
+import { entryLink } from '../preview/links.ts';
+import { findUserByName } from '../users.ts';
+
+/** SPEC §8: entry text is at most 1000 characters (code points). */
+const maxContentLength = 1000;
+
+/** Text as stored: line breaks unified, control characters other than tab and newline dropped, trimmed. */
+function cleanContent(raw: string): string {
+  return raw.replace(/\r\n?/g, '\n').replace(/[\u0000-\u0008\u000b-\u001f\u007f]/g, '').trim();
+}
+
+function checkContentLength(content: string): void {
+  if (codePoints(content) > maxContentLength) throw new ApiError(400, 'entry.too_long', { field: 'content' });
+}
+
+/** `reply_to` absent, empty or 0 means a top-level entry. */
+function parseReplyTo(raw: string | undefined): number {
+  return raw === undefined || raw === '' ? 0 : integerParam(raw.trim(), 'reply_to');
+}
+
+/** POST /api/entry/create */
+export async function create(ctx: Ctx) {
+  const { db, config, clock } = ctx.app;
+  // SPEC §4 rule 2: no posting through Tor exits (abuse without consequence); reading stays open.
+  if (ctx.app.tor.has(ctx.ip)) throw new ApiError(403, 'tor.blocked');
+  const form = await ctx.form();
+  const replyTo = parseReplyTo(form.fields.get('reply_to'));
+  if (replyTo && !findLiveEntry(db, replyTo)) throw new ApiError(404, 'entry.not_found');
+  const content = cleanContent(textField(form, 'content'));
+  const file = form.files.get('file');
+  if (!content && !file) throw new ApiError(400, 'entry.empty');
+  checkContentLength(content);
+
+  let filepath = '';
+  if (file) {
+    const image = await processEntryImage(file.data);
+    filepath = await saveMedia(config, 'e', image.extension, image.data);
+  }
+  let pid: number | undefined;
+  try {
+    pid = createEntry(db, { uid: ctx.session()!.uid, content, filepath, replyTo, link: entryLink(content) }, clock.now());
+  } catch (err) {
+    await removeMedia(config, [filepath]);
+    throw err;
+  }
+  if (pid === undefined) {
+    await removeMedia(config, [filepath]);
+    throw new ApiError(404, 'entry.not_found');
+  }
+  return created({ pid, content, filepath, reply_to: replyTo });
+}
+
+/** Loads a live entry the caller wrote: 404 when gone, 403 entry.not_author when someone else's. */
+function ownLiveEntry(ctx: Ctx, pid: number) {
+  const entry = findLiveEntry(ctx.app.db, pid);
+  if (!entry) throw new ApiError(404, 'entry.not_found');
+  if (entry.uid !== ctx.session()!.uid) throw new ApiError(403, 'entry.not_author');
+  return entry;
+}
+
+/** POST /api/entry/{pid}/edit */
+export async function edit(ctx: Ctx) {
+  const pid = integerParam(ctx.params.pid, 'pid');
+  const form = await ctx.form();
+  const entry = ownLiveEntry(ctx, pid);
+  const content = cleanContent(textField(form, 'content'));
+  // An image-only entry may lose its text; any other entry would become empty.
+  if (!content && !entry.filepath) throw new ApiError(400, 'entry.empty');
+  checkContentLength(content);
+  editEntry(ctx.app.db, pid, content, entryLink(content));
+  return { pid, content };
+}
+
+/** POST /api/entry/{pid}/delete: soft delete; the thread keeps its shape. */
+export async function remove(ctx: Ctx) {
+  const pid = integerParam(ctx.params.pid, 'pid');
+  ownLiveEntry(ctx, pid);
+  const filepath = softDeleteEntry(ctx.app.db, pid);
+  await removeMedia(ctx.app.config, [filepath]);
+  return { status: 'deleted' };
+}
+
+/** POST /api/entry/{pid}/bump */
+export function bump(ctx: Ctx) {
+  const pid = integerParam(ctx.params.pid, 'pid');
+  const { db, clock } = ctx.app;
+  const now = clock.now();
+  const entry = findLiveEntry(db, pid);
+  if (!entry) throw new ApiError(404, 'entry.not_found');
+  if (!bumpEntry(db, pid, now)) {
+    const wait = Math.max(1, bumpCooldownUntil(entry) - now);
+    throw new ApiError(429, 'entry.bump_cooldown', {
+      headers: { 'Retry-After': String(wait) },
+      extra: { retry_after: wait, bump_count: entry.bump_count },
+    });
+  }
+  const bumped = findLiveEntry(db, pid)!;
+  return {
+    pid,
+    bump_count: bumped.bump_count,
+    last_bump: bumped.last_bump,
+    last_activity: bumped.last_activity,
+    retry_after: bumpCooldownUntil(bumped) - now,
+  };
+}
+
+/** GET /api/entry/feed/{page} */
+export function feed(ctx: Ctx) {
+  return feedPage(ctx.app.db, integerParam(ctx.params.page, 'page', 0, maxFeedPage));
+}
+
+/** GET /api/entry/{pid}/thread: also for a deleted entry (it keeps its place in the tree). */
+export function thread(ctx: Ctx) {
+  const view = threadView(ctx.app.db, integerParam(ctx.params.pid, 'pid'));
+  if (!view) throw new ApiError(404, 'entry.not_found');
+  return view;
+}
+
+/** GET /api/u/{username}/feed/{page} */
+export function userFeed(ctx: Ctx) {
+  const page = integerParam(ctx.params.page, 'page', 0, maxFeedPage);
+  const user = findUserByName(ctx.app.db, ctx.params.username!);
+  if (!user) throw new ApiError(404, 'user.not_found');
+  return userFeedPage(ctx.app.db, user.uid, page);
+}

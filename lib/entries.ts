@@ -1,0 +1,144 @@
+import type { Db } from './db.ts';
+import { recordNewDescendant, repairLatestAfterRemoval, touchThread } from './latest.ts';
+
+/** The stored columns of an entry that handlers decide on. */
+export interface EntryRow {
+  pid: number;
+  uid: number;
+  created_at: number;
+  content: string;
+  filepath: string;
+  reply_to: number;
+  root: number;
+  depth: number;
+  reply_count: number;
+  last_activity: number;
+  deleted: number;
+  bump_count: number;
+  last_bump: number;
+  link: string;
+}
+
+export function findEntry(db: Db, pid: number): EntryRow | undefined {
+  return db.one<EntryRow>(
+    `SELECT pid, uid, created_at, content, filepath, reply_to, root, depth, reply_count, last_activity,
+            deleted, bump_count, last_bump, link
+     FROM entries WHERE pid = ?`,
+    pid,
+  );
+}
+
+/** A live (not deleted) entry, or undefined: what every write on an entry needs. */
+export function findLiveEntry(db: Db, pid: number): EntryRow | undefined {
+  const entry = findEntry(db, pid);
+  return entry && !entry.deleted ? entry : undefined;
+}
+
+function bumpCounters(db: Db, isReply: boolean, delta: number): void {
+  db.run(`UPDATE counters SET value = value + ? WHERE name IN ('entries', ?)`, delta, isReply ? 'replies' : 'toplevel');
+}
+
+export interface NewEntry {
+  uid: number;
+  content: string;
+  filepath: string;
+  replyTo: number;
+  link: string;
+}
+
+/**
+ * Inserts an entry and, for a reply, updates the parent's reply_count and every ancestor's
+ * last_activity and `latest`, all in one transaction. Undefined when the parent is gone.
+ */
+export function createEntry(db: Db, entry: NewEntry, now: number): number | undefined {
+  return db.tx(() => {
+    const parent = entry.replyTo ? findLiveEntry(db, entry.replyTo) : undefined;
+    if (entry.replyTo && !parent) return undefined;
+    const { lastInsertRowid: pid } = db.run(
+      `INSERT INTO entries (uid, created_at, content, filepath, reply_to, root, depth, last_activity, link)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      entry.uid, now, entry.content, entry.filepath, entry.replyTo, parent?.root ?? 0, parent ? parent.depth + 1 : 0, now, entry.link,
+    );
+    if (parent) {
+      db.run('UPDATE entries SET reply_count = reply_count + 1 WHERE pid = ?', parent.pid);
+      recordNewDescendant(db, parent.pid, pid, now);
+    } else {
+      db.run('UPDATE entries SET root = pid WHERE pid = ?', pid);
+    }
+    bumpCounters(db, Boolean(parent), 1);
+    return pid;
+  });
+}
+
+/** Replaces the text (and its first link) of an entry. */
+export function editEntry(db: Db, pid: number, content: string, link: string): void {
+  db.run('UPDATE entries SET content = ?, link = ? WHERE pid = ?', content, link, pid);
+}
+
+/**
+ * Soft delete: the entry keeps its place in the tree, author and counts; its text, image and
+ * link are blanked. Ancestors whose `latest` it was get the next newest. Returns the image path.
+ */
+export function softDeleteEntry(db: Db, pid: number): string {
+  return db.tx(() => {
+    const entry = findLiveEntry(db, pid);
+    if (!entry) return '';
+    db.run("UPDATE entries SET deleted = 1, content = '', filepath = '', link = '' WHERE pid = ?", pid);
+    bumpCounters(db, entry.reply_to !== 0, -1);
+    repairLatestAfterRemoval(db, pid, entry.reply_to);
+    return entry.filepath;
+  });
+}
+
+/** Why the cooldown grows: each repost must wait one day longer, so bumping cannot pin a thread on top. */
+export function bumpCooldownUntil(entry: Pick<EntryRow, 'bump_count' | 'last_bump'>): number {
+  return entry.bump_count === 0 ? 0 : entry.last_bump + entry.bump_count * 86_400;
+}
+
+/**
+ * Reposts an entry: bump_count + 1, last_bump and last_activity (also of every ancestor) to now.
+ * The cooldown is checked in the same statement, so two concurrent bumps cannot both pass.
+ */
+export function bumpEntry(db: Db, pid: number, now: number): boolean {
+  return db.tx(() => {
+    const changed = db.run(
+      `UPDATE entries SET bump_count = bump_count + 1, last_bump = ?, last_activity = ?
+       WHERE pid = ? AND deleted = 0 AND (bump_count = 0 OR last_bump + bump_count * 86400 <= ?)`,
+      now, now, pid, now,
+    ).changes;
+    if (changed) touchThread(db, pid, now);
+    return changed === 1;
+  });
+}
+
+/**
+ * Account deletion, entry side: deepest first, an entry with replies becomes an anonymous
+ * tombstone (uid 0) so others' threads keep their shape; one without replies is removed with
+ * its votes and reports. Returns the image paths to delete afterwards.
+ */
+export function removeEntriesOfUser(db: Db, uid: number): string[] {
+  const files: string[] = [];
+  const own = db.all<{ pid: number }>('SELECT pid FROM entries WHERE uid = ? ORDER BY depth DESC, pid DESC', uid);
+  for (const { pid } of own) {
+    const entry = findEntry(db, pid)!;
+    if (entry.filepath) files.push(entry.filepath);
+    if (!entry.deleted) bumpCounters(db, entry.reply_to !== 0, -1);
+    if (entry.reply_count > 0) {
+      db.run("UPDATE entries SET uid = 0, deleted = 1, content = '', filepath = '', link = '' WHERE pid = ?", pid);
+    } else {
+      removeEntryRow(db, entry);
+    }
+    repairLatestAfterRemoval(db, pid, entry.reply_to);
+  }
+  return files;
+}
+
+function removeEntryRow(db: Db, entry: EntryRow): void {
+  const tally = db.one<{ yes: number; no: number }>('SELECT coalesce(sum(yes), 0) AS yes, coalesce(sum(1 - yes), 0) AS no FROM votes WHERE pid = ?', entry.pid)!;
+  db.run("UPDATE counters SET value = value - ? WHERE name = 'votes_yes'", tally.yes);
+  db.run("UPDATE counters SET value = value - ? WHERE name = 'votes_no'", tally.no);
+  db.run('DELETE FROM votes WHERE pid = ?', entry.pid);
+  db.run('DELETE FROM reports WHERE pid = ?', entry.pid);
+  db.run('DELETE FROM entries WHERE pid = ?', entry.pid);
+  if (entry.reply_to) db.run('UPDATE entries SET reply_count = reply_count - 1 WHERE pid = ?', entry.reply_to);
+}

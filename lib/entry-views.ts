@@ -1,0 +1,119 @@
+import type { Db } from './db.ts';
+
+/** SPEC §2 Entry as the API shows it. */
+export interface EntryJson {
+  pid: number;
+  uid: number;
+  created_at: number;
+  content: string;
+  filepath: string;
+  reply_to: number;
+  reply_count: number;
+  last_activity: number;
+  deleted: number;
+  bump_count: number;
+  last_bump: number;
+  username: string;
+  avatar: string;
+  latest?: { entry: EntryJson; skipped: number };
+}
+
+interface EntryViewRow extends Omit<EntryJson, 'latest'> {
+  latest_pid: number;
+  latest_skipped: number;
+  link: string;
+}
+
+/** SPEC §8: 20 entries a feed page, pages 0–100; at most 100 replies in a thread. */
+export const feedPageSize = 20;
+export const maxFeedPage = 100;
+export const maxThreadReplies = 100;
+
+const entryViewSelect = `
+  SELECT e.pid, e.uid, e.created_at, e.content, e.filepath, e.reply_to, e.reply_count, e.last_activity,
+         e.deleted, e.bump_count, e.last_bump, e.latest_pid, e.latest_skipped, e.link,
+         coalesce(u.username, '') AS username, coalesce(u.avatar, '') AS avatar
+  FROM entries e LEFT JOIN users u ON u.uid = e.uid`;
+
+function toJson(row: EntryViewRow): EntryJson {
+  return {
+    pid: row.pid,
+    uid: row.uid,
+    created_at: row.created_at,
+    content: row.content,
+    filepath: row.filepath,
+    reply_to: row.reply_to,
+    reply_count: row.reply_count,
+    last_activity: row.last_activity,
+    deleted: row.deleted,
+    bump_count: row.bump_count,
+    last_bump: row.last_bump,
+    username: row.username,
+    avatar: row.avatar,
+  };
+}
+
+function rowsByPid(db: Db, pids: number[]): Map<number, EntryViewRow> {
+  if (pids.length === 0) return new Map();
+  const rows = db.all<EntryViewRow>(`${entryViewSelect} WHERE e.pid IN (SELECT value FROM json_each(?))`, JSON.stringify(pids));
+  return new Map(rows.map((row) => [row.pid, row]));
+}
+
+/** Entries with their `latest` attached: one more query for all of them, never one per row. */
+function withLatest(db: Db, rows: EntryViewRow[]): EntryJson[] {
+  const latestRows = rowsByPid(db, rows.map((r) => r.latest_pid).filter((pid) => pid !== 0));
+  return rows.map((row) => {
+    const json = toJson(row);
+    const latest = latestRows.get(row.latest_pid);
+    if (latest && !latest.deleted) json.latest = { entry: toJson(latest), skipped: row.latest_skipped };
+    return json;
+  });
+}
+
+/**
+ * GET /api/entry/feed/{page}: top-level threads by last activity. A deleted top-level entry
+ * is left out unless something live still hangs below it (then its thread is worth showing).
+ */
+export function feedPage(db: Db, page: number): EntryJson[] {
+  const rows = db.all<EntryViewRow>(
+    `${entryViewSelect}
+     WHERE e.reply_to = 0 AND (e.deleted = 0 OR e.latest_pid <> 0)
+     ORDER BY e.last_activity DESC, e.pid DESC LIMIT ? OFFSET ?`,
+    feedPageSize, page * feedPageSize,
+  );
+  return withLatest(db, rows);
+}
+
+export interface ThreadJson {
+  entry: EntryJson;
+  ancestors: EntryJson[];
+  replies: EntryJson[];
+}
+
+/** GET /api/entry/{pid}/thread: the entry, its ancestors root first, its most active replies. */
+export function threadView(db: Db, pid: number): ThreadJson | undefined {
+  const [entry] = db.all<EntryViewRow>(`${entryViewSelect} WHERE e.pid = ?`, pid);
+  if (!entry) return undefined;
+  const ancestors = db.all<EntryViewRow>(
+    `WITH RECURSIVE up(pid, dist) AS (
+       SELECT reply_to, 1 FROM entries WHERE pid = ? AND reply_to <> 0
+       UNION ALL
+       SELECT e.reply_to, up.dist + 1 FROM entries e JOIN up ON e.pid = up.pid WHERE e.reply_to <> 0
+     )
+     ${entryViewSelect} JOIN up ON up.pid = e.pid ORDER BY up.dist DESC`,
+    pid,
+  );
+  const replies = db.all<EntryViewRow>(
+    `${entryViewSelect} WHERE e.reply_to = ? ORDER BY e.last_activity DESC, e.pid DESC LIMIT ?`,
+    pid, maxThreadReplies,
+  );
+  return { entry: toJson(entry), ancestors: ancestors.map(toJson), replies: withLatest(db, replies) };
+}
+
+/** GET /api/u/{username}/feed/{page}: the user's live entries, replies included, newest first. */
+export function userFeedPage(db: Db, uid: number, page: number): EntryJson[] {
+  return db.all<EntryViewRow>(
+    `${entryViewSelect} WHERE e.uid = ? AND e.deleted = 0 ORDER BY e.pid DESC LIMIT ? OFFSET ?`,
+    uid, feedPageSize, page * feedPageSize,
+  ).map(toJson);
+}

@@ -1,0 +1,52 @@
+/** Link extraction and canonical URLs for previews (DECISIONS "Link previews"). */
+
+const linkPattern = /https?:\/\/[^\s<>"]+/i;
+const trailingPunctuation = /[.,;:!?)\]}'"]+$/;
+const videoId = /^[A-Za-z0-9_-]{11}$/;
+const videoHosts = new Set(['youtube.com', 'www.youtube.com', 'm.youtube.com', 'music.youtube.com', 'youtube-nocookie.com', 'www.youtube-nocookie.com']);
+
+/** The first http(s) link in a text, trailing punctuation trimmed; undefined when none. */
+export function firstLink(text: string): string | undefined {
+  const match = linkPattern.exec(text);
+  return match ? match[0].replace(trailingPunctuation, '') : undefined;
+}
+
+/** The video id of a video-site link in any of its forms, or undefined. */
+export function youtubeVideoId(url: URL): string | undefined {
+  const host = url.hostname.toLowerCase();
+  let id: string | null | undefined;
+  if (host === 'youtu.be') {
+    id = url.pathname.split('/')[1];
+  } else if (videoHosts.has(host)) {
+    const [, first, second] = url.pathname.split('/');
+    if (first === 'watch') id = url.searchParams.get('v');
+    else if (first && ['shorts', 'embed', 'live', 'v'].includes(first)) id = second;
+  }
+  return id && videoId.test(id) ? id : undefined;
+}
+
+/**
+ * The canonical form of a link, the key of its one preview record: lower-case scheme and host,
+ * default port and fragment dropped; every video-site form becomes its watch address.
+ * Undefined when the text is not a usable http(s) URL.
+ */
+export function canonicalUrl(link: string): string | undefined {
+  let url: URL;
+  try {
+    url = new URL(link);
+  } catch {
+    return undefined;
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') return undefined;
+  if (url.username || url.password) return undefined;
+  const id = youtubeVideoId(url);
+  if (id) return `https://www.youtube.com/watch?v=${id}`;
+  url.hash = '';
+  return url.toString();
+}
+
+/** The canonical first link of an entry's text, '' when it has none. */
+export function entryLink(text: string): string {
+  const link = firstLink(text);
+  return (link && canonicalUrl(link)) || '';
+}

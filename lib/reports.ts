@@ -1,0 +1,47 @@
+import type { Db } from './db.ts';
+
+/** SPEC §8: a report reason is at most 500 characters. */
+export const maxReasonLength = 500;
+
+/**
+ * Files a report. A logged-in reporter holds at most one open report per entry (the partial
+ * UNIQUE index decides); anonymous reports (uid 0) are all kept.
+ */
+export function fileReport(db: Db, pid: number, reporterUid: number, reason: string, now: number): void {
+  db.run(
+    `INSERT INTO reports (pid, reporter_uid, reason, created_at) VALUES (?, ?, ?, ?)
+     ON CONFLICT (pid, reporter_uid) WHERE closed_at = 0 AND reporter_uid <> 0 DO NOTHING`,
+    pid, reporterUid, reason, now,
+  );
+}
+
+export interface OpenReport {
+  id: number;
+  pid: number;
+  reporter_uid: number;
+  reason: string;
+  created_at: number;
+  excerpt: string;
+  reports_on_entry: number;
+}
+
+/** Open reports, oldest first, with an excerpt of the entry and how many open reports it has. */
+export function listOpenReports(db: Db): OpenReport[] {
+  return db.all<OpenReport>(
+    `SELECT r.id, r.pid, r.reporter_uid, r.reason, r.created_at,
+            substr(coalesce(e.content, ''), 1, 80) AS excerpt,
+            (SELECT count(*) FROM reports o WHERE o.pid = r.pid AND o.closed_at = 0) AS reports_on_entry
+     FROM reports r LEFT JOIN entries e ON e.pid = r.pid
+     WHERE r.closed_at = 0 ORDER BY r.pid, r.id`,
+  );
+}
+
+/** Closes an open report; false when there is no open report with that id. */
+export function closeReport(db: Db, id: number, now: number): boolean {
+  return db.run('UPDATE reports SET closed_at = ? WHERE id = ? AND closed_at = 0', now, id).changes === 1;
+}
+
+/** Account deletion: the reports stay, the reporter becomes anonymous. */
+export function anonymiseReportsOf(db: Db, uid: number): void {
+  db.run('UPDATE reports SET reporter_uid = 0 WHERE reporter_uid = ?', uid);
+}
