@@ -1,7 +1,10 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { execFile } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { request as httpRequest } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { createApp, type App } from '../lib/app.ts';
 import { movableClock } from '../lib/clock.ts';
 import { loadConfig, prepareDataDir, type Config } from '../lib/config.ts';
@@ -105,4 +108,69 @@ export class Client {
     if (loggedIn.status !== 200) throw new Error(`login ${user}: ${loggedIn.status} ${loggedIn.text}`);
     return this;
   }
+}
+
+export interface RawAnswer {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  text: string;
+}
+
+/**
+ * One request through node:http with the path sent exactly as given (fetch would normalise
+ * `..`, `%2e` and backslashes) and any headers, Host and Origin included.
+ */
+export function rawRequest(base: string, method: string, path: string, headers: Record<string, string> = {}, body?: string | Buffer): Promise<RawAnswer> {
+  const { hostname, port } = new URL(base);
+  return new Promise((resolve, reject) => {
+    const req = httpRequest({ host: hostname, port, method, path, headers, agent: false, timeout: 10_000 }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (chunk: Buffer) => chunks.push(chunk));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, text: Buffer.concat(chunks).toString('utf8') }));
+      res.on('error', reject);
+    });
+    req.on('timeout', () => req.destroy(new Error(`${method} ${path}: no answer within 10 s`)));
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+export interface AdminRun {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+const adminBin = fileURLToPath(new URL('../bin/board-admin', import.meta.url));
+
+/** Runs bin/board-admin as a real process against the board's data folder and origin. */
+export function runAdmin(board: TestBoard, args: string[], env: Record<string, string> = {}): Promise<AdminRun> {
+  const childEnv: Record<string, string> = {};
+  for (const [name, value] of Object.entries(process.env)) if (value !== undefined && !name.startsWith('BOARD_')) childEnv[name] = value;
+  Object.assign(childEnv, { BOARD_DATA: board.config.dataDir, BOARD_ORIGIN: board.config.origin }, env);
+  return new Promise((resolve, reject) => {
+    execFile(adminBin, args, { env: childEnv, timeout: 30_000 }, (err, stdout, stderr) => {
+      if (err && typeof err.code !== 'number') return reject(err);
+      resolve({ code: err ? (err.code as number) : 0, stdout, stderr });
+    });
+  });
+}
+
+/** Creates a reset link with the admin CLI and returns its token (the part after `#`). */
+export async function resetToken(board: TestBoard, username: string): Promise<string> {
+  const run = await runAdmin(board, ['reset-link', username]);
+  if (run.code !== 0) throw new Error(`reset-link ${username}: exit ${run.code} ${run.stderr}`);
+  const match = /^(\S+)\/reset#([A-Za-z0-9_-]+)\n$/.exec(run.stdout);
+  if (!match || match[1] !== board.config.origin) throw new Error(`reset-link printed ${JSON.stringify(run.stdout)}`);
+  return match[2]!;
+}
+
+/** Every file under BOARD_DATA/media, as paths relative to media/. */
+export function mediaFiles(board: TestBoard): string[] {
+  const root = board.config.mediaDir;
+  if (!existsSync(root)) return [];
+  return (readdirSync(root, { recursive: true }) as string[])
+    .filter((p) => statSync(join(root, p)).isFile())
+    .map((p) => p.split(sep).join('/'))
+    .sort();
 }
