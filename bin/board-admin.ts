@@ -1,6 +1,7 @@
 import { ConfigError, loadConfig, prepareDataDir, type Config } from '../lib/config.ts';
 import { openDb, type Db } from '../lib/db.ts';
 import { systemClock } from '../lib/clock.ts';
+import { closeReport, listOpenReports } from '../lib/reports.ts';
 import { createResetLink } from '../lib/reset-links.ts';
 import { torBulkExitListUrl, torRefresh } from '../lib/admin/tor-refresh.ts';
 import { findUserByName } from '../lib/users.ts';
@@ -10,6 +11,8 @@ const usage = `board-admin: the board's command line (uses the server's BOARD_* 
   reset-link <username>   print a one-time password reset link (72 hours)
   tor-refresh [URL]       download the Tor exit list into BOARD_TOR_EXITS
                           (default ${torBulkExitListUrl})
+  reports                 list open reports (id, entry, excerpt, reason, reporter)
+  report-close <id>       close one open report
   help                    this text
 `;
 
@@ -40,6 +43,41 @@ function resetLink(args: string[]): number {
   }
 }
 
+function reports(args: string[]): number {
+  if (args.length) throw new UsageError('reports takes no arguments');
+  const { db } = openBoard();
+  try {
+    const open = listOpenReports(db);
+    if (open.length === 0) console.log('no open reports');
+    for (const r of open) {
+      const when = new Date(r.created_at * 1000).toISOString().slice(0, 16).replace('T', ' ');
+      const reporter = r.reporter_uid ? `user ${r.reporter_uid}` : 'anonymous';
+      console.log(`#${r.id}  entry ${r.pid} (${r.reports_on_entry} open)  ${when}  ${reporter}`);
+      console.log(`    text:   ${JSON.stringify(r.excerpt)}`);
+      if (r.reason) console.log(`    reason: ${JSON.stringify(r.reason)}`);
+    }
+    return 0;
+  } finally {
+    db.close();
+  }
+}
+
+function reportClose(args: string[]): number {
+  const [raw] = args;
+  if (!raw || args.length !== 1 || !/^\d+$/.test(raw)) throw new UsageError('report-close needs one report id');
+  const { db } = openBoard();
+  try {
+    if (!closeReport(db, Number(raw), systemClock.now())) {
+      console.error(`board-admin: no open report #${raw}`);
+      return 1;
+    }
+    console.log(`closed report #${raw}`);
+    return 0;
+  } finally {
+    db.close();
+  }
+}
+
 async function torRefreshCommand(args: string[]): Promise<number> {
   if (args.length > 1) throw new UsageError('tor-refresh takes at most one URL');
   const config = loadConfig(process.env);
@@ -58,6 +96,10 @@ async function main(argv: string[]): Promise<number> {
   switch (command) {
     case 'reset-link':
       return resetLink(args);
+    case 'reports':
+      return reports(args);
+    case 'report-close':
+      return reportClose(args);
     case 'tor-refresh':
       return torRefreshCommand(args);
     case 'help':
