@@ -15,5 +15,6 @@ export function isForeignOrigin(req: IncomingMessage, trustedOrigin: string): bo
   } catch {
     return true;
   }
-  return !host || host !== req.headers.host;
+  // Host names are case-insensitive; the URL parser has already lower-cased the Origin's.
+  return !host || host !== req.headers.host?.toLowerCase();
 }
