@@ -32,17 +32,25 @@ export async function verifyPassword(password: string, stored: string): Promise<
   const parsed = parseHash(stored);
   if (!parsed) return false;
   const key = await derive(password, parsed.salt, parsed.logN, parsed.r, parsed.p);
-  return key.length === parsed.key.length && timingSafeEqual(key, parsed.key);
+  return timingSafeEqual(key, parsed.key);
 }
 
+/*
+ * Bounds for parameters read back from a stored hash. Node's scrypt treats 0 as "use the
+ * default", so r=0 would quietly verify like r=8; and a huge cost in a damaged row must not
+ * make one login allocate gigabytes. Anything outside is a malformed hash: it never verifies.
+ */
 function parseHash(stored: string) {
-  const match = /^\$scrypt\$ln=(\d+),r=(\d+),p=(\d+)\$([A-Za-z0-9+/=]+)\$([A-Za-z0-9+/=]+)$/.exec(stored);
+  const match = /^\$scrypt\$ln=(\d{1,2}),r=(\d{1,2}),p=(\d{1,2})\$([A-Za-z0-9+/]+={0,2})\$([A-Za-z0-9+/]+={0,2})$/.exec(stored);
   if (!match) return undefined;
-  const [, ln, r, p, salt, key] = match;
-  const logN = Number(ln);
-  if (logN < 1 || logN > 22) return undefined;
-  return { logN, r: Number(r), p: Number(p), salt: Buffer.from(salt!, 'base64'), key: Buffer.from(key!, 'base64') };
+  const [logN, r, p] = [match[1], match[2], match[3]].map(Number) as [number, number, number];
+  if (!within(logN, 10, 20) || !within(r, 1, 16) || !within(p, 1, 4)) return undefined;
+  const salt = Buffer.from(match[4]!, 'base64');
+  const key = Buffer.from(match[5]!, 'base64');
+  return key.length === keyLength && salt.length >= 8 ? { logN, r, p, salt, key } : undefined;
 }
+
+const within = (value: number, min: number, max: number) => value >= min && value <= max;
 
 const dummyHashes = new Map<number, Promise<string>>();
 

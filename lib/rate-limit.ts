@@ -2,6 +2,8 @@
 export interface RateLimiter {
   /** Counts one request; returns the seconds to wait when over the limit, else 0. */
   hit(group: string, ip: string, now: number): number;
+  /** Buckets held in memory (for tests and monitoring). */
+  size(): number;
 }
 
 export interface RateRule {
@@ -9,38 +11,46 @@ export interface RateRule {
   windowSeconds: number;
 }
 
+interface Bucket {
+  count: number;
+  resetAt: number;
+}
+
 /**
- * A fixed window per (group, IP). Memory stays bounded: expired buckets are swept, and past
- * maxBuckets the oldest are dropped (an attacker with many addresses only resets their own counts).
+ * A fixed window per (group, IP). Memory stays bounded: expired buckets are swept once a
+ * minute, and past maxBuckets the bucket whose window started longest ago is dropped, in O(1),
+ * so a flood of fresh addresses costs no more per request than one address does.
  */
 export function createRateLimiter(rules: Record<string, RateRule>, maxBuckets = 100_000): RateLimiter {
-  const buckets = new Map<string, { count: number; resetAt: number }>();
+  // Insertion order is window-start order: a bucket is re-inserted whenever its window restarts.
+  const buckets = new Map<string, Bucket>();
   let nextSweep = 0;
 
-  function sweep(now: number) {
+  function sweepExpired(now: number): void {
     for (const [key, bucket] of buckets) if (bucket.resetAt <= now) buckets.delete(key);
-    for (const key of buckets.keys()) {
-      if (buckets.size <= maxBuckets) break;
-      buckets.delete(key);
-    }
     nextSweep = now + 60;
+  }
+
+  function startWindow(key: string, rule: RateRule, now: number): Bucket {
+    const bucket = { count: 0, resetAt: now + rule.windowSeconds };
+    buckets.delete(key);
+    buckets.set(key, bucket);
+    if (buckets.size > maxBuckets) buckets.delete(buckets.keys().next().value!);
+    return bucket;
   }
 
   return {
     hit(group, ip, now) {
       const rule = rules[group];
       if (!rule) throw new Error(`no rate rule for ${group}`);
-      if (now >= nextSweep || buckets.size > maxBuckets) sweep(now);
+      if (now >= nextSweep) sweepExpired(now);
       const key = `${group} ${ip}`;
       let bucket = buckets.get(key);
-      if (!bucket || bucket.resetAt <= now) {
-        bucket = { count: 0, resetAt: now + rule.windowSeconds };
-        buckets.delete(key);
-        buckets.set(key, bucket);
-      }
+      if (!bucket || bucket.resetAt <= now) bucket = startWindow(key, rule, now);
       bucket.count++;
       return bucket.count > rule.limit ? Math.max(1, bucket.resetAt - now) : 0;
     },
+    size: () => buckets.size,
   };
 }
 

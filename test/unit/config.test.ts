@@ -1,0 +1,133 @@
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { test } from 'node:test';
+import { ConfigError, loadConfig, prepareDataDir } from '../../lib/config.ts';
+
+test('without variables every setting has its documented default', () => {
+  const config = loadConfig({});
+  assert.equal(config.port, 8080);
+  assert.equal(config.host, '127.0.0.1');
+  assert.equal(config.dataDir, resolve('./data'));
+  assert.equal(config.dbPath, join(resolve('./data'), 'board.db'));
+  assert.equal(config.mediaDir, join(resolve('./data'), 'media'));
+  assert.equal(config.origin, 'http://localhost:8080');
+  assert.equal(config.trustProxy, false);
+  assert.equal(config.torExitsFile, join(resolve('./data'), 'tor-exits.txt'));
+  assert.equal(config.maxUpload, 8_388_608);
+  assert.equal(config.previewEnabled, true);
+  assert.deepEqual(config.previewAllow, []);
+  assert.deepEqual(config.previewPorts, [80, 443]);
+  assert.equal(config.youtubeOembed, 'https://www.youtube.com/oembed');
+  assert.equal(config.scryptLogN, 17);
+  assert.ok(Object.isFrozen(config));
+});
+
+test('an empty or blank variable counts as unset', () => {
+  const config = loadConfig({ PORT: '', HOST: '  ', BOARD_ORIGIN: '', BOARD_TRUST_PROXY: '' });
+  assert.equal(config.port, 8080);
+  assert.equal(config.host, '127.0.0.1');
+  assert.equal(config.origin, 'http://localhost:8080');
+  assert.equal(config.trustProxy, false);
+});
+
+test('every variable is read', () => {
+  const config = loadConfig({
+    PORT: '9000',
+    HOST: '0.0.0.0',
+    BOARD_DATA: '/srv/board',
+    BOARD_ORIGIN: 'https://board.example/',
+    BOARD_TRUST_PROXY: '1',
+    BOARD_TOR_EXITS: '/etc/board/exits.txt',
+    BOARD_MAX_UPLOAD: '100000',
+    BOARD_PREVIEW: '0',
+    BOARD_PREVIEW_ALLOW: '127.0.0.1/32, 10.0.0.0/8',
+    BOARD_PREVIEW_PORTS: '80,443,8080',
+    BOARD_YOUTUBE_OEMBED: 'http://127.0.0.1:9999/oembed',
+    BOARD_ASN_DB: '/opt/asn',
+    BOARD_SCRYPT_LOGN: '14',
+  });
+  assert.equal(config.port, 9000);
+  assert.equal(config.host, '0.0.0.0');
+  assert.equal(config.dataDir, '/srv/board');
+  assert.equal(config.dbPath, '/srv/board/board.db');
+  assert.equal(config.mediaDir, '/srv/board/media');
+  assert.equal(config.origin, 'https://board.example', 'the origin without path or trailing slash');
+  assert.equal(config.trustProxy, true);
+  assert.equal(config.torExitsFile, '/etc/board/exits.txt');
+  assert.equal(config.maxUpload, 100_000);
+  assert.equal(config.previewEnabled, false);
+  assert.deepEqual(config.previewAllow, ['127.0.0.1/32', '10.0.0.0/8']);
+  assert.deepEqual(config.previewPorts, [80, 443, 8080]);
+  assert.equal(config.youtubeOembed, 'http://127.0.0.1:9999/oembed');
+  assert.equal(config.asnDb, '/opt/asn');
+  assert.equal(config.scryptLogN, 14);
+});
+
+test('the default origin follows PORT', () => {
+  assert.equal(loadConfig({ PORT: '3000' }).origin, 'http://localhost:3000');
+});
+
+test('BOARD_TOR_EXITS defaults to a file inside BOARD_DATA', () => {
+  assert.equal(loadConfig({ BOARD_DATA: '/srv/b' }).torExitsFile, '/srv/b/tor-exits.txt');
+});
+
+test('a bad PORT is a ConfigError naming the variable', () => {
+  for (const port of ['abc', '70000', '-1', '80.5', '1e3']) {
+    assert.throws(() => loadConfig({ PORT: port }), (err: unknown) => err instanceof ConfigError && err.message.includes('PORT'), port);
+  }
+});
+
+test('BOARD_TRUST_PROXY accepts only 0 or 1 (or false/true)', () => {
+  assert.equal(loadConfig({ BOARD_TRUST_PROXY: '0' }).trustProxy, false);
+  assert.equal(loadConfig({ BOARD_TRUST_PROXY: 'true' }).trustProxy, true);
+  for (const value of ['yes', '2', 'on']) {
+    assert.throws(() => loadConfig({ BOARD_TRUST_PROXY: value }), ConfigError, value);
+  }
+  assert.throws(() => loadConfig({ BOARD_PREVIEW: 'maybe' }), ConfigError);
+});
+
+test('BOARD_SCRYPT_LOGN must lie within 14–20', () => {
+  assert.equal(loadConfig({ BOARD_SCRYPT_LOGN: '20' }).scryptLogN, 20);
+  for (const value of ['13', '21', 'x']) {
+    assert.throws(() => loadConfig({ BOARD_SCRYPT_LOGN: value }), ConfigError, value);
+  }
+});
+
+test('BOARD_ORIGIN must be an http or https URL', () => {
+  for (const value of ['not a url', 'board.example', 'ftp://board.example', 'javascript:alert(1)']) {
+    assert.throws(() => loadConfig({ BOARD_ORIGIN: value }), (err: unknown) => err instanceof ConfigError && err.message.includes('BOARD_ORIGIN'), value);
+  }
+});
+
+test('BOARD_MAX_UPLOAD and BOARD_PREVIEW_PORTS must be whole numbers in range', () => {
+  assert.throws(() => loadConfig({ BOARD_MAX_UPLOAD: '8MB' }), ConfigError);
+  assert.throws(() => loadConfig({ BOARD_MAX_UPLOAD: '0' }), ConfigError);
+  assert.throws(() => loadConfig({ BOARD_PREVIEW_PORTS: '80,http' }), ConfigError);
+  assert.throws(() => loadConfig({ BOARD_PREVIEW_PORTS: '0' }), ConfigError);
+});
+
+test('prepareDataDir creates the data and media folders', () => {
+  const parent = mkdtempSync(join(tmpdir(), 'board-config-'));
+  try {
+    const config = loadConfig({ BOARD_DATA: join(parent, 'nested', 'data') });
+    prepareDataDir(config);
+    prepareDataDir(config); // twice is fine
+    writeFileSync(join(config.mediaDir, 'probe'), 'x');
+  } finally {
+    rmSync(parent, { recursive: true, force: true });
+  }
+});
+
+test('prepareDataDir on an unusable path is a ConfigError naming BOARD_DATA', () => {
+  const parent = mkdtempSync(join(tmpdir(), 'board-config-'));
+  try {
+    const file = join(parent, 'a-file');
+    writeFileSync(file, 'not a folder');
+    const config = loadConfig({ BOARD_DATA: join(file, 'data') });
+    assert.throws(() => prepareDataDir(config), (err: unknown) => err instanceof ConfigError && err.message.includes('BOARD_DATA'));
+  } finally {
+    rmSync(parent, { recursive: true, force: true });
+  }
+});
