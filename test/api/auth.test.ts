@@ -142,6 +142,31 @@ describe('login', () => {
     assert.equal(userRow(board, 'Lena')!.last_login, board.clock.now());
   });
 
+  test('the session cookie is found among other cookies', async () => {
+    const client = await loggedIn(board, 'Lena');
+    const answer = await client.get('/api/auth/sessioninfo');
+    assert.equal(answer.status, 200);
+    const token = client.cookie;
+    client.cookie = '';
+    const mixed = await client.get('/api/auth/sessioninfo', { cookie: `theme=dark; session=${token}; lang=de` });
+    assert.equal(mixed.status, 200);
+  });
+
+  test('a login whose session cannot be stored answers 500, sets no cookie and leaves last_login alone', async () => {
+    await register(board, 'Unlucky Uwe');
+    board.app.services.db.setFault((sql) => (sql.startsWith('INSERT INTO sessions') ? new Error('database or disk is full') : undefined));
+    let answer: Answer;
+    try {
+      answer = await visitor(board).post('/api/auth/login', { user: 'Unlucky Uwe', pass: password });
+    } finally {
+      board.app.services.db.setFault(undefined);
+    }
+    assert.equal(answer.status, 500);
+    assert.equal(answer.body.error.code, 'internal');
+    assert.equal(sessionCookie(answer), undefined);
+    assert.equal(userRow(board, 'Unlucky Uwe')!.last_login, 0);
+  });
+
   test('a cookie that is not a live session counts as logged out', async () => {
     const client = visitor(board);
     client.cookie = 'A'.repeat(43);
@@ -209,6 +234,14 @@ describe('registration', () => {
     const mismatch = await newUser('Mismatch', password, password + '!');
     assert.deepEqual(Object.keys(mismatch.body.error.fields), ['pass2']);
     assert.equal((await newUser('Ten Chars', '1234567890')).status, 201);
+  });
+
+  test('password length counts code points, not UTF-16 units', async () => {
+    const nine = await newUser('Emoji Nine', '😀'.repeat(9));
+    assert.equal(nine.status, 400, '9 emoji are 18 UTF-16 units but 9 characters');
+    assert.deepEqual(Object.keys(nine.body.error.fields), ['pass1']);
+    assert.equal((await newUser('Emoji Ten', '😀'.repeat(10))).status, 201);
+    assert.equal((await visitor(board).post('/api/auth/login', { user: 'Emoji Ten', pass: '😀'.repeat(10) })).status, 200);
   });
 
   test('names are NFC-normalised, trimmed and have inner whitespace collapsed', async () => {
@@ -443,6 +476,25 @@ describe('password reset links', () => {
     }
   });
 
+  test('a reset that fails half-way changes nothing: old password, old sessions and the link stay', async () => {
+    await register(board, 'Half Way');
+    const old = await loggedIn(board, 'Half Way');
+    const hashBefore = userRow(board, 'Half Way')!.pass_hash;
+    const token = await resetToken(board, 'Half Way');
+    board.app.services.db.setFault((sql) => (sql.startsWith('INSERT INTO sessions') ? new Error('database or disk is full') : undefined));
+    let answer: Answer;
+    try {
+      answer = await visitor(board).post('/api/auth/reset', { token, pass1: 'a brand new secret', pass2: 'a brand new secret' });
+    } finally {
+      board.app.services.db.setFault(undefined);
+    }
+    assert.equal(answer.status, 500);
+    assert.equal(sessionCookie(answer), undefined);
+    assert.equal(userRow(board, 'Half Way')!.pass_hash, hashBefore);
+    assert.equal((await old.get('/api/auth/sessioninfo')).status, 200);
+    assert.equal((await check(token)).status, 200);
+  });
+
   test('a newer link supersedes the older one', async () => {
     const older = await resetToken(board, 'Rita');
     const newer = await resetToken(board, 'Rita');
@@ -507,6 +559,13 @@ describe('admin CLI', () => {
     assert.match(run.stderr, /frobnicate/);
     assert.match(run.stderr, /reset-link <username>/);
     assert.equal((await runAdmin(board, [])).code, 2);
+  });
+
+  test('a bad setting exits 1 with the message and no stack trace', async () => {
+    const run = await runAdmin(board, ['reset-link', 'Ada'], { BOARD_ORIGIN: 'not a url' });
+    assert.equal(run.code, 1);
+    assert.match(run.stderr, /BOARD_ORIGIN/);
+    assert.doesNotMatch(run.stderr, /\n\s+at /);
   });
 
   test('help prints the usage and exits 0', async () => {

@@ -208,6 +208,32 @@ describe('headers on every kind of answer', () => {
   });
 });
 
+describe('pages', () => {
+  let board: TestBoard;
+  before(async () => {
+    board = await startBoard();
+    await board.client().signUp('Page Owner');
+  });
+  after(() => board.close());
+
+  test('a user page answers 200 for a known name in any letter case and 404 for an unknown one', async () => {
+    for (const [path, status] of [['/u/Page%20Owner', 200], ['/u/page%20owner', 200], ['/u/Nobody', 404], ['/u/%', 404]] as const) {
+      const answer = await rawRequest(board.url, 'GET', path);
+      assert.equal(answer.status, status, path);
+      assert.match(String(answer.headers['content-type']), /^text\/html/, path);
+      assert.ok(answer.headers['content-security-policy'], path);
+    }
+  });
+
+  test('an entry page of an unknown or malformed id answers the HTML page with 404', async () => {
+    for (const path of ['/e/1', '/e/0', '/e/abc', '/e/-1', '/e/99999999999999999999']) {
+      const answer = await rawRequest(board.url, 'GET', path);
+      assert.equal(answer.status, 404, path);
+      assert.match(String(answer.headers['content-type']), /^text\/html/, path);
+    }
+  });
+});
+
 describe('cross-site request forgery guard', () => {
   let board: TestBoard;
   let host: string;

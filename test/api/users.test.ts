@@ -171,6 +171,35 @@ describe('avatar', () => {
     assert.equal((await board.client().get(`/static/media/${first.body.avatar}`)).status, 404);
   });
 
+  test('an animated GIF stays animated, every frame 256×256; a WebP stays a WebP', async () => {
+    const client = await board.client().signUp('Gif Lover');
+    const frames = await Promise.all(['#f00', '#0f0', '#00f'].map((background) => sharp({ create: { width: 300, height: 200, channels: 3, background } }).raw().toBuffer()));
+    const gif = await sharp(Buffer.concat(frames), { raw: { width: 300, height: 600, channels: 3, pageHeight: 200 } as never }).gif().toBuffer();
+    const answer = await uploadAvatar(client, gif, 'party.gif', 'image/gif');
+    assert.equal(answer.status, 200, answer.text);
+    assert.match(answer.body.avatar, /\.gif$/);
+    const stored = await sharp(join(board.config.mediaDir, answer.body.avatar), { animated: true }).metadata();
+    assert.deepEqual([stored.format, stored.width, stored.pageHeight, stored.pages], ['gif', 256, 256, 3]);
+
+    const webp = await sharp({ create: { width: 500, height: 400, channels: 3, background: '#456' } }).webp().withExif({ IFD0: { Make: 'X' } }).toBuffer();
+    const second = await uploadAvatar(client, webp, 'me.webp', 'image/webp');
+    const storedWebp = await sharp(join(board.config.mediaDir, second.body.avatar)).metadata();
+    assert.deepEqual([storedWebp.format, storedWebp.width, storedWebp.height, storedWebp.exif], ['webp', 256, 256, undefined]);
+    assert.equal((await board.client().get(`/static/media/${second.body.avatar}`)).headers.get('content-type'), 'image/webp');
+  });
+
+  test('an image claiming more than 50 megapixels answers 413 upload.too_large before it is decoded', async () => {
+    const client = await board.client().signUp('Bomb Thrower');
+    const before = mediaFiles(board);
+    const bomb = await sharp({ create: { width: 1, height: 1, channels: 3, background: '#000' } }).png().toBuffer();
+    bomb.writeUInt32BE(20_000, 16); // IHDR width
+    bomb.writeUInt32BE(20_000, 20); // IHDR height
+    const answer = await uploadAvatar(client, bomb, 'bomb.png', 'image/png');
+    assert.equal(answer.status, 413);
+    assert.equal(answer.body.error.code, 'upload.too_large');
+    assert.deepEqual(mediaFiles(board), before);
+  });
+
   test('a small image is enlarged to 256×256', async () => {
     const client = await board.client().signUp('Tiny Pic');
     const answer = await uploadAvatar(client, await png(20, 10), 'tiny.png', 'image/png');
