@@ -52,7 +52,12 @@ export interface Answer {
   text: string;
 }
 
-type Fields = Record<string, string | number>;
+/** Form fields; an undefined value is left out, so optional fields can be written inline. */
+type Fields = Record<string, string | number | undefined>;
+
+function definedFields(fields: Fields): [string, string][] {
+  return Object.entries(fields).flatMap(([k, v]): [string, string][] => (v === undefined ? [] : [[k, String(v)]]));
+}
 export interface FilePart {
   name: string;
   filename: string;
@@ -71,14 +76,14 @@ export class Client {
 
   /** POST urlencoded fields (or nothing). */
   post(path: string, fields?: Fields, headers: Record<string, string> = {}): Promise<Answer> {
-    const body = fields ? new URLSearchParams(Object.entries(fields).map(([k, v]): [string, string] => [k, String(v)])).toString() : undefined;
+    const body = fields ? new URLSearchParams(definedFields(fields)).toString() : undefined;
     return this.send('POST', path, body, { ...(body !== undefined ? { 'content-type': 'application/x-www-form-urlencoded' } : {}), ...headers });
   }
 
   /** POST multipart/form-data with fields and files. */
   postMultipart(path: string, fields: Fields, files: FilePart[] = [], headers: Record<string, string> = {}): Promise<Answer> {
     const form = new FormData();
-    for (const [k, v] of Object.entries(fields)) form.append(k, String(v));
+    for (const [k, v] of definedFields(fields)) form.append(k, v);
     for (const f of files) form.append(f.name, new Blob([f.data], { type: f.type ?? 'application/octet-stream' }), f.filename);
     return this.send('POST', path, form, headers);
   }
