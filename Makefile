@@ -17,3 +17,8 @@ test: node_modules
 
 typecheck: node_modules
 	npx tsc --noEmit -p .
+
+# Benchmarks (not part of make test): seeds boards of 10k, 100k and 1M entries, writes bench/results.md.
+.PHONY: bench
+bench: node_modules
+	node --import tsx bench/run.ts

@@ -16,6 +16,7 @@ import { findSessionByToken, type Session } from './sessions.ts';
 import { notFoundPage } from './api/pages.ts';
 import { startHousekeeping } from './housekeeping.ts';
 import { openTorExitList } from './tor.ts';
+import { createLineLog } from './log.ts';
 
 export interface AppOptions {
   clock?: Clock;
@@ -35,13 +36,14 @@ const urlencodedLimit = 64 * 1024;
 
 /** Builds the whole board for one config: database, services, HTTP server (not yet listening). */
 export function createApp(config: Config, options: AppOptions = {}): App {
+  const defaultLog = createLineLog();
   const services: Services = {
     config,
-    db: options.db ?? openDb(config.dbPath),
+    db: options.db ?? openDb(config.dbPath, { backgroundCheckpoints: true }),
     clock: options.clock ?? systemClock,
     limiter: createRateLimiter(boardRateRules),
     tor: openTorExitList(config.torExitsFile),
-    log: options.log ?? ((line) => console.log(line)),
+    log: options.log ?? defaultLog,
   };
   const stopHousekeeping = startHousekeeping(services);
 
@@ -52,13 +54,15 @@ export function createApp(config: Config, options: AppOptions = {}): App {
   server.headersTimeout = 10_000;
   server.requestTimeout = 60_000;
   server.keepAliveTimeout = 5_000;
+  server.on('clientError', answerMalformedRequest);
 
   return {
     server,
     services,
     async close() {
       stopHousekeeping();
-      services.db.close();
+      await services.db.close();
+      defaultLog.flush();
     },
   };
 }
@@ -94,6 +98,7 @@ async function handleRequest(app: Services, req: IncomingMessage, res: ServerRes
     const result = await route.handler(ctx);
     if (res.headersSent) return;
     if (result instanceof Reply) sendJson(res, result.status, result.body, result.headers);
+    else if (Buffer.isBuffer(result)) sendJsonText(res, 200, result);
     else sendJson(res, 200, result);
   } catch (err) {
     sendError(app, req, res, err);
@@ -138,7 +143,11 @@ function isApiPath(pathname: string): boolean {
 
 /** Writes a JSON answer; API answers are personal, so nothing may cache them. */
 export function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
-  const text = JSON.stringify(body ?? null);
+  sendJsonText(res, status, JSON.stringify(body ?? null), headers);
+}
+
+/** Writes already serialised JSON (a handler may return a Buffer from the view cache). */
+function sendJsonText(res: ServerResponse, status: number, text: string | Buffer, headers: Record<string, string> = {}): void {
   res.writeHead(status, {
     'Content-Type': 'application/json; charset=utf-8',
     'Content-Length': Buffer.byteLength(text),
@@ -163,6 +172,21 @@ function sendError(app: Services, req: IncomingMessage, res: ServerResponse, err
     drainOrDrop(req, app.config.maxUpload * 2);
   }
   sendJson(res, apiError.status, apiError.body(), headers);
+}
+
+/** Requests Node cannot parse (bad headers, oversized header block) still get our JSON error shape. */
+function answerMalformedRequest(err: NodeJS.ErrnoException, socket: import('node:stream').Duplex): void {
+  if (!socket.writable || (err.code === 'ECONNRESET')) {
+    socket.destroy();
+    return;
+  }
+  const status = err.code === 'HPE_HEADER_OVERFLOW' ? 431 : err.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : 400;
+  const body = JSON.stringify(new ApiError(status, 'input.invalid', { message: 'Ungültige Anfrage.' }).body());
+  socket.end(
+    `HTTP/1.1 ${status} ${status === 431 ? 'Request Header Fields Too Large' : status === 408 ? 'Request Timeout' : 'Bad Request'}\r\n` +
+      'Content-Type: application/json; charset=utf-8\r\nX-Content-Type-Options: nosniff\r\nConnection: close\r\n' +
+      `Content-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
+  );
 }
 
 function bodyLeftUnread(req: IncomingMessage): boolean {

@@ -1,4 +1,5 @@
 import Database from 'better-sqlite3';
+import { Worker } from 'node:worker_threads';
 import { migrate } from './schema.ts';
 
 type Params = unknown[];
@@ -14,17 +15,23 @@ export interface Db {
   /** Test hook: while set, every statement throws the returned error (simulates a broken disk). */
   setFault(fault: ((sql: string) => Error | undefined) | undefined): void;
   readonly raw: Database.Database;
-  close(): void;
+  close(): Promise<void>;
 }
 
-/** Opens (and migrates) the database: WAL, foreign keys, busy timeout, statements cached by text. */
-export function openDb(path: string): Db {
+/**
+ * Opens (and migrates) the database: WAL, foreign keys, busy timeout, statements cached by text.
+ * Checkpoints run on a worker thread (backgroundCheckpoints), not inside a request's commit.
+ */
+export function openDb(path: string, options: { backgroundCheckpoints?: boolean } = {}): Db {
   const raw = new Database(path);
   raw.pragma('journal_mode = WAL');
+  // A commit is durable against a crashed or killed process; fsync happens at checkpoints.
   raw.pragma('synchronous = NORMAL');
   raw.pragma('foreign_keys = ON');
   raw.pragma('busy_timeout = 5000');
+  raw.pragma('cache_size = -32768'); // 32 MiB: a reply touches pages of up to 50 ancestors and their index entries
   migrate(raw);
+  const checkpointer = options.backgroundCheckpoints ? startCheckpointer(raw, path) : undefined;
 
   const cache = new Map<string, Database.Statement>();
   let fault: ((sql: string) => Error | undefined) | undefined;
@@ -51,7 +58,26 @@ export function openDb(path: string): Db {
     setFault(f) { fault = f; },
     raw,
     close() {
-      if (raw.open) raw.close();
+      const closeConnection = () => {
+        if (raw.open) raw.close();
+      };
+      if (!checkpointer) return Promise.resolve(closeConnection());
+      return checkpointer.stop().then(closeConnection);
     },
+  };
+}
+
+/** Moves WAL checkpoints to a worker with its own connection; the main connection never auto-checkpoints. */
+function startCheckpointer(raw: Database.Database, path: string) {
+  raw.pragma('wal_autocheckpoint = 0');
+  const worker = new Worker(new URL('./checkpoint-worker.mjs', import.meta.url), { workerData: { path, intervalMs: 500 } });
+  worker.unref();
+  return {
+    stop: () => new Promise<void>((resolve) => {
+      worker.once('message', () => resolve());
+      worker.once('exit', () => resolve());
+      worker.once('error', () => resolve());
+      worker.postMessage('stop');
+    }),
   };
 }

@@ -1,5 +1,6 @@
 import type { Db } from './db.ts';
 import { recordNewDescendant, repairLatestAfterRemoval, touchThread } from './latest.ts';
+import { invalidateThread } from './view-cache.ts';
 
 /** The stored columns of an entry that handlers decide on. */
 export interface EntryRow {
@@ -66,13 +67,17 @@ export function createEntry(db: Db, entry: NewEntry, now: number): number | unde
       db.run('UPDATE entries SET root = pid WHERE pid = ?', pid);
     }
     bumpCounters(db, Boolean(parent), 1);
+    invalidateThread(db, parent?.root ?? pid);
     return pid;
   });
 }
 
 /** Replaces the text (and its first link) of an entry. */
 export function editEntry(db: Db, pid: number, content: string, link: string): void {
+  const entry = findEntry(db, pid);
+  if (!entry) return;
   db.run('UPDATE entries SET content = ?, link = ? WHERE pid = ?', content, link, pid);
+  invalidateThread(db, entry.root);
 }
 
 /**
@@ -86,6 +91,7 @@ export function softDeleteEntry(db: Db, pid: number): string {
     db.run("UPDATE entries SET deleted = 1, content = '', filepath = '', link = '' WHERE pid = ?", pid);
     bumpCounters(db, entry.reply_to !== 0, -1);
     repairLatestAfterRemoval(db, pid, entry.reply_to);
+    invalidateThread(db, entry.root);
     return entry.filepath;
   });
 }
@@ -106,7 +112,10 @@ export function bumpEntry(db: Db, pid: number, now: number): boolean {
        WHERE pid = ? AND deleted = 0 AND (bump_count = 0 OR last_bump + bump_count * 86400 <= ?)`,
       now, now, pid, now,
     ).changes;
-    if (changed) touchThread(db, pid, now);
+    if (changed) {
+      touchThread(db, pid, now);
+      invalidateThread(db, db.one<{ root: number }>('SELECT root FROM entries WHERE pid = ?', pid)!.root);
+    }
     return changed === 1;
   });
 }

@@ -25,7 +25,7 @@ export interface OpenReport {
   reports_on_entry: number;
 }
 
-/** Open reports, oldest first, with an excerpt of the entry and how many open reports it has. */
+/** Open reports grouped by entry (then in filing order), with an excerpt and how many open reports the entry has. */
 export function listOpenReports(db: Db): OpenReport[] {
   return db.all<OpenReport>(
     `SELECT r.id, r.pid, r.reporter_uid, r.reason, r.created_at,

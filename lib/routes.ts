@@ -46,7 +46,8 @@ export const routes: Route[] = [
   { method: 'GET', path: '/api/user/info', handler: users.ownInfo, auth: true },
   { method: 'POST', path: '/api/user/rename', handler: users.rename, auth: true },
   { method: 'POST', path: '/api/user/avatar', handler: users.changeAvatar, auth: true },
-  { method: 'POST', path: '/api/user/delete', handler: users.deleteOwnAccount, auth: true },
+  // The password check shares the login bucket: a stolen session must not become a guessing oracle.
+  { method: 'POST', path: '/api/user/delete', handler: users.deleteOwnAccount, auth: true, rateLimit: 'login' },
 
   // Operations
   { method: 'GET', path: '/api/health', handler: health },

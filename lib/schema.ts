@@ -58,7 +58,6 @@ const migrations: string[] = [
   CREATE INDEX entries_feed ON entries(last_activity DESC, pid DESC) WHERE reply_to = 0;
   CREATE INDEX entries_replies ON entries(reply_to, last_activity DESC, pid DESC);
   CREATE INDEX entries_by_user ON entries(uid, pid DESC);
-  CREATE INDEX entries_by_root ON entries(root, created_at DESC, pid DESC);
   CREATE INDEX entries_by_link ON entries(link) WHERE link <> '';
 
   CREATE TABLE votes (

@@ -1,4 +1,5 @@
 import type { Db } from './db.ts';
+import { invalidateAllViews } from './view-cache.ts';
 
 export interface User {
   uid: number;
@@ -54,7 +55,10 @@ export function createUser(db: Db, username: string, passHash: string, now: numb
 /** Renames; false when another user holds the name (renaming to a new letter case of one's own name is fine). */
 export function renameUser(db: Db, uid: number, username: string): boolean {
   const key = usernameKey(username);
-  return db.run('UPDATE users SET username = ?, username_key = ? WHERE uid = ? AND NOT EXISTS (SELECT 1 FROM users WHERE username_key = ? AND uid <> ?)', username, key, uid, key, uid).changes === 1;
+  const renamed = db.run('UPDATE users SET username = ?, username_key = ? WHERE uid = ? AND NOT EXISTS (SELECT 1 FROM users WHERE username_key = ? AND uid <> ?)', username, key, uid, key, uid).changes === 1;
+  // The name shows in every entry the user wrote, in any thread.
+  if (renamed) invalidateAllViews(db);
+  return renamed;
 }
 
 export function recordLogin(db: Db, uid: number, now: number): void {
@@ -70,6 +74,7 @@ export function setAvatar(db: Db, uid: number, avatar: string): string {
   return db.tx(() => {
     const previous = db.one<{ avatar: string }>('SELECT avatar FROM users WHERE uid = ?', uid)?.avatar ?? '';
     db.run('UPDATE users SET avatar = ? WHERE uid = ?', avatar, uid);
+    invalidateAllViews(db); // the avatar shows in every entry the user wrote
     return previous;
   });
 }

@@ -16,8 +16,8 @@ const maxPassword = 1024; // bounds the work one request can ask of the hasher
 
 /** POST /api/auth/login */
 export async function login(ctx: Ctx) {
-  if (ctx.session()) return { status: 'already_logged_in' };
   const form = await ctx.form();
+  if (ctx.session()) return { status: 'already_logged_in' };
   const timeout = parseTimeout(form.fields.get('timeout'));
   const username = textField(form, 'user');
   const password = textField(form, 'pass');
@@ -53,7 +53,8 @@ export async function register(ctx: Ctx) {
 }
 
 /** POST /api/auth/logout: always succeeds for the caller; a database failure is a 500. */
-export function logout(ctx: Ctx) {
+export async function logout(ctx: Ctx) {
+  await ctx.form(); // no fields, but a malformed or oversized body still answers 413/415
   const token = ctx.cookies.session;
   if (token) deleteSessionByToken(ctx.app.db, token);
   ctx.setCookie(clearedSessionCookie(isSecure(ctx)));

@@ -1,4 +1,4 @@
-import { bumpCooldownUntil, bumpEntry, createEntry, editEntry, findLiveEntry, softDeleteEntry } from '../entries.ts';
+import { bumpCooldownUntil, bumpEntry, createEntry, editEntry, findEntry, findLiveEntry, softDeleteEntry } from '../entries.ts';
 import { feedPage, maxFeedPage, threadView, userFeedPage } from '../entry-views.ts';
 import type { Ctx } from '../http/context.ts';
 import { created } from '../http/context.ts';
@@ -8,6 +8,7 @@ import { processEntryImage } from '../images.ts';
 import { removeMedia, saveMedia } from '../media.ts';
 import { entryLink } from '../preview/links.ts';
 import { findUserByName } from '../users.ts';
+import { viewCache } from '../view-cache.ts';
 
 /** SPEC §8: entry text is at most 1000 characters (code points). */
 const maxContentLength = 1000;
@@ -82,6 +83,7 @@ export async function edit(ctx: Ctx) {
 /** POST /api/entry/{pid}/delete: soft delete; the thread keeps its shape. */
 export async function remove(ctx: Ctx) {
   const pid = integerParam(ctx.params.pid, 'pid');
+  await ctx.form(); // no fields, but a malformed or oversized body still answers 413/415
   ownLiveEntry(ctx, pid);
   const filepath = softDeleteEntry(ctx.app.db, pid);
   await removeMedia(ctx.app.config, [filepath]);
@@ -89,8 +91,9 @@ export async function remove(ctx: Ctx) {
 }
 
 /** POST /api/entry/{pid}/bump */
-export function bump(ctx: Ctx) {
+export async function bump(ctx: Ctx) {
   const pid = integerParam(ctx.params.pid, 'pid');
+  await ctx.form(); // no fields, but a malformed or oversized body still answers 413/415
   const { db, clock } = ctx.app;
   const now = clock.now();
   const entry = findLiveEntry(db, pid);
@@ -112,16 +115,20 @@ export function bump(ctx: Ctx) {
   };
 }
 
-/** GET /api/entry/feed/{page} */
+/** GET /api/entry/feed/{page}: served from the view cache (lib/view-cache.ts). */
 export function feed(ctx: Ctx) {
-  return feedPage(ctx.app.db, integerParam(ctx.params.page, 'page', 0, maxFeedPage));
+  const page = integerParam(ctx.params.page, 'page', 0, maxFeedPage);
+  const { db } = ctx.app;
+  return viewCache(db).feed(page, () => feedPage(db, page));
 }
 
 /** GET /api/entry/{pid}/thread: also for a deleted entry (it keeps its place in the tree). */
 export function thread(ctx: Ctx) {
-  const view = threadView(ctx.app.db, integerParam(ctx.params.pid, 'pid'));
-  if (!view) throw new ApiError(404, 'entry.not_found');
-  return view;
+  const pid = integerParam(ctx.params.pid, 'pid');
+  const { db } = ctx.app;
+  const entry = findEntry(db, pid);
+  if (!entry) throw new ApiError(404, 'entry.not_found');
+  return viewCache(db).thread(pid, entry.root, () => threadView(db, pid));
 }
 
 /** GET /api/u/{username}/feed/{page} */
