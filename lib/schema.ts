@@ -88,6 +88,59 @@ const migrations: string[] = [
   ) WITHOUT ROWID;
   INSERT INTO counters(name) VALUES ('users'), ('entries'), ('toplevel'), ('replies'), ('votes_yes'), ('votes_no');
   `,
+
+  // 2: link previews: one record per canonical URL, and a job queue that survives restarts.
+  `
+  CREATE TABLE previews (
+    url        TEXT PRIMARY KEY,             -- canonical URL (entries.link)
+    kind       TEXT NOT NULL DEFAULT 'page', -- 'page' or 'youtube'
+    title      TEXT NOT NULL DEFAULT '',     -- '' = no usable preview (the field stays absent)
+    site       TEXT NOT NULL DEFAULT '',
+    thumb      TEXT NOT NULL DEFAULT '',     -- path under media/, '' when none
+    fetched_at INTEGER NOT NULL DEFAULT 0,   -- last attempt that answered; refreshed after 30 days
+    failed_at  INTEGER NOT NULL DEFAULT 0    -- last failed attempt; retried no sooner than a day later
+  ) WITHOUT ROWID;
+
+  CREATE TABLE preview_jobs (
+    url        TEXT PRIMARY KEY,
+    queued_at  INTEGER NOT NULL,
+    not_before INTEGER NOT NULL DEFAULT 0,
+    attempts   INTEGER NOT NULL DEFAULT 0
+  ) WITHOUT ROWID;
+  CREATE INDEX preview_jobs_due ON preview_jobs(not_before, queued_at);
+  `,
+
+  // 3: statistics: daily aggregates only; visitor hashes and the daily secret live one day.
+  `
+  CREATE TABLE daily_stats (
+    day         TEXT PRIMARY KEY,            -- UTC 'YYYY-MM-DD'
+    impressions INTEGER NOT NULL DEFAULT 0,
+    visitors    INTEGER NOT NULL DEFAULT 0
+  ) WITHOUT ROWID;
+
+  CREATE TABLE daily_asn (
+    day      TEXT NOT NULL,
+    asn      INTEGER NOT NULL,               -- 0 = unknown
+    name     TEXT NOT NULL DEFAULT '',
+    visitors INTEGER NOT NULL DEFAULT 0,
+    PRIMARY KEY (day, asn)
+  ) WITHOUT ROWID;
+
+  -- Keyed hashes of (IP, User-Agent) seen today, to count each visitor once; deleted with the day.
+  CREATE TABLE visitor_hashes (
+    day  TEXT NOT NULL,
+    hash BLOB NOT NULL,
+    PRIMARY KEY (day, hash)
+  ) WITHOUT ROWID;
+
+  -- The random key of those hashes, kept only for its day so a restart does not double-count.
+  CREATE TABLE daily_secrets (
+    day    TEXT PRIMARY KEY,
+    secret BLOB NOT NULL
+  ) WITHOUT ROWID;
+
+  INSERT INTO counters(name) VALUES ('impressions'), ('visitors');
+  `,
 ];
 
 /** Applies every migration the database has not seen yet, each in its own transaction. */
