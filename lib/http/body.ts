@@ -94,6 +94,9 @@ function readMultipart(req: IncomingMessage, max: number): Promise<Form> {
       const chunks: Buffer[] = [];
       stream.on('data', (chunk: Buffer) => chunks.push(chunk));
       stream.on('limit', () => fail(new ApiError(413, 'upload.too_large')));
+      // busboy destroys an unfinished file stream with an error (a body cut off inside the file,
+      // an aborted upload, or our own fail()); unheard, that error would end the whole process.
+      stream.on('error', () => fail(new ApiError(400, 'input.invalid', { message: 'Ungültige Formulardaten.' })));
       stream.on('end', () => {
         const data = Buffer.concat(chunks);
         // A browser sends an empty part with no filename when no file was chosen: that is no file.
