@@ -1,0 +1,142 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import type { Db } from '../../lib/db.ts';
+import type { Client, TestBoard } from '../helpers.ts';
+import { member, password, post, startEntryBoard, visitor } from '../entry-helpers.ts';
+
+interface Statement {
+  sql: string;
+  params: unknown[];
+}
+
+/**
+ * Runs `action` while recording every statement the server sends to SQLite, with its parameters:
+ * the exact SQL of the request path, not a copy of it.
+ */
+async function recordStatements(db: Db, action: () => Promise<void>): Promise<Statement[]> {
+  const seen: Statement[] = [];
+  const original = { one: db.one, all: db.all, run: db.run };
+  const writable = db as { -readonly [K in keyof Db]: Db[K] };
+  writable.one = ((sql: string, ...params: unknown[]) => { seen.push({ sql, params }); return original.one(sql, ...params); }) as Db['one'];
+  writable.all = ((sql: string, ...params: unknown[]) => { seen.push({ sql, params }); return original.all(sql, ...params); }) as Db['all'];
+  writable.run = (sql: string, ...params: unknown[]) => { seen.push({ sql, params }); return original.run(sql, ...params); };
+  try {
+    await action();
+  } finally {
+    Object.assign(writable, original);
+  }
+  return seen;
+}
+
+const notAliases = new Set(['set', 'where', 'join', 'left', 'inner', 'cross', 'on', 'order', 'group', 'limit', 'values', 'using', 'as', 'natural']);
+
+/** The names the entries table goes by in a statement: `entries` and every alias. */
+function entriesNames(sql: string): Set<string> {
+  const names = new Set(['entries']);
+  for (const match of sql.matchAll(/\bentries\s+(?:AS\s+)?([A-Za-z_]\w*)/gi)) {
+    if (!notAliases.has(match[1]!.toLowerCase())) names.add(match[1]!);
+  }
+  return names;
+}
+
+/** Plan lines that read the whole entries table: `SCAN e` / `SCAN entries` without an index. */
+function fullScansOfEntries(db: Db, statement: Statement): string[] {
+  const plan = db.raw.prepare(`EXPLAIN QUERY PLAN ${statement.sql}`).all(...statement.params) as { detail: string }[];
+  const names = entriesNames(statement.sql);
+  return plan
+    .map((row) => row.detail)
+    .filter((detail) => {
+      const scan = /^SCAN (\w+)/.exec(detail);
+      return scan !== null && names.has(scan[1]!) && !/USING (COVERING )?INDEX|USING INTEGER PRIMARY KEY/.test(detail);
+    });
+}
+
+function touchesEntries(statement: Statement): boolean {
+  return /\bentries\b/i.test(statement.sql) && !/^\s*(CREATE|PRAGMA)/i.test(statement.sql);
+}
+
+describe('query plans on the entries table', () => {
+  let board: TestBoard;
+  let db: Db;
+  let anna: Client;
+  let bert: Client;
+  let root: number;
+  let reply: number;
+  before(async () => {
+    board = await startEntryBoard();
+    db = board.app.services.db;
+    anna = await member(board, 'Anna');
+    bert = await member(board, 'Bert');
+    // Enough rows that a scan would be a real choice for the planner.
+    for (let i = 0; i < 30; i++) {
+      const top = await post(i % 2 ? anna : bert, `Thema ${i}`);
+      await post(anna, `Antwort ${i}`, top);
+    }
+    root = await post(anna, 'Wurzel');
+    reply = await post(bert, 'Antwort', root);
+    await post(anna, 'tiefer', reply);
+    await bert.post(`/api/entry/${root}/vote`, { mode: 'yes' });
+  });
+  after(() => board.close());
+
+  function assertNoFullScan(statements: Statement[], label: string): void {
+    const entryStatements = statements.filter(touchesEntries);
+    assert.ok(entryStatements.length > 0, `${label}: statements were recorded`);
+    for (const statement of entryStatements) {
+      assert.deepEqual(fullScansOfEntries(db, statement), [], `${label}: full scan of entries in\n${statement.sql}`);
+    }
+  }
+
+  const reads: [string, (s: Statement) => boolean, () => string][] = [
+    ['the feed', (s) => /e\.reply_to = 0/.test(s.sql), () => '/api/entry/feed/0'],
+    ['the thread replies', (s) => /WHERE e\.reply_to = \?/.test(s.sql), () => `/api/entry/${root}/thread`],
+    ['the user feed', (s) => /WHERE e\.uid = \?/.test(s.sql), () => '/api/u/Anna/feed/0'],
+    ['the vote tally', (s) => /LEFT JOIN votes/.test(s.sql), () => `/api/entry/${root}/votes`],
+  ];
+
+  for (const [label, isMainQuery, path] of reads) {
+    test(`${label} does not scan the entries table`, async () => {
+      await post(bert, 'frisch, damit keine Seite aus dem Zwischenspeicher kommt');
+      const statements = await recordStatements(db, async () => {
+        const answer = await visitor(board).get(path());
+        assert.equal(answer.status, 200, answer.text);
+      });
+      assert.ok(statements.some(isMainQuery), `${label}: its query was recorded`);
+      assertNoFullScan(statements, label);
+    });
+  }
+
+  test('the latest lookups of the feed and the thread go by primary key', async () => {
+    await post(bert, 'frisch');
+    const statements = await recordStatements(db, async () => {
+      assert.equal((await visitor(board).get('/api/entry/feed/0')).status, 200);
+      assert.equal((await visitor(board).get(`/api/entry/${root}/thread`)).status, 200);
+    });
+    const lookups = statements.filter((s) => /json_each/.test(s.sql) && touchesEntries(s));
+    assert.ok(lookups.length > 0, 'the latest entries are looked up in one query per page');
+    assertNoFullScan(lookups, 'latest lookup');
+  });
+
+  test('writes that keep latest and last_activity right do not scan the entries table', async () => {
+    const statements = await recordStatements(db, async () => {
+      const child = await post(anna, 'neue Antwort', reply);
+      assert.equal((await bert.post(`/api/entry/${reply}/bump`)).status, 200);
+      assert.equal((await bert.post(`/api/entry/${reply}/vote`, { mode: 'no' })).status, 200);
+      assert.equal((await anna.post(`/api/entry/${child}/delete`)).status, 200);
+    });
+    assertNoFullScan(statements, 'create, bump, vote, delete');
+  });
+
+  test('account deletion does not scan the entries table', async () => {
+    const carla = await member(board, 'Carla');
+    const own = await post(carla, 'Carla schreibt');
+    await post(anna, 'Antwort an Carla', own);
+    await post(carla, 'Carla antwortet', root);
+    await carla.post(`/api/entry/${root}/vote`, { mode: 'no' });
+    const statements = await recordStatements(db, async () => {
+      const answer = await carla.post('/api/user/delete', { pass1: password });
+      assert.equal(answer.status, 200, answer.text);
+    });
+    assertNoFullScan(statements, 'account deletion');
+  });
+});
