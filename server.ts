@@ -1,15 +1,17 @@
 import { createApp } from './lib/app.ts';
 import { ConfigError, loadConfig, prepareDataDir } from './lib/config.ts';
+import { claimPidFile } from './lib/pid-file.ts';
 
 /** Start-up only: config → app (database inside) → listen → graceful shutdown. */
 function main(): void {
   let config;
+  let releasePidFile;
   try {
     config = loadConfig(process.env);
     prepareDataDir(config);
+    releasePidFile = claimPidFile(config.dataDir);
   } catch (err) {
-    if (!(err instanceof ConfigError)) throw err;
-    console.error(`board: ${err.message}`);
+    console.error(`board: ${err instanceof Error ? err.message : String(err)}`);
     process.exit(1);
   }
 
@@ -27,7 +29,10 @@ function main(): void {
     console.log(`board: ${signal}, finishing requests in flight`);
     // Stop accepting; idle keep-alive connections are closed so close() can finish.
     app.server.close(() => {
-      void app.close().then(() => process.exit(0));
+      void app.close().then(() => {
+        releasePidFile();
+        process.exit(0);
+      });
     });
     app.server.closeIdleConnections();
     setTimeout(() => {

@@ -3,6 +3,8 @@ import { openDb, type Db } from '../lib/db.ts';
 import { systemClock } from '../lib/clock.ts';
 import { closeReport, listOpenReports } from '../lib/reports.ts';
 import { createResetLink } from '../lib/reset-links.ts';
+import { backupDatabase, restoreDatabase } from '../lib/admin/backup.ts';
+import { collectOrphanMedia, gcMinAgeSeconds } from '../lib/admin/gc-media.ts';
 import { torBulkExitListUrl, torRefresh } from '../lib/admin/tor-refresh.ts';
 import { findUserByName } from '../lib/users.ts';
 
@@ -13,6 +15,9 @@ const usage = `board-admin: the board's command line (uses the server's BOARD_* 
                           (default ${torBulkExitListUrl})
   reports                 list open reports (id, entry, excerpt, reason, reporter)
   report-close <id>       close one open report
+  backup <file>           consistent copy of the live database (safe while the server runs)
+  restore <file>          put a backup back (refuses while a server uses BOARD_DATA)
+  gc-media                remove media files no row references (older than an hour)
   help                    this text
 `;
 
@@ -78,6 +83,42 @@ function reportClose(args: string[]): number {
   }
 }
 
+async function backup(args: string[]): Promise<number> {
+  const [file] = args;
+  if (!file || args.length !== 1) throw new UsageError('backup needs exactly one target file');
+  const config = loadConfig(process.env);
+  const { pages } = await backupDatabase(config, file);
+  console.log(`backed up ${config.dbPath} to ${file} (${pages} pages); copy ${config.mediaDir} with rsync too`);
+  return 0;
+}
+
+function restore(args: string[]): number {
+  const [file] = args;
+  if (!file || args.length !== 1) throw new UsageError('restore needs exactly one backup file');
+  const config = loadConfig(process.env);
+  try {
+    const { keptAs } = restoreDatabase(config, file);
+    console.log(`restored ${file} to ${config.dbPath}${keptAs ? `; the replaced database is kept as ${keptAs}` : ''}`);
+    return 0;
+  } catch (err) {
+    console.error(`board-admin: restore: ${(err as Error).message}`);
+    return 1;
+  }
+}
+
+async function gcMedia(args: string[]): Promise<number> {
+  if (args.length) throw new UsageError('gc-media takes no arguments');
+  const { config, db } = openBoard();
+  try {
+    const { removed, kept } = await collectOrphanMedia(config, db);
+    for (const path of removed) console.log(`removed ${path}`);
+    console.log(`removed ${removed.length} unreferenced files, kept ${kept} (files younger than ${gcMinAgeSeconds / 60} minutes are always kept)`);
+    return 0;
+  } finally {
+    await db.close();
+  }
+}
+
 async function torRefreshCommand(args: string[]): Promise<number> {
   if (args.length > 1) throw new UsageError('tor-refresh takes at most one URL');
   const config = loadConfig(process.env);
@@ -100,6 +141,12 @@ async function main(argv: string[]): Promise<number> {
       return reports(args);
     case 'report-close':
       return reportClose(args);
+    case 'backup':
+      return backup(args);
+    case 'restore':
+      return restore(args);
+    case 'gc-media':
+      return gcMedia(args);
     case 'tor-refresh':
       return torRefreshCommand(args);
     case 'help':

@@ -1,0 +1,44 @@
+import { readdir, rm, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { Config } from '../config.ts';
+import type { Db } from '../db.ts';
+
+/** Files younger than this may belong to a request still writing its row: never collected. */
+export const gcMinAgeSeconds = 3600;
+const folders = ['e', 'a', 'preview'];
+
+/** Every media path a row still references. */
+function referencedMedia(db: Db): Set<string> {
+  const rows = db.all<{ path: string }>(
+    `SELECT filepath AS path FROM entries WHERE filepath <> ''
+     UNION SELECT avatar FROM users WHERE avatar <> ''
+     UNION SELECT thumb FROM previews WHERE thumb <> ''`,
+  );
+  return new Set(rows.map((r) => r.path));
+}
+
+/**
+ * Removes media files no row references (left behind by a crash between writing a file and
+ * committing its row, or by a failed best-effort delete). Safe beside a running server: files
+ * younger than an hour are left alone.
+ */
+export async function collectOrphanMedia(config: Config, db: Db, nowMs = Date.now()): Promise<{ removed: string[]; kept: number }> {
+  const referenced = referencedMedia(db);
+  const removed: string[] = [];
+  let kept = 0;
+  for (const folder of folders) {
+    const names = await readdir(join(config.mediaDir, folder)).catch(() => [] as string[]);
+    for (const name of names) {
+      const relative = `${folder}/${name}`;
+      const full = join(config.mediaDir, relative);
+      const info = await stat(full).catch(() => undefined);
+      if (!info?.isFile() || referenced.has(relative) || nowMs - info.mtimeMs < gcMinAgeSeconds * 1000) {
+        kept++;
+        continue;
+      }
+      await rm(full, { force: true });
+      removed.push(relative);
+    }
+  }
+  return { removed, kept };
+}
