@@ -35,4 +35,5 @@ export const fieldMessages = {
   required: 'Dieses Feld fehlt.',
   notInteger: 'Hier wird eine ganze Zahl erwartet.',
   outOfRange: 'Dieser Wert liegt außerhalb des erlaubten Bereichs.',
+  pidList: 'Erwartet werden 1 bis 100 Beitragsnummern, durch Kommas getrennt.',
 } as const;

@@ -37,6 +37,7 @@ export const routes: Route[] = [
   { method: 'POST', path: '/api/entry/:pid/report', handler: reports.report, rateLimit: 'report' },
 
   // Votes
+  { method: 'GET', path: '/api/entry/votes', handler: votes.bulkVotes },
   { method: 'GET', path: '/api/entry/:pid/votes', handler: votes.votes },
   { method: 'POST', path: '/api/entry/:pid/vote', handler: votes.vote, auth: true },
 

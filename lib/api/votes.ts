@@ -1,8 +1,9 @@
 import { findLiveEntry } from '../entries.ts';
 import type { Ctx } from '../http/context.ts';
-import { ApiError } from '../http/errors.ts';
+import { ApiError, invalidField } from '../http/errors.ts';
 import { integerParam, textField } from '../http/fields.ts';
-import { castVote, findTally, type VoteMode } from '../votes.ts';
+import { fieldMessages } from '../messages.ts';
+import { castVote, findTallies, findTally, type VoteMode } from '../votes.ts';
 
 /** GET /api/entry/{pid}/votes: also for a deleted entry; `selected` is none without a session. */
 export function votes(ctx: Ctx) {
@@ -10,6 +11,22 @@ export function votes(ctx: Ctx) {
   const tally = findTally(ctx.app.db, pid, ctx.session()?.uid ?? 0);
   if (!tally) throw new ApiError(404, 'entry.not_found');
   return tally;
+}
+
+/** A page shows up to 100 entries (feed 20 + their latest 20, thread up to 100 replies): one request, not one per entry. */
+const maxBulkPids = 100;
+
+/**
+ * GET /api/entry/votes?pids=1,2,3 (extension): the tallies of many entries, in the order asked,
+ * duplicates once, unknown pids left out.
+ */
+export function bulkVotes(ctx: Ctx) {
+  const raw = ctx.url.searchParams.get('pids') ?? '';
+  const parts = raw.split(',');
+  if (!/^\d{1,15}(,\d{1,15})*$/.test(raw) || parts.length > maxBulkPids) throw invalidField('pids', fieldMessages.pidList);
+  const pids = [...new Set(parts.map(Number))];
+  const byPid = new Map(findTallies(ctx.app.db, pids, ctx.session()?.uid ?? 0).map((t) => [t.pid, t]));
+  return pids.flatMap((pid) => byPid.get(pid) ?? []);
 }
 
 /** POST /api/entry/{pid}/vote: the SPEC §3 state machine; an invalid mode changes nothing. */
