@@ -212,6 +212,8 @@ describe('latest after a random sequence of creates and deletes', () => {
         maxDepth = Math.max(maxDepth, depth.get(pid)!);
       }
       if (op % 25 === 24) assertStoredLatestMatchesBruteForce(board, `after operation ${op}`);
+      // Through the API too, between writes, so cached feed pages and threads must follow every write.
+      if (op % 60 === 59) await assertApiLatestMatchesBruteForce(board);
     }
     assert.ok(maxDepth > 50, `the sequence builds a chain deeper than 50 (got ${maxDepth})`);
     assert.ok(author.size > 150, 'enough entries');
