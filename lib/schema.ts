@@ -56,7 +56,9 @@ const migrations: string[] = [
     link           TEXT NOT NULL DEFAULT ''  -- canonical URL of the first link, key into previews
   );
   CREATE INDEX entries_feed ON entries(last_activity DESC, pid DESC) WHERE reply_to = 0;
-  CREATE INDEX entries_replies ON entries(reply_to, last_activity DESC, pid DESC);
+  -- Children by parent; sorted by last_activity at read time, so a reply's walk up the
+  -- ancestors rewrites each ancestor's row but not its index entry (writes stay cheap).
+  CREATE INDEX entries_replies ON entries(reply_to, pid);
   CREATE INDEX entries_by_user ON entries(uid, pid DESC);
   CREATE INDEX entries_by_link ON entries(link) WHERE link <> '';
 
