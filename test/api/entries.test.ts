@@ -57,6 +57,16 @@ describe('creating an entry', () => {
     assert.deepEqual(thread.body.replies, []);
   });
 
+  test('entries show their author\'s current avatar', async () => {
+    const pid = await post(anna, 'mit Gesicht');
+    assert.equal((await visitor(board).get(`/api/entry/${pid}/thread`)).body.entry.avatar, '');
+    const changed = await anna.postMultipart('/api/user/avatar', {}, [{ name: 'avatar', filename: 'ich.jpg', type: 'image/jpeg', data: await smallJpeg() }]);
+    assert.equal(changed.status, 200, changed.text);
+    assert.equal((await visitor(board).get(`/api/entry/${pid}/thread`)).body.entry.avatar, changed.body.avatar);
+    const feed = (await visitor(board).get('/api/entry/feed/0')).body;
+    assert.equal(feed.find((e: { pid: number }) => e.pid === pid).avatar, changed.body.avatar);
+  });
+
   test('no content and no file answers 400 entry.empty, also for content of only whitespace', async () => {
     const before = entryCount(board);
     for (const fields of [{}, { content: '' }, { content: '   ' }, { content: ' \n\t \r\n ' }]) {
@@ -149,12 +159,19 @@ describe('editing an entry', () => {
 
   test('the author edits: 200 {pid, content} and the thread shows the new text', async () => {
     const pid = await post(anna, 'erste Fassung');
+    const reply = await post(bert, 'Antwort', pid);
+    // Read first, so a page kept from before the edit would show.
+    assert.equal((await visitor(board).get(`/api/entry/${pid}/thread`)).body.entry.content, 'erste Fassung');
+    assert.equal((await visitor(board).get(`/api/entry/${reply}/thread`)).body.ancestors[0].content, 'erste Fassung');
+    assert.equal((await visitor(board).get('/api/entry/feed/0')).body[0].content, 'erste Fassung');
+
     const answer = await anna.post(`/api/entry/${pid}/edit`, { content: 'zweite Fassung' });
     assert.equal(answer.status, 200, answer.text);
     assert.deepEqual(answer.body, { pid, content: 'zweite Fassung' });
-    const thread = await visitor(board).get(`/api/entry/${pid}/thread`);
-    assert.equal(thread.body.entry.content, 'zweite Fassung');
     assert.equal(entryRow(board, pid)!.content, 'zweite Fassung');
+    assert.equal((await visitor(board).get(`/api/entry/${pid}/thread`)).body.entry.content, 'zweite Fassung');
+    assert.equal((await visitor(board).get(`/api/entry/${reply}/thread`)).body.ancestors[0].content, 'zweite Fassung');
+    assert.equal((await visitor(board).get('/api/entry/feed/0')).body[0].content, 'zweite Fassung');
   });
 
   test('an edit does not move last_activity', async () => {
@@ -226,6 +243,9 @@ describe('deleting an entry', () => {
     assert.notEqual(created.body.filepath, '');
     assert.ok(existsSync(join(board.config.mediaDir, created.body.filepath)));
     const below = await post(bert, 'Antwort unten', middle);
+    // Read first, so a page kept from before the delete would show.
+    assert.equal((await visitor(board).get(`/api/entry/${middle}/thread`)).body.entry.content, 'mittendrin');
+    assert.equal((await visitor(board).get(`/api/entry/${root}/thread`)).body.replies[0].content, 'mittendrin');
 
     const answer = await anna.post(`/api/entry/${middle}/delete`);
     assert.equal(answer.status, 200, answer.text);

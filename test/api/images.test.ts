@@ -9,7 +9,11 @@ import { assertError, entryCount, entryRow, member, post, startEntryBoard, visit
 
 const maxUpload = 8 * 1024 * 1024; // the BOARD_MAX_UPLOAD default
 
-/** A phone photo: 2000×1200 JPEG with camera EXIF and a GPS position. */
+/** The position again, as XMP (some apps write it there instead of EXIF). */
+const xmpWithGps = '<x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#">'
+  + '<rdf:Description xmlns:exif="http://ns.adobe.com/exif/1.0/" exif:GPSLatitude="52,31.0N"/></rdf:RDF></x:xmpmeta>';
+
+/** A phone photo: 2000×1200 JPEG with camera EXIF and a GPS position (EXIF and XMP). */
 function photoWithGps(): Promise<Buffer> {
   return sharp({ create: { width: 2000, height: 1200, channels: 3, background: '#c33' } })
     .jpeg()
@@ -17,6 +21,7 @@ function photoWithGps(): Promise<Buffer> {
       IFD0: { Make: 'PhoneCo', Model: 'Snapper 3' },
       IFD3: { GPSLatitudeRef: 'N', GPSLatitude: '52/1 31/1 0/1', GPSLongitudeRef: 'E', GPSLongitude: '13/1 24/1 0/1' },
     })
+    .withXmp(xmpWithGps)
     .toBuffer();
 }
 
@@ -121,8 +126,11 @@ describe('entry images', () => {
     assert.equal(output.format, 'jpeg');
     assert.equal(output.width, 1024);
     assert.equal(output.height, 614);
+    assert.ok(input.xmp, 'the input carries XMP');
     assert.equal(output.exif, undefined, 'no EXIF (and so no GPS) in the stored file');
+    assert.equal(output.xmp, undefined, 'no XMP either');
     assert.equal(file.includes(Buffer.from('PhoneCo')), false);
+    assert.equal(file.includes(Buffer.from('GPSLatitude')), false);
     assert.equal(file.includes(Buffer.from('IMG_0001')), false);
   });
 
@@ -138,20 +146,24 @@ describe('entry images', () => {
     assert.ok(output.orientation === undefined || output.orientation === 1);
   });
 
-  test('a PNG and a WebP keep their format, and a small image is not enlarged', async () => {
+  test('a PNG and a WebP keep their format and lose their metadata, and a small image is not enlarged', async () => {
     const cases = [
-      { format: 'png', data: await sharp({ create: { width: 120, height: 80, channels: 4, background: '#f80a' } }).png().toBuffer() },
-      { format: 'webp', data: await sharp({ create: { width: 120, height: 80, channels: 3, background: '#0a8' } }).webp().toBuffer() },
+      { format: 'png', data: await sharp({ create: { width: 120, height: 80, channels: 4, background: '#f80a' } }).png().withExif({ IFD0: { Make: 'PhoneCo' } }).withXmp(xmpWithGps).toBuffer() },
+      { format: 'webp', data: await sharp({ create: { width: 120, height: 80, channels: 3, background: '#0a8' } }).webp().withExif({ IFD0: { Make: 'PhoneCo' } }).withXmp(xmpWithGps).toBuffer() },
     ];
     for (const { format, data } of cases) {
       // The name and the declared type say JPEG: the bytes decide.
       const answer = await upload(anna, data, 'täuschung.jpg', 'image/jpeg');
       assert.equal(answer.status, 201, answer.text);
       assert.match(answer.body.filepath, new RegExp(`^e/[0-9a-f]{32}\\.${format}$`));
+      const input = await sharp(data).metadata();
+      assert.ok(input.exif && input.xmp, `the ${format} input carries EXIF and XMP`);
       const output = await sharp(stored(answer.body.filepath)).metadata();
       assert.equal(output.format, format);
       assert.equal(output.width, 120);
       assert.equal(output.height, 80);
+      assert.equal(output.exif, undefined, `no EXIF in the stored ${format}`);
+      assert.equal(output.xmp, undefined, `no XMP in the stored ${format}`);
     }
   });
 
