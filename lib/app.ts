@@ -15,6 +15,8 @@ import { routes } from './routes.ts';
 import { findSessionByToken, type Session } from './sessions.ts';
 import { notFoundPage } from './api/pages.ts';
 import { startHousekeeping } from './housekeeping.ts';
+import { openAsnDb } from './asn.ts';
+import { ImpressionTally, startImpressionFlush } from './impressions.ts';
 import { openTorExitList } from './tor.ts';
 import { createLineLog } from './log.ts';
 
@@ -44,8 +46,11 @@ export function createApp(config: Config, options: AppOptions = {}): App {
     limiter: createRateLimiter(boardRateRules),
     tor: openTorExitList(config.torExitsFile),
     log: options.log ?? defaultLog,
+    asn: openAsnDb(config.asnDb),
+    impressions: new ImpressionTally(),
   };
   const stopHousekeeping = startHousekeeping(services);
+  const stopImpressions = startImpressionFlush(services);
 
   const server = createServer((req, res) => {
     void handleRequest(services, req, res);
@@ -61,6 +66,7 @@ export function createApp(config: Config, options: AppOptions = {}): App {
     services,
     async close() {
       stopHousekeeping();
+      stopImpressions(); // writes the last counts: before the database closes
       await services.db.close();
       defaultLog.flush();
     },

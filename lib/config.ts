@@ -25,6 +25,8 @@ export interface Config {
 export class ConfigError extends Error {}
 
 const projectRoot = resolve(fileURLToPath(new URL('..', import.meta.url)));
+/** The IP-to-ASN data set installed with the board (npm package @ip-location-db/asn, CC BY 4.0). */
+const bundledAsnDb = join(projectRoot, 'node_modules', '@ip-location-db', 'asn');
 
 /** Builds the frozen settings object from environment variables; throws ConfigError on bad values. */
 export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
@@ -46,7 +48,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     previewAllow: listSetting(env, 'BOARD_PREVIEW_ALLOW', ''),
     previewPorts: listSetting(env, 'BOARD_PREVIEW_PORTS', '80,443').map((p) => checkedInteger('BOARD_PREVIEW_PORTS', p, 1, 65535)),
     youtubeOembed: setting(env, 'BOARD_YOUTUBE_OEMBED', 'https://www.youtube.com/oembed'),
-    asnDb: setting(env, 'BOARD_ASN_DB', ''),
+    asnDb: resolve(setting(env, 'BOARD_ASN_DB', bundledAsnDb)),
     scryptLogN: integerSetting(env, 'BOARD_SCRYPT_LOGN', 17, 14, 20),
   });
 }

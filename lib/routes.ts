@@ -3,6 +3,7 @@ import * as entries from './api/entries.ts';
 import { health } from './api/health.ts';
 import * as pages from './api/pages.ts';
 import * as reports from './api/reports.ts';
+import * as stats from './api/stats.ts';
 import * as users from './api/users.ts';
 import * as votes from './api/votes.ts';
 import type { Handler } from './http/context.ts';
@@ -49,6 +50,10 @@ export const routes: Route[] = [
   { method: 'POST', path: '/api/user/avatar', handler: users.changeAvatar, auth: true },
   // The password check shares the login bucket: a stolen session must not become a guessing oracle.
   { method: 'POST', path: '/api/user/delete', handler: users.deleteOwnAccount, auth: true, rateLimit: 'login' },
+
+  // Statistics
+  { method: 'GET', path: '/api/stats', handler: stats.summary },
+  { method: 'GET', path: '/api/stats/detail', handler: stats.detail },
 
   // Operations
   { method: 'GET', path: '/api/health', handler: health },

@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Ctx } from '../http/context.ts';
 import { safeFilePath, sendFile } from '../http/static.ts';
+import { countImpression } from '../impressions.ts';
 import { findUserByName } from '../users.ts';
 
 /** Pages may load only from the board itself: no CDN, no hotlinked image, no framing. */
@@ -26,21 +27,27 @@ async function sendShell(ctx: Ctx, status: number): Promise<void> {
   ctx.res.end(ctx.req.method === 'HEAD' ? undefined : html);
 }
 
+/** A page that counts an impression when a GET is answered 200 (HEAD and 404 pages count none). */
+async function sendCountedPage(ctx: Ctx, status: number): Promise<void> {
+  await sendShell(ctx, status);
+  if (status === 200 && ctx.req.method === 'GET') countImpression(ctx.app, ctx.ip, ctx.req.headers['user-agent'] ?? '');
+}
+
 /** GET / : the feed page. */
 export function home(ctx: Ctx) {
-  return sendShell(ctx, 200);
+  return sendCountedPage(ctx, 200);
 }
 
 /** GET /e/{pid}: 404 page for an unknown entry. */
 export function entryPage(ctx: Ctx) {
   const pid = /^\d{1,15}$/.test(ctx.params.pid!) ? Number(ctx.params.pid) : 0;
   const exists = pid > 0 && ctx.app.db.one('SELECT 1 FROM entries WHERE pid = ?', pid) !== undefined;
-  return sendShell(ctx, exists ? 200 : 404);
+  return sendCountedPage(ctx, exists ? 200 : 404);
 }
 
 /** GET /u/{username}: 404 page for an unknown user. */
 export function userPage(ctx: Ctx) {
-  return sendShell(ctx, findUserByName(ctx.app.db, ctx.params.username!) ? 200 : 404);
+  return sendCountedPage(ctx, findUserByName(ctx.app.db, ctx.params.username!) ? 200 : 404);
 }
 
 /** Other front-end views (/login, /register, /settings, /stats, /reset): no impression counted. */

@@ -1,7 +1,9 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { AsnDb } from '../asn.ts';
 import type { Clock } from '../clock.ts';
 import type { Config } from '../config.ts';
 import type { Db } from '../db.ts';
+import type { ImpressionTally } from '../impressions.ts';
 import type { RateLimiter } from '../rate-limit.ts';
 import type { Session } from '../sessions.ts';
 import type { TorExitList } from '../tor.ts';
@@ -15,6 +17,10 @@ export interface Services {
   limiter: RateLimiter;
   tor: TorExitList;
   log: (line: string) => void;
+  /** IP-to-ASN lookups for the statistics, loaded in the background. */
+  asn: AsnDb;
+  /** Impressions and visitors counted in memory, flushed every few seconds. */
+  impressions: ImpressionTally;
 }
 
 /** One request as a handler sees it. */

@@ -1,0 +1,173 @@
+import { createHmac, randomBytes } from 'node:crypto';
+import type { Db } from './db.ts';
+import type { Services } from './http/context.ts';
+
+/**
+ * Page impressions and daily visitors, counted in memory and written in one small transaction
+ * every few seconds (and on shutdown). A visitor is an HMAC-SHA-256 of (IP, User-Agent) under a
+ * random secret that lives only for its UTC day; the address itself is never kept. Only the
+ * day's counts survive it: the hashes and the secret are deleted once the day is over.
+ */
+
+/** User agents that look like crawlers or link-preview fetchers count no impression. */
+const botAgent = /bot|crawl|spider|slurp|preview/i;
+export const flushIntervalMs = 5000;
+/** daily_asn rows are kept as long as top_asns looks back. */
+export const statsWindowDays = 30;
+
+/** Counts of one day not yet in the database. */
+export interface PendingDay {
+  impressions: number;
+  visitors: number;
+  asns: Map<number, { name: string; visitors: number }>;
+  hashes: Buffer[];
+}
+
+interface OpenDay {
+  day: string;
+  secret: Buffer;
+  /** Hashes of today's visitors (base64), from the database at start-up plus the new ones. */
+  seen: Set<string>;
+}
+
+/** The in-memory part of the statistics, one per app (Services.impressions). */
+export class ImpressionTally {
+  readonly pending = new Map<string, PendingDay>();
+  today: OpenDay | undefined;
+  /** The day the last clean-up of finished days ran for. */
+  cleanedFor = '';
+}
+
+/** UTC 'YYYY-MM-DD' of a Unix time in seconds. */
+export function utcDay(seconds: number): string {
+  return new Date(seconds * 1000).toISOString().slice(0, 10);
+}
+
+export function isBotAgent(userAgent: string): boolean {
+  return botAgent.test(userAgent);
+}
+
+/**
+ * Counts one impression of a page answered 200 to a GET, and the visitor once per day.
+ * Costs an HMAC and a few map updates; never throws, so a page is never lost to counting.
+ */
+export function countImpression(app: Services, ip: string, userAgent: string): void {
+  if (isBotAgent(userAgent)) return;
+  const tally = app.impressions;
+  const day = utcDay(app.clock.now());
+  try {
+    if (tally.today?.day !== day) tally.today = openDay(app.db, day, tally.pending.get(day));
+  } catch (err) {
+    app.log(`statistics: cannot open day ${day}: ${(err as Error).message}`);
+    return;
+  }
+  const counts = pendingDay(tally, day);
+  counts.impressions++;
+  const hash = createHmac('sha256', tally.today.secret).update(ip).update('\n').update(userAgent).digest();
+  const key = hash.toString('base64');
+  if (tally.today.seen.has(key)) return;
+  tally.today.seen.add(key);
+  counts.visitors++;
+  counts.hashes.push(hash);
+  const { asn, name } = app.asn.lookup(ip);
+  const perAsn = counts.asns.get(asn);
+  if (perAsn) perAsn.visitors++;
+  else counts.asns.set(asn, { name, visitors: 1 });
+}
+
+function pendingDay(tally: ImpressionTally, day: string): PendingDay {
+  let counts = tally.pending.get(day);
+  if (!counts) {
+    counts = { impressions: 0, visitors: 0, asns: new Map(), hashes: [] };
+    tally.pending.set(day, counts);
+  }
+  return counts;
+}
+
+/** The day's secret (made and stored on its first visit) and the visitors already counted. */
+function openDay(db: Db, day: string, pending: PendingDay | undefined): OpenDay {
+  return db.tx(() => {
+    db.run('INSERT OR IGNORE INTO daily_secrets (day, secret) VALUES (?, ?)', day, randomBytes(32));
+    const { secret } = db.one<{ secret: Buffer }>('SELECT secret FROM daily_secrets WHERE day = ?', day)!;
+    const stored = db.all<{ hash: Buffer }>('SELECT hash FROM visitor_hashes WHERE day = ?', day);
+    const seen = new Set(stored.map((row) => row.hash.toString('base64')));
+    for (const hash of pending?.hashes ?? []) seen.add(hash.toString('base64'));
+    return { day, secret, seen };
+  });
+}
+
+/**
+ * Writes the pending counts in one transaction; after a day has ended, deletes its visitor
+ * hashes and secret (its counts stay in daily_stats) and daily_asn rows past the window.
+ * Throws on a database failure and keeps the counts for the next try.
+ */
+export function flushImpressions(app: Services): void {
+  const tally = app.impressions;
+  const today = utcDay(app.clock.now());
+  const dueCleanup = tally.cleanedFor !== today;
+  if (tally.pending.size === 0 && !dueCleanup) return;
+  const { db } = app;
+  db.tx(() => {
+    for (const [day, counts] of tally.pending) writeDay(db, day, counts, day >= today);
+    if (dueCleanup) {
+      db.run('DELETE FROM visitor_hashes WHERE day < ?', today);
+      db.run('DELETE FROM daily_secrets WHERE day < ?', today);
+      db.run('DELETE FROM daily_asn WHERE day < ?', windowStart(today));
+    }
+  });
+  tally.pending.clear();
+  tally.cleanedFor = today;
+  if (tally.today && tally.today.day < today) tally.today = undefined; // yesterday's secret leaves memory too
+}
+
+function writeDay(db: Db, day: string, counts: PendingDay, keepHashes: boolean): void {
+  db.run(
+    `INSERT INTO daily_stats (day, impressions, visitors) VALUES (?, ?, ?)
+     ON CONFLICT (day) DO UPDATE SET impressions = impressions + excluded.impressions, visitors = visitors + excluded.visitors`,
+    day, counts.impressions, counts.visitors,
+  );
+  for (const [asn, { name, visitors }] of counts.asns) {
+    db.run(
+      `INSERT INTO daily_asn (day, asn, name, visitors) VALUES (?, ?, ?, ?)
+       ON CONFLICT (day, asn) DO UPDATE SET visitors = visitors + excluded.visitors, name = excluded.name`,
+      day, asn, name, visitors,
+    );
+  }
+  // A finished day's hashes are not needed any more: its visitors are counted.
+  if (keepHashes) for (const hash of counts.hashes) db.run('INSERT OR IGNORE INTO visitor_hashes (day, hash) VALUES (?, ?)', day, hash);
+  db.run("UPDATE counters SET value = value + ? WHERE name = 'impressions'", counts.impressions);
+  db.run("UPDATE counters SET value = value + ? WHERE name = 'visitors'", counts.visitors);
+}
+
+/** The first day of the statistics window that ends with `today` (30 days, today included). */
+export function windowStart(today: string): string {
+  const t = Date.parse(`${today}T00:00:00Z`) - (statsWindowDays - 1) * 86400_000;
+  return new Date(t).toISOString().slice(0, 10);
+}
+
+/**
+ * Flushes every few seconds and logs the ASN data set's load; returns the stop function, which
+ * flushes a last time (call it before the database closes).
+ */
+export function startImpressionFlush(app: Services): () => void {
+  const flush = () => {
+    try {
+      flushImpressions(app);
+    } catch (err) {
+      app.log(`statistics: flush failed, counts kept for the next try: ${(err as Error).message}`);
+    }
+  };
+  void app.asn.ready.then((r) => {
+    if (r.error === 'stopped') return;
+    app.log(r.loaded
+      ? `statistics: ASN data set loaded in ${r.ms} ms (${r.v4Ranges} IPv4 and ${r.v6Ranges} IPv6 ranges, ${r.asns} ASNs)`
+      : `statistics: no ASN data set (${r.error}); visitors count under ASN 0 "unknown"`);
+  });
+  const timer = setInterval(flush, flushIntervalMs);
+  timer.unref();
+  return () => {
+    clearInterval(timer);
+    app.asn.close();
+    flush();
+  };
+}
