@@ -394,3 +394,39 @@ describe('posting from a Tor exit', () => {
     assertError(await client.post('/api/entry/create', { content: 'jetzt nicht mehr' }), 403, 'tor.blocked');
   });
 });
+
+describe('order of checks (DECISIONS §2)', () => {
+  let board: TestBoard;
+  let anna: Client;
+  let bert: Client;
+  before(async () => {
+    board = await startEntryBoard();
+    anna = await member(board, 'Anna');
+    bert = await member(board, 'Bert');
+  });
+  after(() => board.close());
+
+  test('a session comes before a malformed path parameter: 401, not 400', async () => {
+    assertError(await visitor(board).post('/api/entry/abc/edit', { content: 'x' }), 401, 'auth.required');
+  });
+
+  test('a body that is not a form answers 415 before the entry is looked up', async () => {
+    const answer = await anna.send('POST', '/api/entry/987654/vote', 'mode=yes', { 'content-type': 'text/plain' });
+    assertError(answer, 415, 'input.unsupported_type');
+  });
+
+  test('existence comes before permission and validation: 404', async () => {
+    const pid = await post(anna, 'gleich weg');
+    assert.equal((await anna.post(`/api/entry/${pid}/delete`)).status, 200);
+    assertError(await bert.post(`/api/entry/${pid}/edit`, { content: 'x'.repeat(1001) }), 404, 'entry.not_found');
+    assertError(await bert.post(`/api/entry/${pid}/vote`, { mode: 'vielleicht' }), 404, 'entry.not_found');
+    assertError(await bert.post(`/api/entry/${pid}/report`, { reason: 'x'.repeat(501) }), 404, 'entry.not_found');
+    assertError(await bert.post('/api/entry/create', { content: 'x'.repeat(1001), reply_to: pid }), 404, 'entry.not_found');
+  });
+
+  test('permission comes before validation: 403', async () => {
+    const pid = await post(anna, 'meins');
+    assertError(await bert.post(`/api/entry/${pid}/edit`, { content: 'x'.repeat(1001) }), 403, 'entry.not_author');
+    assertError(await bert.post(`/api/entry/${pid}/edit`, { content: '' }), 403, 'entry.not_author');
+  });
+});
