@@ -1,0 +1,120 @@
+// Start-up: who is logged in, the header, and one view per address.
+import { h } from './dom.js';
+import { relativeTime } from './format.js';
+import { navigate, startRouter } from './router.js';
+import { logout, onMeChange, refreshMe } from './session.js';
+import { announce } from './status.js';
+import { forgetTallies, loadShownTallies } from './votes.js';
+import { avatar } from './components/avatar.js';
+import { loginView, registerView, resetView } from './views/auth.js';
+import { feedView } from './views/feed.js';
+import { notFoundView, errorView } from './views/notfound.js';
+import { profileView } from './views/profile.js';
+import { settingsView } from './views/settings.js';
+import { statsView } from './views/stats.js';
+import { threadView } from './views/thread.js';
+
+const routes = [
+  [/^\/$/, feedView],
+  [/^\/e\/(\d{1,15})$/, threadView],
+  [/^\/u\/([^/]+)$/, profileView],
+  [/^\/login$/, loginView],
+  [/^\/register$/, registerView],
+  [/^\/reset$/, resetView],
+  [/^\/settings$/, settingsView],
+  [/^\/stats$/, statsView],
+];
+
+function findView(path) {
+  for (const [pattern, view] of routes) {
+    const match = pattern.exec(path);
+    if (match) return [view, match];
+  }
+  return [notFoundView, []];
+}
+
+function navLink(href, ...children) {
+  return h('a', { href }, ...children);
+}
+
+function drawNav(user) {
+  const nav = document.getElementById('nav');
+  const logoutButton = h('button', { type: 'button', class: 'nav-button' }, 'Abmelden');
+  logoutButton.addEventListener('click', async () => {
+    try {
+      await logout();
+      announce('Du bist abgemeldet.');
+      navigate('/');
+    } catch (err) {
+      announce(err.message, 'error');
+    }
+  });
+  nav.replaceChildren(
+    navLink('/', 'Neueste'),
+    navLink('/stats', 'Statistik'),
+    ...(user
+      ? [navLink(`/u/${encodeURIComponent(user.username)}`, avatar(user.username, user.avatar), h('span', { class: 'nav-name' }, user.username)),
+        navLink('/settings', 'Einstellungen'), logoutButton]
+      : [navLink('/login', 'Anmelden'), navLink('/register', 'Registrieren')]));
+  markCurrentLink();
+}
+
+function markCurrentLink() {
+  for (const a of document.querySelectorAll('#nav a')) {
+    if (a.pathname === location.pathname) a.setAttribute('aria-current', 'page');
+    else a.removeAttribute('aria-current');
+  }
+}
+
+let drawing = 0;
+
+/** Draws the view for the current address; a slower earlier drawing never overwrites a newer one. */
+async function render({ moveFocus = false, scroll = false } = {}) {
+  const id = ++drawing;
+  const [view, params] = findView(location.pathname);
+  const container = h('div', { class: 'view' });
+  let title;
+  forgetTallies();
+  try {
+    title = await view(container, { params, query: new URLSearchParams(location.search) });
+  } catch (err) {
+    if (id !== drawing) return;
+    container.replaceChildren();
+    title = errorView(container, err);
+  }
+  if (id !== drawing) return;
+  const main = document.getElementById('main');
+  main.replaceChildren(container);
+  document.title = title ? `${title} – Das Board` : 'Das Board';
+  markCurrentLink();
+  if (scroll) window.scrollTo(0, 0);
+  const target = location.hash.length > 1 && /^#[\w-]+$/.test(location.hash) ? document.getElementById(location.hash.slice(1)) : null;
+  target?.scrollIntoView();
+  if (moveFocus) {
+    const heading = main.querySelector('h1');
+    if (heading) heading.tabIndex = -1;
+    (heading ?? main).focus();
+  }
+  loadShownTallies().catch((err) => announce(err.message, 'error'));
+}
+
+/** Relative times ("vor 5 Minuten") stay right while the page is open. */
+function refreshTimes() {
+  for (const time of document.querySelectorAll('time[data-ts]')) time.textContent = relativeTime(Number(time.dataset.ts));
+}
+
+async function start() {
+  onMeChange(drawNav);
+  try {
+    await refreshMe();
+  } catch (err) {
+    drawNav(null);
+    announce(err.message, 'error');
+  }
+  startRouter(render);
+  setInterval(refreshTimes, 30_000);
+  await render();
+  document.documentElement.dataset.ready = 'true';
+}
+
+start();

@@ -1,0 +1,48 @@
+// "Hochholen" (bump) with its cooldown: from the entry's own fields at first, then from the
+// server's retry_after (200) or the 429 body.
+import * as api from '../api.js';
+import { h, uid } from '../dom.js';
+import { inDuration } from '../format.js';
+import { announce } from '../status.js';
+
+const day = 86400;
+const now = () => Math.floor(Date.now() / 1000);
+
+/** DECISIONS: never bumped = at once; after the n-th bump the next is allowed n days later. */
+function nextBumpAt(entry) {
+  return entry.bump_count > 0 ? entry.last_bump + entry.bump_count * day : 0;
+}
+
+/**
+ * During the cooldown the button stays focusable (aria-disabled, not disabled) so keyboard
+ * users keep their place; a click then only says how long to wait.
+ */
+export function bumpButton(entry) {
+  let until = nextBumpAt(entry);
+  const info = h('span', { class: 'bump-info', id: uid('bump') });
+  const button = h('button', { type: 'button', class: 'action bump', 'aria-describedby': info.id }, '↑ Hochholen');
+  const wrap = h('span', { class: 'bump-wrap' }, button, info);
+  const show = () => {
+    const left = until - now();
+    const waiting = left > 0;
+    button.setAttribute('aria-disabled', String(waiting));
+    info.textContent = waiting ? `wieder möglich ${inDuration(left)}` : '';
+  };
+  button.addEventListener('click', async () => {
+    if (until - now() > 0) {
+      announce(`Hochholen ist ${inDuration(until - now())} wieder möglich.`, 'error');
+      return;
+    }
+    try {
+      const bumped = await api.post(`/api/entry/${entry.pid}/bump`);
+      until = now() + bumped.retry_after;
+      announce('Beitrag nach oben geholt.');
+    } catch (err) {
+      if (err.code === 'entry.bump_cooldown' && err.body.retry_after) until = now() + err.body.retry_after;
+      announce(err.message, 'error');
+    }
+    show();
+  });
+  show();
+  return wrap;
+}

@@ -1,0 +1,106 @@
+// Writing: a new thread or a reply, with a 1000-character counter, an image preview before
+// sending and upload progress.
+import * as api from '../api.js';
+import { h } from '../dom.js';
+import { codePoints } from '../format.js';
+import { announce } from '../status.js';
+import { field, formMessage, onSubmit } from './form.js';
+
+/** SPEC §8: at most 1000 characters, counted in code points like the server does. */
+export const maxLength = 1000;
+
+/** A labelled textarea whose hint counts characters ("12 / 1000 Zeichen"), red when over. */
+export function contentField(label, value = '') {
+  const f = field({ label, name: 'content', tag: 'textarea', rows: 4, value, hint: ' ' });
+  const counter = f.wrap.querySelector('.field-hint');
+  counter.classList.add('counter');
+  const update = () => {
+    const n = codePoints(f.input.value);
+    counter.textContent = `${n} / ${maxLength} Zeichen`;
+    counter.classList.toggle('over', n > maxLength);
+  };
+  f.input.addEventListener('input', update);
+  update();
+  return f;
+}
+
+/**
+ * An image file input with a preview of the chosen picture (a blob: URL, never uploaded until
+ * the form is sent) and a button to take it out again.
+ */
+export function imageField(label, name) {
+  const f = field({ label, name, type: 'file', accept: 'image/jpeg,image/png,image/gif,image/webp' });
+  const img = h('img', { class: 'image-preview-img', alt: 'Vorschau des gewählten Bildes' });
+  const remove = h('button', { type: 'button', class: 'link-button' }, 'Bild entfernen');
+  const preview = h('div', { class: 'image-preview', hidden: true }, img, remove);
+  f.wrap.append(preview);
+  let url = '';
+  const clear = () => {
+    if (url) URL.revokeObjectURL(url);
+    url = '';
+    img.removeAttribute('src');
+    preview.hidden = true;
+  };
+  f.input.addEventListener('change', () => {
+    clear();
+    const file = f.input.files?.[0];
+    if (!file) return;
+    url = URL.createObjectURL(file);
+    img.src = url;
+    preview.hidden = false;
+  });
+  remove.addEventListener('click', () => {
+    f.input.value = '';
+    clear();
+    f.input.focus();
+  });
+  return { ...f, file: () => f.input.files?.[0] ?? null, reset: () => { f.input.value = ''; clear(); } };
+}
+
+/** A progress bar for uploads: show(), set(fraction or -1 for unknown), hide(). */
+export function uploadProgress() {
+  const bar = h('progress', { max: 100, 'aria-label': 'Fortschritt beim Hochladen' });
+  const wrap = h('div', { class: 'upload-progress', hidden: true }, bar, h('span', {}, 'Wird gesendet …'));
+  return {
+    wrap,
+    set(fraction) {
+      wrap.hidden = false;
+      if (fraction < 0) bar.removeAttribute('value');
+      else bar.value = Math.round(fraction * 100);
+    },
+    hide() {
+      wrap.hidden = true;
+      bar.value = 0;
+    },
+  };
+}
+
+/** The form for a new entry; replyTo 0 starts a thread. onPosted({pid, …}) after 201. */
+export function composer({ replyTo = 0, onPosted, label = replyTo ? 'Deine Antwort' : 'Dein Beitrag' }) {
+  const content = contentField(label);
+  const image = imageField('Bild (optional)', 'file');
+  const progress = uploadProgress();
+  const message = formMessage();
+  const button = h('button', { type: 'submit', class: 'primary' }, replyTo ? 'Antworten' : 'Veröffentlichen');
+  const form = h('form', { class: 'composer', novalidate: true }, content.wrap, image.wrap, progress.wrap, message, h('div', { class: 'form-actions' }, button));
+  const fields = { content, file: image };
+  onSubmit(form, button, fields, message, async () => {
+    const data = new FormData();
+    data.append('content', content.input.value);
+    if (replyTo) data.append('reply_to', String(replyTo));
+    const file = image.file();
+    if (file) data.append('file', file);
+    progress.set(file ? 0 : -1);
+    try {
+      const created = await api.upload('/api/entry/create', data, (f) => progress.set(f));
+      content.input.value = '';
+      content.input.dispatchEvent(new Event('input'));
+      image.reset();
+      announce(replyTo ? 'Antwort veröffentlicht.' : 'Beitrag veröffentlicht.');
+      onPosted?.(created);
+    } finally {
+      progress.hide();
+    }
+  }, { 'entry.empty': 'content', 'upload.bad_type': 'file', 'upload.too_large': 'file' });
+  return form;
+}

@@ -1,0 +1,86 @@
+// Labelled form fields with their own error line, and API errors put next to the right field.
+import { h, uid } from '../dom.js';
+
+/**
+ * A labelled input (or textarea/select via `tag`): returns {wrap, input, error, setError}.
+ * Every input has a <label>; hint and error are wired with aria-describedby.
+ */
+export function field({ label, name, tag = 'input', type = 'text', value = '', hint = '', options = [], ...attrs }) {
+  const id = uid(name);
+  const errorId = `${id}-error`;
+  const hintId = hint ? `${id}-hint` : null;
+  const input = tag === 'select'
+    ? h('select', { id, name, ...attrs }, options.map(([v, text]) => h('option', { value: v, selected: v === value }, text)))
+    : h(tag, { id, name, ...(tag === 'input' ? { type } : {}), ...attrs });
+  if (tag !== 'select' && value) input.value = value;
+  const error = h('p', { class: 'field-error', id: errorId });
+  input.setAttribute('aria-describedby', [hintId, errorId].filter(Boolean).join(' '));
+  const wrap = h('div', { class: 'field' },
+    h('label', { for: id }, label),
+    input,
+    hint && h('p', { class: 'field-hint', id: hintId }, hint),
+    error);
+  return {
+    wrap, input, error,
+    setError(message) {
+      error.textContent = message || '';
+      if (message) input.setAttribute('aria-invalid', 'true');
+      else input.removeAttribute('aria-invalid');
+    },
+  };
+}
+
+/** The form-level message line (read out at once as an alert). */
+export function formMessage() {
+  return h('p', { class: 'form-message', role: 'alert' });
+}
+
+/**
+ * Shows an ApiError: `fields` (registration) and `field` go next to their inputs, everything
+ * else into the form message. `aliases` maps codes without a field to one (e.g. upload.bad_type → file).
+ * Focuses the first field with an error.
+ */
+export function showApiError(err, fields, message, aliases = {}) {
+  clearErrors(fields, message);
+  const perField = { ...err.fields };
+  const fieldName = err.field || aliases[err.code];
+  if (fieldName && !perField[fieldName]) perField[fieldName] = err.message;
+  let first = null;
+  for (const [name, text] of Object.entries(perField)) {
+    const f = fields[name];
+    if (!f) continue;
+    f.setError(text);
+    first ??= f;
+  }
+  if (!first || Object.keys(err.fields).length > 0) message.textContent = err.message;
+  first?.input.focus();
+}
+
+/** Clears all field errors and the form message. */
+export function clearErrors(fields, message) {
+  for (const f of Object.values(fields)) f.setError('');
+  if (message) message.textContent = '';
+}
+
+/**
+ * Runs `action` on submit with the button disabled and marked busy; errors go to showApiError.
+ * Returns the submit handler.
+ */
+export function onSubmit(form, button, fields, message, action, aliases) {
+  form.addEventListener('submit', async (event) => {
+    event.preventDefault();
+    if (button.disabled) return;
+    clearErrors(fields, message);
+    button.disabled = true;
+    button.setAttribute('aria-busy', 'true');
+    try {
+      await action();
+    } catch (err) {
+      if (err && typeof err.status === 'number') showApiError(err, fields, message, aliases);
+      else message.textContent = 'Unerwarteter Fehler. Bitte lade die Seite neu.';
+    } finally {
+      button.disabled = false;
+      button.removeAttribute('aria-busy');
+    }
+  });
+}

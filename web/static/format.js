@@ -1,0 +1,89 @@
+// Times, durations, lengths and links, formatted for German readers.
+
+const relative = new Intl.RelativeTimeFormat('de', { numeric: 'auto' });
+const dateFormat = new Intl.DateTimeFormat('de', { dateStyle: 'long' });
+const dateTimeFormat = new Intl.DateTimeFormat('de', { dateStyle: 'medium', timeStyle: 'short' });
+const numberFormat = new Intl.NumberFormat('de');
+
+const units = [
+  ['year', 365 * 86400],
+  ['month', 30 * 86400],
+  ['week', 7 * 86400],
+  ['day', 86400],
+  ['hour', 3600],
+  ['minute', 60],
+];
+
+/** Unix seconds → "vor 5 Minuten", "gestern", "gerade eben". */
+export function relativeTime(seconds, now = Date.now() / 1000) {
+  const diff = seconds - now;
+  if (Math.abs(diff) < 60) return 'gerade eben';
+  for (const [unit, size] of units) {
+    if (Math.abs(diff) >= size) return relative.format(Math.trunc(diff / size), unit);
+  }
+  return 'gerade eben';
+}
+
+/** Seconds from now → "in 23 Stunden", "in 2 Tagen" (rounded up, so it never promises too early). */
+export function inDuration(seconds) {
+  for (const [unit, size] of units) {
+    if (seconds >= size) return relative.format(Math.ceil(seconds / size), unit);
+  }
+  return relative.format(Math.max(1, Math.ceil(seconds / 60)), 'minute');
+}
+
+/** Unix seconds → "3. März 2026". */
+export function longDate(seconds) {
+  return dateFormat.format(new Date(seconds * 1000));
+}
+
+/** Unix seconds → "03.03.2026, 14:05". */
+export function dateTime(seconds) {
+  return dateTimeFormat.format(new Date(seconds * 1000));
+}
+
+/** Unix seconds → ISO string for <time datetime>. */
+export function isoTime(seconds) {
+  return new Date(seconds * 1000).toISOString();
+}
+
+/** 12345 → "12.345". */
+export function number(n) {
+  return numberFormat.format(n);
+}
+
+/** Length in Unicode code points: the unit the API counts in. */
+export function codePoints(text) {
+  let n = 0;
+  for (const _ of text) n += 1;
+  return n;
+}
+
+const linkPattern = /https?:\/\/[^\s<>"]+/gi;
+const trailing = /[.,;:!?)\]}'"]+$/;
+
+/**
+ * Splits text into plain strings and {url} parts for every http(s) link, with the same
+ * trailing punctuation trimmed as the server's link finder.
+ */
+export function splitLinks(text) {
+  const parts = [];
+  let last = 0;
+  for (const match of text.matchAll(linkPattern)) {
+    const url = match[0].replace(trailing, '');
+    if (match.index > last) parts.push(text.slice(last, match.index));
+    parts.push({ url });
+    last = match.index + url.length;
+  }
+  if (last < text.length) parts.push(text.slice(last));
+  return parts;
+}
+
+/** A short label for an entry in breadcrumbs and titles: "Anna: Hallo Welt …". */
+export function excerpt(entry, max = 40) {
+  const who = entry.username || 'gelöschtes Konto';
+  if (entry.deleted) return `${who}: (gelöscht)`;
+  const chars = [...entry.content.replace(/\s+/g, ' ').trim()];
+  const text = chars.length === 0 ? '(Bild)' : chars.length > max ? `${chars.slice(0, max).join('')} …` : chars.join('');
+  return `${who}: ${text}`;
+}

@@ -1,0 +1,34 @@
+// Client-side navigation: links inside the board change the view without a page load.
+
+let renderView = () => {};
+
+/** Goes to a path of the board (pushState, or replaceState with {replace: true}) and draws it. */
+export function navigate(path, { replace = false } = {}) {
+  if (replace) history.replaceState(null, '', path);
+  else history.pushState(null, '', path);
+  renderView({ moveFocus: true, scroll: !replace });
+}
+
+/** Redraws the current address (after a change that alters the page, e.g. a new reply). */
+export function refresh() {
+  renderView({ moveFocus: false, scroll: false });
+}
+
+function isBoardLink(a, event) {
+  if (event.defaultPrevented || event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return false;
+  if (!a || a.target || a.hasAttribute('download') || a.origin !== location.origin) return false;
+  return !a.pathname.startsWith('/static/') && !a.pathname.startsWith('/api/');
+}
+
+/** Intercepts clicks on the board's own links and the back/forward buttons. */
+export function startRouter(render) {
+  renderView = render;
+  document.addEventListener('click', (event) => {
+    const a = event.target instanceof Element ? event.target.closest('a[href]') : null;
+    if (!isBoardLink(a, event)) return;
+    if (a.pathname === location.pathname && a.search === location.search && a.hash) return; // in-page anchor
+    event.preventDefault();
+    navigate(a.pathname + a.search + a.hash);
+  });
+  window.addEventListener('popstate', () => renderView({ moveFocus: true, scroll: false }));
+}

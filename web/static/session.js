@@ -1,0 +1,40 @@
+// Who is logged in: GET /api/user/info (401 = logged out), kept here for every view.
+import * as api from './api.js';
+
+let current = null;
+const listeners = new Set();
+
+/** The logged-in user {uid, username, created_at, last_login, avatar}, or null. */
+export function me() {
+  return current;
+}
+
+/** Asks the server again; a 401 means logged out, other failures keep the last known state. */
+export async function refreshMe() {
+  try {
+    current = await api.get('/api/user/info');
+  } catch (err) {
+    if (err.status === 401) current = null;
+    else throw err;
+  } finally {
+    for (const listener of listeners) listener(current);
+  }
+  return current;
+}
+
+/** Sets the user after a local change (rename, avatar, logout, account deletion). */
+export function setMe(user) {
+  current = user;
+  for (const listener of listeners) listener(current);
+}
+
+/** Calls `listener(user)` on every change. */
+export function onMeChange(listener) {
+  listeners.add(listener);
+}
+
+/** Ends the session on the server, then here. */
+export async function logout() {
+  await api.post('/api/auth/logout');
+  setMe(null);
+}

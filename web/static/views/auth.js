@@ -1,0 +1,124 @@
+// "/login", "/register" and "/reset": accounts without e-mail.
+import * as api from '../api.js';
+import { add, h } from '../dom.js';
+import { navigate } from '../router.js';
+import { me, refreshMe } from '../session.js';
+import { announce } from '../status.js';
+import { field, formMessage, onSubmit } from '../components/form.js';
+
+/** Login durations offered (SPEC §5: from 1 hour to 1 year), as `timeout` seconds. */
+const durations = [
+  ['3600', '1 Stunde'],
+  ['86400', '1 Tag'],
+  ['604800', '1 Woche'],
+  ['2592000', '30 Tage'],
+  ['31536000', '1 Jahr'],
+];
+
+/** Where to go after login: a path of the board from ?weiter=, never another site. */
+function nextPath(query) {
+  const next = query.get('weiter') || '/';
+  return next.startsWith('/') && !next.startsWith('//') && !next.startsWith('/\\') ? next : '/';
+}
+
+function authForm(fields, button, extra = []) {
+  const message = formMessage();
+  const form = h('form', { class: 'card auth-form', novalidate: true }, Object.values(fields).map((f) => f.wrap), message, h('div', { class: 'form-actions' }, button), extra);
+  return { form, message };
+}
+
+export async function loginView(root, { query }) {
+  const next = nextPath(query);
+  add(root, h('h1', {}, 'Anmelden'));
+  if (me()) {
+    add(root, h('p', {}, `Du bist als ${me().username} angemeldet. `, h('a', { href: next }, 'Weiter')));
+    return 'Anmelden';
+  }
+  const fields = {
+    user: field({ label: 'Benutzername', name: 'user', autocomplete: 'username', required: true }),
+    pass: field({ label: 'Passwort', name: 'pass', type: 'password', autocomplete: 'current-password', required: true }),
+    timeout: field({ label: 'Angemeldet bleiben für', name: 'timeout', tag: 'select', value: '86400', options: durations }),
+  };
+  const button = h('button', { type: 'submit', class: 'primary' }, 'Anmelden');
+  const { form, message } = authForm(fields, button);
+  onSubmit(form, button, fields, message, async () => {
+    await api.post('/api/auth/login', { user: fields.user.input.value, pass: fields.pass.input.value, timeout: fields.timeout.input.value });
+    await refreshMe();
+    announce(`Willkommen, ${me()?.username ?? ''}!`);
+    navigate(next);
+  }, { 'auth.bad_credentials': 'pass' });
+  add(root, form, h('p', {}, 'Noch kein Konto? ', h('a', { href: '/register' }, 'Registrieren')));
+  return 'Anmelden';
+}
+
+export async function registerView(root) {
+  add(root, h('h1', {}, 'Registrieren'));
+  const fields = {
+    user: field({ label: 'Benutzername', name: 'user', autocomplete: 'username', required: true, hint: '3 bis 32 Zeichen: Buchstaben, Ziffern, Punkt, Unterstrich, Leerzeichen und Bindestrich.' }),
+    pass1: field({ label: 'Passwort', name: 'pass1', type: 'password', autocomplete: 'new-password', required: true, hint: 'Mindestens 10 Zeichen.' }),
+    pass2: field({ label: 'Passwort wiederholen', name: 'pass2', type: 'password', autocomplete: 'new-password', required: true }),
+  };
+  const button = h('button', { type: 'submit', class: 'primary' }, 'Konto anlegen');
+  const { form, message } = authForm(fields, button);
+  onSubmit(form, button, fields, message, async () => {
+    const user = fields.user.input.value;
+    const pass = fields.pass1.input.value;
+    const created = await api.post('/api/auth/newuser', { user, pass1: pass, pass2: fields.pass2.input.value });
+    // Registration does not log in (DECISIONS); the page does it next with the default duration.
+    try {
+      await api.post('/api/auth/login', { user: created.username, pass });
+    } catch {
+      announce('Dein Konto ist angelegt. Bitte melde dich an.');
+      navigate('/login');
+      return;
+    }
+    await refreshMe();
+    announce(`Willkommen, ${created.username}! Dein Konto ist angelegt.`);
+    navigate('/');
+  }, { 'user.name_taken': 'user' });
+  add(root, form, h('p', {}, 'Schon ein Konto? ', h('a', { href: '/login' }, 'Anmelden')));
+  return 'Registrieren';
+}
+
+let resetToken = '';
+
+/**
+ * The token arrives in the fragment (never sent to the server with the page request), is taken
+ * out of the address bar at once and goes to the API only in POST bodies.
+ */
+export async function resetView(root) {
+  add(root, h('h1', {}, 'Neues Passwort'));
+  if (location.hash.length > 1) {
+    resetToken = location.hash.slice(1);
+    history.replaceState(null, '', '/reset');
+  }
+  if (!resetToken) {
+    add(root, h('p', {}, 'Dieser Link ist unvollständig. Bitte öffne den Link genau so, wie du ihn bekommen hast.'));
+    return 'Neues Passwort';
+  }
+  let username;
+  try {
+    ({ username } = await api.post('/api/auth/reset/check', { token: resetToken }));
+  } catch (err) {
+    if (err.code !== 'reset.invalid') throw err;
+    add(root, h('p', { class: 'form-message' }, err.message), h('p', {}, 'Bitte frag die Administration nach einem neuen Link.'));
+    return 'Neues Passwort';
+  }
+  const fields = {
+    pass1: field({ label: 'Neues Passwort', name: 'pass1', type: 'password', autocomplete: 'new-password', required: true, hint: 'Mindestens 10 Zeichen.' }),
+    pass2: field({ label: 'Neues Passwort wiederholen', name: 'pass2', type: 'password', autocomplete: 'new-password', required: true }),
+  };
+  const button = h('button', { type: 'submit', class: 'primary' }, 'Passwort speichern');
+  const { form, message } = authForm(fields, button);
+  form.prepend(h('p', {}, 'Neues Passwort für ', h('strong', {}, username), ':'),
+    h('input', { type: 'text', name: 'username', autocomplete: 'username', value: username, hidden: true, readonly: true }));
+  onSubmit(form, button, fields, message, async () => {
+    await api.post('/api/auth/reset', { token: resetToken, pass1: fields.pass1.input.value, pass2: fields.pass2.input.value });
+    resetToken = '';
+    await refreshMe();
+    announce('Dein Passwort ist geändert, und du bist angemeldet.');
+    navigate('/');
+  });
+  add(root, form);
+  return 'Neues Passwort';
+}

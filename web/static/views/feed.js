@@ -1,0 +1,32 @@
+// "/": the newest threads, each with its latest reply, a form for a new thread, and paging.
+import * as api from '../api.js';
+import { add, h } from '../dom.js';
+import { refresh } from '../router.js';
+import { me } from '../session.js';
+import { composer } from '../components/composer.js';
+import { entryWithLatest } from '../components/entry.js';
+import { pageFromQuery, pager } from '../components/pager.js';
+
+/** The box to start a thread, or how to get one. */
+export function writeBox(onPosted) {
+  if (!me()) {
+    return h('p', { class: 'note' }, 'Zum Schreiben bitte ', h('a', { href: '/login' }, 'anmelden'), ' oder ', h('a', { href: '/register' }, 'ein Konto anlegen'), '.');
+  }
+  return h('section', { class: 'card write', 'aria-labelledby': 'write-heading' },
+    h('h2', { id: 'write-heading' }, 'Neues Thema'),
+    composer({ onPosted }));
+}
+
+export async function feedView(root, { query }) {
+  const page = pageFromQuery(query);
+  const entries = await api.get(`/api/entry/feed/${page}`);
+  add(root, 
+    h('h1', {}, page ? `Neueste Themen, Seite ${page + 1}` : 'Neueste Themen'),
+    page === 0 ? writeBox(() => refresh()) : null,
+    entries.length
+      ? h('ul', { class: 'entry-list', 'aria-label': 'Themen' }, entries.map((entry) => h('li', {}, entryWithLatest(entry, { refresh }))))
+      : h('p', { class: 'empty' }, page ? 'Auf dieser Seite ist nichts mehr.' : 'Noch keine Beiträge. Schreib den ersten!'),
+    pager('/', page, entries.length));
+  if (page > 0 && entries.length === 0) add(root, h('p', {}, h('a', { href: '/' }, 'Zur ersten Seite')));
+  return page ? `Seite ${page + 1}` : '';
+}

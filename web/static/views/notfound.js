@@ -1,0 +1,23 @@
+// Pages for addresses and objects that do not exist, and for failed loads.
+import { add, h } from '../dom.js';
+
+/** Unknown address, entry or user (the server answered the page itself with 404). */
+export function notFoundView(root, _ctx, message = 'Diese Seite gibt es nicht.') {
+  add(root, 
+    h('h1', {}, 'Nicht gefunden'),
+    h('p', {}, message),
+    h('p', {}, h('a', { href: '/' }, 'Zu den neuesten Themen')));
+  return 'Nicht gefunden';
+}
+
+/** A view that could not load: the API's German message and a way to try again. */
+export function errorView(root, err) {
+  if (err && err.status === 404) return notFoundView(root, null, err.message);
+  const again = h('button', { type: 'button' }, 'Erneut versuchen');
+  again.addEventListener('click', () => location.reload());
+  add(root, 
+    h('h1', {}, 'Das hat nicht geklappt'),
+    h('p', { class: 'form-message' }, err?.message || 'Unerwarteter Fehler.'),
+    h('p', {}, again));
+  return 'Fehler';
+}

@@ -1,0 +1,107 @@
+// "/settings": rename, avatar, the current session, logout and account deletion.
+import * as api from '../api.js';
+import { add, h } from '../dom.js';
+import { dateTime, longDate } from '../format.js';
+import { navigate, refresh } from '../router.js';
+import { logout, me, setMe } from '../session.js';
+import { announce } from '../status.js';
+import { avatar } from '../components/avatar.js';
+import { imageField, uploadProgress } from '../components/composer.js';
+import { field, formMessage, onSubmit } from '../components/form.js';
+
+function section(id, title, ...children) {
+  return h('section', { class: 'card settings-section', 'aria-labelledby': id }, h('h2', { id }, title), ...children);
+}
+
+function renameSection(user) {
+  const fields = { user: field({ label: 'Neuer Name', name: 'user', value: user.username, autocomplete: 'username', required: true, hint: '3 bis 32 Zeichen: Buchstaben, Ziffern, Punkt, Unterstrich, Leerzeichen und Bindestrich.' }) };
+  const message = formMessage();
+  const button = h('button', { type: 'submit', class: 'primary' }, 'Namen ändern');
+  const form = h('form', { novalidate: true }, fields.user.wrap, message, h('div', { class: 'form-actions' }, button));
+  onSubmit(form, button, fields, message, async () => {
+    const { username } = await api.post('/api/user/rename', { user: fields.user.input.value });
+    setMe({ ...me(), username });
+    announce(`Dein Name ist jetzt ${username}.`);
+    refresh();
+  });
+  return section('rename-heading', 'Name ändern', form);
+}
+
+function avatarSection() {
+  const image = imageField('Neues Bild (JPEG, PNG, GIF oder WebP)', 'avatar');
+  const progress = uploadProgress();
+  const message = formMessage();
+  const button = h('button', { type: 'submit', class: 'primary' }, 'Avatar hochladen');
+  const form = h('form', { novalidate: true }, image.wrap, progress.wrap, message, h('div', { class: 'form-actions' }, button));
+  onSubmit(form, button, { avatar: image }, message, async () => {
+    const data = new FormData();
+    const file = image.file();
+    if (file) data.append('avatar', file);
+    progress.set(0);
+    try {
+      const { avatar: path } = await api.upload('/api/user/avatar', data, (f) => progress.set(f));
+      setMe({ ...me(), avatar: path });
+      announce('Dein Avatar ist geändert.');
+      refresh();
+    } finally {
+      progress.hide();
+    }
+  }, { 'upload.bad_type': 'avatar', 'upload.too_large': 'avatar' });
+  return section('avatar-heading', 'Avatar ändern', h('p', { class: 'muted' }, 'Das Bild wird quadratisch zugeschnitten (256 × 256 Pixel).'), form);
+}
+
+async function sessionSection() {
+  const session = await api.get('/api/auth/sessioninfo');
+  const button = h('button', { type: 'button' }, 'Abmelden');
+  button.addEventListener('click', async () => {
+    try {
+      await logout();
+      announce('Du bist abgemeldet.');
+      navigate('/');
+    } catch (err) {
+      announce(err.message, 'error');
+    }
+  });
+  return section('session-heading', 'Diese Anmeldung',
+    h('dl', { class: 'facts' },
+      h('dt', {}, 'Angemeldet seit'), h('dd', {}, dateTime(session.created_at)),
+      h('dt', {}, 'Gültig bis'), h('dd', {}, dateTime(session.expires)),
+      h('dt', {}, 'Browser'), h('dd', { class: 'break' }, session.description || 'unbekannt')),
+    h('div', { class: 'form-actions' }, button));
+}
+
+function deleteSection() {
+  const fields = { pass1: field({ label: 'Passwort zur Bestätigung', name: 'pass1', type: 'password', autocomplete: 'current-password', required: true }) };
+  const message = formMessage();
+  const button = h('button', { type: 'submit', class: 'danger' }, 'Konto endgültig löschen');
+  const form = h('form', { novalidate: true }, fields.pass1.wrap, message, h('div', { class: 'form-actions' }, button));
+  onSubmit(form, button, fields, message, async () => {
+    await api.post('/api/user/delete', { pass1: fields.pass1.input.value });
+    setMe(null);
+    announce('Dein Konto ist gelöscht.');
+    navigate('/');
+  });
+  return section('delete-heading', 'Konto löschen',
+    h('p', {}, 'Dein Konto, deine Beiträge, Stimmen und Bilder werden gelöscht. Beiträge, auf die andere geantwortet haben, bleiben als „gelöscht“ stehen, damit deren Antworten lesbar bleiben. Das lässt sich nicht rückgängig machen.'),
+    form);
+}
+
+export async function settingsView(root) {
+  add(root, h('h1', {}, 'Einstellungen'));
+  const user = me();
+  if (!user) {
+    add(root, h('p', { class: 'note' }, 'Bitte ', h('a', { href: '/login?weiter=/settings' }, 'melde dich an'), ', um deine Einstellungen zu ändern.'));
+    return 'Einstellungen';
+  }
+  add(root, 
+    h('div', { class: 'profile-head' },
+      avatar(user.username, user.avatar, 'medium'),
+      h('div', {},
+        h('p', {}, h('a', { href: `/u/${encodeURIComponent(user.username)}` }, h('strong', {}, user.username))),
+        h('p', { class: 'muted' }, `Mitglied seit ${longDate(user.created_at)}`))),
+    renameSection(user),
+    avatarSection(),
+    await sessionSection(),
+    deleteSection());
+  return 'Einstellungen';
+}

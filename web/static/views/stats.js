@@ -1,0 +1,54 @@
+// "/stats": the board in numbers, a chart of the last 30 days and the visitors' networks.
+import * as api from '../api.js';
+import { add, h } from '../dom.js';
+import { number } from '../format.js';
+import { dailyChart } from '../components/chart.js';
+
+function facts(stats) {
+  const items = [
+    ['Mitglieder', stats.users],
+    ['Beiträge', stats.entries],
+    ['Themen', stats.toplevel],
+    ['Antworten', stats.replies],
+    ['Ja-Stimmen', stats.votes.yes],
+    ['Nein-Stimmen', stats.votes.no],
+    ['Seitenaufrufe', stats.impressions_total],
+    ['Besucher', stats.visitors_total],
+  ];
+  return h('dl', { class: 'stat-grid' }, items.map(([label, value]) =>
+    h('div', { class: 'stat' }, h('dt', {}, label), h('dd', {}, number(value)))));
+}
+
+function asnTable(topAsns) {
+  if (topAsns.length === 0) return h('p', { class: 'empty' }, 'Noch keine Daten.');
+  return h('table', { class: 'asn-table' },
+    h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, 'Netz'), h('th', { scope: 'col' }, 'Betreiber'), h('th', { scope: 'col', class: 'num' }, 'Besucher'))),
+    h('tbody', {}, topAsns.map((a) => h('tr', {},
+      h('td', {}, a.asn ? `AS${a.asn}` : 'unbekannt'),
+      h('td', {}, a.name || '–'),
+      h('td', { class: 'num' }, number(a.visitors))))));
+}
+
+export async function statsView(root) {
+  add(root, h('h1', {}, 'Statistik'));
+  let stats;
+  try {
+    stats = await api.get('/api/stats/detail');
+  } catch (err) {
+    if (err.status !== 404) throw err;
+    add(root, h('p', { class: 'note' }, 'Die Statistik ist noch nicht verfügbar.'));
+    return 'Statistik';
+  }
+  add(root, 
+    facts(stats),
+    h('section', { class: 'card', 'aria-labelledby': 'daily-heading' },
+      h('h2', { id: 'daily-heading' }, 'Die letzten 30 Tage'),
+      dailyChart(stats.daily)),
+    h('section', { class: 'card', 'aria-labelledby': 'asn-heading' },
+      h('h2', { id: 'asn-heading' }, 'Woher die Besucher kommen'),
+      h('p', { class: 'muted' }, 'Die Netze (Autonome Systeme) mit den meisten Besuchern der letzten 30 Tage. IP-Adressen werden dabei nicht gespeichert.'),
+      asnTable(stats.top_asns),
+      h('p', { class: 'muted small' }, 'ASN-Daten: IP-to-ASN-Datensatz von ',
+        h('a', { href: 'https://github.com/sapics/ip-location-db', rel: 'noopener' }, 'ip-location-db'), ' (CC BY 4.0)')));
+  return 'Statistik';
+}

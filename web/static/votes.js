@@ -1,0 +1,30 @@
+// Vote tallies: fetched for a whole page at once (GET /api/entry/votes?pids=…) and shown on
+// every card of that entry (an entry can appear twice, e.g. as a reply and as its parent's latest).
+import * as api from './api.js';
+
+const shown = new Map();
+
+/** Registers a card's vote buttons; `update(tally)` is called with every new tally. */
+export function watchTally(pid, update) {
+  if (!shown.has(pid)) shown.set(pid, new Set());
+  shown.get(pid).add(update);
+}
+
+/** Forgets all cards (a new page is being drawn). */
+export function forgetTallies() {
+  shown.clear();
+}
+
+/** Hands a tally to every card of its entry. */
+export function showTally(tally) {
+  for (const update of shown.get(tally.pid) ?? []) update(tally);
+}
+
+/** Loads the tallies of every registered entry, 100 pids per request. */
+export async function loadShownTallies() {
+  const pids = [...shown.keys()];
+  for (let i = 0; i < pids.length; i += 100) {
+    const tallies = await api.get(`/api/entry/votes?pids=${pids.slice(i, i + 100).join(',')}`);
+    for (const tally of tallies) showTally(tally);
+  }
+}
