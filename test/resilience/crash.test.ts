@@ -44,8 +44,8 @@ test(`SIGKILL at ${kills} random moments under a write load loses no acknowledge
   await load.start();
 
   for (let kill = 1; kill <= kills; kill++) {
-    await new Promise((resolve) => setTimeout(resolve, rnd.int(...scaled([300, 1500] as const, [500, 4000] as const))));
-    const victim = server;
+    await new Promise((resolve) => setTimeout(resolve, scaled(rnd.int(300, 1500), rnd.int(500, 4000))));
+    const victim: ChildServer = server;
     load.serverDown();
     victim.process.kill('SIGKILL');
     assert.equal(await victim.exited, 'SIGKILL');
