@@ -155,9 +155,12 @@ class NameTableBuilder {
   // Names are copied into a buffer at once: a string slice would keep its whole file chunk alive.
   private text = Buffer.alloc(1 << 20);
   private used = 0;
+  private lastAsn = -1;
+  private lastIndex = 0;
 
   /** The table index of `asn`; the name (the row's rest, maybe quoted) is read only for a new ASN. */
   indexOf(asn: number, rest: string): number {
+    if (asn === this.lastAsn) return this.lastIndex; // neighbouring rows often share their ASN
     let i = this.index.get(asn);
     if (i === undefined) {
       i = this.asns.length;
@@ -173,6 +176,8 @@ class NameTableBuilder {
       this.used += this.text.write(name, this.used);
       this.ends.push(this.used);
     }
+    this.lastAsn = asn;
+    this.lastIndex = i;
     return i;
   }
 
