@@ -117,6 +117,29 @@ describe('query plans on the entries table', () => {
     assertNoFullScan(lookups, 'latest lookup');
   });
 
+  test('a feed page and a thread take a fixed number of queries, not one per entry, and no recursive query per row', async () => {
+    // 20+ threads with replies, and a thread with 30 replies that each have one of their own.
+    const many = await post(anna, 'viele');
+    for (let i = 0; i < 30; i++) await post(bert, `unten ${i}`, await post(anna, `Antwort ${i}`, many));
+    const selects = (statements: Statement[]) => statements.filter((s) => /^\s*(WITH|SELECT)/i.test(s.sql));
+
+    const feed = selects(await recordStatements(db, async () => {
+      const answer = await visitor(board).get('/api/entry/feed/0');
+      assert.equal(answer.body.length, 20);
+      assert.ok(answer.body.filter((e: { latest?: unknown }) => e.latest).length >= 10, 'most of the page has a latest');
+    }));
+    assert.ok(feed.length <= 3, `feed page: ${feed.length} queries`);
+    assert.ok(feed.every((s) => !/RECURSIVE/i.test(s.sql)), 'no recursive query on the feed');
+
+    const thread = selects(await recordStatements(db, async () => {
+      const answer = await visitor(board).get(`/api/entry/${many}/thread`);
+      assert.equal(answer.body.replies.length, 30);
+      assert.ok(answer.body.replies.every((e: { latest?: unknown }) => e.latest));
+    }));
+    assert.ok(thread.length <= 5, `thread: ${thread.length} queries`);
+    assert.ok(thread.filter((s) => /RECURSIVE/i.test(s.sql)).length <= 1, 'one recursive query (the ancestors) at most');
+  });
+
   test('writes that keep latest and last_activity right do not scan the entries table', async () => {
     const statements = await recordStatements(db, async () => {
       const child = await post(anna, 'neue Antwort', reply);
