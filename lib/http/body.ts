@@ -48,10 +48,16 @@ async function readUrlencoded(req: IncomingMessage, max: number): Promise<Form> 
   if (declaredTooLarge(req, max)) throw new ApiError(413, 'input.too_large');
   const chunks: Buffer[] = [];
   let size = 0;
-  for await (const chunk of req as AsyncIterable<Buffer>) {
-    size += chunk.length;
-    if (size > max) throw new ApiError(413, 'input.too_large');
-    chunks.push(chunk);
+  try {
+    for await (const chunk of req as AsyncIterable<Buffer>) {
+      size += chunk.length;
+      if (size > max) throw new ApiError(413, 'input.too_large');
+      chunks.push(chunk);
+    }
+  } catch (err) {
+    // A client that hangs up mid-body is not a server failure (multipart answers the same).
+    if (err instanceof ApiError) throw err;
+    throw new ApiError(400, 'input.invalid', { message: 'Die Anfrage wurde abgebrochen.' });
   }
   const form = emptyForm();
   for (const [name, value] of new URLSearchParams(Buffer.concat(chunks).toString('utf8'))) {

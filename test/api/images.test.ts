@@ -1,5 +1,7 @@
 import assert from 'node:assert/strict';
+import { once } from 'node:events';
 import { readFileSync } from 'node:fs';
+import { connect } from 'node:net';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { crc32, deflateSync } from 'node:zlib';
@@ -280,6 +282,26 @@ describe('refused uploads store nothing', () => {
     assertError(answer, 400, 'input.invalid');
     assertNothingStored(entryCount(board));
     assert.equal((await visitor(board).get('/api/entry/feed/0')).status, 200, 'the server is still up');
+  });
+
+  test('a client that hangs up in the middle of a body neither takes the server down nor counts as a server error', async () => {
+    const before = entryCount(board);
+    const bodies: [string, string][] = [
+      ['multipart/form-data; boundary=xx', '--xx\r\nContent-Disposition: form-data; name="file"; filename="a.jpg"\r\nContent-Type: image/jpeg\r\n\r\n' + 'a'.repeat(5000)],
+      ['application/x-www-form-urlencoded', `content=${'a'.repeat(3000)}`],
+    ];
+    for (const [type, partial] of bodies) {
+      const socket = connect(Number(new URL(board.url).port), '127.0.0.1');
+      await once(socket, 'connect');
+      socket.write(`POST /api/entry/create HTTP/1.1\r\nHost: 127.0.0.1\r\nCookie: session=${anna.cookie}\r\nX-Forwarded-For: ${anna.ip}\r\n`
+        + `Content-Type: ${type}\r\nContent-Length: 60000\r\n\r\n${partial}`);
+      await new Promise((resolve) => setTimeout(resolve, 100)); // let the server start reading
+      socket.destroy();
+      await new Promise((resolve) => setTimeout(resolve, 200)); // and notice the hang-up
+      assert.equal((await visitor(board).get('/api/entry/feed/0')).status, 200, `${type}: the server is still up`);
+    }
+    assert.deepEqual(board.logs.filter((line) => line.startsWith('error')), []);
+    assertNothingStored(before);
   });
 
   test('a body of exactly BOARD_MAX_UPLOAD bytes is accepted', async () => {
