@@ -98,8 +98,8 @@ function readTopAsns(db: Db, tally: ImpressionTally, first: string): AsnVisitors
     if (day < first) continue;
     for (const [asn, { name, visitors }] of counts.asns) {
       const known = byAsn.get(asn);
-      if (known) known.visitors += visitors;
-      else byAsn.set(asn, { asn, name, visitors });
+      if (!known) byAsn.set(asn, { asn, name, visitors });
+      else Object.assign(known, { name, visitors: known.visitors + visitors }); // today's name is the newest
     }
   }
   return [...byAsn.values()]
