@@ -1,17 +1,23 @@
 // Client-side navigation: links inside the board change the view without a page load.
 
 let renderView = () => {};
+let drawn = '';
+
+function draw(options) {
+  drawn = location.pathname + location.search;
+  renderView(options);
+}
 
 /** Goes to a path of the board (pushState, or replaceState with {replace: true}) and draws it. */
 export function navigate(path, { replace = false } = {}) {
   if (replace) history.replaceState(null, '', path);
   else history.pushState(null, '', path);
-  renderView({ moveFocus: true, scroll: !replace });
+  draw({ moveFocus: true, scroll: !replace });
 }
 
 /** Redraws the current address (after a change that alters the page, e.g. a new reply). */
 export function refresh() {
-  renderView({ moveFocus: false, scroll: false });
+  draw({ moveFocus: false, scroll: false });
 }
 
 function isBoardLink(a, event) {
@@ -20,9 +26,10 @@ function isBoardLink(a, event) {
   return !a.pathname.startsWith('/static/') && !a.pathname.startsWith('/api/');
 }
 
-/** Intercepts clicks on the board's own links and the back/forward buttons. */
+/** Intercepts clicks on the board's own links and the back/forward buttons; app.js draws the first view. */
 export function startRouter(render) {
   renderView = render;
+  drawn = location.pathname + location.search;
   document.addEventListener('click', (event) => {
     const a = event.target instanceof Element ? event.target.closest('a[href]') : null;
     if (!isBoardLink(a, event)) return;
@@ -30,5 +37,8 @@ export function startRouter(render) {
     event.preventDefault();
     navigate(a.pathname + a.search + a.hash);
   });
-  window.addEventListener('popstate', () => renderView({ moveFocus: true, scroll: false }));
+  // A jump to an anchor (the skip link) also fires popstate: only a new path or query redraws.
+  window.addEventListener('popstate', () => {
+    if (location.pathname + location.search !== drawn) draw({ moveFocus: true, scroll: false });
+  });
 }

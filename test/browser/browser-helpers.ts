@@ -1,0 +1,105 @@
+import assert from 'node:assert/strict';
+import { existsSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import sharp from 'sharp';
+import type { TestBoard } from '../helpers.ts';
+
+/** Debian's Chromium; CHROMIUM_PATH overrides. Playwright's own browser downloads cannot work offline. */
+export const chromiumPath = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
+export const chromiumMissing = !existsSync(chromiumPath);
+/** The `skip` option for a browser suite: false, or the reason shown in the test report. */
+export const skipWithoutChromium = chromiumMissing ? `Chromium not found at ${chromiumPath}` : false;
+if (chromiumMissing) console.log(`browser tests skipped: Chromium not found at ${chromiumPath} (set CHROMIUM_PATH or install chromium)`);
+
+/**
+ * Without these flags Chromium tries to reach Google's services and stalls on a closed network.
+ * Playwright adds a fresh temporary --user-data-dir of its own for every launch.
+ */
+const launchArgs = [
+  '--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update',
+  '--disable-sync', '--no-first-run', '--disable-quic',
+];
+
+export function launchChromium(): Promise<Browser> {
+  return chromium.launch({ executablePath: chromiumPath, args: launchArgs, timeout: 30_000 });
+}
+
+/** What a browser context did: every request URL, CSP complaints and uncaught page errors. */
+export interface Recorder {
+  requests: string[];
+  cspViolations: string[];
+  pageErrors: string[];
+}
+
+/** A fresh context (its own cookies) that records every request its pages make. */
+export async function newRecordedContext(browser: Browser, options: { width?: number; height?: number; colorScheme?: 'light' | 'dark' } = {}): Promise<{ context: BrowserContext; recorder: Recorder }> {
+  const context = await browser.newContext({
+    viewport: { width: options.width ?? 1280, height: options.height ?? 900 },
+    colorScheme: options.colorScheme ?? 'light',
+    locale: 'de-DE',
+    timezoneId: 'Europe/Berlin',
+  });
+  context.setDefaultTimeout(10_000);
+  const recorder: Recorder = { requests: [], cspViolations: [], pageErrors: [] };
+  context.on('request', (request) => recorder.requests.push(request.url()));
+  context.on('page', (page) => watchPage(page, recorder));
+  return { context, recorder };
+}
+
+function watchPage(page: Page, recorder: Recorder): void {
+  page.on('console', (message) => {
+    if (/Content Security Policy|Content-Security-Policy/i.test(message.text())) recorder.cspViolations.push(message.text());
+  });
+  page.on('pageerror', (error) => recorder.pageErrors.push(error.message));
+}
+
+/** Opens a path of the board and waits until the front end has drawn its first view. */
+export async function openBoard(page: Page, board: TestBoard, path = '/'): Promise<void> {
+  await page.goto(board.url + path);
+  await page.locator('html[data-ready="true"]').waitFor();
+}
+
+/** Every request went to the board itself (data: and blob: URLs are the page's own). */
+export function assertOnlyBoardRequests(recorder: Recorder, board: TestBoard): void {
+  const foreign = recorder.requests.filter((url) => !url.startsWith(board.url + '/') && !url.startsWith('data:') && !url.startsWith('blob:'));
+  assert.deepEqual(foreign, [], 'requests that left the board');
+  assert.ok(recorder.requests.length > 0, 'no request recorded at all');
+}
+
+/** No CSP violation was reported and no script threw. */
+export function assertCleanConsole(recorder: Recorder): void {
+  assert.deepEqual(recorder.cspViolations, [], 'CSP violations');
+  assert.deepEqual(recorder.pageErrors, [], 'uncaught errors in the page');
+}
+
+/** A temporary folder for the screenshots of one run. */
+export function screenshotDir(): string {
+  return mkdtempSync(join(tmpdir(), 'board-screens-'));
+}
+
+/** A real PNG picture with a diagonal stripe, written to a temporary file. */
+export async function makePng(width = 480, height = 320, colour = { r: 30, g: 110, b: 190 }): Promise<string> {
+  const file = join(mkdtempSync(join(tmpdir(), 'board-png-')), `bild-${width}x${height}.png`);
+  const stripe = Buffer.from(
+    `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}">
+       <polygon points="0,${height} ${width * 0.6},0 ${width},0 ${width * 0.4},${height}" fill="#f4c542"/>
+       <circle cx="${width * 0.2}" cy="${height * 0.3}" r="${Math.min(width, height) * 0.12}" fill="#ffffff"/>
+     </svg>`,
+  );
+  await sharp({ create: { width, height, channels: 3, background: colour } })
+    .composite([{ input: stripe }])
+    .png()
+    .toFile(file);
+  return file;
+}
+
+/** Polls `check` until it is true (for database state the page changes through the API). */
+export async function eventually(check: () => boolean, what: string, timeoutMs = 5_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!check()) {
+    if (Date.now() > deadline) assert.fail(`timed out waiting for: ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}

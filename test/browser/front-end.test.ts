@@ -1,0 +1,453 @@
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
+import { resetToken, startBoard, type Client, type TestBoard } from '../helpers.ts';
+import {
+  assertCleanConsole, assertOnlyBoardRequests, eventually, launchChromium, makePng, newRecordedContext, openBoard,
+  screenshotDir, skipWithoutChromium, type Recorder,
+} from './browser-helpers.ts';
+
+// Counted as skipped in the summary too, not only as a skipped suite.
+if (skipWithoutChromium) test('browser tests', { skip: skipWithoutChromium }, () => {});
+
+const password = 'correct horse battery';
+
+describe('the front end in a real browser', { skip: skipWithoutChromium }, () => {
+  let board: TestBoard;
+  let browser: Browser;
+  let context: BrowserContext;
+  let page: Page;
+  let png: string;
+  let shots: string;
+  let bert: Client;
+  const recorders: Recorder[] = [];
+
+  const db = () => board.app.services.db;
+  const card = (pid: number): Locator => page.locator(`article#e${pid}`);
+  const status = () => page.locator('#status');
+  const nav = () => page.locator('#nav');
+  const shot = (name: string) => page.screenshot({ path: join(shots, `${name}.png`), fullPage: true });
+  const pidOf = (content: string) => db().one<{ pid: number }>('SELECT pid FROM entries WHERE content = ?', content)!.pid;
+
+  /** A second browser user with its own cookies and its own request record. */
+  async function otherContext(): Promise<{ context: BrowserContext; page: Page }> {
+    const other = await newRecordedContext(browser);
+    recorders.push(other.recorder);
+    return { context: other.context, page: await other.context.newPage() };
+  }
+
+  async function imageLoaded(img: Locator): Promise<void> {
+    await img.scrollIntoViewIfNeeded();
+    await img.page().waitForFunction((el) => el.complete && el.naturalWidth > 0, await img.elementHandle());
+  }
+
+  before(async () => {
+    board = await startBoard();
+    browser = await launchChromium();
+    const main = await newRecordedContext(browser);
+    context = main.context;
+    recorders.push(main.recorder);
+    page = await context.newPage();
+    png = await makePng();
+    shots = screenshotDir();
+    bert = board.client();
+    await bert.signUp('Bert', password);
+  });
+
+  after(async () => {
+    await browser?.close();
+    await board?.close();
+    if (shots) console.log(`browser test screenshots: ${shots}`);
+  });
+
+  test('registration shows each field error next to its field', async () => {
+    await openBoard(page, board, '/register');
+    await page.getByLabel('Benutzername').fill('ab');
+    await page.getByLabel('Passwort', { exact: true }).fill('kurz');
+    await page.getByLabel('Passwort wiederholen').fill('anders');
+    await page.getByRole('button', { name: 'Konto anlegen' }).click();
+    const errorOf = (label: string) => page.locator('.field', { has: page.getByLabel(label, { exact: true }) }).locator('.field-error');
+    await errorOf('Benutzername').filter({ hasText: '3 bis 32 Zeichen' }).waitFor();
+    await errorOf('Passwort').filter({ hasText: 'mindestens 10 Zeichen' }).waitFor();
+    await errorOf('Passwort wiederholen').filter({ hasText: 'stimmen nicht überein' }).waitFor();
+    assert.equal(await page.getByLabel('Passwort wiederholen').getAttribute('aria-invalid'), 'true');
+    await page.locator('.form-message').filter({ hasText: 'markierten Felder' }).waitFor();
+
+    await page.getByLabel('Benutzername').fill('Bert');
+    await page.getByLabel('Passwort', { exact: true }).fill(password);
+    await page.getByLabel('Passwort wiederholen').fill(password);
+    await page.getByRole('button', { name: 'Konto anlegen' }).click();
+    await errorOf('Benutzername').filter({ hasText: 'schon vergeben' }).waitFor();
+    await shot('register-errors');
+  });
+
+  test('a visitor registers and is logged in at once', async () => {
+    await page.getByLabel('Benutzername').fill('Anna');
+    await page.getByLabel('Passwort', { exact: true }).fill(password);
+    await page.getByLabel('Passwort wiederholen').fill(password);
+    await page.getByRole('button', { name: 'Konto anlegen' }).click();
+    await nav().getByRole('link', { name: 'Anna' }).waitFor();
+    await page.getByRole('heading', { level: 1, name: 'Neueste Themen' }).waitFor();
+    assert.equal(new URL(page.url()).pathname, '/');
+    await status().filter({ hasText: 'Willkommen, Anna' }).waitFor();
+  });
+
+  test('the counter counts code points, and an entry with an image shows a preview before sending', async () => {
+    const text = page.getByLabel('Dein Beitrag');
+    await text.fill('😀😀 ä');
+    await page.locator('.counter').filter({ hasText: '4 / 1000 Zeichen' }).waitFor();
+    await text.fill('x'.repeat(1001));
+    await page.locator('.counter.over').filter({ hasText: '1001 / 1000 Zeichen' }).waitFor();
+
+    await text.fill('Mein erstes Bild, mehr unter https://example.org/info.');
+    await page.getByLabel('Bild (optional)').setInputFiles(png);
+    const preview = page.locator('.image-preview-img');
+    assert.match((await preview.getAttribute('src')) ?? '', /^blob:/);
+    await imageLoaded(preview);
+    await page.getByRole('button', { name: 'Veröffentlichen' }).click();
+
+    const entry = page.locator('article.entry', { hasText: 'Mein erstes Bild' });
+    await entry.waitFor();
+    const image = entry.locator('img.entry-image');
+    assert.match((await image.getAttribute('src')) ?? '', /^\/static\/media\/e\/[0-9a-f]{32}\.png$/);
+    await imageLoaded(image);
+    const link = entry.locator('.entry-text a');
+    assert.equal(await link.textContent(), 'https://example.org/info');
+    assert.equal(await link.getAttribute('rel'), 'nofollow noopener ugc');
+    assert.equal(await page.getByLabel('Dein Beitrag').inputValue(), '');
+    assert.equal(await page.locator('.image-preview').isHidden(), true);
+    await shot('feed-with-image');
+  });
+
+  test('text that looks like HTML is shown as text, never run', async () => {
+    const html = '<img src=x onerror="window.pwned=1"> <b>fett</b>';
+    await page.getByLabel('Dein Beitrag').fill(html);
+    await page.getByRole('button', { name: 'Veröffentlichen' }).click();
+    const entry = card(await eventuallyPid(html));
+    await entry.locator('.entry-text').filter({ hasText: '<b>fett</b>' }).waitFor();
+    assert.equal(await entry.locator('.entry-text').textContent(), html);
+    assert.equal(await entry.locator('.entry-text img, .entry-text b').count(), 0);
+    assert.equal(await page.evaluate('window.pwned'), undefined);
+  });
+
+  async function eventuallyPid(content: string): Promise<number> {
+    await eventually(() => db().one('SELECT 1 FROM entries WHERE content = ?', content) !== undefined, `entry "${content}"`);
+    return pidOf(content);
+  }
+
+  test('a reply from the thread page, shown with its ancestors as a breadcrumb and as latest in the feed', async () => {
+    const root = pidOf('Mein erstes Bild, mehr unter https://example.org/info.');
+    await card(root).locator('.entry-time').click();
+    await page.waitForURL(`${board.url}/e/${root}`);
+    await page.locator('h1:focus').filter({ hasText: 'Thema von Anna' }).waitFor();
+    await page.getByLabel('Deine Antwort').fill('Meine Antwort im Thema');
+    await page.locator('section.write').getByRole('button', { name: 'Antworten' }).click();
+    const replyPid = await eventuallyPid('Meine Antwort im Thema');
+    await page.locator('.replies').locator(`#e${replyPid}`).waitFor();
+    await page.locator('#replies-heading').filter({ hasText: '1 Antwort' }).waitFor();
+
+    // Bert answers the reply: a grandchild, so the feed shows "… 1 weitere" above it.
+    const deep = await bert.post('/api/entry/create', { content: 'Bert antwortet tiefer', reply_to: replyPid });
+    assert.equal(deep.status, 201);
+    await card(replyPid).locator('.entry-time').click();
+    await page.locator('.breadcrumb').getByRole('link', { name: /Anna: Mein erstes Bild/ }).waitFor();
+    await page.locator('.breadcrumb [aria-current="page"]').filter({ hasText: 'Anna: Meine Antwort im Thema' }).waitFor();
+    await page.locator('.replies').locator(`#e${deep.body.pid}`).waitFor();
+
+    await nav().getByRole('link', { name: 'Neueste' }).click();
+    const latest = page.locator('.thread-item', { has: card(root) }).locator('.latest');
+    await latest.locator(`#e${deep.body.pid}`).filter({ hasText: 'Bert antwortet tiefer' }).waitFor();
+    await latest.getByRole('link', { name: '… 1 weitere' }).waitFor();
+    assert.equal(await latest.getByRole('link', { name: '… 1 weitere' }).getAttribute('href'), `/e/${replyPid}`);
+    await shot('thread-latest');
+  });
+
+  test('a reply from the card\'s own reply form', async () => {
+    const pid = await postAsBert('Bert fragt etwas');
+    await page.reload();
+    const toggle = card(pid).locator('.entry-actions').getByRole('button', { name: 'Antworten' });
+    await toggle.click();
+    assert.equal(await toggle.getAttribute('aria-expanded'), 'true');
+    await card(pid).getByLabel('Deine Antwort').fill('Anna antwortet direkt');
+    await card(pid).locator('.entry-panel').getByRole('button', { name: 'Antworten' }).click();
+    const latest = page.locator('.thread-item', { has: card(pid) }).locator('.latest');
+    await latest.filter({ hasText: 'Anna antwortet direkt' }).waitFor();
+    assert.equal(await latest.getByRole('link', { name: /weitere/ }).count(), 0);
+  });
+
+  async function postAsBert(content: string): Promise<number> {
+    const answer = await bert.post('/api/entry/create', { content });
+    assert.equal(answer.status, 201, answer.text);
+    return answer.body.pid as number;
+  }
+
+  test('voting shows live tallies with the own vote highlighted, and the same vote again withdraws it', async () => {
+    const pid = await postAsBert('Abstimmung: Pizza oder Pasta?');
+    await bert.post(`/api/entry/${pid}/vote`, { mode: 'yes' });
+    await page.reload();
+    const yes = card(pid).locator('.vote-yes');
+    const no = card(pid).locator('.vote-no');
+    await yes.filter({ hasText: 'Ja 1' }).waitFor();
+    assert.equal(await yes.getAttribute('aria-pressed'), 'false');
+
+    await yes.click();
+    await card(pid).locator('.vote-yes[aria-pressed="true"]').filter({ hasText: 'Ja 2' }).waitFor();
+    await no.click();
+    await card(pid).locator('.vote-no[aria-pressed="true"]').filter({ hasText: 'Nein 1' }).waitFor();
+    await card(pid).locator('.vote-yes[aria-pressed="false"]').filter({ hasText: 'Ja 1' }).waitFor();
+    await no.click();
+    await card(pid).locator('.vote-no[aria-pressed="false"]').filter({ hasText: 'Nein 0' }).waitFor();
+    const uid = db().one<{ uid: number }>("SELECT uid FROM users WHERE username = 'Anna'")!.uid;
+    assert.equal(db().one('SELECT 1 FROM votes WHERE pid = ? AND uid = ?', pid, uid), undefined);
+
+    await page.reload();
+    await card(pid).locator('.vote-yes[aria-pressed="false"]').filter({ hasText: 'Ja 1' }).waitFor();
+    assert.ok(recorders[0]!.requests.some((url) => url.includes('/api/entry/votes?pids=')), 'tallies come in one bulk request');
+  });
+
+  test('bump moves the entry up and shows the cooldown; a 429 shows the wait it reports', async () => {
+    const old = await postAsBert('Ein älteres Thema');
+    await postAsBert('Ein neueres Thema');
+    board.clock.advance(60); // the board's clock stands still in tests; the bump must be later than the posts
+    await page.reload();
+    const bump = card(old).getByRole('button', { name: /Hochholen/ });
+    await bump.click();
+    await status().filter({ hasText: 'nach oben geholt' }).waitFor();
+    await card(old).locator('.bump[aria-disabled="true"]').waitFor();
+    await card(old).locator('.bump-info').filter({ hasText: /^wieder möglich (morgen|in 24 Stunden)$/ }).waitFor();
+    assert.equal(db().one<{ bump_count: number }>('SELECT bump_count FROM entries WHERE pid = ?', old)!.bump_count, 1);
+    await page.reload();
+    assert.equal(await page.locator('.entry-list > li').first().locator('article').first().getAttribute('id'), `e${old}`);
+    await card(old).locator('.badge').filter({ hasText: '1× hochgeholt' }).waitFor();
+    await card(old).locator('.bump-info').filter({ hasText: 'wieder möglich' }).waitFor();
+
+    // The page was loaded before someone else bumped: the server's 429 tells how long to wait.
+    const fresh = await postAsBert('Gleich hochgeholt');
+    await page.reload();
+    await card(fresh).locator('.bump[aria-disabled="false"]').waitFor();
+    assert.equal((await bert.post(`/api/entry/${fresh}/bump`)).status, 200);
+    await card(fresh).getByRole('button', { name: /Hochholen/ }).click();
+    await status().filter({ hasText: 'noch nicht wieder hochgeholt' }).waitFor();
+    await card(fresh).locator('.bump-info').filter({ hasText: 'wieder möglich' }).waitFor();
+  });
+
+  test('report with a reason', async () => {
+    const pid = await postAsBert('Etwas Fragwürdiges');
+    await page.reload();
+    await card(pid).getByRole('button', { name: 'Melden' }).click();
+    await card(pid).getByLabel('Grund (optional)').fill('Unfreundlich');
+    await card(pid).getByRole('button', { name: 'Meldung senden' }).click();
+    await status().filter({ hasText: 'Meldung ist eingegangen' }).waitFor();
+    await card(pid).locator('.entry-panel form').waitFor({ state: 'detached' });
+    assert.deepEqual(db().one('SELECT reason, closed_at FROM reports WHERE pid = ?', pid), { reason: 'Unfreundlich', closed_at: 0 });
+  });
+
+  test('edit and delete are offered on own entries only', async () => {
+    const mine = pidOf('Meine Antwort im Thema');
+    const bertsEntry = pidOf('Etwas Fragwürdiges');
+    await openBoard(page, board, `/e/${mine}`);
+    await card(mine).getByRole('button', { name: 'Bearbeiten' }).click();
+    const field = card(mine).getByLabel('Text bearbeiten');
+    assert.equal(await field.inputValue(), 'Meine Antwort im Thema');
+    await field.fill('Meine verbesserte Antwort');
+    await card(mine).getByRole('button', { name: 'Speichern' }).click();
+    await card(mine).locator('.entry-text').filter({ hasText: 'Meine verbesserte Antwort' }).waitFor();
+    await status().filter({ hasText: 'Änderung gespeichert' }).waitFor();
+    assert.equal(db().one<{ content: string }>('SELECT content FROM entries WHERE pid = ?', mine)!.content, 'Meine verbesserte Antwort');
+
+    await card(mine).getByRole('button', { name: 'Bearbeiten' }).click();
+    await card(mine).getByLabel('Text bearbeiten').fill('   ');
+    await card(mine).getByRole('button', { name: 'Speichern' }).click();
+    await card(mine).locator('.field-error').filter({ hasText: 'Der Beitrag ist leer' }).waitFor();
+    await card(mine).getByRole('button', { name: 'Abbrechen' }).click();
+
+    await card(mine).getByRole('button', { name: 'Löschen' }).click();
+    await card(mine).getByRole('button', { name: 'Ja, löschen' }).click();
+    await card(mine).locator('.deleted-note').filter({ hasText: 'Dieser Beitrag wurde gelöscht.' }).waitFor();
+    await page.locator(`article#e${mine}:focus`).waitFor();
+    assert.equal(db().one<{ deleted: number }>('SELECT deleted FROM entries WHERE pid = ?', mine)!.deleted, 1);
+
+    await openBoard(page, board, `/e/${bertsEntry}`);
+    await card(bertsEntry).getByRole('button', { name: 'Melden' }).waitFor();
+    assert.equal(await card(bertsEntry).getByRole('button', { name: 'Bearbeiten' }).count(), 0);
+    assert.equal(await card(bertsEntry).getByRole('button', { name: 'Löschen' }).count(), 0);
+  });
+
+  test('the profile shows avatar, member since and the user\'s entries', async () => {
+    await nav().getByRole('link', { name: 'Anna' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Anna' }).waitFor();
+    await page.getByText(/^Mitglied seit \d{1,2}\. \S+ \d{4}$/).waitFor();
+    await page.locator('article.entry', { hasText: 'Mein erstes Bild' }).waitFor();
+    await page.locator('.entry-context', { hasText: 'Antwort auf Beitrag' }).first().waitFor();
+    await shot('profile');
+  });
+
+  test('settings: rename and a new avatar', async () => {
+    await nav().getByRole('link', { name: 'Einstellungen' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Einstellungen' }).waitFor();
+    await page.getByLabel('Neuer Name').fill('Bert');
+    await page.getByRole('button', { name: 'Namen ändern' }).click();
+    await page.locator('.field-error').filter({ hasText: 'schon vergeben' }).waitFor();
+    await page.getByLabel('Neuer Name').fill('Anna Neu');
+    await page.getByRole('button', { name: 'Namen ändern' }).click();
+    await nav().getByRole('link', { name: 'Anna Neu' }).waitFor();
+    await status().filter({ hasText: 'Dein Name ist jetzt Anna Neu' }).waitFor();
+
+    await page.getByLabel(/Neues Bild/).setInputFiles(png);
+    assert.match((await page.locator('.image-preview-img').getAttribute('src')) ?? '', /^blob:/);
+    await page.getByRole('button', { name: 'Avatar hochladen' }).click();
+    await status().filter({ hasText: 'Avatar ist geändert' }).waitFor();
+    const navAvatar = nav().locator('img.avatar');
+    await navAvatar.waitFor();
+    assert.match((await navAvatar.getAttribute('src')) ?? '', /^\/static\/media\/a\/[0-9a-f]{32}\.png$/);
+    await imageLoaded(navAvatar);
+    await page.getByText('Gültig bis').waitFor();
+    await shot('settings');
+  });
+
+  test('logout, then login with a chosen duration', async () => {
+    await nav().getByRole('button', { name: 'Abmelden' }).click();
+    await nav().getByRole('link', { name: 'Anmelden' }).waitFor();
+    assert.equal((await context.request.get(`${board.url}/api/user/info`)).status(), 401);
+
+    await nav().getByRole('link', { name: 'Anmelden' }).click();
+    await page.getByLabel('Benutzername').fill('Anna Neu');
+    await page.getByLabel('Passwort').fill('falsches passwort');
+    await page.getByRole('button', { name: 'Anmelden' }).click();
+    await page.locator('.field-error').filter({ hasText: 'Benutzername oder Passwort ist falsch' }).waitFor();
+
+    await page.getByLabel('Passwort').fill(password);
+    await page.getByLabel('Angemeldet bleiben für').selectOption({ label: '1 Woche' });
+    await page.getByRole('button', { name: 'Anmelden' }).click();
+    await nav().getByRole('link', { name: 'Anna Neu' }).waitFor();
+    const session = await (await context.request.get(`${board.url}/api/auth/sessioninfo`)).json();
+    assert.equal(session.expires - session.created_at, 7 * 86400);
+  });
+
+  test('a reset link from board-admin: token read from the fragment, sent only in POST bodies', async () => {
+    await nav().getByRole('button', { name: 'Abmelden' }).click();
+    await nav().getByRole('link', { name: 'Anmelden' }).waitFor();
+    const token = await resetToken(board, 'Anna Neu');
+    const bodies: string[] = [];
+    page.on('request', (request) => bodies.push(request.postData() ?? ''));
+    await openBoard(page, board, `/reset#${token}`);
+    await page.getByText('Neues Passwort für Anna Neu:').waitFor();
+    assert.equal(page.url(), `${board.url}/reset`, 'the token left the address bar');
+    await page.getByLabel('Neues Passwort', { exact: true }).fill('ein ganz neues Passwort');
+    await page.getByLabel('Neues Passwort wiederholen').fill('ein anderes Passwort');
+    await page.getByRole('button', { name: 'Passwort speichern' }).click();
+    await page.locator('.field-error').filter({ hasText: 'stimmen nicht überein' }).waitFor();
+    await page.getByLabel('Neues Passwort wiederholen').fill('ein ganz neues Passwort');
+    await page.getByRole('button', { name: 'Passwort speichern' }).click();
+    await nav().getByRole('link', { name: 'Anna Neu' }).waitFor();
+    await status().filter({ hasText: 'Passwort ist geändert' }).waitFor();
+
+    // The fragment of the page address itself never goes over the wire; no other address may hold the token.
+    const sent = recorders[0]!.requests.map((url) => url.split('#')[0]!);
+    assert.equal(sent.filter((url) => url.includes(token)).length, 0, 'no URL carried the token');
+    assert.equal(bodies.filter((body) => body.includes(`token=${token}`)).length, 3, 'check and both resets sent it in the body');
+
+    await openBoard(page, board, `/reset#${token}`);
+    await page.getByText('ungültig, abgelaufen oder schon benutzt').waitFor();
+  });
+
+  test('statistics: the numbers, a chart drawn as inline SVG, top networks and the data credit', async () => {
+    await nav().getByRole('link', { name: 'Statistik' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Statistik' }).waitFor();
+    const detail = await board.client().get('/api/stats/detail');
+    if (detail.status === 404) {
+      await page.getByText('Die Statistik ist noch nicht verfügbar.').waitFor();
+      return;
+    }
+    await page.locator('.stat', { hasText: 'Mitglieder' }).locator('dd').filter({ hasText: String(detail.body.users) }).waitFor();
+    assert.equal(await page.locator('svg.chart polyline').count(), 2);
+    assert.equal(await page.locator('svg.chart .chart-impressions circle').count(), 30);
+    await page.getByText('ASN-Daten: IP-to-ASN-Datensatz von ip-location-db (CC BY 4.0)').waitFor();
+    await shot('stats');
+  });
+
+  test('unknown pages, entries and users show the not-found page', async () => {
+    await openBoard(page, board, '/gibt-es-nicht');
+    await page.getByRole('heading', { level: 1, name: 'Nicht gefunden' }).waitFor();
+    await openBoard(page, board, '/e/999999');
+    await page.getByText('Diesen Beitrag gibt es nicht.').waitFor();
+    await openBoard(page, board, '/u/Niemand');
+    await page.getByText('Diese Person gibt es nicht.').waitFor();
+  });
+
+  test('keyboard: the skip link reaches the content, and navigation moves focus to the new heading', async () => {
+    await openBoard(page, board, '/');
+    await page.keyboard.press('Tab');
+    await page.locator('.skip-link:focus').waitFor();
+    await page.keyboard.press('Enter');
+    await page.locator('main:focus').waitFor();
+    await nav().getByRole('link', { name: 'Statistik' }).focus();
+    await page.keyboard.press('Enter');
+    await page.locator('h1:focus').filter({ hasText: 'Statistik' }).waitFor();
+    await page.goBack();
+    await page.locator('h1:focus').filter({ hasText: 'Neueste Themen' }).waitFor();
+  });
+
+  test('a visitor without an account can read and report, and is asked to log in for the rest', async () => {
+    const visitor = await otherContext();
+    const pid = pidOf('Ein älteres Thema');
+    await openBoard(visitor.page, board, '/');
+    const entry = visitor.page.locator(`article#e${pid}`);
+    await entry.waitFor();
+    assert.equal(await entry.getByRole('button', { name: /Hochholen/ }).count(), 0);
+    await entry.locator('.vote-yes').click();
+    await visitor.page.locator('#status').filter({ hasText: 'Bitte melde dich an' }).waitFor();
+    await entry.getByRole('button', { name: 'Antworten' }).click();
+    await entry.getByRole('link', { name: 'anmelden' }).waitFor();
+    await entry.getByRole('button', { name: 'Melden' }).click();
+    await entry.getByRole('button', { name: 'Meldung senden' }).click();
+    await visitor.page.locator('#status').filter({ hasText: 'Meldung ist eingegangen' }).waitFor();
+    assert.ok(db().one('SELECT 1 FROM reports WHERE pid = ? AND reporter_uid = 0', pid));
+    await visitor.context.close();
+  });
+
+  test('the phone layout: no sideways scrolling on the feed and a thread', async () => {
+    const phone = await newRecordedContext(browser, { width: 390, height: 844, colorScheme: 'dark' });
+    recorders.push(phone.recorder);
+    const small = await phone.context.newPage();
+    const paths = { feed: '/', thread: `/e/${pidOf('Mein erstes Bild, mehr unter https://example.org/info.')}`, stats: '/stats', login: '/login' };
+    for (const [name, path] of Object.entries(paths)) {
+      await openBoard(small, board, path);
+      await small.locator('main h1').waitFor();
+      const overflow = await small.evaluate('document.documentElement.scrollWidth - document.documentElement.clientWidth');
+      assert.equal(overflow, 0, `horizontal overflow on ${path}`);
+      await small.screenshot({ path: join(shots, `phone-dark-${name}.png`), fullPage: true });
+    }
+    await phone.context.close();
+  });
+
+  test('account deletion asks for the password', async () => {
+    await openBoard(page, board, '/settings');
+    await page.getByLabel('Passwort zur Bestätigung').fill('nicht mein passwort');
+    await page.getByRole('button', { name: 'Konto endgültig löschen' }).click();
+    await page.locator('.field-error').filter({ hasText: 'Das Passwort ist falsch' }).waitFor();
+    await page.getByLabel('Passwort zur Bestätigung').fill('ein ganz neues Passwort');
+    await page.getByRole('button', { name: 'Konto endgültig löschen' }).click();
+    await nav().getByRole('link', { name: 'Anmelden' }).waitFor();
+    await status().filter({ hasText: 'Dein Konto ist gelöscht' }).waitFor();
+    assert.equal(db().one("SELECT 1 FROM users WHERE username = 'Anna Neu'"), undefined);
+  });
+
+  test('no request left the board\'s origin and the CSP reported nothing', () => {
+    for (const recorder of recorders) {
+      assertOnlyBoardRequests(recorder, board);
+      assertCleanConsole(recorder);
+    }
+  });
+
+  test('the CSP check would notice: an inline script is refused and reported', async () => {
+    const probe = await newRecordedContext(browser);
+    const probePage = await probe.context.newPage();
+    await openBoard(probePage, board, '/');
+    await probePage.addScriptTag({ content: 'window.inlineRan = true;' }).catch(() => undefined);
+    await eventually(() => probe.recorder.cspViolations.length > 0, 'a CSP console message');
+    assert.equal(await probePage.evaluate('window.inlineRan'), undefined);
+    await probe.context.close();
+  });
+});
