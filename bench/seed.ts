@@ -8,7 +8,8 @@ import { tokenHash } from '../lib/tokens.ts';
 /**
  * Seeds a benchmark board straight into SQLite through the project's own schema: users,
  * entries (about 30 % top-level, replies in chains, some deeper than 60 levels, one thread
- * with 150 direct replies), votes, bumps and deletions. Deterministic for a given size.
+ * with 150 direct replies, one chain 80 levels deep), votes, bumps and deletions.
+ * Deterministic for a given size.
  * The denormalised columns (root, depth, reply_count, last_activity, latest, tallies,
  * counters) are computed in memory exactly as the server would have kept them.
  */
@@ -22,6 +23,8 @@ export interface SeedOptions {
 
 export const benchPassword = 'bench password 1234';
 export const hotThreadPid = 1;
+/** A top-level entry with a reply chain 80 levels deep below it: the board's newest 80 entries. */
+export const deepThreadPid = 3;
 
 /** The cookie value of a seeded user's session (deterministic, so the load generator knows it). */
 export function benchSessionToken(uid: number): string {
@@ -60,12 +63,17 @@ export async function seedBoard(dbPath: string, options: SeedOptions): Promise<R
   const author = new Int32Array(n + 1);
   const chainTips = new Int32Array(64);
   const chainLeft = new Int32Array(64);
+  const deepChainStart = Math.max(301, n - 79);
   for (let pid = 1; pid <= n; pid++) {
     createdAt[pid] = start + pid * 2;
     author[pid] = 1 + Math.floor(random() * userCount);
     const r = random();
     let p = 0;
     if (pid > 1 && pid <= 300 && pid % 2 === 0) p = hotThreadPid; // the hot thread: 150 direct replies
+    // The random chains below reach 60 levels only on boards of some 10,000 entries; this one is
+    // there at every size, and being newest it is what `latest` would show if it looked deeper
+    // than 50 levels, so even the 1,000-entry smoke test checks that limit.
+    else if (pid >= deepChainStart) p = pid === deepChainStart ? deepThreadPid : pid - 1;
     else if (pid < 20 || r < 0.3) p = 0;
     else if (r < 0.6) p = 1 + Math.floor(random() * (pid - 1));
     else {
@@ -112,7 +120,8 @@ export async function seedBoard(dbPath: string, options: SeedOptions): Promise<R
     const pid = 1 + Math.floor(random() * n);
     if (deleted[pid]) continue;
     const at = Math.floor(createdAt[pid]! + random() * (end - createdAt[pid]!));
-    if (at <= lastBump[pid]!) continue;
+    // Only as the server allows it: a later bump waits out the cooldown (n days after the n-th).
+    if (at < lastBump[pid]! + bumpCount[pid]! * 86_400) continue;
     bumpCount[pid]!++;
     lastBump[pid] = at;
     for (let a = pid; a !== 0; a = parent[a]!) lastActivity[a] = Math.max(lastActivity[a]!, at);
