@@ -1,0 +1,173 @@
+import { lookup as dnsLookup } from 'node:dns/promises';
+import type { LookupAddress } from 'node:dns';
+import type { LookupFunction } from 'node:net';
+// Why undici 7 and not the global fetch or node:http: its Agent takes `connect.lookup`, so the DNS
+// answer we check is the one the socket connects to (no resolve-then-connect gap for DNS
+// rebinding), and fetch + Agent come from one pinned version that supports Node 20, instead of
+// mixing our Agent with whatever undici copy the running Node bundles. Redirects, decompression
+// and abort signals stay fetch's; node:http would need all three written by hand.
+import { Agent, fetch, type Response } from 'undici';
+import { checkTarget, createAddressPolicy, PreviewBlockedError, type AddressPolicy } from './guard.ts';
+
+/** Resolves a host name to every address it has (the guard checks them all). */
+export type Resolver = (hostname: string) => Promise<LookupAddress[]>;
+
+export interface PreviewClientOptions {
+  /** BOARD_PREVIEW_ALLOW: CIDRs reachable besides public addresses. */
+  allow: readonly string[];
+  /** BOARD_PREVIEW_PORTS */
+  ports: readonly number[];
+  userAgent: string;
+  /** Per resource, redirects and body included; 10 s unless a test shortens it. */
+  timeoutMs?: number;
+  /** DNS; tests inject answers. */
+  resolve?: Resolver;
+}
+
+export interface GetOptions {
+  accept: string;
+  /** True when the Content-Type (lower-cased, parameters kept) is acceptable. */
+  type: (contentType: string) => boolean;
+  /** Most decoded bytes read. */
+  maxBytes: number;
+  /** 'truncate': keep the first maxBytes (HTML); 'fail': refuse a larger body (images, JSON). */
+  overflow: 'truncate' | 'fail';
+  /** Stop reading early once this returns true for the bytes read so far (HTML: after </head>). */
+  enough?: (body: Buffer) => boolean;
+  /** Aborts the request (the queue stopping). */
+  signal?: AbortSignal;
+}
+
+export interface Fetched {
+  /** Where the body came from, after redirects. */
+  url: URL;
+  contentType: string;
+  body: Buffer;
+}
+
+/** Why a resource could not be fetched: blocked, timeout, a bad answer or a network error. */
+export class PreviewFetchError extends Error {
+  constructor(readonly reason: string, message: string) {
+    super(message);
+    this.name = 'PreviewFetchError';
+  }
+}
+
+export interface PreviewClient {
+  get(url: string | URL, options: GetOptions): Promise<Fetched>;
+  close(): Promise<void>;
+}
+
+export const maxRedirects = 5;
+const defaultTimeoutMs = 10_000;
+const redirectStatuses = new Set([301, 302, 303, 307, 308]);
+
+const systemResolver: Resolver = (hostname) => dnsLookup(hostname, { all: true });
+
+/**
+ * net.connect's `lookup` hook: resolves, refuses the host when ANY address is not allowed (a
+ * mixed answer is a classic rebinding trick), and hands only checked addresses to the socket.
+ */
+export function guardedLookup(policy: AddressPolicy, resolve: Resolver = systemResolver): LookupFunction {
+  return (hostname, options, callback) => {
+    resolve(hostname).then(
+      (addresses) => {
+        const wanted = options.family === 4 || options.family === 6 ? addresses.filter((a) => a.family === options.family) : addresses;
+        if (wanted.length === 0) return callback(Object.assign(new Error(`${hostname} has no usable address`), { code: 'ENOTFOUND' }), '');
+        for (const { address } of addresses) {
+          const verdict = policy(address);
+          if (!verdict.allowed) return callback(new PreviewBlockedError('address', `${hostname} resolves to ${verdict.why}`), '');
+        }
+        if (options.all) callback(null, wanted);
+        else callback(null, wanted[0]!.address, wanted[0]!.family);
+      },
+      (err: NodeJS.ErrnoException) => callback(err, ''),
+    );
+  };
+}
+
+/** The guarded HTTP client of the preview fetcher; see lib/preview/guard.ts for the rules. */
+export function createPreviewClient(options: PreviewClientOptions): PreviewClient {
+  const policy = createAddressPolicy(options.allow);
+  const timeoutMs = options.timeoutMs ?? defaultTimeoutMs;
+  const agent = new Agent({
+    connect: { lookup: guardedLookup(policy, options.resolve), timeout: timeoutMs },
+    connections: 4,
+    keepAliveTimeout: 4_000,
+  });
+
+  async function get(input: string | URL, get: GetOptions): Promise<Fetched> {
+    const timeout = AbortSignal.timeout(timeoutMs);
+    const signal = get.signal ? AbortSignal.any([timeout, get.signal]) : timeout;
+    let url = new URL(input);
+    try {
+      for (let redirects = 0; ; redirects++) {
+        checkTarget(url, options.ports, policy);
+        const res = await fetch(url, {
+          dispatcher: agent,
+          redirect: 'manual',
+          signal,
+          headers: { 'user-agent': options.userAgent, accept: get.accept, 'accept-language': 'de,en;q=0.7' },
+        });
+        if (redirectStatuses.has(res.status)) {
+          await res.body?.cancel();
+          const location = res.headers.get('location');
+          if (!location) throw new PreviewFetchError('status', `${res.status} without Location from ${url.href}`);
+          if (redirects === maxRedirects) throw new PreviewFetchError('redirects', `more than ${maxRedirects} redirects`);
+          url = new URL(location, url);
+          continue;
+        }
+        if (res.status !== 200) {
+          await res.body?.cancel();
+          throw new PreviewFetchError('status', `${url.href} answered ${res.status}`);
+        }
+        const contentType = (res.headers.get('content-type') ?? '').toLowerCase();
+        if (!get.type(contentType)) {
+          await res.body?.cancel();
+          throw new PreviewFetchError('type', `${url.href} sent ${contentType || 'no content type'}`);
+        }
+        return { url, contentType, body: await readBody(res, get) };
+      }
+    } catch (err) {
+      throw describe(err, timeout, timeoutMs);
+    }
+  }
+
+  return { get, close: () => agent.destroy() };
+}
+
+/** Reads at most maxBytes of the decoded body; leaving the loop early cancels the download. */
+async function readBody(res: Response, options: GetOptions): Promise<Buffer> {
+  const declared = Number(res.headers.get('content-length') ?? 0);
+  if (options.overflow === 'fail' && declared > options.maxBytes && !res.headers.get('content-encoding')) {
+    await res.body?.cancel();
+    throw new PreviewFetchError('size', `body of ${declared} bytes is over ${options.maxBytes}`);
+  }
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of res.body ?? []) {
+    const bytes = Buffer.from(chunk);
+    if (size + bytes.length > options.maxBytes) {
+      if (options.overflow === 'fail') throw new PreviewFetchError('size', `body is over ${options.maxBytes} bytes`);
+      chunks.push(bytes.subarray(0, options.maxBytes - size));
+      size = options.maxBytes;
+      break;
+    }
+    chunks.push(bytes);
+    size += bytes.length;
+    if (options.enough?.(Buffer.concat(chunks.slice(-2)))) break;
+  }
+  return Buffer.concat(chunks, size);
+}
+
+/** One readable error whatever layer failed (undici wraps connect errors as `fetch failed` with a cause). */
+function describe(err: unknown, timeout: AbortSignal, timeoutMs: number): Error {
+  if (err instanceof PreviewFetchError || err instanceof PreviewBlockedError) return err;
+  for (let cause: unknown = err; cause instanceof Error; cause = cause.cause) {
+    if (cause instanceof PreviewBlockedError) return cause;
+  }
+  if (timeout.aborted) return new PreviewFetchError('timeout', `no complete answer within ${timeoutMs / 1000} s`);
+  if (err instanceof Error && err.name === 'AbortError') return new PreviewFetchError('aborted', 'stopped');
+  const cause = (err as { cause?: unknown }).cause;
+  return new PreviewFetchError('network', cause instanceof Error ? cause.message : (err as Error).message);
+}

@@ -1,0 +1,187 @@
+import type { Db } from '../db.ts';
+import { invalidateAllViews } from '../view-cache.ts';
+import { youtubeVideoId } from './links.ts';
+
+/** One stored preview record per canonical URL (table `previews`). */
+export interface PreviewRecord {
+  url: string;
+  kind: PreviewKind;
+  title: string;
+  site: string;
+  thumb: string;
+  fetched_at: number;
+  failed_at: number;
+}
+
+export type PreviewKind = 'page' | 'youtube';
+
+/** SPEC §8: a preview is refreshed after 30 days; DECISIONS: a failed link is retried a day later at the soonest. */
+export const refreshAfterSeconds = 30 * 86_400;
+export const retryAfterSeconds = 86_400;
+/** A claimed job is someone's for this long; after a crash it becomes due again. */
+export const jobLeaseSeconds = 300;
+/** A job that was claimed this often without finishing (the process died on it) is given up. */
+export const maxJobAttempts = 3;
+
+/** `youtube` for the video site's canonical watch address, `page` for everything else. */
+export function previewKind(url: string): PreviewKind {
+  try {
+    return youtubeVideoId(new URL(url)) ? 'youtube' : 'page';
+  } catch {
+    return 'page';
+  }
+}
+
+export function findPreview(db: Db, url: string): PreviewRecord | undefined {
+  return db.one<PreviewRecord>('SELECT url, kind, title, site, thumb, fetched_at, failed_at FROM previews WHERE url = ?', url);
+}
+
+/** Whether a link needs a fetch: no record, a record older than 30 days, or a failure more than a day ago. */
+export function previewDue(record: Pick<PreviewRecord, 'fetched_at' | 'failed_at'> | undefined, now: number): boolean {
+  if (!record) return true;
+  if (record.failed_at > record.fetched_at) return now - record.failed_at >= retryAfterSeconds;
+  return now - record.fetched_at >= refreshAfterSeconds;
+}
+
+/** Queues a fetch of the link unless one is queued already. */
+export function queuePreviewJob(db: Db, url: string, now: number): void {
+  db.run('INSERT OR IGNORE INTO preview_jobs (url, queued_at) VALUES (?, ?)', url, now);
+}
+
+/** Queues the link when its record is missing or due (create, edit); true when a job is waiting now. */
+export function queuePreviewIfDue(db: Db, url: string, now: number): boolean {
+  if (!previewDue(findPreview(db, url), now)) return false;
+  queuePreviewJob(db, url, now);
+  return true;
+}
+
+export interface ClaimedJob {
+  url: string;
+  attempts: number;
+}
+
+/**
+ * Takes the oldest due job and leases it, in one statement, so two workers (the server and
+ * board-admin, say) never fetch the same link at once.
+ */
+export function claimPreviewJob(db: Db, now: number): ClaimedJob | undefined {
+  return db.one<ClaimedJob>(
+    `UPDATE preview_jobs SET not_before = ?, attempts = attempts + 1
+     WHERE url = (SELECT url FROM preview_jobs WHERE not_before <= ? ORDER BY not_before, queued_at LIMIT 1)
+     RETURNING url, attempts`,
+    now + jobLeaseSeconds, now,
+  );
+}
+
+/** Gives a claimed job back untouched (the worker is stopping). */
+export function releasePreviewJob(db: Db, url: string): void {
+  db.run('UPDATE preview_jobs SET not_before = 0, attempts = max(attempts - 1, 0) WHERE url = ?', url);
+}
+
+export function countDueJobs(db: Db, now: number): number {
+  return db.one<{ n: number }>('SELECT count(*) AS n FROM preview_jobs WHERE not_before <= ?', now)!.n;
+}
+
+/**
+ * Stores a fetched preview (title '' = the page has none) and finishes its job. Every cached
+ * feed and thread page may show the link, so all of them are invalidated in the same call.
+ * Returns the replaced thumbnail's path, for the caller to delete.
+ */
+export function savePreview(db: Db, record: Omit<PreviewRecord, 'fetched_at' | 'failed_at'>, now: number): string {
+  return db.tx(() => {
+    const old = findPreview(db, record.url);
+    db.run(
+      `INSERT INTO previews (url, kind, title, site, thumb, fetched_at, failed_at) VALUES (?, ?, ?, ?, ?, ?, 0)
+       ON CONFLICT (url) DO UPDATE SET kind = excluded.kind, title = excluded.title, site = excluded.site,
+         thumb = excluded.thumb, fetched_at = excluded.fetched_at, failed_at = 0`,
+      record.url, record.kind, record.title, record.site, record.thumb, now,
+    );
+    db.run('DELETE FROM preview_jobs WHERE url = ?', record.url);
+    notePreviewWrite(db);
+    invalidateAllViews(db);
+    return old && old.thumb !== record.thumb ? old.thumb : '';
+  });
+}
+
+/** Remembers a failed fetch (an older usable record stays as it is) and finishes its job. */
+export function savePreviewFailure(db: Db, url: string, now: number): void {
+  db.tx(() => {
+    db.run(
+      `INSERT INTO previews (url, kind, failed_at) VALUES (?, ?, ?)
+       ON CONFLICT (url) DO UPDATE SET failed_at = excluded.failed_at`,
+      url, previewKind(url), now,
+    );
+    db.run('DELETE FROM preview_jobs WHERE url = ?', url);
+  });
+}
+
+/**
+ * A counter moved by every stored preview, so a server notices records that another process
+ * (board-admin previews) wrote and drops its cached pages.
+ */
+function notePreviewWrite(db: Db): void {
+  db.run("INSERT INTO counters (name, value) VALUES ('preview_writes', 1) ON CONFLICT (name) DO UPDATE SET value = value + 1");
+}
+
+export function previewWriteCount(db: Db): number {
+  return db.one<{ value: number }>("SELECT value FROM counters WHERE name = 'preview_writes'")?.value ?? 0;
+}
+
+/** The daily sweep: queues records older than 30 days that some entry still links to. Returns how many. */
+export function queueStalePreviews(db: Db, now: number): number {
+  return db.run(
+    `INSERT OR IGNORE INTO preview_jobs (url, queued_at)
+     SELECT p.url, ? FROM previews p
+     WHERE max(p.fetched_at, p.failed_at) <= ? AND EXISTS (SELECT 1 FROM entries e WHERE e.link = p.url AND e.link <> '')`,
+    now, now - refreshAfterSeconds,
+  ).changes;
+}
+
+/**
+ * Deletes records older than 30 days that no entry links to any more (a new link to them would
+ * fetch afresh anyway). Returns their thumbnails, for the caller to delete.
+ */
+export function removeUnusedPreviews(db: Db, now: number): string[] {
+  return db.tx(() => {
+    const unused = db.all<{ url: string; thumb: string }>(
+      `SELECT url, thumb FROM previews p
+       WHERE max(p.fetched_at, p.failed_at) <= ? AND NOT EXISTS (SELECT 1 FROM entries e WHERE e.link = p.url AND e.link <> '')`,
+      now - refreshAfterSeconds,
+    );
+    for (const { url } of unused) db.run('DELETE FROM previews WHERE url = ?', url);
+    return unused.map((r) => r.thumb).filter(Boolean);
+  });
+}
+
+/**
+ * board-admin previews: queues the links of live entries, every one (`all`) or those whose record
+ * is missing or older than 30 days. Returns how many links were queued.
+ */
+export function queueEntryLinks(db: Db, now: number, all: boolean): number {
+  return db.run(
+    `INSERT OR IGNORE INTO preview_jobs (url, queued_at)
+     SELECT DISTINCT e.link, ? FROM entries e LEFT JOIN previews p ON p.url = e.link
+     WHERE e.link <> '' AND e.deleted = 0 AND (? OR p.url IS NULL OR max(p.fetched_at, p.failed_at) <= ?)`,
+    now, all ? 1 : 0, now - refreshAfterSeconds,
+  ).changes;
+}
+
+/** The Entry JSON's `preview` object (SPEC §2). */
+export interface PreviewJson {
+  url: string;
+  kind: string;
+  title: string;
+  site: string;
+  thumb: string;
+}
+
+/** The usable previews (with a title) of many links in one query, keyed by URL. */
+export function usablePreviews(db: Db, urls: string[]): Map<string, PreviewJson> {
+  if (urls.length === 0) return new Map();
+  const rows = db.all<PreviewJson>(
+    `SELECT url, kind, title, site, thumb FROM previews
+     WHERE url IN (SELECT value FROM json_each(?)) AND title <> ''`,
+    JSON.stringify([...new Set(urls)]),
+  );
+  return new Map(rows.map((row) => [row.url, row]));
+}
