@@ -12,12 +12,13 @@ export function shortDay(day) {
   return `${Number(d)}.${Number(m)}.`;
 }
 
-/** A round upper bound for the y axis: 1, 2, 5, 10, 20, 50 … (at least 4, so ticks stay whole numbers). */
-function niceMax(value) {
-  let step = 1;
-  while (step * 10 <= value) step *= 10;
-  for (const m of [1, 2, 5, 10]) if (m * step >= value) return Math.max(4, m * step);
-  return Math.max(4, 10 * step);
+/** Whole-number steps of 1, 2 or 5 × 10^k, about five of them up to the largest value. */
+export function axisTicks(max) {
+  const raw = Math.max(1, max) / 5;
+  let base = 1;
+  while (base * 5 < raw) base *= 10;
+  const step = [1, 2, 5].map((m) => m * base).find((s) => s >= raw);
+  return Array.from({ length: Math.ceil(Math.max(1, max) / step) + 1 }, (_, i) => i * step);
 }
 
 const series = [
@@ -27,19 +28,18 @@ const series = [
 
 /** The chart for `daily` ([{day, impressions, visitors}], oldest first) with its legend and a data table. */
 export function dailyChart(daily) {
-  const top = niceMax(Math.max(1, ...daily.map((d) => Math.max(d.impressions, d.visitors))));
+  const ticks = axisTicks(Math.max(...daily.map((d) => Math.max(d.impressions, d.visitors)), 0));
+  const top = ticks.at(-1);
   const plotW = width - pad.left - pad.right;
   const plotH = height - pad.top - pad.bottom;
   const x = (i) => pad.left + (daily.length > 1 ? (i / (daily.length - 1)) * plotW : plotW / 2);
   const y = (v) => pad.top + plotH - (v / top) * plotH;
   const titleId = uid('chart');
-  const grid = [0, 0.25, 0.5, 0.75, 1].map((f) => {
-    const v = Math.round(top * f);
-    return svg('g', { class: 'chart-grid' },
-      svg('line', { x1: pad.left, x2: width - pad.right, y1: y(v), y2: y(v) }),
-      svg('text', { x: pad.left - 8, y: y(v) + 4, 'text-anchor': 'end' }, number(v)));
-  });
-  const labels = daily.map((d, i) => (i % 7 === 0 || i === daily.length - 1)
+  const grid = ticks.map((v) => svg('g', { class: 'chart-grid' },
+    svg('line', { x1: pad.left, x2: width - pad.right, y1: y(v), y2: y(v) }),
+    svg('text', { x: pad.left - 8, y: y(v) + 4, 'text-anchor': 'end' }, number(v))));
+  // A label every 7 days, counted back from today so the last two never collide.
+  const labels = daily.map((d, i) => ((daily.length - 1 - i) % 7 === 0)
     ? svg('text', { class: 'chart-label', x: x(i), y: height - pad.bottom + 20, 'text-anchor': 'middle' }, shortDay(d.day))
     : null);
   const lines = series.map(([key, name]) => svg('g', { class: `chart-series chart-${key}` },

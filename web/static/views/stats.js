@@ -24,8 +24,8 @@ function asnTable(topAsns) {
   return h('table', { class: 'asn-table' },
     h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, 'Netz'), h('th', { scope: 'col' }, 'Betreiber'), h('th', { scope: 'col', class: 'num' }, 'Besucher'))),
     h('tbody', {}, topAsns.map((a) => h('tr', {},
-      h('td', {}, a.asn ? `AS${a.asn}` : 'unbekannt'),
-      h('td', {}, a.name || '–'),
+      h('td', {}, a.asn ? `AS${a.asn}` : '–'),
+      h('td', {}, a.asn ? a.name : 'unbekannt'),
       h('td', { class: 'num' }, number(a.visitors))))));
 }
 
