@@ -8,7 +8,7 @@ const migrations: string[] = [
   // 1: accounts, sessions, reset links, entries, votes, reports, counters.
   `
   CREATE TABLE users (
-    uid          INTEGER PRIMARY KEY,
+    uid          INTEGER PRIMARY KEY AUTOINCREMENT, -- ids are never reused after an account deletion
     username     TEXT NOT NULL,
     username_key TEXT NOT NULL UNIQUE,       -- lower-cased NFC name: case-insensitive uniqueness beyond ASCII
     pass_hash    TEXT NOT NULL,
@@ -36,7 +36,7 @@ const migrations: string[] = [
   CREATE INDEX reset_links_by_uid ON reset_links(uid);
 
   CREATE TABLE entries (
-    pid            INTEGER PRIMARY KEY,
+    pid            INTEGER PRIMARY KEY AUTOINCREMENT, -- /e/{pid} links never point at a different entry later
     uid            INTEGER NOT NULL,         -- 0 for the tombstone of a deleted account
     created_at     INTEGER NOT NULL,
     content        TEXT NOT NULL DEFAULT '',

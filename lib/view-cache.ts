@@ -15,19 +15,41 @@ interface Cached {
 }
 
 const maxCachedThreads = 2000;
+const maxTrackedThreads = 100_000; // past this, versions start over under a new global version
 const maxCachedBytes = 48 * 1024 * 1024; // bounds memory on a small VPS
 
 class ViewCache {
+  constructor(private readonly db: Db) {}
+
   private global = 0;
   private feedVersion = 0;
   private threadVersions = new Map<number, number>();
   private feedPages = new Map<number, Cached>();
   private threads = new Map<number, Cached & { root: number }>();
   private threadBytes = 0;
+  private dataVersion = -1;
 
   touchThread(root: number): void {
+    if (this.threadVersions.size >= maxTrackedThreads) {
+      // Bounded memory on a long-running board: forgetting every version is safe once the
+      // global version moves, because every cached page depends on it.
+      this.threadVersions.clear();
+      this.global++;
+    }
     this.threadVersions.set(root, (this.threadVersions.get(root) ?? 0) + 1);
     this.feedVersion++;
+  }
+
+  /**
+   * Another process (board-admin) may have written to the database: SQLite's data_version
+   * changes whenever another connection commits, and then nothing cached can be trusted.
+   */
+  private checkOtherWriters(): void {
+    const version = this.db.one<{ data_version: number }>('PRAGMA data_version')!.data_version;
+    if (version !== this.dataVersion) {
+      this.dataVersion = version;
+      this.touchEverything();
+    }
   }
 
   touchEverything(): void {
@@ -36,6 +58,7 @@ class ViewCache {
   }
 
   feed(page: number, build: () => unknown): Buffer {
+    this.checkOtherWriters();
     const stamp = `${this.global}.${this.feedVersion}`;
     const hit = this.feedPages.get(page);
     if (hit?.stamp === stamp) return hit.body;
@@ -46,6 +69,7 @@ class ViewCache {
 
   /** A thread page by its entry; `root` is the entry's thread, whose version decides freshness. */
   thread(pid: number, root: number, build: () => unknown): Buffer {
+    this.checkOtherWriters();
     const stamp = `${this.global}.${this.threadVersions.get(root) ?? 0}`;
     const hit = this.threads.get(pid);
     if (hit?.stamp === stamp && hit.root === root) {
@@ -76,7 +100,7 @@ const caches = new WeakMap<Db, ViewCache>();
 export function viewCache(db: Db): ViewCache {
   let cache = caches.get(db);
   if (!cache) {
-    cache = new ViewCache();
+    cache = new ViewCache(db);
     caches.set(db, cache);
   }
   return cache;
