@@ -212,7 +212,7 @@ describe('entry ids after an account deletion', () => {
 
   // Open: entries.pid is a plain INTEGER PRIMARY KEY, so SQLite hands out max(pid) + 1 again once
   // the newest row is removed. Fixing it needs a schema migration (AUTOINCREMENT or a stored high-water mark).
-  test('a removed entry\'s pid is not given to a new entry (a shared /e/<pid> link must not show someone else\'s post)', { todo: 'needs a schema migration' }, async () => {
+  test('a removed entry\'s pid is not given to a new entry (a shared /e/<pid> link must not show someone else\'s post)', async () => {
     const anna = await member(board, 'Anna');
     const bert = await member(board, 'Bert');
     await post(bert, 'Bert zuerst');
