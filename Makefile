@@ -22,3 +22,8 @@ typecheck: node_modules
 .PHONY: bench
 bench: node_modules
 	node --import tsx bench/run.ts
+
+# Load time and memory of the IP-to-ASN tables (BOARD_ASN_DB, default the bundled data set).
+.PHONY: asn-measure
+asn-measure: node_modules
+	node --expose-gc --import tsx bench/asn-load.ts
