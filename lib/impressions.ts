@@ -96,6 +96,13 @@ function openDay(db: Db, day: string, pending: PendingDay | undefined): OpenDay 
   });
 }
 
+/** After a restart, loads today's secret and visitors (if the day has begun) before the first page asks. */
+function resumeToday(app: Services): void {
+  const day = utcDay(app.clock.now());
+  const started = app.db.one<{ secret: Buffer }>('SELECT secret FROM daily_secrets WHERE day = ?', day);
+  if (started) app.impressions.today = openDay(app.db, day, undefined);
+}
+
 /**
  * Writes the pending counts in one transaction; after a day has ended, deletes its visitor
  * hashes and secret (its counts stay in daily_stats) and daily_asn rows past the window.
@@ -146,8 +153,8 @@ export function windowStart(today: string): string {
 }
 
 /**
- * Flushes every few seconds and logs the ASN data set's load; returns the stop function, which
- * flushes a last time (call it before the database closes).
+ * Loads today's visitors after a restart, flushes every few seconds and logs the ASN data set's
+ * load; returns the stop function, which flushes a last time (call it before the database closes).
  */
 export function startImpressionFlush(app: Services): () => void {
   const flush = () => {
@@ -157,6 +164,11 @@ export function startImpressionFlush(app: Services): () => void {
       app.log(`statistics: flush failed, counts kept for the next try: ${(err as Error).message}`);
     }
   };
+  try {
+    resumeToday(app);
+  } catch (err) {
+    app.log(`statistics: cannot load today's visitors: ${(err as Error).message}`);
+  }
   void app.asn.ready.then((r) => {
     if (r.error === 'stopped') return;
     app.log(r.loaded

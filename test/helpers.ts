@@ -23,6 +23,8 @@ export interface TestBoard {
 export interface StartOptions {
   /** Use this data folder (e.g. a stopped board's, to test a restart); it is then left in place by close(). */
   dataDir?: string;
+  /** Start time of the movable clock (Unix seconds), for what the server does at start-up; default now. */
+  now?: number;
 }
 
 /** A few real rows of the bundled IP-to-ASN data set: test servers need not load all 33 MB. */
@@ -36,7 +38,7 @@ export async function startBoard(env: Record<string, string> = {}, options: Star
   const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'board-test-'));
   const config = loadConfig({ BOARD_DATA: dataDir, PORT: '0', BOARD_SCRYPT_LOGN: '14', BOARD_PREVIEW: '0', BOARD_ASN_DB: asnFixtureDir, ...env });
   prepareDataDir(config);
-  const clock = movableClock();
+  const clock = movableClock(options.now);
   const logs: string[] = [];
   const app = createApp(config, { clock, log: (line) => logs.push(line) });
   await new Promise<void>((resolve) => app.server.listen(0, '127.0.0.1', resolve));

@@ -6,13 +6,13 @@ import { after, before, describe, test } from 'node:test';
 import Database from 'better-sqlite3';
 import { flushImpressions } from '../../lib/impressions.ts';
 import { assertError, member, password, post } from '../entry-helpers.ts';
-import { startBoard, type TestBoard } from '../helpers.ts';
+import { startBoard, type StartOptions, type TestBoard } from '../helpers.ts';
 
 /** 2026-03-10 12:00 UTC: a fixed "today", so day strings are known. */
 const noon = Date.parse('2026-03-10T12:00:00Z') / 1000;
 const browser = 'Mozilla/5.0 (X11; Linux x86_64) Firefox/140.0';
 
-function startStatsBoard(options: { dataDir?: string } = {}): Promise<TestBoard> {
+function startStatsBoard(options: StartOptions = {}): Promise<TestBoard> {
   return startBoard({ BOARD_TRUST_PROXY: '1' }, options);
 }
 
@@ -276,6 +276,29 @@ describe('restarts', () => {
       const body = await detail(board);
       assert.deepEqual(today(body), { day: '2026-03-10', impressions: 4, visitors: 2 });
       assert.equal(body.visitors_total, 2);
+    } finally {
+      await board.close();
+    }
+  });
+
+  test('after a restart, today\'s secret and visitors are loaded at start-up, before the first page', async () => {
+    const board = await startStatsBoard({ dataDir, now: noon + 7200 });
+    try {
+      const today = board.app.services.impressions.today;
+      assert.equal(today?.day, '2026-03-10');
+      assert.equal(today.seen.size, 2);
+      const stored = board.app.services.db.one<{ secret: Buffer }>("SELECT secret FROM daily_secrets WHERE day = '2026-03-10'")!;
+      assert.deepEqual(today.secret, stored.secret);
+    } finally {
+      await board.close();
+    }
+  });
+
+  test('a start on a day without visits yet creates no secret', async () => {
+    const board = await startStatsBoard({ dataDir, now: noon + 86400 });
+    try {
+      assert.equal(board.app.services.impressions.today, undefined);
+      assert.equal(board.app.services.db.one("SELECT 1 FROM daily_secrets WHERE day = '2026-03-11'"), undefined);
     } finally {
       await board.close();
     }
