@@ -5,6 +5,7 @@ import { closeReport, listOpenReports } from '../lib/reports.ts';
 import { createResetLink } from '../lib/reset-links.ts';
 import { backupDatabase, restoreDatabase } from '../lib/admin/backup.ts';
 import { collectOrphanMedia, gcMinAgeSeconds } from '../lib/admin/gc-media.ts';
+import { backfillPreviews } from '../lib/admin/previews.ts';
 import { torBulkExitListUrl, torRefresh } from '../lib/admin/tor-refresh.ts';
 import { findUserByName } from '../lib/users.ts';
 
@@ -18,6 +19,9 @@ const usage = `board-admin: the board's command line (uses the server's BOARD_* 
   backup <file>           consistent copy of the live database (safe while the server runs)
   restore <file>          put a backup back (refuses while a server uses BOARD_DATA)
   gc-media                remove media files no row references (older than an hour)
+  previews [--all]        fetch link previews for existing entries: links without a
+                          record or with one older than 30 days (--all: every link);
+                          progress on stderr
   help                    this text
 `;
 
@@ -119,6 +123,28 @@ async function gcMedia(args: string[]): Promise<number> {
   }
 }
 
+async function previews(args: string[]): Promise<number> {
+  const all = args[0] === '--all';
+  if (args.length > 1 || (args.length === 1 && !all)) throw new UsageError('previews takes only --all');
+  const { config, db } = openBoard();
+  try {
+    if (!config.previewEnabled) {
+      console.error('board-admin: link previews are turned off (BOARD_PREVIEW=0)');
+      return 1;
+    }
+    const result = await backfillPreviews(config, db, {
+      all,
+      clock: systemClock,
+      log: (line) => console.error(line),
+      progress: ({ done, total }) => process.stderr.write(`${done}/${total} done\n`),
+    });
+    console.log(`queued ${result.queued} links; ${result.done} fetched: ${result.saved} stored, ${result.failed} failed`);
+    return 0;
+  } finally {
+    await db.close();
+  }
+}
+
 async function torRefreshCommand(args: string[]): Promise<number> {
   if (args.length > 1) throw new UsageError('tor-refresh takes at most one URL');
   const config = loadConfig(process.env);
@@ -147,6 +173,8 @@ async function main(argv: string[]): Promise<number> {
       return restore(args);
     case 'gc-media':
       return gcMedia(args);
+    case 'previews':
+      return previews(args);
     case 'tor-refresh':
       return torRefreshCommand(args);
     case 'help':

@@ -18,12 +18,15 @@ import { startHousekeeping } from './housekeeping.ts';
 import { openAsnDb } from './asn.ts';
 import { ImpressionTally, startImpressionFlush } from './impressions.ts';
 import { openTorExitList } from './tor.ts';
+import { startPreviewQueue, type PreviewOptions } from './preview/queue.ts';
 import { createLineLog } from './log.ts';
 
 export interface AppOptions {
   clock?: Clock;
   log?: (line: string) => void;
   db?: Db;
+  /** Link-preview fetcher knobs (tests shorten the timeout); the queue runs when config.previewEnabled. */
+  preview?: PreviewOptions;
 }
 
 export interface App {
@@ -51,6 +54,7 @@ export function createApp(config: Config, options: AppOptions = {}): App {
   };
   const stopHousekeeping = startHousekeeping(services);
   const stopImpressions = startImpressionFlush(services);
+  if (config.previewEnabled) services.previews = startPreviewQueue(services, options.preview);
 
   const server = createServer((req, res) => {
     void handleRequest(services, req, res);
@@ -66,6 +70,7 @@ export function createApp(config: Config, options: AppOptions = {}): App {
     services,
     async close() {
       stopHousekeeping();
+      await services.previews?.stop(); // aborts fetches in flight; their jobs stay queued
       stopImpressions(); // writes the last counts: before the database closes
       await services.db.close();
       defaultLog.flush();

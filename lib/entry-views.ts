@@ -1,4 +1,5 @@
 import type { Db } from './db.ts';
+import { usablePreviews, type PreviewJson } from './preview/store.ts';
 
 /** SPEC §2 Entry as the API shows it. */
 export interface EntryJson {
@@ -15,10 +16,11 @@ export interface EntryJson {
   last_bump: number;
   username: string;
   avatar: string;
+  preview?: PreviewJson;
   latest?: { entry: EntryJson; skipped: number };
 }
 
-interface EntryViewRow extends Omit<EntryJson, 'latest'> {
+interface EntryViewRow extends Omit<EntryJson, 'preview' | 'latest'> {
   latest_pid: number;
   latest_skipped: number;
   link: string;
@@ -35,8 +37,18 @@ const entryViewSelect = `
          coalesce(u.username, '') AS username, coalesce(u.avatar, '') AS avatar
   FROM entries e LEFT JOIN users u ON u.uid = e.uid`;
 
-function toJson(row: EntryViewRow): EntryJson {
-  return {
+/** Usable preview records by URL, for the entries of one response. */
+type Previews = Map<string, PreviewJson>;
+
+/** The previews of every shown entry's link: one more query per response, never one per entry. */
+function previewsOf(db: Db, rows: Iterable<EntryViewRow>): Previews {
+  const links: string[] = [];
+  for (const row of rows) if (row.link && !row.deleted) links.push(row.link);
+  return usablePreviews(db, links);
+}
+
+function toJson(row: EntryViewRow, previews: Previews): EntryJson {
+  const json: EntryJson = {
     pid: row.pid,
     uid: row.uid,
     created_at: row.created_at,
@@ -51,6 +63,10 @@ function toJson(row: EntryViewRow): EntryJson {
     username: row.username,
     avatar: row.avatar,
   };
+  // A deleted entry never shows a preview (its link is blanked too, this is the second lock).
+  const preview = row.deleted ? undefined : previews.get(row.link);
+  if (preview) json.preview = preview;
+  return json;
 }
 
 function rowsByPid(db: Db, pids: number[]): Map<number, EntryViewRow> {
@@ -59,15 +75,17 @@ function rowsByPid(db: Db, pids: number[]): Map<number, EntryViewRow> {
   return new Map(rows.map((row) => [row.pid, row]));
 }
 
-/** Entries with their `latest` attached: one more query for all of them, never one per row. */
-function withLatest(db: Db, rows: EntryViewRow[]): EntryJson[] {
-  const latestRows = rowsByPid(db, rows.map((r) => r.latest_pid).filter((pid) => pid !== 0));
-  return rows.map((row) => {
-    const json = toJson(row);
-    const latest = latestRows.get(row.latest_pid);
-    if (latest && !latest.deleted) json.latest = { entry: toJson(latest), skipped: row.latest_skipped };
-    return json;
-  });
+/** The rows of the entries' `latest`: one more query for all of them, never one per row. */
+function latestRowsOf(db: Db, rows: EntryViewRow[]): Map<number, EntryViewRow> {
+  return rowsByPid(db, rows.map((r) => r.latest_pid).filter((pid) => pid !== 0));
+}
+
+/** An entry with its `latest` attached. */
+function withLatest(row: EntryViewRow, latestRows: Map<number, EntryViewRow>, previews: Previews): EntryJson {
+  const json = toJson(row, previews);
+  const latest = latestRows.get(row.latest_pid);
+  if (latest && !latest.deleted) json.latest = { entry: toJson(latest, previews), skipped: row.latest_skipped };
+  return json;
 }
 
 /**
@@ -81,7 +99,9 @@ export function feedPage(db: Db, page: number): EntryJson[] {
      ORDER BY e.last_activity DESC, e.pid DESC LIMIT ? OFFSET ?`,
     feedPageSize, page * feedPageSize,
   );
-  return withLatest(db, rows);
+  const latestRows = latestRowsOf(db, rows);
+  const previews = previewsOf(db, [...rows, ...latestRows.values()]);
+  return rows.map((row) => withLatest(row, latestRows, previews));
 }
 
 export interface ThreadJson {
@@ -107,13 +127,21 @@ export function threadView(db: Db, pid: number): ThreadJson | undefined {
     `${entryViewSelect} WHERE e.reply_to = ? ORDER BY e.last_activity DESC, e.pid DESC LIMIT ?`,
     pid, maxThreadReplies,
   );
-  return { entry: toJson(entry), ancestors: ancestors.map(toJson), replies: withLatest(db, replies) };
+  const latestRows = latestRowsOf(db, replies);
+  const previews = previewsOf(db, [entry, ...ancestors, ...replies, ...latestRows.values()]);
+  return {
+    entry: toJson(entry, previews),
+    ancestors: ancestors.map((row) => toJson(row, previews)),
+    replies: replies.map((row) => withLatest(row, latestRows, previews)),
+  };
 }
 
 /** GET /api/u/{username}/feed/{page}: the user's live entries, replies included, newest first. */
 export function userFeedPage(db: Db, uid: number, page: number): EntryJson[] {
-  return db.all<EntryViewRow>(
+  const rows = db.all<EntryViewRow>(
     `${entryViewSelect} WHERE e.uid = ? AND e.deleted = 0 ORDER BY e.pid DESC LIMIT ? OFFSET ?`,
     uid, feedPageSize, page * feedPageSize,
-  ).map(toJson);
+  );
+  const previews = previewsOf(db, rows);
+  return rows.map((row) => toJson(row, previews));
 }

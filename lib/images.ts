@@ -64,3 +64,22 @@ export function processAvatar(data: Buffer): Promise<ProcessedImage> {
     return { data: await render(pipeline), extension: extensions[format]! };
   });
 }
+
+/**
+ * A link preview's thumbnail from an image fetched off another site: the first frame, orientation
+ * applied, fit inside 320×320 and never enlarged, transparency on white, JPEG without metadata.
+ * Throws on anything sharp cannot read or that has more than maxInputPixels.
+ */
+export function processPreviewThumbnail(data: Buffer): Promise<Buffer> {
+  return withImageSlot(async () => {
+    const meta = await sharp(data, { limitInputPixels: false }).metadata();
+    if (!meta.format || !acceptedFormats.has(meta.format)) throw new Error(`thumbnail: ${meta.format ?? 'unknown'} is not an accepted format`);
+    if ((meta.width ?? 0) * (meta.pageHeight ?? meta.height ?? 0) > maxInputPixels) throw new Error('thumbnail: too many pixels');
+    return sharp(data, { limitInputPixels: maxInputPixels, animated: false })
+      .rotate()
+      .resize(320, 320, { fit: 'inside', withoutEnlargement: true })
+      .flatten({ background: '#ffffff' })
+      .jpeg({ quality: 80 })
+      .toBuffer();
+  });
+}

@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createApp, type App } from '../lib/app.ts';
+import { createApp, type App, type AppOptions } from '../lib/app.ts';
 import { movableClock } from '../lib/clock.ts';
 import { loadConfig, prepareDataDir, type Config } from '../lib/config.ts';
 
@@ -25,6 +25,8 @@ export interface StartOptions {
   dataDir?: string;
   /** Start time of the movable clock (Unix seconds), for what the server does at start-up; default now. */
   now?: number;
+  /** Link-preview knobs for createApp (a short fetch timeout, injected DNS). */
+  preview?: AppOptions['preview'];
 }
 
 /** A few real rows of the bundled IP-to-ASN data set: test servers need not load all 33 MB. */
@@ -40,7 +42,7 @@ export async function startBoard(env: Record<string, string> = {}, options: Star
   prepareDataDir(config);
   const clock = movableClock(options.now);
   const logs: string[] = [];
-  const app = createApp(config, { clock, log: (line) => logs.push(line) });
+  const app = createApp(config, { clock, log: (line) => logs.push(line), preview: options.preview });
   await new Promise<void>((resolve) => app.server.listen(0, '127.0.0.1', resolve));
   const url = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
   return {

@@ -7,6 +7,7 @@ import { codePoints, integerParam, textField } from '../http/fields.ts';
 import { processEntryImage } from '../images.ts';
 import { removeMedia, saveMedia } from '../media.ts';
 import { entryLink } from '../preview/links.ts';
+import { requestPreview } from '../preview/queue.ts';
 import { findUserByName } from '../users.ts';
 import { viewCache } from '../view-cache.ts';
 
@@ -45,9 +46,10 @@ export async function create(ctx: Ctx) {
     const image = await processEntryImage(file.data);
     filepath = await saveMedia(config, 'e', image.extension, image.data);
   }
+  const link = entryLink(content);
   let pid: number | undefined;
   try {
-    pid = createEntry(db, { uid: ctx.session()!.uid, content, filepath, replyTo, link: entryLink(content) }, clock.now());
+    pid = createEntry(db, { uid: ctx.session()!.uid, content, filepath, replyTo, link }, clock.now());
   } catch (err) {
     await removeMedia(config, [filepath]);
     throw err;
@@ -56,6 +58,7 @@ export async function create(ctx: Ctx) {
     await removeMedia(config, [filepath]);
     throw new ApiError(404, 'entry.not_found');
   }
+  requestPreview(ctx.app, link); // fetched in the background, never on the request path
   return created({ pid, content, filepath, reply_to: replyTo });
 }
 
@@ -76,7 +79,9 @@ export async function edit(ctx: Ctx) {
   // An image-only entry may lose its text; any other entry would become empty.
   if (!content && !entry.filepath) throw new ApiError(400, 'entry.empty');
   checkContentLength(content);
-  editEntry(ctx.app.db, pid, content, entryLink(content));
+  const link = entryLink(content);
+  editEntry(ctx.app.db, pid, content, link);
+  requestPreview(ctx.app, link); // SPEC §4 rule 3: an edit re-triggers the preview fetch
   return { pid, content };
 }
 

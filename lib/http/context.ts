@@ -4,6 +4,7 @@ import type { Clock } from '../clock.ts';
 import type { Config } from '../config.ts';
 import type { Db } from '../db.ts';
 import type { ImpressionTally } from '../impressions.ts';
+import type { PreviewQueue } from '../preview/queue.ts';
 import type { RateLimiter } from '../rate-limit.ts';
 import type { Session } from '../sessions.ts';
 import type { TorExitList } from '../tor.ts';
@@ -21,6 +22,8 @@ export interface Services {
   asn: AsnDb;
   /** Impressions and visitors counted in memory, flushed every few seconds. */
   impressions: ImpressionTally;
+  /** The link-preview queue; absent when BOARD_PREVIEW=0. */
+  previews?: PreviewQueue;
 }
 
 /** One request as a handler sees it. */

@@ -1,0 +1,27 @@
+import type { Clock } from '../clock.ts';
+import type { Config } from '../config.ts';
+import type { Db } from '../db.ts';
+import { createPreviewWorker, drainPreviewQueue, type DrainResult, type PreviewOptions } from '../preview/queue.ts';
+import { queueEntryLinks } from '../preview/store.ts';
+
+export interface BackfillOptions extends PreviewOptions {
+  /** Every linked entry, not only links whose record is missing or older than 30 days. */
+  all: boolean;
+  clock: Clock;
+  log: (line: string) => void;
+  progress: (result: DrainResult) => void;
+}
+
+/**
+ * board-admin previews: queues the links of existing entries, then works the whole queue in this
+ * process with the server's guarded client and settings. Returns the queued count and the tally.
+ */
+export async function backfillPreviews(config: Config, db: Db, options: BackfillOptions): Promise<{ queued: number } & DrainResult> {
+  const queued = queueEntryLinks(db, options.clock.now(), options.all);
+  const worker = createPreviewWorker({ db, config, clock: options.clock, log: options.log }, options);
+  try {
+    return { queued, ...(await drainPreviewQueue(worker, options.progress)) };
+  } finally {
+    await worker.client.close();
+  }
+}

@@ -1,0 +1,82 @@
+import type { Config } from '../config.ts';
+import { processPreviewThumbnail } from '../images.ts';
+import { saveMedia } from '../media.ts';
+import type { PreviewClient } from './client.ts';
+import { isBotChallenge, parseOembed, parsePage, type PageMeta } from './page.ts';
+import { previewKind, type PreviewKind } from './store.ts';
+
+/** Read limits per resource (DECISIONS): decoded HTML, oEmbed JSON, image. */
+export const maxHtmlBytes = 1024 * 1024;
+export const maxOembedBytes = 64 * 1024;
+export const maxImageBytes = 5 * 1024 * 1024;
+
+/** A page that answered but must not become a preview (a bot challenge); retried like a failure. */
+export class UnusablePage extends Error {}
+
+export interface FetchedPreview {
+  kind: PreviewKind;
+  title: string;
+  site: string;
+  /** Image URL to make the thumbnail from; '' when none. */
+  image: string;
+}
+
+const htmlType = (type: string) => /^(text\/html|application\/xhtml\+xml)\s*(;|$)/.test(type);
+const jsonType = (type: string) => /^(application|text)\/([\w.-]+\+)?json\s*(;|$)/.test(type);
+// SVG is refused: a drawing program, not a picture; sharp decides the real format from the bytes.
+const imageType = (type: string) => /^image\/[\w.+-]+\s*(;|$)/.test(type) && !type.startsWith('image/svg');
+
+/** Fetches what a link's preview shows: oEmbed for the video site, the page's own metadata otherwise. */
+export async function fetchPreview(client: PreviewClient, config: Config, url: string, signal?: AbortSignal): Promise<FetchedPreview> {
+  const kind = previewKind(url);
+  const meta = kind === 'youtube' ? await fetchOembed(client, config.youtubeOembed, url, signal) : await fetchPage(client, url, signal);
+  return { kind, ...meta };
+}
+
+async function fetchPage(client: PreviewClient, url: string, signal?: AbortSignal): Promise<PageMeta> {
+  const page = await client.get(url, {
+    accept: 'text/html,application/xhtml+xml;q=0.9,*/*;q=0.1',
+    type: htmlType,
+    maxBytes: maxHtmlBytes,
+    overflow: 'truncate',
+    // Everything a preview needs is in <head>: stop there instead of reading the whole page.
+    enough: (tail) => tail.toString('latin1').toLowerCase().includes('</head'),
+    signal,
+  });
+  const meta = parsePage(page.body, page.contentType, page.url);
+  if (isBotChallenge(meta.title)) throw new UnusablePage(`${url} is a bot challenge ("${meta.title}")`);
+  return meta;
+}
+
+async function fetchOembed(client: PreviewClient, endpoint: string, watchUrl: string, signal?: AbortSignal): Promise<PageMeta> {
+  const request = new URL(endpoint);
+  request.searchParams.set('url', watchUrl);
+  request.searchParams.set('format', 'json');
+  const answer = await client.get(request, { accept: 'application/json', type: jsonType, maxBytes: maxOembedBytes, overflow: 'fail', signal });
+  const meta = parseOembed(answer.body, answer.url);
+  if (!meta) throw new UnusablePage(`oEmbed for ${watchUrl} is not a JSON object`);
+  return meta;
+}
+
+/**
+ * Fetches the image through the same guarded client and stores a 320 px JPEG under
+ * media/preview/. Returns its path, or '' when there is no usable image (a preview without a
+ * thumbnail is still a preview).
+ */
+export async function fetchThumbnail(client: PreviewClient, config: Config, imageUrl: string, signal?: AbortSignal, log?: (line: string) => void): Promise<string> {
+  if (!imageUrl) return '';
+  try {
+    const image = await client.get(imageUrl, {
+      accept: 'image/webp,image/png,image/jpeg,image/gif;q=0.9,*/*;q=0.1',
+      type: imageType,
+      maxBytes: maxImageBytes,
+      overflow: 'fail',
+      signal,
+    });
+    return await saveMedia(config, 'preview', 'jpg', await processPreviewThumbnail(image.body));
+  } catch (err) {
+    if (signal?.aborted) throw err;
+    log?.(`preview image ${imageUrl}: ${(err as Error).message}`);
+    return '';
+  }
+}

@@ -1,0 +1,217 @@
+import type { Clock } from '../clock.ts';
+import type { Config } from '../config.ts';
+import type { Db } from '../db.ts';
+import type { Services } from '../http/context.ts';
+import { removeMedia } from '../media.ts';
+import { invalidateAllViews } from '../view-cache.ts';
+import { createPreviewClient, type PreviewClient, type Resolver } from './client.ts';
+import { fetchPreview, fetchThumbnail } from './fetch.ts';
+import {
+  claimPreviewJob, countDueJobs, maxJobAttempts, previewWriteCount, queuePreviewIfDue, queueStalePreviews,
+  releasePreviewJob, removeUnusedPreviews, savePreview, savePreviewFailure, type ClaimedJob,
+} from './store.ts';
+
+/** Knobs for tests; production uses the defaults. */
+export interface PreviewOptions {
+  /** Per resource (page, oEmbed answer, image), redirects included. Default 10 s. */
+  timeoutMs?: number;
+  /** DNS for the fetcher (tests inject answers). */
+  resolve?: Resolver;
+  /** How often the server looks for jobs and records of other processes (board-admin). Default 2 s. */
+  pollMs?: number;
+}
+
+/** DECISIONS: two fetches at a time, so previews never crowd out requests on a small machine. */
+export const previewConcurrency = 2;
+const sweepIntervalMs = 86_400_000;
+const stopGraceMs = 5_000;
+
+/** Everything a job needs; the server and board-admin each build one. */
+export interface PreviewWorker {
+  db: Db;
+  config: Config;
+  clock: Clock;
+  log: (line: string) => void;
+  client: PreviewClient;
+}
+
+/** An honest User-Agent: sites can see who fetches and where to complain. */
+export function previewUserAgent(config: Config): string {
+  return `BoardPreview/1.0 (+${config.origin})`;
+}
+
+export function createPreviewWorker(base: Omit<PreviewWorker, 'client'>, options: PreviewOptions = {}): PreviewWorker {
+  const client = createPreviewClient({
+    allow: base.config.previewAllow,
+    ports: base.config.previewPorts,
+    userAgent: previewUserAgent(base.config),
+    timeoutMs: options.timeoutMs,
+    resolve: options.resolve,
+  });
+  return { ...base, client };
+}
+
+export type JobOutcome = 'saved' | 'failed' | 'released';
+
+/**
+ * Runs one claimed job to its end: fetch, thumbnail, store (or remember the failure). Never
+ * throws. When `signal` aborts (shutdown) the job goes back to the queue untouched.
+ */
+export async function runPreviewJob(worker: PreviewWorker, job: ClaimedJob, signal: AbortSignal): Promise<JobOutcome> {
+  const { db, config, clock, log, client } = worker;
+  let thumb = '';
+  try {
+    if (job.attempts > maxJobAttempts) throw new Error(`given up after ${maxJobAttempts} unfinished attempts`);
+    const found = await fetchPreview(client, config, job.url, signal);
+    if (found.title) thumb = await fetchThumbnail(client, config, found.image, signal, log);
+    signal.throwIfAborted();
+    const replaced = savePreview(db, { url: job.url, kind: found.kind, title: found.title, site: found.site, thumb }, clock.now());
+    thumb = ''; // stored: no longer ours to delete
+    await removeMedia(config, [replaced]);
+    return 'saved';
+  } catch (err) {
+    await removeMedia(config, [thumb]);
+    try {
+      if (signal.aborted) {
+        releasePreviewJob(db, job.url);
+        return 'released';
+      }
+      log(`preview ${job.url}: ${(err as Error).message}`);
+      savePreviewFailure(db, job.url, clock.now());
+    } catch (dbErr) {
+      log(`preview ${job.url}: cannot record the outcome: ${(dbErr as Error).message}`);
+    }
+    return 'failed';
+  }
+}
+
+export interface PreviewQueue {
+  /** A job was queued: start it now if a slot is free. */
+  wake(): void;
+  /** Aborts running fetches, gives their jobs back and stops; resolves within a few seconds. */
+  stop(): Promise<void>;
+}
+
+/**
+ * The server's background queue: jobs live in preview_jobs (they survive a restart), run two at
+ * a time off the request path. A poll picks up jobs other processes queued and, when another
+ * process stored previews, drops the cached pages; a daily sweep re-queues stale records.
+ */
+export function startPreviewQueue(app: Services, options: PreviewOptions = {}): PreviewQueue {
+  const worker = createPreviewWorker(app, options);
+  const controller = new AbortController();
+  const running = new Set<Promise<unknown>>();
+  let stopping = false;
+  let seenWrites = previewWriteCount(app.db);
+
+  const pump = () => {
+    while (!stopping && running.size < previewConcurrency) {
+      let job: ClaimedJob | undefined;
+      try {
+        job = claimPreviewJob(app.db, app.clock.now());
+      } catch (err) {
+        app.log(`preview queue: ${(err as Error).message}`);
+        return;
+      }
+      if (!job) return;
+      const run: Promise<unknown> = runPreviewJob(worker, job, controller.signal).finally(() => {
+        running.delete(run);
+        pump();
+      });
+      running.add(run);
+    }
+  };
+
+  const poll = () => {
+    if (stopping) return;
+    try {
+      const writes = previewWriteCount(app.db);
+      if (writes !== seenWrites) {
+        seenWrites = writes;
+        invalidateAllViews(app.db);
+      }
+    } catch (err) {
+      app.log(`preview queue: ${(err as Error).message}`);
+    }
+    pump();
+  };
+
+  const sweep = () => {
+    if (stopping) return;
+    try {
+      const now = app.clock.now();
+      queueStalePreviews(app.db, now);
+      void removeMedia(app.config, removeUnusedPreviews(app.db, now));
+    } catch (err) {
+      app.log(`preview sweep failed: ${(err as Error).message}`);
+    }
+    pump();
+  };
+
+  const pollTimer = setInterval(poll, options.pollMs ?? 2_000);
+  const sweepTimer = setInterval(sweep, sweepIntervalMs);
+  pollTimer.unref();
+  sweepTimer.unref();
+  setImmediate(sweep);
+
+  return {
+    wake() {
+      setImmediate(pump);
+    },
+    async stop() {
+      stopping = true;
+      clearInterval(pollTimer);
+      clearInterval(sweepTimer);
+      controller.abort();
+      let grace: NodeJS.Timeout | undefined;
+      await Promise.race([
+        Promise.allSettled([...running]),
+        new Promise((resolve) => { grace = setTimeout(resolve, stopGraceMs); }),
+      ]);
+      clearTimeout(grace);
+      await worker.client.close();
+    },
+  };
+}
+
+/**
+ * Create and edit: queue the entry's link when its record is missing or due, and wake the queue.
+ * A failure here is logged, not answered: the entry is already stored, and a 500 would only make
+ * the author post it twice.
+ */
+export function requestPreview(app: Services, link: string): void {
+  if (!link || !app.previews) return;
+  try {
+    if (queuePreviewIfDue(app.db, link, app.clock.now())) app.previews.wake();
+  } catch (err) {
+    app.log(`preview queue: ${(err as Error).message}`);
+  }
+}
+
+export interface DrainResult {
+  total: number;
+  done: number;
+  saved: number;
+  failed: number;
+}
+
+/**
+ * Works the queue until no job is due (board-admin previews), two at a time, reporting each
+ * finished job. Jobs another process holds are left to it.
+ */
+export async function drainPreviewQueue(worker: PreviewWorker, onProgress: (result: DrainResult) => void = () => {}): Promise<DrainResult> {
+  const result: DrainResult = { total: countDueJobs(worker.db, worker.clock.now()), done: 0, saved: 0, failed: 0 };
+  const signal = new AbortController().signal;
+  const work = async () => {
+    for (let job = claimPreviewJob(worker.db, worker.clock.now()); job; job = claimPreviewJob(worker.db, worker.clock.now())) {
+      const outcome = await runPreviewJob(worker, job, signal);
+      result.done++;
+      if (outcome === 'saved') result.saved++;
+      else result.failed++;
+      result.total = Math.max(result.total, result.done);
+      onProgress(result);
+    }
+  };
+  await Promise.all(Array.from({ length: previewConcurrency }, work));
+  return result;
+}
