@@ -3,12 +3,14 @@ import { rmSync } from 'node:fs';
 import { openDb } from '../lib/db.ts';
 import { latestMaxDepth } from '../lib/latest.ts';
 import { hashPassword } from '../lib/passwords.ts';
+import { entryLink } from '../lib/preview/links.ts';
 import { tokenHash } from '../lib/tokens.ts';
 
 /**
  * Seeds a benchmark board straight into SQLite through the project's own schema: users,
  * entries (about 30 % top-level, replies in chains, some deeper than 60 levels, one thread
- * with 150 direct replies, one chain 80 levels deep), votes, bumps and deletions.
+ * with 150 direct replies, one chain 80 levels deep), votes, bumps, deletions, and links with
+ * their shared preview records (so feed and thread JSON carry `preview` as in production).
  * Deterministic for a given size.
  * The denormalised columns (root, depth, reply_count, last_activity, latest, tallies,
  * counters) are computed in memory exactly as the server would have kept them.
@@ -168,24 +170,38 @@ export async function seedBoard(dbPath: string, options: SeedOptions): Promise<R
   const insertEntry = raw.prepare(
     `INSERT INTO entries (pid, uid, created_at, content, filepath, reply_to, root, depth, reply_count, last_activity,
        deleted, bump_count, last_bump, latest_pid, latest_skipped, votes_yes, votes_no, link)
-     VALUES (?, ?, ?, ?, '', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, '')`,
+     VALUES (?, ?, ?, ?, '', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   );
+  const previewUrls = new Set<string>();
   let live = 0;
   let liveTop = 0;
   for (let p0 = 1; p0 <= n; p0 += batch) {
     raw.transaction(() => {
       for (let pid = p0; pid < Math.min(n + 1, p0 + batch); pid++) {
         const isDeleted = deleted[pid]!;
-        const content = isDeleted ? '' : `Beitrag ${pid}: ${'Ein ganz normaler Satz auf dem Board, '.repeat(1 + (pid % 4))}Ende.`;
+        const content = isDeleted ? '' : `Beitrag ${pid}: ${'Ein ganz normaler Satz auf dem Board, '.repeat(1 + (pid % 4))}Ende.${seedLinkText(pid)}`;
+        const link = entryLink(content);
+        if (link) previewUrls.add(link);
         if (!isDeleted) {
           live++;
           if (!parent[pid]) liveTop++;
         }
         insertEntry.run(pid, author[pid], createdAt[pid], content, parent[pid], root[pid], depth[pid], replyCount[pid], lastActivity[pid],
-          isDeleted, bumpCount[pid], lastBump[pid], latest[pid], skipped[pid], votesYes[pid], votesNo[pid]);
+          isDeleted, bumpCount[pid], lastBump[pid], latest[pid], skipped[pid], votesYes[pid], votesNo[pid], link);
       }
     })();
   }
+
+  // One preview record per linked URL, as the fetcher would have left them (thumbnails not on disk).
+  const insertPreview = raw.prepare('INSERT INTO previews (url, kind, title, site, thumb, fetched_at) VALUES (?, ?, ?, ?, ?, ?)');
+  raw.transaction(() => {
+    for (const url of previewUrls) {
+      const video = url.startsWith('https://www.youtube.com/');
+      const key = createHash('sha256').update(url).digest('hex').slice(0, 32);
+      insertPreview.run(url, video ? 'youtube' : 'page', video ? `Ein Video über ${url.slice(-11)}` : `Schlagzeile zu ${url.split('/').pop()}: etwas Wichtiges ist passiert`,
+        video ? 'Ein Kanal' : 'nachrichten.example', `preview/${key}.jpg`, end);
+    }
+  })();
 
   const totalYes = votesYes.reduce((a, b) => a + b, 0);
   const counters: Record<string, number> = {
@@ -198,6 +214,13 @@ export async function seedBoard(dbPath: string, options: SeedOptions): Promise<R
   let maxDepth = 0;
   for (let pid = 1; pid <= n; pid++) maxDepth = Math.max(maxDepth, depth[pid]!);
   return { ...counters, max_depth: maxDepth, hot_thread_replies: replyCount[hotThreadPid]! };
+}
+
+/** Every 4th entry links to one of 2,000 articles, every 40th to one of 100 videos: shared preview records. */
+function seedLinkText(pid: number): string {
+  if (pid % 40 === 0) return ` Video: https://youtu.be/bench${String(pid % 100).padStart(6, '0')}`;
+  if (pid % 4 === 0) return ` Siehe https://nachrichten.example/artikel/${pid % 2000}.`;
+  return '';
 }
 
 // CLI: node --import tsx bench/seed.ts <db path> <entries>
