@@ -1,6 +1,7 @@
 import { accessSync, constants, mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { parseCidr } from './preview/guard.ts';
 
 /** The server's settings, read once from the environment (DECISIONS §1). */
 export interface Config {
@@ -45,7 +46,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     torExitsFile: resolve(setting(env, 'BOARD_TOR_EXITS', join(dataDir, 'tor-exits.txt'))),
     maxUpload: integerSetting(env, 'BOARD_MAX_UPLOAD', 8 * 1024 * 1024, 1024, 1024 ** 3),
     previewEnabled: flagSetting(env, 'BOARD_PREVIEW', true),
-    previewAllow: listSetting(env, 'BOARD_PREVIEW_ALLOW', ''),
+    previewAllow: listSetting(env, 'BOARD_PREVIEW_ALLOW', '').map(checkedCidr),
     previewPorts: listSetting(env, 'BOARD_PREVIEW_PORTS', '80,443').map((p) => checkedInteger('BOARD_PREVIEW_PORTS', p, 1, 65535)),
     youtubeOembed: setting(env, 'BOARD_YOUTUBE_OEMBED', 'https://www.youtube.com/oembed'),
     asnDb: resolve(setting(env, 'BOARD_ASN_DB', bundledAsnDb)),
@@ -78,6 +79,12 @@ function checkedInteger(name: string, raw: string, min: number, max: number): nu
   const value = Number(raw);
   if (value < min || value > max) throw new ConfigError(`${name}: ${value} is outside ${min}–${max}`);
   return value;
+}
+
+/** A typo in the preview allow-list must stop the start, not silently allow nothing (or more). */
+function checkedCidr(raw: string): string {
+  if (!parseCidr(raw)) throw new ConfigError(`BOARD_PREVIEW_ALLOW: "${raw}" is not an address range such as 127.0.0.1/32`);
+  return raw;
 }
 
 function flagSetting(env: Record<string, string | undefined>, name: string, fallback: boolean): boolean {

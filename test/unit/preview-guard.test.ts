@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import type { LookupAddress } from 'node:dns';
 import { describe, test } from 'node:test';
+import { ConfigError, loadConfig } from '../../lib/config.ts';
 import { guardedLookup } from '../../lib/preview/client.ts';
 import { checkTarget, createAddressPolicy, isPublicAddress, parseCidr, parseIp, PreviewBlockedError, specialRange } from '../../lib/preview/guard.ts';
 
@@ -134,6 +135,12 @@ describe('allow-list', () => {
       assert.equal(parseCidr(bad), undefined, bad);
       assert.throws(() => createAddressPolicy([bad]), /BOARD_PREVIEW_ALLOW/, bad);
     }
+  });
+
+  test('BOARD_PREVIEW_ALLOW is checked when the settings are read', () => {
+    assert.deepEqual(loadConfig({ BOARD_PREVIEW_ALLOW: '127.0.0.1/32, ::1' }).previewAllow, ['127.0.0.1/32', '::1']);
+    assert.throws(() => loadConfig({ BOARD_PREVIEW_ALLOW: '127.0.0.1/32,localhost' }), ConfigError);
+    assert.throws(() => loadConfig({ BOARD_PREVIEW_ALLOW: '10.0.0.0/99' }), ConfigError);
   });
 
   test('refusals say which range', () => {
