@@ -27,6 +27,8 @@ export interface AppOptions {
   db?: Db;
   /** Link-preview fetcher knobs (tests shorten the timeout); the queue runs when config.previewEnabled. */
   preview?: PreviewOptions;
+  /** Slow-client limits in milliseconds; tests shorten them. */
+  timeouts?: { headersMs?: number; requestMs?: number };
 }
 
 export interface App {
@@ -56,14 +58,20 @@ export function createApp(config: Config, options: AppOptions = {}): App {
   const stopImpressions = startImpressionFlush(services);
   if (config.previewEnabled) services.previews = startPreviewQueue(services, options.preview);
 
-  const server = createServer((req, res) => {
+  // Slow clients: headers must arrive within 10 s and a whole request within 60 s. Node checks
+  // both only every connectionsCheckingInterval (30 s by default, which let a slowloris client
+  // keep a connection 30 s), so check at a fifth of the headers limit.
+  const headersMs = options.timeouts?.headersMs ?? 10_000;
+  // requireHostHeader off: Node's own 400 for a missing Host has no JSON body; handleRequest answers it.
+  const serverOptions = { connectionsCheckingInterval: Math.max(50, Math.round(headersMs / 5)), requireHostHeader: false };
+  const server = createServer(serverOptions, (req, res) => {
     void handleRequest(services, req, res);
   });
-  // Slow clients: headers must arrive within 10 s and a whole request within 60 s.
-  server.headersTimeout = 10_000;
-  server.requestTimeout = 60_000;
+  server.headersTimeout = headersMs;
+  server.requestTimeout = options.timeouts?.requestMs ?? 60_000;
   server.keepAliveTimeout = 5_000;
   server.on('clientError', answerMalformedRequest);
+  server.on('checkExpectation', (req, res) => sendError(services, req, res, new ApiError(417, 'input.invalid', { message: 'Ungültige Anfrage.' })));
 
   return {
     server,
@@ -88,6 +96,8 @@ async function handleRequest(app: Services, req: IncomingMessage, res: ServerRes
 
   const ctx = makeContext(app, req, res, url);
   try {
+    // RFC 9112 §3.2: an HTTP/1.1 request without Host is a bad request.
+    if (req.httpVersion === '1.1' && req.headers.host === undefined) throw new ApiError(400, 'input.invalid', { message: 'Ungültige Anfrage.' });
     if (method !== 'GET' && method !== 'HEAD' && isForeignOrigin(req, app.config.origin)) {
       throw new ApiError(403, 'csrf.bad_origin');
     }

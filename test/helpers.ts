@@ -27,6 +27,8 @@ export interface StartOptions {
   now?: number;
   /** Link-preview knobs for createApp (a short fetch timeout, injected DNS). */
   preview?: AppOptions['preview'];
+  /** Slow-client timeouts for createApp (short ones keep the resilience tests fast). */
+  timeouts?: AppOptions['timeouts'];
 }
 
 /** A few real rows of the bundled IP-to-ASN data set: test servers need not load all 33 MB. */
@@ -42,7 +44,7 @@ export async function startBoard(env: Record<string, string> = {}, options: Star
   prepareDataDir(config);
   const clock = movableClock(options.now);
   const logs: string[] = [];
-  const app = createApp(config, { clock, log: (line) => logs.push(line), preview: options.preview });
+  const app = createApp(config, { clock, log: (line) => logs.push(line), preview: options.preview, timeouts: options.timeouts });
   await new Promise<void>((resolve) => app.server.listen(0, '127.0.0.1', resolve));
   const url = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
   return {
