@@ -30,6 +30,12 @@ describe('the front end in a real browser', { skip: skipWithoutChromium }, () =>
   const shot = (name: string) => page.screenshot({ path: join(shots, `${name}.png`), fullPage: true });
   const pidOf = (content: string) => db().one<{ pid: number }>('SELECT pid FROM entries WHERE content = ?', content)!.pid;
 
+  /** The feed's form for a new thread is folded in a <details>. */
+  async function openComposer(): Promise<void> {
+    const details = page.locator('details.write');
+    if ((await details.getAttribute('open')) === null) await details.locator('summary').click();
+  }
+
   /** A second browser user with its own cookies and its own request record. */
   async function otherContext(): Promise<{ context: BrowserContext; page: Page }> {
     const other = await newRecordedContext(browser);
@@ -94,6 +100,7 @@ describe('the front end in a real browser', { skip: skipWithoutChromium }, () =>
   });
 
   test('the counter counts code points, and an entry with an image shows a preview before sending', async () => {
+    await openComposer();
     const text = page.getByLabel('Dein Beitrag');
     await text.fill('😀😀 ä');
     await page.locator('.counter').filter({ hasText: '4 / 1000 Zeichen' }).waitFor();
@@ -122,6 +129,7 @@ describe('the front end in a real browser', { skip: skipWithoutChromium }, () =>
 
   test('text that looks like HTML is shown as text, never run', async () => {
     const html = '<img src=x onerror="window.pwned=1"> <b>fett</b>';
+    await openComposer();
     await page.getByLabel('Dein Beitrag').fill(html);
     await page.getByRole('button', { name: 'Veröffentlichen' }).click();
     const entry = card(await eventuallyPid(html));

@@ -2,9 +2,7 @@
 import { h, svg, uid } from '../dom.js';
 import { number } from '../format.js';
 
-const width = 640;
-const height = 260;
-const pad = { left: 52, right: 16, top: 16, bottom: 40 };
+const pad = { left: 48, right: 24, top: 16, bottom: 40 };
 
 /** "2026-03-07" → "7.3." */
 export function shortDay(day) {
@@ -28,6 +26,10 @@ const series = [
 
 /** The chart for `daily` ([{day, impressions, visitors}], oldest first) with its legend and a data table. */
 export function dailyChart(daily) {
+  // Drawn for the space it gets, so its text stays readable on a phone as on a desktop.
+  const narrow = matchMedia('(max-width: 40rem)').matches;
+  const width = narrow ? 360 : 640;
+  const height = narrow ? 240 : 260;
   const ticks = axisTicks(Math.max(...daily.map((d) => Math.max(d.impressions, d.visitors)), 0));
   const top = ticks.at(-1);
   const plotW = width - pad.left - pad.right;

@@ -4,7 +4,7 @@ import * as api from '../api.js';
 import { h } from '../dom.js';
 import { codePoints } from '../format.js';
 import { announce } from '../status.js';
-import { field, formMessage, onSubmit } from './form.js';
+import { field, fileField, formMessage, onSubmit } from './form.js';
 
 /** SPEC §8: at most 1000 characters, counted in code points like the server does. */
 export const maxLength = 1000;
@@ -29,7 +29,7 @@ export function contentField(label, value = '') {
  * the form is sent) and a button to take it out again.
  */
 export function imageField(label, name) {
-  const f = field({ label, name, type: 'file', accept: 'image/jpeg,image/png,image/gif,image/webp' });
+  const f = fileField({ label, name, accept: 'image/jpeg,image/png,image/gif,image/webp' });
   const img = h('img', { class: 'image-preview-img', alt: 'Vorschau des gewählten Bildes' });
   const remove = h('button', { type: 'button', class: 'link-button' }, 'Bild entfernen');
   const preview = h('div', { class: 'image-preview', hidden: true }, img, remove);
@@ -49,12 +49,15 @@ export function imageField(label, name) {
     img.src = url;
     preview.hidden = false;
   });
-  remove.addEventListener('click', () => {
+  const reset = () => {
     f.input.value = '';
-    clear();
+    f.input.dispatchEvent(new Event('change'));
+  };
+  remove.addEventListener('click', () => {
+    reset();
     f.input.focus();
   });
-  return { ...f, file: () => f.input.files?.[0] ?? null, reset: () => { f.input.value = ''; clear(); } };
+  return { ...f, file: () => f.input.files?.[0] ?? null, reset };
 }
 
 /** A progress bar for uploads: show(), set(fraction or -1 for unknown), hide(). */

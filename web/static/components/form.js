@@ -30,6 +30,36 @@ export function field({ label, name, tag = 'input', type = 'text', value = '', h
   };
 }
 
+/**
+ * A file input with a German "Datei auswählen" button (the browser's own button speaks the
+ * browser's language). The native input stays focusable and carries the label; the button
+ * look and the file name are decoration for sighted users.
+ */
+export function fileField({ label, name, accept }) {
+  const id = uid(name);
+  const errorId = `${id}-error`;
+  const input = h('input', { id, name, type: 'file', accept, class: 'file-input', 'aria-describedby': errorId });
+  const fileName = h('span', { class: 'file-name', 'aria-hidden': 'true' }, 'Keine Datei ausgewählt');
+  const error = h('p', { class: 'field-error', id: errorId });
+  const wrap = h('div', { class: 'field' },
+    input,
+    h('label', { for: id, class: 'file-label' },
+      h('span', { class: 'file-label-text' }, label),
+      h('span', { class: 'file-row' }, h('span', { class: 'file-button', 'aria-hidden': 'true' }, 'Datei auswählen …'), fileName)),
+    error);
+  input.addEventListener('change', () => {
+    fileName.textContent = input.files?.[0]?.name ?? 'Keine Datei ausgewählt';
+  });
+  return {
+    wrap, input, error,
+    setError(message) {
+      error.textContent = message || '';
+      if (message) input.setAttribute('aria-invalid', 'true');
+      else input.removeAttribute('aria-invalid');
+    },
+  };
+}
+
 /** The form-level message line (read out at once as an alert). */
 export function formMessage() {
   return h('p', { class: 'form-message', role: 'alert' });

@@ -12,8 +12,9 @@ export function writeBox(onPosted) {
   if (!me()) {
     return h('p', { class: 'note' }, 'Zum Schreiben bitte ', h('a', { href: '/login' }, 'anmelden'), ' oder ', h('a', { href: '/register' }, 'ein Konto anlegen'), '.');
   }
-  return h('section', { class: 'card write', 'aria-labelledby': 'write-heading' },
-    h('h2', { id: 'write-heading' }, 'Neues Thema'),
+  // Folded by default: most visits are for reading, and on a phone the form would fill the screen.
+  return h('details', { class: 'card write' },
+    h('summary', {}, h('h2', {}, 'Neues Thema schreiben')),
     composer({ onPosted }));
 }
 

@@ -30,12 +30,12 @@ export async function threadView(root, { params }) {
     breadcrumb(ancestors, entry),
     h('h1', {}, entry.reply_to ? `Antwort von ${who}` : `Thema von ${who}`),
     entryCard(entry, { refresh, hideReply: true }),
-    replyBox(entry),
     h('section', { class: 'replies', 'aria-labelledby': 'replies-heading' },
       h('h2', { id: 'replies-heading' }, replies.length === 1 ? '1 Antwort' : `${replies.length} Antworten`),
       replies.length
         ? h('ul', { class: 'entry-list' }, replies.map((reply) => h('li', {}, entryWithLatest(reply, { refresh }))))
         : h('p', { class: 'empty' }, 'Noch keine Antworten.'),
-      entry.reply_count > replies.length ? h('p', { class: 'note' }, `Gezeigt werden die ${replies.length} zuletzt aktiven Antworten.`) : null));
+      entry.reply_count > replies.length ? h('p', { class: 'note' }, `Gezeigt werden die ${replies.length} zuletzt aktiven Antworten.`) : null),
+    replyBox(entry));
   return excerpt(entry);
 }
