@@ -26,12 +26,19 @@ export interface PendingDay {
 interface OpenDay {
   day: string;
   secret: Buffer;
-  /** Hashes of today's visitors (base64), from the database at start-up plus the new ones. */
+  /** Today's visitors (the first 16 bytes of each hash), from the database at start-up plus the new ones. */
   seen: Set<string>;
+  /** The cap was reached and logged. */
+  full?: boolean;
 }
 
 /** The in-memory part of the statistics, one per app (Services.impressions). */
 export class ImpressionTally {
+  /**
+   * Visitors counted per day at most. The User-Agent is the caller's to choose, so one client could
+   * otherwise grow the day's hash set (memory and rows) without end; a small board never gets near.
+   */
+  maxVisitorsPerDay = 250_000;
   readonly pending = new Map<string, PendingDay>();
   today: OpenDay | undefined;
   /** The day the last clean-up of finished days ran for. */
@@ -64,8 +71,13 @@ export function countImpression(app: Services, ip: string, userAgent: string): v
   const counts = pendingDay(tally, day);
   counts.impressions++;
   const hash = createHmac('sha256', tally.today.secret).update(ip).update('\n').update(userAgent).digest();
-  const key = hash.toString('base64');
+  const key = seenKey(hash);
   if (tally.today.seen.has(key)) return;
+  if (tally.today.seen.size >= tally.maxVisitorsPerDay) {
+    if (!tally.today.full) app.log(`statistics: ${tally.maxVisitorsPerDay} visitors on ${day}; more are not counted as visitors today`);
+    tally.today.full = true;
+    return;
+  }
   tally.today.seen.add(key);
   counts.visitors++;
   counts.hashes.push(hash);
@@ -73,6 +85,11 @@ export function countImpression(app: Services, ip: string, userAgent: string): v
   const perAsn = counts.asns.get(asn);
   if (perAsn) perAsn.visitors++;
   else counts.asns.set(asn, { name, visitors: 1 });
+}
+
+/** 128 bits of the hash as a 16-character string: plenty to tell a day's visitors apart, half the memory. */
+function seenKey(hash: Buffer): string {
+  return hash.toString('latin1', 0, 16);
 }
 
 function pendingDay(tally: ImpressionTally, day: string): PendingDay {
@@ -90,8 +107,8 @@ function openDay(db: Db, day: string, pending: PendingDay | undefined): OpenDay 
     db.run('INSERT OR IGNORE INTO daily_secrets (day, secret) VALUES (?, ?)', day, randomBytes(32));
     const { secret } = db.one<{ secret: Buffer }>('SELECT secret FROM daily_secrets WHERE day = ?', day)!;
     const stored = db.all<{ hash: Buffer }>('SELECT hash FROM visitor_hashes WHERE day = ?', day);
-    const seen = new Set(stored.map((row) => row.hash.toString('base64')));
-    for (const hash of pending?.hashes ?? []) seen.add(hash.toString('base64'));
+    const seen = new Set(stored.map((row) => seenKey(row.hash)));
+    for (const hash of pending?.hashes ?? []) seen.add(seenKey(hash));
     return { day, secret, seen };
   });
 }

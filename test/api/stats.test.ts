@@ -155,6 +155,21 @@ describe('impressions and visitors', () => {
     }), { impressions: 0, visitors: 0 });
   });
 
+  test('past the daily cap, new visitors are not counted (impressions still are)', async () => {
+    const tally = board.app.services.impressions;
+    const was = tally.maxVisitorsPerDay;
+    tally.maxVisitorsPerDay = tally.today!.seen.size + 1;
+    try {
+      assert.deepEqual(await delta(async () => {
+        for (let i = 0; i < 3; i++) await view(board, '/', '198.51.100.5', `Agent ${i}`);
+        await view(board, '/', '198.51.100.1'); // seen before: still one visitor
+      }), { impressions: 4, visitors: 1 });
+      assert.equal(board.logs.filter((line) => line.includes('more are not counted as visitors')).length, 1);
+    } finally {
+      tally.maxVisitorsPerDay = was;
+    }
+  });
+
   test('counts are in the answer before and after they are flushed to the database', async () => {
     const before = await detail(board);
     flushImpressions(board.app.services);
