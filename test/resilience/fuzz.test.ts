@@ -355,6 +355,7 @@ test('an Expect header the server cannot meet answers 417 in the JSON error shap
   const odd = await sendRaw(port, Buffer.from(`POST /api/entry/1/report HTTP/1.1\r\nHost: x\r\nExpect: something-else\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: ${body.length}\r\n\r\n${body}`));
   assert.equal(odd.status, 417);
   assert.equal(JSON.parse(odd.body.toString('utf8')).error.code, 'input.invalid');
-  const normal = await sendRaw(port, Buffer.from(`POST /api/entry/${pids[0]}/report HTTP/1.1\r\nHost: x\r\nX-Forwarded-For: 10.99.0.1\r\nExpect: 100-continue\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: 8\r\nConnection: close\r\n\r\nreason=x`));
+  const entry = await alice.post('/api/entry/create', { content: 'report me politely' });
+  const normal = await sendRaw(port, Buffer.from(`POST /api/entry/${entry.body.pid}/report HTTP/1.1\r\nHost: x\r\nX-Forwarded-For: 10.99.0.1\r\nExpect: 100-continue\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: 8\r\nConnection: close\r\n\r\nreason=x`));
   assert.equal(normal.status, 200, normal.body.toString('utf8'));
 });
