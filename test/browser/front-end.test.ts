@@ -282,6 +282,20 @@ describe('the front end in a real browser', { skip: skipWithoutChromium }, () =>
     assert.equal(await card(bertsEntry).getByRole('button', { name: 'Löschen' }).count(), 0);
   });
 
+  test('the feed pages through older threads with ?seite=', async () => {
+    for (let i = 1; i <= 20; i++) await postAsBert(`Füllthema ${i}`);
+    await openBoard(page, board, '/');
+    assert.equal(await page.locator('.entry-list > li').count(), 20);
+    await page.getByRole('link', { name: 'Ältere →' }).click();
+    await page.waitForURL(`${board.url}/?seite=2`);
+    await page.getByRole('heading', { level: 1, name: 'Neueste Themen, Seite 2' }).waitFor();
+    await page.locator('article.entry', { hasText: 'Mein erstes Bild' }).waitFor();
+    assert.equal(await page.locator('details.write').count(), 0, 'new threads are written on the first page');
+    await page.getByRole('link', { name: '← Neuere' }).click();
+    await page.locator('article.entry', { hasText: 'Füllthema 20' }).waitFor();
+    assert.equal(new URL(page.url()).search, '');
+  });
+
   test('the profile shows avatar, member since and the user\'s entries', async () => {
     await nav().getByRole('link', { name: 'Anna' }).click();
     await page.getByRole('heading', { level: 1, name: 'Anna' }).waitFor();
@@ -399,7 +413,7 @@ describe('the front end in a real browser', { skip: skipWithoutChromium }, () =>
 
   test('a visitor without an account can read and report, and is asked to log in for the rest', async () => {
     const visitor = await otherContext();
-    const pid = pidOf('Ein älteres Thema');
+    const pid = pidOf('Füllthema 20');
     await openBoard(visitor.page, board, '/');
     const entry = visitor.page.locator(`article#e${pid}`);
     await entry.waitFor();

@@ -40,7 +40,7 @@ function authorLine(entry, opts) {
     name ? h('a', { href: `/u/${encodeURIComponent(name)}`, tabindex: '-1', 'aria-hidden': 'true' }, avatar(name, entry.avatar)) : avatar('', ''),
     h('div', { class: 'entry-meta' },
       who,
-      h('a', { class: 'entry-time', href: `/e/${entry.pid}`, 'aria-label': `Beitrag ${entry.pid} öffnen, ${dateTime(entry.created_at)}` }, timeAgo(entry.created_at)),
+      h('a', { class: 'entry-time', href: `/e/${entry.pid}` }, timeAgo(entry.created_at)),
       entry.bump_count > 0 ? h('span', { class: 'badge' }, `${entry.bump_count}× hochgeholt`) : null,
       opts.replyContext && entry.reply_to ? h('span', { class: 'entry-context' }, 'Antwort auf ', h('a', { href: `/e/${entry.reply_to}` }, `Beitrag #${entry.reply_to}`)) : null));
 }
