@@ -97,8 +97,17 @@ export function createPreviewClient(options: PreviewClientOptions): PreviewClien
   });
 
   async function get(input: string | URL, get: GetOptions): Promise<Fetched> {
-    const timeout = AbortSignal.timeout(timeoutMs);
-    const signal = get.signal ? AbortSignal.any([timeout, get.signal]) : timeout;
+    // One clock for the whole resource: every redirect hop and the body share it.
+    const abort = new AbortController();
+    const signal = abort.signal;
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      abort.abort();
+    }, timeoutMs);
+    const stop = () => abort.abort();
+    if (get.signal?.aborted) stop();
+    get.signal?.addEventListener('abort', stop, { once: true });
     let url = new URL(input);
     try {
       for (let redirects = 0; ; redirects++) {
@@ -129,7 +138,10 @@ export function createPreviewClient(options: PreviewClientOptions): PreviewClien
         return { url, contentType, body: await readBody(res, get) };
       }
     } catch (err) {
-      throw describe(err, timeout, timeoutMs);
+      throw describe(err, timedOut, timeoutMs);
+    } finally {
+      clearTimeout(timer);
+      get.signal?.removeEventListener('abort', stop);
     }
   }
 
@@ -161,12 +173,12 @@ async function readBody(res: Response, options: GetOptions): Promise<Buffer> {
 }
 
 /** One readable error whatever layer failed (undici wraps connect errors as `fetch failed` with a cause). */
-function describe(err: unknown, timeout: AbortSignal, timeoutMs: number): Error {
+function describe(err: unknown, timedOut: boolean, timeoutMs: number): Error {
   if (err instanceof PreviewFetchError || err instanceof PreviewBlockedError) return err;
   for (let cause: unknown = err; cause instanceof Error; cause = cause.cause) {
     if (cause instanceof PreviewBlockedError) return cause;
   }
-  if (timeout.aborted) return new PreviewFetchError('timeout', `no complete answer within ${timeoutMs / 1000} s`);
+  if (timedOut) return new PreviewFetchError('timeout', `no complete answer within ${timeoutMs / 1000} s`);
   if (err instanceof Error && err.name === 'AbortError') return new PreviewFetchError('aborted', 'stopped');
   const cause = (err as { cause?: unknown }).cause;
   return new PreviewFetchError('network', cause instanceof Error ? cause.message : (err as Error).message);

@@ -298,7 +298,8 @@ describe('refresh rules', () => {
     assert.equal(site.requests.filter((r) => r === '/og').length, before + 1);
     const newThumb = previewRow(board, url)!.thumb;
     assert.notEqual(newThumb, oldThumb);
-    assert.equal(existsSync(join(board.config.mediaDir, oldThumb)), false);
+    // the old file goes right after the new record is committed, never before
+    await waitFor('the old thumbnail to be removed', () => !existsSync(join(board.config.mediaDir, oldThumb)));
     assert.ok(mediaFiles(board).includes(newThumb));
   });
 
