@@ -12,7 +12,10 @@ export interface Db {
   run(sql: string, ...params: Params): { changes: number; lastInsertRowid: number };
   /** Runs fn in one transaction (nested calls become savepoints). */
   tx<T>(fn: () => T): T;
-  /** Test hook: while set, every statement throws the returned error (simulates a broken disk). */
+  /**
+   * Test hook: while set, every statement throws the returned error (simulates a broken disk).
+   * It is also asked with 'COMMIT' at the end of each tx, so a full disk can fail the commit itself.
+   */
   setFault(fault: ((sql: string) => Error | undefined) | undefined): void;
   readonly raw: Database.Database;
   close(): Promise<void>;
@@ -54,7 +57,12 @@ export function openDb(path: string, options: { backgroundCheckpoints?: boolean 
       const r = prepare(sql).run(...params);
       return { changes: r.changes, lastInsertRowid: Number(r.lastInsertRowid) };
     },
-    tx: (fn) => raw.transaction(fn)(),
+    tx: (fn) => raw.transaction(() => {
+      const result = fn();
+      const failure = fault?.('COMMIT');
+      if (failure) throw failure; // rolls the transaction back, as a failed commit would
+      return result;
+    })(),
     setFault(f) { fault = f; },
     raw,
     close() {
