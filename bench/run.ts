@@ -155,6 +155,7 @@ async function measureFullBoard(size: number, rows: Row[]): Promise<{ startupMs:
     [`thread (${hotThreadPid}, 100 replies)`, { path: `/api/entry/${hotThreadPid}/thread` }],
     ['vote tally', { path: '/api/entry/12345/votes' }],
     ['user feed', { path: `/api/u/${benchUsername(7)}/feed/0` }],
+    ['page / (counts an impression)', { path: '/' }],
     ['create entry (text, logged in)', { path: '/api/entry/create', method: 'POST', setup: (c, i) => c.setHeadersAndBody(formHeaders(i % users + 1), formBody({ content: `Bench-Beitrag von Verbindung ${i}`, reply_to: String(1000 + i) })) }],
     ['vote (logged in)', { path: '/api/entry/4242/vote', method: 'POST', setup: (c, i) => c.setHeadersAndBody(formHeaders(i % users + 1), formBody({ mode: 'yes' })) }],
     ['login (scrypt N=2^17)', { path: '/api/auth/login', method: 'POST', setup: (c, i) => c.setHeadersAndBody({ 'content-type': 'application/x-www-form-urlencoded' }, formBody({ user: benchUsername(2000 + i), pass: benchPassword })) }],
