@@ -385,7 +385,7 @@ describe('the front end in a real browser', { skip: skipWithoutChromium }, () =>
     await page.locator('.stat', { hasText: 'Mitglieder' }).locator('dd').filter({ hasText: String(detail.body.users) }).waitFor();
     assert.equal(await page.locator('svg.chart polyline').count(), 2);
     assert.equal(await page.locator('svg.chart .chart-impressions circle').count(), 30);
-    await page.getByText('ASN-Daten: IP-to-ASN-Datensatz von ip-location-db (CC BY 4.0)').waitFor();
+    await page.getByText('IP Geolocation by DB-IP').waitFor(); // the CC BY 4.0 attribution with its sources
     await shot('stats');
   });
 

@@ -48,7 +48,12 @@ export async function statsView(root) {
       h('h2', { id: 'asn-heading' }, 'Woher die Besucher kommen'),
       h('p', { class: 'muted' }, 'Die Netze (Autonome Systeme) mit den meisten Besuchern der letzten 30 Tage. IP-Adressen werden dabei nicht gespeichert.'),
       asnTable(stats.top_asns),
-      h('p', { class: 'muted small' }, 'ASN-Daten: IP-to-ASN-Datensatz von ',
-        h('a', { href: 'https://github.com/sapics/ip-location-db', rel: 'noopener' }, 'ip-location-db'), ' (CC BY 4.0)')));
+      // CC BY 4.0 asks for attribution of every source of the data set, with links.
+      h('p', { class: 'muted small' }, 'ASN-Daten: ',
+        h('a', { href: 'https://db-ip.com', rel: 'noopener' }, 'IP Geolocation by DB-IP'), ', ',
+        h('a', { href: 'https://www.routeviews.org/', rel: 'noopener' }, 'RouteViews'), ' und ',
+        h('a', { href: 'https://www.nro.net/', rel: 'noopener' }, 'NRO'), ', zusammengestellt von ',
+        h('a', { href: 'https://github.com/sapics/ip-location-db', rel: 'noopener' }, 'ip-location-db'), ', Lizenz ',
+        h('a', { href: 'https://creativecommons.org/licenses/by/4.0/', rel: 'noopener' }, 'CC BY 4.0'), '.')));
   return 'Statistik';
 }
