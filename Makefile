@@ -33,3 +33,13 @@ asn-measure: node_modules
 .PHONY: screenshots
 screenshots: node_modules
 	node --import tsx test/browser/screenshots.ts
+
+# The resilience tests at full length (make test runs their short versions): 20 SIGKILLs under
+# write load, 30,000 fuzz cases, 1000 idle connections and production timeouts, 20 s of votes,
+# backups under load. SOAK_SEED=<n> replays a run. Ends with a summary; fails on a 500 or a lost write.
+.PHONY: soak
+soak: node_modules
+	@summary=$$(mktemp); \
+	SOAK=1 SOAK_SUMMARY=$$summary node --import tsx --test --test-concurrency=1 --test-reporter=spec $(sort $(wildcard test/resilience/*.test.ts)); status=$$?; \
+	node --import tsx test/resilience/summary.ts $$summary || status=1; \
+	rm -f $$summary; exit $$status
