@@ -21,10 +21,14 @@ export interface FetchedPreview {
   image: string;
 }
 
-const htmlType = (type: string) => /^(text\/html|application\/xhtml\+xml)\s*(;|$)/.test(type);
-const jsonType = (type: string) => /^(application|text)\/([\w.-]+\+)?json\s*(;|$)/.test(type);
-// SVG is refused: a drawing program, not a picture; sharp decides the real format from the bytes.
-const imageType = (type: string) => /^image\/[\w.+-]+\s*(;|$)/.test(type) && !type.startsWith('image/svg');
+/** The Content-Types each resource may have (lower-cased, parameters allowed). */
+export const acceptedTypes = {
+  html: (type: string) => /^(text\/html|application\/xhtml\+xml)\s*(;|$)/.test(type),
+  // application/json, text/json, application/something+json, and oEmbed's application/json+oembed
+  json: (type: string) => /^(application|text)\/([\w.-]+\+)?json(\+oembed)?\s*(;|$)/.test(type),
+  // SVG is refused: a drawing program, not a picture; sharp decides the real format from the bytes.
+  image: (type: string) => /^image\/[\w.+-]+\s*(;|$)/.test(type) && !type.startsWith('image/svg'),
+};
 
 /** Fetches what a link's preview shows: oEmbed for the video site, the page's own metadata otherwise. */
 export async function fetchPreview(client: PreviewClient, config: Config, url: string, signal?: AbortSignal): Promise<FetchedPreview> {
@@ -36,7 +40,7 @@ export async function fetchPreview(client: PreviewClient, config: Config, url: s
 async function fetchPage(client: PreviewClient, url: string, signal?: AbortSignal): Promise<PageMeta> {
   const page = await client.get(url, {
     accept: 'text/html,application/xhtml+xml;q=0.9,*/*;q=0.1',
-    type: htmlType,
+    type: acceptedTypes.html,
     maxBytes: maxHtmlBytes,
     overflow: 'truncate',
     // Everything a preview needs is in <head>: stop there instead of reading the whole page.
@@ -52,7 +56,7 @@ async function fetchOembed(client: PreviewClient, endpoint: string, watchUrl: st
   const request = new URL(endpoint);
   request.searchParams.set('url', watchUrl);
   request.searchParams.set('format', 'json');
-  const answer = await client.get(request, { accept: 'application/json', type: jsonType, maxBytes: maxOembedBytes, overflow: 'fail', signal });
+  const answer = await client.get(request, { accept: 'application/json', type: acceptedTypes.json, maxBytes: maxOembedBytes, overflow: 'fail', signal });
   const meta = parseOembed(answer.body, answer.url);
   if (!meta) throw new UnusablePage(`oEmbed for ${watchUrl} is not a JSON object`);
   return meta;
@@ -68,7 +72,7 @@ export async function fetchThumbnail(client: PreviewClient, config: Config, imag
   try {
     const image = await client.get(imageUrl, {
       accept: 'image/webp,image/png,image/jpeg,image/gif;q=0.9,*/*;q=0.1',
-      type: imageType,
+      type: acceptedTypes.image,
       maxBytes: maxImageBytes,
       overflow: 'fail',
       signal,

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
+import { acceptedTypes } from '../../lib/preview/fetch.ts';
 import { cleanText, decodeText, detectCharset, isBotChallenge, parseOembed, parsePage } from '../../lib/preview/page.ts';
 
 const pageUrl = new URL('https://www.example.com:8443/articles/one.html');
@@ -129,5 +130,18 @@ describe('oEmbed answers', () => {
 
   test('fields of the wrong type count as missing', () => {
     assert.deepEqual(parseOembed(Buffer.from('{"title":42,"author_name":["x"],"thumbnail_url":{}}'), endpoint), { title: '', site: '', image: '' });
+  });
+});
+
+describe('content types', () => {
+  test('each resource accepts only its own types', () => {
+    for (const type of ['text/html', 'text/html; charset=utf-8', 'application/xhtml+xml']) assert.equal(acceptedTypes.html(type), true, type);
+    for (const type of ['', 'text/plain', 'text/htmlx', 'application/json', 'image/svg+xml']) assert.equal(acceptedTypes.html(type), false, type);
+    for (const type of ['application/json', 'application/json; charset=utf-8', 'text/json', 'application/json+oembed', 'application/ld+json']) {
+      assert.equal(acceptedTypes.json(type), true, type);
+    }
+    for (const type of ['', 'text/plain', 'text/html', 'application/jsonp', 'application/javascript']) assert.equal(acceptedTypes.json(type), false, type);
+    for (const type of ['image/jpeg', 'image/png', 'image/webp', 'image/gif', 'image/jpeg; q=1']) assert.equal(acceptedTypes.image(type), true, type);
+    for (const type of ['', 'image/svg+xml', 'text/html', 'application/octet-stream']) assert.equal(acceptedTypes.image(type), false, type);
   });
 });
