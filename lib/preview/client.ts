@@ -96,7 +96,7 @@ export function createPreviewClient(options: PreviewClientOptions): PreviewClien
     keepAliveTimeout: 4_000,
   });
 
-  async function get(input: string | URL, get: GetOptions): Promise<Fetched> {
+  async function get(input: string | URL, wanted: GetOptions): Promise<Fetched> {
     // One clock for the whole resource: every redirect hop and the body share it.
     const abort = new AbortController();
     const signal = abort.signal;
@@ -106,17 +106,17 @@ export function createPreviewClient(options: PreviewClientOptions): PreviewClien
       abort.abort();
     }, timeoutMs);
     const stop = () => abort.abort();
-    if (get.signal?.aborted) stop();
-    get.signal?.addEventListener('abort', stop, { once: true });
-    let url = new URL(input);
+    if (wanted.signal?.aborted) stop();
+    wanted.signal?.addEventListener('abort', stop, { once: true });
     try {
+      let url = new URL(input);
       for (let redirects = 0; ; redirects++) {
         checkTarget(url, options.ports, policy);
         const res = await fetch(url, {
           dispatcher: agent,
           redirect: 'manual',
           signal,
-          headers: { 'user-agent': options.userAgent, accept: get.accept, 'accept-language': 'de,en;q=0.7' },
+          headers: { 'user-agent': options.userAgent, accept: wanted.accept, 'accept-language': 'de,en;q=0.7' },
         });
         if (redirectStatuses.has(res.status)) {
           await res.body?.cancel();
@@ -131,17 +131,17 @@ export function createPreviewClient(options: PreviewClientOptions): PreviewClien
           throw new PreviewFetchError('status', `${url.href} answered ${res.status}`);
         }
         const contentType = (res.headers.get('content-type') ?? '').toLowerCase();
-        if (!get.type(contentType)) {
+        if (!wanted.type(contentType)) {
           await res.body?.cancel();
           throw new PreviewFetchError('type', `${url.href} sent ${contentType || 'no content type'}`);
         }
-        return { url, contentType, body: await readBody(res, get) };
+        return { url, contentType, body: await readBody(res, wanted) };
       }
     } catch (err) {
       throw describe(err, timedOut, timeoutMs);
     } finally {
       clearTimeout(timer);
-      get.signal?.removeEventListener('abort', stop);
+      wanted.signal?.removeEventListener('abort', stop);
     }
   }
 
