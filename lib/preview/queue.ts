@@ -98,7 +98,7 @@ export interface PreviewQueue {
  * process stored previews, drops the cached pages; a daily sweep re-queues stale records.
  */
 export function startPreviewQueue(app: Services, options: PreviewOptions = {}): PreviewQueue {
-  const worker = createPreviewWorker(app, options);
+  const worker = createPreviewWorker({ db: app.db, config: app.config, clock: app.clock, log: app.log }, options);
   const controller = new AbortController();
   const running = new Set<Promise<unknown>>();
   let stopping = false;
