@@ -6,8 +6,8 @@ import { randomTools } from './soak.ts';
 
 /**
  * A write load of several concurrent clients, each with its own X-Forwarded-For address and
- * account: entries (top-level, replies in chains, some with an image), votes, bumps, deletes
- * of own entries and registrations. It records every write the server acknowledged with a 2xx,
+ * account: entries (top-level, replies in chains, some with an image), votes, bumps, edits and
+ * deletes of own entries, avatars and registrations. It records every write the server acknowledged with a 2xx,
  * so a test can check afterwards that each one is in the database. The server may die at any
  * moment (see serverDown/serverUp): clients then wait and carry on against the new address.
  */
@@ -24,6 +24,12 @@ export interface AckedWrites {
   deleted: Set<number>;
   /** Entries whose delete was sent but never answered: either state is right. */
   maybeDeleted: Set<number>;
+  /** Entries whose edit was sent but never answered: the old or the new text is right. */
+  maybeEdited: Set<number>;
+  /** Last acknowledged avatar path per uid. */
+  avatars: Map<number, string>;
+  /** Users whose avatar change was cut off: either avatar is right. */
+  maybeAvatar: Set<number>;
   /** Last acknowledged vote state per `uid:pid` (from the answer's `selected`). */
   votes: Map<string, 'yes' | 'no' | 'none'>;
   /** Vote pairs whose last request was never answered: either state is right. */
@@ -58,7 +64,8 @@ interface Worker {
 
 export class WriteLoad {
   readonly acked: AckedWrites = {
-    entries: new Map(), deleted: new Set(), maybeDeleted: new Set(), votes: new Map(), maybeVoted: new Set(), bumps: new Map(), registrations: new Set(),
+    entries: new Map(), deleted: new Set(), maybeDeleted: new Set(), maybeEdited: new Set(), avatars: new Map(), maybeAvatar: new Set(),
+    votes: new Map(), maybeVoted: new Set(), bumps: new Map(), registrations: new Set(),
   };
   readonly stats: LoadStats = { acknowledged: 0, cutOff: 0, mediaAtRisk: 0, serverErrors: [], unexpectedFailures: [] };
   private url: string;
@@ -122,7 +129,8 @@ export class WriteLoad {
   snapshot(): AckedWrites {
     const a = this.acked;
     return {
-      entries: new Map(a.entries), deleted: new Set(a.deleted), maybeDeleted: new Set(a.maybeDeleted), votes: new Map(a.votes),
+      entries: new Map([...a.entries].map(([pid, e]) => [pid, { ...e }])), deleted: new Set(a.deleted), maybeDeleted: new Set(a.maybeDeleted),
+      maybeEdited: new Set(a.maybeEdited), avatars: new Map(a.avatars), maybeAvatar: new Set(a.maybeAvatar), votes: new Map(a.votes),
       maybeVoted: new Set(a.maybeVoted), bumps: new Map(a.bumps), registrations: new Set(a.registrations),
     };
   }
@@ -169,7 +177,27 @@ export class WriteLoad {
       const pid = this.rnd.pick(this.pids);
       const answer = await this.call(w, 'POST', `/api/entry/${pid}/bump`);
       if (answer?.status === 200) this.acked.bumps.set(pid, (this.acked.bumps.get(pid) ?? 0) + 1);
-    } else if (roll < 0.92) {
+    } else if (roll < 0.88) {
+      // An edit of an own live entry, or a new avatar (the old file goes once the new one is saved).
+      const candidates = w.own.filter((pid) => !this.acked.deleted.has(pid) && !this.acked.maybeDeleted.has(pid));
+      if (candidates.length && this.rnd.chance(0.6)) {
+        const pid = this.rnd.pick(candidates);
+        const content = `${this.tag} edit ${n} by ${w.index}`;
+        const answer = await this.call(w, 'POST', `/api/entry/${pid}/edit`, form({ content }), { onCutOff: () => this.acked.maybeEdited.add(pid) });
+        if (answer?.status === 200) {
+          this.acked.entries.get(pid)!.content = content;
+          this.acked.maybeEdited.delete(pid);
+        }
+      } else {
+        const body = new FormData();
+        body.append('avatar', new Blob([this.image], { type: 'image/jpeg' }), 'me.jpg');
+        const answer = await this.call(w, 'POST', '/api/user/avatar', body, { mediaAtRisk: true, onCutOff: () => this.acked.maybeAvatar.add(w.uid) });
+        if (answer?.status === 200) {
+          this.acked.avatars.set(w.uid, (answer.body as { avatar: string }).avatar);
+          this.acked.maybeAvatar.delete(w.uid);
+        }
+      }
+    } else if (roll < 0.93) {
       const candidates = w.own.filter((pid) => !this.acked.deleted.has(pid) && !this.acked.maybeDeleted.has(pid));
       if (!candidates.length) return;
       const pid = this.rnd.pick(candidates);
@@ -230,8 +258,9 @@ export interface Verification {
 /**
  * Checks acknowledged writes against a database: every acknowledged entry with its author,
  * parent, text and image (unless a delete of it was acknowledged or cut off), every
- * acknowledged delete, the last acknowledged vote of each user on each entry (unless a later
- * vote was cut off), at least as many bumps as acknowledged, every registration.
+ * acknowledged delete, the last acknowledged edit and avatar, the last acknowledged vote of each
+ * user on each entry (unless a later one was cut off), at least as many bumps as acknowledged,
+ * every registration.
  * `monotonicOnly` checks only what later writes cannot undo (entries exist, bumps, registrations):
  * for a backup taken while the load went on.
  */
@@ -255,7 +284,7 @@ export function verifyAcked(db: Database.Database, acked: AckedWrites, mediaDir:
       check(true, '');
       continue;
     }
-    const same = row.deleted === 0 && row.content === want.content && row.filepath === want.filepath;
+    const same = row.deleted === 0 && (row.content === want.content || acked.maybeEdited.has(pid)) && row.filepath === want.filepath;
     const fileThere = !want.filepath || !mediaDir || existsSync(join(mediaDir, want.filepath));
     check(same && fileThere, `acknowledged entry ${pid}: ${JSON.stringify(row)}, expected ${JSON.stringify(want)}${fileThere ? '' : ', its image file is missing'}`);
   }
@@ -273,6 +302,15 @@ export function verifyAcked(db: Database.Database, acked: AckedWrites, mediaDir:
   for (const [pid, count] of acked.bumps) {
     const row = entry.get(pid) as { bump_count: number } | undefined;
     for (let i = 0; i < count; i++) check((row?.bump_count ?? 0) > i, `entry ${pid}: bump_count ${row?.bump_count}, ${count} bumps acknowledged`);
+  }
+  if (!options.monotonicOnly) {
+    const avatar = db.prepare('SELECT avatar FROM users WHERE uid = ?');
+    for (const [uid, path] of acked.avatars) {
+      if (acked.maybeAvatar.has(uid)) continue;
+      const stored = (avatar.get(uid) as { avatar: string } | undefined)?.avatar;
+      const fileThere = !mediaDir || existsSync(join(mediaDir, path));
+      check(stored === path && fileThere, `user ${uid}: avatar ${stored}, acknowledged ${path}${fileThere ? '' : ', its file is missing'}`);
+    }
   }
   const user = db.prepare('SELECT 1 FROM users WHERE username = ?');
   for (const name of acked.registrations) check(user.get(name) !== undefined, `acknowledged registration of ${name} is missing`);
