@@ -94,6 +94,17 @@ describe('query plans on the entries table', () => {
     ['the vote tally', (s) => /LEFT JOIN votes/.test(s.sql), () => `/api/entry/${root}/votes`],
   ];
 
+  test('the feed reads its page through the feed index, without sorting every top-level entry', async () => {
+    await post(bert, 'frisch, damit keine Seite aus dem Zwischenspeicher kommt');
+    const statements = await recordStatements(db, async () => {
+      assert.equal((await visitor(board).get('/api/entry/feed/0')).status, 200);
+    });
+    const feed = statements.find((s) => /e\.reply_to = 0/.test(s.sql))!;
+    const plan = (db.raw.prepare(`EXPLAIN QUERY PLAN ${feed.sql}`).all(...feed.params) as { detail: string }[]).map((r) => r.detail);
+    assert.ok(plan.some((line) => /USING INDEX entries_feed/.test(line)), plan.join('\n'));
+    assert.ok(!plan.some((line) => /TEMP B-TREE/.test(line)), plan.join('\n'));
+  });
+
   for (const [label, isMainQuery, path] of reads) {
     test(`${label} does not scan the entries table`, async () => {
       await post(bert, 'frisch, damit keine Seite aus dem Zwischenspeicher kommt');
