@@ -3,11 +3,10 @@ import type { Config } from '../config.ts';
 import type { Db } from '../db.ts';
 import type { Services } from '../http/context.ts';
 import { removeMedia } from '../media.ts';
-import { invalidateAllViews } from '../view-cache.ts';
 import { createPreviewClient, type PreviewClient, type Resolver } from './client.ts';
 import { fetchPreview, fetchThumbnail } from './fetch.ts';
 import {
-  claimPreviewJob, countDueJobs, maxJobAttempts, previewWriteCount, queuePreviewIfDue, queueStalePreviews,
+  claimPreviewJob, countDueJobs, maxJobAttempts, queuePreviewIfDue, queueStalePreviews,
   releasePreviewJob, removeUnusedPreviews, savePreview, savePreviewFailure, type ClaimedJob,
 } from './store.ts';
 
@@ -94,15 +93,14 @@ export interface PreviewQueue {
 
 /**
  * The server's background queue: jobs live in preview_jobs (they survive a restart), run two at
- * a time off the request path. A poll picks up jobs other processes queued and, when another
- * process stored previews, drops the cached pages; a daily sweep re-queues stale records.
+ * a time off the request path. A poll picks up jobs other processes queued; a daily sweep
+ * re-queues stale records.
  */
 export function startPreviewQueue(app: Services, options: PreviewOptions = {}): PreviewQueue {
   const worker = createPreviewWorker({ db: app.db, config: app.config, clock: app.clock, log: app.log }, options);
   const controller = new AbortController();
   const running = new Set<Promise<unknown>>();
   let stopping = false;
-  let seenWrites = previewWriteCount(app.db);
 
   const pump = () => {
     while (!stopping && running.size < previewConcurrency) {
@@ -122,18 +120,9 @@ export function startPreviewQueue(app: Services, options: PreviewOptions = {}): 
     }
   };
 
+  // Previews another process stored reach cached pages through the view cache's data_version check.
   const poll = () => {
-    if (stopping) return;
-    try {
-      const writes = previewWriteCount(app.db);
-      if (writes !== seenWrites) {
-        seenWrites = writes;
-        invalidateAllViews(app.db);
-      }
-    } catch (err) {
-      app.log(`preview queue: ${(err as Error).message}`);
-    }
-    pump();
+    if (!stopping) pump();
   };
 
   const sweep = () => {

@@ -97,7 +97,6 @@ export function savePreview(db: Db, record: Omit<PreviewRecord, 'fetched_at' | '
       record.url, record.kind, record.title, record.site, record.thumb, now,
     );
     db.run('DELETE FROM preview_jobs WHERE url = ?', record.url);
-    notePreviewWrite(db);
     invalidateAllViews(db);
     return old && old.thumb !== record.thumb ? old.thumb : '';
   });
@@ -113,18 +112,6 @@ export function savePreviewFailure(db: Db, url: string, now: number): void {
     );
     db.run('DELETE FROM preview_jobs WHERE url = ?', url);
   });
-}
-
-/**
- * A counter moved by every stored preview, so a server notices records that another process
- * (board-admin previews) wrote and drops its cached pages.
- */
-function notePreviewWrite(db: Db): void {
-  db.run("INSERT INTO counters (name, value) VALUES ('preview_writes', 1) ON CONFLICT (name) DO UPDATE SET value = value + 1");
-}
-
-export function previewWriteCount(db: Db): number {
-  return db.one<{ value: number }>("SELECT value FROM counters WHERE name = 'preview_writes'")?.value ?? 0;
 }
 
 /** The daily sweep: queues records older than 30 days that some entry still links to. Returns how many. */
