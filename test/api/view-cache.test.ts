@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import Database from 'better-sqlite3';
 import sharp from 'sharp';
 import { feedPage, threadView } from '../../lib/entry-views.ts';
 import type { Client, TestBoard } from '../helpers.ts';
@@ -128,6 +129,21 @@ describe('view cache: every write is visible at once in cached feed pages and th
     const pages = await readPages(board, paths, 'after an edit in the same thread');
     assert.equal(findIn(pages[feedPath(0)], root).content, 'heimlich');
     assert.equal(pages[threadPath(reply)].ancestors[0].content, 'heimlich');
+  });
+
+  test('a write by another process (board-admin) shows at once: the cache checks SQLite\'s data_version', async () => {
+    const root = await post(anna, 'vorher');
+    const paths = [feedPath(0), threadPath(root)];
+    await readPages(board, paths);
+    const other = new Database(board.config.dbPath);
+    try {
+      other.prepare("UPDATE entries SET content = 'von außen' WHERE pid = ?").run(root);
+    } finally {
+      other.close();
+    }
+    const pages = await readPages(board, paths, 'after a write through another connection');
+    assert.equal(findIn(pages[feedPath(0)], root).content, 'von außen');
+    assert.equal(pages[threadPath(root)].entry.content, 'von außen');
   });
 
   test('a new top-level entry appears on top of feed page 0 and pushes the last one to page 1', async () => {
