@@ -51,6 +51,7 @@ test(`SIGKILL at ${kills} random moments under a write load loses no acknowledge
     assert.equal(await victim.exited, 'SIGKILL');
     // A killed server cannot remove its pid file; the next start must see that the pid is dead.
     assert.equal(readFileSync(join(dataDir, 'server.pid'), 'utf8').trim(), String(victim.process.pid), 'the dead server left its pid file');
+    await load.settled();
 
     withDatabase((db) => {
       assert.deepEqual(consistencyProblems(db), [], `after kill ${kill}`);

@@ -77,6 +77,7 @@ export class WriteLoad {
   private running: Promise<void>[] = [];
   private pids: number[] = [];
   private counter = 0;
+  private inFlight = 0;
   private image: Buffer = Buffer.alloc(0);
   private readonly rnd;
 
@@ -116,6 +117,14 @@ export class WriteLoad {
     this.down = true;
     this.generation++;
     this.up = new Promise((resolve) => { this.markUp = resolve; });
+  }
+
+  /**
+   * Resolves once no request is in flight. After a kill, call it before looking at the
+   * database: an answer may already be in a client's socket but not yet recorded.
+   */
+  async settled(): Promise<void> {
+    while (this.inFlight > 0) await new Promise((resolve) => setTimeout(resolve, 10));
   }
 
   /** The server answers again, at this address. */
@@ -221,6 +230,7 @@ export class WriteLoad {
     const generation = this.generation;
     const headers: Record<string, string> = { 'x-forwarded-for': w.ip };
     if (w.cookie) headers.cookie = `session=${w.cookie}`;
+    this.inFlight++;
     try {
       const res = await fetch(this.url + path, { method, body, headers, signal: AbortSignal.timeout(20_000) });
       const text = await res.text();
@@ -239,6 +249,8 @@ export class WriteLoad {
         options.onCutOff?.();
       }
       return undefined;
+    } finally {
+      this.inFlight--;
     }
   }
 }
