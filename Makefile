@@ -36,10 +36,11 @@ screenshots: node_modules
 
 # The resilience tests at full length (make test runs their short versions): 20 SIGKILLs under
 # write load, 30,000 fuzz cases, 1000 idle connections and production timeouts, 20 s of votes,
-# backups under load. SOAK_SEED=<n> replays a run. Ends with a summary; fails on a 500 or a lost write.
+# backups under load. SOAK_SEED=<n> repeats a run's random choices. Ends with a summary; fails on a
+# failed test, a 500 or a lost write.
 .PHONY: soak
 soak: node_modules
 	@summary=$$(mktemp); \
 	SOAK=1 SOAK_SUMMARY=$$summary node --import tsx --test --test-concurrency=1 --test-reporter=spec $(sort $(wildcard test/resilience/*.test.ts)); status=$$?; \
-	node --import tsx test/resilience/summary.ts $$summary || status=1; \
+	node --import tsx test/resilience/summary.ts $$summary $$status || status=1; \
 	rm -f $$summary; exit $$status

@@ -2,7 +2,8 @@ import { readFileSync } from 'node:fs';
 
 /**
  * Prints the `make soak` summary from the JSON lines the resilience tests appended to the file
- * named on the command line; exits 1 when a 500 was seen or an acknowledged write went missing.
+ * named first on the command line (the test runner's exit status second); exits 1 when a test
+ * failed, a 500 was seen or an acknowledged write went missing.
  */
 const file = process.argv[2];
 const totals: Record<string, number> = {};
@@ -25,5 +26,7 @@ console.log('\nsoak summary');
 for (const [label, value] of rows) console.log(`  ${label.padEnd(46)} ${value}`);
 const lost = n('writesAcknowledged') - n('writesFound') + n('backupWritesAcknowledged') - n('backupWritesFound');
 const ok = text.length > 0 && n('serverErrors') === 0 && lost === 0;
-console.log(ok ? '  result: ok' : `  result: FAILED (${text.length ? `${n('serverErrors')} 500s, ${lost} acknowledged writes missing` : 'no test reported'})`);
-process.exit(ok ? 0 : 1);
+const testsPassed = process.argv[3] === '0';
+console.log(ok ? '  counts: ok' : `  counts: FAILED (${text.length ? `${n('serverErrors')} 500s, ${lost} acknowledged writes missing` : 'no test reported'})`);
+console.log(`  tests: ${testsPassed ? 'all passed' : 'FAILED (see above)'}`);
+process.exit(ok && testsPassed ? 0 : 1);
