@@ -6,7 +6,7 @@ import { openDb, type Db } from './db.ts';
 import { readForm, type Form } from './http/body.ts';
 import { clientIp } from './http/client-ip.ts';
 import { parseCookies } from './http/cookies.ts';
-import { Reply, type Ctx, type Services } from './http/context.ts';
+import { ClientGone, Reply, type Ctx, type Services } from './http/context.ts';
 import { ApiError } from './http/errors.ts';
 import { createRouter } from './http/router.ts';
 import { isForeignOrigin } from './http/origin.ts';
@@ -129,6 +129,7 @@ async function handleRequest(app: Services, req: IncomingMessage, res: ServerRes
 function makeContext(app: Services, req: IncomingMessage, res: ServerResponse, url: URL): Ctx {
   let session: Session | undefined | null = null;
   let form: Promise<Form> | undefined;
+  let aborter: AbortController | undefined;
   const cookies = parseCookies(req.headers.cookie);
   return {
     app, req, res, url, cookies,
@@ -145,6 +146,16 @@ function makeContext(app: Services, req: IncomingMessage, res: ServerResponse, u
     setCookie(cookie) {
       const previous = res.getHeader('Set-Cookie');
       res.setHeader('Set-Cookie', [...(Array.isArray(previous) ? previous : []), cookie]);
+    },
+    get signal() {
+      if (!aborter) {
+        const controller = new AbortController();
+        res.once('close', () => {
+          if (!res.writableFinished) controller.abort(new ClientGone('client went away'));
+        });
+        aborter = controller;
+      }
+      return aborter.signal;
     },
   };
 }
@@ -179,6 +190,7 @@ function sendJsonText(res: ServerResponse, status: number, text: string | Buffer
 }
 
 function sendError(app: Services, req: IncomingMessage, res: ServerResponse, err: unknown): void {
+  if (err instanceof ClientGone) return;
   const apiError = err instanceof ApiError ? err : new ApiError(500, 'internal');
   if (!(err instanceof ApiError)) app.log(`error ${req.method} ${req.url?.split('?')[0]}: ${(err as Error)?.stack ?? String(err)}`);
   if (res.headersSent) {

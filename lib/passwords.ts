@@ -10,28 +10,32 @@ const keyLength = 32;
 // Each hash holds 128 MiB at ln=17: two at a time, so a burst of logins cannot exhaust memory.
 const withHashSlot = createSemaphore(2);
 
-function derive(password: string, salt: Buffer, logN: number, r: number, p: number): Promise<Buffer> {
+function derive(password: string, salt: Buffer, logN: number, r: number, p: number, signal?: AbortSignal): Promise<Buffer> {
   const N = 2 ** logN;
   const maxmem = 128 * N * r * p + 32 * 1024 * 1024;
   return withHashSlot(
     () => new Promise((resolve, reject) => {
       scrypt(password.normalize('NFC'), salt, keyLength, { N, r, p, maxmem }, (err, key) => (err ? reject(err) : resolve(key)));
     }),
+    signal,
   );
 }
 
-/** Hashes a password with a fresh salt; runs on the thread pool, never on the event loop. */
-export async function hashPassword(password: string, logN: number): Promise<string> {
+/**
+ * Hashes a password with a fresh salt; runs on the thread pool, never on the event loop.
+ * `signal`: the request's; a caller that went away while queued costs no hashing.
+ */
+export async function hashPassword(password: string, logN: number, signal?: AbortSignal): Promise<string> {
   const salt = randomBytes(16);
-  const key = await derive(password, salt, logN, 8, 1);
+  const key = await derive(password, salt, logN, 8, 1, signal);
   return `$scrypt$ln=${logN},r=8,p=1$${salt.toString('base64')}$${key.toString('base64')}`;
 }
 
 /** Checks a password against a stored hash in constant time; false for a malformed hash. */
-export async function verifyPassword(password: string, stored: string): Promise<boolean> {
+export async function verifyPassword(password: string, stored: string, signal?: AbortSignal): Promise<boolean> {
   const parsed = parseHash(stored);
   if (!parsed) return false;
-  const key = await derive(password, parsed.salt, parsed.logN, parsed.r, parsed.p);
+  const key = await derive(password, parsed.salt, parsed.logN, parsed.r, parsed.p, signal);
   return timingSafeEqual(key, parsed.key);
 }
 

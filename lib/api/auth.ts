@@ -26,7 +26,7 @@ export async function login(ctx: Ctx) {
 
   const user = findUserByName(ctx.app.db, username);
   // Unknown names spend the same hashing work as wrong passwords, so timing reveals nothing.
-  const matches = await verifyPassword(password, user?.pass_hash ?? (await dummyHash(ctx.app.config.scryptLogN)));
+  const matches = await verifyPassword(password, user?.pass_hash ?? (await dummyHash(ctx.app.config.scryptLogN)), ctx.signal);
   if (!user || !matches) throw new ApiError(401, 'auth.bad_credentials');
 
   startSession(ctx, user.uid, timeout);
@@ -46,7 +46,7 @@ export async function register(ctx: Ctx) {
   if (Object.keys(fields).length) throw new ApiError(400, 'auth.invalid', { fields });
 
   if (findUserByName(ctx.app.db, username)) throw new ApiError(409, 'user.name_taken', { field: 'user' });
-  const hash = await hashPassword(password, ctx.app.config.scryptLogN);
+  const hash = await hashPassword(password, ctx.app.config.scryptLogN, ctx.signal);
   const uid = createUser(ctx.app.db, username, hash, ctx.app.clock.now());
   if (uid === undefined) throw new ApiError(409, 'user.name_taken', { field: 'user' });
   return created({ username });
@@ -89,7 +89,7 @@ export async function reset(ctx: Ctx) {
   if (passwordProblem) throw new ApiError(400, 'auth.invalid', { field: 'pass1', message: passwordProblem });
   if (textField(form, 'pass2') !== password) throw new ApiError(400, 'auth.invalid', { field: 'pass2', message: fieldMessages.passwordMismatch });
 
-  const hash = await hashPassword(password, ctx.app.config.scryptLogN);
+  const hash = await hashPassword(password, ctx.app.config.scryptLogN, ctx.signal);
   const { db } = ctx.app;
   db.tx(() => {
     // A concurrent reset may have used the link while we hashed: only one wins.

@@ -58,7 +58,7 @@ export async function deleteOwnAccount(ctx: Ctx) {
   const uid = ctx.session()!.uid;
   const user = findUserById(db, uid);
   if (!user) throw new ApiError(401, 'auth.required');
-  if (!(await verifyPassword(textField(form, 'pass1'), user.pass_hash))) throw new ApiError(403, 'auth.bad_password', { field: 'pass1' });
+  if (!(await verifyPassword(textField(form, 'pass1'), user.pass_hash, ctx.signal))) throw new ApiError(403, 'auth.bad_password', { field: 'pass1' });
 
   const media = deleteAccount(db, uid);
   ctx.setCookie(clearedSessionCookie(config.origin.startsWith('https:')));

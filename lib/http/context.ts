@@ -41,9 +41,14 @@ export interface Ctx {
   /** The request body as a form, read once with the configured limits. */
   form(): Promise<Form>;
   setCookie(cookie: string): void;
+  /** Aborts when the client goes away before its answer is written (skips queued hashing). */
+  readonly signal: AbortSignal;
 }
 
 export type Handler = (ctx: Ctx) => unknown;
+
+/** The reason ctx.signal aborts with: nobody is left to answer, so it is neither answered nor logged. */
+export class ClientGone extends Error {}
 
 /** A handler's answer when it is not a plain 200 JSON body. */
 export class Reply {
