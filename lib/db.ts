@@ -78,7 +78,7 @@ export function openDb(path: string, options: { backgroundCheckpoints?: boolean 
 /** Moves WAL checkpoints to a worker with its own connection; the main connection never auto-checkpoints. */
 function startCheckpointer(raw: Database.Database, path: string) {
   raw.pragma('wal_autocheckpoint = 0');
-  const worker = new Worker(new URL('./checkpoint-worker.mjs', import.meta.url), { workerData: { path, intervalMs: 500 } });
+  const worker = new Worker(new URL('./checkpoint-worker.mjs', import.meta.url), { workerData: { path, intervalMs: 500 }, execArgv: [] });
   worker.unref();
   return {
     stop: () => new Promise<void>((resolve) => {

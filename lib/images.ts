@@ -11,6 +11,7 @@ const extensions: Record<string, string> = { jpeg: 'jpg', gif: 'gif', png: 'png'
 // sharp works on libuv's thread pool; two jobs at a time bound memory and leave threads for scrypt.
 const withImageSlot = createSemaphore(2);
 sharp.cache(false);
+sharp.concurrency(1); // one libvips thread per image: two uploads at once never take both cores from reads
 
 export interface ProcessedImage {
   data: Buffer;

@@ -1,4 +1,5 @@
-import { randomBytes, scrypt, timingSafeEqual } from 'node:crypto';
+import { randomBytes, timingSafeEqual } from 'node:crypto';
+import { Worker } from 'node:worker_threads';
 import { createSemaphore } from './semaphore.ts';
 
 /*
@@ -10,19 +11,68 @@ const keyLength = 32;
 // Each hash holds 128 MiB at ln=17: two at a time, so a burst of logins cannot exhaust memory.
 const withHashSlot = createSemaphore(2);
 
-function derive(password: string, salt: Buffer, logN: number, r: number, p: number, signal?: AbortSignal): Promise<Buffer> {
-  const N = 2 ** logN;
-  const maxmem = 128 * N * r * p + 32 * 1024 * 1024;
-  return withHashSlot(
-    () => new Promise((resolve, reject) => {
-      scrypt(password.normalize('NFC'), salt, keyLength, { N, r, p, maxmem }, (err, key) => (err ? reject(err) : resolve(key)));
-    }),
-    signal,
-  );
+interface HashJob {
+  resolve(key: Buffer): void;
+  reject(err: Error): void;
 }
 
 /**
- * Hashes a password with a fresh salt; runs on the thread pool, never on the event loop.
+ * scrypt runs on dedicated worker threads at a lower scheduling priority (lib/hash-worker.mjs),
+ * not on libuv's pool: a burst of logins then neither starves reads of CPU nor holds the pool
+ * threads that file access and image work need. The semaphore keeps at most two busy.
+ */
+class HashWorkers {
+  private idle: Worker[] = [];
+  private jobs = new Map<number, HashJob>();
+  private nextId = 1;
+
+  run(password: string, salt: Buffer, N: number, r: number, p: number, maxmem: number): Promise<Buffer> {
+    const worker = this.idle.pop() ?? this.spawn();
+    const id = this.nextId++;
+    // Referenced only while it hashes: a pending hash keeps the process alive, an idle worker does not.
+    worker.ref();
+    return new Promise((resolve, reject) => {
+      this.jobs.set(id, {
+        resolve: (key) => { worker.unref(); this.idle.push(worker); resolve(key); },
+        reject: (err) => { worker.unref(); reject(err); },
+      });
+      worker.postMessage({ id, password, salt, keyLength, N, r, p, maxmem });
+    });
+  }
+
+  private spawn(): Worker {
+    const worker = new Worker(new URL('./hash-worker.mjs', import.meta.url), { execArgv: [] });
+    worker.on('message', (message: { id: number; key?: Uint8Array; error?: string }) => {
+      const job = this.jobs.get(message.id);
+      this.jobs.delete(message.id);
+      if (message.key) job?.resolve(Buffer.from(message.key));
+      else {
+        this.idle.push(worker);
+        job?.reject(new Error(`scrypt failed: ${message.error}`));
+      }
+    });
+    worker.on('error', (err) => {
+      // A dead worker fails its jobs and is not reused; the next hash starts a fresh one.
+      this.idle = this.idle.filter((w) => w !== worker);
+      for (const [id, job] of this.jobs) {
+        this.jobs.delete(id);
+        job.reject(err);
+      }
+    });
+    return worker;
+  }
+}
+
+const workers = new HashWorkers();
+
+function derive(password: string, salt: Buffer, logN: number, r: number, p: number, signal?: AbortSignal): Promise<Buffer> {
+  const N = 2 ** logN;
+  const maxmem = 128 * N * r * p + 32 * 1024 * 1024;
+  return withHashSlot(() => workers.run(password.normalize('NFC'), salt, N, r, p, maxmem), signal);
+}
+
+/**
+ * Hashes a password with a fresh salt; runs on a hashing worker thread, never on the event loop.
  * `signal`: the request's; a caller that went away while queued costs no hashing.
  */
 export async function hashPassword(password: string, logN: number, signal?: AbortSignal): Promise<string> {
