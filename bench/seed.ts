@@ -5,6 +5,7 @@ import { latestMaxDepth } from '../lib/latest.ts';
 import { hashPassword } from '../lib/passwords.ts';
 import { entryLink } from '../lib/preview/links.ts';
 import { tokenHash } from '../lib/tokens.ts';
+import { prng } from '../test/prng.ts';
 
 /**
  * Seeds a benchmark board straight into SQLite through the project's own schema: users,
@@ -35,17 +36,6 @@ export function benchSessionToken(uid: number): string {
 
 export function benchUsername(uid: number): string {
   return `user${String(uid).padStart(5, '0')}`;
-}
-
-function prng(seed: number) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 export async function seedBoard(dbPath: string, options: SeedOptions): Promise<Record<string, number>> {

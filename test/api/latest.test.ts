@@ -5,6 +5,7 @@ import {
   assertError, assertStoredLatestMatchesBruteForce, bruteForceLatest, entryFields, entryRow, latestOf, member, post,
   password, startEntryBoard, visitor, wholeFeed,
 } from '../entry-helpers.ts';
+import { prng } from '../prng.ts';
 
 async function feedEntry(board: TestBoard, pid: number) {
   const feed = await wholeFeed(visitor(board));
@@ -163,18 +164,6 @@ describe('latest on a chain deeper than 50 levels', () => {
     assertStoredLatestMatchesBruteForce(board);
   });
 });
-
-/** A small seeded PRNG (mulberry32), so a failure replays exactly. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 describe('latest after a random sequence of creates and deletes', () => {
   let board: TestBoard;

@@ -7,6 +7,7 @@ import type { Client, TestBoard } from '../helpers.ts';
 import {
   assertStoredLatestMatchesBruteForce, day, latestOf, member, password, post, startEntryBoard, uidOf, visitor,
 } from '../entry-helpers.ts';
+import { prng } from '../prng.ts';
 
 /**
  * The view cache (lib/view-cache.ts) keeps the serialised JSON of feed pages and threads.
@@ -446,18 +447,6 @@ describe('view cache: one per board', () => {
     }
   });
 });
-
-/** A small seeded PRNG (mulberry32), so a failure replays exactly. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 describe('view cache under random writes', () => {
   test('after each of 200 random writes, feed pages and threads served from the cache equal a fresh computation', async () => {

@@ -14,17 +14,7 @@ export function scaled<T>(short: T, long: T): T {
 /** The seed of every random choice in these tests: SOAK_SEED to replay a run, else a fixed one. */
 export const seed = Number(process.env.SOAK_SEED ?? 20261121);
 
-/** A small seeded generator (mulberry32): the same seed gives the same run. */
-export function prng(start: number): () => number {
-  let a = start >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+export { prng } from '../prng.ts';
 
 /** Helpers over one generator: integers, picks, chances. */
 export function randomTools(random: () => number) {
