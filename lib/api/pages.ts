@@ -15,8 +15,21 @@ const pageCsp = [
   "form-action 'self'",
 ].join('; ');
 
+/** The one page shell, read once per process: it changes only with a deploy, which restarts the server. */
+const shells = new Map<string, Promise<Buffer>>();
+
+function shellOf(webDir: string): Promise<Buffer> {
+  let shell = shells.get(webDir);
+  if (!shell) {
+    shell = readFile(join(webDir, 'index.html'));
+    shell.catch(() => shells.delete(webDir)); // a failed read is retried by the next request
+    shells.set(webDir, shell);
+  }
+  return shell;
+}
+
 async function sendShell(ctx: Ctx, status: number): Promise<void> {
-  const html = await readFile(join(ctx.app.config.webDir, 'index.html'));
+  const html = await shellOf(ctx.app.config.webDir);
   ctx.res.writeHead(status, {
     'Content-Type': 'text/html; charset=utf-8',
     'Content-Length': html.length,
