@@ -67,16 +67,21 @@ class ViewCache {
     return body;
   }
 
-  /** A thread page by its entry; `root` is the entry's thread, whose version decides freshness. */
-  thread(pid: number, root: number, build: () => unknown): Buffer {
+  /**
+   * A thread page by its entry. `rootOf` loads the entry's thread (undefined: no such entry) and
+   * is asked only on a miss: an entry's root never changes, so a cached page knows it already.
+   */
+  thread(pid: number, rootOf: () => number | undefined, build: () => unknown): Buffer | undefined {
     this.checkOtherWriters();
-    const stamp = `${this.global}.${this.threadVersions.get(root) ?? 0}`;
     const hit = this.threads.get(pid);
-    if (hit?.stamp === stamp && hit.root === root) {
+    if (hit && hit.stamp === this.threadStamp(hit.root)) {
       this.threads.delete(pid); // keep the map in least-recently-used order
       this.threads.set(pid, hit);
       return hit.body;
     }
+    const root = rootOf();
+    if (root === undefined) return undefined;
+    const stamp = this.threadStamp(root);
     const body = Buffer.from(JSON.stringify(build()));
     if (hit) this.forget(pid, hit.body.length);
     this.threads.set(pid, { stamp, body, root });
@@ -86,6 +91,10 @@ class ViewCache {
       this.forget(oldest, entry.body.length);
     }
     return body;
+  }
+
+  private threadStamp(root: number): string {
+    return `${this.global}.${this.threadVersions.get(root) ?? 0}`;
   }
 
   private forget(pid: number, bytes: number): void {

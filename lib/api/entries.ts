@@ -131,9 +131,9 @@ export function feed(ctx: Ctx) {
 export function thread(ctx: Ctx) {
   const pid = integerParam(ctx.params.pid, 'pid');
   const { db } = ctx.app;
-  const entry = findEntry(db, pid);
-  if (!entry) throw new ApiError(404, 'entry.not_found');
-  return viewCache(db).thread(pid, entry.root, () => threadView(db, pid));
+  const page = viewCache(db).thread(pid, () => findEntry(db, pid)?.root, () => threadView(db, pid));
+  if (!page) throw new ApiError(404, 'entry.not_found');
+  return page;
 }
 
 /** GET /api/u/{username}/feed/{page} */
