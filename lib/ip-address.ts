@@ -122,3 +122,14 @@ export function isPrivateIpv6(words: Uint32Array): boolean {
   if (words[0] === 0 && words[1] === 0 && words[2] === 0 && words[3]! <= 1) return true;
   return (top & 0xfe00) === 0xfc00 || (top & 0xffc0) === 0xfe80 || (top & 0xff00) === 0xff00;
 }
+
+const subjectWords = new Uint32Array(4);
+
+/**
+ * The bucket a client falls into for rate limits: its IPv4 address, or for IPv6 its /64. A
+ * subscriber gets a whole /64, so counting single IPv6 addresses would hand out endless buckets.
+ */
+export function rateLimitSubject(address: string): string {
+  if (address.indexOf(':') < 0 || !parseIpv6(address, subjectWords)) return address;
+  return `${(subjectWords[0]! >>> 16).toString(16)}:${(subjectWords[0]! & 0xffff).toString(16)}:${(subjectWords[1]! >>> 16).toString(16)}:${(subjectWords[1]! & 0xffff).toString(16)}::/64`;
+}

@@ -1,4 +1,6 @@
-/** Per-IP fixed-window counters, one bucket per group and address. */
+import { rateLimitSubject } from './ip-address.ts';
+
+/** Per-IP fixed-window counters, one bucket per group and address (an IPv6 client: its /64). */
 export interface RateLimiter {
   /** Counts one request; returns the seconds to wait when over the limit, else 0. */
   hit(group: string, ip: string, now: number): number;
@@ -44,7 +46,7 @@ export function createRateLimiter(rules: Record<string, RateRule>, maxBuckets = 
       const rule = rules[group];
       if (!rule) throw new Error(`no rate rule for ${group}`);
       if (now >= nextSweep) sweepExpired(now);
-      const key = `${group} ${ip}`;
+      const key = `${group} ${rateLimitSubject(ip)}`;
       let bucket = buckets.get(key);
       if (!bucket || bucket.resetAt <= now) bucket = startWindow(key, rule, now);
       bucket.count++;

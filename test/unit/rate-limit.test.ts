@@ -75,3 +75,15 @@ test("the board's limits: 20 a minute for login, registration and reset, 10 for 
     report: { limit: 10, windowSeconds: 60 },
   });
 });
+
+test('IPv6 clients share one bucket per /64; IPv4 addresses and other /64s count apart', () => {
+  const limiter = createRateLimiter({ login: { limit: 2, windowSeconds: 60 } });
+  assert.equal(limiter.hit('login', '2001:db8:1:2::1', 0), 0);
+  assert.equal(limiter.hit('login', '2001:db8:1:2:ffff:ffff:ffff:fffe', 0), 0);
+  assert.ok(limiter.hit('login', '2001:0db8:0001:0002::77', 0) > 0, 'a third address of the same /64 is over the limit');
+  assert.equal(limiter.hit('login', '2001:db8:1:3::1', 0), 0, 'the next /64 has its own bucket');
+  assert.equal(limiter.hit('login', '192.0.2.1', 0), 0);
+  assert.equal(limiter.hit('login', '192.0.2.2', 0), 0);
+  assert.equal(limiter.hit('login', '192.0.2.2', 0), 0);
+  assert.ok(limiter.hit('login', '192.0.2.2', 0) > 0);
+});
