@@ -40,13 +40,13 @@ function nextIp(): string {
 
 type Setup = (client: { setHeaders(h: Record<string, string>): void; setHeadersAndBody(h: Record<string, string>, b: string | Buffer): void }, index: number) => void;
 
-async function load(url: string, options: { path: string; method?: 'GET' | 'POST'; setup?: Setup; connections?: number; overallRate?: number }): Promise<autocannon.Result> {
+async function load(url: string, options: { path: string; method?: 'GET' | 'POST'; setup?: Setup; connections?: number; overallRate?: number; duration?: number }): Promise<autocannon.Result> {
   let index = 0;
   return autocannon({
     url: url + options.path,
     method: options.method ?? 'GET',
     connections: options.connections ?? connections,
-    duration: seconds,
+    duration: options.duration ?? seconds,
     overallRate: options.overallRate,
     setupClient: (client: any) => {
       const i = ++index;
@@ -62,6 +62,11 @@ function wrapClient(client: any) {
     setHeaders: (h: Record<string, string>) => client.setHeaders({ ...h, 'x-forwarded-for': ip }),
     setHeadersAndBody: (h: Record<string, string>, b: string | Buffer) => client.setHeadersAndBody({ ...h, 'x-forwarded-for': ip }, b),
   };
+}
+
+/** A fresh process is measured warm, like a server that has been up a while: JIT and page cache. */
+async function warmUp(url: string, paths: string[]): Promise<void> {
+  for (const path of paths) await load(url, { path, duration: 2 });
 }
 
 function row(name: string, size: number, result: autocannon.Result, note?: string): Row {
@@ -142,12 +147,14 @@ async function measureFullBoard(size: number, rows: Row[]): Promise<{ startupMs:
   // The baseline runs while the board idles, on its own port and process.
   const baseline = spawn(process.execPath, ['--import', 'tsx', 'bench/baseline.ts', join(dir, 'feed-sample.json'), String(basePort + 1)], { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] });
   await new Promise((r) => baseline.stdout!.once('data', r));
+  await warmUp(`http://127.0.0.1:${basePort + 1}`, ['/']);
   const base = await load(`http://127.0.0.1:${basePort + 1}`, { path: '/' });
   await stop(baseline);
   rows.push(row('baseline (bare node:http, feed-sized JSON)', size, base));
   const baselineRps = base.requests.average;
 
   const url = board.url;
+  await warmUp(url, ['/api/entry/feed/0', `/api/entry/${hotThreadPid}/thread`]);
   const users = 1000;
   const cases: [string, Parameters<typeof load>[1]][] = [
     ['feed page 0', { path: '/api/entry/feed/0' }],
@@ -191,6 +198,7 @@ async function measureFullBoard(size: number, rows: Row[]): Promise<{ startupMs:
 async function measureGrowth(size: number, rows: Row[], baselineRps: number): Promise<void> {
   const dir = await seed(size);
   const board = await startBoard(dir, basePort + 2);
+  await warmUp(board.url, ['/api/entry/feed/0', `/api/entry/${hotThreadPid}/thread`]);
   for (const [name, path] of [['feed page 0', '/api/entry/feed/0'], [`thread (${hotThreadPid}, 100 replies)`, `/api/entry/${hotThreadPid}/thread`]] as const) {
     const result = await load(board.url, { path });
     rows.push({ ...row(name, size, result), ratio: result.requests.average / baselineRps });
