@@ -20,6 +20,14 @@ export interface EntryRow {
   link: string;
 }
 
+/** Every column of an entries row, including the denormalised ones (tests and tools compare them). */
+export interface StoredEntry extends EntryRow {
+  latest_pid: number;
+  latest_skipped: number;
+  votes_yes: number;
+  votes_no: number;
+}
+
 export function findEntry(db: Db, pid: number): EntryRow | undefined {
   return db.one<EntryRow>(
     `SELECT pid, uid, created_at, content, filepath, reply_to, root, depth, reply_count, last_activity,

@@ -1,5 +1,7 @@
 import assert from 'node:assert/strict';
 import { startBoard, type Answer, type Client, type TestBoard } from './helpers.ts';
+import type { StoredEntry } from '../lib/entries.ts';
+export type { StoredEntry };
 
 /** Shared by the entry tests (test/api/entries, latest, votes, bump, reports, images, ...). */
 
@@ -48,27 +50,11 @@ export function assertError(answer: Answer, status: number, code: string, field?
   if (field !== undefined) assert.equal(answer.body.error.field, field);
 }
 
-export interface StoredEntry {
-  pid: number;
-  uid: number;
-  created_at: number;
-  content: string;
-  filepath: string;
-  reply_to: number;
-  reply_count: number;
-  last_activity: number;
-  deleted: number;
-  bump_count: number;
-  last_bump: number;
-  latest_pid: number;
-  latest_skipped: number;
-}
 
 /** The stored row of an entry, straight from the database. */
 export function entryRow(board: TestBoard, pid: number): StoredEntry | undefined {
   return board.app.services.db.one<StoredEntry>(
-    `SELECT pid, uid, created_at, content, filepath, reply_to, reply_count, last_activity, deleted,
-            bump_count, last_bump, latest_pid, latest_skipped FROM entries WHERE pid = ?`,
+    'SELECT * FROM entries WHERE pid = ?',
     pid,
   );
 }

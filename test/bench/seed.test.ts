@@ -9,6 +9,7 @@ import { createApp } from '../../lib/app.ts';
 import { loadConfig, prepareDataDir } from '../../lib/config.ts';
 import { openDb, type Db } from '../../lib/db.ts';
 import { latestMaxDepth } from '../../lib/latest.ts';
+import type { StoredEntry as Row } from '../../lib/entries.ts';
 
 /**
  * A smoke run of the benchmark seed (bench/seed.ts) with 1,000 entries: every denormalised
@@ -19,26 +20,6 @@ import { latestMaxDepth } from '../../lib/latest.ts';
 const size = { entries: 1000, users: 50, votes: 2000, sessions: 5 };
 const day = 86_400;
 
-interface Row {
-  pid: number;
-  uid: number;
-  created_at: number;
-  content: string;
-  filepath: string;
-  link: string;
-  reply_to: number;
-  root: number;
-  depth: number;
-  reply_count: number;
-  last_activity: number;
-  deleted: number;
-  bump_count: number;
-  last_bump: number;
-  latest_pid: number;
-  latest_skipped: number;
-  votes_yes: number;
-  votes_no: number;
-}
 
 describe('bench/seed.ts with 1,000 entries', () => {
   let dataDir: string;

@@ -1,24 +1,7 @@
 import type Database from 'better-sqlite3';
 import { latestMaxDepth } from '../../lib/latest.ts';
+import type { StoredEntry as Row } from '../../lib/entries.ts';
 
-interface Row {
-  pid: number;
-  uid: number;
-  created_at: number;
-  content: string;
-  filepath: string;
-  link: string;
-  reply_to: number;
-  root: number;
-  depth: number;
-  reply_count: number;
-  last_activity: number;
-  deleted: number;
-  latest_pid: number;
-  latest_skipped: number;
-  votes_yes: number;
-  votes_no: number;
-}
 
 /**
  * Everything the board keeps denormalised, recomputed from the base rows (entries' tree, vote
