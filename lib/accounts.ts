@@ -2,7 +2,6 @@ import type { Db } from './db.ts';
 import { removeEntriesOfUser } from './entries.ts';
 import { anonymiseReportsOf } from './reports.ts';
 import { deleteUserRow } from './users.ts';
-import { invalidateAllViews } from './view-cache.ts';
 import { removeVotesOfUser } from './votes.ts';
 
 /**
@@ -17,7 +16,7 @@ export function deleteAccount(db: Db, uid: number): string[] {
     const files = removeEntriesOfUser(db, uid);
     anonymiseReportsOf(db, uid);
     deleteUserRow(db, uid);
-    invalidateAllViews(db);
+    db.responses.everythingChanged();
     return [avatar, ...files].filter(Boolean);
   });
 }

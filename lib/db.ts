@@ -1,5 +1,6 @@
 import Database from 'better-sqlite3';
 import { Worker } from 'node:worker_threads';
+import { ResponseCache } from './response-cache.ts';
 import { migrate } from './schema.ts';
 
 type Params = unknown[];
@@ -18,6 +19,8 @@ export interface Db {
    */
   setFault(fault: ((sql: string) => Error | undefined) | undefined): void;
   readonly raw: Database.Database;
+  /** This connection's cache of serialised feed and thread answers (lib/response-cache.ts). */
+  readonly responses: ResponseCache;
   close(): Promise<void>;
 }
 
@@ -50,8 +53,9 @@ export function openDb(path: string, options: { backgroundCheckpoints?: boolean 
     return stmt;
   }
 
+  const one = <T>(sql: string, ...params: Params) => prepare(sql).get(...params) as T | undefined;
   return {
-    one: <T>(sql: string, ...params: Params) => prepare(sql).get(...params) as T | undefined,
+    one,
     all: <T>(sql: string, ...params: Params) => prepare(sql).all(...params) as T[],
     run(sql, ...params) {
       const r = prepare(sql).run(...params);
@@ -65,6 +69,8 @@ export function openDb(path: string, options: { backgroundCheckpoints?: boolean 
     })(),
     setFault(f) { fault = f; },
     raw,
+    // Through the helper like any statement, so a simulated disk fault fails cached reads too.
+    responses: new ResponseCache(() => one<{ data_version: number }>('PRAGMA data_version')!.data_version),
     close() {
       const closeConnection = () => {
         if (raw.open) raw.close();
@@ -96,4 +102,9 @@ function startCheckpointer(raw: Database.Database, path: string) {
       worker.postMessage('stop');
     }),
   };
+}
+
+/** Reads one small table, so a broken or missing database throws instead of looking healthy. */
+export function checkDatabase(db: Db): void {
+  db.one('SELECT count(*) AS n FROM counters');
 }

@@ -1,6 +1,5 @@
 import type { Db } from './db.ts';
-import { recordNewDescendant, repairLatestAfterRemoval, touchThread } from './latest.ts';
-import { invalidateThread } from './view-cache.ts';
+import { recordNewDescendant, refreshActivityToRoot, repairLatestAfterRemoval } from './latest.ts';
 
 /** The stored columns of an entry that handlers decide on. */
 export interface EntryRow {
@@ -37,13 +36,19 @@ export function findEntry(db: Db, pid: number): EntryRow | undefined {
   );
 }
 
+/** True when an entry with this pid exists, deleted or not (its page answers 200). */
+export function entryExists(db: Db, pid: number): boolean {
+  return db.one('SELECT 1 FROM entries WHERE pid = ?', pid) !== undefined;
+}
+
 /** A live (not deleted) entry, or undefined: what every write on an entry needs. */
 export function findLiveEntry(db: Db, pid: number): EntryRow | undefined {
   const entry = findEntry(db, pid);
   return entry && !entry.deleted ? entry : undefined;
 }
 
-function bumpCounters(db: Db, isReply: boolean, delta: number): void {
+/** The statistics counters of live entries (entries, and toplevel or replies) move by delta. */
+function adjustEntryCounters(db: Db, isReply: boolean, delta: number): void {
   db.run(`UPDATE counters SET value = value + ? WHERE name IN ('entries', ?)`, delta, isReply ? 'replies' : 'toplevel');
 }
 
@@ -74,8 +79,8 @@ export function createEntry(db: Db, entry: NewEntry, now: number): number | unde
     } else {
       db.run('UPDATE entries SET root = pid WHERE pid = ?', pid);
     }
-    bumpCounters(db, Boolean(parent), 1);
-    invalidateThread(db, parent?.root ?? pid);
+    adjustEntryCounters(db, Boolean(parent), 1);
+    db.responses.threadChanged(parent?.root ?? pid);
     return pid;
   });
 }
@@ -85,7 +90,7 @@ export function editEntry(db: Db, pid: number, content: string, link: string): v
   const entry = findEntry(db, pid);
   if (!entry) return;
   db.run('UPDATE entries SET content = ?, link = ? WHERE pid = ?', content, link, pid);
-  invalidateThread(db, entry.root);
+  db.responses.threadChanged(entry.root);
 }
 
 /**
@@ -97,16 +102,23 @@ export function softDeleteEntry(db: Db, pid: number): string {
     const entry = findLiveEntry(db, pid);
     if (!entry) return '';
     db.run("UPDATE entries SET deleted = 1, content = '', filepath = '', link = '' WHERE pid = ?", pid);
-    bumpCounters(db, entry.reply_to !== 0, -1);
+    adjustEntryCounters(db, entry.reply_to !== 0, -1);
     repairLatestAfterRemoval(db, pid, entry.reply_to);
-    invalidateThread(db, entry.root);
+    db.responses.threadChanged(entry.root);
     return entry.filepath;
   });
 }
 
-/** Why the cooldown grows: each repost must wait one day longer, so bumping cannot pin a thread on top. */
+/**
+ * The bump cooldown (DECISIONS: Entries): a never-bumped entry may be bumped at once; after its
+ * n-th bump the next waits n of these steps. Why it grows: each repost must wait one day longer,
+ * so bumping cannot pin a thread on top. The front end mirrors it (web/static/components/bump-button.js).
+ */
+export const bumpCooldownStepSeconds = 86_400;
+
+/** When the entry may be bumped again (0: at once). */
 export function bumpCooldownUntil(entry: Pick<EntryRow, 'bump_count' | 'last_bump'>): number {
-  return entry.bump_count === 0 ? 0 : entry.last_bump + entry.bump_count * 86_400;
+  return entry.bump_count === 0 ? 0 : entry.last_bump + entry.bump_count * bumpCooldownStepSeconds;
 }
 
 /**
@@ -117,12 +129,12 @@ export function bumpEntry(db: Db, pid: number, now: number): boolean {
   return db.tx(() => {
     const changed = db.run(
       `UPDATE entries SET bump_count = bump_count + 1, last_bump = ?, last_activity = ?
-       WHERE pid = ? AND deleted = 0 AND (bump_count = 0 OR last_bump + bump_count * 86400 <= ?)`,
-      now, now, pid, now,
+       WHERE pid = ? AND deleted = 0 AND (bump_count = 0 OR last_bump + bump_count * ? <= ?)`,
+      now, now, pid, bumpCooldownStepSeconds, now,
     ).changes;
     if (changed) {
-      touchThread(db, pid, now);
-      invalidateThread(db, db.one<{ root: number }>('SELECT root FROM entries WHERE pid = ?', pid)!.root);
+      refreshActivityToRoot(db, pid, now);
+      db.responses.threadChanged(db.one<{ root: number }>('SELECT root FROM entries WHERE pid = ?', pid)!.root);
     }
     return changed === 1;
   });
@@ -139,7 +151,7 @@ export function removeEntriesOfUser(db: Db, uid: number): string[] {
   for (const { pid } of own) {
     const entry = findEntry(db, pid)!;
     if (entry.filepath) files.push(entry.filepath);
-    if (!entry.deleted) bumpCounters(db, entry.reply_to !== 0, -1);
+    if (!entry.deleted) adjustEntryCounters(db, entry.reply_to !== 0, -1);
     if (entry.reply_count > 0) {
       db.run("UPDATE entries SET uid = 0, deleted = 1, content = '', filepath = '', link = '' WHERE pid = ?", pid);
     } else {

@@ -1,9 +1,9 @@
-import type { Services } from './http/context.ts';
+import type { JobDeps } from './job-deps.ts';
 import { deleteExpiredResetLinks } from './reset-links.ts';
 import { deleteExpiredSessions } from './sessions.ts';
 
 /** Hourly clean-up of rows that can no longer be used; returns the stop function. */
-export function startHousekeeping(app: Services): () => void {
+export function startHousekeeping(app: JobDeps): () => void {
   const run = () => {
     try {
       const now = app.clock.now();

@@ -1,6 +1,7 @@
 import { createHmac, randomBytes } from 'node:crypto';
 import type { Db } from './db.ts';
-import type { Services } from './http/context.ts';
+import type { AsnDb } from './asn.ts';
+import type { JobDeps } from './job-deps.ts';
 
 /**
  * Page impressions and daily visitors, counted in memory and written in one small transaction
@@ -32,6 +33,12 @@ interface OpenDay {
   full?: boolean;
 }
 
+/** What counting and flushing use: the job's database, time and log, the tally and the ASN lookup. */
+export interface ImpressionDeps extends JobDeps {
+  impressions: ImpressionTally;
+  asn: Pick<AsnDb, 'lookup'>;
+}
+
 /** The in-memory part of the statistics, one per app (Services.impressions). */
 export class ImpressionTally {
   /**
@@ -58,7 +65,7 @@ export function isBotAgent(userAgent: string): boolean {
  * Counts one impression of a page answered 200 to a GET, and the visitor once per day.
  * Costs an HMAC and a few map updates; never throws, so a page is never lost to counting.
  */
-export function countImpression(app: Services, ip: string, userAgent: string): void {
+export function countImpression(app: ImpressionDeps, ip: string, userAgent: string): void {
   if (isBotAgent(userAgent)) return;
   const tally = app.impressions;
   const day = utcDay(app.clock.now());
@@ -114,7 +121,7 @@ function openDay(db: Db, day: string, pending: PendingDay | undefined): OpenDay 
 }
 
 /** After a restart, loads today's secret and visitors (if the day has begun) before the first page asks. */
-function resumeToday(app: Services): void {
+function resumeToday(app: ImpressionDeps): void {
   const day = utcDay(app.clock.now());
   const started = app.db.one<{ secret: Buffer }>('SELECT secret FROM daily_secrets WHERE day = ?', day);
   if (started) app.impressions.today = openDay(app.db, day, undefined);
@@ -125,7 +132,7 @@ function resumeToday(app: Services): void {
  * hashes and secret (its counts stay in daily_stats) and daily_asn rows past the window.
  * Throws on a database failure and keeps the counts for the next try.
  */
-export function flushImpressions(app: Services): void {
+export function flushImpressions(app: ImpressionDeps): void {
   const tally = app.impressions;
   const today = utcDay(app.clock.now());
   const dueCleanup = tally.cleanedFor !== today;
@@ -170,10 +177,10 @@ export function windowStart(today: string): string {
 }
 
 /**
- * Loads today's visitors after a restart, flushes every few seconds and logs the ASN data set's
- * load; returns the stop function, which flushes a last time (call it before the database closes).
+ * Loads today's visitors after a restart and flushes every few seconds; returns the stop
+ * function, which flushes a last time (call it before the database closes).
  */
-export function startImpressionFlush(app: Services): () => void {
+export function startImpressionFlush(app: ImpressionDeps): () => void {
   const flush = () => {
     try {
       flushImpressions(app);
@@ -186,17 +193,10 @@ export function startImpressionFlush(app: Services): () => void {
   } catch (err) {
     app.log(`statistics: cannot load today's visitors: ${(err as Error).message}`);
   }
-  void app.asn.ready.then((r) => {
-    if (r.error === 'stopped') return;
-    app.log(r.loaded
-      ? `statistics: ASN data set loaded in ${r.ms} ms (${r.v4Ranges} IPv4 and ${r.v6Ranges} IPv6 ranges, ${r.asns} ASNs)`
-      : `statistics: no ASN data set (${r.error}); visitors count under ASN 0 "unknown"`);
-  });
   const timer = setInterval(flush, flushIntervalMs);
   timer.unref();
   return () => {
     clearInterval(timer);
-    app.asn.close();
     flush();
   };
 }

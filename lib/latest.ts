@@ -34,7 +34,7 @@ export function recordNewDescendant(db: Db, parentPid: number, pid: number, now:
 }
 
 /** Moves last_activity of an entry and all its ancestors to now (a bump). */
-export function touchThread(db: Db, pid: number, now: number): void {
+export function refreshActivityToRoot(db: Db, pid: number, now: number): void {
   db.run(
     `WITH RECURSIVE up(pid) AS (
        SELECT ?

@@ -1,5 +1,5 @@
 /** German messages for every error code the API answers (SPEC §7). */
-export const messages: Record<string, string> = {
+export const messages = {
   'api.not_found': 'Diese Adresse gibt es nicht.',
   'api.method_not_allowed': 'Diese Methode ist hier nicht erlaubt.',
   'auth.required': 'Bitte melde dich an.',
@@ -25,7 +25,10 @@ export const messages: Record<string, string> = {
   'upload.too_large': 'Die Datei ist zu groß.',
   'rate.limited': 'Zu viele Anfragen. Bitte warte einen Moment.',
   internal: 'Interner Fehler. Bitte versuche es später noch einmal.',
-};
+} as const satisfies Record<string, string>;
+
+/** An error code the API answers: a typo in a thrown ApiError is a type error, not "Interner Fehler" at run time. */
+export type ErrorCode = keyof typeof messages;
 
 /** Field-level messages, used in error.fields (registration) and for a single error.field. */
 export const fieldMessages = {
@@ -36,4 +39,14 @@ export const fieldMessages = {
   notInteger: 'Hier wird eine ganze Zahl erwartet.',
   outOfRange: 'Dieser Wert liegt außerhalb des erlaubten Bereichs.',
   pidList: 'Erwartet werden 1 bis 100 Beitragsnummern, durch Kommas getrennt.',
+  passwordLong: 'Das Passwort darf höchstens 1024 Zeichen lang sein.',
+  loginTimeout: 'Die Dauer muss eine ganze Zahl von Sekunden zwischen 60 und 31536000 sein.',
+  imageRequired: 'Bitte ein Bild auswählen.',
+} as const;
+
+/** More specific messages for input.invalid when the request itself, not one field, is at fault. */
+export const requestMessages = {
+  badRequest: 'Ungültige Anfrage.',
+  aborted: 'Die Anfrage wurde abgebrochen.',
+  badFormData: 'Ungültige Formulardaten.',
 } as const;

@@ -1,9 +1,9 @@
 import { rateLimitSubject } from './ip-address.ts';
 
 /** Per-IP fixed-window counters, one bucket per group and address (an IPv6 client: its /64). */
-export interface RateLimiter {
+export interface RateLimiter<G extends string = RateGroup> {
   /** Counts one request; returns the seconds to wait when over the limit, else 0. */
-  hit(group: string, ip: string, now: number): number;
+  hit(group: G, ip: string, now: number): number;
   /** Buckets held in memory (for tests and monitoring). */
   size(): number;
 }
@@ -23,7 +23,7 @@ interface Bucket {
  * minute, and past maxBuckets the bucket whose window started longest ago is dropped, in O(1),
  * so a flood of fresh addresses costs no more per request than one address does.
  */
-export function createRateLimiter(rules: Record<string, RateRule>, maxBuckets = 100_000): RateLimiter {
+export function createRateLimiter<G extends string>(rules: Readonly<Record<G, RateRule>>, maxBuckets = 100_000): RateLimiter<G> {
   // Insertion order is window-start order: a bucket is re-inserted whenever its window restarts.
   const buckets = new Map<string, Bucket>();
   let nextSweep = 0;
@@ -57,9 +57,12 @@ export function createRateLimiter(rules: Record<string, RateRule>, maxBuckets = 
 }
 
 /** SPEC §8: 20 a minute for login, registration and reset; 10 a minute for reports. */
-export const boardRateRules: Record<string, RateRule> = {
+export const boardRateRules = {
   login: { limit: 20, windowSeconds: 60 },
   newuser: { limit: 20, windowSeconds: 60 },
   reset: { limit: 20, windowSeconds: 60 },
   report: { limit: 10, windowSeconds: 60 },
-};
+} as const satisfies Record<string, RateRule>;
+
+/** A rate-limit group's name: a typo in a route's rateLimit is a type error, not a 500. */
+export type RateGroup = keyof typeof boardRateRules;

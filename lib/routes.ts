@@ -1,12 +1,14 @@
 import * as auth from './api/auth.ts';
 import * as entries from './api/entries.ts';
 import { health } from './api/health.ts';
-import * as pages from './api/pages.ts';
 import * as reports from './api/reports.ts';
 import * as stats from './api/stats.ts';
 import * as users from './api/users.ts';
 import * as votes from './api/votes.ts';
 import type { Handler } from './http/context.ts';
+import * as files from './pages/files.ts';
+import * as pages from './pages/shell.ts';
+import type { RateGroup } from './rate-limit.ts';
 
 export interface Route {
   method: 'GET' | 'POST';
@@ -15,7 +17,7 @@ export interface Route {
   /** A valid session is required, else 401 auth.required. */
   auth?: boolean;
   /** Per-IP rate-limit group (lib/rate-limit.ts); every request to the group counts. */
-  rateLimit?: string;
+  rateLimit?: RateGroup;
 }
 
 /** THE route table: every endpoint of the board, in one place. */
@@ -62,11 +64,11 @@ export const routes: Route[] = [
   { method: 'GET', path: '/', handler: pages.home },
   { method: 'GET', path: '/e/:pid', handler: pages.entryPage },
   { method: 'GET', path: '/u/:username', handler: pages.userPage },
-  { method: 'GET', path: '/reset', handler: pages.view },
-  { method: 'GET', path: '/login', handler: pages.view },
-  { method: 'GET', path: '/register', handler: pages.view },
-  { method: 'GET', path: '/settings', handler: pages.view },
-  { method: 'GET', path: '/stats', handler: pages.view },
-  { method: 'GET', path: '/static/media/*', handler: pages.media },
-  { method: 'GET', path: '/static/*', handler: pages.staticFile },
+  { method: 'GET', path: '/reset', handler: pages.appPage },
+  { method: 'GET', path: '/login', handler: pages.appPage },
+  { method: 'GET', path: '/register', handler: pages.appPage },
+  { method: 'GET', path: '/settings', handler: pages.appPage },
+  { method: 'GET', path: '/stats', handler: pages.appPage },
+  { method: 'GET', path: '/static/media/*', handler: files.media },
+  { method: 'GET', path: '/static/*', handler: files.staticFile },
 ];

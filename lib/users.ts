@@ -1,5 +1,4 @@
 import type { Db } from './db.ts';
-import { invalidateAllViews } from './view-cache.ts';
 
 export interface User {
   uid: number;
@@ -57,7 +56,7 @@ export function renameUser(db: Db, uid: number, username: string): boolean {
   const key = usernameKey(username);
   const renamed = db.run('UPDATE users SET username = ?, username_key = ? WHERE uid = ? AND NOT EXISTS (SELECT 1 FROM users WHERE username_key = ? AND uid <> ?)', username, key, uid, key, uid).changes === 1;
   // The name shows in every entry the user wrote, in any thread.
-  if (renamed) invalidateAllViews(db);
+  if (renamed) db.responses.everythingChanged();
   return renamed;
 }
 
@@ -74,7 +73,7 @@ export function setAvatar(db: Db, uid: number, avatar: string): string {
   return db.tx(() => {
     const previous = db.one<{ avatar: string }>('SELECT avatar FROM users WHERE uid = ?', uid)?.avatar ?? '';
     db.run('UPDATE users SET avatar = ? WHERE uid = ?', avatar, uid);
-    invalidateAllViews(db); // the avatar shows in every entry the user wrote
+    db.responses.everythingChanged(); // the avatar shows in every entry the user wrote
     return previous;
   });
 }

@@ -1,6 +1,5 @@
 import { clearedSessionCookie, sessionCookie } from '../http/cookies.ts';
-import type { Ctx } from '../http/context.ts';
-import { created } from '../http/context.ts';
+import { created, requireUser, type Ctx } from '../http/context.ts';
 import { ApiError, invalidField } from '../http/errors.ts';
 import { codePoints, textField } from '../http/fields.ts';
 import { fieldMessages } from '../messages.ts';
@@ -63,7 +62,7 @@ export async function logout(ctx: Ctx) {
 
 /** GET /api/auth/sessioninfo */
 export function sessionInfo(ctx: Ctx) {
-  const { uid, created_at, expires, description } = ctx.session()!;
+  const { uid, created_at, expires, description } = requireUser(ctx);
   return { uid, created_at, expires, description };
 }
 
@@ -120,7 +119,7 @@ function parseTimeout(raw: string | undefined): number {
   if (raw === undefined || raw === '') return day;
   const value = /^\d{1,9}$/.test(raw) ? Number(raw) : NaN;
   if (!(value >= minTimeout && value <= year)) {
-    throw invalidField('timeout', 'Die Dauer muss eine ganze Zahl von Sekunden zwischen 60 und 31536000 sein.');
+    throw invalidField('timeout', fieldMessages.loginTimeout);
   }
   return value;
 }
@@ -129,6 +128,6 @@ function parseTimeout(raw: string | undefined): number {
 function checkPassword(password: string): string | undefined {
   const length = codePoints(password);
   if (length < 10) return fieldMessages.passwordShort;
-  if (length > maxPassword) return 'Das Passwort darf höchstens 1024 Zeichen lang sein.';
+  if (length > maxPassword) return fieldMessages.passwordLong;
   return undefined;
 }

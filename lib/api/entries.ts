@@ -1,7 +1,6 @@
 import { bumpCooldownUntil, bumpEntry, createEntry, editEntry, findEntry, findLiveEntry, softDeleteEntry } from '../entries.ts';
-import { feedPage, maxFeedPage, threadView, userFeedPage } from '../entry-views.ts';
-import type { Ctx } from '../http/context.ts';
-import { created } from '../http/context.ts';
+import { maxFeedPage, readFeedPage, readThread, readUserFeedPage } from '../entry-reads.ts';
+import { created, requireUser, type Ctx } from '../http/context.ts';
 import { ApiError } from '../http/errors.ts';
 import { codePoints, integerParam, textField } from '../http/fields.ts';
 import { processEntryImage } from '../images.ts';
@@ -9,7 +8,6 @@ import { removeMedia, saveMedia } from '../media.ts';
 import { entryLink } from '../preview/links.ts';
 import { requestPreview } from '../preview/queue.ts';
 import { findUserByName } from '../users.ts';
-import { viewCache } from '../view-cache.ts';
 
 /** SPEC §8: entry text is at most 1000 characters (code points). */
 const maxContentLength = 1000;
@@ -30,6 +28,7 @@ function parseReplyTo(raw: string | undefined): number {
 
 /** POST /api/entry/create */
 export async function create(ctx: Ctx) {
+  const me = requireUser(ctx);
   const { db, config, clock } = ctx.app;
   // SPEC §4 rule 2: no posting through Tor exits (abuse without consequence); reading stays open.
   if (ctx.app.tor.has(ctx.ip)) throw new ApiError(403, 'tor.blocked');
@@ -49,7 +48,7 @@ export async function create(ctx: Ctx) {
   const link = entryLink(content);
   let pid: number | undefined;
   try {
-    pid = createEntry(db, { uid: ctx.session()!.uid, content, filepath, replyTo, link }, clock.now());
+    pid = createEntry(db, { uid: me.uid, content, filepath, replyTo, link }, clock.now());
   } catch (err) {
     await removeMedia(config, [filepath]);
     throw err;
@@ -63,18 +62,19 @@ export async function create(ctx: Ctx) {
 }
 
 /** Loads a live entry the caller wrote: 404 when gone, 403 entry.not_author when someone else's. */
-function ownLiveEntry(ctx: Ctx, pid: number) {
+function ownLiveEntry(ctx: Ctx, uid: number, pid: number) {
   const entry = findLiveEntry(ctx.app.db, pid);
   if (!entry) throw new ApiError(404, 'entry.not_found');
-  if (entry.uid !== ctx.session()!.uid) throw new ApiError(403, 'entry.not_author');
+  if (entry.uid !== uid) throw new ApiError(403, 'entry.not_author');
   return entry;
 }
 
 /** POST /api/entry/{pid}/edit */
 export async function edit(ctx: Ctx) {
+  const me = requireUser(ctx);
   const pid = integerParam(ctx.params.pid, 'pid');
   const form = await ctx.form();
-  const entry = ownLiveEntry(ctx, pid);
+  const entry = ownLiveEntry(ctx, me.uid, pid);
   const content = cleanContent(textField(form, 'content'));
   // An image-only entry may lose its text; any other entry would become empty.
   if (!content && !entry.filepath) throw new ApiError(400, 'entry.empty');
@@ -87,9 +87,10 @@ export async function edit(ctx: Ctx) {
 
 /** POST /api/entry/{pid}/delete: soft delete; the thread keeps its shape. */
 export async function remove(ctx: Ctx) {
+  const me = requireUser(ctx);
   const pid = integerParam(ctx.params.pid, 'pid');
   await ctx.form(); // no fields, but a malformed or oversized body still answers 413/415
-  ownLiveEntry(ctx, pid);
+  ownLiveEntry(ctx, me.uid, pid);
   const filepath = softDeleteEntry(ctx.app.db, pid);
   await removeMedia(ctx.app.config, [filepath]);
   return { status: 'deleted' };
@@ -97,6 +98,7 @@ export async function remove(ctx: Ctx) {
 
 /** POST /api/entry/{pid}/bump */
 export async function bump(ctx: Ctx) {
+  requireUser(ctx); // anyone logged in may bump, the author too (DECISIONS: Entries)
   const pid = integerParam(ctx.params.pid, 'pid');
   await ctx.form(); // no fields, but a malformed or oversized body still answers 413/415
   const { db, clock } = ctx.app;
@@ -120,18 +122,18 @@ export async function bump(ctx: Ctx) {
   };
 }
 
-/** GET /api/entry/feed/{page}: served from the view cache (lib/view-cache.ts). */
+/** GET /api/entry/feed/{page}: served from the response cache (lib/response-cache.ts). */
 export function feed(ctx: Ctx) {
   const page = integerParam(ctx.params.page, 'page', 0, maxFeedPage);
   const { db } = ctx.app;
-  return viewCache(db).feed(page, () => feedPage(db, page));
+  return db.responses.feed(page, () => readFeedPage(db, page));
 }
 
 /** GET /api/entry/{pid}/thread: also for a deleted entry (it keeps its place in the tree). */
 export function thread(ctx: Ctx) {
   const pid = integerParam(ctx.params.pid, 'pid');
   const { db } = ctx.app;
-  const page = viewCache(db).thread(pid, () => findEntry(db, pid)?.root, () => threadView(db, pid));
+  const page = db.responses.thread(pid, () => findEntry(db, pid)?.root, () => readThread(db, pid));
   if (!page) throw new ApiError(404, 'entry.not_found');
   return page;
 }
@@ -141,5 +143,5 @@ export function userFeed(ctx: Ctx) {
   const page = integerParam(ctx.params.page, 'page', 0, maxFeedPage);
   const user = findUserByName(ctx.app.db, ctx.params.username!);
   if (!user) throw new ApiError(404, 'user.not_found');
-  return userFeedPage(ctx.app.db, user.uid, page);
+  return readUserFeedPage(ctx.app.db, user.uid, page);
 }

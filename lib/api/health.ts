@@ -1,7 +1,8 @@
+import { checkDatabase } from '../db.ts';
 import type { Ctx } from '../http/context.ts';
 
 /** GET /api/health: ok only after a real query, so a broken database shows as 500. */
 export function health(ctx: Ctx) {
-  ctx.app.db.one('SELECT count(*) AS n FROM counters');
+  checkDatabase(ctx.app.db);
   return { status: 'ok' };
 }

@@ -1,6 +1,6 @@
 import { deleteAccount } from '../accounts.ts';
 import { clearedSessionCookie } from '../http/cookies.ts';
-import type { Ctx } from '../http/context.ts';
+import { requireUser, type Ctx } from '../http/context.ts';
 import { ApiError, invalidField } from '../http/errors.ts';
 import { textField } from '../http/fields.ts';
 import { processAvatar } from '../images.ts';
@@ -18,31 +18,34 @@ export function publicInfo(ctx: Ctx) {
 
 /** GET /api/user/info */
 export function ownInfo(ctx: Ctx) {
-  const user = findUserById(ctx.app.db, ctx.session()!.uid);
+  const me = requireUser(ctx);
+  const user = findUserById(ctx.app.db, me.uid);
   if (!user) throw new ApiError(401, 'auth.required');
   return { uid: user.uid, username: user.username, created_at: user.created_at, last_login: user.last_login, avatar: user.avatar };
 }
 
 /** POST /api/user/rename */
 export async function rename(ctx: Ctx) {
+  const me = requireUser(ctx);
   const form = await ctx.form();
   const username = normaliseUsername(textField(form, 'user'));
   if (!isValidUsername(username)) throw invalidField('user', fieldMessages.username);
-  if (!renameUser(ctx.app.db, ctx.session()!.uid, username)) throw new ApiError(409, 'user.name_taken', { field: 'user' });
+  if (!renameUser(ctx.app.db, me.uid, username)) throw new ApiError(409, 'user.name_taken', { field: 'user' });
   return { username };
 }
 
 /** POST /api/user/avatar: 256×256 centre crop; the old file is removed once the new one is in place. */
 export async function changeAvatar(ctx: Ctx) {
+  const me = requireUser(ctx);
   const form = await ctx.form();
   const file = form.files.get('avatar');
-  if (!file) throw invalidField('avatar', 'Bitte ein Bild auswählen.');
+  if (!file) throw invalidField('avatar', fieldMessages.imageRequired);
   const image = await processAvatar(file.data);
   const { config, db } = ctx.app;
   const avatar = await saveMedia(config, 'a', image.extension, image.data);
   let previous: string;
   try {
-    previous = setAvatar(db, ctx.session()!.uid, avatar);
+    previous = setAvatar(db, me.uid, avatar);
   } catch (err) {
     await removeMedia(config, [avatar]);
     throw err;
@@ -53,9 +56,9 @@ export async function changeAvatar(ctx: Ctx) {
 
 /** POST /api/user/delete: password confirmation, then data, then media files best-effort. */
 export async function deleteOwnAccount(ctx: Ctx) {
+  const { uid } = requireUser(ctx);
   const form = await ctx.form();
   const { db, config } = ctx.app;
-  const uid = ctx.session()!.uid;
   const user = findUserById(db, uid);
   if (!user) throw new ApiError(401, 'auth.required');
   if (!(await verifyPassword(textField(form, 'pass1'), user.pass_hash, ctx.signal))) throw new ApiError(403, 'auth.bad_password', { field: 'pass1' });

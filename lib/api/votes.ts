@@ -1,5 +1,5 @@
 import { findLiveEntry } from '../entries.ts';
-import type { Ctx } from '../http/context.ts';
+import { requireUser, type Ctx } from '../http/context.ts';
 import { ApiError, invalidField } from '../http/errors.ts';
 import { integerParam, textField } from '../http/fields.ts';
 import { fieldMessages } from '../messages.ts';
@@ -31,13 +31,13 @@ export function bulkVotes(ctx: Ctx) {
 
 /** POST /api/entry/{pid}/vote: the SPEC §3 state machine; an invalid mode changes nothing. */
 export async function vote(ctx: Ctx) {
+  const { uid } = requireUser(ctx);
   const pid = integerParam(ctx.params.pid, 'pid');
   const form = await ctx.form();
   const { db, clock } = ctx.app;
   if (!findLiveEntry(db, pid)) throw new ApiError(404, 'entry.not_found');
   const mode = textField(form, 'mode');
   if (mode !== 'yes' && mode !== 'no') throw new ApiError(400, 'vote.invalid_mode', { field: 'mode' });
-  const uid = ctx.session()!.uid;
   castVote(db, pid, uid, mode satisfies VoteMode, clock.now());
   return findTally(db, pid, uid);
 }

@@ -1,5 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import busboy from 'busboy';
+import { requestMessages } from '../messages.ts';
 import { ApiError } from './errors.ts';
 
 export interface UploadedFile {
@@ -57,7 +58,7 @@ async function readUrlencoded(req: IncomingMessage, max: number): Promise<Form> 
   } catch (err) {
     // A client that hangs up mid-body is not a server failure (multipart answers the same).
     if (err instanceof ApiError) throw err;
-    throw new ApiError(400, 'input.invalid', { message: 'Die Anfrage wurde abgebrochen.' });
+    throw new ApiError(400, 'input.invalid', { message: requestMessages.aborted });
   }
   const form = emptyForm();
   for (const [name, value] of new URLSearchParams(Buffer.concat(chunks).toString('utf8'))) {
@@ -88,7 +89,7 @@ function readMultipart(req: IncomingMessage, max: number): Promise<Form> {
         defParamCharset: 'utf8',
       });
     } catch {
-      reject(new ApiError(400, 'input.invalid', { message: 'Ungültige Formulardaten.' }));
+      reject(new ApiError(400, 'input.invalid', { message: requestMessages.badFormData }));
       return;
     }
 
@@ -102,7 +103,7 @@ function readMultipart(req: IncomingMessage, max: number): Promise<Form> {
       stream.on('limit', () => fail(new ApiError(413, 'upload.too_large')));
       // busboy destroys an unfinished file stream with an error (a body cut off inside the file,
       // an aborted upload, or our own fail()); unheard, that error would end the whole process.
-      stream.on('error', () => fail(new ApiError(400, 'input.invalid', { message: 'Ungültige Formulardaten.' })));
+      stream.on('error', () => fail(new ApiError(400, 'input.invalid', { message: requestMessages.badFormData })));
       stream.on('end', () => {
         const data = Buffer.concat(chunks);
         // A browser sends an empty part with no filename when no file was chosen: that is no file.
@@ -113,7 +114,7 @@ function readMultipart(req: IncomingMessage, max: number): Promise<Form> {
     parser.on('partsLimit', () => fail(new ApiError(413, 'input.too_large')));
     parser.on('filesLimit', () => fail(new ApiError(413, 'input.too_large')));
     parser.on('fieldsLimit', () => fail(new ApiError(413, 'input.too_large')));
-    parser.on('error', () => fail(new ApiError(400, 'input.invalid', { message: 'Ungültige Formulardaten.' })));
+    parser.on('error', () => fail(new ApiError(400, 'input.invalid', { message: requestMessages.badFormData })));
     parser.on('close', () => {
       if (!failed) resolve(form);
     });
@@ -122,7 +123,7 @@ function readMultipart(req: IncomingMessage, max: number): Promise<Form> {
       received += chunk.length;
       if (received > max) fail(new ApiError(413, 'upload.too_large'));
     });
-    req.on('aborted', () => fail(new ApiError(400, 'input.invalid', { message: 'Die Anfrage wurde abgebrochen.' })));
+    req.on('aborted', () => fail(new ApiError(400, 'input.invalid', { message: requestMessages.aborted })));
     req.pipe(parser);
   });
 }

@@ -1,30 +1,10 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { AsnDb } from '../asn.ts';
-import type { Clock } from '../clock.ts';
-import type { Config } from '../config.ts';
-import type { Db } from '../db.ts';
-import type { ImpressionTally } from '../impressions.ts';
-import type { PreviewQueue } from '../preview/queue.ts';
-import type { RateLimiter } from '../rate-limit.ts';
-import type { Session } from '../sessions.ts';
-import type { TorExitList } from '../tor.ts';
-import type { Form } from './body.ts';
-
-/** Long-lived things every handler may use, built once by createApp. */
-export interface Services {
-  config: Config;
-  db: Db;
-  clock: Clock;
-  limiter: RateLimiter;
-  tor: TorExitList;
-  log: (line: string) => void;
-  /** IP-to-ASN lookups for the statistics, loaded in the background. */
-  asn: AsnDb;
-  /** Impressions and visitors counted in memory, flushed every few seconds. */
-  impressions: ImpressionTally;
-  /** The link-preview queue; absent when BOARD_PREVIEW=0. */
-  previews?: PreviewQueue;
-}
+import { findSessionByToken, type Session } from '../sessions.ts';
+import type { Services } from '../services.ts';
+import { readForm, type Form } from './body.ts';
+import { clientIp } from './client-ip.ts';
+import { parseCookies } from './cookies.ts';
+import { ApiError } from './errors.ts';
 
 /** One request as a handler sees it. */
 export interface Ctx {
@@ -56,3 +36,48 @@ export class Reply {
 }
 
 export const created = (body: unknown) => new Reply(201, body);
+
+/** Who is calling: the live session, or 401 auth.required. The first line of every handler that needs one. */
+export function requireUser(ctx: Ctx): Session {
+  const session = ctx.session();
+  if (!session) throw new ApiError(401, 'auth.required');
+  return session;
+}
+
+/** Urlencoded bodies over 64 KiB answer 413 (DECISIONS: API choices). */
+const urlencodedLimit = 64 * 1024;
+
+/** Builds a request's context; the session, the body and the abort signal are made on first use. */
+export function makeContext(app: Services, req: IncomingMessage, res: ServerResponse, url: URL): Ctx {
+  let session: Session | undefined | null = null;
+  let form: Promise<Form> | undefined;
+  let aborter: AbortController | undefined;
+  const cookies = parseCookies(req.headers.cookie);
+  return {
+    app, req, res, url, cookies,
+    params: {},
+    ip: clientIp(req, app.config.trustProxy),
+    session() {
+      if (session === null) session = cookies.session ? findSessionByToken(app.db, cookies.session, app.clock.now()) : undefined;
+      return session;
+    },
+    form() {
+      form ??= readForm(req, { maxMultipart: app.config.maxUpload, maxUrlencoded: urlencodedLimit });
+      return form;
+    },
+    setCookie(cookie) {
+      const previous = res.getHeader('Set-Cookie');
+      res.setHeader('Set-Cookie', [...(Array.isArray(previous) ? previous : []), cookie]);
+    },
+    get signal() {
+      if (!aborter) {
+        const controller = new AbortController();
+        res.once('close', () => {
+          if (!res.writableFinished) controller.abort(new ClientGone('client went away'));
+        });
+        aborter = controller;
+      }
+      return aborter.signal;
+    },
+  };
+}

@@ -1,4 +1,4 @@
-import { messages } from '../messages.ts';
+import { messages, type ErrorCode } from '../messages.ts';
 
 export interface ErrorOptions {
   field?: string;
@@ -12,12 +12,12 @@ export interface ErrorOptions {
 
 /** The one error a handler throws; the router turns it into SPEC §7's body. */
 export class ApiError extends Error {
-  constructor(readonly status: number, readonly code: string, readonly options: ErrorOptions = {}) {
+  constructor(readonly status: number, readonly code: ErrorCode, readonly options: ErrorOptions = {}) {
     super(code);
   }
 
   body(): Record<string, unknown> {
-    const error: Record<string, unknown> = { code: this.code, message: this.options.message ?? messages[this.code] ?? messages.internal };
+    const error: Record<string, unknown> = { code: this.code, message: this.options.message ?? messages[this.code] };
     if (this.options.field) error.field = this.options.field;
     if (this.options.fields) error.fields = this.options.fields;
     return { error, ...this.options.extra };

@@ -1,7 +1,5 @@
-import type { Clock } from '../clock.ts';
 import type { Config } from '../config.ts';
-import type { Db } from '../db.ts';
-import type { Services } from '../http/context.ts';
+import type { JobDeps } from '../job-deps.ts';
 import { removeMedia } from '../media.ts';
 import { createPreviewClient, type PreviewClient, type Resolver } from './client.ts';
 import { fetchPreview, fetchThumbnail } from './fetch.ts';
@@ -26,12 +24,13 @@ const sweepIntervalMs = 86_400_000;
 const stopGraceMs = 5_000;
 
 /** Everything a job needs; the server and board-admin each build one. */
-export interface PreviewWorker {
-  db: Db;
-  config: Config;
-  clock: Clock;
-  log: (line: string) => void;
+export interface PreviewWorker extends PreviewDeps {
   client: PreviewClient;
+}
+
+/** What the queue and its jobs use: a background job's dependencies and the settings. */
+export interface PreviewDeps extends JobDeps {
+  config: Config;
 }
 
 /** An honest User-Agent: sites can see who fetches and where to complain. */
@@ -39,7 +38,7 @@ export function previewUserAgent(config: Config): string {
   return `BoardPreview/1.0 (+${config.origin})`;
 }
 
-export function createPreviewWorker(base: Omit<PreviewWorker, 'client'>, options: PreviewOptions = {}): PreviewWorker {
+export function createPreviewWorker(base: PreviewDeps, options: PreviewOptions = {}): PreviewWorker {
   const client = createPreviewClient({
     allow: base.config.previewAllow,
     ports: base.config.previewPorts,
@@ -96,7 +95,7 @@ export interface PreviewQueue {
  * a time off the request path. A poll picks up jobs other processes queued; a daily sweep
  * re-queues stale records.
  */
-export function startPreviewQueue(app: Services, options: PreviewOptions = {}): PreviewQueue {
+export function startPreviewQueue(app: PreviewDeps, options: PreviewOptions = {}): PreviewQueue {
   const worker = createPreviewWorker({ db: app.db, config: app.config, clock: app.clock, log: app.log }, options);
   const controller = new AbortController();
   const running = new Set<Promise<unknown>>();
@@ -168,7 +167,7 @@ export function startPreviewQueue(app: Services, options: PreviewOptions = {}): 
  * A failure here is logged, not answered: the entry is already stored, and a 500 would only make
  * the author post it twice.
  */
-export function requestPreview(app: Services, link: string): void {
+export function requestPreview(app: JobDeps & { previews?: PreviewQueue }, link: string): void {
   if (!link || !app.previews) return;
   try {
     if (queuePreviewIfDue(app.db, link, app.clock.now())) app.previews.wake();

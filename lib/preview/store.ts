@@ -1,5 +1,4 @@
 import type { Db } from '../db.ts';
-import { invalidateAllViews } from '../view-cache.ts';
 import { youtubeVideoId } from './links.ts';
 
 /** One stored preview record per canonical URL (table `previews`). */
@@ -97,7 +96,7 @@ export function savePreview(db: Db, record: Omit<PreviewRecord, 'fetched_at' | '
       record.url, record.kind, record.title, record.site, record.thumb, now,
     );
     db.run('DELETE FROM preview_jobs WHERE url = ?', record.url);
-    invalidateAllViews(db);
+    db.responses.everythingChanged();
     return old && old.thumb !== record.thumb ? old.thumb : '';
   });
 }

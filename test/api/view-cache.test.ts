@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import Database from 'better-sqlite3';
 import sharp from 'sharp';
-import { feedPage, threadView } from '../../lib/entry-views.ts';
+import { readFeedPage, readThread } from '../../lib/entry-reads.ts';
 import type { Client, TestBoard } from '../helpers.ts';
 import {
   assertStoredLatestMatchesBruteForce, day, latestOf, member, password, post, startEntryBoard, uidOf, visitor,
@@ -10,10 +10,10 @@ import {
 import { prng } from '../prng.ts';
 
 /**
- * The view cache (lib/view-cache.ts) keeps the serialised JSON of feed pages and threads.
+ * The response cache (lib/response-cache.ts) keeps the serialised JSON of feed pages and threads.
  * Every test here reads the pages a write affects first, so they sit in the cache, then writes
  * through the API and reads them again at once: the answer must show the change and must equal
- * what lib/entry-views.ts computes fresh from the database.
+ * what lib/entry-reads.ts computes fresh from the database.
  */
 
 const feedPath = (page: number) => `/api/entry/feed/${page}`;
@@ -25,8 +25,8 @@ function freshPage(board: TestBoard, path: string): unknown {
   const feed = /^\/api\/entry\/feed\/(\d+)$/.exec(path);
   const thread = /^\/api\/entry\/(\d+)\/thread$/.exec(path);
   let value: unknown;
-  if (feed) value = feedPage(db, Number(feed[1]));
-  else if (thread) value = threadView(db, Number(thread[1]));
+  if (feed) value = readFeedPage(db, Number(feed[1]));
+  else if (thread) value = readThread(db, Number(thread[1]));
   else throw new Error(`not a cached page: ${path}`);
   return value === undefined ? undefined : JSON.parse(JSON.stringify(value));
 }

@@ -92,7 +92,7 @@ function withLatest(row: EntryViewRow, latestRows: Map<number, EntryViewRow>, pr
  * GET /api/entry/feed/{page}: top-level threads by last activity. A deleted top-level entry
  * is left out unless something live still hangs below it (then its thread is worth showing).
  */
-export function feedPage(db: Db, page: number): EntryJson[] {
+export function readFeedPage(db: Db, page: number): EntryJson[] {
   // INDEXED BY: otherwise the planner may pick the (reply_to, pid) index for reply_to = 0 and
   // sort every top-level entry of the board; the partial feed index reads just one page of rows.
   const rows = db.all<EntryViewRow>(
@@ -113,7 +113,7 @@ export interface ThreadJson {
 }
 
 /** GET /api/entry/{pid}/thread: the entry, its ancestors root first, its most active replies. */
-export function threadView(db: Db, pid: number): ThreadJson | undefined {
+export function readThread(db: Db, pid: number): ThreadJson | undefined {
   const [entry] = db.all<EntryViewRow>(`${entryViewSelect} WHERE e.pid = ?`, pid);
   if (!entry) return undefined;
   const ancestors = db.all<EntryViewRow>(
@@ -139,7 +139,7 @@ export function threadView(db: Db, pid: number): ThreadJson | undefined {
 }
 
 /** GET /api/u/{username}/feed/{page}: the user's live entries, replies included, newest first. */
-export function userFeedPage(db: Db, uid: number, page: number): EntryJson[] {
+export function readUserFeedPage(db: Db, uid: number, page: number): EntryJson[] {
   const rows = db.all<EntryViewRow>(
     `${entryViewSelect} WHERE e.uid = ? AND e.deleted = 0 ORDER BY e.pid DESC LIMIT ? OFFSET ?`,
     uid, feedPageSize, page * feedPageSize,

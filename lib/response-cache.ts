@@ -1,13 +1,20 @@
-import type { Db } from './db.ts';
-
 /**
- * Serialised JSON of the hot pages (feed pages and threads), kept until a write changes what
- * they show. Every write that can change an entry's JSON calls one of the invalidate functions
- * in the same synchronous call as the write, so no reader can see the old page afterwards:
- * - a write inside one thread (create, reply, edit, delete, bump) moves that thread's version
- *   and the feed version (the feed shows last_activity, reply_count and `latest`);
- * - a write that can touch many threads at once (rename, avatar, account deletion, a new
- *   preview record) moves the global version, which every cached page depends on.
+ * Serialised JSON of the hot API answers (feed pages and threads), kept until a write changes
+ * what they show. One cache per database connection (`db.responses`). Every write that can
+ * change an entry's JSON tells the cache in the same synchronous call as the write, so no reader
+ * can see the old answer afterwards. The invalidation points, all of them:
+ *
+ * | write                                                    | call                |
+ * |----------------------------------------------------------|---------------------|
+ * | createEntry, editEntry, softDeleteEntry, bumpEntry       | threadChanged(root) |
+ * |   (lib/entries.ts: one thread and the feed move)         |                     |
+ * | renameUser, setAvatar (lib/users.ts), deleteAccount      | everythingChanged() |
+ * |   (lib/accounts.ts), savePreview (lib/preview/store.ts)  |                     |
+ * | any commit by another connection (board-admin, a worker) | data_version check  |
+ *
+ * A thread write moves that thread's version and the feed version (the feed shows
+ * last_activity, reply_count and `latest`); a write that can touch many threads at once moves
+ * the global version, which every cached answer depends on.
  */
 interface Cached {
   stamp: string;
@@ -18,8 +25,9 @@ const maxCachedThreads = 2000;
 const maxTrackedThreads = 100_000; // past this, versions start over under a new global version
 const maxCachedBytes = 48 * 1024 * 1024; // bounds memory on a small VPS
 
-class ViewCache {
-  constructor(private readonly db: Db) {}
+export class ResponseCache {
+  /** `dataVersion`: SQLite's PRAGMA data_version of the connection, which moves when another connection commits. */
+  constructor(private readonly dataVersion: () => number) {}
 
   private global = 0;
   private feedVersion = 0;
@@ -27,9 +35,10 @@ class ViewCache {
   private feedPages = new Map<number, Cached>();
   private threads = new Map<number, Cached & { root: number }>();
   private threadBytes = 0;
-  private dataVersion = -1;
+  private seenDataVersion = -1;
 
-  touchThread(root: number): void {
+  /** A write inside one thread changed what its answers and the feed show. */
+  threadChanged(root: number): void {
     if (this.threadVersions.size >= maxTrackedThreads) {
       // Bounded memory on a long-running board: forgetting every version is safe once the
       // global version moves, because every cached page depends on it.
@@ -45,14 +54,15 @@ class ViewCache {
    * changes whenever another connection commits, and then nothing cached can be trusted.
    */
   private checkOtherWriters(): void {
-    const version = this.db.one<{ data_version: number }>('PRAGMA data_version')!.data_version;
-    if (version !== this.dataVersion) {
-      this.dataVersion = version;
-      this.touchEverything();
+    const version = this.dataVersion();
+    if (version !== this.seenDataVersion) {
+      this.seenDataVersion = version;
+      this.everythingChanged();
     }
   }
 
-  touchEverything(): void {
+  /** A write that may change entries in many threads (author name or avatar, account deletion, a preview). */
+  everythingChanged(): void {
     this.global++;
     this.feedVersion++;
   }
@@ -101,26 +111,4 @@ class ViewCache {
     this.threads.delete(pid);
     this.threadBytes -= bytes;
   }
-}
-
-const caches = new WeakMap<Db, ViewCache>();
-
-/** The cache belonging to one database (tests run several boards in one process). */
-export function viewCache(db: Db): ViewCache {
-  let cache = caches.get(db);
-  if (!cache) {
-    cache = new ViewCache(db);
-    caches.set(db, cache);
-  }
-  return cache;
-}
-
-/** A write inside one thread changed what its pages and the feed show. */
-export function invalidateThread(db: Db, root: number): void {
-  viewCache(db).touchThread(root);
-}
-
-/** A write that may change entries in many threads (author name or avatar, account deletion, preview). */
-export function invalidateAllViews(db: Db): void {
-  viewCache(db).touchEverything();
 }

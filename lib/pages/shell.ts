@@ -1,8 +1,8 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Ctx } from '../http/context.ts';
-import { safeFilePath, sendFile } from '../http/static.ts';
 import { countImpression } from '../impressions.ts';
+import { entryExists } from '../entries.ts';
 import { findUserByName } from '../users.ts';
 
 /** Pages may load only from the board itself: no CDN, no hotlinked image, no framing. */
@@ -28,6 +28,7 @@ function shellOf(webDir: string): Promise<Buffer> {
   return shell;
 }
 
+/** The front end's one HTML page, with the page headers (CSP, no framing). */
 async function sendShell(ctx: Ctx, status: number): Promise<void> {
   const html = await shellOf(ctx.app.config.webDir);
   ctx.res.writeHead(status, {
@@ -54,8 +55,7 @@ export function home(ctx: Ctx) {
 /** GET /e/{pid}: 404 page for an unknown entry. */
 export function entryPage(ctx: Ctx) {
   const pid = /^\d{1,15}$/.test(ctx.params.pid!) ? Number(ctx.params.pid) : 0;
-  const exists = pid > 0 && ctx.app.db.one('SELECT 1 FROM entries WHERE pid = ?', pid) !== undefined;
-  return sendCountedPage(ctx, exists ? 200 : 404);
+  return sendCountedPage(ctx, pid > 0 && entryExists(ctx.app.db, pid) ? 200 : 404);
 }
 
 /** GET /u/{username}: 404 page for an unknown user. */
@@ -63,25 +63,12 @@ export function userPage(ctx: Ctx) {
   return sendCountedPage(ctx, findUserByName(ctx.app.db, ctx.params.username!) ? 200 : 404);
 }
 
-/** Other front-end views (/login, /register, /settings, /stats, /reset): no impression counted. */
-export function view(ctx: Ctx) {
+/** The other pages of the front end (/login, /register, /settings, /stats, /reset): no impression counted. */
+export function appPage(ctx: Ctx) {
   return sendShell(ctx, 200);
 }
 
 /** Any other path outside /api: the front end's page with status 404. */
 export function notFoundPage(ctx: Ctx) {
   return sendShell(ctx, 404);
-}
-
-/** GET /static/media/*: uploads, avatars and thumbnails. Names are random, so they never change. */
-export async function media(ctx: Ctx) {
-  const path = safeFilePath(ctx.app.config.mediaDir, ctx.params['*']!);
-  const cacheControl = 'public, max-age=31536000, immutable';
-  if (!path || !(await sendFile(ctx.res, path, { cacheControl, head: ctx.req.method === 'HEAD' }))) await notFoundPage(ctx);
-}
-
-/** GET /static/*: the front end's own files. */
-export async function staticFile(ctx: Ctx) {
-  const path = safeFilePath(join(ctx.app.config.webDir, 'static'), ctx.params['*']!);
-  if (!path || !(await sendFile(ctx.res, path, { head: ctx.req.method === 'HEAD' }))) await notFoundPage(ctx);
 }

@@ -1,0 +1,76 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { performance } from 'node:perf_hooks';
+import type { Route } from '../routes.ts';
+import type { Services } from '../services.ts';
+import { makeContext, Reply, type Handler } from './context.ts';
+import { ApiError } from './errors.ts';
+import { isForeignOrigin } from './origin.ts';
+import { badRequest, sendError, sendJson, sendJsonText } from './respond.ts';
+import { createRouter } from './router.ts';
+
+export type RequestListener = (req: IncomingMessage, res: ServerResponse) => void;
+
+/**
+ * The request pipeline in DECISIONS' order of checks: Host → CSRF (403) → route (404/405) →
+ * rate limit (429) → session (401) → the handler (path 400s, body, 404, permission, fields).
+ * The router's caller is the only try/catch: handlers throw ApiError, anything else is a 500.
+ */
+export function createRequestListener(app: Services, routes: readonly Route[], notFoundPage: Handler): RequestListener {
+  const router = createRouter(routes);
+  const maxDrainBytes = app.config.maxUpload * 2;
+
+  return (req, res) => void handle(req, res);
+
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const started = performance.now();
+    const url = requestUrl(req.url);
+    const method = req.method ?? 'GET';
+    res.on('finish', () => app.log(`${method} ${url.pathname} ${res.statusCode} ${(performance.now() - started).toFixed(1)}ms`));
+    res.setHeader('X-Content-Type-Options', 'nosniff');
+    res.setHeader('Referrer-Policy', 'same-origin');
+
+    const ctx = makeContext(app, req, res, url);
+    try {
+      // RFC 9112 §3.2: an HTTP/1.1 request without Host is a bad request.
+      if (req.httpVersion === '1.1' && req.headers.host === undefined) throw badRequest();
+      if (method !== 'GET' && method !== 'HEAD' && isForeignOrigin(req, app.config.origin)) {
+        throw new ApiError(403, 'csrf.bad_origin');
+      }
+      const match = router.match(method, url.pathname);
+      if (match.kind === 'not_found') {
+        if (isApiPath(url.pathname)) throw new ApiError(404, 'api.not_found');
+        return void (await notFoundPage(ctx));
+      }
+      if (match.kind === 'method_not_allowed') {
+        throw new ApiError(405, 'api.method_not_allowed', { headers: { Allow: match.allow.join(', ') } });
+      }
+      const { route, params } = match;
+      ctx.params = params;
+      if (route.rateLimit) {
+        const wait = app.limiter.hit(route.rateLimit, ctx.ip, app.clock.now());
+        if (wait > 0) throw new ApiError(429, 'rate.limited', { headers: { 'Retry-After': String(wait) } });
+      }
+      if (route.auth && !ctx.session()) throw new ApiError(401, 'auth.required');
+      const result = await route.handler(ctx);
+      if (res.headersSent) return;
+      if (result instanceof Reply) sendJson(res, result.status, result.body, result.headers);
+      else if (Buffer.isBuffer(result)) sendJsonText(res, 200, result);
+      else sendJson(res, 200, result);
+    } catch (err) {
+      sendError(app.log, maxDrainBytes, req, res, err);
+    }
+  }
+}
+
+/** Parses the request target as a path on our own origin ('//evil/x' stays a path). */
+function requestUrl(target = '/'): URL {
+  try {
+    return new URL(`http://board.invalid${target.startsWith('/') ? '' : '/'}${target}`);
+  } catch {
+    return new URL('http://board.invalid/.invalid');
+  }
+}
+
+function isApiPath(pathname: string): boolean {
+  return pathname === '/api' || pathname.startsWith('/api/');
+}

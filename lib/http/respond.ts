@@ -1,0 +1,81 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Duplex } from 'node:stream';
+import { requestMessages } from '../messages.ts';
+import type { Log } from '../job-deps.ts';
+import { ClientGone } from './context.ts';
+import { ApiError } from './errors.ts';
+
+/** Writes a JSON answer; API answers are personal, so nothing may cache them. */
+export function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+  sendJsonText(res, status, JSON.stringify(body ?? null), headers);
+}
+
+/** Writes already serialised JSON (a handler may return a Buffer from the response cache). */
+export function sendJsonText(res: ServerResponse, status: number, text: string | Buffer, headers: Record<string, string> = {}): void {
+  res.writeHead(status, {
+    'Content-Type': 'application/json; charset=utf-8',
+    'Content-Length': Buffer.byteLength(text),
+    'Cache-Control': 'no-store',
+    ...headers,
+  });
+  res.end(text);
+}
+
+/**
+ * Answers a failed request in SPEC §7's error shape. An ApiError is the client's; anything else
+ * is logged with its stack and answered 500 internal. A body refused unread is drained (bounded)
+ * and the connection closed.
+ */
+export function sendError(log: Log, maxDrainBytes: number, req: IncomingMessage, res: ServerResponse, err: unknown): void {
+  if (err instanceof ClientGone) return;
+  const apiError = err instanceof ApiError ? err : new ApiError(500, 'internal');
+  if (!(err instanceof ApiError)) log(`error ${req.method} ${req.url?.split('?')[0]}: ${(err as Error)?.stack ?? String(err)}`);
+  if (res.headersSent) {
+    res.destroy();
+    return;
+  }
+  res.removeHeader('Set-Cookie'); // a failed request changes no session
+  const headers = { ...apiError.options.headers };
+  if (bodyLeftUnread(req)) {
+    headers.Connection = 'close';
+    drainOrDrop(req, maxDrainBytes);
+  }
+  sendJson(res, apiError.status, apiError.body(), headers);
+}
+
+/** 400 with the request message, for requests the HTTP layer refuses before any route. */
+export function badRequest(status = 400): ApiError {
+  return new ApiError(status, 'input.invalid', { message: requestMessages.badRequest });
+}
+
+const statusTexts: Record<number, string> = { 400: 'Bad Request', 408: 'Request Timeout', 431: 'Request Header Fields Too Large' };
+
+/** Requests Node cannot parse (bad headers, oversized header block) still get our JSON error shape. */
+export function answerMalformedRequest(err: NodeJS.ErrnoException, socket: Duplex): void {
+  if (!socket.writable || (err.code === 'ECONNRESET')) {
+    socket.destroy();
+    return;
+  }
+  const status = err.code === 'HPE_HEADER_OVERFLOW' ? 431 : err.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : 400;
+  const body = JSON.stringify(badRequest(status).body());
+  socket.end(
+    `HTTP/1.1 ${status} ${statusTexts[status]}\r\n` +
+      'Content-Type: application/json; charset=utf-8\r\nX-Content-Type-Options: nosniff\r\nConnection: close\r\n' +
+      `Content-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
+  );
+}
+
+function bodyLeftUnread(req: IncomingMessage): boolean {
+  const declared = Number(req.headers['content-length'] ?? 0) > 0 || req.headers['transfer-encoding'] !== undefined;
+  return declared && !req.readableEnded;
+}
+
+function drainOrDrop(req: IncomingMessage, maxBytes: number): void {
+  let drained = 0;
+  req.removeAllListeners('data');
+  req.on('data', (chunk: Buffer) => {
+    drained += chunk.length;
+    if (drained > maxBytes) req.socket.destroy();
+  });
+  req.resume();
+}

@@ -1,0 +1,20 @@
+import type { AsnDb } from './asn.ts';
+import type { Config } from './config.ts';
+import type { ImpressionTally } from './impressions.ts';
+import type { JobDeps } from './job-deps.ts';
+import type { PreviewQueue } from './preview/queue.ts';
+import type { RateLimiter } from './rate-limit.ts';
+import type { TorExitList } from './tor.ts';
+
+/** Long-lived things every handler may use, built once by createApp (lib/app.ts). */
+export interface Services extends JobDeps {
+  config: Config;
+  limiter: RateLimiter;
+  tor: TorExitList;
+  /** IP-to-ASN lookups for the statistics, loaded in the background. */
+  asn: AsnDb;
+  /** Impressions and visitors counted in memory, flushed every few seconds. */
+  impressions: ImpressionTally;
+  /** The link-preview queue; absent when BOARD_PREVIEW=0. */
+  previews?: PreviewQueue;
+}
