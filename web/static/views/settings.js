@@ -6,7 +6,7 @@ import { navigate, refresh } from '../router.js';
 import { logout, me, setMe } from '../session.js';
 import { announce } from '../status.js';
 import { avatar } from '../components/avatar.js';
-import { imageField, uploadProgress } from '../components/composer.js';
+import { imageField, uploadProgress } from '../components/image-field.js';
 import { field, formMessage, onSubmit } from '../components/form.js';
 
 function section(id, title, ...children) {
