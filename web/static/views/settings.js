@@ -3,11 +3,12 @@ import * as api from '../api.js';
 import { add, h } from '../dom.js';
 import { dateTime, longDate } from '../format.js';
 import { navigate, refresh } from '../router.js';
-import { logout, me, setMe } from '../session.js';
+import { me, setMe } from '../session.js';
 import { announce } from '../status.js';
 import { avatar } from '../components/avatar.js';
 import { imageField, uploadProgress } from '../components/image-field.js';
 import { field, formMessage, onSubmit } from '../components/form.js';
+import { logoutButton } from '../components/logout-button.js';
 
 function section(id, title, ...children) {
   return h('section', { class: 'card settings-section', 'aria-labelledby': id }, h('h2', { id }, title), ...children);
@@ -52,22 +53,12 @@ function avatarSection() {
 
 async function sessionSection() {
   const session = await api.get('/api/auth/sessioninfo');
-  const button = h('button', { type: 'button' }, 'Abmelden');
-  button.addEventListener('click', async () => {
-    try {
-      await logout();
-      announce('Du bist abgemeldet.');
-      navigate('/');
-    } catch (err) {
-      announce(err.message, 'error');
-    }
-  });
   return section('session-heading', 'Diese Anmeldung',
     h('dl', { class: 'facts' },
       h('dt', {}, 'Angemeldet seit'), h('dd', {}, dateTime(session.created_at)),
       h('dt', {}, 'Gültig bis'), h('dd', {}, dateTime(session.expires)),
       h('dt', {}, 'Browser'), h('dd', { class: 'break' }, session.description || 'unbekannt')),
-    h('div', { class: 'form-actions' }, button));
+    h('div', { class: 'form-actions' }, logoutButton()));
 }
 
 function deleteSection() {
