@@ -3,22 +3,20 @@
 import * as api from '../api.js';
 import { h } from '../dom.js';
 import { codePoints } from '../format.js';
+import { maxContentLength } from '../limits.js';
 import { announce } from '../status.js';
 import { field, formMessage, onSubmit } from './form.js';
 import { imageField, uploadProgress } from './image-field.js';
 
-/** SPEC §8: at most 1000 characters, counted in code points like the server does. */
-export const maxLength = 1000;
-
-/** A labelled textarea whose hint counts characters ("12 / 1000 Zeichen"), red when over. */
+/** A labelled textarea whose hint counts code points like the server ("12 / 1000 Zeichen"), red when over. */
 export function contentField(label, value = '') {
   const f = field({ label, name: 'content', tag: 'textarea', rows: 4, value, hint: ' ' });
   const counter = f.wrap.querySelector('.field-hint');
   counter.classList.add('counter');
   const update = () => {
     const n = codePoints(f.input.value);
-    counter.textContent = `${n} / ${maxLength} Zeichen`;
-    counter.classList.toggle('over', n > maxLength);
+    counter.textContent = `${n} / ${maxContentLength} Zeichen`;
+    counter.classList.toggle('over', n > maxContentLength);
   };
   f.input.addEventListener('input', update);
   update();

@@ -2,6 +2,7 @@
 // Forms open one at a time in the card's panel.
 import * as api from '../api.js';
 import { h, replace, uid } from '../dom.js';
+import { maxReasonLength } from '../limits.js';
 import { me } from '../session.js';
 import { announce } from '../status.js';
 import { showTally, watchTally } from '../votes.js';
@@ -69,7 +70,7 @@ function loginNote(what) {
 }
 
 function reportForm(pid, close) {
-  const reason = field({ label: 'Grund (optional)', name: 'reason', tag: 'textarea', rows: 2, hint: 'Höchstens 500 Zeichen.' });
+  const reason = field({ label: 'Grund (optional)', name: 'reason', tag: 'textarea', rows: 2, hint: `Höchstens ${maxReasonLength} Zeichen.` });
   const message = formMessage();
   const send = h('button', { type: 'submit', class: 'primary' }, 'Meldung senden');
   const form = h('form', { class: 'panel-form' }, reason.wrap, message, h('div', { class: 'form-actions' }, send, cancelButton(close)));

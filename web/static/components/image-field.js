@@ -1,6 +1,7 @@
 // Picking an image to send (a new entry's picture, an avatar): a preview before sending and a
 // progress bar while it uploads.
 import { h } from '../dom.js';
+import { imageTypes } from '../limits.js';
 import { fileField } from './form.js';
 
 /**
@@ -8,7 +9,7 @@ import { fileField } from './form.js';
  * the form is sent) and a button to take it out again.
  */
 export function imageField(label, name) {
-  const f = fileField({ label, name, accept: 'image/jpeg,image/png,image/gif,image/webp' });
+  const f = fileField({ label, name, accept: imageTypes });
   const img = h('img', { class: 'image-preview-img', alt: 'Vorschau des gewählten Bildes' });
   const remove = h('button', { type: 'button', class: 'link-button' }, 'Bild entfernen');
   const preview = h('div', { class: 'image-preview', hidden: true }, img, remove);

@@ -2,6 +2,7 @@
 import * as api from '../api.js';
 import { add, h } from '../dom.js';
 import { dateTime, longDate } from '../format.js';
+import { avatarSize, usernameRule } from '../limits.js';
 import { navigate, refresh } from '../router.js';
 import { me, setMe } from '../session.js';
 import { announce } from '../status.js';
@@ -15,7 +16,7 @@ function section(id, title, ...children) {
 }
 
 function renameSection(user) {
-  const fields = { user: field({ label: 'Neuer Name', name: 'user', value: user.username, autocomplete: 'username', required: true, hint: '3 bis 32 Zeichen: Buchstaben, Ziffern, Punkt, Unterstrich, Leerzeichen und Bindestrich.' }) };
+  const fields = { user: field({ label: 'Neuer Name', name: 'user', value: user.username, autocomplete: 'username', required: true, hint: usernameRule }) };
   const message = formMessage();
   const button = h('button', { type: 'submit', class: 'primary' }, 'Namen ändern');
   const form = h('form', { novalidate: true }, fields.user.wrap, message, h('div', { class: 'form-actions' }, button));
@@ -48,7 +49,7 @@ function avatarSection() {
       progress.hide();
     }
   }, { 'upload.bad_type': 'avatar', 'upload.too_large': 'avatar' });
-  return section('avatar-heading', 'Avatar ändern', h('p', { class: 'muted' }, 'Das Bild wird quadratisch zugeschnitten (256 × 256 Pixel).'), form);
+  return section('avatar-heading', 'Avatar ändern', h('p', { class: 'muted' }, `Das Bild wird quadratisch zugeschnitten (${avatarSize} × ${avatarSize} Pixel).`), form);
 }
 
 async function sessionSection() {
