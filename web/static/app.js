@@ -1,11 +1,12 @@
 // Start-up: who is logged in, the header, and one view per address.
 import { h } from './dom.js';
 import { relativeTime } from './format.js';
-import { navigate, startRouter } from './router.js';
-import { logout, onMeChange, refreshMe } from './session.js';
+import { startRouter } from './router.js';
+import { onMeChange, refreshMe } from './session.js';
 import { announce } from './status.js';
 import { forgetTallies, loadShownTallies } from './votes.js';
 import { avatar } from './components/avatar.js';
+import { logoutButton } from './components/logout-button.js';
 import { loginView, registerView, resetView } from './views/auth.js';
 import { feedView } from './views/feed.js';
 import { notFoundView, errorView } from './views/notfound.js';
@@ -16,7 +17,7 @@ import { threadView } from './views/thread.js';
 
 const routes = [
   [/^\/$/, feedView],
-  [/^\/e\/(\d{1,15})$/, threadView],
+  [/^\/e\/(\d{1,15})$/, threadView], // the pid pattern mirrors entryPage in lib/api/pages.ts
   [/^\/u\/([^/]+)$/, profileView],
   [/^\/login$/, loginView],
   [/^\/register$/, registerView],
@@ -39,22 +40,12 @@ function navLink(href, ...children) {
 
 function drawNav(user) {
   const nav = document.getElementById('nav');
-  const logoutButton = h('button', { type: 'button', class: 'nav-button' }, 'Abmelden');
-  logoutButton.addEventListener('click', async () => {
-    try {
-      await logout();
-      announce('Du bist abgemeldet.');
-      navigate('/');
-    } catch (err) {
-      announce(err.message, 'error');
-    }
-  });
   nav.replaceChildren(
     navLink('/', 'Neueste'),
     navLink('/stats', 'Statistik'),
     ...(user
       ? [navLink(`/u/${encodeURIComponent(user.username)}`, avatar(user.username, user.avatar), h('span', { class: 'nav-name' }, user.username)),
-        navLink('/settings', 'Einstellungen'), logoutButton]
+        navLink('/settings', 'Einstellungen'), logoutButton({ class: 'nav-button' })]
       : [navLink('/login', 'Anmelden'), navLink('/register', 'Registrieren')]));
   markCurrentLink();
 }

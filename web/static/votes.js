@@ -1,6 +1,7 @@
 // Vote tallies: fetched for a whole page at once (GET /api/entry/votes?pids=…) and shown on
 // every card of that entry (an entry can appear twice, e.g. as a reply and as its parent's latest).
 import * as api from './api.js';
+import { maxBulkPids } from './limits.js';
 
 const shown = new Map();
 
@@ -20,11 +21,11 @@ export function showTally(tally) {
   for (const update of shown.get(tally.pid) ?? []) update(tally);
 }
 
-/** Loads the tallies of every registered entry, 100 pids per request. */
+/** Loads the tallies of every registered entry, as many per request as the server takes. */
 export async function loadShownTallies() {
   const pids = [...shown.keys()];
-  for (let i = 0; i < pids.length; i += 100) {
-    const tallies = await api.get(`/api/entry/votes?pids=${pids.slice(i, i + 100).join(',')}`);
+  for (let i = 0; i < pids.length; i += maxBulkPids) {
+    const tallies = await api.get(`/api/entry/votes?pids=${pids.slice(i, i + maxBulkPids).join(',')}`);
     for (const tally of tallies) showTally(tally);
   }
 }

@@ -1,5 +1,6 @@
 // A user's avatar: the uploaded picture, or the initial on a colour picked from the name.
 import { h } from '../dom.js';
+import { avatarSize } from '../limits.js';
 
 function colourIndex(name) {
   let sum = 0;
@@ -9,7 +10,7 @@ function colourIndex(name) {
 
 /** Decorative next to the name (alt ""); size: 'small', 'medium' or 'large'. */
 export function avatar(username, path, size = 'small') {
-  if (path) return h('img', { class: `avatar avatar-${size}`, src: `/static/media/${path}`, alt: '', width: 256, height: 256, loading: 'lazy' });
+  if (path) return h('img', { class: `avatar avatar-${size}`, src: `/static/media/${path}`, alt: '', width: avatarSize, height: avatarSize, loading: 'lazy' });
   const initial = username ? [...username][0].toUpperCase() : '?';
   return h('span', { class: `avatar avatar-${size} avatar-c${colourIndex(username || '?')}`, 'aria-hidden': 'true' }, initial);
 }

@@ -3,22 +3,17 @@
 import * as api from '../api.js';
 import { h, uid } from '../dom.js';
 import { inDuration } from '../format.js';
+import { bumpCooldownUntil } from '../limits.js';
 import { announce } from '../status.js';
 
-const day = 86400;
 const now = () => Math.floor(Date.now() / 1000);
-
-/** DECISIONS: never bumped = at once; after the n-th bump the next is allowed n days later. */
-function nextBumpAt(entry) {
-  return entry.bump_count > 0 ? entry.last_bump + entry.bump_count * day : 0;
-}
 
 /**
  * During the cooldown the button stays focusable (aria-disabled, not disabled) so keyboard
  * users keep their place; a click then only says how long to wait.
  */
 export function bumpButton(entry) {
-  let until = nextBumpAt(entry);
+  let until = bumpCooldownUntil(entry);
   const info = h('span', { class: 'bump-info', id: uid('bump') });
   const button = h('button', { type: 'button', class: 'action bump', 'aria-describedby': info.id }, '↑ Hochholen');
   const wrap = h('span', { class: 'bump-wrap' }, button, info);

@@ -1,81 +1,26 @@
-// Writing: a new thread or a reply, with a 1000-character counter, an image preview before
-// sending and upload progress.
+// Writing: a new thread or a reply, with a 1000-character counter, an image with its preview
+// and upload progress (image-field.js).
 import * as api from '../api.js';
 import { h } from '../dom.js';
 import { codePoints } from '../format.js';
+import { maxContentLength } from '../limits.js';
 import { announce } from '../status.js';
-import { field, fileField, formMessage, onSubmit } from './form.js';
+import { field, formMessage, onSubmit } from './form.js';
+import { imageField, uploadProgress } from './image-field.js';
 
-/** SPEC §8: at most 1000 characters, counted in code points like the server does. */
-export const maxLength = 1000;
-
-/** A labelled textarea whose hint counts characters ("12 / 1000 Zeichen"), red when over. */
+/** A labelled textarea whose hint counts code points like the server ("12 / 1000 Zeichen"), red when over. */
 export function contentField(label, value = '') {
   const f = field({ label, name: 'content', tag: 'textarea', rows: 4, value, hint: ' ' });
   const counter = f.wrap.querySelector('.field-hint');
   counter.classList.add('counter');
   const update = () => {
     const n = codePoints(f.input.value);
-    counter.textContent = `${n} / ${maxLength} Zeichen`;
-    counter.classList.toggle('over', n > maxLength);
+    counter.textContent = `${n} / ${maxContentLength} Zeichen`;
+    counter.classList.toggle('over', n > maxContentLength);
   };
   f.input.addEventListener('input', update);
   update();
   return f;
-}
-
-/**
- * An image file input with a preview of the chosen picture (a blob: URL, never uploaded until
- * the form is sent) and a button to take it out again.
- */
-export function imageField(label, name) {
-  const f = fileField({ label, name, accept: 'image/jpeg,image/png,image/gif,image/webp' });
-  const img = h('img', { class: 'image-preview-img', alt: 'Vorschau des gewählten Bildes' });
-  const remove = h('button', { type: 'button', class: 'link-button' }, 'Bild entfernen');
-  const preview = h('div', { class: 'image-preview', hidden: true }, img, remove);
-  f.wrap.append(preview);
-  let url = '';
-  const clear = () => {
-    if (url) URL.revokeObjectURL(url);
-    url = '';
-    img.removeAttribute('src');
-    preview.hidden = true;
-  };
-  f.input.addEventListener('change', () => {
-    clear();
-    const file = f.input.files?.[0];
-    if (!file) return;
-    url = URL.createObjectURL(file);
-    img.src = url;
-    preview.hidden = false;
-  });
-  const reset = () => {
-    f.input.value = '';
-    f.input.dispatchEvent(new Event('change'));
-  };
-  remove.addEventListener('click', () => {
-    reset();
-    f.input.focus();
-  });
-  return { ...f, file: () => f.input.files?.[0] ?? null, reset };
-}
-
-/** A progress bar for uploads: show(), set(fraction or -1 for unknown), hide(). */
-export function uploadProgress() {
-  const bar = h('progress', { max: 100, 'aria-label': 'Fortschritt beim Hochladen' });
-  const wrap = h('div', { class: 'upload-progress', hidden: true }, bar, h('span', {}, 'Wird gesendet …'));
-  return {
-    wrap,
-    set(fraction) {
-      wrap.hidden = false;
-      if (fraction < 0) bar.removeAttribute('value');
-      else bar.value = Math.round(fraction * 100);
-    },
-    hide() {
-      wrap.hidden = true;
-      bar.value = 0;
-    },
-  };
 }
 
 /** The form for a new entry; replyTo 0 starts a thread. onPosted({pid, …}) after 201. */

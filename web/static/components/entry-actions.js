@@ -2,9 +2,10 @@
 // Forms open one at a time in the card's panel.
 import * as api from '../api.js';
 import { h, replace, uid } from '../dom.js';
+import { maxReasonLength } from '../limits.js';
 import { me } from '../session.js';
 import { announce } from '../status.js';
-import { showTally } from '../votes.js';
+import { showTally, watchTally } from '../votes.js';
 import { bumpButton } from './bump-button.js';
 import { contentField } from './composer.js';
 import { field, formMessage, onSubmit } from './form.js';
@@ -27,6 +28,17 @@ function voteButton(pid, mode, label) {
       button.setAttribute('aria-pressed', String(selected));
     },
   };
+}
+
+/** Yes and no, registered for the entry's tallies (votes.js fills them in for the whole page). */
+function voteButtons(pid) {
+  const yes = voteButton(pid, 'yes', 'Ja');
+  const no = voteButton(pid, 'no', 'Nein');
+  watchTally(pid, (tally) => {
+    yes.show(tally.yes, tally.selected === 'yes');
+    no.show(tally.no, tally.selected === 'no');
+  });
+  return h('span', { class: 'votes', role: 'group', 'aria-label': 'Abstimmung' }, yes.button, no.button);
 }
 
 /** Opens `build(close)` in the panel, or closes it when this button's form is already open. */
@@ -58,7 +70,7 @@ function loginNote(what) {
 }
 
 function reportForm(pid, close) {
-  const reason = field({ label: 'Grund (optional)', name: 'reason', tag: 'textarea', rows: 2, hint: 'Höchstens 500 Zeichen.' });
+  const reason = field({ label: 'Grund (optional)', name: 'reason', tag: 'textarea', rows: 2, hint: `Höchstens ${maxReasonLength} Zeichen.` });
   const message = formMessage();
   const send = h('button', { type: 'submit', class: 'primary' }, 'Meldung senden');
   const form = h('form', { class: 'panel-form' }, reason.wrap, message, h('div', { class: 'form-actions' }, send, cancelButton(close)));
@@ -103,7 +115,7 @@ function deleteConfirm(entry, close, onDeleted) {
     message, h('div', { class: 'form-actions' }, yes, cancelButton(close)));
 }
 
-/** The bar; `bar.showTally(tally)` updates the vote buttons (absent for deleted entries). */
+/** The bar; a deleted entry's has only the link to its replies. */
 export function entryActions(entry, { panel, hideReply, replyForm, onEdited, onDeleted }) {
   panel.id = uid('panel');
   const bar = h('div', { class: 'entry-actions' });
@@ -112,15 +124,9 @@ export function entryActions(entry, { panel, hideReply, replyForm, onEdited, onD
     : null;
   if (entry.deleted) return replace(bar, threadLink);
   const user = me();
-  const yes = voteButton(entry.pid, 'yes', 'Ja');
-  const no = voteButton(entry.pid, 'no', 'Nein');
-  bar.showTally = (tally) => {
-    yes.show(tally.yes, tally.selected === 'yes');
-    no.show(tally.no, tally.selected === 'no');
-  };
   const own = user && entry.uid === user.uid;
   return replace(bar,
-    h('span', { class: 'votes', role: 'group', 'aria-label': 'Abstimmung' }, yes.button, no.button),
+    voteButtons(entry.pid),
     hideReply ? null : panelToggle('Antworten', panel, () => (user ? replyForm() : loginNote('Antworten'))),
     threadLink,
     user ? bumpButton(entry) : null,

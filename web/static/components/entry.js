@@ -1,7 +1,6 @@
 // One entry as a card: author, time, text with links, image, link preview, and its actions.
 import { h } from '../dom.js';
 import { dateTime, isoTime, relativeTime, splitLinks } from '../format.js';
-import { watchTally } from '../votes.js';
 import { avatar } from './avatar.js';
 import { composer } from './composer.js';
 import { entryActions } from './entry-actions.js';
@@ -81,7 +80,6 @@ export function entryCard(entry, opts = {}) {
     },
   });
   card.append(authorLine(entry, opts), body, actions, panel);
-  if (actions.showTally) watchTally(entry.pid, actions.showTally);
   return card;
 }
 

@@ -1,6 +1,18 @@
 // Labelled form fields with their own error line, and API errors put next to the right field.
 import { h, uid } from '../dom.js';
 
+/** The field object both kinds return: setError(text) fills the error line and marks the input invalid. */
+function withError(wrap, input, error) {
+  return {
+    wrap, input, error,
+    setError(message) {
+      error.textContent = message || '';
+      if (message) input.setAttribute('aria-invalid', 'true');
+      else input.removeAttribute('aria-invalid');
+    },
+  };
+}
+
 /**
  * A labelled input (or textarea/select via `tag`): returns {wrap, input, error, setError}.
  * Every input has a <label>; hint and error are wired with aria-describedby.
@@ -20,14 +32,7 @@ export function field({ label, name, tag = 'input', type = 'text', value = '', h
     input,
     hint && h('p', { class: 'field-hint', id: hintId }, hint),
     error);
-  return {
-    wrap, input, error,
-    setError(message) {
-      error.textContent = message || '';
-      if (message) input.setAttribute('aria-invalid', 'true');
-      else input.removeAttribute('aria-invalid');
-    },
-  };
+  return withError(wrap, input, error);
 }
 
 /**
@@ -50,14 +55,7 @@ export function fileField({ label, name, accept }) {
   input.addEventListener('change', () => {
     fileName.textContent = input.files?.[0]?.name ?? 'Keine Datei ausgewählt';
   });
-  return {
-    wrap, input, error,
-    setError(message) {
-      error.textContent = message || '';
-      if (message) input.setAttribute('aria-invalid', 'true');
-      else input.removeAttribute('aria-invalid');
-    },
-  };
+  return withError(wrap, input, error);
 }
 
 /** The form-level message line (read out at once as an alert). */

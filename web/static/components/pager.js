@@ -1,20 +1,21 @@
 // "Neuere" / "Ältere" links for paged lists; pages are ?seite=1… in the address (API page + 1).
 import { h } from '../dom.js';
+import { feedPageSize, maxFeedPage } from '../limits.js';
 
 /** The API page (0–100) from ?seite= (1–101); anything else is the first page. */
 export function pageFromQuery(query) {
   const n = Number(query.get('seite'));
-  return Number.isInteger(n) && n >= 1 && n <= 101 ? n - 1 : 0;
+  return Number.isInteger(n) && n >= 1 && n <= maxFeedPage + 1 ? n - 1 : 0;
 }
 
 function pageHref(basePath, page) {
   return page === 0 ? basePath : `${basePath}?seite=${page + 1}`;
 }
 
-/** A page shows 20 entries; a full page means there may be more. */
-export function pager(basePath, page, count, pageSize = 20) {
+/** A full page means there may be more. */
+export function pager(basePath, page, count, pageSize = feedPageSize) {
   const newer = page > 0 ? h('a', { href: pageHref(basePath, page - 1), rel: 'prev' }, '← Neuere') : null;
-  const older = count >= pageSize && page < 100 ? h('a', { href: pageHref(basePath, page + 1), rel: 'next' }, 'Ältere →') : null;
+  const older = count >= pageSize && page < maxFeedPage ? h('a', { href: pageHref(basePath, page + 1), rel: 'next' }, 'Ältere →') : null;
   if (!newer && !older) return null;
   return h('nav', { class: 'pager', 'aria-label': 'Seiten' },
     newer ?? h('span'),

@@ -1,12 +1,16 @@
 // "/login", "/register" and "/reset": accounts without e-mail.
 import * as api from '../api.js';
 import { add, h } from '../dom.js';
+import { defaultLoginSeconds, passwordRule, usernameRule } from '../limits.js';
 import { navigate } from '../router.js';
 import { me, refreshMe } from '../session.js';
 import { announce } from '../status.js';
 import { field, formMessage, onSubmit } from '../components/form.js';
 
-/** Login durations offered (SPEC §5: from 1 hour to 1 year), as `timeout` seconds. */
+/**
+ * Login durations offered (SPEC §5: from 1 hour to 1 year), as `timeout` seconds; each within
+ * the range parseTimeout accepts in lib/api/auth.ts (minTimeout to a year).
+ */
 const durations = [
   ['3600', '1 Stunde'],
   ['86400', '1 Tag'],
@@ -37,7 +41,7 @@ export async function loginView(root, { query }) {
   const fields = {
     user: field({ label: 'Benutzername', name: 'user', autocomplete: 'username', required: true }),
     pass: field({ label: 'Passwort', name: 'pass', type: 'password', autocomplete: 'current-password', required: true }),
-    timeout: field({ label: 'Angemeldet bleiben für', name: 'timeout', tag: 'select', value: '86400', options: durations }),
+    timeout: field({ label: 'Angemeldet bleiben für', name: 'timeout', tag: 'select', value: String(defaultLoginSeconds), options: durations }),
   };
   const button = h('button', { type: 'submit', class: 'primary' }, 'Anmelden');
   const { form, message } = authForm(fields, button);
@@ -54,8 +58,8 @@ export async function loginView(root, { query }) {
 export async function registerView(root) {
   add(root, h('h1', {}, 'Registrieren'));
   const fields = {
-    user: field({ label: 'Benutzername', name: 'user', autocomplete: 'username', required: true, hint: '3 bis 32 Zeichen: Buchstaben, Ziffern, Punkt, Unterstrich, Leerzeichen und Bindestrich.' }),
-    pass1: field({ label: 'Passwort', name: 'pass1', type: 'password', autocomplete: 'new-password', required: true, hint: 'Mindestens 10 Zeichen.' }),
+    user: field({ label: 'Benutzername', name: 'user', autocomplete: 'username', required: true, hint: usernameRule }),
+    pass1: field({ label: 'Passwort', name: 'pass1', type: 'password', autocomplete: 'new-password', required: true, hint: passwordRule }),
     pass2: field({ label: 'Passwort wiederholen', name: 'pass2', type: 'password', autocomplete: 'new-password', required: true }),
   };
   const button = h('button', { type: 'submit', class: 'primary' }, 'Konto anlegen');
@@ -105,7 +109,7 @@ export async function resetView(root) {
     return 'Neues Passwort';
   }
   const fields = {
-    pass1: field({ label: 'Neues Passwort', name: 'pass1', type: 'password', autocomplete: 'new-password', required: true, hint: 'Mindestens 10 Zeichen.' }),
+    pass1: field({ label: 'Neues Passwort', name: 'pass1', type: 'password', autocomplete: 'new-password', required: true, hint: passwordRule }),
     pass2: field({ label: 'Neues Passwort wiederholen', name: 'pass2', type: 'password', autocomplete: 'new-password', required: true }),
   };
   const button = h('button', { type: 'submit', class: 'primary' }, 'Passwort speichern');

@@ -2,19 +2,21 @@
 import * as api from '../api.js';
 import { add, h } from '../dom.js';
 import { dateTime, longDate } from '../format.js';
+import { avatarSize, usernameRule } from '../limits.js';
 import { navigate, refresh } from '../router.js';
-import { logout, me, setMe } from '../session.js';
+import { me, setMe } from '../session.js';
 import { announce } from '../status.js';
 import { avatar } from '../components/avatar.js';
-import { imageField, uploadProgress } from '../components/composer.js';
+import { imageField, uploadProgress } from '../components/image-field.js';
 import { field, formMessage, onSubmit } from '../components/form.js';
+import { logoutButton } from '../components/logout-button.js';
 
 function section(id, title, ...children) {
   return h('section', { class: 'card settings-section', 'aria-labelledby': id }, h('h2', { id }, title), ...children);
 }
 
 function renameSection(user) {
-  const fields = { user: field({ label: 'Neuer Name', name: 'user', value: user.username, autocomplete: 'username', required: true, hint: '3 bis 32 Zeichen: Buchstaben, Ziffern, Punkt, Unterstrich, Leerzeichen und Bindestrich.' }) };
+  const fields = { user: field({ label: 'Neuer Name', name: 'user', value: user.username, autocomplete: 'username', required: true, hint: usernameRule }) };
   const message = formMessage();
   const button = h('button', { type: 'submit', class: 'primary' }, 'Namen ändern');
   const form = h('form', { novalidate: true }, fields.user.wrap, message, h('div', { class: 'form-actions' }, button));
@@ -47,27 +49,17 @@ function avatarSection() {
       progress.hide();
     }
   }, { 'upload.bad_type': 'avatar', 'upload.too_large': 'avatar' });
-  return section('avatar-heading', 'Avatar ändern', h('p', { class: 'muted' }, 'Das Bild wird quadratisch zugeschnitten (256 × 256 Pixel).'), form);
+  return section('avatar-heading', 'Avatar ändern', h('p', { class: 'muted' }, `Das Bild wird quadratisch zugeschnitten (${avatarSize} × ${avatarSize} Pixel).`), form);
 }
 
 async function sessionSection() {
   const session = await api.get('/api/auth/sessioninfo');
-  const button = h('button', { type: 'button' }, 'Abmelden');
-  button.addEventListener('click', async () => {
-    try {
-      await logout();
-      announce('Du bist abgemeldet.');
-      navigate('/');
-    } catch (err) {
-      announce(err.message, 'error');
-    }
-  });
   return section('session-heading', 'Diese Anmeldung',
     h('dl', { class: 'facts' },
       h('dt', {}, 'Angemeldet seit'), h('dd', {}, dateTime(session.created_at)),
       h('dt', {}, 'Gültig bis'), h('dd', {}, dateTime(session.expires)),
       h('dt', {}, 'Browser'), h('dd', { class: 'break' }, session.description || 'unbekannt')),
-    h('div', { class: 'form-actions' }, button));
+    h('div', { class: 'form-actions' }, logoutButton()));
 }
 
 function deleteSection() {

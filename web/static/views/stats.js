@@ -2,6 +2,7 @@
 import * as api from '../api.js';
 import { add, h } from '../dom.js';
 import { number } from '../format.js';
+import { statsWindowDays } from '../limits.js';
 import { dailyChart } from '../components/chart.js';
 
 function facts(stats) {
@@ -42,11 +43,11 @@ export async function statsView(root) {
   add(root, 
     facts(stats),
     h('section', { class: 'card', 'aria-labelledby': 'daily-heading' },
-      h('h2', { id: 'daily-heading' }, 'Die letzten 30 Tage'),
+      h('h2', { id: 'daily-heading' }, `Die letzten ${statsWindowDays} Tage`),
       dailyChart(stats.daily)),
     h('section', { class: 'card', 'aria-labelledby': 'asn-heading' },
       h('h2', { id: 'asn-heading' }, 'Woher die Besucher kommen'),
-      h('p', { class: 'muted' }, 'Die Netze (Autonome Systeme) mit den meisten Besuchern der letzten 30 Tage. IP-Adressen werden dabei nicht gespeichert.'),
+      h('p', { class: 'muted' }, `Die Netze (Autonome Systeme) mit den meisten Besuchern der letzten ${statsWindowDays} Tage. IP-Adressen werden dabei nicht gespeichert.`),
       asnTable(stats.top_asns),
       // CC BY 4.0 asks for attribution of every source of the data set, with links.
       h('p', { class: 'muted small' }, 'ASN-Daten: ',

@@ -1,0 +1,59 @@
+// Picking an image to send (a new entry's picture, an avatar): a preview before sending and a
+// progress bar while it uploads.
+import { h } from '../dom.js';
+import { imageTypes } from '../limits.js';
+import { fileField } from './form.js';
+
+/**
+ * An image file input with a preview of the chosen picture (a blob: URL, never uploaded until
+ * the form is sent) and a button to take it out again.
+ */
+export function imageField(label, name) {
+  const f = fileField({ label, name, accept: imageTypes });
+  const img = h('img', { class: 'image-preview-img', alt: 'Vorschau des gewählten Bildes' });
+  const remove = h('button', { type: 'button', class: 'link-button' }, 'Bild entfernen');
+  const preview = h('div', { class: 'image-preview', hidden: true }, img, remove);
+  f.wrap.append(preview);
+  let url = '';
+  const clear = () => {
+    if (url) URL.revokeObjectURL(url);
+    url = '';
+    img.removeAttribute('src');
+    preview.hidden = true;
+  };
+  f.input.addEventListener('change', () => {
+    clear();
+    const file = f.input.files?.[0];
+    if (!file) return;
+    url = URL.createObjectURL(file);
+    img.src = url;
+    preview.hidden = false;
+  });
+  const reset = () => {
+    f.input.value = '';
+    f.input.dispatchEvent(new Event('change'));
+  };
+  remove.addEventListener('click', () => {
+    reset();
+    f.input.focus();
+  });
+  return { ...f, file: () => f.input.files?.[0] ?? null, reset };
+}
+
+/** A progress bar for uploads: set(fraction, or -1 for unknown) shows it, hide() hides it. */
+export function uploadProgress() {
+  const bar = h('progress', { max: 100, 'aria-label': 'Fortschritt beim Hochladen' });
+  const wrap = h('div', { class: 'upload-progress', hidden: true }, bar, h('span', {}, 'Wird gesendet …'));
+  return {
+    wrap,
+    set(fraction) {
+      wrap.hidden = false;
+      if (fraction < 0) bar.removeAttribute('value');
+      else bar.value = Math.round(fraction * 100);
+    },
+    hide() {
+      wrap.hidden = true;
+      bar.value = 0;
+    },
+  };
+}

@@ -1,0 +1,20 @@
+// "Abmelden": the one logout flow, for the header and the settings page.
+import { h } from '../dom.js';
+import { navigate } from '../router.js';
+import { logout } from '../session.js';
+import { announce } from '../status.js';
+
+/** A button that ends the session, says so and goes to the front page; attrs style it. */
+export function logoutButton(attrs = {}) {
+  const button = h('button', { type: 'button', ...attrs }, 'Abmelden');
+  button.addEventListener('click', async () => {
+    try {
+      await logout();
+      announce('Du bist abgemeldet.');
+      navigate('/');
+    } catch (err) {
+      announce(err.message, 'error');
+    }
+  });
+  return button;
+}

@@ -1,0 +1,47 @@
+// The server's limits and rules as the page shows them (counters, hints, paging, the bump
+// cooldown). The server checks every one itself; each copy names what it mirrors, so a change
+// there can be found here.
+
+/** Entry text, in code points (SPEC §8). */
+export const maxContentLength = 1000; // mirrors maxContentLength in lib/api/entries.ts
+
+/** A report's reason, in code points (SPEC §8). */
+export const maxReasonLength = 500; // mirrors maxReasonLength in lib/reports.ts
+
+/** Usernames: 3–32 code points of letters, marks, digits, `.`, `_`, space and `-`. */
+export const minUsernameLength = 3; // mirrors isValidUsername in lib/users.ts
+export const maxUsernameLength = 32; // mirrors isValidUsername in lib/users.ts
+export const usernameRule = `${minUsernameLength} bis ${maxUsernameLength} Zeichen: Buchstaben, Ziffern, Punkt, Unterstrich, Leerzeichen und Bindestrich.`;
+
+/** New passwords (SPEC §5.5), in code points. */
+export const minPasswordLength = 10; // mirrors the minimum in checkPassword in lib/api/auth.ts
+export const passwordRule = `Mindestens ${minPasswordLength} Zeichen.`;
+
+/** How long a login lasts when the form names no duration: one day. */
+export const defaultLoginSeconds = 86_400; // mirrors the default (day) of parseTimeout in lib/api/auth.ts
+
+/** The image types an upload may have (entries and avatars); the server reads the type from the bytes. */
+export const imageTypes = 'image/jpeg,image/png,image/gif,image/webp'; // mirrors acceptedFormats in lib/images.ts
+
+/** Avatars are cropped to a square of this many pixels. */
+export const avatarSize = 256; // mirrors the resize in processAvatar in lib/images.ts
+
+/** Feed and profile pages: 20 entries each, pages 0 to 100. */
+export const feedPageSize = 20; // mirrors feedPageSize in lib/entry-views.ts
+export const maxFeedPage = 100; // mirrors maxFeedPage in lib/entry-views.ts
+
+/** Tallies are asked for at most this many entries per request. */
+export const maxBulkPids = 100; // mirrors maxBulkPids in lib/api/votes.ts
+
+/** The statistics look back this many days (chart and networks). */
+export const statsWindowDays = 30; // mirrors statsWindowDays in lib/impressions.ts
+
+const day = 86_400;
+
+/**
+ * When the entry may be bumped again (unix seconds, 0 = now): after the n-th bump, n days after
+ * the last, so bumping cannot pin a thread on top. Mirrors bumpCooldownUntil in lib/entries.ts.
+ */
+export function bumpCooldownUntil(entry) {
+  return entry.bump_count > 0 ? entry.last_bump + entry.bump_count * day : 0;
+}
