@@ -1,26 +1,17 @@
 import type { Db } from './db.ts';
+import type { EntryRow } from './entries.ts';
 import { usablePreviews, type PreviewJson } from './preview/store.ts';
 
-/** SPEC §2 Entry as the API shows it. */
-export interface EntryJson {
-  pid: number;
-  uid: number;
-  created_at: number;
-  content: string;
-  filepath: string;
-  reply_to: number;
-  reply_count: number;
-  last_activity: number;
-  deleted: number;
-  bump_count: number;
-  last_bump: number;
+/** SPEC §2 Entry as the API shows it: the stored columns without the tree's internals, plus the author. */
+export interface EntryJson extends Omit<EntryRow, 'root' | 'depth' | 'link'> {
   username: string;
   avatar: string;
   preview?: PreviewJson;
   latest?: { entry: EntryJson; skipped: number };
 }
 
-interface EntryViewRow extends Omit<EntryJson, 'preview' | 'latest'> {
+/** A row as the read queries select it: the Entry's columns and what its preview and `latest` need. */
+interface EntryReadRow extends Omit<EntryJson, 'preview' | 'latest'> {
   latest_pid: number;
   latest_skipped: number;
   link: string;
@@ -31,23 +22,23 @@ export const feedPageSize = 20;
 export const maxFeedPage = 100;
 export const maxThreadReplies = 100;
 
-const entryViewColumns = `
+const entryReadColumns = `
   SELECT e.pid, e.uid, e.created_at, e.content, e.filepath, e.reply_to, e.reply_count, e.last_activity,
          e.deleted, e.bump_count, e.last_bump, e.latest_pid, e.latest_skipped, e.link,
          coalesce(u.username, '') AS username, coalesce(u.avatar, '') AS avatar`;
-const entryViewSelect = `${entryViewColumns} FROM entries e LEFT JOIN users u ON u.uid = e.uid`;
+const entryReadSelect = `${entryReadColumns} FROM entries e LEFT JOIN users u ON u.uid = e.uid`;
 
 /** Usable preview records by URL, for the entries of one response. */
 type Previews = Map<string, PreviewJson>;
 
 /** The previews of every shown entry's link: one more query per response, never one per entry. */
-function previewsOf(db: Db, rows: Iterable<EntryViewRow>): Previews {
+function previewsOf(db: Db, rows: Iterable<EntryReadRow>): Previews {
   const links: string[] = [];
   for (const row of rows) if (row.link && !row.deleted) links.push(row.link);
   return usablePreviews(db, links);
 }
 
-function toJson(row: EntryViewRow, previews: Previews): EntryJson {
+function toJson(row: EntryReadRow, previews: Previews): EntryJson {
   const json: EntryJson = {
     pid: row.pid,
     uid: row.uid,
@@ -69,19 +60,19 @@ function toJson(row: EntryViewRow, previews: Previews): EntryJson {
   return json;
 }
 
-function rowsByPid(db: Db, pids: number[]): Map<number, EntryViewRow> {
+function rowsByPid(db: Db, pids: number[]): Map<number, EntryReadRow> {
   if (pids.length === 0) return new Map();
-  const rows = db.all<EntryViewRow>(`${entryViewSelect} WHERE e.pid IN (SELECT value FROM json_each(?))`, JSON.stringify(pids));
+  const rows = db.all<EntryReadRow>(`${entryReadSelect} WHERE e.pid IN (SELECT value FROM json_each(?))`, JSON.stringify(pids));
   return new Map(rows.map((row) => [row.pid, row]));
 }
 
 /** The rows of the entries' `latest`: one more query for all of them, never one per row. */
-function latestRowsOf(db: Db, rows: EntryViewRow[]): Map<number, EntryViewRow> {
+function latestRowsOf(db: Db, rows: EntryReadRow[]): Map<number, EntryReadRow> {
   return rowsByPid(db, rows.map((r) => r.latest_pid).filter((pid) => pid !== 0));
 }
 
 /** An entry with its `latest` attached. */
-function withLatest(row: EntryViewRow, latestRows: Map<number, EntryViewRow>, previews: Previews): EntryJson {
+function withLatest(row: EntryReadRow, latestRows: Map<number, EntryReadRow>, previews: Previews): EntryJson {
   const json = toJson(row, previews);
   const latest = latestRows.get(row.latest_pid);
   if (latest && !latest.deleted) json.latest = { entry: toJson(latest, previews), skipped: row.latest_skipped };
@@ -95,8 +86,8 @@ function withLatest(row: EntryViewRow, latestRows: Map<number, EntryViewRow>, pr
 export function readFeedPage(db: Db, page: number): EntryJson[] {
   // INDEXED BY: otherwise the planner may pick the (reply_to, pid) index for reply_to = 0 and
   // sort every top-level entry of the board; the partial feed index reads just one page of rows.
-  const rows = db.all<EntryViewRow>(
-    `${entryViewColumns} FROM entries e INDEXED BY entries_feed LEFT JOIN users u ON u.uid = e.uid
+  const rows = db.all<EntryReadRow>(
+    `${entryReadColumns} FROM entries e INDEXED BY entries_feed LEFT JOIN users u ON u.uid = e.uid
      WHERE e.reply_to = 0 AND (e.deleted = 0 OR e.latest_pid <> 0)
      ORDER BY e.last_activity DESC, e.pid DESC LIMIT ? OFFSET ?`,
     feedPageSize, page * feedPageSize,
@@ -114,19 +105,19 @@ export interface ThreadJson {
 
 /** GET /api/entry/{pid}/thread: the entry, its ancestors root first, its most active replies. */
 export function readThread(db: Db, pid: number): ThreadJson | undefined {
-  const [entry] = db.all<EntryViewRow>(`${entryViewSelect} WHERE e.pid = ?`, pid);
+  const [entry] = db.all<EntryReadRow>(`${entryReadSelect} WHERE e.pid = ?`, pid);
   if (!entry) return undefined;
-  const ancestors = db.all<EntryViewRow>(
+  const ancestors = db.all<EntryReadRow>(
     `WITH RECURSIVE up(pid, dist) AS (
        SELECT reply_to, 1 FROM entries WHERE pid = ? AND reply_to <> 0
        UNION ALL
        SELECT e.reply_to, up.dist + 1 FROM entries e JOIN up ON e.pid = up.pid WHERE e.reply_to <> 0
      )
-     ${entryViewSelect} JOIN up ON up.pid = e.pid ORDER BY up.dist DESC`,
+     ${entryReadSelect} JOIN up ON up.pid = e.pid ORDER BY up.dist DESC`,
     pid,
   );
-  const replies = db.all<EntryViewRow>(
-    `${entryViewSelect} WHERE e.reply_to = ? ORDER BY e.last_activity DESC, e.pid DESC LIMIT ?`,
+  const replies = db.all<EntryReadRow>(
+    `${entryReadSelect} WHERE e.reply_to = ? ORDER BY e.last_activity DESC, e.pid DESC LIMIT ?`,
     pid, maxThreadReplies,
   );
   const latestRows = latestRowsOf(db, replies);
@@ -140,8 +131,8 @@ export function readThread(db: Db, pid: number): ThreadJson | undefined {
 
 /** GET /api/u/{username}/feed/{page}: the user's live entries, replies included, newest first. */
 export function readUserFeedPage(db: Db, uid: number, page: number): EntryJson[] {
-  const rows = db.all<EntryViewRow>(
-    `${entryViewSelect} WHERE e.uid = ? AND e.deleted = 0 ORDER BY e.pid DESC LIMIT ? OFFSET ?`,
+  const rows = db.all<EntryReadRow>(
+    `${entryReadSelect} WHERE e.uid = ? AND e.deleted = 0 ORDER BY e.pid DESC LIMIT ? OFFSET ?`,
     uid, feedPageSize, page * feedPageSize,
   );
   const previews = previewsOf(db, rows);

@@ -17,7 +17,7 @@ import { threadView } from './views/thread.js';
 
 const routes = [
   [/^\/$/, feedView],
-  [/^\/e\/(\d{1,15})$/, threadView], // the pid pattern mirrors entryPage in lib/api/pages.ts
+  [/^\/e\/(\d{1,15})$/, threadView], // the pid pattern mirrors entryPage in lib/pages/shell.ts
   [/^\/u\/([^/]+)$/, profileView],
   [/^\/login$/, loginView],
   [/^\/register$/, registerView],

@@ -14,7 +14,7 @@ export const maxUsernameLength = 32; // mirrors isValidUsername in lib/users.ts
 export const usernameRule = `${minUsernameLength} bis ${maxUsernameLength} Zeichen: Buchstaben, Ziffern, Punkt, Unterstrich, Leerzeichen und Bindestrich.`;
 
 /** New passwords (SPEC §5.5), in code points. */
-export const minPasswordLength = 10; // mirrors the minimum in checkPassword in lib/api/auth.ts
+export const minPasswordLength = 10; // mirrors minPasswordLength in lib/api/auth.ts
 export const passwordRule = `Mindestens ${minPasswordLength} Zeichen.`;
 
 /** How long a login lasts when the form names no duration: one day. */
@@ -27,8 +27,8 @@ export const imageTypes = 'image/jpeg,image/png,image/gif,image/webp'; // mirror
 export const avatarSize = 256; // mirrors the resize in processAvatar in lib/images.ts
 
 /** Feed and profile pages: 20 entries each, pages 0 to 100. */
-export const feedPageSize = 20; // mirrors feedPageSize in lib/entry-views.ts
-export const maxFeedPage = 100; // mirrors maxFeedPage in lib/entry-views.ts
+export const feedPageSize = 20; // mirrors feedPageSize in lib/entry-reads.ts
+export const maxFeedPage = 100; // mirrors maxFeedPage in lib/entry-reads.ts
 
 /** Tallies are asked for at most this many entries per request. */
 export const maxBulkPids = 100; // mirrors maxBulkPids in lib/api/votes.ts
