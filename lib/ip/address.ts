@@ -1,7 +1,7 @@
 /**
- * THE IP address parser and its text forms. One scanner reads an address into 32-bit words (the
- * form the ASN tables keep and CIDR matching uses); everything else (bytes, canonical text, the
- * rate-limit subject) is derived from those words. Ranges and CIDRs: lib/ip/ranges.ts.
+ * The one IP address parser and its text forms. One scanner reads an address into 32-bit words
+ * (the form the ASN tables keep and CIDR matching uses); everything else (bytes, canonical text,
+ * the rate-limit subject) is derived from those words. Ranges and CIDRs: lib/ip/ranges.ts.
  *
  * Two entry points, one scanner:
  * - parseIpv4 / parseIpv6: lenient and allocation-free, for the ~500k rows of the ASN data set,
