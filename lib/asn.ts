@@ -1,7 +1,8 @@
 import { createReadStream, existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { isPrivateIpv4, isPrivateIpv6, parseIpv4, parseIpv6 } from './ip-address.ts';
+import { isIpv4Mapped, parseIpv4, parseIpv6 } from './ip/address.ts';
+import { isPrivateIpv4, isPrivateIpv6 } from './ip/ranges.ts';
 
 /** An autonomous system as the statistics show it; ASN 0 is "unknown". */
 export interface AsnInfo {
@@ -283,7 +284,7 @@ class AsnTables {
     if (ip.includes(':')) {
       if (!parseIpv6(ip, key)) return unknownAsn;
       // An IPv4-mapped IPv6 address (::ffff:a.b.c.d) is the IPv4 address.
-      if (key[0] === 0 && key[1] === 0 && key[2] === 0xffff) {
+      if (isIpv4Mapped(key)) {
         key[0] = key[3]!;
         return this.find(this.v4, isPrivateIpv4(key[0]));
       }

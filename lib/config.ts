@@ -1,7 +1,7 @@
 import { accessSync, constants, mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parseCidr } from './preview/guard.ts';
+import { parseCidr } from './ip/ranges.ts';
 
 /** The server's settings, read once from the environment (DECISIONS §1). */
 export interface Config {

@@ -1,4 +1,4 @@
-import { rateLimitSubject } from './ip-address.ts';
+import { rateLimitSubject } from './ip/address.ts';
 
 /** Per-IP fixed-window counters, one bucket per group and address (an IPv6 client: its /64). */
 export interface RateLimiter<G extends string = RateGroup> {

@@ -1,5 +1,5 @@
 import { readFileSync, statSync } from 'node:fs';
-import { isIP } from 'node:net';
+import { canonicalIp } from './ip/address.ts';
 
 /**
  * The Tor exit addresses from BOARD_TOR_EXITS (DECISIONS §1).
@@ -52,53 +52,21 @@ export function openTorExitList(path: string, options: { recheckMs?: number } = 
         lastCheck = now;
         refresh();
       }
-      const key = normaliseIp(ip);
+      const key = canonicalIp(ip.trim());
       return key !== undefined && addresses.has(key);
     },
   };
 }
 
-/** The normalised addresses of a list file, or undefined when a line is not an address (e.g. a half-written file). */
+/** The addresses of a list file in canonical text (one spelling per address), or undefined when a line is not an address (e.g. a half-written file). */
 function parseExitList(text: string): Set<string> | undefined {
   const found = new Set<string>();
   for (const raw of text.split('\n')) {
     const line = raw.trim();
     if (line === '' || line.startsWith('#')) continue;
-    const key = normaliseIp(line);
+    const key = canonicalIp(line);
     if (key === undefined) return undefined;
     found.add(key);
   }
   return found;
-}
-
-/**
- * One spelling per address: IPv4 as given, IPv4-mapped IPv6 as plain IPv4, other IPv6 as eight
- * lower-case hex groups without leading zeros or `::`. undefined when not an address.
- */
-function normaliseIp(raw: string): string | undefined {
-  const ip = raw.trim();
-  const version = isIP(ip);
-  if (version === 4) return ip;
-  if (version !== 6) return undefined;
-  const groups = ipv6Groups(ip.split('%')[0]!);
-  if (groups.slice(0, 5).every((g) => g === 0) && groups[5] === 0xffff) {
-    return [groups[6]! >> 8, groups[6]! & 0xff, groups[7]! >> 8, groups[7]! & 0xff].join('.');
-  }
-  return groups.map((g) => g.toString(16)).join(':');
-}
-
-/** The eight 16-bit groups of an IPv6 address that isIP already accepted. */
-function ipv6Groups(ip: string): number[] {
-  let text = ip;
-  const lastColon = text.lastIndexOf(':');
-  const tail = text.slice(lastColon + 1);
-  if (tail.includes('.')) {
-    const [a, b, c, d] = tail.split('.').map(Number) as [number, number, number, number];
-    text = `${text.slice(0, lastColon + 1)}${((a << 8) | b).toString(16)}:${((c << 8) | d).toString(16)}`;
-  }
-  const [head = '', rest] = text.split('::');
-  const left = head ? head.split(':') : [];
-  const right = rest ? rest.split(':') : [];
-  const zeros = rest === undefined ? [] : Array<string>(8 - left.length - right.length).fill('0');
-  return [...left, ...zeros, ...right].map((g) => parseInt(g, 16));
 }

@@ -1,4 +1,5 @@
 import type { IncomingMessage } from 'node:http';
+import { canonicalIp } from '../ip/address.ts';
 
 /**
  * The caller's address: the socket peer, or behind a trusted proxy the rightmost
@@ -13,5 +14,5 @@ export function clientIp(req: IncomingMessage, trustProxy: boolean): string {
     const last = hops.at(-1);
     if (last) ip = last;
   }
-  return ip.startsWith('::ffff:') && ip.includes('.') ? ip.slice(7) : ip;
+  return canonicalIp(ip) ?? ip; // an IPv4 client of a dual-stack socket (::ffff:a.b.c.d) is its IPv4 address
 }

@@ -5,7 +5,8 @@ import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { openAsnDb, type AsnDb, type AsnLoadResult } from '../../lib/asn.ts';
 import { loadConfig } from '../../lib/config.ts';
-import { isPrivateIpv4, parseIpv4, parseIpv6 } from '../../lib/ip-address.ts';
+import { parseIpv4, parseIpv6 } from '../../lib/ip/address.ts';
+import { isPrivateIpv4 } from '../../lib/ip/ranges.ts';
 import { asnFixtureDir } from '../helpers.ts';
 
 const unknown = { asn: 0, name: 'unknown' };
