@@ -3,7 +3,7 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseCidr } from './ip/ranges.ts';
 
-/** The server's settings, read once from the environment (DECISIONS §1). */
+/** The server's settings, read once from the environment (README "Settings"). */
 export interface Config {
   readonly port: number;
   readonly host: string;

@@ -110,7 +110,7 @@ export function softDeleteEntry(db: Db, pid: number): string {
 }
 
 /**
- * The bump cooldown (DECISIONS: Entries): a never-bumped entry may be bumped at once; after its
+ * The bump cooldown (docs/API.md "POST /api/entry/{pid}/bump"): a never-bumped entry may be bumped at once; after its
  * n-th bump the next waits n of these steps. Why it grows: each repost must wait one day longer,
  * so bumping cannot pin a thread on top. The front end mirrors it (web/static/components/bump-button.js).
  */

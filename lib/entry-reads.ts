@@ -2,7 +2,7 @@ import type { Db } from './db.ts';
 import type { EntryRow } from './entries.ts';
 import { usablePreviews, type PreviewJson } from './preview/store.ts';
 
-/** SPEC §2 Entry as the API shows it: the stored columns without the tree's internals, plus the author. */
+/** The Entry as the API shows it (docs/API.md "Entry"): the stored columns without the tree's internals, plus the author. */
 export interface EntryJson extends Omit<EntryRow, 'root' | 'depth' | 'link'> {
   username: string;
   avatar: string;
@@ -17,7 +17,7 @@ interface EntryReadRow extends Omit<EntryJson, 'preview' | 'latest'> {
   link: string;
 }
 
-/** SPEC §8: 20 entries a feed page, pages 0–100; at most 100 replies in a thread. */
+/** docs/API.md "GET /api/entry/feed/{page}" and "GET /api/entry/{pid}/thread": 20 entries a feed page, pages 0–100; at most 100 replies in a thread. */
 export const feedPageSize = 20;
 export const maxFeedPage = 100;
 export const maxThreadReplies = 100;

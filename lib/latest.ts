@@ -1,6 +1,6 @@
 import type { Db } from './db.ts';
 
-/** SPEC §2: `latest` looks at most 50 levels below an entry. */
+/** docs/API.md "Entry": `latest` looks at most 50 levels below an entry. */
 export const latestMaxDepth = 50;
 
 interface Candidate {

@@ -1,4 +1,4 @@
-/** German messages for every error code the API answers (SPEC §7). */
+/** German messages for every error code the API answers (docs/API.md "Errors"). */
 export const messages = {
   'api.not_found': 'Diese Adresse gibt es nicht.',
   'api.method_not_allowed': 'Diese Methode ist hier nicht erlaubt.',

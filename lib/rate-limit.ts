@@ -56,7 +56,7 @@ export function createRateLimiter<G extends string>(rules: Readonly<Record<G, Ra
   };
 }
 
-/** SPEC §8: 20 a minute for login, registration and reset; 10 a minute for reports. */
+/** docs/API.md "Rate limits": 20 a minute for login, registration and reset; 10 a minute for reports. */
 export const boardRateRules = {
   login: { limit: 20, windowSeconds: 60 },
   newuser: { limit: 20, windowSeconds: 60 },

@@ -1,6 +1,6 @@
 import type { Db } from './db.ts';
 
-/** SPEC §8: a report reason is at most 500 characters. */
+/** docs/API.md "POST /api/entry/{pid}/report": a report reason is at most 500 characters. */
 export const maxReasonLength = 500;
 
 /**

@@ -1,7 +1,7 @@
 import type { Db } from './db.ts';
 import { statsWindowDays, utcDay, windowStart, type ImpressionTally } from './impressions.ts';
 
-/** SPEC §4 Statistics: numbers from the counters table (kept on write) plus counts not yet flushed. */
+/** docs/API.md "Statistics": numbers from the counters table (kept on write) plus counts not yet flushed. */
 
 export interface StatsSummary {
   users: number;

@@ -14,7 +14,7 @@ export interface UserWithHash extends User {
 
 const userColumns = 'uid, username, created_at, last_login, avatar';
 
-/** NFC, trimmed, inner whitespace collapsed to one space (DECISIONS "Accounts"). */
+/** NFC, trimmed, inner whitespace collapsed to one space (docs/API.md "Choices the spec left open": Accounts). */
 export function normaliseUsername(raw: string): string {
   return raw.normalize('NFC').trim().replace(/\s+/gu, ' ');
 }

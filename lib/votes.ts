@@ -10,7 +10,7 @@ export interface Tally {
 }
 
 /**
- * SPEC §3 vote state machine: a vote sets the mode, the same vote again withdraws it, the
+ * The vote state machine (docs/API.md "POST /api/entry/{pid}/vote"): a vote sets the mode, the same vote again withdraws it, the
  * other mode switches. The entry's counters and the statistics move in the same transaction.
  */
 export function castVote(db: Db, pid: number, uid: number, mode: VoteMode, now: number): void {

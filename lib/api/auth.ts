@@ -11,7 +11,7 @@ import { createUser, findUserById, findUserByName, isValidUsername, normaliseUse
 const day = 86_400;
 const year = 365 * day;
 const minTimeout = 60; // the form offers 1 hour and up; below a minute a session is useless
-/** SPEC §5.5: passwords have at least 10 characters (code points). */
+/** Passwords have at least 10 characters (code points): docs/API.md "POST /api/auth/newuser". */
 export const minPasswordLength = 10;
 const maxPassword = 1024; // bounds the work one request can ask of the hasher
 
@@ -126,7 +126,7 @@ function parseTimeout(raw: string | undefined): number {
   return value;
 }
 
-/** SPEC §5.5: at least 10 characters (code points); a generous cap bounds hashing work. */
+/** At least minPasswordLength code points; a generous cap bounds hashing work. */
 function checkPassword(password: string): string | undefined {
   const length = codePoints(password);
   if (length < minPasswordLength) return fieldMessages.passwordShort;

@@ -9,7 +9,7 @@ import { entryLink } from '../preview/links.ts';
 import { requestPreview } from '../preview/queue.ts';
 import { findUserByName } from '../users.ts';
 
-/** SPEC §8: entry text is at most 1000 characters (code points). */
+/** Entry text is at most 1000 characters (code points): docs/API.md "POST /api/entry/create". */
 const maxContentLength = 1000;
 
 /** Text as stored: line breaks unified, control characters other than tab and newline dropped, trimmed. */
@@ -30,7 +30,7 @@ function parseReplyTo(raw: string | undefined): number {
 export async function create(ctx: Ctx) {
   const me = requireUser(ctx);
   const { db, config, clock } = ctx.app;
-  // SPEC §4 rule 2: no posting through Tor exits (abuse without consequence); reading stays open.
+  // No posting through Tor exits (docs/API.md "POST /api/entry/create") (abuse without consequence); reading stays open.
   if (ctx.app.tor.has(ctx.ip)) throw new ApiError(403, 'tor.blocked');
   const form = await ctx.form();
   const replyTo = parseReplyTo(form.fields.get('reply_to'));
@@ -81,7 +81,7 @@ export async function edit(ctx: Ctx) {
   checkContentLength(content);
   const link = entryLink(content);
   editEntry(ctx.app.db, pid, content, link);
-  requestPreview(ctx.app, link); // SPEC §4 rule 3: an edit re-triggers the preview fetch
+  requestPreview(ctx.app, link); // an edit re-triggers the preview fetch (docs/API.md "Link previews")
   return { pid, content };
 }
 
@@ -98,7 +98,7 @@ export async function remove(ctx: Ctx) {
 
 /** POST /api/entry/{pid}/bump */
 export async function bump(ctx: Ctx) {
-  requireUser(ctx); // anyone logged in may bump, the author too (DECISIONS: Entries)
+  requireUser(ctx); // anyone logged in may bump, the author too (docs/API.md "POST /api/entry/{pid}/bump")
   const pid = integerParam(ctx.params.pid, 'pid');
   await ctx.form(); // no fields, but a malformed or oversized body still answers 413/415
   const { db, clock } = ctx.app;

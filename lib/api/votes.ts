@@ -29,7 +29,7 @@ export function bulkVotes(ctx: Ctx) {
   return pids.flatMap((pid) => byPid.get(pid) ?? []);
 }
 
-/** POST /api/entry/{pid}/vote: the SPEC §3 state machine; an invalid mode changes nothing. */
+/** POST /api/entry/{pid}/vote: the vote state machine (lib/votes.ts); an invalid mode changes nothing. */
 export async function vote(ctx: Ctx) {
   const { uid } = requireUser(ctx);
   const pid = integerParam(ctx.params.pid, 'pid');

@@ -44,7 +44,7 @@ export function requireUser(ctx: Ctx): Session {
   return session;
 }
 
-/** Urlencoded bodies over 64 KiB answer 413 (DECISIONS: API choices). */
+/** Urlencoded bodies over 64 KiB answer 413 (docs/API.md "Bodies: 413 and 415"). */
 const urlencodedLimit = 64 * 1024;
 
 /** Builds a request's context; the session, the body and the abort signal are made on first use. */

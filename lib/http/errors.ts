@@ -10,7 +10,7 @@ export interface ErrorOptions {
   extra?: Record<string, unknown>;
 }
 
-/** The one error a handler throws; the router turns it into SPEC §7's body. */
+/** The one error a handler throws; the pipeline turns it into the body of docs/API.md "Errors". */
 export class ApiError extends Error {
   constructor(readonly status: number, readonly code: ErrorCode, readonly options: ErrorOptions = {}) {
     super(code);

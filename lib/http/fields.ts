@@ -7,7 +7,7 @@ export function textField(form: Form, name: string): string {
   return form.fields.get(name) ?? '';
 }
 
-/** Length in Unicode code points, the unit every text limit counts in (DECISIONS §2). */
+/** Length in Unicode code points, the unit every text limit counts in (docs/API.md "Conventions"). */
 export function codePoints(text: string): number {
   let n = 0;
   for (const _ of text) n++;

@@ -1,7 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 
 /**
- * CSRF guard (SPEC §5.4): a request with an Origin header must come from the board itself:
+ * CSRF guard (docs/API.md "CSRF"): a request with an Origin header must come from the board itself:
  * the configured BOARD_ORIGIN, or the same host as the request (the scheme may differ behind
  * a TLS proxy). `null` and unparsable origins are foreign. No Origin (curl) is allowed.
  */

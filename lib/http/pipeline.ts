@@ -11,7 +11,7 @@ import { createRouter } from './router.ts';
 export type RequestListener = (req: IncomingMessage, res: ServerResponse) => void;
 
 /**
- * The request pipeline in DECISIONS' order of checks: Host → CSRF (403) → route (404/405) →
+ * The request pipeline in the order of docs/API.md "Order of checks": Host → CSRF (403) → route (404/405) →
  * rate limit (429) → session (401) → the handler (path 400s, body, 404, permission, fields).
  * The router's caller is the only try/catch: handlers throw ApiError, anything else is a 500.
  */

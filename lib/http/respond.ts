@@ -22,7 +22,7 @@ export function sendJsonText(res: ServerResponse, status: number, text: string |
 }
 
 /**
- * Answers a failed request in SPEC §7's error shape. An ApiError is the client's; anything else
+ * Answers a failed request in the error shape of docs/API.md "Errors". An ApiError is the client's; anything else
  * is logged with its stack and answered 500 internal. A body refused unread is drained (bounded)
  * and the connection closed.
  */

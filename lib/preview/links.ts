@@ -1,4 +1,4 @@
-/** Link extraction and canonical URLs for previews (DECISIONS "Link previews"). */
+/** Link extraction and canonical URLs for previews (docs/API.md "Link previews"). */
 
 const linkPattern = /https?:\/\/[^\s<>"]+/i;
 const trailingPunctuation = /[.,;:!?)\]}'"]+$/;

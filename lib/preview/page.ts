@@ -8,7 +8,7 @@ export interface PageMeta {
   image: string;
 }
 
-/** DECISIONS: titles are cut to 300 code points. */
+/** docs/API.md "Link previews": titles are cut to 300 code points. */
 export const maxTitleLength = 300;
 
 /**

@@ -14,7 +14,7 @@ export interface PreviewRecord {
 
 export type PreviewKind = 'page' | 'youtube';
 
-/** SPEC §8: a preview is refreshed after 30 days; DECISIONS: a failed link is retried a day later at the soonest. */
+/** docs/API.md "Link previews": a preview is refreshed after 30 days; a failed link is retried a day later at the soonest. */
 export const refreshAfterSeconds = 30 * 86_400;
 export const retryAfterSeconds = 86_400;
 /** A claimed job is someone's for this long; after a crash it becomes due again. */
@@ -152,7 +152,7 @@ export function queueEntryLinks(db: Db, now: number, all: boolean): number {
   ).changes;
 }
 
-/** The Entry JSON's `preview` object (SPEC §2). */
+/** The Entry JSON's `preview` object (docs/API.md "Link previews"). */
 export interface PreviewJson {
   url: string;
   kind: string;

@@ -2,10 +2,10 @@
 // cooldown). The server checks every one itself; each copy names what it mirrors, so a change
 // there can be found here.
 
-/** Entry text, in code points (SPEC §8). */
+/** Entry text, in code points (docs/API.md "POST /api/entry/create"). */
 export const maxContentLength = 1000; // mirrors maxContentLength in lib/api/entries.ts
 
-/** A report's reason, in code points (SPEC §8). */
+/** A report's reason, in code points (docs/API.md "POST /api/entry/{pid}/report"). */
 export const maxReasonLength = 500; // mirrors maxReasonLength in lib/reports.ts
 
 /** Usernames: 3–32 code points of letters, marks, digits, `.`, `_`, space and `-`. */
@@ -13,7 +13,7 @@ export const minUsernameLength = 3; // mirrors isValidUsername in lib/users.ts
 export const maxUsernameLength = 32; // mirrors isValidUsername in lib/users.ts
 export const usernameRule = `${minUsernameLength} bis ${maxUsernameLength} Zeichen: Buchstaben, Ziffern, Punkt, Unterstrich, Leerzeichen und Bindestrich.`;
 
-/** New passwords (SPEC §5.5), in code points. */
+/** New passwords, in code points (docs/API.md "POST /api/auth/newuser"). */
 export const minPasswordLength = 10; // mirrors minPasswordLength in lib/api/auth.ts
 export const passwordRule = `Mindestens ${minPasswordLength} Zeichen.`;
 

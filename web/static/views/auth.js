@@ -8,7 +8,7 @@ import { announce } from '../status.js';
 import { field, formMessage, onSubmit } from '../components/form.js';
 
 /**
- * Login durations offered (SPEC §5: from 1 hour to 1 year), as `timeout` seconds; each within
+ * Login durations offered (docs/API.md "POST /api/auth/login": from 1 hour to 1 year), as `timeout` seconds; each within
  * the range parseTimeout accepts in lib/api/auth.ts (minTimeout to a year).
  */
 const durations = [
@@ -68,7 +68,7 @@ export async function registerView(root) {
     const user = fields.user.input.value;
     const pass = fields.pass1.input.value;
     const created = await api.post('/api/auth/newuser', { user, pass1: pass, pass2: fields.pass2.input.value });
-    // Registration does not log in (DECISIONS); the page does it next with the default duration.
+    // Registration does not log in (docs/API.md "POST /api/auth/newuser"); the page does it next with the default duration.
     try {
       await api.post('/api/auth/login', { user: created.username, pass });
     } catch {
