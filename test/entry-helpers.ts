@@ -1,71 +1,7 @@
 import assert from 'node:assert/strict';
-import { startBoard, type Answer, type Client, type TestBoard } from './helpers.ts';
-import type { StoredEntry } from '../lib/entries.ts';
-export type { StoredEntry };
+import type { Client, TestBoard } from './helpers.ts';
 
-/** Shared by the entry tests (test/api/entries, latest, votes, bump, reports, images, ...). */
-
-export const password = 'correct horse battery';
-export const day = 86_400;
-
-/**
- * A board behind a trusted proxy, so every client below gets its own address and the per-IP
- * limits of one test never spill into another.
- */
-export function startEntryBoard(env: Record<string, string> = {}): Promise<TestBoard> {
-  return startBoard({ BOARD_TRUST_PROXY: '1', ...env });
-}
-
-let addressCounter = 0;
-/** A fresh anonymous visitor with an address of its own. */
-export function visitor(board: TestBoard): Client {
-  addressCounter++;
-  return board.client({ ip: `10.${(addressCounter >> 16) & 255}.${(addressCounter >> 8) & 255}.${addressCounter & 255}` });
-}
-
-/** Registers a user and logs in for a year (tests move the clock by days). */
-export async function member(board: TestBoard, username: string, ip?: string): Promise<Client> {
-  const client = ip ? board.client({ ip }) : visitor(board);
-  const created = await client.post('/api/auth/newuser', { user: username, pass1: password, pass2: password });
-  assert.equal(created.status, 201, created.text);
-  const login = await client.post('/api/auth/login', { user: username, pass: password, timeout: 31_536_000 });
-  assert.equal(login.status, 200, login.text);
-  return client;
-}
-
-/** Creates an entry through the API and returns its pid. */
-export async function post(client: Client, content: string, replyTo = 0): Promise<number> {
-  const answer = await client.post('/api/entry/create', replyTo ? { content, reply_to: replyTo } : { content });
-  assert.equal(answer.status, 201, answer.text);
-  return answer.body.pid as number;
-}
-
-/** Asserts the spec's error shape and code (and field when given). */
-export function assertError(answer: Answer, status: number, code: string, field?: string): void {
-  assert.equal(answer.status, status, answer.text);
-  assert.equal(answer.headers.get('content-type'), 'application/json; charset=utf-8');
-  assert.equal(answer.body?.error?.code, code, answer.text);
-  assert.equal(typeof answer.body.error.message, 'string');
-  assert.ok(answer.body.error.message.length > 0);
-  if (field !== undefined) assert.equal(answer.body.error.field, field);
-}
-
-
-/** The stored row of an entry, straight from the database. */
-export function entryRow(board: TestBoard, pid: number): StoredEntry | undefined {
-  return board.app.services.db.one<StoredEntry>(
-    'SELECT * FROM entries WHERE pid = ?',
-    pid,
-  );
-}
-
-export function entryCount(board: TestBoard): number {
-  return board.app.services.db.one<{ n: number }>('SELECT count(*) AS n FROM entries')!.n;
-}
-
-export function uidOf(board: TestBoard, username: string): number {
-  return board.app.services.db.one<{ uid: number }>('SELECT uid FROM users WHERE username = ?', username)!.uid;
-}
+/** Shared by the entry tests (test/api/entries, latest, account-deletion, view-cache, ...): `latest` and the feed. */
 
 /** SPEC §2: `latest` looks at most 50 levels down. */
 export const latestMaxDepth = 50;

@@ -1,7 +1,6 @@
 import assert from 'node:assert/strict';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import sharp from 'sharp';
 import type { TestBoard } from './helpers.ts';
 
 /** Shared by the link-preview tests: fake sites on loopback and a bounded wait for the background queue. */
@@ -74,11 +73,6 @@ export function redirect(location: string, status = 302): Route {
 /** A page whose head carries the given tags. */
 export function page(head: string, body = '<p>Hello</p>'): string {
   return `<!doctype html><html><head>${head}</head><body>${body}</body></html>`;
-}
-
-/** A solid-colour JPEG of the given size. */
-export async function jpeg(width: number, height: number): Promise<Buffer> {
-  return sharp({ create: { width, height, channels: 3, background: { r: 200, g: 80, b: 40 } } }).jpeg().toBuffer();
 }
 
 /** Waits for `check` to return something truthy: up to `ms`, in 50 ms steps; fails with `what` otherwise. */

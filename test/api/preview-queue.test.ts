@@ -12,13 +12,11 @@ import {
   claimPreviewJob, jobLeaseSeconds, maxJobAttempts, queueEntryLinks, queuePreviewIfDue, queueStalePreviews, releasePreviewJob,
   removeUnusedPreviews, savePreview, savePreviewFailure,
 } from '../../lib/preview/store.ts';
-import { member, post } from '../entry-helpers.ts';
-import { startBoard } from '../helpers.ts';
+import { day, member, post, startBoard } from '../helpers.ts';
 import { answer, page, previewEnv, previewRow, startFakeSite, waitFor } from '../preview-helpers.ts';
 
 /** The queue's bookkeeping in SQLite: leases, give-ups, the daily sweep, the backfill selection. */
 
-const day = 86_400;
 const now = 1_800_000_000;
 let dir: string;
 let db: Db;

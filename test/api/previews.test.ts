@@ -2,11 +2,10 @@ import assert from 'node:assert/strict';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { after, before, describe, test } from 'node:test';
+import { after, describe, test } from 'node:test';
 import sharp from 'sharp';
-import { member, post } from '../entry-helpers.ts';
-import { mediaFiles, startBoard, type Client, type TestBoard } from '../helpers.ts';
-import { answer, jpeg, page, previewEnv, previewRow, queuedJobs, startFakeSite, waitFor, type FakeSite } from '../preview-helpers.ts';
+import { imageFixture, mediaFiles, member, post, startBoard, startProxiedBoard, useBoard } from '../helpers.ts';
+import { answer, page, previewEnv, previewRow, queuedJobs, startFakeSite, waitFor, type FakeSite } from '../preview-helpers.ts';
 
 /**
  * Link previews end to end: a real board whose fetcher may reach only 127.0.0.1 and the fake
@@ -29,8 +28,6 @@ function gate() {
 }
 
 let site: FakeSite;
-let board: TestBoard;
-let alice: Client;
 const feedGate = gate();
 
 function entryIn(list: any[], pid: number): any {
@@ -40,66 +37,65 @@ function entryIn(list: any[], pid: number): any {
 }
 
 async function feedEntry(pid: number): Promise<any> {
-  const feed = await alice.get('/api/entry/feed/0');
+  const feed = await t.members.alice.get('/api/entry/feed/0');
   assert.equal(feed.status, 200, feed.text);
   return entryIn(feed.body, pid);
 }
 
 /** Posts `content` and waits until its link's record is stored (fetched or failed). */
-async function postAndWait(content: string, url: string, client = alice): Promise<number> {
+async function postAndWait(content: string, url: string, client = t.members.alice): Promise<number> {
   const pid = await post(client, content);
   await waitFor(`preview record of ${url}`, () => {
-    const row = previewRow(board, url);
-    return row && (row.fetched_at > 0 || row.failed_at > 0) && !queuedJobs(board).includes(url) ? row : undefined;
+    const row = previewRow(t.board, url);
+    return row && (row.fetched_at > 0 || row.failed_at > 0) && !queuedJobs(t.board).includes(url) ? row : undefined;
   });
   return pid;
 }
 
-before(async () => {
-  const photo = await jpeg(800, 600);
-  const windows1252 = Buffer.from('<html><head><title>Gr\xfc\xdfe aus K\xf6ln \x96 \x84Zitat\x93 f\xfcr 5 \x80</title></head></html>', 'latin1');
-  site = await startFakeSite({
-    '/og': answer(page(`<meta property="og:title" content="An OpenGraph title">
+const t = useBoard({
+  prepare: async () => {
+    const photo = await imageFixture({ width: 800, height: 600 });
+    const windows1252 = Buffer.from('<html><head><title>Gr\xfc\xdfe aus K\xf6ln \x96 \x84Zitat\x93 f\xfcr 5 \x80</title></head></html>', 'latin1');
+    site = await startFakeSite({
+      '/og': answer(page(`<meta property="og:title" content="An OpenGraph title">
       <meta property="og:site_name" content="Fake Site"><meta property="og:image" content="/img/photo.jpg">
       <title>Not this one</title>`)),
-    '/img/photo.jpg': answer(photo, 'image/jpeg'),
-    '/img/tiny.jpg': answer(await jpeg(100, 50), 'image/jpeg'),
-    '/img/broken.jpg': answer('not an image at all', 'image/jpeg'),
-    '/title-only': answer(page('<title>  Just a   title </title>')),
-    '/latin': answer(windows1252, 'text/html; charset=windows-1252'),
-    '/latin-meta': answer(Buffer.concat([Buffer.from('<meta charset="windows-1252">'), windows1252]), 'text/html'),
-    '/entities': answer(page('<title>Fish &amp; Chips &ndash; &quot;caf&eacute;&quot; &#128031;</title>')),
-    '/relative/article': answer(page('<meta property="og:title" content="Relative image"><meta property="og:image" content="../img/tiny.jpg">')),
-    '/broken-image': answer(page('<meta property="og:title" content="Broken image"><meta property="og:image" content="/img/broken.jpg">')),
-    '/huge': answer(page(`<meta property="og:title" content="Huge page"><script>${'x'.repeat(2 * 1024 * 1024)}</script>`)),
-    '/slow': (_req, res) => {
-      res.writeHead(200, { 'content-type': 'text/html' });
-      res.write('<html><head>'); // the rest never comes
-    },
-    '/challenge': answer(page('<title>Just a moment...</title>'), 'text/html', 200),
-    '/no-title': answer(page('<meta name="description" content="nothing">')),
-    '/gated': feedGate.route(page('<title>Gated page</title>')),
-    '/first': answer(page('<title>First link</title>')),
-    '/second': answer(page('<title>Second link</title>')),
-    '/oembed': (req, res) => {
-      const asked = new URL(req.url!, 'http://x').searchParams;
-      if (asked.get('url') !== watchUrl || asked.get('format') !== 'json') {
-        res.writeHead(200, { 'content-type': 'text/plain' }).end('Bad Request');
-        return;
-      }
-      const body = JSON.stringify({ type: 'video', title: 'Never Gonna  Give You Up', author_name: 'Rick Astley', thumbnail_url: site.url('/img/photo.jpg') });
-      res.writeHead(200, { 'content-type': 'application/json' }).end(body);
-    },
-    '/oembed-text': answer('Not Found', 'application/json'),
-  });
-  board = await startBoard(previewEnv([site.port], { BOARD_YOUTUBE_OEMBED: site.url('/oembed') }), { preview: { timeoutMs: 500 } });
-  alice = await member(board, 'alice');
+      '/img/photo.jpg': answer(photo, 'image/jpeg'),
+      '/img/tiny.jpg': answer(await imageFixture({ width: 100, height: 50 }), 'image/jpeg'),
+      '/img/broken.jpg': answer('not an image at all', 'image/jpeg'),
+      '/title-only': answer(page('<title>  Just a   title </title>')),
+      '/latin': answer(windows1252, 'text/html; charset=windows-1252'),
+      '/latin-meta': answer(Buffer.concat([Buffer.from('<meta charset="windows-1252">'), windows1252]), 'text/html'),
+      '/entities': answer(page('<title>Fish &amp; Chips &ndash; &quot;caf&eacute;&quot; &#128031;</title>')),
+      '/relative/article': answer(page('<meta property="og:title" content="Relative image"><meta property="og:image" content="../img/tiny.jpg">')),
+      '/broken-image': answer(page('<meta property="og:title" content="Broken image"><meta property="og:image" content="/img/broken.jpg">')),
+      '/huge': answer(page(`<meta property="og:title" content="Huge page"><script>${'x'.repeat(2 * 1024 * 1024)}</script>`)),
+      '/slow': (_req, res) => {
+        res.writeHead(200, { 'content-type': 'text/html' });
+        res.write('<html><head>'); // the rest never comes
+      },
+      '/challenge': answer(page('<title>Just a moment...</title>'), 'text/html', 200),
+      '/no-title': answer(page('<meta name="description" content="nothing">')),
+      '/gated': feedGate.route(page('<title>Gated page</title>')),
+      '/first': answer(page('<title>First link</title>')),
+      '/second': answer(page('<title>Second link</title>')),
+      '/oembed': (req, res) => {
+        const asked = new URL(req.url!, 'http://x').searchParams;
+        if (asked.get('url') !== watchUrl || asked.get('format') !== 'json') {
+          res.writeHead(200, { 'content-type': 'text/plain' }).end('Bad Request');
+          return;
+        }
+        const body = JSON.stringify({ type: 'video', title: 'Never Gonna  Give You Up', author_name: 'Rick Astley', thumbnail_url: site.url('/img/photo.jpg') });
+        res.writeHead(200, { 'content-type': 'application/json' }).end(body);
+      },
+      '/oembed-text': answer('Not Found', 'application/json'),
+    });
+  },
+  env: () => previewEnv([site.port], { BOARD_YOUTUBE_OEMBED: site.url('/oembed') }),
+  start: { preview: { timeoutMs: 500 } },
+  members: ['alice'],
 });
-
-after(async () => {
-  await board.close();
-  await site.close();
-});
+after(() => site.close());
 
 describe('pages', () => {
   test('an OpenGraph page gives title, site and a local thumbnail of at most 320 px', async () => {
@@ -112,28 +108,28 @@ describe('pages', () => {
     assert.equal(entry.preview.title, 'An OpenGraph title');
     assert.equal(entry.preview.site, 'Fake Site');
     assert.match(entry.preview.thumb, /^preview\/[0-9a-f]{32}\.jpg$/);
-    const file = join(board.config.mediaDir, entry.preview.thumb);
+    const file = join(t.board.config.mediaDir, entry.preview.thumb);
     const meta = await sharp(readFileSync(file)).metadata();
     assert.equal(meta.format, 'jpeg');
     assert.deepEqual([meta.width, meta.height], [320, 240]);
-    const served = await alice.get(`/static/media/${entry.preview.thumb}`);
+    const served = await t.members.alice.get(`/static/media/${entry.preview.thumb}`);
     assert.equal(served.status, 200);
     assert.equal(served.headers.get('content-type'), 'image/jpeg');
-    assert.equal(site.lastUserAgent, `BoardPreview/1.0 (+${board.config.origin})`);
+    assert.equal(site.lastUserAgent, `BoardPreview/1.0 (+${t.board.config.origin})`);
   });
 
   test('the preview shows in the thread, its replies, `latest` and the user feed', async () => {
     const url = site.url('/og');
-    const root = await post(alice, 'a thread without a link');
-    const reply = await post(alice, `reply with ${url}`, root); // the record exists already: shown at once
-    const thread = await alice.get(`/api/entry/${root}/thread`);
+    const root = await post(t.members.alice, 'a thread without a link');
+    const reply = await post(t.members.alice, `reply with ${url}`, root); // the record exists already: shown at once
+    const thread = await t.members.alice.get(`/api/entry/${root}/thread`);
     assert.equal(thread.body.entry.preview, undefined);
     assert.equal(entryIn(thread.body.replies, reply).preview.title, 'An OpenGraph title');
-    const own = await alice.get(`/api/entry/${reply}/thread`);
+    const own = await t.members.alice.get(`/api/entry/${reply}/thread`);
     assert.equal(own.body.entry.preview.title, 'An OpenGraph title');
     assert.equal(own.body.ancestors[0].preview, undefined);
     assert.equal((await feedEntry(root)).latest.entry.preview.title, 'An OpenGraph title');
-    const userFeed = await alice.get('/api/u/alice/feed/0');
+    const userFeed = await t.members.alice.get('/api/u/alice/feed/0');
     assert.equal(entryIn(userFeed.body, reply).preview.title, 'An OpenGraph title');
   });
 
@@ -163,7 +159,7 @@ describe('pages', () => {
     const pid = await postAndWait(url, url);
     const { preview } = await feedEntry(pid);
     assert.ok(site.requests.includes('/img/tiny.jpg'));
-    const meta = await sharp(join(board.config.mediaDir, preview.thumb)).metadata();
+    const meta = await sharp(join(t.board.config.mediaDir, preview.thumb)).metadata();
     assert.deepEqual([meta.width, meta.height], [100, 50]);
   });
 
@@ -185,7 +181,7 @@ describe('pages', () => {
     const url = site.url('/slow');
     const pid = await postAndWait(url, url);
     assert.equal((await feedEntry(pid)).preview, undefined);
-    const row = previewRow(board, url)!;
+    const row = previewRow(t.board, url)!;
     assert.ok(row.failed_at > 0);
     assert.equal(row.title, '');
   });
@@ -194,20 +190,20 @@ describe('pages', () => {
     const url = site.url('/challenge');
     const pid = await postAndWait(url, url);
     assert.equal((await feedEntry(pid)).preview, undefined);
-    assert.ok(previewRow(board, url)!.failed_at > 0);
+    assert.ok(previewRow(t.board, url)!.failed_at > 0);
   });
 
   test('a page without a title has no preview', async () => {
     const url = site.url('/no-title');
     const pid = await postAndWait(url, url);
     assert.equal((await feedEntry(pid)).preview, undefined);
-    assert.equal(previewRow(board, url)!.fetched_at > 0, true);
+    assert.equal(previewRow(t.board, url)!.fetched_at > 0, true);
   });
 
   test('entries without a link queue nothing and have no preview', async () => {
-    const pid = await post(alice, 'no link, just words');
+    const pid = await post(t.members.alice, 'no link, just words');
     assert.equal((await feedEntry(pid)).preview, undefined);
-    assert.deepEqual(queuedJobs(board), []);
+    assert.deepEqual(queuedJobs(t.board), []);
   });
 });
 
@@ -222,45 +218,44 @@ describe('the video site', () => {
       `https://music.youtube.com/watch?v=${videoId}`,
     ];
     const pids: number[] = [];
-    for (const form of forms) pids.push(await post(alice, `video: ${form}`));
-    await waitFor('the video record', () => previewRow(board, watchUrl)?.title);
-    const feed = (await alice.get('/api/entry/feed/0')).body;
+    for (const form of forms) pids.push(await post(t.members.alice, `video: ${form}`));
+    await waitFor('the video record', () => previewRow(t.board, watchUrl)?.title);
+    const feed = (await t.members.alice.get('/api/entry/feed/0')).body;
     for (const pid of pids) {
       assert.deepEqual({ ...entryIn(feed, pid).preview, thumb: '' }, { url: watchUrl, kind: 'youtube', title: 'Never Gonna Give You Up', site: 'Rick Astley', thumb: '' });
     }
     assert.equal(new Set(pids.map((pid) => entryIn(feed, pid).preview.thumb)).size, 1);
-    assert.equal(board.app.services.db.one<{ n: number }>('SELECT count(*) AS n FROM previews WHERE url LIKE ?', '%youtube%')!.n, 1);
+    assert.equal(t.board.app.services.db.one<{ n: number }>('SELECT count(*) AS n FROM previews WHERE url LIKE ?', '%youtube%')!.n, 1);
     assert.equal(site.requests.filter((r) => r.startsWith('/oembed?')).length, 1);
   });
 });
 
 describe('a 200 answer of oEmbed in plain text', () => {
-  let textBoard: TestBoard;
-  before(async () => {
-    textBoard = await startBoard(previewEnv([site.port], { BOARD_YOUTUBE_OEMBED: site.url('/oembed-text') }), { preview: { timeoutMs: 500 } });
+  const text = useBoard({
+    env: () => previewEnv([site.port], { BOARD_YOUTUBE_OEMBED: site.url('/oembed-text') }),
+    start: { preview: { timeoutMs: 500 } },
   });
-  after(() => textBoard.close());
 
   test('is a failed fetch, not a crash', async () => {
-    const bob = await member(textBoard, 'bob');
+    const bob = await member(text.board, 'bob');
     const pid = await post(bob, `https://youtu.be/${videoId}`);
-    await waitFor('the failure', () => textBoard.app.services.db.one<{ failed_at: number }>('SELECT failed_at FROM previews WHERE url = ?', watchUrl)?.failed_at);
+    await waitFor('the failure', () => text.board.app.services.db.one<{ failed_at: number }>('SELECT failed_at FROM previews WHERE url = ?', watchUrl)?.failed_at);
     const feed = await bob.get('/api/entry/feed/0');
     assert.equal(entryIn(feed.body, pid).preview, undefined);
-    assert.ok(textBoard.logs.some((line) => line.includes('not a JSON object')));
+    assert.ok(text.board.logs.some((line) => line.includes('not a JSON object')));
   });
 });
 
 describe('refresh rules', () => {
   test('the feed shows a preview right after its record is stored (cached pages are dropped)', async () => {
     const url = site.url('/gated');
-    const pid = await post(alice, url);
+    const pid = await post(t.members.alice, url);
     assert.equal((await feedEntry(pid)).preview, undefined); // the feed page is now cached without it
-    assert.equal((await alice.get(`/api/entry/${pid}/thread`)).body.entry.preview, undefined);
+    assert.equal((await t.members.alice.get(`/api/entry/${pid}/thread`)).body.entry.preview, undefined);
     feedGate.open();
-    await waitFor('the gated record', () => previewRow(board, url)?.title);
+    await waitFor('the gated record', () => previewRow(t.board, url)?.title);
     assert.equal((await feedEntry(pid)).preview.title, 'Gated page');
-    assert.equal((await alice.get(`/api/entry/${pid}/thread`)).body.entry.preview.title, 'Gated page');
+    assert.equal((await t.members.alice.get(`/api/entry/${pid}/thread`)).body.entry.preview.title, 'Gated page');
   });
 
   test('an edit re-queues: a new link gets its preview, no link drops it', async () => {
@@ -268,19 +263,19 @@ describe('refresh rules', () => {
     const second = site.url('/second');
     const pid = await postAndWait(`first ${first}`, first);
     assert.equal((await feedEntry(pid)).preview.title, 'First link');
-    const edited = await alice.post(`/api/entry/${pid}/edit`, { content: `now ${second}` });
+    const edited = await t.members.alice.post(`/api/entry/${pid}/edit`, { content: `now ${second}` });
     assert.equal(edited.status, 200, edited.text);
     await waitFor('the second preview', async () => (await feedEntry(pid)).preview?.title === 'Second link');
-    await alice.post(`/api/entry/${pid}/edit`, { content: 'no link any more' });
+    await t.members.alice.post(`/api/entry/${pid}/edit`, { content: 'no link any more' });
     assert.equal((await feedEntry(pid)).preview, undefined);
   });
 
   test('a deleted entry shows no preview', async () => {
     const url = site.url('/first');
-    const pid = await post(alice, url);
+    const pid = await post(t.members.alice, url);
     assert.equal((await feedEntry(pid)).preview.title, 'First link');
-    const reply = await post(alice, 'keeps the thread in the feed', pid);
-    assert.equal((await alice.post(`/api/entry/${pid}/delete`)).status, 200);
+    const reply = await post(t.members.alice, 'keeps the thread in the feed', pid);
+    assert.equal((await t.members.alice.post(`/api/entry/${pid}/delete`)).status, 200);
     const entry = await feedEntry(pid);
     assert.equal(entry.deleted, 1);
     assert.equal(entry.preview, undefined);
@@ -289,29 +284,29 @@ describe('refresh rules', () => {
 
   test('a fresh record is not fetched again; after 30 days it is, and the old thumbnail is removed', async () => {
     const url = site.url('/og');
-    const oldThumb = previewRow(board, url)!.thumb;
+    const oldThumb = previewRow(t.board, url)!.thumb;
     const before = site.requests.filter((r) => r === '/og').length;
-    await post(alice, `again ${url}`);
-    assert.deepEqual(queuedJobs(board), []);
-    board.clock.advance(30 * 86_400);
+    await post(t.members.alice, `again ${url}`);
+    assert.deepEqual(queuedJobs(t.board), []);
+    t.board.clock.advance(30 * 86_400);
     await postAndWait(`a month later ${url}`, url);
     assert.equal(site.requests.filter((r) => r === '/og').length, before + 1);
-    const newThumb = previewRow(board, url)!.thumb;
+    const newThumb = previewRow(t.board, url)!.thumb;
     assert.notEqual(newThumb, oldThumb);
     // the old file goes right after the new record is committed, never before
-    await waitFor('the old thumbnail to be removed', () => !existsSync(join(board.config.mediaDir, oldThumb)));
-    assert.ok(mediaFiles(board).includes(newThumb));
+    await waitFor('the old thumbnail to be removed', () => !existsSync(join(t.board.config.mediaDir, oldThumb)));
+    assert.ok(mediaFiles(t.board).includes(newThumb));
   });
 
   test('a failed link is retried no sooner than a day later', async () => {
     const url = site.url('/challenge');
-    const failedAt = previewRow(board, url)!.failed_at;
-    board.clock.set(failedAt + 86_399);
-    await post(alice, `still ${url}`);
-    assert.deepEqual(queuedJobs(board), []);
-    board.clock.set(failedAt + 86_400);
+    const failedAt = previewRow(t.board, url)!.failed_at;
+    t.board.clock.set(failedAt + 86_399);
+    await post(t.members.alice, `still ${url}`);
+    assert.deepEqual(queuedJobs(t.board), []);
+    t.board.clock.set(failedAt + 86_400);
     await postAndWait(`a day later ${url}`, url);
-    assert.equal(previewRow(board, url)!.failed_at, failedAt + 86_400);
+    assert.equal(previewRow(t.board, url)!.failed_at, failedAt + 86_400);
   });
 });
 
@@ -348,7 +343,7 @@ describe('the queue', () => {
   });
 
   test('with BOARD_PREVIEW=0 nothing is queued or fetched', async () => {
-    const off = await startBoard({ BOARD_TRUST_PROXY: '1' });
+    const off = await startProxiedBoard();
     try {
       const dave = await member(off, 'dave');
       const pid = await post(dave, site.url('/og'));

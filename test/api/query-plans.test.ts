@@ -1,8 +1,7 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { before, describe, test } from 'node:test';
 import type { Db } from '../../lib/db.ts';
-import type { Client, TestBoard } from '../helpers.ts';
-import { member, password, post, startEntryBoard, visitor } from '../entry-helpers.ts';
+import { member, password, post, useBoard, visitor } from '../helpers.ts';
 
 interface Statement {
   sql: string;
@@ -56,28 +55,22 @@ function touchesEntries(statement: Statement): boolean {
 }
 
 describe('query plans on the entries table', () => {
-  let board: TestBoard;
+  const t = useBoard({ members: ['Anna', 'Bert'] });
   let db: Db;
-  let anna: Client;
-  let bert: Client;
   let root: number;
   let reply: number;
   before(async () => {
-    board = await startEntryBoard();
-    db = board.app.services.db;
-    anna = await member(board, 'Anna');
-    bert = await member(board, 'Bert');
+    db = t.board.app.services.db;
     // Enough rows that a scan would be a real choice for the planner.
     for (let i = 0; i < 30; i++) {
-      const top = await post(i % 2 ? anna : bert, `Thema ${i}`);
-      await post(anna, `Antwort ${i}`, top);
+      const top = await post(i % 2 ? t.members.Anna : t.members.Bert, `Thema ${i}`);
+      await post(t.members.Anna, `Antwort ${i}`, top);
     }
-    root = await post(anna, 'Wurzel');
-    reply = await post(bert, 'Antwort', root);
-    await post(anna, 'tiefer', reply);
-    await bert.post(`/api/entry/${root}/vote`, { mode: 'yes' });
+    root = await post(t.members.Anna, 'Wurzel');
+    reply = await post(t.members.Bert, 'Antwort', root);
+    await post(t.members.Anna, 'tiefer', reply);
+    await t.members.Bert.post(`/api/entry/${root}/vote`, { mode: 'yes' });
   });
-  after(() => board.close());
 
   function assertNoFullScan(statements: Statement[], label: string): void {
     const entryStatements = statements.filter(touchesEntries);
@@ -95,9 +88,9 @@ describe('query plans on the entries table', () => {
   ];
 
   test('the feed reads its page through the feed index, without sorting every top-level entry', async () => {
-    await post(bert, 'frisch, damit keine Seite aus dem Zwischenspeicher kommt');
+    await post(t.members.Bert, 'frisch, damit keine Seite aus dem Zwischenspeicher kommt');
     const statements = await recordStatements(db, async () => {
-      assert.equal((await visitor(board).get('/api/entry/feed/0')).status, 200);
+      assert.equal((await visitor(t.board).get('/api/entry/feed/0')).status, 200);
     });
     const feed = statements.find((s) => /e\.reply_to = 0/.test(s.sql))!;
     const plan = (db.raw.prepare(`EXPLAIN QUERY PLAN ${feed.sql}`).all(...feed.params) as { detail: string }[]).map((r) => r.detail);
@@ -107,9 +100,9 @@ describe('query plans on the entries table', () => {
 
   for (const [label, isMainQuery, path] of reads) {
     test(`${label} does not scan the entries table`, async () => {
-      await post(bert, 'frisch, damit keine Seite aus dem Zwischenspeicher kommt');
+      await post(t.members.Bert, 'frisch, damit keine Seite aus dem Zwischenspeicher kommt');
       const statements = await recordStatements(db, async () => {
-        const answer = await visitor(board).get(path());
+        const answer = await visitor(t.board).get(path());
         assert.equal(answer.status, 200, answer.text);
       });
       assert.ok(statements.some(isMainQuery), `${label}: its query was recorded`);
@@ -118,10 +111,10 @@ describe('query plans on the entries table', () => {
   }
 
   test('the latest lookups of the feed and the thread go by primary key', async () => {
-    await post(bert, 'frisch');
+    await post(t.members.Bert, 'frisch');
     const statements = await recordStatements(db, async () => {
-      assert.equal((await visitor(board).get('/api/entry/feed/0')).status, 200);
-      assert.equal((await visitor(board).get(`/api/entry/${root}/thread`)).status, 200);
+      assert.equal((await visitor(t.board).get('/api/entry/feed/0')).status, 200);
+      assert.equal((await visitor(t.board).get(`/api/entry/${root}/thread`)).status, 200);
     });
     const lookups = statements.filter((s) => /json_each/.test(s.sql) && touchesEntries(s));
     assert.ok(lookups.length > 0, 'the latest entries are looked up in one query per page');
@@ -130,12 +123,12 @@ describe('query plans on the entries table', () => {
 
   test('a feed page and a thread take a fixed number of queries, not one per entry, and no recursive query per row', async () => {
     // 20+ threads with replies, and a thread with 30 replies that each have one of their own.
-    const many = await post(anna, 'viele');
-    for (let i = 0; i < 30; i++) await post(bert, `unten ${i}`, await post(anna, `Antwort ${i}`, many));
+    const many = await post(t.members.Anna, 'viele');
+    for (let i = 0; i < 30; i++) await post(t.members.Bert, `unten ${i}`, await post(t.members.Anna, `Antwort ${i}`, many));
     const selects = (statements: Statement[]) => statements.filter((s) => /^\s*(WITH|SELECT)/i.test(s.sql));
 
     const feed = selects(await recordStatements(db, async () => {
-      const answer = await visitor(board).get('/api/entry/feed/0');
+      const answer = await visitor(t.board).get('/api/entry/feed/0');
       assert.equal(answer.body.length, 20);
       assert.ok(answer.body.filter((e: { latest?: unknown }) => e.latest).length >= 10, 'most of the page has a latest');
     }));
@@ -143,7 +136,7 @@ describe('query plans on the entries table', () => {
     assert.ok(feed.every((s) => !/RECURSIVE/i.test(s.sql)), 'no recursive query on the feed');
 
     const thread = selects(await recordStatements(db, async () => {
-      const answer = await visitor(board).get(`/api/entry/${many}/thread`);
+      const answer = await visitor(t.board).get(`/api/entry/${many}/thread`);
       assert.equal(answer.body.replies.length, 30);
       assert.ok(answer.body.replies.every((e: { latest?: unknown }) => e.latest));
     }));
@@ -153,18 +146,18 @@ describe('query plans on the entries table', () => {
 
   test('writes that keep latest and last_activity right do not scan the entries table', async () => {
     const statements = await recordStatements(db, async () => {
-      const child = await post(anna, 'neue Antwort', reply);
-      assert.equal((await bert.post(`/api/entry/${reply}/bump`)).status, 200);
-      assert.equal((await bert.post(`/api/entry/${reply}/vote`, { mode: 'no' })).status, 200);
-      assert.equal((await anna.post(`/api/entry/${child}/delete`)).status, 200);
+      const child = await post(t.members.Anna, 'neue Antwort', reply);
+      assert.equal((await t.members.Bert.post(`/api/entry/${reply}/bump`)).status, 200);
+      assert.equal((await t.members.Bert.post(`/api/entry/${reply}/vote`, { mode: 'no' })).status, 200);
+      assert.equal((await t.members.Anna.post(`/api/entry/${child}/delete`)).status, 200);
     });
     assertNoFullScan(statements, 'create, bump, vote, delete');
   });
 
   test('account deletion does not scan the entries table', async () => {
-    const carla = await member(board, 'Carla');
+    const carla = await member(t.board, 'Carla');
     const own = await post(carla, 'Carla schreibt');
-    await post(anna, 'Antwort an Carla', own);
+    await post(t.members.Anna, 'Antwort an Carla', own);
     await post(carla, 'Carla antwortet', root);
     await carla.post(`/api/entry/${root}/vote`, { mode: 'no' });
     const statements = await recordStatements(db, async () => {

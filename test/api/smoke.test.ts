@@ -1,13 +1,11 @@
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
-import { startBoard, type TestBoard } from '../helpers.ts';
+import { test } from 'node:test';
+import { useBoard } from '../helpers.ts';
 
-let board: TestBoard;
-before(async () => { board = await startBoard(); });
-after(() => board.close());
+const t = useBoard();
 
 test('a newcomer registers, logs in and sees their own info', async () => {
-  const alice = board.client();
+  const alice = t.board.client();
   await alice.signUp('Alice');
   const info = await alice.get('/api/user/info');
   assert.equal(info.status, 200);

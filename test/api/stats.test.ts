@@ -5,16 +5,11 @@ import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import Database from 'better-sqlite3';
 import { flushImpressions } from '../../lib/impressions.ts';
-import { assertError, member, password, post } from '../entry-helpers.ts';
-import { startBoard, type StartOptions, type TestBoard } from '../helpers.ts';
+import { assertError, member, password, post, startProxiedBoard, useBoard, type TestBoard } from '../helpers.ts';
 
 /** 2026-03-10 12:00 UTC: a fixed "today", so day strings are known. */
 const noon = Date.parse('2026-03-10T12:00:00Z') / 1000;
 const browser = 'Mozilla/5.0 (X11; Linux x86_64) Firefox/140.0';
-
-function startStatsBoard(options: StartOptions = {}): Promise<TestBoard> {
-  return startBoard({ BOARD_TRUST_PROXY: '1' }, options);
-}
 
 /** A page view from an address and user agent of our choosing. */
 function view(board: TestBoard, path: string, ip: string, userAgent = browser) {
@@ -36,23 +31,21 @@ function storedDay(board: TestBoard, day: string) {
 }
 
 describe('GET /api/stats and /api/stats/detail: counts', () => {
-  let board: TestBoard;
-  before(async () => { board = await startStatsBoard(); });
-  after(() => board.close());
+  const t = useBoard();
 
   async function counts() {
-    const summary = await board.client().get('/api/stats');
+    const summary = await t.board.client().get('/api/stats');
     assert.equal(summary.status, 200, summary.text);
-    const full = await detail(board);
+    const full = await detail(t.board);
     assert.deepEqual(summary.body, { users: full.users, entries: full.entries });
     return { users: full.users, entries: full.entries, toplevel: full.toplevel, replies: full.replies, votes: full.votes };
   }
 
   test('an empty board counts zeros, in the spec\'s shapes', async () => {
-    const summary = await board.client().get('/api/stats');
+    const summary = await t.board.client().get('/api/stats');
     assert.deepEqual(summary.body, { users: 0, entries: 0 });
     assert.equal(summary.headers.get('content-type'), 'application/json; charset=utf-8');
-    const body = await detail(board);
+    const body = await detail(t.board);
     assert.deepEqual(Object.keys(body).sort(), ['daily', 'entries', 'impressions_total', 'replies', 'top_asns', 'toplevel', 'users', 'visitors_total', 'votes'].sort());
     assert.deepEqual(body.votes, { yes: 0, no: 0 });
     assert.equal(body.impressions_total, 0);
@@ -62,8 +55,8 @@ describe('GET /api/stats and /api/stats/detail: counts', () => {
   });
 
   test('registrations, entries, replies, votes and deletions move the counts', async () => {
-    const ann = await member(board, 'ann');
-    const bob = await member(board, 'bob');
+    const ann = await member(t.board, 'ann');
+    const bob = await member(t.board, 'bob');
     assert.deepEqual(await counts(), { users: 2, entries: 0, toplevel: 0, replies: 0, votes: { yes: 0, no: 0 } });
 
     const top = await post(ann, 'a thread');
@@ -90,20 +83,18 @@ describe('GET /api/stats and /api/stats/detail: counts', () => {
 });
 
 describe('impressions and visitors', () => {
-  let board: TestBoard;
+  const t = useBoard();
   let pid: number;
   before(async () => {
-    board = await startStatsBoard();
-    board.clock.set(noon);
-    const ann = await member(board, 'ann');
+    t.board.clock.set(noon);
+    const ann = await member(t.board, 'ann');
     pid = await post(ann, 'hello');
   });
-  after(() => board.close());
 
   async function delta(action: () => Promise<unknown>): Promise<{ impressions: number; visitors: number }> {
-    const was = await detail(board);
+    const was = await detail(t.board);
     await action();
-    const now = await detail(board);
+    const now = await detail(t.board);
     const moved = { impressions: now.impressions_total - was.impressions_total, visitors: now.visitors_total - was.visitors_total };
     // Everything happens today, so today's item in daily moves by the same amounts.
     assert.equal(today(now).day, '2026-03-10');
@@ -113,88 +104,86 @@ describe('impressions and visitors', () => {
 
   test('each page view of /, /e/{pid} and /u/{username} is one impression; a visitor counts once a day', async () => {
     assert.deepEqual(await delta(async () => {
-      assert.equal((await view(board, '/', '198.51.100.1')).status, 200);
-      assert.equal((await view(board, `/e/${pid}`, '198.51.100.1')).status, 200);
-      assert.equal((await view(board, '/u/ann', '198.51.100.1')).status, 200);
-      assert.equal((await view(board, '/', '198.51.100.1')).status, 200);
+      assert.equal((await view(t.board, '/', '198.51.100.1')).status, 200);
+      assert.equal((await view(t.board, `/e/${pid}`, '198.51.100.1')).status, 200);
+      assert.equal((await view(t.board, '/u/ann', '198.51.100.1')).status, 200);
+      assert.equal((await view(t.board, '/', '198.51.100.1')).status, 200);
     }), { impressions: 4, visitors: 1 });
   });
 
   test('distinct (IP, User-Agent) pairs are distinct visitors; repeated pairs are not', async () => {
     assert.deepEqual(await delta(async () => {
-      await view(board, '/', '198.51.100.2');
-      await view(board, '/', '198.51.100.2', 'Mozilla/5.0 (Android 15) Chrome/140.0');
-      await view(board, '/', '2001:db8::2');
-      await view(board, '/', '198.51.100.2');
-      await view(board, '/', '2001:db8::2');
+      await view(t.board, '/', '198.51.100.2');
+      await view(t.board, '/', '198.51.100.2', 'Mozilla/5.0 (Android 15) Chrome/140.0');
+      await view(t.board, '/', '2001:db8::2');
+      await view(t.board, '/', '198.51.100.2');
+      await view(t.board, '/', '2001:db8::2');
     }), { impressions: 5, visitors: 3 });
   });
 
   test('bot-like user agents count nothing', async () => {
     const bots = ['Googlebot/2.1 (+http://www.google.com/bot.html)', 'Mozilla/5.0 (compatible; bingbot/2.0)', 'Yahoo! Slurp', 'SomeCrawler/1.0', 'Baiduspider', 'WhatsApp link PREVIEW', 'facebookexternalhit/1.1 Preview'];
     assert.deepEqual(await delta(async () => {
-      for (const ua of bots) assert.equal((await view(board, '/', '198.51.100.3', ua)).status, 200);
+      for (const ua of bots) assert.equal((await view(t.board, '/', '198.51.100.3', ua)).status, 200);
     }), { impressions: 0, visitors: 0 });
   });
 
   test('API, static, other views, 404 pages and HEAD requests count nothing', async () => {
     assert.deepEqual(await delta(async () => {
       const ip = '198.51.100.4';
-      assert.equal((await view(board, '/api/entry/feed/0', ip)).status, 200);
-      assert.equal((await view(board, `/api/entry/${pid}/thread`, ip)).status, 200);
-      assert.equal((await view(board, '/api/stats', ip)).status, 200);
-      assert.equal((await view(board, '/static/no-such-file.js', ip)).status, 404);
-      assert.equal((await view(board, '/static/media/no-such.jpg', ip)).status, 404);
-      for (const path of ['/login', '/register', '/settings', '/stats', '/reset']) assert.equal((await view(board, path, ip)).status, 200, path);
-      assert.equal((await view(board, '/e/999999', ip)).status, 404);
-      assert.equal((await view(board, '/e/abc', ip)).status, 404);
-      assert.equal((await view(board, '/u/nobody-here', ip)).status, 404);
-      assert.equal((await view(board, '/no/such/page', ip)).status, 404);
-      const head = await board.client({ ip }).send('HEAD', '/', undefined, { 'user-agent': browser });
+      assert.equal((await view(t.board, '/api/entry/feed/0', ip)).status, 200);
+      assert.equal((await view(t.board, `/api/entry/${pid}/thread`, ip)).status, 200);
+      assert.equal((await view(t.board, '/api/stats', ip)).status, 200);
+      assert.equal((await view(t.board, '/static/no-such-file.js', ip)).status, 404);
+      assert.equal((await view(t.board, '/static/media/no-such.jpg', ip)).status, 404);
+      for (const path of ['/login', '/register', '/settings', '/stats', '/reset']) assert.equal((await view(t.board, path, ip)).status, 200, path);
+      assert.equal((await view(t.board, '/e/999999', ip)).status, 404);
+      assert.equal((await view(t.board, '/e/abc', ip)).status, 404);
+      assert.equal((await view(t.board, '/u/nobody-here', ip)).status, 404);
+      assert.equal((await view(t.board, '/no/such/page', ip)).status, 404);
+      const head = await t.board.client({ ip }).send('HEAD', '/', undefined, { 'user-agent': browser });
       assert.equal(head.status, 200);
     }), { impressions: 0, visitors: 0 });
   });
 
   test('past the daily cap, new visitors are not counted (impressions still are)', async () => {
-    const tally = board.app.services.impressions;
+    const tally = t.board.app.services.impressions;
     const was = tally.maxVisitorsPerDay;
     tally.maxVisitorsPerDay = tally.today!.seen.size + 1;
     try {
       assert.deepEqual(await delta(async () => {
-        for (let i = 0; i < 3; i++) await view(board, '/', '198.51.100.5', `Agent ${i}`);
-        await view(board, '/', '198.51.100.1'); // seen before: still one visitor
+        for (let i = 0; i < 3; i++) await view(t.board, '/', '198.51.100.5', `Agent ${i}`);
+        await view(t.board, '/', '198.51.100.1'); // seen before: still one visitor
       }), { impressions: 4, visitors: 1 });
-      assert.equal(board.logs.filter((line) => line.includes('more are not counted as visitors')).length, 1);
+      assert.equal(t.board.logs.filter((line) => line.includes('more are not counted as visitors')).length, 1);
     } finally {
       tally.maxVisitorsPerDay = was;
     }
   });
 
   test('counts are in the answer before and after they are flushed to the database', async () => {
-    const before = await detail(board);
-    flushImpressions(board.app.services);
-    assert.equal(board.app.services.impressions.pending.size, 0);
-    assert.deepEqual(await detail(board), before);
-    assert.deepEqual(storedDay(board, '2026-03-10'), { impressions: before.impressions_total, visitors: before.visitors_total });
-    const counters = board.app.services.db.all<{ name: string; value: number }>("SELECT name, value FROM counters WHERE name IN ('impressions', 'visitors') ORDER BY name");
+    const before = await detail(t.board);
+    flushImpressions(t.board.app.services);
+    assert.equal(t.board.app.services.impressions.pending.size, 0);
+    assert.deepEqual(await detail(t.board), before);
+    assert.deepEqual(storedDay(t.board, '2026-03-10'), { impressions: before.impressions_total, visitors: before.visitors_total });
+    const counters = t.board.app.services.db.all<{ name: string; value: number }>("SELECT name, value FROM counters WHERE name IN ('impressions', 'visitors') ORDER BY name");
     assert.deepEqual(counters, [{ name: 'impressions', value: before.impressions_total }, { name: 'visitors', value: before.visitors_total }]);
   });
 });
 
 describe('daily', () => {
-  let board: TestBoard;
-  before(async () => { board = await startStatsBoard(); });
-  after(() => board.close());
+  const t = useBoard();
 
   test('30 days ending today, oldest first, zero-filled, with today\'s counts', async () => {
-    board.clock.set(noon);
-    const db = board.app.services.db;
+    t.board.clock.set(noon);
+    const db = t.board.app.services.db;
     // One stored day just inside the window and one just outside it.
     db.run('INSERT INTO daily_stats (day, impressions, visitors) VALUES (?, ?, ?), (?, ?, ?)', '2026-02-09', 7, 3, '2026-02-08', 99, 99);
-    await view(board, '/', '198.51.100.10');
-    await view(board, '/', '198.51.100.11');
-    await view(board, '/', '198.51.100.11');
-    const { daily } = await detail(board);
+    await view(t.board, '/', '198.51.100.10');
+    await view(t.board, '/', '198.51.100.11');
+    await view(t.board, '/', '198.51.100.11');
+    const { daily } = await detail(t.board);
     assert.equal(daily.length, 30);
     assert.deepEqual(daily[0], { day: '2026-02-09', impressions: 7, visitors: 3 });
     assert.deepEqual(daily[29], { day: '2026-03-10', impressions: 3, visitors: 2 });
@@ -207,34 +196,32 @@ describe('daily', () => {
   });
 
   test('visitors_total is all-time: stored days outside the window still count through the counter', async () => {
-    const db = board.app.services.db;
+    const db = t.board.app.services.db;
     db.run("UPDATE counters SET value = value + 102 WHERE name = 'visitors'");
-    const body = await detail(board);
+    const body = await detail(t.board);
     assert.equal(body.visitors_total, 102 + 2);
   });
 });
 
 describe('the day rollover (UTC midnight)', () => {
-  let board: TestBoard;
-  before(async () => { board = await startStatsBoard(); });
-  after(() => board.close());
+  const t = useBoard();
 
   test('yesterday\'s counts stay; its visitor hashes and secret are deleted; the same visitor counts again', async () => {
-    const db = board.app.services.db;
-    board.clock.set(Date.parse('2026-03-10T23:59:00Z') / 1000);
-    await view(board, '/', '198.51.100.20');
-    await view(board, '/', '198.51.100.21');
-    await view(board, '/', '198.51.100.21');
-    flushImpressions(board.app.services);
+    const db = t.board.app.services.db;
+    t.board.clock.set(Date.parse('2026-03-10T23:59:00Z') / 1000);
+    await view(t.board, '/', '198.51.100.20');
+    await view(t.board, '/', '198.51.100.21');
+    await view(t.board, '/', '198.51.100.21');
+    flushImpressions(t.board.app.services);
     assert.equal(db.one<{ n: number }>("SELECT count(*) AS n FROM visitor_hashes WHERE day = '2026-03-10'")!.n, 2);
     const oldSecret = db.one<{ secret: Buffer }>("SELECT secret FROM daily_secrets WHERE day = '2026-03-10'")!.secret;
     assert.equal(oldSecret.length, 32);
 
-    board.clock.advance(120); // 2026-03-11 00:01
-    await view(board, '/', '198.51.100.20');
-    await view(board, '/', '198.51.100.20');
+    t.board.clock.advance(120); // 2026-03-11 00:01
+    await view(t.board, '/', '198.51.100.20');
+    await view(t.board, '/', '198.51.100.20');
 
-    const body = await detail(board);
+    const body = await detail(t.board);
     assert.deepEqual(body.daily.slice(-2), [
       { day: '2026-03-10', impressions: 3, visitors: 2 },
       { day: '2026-03-11', impressions: 2, visitors: 1 },
@@ -242,9 +229,9 @@ describe('the day rollover (UTC midnight)', () => {
     assert.equal(body.visitors_total, 3);
     assert.equal(body.impressions_total, 5);
 
-    flushImpressions(board.app.services);
-    assert.deepEqual(storedDay(board, '2026-03-10'), { impressions: 3, visitors: 2 });
-    assert.deepEqual(storedDay(board, '2026-03-11'), { impressions: 2, visitors: 1 });
+    flushImpressions(t.board.app.services);
+    assert.deepEqual(storedDay(t.board, '2026-03-10'), { impressions: 3, visitors: 2 });
+    assert.deepEqual(storedDay(t.board, '2026-03-11'), { impressions: 2, visitors: 1 });
     assert.deepEqual(db.all("SELECT day FROM visitor_hashes WHERE day < '2026-03-11'"), []);
     assert.deepEqual(db.all('SELECT day FROM daily_secrets'), [{ day: '2026-03-11' }]);
     const newSecret = db.one<{ secret: Buffer }>('SELECT secret FROM daily_secrets')!.secret;
@@ -253,12 +240,12 @@ describe('the day rollover (UTC midnight)', () => {
   });
 
   test('a day with no traffic after midnight still loses its hashes and secret at the next flush', async () => {
-    const db = board.app.services.db;
-    board.clock.set(Date.parse('2026-03-12T10:00:00Z') / 1000);
-    flushImpressions(board.app.services);
+    const db = t.board.app.services.db;
+    t.board.clock.set(Date.parse('2026-03-12T10:00:00Z') / 1000);
+    flushImpressions(t.board.app.services);
     assert.deepEqual(db.all('SELECT day FROM visitor_hashes'), []);
     assert.deepEqual(db.all('SELECT day FROM daily_secrets'), []);
-    assert.deepEqual(storedDay(board, '2026-03-11'), { impressions: 2, visitors: 1 });
+    assert.deepEqual(storedDay(t.board, '2026-03-11'), { impressions: 2, visitors: 1 });
   });
 });
 
@@ -267,7 +254,7 @@ describe('restarts', () => {
   after(() => rmSync(dataDir, { recursive: true, force: true }));
 
   test('close() writes the counts not yet flushed', async () => {
-    const board = await startStatsBoard({ dataDir });
+    const board = await startProxiedBoard({}, { dataDir });
     board.clock.set(noon);
     await view(board, '/', '198.51.100.30');
     await view(board, '/', '198.51.100.30');
@@ -283,7 +270,7 @@ describe('restarts', () => {
   });
 
   test('a restart on the same day does not count a visitor twice', async () => {
-    const board = await startStatsBoard({ dataDir });
+    const board = await startProxiedBoard({}, { dataDir });
     try {
       board.clock.set(noon + 3600);
       await view(board, '/', '198.51.100.30'); // seen before the restart
@@ -297,7 +284,7 @@ describe('restarts', () => {
   });
 
   test('after a restart, today\'s secret and visitors are loaded at start-up, before the first page', async () => {
-    const board = await startStatsBoard({ dataDir, now: noon + 7200 });
+    const board = await startProxiedBoard({}, { dataDir, now: noon + 7200 });
     try {
       const today = board.app.services.impressions.today;
       assert.equal(today?.day, '2026-03-10');
@@ -310,7 +297,7 @@ describe('restarts', () => {
   });
 
   test('a start on a day without visits yet creates no secret', async () => {
-    const board = await startStatsBoard({ dataDir, now: noon + 86400 });
+    const board = await startProxiedBoard({}, { dataDir, now: noon + 86400 });
     try {
       assert.equal(board.app.services.impressions.today, undefined);
       assert.equal(board.app.services.db.one("SELECT 1 FROM daily_secrets WHERE day = '2026-03-11'"), undefined);
@@ -321,39 +308,37 @@ describe('restarts', () => {
 });
 
 describe('ASNs', () => {
-  let board: TestBoard;
+  const t = useBoard();
   before(async () => {
-    board = await startStatsBoard();
-    board.clock.set(noon);
-    await board.app.services.asn.ready;
+    t.board.clock.set(noon);
+    await t.board.app.services.asn.ready;
   });
-  after(() => board.close());
 
   test('visitors count under their ASN, private and unlisted addresses under 0 "unknown"; most visitors first', async () => {
     // Rows of the fixture (real rows of the data set): 8.8.8.0/24 and 2001:4860::/… are Google (15169),
     // 1.0.0.0/24 and 2606:4700::/… Cloudflare (13335), 9.9.9.0/24 Quad9 (19281).
     for (const ip of ['8.8.8.8', '8.8.8.9', '8.8.4.4', '2001:4860:4860::8888', '1.0.0.1', '2606:4700:10::6', '9.9.9.9', '10.0.0.1', '192.168.1.20', '203.0.113.5']) {
-      await view(board, '/', ip);
+      await view(t.board, '/', ip);
     }
-    await view(board, '/', '8.8.8.8'); // repeated: not a new visitor
+    await view(t.board, '/', '8.8.8.8'); // repeated: not a new visitor
     const expected = [
       { asn: 15169, name: 'Google LLC', visitors: 4 },
       { asn: 0, name: 'unknown', visitors: 3 },
       { asn: 13335, name: 'Cloudflare, Inc.', visitors: 2 },
       { asn: 19281, name: 'Quad9', visitors: 1 },
     ];
-    assert.deepEqual((await detail(board)).top_asns, expected);
-    flushImpressions(board.app.services);
-    assert.deepEqual((await detail(board)).top_asns, expected, 'the same from the database');
+    assert.deepEqual((await detail(t.board)).top_asns, expected);
+    flushImpressions(t.board.app.services);
+    assert.deepEqual((await detail(t.board)).top_asns, expected, 'the same from the database');
   });
 
   test('top_asns adds stored and unflushed visitors, looks back 30 days and lists at most 10', async () => {
-    const db = board.app.services.db;
+    const db = t.board.app.services.db;
     db.run("INSERT INTO daily_asn (day, asn, name, visitors) VALUES ('2026-02-09', 3333, 'RIPE NCC', 2), ('2026-02-08', 64500, 'Too Old', 1000)");
     for (const ip of ['2.26.200.1', '185.199.108.1', '193.0.0.1', '193.0.8.1', '2001:4860:4805::1', '2001:4860:480c::1', '2606:4700:4f::1', '193.0.0.2']) {
-      await view(board, '/', ip);
+      await view(t.board, '/', ip);
     }
-    const top = (await detail(board)).top_asns as { asn: number; name: string; visitors: number }[];
+    const top = (await detail(t.board)).top_asns as { asn: number; name: string; visitors: number }[];
     assert.equal(top.length, 10);
     assert.ok(!top.some((a) => a.asn === 64500));
     assert.deepEqual(top.slice(0, 4).map((a) => [a.asn, a.visitors]), [[3333, 4], [15169, 4], [0, 3], [13335, 2]]);
@@ -367,33 +352,31 @@ describe('ASNs', () => {
 });
 
 describe('database failures', () => {
-  let board: TestBoard;
-  before(async () => { board = await startStatsBoard(); });
-  after(() => board.close());
+  const t = useBoard();
 
   test('both endpoints answer 500 internal, never zeros', async () => {
-    board.app.services.db.setFault(() => new Error('disk I/O error'));
+    t.board.app.services.db.setFault(() => new Error('disk I/O error'));
     try {
-      assertError(await board.client().get('/api/stats'), 500, 'internal');
-      assertError(await board.client().get('/api/stats/detail'), 500, 'internal');
+      assertError(await t.board.client().get('/api/stats'), 500, 'internal');
+      assertError(await t.board.client().get('/api/stats/detail'), 500, 'internal');
     } finally {
-      board.app.services.db.setFault(undefined);
+      t.board.app.services.db.setFault(undefined);
     }
-    assert.equal((await board.client().get('/api/stats')).status, 200);
+    assert.equal((await t.board.client().get('/api/stats')).status, 200);
   });
 
   test('a failed flush keeps the counts for the next one; pages still answer', async () => {
-    board.clock.set(noon);
-    await view(board, '/', '198.51.100.40');
-    board.app.services.db.setFault(() => new Error('disk I/O error'));
+    t.board.clock.set(noon);
+    await view(t.board, '/', '198.51.100.40');
+    t.board.app.services.db.setFault(() => new Error('disk I/O error'));
     try {
-      assert.equal((await view(board, '/', '198.51.100.41')).status, 200);
-      assert.throws(() => flushImpressions(board.app.services), /disk I\/O error/);
+      assert.equal((await view(t.board, '/', '198.51.100.41')).status, 200);
+      assert.throws(() => flushImpressions(t.board.app.services), /disk I\/O error/);
     } finally {
-      board.app.services.db.setFault(undefined);
+      t.board.app.services.db.setFault(undefined);
     }
-    flushImpressions(board.app.services);
-    assert.deepEqual(storedDay(board, '2026-03-10'), { impressions: 2, visitors: 2 });
+    flushImpressions(t.board.app.services);
+    assert.deepEqual(storedDay(t.board, '2026-03-10'), { impressions: 2, visitors: 2 });
   });
 });
 
@@ -403,7 +386,7 @@ describe('privacy', () => {
 
   test('no visitor IP in any table, in the database files or in the log', async () => {
     const ips = ['198.51.100.77', '8.8.8.8', '2001:db8::77:1', '2606:4700:10::77'];
-    const board = await startStatsBoard({ dataDir });
+    const board = await startProxiedBoard({}, { dataDir });
     board.clock.set(noon);
     await board.app.services.asn.ready;
     const ann = await member(board, 'ann', ips[0]);

@@ -1,12 +1,11 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { before, describe, test } from 'node:test';
 import Database from 'better-sqlite3';
-import sharp from 'sharp';
 import { readFeedPage, readThread } from '../../lib/entry-reads.ts';
-import type { Client, TestBoard } from '../helpers.ts';
 import {
-  assertStoredLatestMatchesBruteForce, day, latestOf, member, password, post, startEntryBoard, uidOf, visitor,
-} from '../entry-helpers.ts';
+  day, imageFixture, member, password, post, startProxiedBoard, uidOf, useBoard, visitor, type Client, type TestBoard,
+} from '../helpers.ts';
+import { assertStoredLatestMatchesBruteForce, latestOf } from '../entry-helpers.ts';
 import { prng } from '../prng.ts';
 
 /**
@@ -94,65 +93,53 @@ async function pushDownFeed(board: TestBoard, author: Client, label: string): Pr
   board.clock.advance(1);
 }
 
-function smallPng(colour: string): Promise<Buffer> {
-  return sharp({ create: { width: 8, height: 8, channels: 3, background: colour } }).png().toBuffer();
-}
-
 async function ok(answer: Promise<{ status: number; text: string }>, status = 200): Promise<void> {
   const settled = await answer;
   assert.equal(settled.status, status, settled.text);
 }
 
 describe('view cache: every write is visible at once in cached feed pages and threads', () => {
-  let board: TestBoard;
-  let anna: Client;
-  let bert: Client;
-  before(async () => {
-    board = await startEntryBoard();
-    anna = await member(board, 'Anna');
-    bert = await member(board, 'Bert');
-    await pushDownFeed(board, anna, 'Start');
-  });
-  after(() => board.close());
+  const t = useBoard({ members: ['Anna', 'Bert'] });
+  before(() => pushDownFeed(t.board, t.members.Anna, 'Start'));
 
   test('the pages really come from the cache: a change made behind its back stays invisible until a write in the thread', async () => {
     // Without this, every other test here could pass with the cache switched off.
-    const root = await post(anna, 'echt');
-    const reply = await post(bert, 'Antwort', root);
+    const root = await post(t.members.Anna, 'echt');
+    const reply = await post(t.members.Bert, 'Antwort', root);
     const paths = [feedPath(0), threadPath(root), threadPath(reply)];
-    await readPages(board, paths);
-    board.app.services.db.run("UPDATE entries SET content = 'heimlich' WHERE pid = ?", root);
+    await readPages(t.board, paths);
+    t.board.app.services.db.run("UPDATE entries SET content = 'heimlich' WHERE pid = ?", root);
     for (const path of paths) {
-      const answer = await visitor(board).get(path);
+      const answer = await visitor(t.board).get(path);
       assert.equal(answer.text.includes('heimlich'), false, `${path} is served from the cache`);
     }
-    await ok(bert.post(`/api/entry/${reply}/edit`, { content: 'Antwort, bearbeitet' }));
-    const pages = await readPages(board, paths, 'after an edit in the same thread');
+    await ok(t.members.Bert.post(`/api/entry/${reply}/edit`, { content: 'Antwort, bearbeitet' }));
+    const pages = await readPages(t.board, paths, 'after an edit in the same thread');
     assert.equal(findIn(pages[feedPath(0)], root).content, 'heimlich');
     assert.equal(pages[threadPath(reply)].ancestors[0].content, 'heimlich');
   });
 
   test('a write by another process (board-admin) shows at once: the cache checks SQLite\'s data_version', async () => {
-    const root = await post(anna, 'vorher');
+    const root = await post(t.members.Anna, 'vorher');
     const paths = [feedPath(0), threadPath(root)];
-    await readPages(board, paths);
-    const other = new Database(board.config.dbPath);
+    await readPages(t.board, paths);
+    const other = new Database(t.board.config.dbPath);
     try {
       other.prepare("UPDATE entries SET content = 'von außen' WHERE pid = ?").run(root);
     } finally {
       other.close();
     }
-    const pages = await readPages(board, paths, 'after a write through another connection');
+    const pages = await readPages(t.board, paths, 'after a write through another connection');
     assert.equal(findIn(pages[feedPath(0)], root).content, 'von außen');
     assert.equal(pages[threadPath(root)].entry.content, 'von außen');
   });
 
   test('a new top-level entry appears on top of feed page 0 and pushes the last one to page 1', async () => {
-    const before = await readPages(board, [feedPath(0), feedPath(1)]);
+    const before = await readPages(t.board, [feedPath(0), feedPath(1)]);
     const lastOnPage0 = before[feedPath(0)][19].pid;
-    board.clock.advance(1);
-    const pid = await post(bert, 'ganz neu');
-    const pages = await readPages(board, [feedPath(0), feedPath(1), threadPath(pid)]);
+    t.board.clock.advance(1);
+    const pid = await post(t.members.Bert, 'ganz neu');
+    const pages = await readPages(t.board, [feedPath(0), feedPath(1), threadPath(pid)]);
     assert.equal(pages[feedPath(0)][0].pid, pid);
     assert.equal(pages[feedPath(0)][0].content, 'ganz neu');
     assert.equal(pages[feedPath(0)][0].username, 'Bert');
@@ -160,17 +147,17 @@ describe('view cache: every write is visible at once in cached feed pages and th
   });
 
   test('a reply 30 levels deep moves last_activity, reply_count and latest of every ancestor, and the thread to the top of the feed', async () => {
-    const c = await chain(board, [anna, bert], 30, 'Tief');
-    await pushDownFeed(board, anna, 'Tief');
+    const c = await chain(t.board, [t.members.Anna, t.members.Bert], 30, 'Tief');
+    await pushDownFeed(t.board, t.members.Anna, 'Tief');
     const watched = [feedPath(0), feedPath(1), threadPath(c[0]!), threadPath(c[15]!), threadPath(c[29]!), threadPath(c[30]!)];
-    const before = await readPages(board, watched);
+    const before = await readPages(t.board, watched);
     assert.ok(findIn(before[feedPath(1)], c[0]!), 'the thread starts on feed page 1');
     assert.deepEqual(latestOf(findIn(before[feedPath(1)], c[0]!)), { pid: c[30], skipped: 29 });
 
-    board.clock.advance(60);
-    const now = board.clock.now();
-    const reply = await post(bert, 'ganz unten', c[30]);
-    const pages = await readPages(board, watched);
+    t.board.clock.advance(60);
+    const now = t.board.clock.now();
+    const reply = await post(t.members.Bert, 'ganz unten', c[30]);
+    const pages = await readPages(t.board, watched);
 
     const top = pages[feedPath(0)][0];
     assert.equal(top.pid, c[0]);
@@ -203,16 +190,16 @@ describe('view cache: every write is visible at once in cached feed pages and th
   });
 
   test('a reply 61 levels deep moves last_activity of all ancestors but latest only of the 50 nearest', async () => {
-    const c = await chain(board, [anna], 60, 'Sehr tief');
+    const c = await chain(t.board, [t.members.Anna], 60, 'Sehr tief');
     const watched = [feedPath(0), threadPath(c[0]!), threadPath(c[5]!), threadPath(c[10]!), threadPath(c[60]!)];
-    const before = await readPages(board, watched);
+    const before = await readPages(t.board, watched);
     const rootBefore = findIn(before[feedPath(0)], c[0]!);
     assert.deepEqual(latestOf(rootBefore), { pid: c[50], skipped: 49 });
 
-    board.clock.advance(60);
-    const now = board.clock.now();
-    const reply = await post(bert, 'Ebene 61', c[60]);
-    const pages = await readPages(board, watched);
+    t.board.clock.advance(60);
+    const now = t.board.clock.now();
+    const reply = await post(t.members.Bert, 'Ebene 61', c[60]);
+    const pages = await readPages(t.board, watched);
     const root = findIn(pages[feedPath(0)], c[0]!);
     assert.equal(root.last_activity, now);
     assert.deepEqual(latestOf(root), { pid: c[50], skipped: 49 }, '61 levels down is out of reach');
@@ -223,24 +210,24 @@ describe('view cache: every write is visible at once in cached feed pages and th
   });
 
   test('an edit of a top-level entry shows in the feed, its thread and as an ancestor', async () => {
-    const root = await post(anna, 'vorher');
-    const reply = await post(bert, 'darunter', root);
+    const root = await post(t.members.Anna, 'vorher');
+    const reply = await post(t.members.Bert, 'darunter', root);
     const watched = [feedPath(0), threadPath(root), threadPath(reply)];
-    await readPages(board, watched);
-    await ok(anna.post(`/api/entry/${root}/edit`, { content: 'nachher' }));
-    const pages = await readPages(board, watched);
+    await readPages(t.board, watched);
+    await ok(t.members.Anna.post(`/api/entry/${root}/edit`, { content: 'nachher' }));
+    const pages = await readPages(t.board, watched);
     assert.equal(findIn(pages[feedPath(0)], root).content, 'nachher');
     assert.equal(pages[threadPath(root)].entry.content, 'nachher');
     assert.equal(pages[threadPath(reply)].ancestors[0].content, 'nachher');
   });
 
   test('an edit of a reply that is someone\'s latest shows in the feed\'s and the thread\'s latest', async () => {
-    const [root, middle, newest] = await chain(board, [anna, bert], 2, 'Neueste');
+    const [root, middle, newest] = await chain(t.board, [t.members.Anna, t.members.Bert], 2, 'Neueste');
     const watched = [feedPath(0), threadPath(root!), threadPath(middle!), threadPath(newest!)];
-    const before = await readPages(board, watched);
+    const before = await readPages(t.board, watched);
     assert.equal(findIn(before[feedPath(0)], root!).latest.entry.pid, newest);
-    await ok(anna.post(`/api/entry/${newest}/edit`, { content: 'neueste, bearbeitet' }));
-    const pages = await readPages(board, watched);
+    await ok(t.members.Anna.post(`/api/entry/${newest}/edit`, { content: 'neueste, bearbeitet' }));
+    const pages = await readPages(t.board, watched);
     assert.equal(findIn(pages[feedPath(0)], root!).latest.entry.content, 'neueste, bearbeitet');
     assert.equal(pages[threadPath(root!)].replies[0].latest.entry.content, 'neueste, bearbeitet');
     assert.equal(pages[threadPath(middle!)].replies[0].content, 'neueste, bearbeitet');
@@ -248,49 +235,49 @@ describe('view cache: every write is visible at once in cached feed pages and th
   });
 
   test('an edit of an ancestor shows in the ancestors of every thread below it', async () => {
-    const c = await chain(board, [anna, bert], 3, 'Vorfahr');
+    const c = await chain(t.board, [t.members.Anna, t.members.Bert], 3, 'Vorfahr');
     const watched = [feedPath(0), threadPath(c[0]!), threadPath(c[2]!), threadPath(c[3]!)];
-    await readPages(board, watched);
-    await ok(bert.post(`/api/entry/${c[1]}/edit`, { content: 'Vorfahr, bearbeitet' }));
-    const pages = await readPages(board, watched);
+    await readPages(t.board, watched);
+    await ok(t.members.Bert.post(`/api/entry/${c[1]}/edit`, { content: 'Vorfahr, bearbeitet' }));
+    const pages = await readPages(t.board, watched);
     assert.equal(pages[threadPath(c[0]!)].replies[0].content, 'Vorfahr, bearbeitet');
     assert.equal(pages[threadPath(c[2]!)].ancestors[1].content, 'Vorfahr, bearbeitet');
     assert.equal(pages[threadPath(c[3]!)].ancestors[1].content, 'Vorfahr, bearbeitet');
   });
 
   test('deleting the latest entry falls back to the next newest in the feed and in the thread, and shows the entry deleted', async () => {
-    const [root, middle, deep] = await chain(board, [anna, bert], 2, 'Rückfall');
-    const newest = await post(anna, 'gleich weg', root);
-    board.clock.advance(1);
+    const [root, middle, deep] = await chain(t.board, [t.members.Anna, t.members.Bert], 2, 'Rückfall');
+    const newest = await post(t.members.Anna, 'gleich weg', root);
+    t.board.clock.advance(1);
     const watched = [feedPath(0), threadPath(root!), threadPath(middle!), threadPath(newest)];
-    const before = await readPages(board, watched);
+    const before = await readPages(t.board, watched);
     assert.deepEqual(latestOf(findIn(before[feedPath(0)], root!)), { pid: newest, skipped: 0 });
 
-    await ok(anna.post(`/api/entry/${newest}/delete`));
-    let pages = await readPages(board, watched);
+    await ok(t.members.Anna.post(`/api/entry/${newest}/delete`));
+    let pages = await readPages(t.board, watched);
     assert.deepEqual(latestOf(findIn(pages[feedPath(0)], root!)), { pid: deep, skipped: 1 });
     const gone = findIn(pages[threadPath(root!)].replies, newest);
     assert.equal(gone.deleted, 1);
     assert.equal(gone.content, '');
     assert.equal(pages[threadPath(newest)].entry.deleted, 1);
 
-    await ok(anna.post(`/api/entry/${deep}/delete`));
-    pages = await readPages(board, watched);
+    await ok(t.members.Anna.post(`/api/entry/${deep}/delete`));
+    pages = await readPages(t.board, watched);
     assert.deepEqual(latestOf(findIn(pages[feedPath(0)], root!)), { pid: middle, skipped: 0 });
     assert.equal('latest' in findIn(pages[threadPath(root!)].replies, middle!), false, 'nothing live below the middle entry');
     assert.equal(pages[threadPath(middle!)].replies[0].deleted, 1);
   });
 
   test('deleting a top-level entry without live replies takes it out of the feed; page 1 moves up', async () => {
-    const root = await post(bert, 'bald weg');
-    board.clock.advance(1);
+    const root = await post(t.members.Bert, 'bald weg');
+    t.board.clock.advance(1);
     const watched = [feedPath(0), feedPath(1), threadPath(root)];
-    const before = await readPages(board, watched);
+    const before = await readPages(t.board, watched);
     assert.equal(before[feedPath(0)][0].pid, root);
     const firstOfPage1 = before[feedPath(1)][0].pid;
 
-    await ok(bert.post(`/api/entry/${root}/delete`));
-    const pages = await readPages(board, watched);
+    await ok(t.members.Bert.post(`/api/entry/${root}/delete`));
+    const pages = await readPages(t.board, watched);
     assert.equal(findIn(pages[feedPath(0)], root), undefined);
     assert.equal(pages[feedPath(0)][19].pid, firstOfPage1);
     assert.equal(pages[threadPath(root)].entry.deleted, 1);
@@ -298,13 +285,13 @@ describe('view cache: every write is visible at once in cached feed pages and th
   });
 
   test('a deleted top-level entry with a live reply stays in the feed, blanked', async () => {
-    const root = await post(bert, 'bleibt als Hülle');
-    const reply = await post(anna, 'lebt weiter', root);
-    board.clock.advance(1);
+    const root = await post(t.members.Bert, 'bleibt als Hülle');
+    const reply = await post(t.members.Anna, 'lebt weiter', root);
+    t.board.clock.advance(1);
     const watched = [feedPath(0), threadPath(root), threadPath(reply)];
-    await readPages(board, watched);
-    await ok(bert.post(`/api/entry/${root}/delete`));
-    const pages = await readPages(board, watched);
+    await readPages(t.board, watched);
+    await ok(t.members.Bert.post(`/api/entry/${root}/delete`));
+    const pages = await readPages(t.board, watched);
     const shown = findIn(pages[feedPath(0)], root);
     assert.equal(shown.deleted, 1);
     assert.equal(shown.content, '');
@@ -313,16 +300,16 @@ describe('view cache: every write is visible at once in cached feed pages and th
   });
 
   test('a bump moves the thread to the top of the feed and last_activity of the entry and its ancestors', async () => {
-    const [root, middle, deep] = await chain(board, [anna, bert], 2, 'Schub');
-    await pushDownFeed(board, bert, 'Schub');
+    const [root, middle, deep] = await chain(t.board, [t.members.Anna, t.members.Bert], 2, 'Schub');
+    await pushDownFeed(t.board, t.members.Bert, 'Schub');
     const watched = [feedPath(0), feedPath(1), threadPath(root!), threadPath(middle!), threadPath(deep!)];
-    const before = await readPages(board, watched);
+    const before = await readPages(t.board, watched);
     assert.ok(findIn(before[feedPath(1)], root!), 'the thread starts on feed page 1');
 
-    board.clock.advance(3600);
-    const now = board.clock.now();
-    await ok(bert.post(`/api/entry/${deep}/bump`));
-    const pages = await readPages(board, watched);
+    t.board.clock.advance(3600);
+    const now = t.board.clock.now();
+    await ok(t.members.Bert.post(`/api/entry/${deep}/bump`));
+    const pages = await readPages(t.board, watched);
     assert.equal(pages[feedPath(0)][0].pid, root);
     assert.equal(pages[feedPath(0)][0].last_activity, now);
     assert.equal(findIn(pages[feedPath(1)], root!), undefined);
@@ -340,7 +327,7 @@ describe('view cache: every write is visible at once in cached feed pages and th
     const deep = await post(who, `${label}: tiefer`, answer);
     const foreign = await post(other, `${label}: fremder Faden`);
     const latest = await post(who, `${label}: neueste im fremden Faden`, foreign);
-    board.clock.advance(1);
+    t.board.clock.advance(1);
     return { own, answer, deep, foreign, latest };
   }
 
@@ -357,78 +344,78 @@ describe('view cache: every write is visible at once in cached feed pages and th
   }
 
   test('a rename shows the new name everywhere: feed, thread entry, ancestors, replies and latest', async () => {
-    const rita = await member(board, 'Rita');
-    const t = await entriesBy(rita, anna, 'Umbenennung');
-    const watched = [feedPath(0), threadPath(t.own), threadPath(t.answer), threadPath(t.deep), threadPath(t.foreign)];
-    const before = await readPages(board, watched);
-    assertAuthorShown(before, uidOf(board, 'Rita'), 'username', 'Rita', 8);
+    const rita = await member(t.board, 'Rita');
+    const threads = await entriesBy(rita, t.members.Anna, 'Umbenennung');
+    const watched = [feedPath(0), threadPath(threads.own), threadPath(threads.answer), threadPath(threads.deep), threadPath(threads.foreign)];
+    const before = await readPages(t.board, watched);
+    assertAuthorShown(before, uidOf(t.board, 'Rita'), 'username', 'Rita', 8);
 
     await ok(rita.post('/api/user/rename', { user: 'Rita Neu' }));
-    const pages = await readPages(board, watched);
-    assertAuthorShown(pages, uidOf(board, 'Rita Neu'), 'username', 'Rita Neu', 8);
-    assert.equal(findIn(pages[feedPath(0)], t.foreign).latest.entry.username, 'Rita Neu');
-    assert.equal(pages[threadPath(t.deep)].ancestors[0].username, 'Rita Neu');
+    const pages = await readPages(t.board, watched);
+    assertAuthorShown(pages, uidOf(t.board, 'Rita Neu'), 'username', 'Rita Neu', 8);
+    assert.equal(findIn(pages[feedPath(0)], threads.foreign).latest.entry.username, 'Rita Neu');
+    assert.equal(pages[threadPath(threads.deep)].ancestors[0].username, 'Rita Neu');
   });
 
   test('an avatar change shows the new path everywhere the author appears', async () => {
-    const paul = await member(board, 'Paul');
-    const t = await entriesBy(paul, bert, 'Bild');
-    const watched = [feedPath(0), threadPath(t.own), threadPath(t.answer), threadPath(t.deep), threadPath(t.foreign)];
-    const uid = uidOf(board, 'Paul');
-    assertAuthorShown(await readPages(board, watched), uid, 'avatar', '', 8);
+    const paul = await member(t.board, 'Paul');
+    const threads = await entriesBy(paul, t.members.Bert, 'Bild');
+    const watched = [feedPath(0), threadPath(threads.own), threadPath(threads.answer), threadPath(threads.deep), threadPath(threads.foreign)];
+    const uid = uidOf(t.board, 'Paul');
+    assertAuthorShown(await readPages(t.board, watched), uid, 'avatar', '', 8);
 
     for (const colour of ['#123456', '#654321']) {
-      const upload = await paul.postMultipart('/api/user/avatar', {}, [{ name: 'avatar', filename: 'a.png', type: 'image/png', data: await smallPng(colour) }]);
+      const upload = await paul.postMultipart('/api/user/avatar', {}, [{ name: 'avatar', filename: 'a.png', type: 'image/png', data: await imageFixture({ format: 'png', background: colour }) }]);
       assert.equal(upload.status, 200, upload.text);
-      const pages = await readPages(board, watched);
+      const pages = await readPages(t.board, watched);
       assertAuthorShown(pages, uid, 'avatar', upload.body.avatar, 8);
-      assert.equal(findIn(pages[feedPath(0)], t.foreign).latest.entry.avatar, upload.body.avatar);
+      assert.equal(findIn(pages[feedPath(0)], threads.foreign).latest.entry.avatar, upload.body.avatar);
     }
   });
 
   test('an account deletion turns entries with replies into tombstones (uid 0, username "") and removes the rest', async () => {
-    const dora = await member(board, 'Dora');
-    const t = await entriesBy(dora, anna, 'Abschied');
+    const dora = await member(t.board, 'Dora');
+    const threads = await entriesBy(dora, t.members.Anna, 'Abschied');
     const lonely = await post(dora, 'Abschied: ohne Antwort');
-    board.clock.advance(1);
-    const watched = [feedPath(0), threadPath(t.own), threadPath(t.answer), threadPath(t.deep), threadPath(t.foreign), threadPath(t.latest), threadPath(lonely)];
-    const before = await readPages(board, watched);
-    assert.equal(findIn(before[feedPath(0)], t.foreign).latest.entry.pid, t.latest);
-    const doraUid = uidOf(board, 'Dora');
+    t.board.clock.advance(1);
+    const watched = [feedPath(0), threadPath(threads.own), threadPath(threads.answer), threadPath(threads.deep), threadPath(threads.foreign), threadPath(threads.latest), threadPath(lonely)];
+    const before = await readPages(t.board, watched);
+    assert.equal(findIn(before[feedPath(0)], threads.foreign).latest.entry.pid, threads.latest);
+    const doraUid = uidOf(t.board, 'Dora');
 
     await ok(dora.post('/api/user/delete', { pass1: password }));
-    const pages = await readPages(board, watched);
+    const pages = await readPages(t.board, watched);
     for (const [path, page] of Object.entries(pages)) {
       for (const entry of entriesIn(page)) assert.notEqual(entry.uid, doraUid, `entry ${entry.pid} in ${path} still shows the deleted account`);
     }
-    const tombstone = findIn(pages[feedPath(0)], t.own);
+    const tombstone = findIn(pages[feedPath(0)], threads.own);
     assert.deepEqual([tombstone.uid, tombstone.username, tombstone.avatar, tombstone.deleted, tombstone.content], [0, '', '', 1, '']);
-    assert.equal(tombstone.latest.entry.pid, t.answer, 'Dora\'s deep reply is gone; Anna\'s answer is the newest left');
-    assert.equal(pages[threadPath(t.answer)].ancestors[0].uid, 0);
-    assert.equal(pages[threadPath(t.answer)].ancestors[0].username, '');
-    assert.deepEqual(pages[threadPath(t.answer)].replies, [], 'the deep reply had no replies, so it is removed');
-    assert.equal(pages[threadPath(t.deep)], undefined);
-    assert.equal(pages[threadPath(t.latest)], undefined);
-    assert.equal('latest' in findIn(pages[feedPath(0)], t.foreign), false, 'the foreign thread\'s only reply is gone');
-    assert.equal(findIn(pages[feedPath(0)], t.foreign).reply_count, 0);
+    assert.equal(tombstone.latest.entry.pid, threads.answer, 'Dora\'s deep reply is gone; Anna\'s answer is the newest left');
+    assert.equal(pages[threadPath(threads.answer)].ancestors[0].uid, 0);
+    assert.equal(pages[threadPath(threads.answer)].ancestors[0].username, '');
+    assert.deepEqual(pages[threadPath(threads.answer)].replies, [], 'the deep reply had no replies, so it is removed');
+    assert.equal(pages[threadPath(threads.deep)], undefined);
+    assert.equal(pages[threadPath(threads.latest)], undefined);
+    assert.equal('latest' in findIn(pages[feedPath(0)], threads.foreign), false, 'the foreign thread\'s only reply is gone');
+    assert.equal(findIn(pages[feedPath(0)], threads.foreign).reply_count, 0);
     assert.equal(findIn(pages[feedPath(0)], lonely), undefined);
   });
 
   test('a vote changes nothing the pages show, and they stay right', async () => {
-    const root = await post(anna, 'Abstimmung');
-    const reply = await post(bert, 'dafür', root);
+    const root = await post(t.members.Anna, 'Abstimmung');
+    const reply = await post(t.members.Bert, 'dafür', root);
     const watched = [feedPath(0), threadPath(root), threadPath(reply)];
-    const before = await readPages(board, watched);
-    await ok(bert.post(`/api/entry/${root}/vote`, { mode: 'yes' }));
-    await ok(anna.post(`/api/entry/${reply}/vote`, { mode: 'no' }));
-    assert.deepStrictEqual(await readPages(board, watched), before);
+    const before = await readPages(t.board, watched);
+    await ok(t.members.Bert.post(`/api/entry/${root}/vote`, { mode: 'yes' }));
+    await ok(t.members.Anna.post(`/api/entry/${reply}/vote`, { mode: 'no' }));
+    assert.deepStrictEqual(await readPages(t.board, watched), before);
   });
 });
 
 describe('view cache: one per board', () => {
   test('two boards in one process never see each other\'s pages, even with the same pids', async () => {
-    const one = await startEntryBoard();
-    const two = await startEntryBoard();
+    const one = await startProxiedBoard();
+    const two = await startProxiedBoard();
     try {
       const onePid = await post(await member(one, 'Eins'), 'Brett eins');
       const twoPid = await post(await member(two, 'Zwei'), 'Brett zwei');
@@ -453,7 +440,7 @@ describe('view cache under random writes', () => {
     const seed = Number(process.env.VIEW_CACHE_SEED ?? 20261122);
     const random = prng(seed);
     const pick = <T>(items: T[]): T => items[Math.floor(random() * items.length)]!;
-    const board = await startEntryBoard();
+    const board = await startProxiedBoard();
     const { db } = board.app.services;
     const members = new Map<number, { client: Client; name: string }>();
     let memberCounter = 0;
@@ -464,7 +451,7 @@ describe('view cache under random writes', () => {
     }
     try {
       for (let i = 0; i < 4; i++) await join();
-      const avatars = [await smallPng('#a00'), await smallPng('#0a0')];
+      const avatars = [await imageFixture({ format: 'png', background: '#a00' }), await imageFixture({ format: 'png', background: '#0a0' })];
 
       for (let step = 0; step < 200; step++) {
         // Same second half of the time (pid breaks the tie), now and then a day (bump cooldowns).

@@ -10,6 +10,7 @@ import { loadConfig, prepareDataDir } from '../../lib/config.ts';
 import { openDb, type Db } from '../../lib/db.ts';
 import { latestMaxDepth } from '../../lib/latest.ts';
 import type { StoredEntry as Row } from '../../lib/entries.ts';
+import { day } from '../helpers.ts';
 
 /**
  * A smoke run of the benchmark seed (bench/seed.ts) with 1,000 entries: every denormalised
@@ -18,8 +19,6 @@ import type { StoredEntry as Row } from '../../lib/entries.ts';
  */
 
 const size = { entries: 1000, users: 50, votes: 2000, sessions: 5 };
-const day = 86_400;
-
 
 describe('bench/seed.ts with 1,000 entries', () => {
   let dataDir: string;

@@ -1,10 +1,9 @@
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync } from 'node:fs';
+import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
-import sharp from 'sharp';
-import type { TestBoard } from '../helpers.ts';
+import { imageFixture, type TestBoard } from '../helpers.ts';
 
 /** Debian's Chromium; CHROMIUM_PATH overrides. Playwright's own browser downloads cannot work offline. */
 export const chromiumPath = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
@@ -82,16 +81,11 @@ export function screenshotDir(): string {
 /** A real PNG picture with a diagonal stripe, written to a temporary file. */
 export async function makePng(width = 480, height = 320, colour = { r: 30, g: 110, b: 190 }): Promise<string> {
   const file = join(mkdtempSync(join(tmpdir(), 'board-png-')), `bild-${width}x${height}.png`);
-  const stripe = Buffer.from(
-    `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}">
+  const stripe = `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}">
        <polygon points="0,${height} ${width * 0.6},0 ${width},0 ${width * 0.4},${height}" fill="#f4c542"/>
        <circle cx="${width * 0.2}" cy="${height * 0.3}" r="${Math.min(width, height) * 0.12}" fill="#ffffff"/>
-     </svg>`,
-  );
-  await sharp({ create: { width, height, channels: 3, background: colour } })
-    .composite([{ input: stripe }])
-    .png()
-    .toFile(file);
+     </svg>`;
+  writeFileSync(file, await imageFixture({ format: 'png', width, height, background: colour, overlay: stripe }));
   return file;
 }
 

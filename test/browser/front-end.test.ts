@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
-import { resetToken, startBoard, type Client, type TestBoard } from '../helpers.ts';
+import { password, resetToken, startBoard, type Client, type TestBoard } from '../helpers.ts';
 import {
   assertCleanConsole, assertOnlyBoardRequests, eventually, launchChromium, makePng, newRecordedContext, openBoard,
   screenshotDir, skipWithoutChromium, type Recorder,
@@ -10,8 +10,6 @@ import {
 
 // Counted as skipped in the summary too, not only as a skipped suite.
 if (skipWithoutChromium) test('browser tests', { skip: skipWithoutChromium }, () => {});
-
-const password = 'correct horse battery';
 
 describe('the front end in a real browser', { skip: skipWithoutChromium }, () => {
   let board: TestBoard;

@@ -13,14 +13,12 @@ import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import type { Page } from 'playwright-core';
 import sharp from 'sharp';
-import { startBoard, type Client, type TestBoard } from '../helpers.ts';
+import { day, member, password, startBoard, type Client, type TestBoard } from '../helpers.ts';
 import { chromiumMissing, chromiumPath, launchChromium, newRecordedContext, openBoard } from './browser-helpers.ts';
 
 const outDir = fileURLToPath(new URL('../../docs/screenshots/', import.meta.url));
-const password = 'correct horse battery';
 const minute = 60;
 const hour = 3600;
-const day = 86400;
 
 /** A picture drawn from SVG (no text, so no font is needed). */
 function picture(svg: string, format: 'png' | 'jpeg' = 'png'): Promise<Buffer> {
@@ -122,11 +120,7 @@ interface Cast {
 async function createUsers(board: TestBoard, names: string[]): Promise<Cast> {
   const cast: Cast = {};
   for (const [i, name] of names.entries()) {
-    const client = board.client({ ip: `80.133.200.${i + 10}` });
-    const created = await client.post('/api/auth/newuser', { user: name, pass1: password, pass2: password });
-    if (created.status !== 201) throw new Error(`register ${name}: ${created.text}`);
-    const login = await client.post('/api/auth/login', { user: name, pass: password, timeout: 31_536_000 });
-    if (login.status !== 200) throw new Error(`login ${name}: ${login.text}`);
+    const client = await member(board, name, `80.133.200.${i + 10}`);
     const svg = avatars[name];
     if (svg) {
       const answer = await client.postMultipart('/api/user/avatar', {}, [{ name: 'avatar', filename: 'avatar.png', type: 'image/png', data: await picture(svg) }]);

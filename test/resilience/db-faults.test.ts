@@ -1,8 +1,7 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { after, before, describe, test } from 'node:test';
-import sharp from 'sharp';
-import { mediaFiles, resetToken, startBoard, type Answer, type Client, type TestBoard } from '../helpers.ts';
+import { imageFixture, mediaFiles, password, resetToken, startProxiedBoard, type Answer, type Client, type TestBoard } from '../helpers.ts';
 import { consistencyProblems, snapshotRows } from './consistency.ts';
 import { recordSummary } from './soak.ts';
 
@@ -14,7 +13,6 @@ import { recordSummary } from './soak.ts';
  * (disk full). Writes must answer 500 `internal` in JSON and leave no trace in rows or media;
  * reads keep working; everything works again once the fault is gone.
  */
-const password = 'fault tolerant password';
 
 let board: TestBoard;
 let alice: Client;
@@ -31,8 +29,8 @@ let ipCounter = 0;
 const freshClient = () => board.client({ ip: `198.51.100.${++ipCounter}` });
 
 before(async () => {
-  board = await startBoard({ BOARD_TRUST_PROXY: '1' });
-  image = await sharp({ create: { width: 60, height: 40, channels: 3, background: '#36c' } }).png().toBuffer();
+  board = await startProxiedBoard();
+  image = await imageFixture({ format: 'png' });
   alice = await freshClient().signUp('Alice Fault', password);
   bob = await freshClient().signUp('Bob Fault', password);
   carol = await freshClient().signUp('Carol Fault', password);

@@ -1,5 +1,5 @@
-import { crc32, deflateSync } from 'node:zlib';
-import sharp from 'sharp';
+import { deflateSync } from 'node:zlib';
+import { handMadePng, imageFixture, type ImageFormat } from '../helpers.ts';
 
 /** Hostile and odd values for form fields and query parameters (strings; raw bytes come separately). */
 export const fieldValues: readonly string[] = [
@@ -36,24 +36,6 @@ export const fieldNames: readonly string[] = [
   'Content', 'content[]', 'content\u0000', '', ' ', '__proto__', 'constructor', 'toString', 'x'.repeat(300),
 ];
 
-/** A PNG with the given IHDR and IDAT, for hand-made headers. */
-function png(width: number, height: number, colourType: number, idat: Buffer): Buffer {
-  const chunk = (type: string, data: Buffer) => {
-    const body = Buffer.concat([Buffer.from(type, 'latin1'), data]);
-    const length = Buffer.alloc(4);
-    length.writeUInt32BE(data.length);
-    const crc = Buffer.alloc(4);
-    crc.writeUInt32BE(crc32(body));
-    return Buffer.concat([length, body, crc]);
-  };
-  const header = Buffer.alloc(13);
-  header.writeUInt32BE(width, 0);
-  header.writeUInt32BE(height, 4);
-  header[8] = 8;
-  header[9] = colourType;
-  return Buffer.concat([Buffer.from([137, 80, 78, 71, 13, 10, 26, 10]), chunk('IHDR', header), chunk('IDAT', idat), chunk('IEND', Buffer.alloc(0))]);
-}
-
 /** A GIF whose screen and only frame claim width×height, with a token of image data. */
 function gifClaiming(width: number, height: number): Buffer {
   const screen = Buffer.alloc(7);
@@ -86,8 +68,7 @@ export interface Upload {
  * 1 MB of noise, and some valid small images so the happy path runs in between.
  */
 export async function uploads(): Promise<Upload[]> {
-  const solid = (format: 'jpeg' | 'png' | 'gif' | 'webp') =>
-    sharp({ create: { width: 30, height: 20, channels: 3, background: '#c33' } })[format]().toBuffer();
+  const solid = (format: ImageFormat) => imageFixture({ format, width: 30, height: 20, background: '#c33' });
   const [jpeg, pngSmall, gif, webp] = await Promise.all([solid('jpeg'), solid('png'), solid('gif'), solid('webp')]);
   const bombRows = deflateSync(Buffer.alloc(8000 * 8001), { level: 9 }); // 8000 rows of (filter byte + 8000 grey pixels)
   const noise = Buffer.alloc(1024 * 1024);
@@ -103,8 +84,8 @@ export async function uploads(): Promise<Upload[]> {
     { label: 'svg with script', filename: 'x.png', type: 'image/svg+xml', data: Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>') },
     { label: 'gif/html polyglot', filename: 'x.gif', type: 'image/gif', data: Buffer.from('GIF89a/*<html><script>alert(1)</script></html>*/') },
     { label: 'html', filename: 'index.html', type: 'text/html', data: Buffer.from('<!doctype html><script>alert(1)</script>') },
-    { label: 'png bomb 8000x8000 (valid)', filename: 'bomb.png', type: 'image/png', data: png(8000, 8000, 0, bombRows) },
-    { label: 'png claiming 30000x30000', filename: 'bomb.png', type: 'image/png', data: png(30_000, 30_000, 2, deflateSync(Buffer.alloc(4096))) },
+    { label: 'png bomb 8000x8000 (valid)', filename: 'bomb.png', type: 'image/png', data: handMadePng(8000, 8000, 0, bombRows) },
+    { label: 'png claiming 30000x30000', filename: 'bomb.png', type: 'image/png', data: handMadePng(30_000, 30_000, 2, deflateSync(Buffer.alloc(4096))) },
     { label: 'gif claiming 65535x65535', filename: 'bomb.gif', type: 'image/gif', data: gifClaiming(65_535, 65_535) },
     { label: 'jpeg claiming 65500x65500', filename: 'bomb.jpg', type: 'image/jpeg', data: jpegClaiming(65_500, 65_500) },
     { label: 'empty file', filename: 'empty.jpg', type: 'image/jpeg', data: Buffer.alloc(0) },

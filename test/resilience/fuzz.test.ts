@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import type { AddressInfo } from 'node:net';
 import { after, before, test } from 'node:test';
 import { routes } from '../../lib/routes.ts';
-import { startBoard, type Client, type TestBoard } from '../helpers.ts';
+import { assertError, password, startProxiedBoard, type Client, type TestBoard } from '../helpers.ts';
 import { consistencyProblems } from './consistency.ts';
 import { fieldNames, fieldValues, multipart, pathValues, starValues, uploads, type Part, type Upload } from './fuzz-inputs.ts';
 import { sendRaw, type RawExchange } from './raw-http.ts';
@@ -17,7 +17,6 @@ const parallel = 8;
  */
 const timeouts = { headersMs: 4000, requestMs: 8000 };
 const hangMs = 20_000;
-const password = 'fuzz-proof password 7';
 
 let board: TestBoard;
 let port: number;
@@ -27,7 +26,7 @@ let bob: Client;
 const pids: number[] = [];
 
 before(async () => {
-  board = await startBoard({ BOARD_TRUST_PROXY: '1' }, { timeouts });
+  board = await startProxiedBoard({}, { timeouts });
   port = (board.app.server.address() as AddressInfo).port;
   files = await uploads();
   alice = await board.client({ ip: '203.0.113.1' }).signUp('Fuzz Alice', password);
@@ -342,10 +341,12 @@ test(`${cases} seeded hostile requests against every route: never a 500, never a
   assert.deepEqual(consistencyProblems(board.app.services.db.raw), []);
 });
 
+/** A raw exchange as the error assertion reads it. */
+const asAnswer = (exchange: RawExchange) => ({ status: exchange.status, headers: exchange.headers, text: exchange.body.toString('utf8') });
+
 test('an HTTP/1.1 request without Host answers 400 in the JSON error shape (Node alone would send an empty body)', async () => {
   const answer = await sendRaw(port, Buffer.from('GET /api/health HTTP/1.1\r\nConnection: close\r\n\r\n'));
-  assert.equal(answer.status, 400);
-  assert.equal(JSON.parse(answer.body.toString('utf8')).error.code, 'input.invalid');
+  assertError(asAnswer(answer), 400, 'input.invalid');
   const old = await sendRaw(port, Buffer.from('GET /api/health HTTP/1.0\r\n\r\n'));
   assert.equal(old.status, 200, 'HTTP/1.0 has no Host header and is still served');
 });
@@ -353,8 +354,7 @@ test('an HTTP/1.1 request without Host answers 400 in the JSON error shape (Node
 test('an Expect header the server cannot meet answers 417 in the JSON error shape; 100-continue works', async () => {
   const body = 'content=expecting';
   const odd = await sendRaw(port, Buffer.from(`POST /api/entry/1/report HTTP/1.1\r\nHost: x\r\nExpect: something-else\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: ${body.length}\r\n\r\n${body}`));
-  assert.equal(odd.status, 417);
-  assert.equal(JSON.parse(odd.body.toString('utf8')).error.code, 'input.invalid');
+  assertError(asAnswer(odd), 417, 'input.invalid');
   const entry = await alice.post('/api/entry/create', { content: 'report me politely' });
   const normal = await sendRaw(port, Buffer.from(`POST /api/entry/${entry.body.pid}/report HTTP/1.1\r\nHost: x\r\nX-Forwarded-For: 10.99.0.1\r\nExpect: 100-continue\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: 8\r\nConnection: close\r\n\r\nreason=x`));
   assert.equal(normal.status, 200, normal.body.toString('utf8'));

@@ -3,7 +3,7 @@ import { after, before, describe, test } from 'node:test';
 import { hashPassword } from '../../lib/passwords.ts';
 import { createSession } from '../../lib/sessions.ts';
 import { createUser } from '../../lib/users.ts';
-import { startBoard, type Answer, type Client, type TestBoard } from '../helpers.ts';
+import { assertError, startProxiedBoard, type Answer, type Client, type TestBoard } from '../helpers.ts';
 import { consistencyProblems } from './consistency.ts';
 import { prng, randomTools, recordSummary, scaled, seed } from './soak.ts';
 
@@ -29,7 +29,7 @@ function count(answer: Answer): Answer {
 }
 
 before(async () => {
-  board = await startBoard({ BOARD_TRUST_PROXY: '1' });
+  board = await startProxiedBoard();
   const { db } = board.app.services;
   const hash = await hashPassword('load test password', 14);
   const now = board.clock.now();
@@ -94,8 +94,7 @@ describe('load without loss', () => {
       assert.equal(won.length, 1, `round ${round}: ${answers.map((a) => a.status).join(' ')}`);
       assert.equal(won[0]!.body.bump_count, round);
       for (const lost of answers.filter((a) => a.status !== 200)) {
-        assert.equal(lost.status, 429, lost.text);
-        assert.equal(lost.body.error.code, 'entry.bump_cooldown');
+        assertError(lost, 429, 'entry.bump_cooldown');
         assert.equal(lost.headers.get('retry-after'), String(lost.body.retry_after));
       }
       // One second before the cooldown ends, everyone still waits; then the next round may start.
@@ -118,8 +117,7 @@ describe('load without loss', () => {
           .then(count)));
       assert.equal(answers.filter((a) => a.status === 201).length, 1, `round ${round}: ${answers.map((a) => a.status).join(' ')}`);
       for (const lost of answers.filter((a) => a.status !== 201)) {
-        assert.equal(lost.status, 409, lost.text);
-        assert.equal(lost.body.error.code, 'user.name_taken');
+        assertError(lost, 409, 'user.name_taken');
       }
       const rows = board.app.services.db.all('SELECT uid FROM users WHERE username_key = ?', name.toLowerCase());
       assert.equal(rows.length, 1);

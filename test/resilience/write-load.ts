@@ -1,7 +1,7 @@
 import type Database from 'better-sqlite3';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import sharp from 'sharp';
+import { imageFixture, password } from '../helpers.ts';
 import { randomTools } from './soak.ts';
 
 /**
@@ -52,7 +52,6 @@ export interface LoadStats {
   unexpectedFailures: string[];
 }
 
-const password = 'correct horse battery';
 
 interface Worker {
   index: number;
@@ -88,7 +87,7 @@ export class WriteLoad {
 
   /** Registers and logs in every client, then starts the loops. */
   async start(): Promise<void> {
-    this.image = await sharp({ create: { width: 40, height: 30, channels: 3, background: '#2a6' } }).jpeg().toBuffer();
+    this.image = await imageFixture();
     const workers: Worker[] = [];
     for (let i = 0; i < this.workerCount; i++) {
       const worker: Worker = { index: i, ip: `198.18.${i}.${this.rnd.int(1, 254)}`, cookie: '', uid: 0, own: [] };

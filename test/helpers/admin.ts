@@ -1,0 +1,33 @@
+import { execFile } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import type { TestBoard } from './board.ts';
+
+export interface AdminRun {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+const adminBin = fileURLToPath(new URL('../../bin/board-admin', import.meta.url));
+
+/** Runs bin/board-admin as a real process against the board's data folder and origin. */
+export function runAdmin(board: TestBoard, args: string[], env: Record<string, string> = {}): Promise<AdminRun> {
+  const childEnv: Record<string, string> = {};
+  for (const [name, value] of Object.entries(process.env)) if (value !== undefined && !name.startsWith('BOARD_')) childEnv[name] = value;
+  Object.assign(childEnv, { BOARD_DATA: board.config.dataDir, BOARD_ORIGIN: board.config.origin }, env);
+  return new Promise((resolve, reject) => {
+    execFile(adminBin, args, { env: childEnv, timeout: 30_000 }, (err, stdout, stderr) => {
+      if (err && typeof err.code !== 'number') return reject(err);
+      resolve({ code: err ? (err.code as number) : 0, stdout, stderr });
+    });
+  });
+}
+
+/** Creates a reset link with the admin CLI and returns its token (the part after `#`). */
+export async function resetToken(board: TestBoard, username: string): Promise<string> {
+  const run = await runAdmin(board, ['reset-link', username]);
+  if (run.code !== 0) throw new Error(`reset-link ${username}: exit ${run.code} ${run.stderr}`);
+  const match = /^(\S+)\/reset#([A-Za-z0-9_-]+)\n$/.exec(run.stdout);
+  if (!match || match[1] !== board.config.origin) throw new Error(`reset-link printed ${JSON.stringify(run.stdout)}`);
+  return match[2]!;
+}

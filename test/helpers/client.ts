@@ -1,0 +1,97 @@
+import { request as httpRequest } from 'node:http';
+import { password } from './members.ts';
+
+export interface Answer {
+  status: number;
+  headers: Headers;
+  body: any;
+  text: string;
+}
+
+/** Form fields; an undefined value is left out, so optional fields can be written inline. */
+type Fields = Record<string, string | number | undefined>;
+
+function definedFields(fields: Fields): [string, string][] {
+  return Object.entries(fields).flatMap(([k, v]): [string, string][] => (v === undefined ? [] : [[k, String(v)]]));
+}
+export interface FilePart {
+  name: string;
+  filename: string;
+  type?: string;
+  data: Buffer;
+}
+
+/** An HTTP client that keeps the `session` cookie like a browser would. */
+export class Client {
+  cookie = '';
+  constructor(readonly base: string, readonly ip?: string) {}
+
+  get(path: string, headers: Record<string, string> = {}): Promise<Answer> {
+    return this.send('GET', path, undefined, headers);
+  }
+
+  /** POST urlencoded fields (or nothing). */
+  post(path: string, fields?: Fields, headers: Record<string, string> = {}): Promise<Answer> {
+    const body = fields ? new URLSearchParams(definedFields(fields)).toString() : undefined;
+    return this.send('POST', path, body, { ...(body !== undefined ? { 'content-type': 'application/x-www-form-urlencoded' } : {}), ...headers });
+  }
+
+  /** POST multipart/form-data with fields and files. */
+  postMultipart(path: string, fields: Fields, files: FilePart[] = [], headers: Record<string, string> = {}): Promise<Answer> {
+    const form = new FormData();
+    for (const [k, v] of definedFields(fields)) form.append(k, v);
+    for (const f of files) form.append(f.name, new Blob([f.data], { type: f.type ?? 'application/octet-stream' }), f.filename);
+    return this.send('POST', path, form, headers);
+  }
+
+  async send(method: string, path: string, body: string | FormData | Buffer | undefined, headers: Record<string, string> = {}): Promise<Answer> {
+    const all: Record<string, string> = { ...headers };
+    if (this.cookie) all.cookie = `session=${this.cookie}`;
+    if (this.ip) all['x-forwarded-for'] = this.ip;
+    const res = await fetch(this.base + path, { method, body, headers: all, redirect: 'manual' });
+    const setCookie = res.headers.getSetCookie().find((c) => c.startsWith('session='));
+    if (setCookie) this.cookie = setCookie.slice('session='.length).split(';')[0]!;
+    const text = await res.text();
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(text);
+    } catch {
+      parsed = undefined;
+    }
+    return { status: res.status, headers: res.headers, body: parsed, text };
+  }
+
+  /** Registers and logs in (a session of the default day); returns the client for chaining. */
+  async signUp(user: string, pass = password): Promise<this> {
+    const created = await this.post('/api/auth/newuser', { user, pass1: pass, pass2: pass });
+    if (created.status !== 201) throw new Error(`signUp ${user}: ${created.status} ${created.text}`);
+    const loggedIn = await this.post('/api/auth/login', { user, pass });
+    if (loggedIn.status !== 200) throw new Error(`login ${user}: ${loggedIn.status} ${loggedIn.text}`);
+    return this;
+  }
+}
+
+export interface RawAnswer {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  text: string;
+}
+
+/**
+ * One request through node:http with the path sent exactly as given (fetch would normalise
+ * `..`, `%2e` and backslashes) and any headers, Host and Origin included.
+ */
+export function rawRequest(base: string, method: string, path: string, headers: Record<string, string> = {}, body?: string | Buffer): Promise<RawAnswer> {
+  const { hostname, port } = new URL(base);
+  return new Promise((resolve, reject) => {
+    const req = httpRequest({ host: hostname, port, method, path, headers, agent: false, timeout: 10_000 }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (chunk: Buffer) => chunks.push(chunk));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, text: Buffer.concat(chunks).toString('utf8') }));
+      res.on('error', reject);
+    });
+    req.on('timeout', () => req.destroy(new Error(`${method} ${path}: no answer within 10 s`)));
+    req.on('error', reject);
+    req.end(body);
+  });
+}

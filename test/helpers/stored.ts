@@ -1,0 +1,30 @@
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import { join, sep } from 'node:path';
+import type { StoredEntry } from '../../lib/entries.ts';
+import type { TestBoard } from './board.ts';
+export type { StoredEntry };
+
+/** What the board stored, read straight from its database and its media folder. */
+
+/** The stored row of an entry. */
+export function entryRow(board: TestBoard, pid: number): StoredEntry | undefined {
+  return board.app.services.db.one<StoredEntry>('SELECT * FROM entries WHERE pid = ?', pid);
+}
+
+export function entryCount(board: TestBoard): number {
+  return board.app.services.db.one<{ n: number }>('SELECT count(*) AS n FROM entries')!.n;
+}
+
+export function uidOf(board: TestBoard, username: string): number {
+  return board.app.services.db.one<{ uid: number }>('SELECT uid FROM users WHERE username = ?', username)!.uid;
+}
+
+/** Every file under BOARD_DATA/media, as paths relative to media/. */
+export function mediaFiles(board: TestBoard): string[] {
+  const root = board.config.mediaDir;
+  if (!existsSync(root)) return [];
+  return (readdirSync(root, { recursive: true }) as string[])
+    .filter((p) => statSync(join(root, p)).isFile())
+    .map((p) => p.split(sep).join('/'))
+    .sort();
+}
