@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import type { Client, TestBoard } from './helpers.ts';
 
-/** Shared by the entry tests (test/api/entries, latest, account-deletion, view-cache, ...): `latest` and the feed. */
+/** Shared by the entry tests (test/api/entries, latest, account-deletion, response-cache, ...): `latest` and the feed. */
 
-/** SPEC §2: `latest` looks at most 50 levels down. */
+/** docs/API.md "Entry": `latest` looks at most 50 levels down. */
 export const latestMaxDepth = 50;
 
 export interface ExpectedLatest {
@@ -74,7 +74,7 @@ export async function wholeFeed(client: Client): Promise<any[]> {
   return all;
 }
 
-/** The SPEC §2 Entry fields, in a stable order, for shape checks. */
+/** The Entry fields (docs/API.md "Entry"), in a stable order, for shape checks. */
 export const entryFields = [
   'avatar', 'bump_count', 'content', 'created_at', 'deleted', 'filepath', 'last_activity', 'last_bump',
   'pid', 'reply_count', 'reply_to', 'uid', 'username',

@@ -119,7 +119,7 @@ export function startPreviewQueue(app: PreviewDeps, options: PreviewOptions = {}
     }
   };
 
-  // Previews another process stored reach cached pages through the view cache's data_version check.
+  // Previews another process stored reach cached pages through the response cache's data_version check.
   const poll = () => {
     if (!stopping) pump();
   };

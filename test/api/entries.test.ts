@@ -364,7 +364,7 @@ describe('posting from a Tor exit', () => {
   });
 });
 
-describe('order of checks (DECISIONS §2)', () => {
+describe('order of checks (docs/API.md "Order of checks")', () => {
   const t = useBoard({ members: ['Anna', 'Bert'] });
 
   test('a session comes before a malformed path parameter: 401, not 400', async () => {

@@ -16,7 +16,7 @@ function voteRowCounts(board: TestBoard, pid: number): { yes: number; no: number
   )!;
 }
 
-describe('the vote state machine (SPEC §3), row by row', () => {
+describe('the vote state machine (docs/API.md "POST /api/entry/{pid}/vote"), row by row', () => {
   const t = useBoard({ members: ['Autorin', 'Wähler'] });
 
   // state before, mode sent, state after

@@ -4,7 +4,7 @@ import type { Answer, RawAnswer } from './client.ts';
 /** Heuristic for "a German sentence": umlauts or common German words. */
 const germanWords = /[äöüßÄÖÜ]|\b(der|die|das|dies\w*|ist|sind|nicht|bitte|zu|ein\w*|es|gibt|hier|oder|mit|von|noch|dich|Anfrage|Fehler|Format|Feld)\b/;
 
-/** SPEC §7: the keys an `error` object may have. */
+/** docs/API.md "Errors": the keys an `error` object may have. */
 const errorKeys = ['code', 'message', 'field', 'fields'];
 
 export interface ExpectedError {
@@ -12,7 +12,7 @@ export interface ExpectedError {
   field?: string;
   /** Said with a failure, e.g. which input of a loop it was. */
   note?: string;
-  /** SPEC §7 to the letter: nothing in the body beside `error`, and the message is German. */
+  /** docs/API.md "Errors" to the letter: nothing in the body beside `error`, and the message is German. */
   exact?: boolean;
 }
 
@@ -21,7 +21,7 @@ function contentType(answer: Answer | RawAnswer): string | null | undefined {
 }
 
 /**
- * Asserts the spec's error answer (SPEC §7): the status, JSON, `error.code`, a message, only the
+ * Asserts the spec's error answer (docs/API.md "Errors"): the status, JSON, `error.code`, a message, only the
  * spec's keys in `error`, and the field when given (a string is short for `{field}`).
  */
 export function assertError(answer: Answer | RawAnswer, status: number, code: string, expected: string | ExpectedError = {}): void {

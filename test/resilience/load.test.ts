@@ -10,7 +10,7 @@ import { prng, randomTools, recordSummary, scaled, seed } from './soak.ts';
 /**
  * Load without loss, behind a trusted proxy: every client has its own X-Forwarded-For address,
  * so the per-IP limits stay on without turning the test into 429s. The voters' accounts and
- * sessions are created straight in the database (DECISIONS §1 allows it for load tests).
+ * sessions are created straight in the database (the run contract allows it for load tests: README "Performance").
  */
 const voters = 50;
 const voteSeconds = scaled(3, 20);

@@ -98,7 +98,7 @@ async function ok(answer: Promise<{ status: number; text: string }>, status = 20
   assert.equal(settled.status, status, settled.text);
 }
 
-describe('view cache: every write is visible at once in cached feed pages and threads', () => {
+describe('response cache: every write is visible at once in cached feed pages and threads', () => {
   const t = useBoard({ members: ['Anna', 'Bert'] });
   before(() => pushDownFeed(t.board, t.members.Anna, 'Start'));
 
@@ -412,7 +412,7 @@ describe('view cache: every write is visible at once in cached feed pages and th
   });
 });
 
-describe('view cache: one per board', () => {
+describe('response cache: one per board', () => {
   test('two boards in one process never see each other\'s pages, even with the same pids', async () => {
     const one = await startProxiedBoard();
     const two = await startProxiedBoard();
@@ -435,7 +435,7 @@ describe('view cache: one per board', () => {
   });
 });
 
-describe('view cache under random writes', () => {
+describe('response cache under random writes', () => {
   test('after each of 200 random writes, feed pages and threads served from the cache equal a fresh computation', async () => {
     const seed = Number(process.env.VIEW_CACHE_SEED ?? 20261122);
     const random = prng(seed);
