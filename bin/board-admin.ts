@@ -1,11 +1,13 @@
 import { ConfigError, loadConfig, prepareDataDir, type Config } from '../lib/config.ts';
 import { openDb, type Db } from '../lib/db.ts';
 import { systemClock } from '../lib/clock.ts';
-import { closeReport, listOpenReports } from '../lib/reports.ts';
 import { createResetLink } from '../lib/reset-links.ts';
 import { backupDatabase, restoreDatabase } from '../lib/admin/backup.ts';
 import { collectOrphanMedia, gcMinAgeSeconds } from '../lib/admin/gc-media.ts';
+import { findCommand, runCommand } from '../lib/admin/cli.ts';
+import { moderationCommands } from '../lib/admin/moderation.ts';
 import { backfillPreviews } from '../lib/admin/previews.ts';
+import { reportCommands } from '../lib/admin/reports.ts';
 import { torBulkExitListUrl, torRefresh } from '../lib/admin/tor-refresh.ts';
 import { findUserByName } from '../lib/users.ts';
 
@@ -14,8 +16,18 @@ const usage = `board-admin: the board's command line (uses the server's BOARD_* 
   reset-link <username>   print a one-time password reset link (72 hours)
   tor-refresh [URL]       download the Tor exit list into BOARD_TOR_EXITS
                           (default ${torBulkExitListUrl})
-  reports                 list open reports (id, entry, excerpt, reason, reporter)
-  report-close <id>       close one open report
+  reports                 list open reports (id, entry and its address, reporter, excerpt, reason)
+  report-close <id>       close one open report (logged as dismissed)
+  remove <pid> --reason TEXT
+                          remove an entry (the reason is public); restore-entry <pid> undoes it
+  ban <username> --reason TEXT [--days N] [--purge]
+                          ban an account (permanently without --days); --purge also removes
+                          its live entries; unban <username> lifts the ban
+  avatar-remove <username> --reason TEXT
+                          remove an account's avatar
+  mod add|remove <username>, mod list
+                          make an account a moderator, end the role, list the moderators
+  modlog [page]           the moderation log with who did what, 50 a page, newest first
   backup <file>           consistent copy of the live database (safe while the server runs)
   restore <file>          put a backup back (refuses while a server uses BOARD_DATA)
   gc-media                remove media files no row references (older than an hour)
@@ -46,41 +58,6 @@ function resetLink(args: string[]): number {
     }
     const token = createResetLink(db, user.uid, systemClock.now());
     console.log(`${config.origin}/reset#${token}`);
-    return 0;
-  } finally {
-    db.close();
-  }
-}
-
-function reports(args: string[]): number {
-  if (args.length) throw new UsageError('reports takes no arguments');
-  const { db } = openBoard();
-  try {
-    const open = listOpenReports(db);
-    if (open.length === 0) console.log('no open reports');
-    for (const r of open) {
-      const when = new Date(r.created_at * 1000).toISOString().slice(0, 16).replace('T', ' ');
-      const reporter = r.reporter_uid ? `user ${r.reporter_uid}` : 'anonymous';
-      console.log(`#${r.id}  entry ${r.pid} (${r.reports_on_entry} open)  ${when}  ${reporter}`);
-      console.log(`    text:   ${JSON.stringify(r.excerpt)}`);
-      if (r.reason) console.log(`    reason: ${JSON.stringify(r.reason)}`);
-    }
-    return 0;
-  } finally {
-    db.close();
-  }
-}
-
-function reportClose(args: string[]): number {
-  const [raw] = args;
-  if (!raw || args.length !== 1 || !/^\d+$/.test(raw)) throw new UsageError('report-close needs one report id');
-  const { db } = openBoard();
-  try {
-    if (!closeReport(db, Number(raw), systemClock.now())) {
-      console.error(`board-admin: no open report #${raw}`);
-      return 1;
-    }
-    console.log(`closed report #${raw}`);
     return 0;
   } finally {
     db.close();
@@ -160,13 +137,11 @@ async function torRefreshCommand(args: string[]): Promise<number> {
 
 async function main(argv: string[]): Promise<number> {
   const [command, ...args] = argv;
+  const moderation = findCommand(command, moderationCommands, reportCommands);
+  if (moderation) return runCommand(command!, moderation, args, openBoard);
   switch (command) {
     case 'reset-link':
       return resetLink(args);
-    case 'reports':
-      return reports(args);
-    case 'report-close':
-      return reportClose(args);
     case 'backup':
       return backup(args);
     case 'restore':

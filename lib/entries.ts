@@ -17,10 +17,14 @@ export interface EntryRow {
   bump_count: number;
   last_bump: number;
   link: string;
+  /** 1 when the moderation removed it (then deleted is 1 too, but content, file and link stay stored). */
+  removed: number;
+  removed_reason: string;
 }
 
 /** Every column of an entries row, including the denormalised ones (tests and tools compare them). */
 export interface StoredEntry extends EntryRow {
+  removed_at: number;
   latest_pid: number;
   latest_skipped: number;
   votes_yes: number;
@@ -30,7 +34,7 @@ export interface StoredEntry extends EntryRow {
 export function findEntry(db: Db, pid: number): EntryRow | undefined {
   return db.one<EntryRow>(
     `SELECT pid, uid, created_at, content, filepath, reply_to, root, depth, reply_count, last_activity,
-            deleted, bump_count, last_bump, link
+            deleted, bump_count, last_bump, link, removed, removed_reason
      FROM entries WHERE pid = ?`,
     pid,
   );
@@ -48,7 +52,7 @@ export function findLiveEntry(db: Db, pid: number): EntryRow | undefined {
 }
 
 /** The statistics counters of live entries (entries, and toplevel or replies) move by delta. */
-function adjustEntryCounters(db: Db, isReply: boolean, delta: number): void {
+export function adjustEntryCounters(db: Db, isReply: boolean, delta: number): void {
   db.run(`UPDATE counters SET value = value + ? WHERE name IN ('entries', ?)`, delta, isReply ? 'replies' : 'toplevel');
 }
 

@@ -3,18 +3,23 @@ import type { EntryRow } from './entries.ts';
 import { usablePreviews, type PreviewJson } from './preview/store.ts';
 
 /** The Entry as the API shows it (docs/API.md "Entry"): the stored columns without the tree's internals, plus the author. */
-export interface EntryJson extends Omit<EntryRow, 'root' | 'depth' | 'link'> {
+export interface EntryJson extends Omit<EntryRow, 'root' | 'depth' | 'link' | 'removed' | 'removed_reason'> {
   username: string;
   avatar: string;
+  /** Only on entries the moderation removed, like `removed_reason` (docs/API.md "Moderation"). */
+  removed?: 1;
+  removed_reason?: string;
   preview?: PreviewJson;
   latest?: { entry: EntryJson; skipped: number };
 }
 
 /** A row as the read queries select it: the Entry's columns and what its preview and `latest` need. */
-interface EntryReadRow extends Omit<EntryJson, 'preview' | 'latest'> {
+interface EntryReadRow extends Omit<EntryJson, 'preview' | 'latest' | 'removed' | 'removed_reason'> {
   latest_pid: number;
   latest_skipped: number;
   link: string;
+  removed: number;
+  removed_reason: string;
 }
 
 /** docs/API.md "GET /api/entry/feed/{page}" and "GET /api/entry/{pid}/thread": 20 entries a feed page, pages 0–100; at most 100 replies in a thread. */
@@ -24,7 +29,7 @@ export const maxThreadReplies = 100;
 
 const entryReadColumns = `
   SELECT e.pid, e.uid, e.created_at, e.content, e.filepath, e.reply_to, e.reply_count, e.last_activity,
-         e.deleted, e.bump_count, e.last_bump, e.latest_pid, e.latest_skipped, e.link,
+         e.deleted, e.bump_count, e.last_bump, e.latest_pid, e.latest_skipped, e.link, e.removed, e.removed_reason,
          coalesce(u.username, '') AS username, coalesce(u.avatar, '') AS avatar`;
 const entryReadSelect = `${entryReadColumns} FROM entries e LEFT JOIN users u ON u.uid = e.uid`;
 
@@ -38,13 +43,17 @@ function previewsOf(db: Db, rows: Iterable<EntryReadRow>): Previews {
   return usablePreviews(db, links);
 }
 
+/**
+ * The one place an Entry's JSON is made. A removed entry keeps its text and image stored for a
+ * restore, so a deleted row's content and file are blanked here, not only in storage.
+ */
 function toJson(row: EntryReadRow, previews: Previews): EntryJson {
   const json: EntryJson = {
     pid: row.pid,
     uid: row.uid,
     created_at: row.created_at,
-    content: row.content,
-    filepath: row.filepath,
+    content: row.deleted ? '' : row.content,
+    filepath: row.deleted ? '' : row.filepath,
     reply_to: row.reply_to,
     reply_count: row.reply_count,
     last_activity: row.last_activity,
@@ -54,6 +63,7 @@ function toJson(row: EntryReadRow, previews: Previews): EntryJson {
     username: row.username,
     avatar: row.avatar,
   };
+  if (row.removed) Object.assign(json, { removed: 1, removed_reason: row.removed_reason });
   // A deleted entry never shows a preview (its link is blanked too, this is the second lock).
   const preview = row.deleted ? undefined : previews.get(row.link);
   if (preview) json.preview = preview;
@@ -137,4 +147,11 @@ export function readUserFeedPage(db: Db, uid: number, page: number): EntryJson[]
   );
   const previews = previewsOf(db, rows);
   return rows.map((row) => toJson(row, previews));
+}
+
+/** Entries by pid (without `latest`), for lists that are not threads: the moderation's report queue. */
+export function readEntriesByPid(db: Db, pids: number[]): Map<number, EntryJson> {
+  const rows = rowsByPid(db, pids);
+  const previews = previewsOf(db, rows.values());
+  return new Map([...rows].map(([pid, row]) => [pid, toJson(row, previews)]));
 }

@@ -64,6 +64,30 @@ export function repairLatestAfterRemoval(db: Db, gone: number, parentPid: number
 }
 
 /**
+ * After an entry became live again (a moderator's restore), it is `latest` of each of its ≤ 50
+ * nearest ancestors whose current `latest` is older (created_at, then pid) or absent: the
+ * current pointer already is the newest of everything else in range, so one comparison per
+ * ancestor is exact. last_activity does not move. One statement, inside the caller's transaction.
+ */
+export function recordRestoredDescendant(db: Db, parentPid: number, entry: { pid: number; created_at: number }): void {
+  if (parentPid === 0) return;
+  db.run(
+    `WITH RECURSIVE up(pid, dist) AS (
+       SELECT ?, 1
+       UNION ALL
+       SELECT e.reply_to, up.dist + 1 FROM entries e JOIN up ON e.pid = up.pid
+       WHERE e.reply_to <> 0 AND up.dist < ${latestMaxDepth}
+     )
+     UPDATE entries SET latest_pid = ?, latest_skipped = up.dist - 1
+     FROM up
+     WHERE entries.pid = up.pid
+       AND (entries.latest_pid = 0
+            OR (SELECT l.created_at, l.pid FROM entries l WHERE l.pid = entries.latest_pid) < (?, ?))`,
+    parentPid, entry.pid, entry.created_at, entry.pid,
+  );
+}
+
+/**
  * The newest live entry 1..maxDist levels below `pid`, from the children and their own
  * `latest` pointers (correct already: repairs go nearest first). A child's pointer that
  * reaches exactly maxDist below the child lies out of range, so that child is searched level by level.

@@ -6,6 +6,7 @@ export const messages = {
   'auth.bad_credentials': 'Benutzername oder Passwort ist falsch.',
   'auth.bad_password': 'Das Passwort ist falsch.',
   'auth.invalid': 'Bitte prüfe die markierten Felder.',
+  'auth.banned': 'Dieses Konto ist gesperrt.',
   'csrf.bad_origin': 'Anfrage von fremder Herkunft abgelehnt.',
   'tor.blocked': 'Beiträge über das Tor-Netzwerk sind nicht möglich.',
   'entry.not_found': 'Diesen Beitrag gibt es nicht.',
@@ -15,6 +16,12 @@ export const messages = {
   'entry.bump_cooldown': 'Dieser Beitrag kann noch nicht wieder hochgeholt werden.',
   'vote.invalid_mode': 'Ungültige Stimme: erlaubt sind „yes“ und „no“.',
   'report.too_long': 'Die Begründung ist länger als 500 Zeichen.',
+  'report.not_found': 'Zu diesem Beitrag gibt es keine offene Meldung.',
+  'mod.required': 'Das ist nur für die Moderation.',
+  'mod.not_removed': 'Dieser Beitrag ist nicht von der Moderation entfernt.',
+  'mod.not_banned': 'Dieses Konto ist nicht gesperrt.',
+  'mod.no_avatar': 'Dieses Konto hat keinen Avatar.',
+  'mod.target_moderator': 'Moderatorinnen und Moderatoren kann nur die Administration sperren.',
   'reset.invalid': 'Dieser Link ist ungültig, abgelaufen oder schon benutzt.',
   'user.name_taken': 'Dieser Name ist schon vergeben.',
   'user.not_found': 'Diese Person gibt es nicht.',
@@ -42,6 +49,10 @@ export const fieldMessages = {
   passwordLong: 'Das Passwort darf höchstens 1024 Zeichen lang sein.',
   loginTimeout: 'Die Dauer muss eine ganze Zahl von Sekunden zwischen 60 und 31536000 sein.',
   imageRequired: 'Bitte ein Bild auswählen.',
+  modReason: 'Bitte einen Grund mit 1 bis 500 Zeichen angeben.',
+  modReasonLong: 'Der Grund darf höchstens 500 Zeichen lang sein.',
+  banDays: 'Die Dauer muss eine ganze Zahl von 1 bis 3650 Tagen sein; leer lassen für dauerhaft.',
+  purgeFlag: 'Erlaubt ist nur „1“ (alle Beiträge entfernen) oder nichts.',
 } as const;
 
 /** More specific messages for input.invalid when the request itself, not one field, is at fault. */

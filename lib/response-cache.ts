@@ -8,8 +8,11 @@
  * |----------------------------------------------------------|---------------------|
  * | createEntry, editEntry, softDeleteEntry, bumpEntry       | threadChanged(root) |
  * |   (lib/entries.ts: one thread and the feed move)         |                     |
+ * | removeEntry, restoreEntry (lib/moderation/entries.ts;    | threadChanged(root) |
+ * |   a ban's purge removes entry by entry)                  |                     |
  * | renameUser, setAvatar (lib/users.ts), deleteAccount      | everythingChanged() |
- * |   (lib/accounts.ts), savePreview (lib/preview/store.ts)  |                     |
+ * |   (lib/accounts.ts), savePreview (lib/preview/store.ts), |                     |
+ * |   removeAvatarOf (lib/moderation/accounts.ts)            |                     |
  * | any commit by another connection (board-admin, a worker) | data_version check  |
  *
  * A thread write moves that thread's version and the feed version (the feed shows

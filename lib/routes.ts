@@ -1,6 +1,7 @@
 import * as auth from './api/auth.ts';
 import * as entries from './api/entries.ts';
 import { health } from './api/health.ts';
+import * as moderation from './api/moderation.ts';
 import * as reports from './api/reports.ts';
 import * as stats from './api/stats.ts';
 import * as users from './api/users.ts';
@@ -16,6 +17,8 @@ export interface Route {
   handler: Handler;
   /** A valid session is required, else 401 auth.required. */
   auth?: boolean;
+  /** A moderator's session is required: 401 auth.required, then 403 mod.required before any path 400 or 404. */
+  mod?: boolean;
   /** Per-IP rate-limit group (lib/rate-limit.ts); every request to the group counts. */
   rateLimit?: RateGroup;
 }
@@ -53,6 +56,17 @@ export const routes: Route[] = [
   // The password check shares the login bucket: a stolen session must not become a guessing oracle.
   { method: 'POST', path: '/api/user/delete', handler: users.deleteOwnAccount, auth: true, rateLimit: 'login' },
 
+  // Moderation (docs/API.md "Moderation")
+  { method: 'GET', path: '/api/mod/reports/:page', handler: moderation.reportQueue, mod: true },
+  { method: 'GET', path: '/api/mod/queue', handler: moderation.queueSize, mod: true },
+  { method: 'POST', path: '/api/mod/entry/:pid/remove', handler: moderation.remove, mod: true },
+  { method: 'POST', path: '/api/mod/entry/:pid/restore', handler: moderation.restore, mod: true },
+  { method: 'POST', path: '/api/mod/entry/:pid/dismiss', handler: moderation.dismiss, mod: true },
+  { method: 'POST', path: '/api/mod/user/:username/ban', handler: moderation.ban, mod: true },
+  { method: 'POST', path: '/api/mod/user/:username/unban', handler: moderation.unban, mod: true },
+  { method: 'POST', path: '/api/mod/user/:username/avatar/remove', handler: moderation.removeAvatar, mod: true },
+  { method: 'GET', path: '/api/modlog/:page', handler: moderation.publicLog },
+
   // Statistics
   { method: 'GET', path: '/api/stats', handler: stats.summary },
   { method: 'GET', path: '/api/stats/detail', handler: stats.detail },
@@ -69,6 +83,8 @@ export const routes: Route[] = [
   { method: 'GET', path: '/register', handler: pages.appPage },
   { method: 'GET', path: '/settings', handler: pages.appPage },
   { method: 'GET', path: '/stats', handler: pages.appPage },
+  { method: 'GET', path: '/mod', handler: pages.appPage },
+  { method: 'GET', path: '/modlog', handler: pages.appPage },
   { method: 'GET', path: '/static/media/*', handler: files.media },
   { method: 'GET', path: '/static/*', handler: files.staticFile },
 ];

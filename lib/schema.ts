@@ -143,6 +143,37 @@ const migrations: string[] = [
 
   INSERT INTO counters(name) VALUES ('impressions'), ('visitors');
   `,
+
+  // 4: moderation (issue 14): roles and bans, removed entries, how reports were closed, the moderation log.
+  `
+  ALTER TABLE users ADD COLUMN role TEXT NOT NULL DEFAULT '';           -- '' or 'moderator'
+  ALTER TABLE users ADD COLUMN banned_until INTEGER NOT NULL DEFAULT 0; -- 0 none, -1 permanent, else Unix time
+  ALTER TABLE users ADD COLUMN ban_reason TEXT NOT NULL DEFAULT '';
+
+  -- A removal also sets deleted = 1, so every "live entry" check treats it as gone; unlike an
+  -- author's deletion it keeps content, filepath and link, so a restore brings it back exactly.
+  ALTER TABLE entries ADD COLUMN removed INTEGER NOT NULL DEFAULT 0;
+  ALTER TABLE entries ADD COLUMN removed_reason TEXT NOT NULL DEFAULT '';
+  ALTER TABLE entries ADD COLUMN removed_at INTEGER NOT NULL DEFAULT 0;
+
+  ALTER TABLE reports ADD COLUMN closed_action TEXT NOT NULL DEFAULT ''; -- 'remove' or 'dismiss' once closed
+  ALTER TABLE reports ADD COLUMN closed_log_id INTEGER NOT NULL DEFAULT 0; -- the modlog row that closed it
+
+  -- One row per moderation action, written in the action's transaction. The public log shows
+  -- the rows with public = 1 and never the moderator; board-admin modlog shows everything.
+  CREATE TABLE modlog (
+    id            INTEGER PRIMARY KEY,
+    created_at    INTEGER NOT NULL,
+    action        TEXT NOT NULL,              -- remove, restore, ban, unban, avatar_remove, dismiss; mod_add, mod_remove (not public)
+    pid           INTEGER NOT NULL DEFAULT 0, -- 0 where no entry applies
+    uid           INTEGER NOT NULL DEFAULT 0, -- the account acted on (an entry's author); 0 where none applies
+    reason        TEXT NOT NULL DEFAULT '',
+    until         INTEGER NOT NULL DEFAULT 0, -- a ban's banned_until; 0 otherwise
+    moderator_uid INTEGER NOT NULL DEFAULT 0, -- 0: the administrator (board-admin)
+    public        INTEGER NOT NULL DEFAULT 1
+  );
+  CREATE INDEX modlog_public ON modlog(id DESC) WHERE public = 1;
+  `,
 ];
 
 /** Applies every migration the database has not seen yet, each in its own transaction. */

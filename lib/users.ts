@@ -6,13 +6,18 @@ export interface User {
   created_at: number;
   last_login: number;
   avatar: string;
+  /** '' or 'moderator' (docs/API.md "Moderation"). */
+  role: string;
+  /** 0 none, -1 permanent, else the Unix time the ban ends; see activeBanUntil. */
+  banned_until: number;
+  ban_reason: string;
 }
 
 export interface UserWithHash extends User {
   pass_hash: string;
 }
 
-const userColumns = 'uid, username, created_at, last_login, avatar';
+const userColumns = 'uid, username, created_at, last_login, avatar, role, banned_until, ban_reason';
 
 /** NFC, trimmed, inner whitespace collapsed to one space (docs/API.md "Choices the spec left open": Accounts). */
 export function normaliseUsername(raw: string): string {

@@ -1,7 +1,7 @@
 /**
  * Everything the tests share, in one import: a real board on port 0 (`startBoard`, or `useBoard`
  * for a whole suite), an HTTP client, the test users, the one error assertion, rows and files
- * as the board stored them, the admin CLI, and image fixtures.
+ * as the board stored them, the admin CLI, image fixtures, and moderators.
  */
 export * from './helpers/board.ts';
 export * from './helpers/client.ts';
@@ -11,3 +11,4 @@ export * from './helpers/stored.ts';
 export * from './helpers/admin.ts';
 export * from './helpers/use-board.ts';
 export * from './helpers/images.ts';
+export * from './helpers/moderators.ts';

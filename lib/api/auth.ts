@@ -3,10 +3,11 @@ import { created, requireUser, type Ctx } from '../http/context.ts';
 import { ApiError, invalidField } from '../http/errors.ts';
 import { codePoints, textField } from '../http/fields.ts';
 import { fieldMessages } from '../messages.ts';
+import { activeBanUntil, bannedMessage } from '../moderation/accounts.ts';
 import { dummyHash, hashPassword, verifyPassword } from '../passwords.ts';
 import { consumeResetLink, findResetLink } from '../reset-links.ts';
 import { createSession, deleteSessionByToken, deleteSessionsOfUser } from '../sessions.ts';
-import { createUser, findUserById, findUserByName, isValidUsername, normaliseUsername, recordLogin, setPasswordHash } from '../users.ts';
+import { createUser, findUserById, findUserByName, isValidUsername, normaliseUsername, recordLogin, setPasswordHash, type User } from '../users.ts';
 
 const day = 86_400;
 const year = 365 * day;
@@ -29,6 +30,8 @@ export async function login(ctx: Ctx) {
   // Unknown names spend the same hashing work as wrong passwords, so timing reveals nothing.
   const matches = await verifyPassword(password, user?.pass_hash ?? (await dummyHash(ctx.app.config.scryptLogN)), ctx.signal);
   if (!user || !matches) throw new ApiError(401, 'auth.bad_credentials');
+  // Only after the password: a wrong one stays 401, so a ban reveals nothing to a guesser.
+  refuseBanned(ctx, user);
 
   startSession(ctx, user.uid, timeout);
   return { status: 'ok' };
@@ -74,6 +77,7 @@ export async function checkReset(ctx: Ctx) {
   const link = findResetLink(ctx.app.db, textField(form, 'token'), ctx.app.clock.now());
   const user = link && findUserById(ctx.app.db, link.uid);
   if (!user) throw new ApiError(404, 'reset.invalid');
+  refuseBanned(ctx, user); // the reset page can say so before anyone types a password
   return { username: user.username };
 }
 
@@ -84,6 +88,7 @@ export async function reset(ctx: Ctx) {
   const link = findResetLink(ctx.app.db, token, ctx.app.clock.now());
   const user = link && findUserById(ctx.app.db, link.uid);
   if (!user) throw new ApiError(404, 'reset.invalid');
+  refuseBanned(ctx, user); // the link stays unused, so it still works if the ban ends within its 72 hours
 
   const password = textField(form, 'pass1');
   const passwordProblem = checkPassword(password);
@@ -100,6 +105,12 @@ export async function reset(ctx: Ctx) {
     startSession(ctx, user.uid, day);
   });
   return { username: user.username };
+}
+
+/** 403 auth.banned while a ban is in force; the message says until when, `banned_until` the same as a number. */
+function refuseBanned(ctx: Ctx, user: User): void {
+  const until = activeBanUntil(user, ctx.app.clock.now());
+  if (until) throw new ApiError(403, 'auth.banned', { message: bannedMessage(until), extra: { banned_until: until } });
 }
 
 function startSession(ctx: Ctx, uid: number, lifetime: number): void {

@@ -6,14 +6,21 @@ import { textField } from '../http/fields.ts';
 import { processAvatar } from '../images.ts';
 import { removeMedia, saveMedia } from '../media.ts';
 import { fieldMessages } from '../messages.ts';
+import { activeBanUntil, moderatorRole } from '../moderation/accounts.ts';
 import { verifyPassword } from '../passwords.ts';
-import { findUserById, findUserByName, isValidUsername, normaliseUsername, renameUser, setAvatar } from '../users.ts';
+import { findUserById, findUserByName, isValidUsername, normaliseUsername, renameUser, setAvatar, type User } from '../users.ts';
 
 /** GET /api/u/{username}/info */
 export function publicInfo(ctx: Ctx) {
   const user = findUserByName(ctx.app.db, ctx.params.username!);
   if (!user) throw new ApiError(404, 'user.not_found');
-  return { uid: user.uid, username: user.username, created_at: user.created_at, avatar: user.avatar };
+  return { uid: user.uid, username: user.username, created_at: user.created_at, avatar: user.avatar, ...banOf(ctx, user) };
+}
+
+/** `banned_until` only while a ban is in force (new fields appear only when they have something to say). */
+function banOf(ctx: Ctx, user: User): { banned_until?: number } {
+  const until = activeBanUntil(user, ctx.app.clock.now());
+  return until ? { banned_until: until } : {};
 }
 
 /** GET /api/user/info */
@@ -21,7 +28,9 @@ export function ownInfo(ctx: Ctx) {
   const me = requireUser(ctx);
   const user = findUserById(ctx.app.db, me.uid);
   if (!user) throw new ApiError(401, 'auth.required');
-  return { uid: user.uid, username: user.username, created_at: user.created_at, last_login: user.last_login, avatar: user.avatar };
+  // The role shows only here: the public info never tells who moderates.
+  const role = user.role === moderatorRole ? { role: moderatorRole } : {};
+  return { uid: user.uid, username: user.username, created_at: user.created_at, last_login: user.last_login, avatar: user.avatar, ...role, ...banOf(ctx, user) };
 }
 
 /** POST /api/user/rename */

@@ -1,5 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { moderatorRole } from '../moderation/accounts.ts';
 import { findSessionByToken, type Session } from '../sessions.ts';
+import { findUserById, type User } from '../users.ts';
 import type { Services } from '../services.ts';
 import { readForm, type Form } from './body.ts';
 import { clientIp } from './client-ip.ts';
@@ -42,6 +44,17 @@ export function requireUser(ctx: Ctx): Session {
   const session = ctx.session();
   if (!session) throw new ApiError(401, 'auth.required');
   return session;
+}
+
+/**
+ * A moderator's session, or 401 auth.required / 403 mod.required. The pipeline calls it for
+ * every `mod` route right after the session check; handlers call it first to learn who acts.
+ */
+export function requireModerator(ctx: Ctx): User {
+  const session = requireUser(ctx);
+  const user = findUserById(ctx.app.db, session.uid);
+  if (user?.role !== moderatorRole) throw new ApiError(403, 'mod.required');
+  return user;
 }
 
 /** Urlencoded bodies over 64 KiB answer 413 (docs/API.md "Bodies: 413 and 415"). */

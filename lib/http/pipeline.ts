@@ -2,7 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { performance } from 'node:perf_hooks';
 import type { Route } from '../routes.ts';
 import type { Services } from '../services.ts';
-import { makeContext, Reply, type Handler } from './context.ts';
+import { makeContext, Reply, requireModerator, type Handler } from './context.ts';
 import { ApiError } from './errors.ts';
 import { isForeignOrigin } from './origin.ts';
 import { badRequest, sendError, sendJson, sendJsonText } from './respond.ts';
@@ -12,7 +12,7 @@ export type RequestListener = (req: IncomingMessage, res: ServerResponse) => voi
 
 /**
  * The request pipeline in the order of docs/API.md "Order of checks": Host → CSRF (403) → route (404/405) →
- * rate limit (429) → session (401) → the handler (path 400s, body, 404, permission, fields).
+ * rate limit (429) → session (401) → moderator (403) → the handler (path 400s, body, 404, permission, fields).
  * The router's caller is the only try/catch: handlers throw ApiError, anything else is a 500.
  */
 export function createRequestListener(app: Services, routes: readonly Route[], notFoundPage: Handler): RequestListener {
@@ -50,7 +50,8 @@ export function createRequestListener(app: Services, routes: readonly Route[], n
         const wait = app.limiter.hit(route.rateLimit, ctx.ip, app.clock.now());
         if (wait > 0) throw new ApiError(429, 'rate.limited', { headers: { 'Retry-After': String(wait) } });
       }
-      if (route.auth && !ctx.session()) throw new ApiError(401, 'auth.required');
+      if ((route.auth || route.mod) && !ctx.session()) throw new ApiError(401, 'auth.required');
+      if (route.mod) requireModerator(ctx); // 403 mod.required before any path 400 or 404
       const result = await route.handler(ctx);
       if (res.headersSent) return;
       if (result instanceof Reply) sendJson(res, result.status, result.body, result.headers);

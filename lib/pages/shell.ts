@@ -63,7 +63,7 @@ export function userPage(ctx: Ctx) {
   return sendCountedPage(ctx, findUserByName(ctx.app.db, ctx.params.username!) ? 200 : 404);
 }
 
-/** The other pages of the front end (/login, /register, /settings, /stats, /reset): no impression counted. */
+/** The other pages of the front end (/login, /register, /settings, /stats, /reset, /mod, /modlog): no impression counted. */
 export function appPage(ctx: Ctx) {
   return sendShell(ctx, 200);
 }

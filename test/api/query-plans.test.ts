@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { before, describe, test } from 'node:test';
 import type { Db } from '../../lib/db.ts';
-import { member, password, post, useBoard, visitor } from '../helpers.ts';
+import { member, moderator, password, post, useBoard, visitor } from '../helpers.ts';
 
 interface Statement {
   sql: string;
@@ -165,5 +165,24 @@ describe('query plans on the entries table', () => {
       assert.equal(answer.status, 200, answer.text);
     });
     assertNoFullScan(statements, 'account deletion');
+  });
+
+  test('moderation (remove, restore, a ban with purge, the queue, the log) does not scan the entries table', async () => {
+    const mia = await moderator(t.board, 'Mia');
+    const spammer = await member(t.board, 'Spammer');
+    const spam = await post(spammer, 'Spam', reply);
+    await post(spammer, 'mehr Spam');
+    await visitor(t.board).post(`/api/entry/${spam}/report`, { reason: 'Spam' });
+    const statements = await recordStatements(db, async () => {
+      assert.equal((await mia.get('/api/mod/reports/0')).status, 200);
+      assert.equal((await mia.post(`/api/mod/entry/${spam}/remove`, { reason: 'Spam' })).status, 200);
+      assert.equal((await mia.post(`/api/mod/entry/${spam}/restore`)).status, 200);
+      assert.equal((await mia.post('/api/mod/user/Spammer/ban', { reason: 'Spam', purge: 1 })).status, 200);
+      assert.equal((await visitor(t.board).get('/api/modlog/0')).status, 200);
+    });
+    assertNoFullScan(statements, 'moderation');
+    const log = statements.find((s) => /FROM modlog m/.test(s.sql))!;
+    const plan = (db.raw.prepare(`EXPLAIN QUERY PLAN ${log.sql}`).all(...log.params) as { detail: string }[]).map((r) => r.detail);
+    assert.ok(plan.some((line) => /USING INDEX modlog_public/.test(line)) && !plan.some((line) => /TEMP B-TREE/.test(line)), plan.join('\n'));
   });
 });

@@ -2,6 +2,7 @@ import { after, before } from 'node:test';
 import { startProxiedBoard, type StartOptions, type TestBoard } from './board.ts';
 import type { Client } from './client.ts';
 import { member, register } from './members.ts';
+import { moderator } from './moderators.ts';
 
 type Env = Record<string, string>;
 
@@ -20,6 +21,8 @@ export interface BoardSetup<M extends string> {
   users?: readonly string[];
   /** Registered and logged in for a year, in this order, each from an address of its own. */
   members?: readonly M[];
+  /** Members that are moderators too (signed up after `members`). */
+  moderators?: readonly M[];
 }
 
 export interface UsedBoard<M extends string> {
@@ -44,6 +47,7 @@ export function useBoard<const M extends string = never>(setup: BoardSetup<M> = 
     used.board = await startProxiedBoard(env, start);
     for (const name of setup.users ?? []) await register(used.board, name);
     for (const name of setup.members ?? []) used.members[name] = await member(used.board, name);
+    for (const name of setup.moderators ?? []) used.members[name] = await moderator(used.board, name);
   });
   after(async () => {
     if (!used.board) return;

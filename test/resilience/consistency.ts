@@ -67,7 +67,9 @@ export function consistencyProblems(db: Database.Database, limit = 20): string[]
     for (const kid of kids) {
       if (kid.last_activity > e.last_activity) report(`entry ${e.pid}: last_activity ${e.last_activity} older than its reply ${kid.pid}'s ${kid.last_activity}`);
     }
-    if (e.deleted && (e.content || e.filepath || e.link)) report(`deleted entry ${e.pid} still has content, file or link`);
+    // A removed entry (the moderation's) keeps them stored for a restore; an author's deletion erases them.
+    if (e.deleted && !e.removed && (e.content || e.filepath || e.link)) report(`deleted entry ${e.pid} still has content, file or link`);
+    if (e.removed && !e.deleted) report(`removed entry ${e.pid} is not deleted`);
     if (e.uid === 0 ? !e.deleted : !users.has(e.uid)) report(`entry ${e.pid} belongs to missing user ${e.uid}`);
     const want = newestLiveDescendant(e.pid, children);
     const got = e.latest_pid === 0 ? undefined : { pid: e.latest_pid, skipped: e.latest_skipped };

@@ -1,0 +1,139 @@
+import { findEntry, findLiveEntry } from '../entries.ts';
+import { requireModerator, type Ctx } from '../http/context.ts';
+import type { Form } from '../http/body.ts';
+import { ApiError, invalidField } from '../http/errors.ts';
+import { integerParam } from '../http/fields.ts';
+import { removeMedia } from '../media.ts';
+import { fieldMessages } from '../messages.ts';
+import { banUser, maxBanDays, moderatorRole, permanentBan, removeAvatarOf, unbanUser } from '../moderation/accounts.ts';
+import { moderationReason } from '../moderation/reasons.ts';
+import { dismissReports, removeEntry, restoreEntry } from '../moderation/entries.ts';
+import { maxModlogPage, readPublicModlog } from '../modlog.ts';
+import { countEntriesWithOpenReports, countOpenReports, maxQueuePage, readReportQueue } from '../reports.ts';
+import { findUserByName } from '../users.ts';
+
+/**
+ * The moderators' endpoints (docs/API.md "Moderation"). The pipeline has already answered 401
+ * and 403 mod.required; each handler still starts with requireModerator to learn who acts.
+ * Then: path 400 → body → 404 → 403 → fields 400 → state 409 → write → answer.
+ */
+
+/** The `reason` field: 1–500 characters, or 0–500 where it is optional (dismiss). */
+function reasonField(form: Form, required: boolean): string {
+  const reason = moderationReason(form.fields.get('reason') ?? '');
+  if (reason.error === 'long' || (required && reason.error === 'empty')) {
+    throw invalidField('reason', required ? fieldMessages.modReason : fieldMessages.modReasonLong);
+  }
+  return reason.text;
+}
+
+/** A ban's end from `days` (1–3650; absent or empty: permanent). */
+function banUntil(form: Form, now: number): number {
+  const raw = form.fields.get('days')?.trim() ?? '';
+  if (raw === '') return permanentBan;
+  const days = /^\d{1,4}$/.test(raw) ? Number(raw) : 0;
+  if (days < 1 || days > maxBanDays) throw invalidField('days', fieldMessages.banDays);
+  return now + days * 86_400;
+}
+
+function purgeFlag(form: Form): boolean {
+  const raw = form.fields.get('purge') ?? '';
+  if (raw !== '' && raw !== '0' && raw !== '1') throw invalidField('purge', fieldMessages.purgeFlag);
+  return raw === '1';
+}
+
+function targetUser(ctx: Ctx) {
+  const user = findUserByName(ctx.app.db, ctx.params.username!);
+  if (!user) throw new ApiError(404, 'user.not_found');
+  return user;
+}
+
+/** POST /api/mod/entry/{pid}/remove */
+export async function remove(ctx: Ctx) {
+  const mod = requireModerator(ctx);
+  const pid = integerParam(ctx.params.pid, 'pid');
+  const form = await ctx.form();
+  const { db, clock } = ctx.app;
+  if (!findLiveEntry(db, pid)) throw new ApiError(404, 'entry.not_found');
+  const reason = reasonField(form, true);
+  if (!removeEntry(db, pid, reason, mod.uid, clock.now())) throw new ApiError(404, 'entry.not_found');
+  return { pid, status: 'removed' };
+}
+
+/** POST /api/mod/entry/{pid}/restore */
+export async function restore(ctx: Ctx) {
+  const mod = requireModerator(ctx);
+  const pid = integerParam(ctx.params.pid, 'pid');
+  await ctx.form(); // no fields, but a malformed or oversized body still answers 413/415
+  const outcome = restoreEntry(ctx.app.db, pid, mod.uid, ctx.app.clock.now());
+  if (outcome === 'not_found') throw new ApiError(404, 'entry.not_found');
+  if (outcome === 'not_removed') throw new ApiError(409, 'mod.not_removed');
+  return { pid, status: 'restored' };
+}
+
+/** POST /api/mod/entry/{pid}/dismiss */
+export async function dismiss(ctx: Ctx) {
+  const mod = requireModerator(ctx);
+  const pid = integerParam(ctx.params.pid, 'pid');
+  const form = await ctx.form();
+  const { db, clock } = ctx.app;
+  if (!findEntry(db, pid)) throw new ApiError(404, 'entry.not_found');
+  if (countOpenReports(db, pid) === 0) throw new ApiError(404, 'report.not_found');
+  const reason = reasonField(form, false);
+  if (!dismissReports(db, pid, reason, mod.uid, clock.now())) throw new ApiError(404, 'report.not_found');
+  return { pid, status: 'dismissed' };
+}
+
+/** POST /api/mod/user/{username}/ban */
+export async function ban(ctx: Ctx) {
+  const mod = requireModerator(ctx);
+  const form = await ctx.form();
+  const user = targetUser(ctx);
+  // Moderators cannot ban each other: a rogue or stolen moderator account could lock out all the rest.
+  if (user.role === moderatorRole) throw new ApiError(403, 'mod.target_moderator');
+  const now = ctx.app.clock.now();
+  const reason = reasonField(form, true);
+  const until = banUntil(form, now);
+  banUser(ctx.app.db, user.uid, { reason, until, purge: purgeFlag(form) }, mod.uid, now);
+  return { username: user.username, banned_until: until };
+}
+
+/** POST /api/mod/user/{username}/unban */
+export async function unban(ctx: Ctx) {
+  const mod = requireModerator(ctx);
+  await ctx.form(); // no fields, but a malformed or oversized body still answers 413/415
+  const user = targetUser(ctx);
+  if (!unbanUser(ctx.app.db, user.uid, mod.uid, ctx.app.clock.now())) throw new ApiError(409, 'mod.not_banned');
+  return { username: user.username, banned_until: 0 };
+}
+
+/** POST /api/mod/user/{username}/avatar/remove: the file goes after the commit, best-effort. */
+export async function removeAvatar(ctx: Ctx) {
+  const mod = requireModerator(ctx);
+  const form = await ctx.form();
+  const user = targetUser(ctx);
+  const reason = reasonField(form, true);
+  const old = removeAvatarOf(ctx.app.db, user.uid, reason, mod.uid, ctx.app.clock.now());
+  if (!old) throw new ApiError(409, 'mod.no_avatar');
+  await removeMedia(ctx.app.config, [old]);
+  return { username: user.username, avatar: '' };
+}
+
+/** GET /api/mod/reports/{page}: the queue; reporters' names stay with the administrator. */
+export function reportQueue(ctx: Ctx) {
+  requireModerator(ctx);
+  const page = integerParam(ctx.params.page, 'page', 0, maxQueuePage);
+  return readReportQueue(ctx.app.db, page);
+}
+
+/** GET /api/mod/queue: how many entries wait in the queue (the header link's number). */
+export function queueSize(ctx: Ctx) {
+  requireModerator(ctx);
+  return { open_entries: countEntriesWithOpenReports(ctx.app.db) };
+}
+
+/** GET /api/modlog/{page}: public, no session; names no moderator. */
+export function publicLog(ctx: Ctx) {
+  const page = integerParam(ctx.params.page, 'page', 0, maxModlogPage);
+  return readPublicModlog(ctx.app.db, page);
+}

@@ -1,0 +1,96 @@
+import type { Db } from '../db.ts';
+import { writeModlog, administrator, type ActorUid } from '../modlog.ts';
+import { deleteSessionsOfUser } from '../sessions.ts';
+import { removeAllEntriesOf } from './entries.ts';
+
+/**
+ * The moderation's actions on accounts (docs/API.md "Moderation"): bans, avatars and the
+ * moderator role. Each runs in one transaction with its log row.
+ */
+
+export const moderatorRole = 'moderator';
+
+/** `banned_until` stored: 0 none, -1 permanent, else the Unix time the ban ends. */
+export const permanentBan = -1;
+/** docs/API.md "POST /api/mod/user/{username}/ban": at most ten years; longer is what a permanent ban is for. */
+export const maxBanDays = 3650;
+
+/** A ban in force at `now`: its banned_until (-1 or the end), else 0 (none, or expired). */
+export function activeBanUntil(user: { banned_until: number }, now: number): number {
+  return user.banned_until === permanentBan || user.banned_until > now ? user.banned_until : 0;
+}
+
+const banEnd = new Intl.DateTimeFormat('de-DE', { dateStyle: 'long', timeStyle: 'short', timeZone: 'UTC' });
+
+/** The German message of auth.banned: until when, or "dauerhaft". */
+export function bannedMessage(until: number): string {
+  return until === permanentBan
+    ? 'Dieses Konto ist dauerhaft gesperrt.'
+    : `Dieses Konto ist gesperrt bis ${banEnd.format(new Date(until * 1000))} (UTC).`;
+}
+
+export interface Ban {
+  reason: string;
+  /** -1 for a permanent ban, else the Unix time it ends. */
+  until: number;
+  /** Also remove every live entry of the account. */
+  purge: boolean;
+}
+
+/**
+ * Bans an account (a second ban replaces the end): every session ends at once, a moderator
+ * loses the role (the administrator may ban moderators), and a purge removes the live entries.
+ * Returns how many entries the purge removed.
+ */
+export function banUser(db: Db, uid: number, ban: Ban, actor: ActorUid, now: number): number {
+  return db.tx(() => {
+    const wasModerator = db.run("UPDATE users SET role = '' WHERE uid = ? AND role = ?", uid, moderatorRole).changes === 1;
+    if (wasModerator) writeModlog(db, actor, { action: 'mod_remove', uid, reason: ban.reason }, now);
+    db.run('UPDATE users SET banned_until = ?, ban_reason = ? WHERE uid = ?', ban.until, ban.reason, uid);
+    deleteSessionsOfUser(db, uid);
+    writeModlog(db, actor, { action: 'ban', uid, reason: ban.reason, until: ban.until }, now);
+    return ban.purge ? removeAllEntriesOf(db, uid, ban.reason, actor, now) : 0;
+  });
+}
+
+/** Lifts a ban in force; false when the account is not banned (never, or the ban has ended). */
+export function unbanUser(db: Db, uid: number, actor: ActorUid, now: number): boolean {
+  return db.tx(() => {
+    const lifted = db.run(
+      "UPDATE users SET banned_until = 0, ban_reason = '' WHERE uid = ? AND (banned_until = ? OR banned_until > ?)",
+      uid, permanentBan, now,
+    ).changes === 1;
+    if (lifted) writeModlog(db, actor, { action: 'unban', uid }, now);
+    return lifted;
+  });
+}
+
+/**
+ * Takes an avatar down (the author's name and avatar show in every thread, so every cached page
+ * changes). Returns the old file's path for the caller to delete, or '' when there was none.
+ */
+export function removeAvatarOf(db: Db, uid: number, reason: string, actor: ActorUid, now: number): string {
+  return db.tx(() => {
+    const avatar = db.one<{ avatar: string }>('SELECT avatar FROM users WHERE uid = ?', uid)?.avatar ?? '';
+    if (!avatar) return '';
+    db.run("UPDATE users SET avatar = '' WHERE uid = ?", uid);
+    writeModlog(db, actor, { action: 'avatar_remove', uid, reason }, now);
+    db.responses.everythingChanged();
+    return avatar;
+  });
+}
+
+/** board-admin mod add/remove: sets the role; false when it already was so. Logged for the administrator only. */
+export function setModerator(db: Db, uid: number, moderator: boolean, now: number): boolean {
+  return db.tx(() => {
+    const role = moderator ? moderatorRole : '';
+    const changed = db.run('UPDATE users SET role = ? WHERE uid = ? AND role <> ?', role, uid, role).changes === 1;
+    if (changed) writeModlog(db, administrator, { action: moderator ? 'mod_add' : 'mod_remove', uid }, now);
+    return changed;
+  });
+}
+
+/** board-admin mod list: every moderator by name. */
+export function listModerators(db: Db): { uid: number; username: string }[] {
+  return db.all<{ uid: number; username: string }>('SELECT uid, username FROM users WHERE role = ? ORDER BY username_key', moderatorRole);
+}

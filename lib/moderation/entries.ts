@@ -1,0 +1,71 @@
+import type { Db } from '../db.ts';
+import { adjustEntryCounters, findEntry, findLiveEntry } from '../entries.ts';
+import { recordRestoredDescendant, repairLatestAfterRemoval } from '../latest.ts';
+import { writeModlog, type ActorUid } from '../modlog.ts';
+import { closeOpenReports, countOpenReports } from '../reports.ts';
+
+/**
+ * The moderation's actions on entries (docs/API.md "Moderation"). Each runs in one transaction
+ * with its log row, so a failing log write leaves the entry as it was, and tells the response
+ * cache in the same call.
+ */
+
+/**
+ * Removes a live entry: `deleted` 1 like an author's deletion (so every live-entry check, the
+ * feed, `latest` and the counters treat it as gone), but text, image and link stay stored for a
+ * restore. last_activity does not move. Closes the entry's open reports. False when not live.
+ */
+export function removeEntry(db: Db, pid: number, reason: string, actor: ActorUid, now: number): boolean {
+  return db.tx(() => {
+    const entry = findLiveEntry(db, pid);
+    if (!entry) return false;
+    db.run('UPDATE entries SET deleted = 1, removed = 1, removed_reason = ?, removed_at = ? WHERE pid = ?', reason, now, pid);
+    adjustEntryCounters(db, entry.reply_to !== 0, -1);
+    repairLatestAfterRemoval(db, pid, entry.reply_to);
+    const logId = writeModlog(db, actor, { action: 'remove', pid, uid: entry.uid, reason }, now);
+    closeOpenReports(db, pid, 'remove', logId, now);
+    db.responses.threadChanged(entry.root);
+    return true;
+  });
+}
+
+export type RestoreOutcome = 'restored' | 'not_found' | 'not_removed';
+
+/**
+ * Gives a removed entry back to its author unchanged: live again, counted again, `latest` of its
+ * ancestors again where it is the newest. An entry whose author deleted the account (its row
+ * gone, or an anonymous tombstone with the text erased) is not found: nothing is left to restore.
+ */
+export function restoreEntry(db: Db, pid: number, actor: ActorUid, now: number): RestoreOutcome {
+  return db.tx(() => {
+    const entry = findEntry(db, pid);
+    if (!entry || entry.uid === 0) return 'not_found';
+    if (!entry.removed) return 'not_removed';
+    db.run("UPDATE entries SET deleted = 0, removed = 0, removed_reason = '', removed_at = 0 WHERE pid = ?", pid);
+    adjustEntryCounters(db, entry.reply_to !== 0, 1);
+    recordRestoredDescendant(db, entry.reply_to, entry);
+    writeModlog(db, actor, { action: 'restore', pid, uid: entry.uid }, now);
+    db.responses.threadChanged(entry.root);
+    return 'restored';
+  });
+}
+
+/** Closes an entry's open reports without acting on it; false when it has none. */
+export function dismissReports(db: Db, pid: number, reason: string, actor: ActorUid, now: number): boolean {
+  return db.tx(() => {
+    if (countOpenReports(db, pid) === 0) return false;
+    const author = findEntry(db, pid)?.uid ?? 0;
+    const logId = writeModlog(db, actor, { action: 'dismiss', pid, uid: author, reason }, now);
+    closeOpenReports(db, pid, 'dismiss', logId, now);
+    return true;
+  });
+}
+
+/** A ban's purge: removes every live entry of the account, one log row each. Returns how many. */
+export function removeAllEntriesOf(db: Db, uid: number, reason: string, actor: ActorUid, now: number): number {
+  return db.tx(() => {
+    const live = db.all<{ pid: number }>('SELECT pid FROM entries WHERE uid = ? AND deleted = 0 ORDER BY pid', uid);
+    for (const { pid } of live) removeEntry(db, pid, reason, actor, now);
+    return live.length;
+  });
+}

@@ -1,0 +1,156 @@
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { activeBanUntil } from '../../lib/moderation/accounts.ts';
+import { findUserByName } from '../../lib/users.ts';
+import {
+  entryRow, imageFixture, makeModerator, moderator, modlogRows, post, runAdmin, uidOf, useBoard, visitor, type TestBoard,
+} from '../helpers.ts';
+
+/**
+ * README "Moderating the board": the administrator's commands, run as the real bin/board-admin
+ * against the board's data folder. Exit codes: 0 done, 1 failed, 2 wrong arguments (one error
+ * line and the command's usage line on stderr).
+ */
+
+async function admin(board: TestBoard, args: string[], code = 0) {
+  const run = await runAdmin(board, args);
+  assert.equal(run.code, code, `${args.join(' ')}: exit ${run.code}\n${run.stdout}${run.stderr}`);
+  return run;
+}
+
+function userRow(board: TestBoard, name: string) {
+  return findUserByName(board.app.services.db, name)!;
+}
+
+describe('board-admin moderation commands', () => {
+  const t = useBoard({ members: ['Anna', 'Bert', 'Carl'] });
+
+  test('mod add, mod list, mod remove: the role, logged for the administrator only; exit 1 when nothing changes', async () => {
+    assert.equal((await admin(t.board, ['mod', 'add', 'anna'])).stdout, 'Anna is now a moderator\n');
+    assert.equal((await t.members.Anna.get('/api/user/info')).body.role, 'moderator', 'at once, for the running server');
+    const [again, list] = await Promise.all([admin(t.board, ['mod', 'add', 'Anna'], 1), admin(t.board, ['mod', 'list'])]);
+    assert.match(again.stderr, /Anna is a moderator already/);
+    assert.equal(list.stdout, 'Anna\n');
+    assert.equal((await admin(t.board, ['mod', 'remove', 'Anna'])).stdout, 'Anna is no longer a moderator\n');
+    assert.equal('role' in (await t.members.Anna.get('/api/user/info')).body, false);
+    assert.deepEqual(modlogRows(t.board).map((r) => [r.action, r.public, r.moderator_uid]), [['mod_remove', 0, 0], ['mod_add', 0, 0]]);
+    assert.deepEqual((await visitor(t.board).get('/api/modlog/0')).body, [], 'role changes stay out of the public log');
+  });
+
+  test('remove and restore-entry: the entry goes and comes back; exit 1 when there is nothing to do', async () => {
+    const pid = await post(t.members.Bert, 'vom Admin entfernt');
+    await visitor(t.board).post(`/api/entry/${pid}/report`, { reason: 'Spam' });
+    const run = await admin(t.board, ['remove', String(pid), '--reason', 'Spam, mehrfach']);
+    assert.equal(run.stdout, `removed entry ${pid} (${t.board.config.origin}/e/${pid})\n`);
+    const thread = (await visitor(t.board).get(`/api/entry/${pid}/thread`)).body;
+    assert.deepEqual([thread.entry.removed, thread.entry.removed_reason, thread.entry.content], [1, 'Spam, mehrfach', ''], 'the server shows it at once');
+    assert.equal(t.board.app.services.db.one<{ n: number }>('SELECT count(*) AS n FROM reports WHERE pid = ? AND closed_at = 0', pid)!.n, 0);
+    assert.match((await admin(t.board, ['remove', String(pid), '--reason', 'nochmal'], 1)).stderr, new RegExp(`no live entry ${pid}`));
+
+    assert.equal((await admin(t.board, ['restore-entry', String(pid)])).stdout, `restored entry ${pid}\n`);
+    assert.equal((await visitor(t.board).get(`/api/entry/${pid}/thread`)).body.entry.content, 'vom Admin entfernt');
+    assert.match((await admin(t.board, ['restore-entry', String(pid)], 1)).stderr, /is not removed/);
+    assert.deepEqual(modlogRows(t.board).slice(0, 2).map((r) => [r.action, r.pid, r.moderator_uid]), [['restore', pid, 0], ['remove', pid, 0]]);
+  });
+
+  test('ban ends the sessions; --days sets the end; --purge removes the entries; banning a moderator ends the role', async () => {
+    const pid = await post(t.members.Carl, 'Carl schreibt');
+    makeModerator(t.board, 'Carl');
+    const run = await admin(t.board, ['ban', 'Carl', '--reason', 'Missbrauch', '--days', '3', '--purge']);
+    assert.match(run.stdout, /^banned Carl until \d{4}-\d\d-\d\d \d\d:\d\d UTC; Carl is no longer a moderator; removed 1 entries\n$/);
+    const carl = userRow(t.board, 'Carl');
+    assert.equal(carl.role, '');
+    assert.ok(Math.abs(carl.banned_until - (Math.floor(Date.now() / 1000) + 3 * 86_400)) < 60, 'three days from now');
+    assert.equal(entryRow(t.board, pid)!.removed, 1);
+    assert.equal(t.board.app.services.db.one<{ n: number }>('SELECT count(*) AS n FROM sessions WHERE uid = ?', uidOf(t.board, 'Carl'))!.n, 0);
+    assert.equal((await t.members.Carl.get('/api/user/info')).status, 401);
+
+    assert.equal((await admin(t.board, ['unban', 'carl'])).stdout, 'lifted the ban of Carl\n');
+    const [notBanned, unknown] = await Promise.all([admin(t.board, ['unban', 'Carl'], 1), admin(t.board, ['ban', 'Niemand', '--reason', 'x'], 1)]);
+    assert.match(notBanned.stderr, /Carl is not banned/);
+    assert.match(unknown.stderr, /no user named "Niemand"/);
+    assert.equal((await admin(t.board, ['ban', 'Carl', '--reason=für immer'])).stdout, 'banned Carl permanently\n');
+    assert.equal(activeBanUntil(userRow(t.board, 'Carl'), 0), -1);
+  });
+
+  test('avatar-remove deletes the avatar; without one exit 1', async () => {
+    const upload = await t.members.Bert.postMultipart('/api/user/avatar', {}, [{ name: 'avatar', filename: 'a.png', data: await imageFixture({ format: 'png' }) }]);
+    assert.equal(upload.status, 200);
+    assert.equal((await admin(t.board, ['avatar-remove', 'Bert', '--reason', 'unpassend'])).stdout, 'removed the avatar of Bert\n');
+    assert.equal((await visitor(t.board).get('/api/u/Bert/info')).body.avatar, '');
+    assert.match((await admin(t.board, ['avatar-remove', 'Bert', '--reason', 'unpassend'], 1)).stderr, /Bert has no avatar/);
+  });
+
+  test('modlog shows every action with who did it: a moderator\'s name or "admin"', async () => {
+    const mia = await moderator(t.board, 'Mia');
+    const pid = await post(t.members.Bert, 'von Mia entfernt');
+    assert.equal((await mia.post(`/api/mod/entry/${pid}/remove`, { reason: 'Off-Topic' })).status, 200);
+    const [run, page1] = await Promise.all([admin(t.board, ['modlog']), admin(t.board, ['modlog', '1'])]);
+    const lines = run.stdout.trim().split('\n');
+    assert.match(lines[0]!, new RegExp(`^#\\d+  \\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d  remove entry ${pid} \\(Bert\\)  by Mia  "Off-Topic"$`));
+    assert.match(lines[1]!, /  mod_add Mia  by admin$/);
+    assert.ok(lines.some((l) => /  ban Carl permanently  by admin  "für immer"$/.test(l)), run.stdout);
+    assert.ok(lines.some((l) => / avatar_remove Bert  by admin  "unpassend"$/.test(l)), run.stdout);
+    assert.equal(page1.stdout, 'nothing on page 1\n');
+  });
+
+  test('wrong arguments exit 2 with one error line and the command\'s usage line, and change nothing', async () => {
+    const cases: [string[], RegExp][] = [
+      [['mod', 'promote', 'Anna'], /needs add, remove or list/],
+      [['remove', '1'], /needs --reason TEXT/],
+      [['restore-entry'], /usage: board-admin restore-entry <pid>/],
+      [['ban', 'Anna', '--reason', 'x', '--days', '0'], /--days must be 1 to 3650/],
+      [['unban'], /usage: board-admin unban <username>/],
+      [['avatar-remove', 'Anna'], /needs --reason TEXT/],
+      [['report-close', 'abc'], /report id must be a whole number/],
+      [['reports', 'extra'], /usage: board-admin reports/],
+      [['modlog', '1', '2'], /at most one page number/],
+    ];
+    // Independent and read-only: two at a time, so the second core helps.
+    for (let i = 0; i < cases.length; i += 2) {
+      await Promise.all(cases.slice(i, i + 2).map(async ([args, stderr]) => {
+        const run = await admin(t.board, args, 2);
+        assert.match(run.stderr, stderr, args.join(' '));
+        assert.equal(run.stderr.trim().split('\n').length, 2, `${args.join(' ')}: two lines, not the whole usage\n${run.stderr}`);
+        assert.equal(run.stdout, '');
+      }));
+    }
+    assert.equal(userRow(t.board, 'Anna').banned_until, 0, 'nothing happened');
+  });
+
+  test('help lists every moderation command', async () => {
+    const { stdout } = await admin(t.board, ['help']);
+    for (const command of ['remove <pid> --reason TEXT', 'restore-entry <pid>', 'ban <username> --reason TEXT [--days N] [--purge]', 'unban <username>', 'avatar-remove <username> --reason TEXT', 'mod add|remove <username>', 'mod list', 'modlog [page]']) {
+      assert.ok(stdout.includes(command), command);
+    }
+  });
+});
+
+describe('board-admin reports and report-close', () => {
+  const t = useBoard({ members: ['Anna', 'Bert'] });
+
+  test('reports shows the reporter\'s name, the entry\'s address and the full reason', async () => {
+    const pid = await post(t.members.Anna, 'gemeldet');
+    const reason = `Ein sehr langer Grund: ${'bla '.repeat(100)}Ende.`.trim();
+    await t.members.Bert.post(`/api/entry/${pid}/report`, { reason });
+    await visitor(t.board).post(`/api/entry/${pid}/report`, { reason: 'anonym' });
+    const { stdout } = await admin(t.board, ['reports']);
+    assert.match(stdout, new RegExp(`#\\d+  entry ${pid} \\(2 open\\)  \\S+ \\S+  Bert\\n`));
+    assert.match(stdout, new RegExp(`#\\d+  entry ${pid} \\(2 open\\)  \\S+ \\S+  anonymous\\n`));
+    assert.ok(stdout.includes(`    address: ${t.board.config.origin}/e/${pid}\n`), stdout);
+    assert.ok(stdout.includes(JSON.stringify(reason)), 'the full reason');
+  });
+
+  test('report-close closes one report as dismissed and writes a public log row by "admin"', async () => {
+    const pid = await post(t.members.Anna, 'einzeln geschlossen');
+    await visitor(t.board).post(`/api/entry/${pid}/report`, { reason: 'x' });
+    const { db } = t.board.app.services;
+    const id = db.one<{ id: number }>('SELECT id FROM reports WHERE pid = ?', pid)!.id;
+    assert.equal((await admin(t.board, ['report-close', String(id)])).stdout, `closed report #${id}\n`);
+    const logId = db.one<{ id: number }>("SELECT id FROM modlog WHERE action = 'dismiss' AND pid = ?", pid)!.id;
+    assert.deepEqual(db.one('SELECT closed_action, closed_log_id FROM reports WHERE id = ?', id), { closed_action: 'dismiss', closed_log_id: logId });
+    const [row] = (await visitor(t.board).get('/api/modlog/0')).body;
+    assert.deepEqual([row.action, row.pid, row.username], ['dismiss', pid, 'Anna']);
+    assert.match((await admin(t.board, ['report-close', String(id)], 1)).stderr, new RegExp(`no open report #${id}`));
+  });
+});
