@@ -8,6 +8,7 @@ import { createRequestListener } from './http/pipeline.ts';
 import { answerMalformedRequest, badRequest, sendError } from './http/respond.ts';
 import { ImpressionTally, startImpressionFlush } from './impressions.ts';
 import { createLineLog } from './log.ts';
+import { startNotifier, type NotifyOptions } from './notify.ts';
 import { notFoundPage } from './pages/shell.ts';
 import { startPreviewQueue, type PreviewOptions } from './preview/queue.ts';
 import { boardRateRules, createRateLimiter } from './rate-limit.ts';
@@ -23,6 +24,8 @@ export interface AppOptions {
   preview?: PreviewOptions;
   /** Slow-client limits in milliseconds; tests shorten them. */
   timeouts?: { headersMs?: number; requestMs?: number };
+  /** Report-notification knobs (tests shorten the timeout and back-off); the sender runs when config.notifyUrl is set. */
+  notify?: NotifyOptions;
 }
 
 export interface App {
@@ -50,6 +53,7 @@ export function createApp(config: Config, options: AppOptions = {}): App {
   const stopImpressions = startImpressionFlush(services);
   logAsnLoad(services);
   if (config.previewEnabled) services.previews = startPreviewQueue({ ...jobDeps, config }, options.preview);
+  if (config.notifyUrl) services.notifier = startNotifier(config.notifyUrl, services.log, options.notify);
 
   // Slow clients: headers must arrive within 10 s and a whole request within 60 s. Node checks
   // both only every connectionsCheckingInterval (30 s by default, which let a slowloris client
@@ -70,6 +74,7 @@ export function createApp(config: Config, options: AppOptions = {}): App {
     async close() {
       stopHousekeeping();
       await services.previews?.stop(); // aborts fetches in flight; their jobs stay queued
+      await services.notifier?.stop();
       stopImpressions(); // writes the last counts: before the database closes
       services.asn.close();
       await services.db.close();

@@ -21,6 +21,8 @@ export interface Config {
   readonly youtubeOembed: string;
   readonly asnDb: string;
   readonly scryptLogN: number;
+  /** BOARD_NOTIFY_URL: where new reports are announced (lib/notify.ts); '' for nowhere. */
+  readonly notifyUrl: string;
 }
 
 export class ConfigError extends Error {}
@@ -34,6 +36,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   const port = integerSetting(env, 'PORT', 8080, 0, 65535);
   const dataDir = resolve(setting(env, 'BOARD_DATA', './data'));
   const origin = originSetting(env.BOARD_ORIGIN || `http://localhost:${port}`);
+  const notifyUrl = setting(env, 'BOARD_NOTIFY_URL', '');
   return Object.freeze({
     port,
     host: setting(env, 'HOST', '127.0.0.1'),
@@ -51,6 +54,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     youtubeOembed: setting(env, 'BOARD_YOUTUBE_OEMBED', 'https://www.youtube.com/oembed'),
     asnDb: resolve(setting(env, 'BOARD_ASN_DB', bundledAsnDb)),
     scryptLogN: integerSetting(env, 'BOARD_SCRYPT_LOGN', 17, 14, 20),
+    // A typo in the webhook address must stop the start, not lose every notification silently.
+    notifyUrl: notifyUrl && httpUrlSetting('BOARD_NOTIFY_URL', notifyUrl).href,
   });
 }
 
@@ -100,12 +105,17 @@ function listSetting(env: Record<string, string | undefined>, name: string, fall
 }
 
 function originSetting(raw: string): string {
+  return httpUrlSetting('BOARD_ORIGIN', raw).origin;
+}
+
+/** An http or https URL; anything else stops the start with the variable's name. */
+function httpUrlSetting(name: string, raw: string): URL {
   let url: URL;
   try {
     url = new URL(raw);
   } catch {
-    throw new ConfigError(`BOARD_ORIGIN: "${raw}" is not a URL`);
+    throw new ConfigError(`${name}: "${raw}" is not a URL`);
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new ConfigError(`BOARD_ORIGIN: "${raw}" must be http or https`);
-  return url.origin;
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new ConfigError(`${name}: "${raw}" must be http or https`);
+  return url;
 }

@@ -2,6 +2,7 @@ import type { AsnDb } from './asn.ts';
 import type { Config } from './config.ts';
 import type { ImpressionTally } from './impressions.ts';
 import type { JobDeps } from './job-deps.ts';
+import type { Notifier } from './notify.ts';
 import type { PreviewQueue } from './preview/queue.ts';
 import type { RateLimiter } from './rate-limit.ts';
 import type { TorExitList } from './tor.ts';
@@ -17,4 +18,6 @@ export interface Services extends JobDeps {
   impressions: ImpressionTally;
   /** The link-preview queue; absent when BOARD_PREVIEW=0. */
   previews?: PreviewQueue;
+  /** The background sender of report messages; absent when BOARD_NOTIFY_URL is empty. */
+  notifier?: Notifier;
 }

@@ -2,6 +2,7 @@ import { findLiveEntry } from '../entries.ts';
 import type { Ctx } from '../http/context.ts';
 import { ApiError } from '../http/errors.ts';
 import { codePoints, integerParam, textField } from '../http/fields.ts';
+import { announceReports } from '../notify.ts';
 import { fileReport, maxReasonLength } from '../reports.ts';
 
 /** POST /api/entry/{pid}/report: open to everyone; without a session the reporter is anonymous (uid 0). */
@@ -12,6 +13,7 @@ export async function report(ctx: Ctx) {
   if (!findLiveEntry(db, pid)) throw new ApiError(404, 'entry.not_found');
   const reason = textField(form, 'reason').trim();
   if (codePoints(reason) > maxReasonLength) throw new ApiError(400, 'report.too_long', { field: 'reason' });
-  fileReport(db, pid, ctx.session()?.uid ?? 0, reason, clock.now());
+  const open = fileReport(db, pid, ctx.session()?.uid ?? 0, reason, clock.now());
+  if (open !== undefined) announceReports(ctx.app, pid, open);
   return { status: 'reported' };
 }

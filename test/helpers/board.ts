@@ -31,6 +31,8 @@ export interface StartOptions {
   preview?: AppOptions['preview'];
   /** Slow-client timeouts for createApp (short ones keep the resilience tests fast). */
   timeouts?: AppOptions['timeouts'];
+  /** Report-notification knobs for createApp (a short timeout and back-off). */
+  notify?: AppOptions['notify'];
 }
 
 /** A few real rows of the bundled IP-to-ASN data set: test servers need not load all 33 MB. */
@@ -46,7 +48,7 @@ export async function startBoard(env: Record<string, string> = {}, options: Star
   prepareDataDir(config);
   const clock = movableClock(options.now);
   const logs: string[] = [];
-  const app = createApp(config, { clock, log: (line) => logs.push(line), preview: options.preview, timeouts: options.timeouts });
+  const app = createApp(config, { clock, log: (line) => logs.push(line), preview: options.preview, timeouts: options.timeouts, notify: options.notify });
   await new Promise<void>((resolve) => app.server.listen(0, '127.0.0.1', resolve));
   const url = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
   return {

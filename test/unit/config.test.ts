@@ -21,6 +21,7 @@ test('without variables every setting has its documented default', () => {
   assert.deepEqual(config.previewPorts, [80, 443]);
   assert.equal(config.youtubeOembed, 'https://www.youtube.com/oembed');
   assert.equal(config.scryptLogN, 17);
+  assert.equal(config.notifyUrl, '');
   assert.ok(Object.isFrozen(config));
 });
 
@@ -98,6 +99,16 @@ test('BOARD_SCRYPT_LOGN must lie within 14–20', () => {
 test('BOARD_ORIGIN must be an http or https URL', () => {
   for (const value of ['not a url', 'board.example', 'ftp://board.example', 'javascript:alert(1)']) {
     assert.throws(() => loadConfig({ BOARD_ORIGIN: value }), (err: unknown) => err instanceof ConfigError && err.message.includes('BOARD_ORIGIN'), value);
+  }
+});
+
+test('BOARD_NOTIFY_URL is empty by default; else an http or https URL, kept with path and query', () => {
+  assert.equal(loadConfig({}).notifyUrl, '');
+  assert.equal(loadConfig({ BOARD_NOTIFY_URL: '  ' }).notifyUrl, '');
+  assert.equal(loadConfig({ BOARD_NOTIFY_URL: 'https://ntfy.sh/board-meldungen' }).notifyUrl, 'https://ntfy.sh/board-meldungen');
+  assert.equal(loadConfig({ BOARD_NOTIFY_URL: 'http://127.0.0.1:8090/hook?token=abc' }).notifyUrl, 'http://127.0.0.1:8090/hook?token=abc');
+  for (const value of ['ntfy.sh/board', 'mailto:ops@board.example', 'not a url']) {
+    assert.throws(() => loadConfig({ BOARD_NOTIFY_URL: value }), (err: unknown) => err instanceof ConfigError && err.message.includes('BOARD_NOTIFY_URL'), value);
   }
 });
 
