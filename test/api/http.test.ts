@@ -146,7 +146,7 @@ describe('headers on every kind of answer', () => {
   });
 
   test('pages answer HTML with a Content-Security-Policy that allows only the board itself', async () => {
-    for (const [path, status] of [['/', 200], ['/reset', 200], ['/login', 200], ['/register', 200], ['/settings', 200], ['/stats', 200], ['/no/such/page', 404], ['/static/media/missing.png', 404]] as const) {
+    for (const [path, status] of [['/', 200], ['/reset', 200], ['/login', 200], ['/register', 200], ['/settings', 200], ['/stats', 200], ['/mod', 200], ['/modlog', 200], ['/no/such/page', 404], ['/static/media/missing.png', 404]] as const) {
       const answer = await t.board.client().get(path);
       assert.equal(answer.status, status, path);
       assert.match(answer.headers.get('content-type')!, /^text\/html/, path);

@@ -136,7 +136,7 @@ describe('impressions and visitors', () => {
       assert.equal((await view(t.board, '/api/stats', ip)).status, 200);
       assert.equal((await view(t.board, '/static/no-such-file.js', ip)).status, 404);
       assert.equal((await view(t.board, '/static/media/no-such.jpg', ip)).status, 404);
-      for (const path of ['/login', '/register', '/settings', '/stats', '/reset']) assert.equal((await view(t.board, path, ip)).status, 200, path);
+      for (const path of ['/login', '/register', '/settings', '/stats', '/reset', '/mod', '/modlog']) assert.equal((await view(t.board, path, ip)).status, 200, path);
       assert.equal((await view(t.board, '/e/999999', ip)).status, 404);
       assert.equal((await view(t.board, '/e/abc', ip)).status, 404);
       assert.equal((await view(t.board, '/u/nobody-here', ip)).status, 404);

@@ -22,6 +22,16 @@ function fallbackMessage(status) {
   return `Die Anfrage ist fehlgeschlagen (Status ${status}).`;
 }
 
+/**
+ * Fired on window when the server answers 401 auth.required: the session is gone (expired, logged
+ * out elsewhere, or ended by a ban), and session.js updates the header.
+ */
+export const sessionEndedEvent = 'board:session-ended';
+
+function noticeSessionEnd(status, data) {
+  if (status === 401 && data?.error?.code === 'auth.required') window.dispatchEvent(new Event(sessionEndedEvent));
+}
+
 function parse(text) {
   try {
     return JSON.parse(text);
@@ -40,6 +50,7 @@ async function request(method, path, body) {
       throw new ApiError(0);
     }
     const data = parse(await res.text());
+    noticeSessionEnd(res.status, data);
     if (!res.ok) throw new ApiError(res.status, data);
     return data;
   } finally {
@@ -70,6 +81,7 @@ export function upload(path, formData, onProgress = () => {}) {
     xhr.upload.addEventListener('progress', (e) => onProgress(e.lengthComputable ? e.loaded / e.total : -1));
     xhr.addEventListener('load', () => {
       const data = parse(xhr.responseText);
+      noticeSessionEnd(xhr.status, data);
       if (xhr.status >= 200 && xhr.status < 300) resolve(data);
       else reject(new ApiError(xhr.status, data));
     });

@@ -2,13 +2,16 @@
 import { h } from './dom.js';
 import { relativeTime } from './format.js';
 import { startRouter } from './router.js';
-import { onMeChange, refreshMe } from './session.js';
+import { isModerator, onMeChange, refreshMe } from './session.js';
 import { announce } from './status.js';
 import { forgetTallies, loadShownTallies } from './votes.js';
 import { avatar } from './components/avatar.js';
 import { logoutButton } from './components/logout-button.js';
+import { modLink, refreshModCount } from './components/mod-link.js';
 import { loginView, registerView, resetView } from './views/auth.js';
 import { feedView } from './views/feed.js';
+import { modView } from './views/mod.js';
+import { modlogView } from './views/modlog.js';
 import { notFoundView, errorView } from './views/notfound.js';
 import { profileView } from './views/profile.js';
 import { settingsView } from './views/settings.js';
@@ -24,6 +27,8 @@ const routes = [
   [/^\/reset$/, resetView],
   [/^\/settings$/, settingsView],
   [/^\/stats$/, statsView],
+  [/^\/mod$/, modView],
+  [/^\/modlog$/, modlogView],
 ];
 
 function findView(path) {
@@ -43,6 +48,7 @@ function drawNav(user) {
   nav.replaceChildren(
     navLink('/', 'Neueste'),
     navLink('/stats', 'Statistik'),
+    ...(isModerator(user) ? [modLink()] : []),
     ...(user
       ? [navLink(`/u/${encodeURIComponent(user.username)}`, avatar(user.username, user.avatar), h('span', { class: 'nav-name' }, user.username)),
         navLink('/settings', 'Einstellungen'), logoutButton({ class: 'nav-button' })]
@@ -87,6 +93,7 @@ async function render({ moveFocus = false, scroll = false } = {}) {
     (heading ?? main).focus();
   }
   loadShownTallies().catch((err) => announce(err.message, 'error'));
+  void refreshModCount(); // new reports arrive while a moderator reads
 }
 
 /** Relative times ("vor 5 Minuten") stay right while the page is open. */

@@ -82,7 +82,7 @@ export function splitLinks(text) {
 /** A short label for an entry in breadcrumbs and titles: "Anna: Hallo Welt …". */
 export function excerpt(entry, max = 40) {
   const who = entry.username || 'gelöschtes Konto';
-  if (entry.deleted) return `${who}: (gelöscht)`;
+  if (entry.deleted) return `${who}: (${entry.removed ? 'entfernt' : 'gelöscht'})`;
   const chars = [...entry.content.replace(/\s+/g, ' ').trim()];
   const text = chars.length === 0 ? '(Bild)' : chars.length > max ? `${chars.slice(0, max).join('')} …` : chars.join('');
   return `${who}: ${text}`;

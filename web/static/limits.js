@@ -8,6 +8,16 @@ export const maxContentLength = 1000; // mirrors maxContentLength in lib/api/ent
 /** A report's reason, in code points (docs/API.md "POST /api/entry/{pid}/report"). */
 export const maxReasonLength = 500; // mirrors maxReasonLength in lib/reports.ts
 
+/** A moderation reason, in code points: public on the removed entry and in the log (docs/API.md "Moderation"). */
+export const maxModReasonLength = 500; // mirrors maxModReasonLength in lib/moderation/reasons.ts
+
+/** Bans last 1 to 3650 days, or for good. */
+export const maxBanDays = 3650; // mirrors maxBanDays in lib/moderation/accounts.ts
+
+/** The report queue shows 20 entries a page, the moderation log 50 rows. */
+export const queuePageSize = 20; // mirrors queuePageSize in lib/reports.ts
+export const modlogPageSize = 50; // mirrors modlogPageSize in lib/modlog.ts
+
 /** Usernames: 3–32 code points of letters, marks, digits, `.`, `_`, space and `-`. */
 export const minUsernameLength = 3; // mirrors isValidUsername in lib/users.ts
 export const maxUsernameLength = 32; // mirrors isValidUsername in lib/users.ts

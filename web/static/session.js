@@ -1,12 +1,18 @@
 // Who is logged in: GET /api/user/info (401 = logged out), kept here for every view.
 import * as api from './api.js';
+import { announce } from './status.js';
 
 let current = null;
 const listeners = new Set();
 
-/** The logged-in user {uid, username, created_at, last_login, avatar}, or null. */
+/** The logged-in user {uid, username, created_at, last_login, avatar, role?}, or null. */
 export function me() {
   return current;
+}
+
+/** Whether the user (by default the logged-in one) moderates: only /api/user/info says so. */
+export function isModerator(user = current) {
+  return user?.role === 'moderator';
 }
 
 /** Asks the server again; a 401 means logged out, other failures keep the last known state. */
@@ -38,3 +44,11 @@ export async function logout() {
   await api.post('/api/auth/logout');
   setMe(null);
 }
+
+// Any request answered 401 auth.required: the session ended on the server (it expired, or a ban
+// ended it), so the page stops showing a logged-in header and asks to log in again.
+window.addEventListener(api.sessionEndedEvent, () => {
+  if (!current) return;
+  setMe(null);
+  announce('Deine Anmeldung ist beendet. Bitte melde dich wieder an.', 'error');
+});

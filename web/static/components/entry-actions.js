@@ -3,12 +3,13 @@
 import * as api from '../api.js';
 import { h, replace, uid } from '../dom.js';
 import { maxReasonLength } from '../limits.js';
-import { me } from '../session.js';
+import { isModerator, me } from '../session.js';
 import { announce } from '../status.js';
 import { showTally, watchTally } from '../votes.js';
 import { bumpButton } from './bump-button.js';
 import { contentField } from './composer.js';
 import { field, formMessage, onSubmit } from './form.js';
+import { removeForm } from './mod-actions.js';
 
 function voteButton(pid, mode, label) {
   const count = h('span', { class: 'vote-count' }, '–');
@@ -42,7 +43,7 @@ function voteButtons(pid) {
 }
 
 /** Opens `build(close)` in the panel, or closes it when this button's form is already open. */
-function panelToggle(label, panel, build, className = '') {
+export function panelToggle(label, panel, build, className = '') {
   const button = h('button', { type: 'button', class: `action ${className}`, 'aria-expanded': 'false', 'aria-controls': panel.id }, label);
   const close = () => {
     panel.replaceChildren();
@@ -115,8 +116,8 @@ function deleteConfirm(entry, close, onDeleted) {
     message, h('div', { class: 'form-actions' }, yes, cancelButton(close)));
 }
 
-/** The bar; a deleted entry's has only the link to its replies. */
-export function entryActions(entry, { panel, hideReply, replyForm, onEdited, onDeleted }) {
+/** The bar; a deleted entry's has only the link to its replies. Moderators may remove any live entry. */
+export function entryActions(entry, { panel, hideReply, replyForm, onEdited, onDeleted, onRemoved }) {
   panel.id = uid('panel');
   const bar = h('div', { class: 'entry-actions' });
   const threadLink = entry.reply_count > 0 && location.pathname !== `/e/${entry.pid}`
@@ -132,5 +133,12 @@ export function entryActions(entry, { panel, hideReply, replyForm, onEdited, onD
     user ? bumpButton(entry) : null,
     panelToggle('Melden', panel, (close) => reportForm(entry.pid, close)),
     own ? panelToggle('Bearbeiten', panel, (close) => editForm(entry, close, onEdited)) : null,
-    own ? panelToggle('Löschen', panel, (close) => deleteConfirm(entry, close, onDeleted), 'danger-text') : null);
+    own ? panelToggle('Löschen', panel, (close) => deleteConfirm(entry, close, onDeleted), 'danger-text') : null,
+    isModerator(user) ? panelToggle('Entfernen', panel, (close) => removeForm(entry.pid, {
+      onCancel: close,
+      onDone(reason) {
+        announce('Beitrag entfernt.');
+        onRemoved(reason);
+      },
+    }), 'danger-text') : null);
 }

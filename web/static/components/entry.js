@@ -44,8 +44,13 @@ function authorLine(entry, opts) {
       opts.replyContext && entry.reply_to ? h('span', { class: 'entry-context' }, 'Antwort auf ', h('a', { href: `/e/${entry.reply_to}` }, `Beitrag #${entry.reply_to}`)) : null));
 }
 
+/** The line a gone entry shows instead of its text: the moderation's public reason, or the author's deletion. */
+export function goneNote(entry) {
+  return entry.removed ? `Von der Moderation entfernt: ${entry.removed_reason}` : 'Dieser Beitrag wurde gelöscht.';
+}
+
 function entryBody(entry) {
-  if (entry.deleted) return h('div', { class: 'entry-body' }, h('p', { class: 'entry-text deleted-note' }, 'Dieser Beitrag wurde gelöscht.'));
+  if (entry.deleted) return h('div', { class: 'entry-body' }, h('p', { class: `entry-text deleted-note${entry.removed ? ' removed-note' : ''}` }, goneNote(entry)));
   return h('div', { class: 'entry-body' },
     entry.content ? entryText(entry.content) : null,
     entry.filepath ? h('a', { class: 'entry-image-link', href: `/static/media/${entry.filepath}` },
@@ -53,14 +58,31 @@ function entryBody(entry) {
     entry.preview ? previewCard(entry.preview) : null);
 }
 
+/** The same entry as a tombstone: what a card turns into after a deletion or a removal. */
+export function goneEntry(entry, removedReason) {
+  const gone = { ...entry, deleted: 1, content: '', filepath: '', preview: undefined };
+  return removedReason === undefined ? gone : { ...gone, removed: 1, removed_reason: removedReason };
+}
+
 /**
  * The card. opts: compact (a latest reply or a list item), replyContext (profile: "Antwort auf"),
- * hideReply (the thread page has its own reply form), refresh() to redraw the page after a reply.
+ * hideReply (the thread page has its own reply form), refresh() to redraw the page after a reply,
+ * noActions (the moderation queue has its own buttons).
  */
 export function entryCard(entry, opts = {}) {
   const card = h('article', { class: `entry${opts.compact ? ' entry-compact' : ''}${entry.deleted ? ' entry-deleted' : ''}`, id: `e${entry.pid}`, 'data-pid': entry.pid });
   let body = entryBody(entry);
+  if (opts.noActions) {
+    card.append(authorLine(entry, opts), body);
+    return card;
+  }
   const panel = h('div', { class: 'entry-panel' });
+  const becomeTombstone = (gone) => {
+    const tombstone = entryCard(gone, opts);
+    tombstone.tabIndex = -1;
+    card.replaceWith(tombstone);
+    tombstone.focus();
+  };
   const actions = entryActions(entry, {
     panel,
     hideReply: opts.hideReply,
@@ -72,12 +94,8 @@ export function entryCard(entry, opts = {}) {
       body.replaceWith(fresh);
       body = fresh;
     },
-    onDeleted() {
-      const gone = entryCard({ ...entry, deleted: 1, content: '', filepath: '', preview: undefined }, opts);
-      gone.tabIndex = -1;
-      card.replaceWith(gone);
-      gone.focus();
-    },
+    onDeleted: () => becomeTombstone(goneEntry(entry)),
+    onRemoved: (reason) => becomeTombstone(goneEntry(entry, reason)),
   });
   card.append(authorLine(entry, opts), body, actions, panel);
   return card;

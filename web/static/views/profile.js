@@ -1,11 +1,15 @@
-// "/u/{username}": avatar, member since, and the user's entries with paging.
+// "/u/{username}": avatar, member since, a ban if there is one, and the user's entries with paging.
+// Moderators also find the account's moderation tools here.
 import * as api from '../api.js';
-import { add, h } from '../dom.js';
+import { add, h, uid } from '../dom.js';
 import { longDate } from '../format.js';
 import { refresh } from '../router.js';
-import { me } from '../session.js';
+import { isModerator, me } from '../session.js';
+import { announce } from '../status.js';
 import { avatar } from '../components/avatar.js';
 import { entryCard } from '../components/entry.js';
+import { panelToggle } from '../components/entry-actions.js';
+import { avatarRemoveForm, banForm, banText, unbanButton } from '../components/mod-actions.js';
 import { pageFromQuery, pager } from '../components/pager.js';
 
 function decodedName(raw) {
@@ -16,18 +20,38 @@ function decodedName(raw) {
   }
 }
 
+/** Ban, unban and avatar removal for moderators; the page redraws with the result. */
+function moderationTools(user) {
+  const panel = h('div', { class: 'entry-panel', id: uid('panel') });
+  const finish = (text) => {
+    announce(text);
+    refresh();
+  };
+  const tools = h('div', { class: 'entry-actions' },
+    user.banned_until
+      ? panelToggle('Sperre aufheben', panel, () => unbanButton(user.username, () => finish(`Die Sperre von ${user.username} ist aufgehoben.`)))
+      : panelToggle('Sperren', panel, (close) => banForm(user.username, { onCancel: close, onDone: (ban) => finish(`${user.username} ist ${banText(ban.banned_until)}.`) }), 'danger-text'),
+    user.avatar
+      ? panelToggle('Avatar entfernen', panel, (close) => avatarRemoveForm(user.username, { onCancel: close, onDone: () => finish('Der Avatar ist entfernt.') }), 'danger-text')
+      : null);
+  return h('section', { class: 'card mod-tools', 'aria-labelledby': 'mod-tools-heading' },
+    h('h2', { id: 'mod-tools-heading' }, 'Moderation'), tools, panel);
+}
+
 export async function profileView(root, { params, query }) {
   const name = encodeURIComponent(decodedName(params[1]));
   const page = pageFromQuery(query);
   const [user, entries] = await Promise.all([api.get(`/api/u/${name}/info`), api.get(`/api/u/${name}/feed/${page}`)]);
   const own = me()?.uid === user.uid;
-  add(root, 
+  add(root,
     h('header', { class: 'profile-head' },
       avatar(user.username, user.avatar, 'large'),
       h('div', {},
         h('h1', {}, user.username),
         h('p', { class: 'muted' }, `Mitglied seit ${longDate(user.created_at)}`),
+        user.banned_until ? h('p', { class: 'ban-note' }, `Dieses Konto ist ${banText(user.banned_until)}.`) : null,
         own ? h('p', {}, h('a', { href: '/settings' }, 'Profil bearbeiten')) : null)),
+    isModerator() && !own ? moderationTools(user) : null,
     h('h2', {}, 'Beiträge'),
     entries.length
       ? h('ul', { class: 'entry-list' }, entries.map((entry) => h('li', {}, entryCard(entry, { refresh, replyContext: true }))))

@@ -16,7 +16,7 @@ function breadcrumb(ancestors, entry) {
 }
 
 function replyBox(entry) {
-  if (entry.deleted) return h('p', { class: 'note' }, 'Auf einen gelöschten Beitrag kann man nicht antworten.');
+  if (entry.deleted) return h('p', { class: 'note' }, `Auf einen ${entry.removed ? 'entfernten' : 'gelöschten'} Beitrag kann man nicht antworten.`);
   if (!me()) return h('p', { class: 'note' }, 'Zum Antworten bitte ', h('a', { href: `/login?weiter=/e/${entry.pid}` }, 'anmelden'), '.');
   return h('section', { class: 'card write', 'aria-labelledby': 'reply-heading' },
     h('h2', { id: 'reply-heading' }, 'Antwort schreiben'),

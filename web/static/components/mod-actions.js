@@ -1,0 +1,103 @@
+// The moderators' forms: remove an entry, dismiss its reports, ban or unban an account, remove an
+// avatar. Reasons are public (on the removed entry and in the moderation log); each form says so.
+import * as api from '../api.js';
+import { h, uid } from '../dom.js';
+import { dateTime } from '../format.js';
+import { maxBanDays, maxModReasonLength } from '../limits.js';
+import { field, formMessage, onSubmit } from './form.js';
+
+const publicNote = 'Der Grund ist öffentlich: Er steht am entfernten Beitrag und im Moderationsprotokoll.';
+
+function reasonField(label, { required = true, note = publicNote } = {}) {
+  return field({ label, name: 'reason', tag: 'textarea', rows: 2, required, hint: `${note} Höchstens ${maxModReasonLength} Zeichen.` });
+}
+
+function buttons(submit, onCancel) {
+  return h('div', { class: 'form-actions' }, submit, onCancel ? h('button', { type: 'button', onclick: onCancel }, 'Abbrechen') : null);
+}
+
+/** "dauerhaft gesperrt" or "gesperrt bis 03.03.2026, 14:05" for a banned_until. */
+export function banText(until) {
+  return until === -1 ? 'dauerhaft gesperrt' : `gesperrt bis ${dateTime(until)}`;
+}
+
+/** Remove an entry: the reason is required. onDone(reason) after the server removed it. */
+export function removeForm(pid, { onDone, onCancel }) {
+  const reason = reasonField('Grund der Entfernung');
+  const message = formMessage();
+  const send = h('button', { type: 'submit', class: 'danger' }, 'Entfernen');
+  const form = h('form', { class: 'panel-form', novalidate: true }, reason.wrap, message, buttons(send, onCancel));
+  onSubmit(form, send, { reason }, message, async () => {
+    await api.post(`/api/mod/entry/${pid}/remove`, { reason: reason.input.value });
+    onDone(reason.input.value.replace(/\s+/g, ' ').trim());
+  });
+  return form;
+}
+
+/** Close an entry's open reports without acting on it; the reason is optional (and public too). */
+export function dismissForm(pid, { onDone, onCancel }) {
+  const reason = reasonField('Grund (optional)', { required: false, note: 'Der Grund ist öffentlich: Er steht im Moderationsprotokoll.' });
+  const message = formMessage();
+  const send = h('button', { type: 'submit', class: 'primary' }, 'Meldungen verwerfen');
+  const form = h('form', { class: 'panel-form', novalidate: true }, reason.wrap, message, buttons(send, onCancel));
+  onSubmit(form, send, { reason }, message, async () => {
+    await api.post(`/api/mod/entry/${pid}/dismiss`, { reason: reason.input.value });
+    onDone();
+  });
+  return form;
+}
+
+/** A checkbox with its label after it. */
+function checkbox(label, name) {
+  const id = uid(name);
+  const input = h('input', { type: 'checkbox', id, name, value: '1' });
+  return { input, wrap: h('div', { class: 'field field-check' }, input, h('label', { for: id }, label)), setError() {} };
+}
+
+/** Ban an account: reason, days (empty: for good), and purge. onDone({username, banned_until}, purged). */
+export function banForm(username, { onDone, onCancel }) {
+  const reason = reasonField(`Grund der Sperre von ${username}`, { note: 'Der Grund ist öffentlich: Er steht im Moderationsprotokoll.' });
+  const days = field({ label: 'Dauer in Tagen', name: 'days', type: 'number', min: 1, max: maxBanDays, inputmode: 'numeric', hint: `1 bis ${maxBanDays}; leer lassen für eine dauerhafte Sperre.` });
+  const purge = checkbox('Auch alle Beiträge entfernen (mit demselben Grund)', 'purge');
+  const message = formMessage();
+  const send = h('button', { type: 'submit', class: 'danger' }, 'Sperren');
+  const form = h('form', { class: 'panel-form', novalidate: true }, reason.wrap, days.wrap, purge.wrap, message, buttons(send, onCancel));
+  onSubmit(form, send, { reason, days, purge }, message, async () => {
+    const result = await api.post(`/api/mod/user/${encodeURIComponent(username)}/ban`, {
+      reason: reason.input.value, days: days.input.value, purge: purge.input.checked ? '1' : '',
+    });
+    onDone(result, purge.input.checked, reason.input.value.replace(/\s+/g, ' ').trim());
+  });
+  return form;
+}
+
+/** Lift a ban (no fields): a button that says what happened or why not. */
+export function unbanButton(username, onDone) {
+  const button = h('button', { type: 'button' }, 'Sperre aufheben');
+  const message = formMessage();
+  button.addEventListener('click', async () => {
+    button.disabled = true;
+    message.textContent = '';
+    try {
+      onDone(await api.post(`/api/mod/user/${encodeURIComponent(username)}/unban`));
+    } catch (err) {
+      message.textContent = err.message;
+    } finally {
+      button.disabled = false;
+    }
+  });
+  return h('div', { class: 'panel-form' }, h('div', { class: 'form-actions' }, button), message);
+}
+
+/** Remove an account's avatar: the reason is required and public. */
+export function avatarRemoveForm(username, { onDone, onCancel }) {
+  const reason = reasonField(`Grund für das Entfernen des Avatars von ${username}`, { note: 'Der Grund ist öffentlich: Er steht im Moderationsprotokoll.' });
+  const message = formMessage();
+  const send = h('button', { type: 'submit', class: 'danger' }, 'Avatar entfernen');
+  const form = h('form', { class: 'panel-form', novalidate: true }, reason.wrap, message, buttons(send, onCancel));
+  onSubmit(form, send, { reason }, message, async () => {
+    await api.post(`/api/mod/user/${encodeURIComponent(username)}/avatar/remove`, { reason: reason.input.value });
+    onDone();
+  });
+  return form;
+}

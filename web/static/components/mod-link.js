@@ -1,0 +1,28 @@
+// The header link to /mod for moderators, with the number of entries that have open reports.
+import * as api from '../api.js';
+import { h } from '../dom.js';
+
+const count = h('span', { class: 'badge mod-count', hidden: true });
+const link = h('a', { href: '/mod', class: 'mod-link' }, 'Moderation', count);
+
+/** The link (one for the page; app.js puts it in the header and refreshes the number after each view). */
+export function modLink() {
+  return link;
+}
+
+/** Asks the server how many entries wait in the queue; a failure leaves the number as it was. */
+export async function refreshModCount() {
+  if (!link.isConnected) return;
+  try {
+    showModCount((await api.get('/api/mod/queue')).open_entries);
+  } catch {
+    // The header is no place for an error; the /mod page shows its own.
+  }
+}
+
+/** Sets the number at once (the queue page knows it after each action). */
+export function showModCount(n) {
+  count.textContent = n > 0 ? String(n) : '';
+  count.hidden = !(n > 0);
+  link.setAttribute('aria-label', n > 0 ? `Moderation: ${n} ${n === 1 ? 'gemeldeter Beitrag' : 'gemeldete Beiträge'}` : 'Moderation');
+}
