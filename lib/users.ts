@@ -6,7 +6,7 @@ export interface User {
   created_at: number;
   last_login: number;
   avatar: string;
-  /** '' or 'moderator' (docs/API.md "Moderation"). */
+  /** '' or moderatorRole (docs/API.md "Moderation"). */
   role: string;
   /** 0 none, -1 permanent, else the Unix time the ban ends; see activeBanUntil. */
   banned_until: number;
@@ -16,6 +16,9 @@ export interface User {
 export interface UserWithHash extends User {
   pass_hash: string;
 }
+
+/** The one role an account can have besides plain user: made by board-admin mod add. */
+export const moderatorRole = 'moderator';
 
 const userColumns = 'uid, username, created_at, last_login, avatar, role, banned_until, ban_reason';
 

@@ -1,12 +1,12 @@
 import { systemClock } from '../clock.ts';
 import { removeMedia } from '../media.ts';
 import {
-  activeBanUntil, banUser, listModerators, maxBanDays, moderatorRole, permanentBan, removeAvatarOf, setModerator, unbanUser,
+  activeBanUntil, banUser, listModerators, maxBanDays, permanentBan, removeAvatarOf, setModerator, unbanUser,
 } from '../moderation/accounts.ts';
 import { removeEntry, restoreEntry } from '../moderation/entries.ts';
 import { moderationReason } from '../moderation/reasons.ts';
 import { administrator } from '../modlog.ts';
-import { findUserByName } from '../users.ts';
+import { findUserByName, moderatorRole } from '../users.ts';
 import { ArgumentError, commandArgs, failed, utcMinute, wholeNumber, withBoard, type AdminCommand } from './cli.ts';
 
 /**

@@ -1,16 +1,16 @@
 import { findEntry, findLiveEntry } from '../entries.ts';
-import { requireModerator, type Ctx } from '../http/context.ts';
 import type { Form } from '../http/body.ts';
+import { requireModerator, type Ctx } from '../http/context.ts';
 import { ApiError, invalidField } from '../http/errors.ts';
 import { integerParam } from '../http/fields.ts';
 import { removeMedia } from '../media.ts';
 import { fieldMessages } from '../messages.ts';
-import { banUser, maxBanDays, moderatorRole, permanentBan, removeAvatarOf, unbanUser } from '../moderation/accounts.ts';
-import { moderationReason } from '../moderation/reasons.ts';
+import { banUser, maxBanDays, permanentBan, removeAvatarOf, unbanUser } from '../moderation/accounts.ts';
 import { dismissReports, removeEntry, restoreEntry } from '../moderation/entries.ts';
+import { moderationReason } from '../moderation/reasons.ts';
 import { maxModlogPage, readPublicModlog } from '../modlog.ts';
 import { countEntriesWithOpenReports, countOpenReports, maxQueuePage, readReportQueue } from '../reports.ts';
-import { findUserByName } from '../users.ts';
+import { findUserByName, moderatorRole } from '../users.ts';
 
 /**
  * The moderators' endpoints (docs/API.md "Moderation"). The pipeline has already answered 401

@@ -6,9 +6,9 @@ import { textField } from '../http/fields.ts';
 import { processAvatar } from '../images.ts';
 import { removeMedia, saveMedia } from '../media.ts';
 import { fieldMessages } from '../messages.ts';
-import { activeBanUntil, moderatorRole } from '../moderation/accounts.ts';
+import { activeBanUntil } from '../moderation/accounts.ts';
 import { verifyPassword } from '../passwords.ts';
-import { findUserById, findUserByName, isValidUsername, normaliseUsername, renameUser, setAvatar, type User } from '../users.ts';
+import { findUserById, findUserByName, isValidUsername, moderatorRole, normaliseUsername, renameUser, setAvatar, type User } from '../users.ts';
 
 /** GET /api/u/{username}/info */
 export function publicInfo(ctx: Ctx) {

@@ -1,7 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { moderatorRole } from '../moderation/accounts.ts';
 import { findSessionByToken, type Session } from '../sessions.ts';
-import { findUserById, type User } from '../users.ts';
+import { findUserById, moderatorRole, type User } from '../users.ts';
 import type { Services } from '../services.ts';
 import { readForm, type Form } from './body.ts';
 import { clientIp } from './client-ip.ts';

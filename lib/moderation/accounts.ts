@@ -1,14 +1,13 @@
 import type { Db } from '../db.ts';
 import { writeModlog, administrator, type ActorUid } from '../modlog.ts';
 import { deleteSessionsOfUser } from '../sessions.ts';
+import { moderatorRole } from '../users.ts';
 import { removeAllEntriesOf } from './entries.ts';
 
 /**
  * The moderation's actions on accounts (docs/API.md "Moderation"): bans, avatars and the
  * moderator role. Each runs in one transaction with its log row.
  */
-
-export const moderatorRole = 'moderator';
 
 /** `banned_until` stored: 0 none, -1 permanent, else the Unix time the ban ends. */
 export const permanentBan = -1;

@@ -1,9 +1,13 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { assertError, member, password, post, useBoard, visitor } from '../helpers.ts';
+import { assertError, entryRow, member, password, post, uidOf, useBoard, visitor, type TestBoard } from '../helpers.ts';
 import { entryFields } from '../entry-helpers.ts';
 
-/** docs/API.md "GET /api/mod/reports/{page}" and "GET /api/modlog/{page}": the queue and the public log. */
+/** docs/API.md "GET /api/mod/reports/{page}", "POST /api/mod/entry/{pid}/dismiss" and "GET /api/modlog/{page}": the queue and the public log. */
+
+function openReports(board: TestBoard, pid: number): number {
+  return board.app.services.db.one<{ n: number }>('SELECT count(*) AS n FROM reports WHERE pid = ? AND closed_at = 0', pid)!.n;
+}
 
 describe('the report queue', () => {
   const t = useBoard({ members: ['Anna', 'Bert'], moderators: ['Mia'] });
@@ -55,6 +59,46 @@ describe('the report queue', () => {
     const page1 = (await t.members.Mia.get('/api/mod/reports/1')).body;
     assert.equal(page1.length, 24 - 20);
     assert.deepEqual((await t.members.Mia.get('/api/mod/reports/100')).body, []);
+  });
+});
+
+describe('dismissing the reports of an entry', () => {
+  const t = useBoard({ members: ['Anna', 'Bert'], moderators: ['Mia'] });
+
+  test('closes every open report without touching the entry; answers {pid, status: "dismissed"}', async () => {
+    const pid = await post(t.members.Anna, 'harmlos');
+    await visitor(t.board).post(`/api/entry/${pid}/report`, { reason: 'gefällt mir nicht' });
+    await t.members.Bert.post(`/api/entry/${pid}/report`, { reason: 'mir auch nicht' });
+    const answer = await t.members.Mia.post(`/api/mod/entry/${pid}/dismiss`, { reason: 'kein Verstoß' });
+    assert.equal(answer.status, 200, answer.text);
+    assert.deepEqual(answer.body, { pid, status: 'dismissed' });
+    assert.equal(openReports(t.board, pid), 0);
+    assert.equal(entryRow(t.board, pid)!.deleted, 0);
+    const { db } = t.board.app.services;
+    const log = db.one<{ id: number; action: string; reason: string; uid: number }>('SELECT id, action, reason, uid FROM modlog WHERE pid = ?', pid)!;
+    assert.deepEqual([log.action, log.reason, log.uid], ['dismiss', 'kein Verstoß', uidOf(t.board, 'Anna')]);
+    assert.deepEqual(db.all('SELECT DISTINCT closed_action, closed_log_id FROM reports WHERE pid = ?', pid), [{ closed_action: 'dismiss', closed_log_id: log.id }]);
+
+    assert.equal((await t.members.Bert.post(`/api/entry/${pid}/report`, { reason: 'doch' })).status, 200, 'the same user may report again');
+    assert.equal(openReports(t.board, pid), 1);
+  });
+
+  test('the reason is optional; without an open report 404 report.not_found; an unknown entry 404 entry.not_found', async () => {
+    const pid = await post(t.members.Anna, 'ohne Grund verworfen');
+    assertError(await t.members.Mia.post(`/api/mod/entry/${pid}/dismiss`), 404, 'report.not_found');
+    await visitor(t.board).post(`/api/entry/${pid}/report`);
+    assert.equal((await t.members.Mia.post(`/api/mod/entry/${pid}/dismiss`)).status, 200);
+    assertError(await t.members.Mia.post(`/api/mod/entry/${pid}/dismiss`), 404, 'report.not_found', { note: 'a second dismiss' });
+    assertError(await t.members.Mia.post('/api/mod/entry/987654/dismiss'), 404, 'entry.not_found');
+  });
+
+  test('reports on an entry its author deleted can be dismissed', async () => {
+    const pid = await post(t.members.Anna, 'gemeldet, dann gelöscht');
+    await visitor(t.board).post(`/api/entry/${pid}/report`, { reason: 'böse' });
+    assert.equal((await t.members.Anna.post(`/api/entry/${pid}/delete`)).status, 200);
+    assert.equal(openReports(t.board, pid), 1, 'a deletion leaves the reports open');
+    assert.equal((await t.members.Mia.post(`/api/mod/entry/${pid}/dismiss`)).status, 200);
+    assert.equal(openReports(t.board, pid), 0);
   });
 });
 
