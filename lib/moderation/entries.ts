@@ -3,6 +3,7 @@ import { adjustEntryCounters, findEntry, findLiveEntry } from '../entries.ts';
 import { recordRestoredDescendant, repairLatestAfterRemoval } from '../latest.ts';
 import { writeModlog, type ActorUid } from '../modlog.ts';
 import { closeOpenReports, countOpenReports } from '../reports.ts';
+import { findUserById } from '../users.ts';
 
 /**
  * The moderation's actions on entries (docs/API.md "Moderation"). Each runs in one transaction
@@ -39,7 +40,8 @@ export type RestoreOutcome = 'restored' | 'not_found' | 'not_removed';
 export function restoreEntry(db: Db, pid: number, actor: ActorUid, now: number): RestoreOutcome {
   return db.tx(() => {
     const entry = findEntry(db, pid);
-    if (!entry || entry.uid === 0) return 'not_found';
+    // uid 0: an account deletion's tombstone; no user row: an account deletion under way.
+    if (!entry || entry.uid === 0 || !findUserById(db, entry.uid)) return 'not_found';
     if (!entry.removed) return 'not_removed';
     db.run("UPDATE entries SET deleted = 0, removed = 0, removed_reason = '', removed_at = 0 WHERE pid = ?", pid);
     adjustEntryCounters(db, entry.reply_to !== 0, 1);

@@ -275,4 +275,13 @@ describe('removed entries and storage', () => {
     assertError(await restore(t.members.Mia, lonely), 404, 'entry.not_found');
     assertError(await restore(t.members.Mia, answered), 404, 'entry.not_found');
   });
+
+  test('a restore while the author\'s account is being deleted (its row gone, its entries not yet) answers 404', async () => {
+    const dora = await member(t.board, 'Dora');
+    const pid = await post(dora, 'bald ohne Konto');
+    assert.equal((await remove(t.members.Mia, pid)).status, 200);
+    t.board.app.services.db.run('DELETE FROM users WHERE uid = ?', uidOf(t.board, 'Dora'));
+    assertError(await restore(t.members.Mia, pid), 404, 'entry.not_found');
+    assert.equal(entryRow(t.board, pid)!.removed, 1, 'still removed');
+  });
 });
