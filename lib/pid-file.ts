@@ -1,5 +1,6 @@
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { ConfigError } from './config.ts';
 
 /**
  * `$BOARD_DATA/server.pid` names the server process using the data folder, so that
@@ -30,7 +31,7 @@ export function runningServerPid(dataDir: string): number | undefined {
 /** Claims the folder for this process; throws when another live server holds it. Returns the release function. */
 export function claimPidFile(dataDir: string): () => void {
   const other = runningServerPid(dataDir);
-  if (other) throw new Error(`another server (pid ${other}) uses ${dataDir}`);
+  if (other) throw new ConfigError(`BOARD_DATA: another server (pid ${other}) uses ${dataDir}`);
   writeFileSync(pidFilePath(dataDir), `${process.pid}\n`);
   return () => {
     if (runningServerPid(dataDir) === undefined) rmSync(pidFilePath(dataDir), { force: true });
