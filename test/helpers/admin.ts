@@ -12,11 +12,16 @@ const adminBin = fileURLToPath(new URL('../../bin/board-admin', import.meta.url)
 
 /** Runs bin/board-admin as a real process against the board's data folder and origin. */
 export function runAdmin(board: TestBoard, args: string[], env: Record<string, string> = {}): Promise<AdminRun> {
+  return runAdminWith(args, { BOARD_DATA: board.config.dataDir, BOARD_ORIGIN: board.config.origin, ...env });
+}
+
+/** Runs bin/board-admin with only these BOARD_* variables (none: as in a fresh shell), in `cwd` if given. */
+export function runAdminWith(args: string[], env: Record<string, string> = {}, cwd?: string): Promise<AdminRun> {
   const childEnv: Record<string, string> = {};
   for (const [name, value] of Object.entries(process.env)) if (value !== undefined && !name.startsWith('BOARD_')) childEnv[name] = value;
-  Object.assign(childEnv, { BOARD_DATA: board.config.dataDir, BOARD_ORIGIN: board.config.origin }, env);
+  Object.assign(childEnv, env);
   return new Promise((resolve, reject) => {
-    execFile(adminBin, args, { env: childEnv, timeout: 30_000 }, (err, stdout, stderr) => {
+    execFile(adminBin, args, { env: childEnv, cwd, timeout: 30_000 }, (err, stdout, stderr) => {
       if (err && typeof err.code !== 'number') return reject(err);
       resolve({ code: err ? (err.code as number) : 0, stdout, stderr });
     });
