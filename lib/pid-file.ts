@@ -20,11 +20,16 @@ export function runningServerPid(dataDir: string): number | undefined {
     return undefined;
   }
   if (!Number.isInteger(pid) || pid <= 0 || pid === process.pid) return undefined;
+  return processAlive(pid) ? pid : undefined;
+}
+
+/** Whether a process with this pid exists (one of another user counts too). */
+export function processAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
-    return pid;
+    return true;
   } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM' ? pid : undefined;
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
   }
 }
 

@@ -1,18 +1,26 @@
-import { backupDatabase, restoreDatabase } from '../../lib/admin/backup.ts';
+import { backupDatabase } from '../../lib/admin/backup.ts';
+import { restoreDatabase } from '../../lib/admin/restore.ts';
 import type { Command } from '../cli.ts';
 
 export const backup: Command = {
   name: 'backup',
   summary: 'consistent copy of the live database (safe while the server runs)',
-  usage: '<file>',
+  usage: '[--force] <file>',
   help: `
 Copies the live database through SQLite's online backup API: safe while the server runs and
-writes. Copy BOARD_DATA/media with rsync too.`,
+writes; the copy holds every write committed before the command started. The copy is one
+self-contained file (no WAL: opening it creates no side files), passes SQLite's integrity check
+before it gets its name, and nothing else is left behind: the copy is written under a temporary
+name in the target folder, removed on any failure, Ctrl-C or SIGTERM; temporary files of a run
+that was killed outright (SIGKILL, power cut) are removed by the next run.
+
+An existing file is never replaced unless --force is given. Copy BOARD_DATA/media too (rsync).`,
   needsBoard: true,
+  options: { force: { type: 'boolean' } },
   args: [1, 1],
-  async run({ config, args: [file], print }) {
-    const { pages } = await backupDatabase(config, file!);
-    print(`backed up ${config.dbPath} to ${file} (${pages} pages); copy ${config.mediaDir} with rsync too`);
+  async run({ config, args: [file], options, print, note }) {
+    const { pages, destination } = await backupDatabase(config, file!, { force: options.force === true, note });
+    print(`backed up ${config.dbPath} to ${destination} (${pages} pages); copy ${config.mediaDir} with rsync too`);
     return 0;
   },
 };
