@@ -11,3 +11,4 @@ export * from './helpers/stored.ts';
 export * from './helpers/admin.ts';
 export * from './helpers/use-board.ts';
 export * from './helpers/images.ts';
+export * from './helpers/folders.ts';

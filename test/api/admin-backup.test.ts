@@ -1,21 +1,13 @@
 import Database from 'better-sqlite3';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { after, before, describe, test } from 'node:test';
+import { before, describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { post, runAdmin, startBoard, useBoard, type TestBoard } from '../helpers.ts';
+import { emptyFolder, post, runAdmin, startBoard, useBoard, type TestBoard } from '../helpers.ts';
 
 /** board-admin backup as a nightly cron job meets it: one clean file, nothing left behind, never a silent overwrite. */
-const folders: string[] = [];
-after(() => folders.forEach((folder) => rmSync(folder, { recursive: true, force: true })));
-function emptyFolder(): string {
-  const made = mkdtempSync(join(tmpdir(), 'board-backups-'));
-  folders.push(made);
-  return made;
-}
 
 const scratch = (name: string) => name.endsWith('.board-admin-tmp') || /\.board-admin-tmp-(journal|wal|shm)$/.test(name);
 

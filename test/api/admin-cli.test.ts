@@ -1,22 +1,13 @@
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { after, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import { commands } from '../../bin/commands/index.ts';
-import { runAdmin, runAdminWith, useBoard } from '../helpers.ts';
+import { emptyFolder, runAdmin, runAdminWith, useBoard } from '../helpers.ts';
 
 /** bin/board-admin as an operator meets it: help everywhere, short argument errors, and it never creates a board. */
 const boardCommands = commands.filter((c) => c.needsBoard);
 const freeCommands = commands.filter((c) => !c.needsBoard).map((c) => c.name).sort();
-const folders: string[] = [];
-after(() => folders.forEach((folder) => rmSync(folder, { recursive: true, force: true })));
-
-function emptyFolder(): string {
-  const made = mkdtempSync(join(tmpdir(), 'board-admin-cli-'));
-  folders.push(made);
-  return made;
-}
 
 /** Arguments of the right count and form for any command: ids and names alike accept "1". */
 const someArgs = (name: string) => Array<string>(commands.find((c) => c.name === name)!.args[0]).fill('1');

@@ -1,23 +1,15 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { chmodSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { after, test } from 'node:test';
+import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
+import { emptyFolder } from '../helpers.ts';
 
 /** The real server process started as an operator would, with bad settings: each must end in one line, exit 1. */
 const projectRoot = fileURLToPath(new URL('../..', import.meta.url));
-const folders: string[] = [];
-after(() => folders.forEach((folder) => rmSync(folder, { recursive: true, force: true })));
-
-function folder(): string {
-  const made = mkdtempSync(join(tmpdir(), 'board-startup-'));
-  folders.push(made);
-  return made;
-}
 
 /** Starts server.ts and waits for it to exit; a server still running after 20 s is killed and reported. */
 function startFailing(env: Record<string, string>, options: { uid?: number } = {}): Promise<{ code: number | null; stdout: string; stderr: string; killed: boolean }> {
@@ -53,7 +45,7 @@ test('a port already in use ends in one line naming PORT, exit 1, and frees the 
   const taken = createServer();
   await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
   try {
-    const data = folder();
+    const data = emptyFolder();
     const run = await startFailing({ BOARD_DATA: data, PORT: String((taken.address() as AddressInfo).port) });
     assertOneLine(run, /^board: PORT: \d+ on 127\.0\.0\.1 is already in use/);
     assert.ok(!readdirSync(data).includes('server.pid'), 'the pid file is released');
@@ -63,7 +55,7 @@ test('a port already in use ends in one line naming PORT, exit 1, and frees the 
 });
 
 test('a HOST that does not resolve ends in one line naming HOST, exit 1', { timeout: 60_000 }, async () => {
-  const run = await startFailing({ BOARD_DATA: folder(), PORT: '0', HOST: 'no-such-host.invalid' });
+  const run = await startFailing({ BOARD_DATA: emptyFolder(), PORT: '0', HOST: 'no-such-host.invalid' });
   assertOneLine(run, /^board: HOST: "no-such-host\.invalid" does not resolve/);
 });
 
@@ -73,14 +65,14 @@ test('BOARD_DATA=/proc/nope (mkdir answers ENOENT under an existing parent) exit
 });
 
 test('a board.db that is not a database ends in one line naming the file, exit 1', { timeout: 60_000 }, async () => {
-  const data = folder();
+  const data = emptyFolder();
   writeFileSync(join(data, 'board.db'), 'this is not a database, but a file of some length '.repeat(100));
   const run = await startFailing({ BOARD_DATA: data, PORT: '0' });
   assertOneLine(run, new RegExp(`^board: cannot use the database ${join(data, 'board.db')}: file is not a database`));
 });
 
 test('a bad switch value names the rule README states', { timeout: 60_000 }, async () => {
-  const run = await startFailing({ BOARD_DATA: folder(), PORT: '0', BOARD_TRUST_PROXY: 'yes' });
+  const run = await startFailing({ BOARD_DATA: emptyFolder(), PORT: '0', BOARD_TRUST_PROXY: 'yes' });
   assertOneLine(run, /^board: BOARD_TRUST_PROXY: "yes" must be 1 or 0 \(or true or false\)$/m);
 });
 
@@ -97,7 +89,7 @@ test('PORT=80 without the right to bind it ends in one line naming PORT, exit 1'
   timeout: 60_000,
   skip: unprivilegedStart <= 80 && 'this machine lets anyone bind port 80',
 }, async () => {
-  const data = folder();
+  const data = emptyFolder();
   if (isRoot) chmodSync(data, 0o777);
   const run = await startFailing({ BOARD_DATA: data, PORT: '80' }, { uid: isRoot ? 65534 : undefined });
   assertOneLine(run, /^board: PORT: no permission to listen on 80/);
