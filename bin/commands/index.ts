@@ -1,6 +1,6 @@
 import type { Command } from '../cli.ts';
 import { resetLink } from './accounts.ts';
-import { backup, restore } from './backups.ts';
+import { backup, restore, verify } from './backups.ts';
 import { gcMedia, previews, torRefreshCommand } from './maintenance.ts';
 import { reportClose, reports } from './reports.ts';
 
@@ -14,6 +14,7 @@ export const commands: readonly Command[] = [
   reportClose,
   backup,
   restore,
+  verify,
   gcMedia,
   previews,
   torRefreshCommand,

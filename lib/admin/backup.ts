@@ -1,9 +1,10 @@
 import Database from 'better-sqlite3';
 import { accessSync, closeSync, constants, fsyncSync, linkSync, openSync, readSync, renameSync, statSync, unlinkSync } from 'node:fs';
-import { basename, dirname, resolve } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 import type { Config } from '../config.ts';
 import { referencedMediaSql } from '../media.ts';
 import { schemaVersion } from '../schema.ts';
+import { archiveDbName, writeArchive, type WriteResult } from './archive.ts';
 import { releaseScratch, removeScratch, removeStaleScratch, scratchPath } from './scratch.ts';
 
 export interface BackupOptions {
@@ -28,6 +29,26 @@ export async function backupDatabase(config: Config, target: string, options: Ba
     return { pages, destination };
   } finally {
     removeScratch(temporary);
+  }
+}
+
+/**
+ * `board-admin backup --with-media <file>`: one tar archive with a database copy (as above) and
+ * every media file that copy refers to, so a restore brings back the images too. Safe while the
+ * server runs: the media list comes from the snapshot, and files deleted since are skipped.
+ */
+export async function backupWithMedia(config: Config, target: string, options: BackupOptions): Promise<{ pages: number; destination: string } & WriteResult> {
+  const destination = checkedTarget(config, target, options);
+  const archive = createScratchFile(destination);
+  const database = createScratchFile(join(dirname(destination), archiveDbName));
+  try {
+    const pages = await copyDatabase(config.dbPath, database);
+    const written = await writeArchive(archive, database, config.mediaDir, mediaReferencedBy(database), options.note);
+    placeFile(archive, destination, options.force);
+    return { pages, destination, ...written };
+  } finally {
+    removeScratch(database);
+    removeScratch(archive);
   }
 }
 
@@ -102,7 +123,7 @@ export function checkBackupFile(path: string): { schema: number; entries: number
   const db = new Database(path, { readonly: true, fileMustExist: true });
   try {
     const integrity = db.pragma('integrity_check', { simple: true });
-    if (integrity !== 'ok') throw new Error(`${path} fails the integrity check: ${String(integrity)}`);
+    if (integrity !== 'ok') throw new Error(`${path} fails the integrity check: ${oneLine(String(integrity))}`);
     const schema = db.pragma('user_version', { simple: true }) as number;
     if (schema > schemaVersion) throw new Error(`${path} has schema ${schema}, newer than this code (${schemaVersion})`);
     if (!db.prepare("SELECT 1 FROM sqlite_master WHERE name = 'entries'").get()) throw new Error(`${path} is not a board database`);
@@ -176,6 +197,12 @@ function syncPath(path: string): void {
   } finally {
     closeSync(fd);
   }
+}
+
+/** SQLite's multi-line integrity report as one line of reasonable length. */
+function oneLine(text: string): string {
+  const line = text.split('\n').map((l) => l.trim()).filter(Boolean).join(' / ');
+  return line.length > 300 ? `${line.slice(0, 300)}...` : line;
 }
 
 export function statOrUndefined(path: string) {

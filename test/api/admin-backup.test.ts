@@ -20,7 +20,7 @@ describe('backup <file>', () => {
     const run = await runAdmin(t.board, ['backup', join(folder, 'board.db')]);
     assert.equal(run.code, 0, run.stderr);
     assert.equal(run.stderr, `board-admin: database ${t.board.config.dbPath}\n`);
-    assert.match(run.stdout, /^backed up .* to .*board\.db \(\d+ pages\); copy .*media with rsync too\n$/);
+    assert.match(run.stdout, /^backed up .* to .*board\.db \(\d+ pages\); copy .*media with rsync too, or use --with-media\n$/);
     assert.deepEqual(readdirSync(folder), ['board.db']);
     assert.equal(statSync(join(folder, 'board.db')).mode & 0o777, 0o600, 'a backup holds password hashes');
     const copy = new Database(join(folder, 'board.db'), { fileMustExist: true });
@@ -82,8 +82,8 @@ describe('a backup that is interrupted', () => {
   });
 
   /** Starts a backup into `folder` and sends `signal` as soon as its temporary file shows. */
-  async function interrupt(folder: string, signal: NodeJS.Signals): Promise<{ code: number | null; signal: string | null; seen: string[] }> {
-    const child = spawn(admin, ['backup', join(folder, 'board.db'), '-q'], { env: { ...process.env, BOARD_DATA: data }, stdio: 'ignore' });
+  async function interrupt(folder: string, signal: NodeJS.Signals, target = 'board.db', options: string[] = []): Promise<{ code: number | null; signal: string | null; seen: string[] }> {
+    const child = spawn(admin, ['backup', ...options, join(folder, target), '-q'], { env: { ...process.env, BOARD_DATA: data }, stdio: 'ignore' });
     const exited = new Promise<{ code: number | null; signal: string | null }>((resolve) => child.on('exit', (code, sig) => resolve({ code, signal: sig })));
     let seen: string[] = [];
     let done = false;
@@ -111,6 +111,18 @@ describe('a backup that is interrupted', () => {
     assert.equal(next.code, 0, next.stderr);
     assert.match(next.stderr, new RegExp(`removed ${left.length} temporary files of an earlier, interrupted run from ${folder}`));
     assert.deepEqual(readdirSync(folder), ['board.db']);
+  });
+
+  test('the same for backup --with-media: after a SIGKILL only temporary files remain, and the next run removes them', { timeout: 60_000 }, async () => {
+    const folder = emptyFolder();
+    const killed = await interrupt(folder, 'SIGKILL', 'board.tar', ['--with-media']);
+    assert.ok(killed.seen.length > 0, 'the run was caught while writing');
+    const left = readdirSync(folder);
+    assert.ok(left.length > 0 && left.every(scratch), `only temporary files remain: ${left.join(', ')}`);
+    const next = await runAdmin(board, ['backup', '--with-media', join(folder, 'board.tar')]);
+    assert.equal(next.code, 0, next.stderr);
+    assert.match(next.stderr, /removed \d+ temporary files of an earlier, interrupted run/);
+    assert.deepEqual(readdirSync(folder), ['board.tar']);
   });
 
   test('stopped with SIGTERM or SIGINT midway it removes its temporary file itself', { timeout: 60_000 }, async () => {
