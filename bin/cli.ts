@@ -117,7 +117,7 @@ function failureLine(command: Command, err: unknown): string {
 
 function noBoard(command: Command, config: Config, env: Record<string, string | undefined>): string {
   const why = env.BOARD_DATA?.trim() ? `BOARD_DATA=${env.BOARD_DATA.trim()}` : 'BOARD_DATA is not set, so ./data here';
-  return `no board in ${config.dataDir} (${why}): no board.db there; name the board's folder, e.g. BOARD_DATA=/srv/board/data board-admin ${command.name}${command.usage ? ' ...' : ''}`;
+  return `no board in ${config.dataDir} (${why}): no board.db there; name the board's folder, e.g. BOARD_DATA=/var/lib/board board-admin ${command.name}${command.usage ? ' ...' : ''}`;
 }
 
 function parseFailure(err: unknown): string {

@@ -72,7 +72,7 @@ describe('a folder without a board', () => {
       const run = await runAdminWith([command.name, ...someArgs(command.name)], {}, cwd);
       assert.equal(run.code, 1, `${command.name}: ${run.stderr}`);
       assert.equal(run.stdout, '', command.name);
-      assert.equal(run.stderr, `board-admin: ${command.name}: no board in ${join(cwd, 'data')} (BOARD_DATA is not set, so ./data here): no board.db there; name the board's folder, e.g. BOARD_DATA=/srv/board/data board-admin ${command.name}${command.usage ? ' ...' : ''}\n`);
+      assert.equal(run.stderr, `board-admin: ${command.name}: no board in ${join(cwd, 'data')} (BOARD_DATA is not set, so ./data here): no board.db there; name the board's folder, e.g. BOARD_DATA=/var/lib/board board-admin ${command.name}${command.usage ? ' ...' : ''}\n`);
       assert.deepEqual(readdirSync(cwd), [], `${command.name} created nothing`);
     }
   });
