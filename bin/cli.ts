@@ -50,57 +50,63 @@ export class UsageError extends Error {}
 export class CommandFailure extends Error {}
 
 const globalOptions = { help: { type: 'boolean', short: 'h' }, quiet: { type: 'boolean', short: 'q' } } as const;
-const errors = process.stderr;
+
+/** Where the CLI writes: the process's stdout and stderr, or a test's buffers. */
+export interface CliOutput {
+  out: { write(text: string): unknown };
+  err: { write(text: string): unknown };
+}
 
 /** Runs one command line; returns the exit code. */
-export async function runCli(commands: readonly Command[], argv: string[], env: Record<string, string | undefined> = process.env): Promise<number> {
+export async function runCli(commands: readonly Command[], argv: string[], env: Record<string, string | undefined> = process.env, io: CliOutput = { out: process.stdout, err: process.stderr }): Promise<number> {
   const at = argv.findIndex((arg) => !arg.startsWith('-'));
   const name = at < 0 ? undefined : argv[at]!;
   const rest = at < 0 ? argv : [...argv.slice(0, at), ...argv.slice(at + 1)];
-  if (name === 'help') return helpCommand(commands, rest);
+  if (name === 'help') return helpCommand(commands, rest, io);
   const command = commands.find((c) => c.name === name);
   if (!command) {
-    if (!name && rest.some((arg) => arg === '-h' || arg === '--help')) return printHelp(commands);
-    return usageError(name ? `unknown command "${name}"` : 'no command given', 'see: board-admin help');
+    if (!name && rest.some((arg) => arg === '-h' || arg === '--help')) return printHelp(commands, io);
+    return usageError(io, name ? `unknown command "${name}"` : 'no command given', 'see: board-admin help');
   }
   let parsed;
   try {
     parsed = parseArgs({ args: rest, options: { ...globalOptions, ...command.options }, allowPositionals: true, strict: true });
   } catch (err) {
-    return argumentError(command, parseFailure(err));
+    return argumentError(io, command, parseFailure(err));
   }
-  if (parsed.values.help) return printCommandHelp(command);
+  if (parsed.values.help) return printCommandHelp(command, io);
   const [min, max] = command.args;
   if (parsed.positionals.length < min || parsed.positionals.length > max) {
-    return argumentError(command, parsed.positionals.length < min ? 'an argument is missing' : `unexpected argument "${parsed.positionals[max]}"`);
+    const missing = command.usage.match(/<[^>]+>/g)?.[parsed.positionals.length] ?? 'an argument';
+    return argumentError(io, command, parsed.positionals.length < min ? `missing ${missing}` : `unexpected argument "${parsed.positionals[max]}"`);
   }
   try {
     command.validate?.(parsed.positionals, parsed.values);
   } catch (err) {
     if (!(err instanceof UsageError)) throw err;
-    return argumentError(command, err.message);
+    return argumentError(io, command, err.message);
   }
-  return execute(command, parsed.positionals, parsed.values, env);
+  return execute(command, parsed.positionals, parsed.values, env, io);
 }
 
-async function execute(command: Command, args: string[], options: CommandContext['options'], env: Record<string, string | undefined>): Promise<number> {
+async function execute(command: Command, args: string[], options: CommandContext['options'], env: Record<string, string | undefined>, io: CliOutput): Promise<number> {
   const quiet = options.quiet === true;
   let db: Db | undefined;
   try {
     const config = loadConfig(env);
     // Never create a board by accident (a run from the wrong folder made an empty ./data).
     if (command.needsBoard && !existsSync(config.dbPath)) throw new CommandFailure(noBoard(command, config, env));
-    if (command.needsBoard && !quiet) errors.write(`board-admin: database ${config.dbPath}\n`);
+    if (command.needsBoard && !quiet) io.err.write(`board-admin: database ${config.dbPath}\n`);
     const ctx: CommandContext = {
       config, args, options, quiet,
       db: () => (db ??= openDb(config.dbPath, { mustExist: true })),
-      print: (line) => process.stdout.write(`${line}\n`),
-      note: (line) => quiet || errors.write(`${line}\n`),
-      warn: (line) => errors.write(`${line}\n`),
+      print: (line) => io.out.write(`${line}\n`),
+      note: (line) => quiet || io.err.write(`${line}\n`),
+      warn: (line) => io.err.write(`${line}\n`),
     };
     return await command.run(ctx);
   } catch (err) {
-    errors.write(`board-admin: ${failureLine(command, err)}\n`);
+    io.err.write(`board-admin: ${failureLine(command, err)}\n`);
     return 1;
   } finally {
     await db?.close();
@@ -129,28 +135,28 @@ function parseFailure(err: unknown): string {
 }
 
 /** A wrong argument: the reason with the usage line, then where the details are; never the whole usage. */
-function argumentError(command: Command, reason: string): number {
-  return usageError(`${command.name}: ${reason} (usage: board-admin ${command.name} ${command.usage})`.replace(' )', ')'), `see: board-admin help ${command.name}`);
+function argumentError(io: CliOutput, command: Command, reason: string): number {
+  return usageError(io, `${command.name}: ${reason} (usage: board-admin ${command.name} ${command.usage})`.replace(' )', ')'), `see: board-admin help ${command.name}`);
 }
 
-function usageError(line: string, hint: string): number {
-  errors.write(`board-admin: ${line}\n${hint}\n`);
+function usageError(io: CliOutput, line: string, hint: string): number {
+  io.err.write(`board-admin: ${line}\n${hint}\n`);
   return 2;
 }
 
-function helpCommand(commands: readonly Command[], args: string[]): number {
+function helpCommand(commands: readonly Command[], args: string[], io: CliOutput): number {
   const names = args.filter((arg) => !arg.startsWith('-'));
-  if (names.length === 0) return printHelp(commands);
+  if (names.length === 0) return printHelp(commands, io);
   const command = commands.find((c) => c.name === names[0]);
-  if (names.length > 1) return usageError(`help: unexpected argument "${names[1]}" (usage: board-admin help [command])`, 'see: board-admin help');
-  if (!command) return usageError(`help: unknown command "${names[0]}"`, 'see: board-admin help');
-  return printCommandHelp(command);
+  if (names.length > 1) return usageError(io, `help: unexpected argument "${names[1]}" (usage: board-admin help [command])`, 'see: board-admin help');
+  if (!command) return usageError(io, `help: unknown command "${names[0]}"`, 'see: board-admin help');
+  return printCommandHelp(command, io);
 }
 
-function printHelp(commands: readonly Command[]): number {
+function printHelp(commands: readonly Command[], io: CliOutput): number {
   const width = Math.max(...commands.map((c) => `${c.name} ${c.usage}`.length), 'help [command]'.length) + 2;
   const line = (left: string, summary: string) => `  ${left.padEnd(width)}${summary}`;
-  process.stdout.write([
+  io.out.write([
     'board-admin: the board\'s command line (uses the server\'s BOARD_* settings)',
     '',
     'usage: board-admin <command> [arguments] [--quiet]',
@@ -166,7 +172,7 @@ function printHelp(commands: readonly Command[]): number {
   return 0;
 }
 
-function printCommandHelp(command: Command): number {
-  process.stdout.write(`usage: board-admin ${command.name} ${command.usage}`.trim() + `\n\n${command.help.trim()}\n`);
+function printCommandHelp(command: Command, io: CliOutput): number {
+  io.out.write(`usage: board-admin ${command.name} ${command.usage}`.trim() + `\n\n${command.help.trim()}\n`);
   return 0;
 }

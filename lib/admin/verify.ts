@@ -6,7 +6,7 @@ import type { Config } from '../config.ts';
 import { schemaVersion } from '../schema.ts';
 import { readArchive, streamToFile } from './archive.ts';
 import { backupKind, checkBackupFile, mediaReferencedBy, statOrUndefined } from './backup.ts';
-import { removeScratch, scratchPath } from './scratch.ts';
+import { removeScratch, removeStaleScratch, scratchPath } from './scratch.ts';
 
 /** What `board-admin verify` found: problems (none: the backup is good) and the facts for the summary line. */
 export interface Verification {
@@ -29,6 +29,7 @@ export async function verifyBackup(config: Config, source: string): Promise<Veri
   if (kind === 'other') return { problems: ['neither a board database nor a backup --with-media archive'], facts: [] };
   if (kind === 'database') return checkDatabaseWithMedia(backup, config.mediaDir);
 
+  removeStaleScratch(tmpdir());
   const database = scratchPath(tmpdir(), 'board-verify.db');
   const media = new Set<string>();
   try {

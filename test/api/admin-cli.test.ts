@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
+import { runCli } from '../../bin/cli.ts';
 import { commands } from '../../bin/commands/index.ts';
 import { emptyFolder, runAdmin, runAdminWith, useBoard } from '../helpers.ts';
 
@@ -12,10 +13,18 @@ const freeCommands = commands.filter((c) => !c.needsBoard).map((c) => c.name).so
 /** Arguments of the right count and form for any command: ids and names alike accept "1". */
 const someArgs = (name: string) => Array<string>(commands.find((c) => c.name === name)!.args[0]).fill('1');
 
+/** runCli in this process, for the many cases that need no real process: what it printed and its exit code. */
+async function runInProcess(args: string[], env: Record<string, string> = {}): Promise<{ code: number; stdout: string; stderr: string }> {
+  let stdout = '';
+  let stderr = '';
+  const code = await runCli(commands, args, env, { out: { write: (text: string) => (stdout += text) }, err: { write: (text: string) => (stderr += text) } });
+  return { code, stdout, stderr };
+}
+
 describe('board-admin help', () => {
   for (const args of [['help'], ['-h'], ['--help']]) {
     test(`"board-admin ${args.join(' ')}" lists every command on stdout, exit 0`, async () => {
-      const run = await runAdminWith(args);
+      const run = await runInProcess(args);
       assert.equal(run.code, 0, run.stderr);
       assert.equal(run.stderr, '');
       for (const command of commands) assert.match(run.stdout, new RegExp(`^  ${command.name}\\b.*${command.summary.slice(0, 20).replace(/[()[\]]/g, '\\$&')}`, 'm'));
@@ -25,13 +34,20 @@ describe('board-admin help', () => {
   test('help <command>, <command> -h and <command> --help print that command\'s usage and details, for every command', async () => {
     for (const command of commands) {
       for (const args of [['help', command.name], [command.name, '-h'], [command.name, '--help']]) {
-        const run = await runAdminWith(args);
+        const run = await runInProcess(args);
         assert.equal(run.code, 0, `${args.join(' ')}: ${run.stderr}`);
         assert.equal(run.stderr, '');
         assert.ok(run.stdout.startsWith(`usage: board-admin ${command.name}`), run.stdout);
         assert.ok(run.stdout.includes(command.help.trim().split('\n')[0]!), `${args.join(' ')} shows the details`);
       }
     }
+  });
+
+  test('the real program: -h after a command prints its help, exit 0, nothing on stderr', async () => {
+    const run = await runAdminWith(['backup', '-h']);
+    assert.equal(run.code, 0, run.stderr);
+    assert.equal(run.stderr, '');
+    assert.match(run.stdout, /^usage: board-admin backup \[--with-media\] \[--force\] <file>\n/);
   });
 
   test('only help, restore, verify and tor-refresh work without a board', () => {
@@ -44,25 +60,31 @@ describe('argument errors', () => {
     [['frobnicate'], /^board-admin: unknown command "frobnicate"$/, 'see: board-admin help'],
     [[], /^board-admin: no command given$/, 'see: board-admin help'],
     [['help', 'frobnicate'], /^board-admin: help: unknown command "frobnicate"$/, 'see: board-admin help'],
-    [['reset-link'], /^board-admin: reset-link: an argument is missing \(usage: board-admin reset-link <username>\)$/, 'see: board-admin help reset-link'],
+    [['reset-link'], /^board-admin: reset-link: missing <username> \(usage: board-admin reset-link <username>\)$/, 'see: board-admin help reset-link'],
     [['reset-link', 'a', 'b'], /^board-admin: reset-link: unexpected argument "b"/, 'see: board-admin help reset-link'],
     [['report-close', 'abc'], /^board-admin: report-close: "abc" is not a report id \(usage: board-admin report-close <id>\)$/, 'see: board-admin help report-close'],
     [['previews', '--everything'], /^board-admin: previews: unknown option --everything \(usage: board-admin previews \[--all\]\)$/, 'see: board-admin help previews'],
     [['reports', '-x'], /^board-admin: reports: unknown option -x \(usage: board-admin reports\)$/, 'see: board-admin help reports'],
   ];
   for (const [args, error, hint] of cases) {
-    test(`"board-admin ${args.join(' ')}": one error line, one hint line, exit 2, nothing created`, async () => {
-      const cwd = emptyFolder();
-      const run = await runAdminWith(args, {}, cwd);
+    test(`"board-admin ${args.join(' ')}": one error line, one hint line, exit 2`, async () => {
+      const run = await runInProcess(args);
       assert.equal(run.code, 2);
       assert.equal(run.stdout, '');
       const lines = run.stderr.split('\n').filter(Boolean);
       assert.equal(lines.length, 2, run.stderr);
       assert.match(lines[0]!, error);
       assert.equal(lines[1], hint);
-      assert.deepEqual(readdirSync(cwd), []);
     });
   }
+
+  test('the real program: a wrong argument in a folder without a board is exit 2 with two lines, and creates nothing', async () => {
+    const cwd = emptyFolder();
+    const run = await runAdminWith(['report-close', 'abc'], {}, cwd);
+    assert.equal(run.code, 2);
+    assert.equal(run.stderr, 'board-admin: report-close: "abc" is not a report id (usage: board-admin report-close <id>)\nsee: board-admin help report-close\n');
+    assert.deepEqual(readdirSync(cwd), []);
+  });
 });
 
 describe('a folder without a board', () => {
