@@ -1,25 +1,36 @@
-import { createApp } from './lib/app.ts';
-import { ConfigError, loadConfig, prepareDataDir } from './lib/config.ts';
+import { createApp, type App } from './lib/app.ts';
+import { loadConfig, prepareDataDir, type Config } from './lib/config.ts';
 import { claimPidFile } from './lib/pid-file.ts';
+import { startupFailure } from './lib/startup-errors.ts';
 
 /** Start-up only: config → app (database inside) → listen → graceful shutdown. */
 function main(): void {
-  let config;
-  let releasePidFile;
+  let config: Config | undefined;
+  let releasePidFile: (() => void) | undefined;
+  let app: App;
   try {
     config = loadConfig(process.env);
     prepareDataDir(config);
     releasePidFile = claimPidFile(config.dataDir);
+    app = createApp(config);
   } catch (err) {
-    console.error(`board: ${err instanceof Error ? err.message : String(err)}`);
-    process.exit(1);
+    releasePidFile?.();
+    return fail(err, config);
   }
+  const ready = config;
+  const release = releasePidFile;
 
-  const app = createApp(config);
-  app.server.listen(config.port, config.host, () => {
+  // A failed listen (port in use, no permission, a HOST that does not resolve) ends in one line.
+  const onListenError = (err: Error) => void app.close().finally(() => {
+    release();
+    fail(err, ready);
+  });
+  app.server.once('error', onListenError);
+  app.server.listen(ready.port, ready.host, () => {
+    app.server.off('error', onListenError);
     const address = app.server.address();
-    const port = typeof address === 'object' && address ? address.port : config.port;
-    console.log(`board listening on http://${config.host}:${port} (data in ${config.dataDir})`);
+    const port = typeof address === 'object' && address ? address.port : ready.port;
+    console.log(`board listening on http://${ready.host}:${port} (data in ${ready.dataDir})`);
   });
 
   let stopping = false;
@@ -30,7 +41,7 @@ function main(): void {
     // Stop accepting; idle keep-alive connections are closed so close() can finish.
     app.server.close(() => {
       void app.close().then(() => {
-        releasePidFile();
+        release();
         process.exit(0);
       });
     });
@@ -42,6 +53,13 @@ function main(): void {
   };
   process.on('SIGTERM', () => shutdown('SIGTERM'));
   process.on('SIGINT', () => shutdown('SIGINT'));
+}
+
+/** One line on stderr and exit 1 for what an operator can fix; anything else keeps its stack. */
+function fail(err: unknown, config: Config | undefined): never {
+  const line = startupFailure(err, config) ?? (err instanceof Error ? err.stack : String(err));
+  console.error(`board: ${line}`);
+  process.exit(1);
 }
 
 main();

@@ -1,6 +1,7 @@
-import { accessSync, constants, mkdirSync } from 'node:fs';
+import { accessSync, constants } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { makeFolders } from './folders.ts';
 import { parseCidr } from './ip/ranges.ts';
 
 /** The server's settings, read once from the environment (README "Settings"). */
@@ -62,7 +63,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
 /** Creates the data folders and checks they are writable, so a bad BOARD_DATA fails at start-up. */
 export function prepareDataDir(config: Config): void {
   try {
-    mkdirSync(config.mediaDir, { recursive: true });
+    makeFolders(config.mediaDir);
     accessSync(config.dataDir, constants.R_OK | constants.W_OK);
   } catch (err) {
     throw new ConfigError(`BOARD_DATA: cannot use ${config.dataDir} (${(err as Error).message})`);
@@ -92,12 +93,17 @@ function checkedCidr(raw: string): string {
   return raw;
 }
 
+/**
+ * One rule for every on/off setting, the one README "Settings" states: 1 or 0, or true or false
+ * in any letter case. Why so strict: a typo such as "ture" must stop the start, not switch silently.
+ */
 function flagSetting(env: Record<string, string | undefined>, name: string, fallback: boolean): boolean {
   const raw = env[name]?.trim();
   if (!raw) return fallback;
-  if (raw === '1' || raw === 'true') return true;
-  if (raw === '0' || raw === 'false') return false;
-  throw new ConfigError(`${name}: "${raw}" must be 0 or 1`);
+  const value = raw.toLowerCase();
+  if (value === '1' || value === 'true') return true;
+  if (value === '0' || value === 'false') return false;
+  throw new ConfigError(`${name}: "${raw}" must be 1 or 0 (or true or false)`);
 }
 
 function listSetting(env: Record<string, string | undefined>, name: string, fallback: string): string[] {

@@ -27,9 +27,10 @@ export interface Db {
 /**
  * Opens (and migrates) the database: WAL, foreign keys, busy timeout, statements cached by text.
  * Checkpoints run on a worker thread (backgroundCheckpoints), not inside a request's commit.
+ * `mustExist`: fail instead of creating an empty database (board-admin never creates a board).
  */
-export function openDb(path: string, options: { backgroundCheckpoints?: boolean } = {}): Db {
-  const raw = new Database(path);
+export function openDb(path: string, options: { backgroundCheckpoints?: boolean; mustExist?: boolean } = {}): Db {
+  const raw = new Database(path, { fileMustExist: options.mustExist === true });
   raw.pragma('journal_mode = WAL');
   // A commit is durable against a crashed or killed process; fsync happens at checkpoints.
   raw.pragma('synchronous = NORMAL');

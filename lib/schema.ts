@@ -176,11 +176,14 @@ const migrations: string[] = [
   `,
 ];
 
+/** A database written by a newer version of the board: this code must not touch it. */
+export class SchemaTooNewError extends Error {}
+
 /** Applies every migration the database has not seen yet, each in its own transaction. */
 export function migrate(db: Database.Database): void {
   const applied = db.pragma('user_version', { simple: true }) as number;
   if (applied > migrations.length) {
-    throw new Error(`database schema ${applied} is newer than this code (${migrations.length})`);
+    throw new SchemaTooNewError(`database schema ${applied} is newer than this code (${migrations.length})`);
   }
   for (let version = applied; version < migrations.length; version++) {
     db.transaction(() => {

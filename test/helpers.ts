@@ -12,3 +12,4 @@ export * from './helpers/admin.ts';
 export * from './helpers/use-board.ts';
 export * from './helpers/images.ts';
 export * from './helpers/moderators.ts';
+export * from './helpers/folders.ts';

@@ -1,70 +1,214 @@
 import Database from 'better-sqlite3';
-import { copyFileSync, existsSync, renameSync, rmSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { accessSync, closeSync, constants, fsyncSync, linkSync, openSync, readSync, renameSync, statSync, unlinkSync } from 'node:fs';
+import { basename, dirname, join, resolve } from 'node:path';
 import type { Config } from '../config.ts';
-import { runningServerPid } from '../pid-file.ts';
+import { referencedMediaSql } from '../media.ts';
 import { schemaVersion } from '../schema.ts';
+import { archiveDbName, writeArchive, type WriteResult } from './archive.ts';
+import { releaseScratch, removeScratch, removeStaleScratch, scratchPath } from './scratch.ts';
+
+export interface BackupOptions {
+  /** Replace an existing file at the target. */
+  force: boolean;
+  /** A note for the operator (stderr, left out with --quiet). */
+  note: (line: string) => void;
+}
 
 /**
- * A consistent copy of the live database through SQLite's online backup API: safe while the
- * server runs and writes. Media files are plain files; copy them with rsync (README).
+ * `board-admin backup <file>`: a consistent copy of the live database through SQLite's online
+ * backup API, safe while the server writes. The copy is one self-contained file (rollback
+ * journal, not WAL: opening it creates no side files), checked before it is renamed into place;
+ * nothing else is left behind, even when the run is killed (lib/admin/scratch.ts).
  */
-export async function backupDatabase(config: Config, target: string): Promise<{ pages: number }> {
+export async function backupDatabase(config: Config, target: string, options: BackupOptions): Promise<{ pages: number; destination: string }> {
+  const destination = checkedTarget(config, target, options);
+  const temporary = createScratchFile(destination);
+  try {
+    const pages = await copyDatabase(config.dbPath, temporary);
+    placeFile(temporary, destination, options.force);
+    return { pages, destination };
+  } finally {
+    removeScratch(temporary);
+  }
+}
+
+/**
+ * `board-admin backup --with-media <file>`: one tar archive with a database copy (as above) and
+ * every media file that copy refers to, so a restore brings back the images too. Safe while the
+ * server runs: the media list comes from the snapshot, and files deleted since are skipped.
+ */
+export async function backupWithMedia(config: Config, target: string, options: BackupOptions): Promise<{ pages: number; destination: string } & WriteResult> {
+  const destination = checkedTarget(config, target, options);
+  const archive = createScratchFile(destination);
+  const database = createScratchFile(join(dirname(destination), archiveDbName));
+  try {
+    const pages = await copyDatabase(config.dbPath, database);
+    const written = await writeArchive(archive, database, config.mediaDir, mediaReferencedBy(database), options.note);
+    placeFile(archive, destination, options.force);
+    return { pages, destination, ...written };
+  } finally {
+    removeScratch(database);
+    removeScratch(archive);
+  }
+}
+
+/**
+ * Checks where a backup is to go and clears scratch files of killed runs there; returns the full
+ * path. Each refusal is one line an operator can act on.
+ */
+export function checkedTarget(config: Config, target: string, options: BackupOptions): string {
   const destination = resolve(target);
   if (destination === config.dbPath) throw new Error('the backup file must not be the live database');
-  if (!existsSync(config.dbPath)) throw new Error(`no database at ${config.dbPath}`);
-  const temporary = join(dirname(destination), `.${Date.now()}.board-backup.tmp`);
-  const db = new Database(config.dbPath, { fileMustExist: true });
+  const folder = dirname(destination);
+  const info = statOrUndefined(folder);
+  if (!info) throw new Error(`folder ${folder} does not exist`);
+  if (!info.isDirectory()) throw new Error(`${folder} is not a folder`);
+  try {
+    accessSync(folder, constants.W_OK);
+  } catch {
+    throw new Error(`cannot write in ${folder} (permission denied)`);
+  }
+  const existing = statOrUndefined(destination);
+  if (existing?.isDirectory()) throw new Error(`${destination} is a folder`);
+  if (existing && !options.force) throw new Error(`${destination} already exists; add --force to replace it`);
+  const stale = removeStaleScratch(folder);
+  if (stale.length) options.note(`board-admin: removed ${stale.length} temporary files of an earlier, interrupted run from ${folder}`);
+  return destination;
+}
+
+/**
+ * Creates the empty scratch file a backup is written into, beside its destination. Only its owner
+ * may read it: a backup holds password hashes. Access checks can say yes to root where a write
+ * still fails (/sys), so this is where an unwritable folder shows.
+ */
+export function createScratchFile(destination: string): string {
+  const folder = dirname(destination);
+  const temporary = scratchPath(folder, basename(destination));
+  try {
+    closeSync(openSync(temporary, 'wx', 0o600));
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'EACCES' || code === 'EPERM' || code === 'EROFS') throw new Error(`cannot write in ${folder} (${code})`);
+    throw err;
+  }
+  return temporary;
+}
+
+/**
+ * Copies the database at `source` into the new file `target` as one snapshot (a single backup
+ * step: a step-by-step copy restarts whenever the server writes, and might never end under
+ * load), turns it into a self-contained rollback-journal file and checks it. Returns its pages.
+ */
+export async function copyDatabase(source: string, target: string): Promise<number> {
+  const db = new Database(source, { fileMustExist: true });
+  let pages: number;
   try {
     db.pragma('busy_timeout = 5000');
-    const { totalPages } = await db.backup(temporary);
-    checkDatabase(temporary);
-    renameSync(temporary, destination);
-    return { pages: totalPages };
+    pages = (await db.backup(target, { progress: () => 0x7fffffff })).totalPages;
+  } finally {
+    db.close();
+  }
+  const copy = new Database(target, { fileMustExist: true });
+  try {
+    copy.pragma('journal_mode = DELETE'); // the header said WAL, copied from the live file
+  } finally {
+    copy.close();
+  }
+  checkBackupFile(target);
+  return pages;
+}
+
+/** Opens a database file read-only and checks it is whole, a board's, and not newer than this code; returns what it found. */
+export function checkBackupFile(path: string): { schema: number; entries: number; users: number } {
+  const db = new Database(path, { readonly: true, fileMustExist: true });
+  try {
+    const integrity = db.pragma('integrity_check', { simple: true });
+    if (integrity !== 'ok') throw new Error(`${path} fails the integrity check: ${oneLine(String(integrity))}`);
+    const schema = db.pragma('user_version', { simple: true }) as number;
+    if (schema > schemaVersion) throw new Error(`${path} has schema ${schema}, newer than this code (${schemaVersion})`);
+    if (!db.prepare("SELECT 1 FROM sqlite_master WHERE name = 'entries'").get()) throw new Error(`${path} is not a board database`);
+    const count = (table: string) => (db.prepare(`SELECT count(*) AS n FROM ${table}`).get() as { n: number }).n;
+    return { schema, entries: count('entries'), users: count('users') };
   } catch (err) {
-    rmSync(temporary, { force: true });
+    if (err instanceof Database.SqliteError) throw new Error(`${path} is not a board database (${err.message})`);
     throw err;
   } finally {
     db.close();
   }
 }
 
-/** Opens a database file read-only and checks it is whole and not newer than this code. */
-export function checkDatabase(path: string): void {
+/** Every media path (relative to media/) a database file refers to, sorted. */
+export function mediaReferencedBy(path: string): string[] {
   const db = new Database(path, { readonly: true, fileMustExist: true });
   try {
-    const integrity = db.pragma('integrity_check', { simple: true });
-    if (integrity !== 'ok') throw new Error(`${path} fails the integrity check: ${String(integrity)}`);
-    const version = db.pragma('user_version', { simple: true }) as number;
-    if (version > schemaVersion) throw new Error(`${path} has schema ${version}, newer than this code (${schemaVersion})`);
-    if (!db.prepare("SELECT 1 FROM sqlite_master WHERE name = 'entries'").get()) throw new Error(`${path} is not a board database`);
+    return (db.prepare(referencedMediaSql).all() as { path: string }[]).map((r) => r.path).sort();
   } finally {
     db.close();
   }
 }
 
-/**
- * Puts a backup back: refuses while a server uses the data folder, checks the backup, keeps
- * the replaced database as board.db.before-restore-<time>, and swaps the file in by rename.
- */
-export function restoreDatabase(config: Config, source: string, now: Date = new Date()): { keptAs?: string } {
-  const pid = runningServerPid(config.dataDir);
-  if (pid) throw new Error(`a server (pid ${pid}) is using ${config.dataDir}: stop it first`);
-  const backup = resolve(source);
-  checkDatabase(backup);
-  const incoming = `${config.dbPath}.restore-tmp`;
-  copyFileSync(backup, incoming);
-  let keptAs: string | undefined;
-  if (existsSync(config.dbPath)) {
-    // Fold the WAL into the old file first, so the kept copy is complete on its own.
-    const old = new Database(config.dbPath);
-    old.pragma('wal_checkpoint(TRUNCATE)');
-    old.close();
-    keptAs = `${config.dbPath}.before-restore-${now.toISOString().replace(/[:.]/g, '-')}`;
-    renameSync(config.dbPath, keptAs);
+/** What a backup file is, by its first bytes: a SQLite database, a tar archive, or something else. */
+export function backupKind(path: string): 'database' | 'archive' | 'other' {
+  const head = Buffer.alloc(512);
+  const fd = openSync(path, 'r');
+  let length: number;
+  try {
+    length = readSync(fd, head, 0, head.length, 0);
+  } finally {
+    closeSync(fd);
   }
-  rmSync(`${config.dbPath}-wal`, { force: true });
-  rmSync(`${config.dbPath}-shm`, { force: true });
-  renameSync(incoming, config.dbPath);
-  return { keptAs };
+  if (length >= 16 && head.subarray(0, 16).toString('latin1') === 'SQLite format 3\0') return 'database';
+  if (length === 512 && head.subarray(257, 262).toString('latin1') === 'ustar') return 'archive';
+  return 'other';
+}
+
+/**
+ * Makes a finished temporary file the backup: synced to disk, then linked into place (fails if
+ * another file appeared there meanwhile) or, with force, renamed over the old one; then the
+ * folder is synced so the new name survives a power cut.
+ */
+export function placeFile(temporary: string, destination: string, force: boolean): void {
+  syncPath(temporary);
+  if (force) {
+    renameSync(temporary, destination);
+  } else {
+    try {
+      linkSync(temporary, destination);
+      unlinkSync(temporary);
+    } catch (err) {
+      const code = (err as NodeJS.ErrnoException).code;
+      if (code === 'EEXIST') throw new Error(`${destination} already exists; add --force to replace it`);
+      if (code !== 'EPERM' && code !== 'ENOTSUP' && code !== 'ENOSYS') throw err;
+      // A file system without hard links: check, then rename (a small race instead of none).
+      if (statOrUndefined(destination)) throw new Error(`${destination} already exists; add --force to replace it`);
+      renameSync(temporary, destination);
+    }
+  }
+  releaseScratch(temporary);
+  syncPath(dirname(destination));
+}
+
+function syncPath(path: string): void {
+  const fd = openSync(path, 'r');
+  try {
+    fsyncSync(fd);
+  } catch {
+    // some file systems cannot sync a folder; not worth failing a backup over
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** SQLite's multi-line integrity report as one line of reasonable length. */
+function oneLine(text: string): string {
+  const line = text.split('\n').map((l) => l.trim()).filter(Boolean).join(' / ');
+  return line.length > 300 ? `${line.slice(0, 300)}...` : line;
+}
+
+export function statOrUndefined(path: string) {
+  try {
+    return statSync(path);
+  } catch {
+    return undefined;
+  }
 }

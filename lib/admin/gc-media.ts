@@ -2,6 +2,7 @@ import { readdir, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Config } from '../config.ts';
 import type { Db } from '../db.ts';
+import { referencedMediaSql } from '../media.ts';
 
 /** Files younger than this may belong to a request still writing its row: never collected. */
 export const gcMinAgeSeconds = 3600;
@@ -9,11 +10,7 @@ const folders = ['e', 'a', 'preview'];
 
 /** Every media path a row still references. */
 function referencedMedia(db: Db): Set<string> {
-  const rows = db.all<{ path: string }>(
-    `SELECT filepath AS path FROM entries WHERE filepath <> ''
-     UNION SELECT avatar FROM users WHERE avatar <> ''
-     UNION SELECT thumb FROM previews WHERE thumb <> ''`,
-  );
+  const rows = db.all<{ path: string }>(referencedMediaSql);
   return new Set(rows.map((r) => r.path));
 }
 

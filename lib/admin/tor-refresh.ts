@@ -1,8 +1,9 @@
 import { randomBytes } from 'node:crypto';
-import { mkdir, open, rename, rm } from 'node:fs/promises';
+import { open, rename, rm } from 'node:fs/promises';
 import { isIP } from 'node:net';
 import { basename, dirname, join } from 'node:path';
 import type { Config } from '../config.ts';
+import { makeFolders } from '../folders.ts';
 
 export const torBulkExitListUrl = 'https://check.torproject.org/torbulkexitlist';
 
@@ -89,7 +90,7 @@ function parseAddresses(text: string): string[] {
 /** Temporary file in the same folder, fsync, rename over the target: readers see the old or the new list, never half of one. */
 async function writeAtomically(target: string, content: string): Promise<void> {
   const folder = dirname(target);
-  await mkdir(folder, { recursive: true });
+  makeFolders(folder);
   const temporary = join(folder, `.${basename(target)}.${randomBytes(6).toString('hex')}.tmp`);
   try {
     const file = await open(temporary, 'wx', 0o644);

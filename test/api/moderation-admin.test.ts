@@ -9,7 +9,7 @@ import {
 /**
  * README "Moderating the board": the administrator's commands, run as the real bin/board-admin
  * against the board's data folder. Exit codes: 0 done, 1 failed, 2 wrong arguments (one error
- * line and the command's usage line on stderr).
+ * line showing the command's usage and the hint line "see: board-admin help <command>" on stderr).
  */
 
 async function admin(board: TestBoard, args: string[], code = 0) {
@@ -94,7 +94,7 @@ describe('board-admin moderation commands', () => {
     assert.equal(page1.stdout, 'nothing on page 1\n');
   });
 
-  test('wrong arguments exit 2 with one error line and the command\'s usage line, and change nothing', async () => {
+  test('wrong arguments exit 2 with one error line showing the command\'s usage and the hint line, and change nothing', async () => {
     const cases: [string[], RegExp][] = [
       [['mod', 'promote', 'Anna'], /needs add, remove or list/],
       [['remove', '1'], /needs --reason TEXT/],
@@ -104,14 +104,17 @@ describe('board-admin moderation commands', () => {
       [['avatar-remove', 'Anna'], /needs --reason TEXT/],
       [['report-close', 'abc'], /report id must be a whole number/],
       [['reports', 'extra'], /usage: board-admin reports/],
-      [['modlog', '1', '2'], /at most one page number/],
+      [['modlog', '1', '2'], /unexpected argument "2"/],
     ];
     // Independent and read-only: two at a time, so the second core helps.
     for (let i = 0; i < cases.length; i += 2) {
       await Promise.all(cases.slice(i, i + 2).map(async ([args, stderr]) => {
         const run = await admin(t.board, args, 2);
         assert.match(run.stderr, stderr, args.join(' '));
-        assert.equal(run.stderr.trim().split('\n').length, 2, `${args.join(' ')}: two lines, not the whole usage\n${run.stderr}`);
+        const lines = run.stderr.trim().split('\n');
+        assert.equal(lines.length, 2, `${args.join(' ')}: two lines, not the whole usage\n${run.stderr}`);
+        assert.match(lines[0]!, new RegExp(`\\(usage: board-admin ${args[0]}\\b.*\\)$`), args.join(' '));
+        assert.equal(lines[1], `see: board-admin help ${args[0]}`);
         assert.equal(run.stdout, '');
       }));
     }

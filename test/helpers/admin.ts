@@ -12,11 +12,16 @@ const adminBin = fileURLToPath(new URL('../../bin/board-admin', import.meta.url)
 
 /** Runs bin/board-admin as a real process against the board's data folder and origin. */
 export function runAdmin(board: TestBoard, args: string[], env: Record<string, string> = {}): Promise<AdminRun> {
+  return runAdminWith(args, { BOARD_DATA: board.config.dataDir, BOARD_ORIGIN: board.config.origin, ...env });
+}
+
+/** Runs bin/board-admin with only these BOARD_* variables (none: as in a fresh shell), in `cwd` if given. */
+export function runAdminWith(args: string[], env: Record<string, string> = {}, cwd?: string): Promise<AdminRun> {
   const childEnv: Record<string, string> = {};
   for (const [name, value] of Object.entries(process.env)) if (value !== undefined && !name.startsWith('BOARD_')) childEnv[name] = value;
-  Object.assign(childEnv, { BOARD_DATA: board.config.dataDir, BOARD_ORIGIN: board.config.origin }, env);
+  Object.assign(childEnv, env);
   return new Promise((resolve, reject) => {
-    execFile(adminBin, args, { env: childEnv, timeout: 30_000 }, (err, stdout, stderr) => {
+    execFile(adminBin, args, { env: childEnv, cwd, timeout: 30_000 }, (err, stdout, stderr) => {
       if (err && typeof err.code !== 'number') return reject(err);
       resolve({ code: err ? (err.code as number) : 0, stdout, stderr });
     });
@@ -30,4 +35,17 @@ export async function resetToken(board: TestBoard, username: string): Promise<st
   const match = /^(\S+)\/reset#([A-Za-z0-9_-]+)\n$/.exec(run.stdout);
   if (!match || match[1] !== board.config.origin) throw new Error(`reset-link printed ${JSON.stringify(run.stdout)}`);
   return match[2]!;
+}
+
+/**
+ * Runs bin/board-admin's runCli in this process with only these variables (none: as in a fresh
+ * shell): for the many cases that need no real process (help, argument errors).
+ */
+export async function runAdminInProcess(args: string[], env: Record<string, string> = {}): Promise<AdminRun & { code: number }> {
+  // Loaded on first use: most tests that import the helpers never need the command table.
+  const [{ runCli }, { commands }] = await Promise.all([import('../../bin/cli.ts'), import('../../bin/commands/index.ts')]);
+  let stdout = '';
+  let stderr = '';
+  const code = await runCli(commands, args, env, { out: { write: (text: string) => (stdout += text) }, err: { write: (text: string) => (stderr += text) } });
+  return { code, stdout, stderr };
 }

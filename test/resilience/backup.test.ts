@@ -2,7 +2,7 @@ import Database from 'better-sqlite3';
 import assert from 'node:assert/strict';
 import { existsSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { after, test } from 'node:test';
 import { runAdminIn, startServerProcess, type ChildServer } from './child-server.ts';
 import { consistencyProblems } from './consistency.ts';
@@ -121,4 +121,68 @@ test('board-admin backup copies the live database under write load; restore refu
 
   console.log(`backup: ${backups.length} backups under load, ${found}/${acknowledged} writes acknowledged before each backup found in it`);
   recordSummary({ backupWritesAcknowledged: acknowledged, backupWritesFound: found, serverErrors: load.stats.serverErrors.length });
+});
+
+test('board-admin backup --with-media under write load, restored into a fresh BOARD_DATA and served: every entry and every image answers 200', { timeout: scaled(120_000, 600_000) }, async () => {
+  const liveData = mkdtempSync(join(tmpdir(), 'board-backup-media-'));
+  const freshData = join(mkdtempSync(join(tmpdir(), 'board-restored-')), 'data');
+  const archive = join(backupDir, 'board-with-media.tar');
+  let restoredServer: ChildServer | undefined;
+  try {
+    server = await startServerProcess(liveData);
+    const load = new WriteLoad(server.url, prng(seed + 2), scaled(4, 8), 'media');
+    await load.start();
+    await pause(scaled(1500, 10_000));
+    const before = load.snapshot();
+    const run = await runAdminIn(liveData, ['backup', '--with-media', archive]);
+    assert.equal(run.code, 0, run.stderr);
+    assert.match(run.stdout, /^backed up .* and \d+ media files .* to .*board-with-media\.tar/);
+    await pause(scaled(300, 2000));
+    await load.stop();
+    assert.deepEqual(load.stats.serverErrors, []);
+    assert.deepEqual(load.stats.unexpectedFailures, []);
+    server.process.kill('SIGTERM');
+    assert.equal(await server.exited, 0);
+    server = undefined;
+
+    const verified = await runAdminIn(freshData, ['verify', archive]);
+    assert.equal(verified.code, 0, verified.stderr);
+    const restored = await runAdminIn(freshData, ['restore', archive]);
+    assert.equal(restored.code, 0, restored.stderr);
+    assert.doesNotMatch(restored.stderr, /warning/, 'every media file the database refers to came back');
+
+    // What the restored database holds, and every write acknowledged before the backup is in it.
+    const rows = readOnly(join(freshData, 'board.db'), (db) => {
+      assert.deepEqual(consistencyProblems(db), []);
+      const check = verifyAcked(db, before, undefined, { monotonicOnly: true });
+      assert.deepEqual(check.problems, []);
+      return {
+        pids: (db.prepare('SELECT pid FROM entries ORDER BY pid').all() as { pid: number }[]).map((r) => r.pid),
+        media: (db.prepare("SELECT filepath AS path FROM entries WHERE filepath <> '' UNION SELECT avatar FROM users WHERE avatar <> ''").all() as { path: string }[]).map((r) => r.path),
+        acknowledged: check.checked,
+        found: check.found,
+      };
+    });
+    assert.ok(rows.pids.length > 0 && rows.media.length > 0, `entries ${rows.pids.length}, images ${rows.media.length}`);
+
+    restoredServer = await startServerProcess(freshData);
+    const failures: string[] = [];
+    for (const pid of rows.pids) {
+      const status = (await fetch(`${restoredServer.url}/api/entry/${pid}/thread`)).status;
+      if (status !== 200) failures.push(`entry ${pid}: ${status}`);
+    }
+    for (const path of rows.media) {
+      const res = await fetch(`${restoredServer.url}/static/media/${path}`);
+      await res.arrayBuffer();
+      if (res.status !== 200) failures.push(`${path}: ${res.status}`);
+    }
+    assert.deepEqual(failures, []);
+    console.log(`backup --with-media: ${rows.pids.length} entries and ${rows.media.length} images served after the restore`);
+    recordSummary({ backupWritesAcknowledged: rows.acknowledged, backupWritesFound: rows.found, restoredServed: rows.pids.length + rows.media.length, serverErrors: load.stats.serverErrors.length });
+  } finally {
+    restoredServer?.process.kill('SIGTERM');
+    await restoredServer?.exited;
+    rmSync(liveData, { recursive: true, force: true });
+    rmSync(dirname(freshData), { recursive: true, force: true });
+  }
 });

@@ -18,6 +18,7 @@ const rows: [string, number][] = [
   ['crash: writes found after the crashes', n('writesFound')],
   ['backup: writes acknowledged before a backup', n('backupWritesAcknowledged')],
   ['backup: of those, found in the backup', n('backupWritesFound')],
+  ['backup --with-media: served after restore', n('restoredServed')],
   ['fuzz cases sent', n('fuzzCases')],
   ['votes cast under load', n('votesCast')],
   ['500s seen (must be 0)', n('serverErrors')],

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { test } from 'node:test';
@@ -141,4 +141,18 @@ test('prepareDataDir on an unusable path is a ConfigError naming BOARD_DATA', ()
   } finally {
     rmSync(parent, { recursive: true, force: true });
   }
+});
+
+test('every on/off setting takes 1 or 0, or true or false in any letter case, and the error names the rule', () => {
+  for (const [raw, value] of [['1', true], ['TRUE', true], ['True', true], ['0', false], ['false', false], ['FALSE', false]] as const) {
+    assert.equal(loadConfig({ BOARD_TRUST_PROXY: raw }).trustProxy, value, raw);
+    assert.equal(loadConfig({ BOARD_PREVIEW: raw }).previewEnabled, value, raw);
+  }
+  assert.throws(() => loadConfig({ BOARD_TRUST_PROXY: 'yes' }), { message: 'BOARD_TRUST_PROXY: "yes" must be 1 or 0 (or true or false)' });
+  assert.throws(() => loadConfig({ BOARD_PREVIEW: 'off' }), { message: 'BOARD_PREVIEW: "off" must be 1 or 0 (or true or false)' });
+});
+
+test('prepareDataDir on a folder where mkdir answers ENOENT under an existing parent (/proc/nope) fails at once instead of looping', { skip: !existsSync('/proc/self') && 'no /proc here' }, () => {
+  const config = loadConfig({ BOARD_DATA: '/proc/nope/deeper' });
+  assert.throws(() => prepareDataDir(config), (err: unknown) => err instanceof ConfigError && /^BOARD_DATA: cannot use \/proc\/nope\/deeper \(ENOENT/.test(err.message));
 });

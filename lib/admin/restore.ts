@@ -1,0 +1,100 @@
+import Database from 'better-sqlite3';
+import { copyFileSync, existsSync, mkdirSync, renameSync, rmSync } from 'node:fs';
+import { dirname, join, resolve, sep } from 'node:path';
+import type { Config } from '../config.ts';
+import { makeFolders } from '../folders.ts';
+import { runningServerPid } from '../pid-file.ts';
+import { readArchive, streamToFile } from './archive.ts';
+import { backupKind, checkBackupFile, mediaReferencedBy, statOrUndefined } from './backup.ts';
+import { removeScratch, removeStaleScratch, scratchPath } from './scratch.ts';
+
+export interface RestoreResult {
+  kind: 'database' | 'archive';
+  /** Where the replaced database was kept (board.db.before-restore-<time>), if there was one. */
+  keptAs?: string;
+  /** Media files put into BOARD_DATA/media (an archive's files that were not there yet). */
+  mediaRestored: number;
+  /** Media paths the restored database refers to that BOARD_DATA/media lacks. */
+  missing: string[];
+}
+
+/**
+ * `board-admin restore <file>`: puts a database backup or a --with-media archive back. Refuses
+ * while a server uses the data folder; unpacks and checks everything in a scratch folder inside
+ * BOARD_DATA first, so a bad or hostile file changes nothing; then moves the media files into
+ * BOARD_DATA/media (never anywhere else), keeps the replaced database as
+ * board.db.before-restore-<time> and swaps the new one in by rename.
+ */
+export async function restoreBackup(config: Config, source: string, now: Date = new Date()): Promise<RestoreResult> {
+  const backup = resolve(source);
+  const info = statOrUndefined(backup);
+  if (!info) throw new Error(`${backup}: file not found`);
+  if (!info.isFile()) throw new Error(`${backup} is not a file`);
+  const pid = runningServerPid(config.dataDir);
+  if (pid) throw new Error(`a server (pid ${pid}) is using ${config.dataDir}: stop it first`);
+  const kind = backupKind(backup);
+  if (kind === 'other') throw new Error(`${backup} is neither a board database nor a backup --with-media archive`);
+
+  makeFolders(config.dataDir); // restoring into a new, empty BOARD_DATA is how a lost machine comes back
+  removeStaleScratch(config.dataDir);
+  const stage = scratchPath(config.dataDir, 'restore');
+  mkdirSync(stage, { mode: 0o700 });
+  try {
+    const database = join(stage, 'board.db');
+    const media = kind === 'archive' ? await unpack(backup, stage) : (copyFileSync(backup, database), []);
+    checkBackupFile(database);
+    const mediaRestored = moveMedia(join(stage, 'media'), config.mediaDir, media);
+    const keptAs = swapDatabase(config, database, now);
+    const missing = mediaReferencedBy(config.dbPath).filter((path) => !existsSync(join(config.mediaDir, path)));
+    return { kind, keptAs, mediaRestored, missing };
+  } finally {
+    removeScratch(stage);
+  }
+}
+
+/** Unpacks an archive into the scratch folder; returns the media paths. Every path is checked to stay inside it. */
+async function unpack(archive: string, stage: string): Promise<string[]> {
+  const media: string[] = [];
+  await readArchive(archive, async (entry, stream) => {
+    const file = entry.kind === 'database' ? join(stage, 'board.db') : join(stage, 'media', entry.path);
+    if (!resolve(file).startsWith(stage + sep)) throw new Error(`the archive entry for ${file} leaves the restore folder`);
+    makeFolders(dirname(file));
+    await streamToFile(stream, file, entry.kind === 'database' ? 0o600 : 0o644);
+    if (entry.kind === 'media') media.push(entry.path);
+  });
+  return media;
+}
+
+/** Moves unpacked media into BOARD_DATA/media; a file already there (same random name) stays. Returns how many moved. */
+function moveMedia(from: string, mediaDir: string, paths: readonly string[]): number {
+  let moved = 0;
+  for (const path of paths) {
+    const target = join(mediaDir, path);
+    if (!target.startsWith(mediaDir + sep) || existsSync(target)) continue;
+    makeFolders(dirname(target));
+    renameSync(join(from, path), target);
+    moved++;
+  }
+  return moved;
+}
+
+/** Keeps the current database (WAL folded in) as board.db.before-restore-<time>, then renames the new one into place. */
+function swapDatabase(config: Config, incoming: string, now: Date): string | undefined {
+  let keptAs: string | undefined;
+  if (existsSync(config.dbPath)) {
+    keptAs = `${config.dbPath}.before-restore-${now.toISOString().replace(/[:.]/g, '-')}`;
+    try {
+      const old = new Database(config.dbPath);
+      old.pragma('wal_checkpoint(TRUNCATE)');
+      old.close();
+    } catch {
+      // A damaged database (often the reason for a restore) is kept as it is, its WAL beside it.
+      if (existsSync(`${config.dbPath}-wal`)) renameSync(`${config.dbPath}-wal`, `${keptAs}-wal`);
+    }
+    renameSync(config.dbPath, keptAs);
+  }
+  rmSync(`${config.dbPath}-wal`, { force: true });
+  rmSync(`${config.dbPath}-shm`, { force: true });
+  renameSync(incoming, config.dbPath);
+  return keptAs;
+}
