@@ -10,7 +10,7 @@ import { ImpressionTally, startImpressionFlush } from './impressions.ts';
 import { createLineLog } from './log.ts';
 import { notFoundPage } from './pages/shell.ts';
 import { startPreviewQueue, type PreviewOptions } from './preview/queue.ts';
-import { boardRateRules, createRateLimiter } from './rate-limit.ts';
+import { boardRateRules, createLimitStore, createRateLimiter } from './rate-limit.ts';
 import { routes } from './routes.ts';
 import type { Services } from './services.ts';
 import { openTorExitList } from './tor.ts';
@@ -35,18 +35,22 @@ export interface App {
 /** The composition root: builds the whole board for one config (not yet listening). */
 export function createApp(config: Config, options: AppOptions = {}): App {
   const defaultLog = createLineLog();
+  const db = options.db ?? openDb(config.dbPath, { backgroundCheckpoints: true });
+  const log = options.log ?? defaultLog;
+  const limits = createLimitStore(db, { log });
   const services: Services = {
     config,
-    db: options.db ?? openDb(config.dbPath, { backgroundCheckpoints: true }),
+    db,
     clock: options.clock ?? systemClock,
-    limiter: createRateLimiter(boardRateRules),
+    limits,
+    limiter: createRateLimiter(limits, boardRateRules),
     tor: openTorExitList(config.torExitsFile),
-    log: options.log ?? defaultLog,
+    log,
     asn: openAsnDb(config.asnDb),
     impressions: new ImpressionTally(),
   };
   const jobDeps = { db: services.db, clock: services.clock, log: services.log };
-  const stopHousekeeping = startHousekeeping(jobDeps);
+  const stopHousekeeping = startHousekeeping({ ...jobDeps, limits });
   const stopImpressions = startImpressionFlush(services);
   logAsnLoad(services);
   if (config.previewEnabled) services.previews = startPreviewQueue({ ...jobDeps, config }, options.preview);

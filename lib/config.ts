@@ -21,6 +21,10 @@ export interface Config {
   readonly youtubeOembed: string;
   readonly asnDb: string;
   readonly scryptLogN: number;
+  /** BOARD_LIMITS: multiplies every abuse limit (lib/limits.ts); 0 turns them all off (load tests only). */
+  readonly limitsFactor: number;
+  /** BOARD_NEW_ACCOUNT_HOURS in seconds: accounts younger than this get the new-account brakes. */
+  readonly newAccountSeconds: number;
 }
 
 export class ConfigError extends Error {}
@@ -51,6 +55,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     youtubeOembed: setting(env, 'BOARD_YOUTUBE_OEMBED', 'https://www.youtube.com/oembed'),
     asnDb: resolve(setting(env, 'BOARD_ASN_DB', bundledAsnDb)),
     scryptLogN: integerSetting(env, 'BOARD_SCRYPT_LOGN', 17, 14, 20),
+    limitsFactor: factorSetting(env, 'BOARD_LIMITS', 1),
+    newAccountSeconds: integerSetting(env, 'BOARD_NEW_ACCOUNT_HOURS', 24, 0, 8760) * 3600,
   });
 }
 
@@ -78,6 +84,16 @@ function checkedInteger(name: string, raw: string, min: number, max: number): nu
   if (!/^\d+$/.test(raw)) throw new ConfigError(`${name}: "${raw}" is not a whole number`);
   const value = Number(raw);
   if (value < min || value > max) throw new ConfigError(`${name}: ${value} is outside ${min}–${max}`);
+  return value;
+}
+
+/** A number ≥ 0, decimals allowed (0.5, 10); at most 1000 so a typo cannot make limits meaningless by accident. */
+function factorSetting(env: Record<string, string | undefined>, name: string, fallback: number): number {
+  const raw = env[name]?.trim();
+  if (!raw) return fallback;
+  if (!/^\d{1,4}(\.\d{1,6})?$/.test(raw)) throw new ConfigError(`${name}: "${raw}" is not a number such as 1, 0.5 or 10`);
+  const value = Number(raw);
+  if (value > 1000) throw new ConfigError(`${name}: ${value} is outside 0–1000`);
   return value;
 }
 

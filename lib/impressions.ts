@@ -1,6 +1,7 @@
-import { createHmac, randomBytes } from 'node:crypto';
-import type { Db } from './db.ts';
+import { createHmac } from 'node:crypto';
 import type { AsnDb } from './asn.ts';
+import { dailySecret, utcDay } from './daily-secret.ts';
+import type { Db } from './db.ts';
 import type { JobDeps } from './job-deps.ts';
 
 /**
@@ -52,10 +53,7 @@ export class ImpressionTally {
   cleanedFor = '';
 }
 
-/** UTC 'YYYY-MM-DD' of a Unix time in seconds. */
-export function utcDay(seconds: number): string {
-  return new Date(seconds * 1000).toISOString().slice(0, 10);
-}
+export { utcDay };
 
 export function isBotAgent(userAgent: string): boolean {
   return botAgent.test(userAgent);
@@ -111,8 +109,7 @@ function pendingDay(tally: ImpressionTally, day: string): PendingDay {
 /** The day's secret (made and stored on its first visit) and the visitors already counted. */
 function openDay(db: Db, day: string, pending: PendingDay | undefined): OpenDay {
   return db.tx(() => {
-    db.run('INSERT OR IGNORE INTO daily_secrets (day, secret) VALUES (?, ?)', day, randomBytes(32));
-    const { secret } = db.one<{ secret: Buffer }>('SELECT secret FROM daily_secrets WHERE day = ?', day)!;
+    const secret = dailySecret(db, day);
     const stored = db.all<{ hash: Buffer }>('SELECT hash FROM visitor_hashes WHERE day = ?', day);
     const seen = new Set(stored.map((row) => seenKey(row.hash)));
     for (const hash of pending?.hashes ?? []) seen.add(seenKey(hash));
