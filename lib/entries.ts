@@ -85,6 +85,29 @@ export function createEntry(db: Db, entry: NewEntry, now: number): number | unde
   });
 }
 
+/** docs/API.md "POST /api/entry/create": the same text twice within 10 minutes is refused; short texts ("Danke!") are exempt. */
+export const duplicateWindowSeconds = 600;
+export const minDuplicateLength = 10;
+/** How many of an account's newest entries the duplicate check reads: more than the create limits allow in 10 minutes. */
+const duplicateLookback = 100;
+
+const foldText = (text: string) => text.trim().normalize('NFC').toLowerCase();
+
+/**
+ * True when the account posted the same text (trimmed, case-folded) as a live entry within the
+ * last 10 minutes. Why: a script posting one message again and again is the cheapest spam there
+ * is. Texts under 10 characters are exempt.
+ */
+export function isRecentDuplicate(db: Db, uid: number, content: string, now: number): boolean {
+  const folded = foldText(content);
+  if ([...folded].length < minDuplicateLength) return false;
+  const recent = db.all<{ content: string; created_at: number; deleted: number }>(
+    'SELECT content, created_at, deleted FROM entries WHERE uid = ? ORDER BY pid DESC LIMIT ?',
+    uid, duplicateLookback,
+  );
+  return recent.some((e) => !e.deleted && e.created_at > now - duplicateWindowSeconds && foldText(e.content) === folded);
+}
+
 /** Replaces the text (and its first link) of an entry. */
 export function editEntry(db: Db, pid: number, content: string, link: string): void {
   const entry = findEntry(db, pid);

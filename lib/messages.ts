@@ -13,6 +13,8 @@ export const messages = {
   'entry.too_long': 'Der Beitrag ist länger als 1000 Zeichen.',
   'entry.not_author': 'Nur die Autorin oder der Autor darf diesen Beitrag ändern.',
   'entry.bump_cooldown': 'Dieser Beitrag kann noch nicht wieder hochgeholt werden.',
+  'entry.duplicate': 'Diesen Text hast du eben schon gepostet: bitte nicht doppelt.',
+  'entry.too_deep': 'Diese Antwort wäre zu tief verschachtelt: höchstens 200 Ebenen unter dem ersten Beitrag.',
   'vote.invalid_mode': 'Ungültige Stimme: erlaubt sind „yes“ und „no“.',
   'report.too_long': 'Die Begründung ist länger als 500 Zeichen.',
   'reset.invalid': 'Dieser Link ist ungültig, abgelaufen oder schon benutzt.',
@@ -24,6 +26,8 @@ export const messages = {
   'upload.bad_type': 'Nur Bilder im Format JPEG, GIF, PNG oder WebP sind erlaubt.',
   'upload.too_large': 'Die Datei ist zu groß.',
   'rate.limited': 'Zu viele Anfragen. Bitte warte einen Moment.',
+  'rate.new_account': 'Neue Konten können in den ersten 10 Minuten keine Links oder Bilder posten.',
+  'auth.busy': 'Der Server ist gerade ausgelastet. Bitte versuche es in ein paar Sekunden noch einmal.',
   internal: 'Interner Fehler. Bitte versuche es später noch einmal.',
 } as const satisfies Record<string, string>;
 

@@ -1,4 +1,4 @@
-import { bumpCooldownUntil, bumpEntry, createEntry, editEntry, findEntry, findLiveEntry, softDeleteEntry } from '../entries.ts';
+import { bumpCooldownUntil, bumpEntry, createEntry, editEntry, findEntry, findLiveEntry, isRecentDuplicate, softDeleteEntry } from '../entries.ts';
 import { maxFeedPage, readFeedPage, readThread, readUserFeedPage } from '../entry-reads.ts';
 import { created, requireUser, type Ctx } from '../http/context.ts';
 import { ApiError } from '../http/errors.ts';
@@ -8,6 +8,7 @@ import { removeMedia, saveMedia } from '../media.ts';
 import { entryLink } from '../preview/links.ts';
 import { requestPreview } from '../preview/queue.ts';
 import { findUserByName } from '../users.ts';
+import { checkNewAccountBrake } from '../write-limits.ts';
 
 /** Entry text is at most 1000 characters (code points): docs/API.md "POST /api/entry/create". */
 const maxContentLength = 1000;
@@ -39,16 +40,21 @@ export async function create(ctx: Ctx) {
   const file = form.files.get('file');
   if (!content && !file) throw new ApiError(400, 'entry.empty');
   checkContentLength(content);
+  const link = entryLink(content);
+  if (link || file) checkNewAccountBrake(db, me.uid, config.limitsFactor, clock.now());
 
   let filepath = '';
   if (file) {
     const image = await processEntryImage(file.data);
     filepath = await saveMedia(config, 'e', image.extension, image.data);
   }
-  const link = entryLink(content);
   let pid: number | undefined;
   try {
-    pid = createEntry(db, { uid: me.uid, content, filepath, replyTo, link }, clock.now());
+    pid = db.tx(() => {
+      // In the insert's transaction, so two copies sent at once cannot both pass.
+      if (config.limitsFactor > 0 && isRecentDuplicate(db, me.uid, content, clock.now())) throw new ApiError(409, 'entry.duplicate', { field: 'content' });
+      return createEntry(db, { uid: me.uid, content, filepath, replyTo, link }, clock.now());
+    });
   } catch (err) {
     await removeMedia(config, [filepath]);
     throw err;
@@ -80,6 +86,8 @@ export async function edit(ctx: Ctx) {
   if (!content && !entry.filepath) throw new ApiError(400, 'entry.empty');
   checkContentLength(content);
   const link = entryLink(content);
+  // A new account may not add a link by editing either.
+  if (link && link !== entry.link) checkNewAccountBrake(ctx.app.db, me.uid, ctx.app.config.limitsFactor, ctx.app.clock.now());
   editEntry(ctx.app.db, pid, content, link);
   requestPreview(ctx.app, link); // an edit re-triggers the preview fetch (docs/API.md "Link previews")
   return { pid, content };

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
 import {
-  assertError, entryCount, entryRow, imageFixture, mediaFiles, member, post, uidOf, useBoard, visitor, type Answer, type Client,
+  assertError, entryCount, entryRow, imageFixture, limitsOff, mediaFiles, member, post, uidOf, useBoard, visitor, type Answer, type Client,
 } from '../helpers.ts';
 import { entryFields } from '../entry-helpers.ts';
 
@@ -14,7 +14,7 @@ function createWithImage(client: Client, content: string, data: Buffer, replyTo 
 }
 
 describe('creating an entry', () => {
-  const t = useBoard({ members: ['Anna'] });
+  const t = useBoard({ env: limitsOff, members: ['Anna'] });
 
   test('answers 201 with pid, content, filepath and reply_to, and stores the entry with its author and time', async () => {
     const answer = await t.members.Anna.post('/api/entry/create', { content: 'Guten Morgen' });
@@ -136,7 +136,7 @@ describe('creating an entry', () => {
 });
 
 describe('editing an entry', () => {
-  const t = useBoard({ members: ['Anna', 'Bert'] });
+  const t = useBoard({ env: limitsOff, members: ['Anna', 'Bert'] });
 
   test('the author edits: 200 {pid, content} and the thread shows the new text', async () => {
     const pid = await post(t.members.Anna, 'erste Fassung');
@@ -206,7 +206,7 @@ describe('editing an entry', () => {
 });
 
 describe('deleting an entry', () => {
-  const t = useBoard({ members: ['Anna', 'Bert'] });
+  const t = useBoard({ env: limitsOff, members: ['Anna', 'Bert'] });
 
   test('is soft: 200 {status:"deleted"}, text and file blanked, author kept, and the thread remains', async () => {
     const root = await post(t.members.Bert, 'Wurzel');
@@ -299,7 +299,7 @@ describe('deleting an entry', () => {
 });
 
 describe('thread and path parameters', () => {
-  const t = useBoard();
+  const t = useBoard({ env: limitsOff });
 
   test('the thread of an unknown entry answers 404 entry.not_found', async () => {
     assertError(await visitor(t.board).get('/api/entry/987654/thread'), 404, 'entry.not_found');
@@ -324,7 +324,7 @@ describe('posting from a Tor exit', () => {
       // Written before the board starts: the list is read at start and rechecked at most every 2 s.
       writeFileSync(exitsFile, `# exit list\n${torAddress}\n2001:db8::77\n`);
     },
-    env: () => ({ BOARD_TOR_EXITS: exitsFile }),
+    env: () => ({ ...limitsOff, BOARD_TOR_EXITS: exitsFile }),
   });
   after(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -365,7 +365,7 @@ describe('posting from a Tor exit', () => {
 });
 
 describe('order of checks (docs/API.md "Order of checks")', () => {
-  const t = useBoard({ members: ['Anna', 'Bert'] });
+  const t = useBoard({ env: limitsOff, members: ['Anna', 'Bert'] });
 
   test('a session comes before a malformed path parameter: 401, not 400', async () => {
     assertError(await visitor(t.board).post('/api/entry/abc/edit', { content: 'x' }), 401, 'auth.required');

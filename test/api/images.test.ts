@@ -7,8 +7,7 @@ import { describe, test } from 'node:test';
 import { deflateSync } from 'node:zlib';
 import sharp from 'sharp';
 import {
-  assertError, entryCount, entryRow, handMadePng, imageFixture, mediaFiles, photoExif, post, rawRequest, useBoard, visitor,
-  type Answer, type Client,
+  assertError, entryCount, entryRow, handMadePng, imageFixture, limitsOff, mediaFiles, photoExif, post, rawRequest, useBoard, visitor, type Answer, type Client,
 } from '../helpers.ts';
 
 const maxUpload = 8 * 1024 * 1024; // the BOARD_MAX_UPLOAD default
@@ -78,7 +77,7 @@ function partsOfSize(size: number, image: Buffer): Part[] {
 }
 
 describe('entry images', () => {
-  const t = useBoard({ members: ['Anna'] });
+  const t = useBoard({ env: limitsOff, members: ['Anna'] });
 
   function stored(filepath: string): Buffer {
     return readFileSync(join(t.board.config.mediaDir, filepath));
@@ -197,7 +196,7 @@ describe('entry images', () => {
 });
 
 describe('refused uploads store nothing', () => {
-  const t = useBoard({ members: ['Anna'] });
+  const t = useBoard({ env: limitsOff, members: ['Anna'] });
 
   /** No entry row and no media file were added since `entries` rows existed. */
   function assertNothingStored(entries = 0): void {

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { before, describe, test } from 'node:test';
-import { assertError, entryRow, member, password, post, useBoard, visitor, type Client, type TestBoard } from '../helpers.ts';
+import { assertError, entryRow, limitsOff, member, password, post, useBoard, visitor, type Client, type TestBoard } from '../helpers.ts';
 import { assertStoredLatestMatchesBruteForce, bruteForceLatest, entryFields, latestOf, wholeFeed } from '../entry-helpers.ts';
 import { prng } from '../prng.ts';
 
@@ -21,7 +21,7 @@ async function remove(client: Client, pid: number): Promise<void> {
 }
 
 describe('latest on short chains', () => {
-  const t = useBoard({ members: ['Anna'] });
+  const t = useBoard({ env: limitsOff, members: ['Anna'] });
 
   async function chainOfThree(): Promise<[number, number, number]> {
     const a = await post(t.members.Anna, 'A');
@@ -98,7 +98,7 @@ describe('latest on short chains', () => {
 });
 
 describe('latest on a chain deeper than 50 levels', () => {
-  const t = useBoard({ members: ['Anna'] });
+  const t = useBoard({ env: limitsOff, members: ['Anna'] });
   const chain: number[] = []; // chain[d] is the entry at depth d
   before(async () => {
     chain.push(await post(t.members.Anna, 'Tiefe 0'));
@@ -148,7 +148,7 @@ describe('latest on a chain deeper than 50 levels', () => {
 });
 
 describe('latest after a random sequence of creates and deletes', () => {
-  const t = useBoard();
+  const t = useBoard({ env: limitsOff });
 
   test('every entry\'s latest equals a brute-force recomputation, in the database and in the API', async () => {
     // LATEST_SEED=<n> replays another sequence.
@@ -221,7 +221,7 @@ async function assertApiLatestMatchesBruteForce(board: TestBoard): Promise<void>
 }
 
 describe('feed', () => {
-  const t = useBoard({ members: ['Anna', 'Bert'] });
+  const t = useBoard({ env: limitsOff, members: ['Anna', 'Bert'] });
 
   test('leaves out a deleted top-level entry without live descendants, but shows one that has a latest', async () => {
     const lonely = await post(t.members.Anna, 'allein');
@@ -282,7 +282,7 @@ describe('feed', () => {
 });
 
 describe('feed pages', () => {
-  const t = useBoard({ members: ['Anna'] });
+  const t = useBoard({ env: limitsOff, members: ['Anna'] });
   const pids: number[] = [];
   before(async () => {
     for (let i = 0; i < 45; i++) pids.push(await post(t.members.Anna, `Nummer ${i}`));
@@ -313,7 +313,7 @@ describe('feed pages', () => {
 });
 
 describe('thread', () => {
-  const t = useBoard({ members: ['Anna'] });
+  const t = useBoard({ env: limitsOff, members: ['Anna'] });
 
   test('lists the ancestors root first', async () => {
     const a = await post(t.members.Anna, 'A');

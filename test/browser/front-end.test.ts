@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
-import { password, resetToken, startBoard, type Client, type TestBoard } from '../helpers.ts';
+import { limitsOff, password, resetToken, startBoard, type Client, type TestBoard } from '../helpers.ts';
 import {
   assertCleanConsole, assertOnlyBoardRequests, eventually, launchChromium, makePng, newRecordedContext, openBoard,
   screenshotDir, skipWithoutChromium, type Recorder,
@@ -47,7 +47,7 @@ describe('the front end in a real browser', { skip: skipWithoutChromium }, () =>
   }
 
   before(async () => {
-    board = await startBoard();
+    board = await startBoard(limitsOff);
     browser = await launchChromium();
     const main = await newRecordedContext(browser);
     context = main.context;

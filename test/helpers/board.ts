@@ -11,6 +11,13 @@ import { Client } from './client.ts';
 /** Seconds in a day, for moving the board's clock. */
 export const day = 86_400;
 
+/**
+ * BOARD_LIMITS=0: the abuse limits and brakes off (README "Settings"), for tests that write faster
+ * than a person would (many entries, links and images from brand-new accounts in a second).
+ * SPEC's per-address limits stay on. test/api/write-limits.test.ts tests the limits themselves.
+ */
+export const limitsOff: Record<string, string> = { BOARD_LIMITS: '0' };
+
 export interface TestBoard {
   url: string;
   app: App;
