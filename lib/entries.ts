@@ -52,6 +52,13 @@ function adjustEntryCounters(db: Db, isReply: boolean, delta: number): void {
   db.run(`UPDATE counters SET value = value + ? WHERE name IN ('entries', ?)`, delta, isReply ? 'replies' : 'toplevel');
 }
 
+/**
+ * docs/API.md "POST /api/entry/create": a reply lies at most 200 levels below its root. Why: every
+ * reply rewrites its ancestors' rows and every thread read walks them; a chain thousands deep made
+ * one account able to slow every reader and its own deletion.
+ */
+export const maxReplyDepth = 200;
+
 export interface NewEntry {
   uid: number;
   content: string;

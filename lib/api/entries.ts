@@ -1,4 +1,6 @@
-import { bumpCooldownUntil, bumpEntry, createEntry, editEntry, findEntry, findLiveEntry, isRecentDuplicate, softDeleteEntry } from '../entries.ts';
+import {
+  bumpCooldownUntil, bumpEntry, createEntry, editEntry, findEntry, findLiveEntry, isRecentDuplicate, maxReplyDepth, softDeleteEntry,
+} from '../entries.ts';
 import { maxFeedPage, readFeedPage, readThread, readUserFeedPage } from '../entry-reads.ts';
 import { created, requireUser, type Ctx } from '../http/context.ts';
 import { ApiError } from '../http/errors.ts';
@@ -35,7 +37,9 @@ export async function create(ctx: Ctx) {
   if (ctx.app.tor.has(ctx.ip)) throw new ApiError(403, 'tor.blocked');
   const form = await ctx.form();
   const replyTo = parseReplyTo(form.fields.get('reply_to'));
-  if (replyTo && !findLiveEntry(db, replyTo)) throw new ApiError(404, 'entry.not_found');
+  const parent = replyTo ? findLiveEntry(db, replyTo) : undefined;
+  if (replyTo && !parent) throw new ApiError(404, 'entry.not_found');
+  if (parent && parent.depth + 1 > maxReplyDepth) throw new ApiError(400, 'entry.too_deep', { field: 'reply_to' });
   const content = cleanContent(textField(form, 'content'));
   const file = form.files.get('file');
   if (!content && !file) throw new ApiError(400, 'entry.empty');
