@@ -1,4 +1,5 @@
 import { createServer, type Server } from 'node:http';
+import { startAccountRemoval, type RemovalOptions } from './account-removal.ts';
 import { openAsnDb } from './asn.ts';
 import { systemClock, type Clock } from './clock.ts';
 import type { Config } from './config.ts';
@@ -23,6 +24,8 @@ export interface AppOptions {
   preview?: PreviewOptions;
   /** Slow-client limits in milliseconds; tests shorten them. */
   timeouts?: { headersMs?: number; requestMs?: number };
+  /** The background part of account deletions (tests pause it or shorten its slices). */
+  accountRemoval?: RemovalOptions;
 }
 
 export interface App {
@@ -51,6 +54,7 @@ export function createApp(config: Config, options: AppOptions = {}): App {
   };
   const jobDeps = { db: services.db, clock: services.clock, log: services.log };
   const stopHousekeeping = startHousekeeping({ ...jobDeps, limits });
+  services.accountRemoval = startAccountRemoval({ ...jobDeps, config }, options.accountRemoval);
   const stopImpressions = startImpressionFlush(services);
   logAsnLoad(services);
   if (config.previewEnabled) services.previews = startPreviewQueue({ ...jobDeps, config }, options.preview);
@@ -73,6 +77,7 @@ export function createApp(config: Config, options: AppOptions = {}): App {
     services,
     async close() {
       stopHousekeeping();
+      await services.accountRemoval?.stop(); // the slice in progress commits; the rest stays queued
       await services.previews?.stop(); // aborts fetches in flight; their jobs stay queued
       stopImpressions(); // writes the last counts: before the database closes
       services.asn.close();

@@ -171,25 +171,23 @@ export function bumpEntry(db: Db, pid: number, now: number): boolean {
 }
 
 /**
- * Account deletion, entry side: deepest first, an entry with replies becomes an anonymous
- * tombstone (uid 0) so others' threads keep their shape; one without replies is removed with
- * its votes and reports. Returns the image paths to delete afterwards.
+ * Account deletion, entry side, one entry at a time (lib/account-removal.ts calls it in slices,
+ * deepest entries first): an entry with replies becomes an anonymous tombstone (uid 0) so others'
+ * threads keep their shape; one without replies is removed with its votes and reports. Returns the
+ * image path to delete afterwards ('' when none).
  */
-export function removeEntriesOfUser(db: Db, uid: number): string[] {
-  const files: string[] = [];
-  const own = db.all<{ pid: number }>('SELECT pid FROM entries WHERE uid = ? ORDER BY depth DESC, pid DESC', uid);
-  for (const { pid } of own) {
-    const entry = findEntry(db, pid)!;
-    if (entry.filepath) files.push(entry.filepath);
-    if (!entry.deleted) adjustEntryCounters(db, entry.reply_to !== 0, -1);
-    if (entry.reply_count > 0) {
-      db.run("UPDATE entries SET uid = 0, deleted = 1, content = '', filepath = '', link = '' WHERE pid = ?", pid);
-    } else {
-      removeEntryRow(db, entry);
-    }
-    repairLatestAfterRemoval(db, pid, entry.reply_to);
+export function removeEntryOfDeletedAccount(db: Db, pid: number): string {
+  const entry = findEntry(db, pid);
+  if (!entry) return '';
+  if (!entry.deleted) adjustEntryCounters(db, entry.reply_to !== 0, -1);
+  if (entry.reply_count > 0) {
+    db.run("UPDATE entries SET uid = 0, deleted = 1, content = '', filepath = '', link = '' WHERE pid = ?", pid);
+  } else {
+    removeEntryRow(db, entry);
   }
-  return files;
+  repairLatestAfterRemoval(db, pid, entry.reply_to);
+  db.responses.threadChanged(entry.root);
+  return entry.filepath;
 }
 
 function removeEntryRow(db: Db, entry: EntryRow): void {

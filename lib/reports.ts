@@ -41,7 +41,7 @@ export function closeReport(db: Db, id: number, now: number): boolean {
   return db.run('UPDATE reports SET closed_at = ? WHERE id = ? AND closed_at = 0', now, id).changes === 1;
 }
 
-/** Account deletion: the reports stay, the reporter becomes anonymous. */
-export function anonymiseReportsOf(db: Db, uid: number): void {
-  db.run('UPDATE reports SET reporter_uid = 0 WHERE reporter_uid = ?', uid);
+/** Account deletion, in slices: up to `limit` reports stay with an anonymous reporter. Returns how many changed. */
+export function anonymiseReportsOf(db: Db, uid: number, limit: number): number {
+  return db.run('UPDATE reports SET reporter_uid = 0 WHERE id IN (SELECT id FROM reports WHERE reporter_uid = ? AND reporter_uid <> 0 LIMIT ?)', uid, limit).changes;
 }

@@ -6,8 +6,10 @@
  *
  * | write                                                    | call                |
  * |----------------------------------------------------------|---------------------|
- * | createEntry, editEntry, softDeleteEntry, bumpEntry       | threadChanged(root) |
- * |   (lib/entries.ts: one thread and the feed move)         |                     |
+ * | createEntry, editEntry, softDeleteEntry, bumpEntry,      | threadChanged(root) |
+ * |   removeEntryOfDeletedAccount (lib/entries.ts: one       |                     |
+ * |   thread and the feed move; the last one in the slices   |                     |
+ * |   of lib/account-removal.ts)                             |                     |
  * | renameUser, setAvatar (lib/users.ts), deleteAccount      | everythingChanged() |
  * |   (lib/accounts.ts), savePreview (lib/preview/store.ts)  |                     |
  * | any commit by another connection (board-admin, a worker) | data_version check  |

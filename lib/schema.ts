@@ -185,6 +185,10 @@ const migrations: Migration[] = [
       PRIMARY KEY (day, hash)
     ) WITHOUT ROWID;
 
+    -- The account-removal slices find a user's reports and the reports on an entry they remove.
+    CREATE INDEX reports_by_reporter ON reports(reporter_uid) WHERE reporter_uid <> 0;
+    CREATE INDEX reports_by_entry ON reports(pid);
+
     -- /static/media/e/… answers only while a live entry owns the file.
     CREATE INDEX entries_by_filepath ON entries(filepath) WHERE filepath <> '';
     `);

@@ -1,3 +1,4 @@
+import type { AccountRemoval } from './account-removal.ts';
 import type { AsnDb } from './asn.ts';
 import type { Config } from './config.ts';
 import type { ImpressionTally } from './impressions.ts';
@@ -20,4 +21,6 @@ export interface Services extends JobDeps {
   impressions: ImpressionTally;
   /** The link-preview queue; absent when BOARD_PREVIEW=0. */
   previews?: PreviewQueue;
+  /** The background part of account deletions (set by createApp once the services exist). */
+  accountRemoval?: AccountRemoval;
 }

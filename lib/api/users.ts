@@ -54,7 +54,7 @@ export async function changeAvatar(ctx: Ctx) {
   return { avatar };
 }
 
-/** POST /api/user/delete: password confirmation, then data, then media files best-effort. */
+/** POST /api/user/delete: password confirmation, then the account (at once) and its data (in the background). */
 export async function deleteOwnAccount(ctx: Ctx) {
   const { uid } = requireUser(ctx);
   const form = await ctx.form();
@@ -63,7 +63,8 @@ export async function deleteOwnAccount(ctx: Ctx) {
   if (!user) throw new ApiError(401, 'auth.required');
   if (!(await verifyPassword(textField(form, 'pass1'), user.pass_hash, ctx.signal))) throw new ApiError(403, 'auth.bad_password', { field: 'pass1' });
 
-  const media = deleteAccount(db, uid);
+  const media = deleteAccount(db, uid, ctx.app.clock.now());
+  ctx.app.accountRemoval?.wake(); // entries, votes and reports follow within seconds, in slices
   ctx.setCookie(clearedSessionCookie(config.origin.startsWith('https:')));
   await removeMedia(config, media);
   return { status: 'deleted' };

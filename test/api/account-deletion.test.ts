@@ -3,7 +3,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { before, describe, test } from 'node:test';
 import {
-  assertError, entryRow, imageFixture, limitsOff, mediaFiles, member, password, post, uidOf, useBoard, visitor, type Answer, type Client, type TestBoard,
+  accountRemovalDone, assertError, entryRow, imageFixture, limitsOff, mediaFiles, member, password, post, uidOf, useBoard, visitor, type Answer, type Client, type TestBoard,
 } from '../helpers.ts';
 import { assertStoredLatestMatchesBruteForce, latestOf, wholeFeed } from '../entry-helpers.ts';
 
@@ -93,6 +93,7 @@ describe('deleting an account', () => {
     for (const pid of Object.values(pids)) assert.equal((await visitor(t.board).get(`/api/entry/${pid}/thread`)).status, 200);
 
     answer = await t.members.Alice.post('/api/user/delete', { pass1: password });
+    await accountRemovalDone(t.board);
   });
 
   test('answers 200 {status:"deleted"}, clears the cookie and removes the user with its sessions', () => {
@@ -202,6 +203,7 @@ describe('entry ids after an account deletion', () => {
     await post(bert, 'Bert zuerst');
     const removed = await post(anna, 'Annas letzter Beitrag');
     assert.equal((await anna.post('/api/user/delete', { pass1: password })).status, 200);
+    await accountRemovalDone(t.board);
     assert.equal(entryRow(t.board, removed), undefined);
     const next = await post(bert, 'Bert danach');
     assert.ok(next > removed, `new pid ${next} after removed pid ${removed}`);

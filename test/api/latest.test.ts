@@ -1,6 +1,8 @@
 import assert from 'node:assert/strict';
 import { before, describe, test } from 'node:test';
-import { assertError, entryRow, limitsOff, member, password, post, useBoard, visitor, type Client, type TestBoard } from '../helpers.ts';
+import {
+  accountRemovalDone, assertError, entryRow, limitsOff, member, password, post, useBoard, visitor, type Client, type TestBoard,
+} from '../helpers.ts';
 import { assertStoredLatestMatchesBruteForce, bruteForceLatest, entryFields, latestOf, wholeFeed } from '../entry-helpers.ts';
 import { prng } from '../prng.ts';
 
@@ -192,6 +194,7 @@ describe('latest after a random sequence of creates and deletes', () => {
     // Account deletion removes rows outright (or leaves tombstones): the pointers must follow.
     const gone = await clients[0]!.post('/api/user/delete', { pass1: password });
     assert.equal(gone.status, 200, gone.text);
+    await accountRemovalDone(t.board);
     assertStoredLatestMatchesBruteForce(t.board, 'after an account deletion');
     await assertApiLatestMatchesBruteForce(t.board);
   });

@@ -3,7 +3,7 @@ import { before, describe, test } from 'node:test';
 import Database from 'better-sqlite3';
 import { readFeedPage, readThread } from '../../lib/entry-reads.ts';
 import {
-  day, imageFixture, limitsOff, member, password, post, startProxiedBoard, uidOf, useBoard, visitor, type Client, type TestBoard,
+  accountRemovalDone, day, imageFixture, limitsOff, member, password, post, startProxiedBoard, uidOf, useBoard, visitor, type Client, type TestBoard,
 } from '../helpers.ts';
 import { assertStoredLatestMatchesBruteForce, latestOf } from '../entry-helpers.ts';
 import { prng } from '../prng.ts';
@@ -384,6 +384,7 @@ describe('response cache: every write is visible at once in cached feed pages an
     const doraUid = uidOf(t.board, 'Dora');
 
     await ok(dora.post('/api/user/delete', { pass1: password }));
+    await accountRemovalDone(t.board);
     const pages = await readPages(t.board, watched);
     for (const [path, page] of Object.entries(pages)) {
       for (const entry of entriesIn(page)) assert.notEqual(entry.uid, doraUid, `entry ${entry.pid} in ${path} still shows the deleted account`);
@@ -516,6 +517,7 @@ describe('response cache under random writes', () => {
           action = `account deletion of ${uid}`;
           write = async () => {
             await ok(members.get(uid)!.client.post('/api/user/delete', { pass1: password }));
+            await accountRemovalDone(board);
             members.delete(uid);
             await join();
           };

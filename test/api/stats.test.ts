@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import Database from 'better-sqlite3';
 import { flushImpressions } from '../../lib/impressions.ts';
-import { assertError, member, password, post, startProxiedBoard, useBoard, type TestBoard } from '../helpers.ts';
+import { accountRemovalDone, assertError, member, password, post, startProxiedBoard, useBoard, type TestBoard } from '../helpers.ts';
 
 /** 2026-03-10 12:00 UTC: a fixed "today", so day strings are known. */
 const noon = Date.parse('2026-03-10T12:00:00Z') / 1000;
@@ -78,6 +78,7 @@ describe('GET /api/stats and /api/stats/detail: counts', () => {
 
     // Deleting bob's account removes his live thread and his vote on ann's thread.
     assert.equal((await bob.post('/api/user/delete', { pass1: password })).status, 200);
+    await accountRemovalDone(t.board);
     assert.deepEqual(await counts(), { users: 1, entries: 1, toplevel: 1, replies: 0, votes: { yes: 0, no: 0 } });
   });
 });

@@ -3,7 +3,9 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import sharp from 'sharp';
-import { assertError, imageFixture, limitsOff, mediaFiles, password, photoExif, useBoard, type Client, type TestBoard } from '../helpers.ts';
+import {
+  accountRemovalDone, assertError, imageFixture, limitsOff, mediaFiles, password, photoExif, useBoard, type Client, type TestBoard,
+} from '../helpers.ts';
 
 function userRow(board: TestBoard, username: string): { uid: number; last_login: number; avatar: string } | undefined {
   return board.app.services.db.one('SELECT uid, last_login, avatar FROM users WHERE username = ?', username);
@@ -261,6 +263,7 @@ describe('account deletion', () => {
     const db = t.board.app.services.db;
     assert.equal(db.one('SELECT uid FROM users WHERE uid = ?', uid), undefined);
     assert.equal(db.one<{ n: number }>('SELECT count(*) AS n FROM sessions WHERE uid = ?', uid)!.n, 0);
+    await accountRemovalDone(t.board);
     assert.equal(existsSync(join(t.board.config.mediaDir, avatar)), false);
     assert.equal((await otherDevice.get('/api/user/info')).status, 401);
     assert.equal((await otherDevice.get('/api/auth/sessioninfo')).status, 401);
