@@ -6,7 +6,7 @@ import { textField } from '../http/fields.ts';
 import { processAvatar } from '../images.ts';
 import { removeMedia, saveMedia } from '../media.ts';
 import { fieldMessages } from '../messages.ts';
-import { verifyPassword } from '../passwords.ts';
+import { hashQueueBound, verifyPassword } from '../passwords.ts';
 import { findUserById, findUserByName, isValidUsername, normaliseUsername, renameUser, setAvatar } from '../users.ts';
 
 /** GET /api/u/{username}/info */
@@ -61,7 +61,8 @@ export async function deleteOwnAccount(ctx: Ctx) {
   const { db, config } = ctx.app;
   const user = findUserById(db, uid);
   if (!user) throw new ApiError(401, 'auth.required');
-  if (!(await verifyPassword(textField(form, 'pass1'), user.pass_hash, ctx.signal))) throw new ApiError(403, 'auth.bad_password', { field: 'pass1' });
+  const matches = await verifyPassword(textField(form, 'pass1'), user.pass_hash, ctx.signal, hashQueueBound(config.limitsFactor));
+  if (!matches) throw new ApiError(403, 'auth.bad_password', { field: 'pass1' });
 
   const media = deleteAccount(db, uid, ctx.app.clock.now());
   ctx.app.accountRemoval?.wake(); // entries, votes and reports follow within seconds, in slices
