@@ -18,7 +18,7 @@ export const messages = {
   'vote.invalid_mode': 'Ungültige Stimme: erlaubt sind „yes“ und „no“.',
   'report.too_long': 'Die Begründung ist länger als 500 Zeichen.',
   'reset.invalid': 'Dieser Link ist ungültig, abgelaufen oder schon benutzt.',
-  'user.name_taken': 'Dieser Name ist schon vergeben.',
+  'user.name_taken': 'Dieser Name ist schon vergeben oder einem vergebenen zum Verwechseln ähnlich.',
   'user.not_found': 'Diese Person gibt es nicht.',
   'input.invalid': 'Ungültige Eingabe.',
   'input.unsupported_type': 'Dieses Format wird nicht unterstützt: bitte Formulardaten senden.',

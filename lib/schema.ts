@@ -199,13 +199,13 @@ const migrations: Migration[] = [
   },
 ];
 
-/** Applies every migration the database has not seen yet, each in its own transaction. */
-export function migrate(db: Database.Database): void {
+/** Applies every migration the database has not seen yet (tests: up to `target`), each in its own transaction. */
+export function migrate(db: Database.Database, target = migrations.length): void {
   const applied = db.pragma('user_version', { simple: true }) as number;
   if (applied > migrations.length) {
     throw new Error(`database schema ${applied} is newer than this code (${migrations.length})`);
   }
-  for (let version = applied; version < migrations.length; version++) {
+  for (let version = applied; version < target; version++) {
     db.transaction(() => {
       const migration = migrations[version]!;
       if (typeof migration === 'string') db.exec(migration);

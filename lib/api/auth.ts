@@ -7,7 +7,7 @@ import { fieldMessages } from '../messages.ts';
 import { dummyHash, hashPassword, hashQueueBound, verifyPassword } from '../passwords.ts';
 import { consumeResetLink, findResetLink } from '../reset-links.ts';
 import { createSession, deleteSessionByToken, deleteSessionsOfUser } from '../sessions.ts';
-import { createUser, findUserById, findUserByName, isValidUsername, normaliseUsername, recordLogin, setPasswordHash } from '../users.ts';
+import { createUser, findUserById, findUserByName, isNameTaken, isValidUsername, normaliseUsername, recordLogin, setPasswordHash } from '../users.ts';
 
 const day = 86_400;
 const year = 365 * day;
@@ -54,7 +54,8 @@ export async function register(ctx: Ctx) {
   if (textField(form, 'pass2') !== password) fields.pass2 = fieldMessages.passwordMismatch;
   if (Object.keys(fields).length) throw new ApiError(400, 'auth.invalid', { fields });
 
-  if (findUserByName(ctx.app.db, username)) throw new ApiError(409, 'user.name_taken', { field: 'user' });
+  // Before the hashing work; createUser checks again in its transaction.
+  if (isNameTaken(ctx.app.db, username)) throw new ApiError(409, 'user.name_taken', { field: 'user' });
   const hash = await hashPassword(password, ctx.app.config.scryptLogN, ctx.signal, hashQueueBound(ctx.app.config.limitsFactor));
   const uid = createUser(ctx.app.db, username, hash, ctx.app.clock.now());
   if (uid === undefined) throw new ApiError(409, 'user.name_taken', { field: 'user' });
