@@ -1,3 +1,4 @@
+import { stripBidiControls } from './bidi.ts';
 import type { Db } from './db.ts';
 import { nameSkeleton } from './username-skeleton.ts';
 
@@ -15,12 +16,9 @@ export interface UserWithHash extends User {
 
 const userColumns = 'uid, username, created_at, last_login, avatar';
 
-/** Bidi embedding, override and isolate controls: they make text render in another order than it is stored. */
-export const bidiControls = /[\u202a-\u202e\u2066-\u2069]/g;
-
 /** NFC, bidi controls dropped, trimmed, inner whitespace collapsed to one space (docs/API.md "Choices the spec left open": Accounts). */
 export function normaliseUsername(raw: string): string {
-  return raw.normalize('NFC').replace(bidiControls, '').trim().replace(/\s+/gu, ' ');
+  return stripBidiControls(raw.normalize('NFC')).trim().replace(/\s+/gu, ' ');
 }
 
 /**

@@ -1,3 +1,4 @@
+import { stripBidiControls } from '../bidi.ts';
 import {
   bumpCooldownUntil, bumpEntry, createEntry, editEntry, findEntry, findLiveEntry, isRecentDuplicate, maxReplyDepth, softDeleteEntry,
 } from '../entries.ts';
@@ -15,9 +16,9 @@ import { checkNewAccountBrake } from '../write-limits.ts';
 /** Entry text is at most 1000 characters (code points): docs/API.md "POST /api/entry/create". */
 const maxContentLength = 1000;
 
-/** Text as stored: line breaks unified, control characters other than tab and newline dropped, trimmed. */
+/** Text as stored: line breaks unified, control characters other than tab and newline dropped, bidi controls too, trimmed. */
 function cleanContent(raw: string): string {
-  return raw.replace(/\r\n?/g, '\n').replace(/[\u0000-\u0008\u000b-\u001f\u007f]/g, '').trim();
+  return stripBidiControls(raw.replace(/\r\n?/g, '\n').replace(/[\u0000-\u0008\u000b-\u001f\u007f]/g, '')).trim();
 }
 
 function checkContentLength(content: string): void {

@@ -80,6 +80,18 @@ describe('creating an entry', () => {
     assert.equal(exact.status, 201, exact.text);
   });
 
+  test('bidi controls (U+202A–202E, U+2066–2069) are dropped from the text on create and edit, so a link cannot read as another', async () => {
+    const spoof = 'Rechnung \u202ehttps://example.org/fdp.exe\u202c und \u2066isoliert\u2069, \u202a\u202b\u202d fertig';
+    const answer = await t.members.Anna.post('/api/entry/create', { content: spoof });
+    assert.equal(answer.status, 201, answer.text);
+    const clean = 'Rechnung https://example.org/fdp.exe und isoliert,  fertig';
+    assert.equal(answer.body.content, clean);
+    assert.equal(entryRow(t.board, answer.body.pid)!.content, clean);
+    assert.equal((await t.members.Anna.post(`/api/entry/${answer.body.pid}/edit`, { content: `neu \u202e${clean}` })).body.content, `neu ${clean}`);
+    assert.equal((await visitor(t.board).post(`/api/entry/${answer.body.pid}/report`, { reason: '\u202eSpam\u2069' })).status, 200);
+    assert.equal(t.board.app.services.db.one<{ reason: string }>('SELECT reason FROM reports WHERE pid = ?', answer.body.pid)!.reason, 'Spam');
+  });
+
   test('reply_to absent, empty or 0 makes a top-level entry', async () => {
     for (const fields of [{ content: 'ohne' }, { content: 'leer', reply_to: '' }, { content: 'null', reply_to: '0' }]) {
       const answer = await t.members.Anna.post('/api/entry/create', fields);
