@@ -13,6 +13,7 @@ import { notFoundPage } from './pages/shell.ts';
 import { startPreviewQueue, type PreviewOptions } from './preview/queue.ts';
 import { boardRateRules, createLimitStore, createRateLimiter } from './rate-limit.ts';
 import { routes } from './routes.ts';
+import { scaledLimit } from './write-limits.ts';
 import type { Services } from './services.ts';
 import { openTorExitList } from './tor.ts';
 
@@ -52,6 +53,7 @@ export function createApp(config: Config, options: AppOptions = {}): App {
     asn: openAsnDb(config.asnDb),
     impressions: new ImpressionTally(),
   };
+  services.impressions.maxVisitorsPerAddress = config.limitsFactor === 0 ? Infinity : scaledLimit(services.impressions.maxVisitorsPerAddress, config.limitsFactor);
   const jobDeps = { db: services.db, clock: services.clock, log: services.log };
   const stopHousekeeping = startHousekeeping({ ...jobDeps, limits });
   services.accountRemoval = startAccountRemoval({ ...jobDeps, config }, options.accountRemoval);
