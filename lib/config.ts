@@ -60,10 +60,13 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   });
 }
 
-/** Creates the data folders and checks they are writable, so a bad BOARD_DATA fails at start-up. */
+/**
+ * Creates the data folders and checks they are writable, so a bad BOARD_DATA fails at start-up.
+ * A folder made here is the owner's only (uploads of deleted entries must not be readable by others).
+ */
 export function prepareDataDir(config: Config): void {
   try {
-    mkdirSync(config.mediaDir, { recursive: true });
+    mkdirSync(config.mediaDir, { recursive: true, mode: 0o700 });
     accessSync(config.dataDir, constants.R_OK | constants.W_OK);
   } catch (err) {
     throw new ConfigError(`BOARD_DATA: cannot use ${config.dataDir} (${(err as Error).message})`);

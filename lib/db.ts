@@ -1,4 +1,5 @@
 import Database from 'better-sqlite3';
+import { closeSync, existsSync, openSync } from 'node:fs';
 import { Worker } from 'node:worker_threads';
 import { ResponseCache } from './response-cache.ts';
 import { migrate } from './schema.ts';
@@ -29,6 +30,8 @@ export interface Db {
  * Checkpoints run on a worker thread (backgroundCheckpoints), not inside a request's commit.
  */
 export function openDb(path: string, options: { backgroundCheckpoints?: boolean } = {}): Db {
+  // Readable by the owner only; SQLite gives the WAL and shared-memory files the same mode.
+  if (path !== ':memory:' && !existsSync(path)) closeSync(openSync(path, 'a', 0o600));
   const raw = new Database(path);
   raw.pragma('journal_mode = WAL');
   // A commit is durable against a crashed or killed process; fsync happens at checkpoints.

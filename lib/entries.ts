@@ -41,6 +41,11 @@ export function entryExists(db: Db, pid: number): boolean {
   return db.one('SELECT 1 FROM entries WHERE pid = ?', pid) !== undefined;
 }
 
+/** True while a live entry shows this image (a deleted or removed one does not): /static/media/e/… answers only then. */
+export function isLiveEntryImage(db: Db, filepath: string): boolean {
+  return db.one("SELECT 1 FROM entries WHERE filepath = ? AND filepath <> '' AND deleted = 0", filepath) !== undefined;
+}
+
 /** A live (not deleted) entry, or undefined: what every write on an entry needs. */
 export function findLiveEntry(db: Db, pid: number): EntryRow | undefined {
   const entry = findEntry(db, pid);

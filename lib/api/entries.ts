@@ -30,12 +30,19 @@ function parseReplyTo(raw: string | undefined): number {
   return raw === undefined || raw === '' ? 0 : integerParam(raw.trim(), 'reply_to');
 }
 
+/**
+ * No writing of entry text through Tor exits (docs/API.md "POST /api/entry/create", "…/edit"):
+ * abuse without consequence, and a fresh address per circuit. Reading, voting and the rest stay open.
+ */
+function refuseTor(ctx: Ctx): void {
+  if (ctx.app.tor.has(ctx.ip)) throw new ApiError(403, 'tor.blocked');
+}
+
 /** POST /api/entry/create */
 export async function create(ctx: Ctx) {
   const me = requireUser(ctx);
   const { db, config, clock } = ctx.app;
-  // No posting through Tor exits (docs/API.md "POST /api/entry/create") (abuse without consequence); reading stays open.
-  if (ctx.app.tor.has(ctx.ip)) throw new ApiError(403, 'tor.blocked');
+  refuseTor(ctx);
   const form = await ctx.form();
   const replyTo = parseReplyTo(form.fields.get('reply_to'));
   const parent = replyTo ? findLiveEntry(db, replyTo) : undefined;
@@ -84,6 +91,7 @@ function ownLiveEntry(ctx: Ctx, uid: number, pid: number) {
 export async function edit(ctx: Ctx) {
   const me = requireUser(ctx);
   const pid = integerParam(ctx.params.pid, 'pid');
+  refuseTor(ctx); // an edit could turn a harmless entry into spam just as well
   const form = await ctx.form();
   const entry = ownLiveEntry(ctx, me.uid, pid);
   const content = cleanContent(textField(form, 'content'));

@@ -350,6 +350,15 @@ describe('posting from a Tor exit', () => {
     assert.deepEqual(mediaFiles(t.board), []);
   });
 
+  test('edit answers 403 tor.blocked too (after a malformed pid, before the body), and the text stays', async () => {
+    const tor = await member(t.board, 'Tor Editor', torAddress);
+    const pid = await post(await member(t.board, 'Tor Editor Zuhause'), 'harmlos');
+    t.board.app.services.db.run("UPDATE entries SET uid = (SELECT uid FROM users WHERE username = 'Tor Editor') WHERE pid = ?", pid);
+    assertError(await tor.post(`/api/entry/${pid}/edit`, { content: 'jetzt Spam' }), 403, 'tor.blocked');
+    assertError(await tor.post('/api/entry/abc/edit', { content: 'x' }), 400, 'input.invalid', 'pid');
+    assert.equal(entryRow(t.board, pid)!.content, 'harmlos');
+  });
+
   test('an IPv6 exit written in another spelling is blocked too', async () => {
     const tor = await member(t.board, 'Tor Sechs', '2001:0db8:0000:0000:0000:0000:0000:0077');
     assertError(await tor.post('/api/entry/create', { content: 'über Tor' }), 403, 'tor.blocked');
