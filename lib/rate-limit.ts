@@ -24,8 +24,8 @@ export interface RateRule {
 /** One counter a request moves: where it is stored and the rule it is held to. */
 export interface Counter {
   key: Buffer;
-  /** The UTC day of the secret that made the key; '' for a plain key. */
-  day: string;
+  /** The window ends at the next UTC midnight at the latest (a key made with the day's secret). */
+  endsWithDay: boolean;
   rule: RateRule;
 }
 
@@ -57,6 +57,8 @@ class Refused extends Error {
 
 /** Expired rows are swept at most once a minute from the request path (and hourly by housekeeping). */
 const sweepSeconds = 60;
+/** Full counters remembered in memory (see createLimitStore); past this the expired ones go, then all. */
+const maxRememberedFull = 10_000;
 
 export interface LimitStoreOptions {
   /** Past this many rows the rows closest to their end are dropped: a flood of fresh addresses costs a bounded table. */
@@ -76,6 +78,27 @@ export function createLimitStore(db: Db, options: LimitStoreOptions = {}): Limit
   let nextFailureLog = 0;
   let estimatedRows = -1;
   let secret: { day: string; key: Buffer } | undefined;
+  /**
+   * Counters this process saw full, with the end of their window. A full counter stays full until
+   * then (only time resets a window), so a request that would meet one is refused without touching
+   * the database: a flood of refused requests costs a map lookup each, not a transaction.
+   */
+  const full = new Map<string, number>();
+
+  function knownFull(counters: Counter[], now: number): number {
+    let wait = 0;
+    for (const counter of counters) {
+      const resetAt = full.get(counter.key.toString('latin1'));
+      if (resetAt !== undefined && resetAt > now) wait = Math.max(wait, resetAt - now);
+    }
+    return wait;
+  }
+
+  function rememberFull(counter: Counter, resetAt: number, now: number): void {
+    if (full.size >= maxRememberedFull) for (const [key, until] of full) if (until <= now) full.delete(key);
+    if (full.size >= maxRememberedFull) full.clear();
+    full.set(counter.key.toString('latin1'), resetAt);
+  }
 
   const secretOf = (day: string) => {
     if (secret?.day !== day) {
@@ -89,12 +112,12 @@ export function createLimitStore(db: Db, options: LimitStoreOptions = {}): Limit
   };
 
   function count(counter: Counter, now: number): { count: number; reset_at: number } {
-    const resetAt = counter.day ? Math.min(now + counter.rule.windowSeconds, nextUtcMidnight(now)) : now + counter.rule.windowSeconds;
+    const resetAt = counter.endsWithDay ? Math.min(now + counter.rule.windowSeconds, nextUtcMidnight(now)) : now + counter.rule.windowSeconds;
     return db.one<{ count: number; reset_at: number }>(
-      `INSERT INTO rate_limits (key, day, count, reset_at) VALUES (?, ?, 1, ?)
+      `INSERT INTO rate_limits (key, count, reset_at) VALUES (?, 1, ?)
        ON CONFLICT (key) DO UPDATE SET count = iif(reset_at <= ?, 1, count + 1), reset_at = iif(reset_at <= ?, excluded.reset_at, reset_at)
        RETURNING count, reset_at`,
-      counter.key, counter.day, resetAt, now, now,
+      counter.key, resetAt, now, now,
     )!;
   }
 
@@ -117,6 +140,8 @@ export function createLimitStore(db: Db, options: LimitStoreOptions = {}): Limit
 
   const store: LimitStore = {
     hit(counters, now, countRefused) {
+      const known = knownFull(counters, now);
+      if (known > 0) return known; // counting it again would change nothing but the load
       try {
         keepBounded(now);
         return db.tx(() => {
@@ -124,7 +149,10 @@ export function createLimitStore(db: Db, options: LimitStoreOptions = {}): Limit
           for (const counter of counters) {
             const row = count(counter, now);
             if (row.count === 1) estimatedRows++;
-            if (row.count > counter.rule.limit) wait = Math.max(wait, row.reset_at - now, 1);
+            if (row.count > counter.rule.limit) {
+              wait = Math.max(wait, row.reset_at - now, 1);
+              rememberFull(counter, row.reset_at, now);
+            }
           }
           if (wait > 0 && !countRefused) throw new Refused(wait); // rolls back: nothing counted
           return wait;
@@ -147,12 +175,11 @@ export function createLimitStore(db: Db, options: LimitStoreOptions = {}): Limit
       return wait;
     },
     keyed(group, text, rule, now) {
-      const day = utcDay(now);
-      const key = createHmac('sha256', secretOf(day)).update(group).update('\n').update(text).digest().subarray(0, 16);
-      return { key, day, rule };
+      const key = createHmac('sha256', secretOf(utcDay(now))).update(group).update('\n').update(text).digest().subarray(0, 16);
+      return { key, endsWithDay: true, rule };
     },
     account(group, uid, rule) {
-      return { key: Buffer.from(`${group}\n${uid}`), day: '', rule };
+      return { key: Buffer.from(`${group}\n${uid}`), endsWithDay: false, rule };
     },
     prune(now) {
       // A row of a past day is expired too: address windows end at midnight.

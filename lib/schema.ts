@@ -156,14 +156,14 @@ const migrations: Migration[] = [
   (db) => {
     db.exec(`
     -- Fixed-window counters of every rate limit (lib/rate-limit.ts). A client address is only
-    -- ever a key: an HMAC under the day's secret (day set), deleted with its day.
+    -- ever a key: an HMAC under the day's secret, and its window ends at UTC midnight at the
+    -- latest, so the row goes with its day. No index on reset_at: the minute's sweep may scan,
+    -- every limited request would pay for the index.
     CREATE TABLE rate_limits (
       key      BLOB PRIMARY KEY,
-      day      TEXT NOT NULL DEFAULT '',    -- UTC day of the secret for address keys, '' for account keys
       count    INTEGER NOT NULL,
-      reset_at INTEGER NOT NULL             -- end of the window; at most the next UTC midnight for address keys
+      reset_at INTEGER NOT NULL             -- end of the window
     ) WITHOUT ROWID;
-    CREATE INDEX rate_limits_by_reset ON rate_limits(reset_at);
 
     -- The TR39 skeleton of the lower-cased name (lib/username-skeleton.ts): new names and renames
     -- may not share it. Not UNIQUE: look-alike pairs from before stay usable.

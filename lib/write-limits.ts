@@ -1,3 +1,4 @@
+import type { Config } from './config.ts';
 import type { Db } from './db.ts';
 import { ApiError } from './http/errors.ts';
 import { rateLimitSubject } from './ip/address.ts';
@@ -93,10 +94,10 @@ export const firstPostsWithoutLinksSeconds = 600;
 
 /**
  * 429 rate.new_account with Retry-After when an account in its first 10 minutes posts a link or
- * an image; the message says when it will work. Off with BOARD_LIMITS=0.
+ * an image; the message says when it will work. Off with BOARD_LIMITS=0 or BOARD_NEW_ACCOUNT_HOURS=0.
  */
-export function checkNewAccountBrake(db: Db, uid: number, factor: number, now: number): void {
-  if (factor === 0) return;
+export function checkNewAccountBrake(db: Db, uid: number, config: Pick<Config, 'limitsFactor' | 'newAccountSeconds'>, now: number): void {
+  if (config.limitsFactor === 0 || config.newAccountSeconds === 0) return;
   const user = db.one<{ created_at: number }>('SELECT created_at FROM users WHERE uid = ?', uid);
   const wait = user ? user.created_at + firstPostsWithoutLinksSeconds - now : 0;
   if (wait <= 0) return;

@@ -53,7 +53,7 @@ export async function create(ctx: Ctx) {
   if (!content && !file) throw new ApiError(400, 'entry.empty');
   checkContentLength(content);
   const link = entryLink(content);
-  if (link || file) checkNewAccountBrake(db, me.uid, config.limitsFactor, clock.now());
+  if (link || file) checkNewAccountBrake(db, me.uid, config, clock.now());
 
   let filepath = '';
   if (file) {
@@ -100,7 +100,7 @@ export async function edit(ctx: Ctx) {
   checkContentLength(content);
   const link = entryLink(content);
   // A new account may not add a link by editing either.
-  if (link && link !== entry.link) checkNewAccountBrake(ctx.app.db, me.uid, ctx.app.config.limitsFactor, ctx.app.clock.now());
+  if (link && link !== entry.link) checkNewAccountBrake(ctx.app.db, me.uid, ctx.app.config, ctx.app.clock.now());
   editEntry(ctx.app.db, pid, content, link);
   requestPreview(ctx.app, link); // an edit re-triggers the preview fetch (docs/API.md "Link previews")
   return { pid, content };
