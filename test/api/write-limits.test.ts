@@ -140,6 +140,15 @@ describe('new accounts (younger than 24 hours)', () => {
   });
 });
 
+describe('BOARD_NEW_ACCOUNT_HOURS=0', () => {
+  const t = useBoard({ env: { BOARD_NEW_ACCOUNT_HOURS: '0' }, members: ['Ines'] });
+
+  test('no account counts as new: the full create limit, and links at once', async () => {
+    const { passed } = await passesUntilRefused((i) => t.members.Ines.post('/api/entry/create', { content: `Link Nummer ${i}: https://example.org/${i}` }), 20);
+    assert.equal(passed, perMinute('create', 'account'));
+  });
+});
+
 describe('the same text twice', () => {
   const t = useBoard({ members: ['Dora'] });
   before(() => t.board.clock.advance(day + 1));
