@@ -36,7 +36,7 @@ screenshots: node_modules
 
 # The resilience tests at full length (make test runs their short versions): 20 SIGKILLs under
 # write load, 30,000 fuzz cases, 1000 idle connections and production timeouts, 20 s of votes,
-# backups under load. SOAK_SEED=<n> repeats a run's random choices. Ends with a summary; fails on a
+# backups under load, a minute of scripted attack (with the honest client's latency printed). SOAK_SEED=<n> repeats a run's random choices. Ends with a summary; fails on a
 # failed test, a 500 or a lost write.
 .PHONY: soak
 soak: node_modules

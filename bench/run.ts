@@ -4,14 +4,19 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import { join } from 'node:path';
 import sharp from 'sharp';
+import { limitCostLines, measureLimitCosts } from './limits.ts';
 import { benchPassword, benchSessionToken, benchUsername, hotThreadPid, seedBoard } from './seed.ts';
 
 /**
  * `make bench`: seeds boards of 10k, 100k and 1M entries, measures a bare node:http baseline
  * in the same run, loads the real server (its own process, BOARD_TRUST_PROXY=1, each
  * connection its own X-Forwarded-For address so per-IP limits stay on) with autocannon, and
- * prints a markdown table that is also written to bench/results.md.
+ * prints a markdown table that is also written to bench/results.md. The server runs with
+ * BOARD_LIMITS=0 (the abuse limits off: a thousand connections write faster than people do;
+ * SPEC's per-address limits stay on), or with BENCH_LIMITS when set; the report says which. The
+ * limits' own cost per request is measured apart (bench/limits.ts).
  */
+const boardLimits = process.env.BENCH_LIMITS ?? '0';
 const seconds = Number(process.env.BENCH_SECONDS ?? 10);
 const sizes = (process.env.BENCH_SIZES ?? '10000,100000,1000000').split(',').map(Number);
 const connections = 50;
@@ -91,7 +96,7 @@ async function startBoard(dataDir: string, port: number): Promise<{ proc: ChildP
   const started = performance.now();
   const proc = spawn(process.execPath, ['--import', 'tsx', 'server.ts'], {
     cwd: root,
-    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', BOARD_DATA: dataDir, BOARD_TRUST_PROXY: '1', BOARD_PREVIEW: '0' },
+    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', BOARD_DATA: dataDir, BOARD_TRUST_PROXY: '1', BOARD_PREVIEW: '0', BOARD_LIMITS: boardLimits },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
   const url = `http://127.0.0.1:${port}`;
@@ -227,13 +232,18 @@ async function main(): Promise<void> {
   const report = [
     `# Benchmark results`,
     '',
-    `${new Date().toISOString().slice(0, 10)} on ${machine}; autocannon, ${connections} connections, ${seconds} s per case.`,
+    `${new Date().toISOString().slice(0, 10)} on ${machine}; autocannon, ${connections} connections, ${seconds} s per case; `
+      + `the server with BOARD_LIMITS=${boardLimits}.`,
     '',
     table(rows),
     '',
     `- server RSS after the run at ${largest.toLocaleString('en')} entries: ${full.rss.toFixed(0)} MB`,
     `- start-up with a ${largest.toLocaleString('en')}-entry database, spawn to first answered request: ${full.startupMs.toFixed(0)} ms`,
     `- feed page 0 at ${largest.toLocaleString('en')} vs ${smallest.toLocaleString('en')} entries: ${growth.toFixed(2)} ×`,
+    '',
+    'The abuse limits\' own cost (bench/limits.ts: counters in SQLite, file database in WAL mode, 20,000 requests over 5,000 accounts and addresses):',
+    '',
+    ...limitCostLines(await measureLimitCosts()),
     '',
   ].join('\n');
   console.log(report);

@@ -1,4 +1,5 @@
 import { createServer, type Server } from 'node:http';
+import { startAccountRemoval, type RemovalOptions } from './account-removal.ts';
 import { openAsnDb } from './asn.ts';
 import { systemClock, type Clock } from './clock.ts';
 import type { Config } from './config.ts';
@@ -11,8 +12,9 @@ import { createLineLog } from './log.ts';
 import { startNotifier, type NotifyOptions } from './notify.ts';
 import { notFoundPage } from './pages/shell.ts';
 import { startPreviewQueue, type PreviewOptions } from './preview/queue.ts';
-import { boardRateRules, createRateLimiter } from './rate-limit.ts';
+import { boardRateRules, createLimitStore, createRateLimiter } from './rate-limit.ts';
 import { routes } from './routes.ts';
+import { scaledLimit } from './write-limits.ts';
 import type { Services } from './services.ts';
 import { openTorExitList } from './tor.ts';
 
@@ -26,6 +28,8 @@ export interface AppOptions {
   timeouts?: { headersMs?: number; requestMs?: number };
   /** Report-notification knobs (tests shorten the timeout and back-off); the sender runs when config.notifyUrl is set. */
   notify?: NotifyOptions;
+  /** The background part of account deletions (tests pause it or shorten its slices). */
+  accountRemoval?: RemovalOptions;
 }
 
 export interface App {
@@ -38,18 +42,24 @@ export interface App {
 /** The composition root: builds the whole board for one config (not yet listening). */
 export function createApp(config: Config, options: AppOptions = {}): App {
   const defaultLog = createLineLog();
+  const db = options.db ?? openDb(config.dbPath, { backgroundCheckpoints: true });
+  const log = options.log ?? defaultLog;
+  const limits = createLimitStore(db, { log });
   const services: Services = {
     config,
-    db: options.db ?? openDb(config.dbPath, { backgroundCheckpoints: true }),
+    db,
     clock: options.clock ?? systemClock,
-    limiter: createRateLimiter(boardRateRules),
+    limits,
+    limiter: createRateLimiter(limits, boardRateRules),
     tor: openTorExitList(config.torExitsFile),
-    log: options.log ?? defaultLog,
+    log,
     asn: openAsnDb(config.asnDb),
     impressions: new ImpressionTally(),
   };
+  services.impressions.maxVisitorsPerAddress = config.limitsFactor === 0 ? Infinity : scaledLimit(services.impressions.maxVisitorsPerAddress, config.limitsFactor);
   const jobDeps = { db: services.db, clock: services.clock, log: services.log };
-  const stopHousekeeping = startHousekeeping(jobDeps);
+  const stopHousekeeping = startHousekeeping({ ...jobDeps, limits });
+  services.accountRemoval = startAccountRemoval({ ...jobDeps, config }, options.accountRemoval);
   const stopImpressions = startImpressionFlush(services);
   logAsnLoad(services);
   if (config.previewEnabled) services.previews = startPreviewQueue({ ...jobDeps, config }, options.preview);
@@ -73,6 +83,7 @@ export function createApp(config: Config, options: AppOptions = {}): App {
     services,
     async close() {
       stopHousekeeping();
+      await services.accountRemoval?.stop(); // the slice in progress commits; the rest stays queued
       await services.previews?.stop(); // aborts fetches in flight; their jobs stay queued
       await services.notifier?.stop();
       stopImpressions(); // writes the last counts: before the database closes

@@ -24,6 +24,10 @@ export interface Config {
   readonly scryptLogN: number;
   /** BOARD_NOTIFY_URL: where new reports are announced (lib/notify.ts); '' for nowhere. */
   readonly notifyUrl: string;
+  /** BOARD_LIMITS: multiplies every abuse limit (lib/limits.ts); 0 turns them all off (load tests only). */
+  readonly limitsFactor: number;
+  /** BOARD_NEW_ACCOUNT_HOURS in seconds: accounts younger than this get the new-account brakes. */
+  readonly newAccountSeconds: number;
 }
 
 export class ConfigError extends Error {}
@@ -57,13 +61,18 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     scryptLogN: integerSetting(env, 'BOARD_SCRYPT_LOGN', 17, 14, 20),
     // A typo in the webhook address must stop the start, not lose every notification silently.
     notifyUrl: notifyUrl && httpUrlSetting('BOARD_NOTIFY_URL', notifyUrl).href,
+    limitsFactor: factorSetting(env, 'BOARD_LIMITS', 1),
+    newAccountSeconds: integerSetting(env, 'BOARD_NEW_ACCOUNT_HOURS', 24, 0, 8760) * 3600,
   });
 }
 
-/** Creates the data folders and checks they are writable, so a bad BOARD_DATA fails at start-up. */
+/**
+ * Creates the data folders and checks they are writable, so a bad BOARD_DATA fails at start-up.
+ * A folder made here is the owner's only (uploads of deleted entries must not be readable by others).
+ */
 export function prepareDataDir(config: Config): void {
   try {
-    makeFolders(config.mediaDir);
+    makeFolders(config.mediaDir, 0o700);
     accessSync(config.dataDir, constants.R_OK | constants.W_OK);
   } catch (err) {
     throw new ConfigError(`BOARD_DATA: cannot use ${config.dataDir} (${(err as Error).message})`);
@@ -84,6 +93,16 @@ function checkedInteger(name: string, raw: string, min: number, max: number): nu
   if (!/^\d+$/.test(raw)) throw new ConfigError(`${name}: "${raw}" is not a whole number`);
   const value = Number(raw);
   if (value < min || value > max) throw new ConfigError(`${name}: ${value} is outside ${min}–${max}`);
+  return value;
+}
+
+/** A number ≥ 0, decimals allowed (0.5, 10); at most 1000 so a typo cannot make limits meaningless by accident. */
+function factorSetting(env: Record<string, string | undefined>, name: string, fallback: number): number {
+  const raw = env[name]?.trim();
+  if (!raw) return fallback;
+  if (!/^\d{1,4}(\.\d{1,6})?$/.test(raw)) throw new ConfigError(`${name}: "${raw}" is not a number such as 1, 0.5 or 10`);
+  const value = Number(raw);
+  if (value > 1000) throw new ConfigError(`${name}: ${value} is outside 0–1000`);
   return value;
 }
 

@@ -1,4 +1,5 @@
 import Database from 'better-sqlite3';
+import { closeSync, existsSync, openSync } from 'node:fs';
 import { Worker } from 'node:worker_threads';
 import { ResponseCache } from './response-cache.ts';
 import { migrate } from './schema.ts';
@@ -30,6 +31,8 @@ export interface Db {
  * `mustExist`: fail instead of creating an empty database (board-admin never creates a board).
  */
 export function openDb(path: string, options: { backgroundCheckpoints?: boolean; mustExist?: boolean } = {}): Db {
+  // Readable by the owner only; SQLite gives the WAL and shared-memory files the same mode.
+  if (path !== ':memory:' && !options.mustExist && !existsSync(path)) closeSync(openSync(path, 'a', 0o600));
   const raw = new Database(path, { fileMustExist: options.mustExist === true });
   raw.pragma('journal_mode = WAL');
   // A commit is durable against a crashed or killed process; fsync happens at checkpoints.

@@ -45,6 +45,11 @@ export function entryExists(db: Db, pid: number): boolean {
   return db.one('SELECT 1 FROM entries WHERE pid = ?', pid) !== undefined;
 }
 
+/** True while a live entry shows this image (a deleted or removed one does not): /static/media/e/… answers only then. */
+export function isLiveEntryImage(db: Db, filepath: string): boolean {
+  return db.one("SELECT 1 FROM entries WHERE filepath = ? AND filepath <> '' AND deleted = 0", filepath) !== undefined;
+}
+
 /** A live (not deleted) entry, or undefined: what every write on an entry needs. */
 export function findLiveEntry(db: Db, pid: number): EntryRow | undefined {
   const entry = findEntry(db, pid);
@@ -55,6 +60,13 @@ export function findLiveEntry(db: Db, pid: number): EntryRow | undefined {
 export function adjustEntryCounters(db: Db, isReply: boolean, delta: number): void {
   db.run(`UPDATE counters SET value = value + ? WHERE name IN ('entries', ?)`, delta, isReply ? 'replies' : 'toplevel');
 }
+
+/**
+ * docs/API.md "POST /api/entry/create": a reply lies at most 200 levels below its root. Why: every
+ * reply rewrites its ancestors' rows and every thread read walks them; a chain thousands deep made
+ * one account able to slow every reader and its own deletion.
+ */
+export const maxReplyDepth = 200;
 
 export interface NewEntry {
   uid: number;
@@ -87,6 +99,29 @@ export function createEntry(db: Db, entry: NewEntry, now: number): number | unde
     db.responses.threadChanged(parent?.root ?? pid);
     return pid;
   });
+}
+
+/** docs/API.md "POST /api/entry/create": the same text twice within 10 minutes is refused; short texts ("Danke!") are exempt. */
+export const duplicateWindowSeconds = 600;
+export const minDuplicateLength = 10;
+/** How many of an account's newest entries the duplicate check reads: more than the create limits allow in 10 minutes. */
+const duplicateLookback = 100;
+
+const foldText = (text: string) => text.trim().normalize('NFC').toLowerCase();
+
+/**
+ * True when the account posted the same text (trimmed, case-folded) as a live entry within the
+ * last 10 minutes. Why: a script posting one message again and again is the cheapest spam there
+ * is. Texts under 10 characters are exempt.
+ */
+export function isRecentDuplicate(db: Db, uid: number, content: string, now: number): boolean {
+  const folded = foldText(content);
+  if ([...folded].length < minDuplicateLength) return false;
+  const recent = db.all<{ content: string; created_at: number; deleted: number }>(
+    'SELECT content, created_at, deleted FROM entries WHERE uid = ? ORDER BY pid DESC LIMIT ?',
+    uid, duplicateLookback,
+  );
+  return recent.some((e) => !e.deleted && e.created_at > now - duplicateWindowSeconds && foldText(e.content) === folded);
 }
 
 /** Replaces the text (and its first link) of an entry. */
@@ -145,25 +180,23 @@ export function bumpEntry(db: Db, pid: number, now: number): boolean {
 }
 
 /**
- * Account deletion, entry side: deepest first, an entry with replies becomes an anonymous
- * tombstone (uid 0) so others' threads keep their shape; one without replies is removed with
- * its votes and reports. Returns the image paths to delete afterwards.
+ * Account deletion, entry side, one entry at a time (lib/account-removal.ts calls it in slices,
+ * deepest entries first): an entry with replies becomes an anonymous tombstone (uid 0) so others'
+ * threads keep their shape; one without replies is removed with its votes and reports. Returns the
+ * image path to delete afterwards ('' when none).
  */
-export function removeEntriesOfUser(db: Db, uid: number): string[] {
-  const files: string[] = [];
-  const own = db.all<{ pid: number }>('SELECT pid FROM entries WHERE uid = ? ORDER BY depth DESC, pid DESC', uid);
-  for (const { pid } of own) {
-    const entry = findEntry(db, pid)!;
-    if (entry.filepath) files.push(entry.filepath);
-    if (!entry.deleted) adjustEntryCounters(db, entry.reply_to !== 0, -1);
-    if (entry.reply_count > 0) {
-      db.run("UPDATE entries SET uid = 0, deleted = 1, content = '', filepath = '', link = '' WHERE pid = ?", pid);
-    } else {
-      removeEntryRow(db, entry);
-    }
-    repairLatestAfterRemoval(db, pid, entry.reply_to);
+export function removeEntryOfDeletedAccount(db: Db, pid: number): string {
+  const entry = findEntry(db, pid);
+  if (!entry) return '';
+  if (!entry.deleted) adjustEntryCounters(db, entry.reply_to !== 0, -1);
+  if (entry.reply_count > 0) {
+    db.run("UPDATE entries SET uid = 0, deleted = 1, content = '', filepath = '', link = '' WHERE pid = ?", pid);
+  } else {
+    removeEntryRow(db, entry);
   }
-  return files;
+  repairLatestAfterRemoval(db, pid, entry.reply_to);
+  db.responses.threadChanged(entry.root);
+  return entry.filepath;
 }
 
 function removeEntryRow(db: Db, entry: EntryRow): void {

@@ -110,33 +110,46 @@ export function readFeedPage(db: Db, page: number): EntryJson[] {
 export interface ThreadJson {
   entry: EntryJson;
   ancestors: EntryJson[];
+  /** Ancestors left out between the root and the nearest ones; present only when some are. */
+  ancestors_skipped?: number;
   replies: EntryJson[];
 }
 
+/**
+ * docs/API.md "GET /api/entry/{pid}/thread": `ancestors` holds the root and at most the 99 nearest
+ * ancestors. Why: a deep chain made every read near its bottom carry megabytes of ancestors.
+ */
+export const maxNearAncestors = 99;
+
 /** GET /api/entry/{pid}/thread: the entry, its ancestors root first, its most active replies. */
 export function readThread(db: Db, pid: number): ThreadJson | undefined {
-  const [entry] = db.all<EntryReadRow>(`${entryReadSelect} WHERE e.pid = ?`, pid);
+  const [entry] = db.all<EntryReadRow & { root: number; depth: number }>(
+    `${entryReadColumns}, e.root, e.depth FROM entries e LEFT JOIN users u ON u.uid = e.uid WHERE e.pid = ?`, pid,
+  );
   if (!entry) return undefined;
-  const ancestors = db.all<EntryReadRow>(
+  // The walk up stops after the nearest ones; the root comes by its pid (every row knows it).
+  const near = db.all<EntryReadRow>(
     `WITH RECURSIVE up(pid, dist) AS (
        SELECT reply_to, 1 FROM entries WHERE pid = ? AND reply_to <> 0
        UNION ALL
-       SELECT e.reply_to, up.dist + 1 FROM entries e JOIN up ON e.pid = up.pid WHERE e.reply_to <> 0
+       SELECT e.reply_to, up.dist + 1 FROM entries e JOIN up ON e.pid = up.pid WHERE e.reply_to <> 0 AND up.dist < ?
      )
-     ${entryReadSelect} JOIN up ON up.pid = e.pid ORDER BY up.dist DESC`,
-    pid,
+     ${entryReadColumns} FROM up JOIN entries e ON e.pid = up.pid LEFT JOIN users u ON u.uid = e.uid ORDER BY up.dist DESC`,
+    pid, maxNearAncestors,
   );
+  const reachedRoot = near.length === 0 || near[0]!.reply_to === 0;
+  const ancestors = reachedRoot ? near : [...db.all<EntryReadRow>(`${entryReadSelect} WHERE e.pid = ?`, entry.root), ...near];
+  const skipped = entry.depth - ancestors.length;
   const replies = db.all<EntryReadRow>(
     `${entryReadSelect} WHERE e.reply_to = ? ORDER BY e.last_activity DESC, e.pid DESC LIMIT ?`,
     pid, maxThreadReplies,
   );
   const latestRows = latestRowsOf(db, replies);
   const previews = previewsOf(db, [entry, ...ancestors, ...replies, ...latestRows.values()]);
-  return {
-    entry: toJson(entry, previews),
-    ancestors: ancestors.map((row) => toJson(row, previews)),
-    replies: replies.map((row) => withLatest(row, latestRows, previews)),
-  };
+  const thread: ThreadJson = { entry: toJson(entry, previews), ancestors: ancestors.map((row) => toJson(row, previews)), replies: [] };
+  if (skipped > 0) thread.ancestors_skipped = skipped;
+  thread.replies = replies.map((row) => withLatest(row, latestRows, previews));
+  return thread;
 }
 
 /** GET /api/u/{username}/feed/{page}: the user's live entries, replies included, newest first. */

@@ -5,9 +5,9 @@ import { dirname, resolve } from 'node:path';
  * `mkdir -p` that always ends: creates each missing level once, from the first existing
  * ancestor down, and throws the first failure. Why not Node's `mkdirSync(path, {recursive})`:
  * where mkdir answers ENOENT under a parent that exists (`/proc/nope`), Node's version retries
- * the parent and the child forever at 100 % CPU.
+ * the parent and the child forever at 100 % CPU. `mode` applies to the folders it creates.
  */
-export function makeFolders(path: string): void {
+export function makeFolders(path: string, mode = 0o777): void {
   const missing: string[] = [];
   for (let folder = resolve(path); !existsSync(folder); folder = dirname(folder)) {
     missing.unshift(folder);
@@ -15,7 +15,7 @@ export function makeFolders(path: string): void {
   }
   for (const folder of missing) {
     try {
-      mkdirSync(folder);
+      mkdirSync(folder, { mode });
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
     }

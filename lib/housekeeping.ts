@@ -1,19 +1,28 @@
 import type { JobDeps } from './job-deps.ts';
+import type { LimitStore } from './rate-limit.ts';
 import { deleteExpiredResetLinks } from './reset-links.ts';
 import { deleteExpiredSessions } from './sessions.ts';
 
-/** Hourly clean-up of rows that can no longer be used; returns the stop function. */
-export function startHousekeeping(app: JobDeps): () => void {
+/**
+ * Hourly clean-up of rows that can no longer be used, also once at start (rate-limit rows of a
+ * day that ended while the server was down go at once); returns the stop function.
+ */
+export function startHousekeeping(app: JobDeps & { limits: Pick<LimitStore, 'prune'> }): () => void {
   const run = () => {
     try {
       const now = app.clock.now();
       deleteExpiredSessions(app.db, now);
       deleteExpiredResetLinks(app.db, now);
+      app.limits.prune(now);
     } catch (err) {
       app.log(`housekeeping failed: ${(err as Error).message}`);
     }
   };
+  const first = setImmediate(run);
   const timer = setInterval(run, 3600_000);
   timer.unref();
-  return () => clearInterval(timer);
+  return () => {
+    clearImmediate(first);
+    clearInterval(timer);
+  };
 }

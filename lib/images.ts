@@ -5,6 +5,16 @@ import { createSemaphore } from './semaphore.ts';
 
 /** Decompression-bomb guard: a larger image is refused before it is decoded. */
 export const maxInputPixels = 50_000_000;
+
+/**
+ * Animated GIFs (docs/API.md "Uploads and images"): at most 300 frames and 20 megapixels of frames
+ * in all, refused before the frames are decoded. Why: a 1,000-frame GIF cost seconds of CPU per
+ * upload and held the image slots avatars and thumbnails share. An honest animation fits: 300
+ * frames are 30 s at 10 frames a second, and 20 megapixels hold 150 frames of 480×270 or 40 of
+ * 720×690; a longer clip belongs in a video link.
+ */
+export const maxGifFrames = 300;
+export const maxGifPixels = 20_000_000;
 const acceptedFormats = new Set(['jpeg', 'gif', 'png', 'webp']);
 const extensions: Record<string, string> = { jpeg: 'jpg', gif: 'gif', png: 'png', webp: 'webp' };
 
@@ -28,7 +38,9 @@ async function inspect(data: Buffer): Promise<{ format: string; pages: number }>
   }
   if (!meta.format || !acceptedFormats.has(meta.format)) throw new ApiError(400, 'upload.bad_type');
   const pages = meta.pages ?? 1;
-  if ((meta.width ?? 0) * (meta.pageHeight ?? meta.height ?? 0) * pages > maxInputPixels) throw new ApiError(413, 'upload.too_large');
+  const pixels = (meta.width ?? 0) * (meta.pageHeight ?? meta.height ?? 0) * pages;
+  if (pixels > maxInputPixels) throw new ApiError(413, 'upload.too_large');
+  if (meta.format === 'gif' && (pages > maxGifFrames || pixels > maxGifPixels)) throw new ApiError(413, 'upload.too_large');
   return { format: meta.format, pages };
 }
 

@@ -1,13 +1,16 @@
-import { createHmac, randomBytes } from 'node:crypto';
-import type { Db } from './db.ts';
+import { createHmac } from 'node:crypto';
 import type { AsnDb } from './asn.ts';
+import { dailySecret, utcDay } from './daily-secret.ts';
+import type { Db } from './db.ts';
+import { rateLimitSubject } from './ip/address.ts';
 import type { JobDeps } from './job-deps.ts';
 
 /**
  * Page impressions and daily visitors, counted in memory and written in one small transaction
  * every few seconds (and on shutdown). A visitor is an HMAC-SHA-256 of (IP, User-Agent) under a
- * random secret that lives only for its UTC day; the address itself is never kept. Only the
- * day's counts survive it: the hashes and the secret are deleted once the day is over.
+ * random secret that lives only for its UTC day; the address itself is never kept. An address
+ * (an IPv6 client: its /64) brings at most 3 visitors a day, counted under another HMAC of it.
+ * Only the day's counts survive it: the hashes and the secret are deleted once the day is over.
  */
 
 /** User agents that look like crawlers or link-preview fetchers count no impression. */
@@ -22,6 +25,8 @@ export interface PendingDay {
   visitors: number;
   asns: Map<number, { name: string; visitors: number }>;
   hashes: Buffer[];
+  /** Visitors added today per address key (its HMAC), by seenKey. */
+  addresses: Map<string, { hash: Buffer; visitors: number }>;
 }
 
 interface OpenDay {
@@ -29,6 +34,8 @@ interface OpenDay {
   secret: Buffer;
   /** Today's visitors (the first 16 bytes of each hash), from the database at start-up plus the new ones. */
   seen: Set<string>;
+  /** Visitors counted today per address key, from the database at start-up plus the new ones. */
+  perAddress: Map<string, number>;
   /** The cap was reached and logged. */
   full?: boolean;
 }
@@ -46,16 +53,20 @@ export class ImpressionTally {
    * otherwise grow the day's hash set (memory and rows) without end; a small board never gets near.
    */
   maxVisitorsPerDay = 250_000;
+  /**
+   * Visitors one address (an IPv6 client: its /64) may bring per day: a client that changes its
+   * User-Agent on every request counted as 300 visitors, and 250,000 such requests used up the
+   * day's cap. A household or an office with a few browsers still counts. createApp scales it with
+   * BOARD_LIMITS; 0 (Infinity) lifts it.
+   */
+  maxVisitorsPerAddress = 3;
   readonly pending = new Map<string, PendingDay>();
   today: OpenDay | undefined;
   /** The day the last clean-up of finished days ran for. */
   cleanedFor = '';
 }
 
-/** UTC 'YYYY-MM-DD' of a Unix time in seconds. */
-export function utcDay(seconds: number): string {
-  return new Date(seconds * 1000).toISOString().slice(0, 10);
-}
+export { utcDay };
 
 export function isBotAgent(userAgent: string): boolean {
   return botAgent.test(userAgent);
@@ -85,6 +96,14 @@ export function countImpression(app: ImpressionDeps, ip: string, userAgent: stri
     tally.today.full = true;
     return;
   }
+  const addressHash = createHmac('sha256', tally.today.secret).update('address\n').update(rateLimitSubject(ip)).digest().subarray(0, 16);
+  const addressKey = seenKey(addressHash);
+  const fromAddress = tally.today.perAddress.get(addressKey) ?? 0;
+  if (fromAddress >= tally.maxVisitorsPerAddress) return;
+  tally.today.perAddress.set(addressKey, fromAddress + 1);
+  const pendingAddress = counts.addresses.get(addressKey);
+  if (pendingAddress) pendingAddress.visitors++;
+  else counts.addresses.set(addressKey, { hash: addressHash, visitors: 1 });
   tally.today.seen.add(key);
   counts.visitors++;
   counts.hashes.push(hash);
@@ -102,7 +121,7 @@ function seenKey(hash: Buffer): string {
 function pendingDay(tally: ImpressionTally, day: string): PendingDay {
   let counts = tally.pending.get(day);
   if (!counts) {
-    counts = { impressions: 0, visitors: 0, asns: new Map(), hashes: [] };
+    counts = { impressions: 0, visitors: 0, asns: new Map(), hashes: [], addresses: new Map() };
     tally.pending.set(day, counts);
   }
   return counts;
@@ -111,12 +130,14 @@ function pendingDay(tally: ImpressionTally, day: string): PendingDay {
 /** The day's secret (made and stored on its first visit) and the visitors already counted. */
 function openDay(db: Db, day: string, pending: PendingDay | undefined): OpenDay {
   return db.tx(() => {
-    db.run('INSERT OR IGNORE INTO daily_secrets (day, secret) VALUES (?, ?)', day, randomBytes(32));
-    const { secret } = db.one<{ secret: Buffer }>('SELECT secret FROM daily_secrets WHERE day = ?', day)!;
+    const secret = dailySecret(db, day);
     const stored = db.all<{ hash: Buffer }>('SELECT hash FROM visitor_hashes WHERE day = ?', day);
     const seen = new Set(stored.map((row) => seenKey(row.hash)));
     for (const hash of pending?.hashes ?? []) seen.add(seenKey(hash));
-    return { day, secret, seen };
+    const perAddress = new Map<string, number>();
+    for (const row of db.all<{ hash: Buffer; visitors: number }>('SELECT hash, visitors FROM visitor_subjects WHERE day = ?', day)) perAddress.set(seenKey(row.hash), row.visitors);
+    for (const [key, { visitors }] of pending?.addresses ?? []) perAddress.set(key, (perAddress.get(key) ?? 0) + visitors);
+    return { day, secret, seen, perAddress };
   });
 }
 
@@ -142,6 +163,7 @@ export function flushImpressions(app: ImpressionDeps): void {
     for (const [day, counts] of tally.pending) writeDay(db, day, counts, day >= today);
     if (dueCleanup) {
       db.run('DELETE FROM visitor_hashes WHERE day < ?', today);
+      db.run('DELETE FROM visitor_subjects WHERE day < ?', today);
       db.run('DELETE FROM daily_secrets WHERE day < ?', today);
       db.run('DELETE FROM daily_asn WHERE day < ?', windowStart(today));
     }
@@ -165,7 +187,16 @@ function writeDay(db: Db, day: string, counts: PendingDay, keepHashes: boolean):
     );
   }
   // A finished day's hashes are not needed any more: its visitors are counted.
-  if (keepHashes) for (const hash of counts.hashes) db.run('INSERT OR IGNORE INTO visitor_hashes (day, hash) VALUES (?, ?)', day, hash);
+  if (keepHashes) {
+    for (const hash of counts.hashes) db.run('INSERT OR IGNORE INTO visitor_hashes (day, hash) VALUES (?, ?)', day, hash);
+    for (const { hash, visitors } of counts.addresses.values()) {
+      db.run(
+        `INSERT INTO visitor_subjects (day, hash, visitors) VALUES (?, ?, ?)
+         ON CONFLICT (day, hash) DO UPDATE SET visitors = visitors + excluded.visitors`,
+        day, hash, visitors,
+      );
+    }
+  }
   db.run("UPDATE counters SET value = value + ? WHERE name = 'impressions'", counts.impressions);
   db.run("UPDATE counters SET value = value + ? WHERE name = 'visitors'", counts.visitors);
 }

@@ -18,8 +18,8 @@ export const referencedMediaSql = `SELECT filepath AS path FROM entries WHERE fi
 export async function saveMedia(config: Config, folder: MediaFolder, extension: string, data: Buffer): Promise<string> {
   const relative = `${folder}/${randomBytes(16).toString('hex')}.${extension}`;
   const full = join(config.mediaDir, relative);
-  await mkdir(dirname(full), { recursive: true });
-  await writeFile(full, data, { flag: 'wx' });
+  await mkdir(dirname(full), { recursive: true, mode: 0o700 });
+  await writeFile(full, data, { flag: 'wx', mode: 0o600 }); // the owner's only, like the database
   return relative;
 }
 

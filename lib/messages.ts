@@ -14,6 +14,8 @@ export const messages = {
   'entry.too_long': 'Der Beitrag ist länger als 1000 Zeichen.',
   'entry.not_author': 'Nur die Autorin oder der Autor darf diesen Beitrag ändern.',
   'entry.bump_cooldown': 'Dieser Beitrag kann noch nicht wieder hochgeholt werden.',
+  'entry.duplicate': 'Diesen Text hast du eben schon gepostet: bitte nicht doppelt.',
+  'entry.too_deep': 'Diese Antwort wäre zu tief verschachtelt: höchstens 200 Ebenen unter dem ersten Beitrag.',
   'vote.invalid_mode': 'Ungültige Stimme: erlaubt sind „yes“ und „no“.',
   'report.too_long': 'Die Begründung ist länger als 500 Zeichen.',
   'report.not_found': 'Zu diesem Beitrag gibt es keine offene Meldung.',
@@ -23,7 +25,7 @@ export const messages = {
   'mod.no_avatar': 'Dieses Konto hat keinen Avatar.',
   'mod.target_moderator': 'Moderatorinnen und Moderatoren kann nur die Administration sperren.',
   'reset.invalid': 'Dieser Link ist ungültig, abgelaufen oder schon benutzt.',
-  'user.name_taken': 'Dieser Name ist schon vergeben.',
+  'user.name_taken': 'Dieser Name ist schon vergeben oder einem vergebenen zum Verwechseln ähnlich.',
   'user.not_found': 'Diese Person gibt es nicht.',
   'input.invalid': 'Ungültige Eingabe.',
   'input.unsupported_type': 'Dieses Format wird nicht unterstützt: bitte Formulardaten senden.',
@@ -31,6 +33,8 @@ export const messages = {
   'upload.bad_type': 'Nur Bilder im Format JPEG, GIF, PNG oder WebP sind erlaubt.',
   'upload.too_large': 'Die Datei ist zu groß.',
   'rate.limited': 'Zu viele Anfragen. Bitte warte einen Moment.',
+  'rate.new_account': 'Neue Konten können in den ersten 10 Minuten keine Links oder Bilder posten.',
+  'auth.busy': 'Der Server ist gerade ausgelastet. Bitte versuche es in ein paar Sekunden noch einmal.',
   internal: 'Interner Fehler. Bitte versuche es später noch einmal.',
 } as const satisfies Record<string, string>;
 

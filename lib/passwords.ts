@@ -1,6 +1,7 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { Worker } from 'node:worker_threads';
-import { createSemaphore } from './semaphore.ts';
+import { ApiError } from './http/errors.ts';
+import { createSemaphore, SlotRefused, type QueueBound } from './semaphore.ts';
 
 /*
  * scrypt at OWASP's strength (N=2^17, r=8, p=1) in a PHC-style string:
@@ -65,27 +66,47 @@ class HashWorkers {
 
 const workers = new HashWorkers();
 
-function derive(password: string, salt: Buffer, logN: number, r: number, p: number, signal?: AbortSignal): Promise<Buffer> {
+/**
+ * The hashing line's bound (docs/API.md "Errors": 503 auth.busy). Two hashers at the default cost
+ * finish about six hashes a second, so 32 waiting is about five seconds of work; a request that
+ * has waited 5 s is answered instead of waiting on. Why: without a bound, a dozen addresses within
+ * their per-address limits kept the line growing and an honest login waited seconds. BOARD_LIMITS
+ * scales the length; 0 (undefined here) takes the bound away.
+ */
+export function hashQueueBound(limitsFactor: number): QueueBound | undefined {
+  return limitsFactor === 0 ? undefined : { maxWaiting: Math.max(1, Math.round(32 * limitsFactor)), maxWaitMs: 5_000 };
+}
+
+/** Seconds a refused caller is asked to wait: about what the line needs to drain. */
+const busyRetrySeconds = 5;
+
+async function derive(password: string, salt: Buffer, logN: number, r: number, p: number, signal?: AbortSignal, bound?: QueueBound): Promise<Buffer> {
   const N = 2 ** logN;
   const maxmem = 128 * N * r * p + 32 * 1024 * 1024;
-  return withHashSlot(() => workers.run(password.normalize('NFC'), salt, N, r, p, maxmem), signal);
+  try {
+    return await withHashSlot(() => workers.run(password.normalize('NFC'), salt, N, r, p, maxmem), signal, bound);
+  } catch (err) {
+    if (err instanceof SlotRefused) throw new ApiError(503, 'auth.busy', { headers: { 'Retry-After': String(busyRetrySeconds) } });
+    throw err;
+  }
 }
 
 /**
  * Hashes a password with a fresh salt; runs on a hashing worker thread, never on the event loop.
- * `signal`: the request's; a caller that went away while queued costs no hashing.
+ * `signal`: the request's; a caller that went away while queued costs no hashing. `bound`: see
+ * hashQueueBound (503 auth.busy when the line is full or the wait too long).
  */
-export async function hashPassword(password: string, logN: number, signal?: AbortSignal): Promise<string> {
+export async function hashPassword(password: string, logN: number, signal?: AbortSignal, bound?: QueueBound): Promise<string> {
   const salt = randomBytes(16);
-  const key = await derive(password, salt, logN, 8, 1, signal);
+  const key = await derive(password, salt, logN, 8, 1, signal, bound);
   return `$scrypt$ln=${logN},r=8,p=1$${salt.toString('base64')}$${key.toString('base64')}`;
 }
 
 /** Checks a password against a stored hash in constant time; false for a malformed hash. */
-export async function verifyPassword(password: string, stored: string, signal?: AbortSignal): Promise<boolean> {
+export async function verifyPassword(password: string, stored: string, signal?: AbortSignal, bound?: QueueBound): Promise<boolean> {
   const parsed = parseHash(stored);
   if (!parsed) return false;
-  const key = await derive(password, parsed.salt, parsed.logN, parsed.r, parsed.p, signal);
+  const key = await derive(password, parsed.salt, parsed.logN, parsed.r, parsed.p, signal, bound);
   return timingSafeEqual(key, parsed.key);
 }
 

@@ -71,9 +71,9 @@ export function closeReport(db: Db, id: number, logId: number, now: number): boo
   ).changes === 1;
 }
 
-/** Account deletion: the reports stay, the reporter becomes anonymous. */
-export function anonymiseReportsOf(db: Db, uid: number): void {
-  db.run('UPDATE reports SET reporter_uid = 0 WHERE reporter_uid = ?', uid);
+/** Account deletion, in slices: up to `limit` reports stay with an anonymous reporter. Returns how many changed. */
+export function anonymiseReportsOf(db: Db, uid: number, limit: number): number {
+  return db.run('UPDATE reports SET reporter_uid = 0 WHERE id IN (SELECT id FROM reports WHERE reporter_uid = ? AND reporter_uid <> 0 LIMIT ?)', uid, limit).changes;
 }
 
 /** docs/API.md "GET /api/mod/reports/{page}": 20 entries a page, pages 0–100, at most 50 reports shown per entry. */

@@ -6,8 +6,10 @@
  *
  * | write                                                    | call                |
  * |----------------------------------------------------------|---------------------|
- * | createEntry, editEntry, softDeleteEntry, bumpEntry       | threadChanged(root) |
- * |   (lib/entries.ts: one thread and the feed move)         |                     |
+ * | createEntry, editEntry, softDeleteEntry, bumpEntry,      | threadChanged(root) |
+ * |   removeEntryOfDeletedAccount (lib/entries.ts: one       |                     |
+ * |   thread and the feed move; the last one in the slices   |                     |
+ * |   of lib/account-removal.ts)                             |                     |
  * | removeEntry, restoreEntry (lib/moderation/entries.ts;    | threadChanged(root) |
  * |   a ban's purge removes entry by entry)                  |                     |
  * | renameUser, setAvatar (lib/users.ts), deleteAccount      | everythingChanged() |

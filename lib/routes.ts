@@ -10,6 +10,7 @@ import type { Handler } from './http/context.ts';
 import * as files from './pages/files.ts';
 import * as pages from './pages/shell.ts';
 import type { RateGroup } from './rate-limit.ts';
+import type { WriteGroup } from './write-limits.ts';
 
 export interface Route {
   method: 'GET' | 'POST';
@@ -21,13 +22,15 @@ export interface Route {
   mod?: boolean;
   /** Per-IP rate-limit group (lib/rate-limit.ts); every request to the group counts. */
   rateLimit?: RateGroup;
+  /** Write-limit group, per account and per address (lib/write-limits.ts), checked after the session. */
+  writeLimit?: WriteGroup;
 }
 
 /** THE route table: every endpoint of the board, in one place. */
 export const routes: Route[] = [
   // Auth
   { method: 'POST', path: '/api/auth/login', handler: auth.login, rateLimit: 'login' },
-  { method: 'POST', path: '/api/auth/newuser', handler: auth.register, rateLimit: 'newuser' },
+  { method: 'POST', path: '/api/auth/newuser', handler: auth.register, rateLimit: 'newuser', writeLimit: 'register' },
   { method: 'POST', path: '/api/auth/logout', handler: auth.logout },
   { method: 'GET', path: '/api/auth/sessioninfo', handler: auth.sessionInfo, auth: true },
   { method: 'POST', path: '/api/auth/reset/check', handler: auth.checkReset, rateLimit: 'reset' },
@@ -35,24 +38,24 @@ export const routes: Route[] = [
 
   // Entries
   { method: 'GET', path: '/api/entry/feed/:page', handler: entries.feed },
-  { method: 'POST', path: '/api/entry/create', handler: entries.create, auth: true },
+  { method: 'POST', path: '/api/entry/create', handler: entries.create, auth: true, writeLimit: 'create' },
   { method: 'GET', path: '/api/entry/:pid/thread', handler: entries.thread },
-  { method: 'POST', path: '/api/entry/:pid/edit', handler: entries.edit, auth: true },
-  { method: 'POST', path: '/api/entry/:pid/delete', handler: entries.remove, auth: true },
-  { method: 'POST', path: '/api/entry/:pid/bump', handler: entries.bump, auth: true },
+  { method: 'POST', path: '/api/entry/:pid/edit', handler: entries.edit, auth: true, writeLimit: 'edit' },
+  { method: 'POST', path: '/api/entry/:pid/delete', handler: entries.remove, auth: true, writeLimit: 'delete' },
+  { method: 'POST', path: '/api/entry/:pid/bump', handler: entries.bump, auth: true, writeLimit: 'bump' },
   { method: 'POST', path: '/api/entry/:pid/report', handler: reports.report, rateLimit: 'report' },
 
   // Votes
   { method: 'GET', path: '/api/entry/votes', handler: votes.bulkVotes },
   { method: 'GET', path: '/api/entry/:pid/votes', handler: votes.votes },
-  { method: 'POST', path: '/api/entry/:pid/vote', handler: votes.vote, auth: true },
+  { method: 'POST', path: '/api/entry/:pid/vote', handler: votes.vote, auth: true, writeLimit: 'vote' },
 
   // Users
   { method: 'GET', path: '/api/u/:username/feed/:page', handler: entries.userFeed },
   { method: 'GET', path: '/api/u/:username/info', handler: users.publicInfo },
   { method: 'GET', path: '/api/user/info', handler: users.ownInfo, auth: true },
-  { method: 'POST', path: '/api/user/rename', handler: users.rename, auth: true },
-  { method: 'POST', path: '/api/user/avatar', handler: users.changeAvatar, auth: true },
+  { method: 'POST', path: '/api/user/rename', handler: users.rename, auth: true, writeLimit: 'rename' },
+  { method: 'POST', path: '/api/user/avatar', handler: users.changeAvatar, auth: true, writeLimit: 'avatar' },
   // The password check shares the login bucket: a stolen session must not become a guessing oracle.
   { method: 'POST', path: '/api/user/delete', handler: users.deleteOwnAccount, auth: true, rateLimit: 'login' },
 

@@ -1,10 +1,17 @@
 import type Database from 'better-sqlite3';
+import { nameSkeleton } from './username-skeleton.ts';
+
+/**
+ * A migration: SQL, or a function for one that must compute values in JavaScript (it runs in
+ * the same transaction as the version bump).
+ */
+type Migration = string | ((db: Database.Database) => void);
 
 /**
  * Migrations: an ordered list; PRAGMA user_version is the number already applied.
  * Never edit one that has shipped: append a new one.
  */
-const migrations: string[] = [
+const migrations: Migration[] = [
   // 1: accounts, sessions, reset links, entries, votes, reports, counters.
   `
   CREATE TABLE users (
@@ -174,20 +181,69 @@ const migrations: string[] = [
   );
   CREATE INDEX modlog_public ON modlog(id DESC) WHERE public = 1;
   `,
+
+  // 5: abuse limits (issue 13): the shared rate-limit counters, look-alike name keys, account
+  // deletions still in progress, visitors per address, and entry images by path.
+  (db) => {
+    db.exec(`
+    -- Fixed-window counters of every rate limit (lib/rate-limit.ts). A client address is only
+    -- ever a key: an HMAC under the day's secret, and its window ends at UTC midnight at the
+    -- latest, so the row goes with its day. No index on reset_at: the minute's sweep may scan,
+    -- every limited request would pay for the index.
+    CREATE TABLE rate_limits (
+      key      BLOB PRIMARY KEY,
+      count    INTEGER NOT NULL,
+      reset_at INTEGER NOT NULL             -- end of the window
+    ) WITHOUT ROWID;
+
+    -- The TR39 skeleton of the lower-cased name (lib/username-skeleton.ts): new names and renames
+    -- may not share it. Not UNIQUE: look-alike pairs from before stay usable.
+    ALTER TABLE users ADD COLUMN name_skeleton TEXT NOT NULL DEFAULT '';
+    CREATE INDEX users_by_skeleton ON users(name_skeleton);
+
+    -- Deleted accounts whose entries, votes and reports a background job still removes (lib/account-removal.ts).
+    CREATE TABLE pending_deletions (
+      uid           INTEGER PRIMARY KEY,      -- the user row is already gone
+      queued_at     INTEGER NOT NULL,
+      claimed_until INTEGER NOT NULL DEFAULT 0 -- a process working on it holds it until then
+    );
+
+    -- Visitors counted today per client address (HMAC of its /64 under the day's secret), at most 3.
+    CREATE TABLE visitor_subjects (
+      day      TEXT NOT NULL,
+      hash     BLOB NOT NULL,
+      visitors INTEGER NOT NULL,
+      PRIMARY KEY (day, hash)
+    ) WITHOUT ROWID;
+
+    -- The account-removal slices find a user's reports and the reports on an entry they remove.
+    CREATE INDEX reports_by_reporter ON reports(reporter_uid) WHERE reporter_uid <> 0;
+    CREATE INDEX reports_by_entry ON reports(pid);
+
+    -- /static/media/e/… answers only while a live entry owns the file.
+    CREATE INDEX entries_by_filepath ON entries(filepath) WHERE filepath <> '';
+    `);
+    const rename = db.prepare('UPDATE users SET name_skeleton = ? WHERE uid = ?');
+    for (const user of db.prepare('SELECT uid, username FROM users').all() as { uid: number; username: string }[]) {
+      rename.run(nameSkeleton(user.username), user.uid);
+    }
+  },
 ];
 
 /** A database written by a newer version of the board: this code must not touch it. */
 export class SchemaTooNewError extends Error {}
 
-/** Applies every migration the database has not seen yet, each in its own transaction. */
-export function migrate(db: Database.Database): void {
+/** Applies every migration the database has not seen yet (tests: up to `target`), each in its own transaction. */
+export function migrate(db: Database.Database, target = migrations.length): void {
   const applied = db.pragma('user_version', { simple: true }) as number;
   if (applied > migrations.length) {
     throw new SchemaTooNewError(`database schema ${applied} is newer than this code (${migrations.length})`);
   }
-  for (let version = applied; version < migrations.length; version++) {
+  for (let version = applied; version < target; version++) {
     db.transaction(() => {
-      db.exec(migrations[version]!);
+      const migration = migrations[version]!;
+      if (typeof migration === 'string') db.exec(migration);
+      else migration(db);
       db.pragma(`user_version = ${version + 1}`);
     })();
   }

@@ -1,4 +1,6 @@
+import { stripBidiControls } from './bidi.ts';
 import type { Db } from './db.ts';
+import { nameSkeleton } from './username-skeleton.ts';
 
 export interface User {
   uid: number;
@@ -22,15 +24,21 @@ export const moderatorRole = 'moderator';
 
 const userColumns = 'uid, username, created_at, last_login, avatar, role, banned_until, ban_reason';
 
-/** NFC, trimmed, inner whitespace collapsed to one space (docs/API.md "Choices the spec left open": Accounts). */
+/** NFC, bidi controls dropped, trimmed, inner whitespace collapsed to one space (docs/API.md "Choices the spec left open": Accounts). */
 export function normaliseUsername(raw: string): string {
-  return raw.normalize('NFC').trim().replace(/\s+/gu, ' ');
+  return stripBidiControls(raw.normalize('NFC')).trim().replace(/\s+/gu, ' ');
 }
 
-/** 3–32 code points of letters, marks, digits, `.`, `_`, space and `-`. */
+/**
+ * 3–32 code points of letters, marks, digits, `.`, `_`, space and `-`, at least one of them a
+ * letter or digit, and no default-ignorable code point. Why the last two: a name with U+034F,
+ * U+FE0F or U+E0100 appended renders exactly like another, and one of Hangul fillers (U+3164,
+ * U+115F) or marks alone renders blank. Names stored before this rule stay usable.
+ */
 export function isValidUsername(name: string): boolean {
   const length = [...name].length;
-  return length >= 3 && length <= 32 && /^[\p{L}\p{M}\p{Nd}._ -]+$/u.test(name);
+  return length >= 3 && length <= 32 && /^[\p{L}\p{M}\p{Nd}._ -]+$/u.test(name)
+    && !/\p{Default_Ignorable_Code_Point}/u.test(name) && /[\p{L}\p{Nd}]/u.test(name);
 }
 
 /** The key names are unique by: SQLite's NOCASE folds ASCII only, so we fold in JS and store it. */
@@ -46,12 +54,25 @@ export function findUserById(db: Db, uid: number): UserWithHash | undefined {
   return db.one<UserWithHash>(`SELECT ${userColumns}, pass_hash FROM users WHERE uid = ?`, uid);
 }
 
-/** Inserts a user; undefined when the name is taken (the UNIQUE index decides, so races are safe). */
+/**
+ * True when the name, or a name that looks like it (the same TR39 skeleton: "alice" and "аlice"
+ * with a Cyrillic а), is taken by someone other than `exceptUid`.
+ */
+export function isNameTaken(db: Db, username: string, exceptUid = 0): boolean {
+  return db.one('SELECT 1 FROM users WHERE (username_key = ? OR name_skeleton = ?) AND uid <> ?', usernameKey(username), nameSkeleton(username), exceptUid) !== undefined;
+}
+
+/**
+ * Inserts a user; undefined when the name or a look-alike is taken. The check and the insert share
+ * one transaction, and the UNIQUE index on the key decides a race of the same name.
+ */
 export function createUser(db: Db, username: string, passHash: string, now: number): number | undefined {
   return db.tx(() => {
+    if (isNameTaken(db, username)) return undefined;
     const inserted = db.run(
-      'INSERT INTO users (username, username_key, pass_hash, created_at) VALUES (?, ?, ?, ?) ON CONFLICT (username_key) DO NOTHING',
-      username, usernameKey(username), passHash, now,
+      `INSERT INTO users (username, username_key, name_skeleton, pass_hash, created_at) VALUES (?, ?, ?, ?, ?)
+       ON CONFLICT (username_key) DO NOTHING`,
+      username, usernameKey(username), nameSkeleton(username), passHash, now,
     );
     if (inserted.changes === 0) return undefined;
     db.run("UPDATE counters SET value = value + 1 WHERE name = 'users'");
@@ -59,10 +80,22 @@ export function createUser(db: Db, username: string, passHash: string, now: numb
   });
 }
 
-/** Renames; false when another user holds the name (renaming to a new letter case of one's own name is fine). */
+/**
+ * Renames; false when another user holds the name or a look-alike. Renaming to a new letter case
+ * of one's own name is fine, and so is any name that looks like one's own old one: it adds no new
+ * look-alike (an old look-alike pair stays usable).
+ */
 export function renameUser(db: Db, uid: number, username: string): boolean {
-  const key = usernameKey(username);
-  const renamed = db.run('UPDATE users SET username = ?, username_key = ? WHERE uid = ? AND NOT EXISTS (SELECT 1 FROM users WHERE username_key = ? AND uid <> ?)', username, key, uid, key, uid).changes === 1;
+  const skeleton = nameSkeleton(username);
+  const renamed = db.tx(() => {
+    const own = db.one<{ name_skeleton: string }>('SELECT name_skeleton FROM users WHERE uid = ?', uid);
+    if (!own) return false;
+    const taken = own.name_skeleton === skeleton
+      ? db.one('SELECT 1 FROM users WHERE username_key = ? AND uid <> ?', usernameKey(username), uid) !== undefined
+      : isNameTaken(db, username, uid);
+    if (taken) return false;
+    return db.run('UPDATE users SET username = ?, username_key = ?, name_skeleton = ? WHERE uid = ?', username, usernameKey(username), skeleton, uid).changes === 1;
+  });
   // The name shows in every entry the user wrote, in any thread.
   if (renamed) db.responses.everythingChanged();
   return renamed;

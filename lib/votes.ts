@@ -59,15 +59,15 @@ export function findTallies(db: Db, pids: number[], uid: number): Tally[] {
   ).map((row) => ({ pid: row.pid, yes: row.yes, no: row.no, selected: row.mine === null ? 'none' : row.mine ? 'yes' : 'no' }));
 }
 
-/** Account deletion: the user's votes leave the tallies and the statistics. */
-export function removeVotesOfUser(db: Db, uid: number): void {
-  db.run(
-    `UPDATE entries SET votes_yes = votes_yes - v.yes, votes_no = votes_no - (1 - v.yes)
-     FROM votes v WHERE v.uid = ? AND entries.pid = v.pid`,
-    uid,
-  );
-  const sums = db.one<{ yes: number; no: number }>('SELECT coalesce(sum(yes), 0) AS yes, coalesce(sum(1 - yes), 0) AS no FROM votes WHERE uid = ?', uid)!;
-  db.run("UPDATE counters SET value = value - ? WHERE name = 'votes_yes'", sums.yes);
-  db.run("UPDATE counters SET value = value - ? WHERE name = 'votes_no'", sums.no);
-  db.run('DELETE FROM votes WHERE uid = ?', uid);
+/**
+ * Account deletion, in slices: up to `limit` of the user's votes leave the tallies and the
+ * statistics. Returns how many went (fewer than `limit`: none are left).
+ */
+export function removeVotesOfUser(db: Db, uid: number, limit: number): number {
+  const batch = db.all<{ pid: number; yes: number }>('SELECT pid, yes FROM votes WHERE uid = ? LIMIT ?', uid, limit);
+  for (const vote of batch) {
+    moveTally(db, vote.pid, vote.yes, -1);
+    db.run('DELETE FROM votes WHERE pid = ? AND uid = ?', vote.pid, uid);
+  }
+  return batch.length;
 }

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { TestBoard } from './helpers.ts';
+import { limitsOff, type TestBoard } from './helpers.ts';
 
 /** Shared by the link-preview tests: fake sites on loopback and a bounded wait for the background queue. */
 
@@ -105,7 +105,10 @@ export function queuedJobs(board: TestBoard): string[] {
   return board.app.services.db.all<{ url: string }>('SELECT url FROM preview_jobs ORDER BY url').map((r) => r.url);
 }
 
-/** Board settings that let the fetcher reach fake sites on 127.0.0.1 at the given ports. */
+/**
+ * Board settings that let the fetcher reach fake sites on 127.0.0.1 at the given ports; the abuse
+ * limits off (limitsOff): preview tests post links from brand-new accounts in a quick row.
+ */
 export function previewEnv(ports: number[], extra: Record<string, string> = {}): Record<string, string> {
-  return { BOARD_PREVIEW: '1', BOARD_PREVIEW_ALLOW: '127.0.0.1/32', BOARD_PREVIEW_PORTS: ports.join(','), BOARD_TRUST_PROXY: '1', ...extra };
+  return { ...limitsOff, BOARD_PREVIEW: '1', BOARD_PREVIEW_ALLOW: '127.0.0.1/32', BOARD_PREVIEW_PORTS: ports.join(','), BOARD_TRUST_PROXY: '1', ...extra };
 }

@@ -35,7 +35,7 @@ export async function restoreBackup(config: Config, source: string, now: Date = 
   const kind = backupKind(backup);
   if (kind === 'other') throw new Error(`${backup} is neither a board database nor a backup --with-media archive`);
 
-  makeFolders(config.dataDir); // restoring into a new, empty BOARD_DATA is how a lost machine comes back
+  makeFolders(config.dataDir, 0o700); // restoring into a new, empty BOARD_DATA is how a lost machine comes back
   removeStaleScratch(config.dataDir);
   const stage = scratchPath(config.dataDir, 'restore');
   mkdirSync(stage, { mode: 0o700 });
@@ -71,7 +71,7 @@ function moveMedia(from: string, mediaDir: string, paths: readonly string[]): nu
   for (const path of paths) {
     const target = join(mediaDir, path);
     if (!target.startsWith(mediaDir + sep) || existsSync(target)) continue;
-    makeFolders(dirname(target));
+    makeFolders(dirname(target), 0o700); // the owner's only, like a media folder the server makes
     renameSync(join(from, path), target);
     moved++;
   }

@@ -2,12 +2,13 @@ import { clearedSessionCookie, sessionCookie } from '../http/cookies.ts';
 import { created, requireUser, type Ctx } from '../http/context.ts';
 import { ApiError, invalidField } from '../http/errors.ts';
 import { codePoints, textField } from '../http/fields.ts';
+import { checkLoginAllowed, recordFailedLogin, type LoginAttempt } from '../login-limits.ts';
 import { fieldMessages } from '../messages.ts';
 import { activeBanUntil, bannedMessage } from '../moderation/accounts.ts';
-import { dummyHash, hashPassword, verifyPassword } from '../passwords.ts';
+import { dummyHash, hashPassword, hashQueueBound, verifyPassword } from '../passwords.ts';
 import { consumeResetLink, findResetLink } from '../reset-links.ts';
 import { createSession, deleteSessionByToken, deleteSessionsOfUser } from '../sessions.ts';
-import { createUser, findUserById, findUserByName, isValidUsername, normaliseUsername, recordLogin, setPasswordHash, type User } from '../users.ts';
+import { createUser, findUserById, findUserByName, isNameTaken, isValidUsername, normaliseUsername, recordLogin, setPasswordHash, type User } from '../users.ts';
 
 const day = 86_400;
 const year = 365 * day;
@@ -26,10 +27,17 @@ export async function login(ctx: Ctx) {
   if (!username) throw invalidField('user', fieldMessages.required);
   if (!password) throw invalidField('pass', fieldMessages.required);
 
+  const { config, limits, clock } = ctx.app;
+  const attempt: LoginAttempt = { store: limits, factor: config.limitsFactor, ip: ctx.ip, username, now: clock.now() };
+  checkLoginAllowed(attempt);
   const user = findUserByName(ctx.app.db, username);
   // Unknown names spend the same hashing work as wrong passwords, so timing reveals nothing.
-  const matches = await verifyPassword(password, user?.pass_hash ?? (await dummyHash(ctx.app.config.scryptLogN)), ctx.signal);
-  if (!user || !matches) throw new ApiError(401, 'auth.bad_credentials');
+  const stored = user?.pass_hash ?? (await dummyHash(config.scryptLogN));
+  const matches = await verifyPassword(password, stored, ctx.signal, hashQueueBound(config.limitsFactor));
+  if (!user || !matches) {
+    recordFailedLogin({ ...attempt, now: clock.now() });
+    throw new ApiError(401, 'auth.bad_credentials');
+  }
   // Only after the password: a wrong one stays 401, so a ban reveals nothing to a guesser.
   refuseBanned(ctx, user);
 
@@ -49,8 +57,9 @@ export async function register(ctx: Ctx) {
   if (textField(form, 'pass2') !== password) fields.pass2 = fieldMessages.passwordMismatch;
   if (Object.keys(fields).length) throw new ApiError(400, 'auth.invalid', { fields });
 
-  if (findUserByName(ctx.app.db, username)) throw new ApiError(409, 'user.name_taken', { field: 'user' });
-  const hash = await hashPassword(password, ctx.app.config.scryptLogN, ctx.signal);
+  // Before the hashing work; createUser checks again in its transaction.
+  if (isNameTaken(ctx.app.db, username)) throw new ApiError(409, 'user.name_taken', { field: 'user' });
+  const hash = await hashPassword(password, ctx.app.config.scryptLogN, ctx.signal, hashQueueBound(ctx.app.config.limitsFactor));
   const uid = createUser(ctx.app.db, username, hash, ctx.app.clock.now());
   if (uid === undefined) throw new ApiError(409, 'user.name_taken', { field: 'user' });
   return created({ username });
@@ -95,7 +104,7 @@ export async function reset(ctx: Ctx) {
   if (passwordProblem) throw new ApiError(400, 'auth.invalid', { field: 'pass1', message: passwordProblem });
   if (textField(form, 'pass2') !== password) throw new ApiError(400, 'auth.invalid', { field: 'pass2', message: fieldMessages.passwordMismatch });
 
-  const hash = await hashPassword(password, ctx.app.config.scryptLogN, ctx.signal);
+  const hash = await hashPassword(password, ctx.app.config.scryptLogN, ctx.signal, hashQueueBound(ctx.app.config.limitsFactor));
   const { db } = ctx.app;
   db.tx(() => {
     // A concurrent reset may have used the link while we hashed: only one wins.

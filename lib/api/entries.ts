@@ -1,4 +1,7 @@
-import { bumpCooldownUntil, bumpEntry, createEntry, editEntry, findEntry, findLiveEntry, softDeleteEntry } from '../entries.ts';
+import { stripBidiControls } from '../bidi.ts';
+import {
+  bumpCooldownUntil, bumpEntry, createEntry, editEntry, findEntry, findLiveEntry, isRecentDuplicate, maxReplyDepth, softDeleteEntry,
+} from '../entries.ts';
 import { maxFeedPage, readFeedPage, readThread, readUserFeedPage } from '../entry-reads.ts';
 import { created, requireUser, type Ctx } from '../http/context.ts';
 import { ApiError } from '../http/errors.ts';
@@ -8,13 +11,14 @@ import { removeMedia, saveMedia } from '../media.ts';
 import { entryLink } from '../preview/links.ts';
 import { requestPreview } from '../preview/queue.ts';
 import { findUserByName } from '../users.ts';
+import { checkNewAccountBrake } from '../write-limits.ts';
 
 /** Entry text is at most 1000 characters (code points): docs/API.md "POST /api/entry/create". */
 const maxContentLength = 1000;
 
-/** Text as stored: line breaks unified, control characters other than tab and newline dropped, trimmed. */
+/** Text as stored: line breaks unified, control characters other than tab and newline dropped, bidi controls too, trimmed. */
 function cleanContent(raw: string): string {
-  return raw.replace(/\r\n?/g, '\n').replace(/[\u0000-\u0008\u000b-\u001f\u007f]/g, '').trim();
+  return stripBidiControls(raw.replace(/\r\n?/g, '\n').replace(/[\u0000-\u0008\u000b-\u001f\u007f]/g, '')).trim();
 }
 
 function checkContentLength(content: string): void {
@@ -26,29 +30,43 @@ function parseReplyTo(raw: string | undefined): number {
   return raw === undefined || raw === '' ? 0 : integerParam(raw.trim(), 'reply_to');
 }
 
+/**
+ * No writing of entry text through Tor exits (docs/API.md "POST /api/entry/create", "…/edit"):
+ * abuse without consequence, and a fresh address per circuit. Reading, voting and the rest stay open.
+ */
+function refuseTor(ctx: Ctx): void {
+  if (ctx.app.tor.has(ctx.ip)) throw new ApiError(403, 'tor.blocked');
+}
+
 /** POST /api/entry/create */
 export async function create(ctx: Ctx) {
   const me = requireUser(ctx);
   const { db, config, clock } = ctx.app;
-  // No posting through Tor exits (docs/API.md "POST /api/entry/create") (abuse without consequence); reading stays open.
-  if (ctx.app.tor.has(ctx.ip)) throw new ApiError(403, 'tor.blocked');
+  refuseTor(ctx);
   const form = await ctx.form();
   const replyTo = parseReplyTo(form.fields.get('reply_to'));
-  if (replyTo && !findLiveEntry(db, replyTo)) throw new ApiError(404, 'entry.not_found');
+  const parent = replyTo ? findLiveEntry(db, replyTo) : undefined;
+  if (replyTo && !parent) throw new ApiError(404, 'entry.not_found');
+  if (parent && parent.depth + 1 > maxReplyDepth) throw new ApiError(400, 'entry.too_deep', { field: 'reply_to' });
   const content = cleanContent(textField(form, 'content'));
   const file = form.files.get('file');
   if (!content && !file) throw new ApiError(400, 'entry.empty');
   checkContentLength(content);
+  const link = entryLink(content);
+  if (link || file) checkNewAccountBrake(db, me.uid, config, clock.now());
 
   let filepath = '';
   if (file) {
     const image = await processEntryImage(file.data);
     filepath = await saveMedia(config, 'e', image.extension, image.data);
   }
-  const link = entryLink(content);
   let pid: number | undefined;
   try {
-    pid = createEntry(db, { uid: me.uid, content, filepath, replyTo, link }, clock.now());
+    pid = db.tx(() => {
+      // In the insert's transaction, so two copies sent at once cannot both pass.
+      if (config.limitsFactor > 0 && isRecentDuplicate(db, me.uid, content, clock.now())) throw new ApiError(409, 'entry.duplicate', { field: 'content' });
+      return createEntry(db, { uid: me.uid, content, filepath, replyTo, link }, clock.now());
+    });
   } catch (err) {
     await removeMedia(config, [filepath]);
     throw err;
@@ -73,6 +91,7 @@ function ownLiveEntry(ctx: Ctx, uid: number, pid: number) {
 export async function edit(ctx: Ctx) {
   const me = requireUser(ctx);
   const pid = integerParam(ctx.params.pid, 'pid');
+  refuseTor(ctx); // an edit could turn a harmless entry into spam just as well
   const form = await ctx.form();
   const entry = ownLiveEntry(ctx, me.uid, pid);
   const content = cleanContent(textField(form, 'content'));
@@ -80,6 +99,8 @@ export async function edit(ctx: Ctx) {
   if (!content && !entry.filepath) throw new ApiError(400, 'entry.empty');
   checkContentLength(content);
   const link = entryLink(content);
+  // A new account may not add a link by editing either.
+  if (link && link !== entry.link) checkNewAccountBrake(ctx.app.db, me.uid, ctx.app.config, ctx.app.clock.now());
   editEntry(ctx.app.db, pid, content, link);
   requestPreview(ctx.app, link); // an edit re-triggers the preview fetch (docs/API.md "Link previews")
   return { pid, content };

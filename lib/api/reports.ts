@@ -1,3 +1,4 @@
+import { stripBidiControls } from '../bidi.ts';
 import { findLiveEntry } from '../entries.ts';
 import type { Ctx } from '../http/context.ts';
 import { ApiError } from '../http/errors.ts';
@@ -11,7 +12,7 @@ export async function report(ctx: Ctx) {
   const form = await ctx.form();
   const { db, clock } = ctx.app;
   if (!findLiveEntry(db, pid)) throw new ApiError(404, 'entry.not_found');
-  const reason = textField(form, 'reason').trim();
+  const reason = stripBidiControls(textField(form, 'reason')).trim();
   if (codePoints(reason) > maxReasonLength) throw new ApiError(400, 'report.too_long', { field: 'reason' });
   const open = fileReport(db, pid, ctx.session()?.uid ?? 0, reason, clock.now());
   if (open !== undefined) announceReports(ctx.app, pid, open);

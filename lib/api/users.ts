@@ -7,7 +7,7 @@ import { processAvatar } from '../images.ts';
 import { removeMedia, saveMedia } from '../media.ts';
 import { fieldMessages } from '../messages.ts';
 import { activeBanUntil } from '../moderation/accounts.ts';
-import { verifyPassword } from '../passwords.ts';
+import { hashQueueBound, verifyPassword } from '../passwords.ts';
 import { findUserById, findUserByName, isValidUsername, moderatorRole, normaliseUsername, renameUser, setAvatar, type User } from '../users.ts';
 
 /** GET /api/u/{username}/info */
@@ -63,16 +63,18 @@ export async function changeAvatar(ctx: Ctx) {
   return { avatar };
 }
 
-/** POST /api/user/delete: password confirmation, then data, then media files best-effort. */
+/** POST /api/user/delete: password confirmation, then the account (at once) and its data (in the background). */
 export async function deleteOwnAccount(ctx: Ctx) {
   const { uid } = requireUser(ctx);
   const form = await ctx.form();
   const { db, config } = ctx.app;
   const user = findUserById(db, uid);
   if (!user) throw new ApiError(401, 'auth.required');
-  if (!(await verifyPassword(textField(form, 'pass1'), user.pass_hash, ctx.signal))) throw new ApiError(403, 'auth.bad_password', { field: 'pass1' });
+  const matches = await verifyPassword(textField(form, 'pass1'), user.pass_hash, ctx.signal, hashQueueBound(config.limitsFactor));
+  if (!matches) throw new ApiError(403, 'auth.bad_password', { field: 'pass1' });
 
-  const media = deleteAccount(db, uid);
+  const media = deleteAccount(db, uid, ctx.app.clock.now());
+  ctx.app.accountRemoval?.wake(); // entries, votes and reports follow within seconds, in slices
   ctx.setCookie(clearedSessionCookie(config.origin.startsWith('https:')));
   await removeMedia(config, media);
   return { status: 'deleted' };

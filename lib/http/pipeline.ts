@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { performance } from 'node:perf_hooks';
 import type { Route } from '../routes.ts';
 import type { Services } from '../services.ts';
+import { checkWriteLimit, isNewAccount } from '../write-limits.ts';
 import { makeContext, Reply, requireModerator, type Handler } from './context.ts';
 import { ApiError } from './errors.ts';
 import { isForeignOrigin } from './origin.ts';
@@ -12,7 +13,8 @@ export type RequestListener = (req: IncomingMessage, res: ServerResponse) => voi
 
 /**
  * The request pipeline in the order of docs/API.md "Order of checks": Host → CSRF (403) → route (404/405) →
- * rate limit (429) → session (401) → moderator (403) → the handler (path 400s, body, 404, permission, fields).
+ * rate limit (429) → session (401) → moderator (403) → write limit (429) → the handler (path 400s, body,
+ * 404, permission, fields).
  * The router's caller is the only try/catch: handlers throw ApiError, anything else is a 500.
  */
 export function createRequestListener(app: Services, routes: readonly Route[], notFoundPage: Handler): RequestListener {
@@ -52,6 +54,13 @@ export function createRequestListener(app: Services, routes: readonly Route[], n
       }
       if ((route.auth || route.mod) && !ctx.session()) throw new ApiError(401, 'auth.required');
       if (route.mod) requireModerator(ctx); // 403 mod.required before any path 400 or 404
+      // Only a request that passed every check before counts against the write limits.
+      if (route.writeLimit && app.config.limitsFactor > 0) {
+        const now = app.clock.now();
+        const uid = ctx.session()?.uid;
+        const newAccount = route.writeLimit === 'create' && uid !== undefined && isNewAccount(app.db, uid, app.config.newAccountSeconds, now);
+        checkWriteLimit(app.limits, route.writeLimit, { uid, ip: ctx.ip, newAccount }, app.config.limitsFactor, now);
+      }
       const result = await route.handler(ctx);
       if (res.headersSent) return;
       if (result instanceof Reply) sendJson(res, result.status, result.body, result.headers);

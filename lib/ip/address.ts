@@ -104,6 +104,15 @@ export function rateLimitSubject(address: string): string {
 }
 
 /**
+ * The /48 an IPv6 client lies in (a site's usual allocation), as text; undefined for IPv4. The
+ * login limits hold a whole site to one budget: a dozen /64s of one site are one attacker.
+ */
+export function ipv6SiteSubject(address: string): string | undefined {
+  if (address.indexOf(':') < 0 || !parseIpv6(address, subjectWords)) return undefined;
+  return `${(subjectWords[0]! >>> 16).toString(16)}:${(subjectWords[0]! & 0xffff).toString(16)}:${(subjectWords[1]! >>> 16).toString(16)}::/48`;
+}
+
+/**
  * The dotted quad in text[start, end) as an unsigned 32-bit value; -1 when malformed. Strict
  * refuses a part with a leading zero ('01').
  */

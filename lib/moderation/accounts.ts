@@ -44,8 +44,10 @@ export interface Ban {
 export function banUser(db: Db, uid: number, ban: Ban, actor: ActorUid, now: number): number {
   return db.tx(() => {
     const wasModerator = db.run("UPDATE users SET role = '' WHERE uid = ? AND role = ?", uid, moderatorRole).changes === 1;
+    // The account was deleted since the caller looked it up (board-admin is another process):
+    // its entries belong to the account-removal job now, so nothing is banned, logged or purged.
+    if (db.run('UPDATE users SET banned_until = ?, ban_reason = ? WHERE uid = ?', ban.until, ban.reason, uid).changes === 0) return 0;
     if (wasModerator) writeModlog(db, actor, { action: 'mod_remove', uid, reason: ban.reason }, now);
-    db.run('UPDATE users SET banned_until = ?, ban_reason = ? WHERE uid = ?', ban.until, ban.reason, uid);
     deleteSessionsOfUser(db, uid);
     writeModlog(db, actor, { action: 'ban', uid, reason: ban.reason, until: ban.until }, now);
     return ban.purge ? removeAllEntriesOf(db, uid, ban.reason, actor, now) : 0;

@@ -1,5 +1,3 @@
-import { lookup as dnsLookup } from 'node:dns/promises';
-import type { LookupAddress } from 'node:dns';
 import type { LookupFunction } from 'node:net';
 // Why undici 7 and not the global fetch or node:http: its Agent takes `connect.lookup`, so the DNS
 // answer we check is the one the socket connects to (no resolve-then-connect gap for DNS
@@ -7,10 +5,10 @@ import type { LookupFunction } from 'node:net';
 // mixing our Agent with whatever undici copy the running Node bundles. Redirects, decompression
 // and abort signals stay fetch's; node:http would need all three written by hand.
 import { Agent, fetch, type Response } from 'undici';
+import { createDnsResolver, DnsTimeout, type Resolver } from './dns.ts';
 import { checkTarget, createAddressPolicy, PreviewBlockedError, type AddressPolicy } from './guard.ts';
 
-/** Resolves a host name to every address it has (the guard checks them all). */
-export type Resolver = (hostname: string) => Promise<LookupAddress[]>;
+export type { Resolver };
 
 export interface PreviewClientOptions {
   /** BOARD_PREVIEW_ALLOW: CIDRs reachable besides public addresses. */
@@ -20,7 +18,7 @@ export interface PreviewClientOptions {
   userAgent: string;
   /** Per resource, redirects and body included; 10 s unless a test shortens it. */
   timeoutMs?: number;
-  /** DNS; tests inject answers. */
+  /** DNS; tests inject answers. Default: the cancellable resolver of lib/preview/dns.ts. */
   resolve?: Resolver;
 }
 
@@ -45,7 +43,11 @@ export interface Fetched {
   body: Buffer;
 }
 
-/** Why a resource could not be fetched: blocked, timeout, a bad answer or a network error. */
+/**
+ * Why a resource could not be fetched: blocked, timeout (the site did not finish in time),
+ * dns-timeout (our resolver's own limit: a local timeout, says nothing sure about the link), a bad
+ * answer or a network error.
+ */
 export class PreviewFetchError extends Error {
   constructor(readonly reason: string, message: string) {
     super(message);
@@ -62,15 +64,14 @@ export const maxRedirects = 5;
 const defaultTimeoutMs = 10_000;
 const redirectStatuses = new Set([301, 302, 303, 307, 308]);
 
-const systemResolver: Resolver = (hostname) => dnsLookup(hostname, { all: true });
-
 /**
  * net.connect's `lookup` hook: resolves, refuses the host when ANY address is not allowed (a
  * mixed answer is a classic rebinding trick), and hands only checked addresses to the socket.
+ * `signal` cancels the lookup with the fetch it belongs to.
  */
-export function guardedLookup(policy: AddressPolicy, resolve: Resolver = systemResolver): LookupFunction {
+export function guardedLookup(policy: AddressPolicy, resolve: Resolver, signal?: AbortSignal): LookupFunction {
   return (hostname, options, callback) => {
-    resolve(hostname).then(
+    resolve(hostname, signal).then(
       (addresses) => {
         const wanted = options.family === 4 || options.family === 6 ? addresses.filter((a) => a.family === options.family) : addresses;
         if (wanted.length === 0) return callback(Object.assign(new Error(`${hostname} has no usable address`), { code: 'ENOTFOUND' }), '');
@@ -90,16 +91,16 @@ export function guardedLookup(policy: AddressPolicy, resolve: Resolver = systemR
 export function createPreviewClient(options: PreviewClientOptions): PreviewClient {
   const policy = createAddressPolicy(options.allow);
   const timeoutMs = options.timeoutMs ?? defaultTimeoutMs;
-  const agent = new Agent({
-    connect: { lookup: guardedLookup(policy, options.resolve), timeout: timeoutMs },
-    connections: 4,
-    keepAliveTimeout: 4_000,
-  });
+  const resolve = options.resolve ?? createDnsResolver();
+  const agents = new Set<Agent>();
 
   async function get(input: string | URL, wanted: GetOptions): Promise<Fetched> {
     // One clock for the whole resource: every redirect hop and the body share it.
     const abort = new AbortController();
     const signal = abort.signal;
+    // An agent per resource, so its DNS lookups are cancelled with it (the hook cannot see the request).
+    const agent = new Agent({ connect: { lookup: guardedLookup(policy, resolve, signal), timeout: timeoutMs }, connections: 2 });
+    agents.add(agent);
     let timedOut = false;
     const timer = setTimeout(() => {
       timedOut = true;
@@ -142,10 +143,17 @@ export function createPreviewClient(options: PreviewClientOptions): PreviewClien
     } finally {
       clearTimeout(timer);
       wanted.signal?.removeEventListener('abort', stop);
+      agents.delete(agent);
+      void agent.close().catch(() => {}); // after the body is read: the connection is not needed again
     }
   }
 
-  return { get, close: () => agent.destroy() };
+  return {
+    get,
+    async close() {
+      await Promise.all([...agents].map((agent) => agent.destroy()));
+    },
+  };
 }
 
 /** Reads at most maxBytes of the decoded body; leaving the loop early cancels the download. */
@@ -177,6 +185,7 @@ function describe(err: unknown, timedOut: boolean, timeoutMs: number): Error {
   if (err instanceof PreviewFetchError || err instanceof PreviewBlockedError) return err;
   for (let cause: unknown = err; cause instanceof Error; cause = cause.cause) {
     if (cause instanceof PreviewBlockedError) return cause;
+    if (cause instanceof DnsTimeout) return new PreviewFetchError('dns-timeout', cause.message);
   }
   if (timedOut) return new PreviewFetchError('timeout', `no complete answer within ${timeoutMs / 1000} s`);
   if (err instanceof Error && err.name === 'AbortError') return new PreviewFetchError('aborted', 'stopped');

@@ -1,7 +1,7 @@
 import type { Config } from '../config.ts';
 import { processPreviewThumbnail } from '../images.ts';
 import { saveMedia } from '../media.ts';
-import type { PreviewClient } from './client.ts';
+import { PreviewFetchError, type PreviewClient } from './client.ts';
 import { isBotChallenge, parseOembed, parsePage, type PageMeta } from './page.ts';
 import { previewKind, type PreviewKind } from './store.ts';
 
@@ -79,7 +79,8 @@ export async function fetchThumbnail(client: PreviewClient, config: Config, imag
     });
     return await saveMedia(config, 'preview', 'jpg', await processPreviewThumbnail(image.body));
   } catch (err) {
-    if (signal?.aborted) throw err;
+    // Stopping, or our resolver's time limit: the whole job is tried again later.
+    if (signal?.aborted || (err instanceof PreviewFetchError && err.reason === 'dns-timeout')) throw err;
     log?.(`preview image ${imageUrl}: ${(err as Error).message}`);
     return '';
   }

@@ -1,10 +1,11 @@
 import type { Config } from '../config.ts';
 import type { JobDeps } from '../job-deps.ts';
 import { removeMedia } from '../media.ts';
-import { createPreviewClient, type PreviewClient, type Resolver } from './client.ts';
+import { createPreviewClient, PreviewFetchError, type PreviewClient, type Resolver } from './client.ts';
+import { createDnsResolver, type DnsOptions } from './dns.ts';
 import { fetchPreview, fetchThumbnail } from './fetch.ts';
 import {
-  claimPreviewJob, countDueJobs, maxJobAttempts, queuePreviewIfDue, queueStalePreviews,
+  claimPreviewJob, countDueJobs, deferPreviewJob, maxJobAttempts, queuePreviewIfDue, queueStalePreviews,
   releasePreviewJob, removeUnusedPreviews, savePreview, savePreviewFailure, type ClaimedJob,
 } from './store.ts';
 
@@ -12,8 +13,10 @@ import {
 export interface PreviewOptions {
   /** Per resource (page, oEmbed answer, image), redirects included. Default 10 s. */
   timeoutMs?: number;
-  /** DNS for the fetcher (tests inject answers). */
+  /** DNS for the fetcher (tests inject answers); default the cancellable resolver with `dns`. */
   resolve?: Resolver;
+  /** The resolver's time limit and servers (tests: a fake DNS server and a short limit). */
+  dns?: DnsOptions;
   /** How often the server looks for jobs and records of other processes (board-admin). Default 2 s. */
   pollMs?: number;
 }
@@ -44,12 +47,15 @@ export function createPreviewWorker(base: PreviewDeps, options: PreviewOptions =
     ports: base.config.previewPorts,
     userAgent: previewUserAgent(base.config),
     timeoutMs: options.timeoutMs,
-    resolve: options.resolve,
+    resolve: options.resolve ?? createDnsResolver(options.dns),
   });
   return { ...base, client };
 }
 
-export type JobOutcome = 'saved' | 'failed' | 'released';
+export type JobOutcome = 'saved' | 'failed' | 'deferred' | 'released';
+
+/** A job whose DNS hit our resolver's time limit comes back this much later (and counts an attempt). */
+export const localTimeoutRetrySeconds = 60;
 
 /**
  * Runs one claimed job to its end: fetch, thumbnail, store (or remember the failure). Never
@@ -73,6 +79,11 @@ export async function runPreviewJob(worker: PreviewWorker, job: ClaimedJob, sign
       if (signal.aborted) {
         releasePreviewJob(db, job.url);
         return 'released';
+      }
+      if (err instanceof PreviewFetchError && err.reason === 'dns-timeout') {
+        log(`preview ${job.url}: ${err.message}; tried again in ${localTimeoutRetrySeconds} s`);
+        deferPreviewJob(db, job.url, clock.now() + localTimeoutRetrySeconds);
+        return 'deferred';
       }
       log(`preview ${job.url}: ${(err as Error).message}`);
       savePreviewFailure(db, job.url, clock.now());

@@ -77,6 +77,15 @@ export function releasePreviewJob(db: Db, url: string): void {
   db.run('UPDATE preview_jobs SET not_before = 0, attempts = max(attempts - 1, 0) WHERE url = ?', url);
 }
 
+/**
+ * Puts a claimed job back with a delay, its attempts kept: a local timeout (our resolver's time
+ * limit) says nothing sure about the link, so it is not recorded as the link's failure; after
+ * maxJobAttempts unfinished attempts the job is given up like any other.
+ */
+export function deferPreviewJob(db: Db, url: string, notBefore: number): void {
+  db.run('UPDATE preview_jobs SET not_before = ? WHERE url = ?', notBefore, url);
+}
+
 export function countDueJobs(db: Db, now: number): number {
   return db.one<{ n: number }>('SELECT count(*) AS n FROM preview_jobs WHERE not_before <= ?', now)!.n;
 }

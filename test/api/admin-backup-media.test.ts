@@ -8,11 +8,11 @@ import { pack } from 'tar-stream';
 import { restoreBackup } from '../../lib/admin/restore.ts';
 import { verifyBackup } from '../../lib/admin/verify.ts';
 import { loadConfig } from '../../lib/config.ts';
-import { emptyFolder, imageFixture, mediaFiles, post, runAdmin, runAdminWith, startBoard, useBoard } from '../helpers.ts';
+import { emptyFolder, imageFixture, limitsOff, mediaFiles, post, runAdmin, runAdminWith, startBoard, useBoard } from '../helpers.ts';
 
 /** backup --with-media, restore and verify: a whole board in one tar file, and back. */
 describe('a board with images, avatars and a preview thumbnail', () => {
-  const t = useBoard({ members: ['Anna', 'Ben'] });
+  const t = useBoard({ env: limitsOff, members: ['Anna', 'Ben'] });
   let image: Buffer;
   const pids: number[] = [];
 

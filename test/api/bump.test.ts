@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { assertError, day, entryRow, post, useBoard, visitor } from '../helpers.ts';
+import { assertError, day, entryRow, limitsOff, post, useBoard, visitor } from '../helpers.ts';
 import { latestOf } from '../entry-helpers.ts';
 
 describe('bump cooldown', () => {
-  const t = useBoard({ members: ['Anna', 'Bert'] });
+  const t = useBoard({ env: limitsOff, members: ['Anna', 'Bert'] });
 
   test('a never bumped entry may be bumped at once; the answer has bump_count, last_bump, last_activity and retry_after 1 day', async () => {
     const pid = await post(t.members.Anna, 'hoch damit');
@@ -67,7 +67,7 @@ describe('bump cooldown', () => {
 });
 
 describe('bumping moves the thread', () => {
-  const t = useBoard({ members: ['Anna', 'Bert'] });
+  const t = useBoard({ env: limitsOff, members: ['Anna', 'Bert'] });
 
   test('last_activity of the entry and all its ancestors moves to now, and the feed reorders', async () => {
     const old = await post(t.members.Anna, 'alt');

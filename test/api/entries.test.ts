@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
 import {
-  assertError, entryCount, entryRow, imageFixture, mediaFiles, member, post, uidOf, useBoard, visitor, type Answer, type Client,
+  assertError, entryCount, entryRow, imageFixture, limitsOff, mediaFiles, member, post, uidOf, useBoard, visitor, type Answer, type Client,
 } from '../helpers.ts';
 import { entryFields } from '../entry-helpers.ts';
 
@@ -14,7 +14,7 @@ function createWithImage(client: Client, content: string, data: Buffer, replyTo 
 }
 
 describe('creating an entry', () => {
-  const t = useBoard({ members: ['Anna'] });
+  const t = useBoard({ env: limitsOff, members: ['Anna'] });
 
   test('answers 201 with pid, content, filepath and reply_to, and stores the entry with its author and time', async () => {
     const answer = await t.members.Anna.post('/api/entry/create', { content: 'Guten Morgen' });
@@ -80,6 +80,18 @@ describe('creating an entry', () => {
     assert.equal(exact.status, 201, exact.text);
   });
 
+  test('bidi controls (U+202A–202E, U+2066–2069) are dropped from the text on create and edit, so a link cannot read as another', async () => {
+    const spoof = 'Rechnung \u202ehttps://example.org/fdp.exe\u202c und \u2066isoliert\u2069, \u202a\u202b\u202d fertig';
+    const answer = await t.members.Anna.post('/api/entry/create', { content: spoof });
+    assert.equal(answer.status, 201, answer.text);
+    const clean = 'Rechnung https://example.org/fdp.exe und isoliert,  fertig';
+    assert.equal(answer.body.content, clean);
+    assert.equal(entryRow(t.board, answer.body.pid)!.content, clean);
+    assert.equal((await t.members.Anna.post(`/api/entry/${answer.body.pid}/edit`, { content: `neu \u202e${clean}` })).body.content, `neu ${clean}`);
+    assert.equal((await visitor(t.board).post(`/api/entry/${answer.body.pid}/report`, { reason: '\u202eSpam\u2069' })).status, 200);
+    assert.equal(t.board.app.services.db.one<{ reason: string }>('SELECT reason FROM reports WHERE pid = ?', answer.body.pid)!.reason, 'Spam');
+  });
+
   test('reply_to absent, empty or 0 makes a top-level entry', async () => {
     for (const fields of [{ content: 'ohne' }, { content: 'leer', reply_to: '' }, { content: 'null', reply_to: '0' }]) {
       const answer = await t.members.Anna.post('/api/entry/create', fields);
@@ -136,7 +148,7 @@ describe('creating an entry', () => {
 });
 
 describe('editing an entry', () => {
-  const t = useBoard({ members: ['Anna', 'Bert'] });
+  const t = useBoard({ env: limitsOff, members: ['Anna', 'Bert'] });
 
   test('the author edits: 200 {pid, content} and the thread shows the new text', async () => {
     const pid = await post(t.members.Anna, 'erste Fassung');
@@ -206,7 +218,7 @@ describe('editing an entry', () => {
 });
 
 describe('deleting an entry', () => {
-  const t = useBoard({ members: ['Anna', 'Bert'] });
+  const t = useBoard({ env: limitsOff, members: ['Anna', 'Bert'] });
 
   test('is soft: 200 {status:"deleted"}, text and file blanked, author kept, and the thread remains', async () => {
     const root = await post(t.members.Bert, 'Wurzel');
@@ -299,7 +311,7 @@ describe('deleting an entry', () => {
 });
 
 describe('thread and path parameters', () => {
-  const t = useBoard();
+  const t = useBoard({ env: limitsOff });
 
   test('the thread of an unknown entry answers 404 entry.not_found', async () => {
     assertError(await visitor(t.board).get('/api/entry/987654/thread'), 404, 'entry.not_found');
@@ -324,7 +336,7 @@ describe('posting from a Tor exit', () => {
       // Written before the board starts: the list is read at start and rechecked at most every 2 s.
       writeFileSync(exitsFile, `# exit list\n${torAddress}\n2001:db8::77\n`);
     },
-    env: () => ({ BOARD_TOR_EXITS: exitsFile }),
+    env: () => ({ ...limitsOff, BOARD_TOR_EXITS: exitsFile }),
   });
   after(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -336,6 +348,15 @@ describe('posting from a Tor exit', () => {
     assertError(withFile, 403, 'tor.blocked');
     assert.equal(entryCount(t.board), before);
     assert.deepEqual(mediaFiles(t.board), []);
+  });
+
+  test('edit answers 403 tor.blocked too (after a malformed pid, before the body), and the text stays', async () => {
+    const tor = await member(t.board, 'Tor Editor', torAddress);
+    const pid = await post(await member(t.board, 'Tor Editor Zuhause'), 'harmlos');
+    t.board.app.services.db.run("UPDATE entries SET uid = (SELECT uid FROM users WHERE username = 'Tor Editor') WHERE pid = ?", pid);
+    assertError(await tor.post(`/api/entry/${pid}/edit`, { content: 'jetzt Spam' }), 403, 'tor.blocked');
+    assertError(await tor.post('/api/entry/abc/edit', { content: 'x' }), 400, 'input.invalid', 'pid');
+    assert.equal(entryRow(t.board, pid)!.content, 'harmlos');
   });
 
   test('an IPv6 exit written in another spelling is blocked too', async () => {
@@ -365,7 +386,7 @@ describe('posting from a Tor exit', () => {
 });
 
 describe('order of checks (docs/API.md "Order of checks")', () => {
-  const t = useBoard({ members: ['Anna', 'Bert'] });
+  const t = useBoard({ env: limitsOff, members: ['Anna', 'Bert'] });
 
   test('a session comes before a malformed path parameter: 401, not 400', async () => {
     assertError(await visitor(t.board).post('/api/entry/abc/edit', { content: 'x' }), 401, 'auth.required');

@@ -3,6 +3,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import { join } from 'node:path';
 import { before, describe, test } from 'node:test';
+import { createEntry } from '../../lib/entries.ts';
 import { assertError, password, rawRequest, useBoard, type Answer, type TestBoard } from '../helpers.ts';
 
 const urlencoded = { 'content-type': 'application/x-www-form-urlencoded' };
@@ -248,6 +249,8 @@ describe('static files never leave their folders', () => {
     mkdirSync(join(t.board.config.mediaDir, 'e'), { recursive: true });
     writeFileSync(join(t.board.config.mediaDir, 'e', 'real.jpg'), 'JPEGDATA');
     writeFileSync(join(t.board.config.dataDir, 'secret.txt'), 'TOPSECRET');
+    // An entry image is served only while a live entry owns it.
+    createEntry(t.board.app.services.db, { uid: 0, content: '', filepath: 'e/real.jpg', replyTo: 0, link: '' }, t.board.clock.now());
   });
 
   const attempts = [

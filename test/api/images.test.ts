@@ -6,9 +6,9 @@ import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { deflateSync } from 'node:zlib';
 import sharp from 'sharp';
+import { maxGifFrames, maxGifPixels } from '../../lib/images.ts';
 import {
-  assertError, entryCount, entryRow, handMadePng, imageFixture, mediaFiles, photoExif, post, rawRequest, useBoard, visitor,
-  type Answer, type Client,
+  assertError, entryCount, entryRow, handMadePng, imageFixture, limitsOff, mediaFiles, photoExif, post, rawRequest, useBoard, visitor, type Answer, type Client,
 } from '../helpers.ts';
 
 const maxUpload = 8 * 1024 * 1024; // the BOARD_MAX_UPLOAD default
@@ -78,7 +78,7 @@ function partsOfSize(size: number, image: Buffer): Part[] {
 }
 
 describe('entry images', () => {
-  const t = useBoard({ members: ['Anna'] });
+  const t = useBoard({ env: limitsOff, members: ['Anna'] });
 
   function stored(filepath: string): Buffer {
     return readFileSync(join(t.board.config.mediaDir, filepath));
@@ -197,7 +197,7 @@ describe('entry images', () => {
 });
 
 describe('refused uploads store nothing', () => {
-  const t = useBoard({ members: ['Anna'] });
+  const t = useBoard({ env: limitsOff, members: ['Anna'] });
 
   /** No entry row and no media file were added since `entries` rows existed. */
   function assertNothingStored(entries = 0): void {
@@ -301,5 +301,30 @@ describe('refused uploads store nothing', () => {
     const before = mediaFiles(t.board);
     assertError(await upload(visitor(t.board), await photoWithGps(), 'a.jpg', 'image/jpeg'), 401, 'auth.required');
     assert.deepEqual(mediaFiles(t.board), before);
+  });
+});
+
+describe('animated GIF caps (finding 5 of the abuse review)', () => {
+  const t = useBoard({ env: limitsOff, members: ['Anna'] });
+
+  /** A GIF of `frames` frames of width×height, each another colour. */
+  function gifOf(frames: number, width: number, height: number): Promise<Buffer> {
+    return imageFixture({ format: 'gif', width, height, frames: Array.from({ length: frames }, (_, i) => `#${(i * 4099 % 4096).toString(16).padStart(3, '0')}`) });
+  }
+
+  test(`more than ${maxGifFrames} frames, or more than ${maxGifPixels / 1e6} megapixels of frames in all, answers 413 upload.too_large and stores nothing`, async () => {
+    const tooLong = await gifOf(maxGifFrames + 1, 8, 8);
+    const tooBig = await gifOf(21, 1000, 1000); // 21 megapixels of frames in all
+    for (const [what, gif] of [['frames', tooLong], ['pixels', tooBig]] as const) {
+      assertError(await upload(t.members.Anna, gif, 'a.gif', 'image/gif'), 413, 'upload.too_large', { note: what });
+      assertError(await t.members.Anna.postMultipart('/api/user/avatar', {}, [{ name: 'avatar', filename: 'a.gif', type: 'image/gif', data: gif }]), 413, 'upload.too_large', { note: `avatar: ${what}` });
+    }
+    assert.equal(entryCount(t.board), 0);
+    assert.deepEqual(mediaFiles(t.board), []);
+  });
+
+  test(`an honest animation fits: ${maxGifFrames} small frames are stored`, async () => {
+    const answer = await upload(t.members.Anna, await gifOf(maxGifFrames, 16, 16), 'a.gif', 'image/gif');
+    assert.equal(answer.status, 201, answer.text);
   });
 });

@@ -1,6 +1,8 @@
 import assert from 'node:assert/strict';
 import { before, describe, test } from 'node:test';
-import { assertError, entryRow, member, password, post, useBoard, visitor, type Client, type TestBoard } from '../helpers.ts';
+import {
+  accountRemovalDone, assertError, entryRow, limitsOff, member, password, post, useBoard, visitor, type Client, type TestBoard,
+} from '../helpers.ts';
 import { assertStoredLatestMatchesBruteForce, bruteForceLatest, entryFields, latestOf, wholeFeed } from '../entry-helpers.ts';
 import { prng } from '../prng.ts';
 
@@ -21,7 +23,7 @@ async function remove(client: Client, pid: number): Promise<void> {
 }
 
 describe('latest on short chains', () => {
-  const t = useBoard({ members: ['Anna'] });
+  const t = useBoard({ env: limitsOff, members: ['Anna'] });
 
   async function chainOfThree(): Promise<[number, number, number]> {
     const a = await post(t.members.Anna, 'A');
@@ -98,7 +100,7 @@ describe('latest on short chains', () => {
 });
 
 describe('latest on a chain deeper than 50 levels', () => {
-  const t = useBoard({ members: ['Anna'] });
+  const t = useBoard({ env: limitsOff, members: ['Anna'] });
   const chain: number[] = []; // chain[d] is the entry at depth d
   before(async () => {
     chain.push(await post(t.members.Anna, 'Tiefe 0'));
@@ -148,7 +150,7 @@ describe('latest on a chain deeper than 50 levels', () => {
 });
 
 describe('latest after a random sequence of creates and deletes', () => {
-  const t = useBoard();
+  const t = useBoard({ env: limitsOff });
 
   test('every entry\'s latest equals a brute-force recomputation, in the database and in the API', async () => {
     // LATEST_SEED=<n> replays another sequence.
@@ -192,6 +194,7 @@ describe('latest after a random sequence of creates and deletes', () => {
     // Account deletion removes rows outright (or leaves tombstones): the pointers must follow.
     const gone = await clients[0]!.post('/api/user/delete', { pass1: password });
     assert.equal(gone.status, 200, gone.text);
+    await accountRemovalDone(t.board);
     assertStoredLatestMatchesBruteForce(t.board, 'after an account deletion');
     await assertApiLatestMatchesBruteForce(t.board);
   });
@@ -221,7 +224,7 @@ async function assertApiLatestMatchesBruteForce(board: TestBoard): Promise<void>
 }
 
 describe('feed', () => {
-  const t = useBoard({ members: ['Anna', 'Bert'] });
+  const t = useBoard({ env: limitsOff, members: ['Anna', 'Bert'] });
 
   test('leaves out a deleted top-level entry without live descendants, but shows one that has a latest', async () => {
     const lonely = await post(t.members.Anna, 'allein');
@@ -282,7 +285,7 @@ describe('feed', () => {
 });
 
 describe('feed pages', () => {
-  const t = useBoard({ members: ['Anna'] });
+  const t = useBoard({ env: limitsOff, members: ['Anna'] });
   const pids: number[] = [];
   before(async () => {
     for (let i = 0; i < 45; i++) pids.push(await post(t.members.Anna, `Nummer ${i}`));
@@ -313,7 +316,7 @@ describe('feed pages', () => {
 });
 
 describe('thread', () => {
-  const t = useBoard({ members: ['Anna'] });
+  const t = useBoard({ env: limitsOff, members: ['Anna'] });
 
   test('lists the ancestors root first', async () => {
     const a = await post(t.members.Anna, 'A');

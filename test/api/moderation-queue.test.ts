@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { assertError, entryRow, member, password, post, uidOf, useBoard, visitor, type TestBoard } from '../helpers.ts';
+import { assertError, entryRow, limitsOff, member, password, post, uidOf, useBoard, visitor, type TestBoard } from '../helpers.ts';
 import { entryFields } from '../entry-helpers.ts';
 
 /** docs/API.md "GET /api/mod/reports/{page}", "POST /api/mod/entry/{pid}/dismiss" and "GET /api/modlog/{page}": the queue and the public log. */
@@ -10,7 +10,7 @@ function openReports(board: TestBoard, pid: number): number {
 }
 
 describe('the report queue', () => {
-  const t = useBoard({ members: ['Anna', 'Bert'], moderators: ['Mia'] });
+  const t = useBoard({ env: limitsOff, members: ['Anna', 'Bert'], moderators: ['Mia'] });
 
   test('with nothing reported: [] and {open_entries: 0}', async () => {
     assert.deepEqual((await t.members.Mia.get('/api/mod/reports/0')).body, []);
@@ -63,7 +63,7 @@ describe('the report queue', () => {
 });
 
 describe('dismissing the reports of an entry', () => {
-  const t = useBoard({ members: ['Anna', 'Bert'], moderators: ['Mia'] });
+  const t = useBoard({ env: limitsOff, members: ['Anna', 'Bert'], moderators: ['Mia'] });
 
   test('closes every open report without touching the entry; answers {pid, status: "dismissed"}', async () => {
     const pid = await post(t.members.Anna, 'harmlos');
@@ -103,7 +103,7 @@ describe('dismissing the reports of an entry', () => {
 });
 
 describe('the public moderation log', () => {
-  const t = useBoard({ members: ['Anna', 'Bert'], moderators: ['Mia'] });
+  const t = useBoard({ env: limitsOff, members: ['Anna', 'Bert'], moderators: ['Mia'] });
 
   test('starts empty; needs no session', async () => {
     const answer = await visitor(t.board).get('/api/modlog/0');

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { createSession } from '../../lib/sessions.ts';
 import {
-  assertError, day, entryRow, imageFixture, mediaFiles, member, modlogRows, password, post, register, resetToken, uidOf,
+  assertError, day, entryRow, imageFixture, limitsOff, mediaFiles, member, modlogRows, password, post, register, resetToken, uidOf,
   useBoard, visitor, type Client, type TestBoard,
 } from '../helpers.ts';
 
@@ -109,7 +109,7 @@ describe('banning an account', () => {
 });
 
 describe('a ban with purge, and reports', () => {
-  const t = useBoard({ members: ['Anna', 'Spammer'], moderators: ['Mia'] });
+  const t = useBoard({ env: limitsOff, members: ['Anna', 'Spammer'], moderators: ['Mia'] });
 
   test('purge removes every live entry of the account with one log row each, and closes their reports', async () => {
     const top = await post(t.members.Spammer, 'Kauft Uhren');

@@ -3,7 +3,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { after, before, describe, test } from 'node:test';
 import { maxPendingNotifications, startNotifier } from '../../lib/notify.ts';
 import { eventually } from '../browser/browser-helpers.ts';
-import { post, useBoard, visitor } from '../helpers.ts';
+import { limitsOff, post, useBoard, visitor } from '../helpers.ts';
 import { startFakeSite, type FakeSite } from '../preview-helpers.ts';
 
 /**
@@ -36,7 +36,7 @@ describe('report notifications on a board with BOARD_NOTIFY_URL', () => {
   let hook: Awaited<ReturnType<typeof startWebhook>>;
   const t = useBoard({
     prepare: async () => { hook = await startWebhook(); },
-    env: () => ({ BOARD_NOTIFY_URL: hook.url('/hook'), BOARD_ORIGIN: 'https://board.example' }),
+    env: () => ({ ...limitsOff, BOARD_NOTIFY_URL: hook.url('/hook'), BOARD_ORIGIN: 'https://board.example' }),
     start: { notify: { timeoutMs: 300, backoffMs: 10 } },
     members: ['Anna', 'Bert'],
     moderators: ['Mia'],

@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { member, post, runAdmin, startBoard, startProxiedBoard, type TestBoard } from '../helpers.ts';
+import { limitsOff, member, post, runAdmin, startBoard, startProxiedBoard, type TestBoard } from '../helpers.ts';
 import { answer, page, previewEnv, startFakeSite, waitFor, type FakeSite } from '../preview-helpers.ts';
 
 /** board-admin previews as a child process, against a stopped board and beside a running one. */
@@ -40,7 +40,7 @@ describe('board-admin previews', () => {
   const pids: Record<string, number> = {};
 
   test('fetches previews of entries written while previews were off, with progress on stderr', async () => {
-    const old = await startProxiedBoard({}, { dataDir }); // BOARD_PREVIEW=0: links stored, nothing fetched
+    const old = await startProxiedBoard(limitsOff, { dataDir }); // BOARD_PREVIEW=0: links stored, nothing fetched
     const erin = await member(old, 'erin');
     pids.one = await post(erin, `first ${site.url('/one')}`);
     pids.two = await post(erin, `second ${site.url('/two')}`);
@@ -55,7 +55,7 @@ describe('board-admin previews', () => {
     for (const step of ['1/3 done', '2/3 done', '3/3 done']) assert.ok(run.stderr.includes(`${step}\n`), run.stderr);
     assert.equal(site.lastUserAgent, `BoardPreview/1.0 (+${old.config.origin})`);
 
-    const after = await startProxiedBoard({}, { dataDir });
+    const after = await startProxiedBoard(limitsOff, { dataDir });
     try {
       const titles = await feedTitles(after);
       assert.equal(titles.get(pids.one!), 'Page one');

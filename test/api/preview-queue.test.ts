@@ -12,7 +12,7 @@ import {
   claimPreviewJob, jobLeaseSeconds, maxJobAttempts, queueEntryLinks, queuePreviewIfDue, queueStalePreviews, releasePreviewJob,
   removeUnusedPreviews, savePreview, savePreviewFailure,
 } from '../../lib/preview/store.ts';
-import { day, member, post, startBoard } from '../helpers.ts';
+import { day, limitsOff, member, post, startBoard } from '../helpers.ts';
 import { answer, page, previewEnv, previewRow, startFakeSite, waitFor } from '../preview-helpers.ts';
 
 /** The queue's bookkeeping in SQLite: leases, give-ups, the daily sweep, the backfill selection. */
@@ -141,7 +141,8 @@ describe('daily sweep and backfill', () => {
 describe('the server', () => {
   const cleanup: (() => Promise<void>)[] = [];
   after(async () => {
-    for (const fn of cleanup) await fn();
+    // Last in, first out: the board stops before its data folder goes.
+    for (const fn of cleanup.reverse()) await fn();
   });
 
   test('re-fetches stale records in use when it starts (the daily sweep)', async () => {

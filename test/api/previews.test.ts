@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
 import sharp from 'sharp';
-import { imageFixture, mediaFiles, member, post, startBoard, startProxiedBoard, useBoard } from '../helpers.ts';
+import { imageFixture, limitsOff, mediaFiles, member, post, startBoard, startProxiedBoard, useBoard } from '../helpers.ts';
 import { answer, page, previewEnv, previewRow, queuedJobs, startFakeSite, waitFor, type FakeSite } from '../preview-helpers.ts';
 
 /**
@@ -343,7 +343,7 @@ describe('the queue', () => {
   });
 
   test('with BOARD_PREVIEW=0 nothing is queued or fetched', async () => {
-    const off = await startProxiedBoard();
+    const off = await startProxiedBoard(limitsOff);
     try {
       const dave = await member(off, 'dave');
       const pid = await post(dave, site.url('/og'));

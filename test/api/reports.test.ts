@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { before, describe, test } from 'node:test';
-import { assertError, member, post, runAdmin, uidOf, useBoard, visitor, type TestBoard } from '../helpers.ts';
+import { assertError, limitsOff, member, post, runAdmin, uidOf, useBoard, visitor, type TestBoard } from '../helpers.ts';
 
 interface ReportRow {
   id: number;
@@ -15,7 +15,7 @@ function reportsOf(board: TestBoard, pid: number): ReportRow[] {
 }
 
 describe('reporting an entry', () => {
-  const t = useBoard({ members: ['Anna', 'Bert'] });
+  const t = useBoard({ env: limitsOff, members: ['Anna', 'Bert'] });
 
   test('without a session is anonymous: 200 {status:"reported"} and a row with reporter_uid 0', async () => {
     const pid = await post(t.members.Anna, 'fragwürdig');
@@ -100,7 +100,7 @@ describe('reporting an entry', () => {
 });
 
 describe('report rate limit', () => {
-  const t = useBoard({ members: ['Anna'] });
+  const t = useBoard({ env: limitsOff, members: ['Anna'] });
   let pid: number;
   before(async () => {
     pid = await post(t.members.Anna, 'viel gemeldet');
@@ -126,7 +126,7 @@ describe('report rate limit', () => {
 });
 
 describe('board-admin reports', () => {
-  const t = useBoard();
+  const t = useBoard({ env: limitsOff });
 
   test('with nothing reported says so and exits 0', async () => {
     const run = await runAdmin(t.board, ['reports']);

@@ -3,7 +3,7 @@ import { before, describe, test } from 'node:test';
 import Database from 'better-sqlite3';
 import { readFeedPage, readThread } from '../../lib/entry-reads.ts';
 import {
-  day, imageFixture, member, password, post, startProxiedBoard, uidOf, useBoard, visitor, type Client, type TestBoard,
+  accountRemovalDone, day, imageFixture, limitsOff, member, password, post, startProxiedBoard, uidOf, useBoard, visitor, type Client, type TestBoard,
 } from '../helpers.ts';
 import { assertStoredLatestMatchesBruteForce, latestOf } from '../entry-helpers.ts';
 import { prng } from '../prng.ts';
@@ -99,7 +99,7 @@ async function ok(answer: Promise<{ status: number; text: string }>, status = 20
 }
 
 describe('response cache: every write is visible at once in cached feed pages and threads', () => {
-  const t = useBoard({ members: ['Anna', 'Bert'] });
+  const t = useBoard({ env: limitsOff, members: ['Anna', 'Bert'] });
   before(() => pushDownFeed(t.board, t.members.Anna, 'Start'));
 
   test('the pages really come from the cache: a change made behind its back stays invisible until a write in the thread', async () => {
@@ -384,6 +384,7 @@ describe('response cache: every write is visible at once in cached feed pages an
     const doraUid = uidOf(t.board, 'Dora');
 
     await ok(dora.post('/api/user/delete', { pass1: password }));
+    await accountRemovalDone(t.board);
     const pages = await readPages(t.board, watched);
     for (const [path, page] of Object.entries(pages)) {
       for (const entry of entriesIn(page)) assert.notEqual(entry.uid, doraUid, `entry ${entry.pid} in ${path} still shows the deleted account`);
@@ -414,8 +415,8 @@ describe('response cache: every write is visible at once in cached feed pages an
 
 describe('response cache: one per board', () => {
   test('two boards in one process never see each other\'s pages, even with the same pids', async () => {
-    const one = await startProxiedBoard();
-    const two = await startProxiedBoard();
+    const one = await startProxiedBoard(limitsOff);
+    const two = await startProxiedBoard(limitsOff);
     try {
       const onePid = await post(await member(one, 'Eins'), 'Brett eins');
       const twoPid = await post(await member(two, 'Zwei'), 'Brett zwei');
@@ -440,7 +441,7 @@ describe('response cache under random writes', () => {
     const seed = Number(process.env.VIEW_CACHE_SEED ?? 20261122);
     const random = prng(seed);
     const pick = <T>(items: T[]): T => items[Math.floor(random() * items.length)]!;
-    const board = await startProxiedBoard();
+    const board = await startProxiedBoard(limitsOff);
     const { db } = board.app.services;
     const members = new Map<number, { client: Client; name: string }>();
     let memberCounter = 0;
@@ -516,6 +517,7 @@ describe('response cache under random writes', () => {
           action = `account deletion of ${uid}`;
           write = async () => {
             await ok(members.get(uid)!.client.post('/api/user/delete', { pass1: password }));
+            await accountRemovalDone(board);
             members.delete(uid);
             await join();
           };

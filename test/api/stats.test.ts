@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import Database from 'better-sqlite3';
 import { flushImpressions } from '../../lib/impressions.ts';
-import { assertError, member, password, post, startProxiedBoard, useBoard, type TestBoard } from '../helpers.ts';
+import { accountRemovalDone, assertError, member, password, post, startProxiedBoard, useBoard, type TestBoard } from '../helpers.ts';
 
 /** 2026-03-10 12:00 UTC: a fixed "today", so day strings are known. */
 const noon = Date.parse('2026-03-10T12:00:00Z') / 1000;
@@ -78,6 +78,7 @@ describe('GET /api/stats and /api/stats/detail: counts', () => {
 
     // Deleting bob's account removes his live thread and his vote on ann's thread.
     assert.equal((await bob.post('/api/user/delete', { pass1: password })).status, 200);
+    await accountRemovalDone(t.board);
     assert.deepEqual(await counts(), { users: 1, entries: 1, toplevel: 1, replies: 0, votes: { yes: 0, no: 0 } });
   });
 });
@@ -200,6 +201,47 @@ describe('daily', () => {
     db.run("UPDATE counters SET value = value + 102 WHERE name = 'visitors'");
     const body = await detail(t.board);
     assert.equal(body.visitors_total, 102 + 2);
+  });
+});
+
+describe('visitors per address (finding 8 of the abuse review)', () => {
+  const t = useBoard();
+  const agents = (n: number) => Array.from({ length: n }, (_, i) => `Mozilla/5.0 Probe/${i}`);
+
+  test('300 views from one address with changing User-Agents count 300 impressions but 3 visitors; an IPv6 /64 is one address', async () => {
+    t.board.clock.set(noon);
+    const was = await detail(t.board);
+    for (const ua of agents(300)) await view(t.board, '/', '198.51.100.60', ua);
+    for (const [i, ua] of agents(10).entries()) await view(t.board, '/', `2001:db8:60:1::${i + 1}`, ua);
+    await view(t.board, '/', '198.51.100.61', 'Mozilla/5.0 Probe/1');
+    const now = await detail(t.board);
+    assert.equal(now.impressions_total - was.impressions_total, 311);
+    assert.equal(now.visitors_total - was.visitors_total, 3 + 3 + 1);
+  });
+
+  test('the count holds across a flush and a restart (kept as a daily HMAC of the address), and starts over the next day', async () => {
+    flushImpressions(t.board.app.services);
+    const rows = t.board.app.services.db.all<{ hash: Buffer; visitors: number }>("SELECT hash, visitors FROM visitor_subjects WHERE day = '2026-03-10'");
+    assert.deepEqual(rows.map((r) => r.visitors).sort(), [1, 3, 3]);
+    t.board.app.services.impressions.today = undefined; // as after a restart: today is read back from the database
+    const was = await detail(t.board);
+    await view(t.board, '/', '198.51.100.60', 'Mozilla/5.0 Probe/new');
+    assert.equal((await detail(t.board)).visitors_total, was.visitors_total);
+    t.board.clock.set(noon + 86_400);
+    await view(t.board, '/', '198.51.100.60', 'Mozilla/5.0 Probe/new');
+    assert.equal((await detail(t.board)).visitors_total, was.visitors_total + 1);
+    flushImpressions(t.board.app.services);
+    assert.deepEqual(t.board.app.services.db.all("SELECT day FROM visitor_subjects WHERE day < '2026-03-11'"), [], 'gone with its day');
+  });
+
+  describe('with BOARD_LIMITS=0', () => {
+    const off = useBoard({ env: { BOARD_LIMITS: '0' } });
+
+    test('there is no cap per address', async () => {
+      off.board.clock.set(noon);
+      for (const ua of agents(10)) await view(off.board, '/', '198.51.100.62', ua);
+      assert.equal((await detail(off.board)).visitors_total, 10);
+    });
   });
 });
 

@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import { before, describe, test } from 'node:test';
-import { assertError, member, post, uidOf, useBoard, visitor } from '../helpers.ts';
+import { assertError, limitsOff, member, post, uidOf, useBoard, visitor } from '../helpers.ts';
 import { entryFields } from '../entry-helpers.ts';
 
 describe('user feed', () => {
-  const t = useBoard({ members: ['Anna Lena', 'Bert'] });
+  const t = useBoard({ env: limitsOff, members: ['Anna Lena', 'Bert'] });
   const annas: number[] = []; // Anna's entries in creation order
   before(async () => {
     const bertsTop = await post(t.members.Bert, 'Bert fragt');

@@ -3,7 +3,9 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import sharp from 'sharp';
-import { assertError, imageFixture, mediaFiles, password, photoExif, useBoard, type Client, type TestBoard } from '../helpers.ts';
+import {
+  accountRemovalDone, assertError, imageFixture, limitsOff, mediaFiles, password, photoExif, useBoard, type Client, type TestBoard,
+} from '../helpers.ts';
 
 function userRow(board: TestBoard, username: string): { uid: number; last_login: number; avatar: string } | undefined {
   return board.app.services.db.one('SELECT uid, last_login, avatar FROM users WHERE username = ?', username);
@@ -23,7 +25,7 @@ function uploadAvatar(client: Client, data: Buffer, filename = 'me.jpg', type = 
 }
 
 describe('user info', () => {
-  const t = useBoard();
+  const t = useBoard({ env: limitsOff });
 
   test('public info finds a user in any letter case and shows uid, username, created_at and avatar only', async () => {
     await t.board.client().signUp('Jürgen Maier');
@@ -60,7 +62,7 @@ describe('user info', () => {
 });
 
 describe('rename', () => {
-  const t = useBoard({ members: ['Carla', 'Dieter'] });
+  const t = useBoard({ env: limitsOff, members: ['Carla', 'Dieter'] });
 
   test('a rename answers the normalised new name and moves the public profile', async () => {
     const answer = await t.members.Carla.post('/api/user/rename', { user: '  Carla   Neu ' });
@@ -104,7 +106,7 @@ describe('rename', () => {
 });
 
 describe('avatar', () => {
-  const t = useBoard();
+  const t = useBoard({ env: limitsOff });
 
   test('a JPEG becomes exactly 256×256 on disk, without EXIF or GPS, and is served with an image type', async () => {
     const client = await t.board.client().signUp('Photo Fan');
@@ -215,7 +217,7 @@ describe('avatar', () => {
 });
 
 describe('avatar size limit', () => {
-  const t = useBoard({ env: { BOARD_MAX_UPLOAD: '100000' } });
+  const t = useBoard({ env: { ...limitsOff, BOARD_MAX_UPLOAD: '100000' } });
 
   test('a body over BOARD_MAX_UPLOAD answers 413 upload.too_large and writes nothing', async () => {
     const client = await t.board.client().signUp('Big Uploader');
@@ -232,7 +234,7 @@ describe('avatar size limit', () => {
 });
 
 describe('account deletion', () => {
-  const t = useBoard();
+  const t = useBoard({ env: limitsOff });
 
   test('a wrong password answers 403 auth.bad_password and deletes nothing', async () => {
     const client = await t.board.client().signUp('Careful Clara');
@@ -261,6 +263,7 @@ describe('account deletion', () => {
     const db = t.board.app.services.db;
     assert.equal(db.one('SELECT uid FROM users WHERE uid = ?', uid), undefined);
     assert.equal(db.one<{ n: number }>('SELECT count(*) AS n FROM sessions WHERE uid = ?', uid)!.n, 0);
+    await accountRemovalDone(t.board);
     assert.equal(existsSync(join(t.board.config.mediaDir, avatar)), false);
     assert.equal((await otherDevice.get('/api/user/info')).status, 401);
     assert.equal((await otherDevice.get('/api/auth/sessioninfo')).status, 401);

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { assertError, member, post, uidOf, useBoard, visitor, type TestBoard } from '../helpers.ts';
+import { assertError, limitsOff, member, post, uidOf, useBoard, visitor, type TestBoard } from '../helpers.ts';
 
 type Mode = 'yes' | 'no';
 
@@ -17,7 +17,7 @@ function voteRowCounts(board: TestBoard, pid: number): { yes: number; no: number
 }
 
 describe('the vote state machine (docs/API.md "POST /api/entry/{pid}/vote"), row by row', () => {
-  const t = useBoard({ members: ['Autorin', 'Wähler'] });
+  const t = useBoard({ env: limitsOff, members: ['Autorin', 'Wähler'] });
 
   // state before, mode sent, state after
   const rows: [Mode | 'none', Mode, Mode | 'none', string][] = [
@@ -47,7 +47,7 @@ describe('the vote state machine (docs/API.md "POST /api/entry/{pid}/vote"), row
 });
 
 describe('votes', () => {
-  const t = useBoard({ members: ['Anna', 'Bert', 'Cora'] });
+  const t = useBoard({ env: limitsOff, members: ['Anna', 'Bert', 'Cora'] });
 
   test('selected is each caller\'s own vote, and none without a session or without a vote', async () => {
     const pid = await post(t.members.Anna, 'Abstimmung');
@@ -132,7 +132,7 @@ describe('votes', () => {
 });
 
 describe('a database failure while voting or counting', () => {
-  const t = useBoard({ members: ['Anna', 'Bert'] });
+  const t = useBoard({ env: limitsOff, members: ['Anna', 'Bert'] });
 
   test('while voting answers 500 internal in JSON, and nothing is half-written', async () => {
     const pid = await post(t.members.Anna, 'kaputt');

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
-import { password, resetToken, startBoard, type Client, type TestBoard } from '../helpers.ts';
+import { limitsOff, password, resetToken, startBoard, type Client, type TestBoard } from '../helpers.ts';
 import {
   assertCleanConsole, assertOnlyBoardRequests, eventually, launchChromium, makePng, newRecordedContext, openBoard,
   screenshotDir, skipWithoutChromium, type Recorder,
@@ -47,7 +47,7 @@ describe('the front end in a real browser', { skip: skipWithoutChromium }, () =>
   }
 
   before(async () => {
-    board = await startBoard();
+    board = await startBoard(limitsOff);
     browser = await launchChromium();
     const main = await newRecordedContext(browser);
     context = main.context;
@@ -452,6 +452,27 @@ describe('the front end in a real browser', { skip: skipWithoutChromium }, () =>
     await nav().getByRole('link', { name: 'Anmelden' }).waitFor();
     await status().filter({ hasText: 'Dein Konto ist gelöscht' }).waitFor();
     assert.equal(db().one("SELECT 1 FROM users WHERE username = 'Anna Neu'"), undefined);
+  });
+
+  test('login with ?weiter= leading to another site (a tab in "/\\t/…") ends on the board; a board path is kept', async () => {
+    await openBoard(page, board, '/login?weiter=/%09/evil.example');
+    await page.getByLabel('Benutzername').fill('Bert');
+    await page.getByLabel('Passwort').fill(password);
+    await page.getByRole('button', { name: 'Anmelden' }).click();
+    await nav().getByRole('link', { name: 'Bert' }).waitFor();
+    assert.equal(page.url(), `${board.url}/`);
+    await openBoard(page, board, '/login?weiter=/%09/evil.example');
+    assert.equal(await page.getByRole('link', { name: 'Weiter' }).getAttribute('href').then((href) => new URL(href!, board.url).href), `${board.url}/`);
+    await openBoard(page, board, '/login?weiter=/stats');
+    assert.equal(await page.getByRole('link', { name: 'Weiter' }).getAttribute('href').then((href) => new URL(href!, board.url).href), `${board.url}/stats`);
+  });
+
+  test('link text is isolated and bidi controls never reach the page', async () => {
+    const pid = (await bert.post('/api/entry/create', { content: 'Rechnung: \u202ehttps://example.org/fdp.exe' })).body.pid as number;
+    await openBoard(page, board, `/e/${pid}`);
+    const text = card(pid).locator('.entry-text');
+    await text.locator('a bdi').filter({ hasText: 'https://example.org/fdp.exe' }).waitFor();
+    assert.equal((await text.textContent())!.includes('\u202e'), false);
   });
 
   test('no request left the board\'s origin and the CSP reported nothing', () => {

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { makeModerator, password, post, startBoard, type Client, type TestBoard } from '../helpers.ts';
+import { limitsOff, makeModerator, password, post, startBoard, type Client, type TestBoard } from '../helpers.ts';
 import {
   assertCleanConsole, assertOnlyBoardRequests, launchChromium, newRecordedContext, openBoard, screenshotDir,
   skipWithoutChromium, type Recorder,
@@ -38,7 +38,7 @@ describe('moderation in a real browser', { skip: skipWithoutChromium }, () => {
   }
 
   before(async () => {
-    board = await startBoard();
+    board = await startBoard(limitsOff); // the scenes are written faster than a person would
     browser = await launchChromium();
     shots = screenshotDir();
     for (const name of ['Anna', 'Bert', 'Mia']) clients[name] = await board.client().signUp(name, password);

@@ -13,7 +13,7 @@ import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import type { Page } from 'playwright-core';
 import sharp from 'sharp';
-import { day, member, password, startBoard, type Client, type TestBoard } from '../helpers.ts';
+import { day, limitsOff, member, password, startBoard, type Client, type TestBoard } from '../helpers.ts';
 import { chromiumMissing, chromiumPath, launchChromium, newRecordedContext, openBoard } from './browser-helpers.ts';
 
 const outDir = fileURLToPath(new URL('../../docs/screenshots/', import.meta.url));
@@ -214,6 +214,7 @@ async function main(): Promise<void> {
   const now = Math.floor(Date.now() / 1000);
   const video = await startFakeVideoSite();
   const board = await startBoard({
+    ...limitsOff, // the sample content is written in a second
     BOARD_TRUST_PROXY: '1',
     BOARD_ASN_DB: '', // empty = the bundled data set, so top_asns shows real network names
     BOARD_PREVIEW: '1',

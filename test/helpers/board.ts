@@ -11,6 +11,13 @@ import { Client } from './client.ts';
 /** Seconds in a day, for moving the board's clock. */
 export const day = 86_400;
 
+/**
+ * BOARD_LIMITS=0: the abuse limits and brakes off (README "Settings"), for tests that write faster
+ * than a person would (many entries, links and images from brand-new accounts in a second).
+ * SPEC's per-address limits stay on. test/api/write-limits.test.ts tests the limits themselves.
+ */
+export const limitsOff: Record<string, string> = { BOARD_LIMITS: '0' };
+
 export interface TestBoard {
   url: string;
   app: App;
@@ -33,6 +40,8 @@ export interface StartOptions {
   timeouts?: AppOptions['timeouts'];
   /** Report-notification knobs for createApp (a short timeout and back-off). */
   notify?: AppOptions['notify'];
+  /** The account-removal job's knobs for createApp (paused, short slices). */
+  accountRemoval?: AppOptions['accountRemoval'];
 }
 
 /** A few real rows of the bundled IP-to-ASN data set: test servers need not load all 33 MB. */
@@ -48,7 +57,7 @@ export async function startBoard(env: Record<string, string> = {}, options: Star
   prepareDataDir(config);
   const clock = movableClock(options.now);
   const logs: string[] = [];
-  const app = createApp(config, { clock, log: (line) => logs.push(line), preview: options.preview, timeouts: options.timeouts, notify: options.notify });
+  const app = createApp(config, { clock, log: (line) => logs.push(line), preview: options.preview, timeouts: options.timeouts, notify: options.notify, accountRemoval: options.accountRemoval });
   await new Promise<void>((resolve) => app.server.listen(0, '127.0.0.1', resolve));
   const url = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
   return {

@@ -28,3 +28,17 @@ export function mediaFiles(board: TestBoard): string[] {
     .map((p) => p.split(sep).join('/'))
     .sort();
 }
+
+/**
+ * Waits until the background part of every account deletion is done (pending_deletions empty):
+ * the 200 comes once the account is gone, its entries, votes and reports follow in slices.
+ */
+export async function accountRemovalDone(board: TestBoard, timeoutMs = 20_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  const pending = () => board.app.services.db.one<{ n: number }>('SELECT count(*) AS n FROM pending_deletions')!.n;
+  // The image files go after the last slice commits: wait for the run to end too.
+  while (pending() > 0 || board.app.services.accountRemoval?.busy) {
+    if (Date.now() > deadline) throw new Error(`account removal still pending after ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}

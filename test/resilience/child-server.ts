@@ -21,14 +21,15 @@ function childEnv(env: Record<string, string>): Record<string, string> {
 
 /**
  * Starts the real server (`node --import tsx server.ts`) as a child process on a free port:
- * PORT=0, and the port is read from its "listening on" line. Cheap scrypt, no previews, and
- * BOARD_TRUST_PROXY=1 so every test client can have its own X-Forwarded-For address.
+ * PORT=0, and the port is read from its "listening on" line. Cheap scrypt, no previews,
+ * BOARD_TRUST_PROXY=1 so every test client can have its own X-Forwarded-For address, and the abuse
+ * limits off (BOARD_LIMITS=0: a write load writes faster than a person); `env` may turn them on.
  */
 export function startServerProcess(dataDir: string, env: Record<string, string> = {}): Promise<ChildServer> {
   const child = spawn(process.execPath, ['--import', 'tsx', 'server.ts'], {
     cwd: projectRoot,
     env: childEnv({
-      PORT: '0', HOST: '127.0.0.1', BOARD_DATA: dataDir, BOARD_TRUST_PROXY: '1', BOARD_SCRYPT_LOGN: '14', BOARD_PREVIEW: '0', ...env,
+      PORT: '0', HOST: '127.0.0.1', BOARD_DATA: dataDir, BOARD_TRUST_PROXY: '1', BOARD_SCRYPT_LOGN: '14', BOARD_PREVIEW: '0', BOARD_LIMITS: '0', ...env,
     }),
     stdio: ['ignore', 'pipe', 'pipe'],
   });

@@ -97,7 +97,7 @@ function newestLiveDescendant(pid: number, children: Map<number, Row[]>): { pid:
 }
 
 /** Every table's rows, for before/after comparisons (a failed request must change nothing). */
-export function snapshotRows(db: Database.Database, tables = ['users', 'sessions', 'reset_links', 'entries', 'votes', 'reports', 'counters']): Record<string, unknown[]> {
+export function snapshotRows(db: Database.Database, tables = ['users', 'sessions', 'reset_links', 'entries', 'votes', 'reports', 'counters', 'pending_deletions']): Record<string, unknown[]> {
   const snapshot: Record<string, unknown[]> = {};
   for (const table of tables) snapshot[table] = db.prepare(`SELECT * FROM ${table} ORDER BY 1, 2`).all();
   return snapshot;

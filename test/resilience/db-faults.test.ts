@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { after, before, describe, test } from 'node:test';
-import { imageFixture, mediaFiles, password, resetToken, startProxiedBoard, type Answer, type Client, type TestBoard } from '../helpers.ts';
+import { imageFixture, limitsOff, mediaFiles, password, resetToken, startProxiedBoard, type Answer, type Client, type TestBoard } from '../helpers.ts';
 import { consistencyProblems, snapshotRows } from './consistency.ts';
 import { recordSummary } from './soak.ts';
 
@@ -29,7 +29,7 @@ let ipCounter = 0;
 const freshClient = () => board.client({ ip: `198.51.100.${++ipCounter}` });
 
 before(async () => {
-  board = await startProxiedBoard();
+  board = await startProxiedBoard(limitsOff);
   image = await imageFixture({ format: 'png' });
   alice = await freshClient().signUp('Alice Fault', password);
   bob = await freshClient().signUp('Bob Fault', password);

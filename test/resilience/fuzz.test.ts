@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import type { AddressInfo } from 'node:net';
 import { after, before, test } from 'node:test';
 import { routes } from '../../lib/routes.ts';
-import { assertError, password, startProxiedBoard, type Client, type TestBoard } from '../helpers.ts';
+import { assertError, limitsOff, password, startProxiedBoard, type Client, type TestBoard } from '../helpers.ts';
 import { consistencyProblems } from './consistency.ts';
 import { fieldNames, fieldValues, multipart, pathValues, starValues, uploads, type Part, type Upload } from './fuzz-inputs.ts';
 import { sendRaw, type RawExchange } from './raw-http.ts';
@@ -26,7 +26,7 @@ let bob: Client;
 const pids: number[] = [];
 
 before(async () => {
-  board = await startProxiedBoard({}, { timeouts });
+  board = await startProxiedBoard(limitsOff, { timeouts });
   port = (board.app.server.address() as AddressInfo).port;
   files = await uploads();
   alice = await board.client({ ip: '203.0.113.1' }).signUp('Fuzz Alice', password);

@@ -3,7 +3,7 @@ import { after, before, describe, test } from 'node:test';
 import { hashPassword } from '../../lib/passwords.ts';
 import { createSession } from '../../lib/sessions.ts';
 import { createUser } from '../../lib/users.ts';
-import { assertError, startProxiedBoard, type Answer, type Client, type TestBoard } from '../helpers.ts';
+import { assertError, limitsOff, startProxiedBoard, type Answer, type Client, type TestBoard } from '../helpers.ts';
 import { consistencyProblems } from './consistency.ts';
 import { prng, randomTools, recordSummary, scaled, seed } from './soak.ts';
 
@@ -29,7 +29,7 @@ function count(answer: Answer): Answer {
 }
 
 before(async () => {
-  board = await startProxiedBoard();
+  board = await startProxiedBoard(limitsOff);
   const { db } = board.app.services;
   const hash = await hashPassword('load test password', 14);
   const now = board.clock.now();

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { connect, type Socket } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
-import { startProxiedBoard, type TestBoard } from '../helpers.ts';
+import { limitsOff, startProxiedBoard, type TestBoard } from '../helpers.ts';
 import { recordSummary, scaled, soak } from './soak.ts';
 
 /**
@@ -24,7 +24,7 @@ let port: number;
 let serverErrors = 0;
 
 before(async () => {
-  board = await startProxiedBoard({}, { timeouts });
+  board = await startProxiedBoard(limitsOff, { timeouts });
   port = (board.app.server.address() as AddressInfo).port;
   await board.client({ ip: '203.0.113.5' }).signUp('Patient Writer');
 });

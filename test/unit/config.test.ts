@@ -96,6 +96,22 @@ test('BOARD_SCRYPT_LOGN must lie within 14–20', () => {
   }
 });
 
+test('BOARD_LIMITS is a factor ≥ 0, decimals allowed, default 1', () => {
+  assert.equal(loadConfig({}).limitsFactor, 1);
+  assert.equal(loadConfig({ BOARD_LIMITS: '0' }).limitsFactor, 0);
+  assert.equal(loadConfig({ BOARD_LIMITS: '0.5' }).limitsFactor, 0.5);
+  assert.equal(loadConfig({ BOARD_LIMITS: '10' }).limitsFactor, 10);
+  for (const value of ['-1', 'x', '1e3', '.5', '1,5', '5000']) {
+    assert.throws(() => loadConfig({ BOARD_LIMITS: value }), (err: unknown) => err instanceof ConfigError && err.message.includes('BOARD_LIMITS'), value);
+  }
+});
+
+test('BOARD_NEW_ACCOUNT_HOURS is whole hours, default 24', () => {
+  assert.equal(loadConfig({}).newAccountSeconds, 86_400);
+  assert.equal(loadConfig({ BOARD_NEW_ACCOUNT_HOURS: '0' }).newAccountSeconds, 0);
+  assert.throws(() => loadConfig({ BOARD_NEW_ACCOUNT_HOURS: '1.5' }), ConfigError);
+});
+
 test('BOARD_ORIGIN must be an http or https URL', () => {
   for (const value of ['not a url', 'board.example', 'ftp://board.example', 'javascript:alert(1)']) {
     assert.throws(() => loadConfig({ BOARD_ORIGIN: value }), (err: unknown) => err instanceof ConfigError && err.message.includes('BOARD_ORIGIN'), value);

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { SocketAddress } from 'node:net';
 import { describe, test } from 'node:test';
-import { canonicalIp, isIpv4Mapped, parseIp, parseIpv4, parseIpv6, rateLimitSubject } from '../../lib/ip/address.ts';
+import { canonicalIp, ipv6SiteSubject, isIpv4Mapped, parseIp, parseIpv4, parseIpv6, rateLimitSubject } from '../../lib/ip/address.ts';
 import { inCidr, isPrivateIpv4, isPrivateIpv6, parseCidr, specialRange } from '../../lib/ip/ranges.ts';
 
 const ip = (text: string) => {
@@ -170,5 +170,15 @@ describe('rate-limit subject', () => {
   test('what is not an address is its own subject', () => {
     assert.equal(rateLimitSubject('not-an-ip'), 'not-an-ip');
     assert.equal(rateLimitSubject('1::2::3'), '1::2::3');
+  });
+});
+
+describe('IPv6 site subject (/48)', () => {
+  test('every /64 of one /48 is the same site; IPv4 and what is not an address have none', () => {
+    assert.equal(ipv6SiteSubject('2001:db8:1:2::1'), '2001:db8:1::/48');
+    assert.equal(ipv6SiteSubject('2001:0db8:0001:ffff::7'), '2001:db8:1::/48');
+    assert.equal(ipv6SiteSubject('2001:db8:2::1'), '2001:db8:2::/48');
+    assert.equal(ipv6SiteSubject('192.0.2.1'), undefined);
+    assert.equal(ipv6SiteSubject('not-an-ip'), undefined);
   });
 });

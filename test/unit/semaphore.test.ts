@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { createSemaphore } from '../../lib/semaphore.ts';
+import { createSemaphore, SlotRefused } from '../../lib/semaphore.ts';
 
 function deferred() {
   let resolve!: () => void;
@@ -52,4 +52,30 @@ test('a failing job frees its slot', async () => {
   const withSlot = createSemaphore(1);
   await assert.rejects(withSlot(async () => { throw new Error('boom'); }), /boom/);
   assert.equal(await withSlot(async () => 'next'), 'next');
+});
+
+test('a bounded line refuses a job when it is full; the jobs in it still run, and an unbounded job may still join', async () => {
+  const withSlot = createSemaphore(1);
+  const gate = deferred();
+  const bound = { maxWaiting: 2, maxWaitMs: 60_000 };
+  const first = withSlot(() => gate.promise, undefined, bound);
+  const waiting = [withSlot(async () => 'a', undefined, bound), withSlot(async () => 'b', undefined, bound)];
+  await assert.rejects(withSlot(async () => 'c', undefined, bound), (err: unknown) => err instanceof SlotRefused && err.reason === 'full');
+  const unbounded = withSlot(async () => 'u');
+  gate.resolve();
+  await first;
+  assert.deepEqual(await Promise.all([...waiting, unbounded]), ['a', 'b', 'u']);
+});
+
+test('a bounded job that waited maxWaitMs leaves the line refused, and the slot is not leaked', async () => {
+  const withSlot = createSemaphore(1);
+  const gate = deferred();
+  const first = withSlot(() => gate.promise);
+  let ran = false;
+  const waited = withSlot(async () => { ran = true; }, undefined, { maxWaiting: 10, maxWaitMs: 20 });
+  await assert.rejects(waited, (err: unknown) => err instanceof SlotRefused && err.reason === 'waited');
+  gate.resolve();
+  await first;
+  assert.equal(ran, false);
+  assert.equal(await withSlot(async () => 'free'), 'free');
 });

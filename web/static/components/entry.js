@@ -13,10 +13,13 @@ export function timeAgo(seconds) {
   return h('time', { datetime: isoTime(seconds), title: dateTime(seconds), 'data-ts': seconds }, relativeTime(seconds));
 }
 
-/** The entry's text with every http(s) link as a plain anchor; never parsed as HTML. */
+/**
+ * The entry's text with every http(s) link as a plain anchor; never parsed as HTML. The link text
+ * is isolated (<bdi>), so right-to-left text around it cannot turn it into another address.
+ */
 export function entryText(content) {
   return h('p', { class: 'entry-text' }, splitLinks(content).map((part) =>
-    typeof part === 'string' ? part : h('a', { href: part.url, rel: externalRel, class: 'external' }, part.url)));
+    typeof part === 'string' ? part : h('a', { href: part.url, rel: externalRel, class: 'external' }, h('bdi', {}, part.url))));
 }
 
 /** The preview card of the first link: local thumbnail, title, site; the video site marked. */

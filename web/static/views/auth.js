@@ -2,6 +2,7 @@
 import * as api from '../api.js';
 import { add, h } from '../dom.js';
 import { defaultLoginSeconds, passwordRule, usernameRule } from '../limits.js';
+import { sameOriginPath } from '../next-path.js';
 import { navigate } from '../router.js';
 import { me, refreshMe } from '../session.js';
 import { announce } from '../status.js';
@@ -21,8 +22,7 @@ const durations = [
 
 /** Where to go after login: a path of the board from ?weiter=, never another site. */
 function nextPath(query) {
-  const next = query.get('weiter') || '/';
-  return next.startsWith('/') && !next.startsWith('//') && !next.startsWith('/\\') ? next : '/';
+  return sameOriginPath(query.get('weiter'), location.origin);
 }
 
 function authForm(fields, button, extra = []) {

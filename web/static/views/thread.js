@@ -7,11 +7,16 @@ import { me } from '../session.js';
 import { composer } from '../components/composer.js';
 import { entryCard, entryWithLatest } from '../components/entry.js';
 
-function breadcrumb(ancestors, entry) {
+/** The path from the root; a deep entry's thread leaves out the middle ("… N weitere", linked to the next one up). */
+function breadcrumb(ancestors, entry, skipped = 0) {
+  const crumb = (a) => h('li', {}, h('a', { href: `/e/${a.pid}` }, excerpt(a)));
+  const [root, ...near] = ancestors;
   return h('nav', { class: 'breadcrumb', 'aria-label': 'Verlauf' },
     h('ol', {},
       h('li', {}, h('a', { href: '/' }, 'Neueste')),
-      ancestors.map((a) => h('li', {}, h('a', { href: `/e/${a.pid}` }, excerpt(a)))),
+      root ? crumb(root) : null,
+      skipped > 0 && near[0] ? h('li', {}, h('a', { href: `/e/${near[0].reply_to}` }, `… ${skipped} weitere`)) : null,
+      near.map(crumb),
       h('li', { 'aria-current': 'page' }, excerpt(entry))));
 }
 
@@ -24,10 +29,10 @@ function replyBox(entry) {
 }
 
 export async function threadView(root, { params }) {
-  const { entry, ancestors, replies } = await api.get(`/api/entry/${params[1]}/thread`);
+  const { entry, ancestors, ancestors_skipped: skipped, replies } = await api.get(`/api/entry/${params[1]}/thread`);
   const who = entry.username || 'einem gelöschten Konto';
   add(root, 
-    breadcrumb(ancestors, entry),
+    breadcrumb(ancestors, entry, skipped),
     h('h1', {}, entry.reply_to ? `Antwort von ${who}` : `Thema von ${who}`),
     entryCard(entry, { refresh, hideReply: true }),
     h('section', { class: 'replies', 'aria-labelledby': 'replies-heading' },

@@ -1,0 +1,109 @@
+import type { Config } from './config.ts';
+import type { Db } from './db.ts';
+import { ApiError } from './http/errors.ts';
+import { rateLimitSubject } from './ip/address.ts';
+import type { Counter, LimitStore, RateRule } from './rate-limit.ts';
+
+/**
+ * The write limits (docs/API.md "Rate limits"): every write counts per account and per client
+ * address (an IPv6 client per /64), each in a short window (a burst) and a long one. Why both:
+ * the account limits hold one account to a human pace, the address limits hold many fresh
+ * accounts of one client; an address gets three times an account's numbers because a household
+ * or an office shares one. BOARD_LIMITS multiplies every number; 0 turns them off.
+ */
+const minute = 60;
+const hour = 3600;
+const day = 86_400;
+
+type Windows = readonly (readonly [limit: number, windowSeconds: number])[];
+
+interface WriteRule {
+  /** Per account (routes with a session); none for registration. */
+  account?: Windows;
+  /** Per client address. */
+  address: Windows;
+}
+
+export const writeLimitRules = {
+  // 6 a minute is a fast typist's pace; 60 an hour still lets a lively discussion run.
+  create: { account: [[6, minute], [60, hour]], address: [[18, minute], [180, hour]] },
+  edit: { account: [[20, minute], [200, hour]], address: [[60, minute], [600, hour]] },
+  delete: { account: [[20, minute], [200, hour]], address: [[60, minute], [600, hour]] },
+  // A reader may go through a page of 20 entries and vote on each: 60 a minute leaves room.
+  vote: { account: [[60, minute], [600, hour]], address: [[180, minute], [1800, hour]] },
+  // Each entry has its own growing cooldown; this bounds how many entries one account pushes up.
+  bump: { account: [[10, minute], [60, hour]], address: [[30, minute], [180, hour]] },
+  // A name change shows on every entry of the account (and empties every cached page).
+  rename: { account: [[2, minute], [5, hour]], address: [[6, minute], [15, hour]] },
+  avatar: { account: [[3, minute], [10, hour]], address: [[9, minute], [30, hour]] },
+  // SPEC's 20 a minute per address stays (group newuser); this caps a whole day of them.
+  register: { address: [[50, day]] },
+} as const satisfies Record<string, WriteRule>;
+
+/** A write-limit group's name: a typo in a route's writeLimit is a type error. */
+export type WriteGroup = keyof typeof writeLimitRules;
+
+/** Accounts younger than BOARD_NEW_ACCOUNT_HOURS create at a third of the account limits (the common spam pattern: sign up, post, vanish). */
+const newAccountShare = 1 / 3;
+
+/** A limit scaled by BOARD_LIMITS, never below one request. */
+export function scaledLimit(limit: number, factor: number): number {
+  return Math.max(1, Math.round(limit * factor));
+}
+
+export interface Writer {
+  /** The account, for routes with a session. */
+  uid?: number;
+  ip: string;
+  /** The account is younger than BOARD_NEW_ACCOUNT_HOURS (only create asks). */
+  newAccount?: boolean;
+}
+
+/**
+ * Counts one write in each of its windows, all or none, and throws 429 rate.limited with
+ * Retry-After when any is full; a refused write counts nowhere, so waiting Retry-After is enough.
+ */
+export function checkWriteLimit(store: LimitStore, group: WriteGroup, writer: Writer, factor: number, now: number): void {
+  if (factor === 0) return;
+  const rule: WriteRule = writeLimitRules[group];
+  const counters: Counter[] = [];
+  const subject = rateLimitSubject(writer.ip);
+  for (const [limit, windowSeconds] of rule.address) {
+    counters.push(store.keyed(`${group}/${windowSeconds}`, subject, { limit: scaledLimit(limit, factor), windowSeconds }, now));
+  }
+  if (writer.uid !== undefined) {
+    const share = writer.newAccount && group === 'create' ? newAccountShare : 1;
+    for (const [limit, windowSeconds] of rule.account ?? []) {
+      const accountRule: RateRule = { limit: scaledLimit(limit, factor * share), windowSeconds };
+      counters.push(store.account(`${group}/${windowSeconds}`, writer.uid, accountRule));
+    }
+  }
+  const wait = store.hit(counters, now, false);
+  if (wait > 0) throw new ApiError(429, 'rate.limited', { headers: { 'Retry-After': String(wait) } });
+}
+
+/** True while the account is younger than `newAccountSeconds` (0: never). */
+export function isNewAccount(db: Db, uid: number, newAccountSeconds: number, now: number): boolean {
+  if (newAccountSeconds === 0) return false;
+  const user = db.one<{ created_at: number }>('SELECT created_at FROM users WHERE uid = ?', uid);
+  return user !== undefined && now - user.created_at < newAccountSeconds;
+}
+
+/** A new account's first 10 minutes pass without links and images: most spam is exactly that. */
+export const firstPostsWithoutLinksSeconds = 600;
+
+/**
+ * 429 rate.new_account with Retry-After when an account in its first 10 minutes posts a link or
+ * an image; the message says when it will work. Off with BOARD_LIMITS=0 or BOARD_NEW_ACCOUNT_HOURS=0.
+ */
+export function checkNewAccountBrake(db: Db, uid: number, config: Pick<Config, 'limitsFactor' | 'newAccountSeconds'>, now: number): void {
+  if (config.limitsFactor === 0 || config.newAccountSeconds === 0) return;
+  const user = db.one<{ created_at: number }>('SELECT created_at FROM users WHERE uid = ?', uid);
+  const wait = user ? user.created_at + firstPostsWithoutLinksSeconds - now : 0;
+  if (wait <= 0) return;
+  const minutes = Math.ceil(wait / 60);
+  throw new ApiError(429, 'rate.new_account', {
+    headers: { 'Retry-After': String(wait) },
+    message: `Neue Konten können in den ersten 10 Minuten keine Links oder Bilder posten. Das geht in ${minutes === 1 ? 'einer Minute' : `${minutes} Minuten`}.`,
+  });
+}
