@@ -174,15 +174,48 @@ const migrations: string[] = [
   );
   CREATE INDEX modlog_public ON modlog(id DESC) WHERE public = 1;
   `,
+
+  // 5: accounts (issue 16): an opaque public id per session, mutes, reports by reporter.
+  `
+  -- Sessions get a random public id, so the session list can name a session without showing its
+  -- token or the token's hash. Rebuilt because ALTER TABLE cannot add a column with a random
+  -- default; the default also fills rows written by tools that do not know the column.
+  CREATE TABLE sessions_v5 (
+    token_hash  BLOB PRIMARY KEY,
+    public_id   TEXT NOT NULL UNIQUE DEFAULT (lower(hex(randomblob(16)))),
+    uid         INTEGER NOT NULL REFERENCES users(uid) ON DELETE CASCADE,
+    created_at  INTEGER NOT NULL,
+    expires     INTEGER NOT NULL,
+    description TEXT NOT NULL DEFAULT ''
+  ) WITHOUT ROWID;
+  INSERT INTO sessions_v5 (token_hash, uid, created_at, expires, description)
+    SELECT token_hash, uid, created_at, expires, description FROM sessions;
+  DROP TABLE sessions;
+  ALTER TABLE sessions_v5 RENAME TO sessions;
+  CREATE INDEX sessions_by_uid ON sessions(uid, created_at DESC);
+  CREATE INDEX sessions_by_expiry ON sessions(expires);
+
+  -- Who muted whom. Both sides go with either account (the cascade backs up deleteAccount's own delete).
+  CREATE TABLE mutes (
+    uid        INTEGER NOT NULL REFERENCES users(uid) ON DELETE CASCADE, -- the reader
+    muted_uid  INTEGER NOT NULL REFERENCES users(uid) ON DELETE CASCADE,
+    created_at INTEGER NOT NULL,
+    PRIMARY KEY (uid, muted_uid)
+  ) WITHOUT ROWID;
+  CREATE INDEX mutes_by_muted ON mutes(muted_uid);
+
+  -- The reports an account filed: its data export lists them, its deletion anonymises them.
+  CREATE INDEX reports_by_reporter ON reports(reporter_uid) WHERE reporter_uid <> 0;
+  `,
 ];
 
-/** Applies every migration the database has not seen yet, each in its own transaction. */
-export function migrate(db: Database.Database): void {
+/** Applies every migration the database has not seen yet (up to `target`, for tests), each in its own transaction. */
+export function migrate(db: Database.Database, target = migrations.length): void {
   const applied = db.pragma('user_version', { simple: true }) as number;
   if (applied > migrations.length) {
     throw new Error(`database schema ${applied} is newer than this code (${migrations.length})`);
   }
-  for (let version = applied; version < migrations.length; version++) {
+  for (let version = applied; version < target; version++) {
     db.transaction(() => {
       db.exec(migrations[version]!);
       db.pragma(`user_version = ${version + 1}`);
