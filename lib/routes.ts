@@ -1,3 +1,4 @@
+import * as account from './api/account.ts';
 import * as auth from './api/auth.ts';
 import * as entries from './api/entries.ts';
 import { health } from './api/health.ts';
@@ -55,6 +56,10 @@ export const routes: Route[] = [
   { method: 'POST', path: '/api/user/avatar', handler: users.changeAvatar, auth: true },
   // The password check shares the login bucket: a stolen session must not become a guessing oracle.
   { method: 'POST', path: '/api/user/delete', handler: users.deleteOwnAccount, auth: true, rateLimit: 'login' },
+
+  // Account self-service (docs/API.md "Account self-service")
+  // The current-password check shares the login bucket, as account deletion does.
+  { method: 'POST', path: '/api/user/password', handler: account.changePassword, auth: true, rateLimit: 'login' },
 
   // Moderation (docs/API.md "Moderation")
   { method: 'GET', path: '/api/mod/reports/:page', handler: moderation.reportQueue, mod: true },
