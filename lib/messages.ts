@@ -22,6 +22,7 @@ export const messages = {
   'mod.not_banned': 'Dieses Konto ist nicht gesperrt.',
   'mod.no_avatar': 'Dieses Konto hat keinen Avatar.',
   'mod.target_moderator': 'Moderatorinnen und Moderatoren kann nur die Administration sperren.',
+  'session.not_found': 'Diese Anmeldung gibt es nicht.',
   'reset.invalid': 'Dieser Link ist ungültig, abgelaufen oder schon benutzt.',
   'user.name_taken': 'Dieser Name ist schon vergeben.',
   'user.not_found': 'Diese Person gibt es nicht.',

@@ -60,6 +60,9 @@ export const routes: Route[] = [
   // Account self-service (docs/API.md "Account self-service")
   // The current-password check shares the login bucket, as account deletion does.
   { method: 'POST', path: '/api/user/password', handler: account.changePassword, auth: true, rateLimit: 'login' },
+  { method: 'GET', path: '/api/user/sessions', handler: account.sessions, auth: true },
+  { method: 'POST', path: '/api/user/sessions/revoke-others', handler: account.revokeOtherSessions, auth: true },
+  { method: 'POST', path: '/api/user/sessions/:id/revoke', handler: account.revokeSession, auth: true },
 
   // Moderation (docs/API.md "Moderation")
   { method: 'GET', path: '/api/mod/reports/:page', handler: moderation.reportQueue, mod: true },

@@ -1,10 +1,13 @@
 import { afterPasswordChange } from '../accounts.ts';
+import { describeDevice } from '../devices.ts';
+import { clearedSessionCookie } from '../http/cookies.ts';
 import { requireUser, type Ctx } from '../http/context.ts';
 import { ApiError } from '../http/errors.ts';
 import { textField } from '../http/fields.ts';
 import { hashPassword, verifyPassword } from '../passwords.ts';
+import { deleteOtherSessions, deleteSessionById, listSessionsOfUser, type Session } from '../sessions.ts';
 import { findUserById, setPasswordHash } from '../users.ts';
-import { newPassword } from './auth.ts';
+import { isSecure, newPassword } from './auth.ts';
 
 /** POST /api/user/password: the current password first, then the new ones; every other session and reset link ends. */
 export async function changePassword(ctx: Ctx) {
@@ -23,4 +26,34 @@ export async function changePassword(ctx: Ctx) {
     afterPasswordChange(db, user.uid, clock.now(), session.id);
   });
   return { status: 'ok' };
+}
+
+/** One row of the session list: `device` is the readable form of `description` (the raw User-Agent). */
+export function sessionJson(session: Session, currentId: string) {
+  const { id, created_at, expires, description } = session;
+  return { id, created_at, expires, description, device: describeDevice(description), current: id === currentId ? 1 : 0 };
+}
+
+/** GET /api/user/sessions: the account's live sessions, newest first. */
+export function sessions(ctx: Ctx) {
+  const me = requireUser(ctx);
+  return listSessionsOfUser(ctx.app.db, me.uid, ctx.app.clock.now()).map((session) => sessionJson(session, me.id));
+}
+
+/** POST /api/user/sessions/{id}/revoke: ends one; ending the current one logs out here too. */
+export async function revokeSession(ctx: Ctx) {
+  const me = requireUser(ctx);
+  await ctx.form(); // no fields, but a malformed or oversized body still answers 413/415
+  const id = ctx.params.id!;
+  // Another account's id answers like an unknown one: ids are not to be probed.
+  if (!deleteSessionById(ctx.app.db, me.uid, id, ctx.app.clock.now())) throw new ApiError(404, 'session.not_found');
+  if (id === me.id) ctx.setCookie(clearedSessionCookie(isSecure(ctx)));
+  return { status: 'ok' };
+}
+
+/** POST /api/user/sessions/revoke-others: ends every session but the calling one. */
+export async function revokeOtherSessions(ctx: Ctx) {
+  const me = requireUser(ctx);
+  await ctx.form();
+  return { count: deleteOtherSessions(ctx.app.db, me.uid, me.id, ctx.app.clock.now()) };
 }
