@@ -1,5 +1,6 @@
 import type { Db } from './db.ts';
 import { removeEntriesOfUser } from './entries.ts';
+import { deleteMutesOf } from './mutes.ts';
 import { anonymiseReportsOf } from './reports.ts';
 import { deleteResetLinksOfUser } from './reset-links.ts';
 import { deleteOtherSessions } from './sessions.ts';
@@ -8,8 +9,8 @@ import { removeVotesOfUser } from './votes.ts';
 
 /**
  * Deletes an account and everything it owns in one transaction: votes leave the tallies,
- * entries go (tombstones where others replied), reports become anonymous, then the user row
- * with its sessions. Returns the media files to remove afterwards, best-effort.
+ * entries go (tombstones where others replied), reports become anonymous, mutes go both ways,
+ * then the user row with its sessions. Returns the media files to remove afterwards, best-effort.
  */
 export function deleteAccount(db: Db, uid: number): string[] {
   return db.tx(() => {
@@ -17,6 +18,7 @@ export function deleteAccount(db: Db, uid: number): string[] {
     removeVotesOfUser(db, uid);
     const files = removeEntriesOfUser(db, uid);
     anonymiseReportsOf(db, uid);
+    deleteMutesOf(db, uid);
     deleteUserRow(db, uid);
     db.responses.everythingChanged();
     return [avatar, ...files].filter(Boolean);

@@ -54,6 +54,8 @@ export const fieldMessages = {
   modReasonLong: 'Der Grund darf höchstens 500 Zeichen lang sein.',
   banDays: 'Die Dauer muss eine ganze Zahl von 1 bis 3650 Tagen sein; leer lassen für dauerhaft.',
   purgeFlag: 'Erlaubt ist nur „1“ (alle Beiträge entfernen) oder nichts.',
+  muteSelf: 'Du kannst dich nicht selbst stummschalten.',
+  muteLimit: 'Du kannst höchstens 1000 Konten stummschalten.',
 } as const;
 
 /** More specific messages for input.invalid when the request itself, not one field, is at fault. */

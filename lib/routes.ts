@@ -3,6 +3,7 @@ import * as auth from './api/auth.ts';
 import * as entries from './api/entries.ts';
 import { health } from './api/health.ts';
 import * as moderation from './api/moderation.ts';
+import * as mutes from './api/mutes.ts';
 import * as reports from './api/reports.ts';
 import * as stats from './api/stats.ts';
 import * as users from './api/users.ts';
@@ -63,6 +64,9 @@ export const routes: Route[] = [
   { method: 'GET', path: '/api/user/sessions', handler: account.sessions, auth: true },
   { method: 'POST', path: '/api/user/sessions/revoke-others', handler: account.revokeOtherSessions, auth: true },
   { method: 'POST', path: '/api/user/sessions/:id/revoke', handler: account.revokeSession, auth: true },
+  { method: 'POST', path: '/api/user/mute', handler: mutes.mute, auth: true },
+  { method: 'POST', path: '/api/user/unmute', handler: mutes.unmute, auth: true },
+  { method: 'GET', path: '/api/user/mutes', handler: mutes.mutes, auth: true },
 
   // Moderation (docs/API.md "Moderation")
   { method: 'GET', path: '/api/mod/reports/:page', handler: moderation.reportQueue, mod: true },
