@@ -56,12 +56,15 @@ export function createRateLimiter<G extends string>(rules: Readonly<Record<G, Ra
   };
 }
 
-/** docs/API.md "Rate limits": 20 a minute for login, registration and reset; 10 a minute for reports. */
+/** docs/API.md "Rate limits": 20 a minute for login, registration and reset; 10 a minute for reports; 3 exports an hour. */
 export const boardRateRules = {
   login: { limit: 20, windowSeconds: 60 },
   newuser: { limit: 20, windowSeconds: 60 },
   reset: { limit: 20, windowSeconds: 60 },
   report: { limit: 10, windowSeconds: 60 },
+  // Keyed by account, not address (lib/api/export.ts): a data export reads the whole account, so
+  // 3 an hour. A privacy and cost limit of its own, always on.
+  export: { limit: 3, windowSeconds: 3600 },
 } as const satisfies Record<string, RateRule>;
 
 /** A rate-limit group's name: a typo in a route's rateLimit is a type error, not a 500. */

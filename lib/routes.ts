@@ -1,6 +1,7 @@
 import * as account from './api/account.ts';
 import * as auth from './api/auth.ts';
 import * as entries from './api/entries.ts';
+import { exportAccount } from './api/export.ts';
 import { health } from './api/health.ts';
 import * as moderation from './api/moderation.ts';
 import * as mutes from './api/mutes.ts';
@@ -64,6 +65,8 @@ export const routes: Route[] = [
   { method: 'GET', path: '/api/user/sessions', handler: account.sessions, auth: true },
   { method: 'POST', path: '/api/user/sessions/revoke-others', handler: account.revokeOtherSessions, auth: true },
   { method: 'POST', path: '/api/user/sessions/:id/revoke', handler: account.revokeSession, auth: true },
+  // Rate limit `export` per account, inside the handler (after the session check).
+  { method: 'GET', path: '/api/user/export', handler: exportAccount, auth: true },
   { method: 'POST', path: '/api/user/mute', handler: mutes.mute, auth: true },
   { method: 'POST', path: '/api/user/unmute', handler: mutes.unmute, auth: true },
   { method: 'GET', path: '/api/user/mutes', handler: mutes.mutes, auth: true },

@@ -28,6 +28,11 @@ export function ownInfo(ctx: Ctx) {
   const me = requireUser(ctx);
   const user = findUserById(ctx.app.db, me.uid);
   if (!user) throw new ApiError(401, 'auth.required');
+  return ownProfile(ctx, user);
+}
+
+/** The account as its owner sees it (user info, whoami, the data export). */
+export function ownProfile(ctx: Ctx, user: User) {
   // The role shows only here: the public info never tells who moderates.
   const role = user.role === moderatorRole ? { role: moderatorRole } : {};
   return { uid: user.uid, username: user.username, created_at: user.created_at, last_login: user.last_login, avatar: user.avatar, ...role, ...banOf(ctx, user) };

@@ -1,0 +1,46 @@
+import { pipeline } from 'node:stream/promises';
+import { accountArchive } from '../account-export.ts';
+import { ClientGone, requireUser, type Ctx } from '../http/context.ts';
+import { ApiError } from '../http/errors.ts';
+import { findUserById } from '../users.ts';
+import { sessionJson } from './account.ts';
+import { ownProfile } from './users.ts';
+import { listSessionsOfUser } from '../sessions.ts';
+
+/**
+ * GET /api/user/export: the account's data as one zip, streamed (lib/account-export.ts).
+ * Rate limit `export`, per account after the session check: an archive costs reading every row
+ * and file of the account, and a stolen session must not turn it into a way to wear the server
+ * down. Unlike the per-address groups it counts the account, wherever it calls from.
+ */
+export async function exportAccount(ctx: Ctx) {
+  const me = requireUser(ctx);
+  const { db, clock, config, limiter } = ctx.app;
+  const now = clock.now();
+  const wait = limiter.hit('export', `account ${me.uid}`, now);
+  if (wait > 0) throw new ApiError(429, 'rate.limited', { headers: { 'Retry-After': String(wait) } });
+  const user = findUserById(db, me.uid);
+  if (!user) throw new ApiError(401, 'auth.required');
+
+  ctx.res.writeHead(200, {
+    'Content-Type': 'application/zip',
+    'Content-Disposition': attachment(`board-${user.username}-${new Date(now * 1000).toISOString().slice(0, 10)}.zip`),
+    'Cache-Control': 'no-store',
+  });
+  if (ctx.req.method === 'HEAD') return void ctx.res.end();
+  const sessions = listSessionsOfUser(db, me.uid, now, Infinity).map((session) => sessionJson(session, me.id));
+  const archive = accountArchive({ db, mediaDir: config.mediaDir, uid: me.uid, user: ownProfile(ctx, user), sessions, now });
+  const { signal } = ctx; // listens for the client going away from here on
+  try {
+    await pipeline(archive, ctx.res);
+  } catch (err) {
+    // Headers are out: the pipeline's error answer can only cut the connection, and logs real faults.
+    throw signal.aborted ? new ClientGone('client went away') : err;
+  }
+}
+
+/** Content-Disposition with an ASCII fallback name and the exact name in UTF-8 (RFC 6266). */
+function attachment(name: string): string {
+  const ascii = name.replace(/[^A-Za-z0-9._-]/g, '_');
+  return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(name)}`;
+}
