@@ -33,6 +33,8 @@ export const routes: Route[] = [
   { method: 'POST', path: '/api/auth/newuser', handler: auth.register, rateLimit: 'newuser' },
   { method: 'POST', path: '/api/auth/logout', handler: auth.logout },
   { method: 'GET', path: '/api/auth/sessioninfo', handler: auth.sessionInfo, auth: true },
+  // The front end's session probe: always 200, so a logged-out page load logs no error.
+  { method: 'GET', path: '/api/auth/whoami', handler: users.whoami },
   { method: 'POST', path: '/api/auth/reset/check', handler: auth.checkReset, rateLimit: 'reset' },
   { method: 'POST', path: '/api/auth/reset', handler: auth.reset, rateLimit: 'reset' },
 

@@ -31,6 +31,13 @@ export function ownInfo(ctx: Ctx) {
   return ownProfile(ctx, user);
 }
 
+/** GET /api/auth/whoami: always 200, so a logged-out page load logs no error; `{uid: 0}` without a session. */
+export function whoami(ctx: Ctx) {
+  const session = ctx.session();
+  const user = session && findUserById(ctx.app.db, session.uid);
+  return user ? ownProfile(ctx, user) : { uid: 0 };
+}
+
 /** The account as its owner sees it (user info, whoami, the data export). */
 export function ownProfile(ctx: Ctx, user: User) {
   // The role shows only here: the public info never tells who moderates.
