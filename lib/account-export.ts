@@ -26,7 +26,7 @@ export interface ExportSource {
 }
 
 /** The archive as a stream of zip bytes; nothing is read before the stream is. */
-export function accountArchive(source: ExportSource): NodeJS.ReadableStream {
+export function accountArchive(source: ExportSource): Readable {
   const zip = new ZipFile();
   const mtime = new Date(source.now * 1000);
   // Inputs still open when the output closes early (the client left) are closed with it: no file handle outlives the request.
@@ -35,10 +35,17 @@ export function accountArchive(source: ExportSource): NodeJS.ReadableStream {
   const track = (input: Readable) => {
     if (closed) input.destroy();
     inputs.add(input);
+    input.on('error', fail);
     input.once('close', () => inputs.delete(input));
     return input;
   };
-  zip.outputStream.once('close', () => {
+  const output = zip.outputStream as Readable;
+  // yazl reports its own errors on the ZipFile and does not listen to a read stream's at all: a
+  // failed input (a database fault in account.json, an unreadable file) must fail the output, or
+  // the download would hang half-written.
+  const fail = (err: Error) => output.destroy(err);
+  zip.once('error', fail);
+  output.once('close', () => {
     closed = true;
     inputs.forEach((input) => input.destroy());
   });
@@ -49,7 +56,7 @@ export function accountArchive(source: ExportSource): NodeJS.ReadableStream {
     zip.addReadStreamLazy(`media/${path}`, { mtime, compress: false }, (done) => void openMedia(join(source.mediaDir, path)).then((input) => done(null, track(input))));
   }
   zip.end();
-  return zip.outputStream;
+  return output;
 }
 
 /** A file's bytes; a file removed while the archive is written (its entry deleted meanwhile) comes out empty. */

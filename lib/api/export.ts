@@ -2,10 +2,10 @@ import { pipeline } from 'node:stream/promises';
 import { accountArchive } from '../account-export.ts';
 import { ClientGone, requireUser, type Ctx } from '../http/context.ts';
 import { ApiError } from '../http/errors.ts';
+import { listSessionsOfUser } from '../sessions.ts';
 import { findUserById } from '../users.ts';
 import { sessionJson } from './account.ts';
 import { ownProfile } from './users.ts';
-import { listSessionsOfUser } from '../sessions.ts';
 
 /**
  * GET /api/user/export: the account's data as one zip, streamed (lib/account-export.ts).
@@ -22,14 +22,16 @@ export async function exportAccount(ctx: Ctx) {
   const user = findUserById(db, me.uid);
   if (!user) throw new ApiError(401, 'auth.required');
 
-  ctx.res.writeHead(200, {
+  const headers = {
     'Content-Type': 'application/zip',
     'Content-Disposition': attachment(`board-${user.username}-${new Date(now * 1000).toISOString().slice(0, 10)}.zip`),
     'Cache-Control': 'no-store',
-  });
-  if (ctx.req.method === 'HEAD') return void ctx.res.end();
+  };
+  if (ctx.req.method === 'HEAD') return void ctx.res.writeHead(200, headers).end();
+  // Read before the headers go out, so a database failure here is still a clean 500.
   const sessions = listSessionsOfUser(db, me.uid, now, Infinity).map((session) => sessionJson(session, me.id));
   const archive = accountArchive({ db, mediaDir: config.mediaDir, uid: me.uid, user: ownProfile(ctx, user), sessions, now });
+  ctx.res.writeHead(200, headers);
   const { signal } = ctx; // listens for the client going away from here on
   try {
     await pipeline(archive, ctx.res);

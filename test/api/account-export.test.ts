@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { before, describe, test } from 'node:test';
@@ -217,5 +218,63 @@ describe('export of a big account', () => {
     const account = JSON.parse((await unzip(archive.bytes)).get('account.json')!.toString('utf8'));
     assert.deepEqual(account.entries.map((e: { content: string }) => e.content), Array.from({ length: 1234 }, (_, i) => `Nummer ${i} – äöü`));
     assert.equal(account.votes.length, 617);
+  });
+
+  test('a client that leaves in the middle of the download is no error, and the board goes on', async () => {
+    const db = t.board.app.services.db;
+    const uid = uidOf(t.board, 'Vielschreiberin');
+    db.tx(() => {
+      for (let i = 0; i < 2000; i++) {
+        db.run('UPDATE entries SET content = ? WHERE pid = (SELECT pid FROM entries WHERE uid = ? ORDER BY pid LIMIT 1 OFFSET ?)', randomBytes(700).toString('base64'), uid, i % 1234);
+      }
+    });
+    const client = t.members.Vielschreiberin;
+    const aborter = new AbortController();
+    const res = await fetch(`${client.base}/api/user/export`, { headers: { cookie: `session=${client.cookie}`, 'x-forwarded-for': client.ip! }, signal: aborter.signal });
+    assert.equal(res.status, 200);
+    const reader = res.body!.getReader();
+    assert.ok((await reader.read()).value!.length > 0);
+    aborter.abort();
+    await assert.rejects(reader.read());
+    assert.equal((await client.get('/api/user/info')).status, 200);
+    assert.ok(!t.board.logs.some((line) => line.startsWith('error ')), t.board.logs.filter((line) => line.startsWith('error ')).join('\n'));
+  });
+});
+
+describe('export failures', () => {
+  const t = useBoard({ members: ['Pech Vogel', 'Kopf Frage'] });
+
+  test('HEAD answers the headers only', async () => {
+    const client = t.members['Kopf Frage'];
+    const res = await fetch(`${client.base}/api/user/export`, { method: 'HEAD', headers: { cookie: `session=${client.cookie}`, 'x-forwarded-for': client.ip! } });
+    assert.equal(res.status, 200);
+    assert.equal(res.headers.get('content-type'), 'application/zip');
+    assert.equal((await res.arrayBuffer()).byteLength, 0);
+  });
+
+  test('a database failure before the first byte answers 500 internal', async () => {
+    await post(t.members['Pech Vogel'], 'etwas');
+    const db = t.board.app.services.db;
+    db.setFault((sql) => (sql.includes('FROM sessions') && sql.includes('LIMIT') ? new Error('disk I/O error') : undefined));
+    try {
+      assertError(await t.members['Pech Vogel'].get('/api/user/export'), 500, 'internal');
+    } finally {
+      db.setFault(undefined);
+    }
+  });
+
+  test('a database failure while the archive streams cuts the connection and is logged; the server goes on', async () => {
+    const db = t.board.app.services.db;
+    db.setFault((sql) => (sql.includes('FROM entries WHERE uid = ? AND pid > ?') ? new Error('disk I/O error') : undefined));
+    try {
+      const client = t.members['Pech Vogel'];
+      const res = await fetch(`${client.base}/api/user/export`, { headers: { cookie: `session=${client.cookie}`, 'x-forwarded-for': client.ip! } });
+      assert.equal(res.status, 200, 'the headers went out before the failure');
+      await assert.rejects(res.arrayBuffer());
+    } finally {
+      db.setFault(undefined);
+    }
+    assert.ok(t.board.logs.some((line) => line.includes('disk I/O error')));
+    assert.equal((await t.members['Kopf Frage'].get('/api/user/info')).status, 200);
   });
 });
