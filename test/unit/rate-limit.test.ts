@@ -68,12 +68,13 @@ test('expired buckets are swept', () => {
   assert.equal(limiter.size(), 1);
 });
 
-test("the board's limits: 20 a minute for login, registration and reset, 10 for reports", () => {
+test("the board's limits: 20 a minute for login, registration and reset, 10 for reports, 3 exports an hour", () => {
   assert.deepEqual(boardRateRules, {
     login: { limit: 20, windowSeconds: 60 },
     newuser: { limit: 20, windowSeconds: 60 },
     reset: { limit: 20, windowSeconds: 60 },
     report: { limit: 10, windowSeconds: 60 },
+    export: { limit: 3, windowSeconds: 3600 },
   });
 });
 
