@@ -25,7 +25,7 @@ export interface ExportSource {
   now: number;
 }
 
-/** The archive as a stream of zip bytes; nothing is read before the stream is. */
+/** The archive as a stream of zip bytes: the list of files is read now, rows and file contents as the stream is read. */
 export function accountArchive(source: ExportSource): Readable {
   const zip = new ZipFile();
   const mtime = new Date(source.now * 1000);
