@@ -24,7 +24,7 @@ export interface Config {
   readonly scryptLogN: number;
   /** BOARD_NOTIFY_URL: where new reports are announced (lib/notify.ts); '' for nowhere. */
   readonly notifyUrl: string;
-  /** BOARD_LIMITS: multiplies every abuse limit (lib/limits.ts); 0 turns them all off (load tests only). */
+  /** BOARD_LIMITS: multiplies every abuse limit (lib/write-limits.ts, lib/login-limits.ts); 0 turns them all off (load tests only). */
   readonly limitsFactor: number;
   /** BOARD_NEW_ACCOUNT_HOURS in seconds: accounts younger than this get the new-account brakes. */
   readonly newAccountSeconds: number;

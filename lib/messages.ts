@@ -24,6 +24,7 @@ export const messages = {
   'mod.not_banned': 'Dieses Konto ist nicht gesperrt.',
   'mod.no_avatar': 'Dieses Konto hat keinen Avatar.',
   'mod.target_moderator': 'Moderatorinnen und Moderatoren kann nur die Administration sperren.',
+  'session.not_found': 'Diese Anmeldung gibt es nicht.',
   'reset.invalid': 'Dieser Link ist ungültig, abgelaufen oder schon benutzt.',
   'user.name_taken': 'Dieser Name ist schon vergeben oder einem vergebenen zum Verwechseln ähnlich.',
   'user.not_found': 'Diese Person gibt es nicht.',
@@ -57,6 +58,8 @@ export const fieldMessages = {
   modReasonLong: 'Der Grund darf höchstens 500 Zeichen lang sein.',
   banDays: 'Die Dauer muss eine ganze Zahl von 1 bis 3650 Tagen sein; leer lassen für dauerhaft.',
   purgeFlag: 'Erlaubt ist nur „1“ (alle Beiträge entfernen) oder nichts.',
+  muteSelf: 'Du kannst dich nicht selbst stummschalten.',
+  muteLimit: 'Du kannst höchstens 1000 Konten stummschalten.',
 } as const;
 
 /** More specific messages for input.invalid when the request itself, not one field, is at fault. */

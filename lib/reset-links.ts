@@ -25,6 +25,11 @@ export function consumeResetLink(db: Db, token: string): boolean {
   return isTokenShaped(token) && db.run('DELETE FROM reset_links WHERE token_hash = ?', tokenHash(token)).changes === 1;
 }
 
+/** Ends every outstanding link of the account (a password change makes them pointless). */
+export function deleteResetLinksOfUser(db: Db, uid: number): void {
+  db.run('DELETE FROM reset_links WHERE uid = ?', uid);
+}
+
 export function deleteExpiredResetLinks(db: Db, now: number): number {
   return db.run('DELETE FROM reset_links WHERE expires <= ?', now).changes;
 }

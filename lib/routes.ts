@@ -1,7 +1,10 @@
+import * as account from './api/account.ts';
 import * as auth from './api/auth.ts';
 import * as entries from './api/entries.ts';
+import { exportAccount } from './api/export.ts';
 import { health } from './api/health.ts';
 import * as moderation from './api/moderation.ts';
+import * as mutes from './api/mutes.ts';
 import * as reports from './api/reports.ts';
 import * as stats from './api/stats.ts';
 import * as users from './api/users.ts';
@@ -22,7 +25,7 @@ export interface Route {
   mod?: boolean;
   /** Per-IP rate-limit group (lib/rate-limit.ts); every request to the group counts. */
   rateLimit?: RateGroup;
-  /** Write-limit group, per account and per address (lib/write-limits.ts), checked after the session. */
+  /** Write-limit group, per account and per address (lib/write-limits.ts), checked after the session; export's too. */
   writeLimit?: WriteGroup;
 }
 
@@ -33,6 +36,8 @@ export const routes: Route[] = [
   { method: 'POST', path: '/api/auth/newuser', handler: auth.register, rateLimit: 'newuser', writeLimit: 'register' },
   { method: 'POST', path: '/api/auth/logout', handler: auth.logout },
   { method: 'GET', path: '/api/auth/sessioninfo', handler: auth.sessionInfo, auth: true },
+  // The front end's session probe: always 200, so a logged-out page load logs no error.
+  { method: 'GET', path: '/api/auth/whoami', handler: users.whoami },
   { method: 'POST', path: '/api/auth/reset/check', handler: auth.checkReset, rateLimit: 'reset' },
   { method: 'POST', path: '/api/auth/reset', handler: auth.reset, rateLimit: 'reset' },
 
@@ -58,6 +63,18 @@ export const routes: Route[] = [
   { method: 'POST', path: '/api/user/avatar', handler: users.changeAvatar, auth: true, writeLimit: 'avatar' },
   // The password check shares the login bucket: a stolen session must not become a guessing oracle.
   { method: 'POST', path: '/api/user/delete', handler: users.deleteOwnAccount, auth: true, rateLimit: 'login' },
+
+  // Account self-service (docs/API.md "Account self-service")
+  // The current-password check shares the login bucket, as account deletion does.
+  { method: 'POST', path: '/api/user/password', handler: account.changePassword, auth: true, rateLimit: 'login' },
+  { method: 'GET', path: '/api/user/sessions', handler: account.sessions, auth: true },
+  { method: 'POST', path: '/api/user/sessions/revoke-others', handler: account.revokeOtherSessions, auth: true },
+  { method: 'POST', path: '/api/user/sessions/:id/revoke', handler: account.revokeSession, auth: true },
+  // A read, but a costly one: held to a per-account limit like a write.
+  { method: 'GET', path: '/api/user/export', handler: exportAccount, auth: true, writeLimit: 'export' },
+  { method: 'POST', path: '/api/user/mute', handler: mutes.mute, auth: true, writeLimit: 'mute' },
+  { method: 'POST', path: '/api/user/unmute', handler: mutes.unmute, auth: true, writeLimit: 'mute' },
+  { method: 'GET', path: '/api/user/mutes', handler: mutes.mutes, auth: true },
 
   // Moderation (docs/API.md "Moderation")
   { method: 'GET', path: '/api/mod/reports/:page', handler: moderation.reportQueue, mod: true },

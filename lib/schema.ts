@@ -216,7 +216,8 @@ const migrations: Migration[] = [
       PRIMARY KEY (day, hash)
     ) WITHOUT ROWID;
 
-    -- The account-removal slices find a user's reports and the reports on an entry they remove.
+    -- The account-removal slices find a user's reports and the reports on an entry they remove;
+    -- the data export lists an account's reports.
     CREATE INDEX reports_by_reporter ON reports(reporter_uid) WHERE reporter_uid <> 0;
     CREATE INDEX reports_by_entry ON reports(pid);
 
@@ -228,6 +229,37 @@ const migrations: Migration[] = [
       rename.run(nameSkeleton(user.username), user.uid);
     }
   },
+
+  // 6: accounts (issue 16): an opaque public id per session, and mutes. (The reports by reporter,
+  // which the data export lists, have their index from migration 5.)
+  `
+  -- Sessions get a random public id, so the session list can name a session without showing its
+  -- token or the token's hash. Rebuilt because ALTER TABLE cannot add a column with a random
+  -- default; the default also fills rows written by tools that do not know the column.
+  CREATE TABLE sessions_v6 (
+    token_hash  BLOB PRIMARY KEY,
+    public_id   TEXT NOT NULL UNIQUE DEFAULT (lower(hex(randomblob(16)))),
+    uid         INTEGER NOT NULL REFERENCES users(uid) ON DELETE CASCADE,
+    created_at  INTEGER NOT NULL,
+    expires     INTEGER NOT NULL,
+    description TEXT NOT NULL DEFAULT ''
+  ) WITHOUT ROWID;
+  INSERT INTO sessions_v6 (token_hash, uid, created_at, expires, description)
+    SELECT token_hash, uid, created_at, expires, description FROM sessions;
+  DROP TABLE sessions;
+  ALTER TABLE sessions_v6 RENAME TO sessions;
+  CREATE INDEX sessions_by_uid ON sessions(uid, created_at DESC);
+  CREATE INDEX sessions_by_expiry ON sessions(expires);
+
+  -- Who muted whom. Both sides go with either account (the cascade backs up deleteAccount's own delete).
+  CREATE TABLE mutes (
+    uid        INTEGER NOT NULL REFERENCES users(uid) ON DELETE CASCADE, -- the reader
+    muted_uid  INTEGER NOT NULL REFERENCES users(uid) ON DELETE CASCADE,
+    created_at INTEGER NOT NULL,
+    PRIMARY KEY (uid, muted_uid)
+  ) WITHOUT ROWID;
+  CREATE INDEX mutes_by_muted ON mutes(muted_uid);
+  `,
 ];
 
 /** A database written by a newer version of the board: this code must not touch it. */

@@ -9,7 +9,8 @@ import type { Counter, LimitStore, RateRule } from './rate-limit.ts';
  * address (an IPv6 client per /64), each in a short window (a burst) and a long one. Why both:
  * the account limits hold one account to a human pace, the address limits hold many fresh
  * accounts of one client; an address gets three times an account's numbers because a household
- * or an office shares one. BOARD_LIMITS multiplies every number; 0 turns them off.
+ * or an office shares one. BOARD_LIMITS multiplies every number; 0 turns them off, except for the
+ * groups marked `alwaysOn`.
  */
 const minute = 60;
 const hour = 3600;
@@ -22,6 +23,8 @@ interface WriteRule {
   account?: Windows;
   /** Per client address. */
   address: Windows;
+  /** Not an abuse brake but a privacy and cost limit: BOARD_LIMITS neither scales nor lifts it. */
+  alwaysOn?: boolean;
 }
 
 export const writeLimitRules = {
@@ -36,6 +39,11 @@ export const writeLimitRules = {
   // A name change shows on every entry of the account (and empties every cached page).
   rename: { account: [[2, minute], [5, hour]], address: [[6, minute], [15, hour]] },
   avatar: { account: [[3, minute], [10, hour]], address: [[9, minute], [30, hour]] },
+  // Mute and unmute together: a reader tidying up a list clicks fast, nobody needs 300 a day.
+  mute: { account: [[30, minute], [300, day]], address: [[90, minute], [900, day]] },
+  // A data export reads every row and file of the account: 3 an hour per account, from wherever
+  // it is asked (a stolen session must not turn it into a way to wear the server down).
+  export: { account: [[3, hour]], address: [], alwaysOn: true },
   // SPEC's 20 a minute per address stays (group newuser); this caps a whole day of them.
   register: { address: [[50, day]] },
 } as const satisfies Record<string, WriteRule>;
@@ -60,12 +68,13 @@ export interface Writer {
 }
 
 /**
- * Counts one write in each of its windows, all or none, and throws 429 rate.limited with
+ * Counts one write in each of its windows (BOARD_LIMITS as `limitsFactor`), all or none, and throws 429 rate.limited with
  * Retry-After when any is full; a refused write counts nowhere, so waiting Retry-After is enough.
  */
-export function checkWriteLimit(store: LimitStore, group: WriteGroup, writer: Writer, factor: number, now: number): void {
-  if (factor === 0) return;
+export function checkWriteLimit(store: LimitStore, group: WriteGroup, writer: Writer, limitsFactor: number, now: number): void {
   const rule: WriteRule = writeLimitRules[group];
+  const factor = rule.alwaysOn ? 1 : limitsFactor;
+  if (factor === 0) return;
   const counters: Counter[] = [];
   const subject = rateLimitSubject(writer.ip);
   for (const [limit, windowSeconds] of rule.address) {

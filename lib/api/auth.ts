@@ -1,3 +1,5 @@
+import { afterPasswordChange } from '../accounts.ts';
+import type { Form } from '../http/body.ts';
 import { clearedSessionCookie, sessionCookie } from '../http/cookies.ts';
 import { created, requireUser, type Ctx } from '../http/context.ts';
 import { ApiError, invalidField } from '../http/errors.ts';
@@ -7,7 +9,7 @@ import { fieldMessages } from '../messages.ts';
 import { activeBanUntil, bannedMessage } from '../moderation/accounts.ts';
 import { dummyHash, hashPassword, hashQueueBound, verifyPassword } from '../passwords.ts';
 import { consumeResetLink, findResetLink } from '../reset-links.ts';
-import { createSession, deleteSessionByToken, deleteSessionsOfUser } from '../sessions.ts';
+import { createSession, deleteSessionByToken } from '../sessions.ts';
 import { createUser, findUserById, findUserByName, isNameTaken, isValidUsername, normaliseUsername, recordLogin, setPasswordHash, type User } from '../users.ts';
 
 const day = 86_400;
@@ -27,8 +29,8 @@ export async function login(ctx: Ctx) {
   if (!username) throw invalidField('user', fieldMessages.required);
   if (!password) throw invalidField('pass', fieldMessages.required);
 
-  const { config, limits, clock } = ctx.app;
-  const attempt: LoginAttempt = { store: limits, factor: config.limitsFactor, ip: ctx.ip, username, now: clock.now() };
+  const { config, clock } = ctx.app;
+  const attempt = loginAttempt(ctx, username);
   checkLoginAllowed(attempt);
   const user = findUserByName(ctx.app.db, username);
   // Unknown names spend the same hashing work as wrong passwords, so timing reveals nothing.
@@ -99,10 +101,7 @@ export async function reset(ctx: Ctx) {
   if (!user) throw new ApiError(404, 'reset.invalid');
   refuseBanned(ctx, user); // the link stays unused, so it still works if the ban ends within its 72 hours
 
-  const password = textField(form, 'pass1');
-  const passwordProblem = checkPassword(password);
-  if (passwordProblem) throw new ApiError(400, 'auth.invalid', { field: 'pass1', message: passwordProblem });
-  if (textField(form, 'pass2') !== password) throw new ApiError(400, 'auth.invalid', { field: 'pass2', message: fieldMessages.passwordMismatch });
+  const password = newPassword(form);
 
   const hash = await hashPassword(password, ctx.app.config.scryptLogN, ctx.signal, hashQueueBound(ctx.app.config.limitsFactor));
   const { db } = ctx.app;
@@ -110,10 +109,16 @@ export async function reset(ctx: Ctx) {
     // A concurrent reset may have used the link while we hashed: only one wins.
     if (!consumeResetLink(db, token)) throw new ApiError(404, 'reset.invalid');
     setPasswordHash(db, user.uid, hash);
-    deleteSessionsOfUser(db, user.uid);
+    afterPasswordChange(db, user.uid, ctx.app.clock.now());
     startSession(ctx, user.uid, day);
   });
   return { username: user.username };
+}
+
+/** A password check of `username` from this client, for the login brakes (lib/login-limits.ts). */
+export function loginAttempt(ctx: Ctx, username: string): LoginAttempt {
+  const { config, limits, clock } = ctx.app;
+  return { store: limits, factor: config.limitsFactor, ip: ctx.ip, username, now: clock.now() };
 }
 
 /** 403 auth.banned while a ban is in force; the message says until when, `banned_until` the same as a number. */
@@ -132,7 +137,8 @@ function startSession(ctx: Ctx, uid: number, lifetime: number): void {
   ctx.setCookie(sessionCookie(token, { maxAge: lifetime, secure: isSecure(ctx) }));
 }
 
-function isSecure(ctx: Ctx): boolean {
+/** Whether cookies get `Secure`: the board is served over https. */
+export function isSecure(ctx: Ctx): boolean {
   return ctx.app.config.origin.startsWith('https:');
 }
 
@@ -144,6 +150,18 @@ function parseTimeout(raw: string | undefined): number {
     throw invalidField('timeout', fieldMessages.loginTimeout);
   }
   return value;
+}
+
+/**
+ * The new password of a reset or a password change (`pass1`, repeated in `pass2`), or 400
+ * auth.invalid naming the first bad field (`fields` stays registration's alone).
+ */
+export function newPassword(form: Form): string {
+  const password = textField(form, 'pass1');
+  const problem = checkPassword(password);
+  if (problem) throw new ApiError(400, 'auth.invalid', { field: 'pass1', message: problem });
+  if (textField(form, 'pass2') !== password) throw new ApiError(400, 'auth.invalid', { field: 'pass2', message: fieldMessages.passwordMismatch });
+  return password;
 }
 
 /** At least minPasswordLength code points; a generous cap bounds hashing work. */

@@ -7,8 +7,8 @@ import { processAvatar } from '../images.ts';
 import { removeMedia, saveMedia } from '../media.ts';
 import { fieldMessages } from '../messages.ts';
 import { activeBanUntil } from '../moderation/accounts.ts';
-import { hashQueueBound, verifyPassword } from '../passwords.ts';
 import { findUserById, findUserByName, isValidUsername, moderatorRole, normaliseUsername, renameUser, setAvatar, type User } from '../users.ts';
+import { confirmPassword } from './account.ts';
 
 /** GET /api/u/{username}/info */
 export function publicInfo(ctx: Ctx) {
@@ -28,6 +28,18 @@ export function ownInfo(ctx: Ctx) {
   const me = requireUser(ctx);
   const user = findUserById(ctx.app.db, me.uid);
   if (!user) throw new ApiError(401, 'auth.required');
+  return ownProfile(ctx, user);
+}
+
+/** GET /api/auth/whoami: always 200, so a logged-out page load logs no error; `{uid: 0}` without a session. */
+export function whoami(ctx: Ctx) {
+  const session = ctx.session();
+  const user = session && findUserById(ctx.app.db, session.uid);
+  return user ? ownProfile(ctx, user) : { uid: 0 };
+}
+
+/** The account as its owner sees it (user info, whoami, the data export). */
+export function ownProfile(ctx: Ctx, user: User) {
   // The role shows only here: the public info never tells who moderates.
   const role = user.role === moderatorRole ? { role: moderatorRole } : {};
   return { uid: user.uid, username: user.username, created_at: user.created_at, last_login: user.last_login, avatar: user.avatar, ...role, ...banOf(ctx, user) };
@@ -70,8 +82,7 @@ export async function deleteOwnAccount(ctx: Ctx) {
   const { db, config } = ctx.app;
   const user = findUserById(db, uid);
   if (!user) throw new ApiError(401, 'auth.required');
-  const matches = await verifyPassword(textField(form, 'pass1'), user.pass_hash, ctx.signal, hashQueueBound(config.limitsFactor));
-  if (!matches) throw new ApiError(403, 'auth.bad_password', { field: 'pass1' });
+  await confirmPassword(ctx, user, textField(form, 'pass1'), 'pass1');
 
   const media = deleteAccount(db, uid, ctx.app.clock.now());
   ctx.app.accountRemoval?.wake(); // entries, votes and reports follow within seconds, in slices

@@ -55,11 +55,12 @@ export function createRequestListener(app: Services, routes: readonly Route[], n
       if ((route.auth || route.mod) && !ctx.session()) throw new ApiError(401, 'auth.required');
       if (route.mod) requireModerator(ctx); // 403 mod.required before any path 400 or 404
       // Only a request that passed every check before counts against the write limits.
-      if (route.writeLimit && app.config.limitsFactor > 0) {
+      if (route.writeLimit) {
+        const { limitsFactor, newAccountSeconds } = app.config;
         const now = app.clock.now();
         const uid = ctx.session()?.uid;
-        const newAccount = route.writeLimit === 'create' && uid !== undefined && isNewAccount(app.db, uid, app.config.newAccountSeconds, now);
-        checkWriteLimit(app.limits, route.writeLimit, { uid, ip: ctx.ip, newAccount }, app.config.limitsFactor, now);
+        const newAccount = route.writeLimit === 'create' && limitsFactor > 0 && uid !== undefined && isNewAccount(app.db, uid, newAccountSeconds, now);
+        checkWriteLimit(app.limits, route.writeLimit, { uid, ip: ctx.ip, newAccount }, limitsFactor, now);
       }
       const result = await route.handler(ctx);
       if (res.headersSent) return;

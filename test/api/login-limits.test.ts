@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { assertError, password, register, useBoard, type Answer, type TestBoard } from '../helpers.ts';
+import { assertError, member, password, register, useBoard, type Answer, type TestBoard } from '../helpers.ts';
 
 /**
  * Finding 2 of the abuse review: the password-hashing line had no bound, and failed logins were
@@ -63,6 +63,20 @@ describe('failed logins per name, per IPv6 site and board-wide', () => {
     for (let i = 0; i < 30; i++) await login(t.board, `Flut ${i}`, 'falsch', i === 0 ? suspect : freshAddress());
     assertError(await login(t.board, 'Flut x', 'falsch', suspect), 429, 'rate.limited');
     assert.equal((await login(t.board, 'Opfer', password)).status, 200);
+  });
+});
+
+describe('the current password of a signed-in account', () => {
+  const t = useBoard({ env: { BOARD_LIMITS: '0.1' } });
+
+  test('a wrong one in a password change or an account deletion counts as a failed login of the name: that address then waits, the owner elsewhere does not', async () => {
+    const thief = freshAddress();
+    const stolen = await member(t.board, 'Bestohlen', thief);
+    assertError(await stolen.post('/api/user/password', { pass: 'geraten 1', pass1: 'ein neues Passwort', pass2: 'ein neues Passwort' }), 403, 'auth.bad_password', { field: 'pass' });
+    assertError(await stolen.post('/api/user/delete', { pass1: 'geraten 2' }), 403, 'auth.bad_password', { field: 'pass1' });
+    assertError(await login(t.board, 'Bestohlen', password, thief), 429, 'rate.limited', { exact: true, note: 'the name has its 2 failures, and this address made them' });
+    assertError(await stolen.post('/api/user/password', { pass: password, pass1: 'ein neues Passwort', pass2: 'ein neues Passwort' }), 429, 'rate.limited', { note: 'held before the hashing work' });
+    assert.equal((await login(t.board, 'Bestohlen', password)).status, 200, 'the owner from a clean address');
   });
 });
 

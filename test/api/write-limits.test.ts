@@ -44,7 +44,7 @@ describe('write limits of an established account (older than a day)', () => {
     assert.equal((await olga.post('/api/entry/create', { content: 'nach der Pause' })).status, 201);
   });
 
-  test('each write group holds an account to its minute limit (vote, edit, delete, bump, rename)', async () => {
+  test('each write group holds an account to its minute limit (vote, edit, delete, bump, rename, mute)', async () => {
     const paul = t.members.Paul;
     const pid = await post(paul, 'Paul stimmt ab');
     const cases: [keyof typeof writeLimitRules, (i: number) => Promise<Answer>][] = [
@@ -53,6 +53,7 @@ describe('write limits of an established account (older than a day)', () => {
       ['delete', () => paul.post('/api/entry/999999/delete')], // a 404 has passed every check before: it counts
       ['bump', () => paul.post('/api/entry/999999/bump')],
       ['rename', (i) => paul.post('/api/user/rename', { user: `Paul ${i % 2 ? 'B' : 'A'}` })],
+      ['mute', (i) => paul.post(i % 2 ? '/api/user/unmute' : '/api/user/mute', { user: 'Olga' })], // one group for both
     ];
     for (const [group, send] of cases) {
       const { passed, refused } = await passesUntilRefused(send, 100);

@@ -409,6 +409,25 @@ describe('the front end in a real browser', { skip: skipWithoutChromium }, () =>
     await page.locator('h1:focus').filter({ hasText: 'Neueste Themen' }).waitFor();
   });
 
+  test('a logged-out page load logs no error in the console: the session probe is whoami, never a 401', async () => {
+    const visitor = await otherContext();
+    const errors: string[] = [];
+    visitor.page.on('console', (message) => {
+      if (message.type() === 'error') errors.push(message.text());
+    });
+    const probes: string[] = [];
+    visitor.page.on('response', (response) => {
+      if (new URL(response.url()).pathname.startsWith('/api/auth/')) probes.push(`${new URL(response.url()).pathname} ${response.status()}`);
+    });
+    for (const path of ['/', '/login', '/u/Bert', '/stats']) {
+      await openBoard(visitor.page, board, path);
+      await visitor.page.locator('main h1').waitFor();
+    }
+    assert.deepEqual(errors, []);
+    assert.deepEqual(probes, Array(4).fill('/api/auth/whoami 200'));
+    await visitor.context.close();
+  });
+
   test('a visitor without an account can read and report, and is asked to log in for the rest', async () => {
     const visitor = await otherContext();
     const pid = pidOf('Füllthema 20');

@@ -241,6 +241,10 @@ function chunked(data: Buffer, broken: boolean): Buffer {
 }
 
 /** Whether the server's router sees this target as an /api path (it resolves dot segments like a URL). */
+function isExportTarget(target: string): boolean {
+  return new URL(`http://board.invalid${target.startsWith('/') ? '' : '/'}${target}`).pathname === '/api/user/export';
+}
+
 function isApiTarget(target: string): boolean {
   try {
     const { pathname } = new URL(`http://board.invalid${target.startsWith('/') ? '' : '/'}${target}`);
@@ -289,6 +293,10 @@ function judge(c: FuzzCase, answer: RawExchange): string | undefined {
     if (typeof body.error?.code !== 'string' || !/^[a-z_]+(\.[a-z_]+)?$/.test(body.error.code)) return `error without a code: ${answer.body.toString('utf8').slice(0, 200)}`;
     if (typeof body.error.message !== 'string' || body.error.message.length === 0) return `error without a message: ${answer.body.toString('utf8').slice(0, 200)}`;
   } else if (answer.status < 300 && isApiTarget(c.path) && c.method !== 'HEAD') {
+    // The data export is the one API answer that is a file (docs/API.md "GET /api/user/export"): then a zip, and only there.
+    if (answer.headers['content-type'] === 'application/zip') {
+      return isExportTarget(c.path) && answer.body.subarray(0, 4).equals(Buffer.from('PK\x03\x04', 'latin1')) ? undefined : `a ${answer.status} zip answer that is not the data export's`;
+    }
     try {
       JSON.parse(answer.body.toString('utf8'));
     } catch {

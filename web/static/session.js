@@ -1,4 +1,4 @@
-// Who is logged in: GET /api/user/info (401 = logged out), kept here for every view.
+// Who is logged in: GET /api/auth/whoami ({uid: 0} = logged out, never a 401 in the console), kept here for every view.
 import * as api from './api.js';
 import { announce } from './status.js';
 
@@ -10,18 +10,16 @@ export function me() {
   return current;
 }
 
-/** Whether the user (by default the logged-in one) moderates: only /api/user/info says so. */
+/** Whether the user (by default the logged-in one) moderates: only the own info (whoami, /api/user/info) says so. */
 export function isModerator(user = current) {
   return user?.role === 'moderator';
 }
 
-/** Asks the server again; a 401 means logged out, other failures keep the last known state. */
+/** Asks the server again; uid 0 means logged out, failures keep the last known state. */
 export async function refreshMe() {
   try {
-    current = await api.get('/api/user/info');
-  } catch (err) {
-    if (err.status === 401) current = null;
-    else throw err;
+    const user = await api.get('/api/auth/whoami');
+    current = user.uid ? user : null;
   } finally {
     for (const listener of listeners) listener(current);
   }

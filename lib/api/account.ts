@@ -1,0 +1,74 @@
+import { afterPasswordChange } from '../accounts.ts';
+import { describeDevice } from '../devices.ts';
+import { clearedSessionCookie } from '../http/cookies.ts';
+import { requireUser, type Ctx } from '../http/context.ts';
+import { ApiError } from '../http/errors.ts';
+import { textField } from '../http/fields.ts';
+import { checkLoginAllowed, recordFailedLogin } from '../login-limits.ts';
+import { hashPassword, hashQueueBound, verifyPassword } from '../passwords.ts';
+import { deleteOtherSessions, deleteSessionById, listSessionsOfUser, type Session } from '../sessions.ts';
+import { findUserById, setPasswordHash, type UserWithHash } from '../users.ts';
+import { isSecure, loginAttempt, newPassword } from './auth.ts';
+
+/** POST /api/user/password: the current password first, then the new ones; every other session and reset link ends. */
+export async function changePassword(ctx: Ctx) {
+  const session = requireUser(ctx);
+  const form = await ctx.form();
+  const { db, config, clock } = ctx.app;
+  const user = findUserById(db, session.uid);
+  if (!user) throw new ApiError(401, 'auth.required');
+  // Before the new passwords: a stolen session alone must not change the password.
+  await confirmPassword(ctx, user, textField(form, 'pass'), 'pass');
+  const password = newPassword(form);
+
+  const hash = await hashPassword(password, config.scryptLogN, ctx.signal, hashQueueBound(config.limitsFactor));
+  db.tx(() => {
+    setPasswordHash(db, user.uid, hash);
+    afterPasswordChange(db, user.uid, clock.now(), session.id);
+  });
+  return { status: 'ok' };
+}
+
+/**
+ * The account's current password, asked before a password change or an account deletion: held
+ * by the login brakes and, when wrong, counted as a failed login of the account's name, so a
+ * stolen session gives no way around them. Wrong: 403 auth.bad_password naming `field`.
+ */
+export async function confirmPassword(ctx: Ctx, user: UserWithHash, password: string, field: string): Promise<void> {
+  const { config, clock } = ctx.app;
+  const attempt = loginAttempt(ctx, user.username);
+  checkLoginAllowed(attempt);
+  if (await verifyPassword(password, user.pass_hash, ctx.signal, hashQueueBound(config.limitsFactor))) return;
+  recordFailedLogin({ ...attempt, now: clock.now() });
+  throw new ApiError(403, 'auth.bad_password', { field });
+}
+
+/** One row of the session list: `device` is the readable form of `description` (the raw User-Agent). */
+export function sessionJson(session: Session, currentId: string) {
+  const { id, created_at, expires, description } = session;
+  return { id, created_at, expires, description, device: describeDevice(description), current: id === currentId ? 1 : 0 };
+}
+
+/** GET /api/user/sessions: the account's live sessions, newest first. */
+export function sessions(ctx: Ctx) {
+  const me = requireUser(ctx);
+  return listSessionsOfUser(ctx.app.db, me.uid, ctx.app.clock.now()).map((session) => sessionJson(session, me.id));
+}
+
+/** POST /api/user/sessions/{id}/revoke: ends one; ending the current one logs out here too. */
+export async function revokeSession(ctx: Ctx) {
+  const me = requireUser(ctx);
+  await ctx.form(); // no fields, but a malformed or oversized body still answers 413/415
+  const id = ctx.params.id!;
+  // Another account's id answers like an unknown one: ids are not to be probed.
+  if (!deleteSessionById(ctx.app.db, me.uid, id, ctx.app.clock.now())) throw new ApiError(404, 'session.not_found');
+  if (id === me.id) ctx.setCookie(clearedSessionCookie(isSecure(ctx)));
+  return { status: 'ok' };
+}
+
+/** POST /api/user/sessions/revoke-others: ends every session but the calling one. */
+export async function revokeOtherSessions(ctx: Ctx) {
+  const me = requireUser(ctx);
+  await ctx.form();
+  return { count: deleteOtherSessions(ctx.app.db, me.uid, me.id, ctx.app.clock.now()) };
+}

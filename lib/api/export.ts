@@ -1,0 +1,44 @@
+import { pipeline } from 'node:stream/promises';
+import { accountArchive } from '../account-export.ts';
+import { ClientGone, requireUser, type Ctx } from '../http/context.ts';
+import { ApiError } from '../http/errors.ts';
+import { listSessionsOfUser } from '../sessions.ts';
+import { findUserById } from '../users.ts';
+import { sessionJson } from './account.ts';
+import { ownProfile } from './users.ts';
+
+/**
+ * GET /api/user/export: the account's data as one zip, streamed (lib/account-export.ts). Its
+ * route's write limit `export` (lib/write-limits.ts) holds an account to 3 an hour.
+ */
+export async function exportAccount(ctx: Ctx) {
+  const me = requireUser(ctx);
+  const { db, clock, config } = ctx.app;
+  const now = clock.now();
+  const user = findUserById(db, me.uid);
+  if (!user) throw new ApiError(401, 'auth.required');
+
+  const headers = {
+    'Content-Type': 'application/zip',
+    'Content-Disposition': attachment(`board-${user.username}-${new Date(now * 1000).toISOString().slice(0, 10)}.zip`),
+    'Cache-Control': 'no-store',
+  };
+  if (ctx.req.method === 'HEAD') return void ctx.res.writeHead(200, headers).end();
+  // Read before the headers go out, so a database failure here is still a clean 500.
+  const sessions = listSessionsOfUser(db, me.uid, now, Infinity).map((session) => sessionJson(session, me.id));
+  const archive = accountArchive({ db, mediaDir: config.mediaDir, uid: me.uid, user: ownProfile(ctx, user), sessions, now });
+  ctx.res.writeHead(200, headers);
+  const { signal } = ctx; // listens for the client going away from here on
+  try {
+    await pipeline(archive, ctx.res);
+  } catch (err) {
+    // Headers are out: the pipeline's error answer can only cut the connection, and logs real faults.
+    throw signal.aborted ? new ClientGone('client went away') : err;
+  }
+}
+
+/** Content-Disposition with an ASCII fallback name and the exact name in UTF-8 (RFC 6266). */
+function attachment(name: string): string {
+  const ascii = name.replace(/[^A-Za-z0-9._-]/g, '_');
+  return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(name)}`;
+}

@@ -1,0 +1,41 @@
+import { requireUser, type Ctx } from '../http/context.ts';
+import { ApiError, invalidField } from '../http/errors.ts';
+import { textField } from '../http/fields.ts';
+import { fieldMessages } from '../messages.ts';
+import { listMutes, muteAccount, unmuteAccount } from '../mutes.ts';
+import { findUserByName, type User } from '../users.ts';
+
+/** POST /api/user/mute: 200 also when already muted; the muted account is never told. */
+export async function mute(ctx: Ctx) {
+  const me = requireUser(ctx);
+  const target = await targetAccount(ctx);
+  // Muting oneself would only hide one's own entries: surely a mistake.
+  if (target.uid === me.uid) throw invalidField('user', fieldMessages.muteSelf);
+  if (!muteAccount(ctx.app.db, me.uid, target.uid, ctx.app.clock.now())) throw invalidField('user', fieldMessages.muteLimit);
+  return { status: 'ok' };
+}
+
+/** POST /api/user/unmute: 200 also when not muted. */
+export async function unmute(ctx: Ctx) {
+  const me = requireUser(ctx);
+  const target = await targetAccount(ctx);
+  if (target.uid === me.uid) throw invalidField('user', fieldMessages.muteSelf);
+  unmuteAccount(ctx.app.db, me.uid, target.uid);
+  return { status: 'ok' };
+}
+
+/** GET /api/user/mutes: [{uid, username}], most recently muted first. */
+export function mutes(ctx: Ctx) {
+  const me = requireUser(ctx);
+  return listMutes(ctx.app.db, me.uid);
+}
+
+/** The account named in `user` (looked up like a login), or 400 when missing, 404 when unknown. */
+async function targetAccount(ctx: Ctx): Promise<User> {
+  const form = await ctx.form();
+  const name = textField(form, 'user');
+  if (!name) throw invalidField('user', fieldMessages.required);
+  const user = findUserByName(ctx.app.db, name);
+  if (!user) throw new ApiError(404, 'user.not_found');
+  return user;
+}
