@@ -1,11 +1,19 @@
+import cluster from 'node:cluster';
 import { createApp, type App } from './lib/app.ts';
+import { runPrimary } from './lib/cluster/primary.ts';
+import { runWorker } from './lib/cluster/worker.ts';
 import { loadConfig, prepareDataDir, type Config } from './lib/config.ts';
 import { claimPidFile } from './lib/pid-file.ts';
-import { listenOnLoopback } from './lib/metrics/listener.ts';
-import { metricsListenFailure, startupFailure } from './lib/startup-errors.ts';
+import { serveApp } from './lib/serve.ts';
+import { startupFailure } from './lib/startup-errors.ts';
 
-/** Start-up only: config → app (database inside) → listen → graceful shutdown. */
+/**
+ * Start-up only: config → app (database inside) → listen → graceful shutdown. With BOARD_WORKERS > 1
+ * this process becomes the cluster's primary (lib/cluster/primary.ts) and forks the workers, which
+ * run this file again and take the worker's path (lib/cluster/worker.ts).
+ */
 function main(): void {
+  if (cluster.isWorker) return runWorker();
   let config: Config | undefined;
   let releasePidFile: (() => void) | undefined;
   let app: App;
@@ -13,6 +21,7 @@ function main(): void {
     config = loadConfig(process.env);
     prepareDataDir(config);
     releasePidFile = claimPidFile(config.dataDir);
+    if (config.workers > 1) return runPrimary(config, releasePidFile, fail);
     app = createApp(config);
   } catch (err) {
     releasePidFile?.();
@@ -21,44 +30,18 @@ function main(): void {
   const ready = config;
   const release = releasePidFile;
 
-  // A failed listen (port in use, no permission, a HOST that does not resolve) ends in one line.
-  const failListen = (err: Error, line?: string) => void app.close().finally(() => {
+  const serving = serveApp(app, ready, {
+    listening: (port) => console.log(`board listening on http://${ready.host}:${port} (data in ${ready.dataDir})`),
+    // A failed listen (port in use, no permission, a HOST that does not resolve) ends in one line.
+    failed: (err, line) => {
+      release();
+      fail(err, ready, line);
+    },
+  });
+  const shutdown = (signal: string) => void serving.shutdown(signal).then(() => {
     release();
-    fail(err, ready, line);
+    process.exit(0);
   });
-  app.server.once('error', failListen);
-  app.server.listen(ready.port, ready.host, () => {
-    app.server.off('error', failListen);
-    const address = app.server.address();
-    const port = typeof address === 'object' && address ? address.port : ready.port;
-    console.log(`board listening on http://${ready.host}:${port} (data in ${ready.dataDir})`);
-    const { metricsServer } = app;
-    if (!metricsServer || !ready.metrics) return;
-    const metrics = ready.metrics;
-    listenOnLoopback(metricsServer, metrics.port, metrics.host).then(
-      (metricsPort) => console.log(`board: metrics on http://${metrics.host.includes(':') ? `[${metrics.host}]` : metrics.host}:${metricsPort}/metrics`),
-      (err: Error) => failListen(err, metricsListenFailure(err, metrics)),
-    );
-  });
-
-  let stopping = false;
-  const shutdown = (signal: string) => {
-    if (stopping) return;
-    stopping = true;
-    console.log(`board: ${signal}, finishing requests in flight`);
-    // Stop accepting; idle keep-alive connections are closed so close() can finish.
-    app.server.close(() => {
-      void app.close().then(() => {
-        release();
-        process.exit(0);
-      });
-    });
-    app.server.closeIdleConnections();
-    setTimeout(() => {
-      console.error('board: requests still running after 10 s, closing them');
-      app.server.closeAllConnections();
-    }, 10_000).unref();
-  };
   process.on('SIGTERM', () => shutdown('SIGTERM'));
   process.on('SIGINT', () => shutdown('SIGINT'));
 }

@@ -1,19 +1,19 @@
 import { createServer, type Server } from 'node:http';
-import { startAccountRemoval, type RemovalOptions } from './account-removal.ts';
+import type { RemovalOptions } from './account-removal.ts';
 import { openAsnDb } from './asn.ts';
 import { systemClock, type Clock } from './clock.ts';
 import type { Config } from './config.ts';
 import { openDb, type Db } from './db.ts';
-import { startHousekeeping } from './housekeeping.ts';
 import { createRequestListener } from './http/pipeline.ts';
 import { answerMalformedRequest, badRequest, sendError } from './http/respond.ts';
 import { ImpressionTally, startImpressionFlush } from './impressions.ts';
 import { createLineLog } from './log.ts';
 import { createBoardMetrics } from './metrics/board-metrics.ts';
 import { createMetricsServer } from './metrics/listener.ts';
-import { startNotifier, type NotifyOptions } from './notify.ts';
+import type { NotifyOptions } from './notify.ts';
+import { startOnceJobs, type JobLink, type RunningJobs } from './once-jobs.ts';
 import { notFoundPage } from './pages/shell.ts';
-import { startPreviewQueue, type PreviewOptions } from './preview/queue.ts';
+import type { PreviewOptions } from './preview/queue.ts';
 import { boardRateRules, createLimitStore, createRateLimiter } from './rate-limit.ts';
 import { routes } from './routes.ts';
 import { scaledLimit } from './write-limits.ts';
@@ -32,6 +32,11 @@ export interface AppOptions {
   notify?: NotifyOptions;
   /** The background part of account deletions (tests pause it or shorten its slices). */
   accountRemoval?: RemovalOptions;
+  /**
+   * A cluster worker (lib/cluster/worker.ts): no once-jobs here (the primary runs them) but the
+   * link that wakes them there; no checkpoint thread; metrics labelled with the worker's number.
+   */
+  worker?: { link: JobLink; label: string };
 }
 
 export interface App {
@@ -39,6 +44,8 @@ export interface App {
   /** The metrics listener when BOARD_METRICS_PORT is set, not yet listening (lib/metrics/listener.ts listenOnLoopback). */
   metricsServer?: Server;
   services: Services;
+  /** The once-jobs this process runs (lib/once-jobs.ts); absent in a cluster worker. */
+  jobs?: RunningJobs;
   /** Stops background work and closes the database (after the server has stopped). */
   close(): Promise<void>;
 }
@@ -46,7 +53,8 @@ export interface App {
 /** The composition root: builds the whole board for one config (not yet listening). */
 export function createApp(config: Config, options: AppOptions = {}): App {
   const defaultLog = createLineLog();
-  const db = options.db ?? openDb(config.dbPath, { backgroundCheckpoints: true });
+  const worker = options.worker;
+  const db = options.db ?? openDb(config.dbPath, worker ? { walLimits: true } : { backgroundCheckpoints: true });
   const log = options.log ?? defaultLog;
   const limits = createLimitStore(db, { log });
   const services: Services = {
@@ -62,14 +70,19 @@ export function createApp(config: Config, options: AppOptions = {}): App {
   };
   services.impressions.maxVisitorsPerAddress = config.limitsFactor === 0 ? Infinity : scaledLimit(services.impressions.maxVisitorsPerAddress, config.limitsFactor);
   const jobDeps = { db: services.db, clock: services.clock, log: services.log };
-  const stopHousekeeping = startHousekeeping({ ...jobDeps, limits });
-  services.accountRemoval = startAccountRemoval({ ...jobDeps, config }, options.accountRemoval);
+  const jobs = worker ? undefined : startOnceJobs({ ...jobDeps, config, limits, options, clustered: false });
+  if (worker) {
+    services.impressions.sweepsFinishedDays = false; // the primary's statistics sweep does it once for all
+    if (config.previewEnabled) services.previews = { wake: () => worker.link.wake('previews') };
+    if (config.notifyUrl) services.notifier = { send: (text) => worker.link.notify(text) };
+    services.accountRemoval = { wake: () => worker.link.wake('accountRemoval') };
+  } else {
+    Object.assign(services, { previews: jobs!.previews, notifier: jobs!.notifier, accountRemoval: jobs!.accountRemoval });
+  }
   const stopImpressions = startImpressionFlush(services);
   logAsnLoad(services);
-  if (config.previewEnabled) services.previews = startPreviewQueue({ ...jobDeps, config }, options.preview);
-  if (config.notifyUrl) services.notifier = startNotifier(config.notifyUrl, services.log, options.notify);
-  if (config.metrics) services.metrics = createBoardMetrics(services);
-  const metricsServer = services.metrics && createMetricsServer(services.metrics.registry, services.log);
+  if (config.metrics) services.metrics = createBoardMetrics(services, jobs, worker?.label);
+  const metricsServer = !worker && services.metrics ? createMetricsServer(services.metrics.registry, services.log) : undefined;
 
   // Slow clients: headers must arrive within 10 s and a whole request within 60 s. Node checks
   // both only every connectionsCheckingInterval (30 s by default, which let a slowloris client
@@ -88,13 +101,13 @@ export function createApp(config: Config, options: AppOptions = {}): App {
     server,
     metricsServer,
     services,
+    jobs,
     async close() {
       metricsServer?.close();
       metricsServer?.closeAllConnections();
-      stopHousekeeping();
-      await services.accountRemoval?.stop(); // the slice in progress commits; the rest stays queued
-      await services.previews?.stop(); // aborts fetches in flight; their jobs stay queued
-      await services.notifier?.stop();
+      // Account removal: the slice in progress commits, the rest stays queued; previews: fetches in
+      // flight are aborted, their jobs stay queued; notifications not yet sent are dropped.
+      await jobs?.stop();
       stopImpressions(); // writes the last counts: before the database closes
       services.asn.close();
       await services.db.close();

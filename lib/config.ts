@@ -1,4 +1,5 @@
 import { accessSync, constants } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { makeFolders } from './folders.ts';
@@ -30,6 +31,8 @@ export interface Config {
   readonly newAccountSeconds: number;
   /** BOARD_METRICS_PORT and BOARD_METRICS_HOST: the Prometheus listener (lib/metrics/); undefined when off. */
   readonly metrics: { readonly port: number; readonly host: string } | undefined;
+  /** BOARD_WORKERS: server processes sharing the port through node:cluster (lib/cluster/); 1 runs everything in one process. */
+  readonly workers: number;
 }
 
 export class ConfigError extends Error {}
@@ -66,6 +69,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     limitsFactor: factorSetting(env, 'BOARD_LIMITS', 1),
     newAccountSeconds: integerSetting(env, 'BOARD_NEW_ACCOUNT_HOURS', 24, 0, 8760) * 3600,
     metrics: metricsSetting(env),
+    workers: workersSetting(env),
   });
 }
 
@@ -140,6 +144,20 @@ function metricsSetting(env: Record<string, string | undefined>): Config['metric
   }
   if (!env.BOARD_METRICS_PORT?.trim()) return undefined;
   return Object.freeze({ port: integerSetting(env, 'BOARD_METRICS_PORT', 0, 0, 65535), host });
+}
+
+/** The most BOARD_WORKERS may ask for: each worker holds its own caches (about 100 MB, docs/SCALING.md). */
+export const maxWorkers = 64;
+
+/** BOARD_WORKERS: a whole number 1–64, or `auto` for one worker per core. */
+function workersSetting(env: Record<string, string | undefined>): number {
+  const raw = env.BOARD_WORKERS?.trim();
+  if (!raw) return 1;
+  if (raw.toLowerCase() === 'auto') return Math.min(maxWorkers, availableParallelism());
+  if (!/^\d+$/.test(raw) || Number(raw) < 1 || Number(raw) > maxWorkers) {
+    throw new ConfigError(`BOARD_WORKERS: "${raw}" must be a whole number 1–${maxWorkers} or auto`);
+  }
+  return Number(raw);
 }
 
 function listSetting(env: Record<string, string | undefined>, name: string, fallback: string): string[] {

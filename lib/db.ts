@@ -27,10 +27,12 @@ export interface Db {
 
 /**
  * Opens (and migrates) the database: WAL, foreign keys, busy timeout, statements cached by text.
- * Checkpoints run on a worker thread (backgroundCheckpoints), not inside a request's commit.
- * `mustExist`: fail instead of creating an empty database (board-admin never creates a board).
+ * Checkpoints run on a worker thread (backgroundCheckpoints), not inside a request's commit; a
+ * cluster worker sets only `walLimits` (the valve below), since the job runner's thread checkpoints
+ * the one database for all. `mustExist`: fail instead of creating an empty database (board-admin
+ * never creates a board).
  */
-export function openDb(path: string, options: { backgroundCheckpoints?: boolean; mustExist?: boolean } = {}): Db {
+export function openDb(path: string, options: { backgroundCheckpoints?: boolean; walLimits?: boolean; mustExist?: boolean } = {}): Db {
   // Readable by the owner only; SQLite gives the WAL and shared-memory files the same mode.
   if (path !== ':memory:' && !options.mustExist && !existsSync(path)) closeSync(openSync(path, 'a', 0o600));
   const raw = new Database(path, { fileMustExist: options.mustExist === true });
@@ -41,7 +43,8 @@ export function openDb(path: string, options: { backgroundCheckpoints?: boolean;
   raw.pragma('busy_timeout = 5000');
   raw.pragma('cache_size = -32768'); // 32 MiB: a reply touches pages of up to 50 ancestors and their index entries
   migrate(raw);
-  const checkpointer = options.backgroundCheckpoints ? startCheckpointer(raw, path) : undefined;
+  if (options.backgroundCheckpoints || options.walLimits) setWalLimits(raw);
+  const checkpointer = options.backgroundCheckpoints ? startCheckpointer(path) : undefined;
 
   const cache = new Map<string, Database.Statement>();
   let fault: ((sql: string) => Error | undefined) | undefined;
@@ -65,12 +68,15 @@ export function openDb(path: string, options: { backgroundCheckpoints?: boolean;
       const r = prepare(sql).run(...params);
       return { changes: r.changes, lastInsertRowid: Number(r.lastInsertRowid) };
     },
+    // IMMEDIATE: the write lock is taken (waiting up to busy_timeout) before the first read. A
+    // deferred transaction that reads and then writes fails at once with SQLITE_BUSY when another
+    // process committed in between, which several server processes (BOARD_WORKERS) would hit.
     tx: (fn) => raw.transaction(() => {
       const result = fn();
       const failure = fault?.('COMMIT');
       if (failure) throw failure; // rolls the transaction back, as a failed commit would
       return result;
-    })(),
+    }).immediate(),
     setFault(f) { fault = f; },
     raw,
     // Through the helper like any statement, so a simulated disk fault fails cached reads too.
@@ -93,9 +99,7 @@ export function openDb(path: string, options: { backgroundCheckpoints?: boolean;
  * past 32 MiB of WAL it completes the (small, already mostly copied) rest itself after a commit,
  * the next write rewinds the WAL, and journal_size_limit trims the file. The WAL stays bounded.
  */
-function startCheckpointer(raw: Database.Database, path: string) {
-  raw.pragma('wal_autocheckpoint = 8192'); // pages: 32 MiB
-  raw.pragma('journal_size_limit = 67108864');
+function startCheckpointer(path: string) {
   const worker = new Worker(new URL('./checkpoint-worker.mjs', import.meta.url), { workerData: { path, intervalMs: 200 }, execArgv: [] });
   worker.unref();
   return {
@@ -106,6 +110,12 @@ function startCheckpointer(raw: Database.Database, path: string) {
       worker.postMessage('stop');
     }),
   };
+}
+
+/** The safety valve of every writing connection: past 32 MiB of WAL a commit finishes the checkpoint. */
+function setWalLimits(raw: Database.Database): void {
+  raw.pragma('wal_autocheckpoint = 8192'); // pages: 32 MiB
+  raw.pragma('journal_size_limit = 67108864');
 }
 
 /** Reads one small table, so a broken or missing database throws instead of looking healthy. */

@@ -1,7 +1,7 @@
 import sharp from 'sharp';
 import type { Metadata, Sharp } from 'sharp';
 import { ApiError } from './http/errors.ts';
-import { createSemaphore } from './semaphore.ts';
+import { slots } from './slots.ts';
 
 /** Decompression-bomb guard: a larger image is refused before it is decoded. */
 export const maxInputPixels = 50_000_000;
@@ -18,8 +18,7 @@ export const maxGifPixels = 20_000_000;
 const acceptedFormats = new Set(['jpeg', 'gif', 'png', 'webp']);
 const extensions: Record<string, string> = { jpeg: 'jpg', gif: 'gif', png: 'png', webp: 'webp' };
 
-// sharp works on libuv's thread pool; two jobs at a time bound memory and leave threads for scrypt.
-const withImageSlot = createSemaphore(2);
+// sharp works on libuv's thread pool; two jobs at a time on the machine (lib/slots.ts) bound memory and leave threads for scrypt.
 sharp.cache(false);
 sharp.concurrency(1); // one libvips thread per image: two uploads at once never take both cores from reads
 
@@ -62,7 +61,7 @@ function open(data: Buffer, format: string, pages: number): Sharp {
  * all metadata (EXIF, GPS) dropped, format kept, animated GIFs kept animated.
  */
 export function processEntryImage(data: Buffer): Promise<ProcessedImage> {
-  return withImageSlot(async () => {
+  return slots.image(async () => {
     const { format, pages } = await inspect(data);
     const pipeline = open(data, format, pages).rotate().resize(1024, 1024, { fit: 'inside', withoutEnlargement: true });
     return { data: await render(pipeline), extension: extensions[format]! };
@@ -71,7 +70,7 @@ export function processEntryImage(data: Buffer): Promise<ProcessedImage> {
 
 /** An avatar: centre-cropped to exactly 256×256, metadata dropped, format kept. */
 export function processAvatar(data: Buffer): Promise<ProcessedImage> {
-  return withImageSlot(async () => {
+  return slots.image(async () => {
     const { format, pages } = await inspect(data);
     const pipeline = open(data, format, pages).rotate().resize(256, 256, { fit: 'cover', position: 'centre' });
     return { data: await render(pipeline), extension: extensions[format]! };
@@ -84,7 +83,7 @@ export function processAvatar(data: Buffer): Promise<ProcessedImage> {
  * Throws on anything sharp cannot read or that has more than maxInputPixels.
  */
 export function processPreviewThumbnail(data: Buffer): Promise<Buffer> {
-  return withImageSlot(async () => {
+  return slots.image(async () => {
     const meta = await sharp(data, { limitInputPixels: false }).metadata();
     if (!meta.format || !acceptedFormats.has(meta.format)) throw new Error(`thumbnail: ${meta.format ?? 'unknown'} is not an accepted format`);
     if ((meta.width ?? 0) * (meta.pageHeight ?? meta.height ?? 0) > maxInputPixels) throw new Error('thumbnail: too many pixels');

@@ -22,11 +22,18 @@ export const statsWindowDays = 30;
 /** Counts of one day not yet in the database. */
 export interface PendingDay {
   impressions: number;
+  /** Visitors this process counted; the flush counts only those no other process counted first. */
   visitors: number;
   asns: Map<number, { name: string; visitors: number }>;
-  hashes: Buffer[];
-  /** Visitors added today per address key (its HMAC), by seenKey. */
-  addresses: Map<string, { hash: Buffer; visitors: number }>;
+  candidates: VisitorCandidate[];
+}
+
+/** A new visitor as this process saw it: their hash, their address's hash and ASN. */
+interface VisitorCandidate {
+  hash: Buffer;
+  addressHash: Buffer;
+  asn: number;
+  name: string;
 }
 
 interface OpenDay {
@@ -64,6 +71,11 @@ export class ImpressionTally {
   today: OpenDay | undefined;
   /** The day the last clean-up of finished days ran for. */
   cleanedFor = '';
+  /**
+   * Whether this process's flush deletes finished days' hashes and secrets. Off in cluster workers:
+   * the job runner does it once for all (startStatisticsSweep), not every worker.
+   */
+  sweepsFinishedDays = true;
 }
 
 export { utcDay };
@@ -101,13 +113,10 @@ export function countImpression(app: ImpressionDeps, ip: string, userAgent: stri
   const fromAddress = tally.today.perAddress.get(addressKey) ?? 0;
   if (fromAddress >= tally.maxVisitorsPerAddress) return;
   tally.today.perAddress.set(addressKey, fromAddress + 1);
-  const pendingAddress = counts.addresses.get(addressKey);
-  if (pendingAddress) pendingAddress.visitors++;
-  else counts.addresses.set(addressKey, { hash: addressHash, visitors: 1 });
   tally.today.seen.add(key);
   counts.visitors++;
-  counts.hashes.push(hash);
   const { asn, name } = app.asn.lookup(ip);
+  counts.candidates.push({ hash, addressHash, asn, name });
   const perAsn = counts.asns.get(asn);
   if (perAsn) perAsn.visitors++;
   else counts.asns.set(asn, { name, visitors: 1 });
@@ -121,7 +130,7 @@ function seenKey(hash: Buffer): string {
 function pendingDay(tally: ImpressionTally, day: string): PendingDay {
   let counts = tally.pending.get(day);
   if (!counts) {
-    counts = { impressions: 0, visitors: 0, asns: new Map(), hashes: [], addresses: new Map() };
+    counts = { impressions: 0, visitors: 0, asns: new Map(), candidates: [] };
     tally.pending.set(day, counts);
   }
   return counts;
@@ -133,10 +142,10 @@ function openDay(db: Db, day: string, pending: PendingDay | undefined): OpenDay 
     const secret = dailySecret(db, day);
     const stored = db.all<{ hash: Buffer }>('SELECT hash FROM visitor_hashes WHERE day = ?', day);
     const seen = new Set(stored.map((row) => seenKey(row.hash)));
-    for (const hash of pending?.hashes ?? []) seen.add(seenKey(hash));
+    for (const { hash } of pending?.candidates ?? []) seen.add(seenKey(hash));
     const perAddress = new Map<string, number>();
     for (const row of db.all<{ hash: Buffer; visitors: number }>('SELECT hash, visitors FROM visitor_subjects WHERE day = ?', day)) perAddress.set(seenKey(row.hash), row.visitors);
-    for (const [key, { visitors }] of pending?.addresses ?? []) perAddress.set(key, (perAddress.get(key) ?? 0) + visitors);
+    for (const { addressHash } of pending?.candidates ?? []) perAddress.set(seenKey(addressHash), (perAddress.get(seenKey(addressHash)) ?? 0) + 1);
     return { day, secret, seen, perAddress };
   });
 }
@@ -156,49 +165,99 @@ function resumeToday(app: ImpressionDeps): void {
 export function flushImpressions(app: ImpressionDeps): void {
   const tally = app.impressions;
   const today = utcDay(app.clock.now());
-  const dueCleanup = tally.cleanedFor !== today;
+  const dueCleanup = tally.sweepsFinishedDays && tally.cleanedFor !== today;
   if (tally.pending.size === 0 && !dueCleanup) return;
   const { db } = app;
   db.tx(() => {
-    for (const [day, counts] of tally.pending) writeDay(db, day, counts, day >= today);
-    if (dueCleanup) {
-      db.run('DELETE FROM visitor_hashes WHERE day < ?', today);
-      db.run('DELETE FROM visitor_subjects WHERE day < ?', today);
-      db.run('DELETE FROM daily_secrets WHERE day < ?', today);
-      db.run('DELETE FROM daily_asn WHERE day < ?', windowStart(today));
-    }
+    for (const [day, counts] of tally.pending) writeDay(db, day, counts, tally.maxVisitorsPerAddress);
+    if (dueCleanup) sweepFinishedDays(db, today);
   });
   tally.pending.clear();
   tally.cleanedFor = today;
   if (tally.today && tally.today.day < today) tally.today = undefined; // yesterday's secret leaves memory too
 }
 
-function writeDay(db: Db, day: string, counts: PendingDay, keepHashes: boolean): void {
+/**
+ * One day's counts. Visitors are counted by the database, not by this process: a hash another
+ * process (BOARD_WORKERS) already stored is not counted again, and the per-address cap is checked
+ * against what every process stored. The first statement writes, so the transaction holds the
+ * write lock before it reads.
+ */
+function writeDay(db: Db, day: string, counts: PendingDay, maxPerAddress: number): void {
   db.run(
-    `INSERT INTO daily_stats (day, impressions, visitors) VALUES (?, ?, ?)
-     ON CONFLICT (day) DO UPDATE SET impressions = impressions + excluded.impressions, visitors = visitors + excluded.visitors`,
-    day, counts.impressions, counts.visitors,
+    `INSERT INTO daily_stats (day, impressions, visitors) VALUES (?, ?, 0)
+     ON CONFLICT (day) DO UPDATE SET impressions = impressions + excluded.impressions`,
+    day, counts.impressions,
   );
-  for (const [asn, { name, visitors }] of counts.asns) {
+  let visitors = 0;
+  const asns = new Map<number, { name: string; visitors: number }>();
+  for (const candidate of counts.candidates) {
+    if (!storeVisitor(db, day, candidate, maxPerAddress)) continue;
+    visitors++;
+    const perAsn = asns.get(candidate.asn);
+    if (perAsn) perAsn.visitors++;
+    else asns.set(candidate.asn, { name: candidate.name, visitors: 1 });
+  }
+  db.run('UPDATE daily_stats SET visitors = visitors + ? WHERE day = ?', visitors, day);
+  for (const [asn, { name, visitors: count }] of asns) {
     db.run(
       `INSERT INTO daily_asn (day, asn, name, visitors) VALUES (?, ?, ?, ?)
        ON CONFLICT (day, asn) DO UPDATE SET visitors = visitors + excluded.visitors, name = excluded.name`,
-      day, asn, name, visitors,
+      day, asn, name, count,
     );
   }
-  // A finished day's hashes are not needed any more: its visitors are counted.
-  if (keepHashes) {
-    for (const hash of counts.hashes) db.run('INSERT OR IGNORE INTO visitor_hashes (day, hash) VALUES (?, ?)', day, hash);
-    for (const { hash, visitors } of counts.addresses.values()) {
-      db.run(
-        `INSERT INTO visitor_subjects (day, hash, visitors) VALUES (?, ?, ?)
-         ON CONFLICT (day, hash) DO UPDATE SET visitors = visitors + excluded.visitors`,
-        day, hash, visitors,
-      );
-    }
-  }
   db.run("UPDATE counters SET value = value + ? WHERE name = 'impressions'", counts.impressions);
-  db.run("UPDATE counters SET value = value + ? WHERE name = 'visitors'", counts.visitors);
+  db.run("UPDATE counters SET value = value + ? WHERE name = 'visitors'", visitors);
+}
+
+/** Stores a visitor unless the day has them already or their address brought its cap; true when counted. */
+function storeVisitor(db: Db, day: string, visitor: VisitorCandidate, maxPerAddress: number): boolean {
+  const fromAddress = db.one<{ visitors: number }>('SELECT visitors FROM visitor_subjects WHERE day = ? AND hash = ?', day, visitor.addressHash)?.visitors ?? 0;
+  if (fromAddress >= maxPerAddress) return false;
+  if (db.run('INSERT OR IGNORE INTO visitor_hashes (day, hash) VALUES (?, ?)', day, visitor.hash).changes === 0) return false;
+  db.run(
+    `INSERT INTO visitor_subjects (day, hash, visitors) VALUES (?, ?, 1)
+     ON CONFLICT (day, hash) DO UPDATE SET visitors = visitors + 1`,
+    day, visitor.addressHash,
+  );
+  return true;
+}
+
+/** Deletes finished days' visitor hashes, address counts and secrets, and ASN rows past the window. */
+function sweepFinishedDays(db: Db, today: string): void {
+  db.run('DELETE FROM visitor_hashes WHERE day < ?', today);
+  db.run('DELETE FROM visitor_subjects WHERE day < ?', today);
+  db.run('DELETE FROM daily_secrets WHERE day < ?', today);
+  db.run('DELETE FROM daily_asn WHERE day < ?', windowStart(today));
+}
+
+/** How long after midnight (UTC) the cluster's sweep waits: every worker has flushed the day's last visitors by then. */
+const sweepGraceSeconds = 60;
+
+/**
+ * With several processes (lib/once-jobs.ts): the day sweep once for all, checked every minute.
+ * A finished day is swept a minute after it ended, once every worker's 5-second flush has
+ * counted its last visitors against the day's hashes.
+ */
+export function startStatisticsSweep(app: JobDeps): () => void {
+  let sweptFor = '';
+  const sweep = () => {
+    const day = utcDay(app.clock.now() - sweepGraceSeconds);
+    if (day === sweptFor) return;
+    try {
+      app.db.tx(() => sweepFinishedDays(app.db, day));
+      sweptFor = day;
+    } catch (err) {
+      app.log(`statistics: day sweep failed, tried again in a minute: ${(err as Error).message}`);
+    }
+  };
+  const first = setImmediate(sweep);
+  const timer = setInterval(sweep, 60_000);
+  timer.unref();
+  return () => {
+    clearImmediate(first);
+    clearInterval(timer);
+  };
 }
 
 /** The first day of the statistics window that ends with `today` (30 days, today included). */

@@ -7,6 +7,9 @@ export interface LineLog {
   flush(): void;
 }
 
+/** Linux's PIPE_BUF (counted in UTF-16 units here: a line of non-ASCII text may pass it; it is then at worst cut once). */
+const pipeBufferBytes = 4096;
+
 export function createLineLog(out: NodeJS.WritableStream = process.stdout): LineLog {
   let pending: string[] = [];
   let scheduled = false;
@@ -14,8 +17,18 @@ export function createLineLog(out: NodeJS.WritableStream = process.stdout): Line
   const flush = () => {
     scheduled = false;
     if (pending.length === 0) return;
-    const chunk = pending.join('\n') + '\n';
+    const lines = pending;
     pending = [];
+    // Writes of at most PIPE_BUF bytes reach a pipe whole, so the lines of several server
+    // processes (BOARD_WORKERS) sharing stdout never cut into each other.
+    let chunk = '';
+    for (const line of lines) {
+      if (chunk && chunk.length + line.length >= pipeBufferBytes) {
+        out.write(chunk);
+        chunk = '';
+      }
+      chunk += `${line}\n`;
+    }
     out.write(chunk);
   };
 

@@ -120,7 +120,7 @@ export const notifyManyReports = 5;
  * After a stored report: a message when the entry got its first open report, and again when its
  * open reports reach 5. German, with only the entry's address: never its text or a reporter.
  */
-export function announceReports(app: { notifier?: Notifier; config: { origin: string } }, pid: number, openReports: number): void {
+export function announceReports(app: { notifier?: Pick<Notifier, 'send'>; config: { origin: string } }, pid: number, openReports: number): void {
   if (!app.notifier) return;
   const address = `${app.config.origin}/e/${pid}`;
   if (openReports === 1) app.notifier.send(`Neue Meldung im Board: ${address}`);

@@ -1,7 +1,8 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { Worker } from 'node:worker_threads';
 import { ApiError } from './http/errors.ts';
-import { createSemaphore, SlotRefused, type QueueBound } from './semaphore.ts';
+import { SlotRefused, type QueueBound } from './semaphore.ts';
+import { slots } from './slots.ts';
 
 /*
  * scrypt at OWASP's strength (N=2^17, r=8, p=1) in a PHC-style string:
@@ -9,12 +10,11 @@ import { createSemaphore, SlotRefused, type QueueBound } from './semaphore.ts';
  * The parameters live in the string, so raising BOARD_SCRYPT_LOGN later locks nobody out.
  */
 const keyLength = 32;
-// Each hash holds 128 MiB at ln=17: two at a time, so a burst of logins cannot exhaust memory.
-const withHashSlot = createSemaphore(2);
+// Each hash holds 128 MiB at ln=17: two at a time on the machine (lib/slots.ts), so a burst of logins cannot exhaust memory.
 
-/** The hashing line right now: hashes running and requests waiting (lib/metrics). */
+/** This process's hashing line right now: hashes running and requests waiting (lib/metrics). */
 export function hashingLoad(): { running: number; waiting: number } {
-  return withHashSlot.load();
+  return slots.hash.load();
 }
 
 interface HashJob {
@@ -25,7 +25,7 @@ interface HashJob {
 /**
  * scrypt runs on dedicated worker threads at a lower scheduling priority (lib/hash-worker.mjs),
  * not on libuv's pool: a burst of logins then neither starves reads of CPU nor holds the pool
- * threads that file access and image work need. The semaphore keeps at most two busy.
+ * threads that file access and image work need. The machine's hashing slots keep at most two busy.
  */
 class HashWorkers {
   private idle: Worker[] = [];
@@ -89,7 +89,7 @@ async function derive(password: string, salt: Buffer, logN: number, r: number, p
   const N = 2 ** logN;
   const maxmem = 128 * N * r * p + 32 * 1024 * 1024;
   try {
-    return await withHashSlot(() => workers.run(password.normalize('NFC'), salt, N, r, p, maxmem), signal, bound);
+    return await slots.hash(() => workers.run(password.normalize('NFC'), salt, N, r, p, maxmem), signal, bound);
   } catch (err) {
     if (err instanceof SlotRefused) throw new ApiError(503, 'auth.busy', { headers: { 'Retry-After': String(busyRetrySeconds) }, limit: 'brake/hashing' });
     throw err;

@@ -1,11 +1,8 @@
-import type { AccountRemoval } from './account-removal.ts';
 import type { AsnDb } from './asn.ts';
 import type { Config } from './config.ts';
 import type { ImpressionTally } from './impressions.ts';
 import type { JobDeps } from './job-deps.ts';
 import type { BoardMetrics } from './metrics/board-metrics.ts';
-import type { Notifier } from './notify.ts';
-import type { PreviewQueue } from './preview/queue.ts';
 import type { LimitStore, RateLimiter } from './rate-limit.ts';
 import type { TorExitList } from './tor.ts';
 
@@ -21,12 +18,16 @@ export interface Services extends JobDeps {
   asn: AsnDb;
   /** Impressions and visitors counted in memory, flushed every few seconds. */
   impressions: ImpressionTally;
-  /** The link-preview queue; absent when BOARD_PREVIEW=0. */
-  previews?: PreviewQueue;
-  /** The background sender of report messages; absent when BOARD_NOTIFY_URL is empty. */
-  notifier?: Notifier;
-  /** The background part of account deletions (set by createApp once the services exist). */
-  accountRemoval?: AccountRemoval;
+  /**
+   * What handlers may ask of the once-jobs (lib/once-jobs.ts), which run in this process or, with
+   * BOARD_WORKERS > 1, in the cluster's primary (then these forward over IPC):
+   * the link-preview queue (absent when BOARD_PREVIEW=0), wake it after queueing a job;
+   */
+  previews?: { wake(): void };
+  /** the sender of report messages (absent when BOARD_NOTIFY_URL is empty); */
+  notifier?: { send(text: string): void };
+  /** the background part of account deletions, woken after one is queued. */
+  accountRemoval?: { wake(): void };
   /** The Prometheus metrics (lib/metrics/); absent when BOARD_METRICS_PORT is empty. */
   metrics?: BoardMetrics;
 }

@@ -1,6 +1,9 @@
 import { statSync } from 'node:fs';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import type { Config } from '../config.ts';
 import type { ApiError } from '../http/errors.ts';
+import type { JobDeps } from '../job-deps.ts';
+import type { RunningJobs } from '../once-jobs.ts';
 import { hashingLoad } from '../passwords.ts';
 import { countDueJobs } from '../preview/store.ts';
 import { countAllOpenReports } from '../reports.ts';
@@ -12,12 +15,12 @@ import type { Services } from '../services.ts';
  * file size, one indexed count); only the request histogram and the refusal counter are written
  * on the request path, each a cached child's observe or inc.
  *
- * Ready for node:cluster (a later issue): every worker keeps this registry and hands it to
- * prom-client's AggregatorRegistry.setRegistries; the metrics listener (lib/metrics/listener.ts)
- * then runs in the primary and answers AggregatorRegistry.clusterMetrics(). Counters and
- * histograms add up across workers; the gauges read from the shared database say `aggregator:
- * 'first'`, so N workers do not show N times the database. The primary should then read those
- * gauges itself (one read instead of one per worker); that is the step left for the cluster issue.
+ * With BOARD_WORKERS > 1 (lib/cluster/): every worker keeps the request metrics in this registry,
+ * labelled worker="1".."N", and hands it to prom-client's AggregatorRegistry; the metrics listener
+ * runs in the primary, which answers AggregatorRegistry.clusterMetrics() (per-worker series, as
+ * the label keeps them apart) followed by its own registry: the metrics read from the shared
+ * database and the once-jobs (defineJobMetrics, read once, not once per worker), the machine's
+ * hashing and image slots, and its own process figures under board_primary_.
  */
 
 /** What the request pipeline and the limits tell the metrics. */
@@ -35,9 +38,14 @@ const methods = ['GET', 'HEAD', 'POST'] as const;
 const statusClasses = ['1xx', '2xx', '3xx', '4xx', '5xx'] as const;
 const noRoute = { path: 'none' };
 
-/** Builds the registry for one board (the services it reads from), with Node's default process metrics. */
-export function createBoardMetrics(app: Services): BoardMetrics {
+/**
+ * Builds the registry for one process (the services it reads from), with Node's default process
+ * metrics; with `jobs` (the once-jobs run here) the job and database metrics too. `worker`: the
+ * cluster worker's number, a label on every series.
+ */
+export function createBoardMetrics(app: Services, jobs: RunningJobs | undefined, worker?: string): BoardMetrics {
   const registry = new Registry();
+  if (worker) registry.setDefaultLabels({ worker });
   const registers = [registry];
   // Process memory, CPU, event-loop delay (nodejs_eventloop_lag_*), heap and handles.
   collectDefaultMetrics({ register: registry });
@@ -55,7 +63,8 @@ export function createBoardMetrics(app: Services): BoardMetrics {
     labelNames: ['kind', 'group'],
     registers,
   });
-  defineCollectedMetrics(app, registers);
+  defineProcessMetrics(app, registers);
+  if (jobs) defineJobMetrics(app, jobs, registers);
 
   // One child per (route, method, status class), made on first use: a request costs an array lookup and an observe.
   const children = new WeakMap<object, (HistogramChild | undefined)[]>();
@@ -85,8 +94,8 @@ function methodIndexOf(method: string): number {
   return index < 0 ? methods.length : index;
 }
 
-/** The metrics read at scrape time from what the board keeps anyway. */
-function defineCollectedMetrics(app: Services, registers: Registry[]): void {
+/** This process's figures read at scrape time from what it keeps anyway: its response cache and hashing line. */
+function defineProcessMetrics(app: Services, registers: Registry[]): void {
   new Counter({
     name: 'board_response_cache_total',
     help: 'Feed pages and threads answered from the response cache (hit) or built (miss).',
@@ -102,10 +111,29 @@ function defineCollectedMetrics(app: Services, registers: Registry[]): void {
     },
   });
   new Gauge({
+    name: 'board_password_hashing_waiting',
+    help: 'Requests waiting for a password-hashing slot (the line is bounded: 503 auth.busy past it).',
+    registers,
+    collect() {
+      this.set(hashingLoad().waiting);
+    },
+  });
+  new Gauge({
+    name: 'board_password_hashing_running',
+    help: 'Password hashes this process runs now (at most two on the machine).',
+    registers,
+    collect() {
+      this.set(hashingLoad().running);
+    },
+  });
+}
+
+/** The database's and the once-jobs' figures: in the process that runs the jobs, read once per scrape. */
+export function defineJobMetrics(app: JobDeps & { config: Config }, jobs: Pick<RunningJobs, 'previews'>, registers: Registry[]): void {
+  new Gauge({
     name: 'board_preview_queue_depth',
     help: 'Link-preview jobs due now in the database queue (running ones included).',
     registers,
-    aggregator: 'first',
     collect() {
       this.set(countDueJobs(app.db, app.clock.now()));
     },
@@ -117,32 +145,15 @@ function defineCollectedMetrics(app: Services, registers: Registry[]): void {
     registers,
     collect() {
       this.reset();
-      const outcomes = app.previews?.stats().outcomes;
+      const outcomes = jobs.previews?.stats().outcomes;
       if (!outcomes) return; // BOARD_PREVIEW=0: no queue runs in this process
       for (const [outcome, count] of Object.entries(outcomes)) this.inc({ outcome }, count);
-    },
-  });
-  new Gauge({
-    name: 'board_password_hashing_waiting',
-    help: 'Requests waiting for a password-hashing slot (the line is bounded: 503 auth.busy past it).',
-    registers,
-    collect() {
-      this.set(hashingLoad().waiting);
-    },
-  });
-  new Gauge({
-    name: 'board_password_hashing_running',
-    help: 'Password hashes running now (at most two).',
-    registers,
-    collect() {
-      this.set(hashingLoad().running);
     },
   });
   new Gauge({
     name: 'board_database_size_bytes',
     help: 'Size of board.db on disk.',
     registers,
-    aggregator: 'first',
     collect() {
       this.set(fileSize(app.config.dbPath));
     },
@@ -151,7 +162,6 @@ function defineCollectedMetrics(app: Services, registers: Registry[]): void {
     name: 'board_database_wal_size_bytes',
     help: 'Size of board.db-wal, the write-ahead log (bounded by the checkpoints, lib/db.ts).',
     registers,
-    aggregator: 'first',
     collect() {
       this.set(fileSize(`${app.config.dbPath}-wal`));
     },
@@ -160,7 +170,6 @@ function defineCollectedMetrics(app: Services, registers: Registry[]): void {
     name: 'board_reports_open',
     help: 'Open reports waiting for the moderation.',
     registers,
-    aggregator: 'first',
     collect() {
       this.set(countAllOpenReports(app.db));
     },

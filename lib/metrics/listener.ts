@@ -1,14 +1,19 @@
 import { createServer, type Server, type ServerResponse } from 'node:http';
 import { isLoopbackAddress } from '../ip/ranges.ts';
 import type { Log } from '../job-deps.ts';
-import type { Registry } from 'prom-client';
 
 /**
  * The metrics listener: a second node:http server, apart from the board's, that answers
  * `GET /metrics` in Prometheus' text format and nothing else. It never sees the board's routes,
  * sessions or limits, and it is bound to loopback only (listenOnLoopback).
  */
-export function createMetricsServer(registry: Registry, log: Log): Server {
+/** What the listener answers from: one registry, or the cluster primary's aggregate (lib/cluster/metrics.ts). */
+export interface MetricsSource {
+  metrics(): Promise<string>;
+  readonly contentType: string;
+}
+
+export function createMetricsServer(registry: MetricsSource, log: Log): Server {
   const server = createServer((req, res) => {
     const path = (req.url ?? '/').split('?')[0];
     if (path !== '/metrics') return plain(res, 404, 'not found: the metrics are at /metrics\n');

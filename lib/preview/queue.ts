@@ -183,7 +183,7 @@ export function startPreviewQueue(app: PreviewDeps, options: PreviewOptions = {}
  * A failure here is logged, not answered: the entry is already stored, and a 500 would only make
  * the author post it twice.
  */
-export function requestPreview(app: JobDeps & { previews?: PreviewQueue }, link: string): void {
+export function requestPreview(app: JobDeps & { previews?: Pick<PreviewQueue, 'wake'> }, link: string): void {
   if (!link || !app.previews) return;
   try {
     if (queuePreviewIfDue(app.db, link, app.clock.now())) app.previews.wake();

@@ -70,7 +70,7 @@ describe('deleting a large account', () => {
       assert.equal(health.status, 200);
       if (pendingCount(db) > 0) answeredWhilePending++;
     }
-    assert.ok(board.app.services.accountRemoval!.slices > 1, `slices: ${board.app.services.accountRemoval!.slices}`);
+    assert.ok(board.app.jobs!.accountRemoval!.slices > 1, `slices: ${board.app.jobs!.accountRemoval!.slices}`);
     assert.ok(answeredWhilePending > 0, 'requests were answered while the removal went on');
     assert.deepEqual(consistencyProblems(db.raw), []);
     assert.equal(db.one<{ n: number }>("SELECT count(*) AS n FROM entries WHERE content LIKE 'Kette %' OR content LIKE 'Beitrag %'")!.n, 0);
@@ -115,8 +115,8 @@ describe('two server processes on one database', () => {
         assert.equal((await client.post('/api/user/delete', { pass1: password })).status, 200);
       }
       assert.ok(klein);
-      one.app.services.accountRemoval!.resume();
-      two.app.services.accountRemoval!.resume();
+      one.app.jobs!.accountRemoval!.resume();
+      two.app.jobs!.accountRemoval!.resume();
       await accountRemovalDone(one);
       assert.deepEqual(consistencyProblems(one.app.services.db.raw), []);
     } finally {

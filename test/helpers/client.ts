@@ -1,4 +1,5 @@
 import { request as httpRequest } from 'node:http';
+import { fetch as undiciFetch, type Dispatcher } from 'undici';
 import { password } from './members.ts';
 
 export interface Answer {
@@ -23,10 +24,13 @@ export interface FilePart {
   data: Buffer;
 }
 
-/** An HTTP client that keeps the `session` cookie like a browser would. */
+/**
+ * An HTTP client that keeps the `session` cookie like a browser would. `dispatcher`: an undici
+ * Client holding one connection, so every request reaches the same cluster worker (test/cluster/).
+ */
 export class Client {
   cookie = '';
-  constructor(readonly base: string, readonly ip?: string) {}
+  constructor(readonly base: string, readonly ip?: string, readonly dispatcher?: Dispatcher) {}
 
   get(path: string, headers: Record<string, string> = {}): Promise<Answer> {
     return this.send('GET', path, undefined, headers);
@@ -50,7 +54,8 @@ export class Client {
     const all: Record<string, string> = { ...headers };
     if (this.cookie) all.cookie = `session=${this.cookie}`;
     if (this.ip) all['x-forwarded-for'] = this.ip;
-    const res = await fetch(this.base + path, { method, body, headers: all, redirect: 'manual' });
+    const init = { method, body, headers: all, redirect: 'manual' as const };
+    const res = this.dispatcher ? (await undiciFetch(this.base + path, { ...init, dispatcher: this.dispatcher } as Parameters<typeof undiciFetch>[1])) as unknown as Response : await fetch(this.base + path, init);
     const setCookie = res.headers.getSetCookie().find((c) => c.startsWith('session='));
     if (setCookie) this.cookie = setCookie.slice('session='.length).split(';')[0]!;
     const text = await res.text();

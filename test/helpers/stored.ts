@@ -37,7 +37,7 @@ export async function accountRemovalDone(board: TestBoard, timeoutMs = 20_000): 
   const deadline = Date.now() + timeoutMs;
   const pending = () => board.app.services.db.one<{ n: number }>('SELECT count(*) AS n FROM pending_deletions')!.n;
   // The image files go after the last slice commits: wait for the run to end too.
-  while (pending() > 0 || board.app.services.accountRemoval?.busy) {
+  while (pending() > 0 || board.app.jobs?.accountRemoval.busy) {
     if (Date.now() > deadline) throw new Error(`account removal still pending after ${timeoutMs} ms`);
     await new Promise((resolve) => setTimeout(resolve, 10));
   }

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { availableParallelism, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { test } from 'node:test';
 import { ConfigError, loadConfig, prepareDataDir } from '../../lib/config.ts';
@@ -107,6 +107,16 @@ test('BOARD_LIMITS is a factor ≥ 0, decimals allowed, default 1', () => {
   assert.equal(loadConfig({ BOARD_LIMITS: '10' }).limitsFactor, 10);
   for (const value of ['-1', 'x', '1e3', '.5', '1,5', '5000']) {
     assert.throws(() => loadConfig({ BOARD_LIMITS: value }), (err: unknown) => err instanceof ConfigError && err.message.includes('BOARD_LIMITS'), value);
+  }
+});
+
+test('BOARD_WORKERS is 1 by default, a whole number 1–64, or auto for one per core', () => {
+  assert.equal(loadConfig({}).workers, 1);
+  assert.equal(loadConfig({ BOARD_WORKERS: '4' }).workers, 4);
+  assert.equal(loadConfig({ BOARD_WORKERS: 'auto' }).workers, Math.min(64, availableParallelism()));
+  assert.equal(loadConfig({ BOARD_WORKERS: 'AUTO' }).workers, Math.min(64, availableParallelism()));
+  for (const value of ['0', '65', '-1', '1.5', 'all']) {
+    assert.throws(() => loadConfig({ BOARD_WORKERS: value }), (err: unknown) => err instanceof ConfigError && err.message === `BOARD_WORKERS: "${value}" must be a whole number 1–64 or auto`, value);
   }
 });
 

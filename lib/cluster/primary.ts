@@ -1,0 +1,125 @@
+import cluster, { type Worker } from 'node:cluster';
+import { systemClock } from '../clock.ts';
+import type { Config } from '../config.ts';
+import { openDb, type Db } from '../db.ts';
+import { createLineLog } from '../log.ts';
+import { createMetricsServer, listenOnLoopback } from '../metrics/listener.ts';
+import { startOnceJobs, type RunningJobs } from '../once-jobs.ts';
+import { createLimitStore } from '../rate-limit.ts';
+import { metricsUrl } from '../serve.ts';
+import { metricsListenFailure } from '../startup-errors.ts';
+import { createClusterMetrics } from './metrics.ts';
+import { isSlotMessage, serveSlots } from './slots.ts';
+import { workerIndexVariable, type StopMessage, type WorkerMessage } from './worker.ts';
+
+type Fail = (err: unknown, config: Config, line?: string) => never;
+
+/** A worker that dies within this long after its start counts as a crash loop: the next waits longer. */
+const quickDeathMs = 10_000;
+const firstBackoffMs = 250;
+const maxBackoffMs = 30_000;
+/** SIGTERM: workers get this long to finish their requests (they close stragglers after 10 s) before they are killed. */
+const stopGraceMs = 15_000;
+
+/**
+ * The cluster's primary (BOARD_WORKERS > 1): holds the pid file, opens the database first (the
+ * migrations run once, before any worker), runs the once-jobs (lib/once-jobs.ts) and the WAL
+ * checkpoint thread, hands out the machine's hashing and image slots, answers the metrics, and
+ * forks the workers. It serves no HTTP itself. A worker that dies is logged and replaced, after a
+ * back-off when workers keep dying young. SIGTERM stops the workers gracefully, then the jobs,
+ * then the database; exit 0.
+ */
+export function runPrimary(config: Config, releasePidFile: () => void, fail: Fail): void {
+  const log = createLineLog();
+  let db: Db;
+  let jobs: RunningJobs;
+  try {
+    db = openDb(config.dbPath, { backgroundCheckpoints: true });
+    jobs = startOnceJobs({ db, clock: systemClock, log, config, limits: createLimitStore(db, { log }), options: {}, clustered: true });
+  } catch (err) {
+    releasePidFile();
+    return fail(err, config);
+  }
+  const slots = serveSlots();
+  const workers = new Map<number, Worker>();
+  const metrics = config.metrics && createClusterMetrics({ db, clock: systemClock, log, config }, jobs, slots, () => workers.size);
+  const metricsServer = metrics && createMetricsServer(metrics, log);
+  let listening = 0;
+  let started = false;
+  let stopping = false;
+  let quickDeaths = 0;
+  const pendingForks = new Set<NodeJS.Timeout>();
+
+  const onMessage = (worker: Worker, message: WorkerMessage) => {
+    if (isSlotMessage(message)) return slots.handle(worker, message);
+    if (message.board === 'wake') return jobs[message.job]?.wake();
+    if (message.board === 'notify') return jobs.notifier?.send(message.text);
+    if (message.board === 'listening' && !started && ++listening === config.workers) {
+      started = true;
+      console.log(`board listening on http://${config.host}:${message.port} (data in ${config.dataDir}; ${config.workers} workers)`);
+      if (metricsServer && config.metrics) {
+        const { port, host } = config.metrics;
+        listenOnLoopback(metricsServer, port, host).then(
+          (metricsPort) => console.log(`board: metrics on ${metricsUrl(host, metricsPort)}`),
+          (err: Error) => void stop('metrics listener failed').then(() => fail(err, config, metricsListenFailure(err, config.metrics!))),
+        );
+      }
+    }
+  };
+
+  const fork = (index: number) => {
+    const worker = cluster.fork({ [workerIndexVariable]: String(index) });
+    const bornAt = Date.now();
+    workers.set(index, worker);
+    worker.on('message', (message: WorkerMessage) => onMessage(worker, message));
+    worker.on('error', () => {}); // a send to a worker that is just exiting; its exit follows
+    worker.on('exit', (code, signal) => {
+      slots.forget(worker);
+      if (workers.get(index) === worker) workers.delete(index);
+      if (stopping) return;
+      if (!started) {
+        // A worker that cannot start (port in use, ...) printed its one line; the whole start fails.
+        void stop('a worker could not start').then(() => process.exit(1));
+        return;
+      }
+      quickDeaths = Date.now() - bornAt < quickDeathMs ? quickDeaths + 1 : 0;
+      const delay = quickDeaths === 0 ? 0 : Math.min(maxBackoffMs, firstBackoffMs * 2 ** (quickDeaths - 1));
+      metrics?.countRestart();
+      log(`board: worker ${index} (pid ${worker.process.pid}) ended (${signal ?? `exit code ${code}`}); a new one starts ${delay ? `in ${delay / 1000} s` : 'now'}`);
+      const timer = setTimeout(() => {
+        pendingForks.delete(timer);
+        if (!stopping) fork(index);
+      }, delay);
+      pendingForks.add(timer);
+    });
+  };
+
+  let stopped: Promise<void> | undefined;
+  const stop = (reason: string) => (stopped ??= (async () => {
+    stopping = true;
+    for (const timer of pendingForks) clearTimeout(timer);
+    if (started) log(`board: ${reason}, stopping ${workers.size} workers`);
+    const exits = [...workers.values()].map((worker) => new Promise<void>((resolve) => {
+      if (worker.isDead()) return resolve();
+      worker.once('exit', () => resolve());
+      if (worker.isConnected()) worker.send({ board: 'stop' } satisfies StopMessage);
+    }));
+    const kill = setTimeout(() => {
+      log(`board: workers still running after ${stopGraceMs / 1000} s, killing them`);
+      for (const worker of workers.values()) worker.process.kill('SIGKILL');
+    }, stopGraceMs);
+    await Promise.all(exits);
+    clearTimeout(kill);
+    metricsServer?.close();
+    metricsServer?.closeAllConnections();
+    await jobs.stop(); // the last slice commits, fetches are given back
+    await db.close();
+    releasePidFile();
+    log.flush();
+  })());
+
+  for (let index = 1; index <= config.workers; index++) fork(index);
+  const shutdown = (signal: string) => void stop(signal).then(() => process.exit(0));
+  process.on('SIGTERM', () => shutdown('SIGTERM'));
+  process.on('SIGINT', () => shutdown('SIGINT'));
+}

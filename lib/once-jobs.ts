@@ -1,0 +1,64 @@
+import { startAccountRemoval, type RemovalOptions } from './account-removal.ts';
+import type { Config } from './config.ts';
+import { startHousekeeping } from './housekeeping.ts';
+import { startStatisticsSweep } from './impressions.ts';
+import type { JobDeps } from './job-deps.ts';
+import { startNotifier, type NotifyOptions } from './notify.ts';
+import { startPreviewQueue, type PreviewOptions } from './preview/queue.ts';
+import type { LimitStore } from './rate-limit.ts';
+
+/**
+ * THE list of background work that runs once per board, not once per server process: in the one
+ * process when BOARD_WORKERS=1, in the cluster's primary otherwise (lib/cluster/primary.ts), which
+ * survives any worker's death and opens the database for them. The WAL checkpoint thread belongs
+ * here too; it comes with the job runner's connection (openDb backgroundCheckpoints). Adding a job
+ * is one line below; workers reach a job only through `wake` (or the notifier's `send`), which a
+ * cluster worker forwards over IPC (lib/cluster/worker.ts).
+ *
+ * The search backfill of issue 15 (FTS5 index of old entries) belongs in this list: one line here,
+ * and nothing in the workers.
+ *
+ * What stays per process: each process counts its own impressions and flushes them (deduplicated in
+ * the database, lib/impressions.ts), and keeps its own response cache.
+ */
+/** How a cluster worker reaches the once-jobs in the primary (lib/cluster/worker.ts). */
+export interface JobLink {
+  wake(job: 'previews' | 'accountRemoval'): void;
+  notify(text: string): void;
+}
+
+export interface OnceJobContext extends JobDeps {
+  config: Config;
+  limits: Pick<LimitStore, 'prune'>;
+  /** Test knobs passed through from createApp. */
+  options: { preview?: PreviewOptions; notify?: NotifyOptions; accountRemoval?: RemovalOptions };
+  /** True in a cluster's primary: no process's flush sweeps finished statistics days, so a job does. */
+  clustered: boolean;
+}
+
+/** Each job: its start function; a job that is off for this config returns undefined. Started in this order, stopped in it too. */
+const onceJobs = {
+  housekeeping: (c: OnceJobContext) => ({ stop: startHousekeeping(c) }),
+  accountRemoval: (c: OnceJobContext) => startAccountRemoval(c, c.options.accountRemoval),
+  previews: (c: OnceJobContext) => (c.config.previewEnabled ? startPreviewQueue(c, c.options.preview) : undefined),
+  notifier: (c: OnceJobContext) => (c.config.notifyUrl ? startNotifier(c.config.notifyUrl, c.log, c.options.notify) : undefined),
+  statisticsSweep: (c: OnceJobContext) => (c.clustered ? { stop: startStatisticsSweep(c) } : undefined),
+};
+
+export type OnceJobs = { -readonly [K in keyof typeof onceJobs]: ReturnType<(typeof onceJobs)[K]> };
+
+export interface RunningJobs extends OnceJobs {
+  /** Stops every job (each gives its unfinished work back to the database). */
+  stop(): Promise<void>;
+}
+
+/** Starts every once-job for this config. */
+export function startOnceJobs(context: OnceJobContext): RunningJobs {
+  const running = {} as OnceJobs;
+  for (const [name, start] of Object.entries(onceJobs)) Object.assign(running, { [name]: start(context) });
+  return Object.assign(running, {
+    async stop() {
+      for (const name of Object.keys(onceJobs)) await running[name as keyof OnceJobs]?.stop();
+    },
+  });
+}

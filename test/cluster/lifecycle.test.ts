@@ -1,0 +1,66 @@
+import assert from 'node:assert/strict';
+import { existsSync, readFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { join } from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { processAlive } from '../../lib/pid-file.ts';
+import { startServerProcess } from '../resilience/child-server.ts';
+import { childPids, startCluster, waitForLine, type ClusterBoard } from './cluster-board.ts';
+
+describe('BOARD_WORKERS=2: a primary and two workers on one port', () => {
+  let board: ClusterBoard;
+  before(async () => {
+    board = await startCluster();
+  });
+  after(() => board.close());
+
+  test('both workers answer on the one port, the pid file names the primary, /api/health keeps its answer', async () => {
+    const pid = Number(readFileSync(join(board.dataDir, 'server.pid'), 'utf8'));
+    assert.equal(pid, board.child.process.pid);
+    assert.equal(childPids(pid).length, 2);
+    const [one, two] = [await board.clientOn('1'), await board.clientOn('2')];
+    for (const client of [one, two]) assert.deepEqual((await client.get('/api/health')).body, { status: 'ok' });
+    const series = await board.scrape();
+    assert.equal(series.get('board_workers'), 2);
+    assert.ok(series.has('board_machine_slots_peak{pool="hash"}'));
+    assert.equal([...series.keys()].filter((name) => name.startsWith('board_database_size_bytes')).length, 1, 'the database figures come from the primary, once');
+  });
+
+  test('a killed worker is logged and replaced; the other keeps answering meanwhile', async () => {
+    const survivor = await board.clientOn('2');
+    const before = childPids(board.child.process.pid!);
+    const victim = before[0]!;
+    process.kill(victim, 'SIGKILL');
+    for (let i = 0; i < 20; i++) assert.equal((await survivor.get('/api/entry/feed/0')).status, 200);
+    await waitForLine(board.child, new RegExp(`worker \\d \\(pid ${victim}\\) ended \\(SIGKILL\\); a new one starts`));
+    const deadline = Date.now() + 20_000;
+    while (childPids(board.child.process.pid!).filter((pid) => !before.includes(pid)).length === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    assert.equal(childPids(board.child.process.pid!).length, 2);
+    await board.clientOn('1');
+    await board.clientOn('2'); // both numbers serve again
+    assert.ok((await board.scrape()).get('board_worker_restarts_total')! >= 1);
+  });
+
+  test('SIGTERM stops the workers and the primary: exit 0, no pid file, no process left', async () => {
+    const pids = [board.child.process.pid!, ...childPids(board.child.process.pid!)];
+    assert.equal(await board.stop(), 0);
+    assert.equal(existsSync(join(board.dataDir, 'server.pid')), false);
+    for (const pid of pids) assert.equal(processAlive(pid), false, `pid ${pid} is gone`);
+    assert.match(board.child.output(), /board: SIGTERM, stopping 2 workers/);
+  });
+});
+
+test('BOARD_WORKERS=2 on a port in use: one line and exit 1', async (t) => {
+  const blocker = createServer();
+  await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve));
+  t.after(() => blocker.close());
+  const port = (blocker.address() as { port: number }).port;
+  const failed = await startCluster({ PORT: String(port) }).then(() => undefined, (err: Error) => err);
+  assert.match(String(failed?.message), /exited \(1\) before listening/);
+  assert.match(String(failed?.message), new RegExp(`board: PORT: ${port} on 127.0.0.1 is already in use`));
+});
+
+test('BOARD_WORKERS: a bad value stops the start with one line', async () => {
+  const failed = await startServerProcess(join('/tmp', 'never-created-board'), { BOARD_WORKERS: 'many' }).then(() => undefined, (err: Error) => err);
+  assert.match(String(failed?.message), /board: BOARD_WORKERS: "many" must be a whole number 1–64 or auto/);
+});
