@@ -52,6 +52,11 @@ export interface RunningJobs extends OnceJobs {
   stop(): Promise<void>;
 }
 
+/** The names of the jobs that run (for the primary's start-up line). */
+export function runningJobNames(jobs: OnceJobs): string[] {
+  return Object.keys(onceJobs).filter((name) => jobs[name as keyof OnceJobs] !== undefined);
+}
+
 /** Starts every once-job for this config. */
 export function startOnceJobs(context: OnceJobContext): RunningJobs {
   const running = {} as OnceJobs;

@@ -1,4 +1,8 @@
+import type { Worker } from 'node:cluster';
 import { AggregatorRegistry, collectDefaultMetrics, Counter, Gauge, Registry } from 'prom-client';
+
+/** One registry's metrics as getMetricsAsJSON gives them (and AggregatorRegistry.aggregate takes them). */
+type MetricJson = Awaited<ReturnType<Registry['getMetricsAsJSON']>>[number];
 import type { Config } from '../config.ts';
 import type { JobDeps } from '../job-deps.ts';
 import { defineJobMetrics } from '../metrics/board-metrics.ts';
@@ -7,19 +11,35 @@ import type { RunningJobs } from '../once-jobs.ts';
 import { slotLimits, type SlotPool } from '../slots.ts';
 import type { SlotServer } from './slots.ts';
 
+/** A worker's registry as JSON, asked for by the primary: {board: 'metrics', id} there, this back. */
+export interface MetricsMessage {
+  board: 'metrics';
+  id: number;
+  metrics?: MetricJson[];
+}
+
 export interface ClusterMetrics extends MetricsSource {
   /** A worker died and was replaced (or is about to be). */
   countRestart(): void;
+  /** A worker's answer to a scrape. */
+  receive(message: MetricsMessage): void;
 }
 
+/** A worker that has not answered by then is left out of that scrape (it may be starting or stuck). */
+const workerAnswerMs = 2_000;
+
 /**
- * The primary's answer to a scrape: every worker's registry through prom-client's
- * AggregatorRegistry (per-worker series, labelled worker="1".."N"), then the primary's own: the
- * database and once-job figures (read once here, not once per worker), the machine's slots, the
- * workers, and its own process figures as board_primary_* (the workers' keep Node's names).
+ * The primary's answer to a scrape: the registries of the workers that serve (asked over IPC),
+ * aggregated by prom-client's AggregatorRegistry.aggregate (per-worker series, as each is labelled
+ * worker="1".."N"), together with the primary's own: the database and once-job figures (read once
+ * here, not once per worker), the machine's slots, the workers, and its own process figures as
+ * board_primary_* (the workers' keep Node's names). Not AggregatorRegistry.clusterMetrics: it asks
+ * every forked worker, and one still loading its modules drops the question, so the scrape failed
+ * after 5 s whenever a worker was being replaced.
  */
-export function createClusterMetrics(app: JobDeps & { config: Config }, jobs: RunningJobs, slots: SlotServer, workers: () => number): ClusterMetrics {
-  const aggregator = new AggregatorRegistry();
+export function createClusterMetrics(app: JobDeps & { config: Config }, jobs: RunningJobs, slots: SlotServer, serving: () => Worker[]): ClusterMetrics {
+  const asked = new Map<number, (metrics: MetricJson[]) => void>();
+  let nextId = 1;
   const own = new Registry();
   const registers = [own];
   collectDefaultMetrics({ register: own, prefix: 'board_primary_' });
@@ -37,17 +57,34 @@ export function createClusterMetrics(app: JobDeps & { config: Config }, jobs: Ru
   new Gauge({
     name: 'board_workers', help: 'Worker processes serving now (BOARD_WORKERS).', registers,
     collect() {
-      this.set(workers());
+      this.set(serving().length);
     },
   });
   const restarts = new Counter({ name: 'board_worker_restarts_total', help: 'Workers that died and were replaced.', registers });
 
+  const ask = (worker: Worker) => new Promise<MetricJson[] | undefined>((resolve) => {
+    const id = nextId++;
+    const timer = setTimeout(() => {
+      asked.delete(id);
+      resolve(undefined);
+    }, workerAnswerMs);
+    asked.set(id, (metrics) => {
+      clearTimeout(timer);
+      asked.delete(id);
+      resolve(metrics);
+    });
+    if (worker.isConnected()) worker.send({ board: 'metrics', id } satisfies MetricsMessage);
+  });
+
   return {
-    contentType: aggregator.contentType,
+    contentType: own.contentType,
     async metrics() {
-      const [fromWorkers, fromPrimary] = await Promise.all([aggregator.clusterMetrics(), own.metrics()]);
-      return `${fromWorkers.trimEnd()}\n${fromPrimary.trimEnd()}\n`;
+      const answers = await Promise.all([...serving().map(ask), own.getMetricsAsJSON()]);
+      return AggregatorRegistry.aggregate(answers.filter((a): a is MetricJson[] => a !== undefined)).metrics();
     },
     countRestart: () => restarts.inc(),
+    receive(message) {
+      if (message.metrics) asked.get(message.id)?.(message.metrics);
+    },
   };
 }

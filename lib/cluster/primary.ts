@@ -4,13 +4,13 @@ import type { Config } from '../config.ts';
 import { openDb, type Db } from '../db.ts';
 import { createLineLog } from '../log.ts';
 import { createMetricsServer, listenOnLoopback } from '../metrics/listener.ts';
-import { startOnceJobs, type RunningJobs } from '../once-jobs.ts';
+import { runningJobNames, startOnceJobs, type RunningJobs } from '../once-jobs.ts';
 import { createLimitStore } from '../rate-limit.ts';
 import { metricsUrl } from '../serve.ts';
 import { metricsListenFailure } from '../startup-errors.ts';
-import { createClusterMetrics } from './metrics.ts';
+import { createClusterMetrics, type MetricsMessage } from './metrics.ts';
 import { isSlotMessage, serveSlots } from './slots.ts';
-import { workerIndexVariable, type StopMessage, type WorkerMessage } from './worker.ts';
+import { workerIndexVariable, type WorkerMessage } from './worker.ts';
 
 type Fail = (err: unknown, config: Config, line?: string) => never;
 
@@ -40,9 +40,11 @@ export function runPrimary(config: Config, releasePidFile: () => void, fail: Fai
     releasePidFile();
     return fail(err, config);
   }
+  log(`board: primary (pid ${process.pid}) runs the background jobs: ${runningJobNames(jobs).join(', ')}, WAL checkpoints`);
   const slots = serveSlots();
   const workers = new Map<number, Worker>();
-  const metrics = config.metrics && createClusterMetrics({ db, clock: systemClock, log, config }, jobs, slots, () => workers.size);
+  const serving = new Set<Worker>();
+  const metrics = config.metrics && createClusterMetrics({ db, clock: systemClock, log, config }, jobs, slots, () => [...serving]);
   const metricsServer = metrics && createMetricsServer(metrics, log);
   let listening = 0;
   let started = false;
@@ -50,8 +52,10 @@ export function runPrimary(config: Config, releasePidFile: () => void, fail: Fai
   let quickDeaths = 0;
   const pendingForks = new Set<NodeJS.Timeout>();
 
-  const onMessage = (worker: Worker, message: WorkerMessage) => {
+  const onMessage = (worker: Worker, message: WorkerMessage | MetricsMessage) => {
     if (isSlotMessage(message)) return slots.handle(worker, message);
+    if (message.board === 'metrics') return metrics?.receive(message);
+    if (message.board === 'listening') serving.add(worker);
     if (message.board === 'wake') return jobs[message.job]?.wake();
     if (message.board === 'notify') return jobs.notifier?.send(message.text);
     if (message.board === 'listening' && !started && ++listening === config.workers) {
@@ -71,10 +75,11 @@ export function runPrimary(config: Config, releasePidFile: () => void, fail: Fai
     const worker = cluster.fork({ [workerIndexVariable]: String(index) });
     const bornAt = Date.now();
     workers.set(index, worker);
-    worker.on('message', (message: WorkerMessage) => onMessage(worker, message));
+    worker.on('message', (message: WorkerMessage | MetricsMessage) => onMessage(worker, message));
     worker.on('error', () => {}); // a send to a worker that is just exiting; its exit follows
     worker.on('exit', (code, signal) => {
       slots.forget(worker);
+      serving.delete(worker);
       if (workers.get(index) === worker) workers.delete(index);
       if (stopping) return;
       if (!started) {
@@ -102,7 +107,9 @@ export function runPrimary(config: Config, releasePidFile: () => void, fail: Fai
     const exits = [...workers.values()].map((worker) => new Promise<void>((resolve) => {
       if (worker.isDead()) return resolve();
       worker.once('exit', () => resolve());
-      if (worker.isConnected()) worker.send({ board: 'stop' } satisfies StopMessage);
+      // A signal, not a message: a worker still loading its modules would drop a message, while
+      // SIGTERM ends it (no handler yet: nothing to finish) or stops it gracefully.
+      worker.process.kill('SIGTERM');
     }));
     const kill = setTimeout(() => {
       log(`board: workers still running after ${stopGraceMs / 1000} s, killing them`);

@@ -1,10 +1,10 @@
-import { AggregatorRegistry } from 'prom-client';
 import { createApp, type App } from '../app.ts';
 import { loadConfig, type Config } from '../config.ts';
 import type { JobLink } from '../once-jobs.ts';
 import { serveApp } from '../serve.ts';
 import { useSlots, type SlotPool } from '../slots.ts';
 import { startupFailure } from '../startup-errors.ts';
+import type { MetricsMessage } from './metrics.ts';
 import { isSlotMessage, remoteSemaphore, type SlotMessage } from './slots.ts';
 
 /** What a worker tells the primary (besides slot messages, lib/cluster/slots.ts). */
@@ -13,11 +13,6 @@ export type WorkerMessage =
   | { board: 'wake'; job: 'previews' | 'accountRemoval' }
   | { board: 'notify'; text: string };
 
-/** What the primary tells a worker: stop gracefully (the primary got SIGTERM alone). */
-export interface StopMessage {
-  board: 'stop';
-}
-
 /** The worker's number (1..N) the primary gives each worker; a replacement takes over the number of the one it replaces. */
 export const workerIndexVariable = 'BOARD_WORKER_INDEX';
 
@@ -25,10 +20,10 @@ export const workerIndexVariable = 'BOARD_WORKER_INDEX';
  * One cluster worker: serves HTTP on the shared port with its own database connection, its own
  * response cache and its own impression counts. The once-jobs run in the primary; this process
  * wakes them over IPC, takes hashing and image slots from the primary, and stops gracefully on
- * SIGTERM, on the primary's stop message, or when the primary is gone.
+ * SIGTERM (from the primary, or from systemd to the whole group) or when the primary is gone.
  */
 export function runWorker(): void {
-  const send = (message: WorkerMessage | SlotMessage) => {
+  const send = (message: WorkerMessage | SlotMessage | MetricsMessage) => {
     if (process.connected) process.send!(message);
   };
   const grantListeners = new Map<SlotPool, (id: number) => void>();
@@ -48,10 +43,12 @@ export function runWorker(): void {
     console.error(`board: ${startupFailure(err, undefined) ?? (err instanceof Error ? err.stack : String(err))}`);
     process.exit(1);
   }
-  if (app.services.metrics) {
-    AggregatorRegistry.setRegistries([app.services.metrics.registry]);
-    new AggregatorRegistry(); // answers the primary's requests for this worker's metrics
-  }
+  const registry = app.services.metrics?.registry;
+  // The primary's scrape asks each serving worker for its registry (lib/cluster/metrics.ts).
+  const answerMetrics = (id: number) => void registry?.getMetricsAsJSON().then(
+    (metrics) => send({ board: 'metrics', id, metrics }),
+    (err: Error) => app.services.log(`metrics: ${err.message}`),
+  );
 
   const serving = serveApp(app, config, {
     listening: (port) => send({ board: 'listening', port }),
@@ -63,7 +60,7 @@ export function runWorker(): void {
   const shutdown = (reason: string) => void serving.shutdown(reason).then(() => process.exit(0));
   process.on('message', (message: unknown) => {
     if (isSlotMessage(message) && message.op === 'grant') grantListeners.get(message.pool)?.(message.id);
-    else if ((message as StopMessage | undefined)?.board === 'stop') shutdown('stop from the primary');
+    else if ((message as MetricsMessage | undefined)?.board === 'metrics') answerMetrics((message as MetricsMessage).id);
   });
   process.on('SIGTERM', () => shutdown('SIGTERM'));
   process.on('SIGINT', () => shutdown('SIGINT'));

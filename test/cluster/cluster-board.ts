@@ -54,26 +54,43 @@ export async function startCluster(env: Record<string, string> = {}, dataDir = m
     }
     return counts;
   };
-  const workerOf = async (client: Client) => {
+  // One look at a time: each compares the per-worker counts of /api/health before and after its request.
+  let lookups: Promise<unknown> = Promise.resolve();
+  const oneAtATime = <T>(work: () => Promise<T>): Promise<T> => {
+    const turn = lookups.then(work);
+    lookups = turn.catch(() => {});
+    return turn;
+  };
+  const lookUp = async (client: Client) => {
     const before = await healthCounts();
     assert.equal((await client.get('/api/health')).status, 200);
-    const after = await healthCounts();
-    const moved = [...after].filter(([worker, n]) => n !== (before.get(worker) ?? 0)).map(([worker]) => worker);
-    assert.equal(moved.length, 1, `one worker answered: ${JSON.stringify([...after])}`);
-    return moved[0]!;
+    for (let attempt = 0; ; attempt++) {
+      const after = await healthCounts();
+      const moved = [...after].filter(([worker, n]) => n !== (before.get(worker) ?? 0)).map(([worker]) => worker);
+      if (moved.length === 1) return moved[0]!;
+      // The metrics count a request when its answer is handed to the socket: a moment later at most.
+      if (moved.length > 1 || attempt === 10) throw new Error(`not one worker answered: ${JSON.stringify([...before])} → ${JSON.stringify([...after])}`);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
   };
+  const workerOf = (client: Client) => oneAtATime(() => lookUp(client));
   const board: ClusterBoard = {
     url: child.url, metricsUrl, dataDir, child, scrape, workerOf,
-    async clientOn(worker, ip) {
-      for (let attempt = 0; attempt < 20; attempt++) {
+    clientOn: (worker, ip) => oneAtATime(async () => {
+      // A worker that is being replaced gets connections once it listens: keep trying for a while.
+      for (const deadline = Date.now() + 20_000; Date.now() < deadline;) {
         // One connection, kept open between requests (the server closes an idle one after 5 s).
         const connection = new Connection(child.url, { pipelining: 1, keepAliveTimeout: 4_000 });
-        connections.push(connection);
         const client = new Client(child.url, ip, connection);
-        if (await workerOf(client) === worker) return client;
+        if (await lookUp(client) === worker) {
+          connections.push(connection);
+          return client;
+        }
+        await connection.close();
+        await new Promise((resolve) => setTimeout(resolve, 20));
       }
-      throw new Error(`no connection reached worker ${worker}`);
-    },
+      throw new Error(`no connection reached worker ${worker}:\n${child.output().split("\n").slice(-30).join("\n")}`);
+    }),
     stop() {
       stopped ??= (child.process.kill('SIGTERM'), child.exited);
       return stopped;

@@ -1,0 +1,87 @@
+import Database from 'better-sqlite3';
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { password } from '../helpers.ts';
+import { startCluster, type ClusterBoard } from './cluster-board.ts';
+
+/**
+ * Per-process state with two worker processes on one database (issue 18): the limits hold the
+ * two together to 1×, the machine's hashing slots to two at once, and a visitor seen by both
+ * counts once; after a graceful stop the totals are exact.
+ */
+describe('two workers, one database: limits, hashing slots, impressions', () => {
+  let board: ClusterBoard;
+  before(async () => {
+    board = await startCluster({ BOARD_LIMITS: '1', BOARD_NEW_ACCOUNT_HOURS: '0', BOARD_SCRYPT_LOGN: '15' });
+  });
+  after(() => board.close());
+
+  test('the primary runs the background jobs, once; no worker does', () => {
+    const lines = board.child.output().split('\n').filter((line) => line.includes('runs the background jobs'));
+    assert.deepEqual(lines, [`board: primary (pid ${board.child.process.pid}) runs the background jobs: housekeeping, accountRemoval, statisticsSweep, WAL checkpoints`]);
+  });
+
+  test('a per-address limit (20 reset checks a minute) holds for both workers together', async () => {
+    const [one, two] = [await board.clientOn('1', '203.0.113.7'), await board.clientOn('2', '203.0.113.7')];
+    const statuses: number[] = [];
+    for (let i = 0; i < 30; i++) statuses.push((await (i % 2 ? two : one).post('/api/auth/reset/check', { token: 'x'.repeat(43) })).status);
+    assert.equal(statuses.filter((s) => s !== 429).length, 20, statuses.join(' '));
+    assert.ok(statuses.slice(20).every((s) => s === 429));
+  });
+
+  test('a write limit per account (6 creates a minute) holds for both workers together', async () => {
+    const [one, two] = [await board.clientOn('1', '203.0.113.8'), await board.clientOn('2', '203.0.113.9')];
+    assert.equal((await one.post('/api/auth/newuser', { user: 'Zwei Prozesse', pass1: password, pass2: password })).status, 201);
+    assert.equal((await one.post('/api/auth/login', { user: 'Zwei Prozesse', pass: password })).status, 200);
+    two.cookie = one.cookie; // the same session on the other worker
+    const statuses: number[] = [];
+    for (let i = 0; i < 10; i++) statuses.push((await (i % 2 ? two : one).post('/api/entry/create', { content: `Beitrag Nummer ${i}` })).status);
+    assert.deepEqual(statuses, [201, 201, 201, 201, 201, 201, 429, 429, 429, 429]);
+  });
+
+  test('password hashing: logins through both workers at once never run more than two hashes on the machine', async () => {
+    const registrar = await board.clientOn('1', '203.0.113.10');
+    const names = Array.from({ length: 6 }, (_, i) => `Hasher ${i}`);
+    for (const name of names) assert.equal((await registrar.post('/api/auth/newuser', { user: name, pass1: password, pass2: password }, { 'x-forwarded-for': `203.0.113.${20 + names.indexOf(name)}` })).status, 201);
+    const clients = await Promise.all(Array.from({ length: 12 }, (_, i) => board.clientOn(i % 2 ? '2' : '1', `203.0.113.${40 + i}`)));
+    const answers = await Promise.all(clients.map((client, i) => client.post('/api/auth/login', { user: names[i % names.length], pass: password })));
+    assert.deepEqual(answers.map((a) => a.status), Array(12).fill(200));
+    const series = await board.scrape();
+    const loginsOn = (worker: string) => series.get(`board_http_request_duration_seconds_count{route="/api/auth/login",method="POST",status="2xx",worker="${worker}"}`) ?? 0;
+    assert.ok(loginsOn('1') >= 6 && loginsOn('2') >= 6, 'both workers hashed');
+    assert.equal(series.get('board_machine_slots_peak{pool="hash"}'), 2, 'two at once at most, and the bound was reached');
+  });
+
+  test('a visitor seen by both workers counts once, the per-address cap holds for both; totals exact after SIGTERM', async () => {
+    const [one, two] = [await board.clientOn('1', '198.51.100.5'), await board.clientOn('2', '198.51.100.5')];
+    let impressions = 0;
+    const page = async (client: typeof one, agent: string) => {
+      assert.equal((await client.get('/', { 'user-agent': agent })).status, 200);
+      impressions++;
+    };
+    for (let i = 0; i < 3; i++) {
+      await page(one, 'Browser A');
+      await page(two, 'Browser A');
+    }
+    // Five more browsers from the same address, spread over both workers: the address brings 3 visitors at most.
+    for (let i = 0; i < 5; i++) await page(i % 2 ? one : two, `Browser ${'BCDEF'[i]}`);
+    // Another address: one visitor, seen by both workers.
+    const [three, four] = [await board.clientOn('1', '198.51.100.6'), await board.clientOn('2', '198.51.100.6')];
+    await page(three, 'Browser G');
+    await page(four, 'Browser G');
+
+    assert.equal(await board.stop(), 0);
+    const db = new Database(join(board.dataDir, 'board.db'), { readonly: true });
+    try {
+      const counter = (name: string) => (db.prepare('SELECT value FROM counters WHERE name = ?').get(name) as { value: number }).value;
+      assert.equal(counter('impressions'), impressions);
+      assert.equal(counter('visitors'), 4, 'three from the first address, one from the second');
+      const today = db.prepare('SELECT impressions, visitors FROM daily_stats').all();
+      assert.deepEqual(today, [{ impressions, visitors: 4 }]);
+      assert.equal((db.prepare('SELECT count(*) AS n FROM visitor_hashes').get() as { n: number }).n, 4);
+    } finally {
+      db.close();
+    }
+  });
+});
