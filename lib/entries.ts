@@ -97,6 +97,7 @@ export function createEntry(db: Db, entry: NewEntry, now: number): number | unde
     }
     adjustEntryCounters(db, Boolean(parent), 1);
     db.responses.threadChanged(parent?.root ?? pid);
+    db.responses.userChanged(entry.uid);
     return pid;
   });
 }
@@ -144,6 +145,7 @@ export function softDeleteEntry(db: Db, pid: number): string {
     adjustEntryCounters(db, entry.reply_to !== 0, -1);
     repairLatestAfterRemoval(db, pid, entry.reply_to);
     db.responses.threadChanged(entry.root);
+    db.responses.userChanged(entry.uid);
     return entry.filepath;
   });
 }

@@ -152,14 +152,17 @@ export function readThread(db: Db, pid: number): ThreadJson | undefined {
   return thread;
 }
 
-/** GET /api/u/{username}/feed/{page}: the user's live entries, replies included, newest first. */
-export function readUserFeedPage(db: Db, uid: number, page: number): EntryJson[] {
-  const rows = db.all<EntryReadRow>(
-    `${entryReadSelect} WHERE e.uid = ? AND e.deleted = 0 ORDER BY e.pid DESC LIMIT ? OFFSET ?`,
+/**
+ * GET /api/u/{username}/feed/{page}: the user's live entries, replies included, newest first, and
+ * the threads they belong to (the response cache's key to when the page changes).
+ */
+export function readUserFeedPage(db: Db, uid: number, page: number): { entries: EntryJson[]; roots: number[] } {
+  const rows = db.all<EntryReadRow & { root: number }>(
+    `${entryReadColumns}, e.root FROM entries e LEFT JOIN users u ON u.uid = e.uid WHERE e.uid = ? AND e.deleted = 0 ORDER BY e.pid DESC LIMIT ? OFFSET ?`,
     uid, feedPageSize, page * feedPageSize,
   );
   const previews = previewsOf(db, rows);
-  return rows.map((row) => toJson(row, previews));
+  return { entries: rows.map((row) => toJson(row, previews)), roots: [...new Set(rows.map((row) => row.root))] };
 }
 
 /** Entries by pid (without `latest`), for lists that are not threads: the moderation's report queue. */

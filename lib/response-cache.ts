@@ -1,6 +1,6 @@
 /**
- * Serialised JSON of the hot API answers (feed pages and threads), kept until a write changes
- * what they show. One cache per database connection (`db.responses`). Every write that can
+ * Serialised JSON of the hot API answers (feed pages, threads and user feeds), kept until a write
+ * changes what they show. One cache per database connection (`db.responses`). Every write that can
  * change an entry's JSON tells the cache in the same synchronous call as the write, so no reader
  * can see the old answer afterwards. The invalidation points, all of them:
  *
@@ -10,6 +10,9 @@
  * |   removeEntryOfDeletedAccount (lib/entries.ts: one       |                     |
  * |   thread and the feed move; the last one in the slices   |                     |
  * |   of lib/account-removal.ts)                             |                     |
+ * | createEntry, softDeleteEntry, removeEntry, restoreEntry  | userChanged(uid)    |
+ * |   (the author's list of live entries gains or loses one: |                     |
+ * |   their feed's pages shift)                              |                     |
  * | removeEntry, restoreEntry (lib/moderation/entries.ts;    | threadChanged(root) |
  * |   a ban's purge removes entry by entry)                  |                     |
  * | renameUser, setAvatar (lib/users.ts), deleteAccount      | everythingChanged() |
@@ -19,7 +22,9 @@
  *
  * A thread write moves that thread's version and the feed version (the feed shows
  * last_activity, reply_count and `latest`); a write that can touch many threads at once moves
- * the global version, which every cached answer depends on.
+ * the global version, which every cached answer depends on. A user feed page depends on the
+ * versions of the threads its entries belong to (a reply elsewhere in the thread moves an
+ * entry's last_activity and reply_count) and on its author's version (which entries it lists).
  */
 interface Cached {
   stamp: string;
@@ -27,8 +32,43 @@ interface Cached {
 }
 
 const maxCachedThreads = 2000;
+const maxCachedUserFeeds = 2000;
 const maxTrackedThreads = 100_000; // past this, versions start over under a new global version
 const maxCachedBytes = 48 * 1024 * 1024; // bounds memory on a small VPS
+const maxUserFeedBytes = 16 * 1024 * 1024;
+
+/** A cache of pages by key in least-recently-used order, bounded by count and bytes. */
+class LruPages<K, V extends Cached> {
+  private pages = new Map<K, V>();
+  private bytes = 0;
+  constructor(private readonly maxPages: number, private readonly maxBytes: number) {}
+
+  /** The page, moved to the young end. */
+  get(key: K): V | undefined {
+    const page = this.pages.get(key);
+    if (page) {
+      this.pages.delete(key);
+      this.pages.set(key, page);
+    }
+    return page;
+  }
+
+  set(key: K, page: V): void {
+    const old = this.pages.get(key);
+    if (old) this.forget(key, old);
+    this.pages.set(key, page);
+    this.bytes += page.body.length;
+    for (const [oldest, entry] of this.pages) {
+      if (this.pages.size <= this.maxPages && this.bytes <= this.maxBytes) break;
+      this.forget(oldest, entry);
+    }
+  }
+
+  private forget(key: K, page: V): void {
+    this.pages.delete(key);
+    this.bytes -= page.body.length;
+  }
+}
 
 export class ResponseCache {
   /** `dataVersion`: SQLite's PRAGMA data_version of the connection, which moves when another connection commits. */
@@ -37,28 +77,40 @@ export class ResponseCache {
   private global = 0;
   private feedVersion = 0;
   private threadVersions = new Map<number, number>();
+  private userVersions = new Map<number, number>();
   private feedPages = new Map<number, Cached>();
-  private threads = new Map<number, Cached & { root: number }>();
-  private threadBytes = 0;
+  private threads = new LruPages<number, Cached & { root: number }>(maxCachedThreads, maxCachedBytes);
+  private userFeeds = new LruPages<string, Cached & { uid: number; roots: number[] }>(maxCachedUserFeeds, maxUserFeedBytes);
   private seenDataVersion = -1;
   /** Answers served from the cache and answers built, since the start (read by lib/metrics). */
-  readonly tally = { feedHits: 0, feedMisses: 0, threadHits: 0, threadMisses: 0 };
+  readonly tally = { feedHits: 0, feedMisses: 0, threadHits: 0, threadMisses: 0, userFeedHits: 0, userFeedMisses: 0 };
 
   /** A write inside one thread changed what its answers and the feed show. */
   threadChanged(root: number): void {
-    if (this.threadVersions.size >= maxTrackedThreads) {
-      // Bounded memory on a long-running board: forgetting every version is safe once the
-      // global version moves, because every cached page depends on it.
-      this.threadVersions.clear();
-      this.global++;
-    }
+    if (this.threadVersions.size >= maxTrackedThreads) this.forgetVersions();
     this.threadVersions.set(root, (this.threadVersions.get(root) ?? 0) + 1);
     this.feedVersion++;
   }
 
+  /** A user's list of entries changed (one added or deleted): every page of their feed may shift. */
+  userChanged(uid: number): void {
+    if (this.userVersions.size >= maxTrackedThreads) this.forgetVersions();
+    this.userVersions.set(uid, (this.userVersions.get(uid) ?? 0) + 1);
+  }
+
   /**
-   * Another process (board-admin) may have written to the database: SQLite's data_version
-   * changes whenever another connection commits, and then nothing cached can be trusted.
+   * Bounded memory on a long-running board: forgetting every version is safe once the global
+   * version moves, because every cached page depends on it.
+   */
+  private forgetVersions(): void {
+    this.threadVersions.clear();
+    this.userVersions.clear();
+    this.global++;
+  }
+
+  /**
+   * Another process (board-admin, another worker) may have written to the database: SQLite's
+   * data_version changes whenever another connection commits, and then nothing cached can be trusted.
    */
   private checkOtherWriters(): void {
     const version = this.dataVersion();
@@ -96,8 +148,6 @@ export class ResponseCache {
     this.checkOtherWriters();
     const hit = this.threads.get(pid);
     if (hit && hit.stamp === this.threadStamp(hit.root)) {
-      this.threads.delete(pid); // keep the map in least-recently-used order
-      this.threads.set(pid, hit);
       this.tally.threadHits++;
       return hit.body;
     }
@@ -106,13 +156,24 @@ export class ResponseCache {
     if (root === undefined) return undefined;
     const stamp = this.threadStamp(root);
     const body = Buffer.from(JSON.stringify(build()));
-    if (hit) this.forget(pid, hit.body.length);
     this.threads.set(pid, { stamp, body, root });
-    this.threadBytes += body.length;
-    for (const [oldest, entry] of this.threads) {
-      if (this.threads.size <= maxCachedThreads && this.threadBytes <= maxCachedBytes) break;
-      this.forget(oldest, entry.body.length);
+    return body;
+  }
+
+  /** One page of a user's entries; `build` reads them and the threads they belong to. */
+  userFeed(uid: number, page: number, build: () => { entries: unknown[]; roots: number[] }): Buffer {
+    this.checkOtherWriters();
+    const key = `${uid}:${page}`;
+    const hit = this.userFeeds.get(key);
+    if (hit && hit.stamp === this.userFeedStamp(uid, hit.roots)) {
+      this.tally.userFeedHits++;
+      return hit.body;
     }
+    this.tally.userFeedMisses++;
+    const { entries, roots } = build();
+    const stamp = this.userFeedStamp(uid, roots);
+    const body = Buffer.from(JSON.stringify(entries));
+    this.userFeeds.set(key, { stamp, body, uid, roots });
     return body;
   }
 
@@ -120,8 +181,10 @@ export class ResponseCache {
     return `${this.global}.${this.threadVersions.get(root) ?? 0}`;
   }
 
-  private forget(pid: number, bytes: number): void {
-    this.threads.delete(pid);
-    this.threadBytes -= bytes;
+  /** Versions only grow, so their sum over the page's threads moves whenever one of them does. */
+  private userFeedStamp(uid: number, roots: number[]): string {
+    let threads = 0;
+    for (const root of roots) threads += this.threadVersions.get(root) ?? 0;
+    return `${this.global}.${this.userVersions.get(uid) ?? 0}.${threads}`;
   }
 }

@@ -159,10 +159,11 @@ export function thread(ctx: Ctx) {
   return page;
 }
 
-/** GET /api/u/{username}/feed/{page} */
+/** GET /api/u/{username}/feed/{page}: served from the response cache (lib/response-cache.ts). */
 export function userFeed(ctx: Ctx) {
   const page = integerParam(ctx.params.page, 'page', 0, maxFeedPage);
-  const user = findUserByName(ctx.app.db, ctx.params.username!);
+  const { db } = ctx.app;
+  const user = findUserByName(db, ctx.params.username!);
   if (!user) throw new ApiError(404, 'user.not_found');
-  return readUserFeedPage(ctx.app.db, user.uid, page);
+  return db.responses.userFeed(user.uid, page, () => readUserFeedPage(db, user.uid, page));
 }

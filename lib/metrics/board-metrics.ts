@@ -98,7 +98,7 @@ function methodIndexOf(method: string): number {
 function defineProcessMetrics(app: Services, registers: Registry[]): void {
   new Counter({
     name: 'board_response_cache_total',
-    help: 'Feed pages and threads answered from the response cache (hit) or built (miss).',
+    help: 'Feed pages, threads and user feeds answered from the response cache (hit) or built (miss).',
     labelNames: ['answer', 'result'],
     registers,
     collect() {
@@ -108,6 +108,8 @@ function defineProcessMetrics(app: Services, registers: Registry[]): void {
       this.inc({ answer: 'feed', result: 'miss' }, tally.feedMisses);
       this.inc({ answer: 'thread', result: 'hit' }, tally.threadHits);
       this.inc({ answer: 'thread', result: 'miss' }, tally.threadMisses);
+      this.inc({ answer: 'user_feed', result: 'hit' }, tally.userFeedHits);
+      this.inc({ answer: 'user_feed', result: 'miss' }, tally.userFeedMisses);
     },
   });
   new Gauge({

@@ -26,6 +26,7 @@ export function removeEntry(db: Db, pid: number, reason: string, actor: ActorUid
     const logId = writeModlog(db, actor, { action: 'remove', pid, uid: entry.uid, reason }, now);
     closeOpenReports(db, pid, 'remove', logId, now);
     db.responses.threadChanged(entry.root);
+    db.responses.userChanged(entry.uid); // it leaves the author's feed: their pages shift
     return true;
   });
 }
@@ -48,6 +49,7 @@ export function restoreEntry(db: Db, pid: number, actor: ActorUid, now: number):
     recordRestoredDescendant(db, entry.reply_to, entry);
     writeModlog(db, actor, { action: 'restore', pid, uid: entry.uid }, now);
     db.responses.threadChanged(entry.root);
+    db.responses.userChanged(entry.uid); // back in the author's feed
     return 'restored';
   });
 }

@@ -1,15 +1,16 @@
 import assert from 'node:assert/strict';
 import { before, describe, test } from 'node:test';
 import Database from 'better-sqlite3';
-import { readFeedPage, readThread } from '../../lib/entry-reads.ts';
+import { readFeedPage, readThread, readUserFeedPage } from '../../lib/entry-reads.ts';
+import { findUserByName } from '../../lib/users.ts';
 import {
-  accountRemovalDone, day, imageFixture, limitsOff, member, password, post, startProxiedBoard, uidOf, useBoard, visitor, type Client, type TestBoard,
+  accountRemovalDone, day, imageFixture, limitsOff, member, moderator, password, post, startProxiedBoard, uidOf, useBoard, visitor, type Client, type TestBoard,
 } from '../helpers.ts';
 import { assertStoredLatestMatchesBruteForce, latestOf } from '../entry-helpers.ts';
 import { prng } from '../prng.ts';
 
 /**
- * The response cache (lib/response-cache.ts) keeps the serialised JSON of feed pages and threads.
+ * The response cache (lib/response-cache.ts) keeps the serialised JSON of feed pages, threads and user feeds.
  * Every test here reads the pages a write affects first, so they sit in the cache, then writes
  * through the API and reads them again at once: the answer must show the change and must equal
  * what lib/entry-reads.ts computes fresh from the database.
@@ -17,15 +18,21 @@ import { prng } from '../prng.ts';
 
 const feedPath = (page: number) => `/api/entry/feed/${page}`;
 const threadPath = (pid: number) => `/api/entry/${pid}/thread`;
+const userFeedPath = (name: string, page: number) => `/api/u/${encodeURIComponent(name)}/feed/${page}`;
 
 /** The page computed from the database now, bypassing the cache; undefined for an unknown entry. */
 function freshPage(board: TestBoard, path: string): unknown {
   const { db } = board.app.services;
   const feed = /^\/api\/entry\/feed\/(\d+)$/.exec(path);
   const thread = /^\/api\/entry\/(\d+)\/thread$/.exec(path);
+  const userFeed = /^\/api\/u\/([^/]+)\/feed\/(\d+)$/.exec(path);
   let value: unknown;
   if (feed) value = readFeedPage(db, Number(feed[1]));
   else if (thread) value = readThread(db, Number(thread[1]));
+  else if (userFeed) {
+    const user = findUserByName(db, decodeURIComponent(userFeed[1]!));
+    value = user && readUserFeedPage(db, user.uid, Number(userFeed[2])).entries;
+  }
   else throw new Error(`not a cached page: ${path}`);
   return value === undefined ? undefined : JSON.parse(JSON.stringify(value));
 }
@@ -117,6 +124,31 @@ describe('response cache: every write is visible at once in cached feed pages an
     const pages = await readPages(t.board, paths, 'after an edit in the same thread');
     assert.equal(findIn(pages[feedPath(0)], root).content, 'heimlich');
     assert.equal(pages[threadPath(reply)].ancestors[0].content, 'heimlich');
+  });
+
+  test('user feeds come from the cache too, and show at once a reply by someone else, a new entry, a delete, a removal and a restore', async () => {
+    const own = await post(t.members.Anna, 'meins');
+    const paths = [userFeedPath('Anna', 0), userFeedPath('Anna', 1)];
+    await readPages(t.board, paths);
+    t.board.app.services.db.run("UPDATE entries SET content = 'verborgen' WHERE pid = ?", own);
+    assert.equal((await visitor(t.board).get(paths[0]!)).text.includes('verborgen'), false, 'served from the cache');
+    await post(t.members.Bert, 'Antwort von Bert', own); // reply_count and last_activity of Anna's entry move
+    let pages = await readPages(t.board, paths, 'after a reply by someone else');
+    assert.equal(findIn(pages[paths[0]!], own).reply_count, 1);
+    assert.equal(findIn(pages[paths[0]!], own).content, 'verborgen');
+    const newer = await post(t.members.Anna, 'noch eins');
+    pages = await readPages(t.board, paths, 'after her new entry');
+    assert.equal(pages[paths[0]!][0].pid, newer);
+    await ok(t.members.Anna.post(`/api/entry/${newer}/delete`));
+    pages = await readPages(t.board, paths, 'after her delete');
+    assert.equal(findIn(pages[paths[0]!], newer), undefined);
+    const mod = await moderator(t.board, 'Mona');
+    await ok(mod.post(`/api/mod/entry/${own}/remove`, { reason: 'Spam' }));
+    pages = await readPages(t.board, paths, 'after a removal by a moderator');
+    assert.equal(findIn(pages[paths[0]!], own), undefined);
+    await ok(mod.post(`/api/mod/entry/${own}/restore`));
+    pages = await readPages(t.board, paths, 'after the restore');
+    assert.equal(findIn(pages[paths[0]!], own).content, 'verborgen');
   });
 
   test('a write by another process (board-admin) shows at once: the cache checks SQLite\'s data_version', async () => {
@@ -437,7 +469,7 @@ describe('response cache: one per board', () => {
 });
 
 describe('response cache under random writes', () => {
-  test('after each of 200 random writes, feed pages and threads served from the cache equal a fresh computation', async () => {
+  test('after each of 200 random writes, feed pages, threads and user feeds served from the cache equal a fresh computation', async () => {
     const seed = Number(process.env.VIEW_CACHE_SEED ?? 20261122);
     const random = prng(seed);
     const pick = <T>(items: T[]): T => items[Math.floor(random() * items.length)]!;
@@ -523,7 +555,8 @@ describe('response cache under random writes', () => {
           };
         }
 
-        const watched = [feedPath(0), feedPath(1), ...[...new Set([...related, pick(all), pick(all), pick(all)])].filter(Boolean).map(threadPath)];
+        const userFeeds = [...members.values()].flatMap(({ name }) => [userFeedPath(name, 0), userFeedPath(name, 1)]);
+        const watched = [feedPath(0), feedPath(1), ...userFeeds, ...[...new Set([...related, pick(all), pick(all), pick(all)])].filter(Boolean).map(threadPath)];
         const note = `(seed ${seed}, step ${step}: ${action})`;
         await readPages(board, watched, `before ${note}`);
         await write();
