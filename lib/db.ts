@@ -1,6 +1,7 @@
 import Database from 'better-sqlite3';
 import { closeSync, existsSync, openSync } from 'node:fs';
 import { Worker } from 'node:worker_threads';
+import { createDataVersion } from './data-version.ts';
 import { ResponseCache } from './response-cache.ts';
 import { migrate } from './schema.ts';
 
@@ -47,6 +48,7 @@ export function openDb(path: string, options: { backgroundCheckpoints?: boolean;
   const checkpointer = options.backgroundCheckpoints ? startCheckpointer(path) : undefined;
 
   const cache = new Map<string, Database.Statement>();
+  const dataVersion = createDataVersion(raw, path);
   let fault: ((sql: string) => Error | undefined) | undefined;
 
   function prepare(sql: string): Database.Statement {
@@ -79,10 +81,15 @@ export function openDb(path: string, options: { backgroundCheckpoints?: boolean;
     }).immediate(),
     setFault(f) { fault = f; },
     raw,
-    // Through the helper like any statement, so a simulated disk fault fails cached reads too.
-    responses: new ResponseCache(() => one<{ data_version: number }>('PRAGMA data_version')!.data_version),
+    // Through the fault hook like any statement, so a simulated disk fault fails cached reads too.
+    responses: new ResponseCache(() => {
+      const failure = fault?.('PRAGMA data_version');
+      if (failure) throw failure;
+      return dataVersion.read();
+    }),
     close() {
       const closeConnection = () => {
+        dataVersion.close();
         if (raw.open) raw.close();
       };
       if (!checkpointer) return Promise.resolve(closeConnection());

@@ -127,17 +127,30 @@ export class ResponseCache {
   }
 
   feed(page: number, build: () => unknown): Buffer {
-    this.checkOtherWriters();
-    const stamp = `${this.global}.${this.feedVersion}`;
-    const hit = this.feedPages.get(page);
-    if (hit?.stamp === stamp) {
-      this.tally.feedHits++;
-      return hit.body;
-    }
+    const hit = this.cachedFeed(page);
+    if (hit) return hit;
     this.tally.feedMisses++;
     const body = Buffer.from(JSON.stringify(build()));
-    this.feedPages.set(page, { stamp, body });
+    this.feedPages.set(page, { stamp: `${this.global}.${this.feedVersion}`, body });
     return body;
+  }
+
+  /** A feed page if it is cached and current, else undefined (the fast path, lib/http/fast-path.ts). */
+  cachedFeed(page: number): Buffer | undefined {
+    this.checkOtherWriters();
+    const hit = this.feedPages.get(page);
+    if (hit?.stamp !== `${this.global}.${this.feedVersion}`) return undefined;
+    this.tally.feedHits++;
+    return hit.body;
+  }
+
+  /** A thread page if it is cached and current, else undefined (the fast path). */
+  cachedThread(pid: number): Buffer | undefined {
+    this.checkOtherWriters();
+    const hit = this.threads.get(pid);
+    if (!hit || hit.stamp !== this.threadStamp(hit.root)) return undefined;
+    this.tally.threadHits++;
+    return hit.body;
   }
 
   /**
@@ -145,12 +158,8 @@ export class ResponseCache {
    * is asked only on a miss: an entry's root never changes, so a cached page knows it already.
    */
   thread(pid: number, rootOf: () => number | undefined, build: () => unknown): Buffer | undefined {
-    this.checkOtherWriters();
-    const hit = this.threads.get(pid);
-    if (hit && hit.stamp === this.threadStamp(hit.root)) {
-      this.tally.threadHits++;
-      return hit.body;
-    }
+    const hit = this.cachedThread(pid);
+    if (hit) return hit;
     this.tally.threadMisses++;
     const root = rootOf();
     if (root === undefined) return undefined;

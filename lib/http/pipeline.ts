@@ -6,6 +6,7 @@ import { checkWriteLimit, isNewAccount } from '../write-limits.ts';
 import { makeContext, Reply, requireModerator, type Handler } from './context.ts';
 import { ApiError } from './errors.ts';
 import { isForeignOrigin } from './origin.ts';
+import { createFastPath } from './fast-path.ts';
 import { badRequest, sendError, sendJson, sendJsonText } from './respond.ts';
 import { createRouter } from './router.ts';
 
@@ -20,8 +21,11 @@ export type RequestListener = (req: IncomingMessage, res: ServerResponse) => voi
 export function createRequestListener(app: Services, routes: readonly Route[], notFoundPage: Handler): RequestListener {
   const router = createRouter(routes);
   const maxDrainBytes = app.config.maxUpload * 2;
+  const fastPath = createFastPath(app, routes);
 
-  return (req, res) => void handle(req, res);
+  return (req, res) => {
+    if (!fastPath(req, res)) void handle(req, res);
+  };
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const started = performance.now();
