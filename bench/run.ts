@@ -1,127 +1,38 @@
-import autocannon from 'autocannon';
-import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { cpus, totalmem } from 'node:os';
+import { mkdirSync, statSync, writeFileSync } from 'node:fs';
+import { cpus, loadavg, totalmem } from 'node:os';
 import { join } from 'node:path';
 import sharp from 'sharp';
 import { limitCostLines, measureLimitCosts } from './limits.ts';
+import { cannon, connections, ensureWrk, rssMb, root, seconds, startBoard, startCeiling, stop, wrk, type Board, type LoadOptions, type Measured } from './load.ts';
 import { benchPassword, benchSessionToken, benchUsername, hotThreadPid, seedBoard } from './seed.ts';
 
 /**
- * `make bench`: seeds boards of 10k, 100k and 1M entries, measures a bare node:http baseline
- * in the same run, loads the real server (its own process, BOARD_TRUST_PROXY=1, each
- * connection its own X-Forwarded-For address so per-IP limits stay on) with autocannon, and
- * prints a markdown table that is also written to bench/results.md. The server runs with
- * BOARD_LIMITS=0 (the abuse limits off: a thousand connections write faster than people do;
- * SPEC's per-address limits stay on), or with BENCH_LIMITS when set; the report says which. The
- * limits' own cost per request is measured apart (bench/limits.ts).
+ * `make bench`: seeds boards of 10k, 100k and 1M entries and loads the real server (its own
+ * process, BOARD_TRUST_PROXY=1, each autocannon connection its own X-Forwarded-For address so
+ * per-IP limits stay on). Every read case is measured with wrk and reported as a ratio to two
+ * ceilings measured in the same run: a bare node:http server stringifying a feed-sized array
+ * (bench/baseline.ts), and a bare server answering THE SAME BYTES as the board for that case from
+ * memory (bench/same-bytes.ts, this runtime's limit on this machine for that body). Writes and the
+ * mixed load use autocannon. Then the same database with BOARD_WORKERS=2: feed reads as a ratio to
+ * one worker (wrk), creates, votes and the mixed load. The server runs with BOARD_LIMITS=0 (or
+ * BENCH_LIMITS); the report says which. bench/results.md gets the tables.
  */
 const boardLimits = process.env.BENCH_LIMITS ?? '0';
-const seconds = Number(process.env.BENCH_SECONDS ?? 10);
 const sizes = (process.env.BENCH_SIZES ?? '10000,100000,1000000').split(',').map(Number);
-const connections = 50;
-const root = new URL('..', import.meta.url).pathname;
 const dataRoot = join(root, 'bench', 'data');
 const basePort = 18_080;
+/** wrk's settings for every read: two generator threads, 64 connections, unpinned. */
+const readLoad = { threads: 2, connections: 64 };
 
-interface Row {
+interface Row extends Measured {
   name: string;
   size: number;
-  rps: number;
-  p50: number;
-  p99: number;
-  ratio?: number;
-  rssMb?: number;
-  errors: number;
-  note?: string;
-}
-
-let ipCounter = 0;
-/** A fresh address from 10.x per connection: only ever sent as a header, never connected to. */
-function nextIp(): string {
-  ipCounter++;
-  return `10.${(ipCounter >> 16) & 255}.${(ipCounter >> 8) & 255}.${ipCounter & 255}`;
-}
-
-type Setup = (client: { setHeaders(h: Record<string, string>): void; setHeadersAndBody(h: Record<string, string>, b: string | Buffer): void }, index: number) => void;
-
-async function load(url: string, options: { path: string; method?: 'GET' | 'POST'; setup?: Setup; connections?: number; overallRate?: number; duration?: number }): Promise<autocannon.Result> {
-  let index = 0;
-  return autocannon({
-    url: url + options.path,
-    method: options.method ?? 'GET',
-    connections: options.connections ?? connections,
-    duration: options.duration ?? seconds,
-    overallRate: options.overallRate,
-    setupClient: (client: any) => {
-      const i = ++index;
-      if (options.setup) options.setup(wrapClient(client), i);
-      else client.setHeaders({ 'x-forwarded-for': nextIp() });
-    },
-  } as autocannon.Options);
-}
-
-function wrapClient(client: any) {
-  const ip = nextIp();
-  return {
-    setHeaders: (h: Record<string, string>) => client.setHeaders({ ...h, 'x-forwarded-for': ip }),
-    setHeadersAndBody: (h: Record<string, string>, b: string | Buffer) => client.setHeadersAndBody({ ...h, 'x-forwarded-for': ip }, b),
-  };
-}
-
-/** A fresh process is measured warm, like a server that has been up a while: JIT and page cache. */
-async function warmUp(url: string, paths: string[]): Promise<void> {
-  for (const path of paths) await load(url, { path, duration: 2 });
-}
-
-function row(name: string, size: number, result: autocannon.Result, note?: string): Row {
-  const errors = result.errors + result.timeouts + result.non2xx;
-  return { name, size, rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, errors, note };
-}
-
-async function waitForHealth(url: string, deadlineMs: number): Promise<void> {
-  while (Date.now() < deadlineMs) {
-    try {
-      const res = await fetch(`${url}/api/health`);
-      if (res.ok) return;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((r) => setTimeout(r, 10));
-  }
-  throw new Error(`no answer from ${url} in time`);
-}
-
-async function startBoard(dataDir: string, port: number): Promise<{ proc: ChildProcess; url: string; startupMs: number }> {
-  const started = performance.now();
-  const proc = spawn(process.execPath, ['--import', 'tsx', 'server.ts'], {
-    cwd: root,
-    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', BOARD_DATA: dataDir, BOARD_TRUST_PROXY: '1', BOARD_PREVIEW: '0', BOARD_LIMITS: boardLimits },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
-  const url = `http://127.0.0.1:${port}`;
-  await waitForHealth(url, Date.now() + 30_000);
-  return { proc, url, startupMs: performance.now() - started };
-}
-
-async function stop(proc: ChildProcess): Promise<void> {
-  if (proc.exitCode !== null) return;
-  await new Promise<void>((resolve) => {
-    proc.once('exit', () => resolve());
-    proc.kill('SIGTERM');
-  });
-}
-
-function rssMb(pid: number): number {
-  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-  return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024;
-}
-
-function formBody(fields: Record<string, string>): string {
-  return new URLSearchParams(fields).toString();
+  stringify?: number;
+  sameBytes?: number;
 }
 
 const formHeaders = (uid: number) => ({ 'content-type': 'application/x-www-form-urlencoded', cookie: `session=${benchSessionToken(uid)}` });
+const formBody = (fields: Record<string, string>) => new URLSearchParams(fields).toString();
 
 async function multipartImage(): Promise<{ body: Buffer; type: string }> {
   const jpeg = await sharp({ create: { width: 1600, height: 1200, channels: 3, background: { r: 90, g: 140, b: 200 } } }).jpeg().toBuffer();
@@ -134,7 +45,7 @@ async function multipartImage(): Promise<{ body: Buffer; type: string }> {
   return { body, type: `multipart/form-data; boundary=${boundary}` };
 }
 
-async function seed(size: number): Promise<string> {
+export async function seed(size: number): Promise<string> {
   const dir = join(dataRoot, String(size));
   mkdirSync(dir, { recursive: true });
   const started = performance.now();
@@ -143,102 +54,150 @@ async function seed(size: number): Promise<string> {
   return dir;
 }
 
-async function measureFullBoard(size: number, rows: Row[]): Promise<{ startupMs: number; rss: number; baselineRps: number }> {
+/** The read cases: name and path. */
+const reads: [string, string][] = [
+  ['feed page 0', '/api/entry/feed/0'],
+  ['feed page 50', '/api/entry/feed/50'],
+  [`thread (${hotThreadPid}, 100 replies)`, `/api/entry/${hotThreadPid}/thread`],
+  ['vote tally', '/api/entry/12345/votes'],
+  ['user feed', `/api/u/${benchUsername(7)}/feed/0`],
+  ['page / (counts an impression)', '/'],
+];
+
+const users = 1000;
+const writes = (): [string, LoadOptions][] => [
+  ['create entry (text, logged in)', { path: '/api/entry/create', method: 'POST', setup: (c, i) => c.setHeadersAndBody(formHeaders(i % users + 1), formBody({ content: `Bench-Beitrag von Verbindung ${i} ${Math.random()}`, reply_to: String(1000 + i) })) }],
+  ['vote (logged in)', { path: '/api/entry/4242/vote', method: 'POST', setup: (c, i) => c.setHeadersAndBody(formHeaders(i % users + 1), formBody({ mode: 'yes' })) }],
+];
+
+/** The same bytes as the board answers for `path`, served from memory: that body's ceiling. */
+async function sameBytesCeiling(board: Board, path: string, port: number): Promise<Measured> {
+  const ceiling = await startCeiling('same-bytes.ts', board.url + path, port);
+  await wrk(`http://127.0.0.1:${port}`, path, { ...readLoad, duration: 2 });
+  const measured = await wrk(`http://127.0.0.1:${port}`, path, readLoad);
+  await stop(ceiling);
+  return measured;
+}
+
+/** Feed reads at full speed while creates run at 500/s, image posts at 5/s and logins at 2/s. */
+async function mixed(url: string, size: number, label: string, image: { body: Buffer; type: string }): Promise<Row[]> {
+  const [feed, creates, images, logins] = await Promise.all([
+    cannon(url, { path: '/api/entry/feed/0' }),
+    cannon(url, { path: '/api/entry/create', method: 'POST', connections: 10, overallRate: 500, setup: (c, i) => c.setHeadersAndBody(formHeaders(i + 100), formBody({ content: `Gemischte Last ${label} ${i} ${Math.random()}`, reply_to: String(500 + i) })) }),
+    cannon(url, { path: '/api/entry/create', method: 'POST', connections: 2, overallRate: 5, setup: (c, i) => c.setHeadersAndBody({ 'content-type': image.type, cookie: `session=${benchSessionToken(i + 300)}` }, image.body) }),
+    cannon(url, { path: '/api/auth/login', method: 'POST', connections: 2, overallRate: 2, setup: (c, i) => c.setHeadersAndBody({ 'content-type': 'application/x-www-form-urlencoded' }, formBody({ user: benchUsername(5000 + i), pass: benchPassword })) }),
+  ]);
+  return [
+    { name: `mixed${label}: feed page 0 reads (autocannon)`, size, ...feed },
+    { name: `mixed${label}: creates at 500/s`, size, ...creates },
+    { name: `mixed${label}: image posts at 5/s`, size, ...images },
+    { name: `mixed${label}: logins at 2/s`, size, ...logins },
+  ];
+}
+
+interface FullRun {
+  startupMs: number;
+  rssOne: number;
+  rssPrimary: number;
+  rssWorkers: number;
+  workersRatio: number;
+  stringifyRps: number;
+  dbBytes: number;
+}
+
+async function measureFullBoard(size: number, rows: Row[]): Promise<FullRun> {
   const dir = await seed(size);
-  const board = await startBoard(dir, basePort);
+  const env = { BOARD_LIMITS: boardLimits };
+  let board = await startBoard(dir, basePort, env);
+  for (const [, path] of reads) await wrk(board.url, path, { ...readLoad, duration: 2 }); // warm: JIT, page cache, response cache
   const sample = await (await fetch(`${board.url}/api/entry/feed/0`)).text();
   writeFileSync(join(dir, 'feed-sample.json'), sample);
-
-  // The baseline runs while the board idles, on its own port and process.
-  const baseline = spawn(process.execPath, ['--import', 'tsx', 'bench/baseline.ts', join(dir, 'feed-sample.json'), String(basePort + 1)], { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] });
-  await new Promise((r) => baseline.stdout!.once('data', r));
-  await warmUp(`http://127.0.0.1:${basePort + 1}`, ['/']);
-  const base = await load(`http://127.0.0.1:${basePort + 1}`, { path: '/' });
+  const baseline = await startCeiling('baseline.ts', join(dir, 'feed-sample.json'), basePort + 1);
+  await wrk(`http://127.0.0.1:${basePort + 1}`, '/', { ...readLoad, duration: 2 });
+  const stringify = await wrk(`http://127.0.0.1:${basePort + 1}`, '/', readLoad);
   await stop(baseline);
-  rows.push(row('baseline (bare node:http, feed-sized JSON)', size, base));
-  const baselineRps = base.requests.average;
+  rows.push({ name: 'ceiling: bare node:http stringifying a feed-sized array', size, ...stringify });
 
-  const url = board.url;
-  await warmUp(url, ['/api/entry/feed/0', `/api/entry/${hotThreadPid}/thread`]);
-  const users = 1000;
-  const cases: [string, Parameters<typeof load>[1]][] = [
-    ['feed page 0', { path: '/api/entry/feed/0' }],
-    ['feed page 50', { path: '/api/entry/feed/50' }],
-    [`thread (${hotThreadPid}, 100 replies)`, { path: `/api/entry/${hotThreadPid}/thread` }],
-    ['vote tally', { path: '/api/entry/12345/votes' }],
-    ['user feed', { path: `/api/u/${benchUsername(7)}/feed/0` }],
-    ['page / (counts an impression)', { path: '/' }],
-    ['create entry (text, logged in)', { path: '/api/entry/create', method: 'POST', setup: (c, i) => c.setHeadersAndBody(formHeaders(i % users + 1), formBody({ content: `Bench-Beitrag von Verbindung ${i}`, reply_to: String(1000 + i) })) }],
-    ['vote (logged in)', { path: '/api/entry/4242/vote', method: 'POST', setup: (c, i) => c.setHeadersAndBody(formHeaders(i % users + 1), formBody({ mode: 'yes' })) }],
-    ['login (scrypt N=2^17)', { path: '/api/auth/login', method: 'POST', setup: (c, i) => c.setHeadersAndBody({ 'content-type': 'application/x-www-form-urlencoded' }, formBody({ user: benchUsername(2000 + i), pass: benchPassword })) }],
-  ];
-  for (const [name, options] of cases) {
-    const result = await load(url, options);
-    rows.push({ ...row(name, size, result), ratio: result.requests.average / baselineRps });
+  for (const [name, path] of reads) {
+    const ceiling = await sameBytesCeiling(board, path, basePort + 1);
+    rows.push({ name: `ceiling: the same bytes as ${name}`, size, ...ceiling });
+    const measured = await wrk(board.url, path, readLoad);
+    rows.push({ name, size, ...measured, stringify: measured.rps / stringify.rps, sameBytes: measured.rps / ceiling.rps });
   }
-
-  // Mixed: feed reads at full speed while creates run at 500/s, image posts at 5/s and logins at 2/s.
+  for (const [name, options] of writes()) rows.push({ name, size, ...(await cannon(board.url, options)) });
+  rows.push({ name: 'login (scrypt N=2^17)', size, ...(await cannon(board.url, { path: '/api/auth/login', method: 'POST', setup: (c, i) => c.setHeadersAndBody({ 'content-type': 'application/x-www-form-urlencoded' }, formBody({ user: benchUsername(2000 + i), pass: benchPassword })) })) });
   const image = await multipartImage();
-  const [feed, creates, images, logins] = await Promise.all([
-    load(url, { path: '/api/entry/feed/0' }),
-    load(url, { path: '/api/entry/create', method: 'POST', connections: 10, overallRate: 500, setup: (c, i) => c.setHeadersAndBody(formHeaders(i + 100), formBody({ content: 'Gemischte Last', reply_to: String(500 + i) })) }),
-    load(url, { path: '/api/entry/create', method: 'POST', connections: 2, overallRate: 5, setup: (c, i) => c.setHeadersAndBody({ 'content-type': image.type, cookie: `session=${benchSessionToken(i + 300)}` }, image.body) }),
-    load(url, { path: '/api/auth/login', method: 'POST', connections: 2, overallRate: 2, setup: (c, i) => c.setHeadersAndBody({ 'content-type': 'application/x-www-form-urlencoded' }, formBody({ user: benchUsername(5000 + i), pass: benchPassword })) }),
-  ]);
-  rows.push({ ...row('mixed: feed page 0 reads', size, feed), ratio: feed.requests.average / baselineRps });
-  rows.push(row('mixed: creates at 500/s', size, creates));
-  rows.push(row('mixed: image posts at 5/s', size, images));
-  rows.push(row('mixed: logins at 2/s', size, logins));
-
-  // "After the run": let requests still in flight (a login holds 128 MiB while it hashes) finish.
-  await new Promise((r) => setTimeout(r, 2000));
-  const rss = rssMb(board.proc.pid!);
+  rows.push(...await mixed(board.url, size, '', image));
+  await new Promise((r) => setTimeout(r, 2000)); // a login holds 128 MiB while it hashes: let it finish
+  const rssOne = rssMb(board.proc.pid!)[0]!;
   await stop(board.proc);
-  // Start-up is measured on a second, cold start of the same database.
-  const again = await startBoard(dir, basePort);
+  const again = await startBoard(dir, basePort, env); // start-up: a second, cold start of the same database
   await stop(again.proc);
-  return { startupMs: again.startupMs, rss, baselineRps };
+
+  // The same database with two workers.
+  board = await startBoard(dir, basePort, { ...env, BOARD_WORKERS: '2' });
+  await wrk(board.url, '/api/entry/feed/0', { ...readLoad, duration: 2 });
+  const feedOne = rows.find((r) => r.size === size && r.name === 'feed page 0')!;
+  const feedTwo = await wrk(board.url, '/api/entry/feed/0', readLoad);
+  rows.push({ name: 'BOARD_WORKERS=2: feed page 0', size, ...feedTwo, stringify: feedTwo.rps / stringify.rps });
+  const threadTwo = await wrk(board.url, `/api/entry/${hotThreadPid}/thread`, readLoad);
+  rows.push({ name: `BOARD_WORKERS=2: thread (${hotThreadPid}, 100 replies)`, size, ...threadTwo, stringify: threadTwo.rps / stringify.rps });
+  for (const [name, options] of writes()) rows.push({ name: `BOARD_WORKERS=2: ${name}`, size, ...(await cannon(board.url, options)) });
+  rows.push(...await mixed(board.url, size, ' (BOARD_WORKERS=2)', image));
+  await new Promise((r) => setTimeout(r, 2000));
+  const rssTwo = rssMb(board.proc.pid!);
+  await stop(board.proc);
+  return {
+    startupMs: again.startupMs, rssOne, rssPrimary: rssTwo[0]!, rssWorkers: rssTwo.slice(1).reduce((a, b) => a + b, 0) / Math.max(1, rssTwo.length - 1),
+    workersRatio: feedTwo.rps / feedOne.rps, stringifyRps: stringify.rps, dbBytes: statSync(join(dir, 'board.db')).size,
+  };
 }
 
-async function measureGrowth(size: number, rows: Row[], baselineRps: number): Promise<void> {
+async function measureGrowth(size: number, rows: Row[], stringifyRps: number): Promise<void> {
   const dir = await seed(size);
-  const board = await startBoard(dir, basePort + 2);
-  await warmUp(board.url, ['/api/entry/feed/0', `/api/entry/${hotThreadPid}/thread`]);
-  for (const [name, path] of [['feed page 0', '/api/entry/feed/0'], [`thread (${hotThreadPid}, 100 replies)`, `/api/entry/${hotThreadPid}/thread`]] as const) {
-    const result = await load(board.url, { path });
-    rows.push({ ...row(name, size, result), ratio: result.requests.average / baselineRps });
+  const board = await startBoard(dir, basePort + 2, { BOARD_LIMITS: boardLimits });
+  for (const [name, path] of [reads[0]!, reads[2]!]) {
+    await wrk(board.url, path, { ...readLoad, duration: 2 });
+    const measured = await wrk(board.url, path, readLoad);
+    rows.push({ name, size, ...measured, stringify: measured.rps / stringifyRps });
   }
   await stop(board.proc);
 }
 
-function table(rows: Row[]): string {
-  const lines = ['| case | entries | req/s | p50 ms | p99 ms | × baseline | errors |', '|---|---:|---:|---:|---:|---:|---:|'];
+export function table(rows: Row[]): string {
+  const ratio = (r?: number) => (r === undefined ? '' : r.toFixed(2));
+  const lines = ['| case | entries | req/s | p50 ms | p99 ms | × stringify | × same bytes | errors |', '|---|---:|---:|---:|---:|---:|---:|---:|'];
   for (const r of rows) {
-    lines.push(`| ${r.name} | ${r.size.toLocaleString('en')} | ${Math.round(r.rps).toLocaleString('en')} | ${r.p50} | ${r.p99} | ${r.ratio === undefined ? '' : r.ratio.toFixed(2)} | ${r.errors} |`);
+    lines.push(`| ${r.name} | ${r.size.toLocaleString('en')} | ${Math.round(r.rps).toLocaleString('en')} | ${r.p50.toFixed(1)} | ${r.p99.toFixed(1)} | ${ratio(r.stringify)} | ${ratio(r.sameBytes)} | ${r.errors} |`);
   }
   return lines.join('\n');
 }
 
+export function machine(): string {
+  return `${cpus().length} cores (${cpus()[0]?.model.trim()}), ${(totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}, load average ${loadavg()[0]!.toFixed(1)} at the start`;
+}
+
 async function main(): Promise<void> {
+  ensureWrk();
+  const started = machine();
   const rows: Row[] = [];
   const largest = Math.max(...sizes);
   const full = await measureFullBoard(largest, rows);
-  for (const size of sizes.filter((s) => s !== largest)) await measureGrowth(size, rows, full.baselineRps);
-
+  for (const size of sizes.filter((s) => s !== largest)) await measureGrowth(size, rows, full.stringifyRps);
   const feedAt = (size: number) => rows.find((r) => r.size === size && r.name === 'feed page 0')?.rps;
   const smallest = Math.min(...sizes);
   const growth = feedAt(smallest) && feedAt(largest) ? feedAt(largest)! / feedAt(smallest)! : NaN;
-  const machine = `${cpus().length} cores (${cpus()[0]?.model.trim()}), ${(totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}`;
   const report = [
-    `# Benchmark results`,
+    '# Benchmark results',
     '',
-    `${new Date().toISOString().slice(0, 10)} on ${machine}; autocannon, ${connections} connections, ${seconds} s per case; `
-      + `the server with BOARD_LIMITS=${boardLimits}.`,
+    `${new Date().toISOString().slice(0, 10)} on ${started}; reads with wrk (${readLoad.threads} threads, ${readLoad.connections} connections, unpinned), `
+      + `writes and the mixed load with autocannon (${connections} connections), ${seconds} s per case after a 2 s warm-up; the server with BOARD_LIMITS=${boardLimits}.`,
     '',
     table(rows),
     '',
-    `- server RSS after the run at ${largest.toLocaleString('en')} entries: ${full.rss.toFixed(0)} MB`,
-    `- start-up with a ${largest.toLocaleString('en')}-entry database, spawn to first answered request: ${full.startupMs.toFixed(0)} ms`,
+    `- two workers vs one, feed page 0 (wrk): ${full.workersRatio.toFixed(2)} ×`,
+    `- RSS after the run at ${largest.toLocaleString('en')} entries: one process ${full.rssOne.toFixed(0)} MB; BOARD_WORKERS=2: primary ${full.rssPrimary.toFixed(0)} MB, each worker ${full.rssWorkers.toFixed(0)} MB`,
+    `- start-up with a ${largest.toLocaleString('en')}-entry database (${(full.dbBytes / 2 ** 20).toFixed(0)} MiB), spawn to first answered request: ${full.startupMs.toFixed(0)} ms`,
     `- feed page 0 at ${largest.toLocaleString('en')} vs ${smallest.toLocaleString('en')} entries: ${growth.toFixed(2)} ×`,
     '',
     'The abuse limits\' own cost (bench/limits.ts: counters in SQLite, file database in WAL mode, 20,000 requests over 5,000 accounts and addresses):',
@@ -250,4 +209,4 @@ async function main(): Promise<void> {
   writeFileSync(join(root, 'bench', 'results.md'), report);
 }
 
-await main();
+if (import.meta.url === `file://${process.argv[1]}`) await main();
