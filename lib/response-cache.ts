@@ -26,8 +26,10 @@
  * versions of the threads its entries belong to (a reply elsewhere in the thread moves an
  * entry's last_activity and reply_count) and on its author's version (which entries it lists).
  */
+/** A cached answer and the versions it was built under (numbers: a cache check allocates nothing). */
 interface Cached {
-  stamp: string;
+  global: number;
+  version: number;
   body: Buffer;
 }
 
@@ -80,7 +82,7 @@ export class ResponseCache {
   private userVersions = new Map<number, number>();
   private feedPages = new Map<number, Cached>();
   private threads = new LruPages<number, Cached & { root: number }>(maxCachedThreads, maxCachedBytes);
-  private userFeeds = new LruPages<string, Cached & { uid: number; roots: number[] }>(maxCachedUserFeeds, maxUserFeedBytes);
+  private userFeeds = new LruPages<string, Cached & { threads: number; roots: number[] }>(maxCachedUserFeeds, maxUserFeedBytes);
   private seenDataVersion = -1;
   /** Answers served from the cache and answers built, since the start (read by lib/metrics). */
   readonly tally = { feedHits: 0, feedMisses: 0, threadHits: 0, threadMisses: 0, userFeedHits: 0, userFeedMisses: 0 };
@@ -131,7 +133,7 @@ export class ResponseCache {
     if (hit) return hit;
     this.tally.feedMisses++;
     const body = Buffer.from(JSON.stringify(build()));
-    this.feedPages.set(page, { stamp: `${this.global}.${this.feedVersion}`, body });
+    this.feedPages.set(page, { global: this.global, version: this.feedVersion, body });
     return body;
   }
 
@@ -139,7 +141,7 @@ export class ResponseCache {
   cachedFeed(page: number): Buffer | undefined {
     this.checkOtherWriters();
     const hit = this.feedPages.get(page);
-    if (hit?.stamp !== `${this.global}.${this.feedVersion}`) return undefined;
+    if (!hit || hit.global !== this.global || hit.version !== this.feedVersion) return undefined;
     this.tally.feedHits++;
     return hit.body;
   }
@@ -148,7 +150,7 @@ export class ResponseCache {
   cachedThread(pid: number): Buffer | undefined {
     this.checkOtherWriters();
     const hit = this.threads.get(pid);
-    if (!hit || hit.stamp !== this.threadStamp(hit.root)) return undefined;
+    if (!hit || hit.global !== this.global || hit.version !== (this.threadVersions.get(hit.root) ?? 0)) return undefined;
     this.tally.threadHits++;
     return hit.body;
   }
@@ -163,9 +165,9 @@ export class ResponseCache {
     this.tally.threadMisses++;
     const root = rootOf();
     if (root === undefined) return undefined;
-    const stamp = this.threadStamp(root);
+    const version = this.threadVersions.get(root) ?? 0;
     const body = Buffer.from(JSON.stringify(build()));
-    this.threads.set(pid, { stamp, body, root });
+    this.threads.set(pid, { global: this.global, version, body, root });
     return body;
   }
 
@@ -174,26 +176,21 @@ export class ResponseCache {
     this.checkOtherWriters();
     const key = `${uid}:${page}`;
     const hit = this.userFeeds.get(key);
-    if (hit && hit.stamp === this.userFeedStamp(uid, hit.roots)) {
+    if (hit && hit.global === this.global && hit.version === (this.userVersions.get(uid) ?? 0) && hit.threads === this.threadsVersion(hit.roots)) {
       this.tally.userFeedHits++;
       return hit.body;
     }
     this.tally.userFeedMisses++;
     const { entries, roots } = build();
-    const stamp = this.userFeedStamp(uid, roots);
     const body = Buffer.from(JSON.stringify(entries));
-    this.userFeeds.set(key, { stamp, body, uid, roots });
+    this.userFeeds.set(key, { global: this.global, version: this.userVersions.get(uid) ?? 0, threads: this.threadsVersion(roots), body, roots });
     return body;
   }
 
-  private threadStamp(root: number): string {
-    return `${this.global}.${this.threadVersions.get(root) ?? 0}`;
-  }
-
-  /** Versions only grow, so their sum over the page's threads moves whenever one of them does. */
-  private userFeedStamp(uid: number, roots: number[]): string {
+  /** Versions only grow, so their sum over a page's threads moves whenever one of them does. */
+  private threadsVersion(roots: number[]): number {
     let threads = 0;
     for (const root of roots) threads += this.threadVersions.get(root) ?? 0;
-    return `${this.global}.${this.userVersions.get(uid) ?? 0}.${threads}`;
+    return threads;
   }
 }
