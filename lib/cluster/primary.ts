@@ -52,23 +52,25 @@ export function runPrimary(config: Config, releasePidFile: () => void, fail: Fai
   let quickDeaths = 0;
   const pendingForks = new Set<NodeJS.Timeout>();
 
+  /** All workers listen: the start-up line, then the metrics listener. */
+  const announceStart = (port: number) => {
+    started = true;
+    console.log(`board listening on http://${config.host}:${port} (data in ${config.dataDir}; ${config.workers} workers)`);
+    if (!metricsServer || !config.metrics) return;
+    const { port: wanted, host } = config.metrics;
+    listenOnLoopback(metricsServer, wanted, host).then(
+      (metricsPort) => console.log(`board: metrics on ${metricsUrl(host, metricsPort)}`),
+      (err: Error) => void stop('metrics listener failed').then(() => fail(err, config, metricsListenFailure(err, config.metrics!))),
+    );
+  };
+
   const onMessage = (worker: Worker, message: WorkerMessage | MetricsMessage) => {
     if (isSlotMessage(message)) return slots.handle(worker, message);
     if (message.board === 'metrics') return metrics?.receive(message);
-    if (message.board === 'listening') serving.add(worker);
     if (message.board === 'wake') return jobs[message.job]?.wake();
     if (message.board === 'notify') return jobs.notifier?.send(message.text);
-    if (message.board === 'listening' && !started && ++listening === config.workers) {
-      started = true;
-      console.log(`board listening on http://${config.host}:${message.port} (data in ${config.dataDir}; ${config.workers} workers)`);
-      if (metricsServer && config.metrics) {
-        const { port, host } = config.metrics;
-        listenOnLoopback(metricsServer, port, host).then(
-          (metricsPort) => console.log(`board: metrics on ${metricsUrl(host, metricsPort)}`),
-          (err: Error) => void stop('metrics listener failed').then(() => fail(err, config, metricsListenFailure(err, config.metrics!))),
-        );
-      }
-    }
+    serving.add(worker); // 'listening'
+    if (!started && ++listening === config.workers) announceStart(message.port);
   };
 
   const fork = (index: number) => {
