@@ -25,6 +25,7 @@ export interface EntryRow {
 /** Every column of an entries row, including the denormalised ones (tests and tools compare them). */
 export interface StoredEntry extends EntryRow {
   removed_at: number;
+  edited_at: number;
   latest_pid: number;
   latest_skipped: number;
   votes_yes: number;
@@ -124,11 +125,14 @@ export function isRecentDuplicate(db: Db, uid: number, content: string, now: num
   return recent.some((e) => !e.deleted && e.created_at > now - duplicateWindowSeconds && foldText(e.content) === folded);
 }
 
-/** Replaces the text (and its first link) of an entry. */
-export function editEntry(db: Db, pid: number, content: string, link: string): void {
+/**
+ * Replaces the text (and its first link) of an entry and marks it edited. Why the mark: an edit
+ * after others replied can change what they answered to, so readers see that it happened.
+ */
+export function editEntry(db: Db, pid: number, content: string, link: string, now: number): void {
   const entry = findEntry(db, pid);
   if (!entry) return;
-  db.run('UPDATE entries SET content = ?, link = ? WHERE pid = ?', content, link, pid);
+  db.run('UPDATE entries SET content = ?, link = ?, edited_at = ? WHERE pid = ?', content, link, now, pid);
   db.responses.threadChanged(entry.root);
 }
 

@@ -9,12 +9,15 @@ export interface EntryJson extends Omit<EntryRow, 'root' | 'depth' | 'link' | 'r
   /** Only on entries the moderation removed, like `removed_reason` (docs/API.md "Moderation"). */
   removed?: 1;
   removed_reason?: string;
+  /** The last edit's time; only on entries edited since they were written. */
+  edited_at?: number;
   preview?: PreviewJson;
   latest?: { entry: EntryJson; skipped: number };
 }
 
 /** A row as the read queries select it: the Entry's columns and what its preview and `latest` need. */
-interface EntryReadRow extends Omit<EntryJson, 'preview' | 'latest' | 'removed' | 'removed_reason'> {
+interface EntryReadRow extends Omit<EntryJson, 'preview' | 'latest' | 'removed' | 'removed_reason' | 'edited_at'> {
+  edited_at: number;
   latest_pid: number;
   latest_skipped: number;
   link: string;
@@ -29,7 +32,7 @@ export const maxThreadReplies = 100;
 
 const entryReadColumns = `
   SELECT e.pid, e.uid, e.created_at, e.content, e.filepath, e.reply_to, e.reply_count, e.last_activity,
-         e.deleted, e.bump_count, e.last_bump, e.latest_pid, e.latest_skipped, e.link, e.removed, e.removed_reason,
+         e.deleted, e.bump_count, e.last_bump, e.latest_pid, e.latest_skipped, e.link, e.removed, e.removed_reason, e.edited_at,
          coalesce(u.username, '') AS username, coalesce(u.avatar, '') AS avatar`;
 const entryReadSelect = `${entryReadColumns} FROM entries e LEFT JOIN users u ON u.uid = e.uid`;
 
@@ -64,6 +67,7 @@ function toJson(row: EntryReadRow, previews: Previews): EntryJson {
     avatar: row.avatar,
   };
   if (row.removed) Object.assign(json, { removed: 1, removed_reason: row.removed_reason });
+  if (row.edited_at && !row.deleted) json.edited_at = row.edited_at; // a gone entry's edits say nothing
   // A deleted entry never shows a preview (its link is blanked too, this is the second lock).
   const preview = row.deleted ? undefined : previews.get(row.link);
   if (preview) json.preview = preview;

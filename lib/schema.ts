@@ -260,6 +260,11 @@ const migrations: Migration[] = [
   ) WITHOUT ROWID;
   CREATE INDEX mutes_by_muted ON mutes(muted_uid);
   `,
+
+  // 7: search (issue 15): edit marks, the full-text index of live entries and its backfill.
+  `
+  ALTER TABLE entries ADD COLUMN edited_at INTEGER NOT NULL DEFAULT 0; -- the last edit; 0: never edited
+  `,
 ];
 
 /** A database written by a newer version of the board: this code must not touch it. */

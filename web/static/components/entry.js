@@ -43,6 +43,7 @@ function authorLine(entry, opts) {
     h('div', { class: 'entry-meta' },
       who,
       h('a', { class: 'entry-time', href: `/e/${entry.pid}` }, timeAgo(entry.created_at)),
+      entry.edited_at ? h('span', { class: 'entry-edited' }, 'bearbeitet ', timeAgo(entry.edited_at)) : null,
       entry.bump_count > 0 ? h('span', { class: 'badge' }, `${entry.bump_count}× hochgeholt`) : null,
       opts.replyContext && entry.reply_to ? h('span', { class: 'entry-context' }, 'Antwort auf ', h('a', { href: `/e/${entry.reply_to}` }, `Beitrag #${entry.reply_to}`)) : null));
 }
@@ -63,7 +64,7 @@ function entryBody(entry) {
 
 /** The same entry as a tombstone: what a card turns into after a deletion or a removal. */
 export function goneEntry(entry, removedReason) {
-  const gone = { ...entry, deleted: 1, content: '', filepath: '', preview: undefined };
+  const gone = { ...entry, deleted: 1, content: '', filepath: '', preview: undefined, edited_at: undefined };
   return removedReason === undefined ? gone : { ...gone, removed: 1, removed_reason: removedReason };
 }
 
@@ -80,6 +81,7 @@ export function entryCard(entry, opts = {}) {
     return card;
   }
   const panel = h('div', { class: 'entry-panel' });
+  let head = authorLine(entry, opts);
   const becomeTombstone = (gone) => {
     const tombstone = entryCard(gone, opts);
     tombstone.tabIndex = -1;
@@ -92,15 +94,19 @@ export function entryCard(entry, opts = {}) {
     replyForm: () => composer({ replyTo: entry.pid, onPosted: () => opts.refresh?.() }),
     onEdited(content) {
       entry.content = content;
+      entry.edited_at = Math.floor(Date.now() / 1000);
       delete entry.preview; // the server fetches the link's preview again
       const fresh = entryBody(entry);
       body.replaceWith(fresh);
       body = fresh;
+      const freshHead = authorLine(entry, opts);
+      head.replaceWith(freshHead);
+      head = freshHead;
     },
     onDeleted: () => becomeTombstone(goneEntry(entry)),
     onRemoved: (reason) => becomeTombstone(goneEntry(entry, reason)),
   });
-  card.append(authorLine(entry, opts), body, actions, panel);
+  card.append(head, body, actions, panel);
   return card;
 }
 
