@@ -1,5 +1,6 @@
 import type { Db } from './db.ts';
 import { recordNewDescendant, refreshActivityToRoot, repairLatestAfterRemoval } from './latest.ts';
+import { indexEntry, reindexEntry, unindexEntry } from './search/index.ts';
 
 /** The stored columns of an entry that handlers decide on. */
 export interface EntryRow {
@@ -97,6 +98,7 @@ export function createEntry(db: Db, entry: NewEntry, now: number): number | unde
       db.run('UPDATE entries SET root = pid WHERE pid = ?', pid);
     }
     adjustEntryCounters(db, Boolean(parent), 1);
+    indexEntry(db, { pid, uid: entry.uid, content: entry.content });
     db.responses.threadChanged(parent?.root ?? pid);
     return pid;
   });
@@ -130,10 +132,13 @@ export function isRecentDuplicate(db: Db, uid: number, content: string, now: num
  * after others replied can change what they answered to, so readers see that it happened.
  */
 export function editEntry(db: Db, pid: number, content: string, link: string, now: number): void {
-  const entry = findEntry(db, pid);
-  if (!entry) return;
-  db.run('UPDATE entries SET content = ?, link = ?, edited_at = ? WHERE pid = ?', content, link, now, pid);
-  db.responses.threadChanged(entry.root);
+  db.tx(() => {
+    const entry = findLiveEntry(db, pid);
+    if (!entry) return;
+    db.run('UPDATE entries SET content = ?, link = ?, edited_at = ? WHERE pid = ?', content, link, now, pid);
+    reindexEntry(db, { pid, uid: entry.uid, content });
+    db.responses.threadChanged(entry.root);
+  });
 }
 
 /**
@@ -146,6 +151,7 @@ export function softDeleteEntry(db: Db, pid: number): string {
     if (!entry) return '';
     db.run("UPDATE entries SET deleted = 1, content = '', filepath = '', link = '' WHERE pid = ?", pid);
     adjustEntryCounters(db, entry.reply_to !== 0, -1);
+    unindexEntry(db, pid);
     repairLatestAfterRemoval(db, pid, entry.reply_to);
     db.responses.threadChanged(entry.root);
     return entry.filepath;
@@ -192,7 +198,10 @@ export function bumpEntry(db: Db, pid: number, now: number): boolean {
 export function removeEntryOfDeletedAccount(db: Db, pid: number): string {
   const entry = findEntry(db, pid);
   if (!entry) return '';
-  if (!entry.deleted) adjustEntryCounters(db, entry.reply_to !== 0, -1);
+  if (!entry.deleted) {
+    adjustEntryCounters(db, entry.reply_to !== 0, -1);
+    unindexEntry(db, pid);
+  }
   if (entry.reply_count > 0) {
     db.run("UPDATE entries SET uid = 0, deleted = 1, content = '', filepath = '', link = '' WHERE pid = ?", pid);
   } else {

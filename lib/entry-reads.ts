@@ -172,3 +172,12 @@ export function readEntriesByPid(db: Db, pids: number[]): Map<number, EntryJson>
   const previews = previewsOf(db, rows.values());
   return new Map([...rows].map(([pid, row]) => [pid, toJson(row, previews)]));
 }
+
+/** Live entries by pid in the given order, each with its `latest` (search results); gone ones are left out. */
+export function readLiveEntriesWithLatest(db: Db, pids: number[]): EntryJson[] {
+  const byPid = rowsByPid(db, pids);
+  const rows = pids.map((pid) => byPid.get(pid)).filter((row): row is EntryReadRow => row !== undefined && !row.deleted);
+  const latestRows = latestRowsOf(db, rows);
+  const previews = previewsOf(db, [...rows, ...latestRows.values()]);
+  return rows.map((row) => withLatest(row, latestRows, previews));
+}

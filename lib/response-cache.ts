@@ -1,6 +1,8 @@
+import { StampedCache } from './stamped-cache.ts';
+
 /**
- * Serialised JSON of the hot API answers (feed pages and threads), kept until a write changes
- * what they show. One cache per database connection (`db.responses`). Every write that can
+ * Serialised JSON of the hot API answers (feed pages, threads and search pages), kept until a
+ * write changes what they show. One cache per database connection (`db.responses`). Every write that can
  * change an entry's JSON tells the cache in the same synchronous call as the write, so no reader
  * can see the old answer afterwards. The invalidation points, all of them:
  *
@@ -19,7 +21,9 @@
  *
  * A thread write moves that thread's version and the feed version (the feed shows
  * last_activity, reply_count and `latest`); a write that can touch many threads at once moves
- * the global version, which every cached answer depends on.
+ * the global version, which every cached answer depends on. Search pages depend on the feed
+ * version: any write may add, change or end an entry they show (the index is written in the same
+ * transactions as the entries, lib/search/index.ts).
  */
 interface Cached {
   stamp: string;
@@ -29,6 +33,8 @@ interface Cached {
 const maxCachedThreads = 2000;
 const maxTrackedThreads = 100_000; // past this, versions start over under a new global version
 const maxCachedBytes = 48 * 1024 * 1024; // bounds memory on a small VPS
+const maxCachedSearches = 500;
+const maxSearchBytes = 8 * 1024 * 1024;
 
 export class ResponseCache {
   /** `dataVersion`: SQLite's PRAGMA data_version of the connection, which moves when another connection commits. */
@@ -41,6 +47,7 @@ export class ResponseCache {
   private threads = new Map<number, Cached & { root: number }>();
   private threadBytes = 0;
   private seenDataVersion = -1;
+  private searches = new StampedCache<{ body: Buffer }>(maxCachedSearches, maxSearchBytes);
 
   /** A write inside one thread changed what its answers and the feed show. */
   threadChanged(root: number): void {
@@ -74,12 +81,27 @@ export class ResponseCache {
 
   feed(page: number, build: () => unknown): Buffer {
     this.checkOtherWriters();
-    const stamp = `${this.global}.${this.feedVersion}`;
+    const stamp = this.feedStamp();
     const hit = this.feedPages.get(page);
     if (hit?.stamp === stamp) return hit.body;
     const body = Buffer.from(JSON.stringify(build()));
     this.feedPages.set(page, { stamp, body });
     return body;
+  }
+
+  /** A search page by its key (the expression, the author filter, the page). */
+  search(key: string, build: () => unknown): Buffer {
+    this.checkOtherWriters();
+    const stamp = this.feedStamp();
+    const hit = this.searches.get(key, () => stamp);
+    if (hit) return hit.body;
+    const body = Buffer.from(JSON.stringify(build()));
+    this.searches.set(key, stamp, { body });
+    return body;
+  }
+
+  private feedStamp(): string {
+    return `${this.global}.${this.feedVersion}`;
   }
 
   /**

@@ -6,6 +6,7 @@ import { health } from './api/health.ts';
 import * as moderation from './api/moderation.ts';
 import * as mutes from './api/mutes.ts';
 import * as reports from './api/reports.ts';
+import { search } from './api/search.ts';
 import * as stats from './api/stats.ts';
 import * as users from './api/users.ts';
 import * as votes from './api/votes.ts';
@@ -87,6 +88,9 @@ export const routes: Route[] = [
   { method: 'POST', path: '/api/mod/user/:username/avatar/remove', handler: moderation.removeAvatar, mod: true },
   { method: 'GET', path: '/api/modlog/:page', handler: moderation.publicLog },
 
+  // Search (docs/API.md "Search")
+  { method: 'GET', path: '/api/search/:page', handler: search, rateLimit: 'search' },
+
   // Statistics
   { method: 'GET', path: '/api/stats', handler: stats.summary },
   { method: 'GET', path: '/api/stats/detail', handler: stats.detail },
@@ -103,6 +107,7 @@ export const routes: Route[] = [
   { method: 'GET', path: '/register', handler: pages.appPage },
   { method: 'GET', path: '/settings', handler: pages.appPage },
   { method: 'GET', path: '/stats', handler: pages.appPage },
+  { method: 'GET', path: '/suche', handler: pages.appPage },
   { method: 'GET', path: '/mod', handler: pages.appPage },
   { method: 'GET', path: '/modlog', handler: pages.appPage },
   { method: 'GET', path: '/static/media/*', handler: files.media },

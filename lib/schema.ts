@@ -264,6 +264,21 @@ const migrations: Migration[] = [
   // 7: search (issue 15): edit marks, the full-text index of live entries and its backfill.
   `
   ALTER TABLE entries ADD COLUMN edited_at INTEGER NOT NULL DEFAULT 0; -- the last edit; 0: never edited
+
+  -- One row per live entry, rowid = pid, kept in the transaction of every write (lib/search/index.ts).
+  -- Contentless: the text stays in entries. Trigrams: a word finds the compounds that contain it.
+  CREATE VIRTUAL TABLE search USING fts5(
+    text, short, author,
+    content = '', contentless_delete = 1, tokenize = 'trigram case_sensitive 0'
+  );
+
+  -- The entries written before the index: the background backfill (lib/search/backfill.ts) indexes
+  -- the pids below next_below, newest first, and deletes the row when it is done. A new board has none.
+  CREATE TABLE search_backfill (
+    next_below INTEGER NOT NULL,
+    total      INTEGER NOT NULL             -- pids to go at the start, for the progress lines
+  );
+  INSERT INTO search_backfill (next_below, total) SELECT max(pid) + 1, max(pid) FROM entries HAVING count(*) > 0;
   `,
 ];
 
