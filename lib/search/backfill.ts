@@ -1,7 +1,7 @@
 import { performance } from 'node:perf_hooks';
 import { setImmediate as yieldToRequests } from 'node:timers/promises';
 import type { JobDeps } from '../job-deps.ts';
-import { backfillBelowMark } from './index.ts';
+import { backfillBelowMark, mergeIndexStep } from './index.ts';
 
 /**
  * Indexes the entries a board had before the search index existed (docs/API.md "Search"): in the
@@ -75,7 +75,9 @@ export function startSearchBackfill(app: JobDeps, options: BackfillOptions = {})
       }
       await yieldToRequests();
     }
-    if (!stopping) app.log(`search: the index is complete (${((performance.now() - started) / 1000).toFixed(1)} s)`);
+    if (stopping) return;
+    app.log(`search: the index is complete (${((performance.now() - started) / 1000).toFixed(1)} s); merging its segments`);
+    await mergeSegments(app, sliceMs, () => stopping);
   }
 
   const finished = run().catch((err: Error) => app.log(`search: indexing stopped: ${err.message}`));
@@ -91,6 +93,26 @@ export function startSearchBackfill(app: JobDeps, options: BackfillOptions = {})
     },
     finished,
   };
+}
+
+/** Pages merged per transaction: about 15 ms of work. */
+const mergePages = 200;
+
+/** Merges the index into one segment, one short transaction per step, until a step finds nothing to do. */
+async function mergeSegments(app: JobDeps, sliceMs: number, stopped: () => boolean): Promise<void> {
+  const started = performance.now();
+  // Bounded: writes during the merge add segments, and the merge must end some time.
+  const pages = app.db.one<{ n: number }>('SELECT count(*) AS n FROM search_data')!.n;
+  let steps = 0;
+  for (let more = true; more && !stopped() && steps < 2 * (pages / mergePages) + 10;) {
+    const deadline = performance.now() + sliceMs;
+    do {
+      more = app.db.tx(() => mergeIndexStep(app.db, mergePages));
+      steps++;
+    } while (more && performance.now() < deadline);
+    await yieldToRequests();
+  }
+  if (!stopped()) app.log(`search: segments merged (${((performance.now() - started) / 1000).toFixed(1)} s)`);
 }
 
 function logProgress(app: JobDeps): void {

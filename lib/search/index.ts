@@ -111,3 +111,15 @@ export function backfillBelowMark(db: Db, limit: number): number {
   else db.run('UPDATE search_backfill SET next_below = ?', rows.at(-1)!.pid);
   return rows.length;
 }
+
+/**
+ * One step of merging the index's segments towards one (FTS5 'merge' with a negative page count):
+ * the backfill's many small writes leave many segments, and every search reads each of them.
+ * Inside the caller's transaction; true when the step did work (more may be left).
+ */
+export function mergeIndexStep(db: Db, pages: number): boolean {
+  const changes = () => db.one<{ n: number }>('SELECT total_changes() AS n')!.n;
+  const before = changes();
+  db.run("INSERT INTO search (search, rank) VALUES ('merge', ?)", -pages);
+  return changes() - before > 1; // the command itself counts as one change
+}

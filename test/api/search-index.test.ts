@@ -132,6 +132,7 @@ describe('the backfill of a board that had entries before the index', () => {
     assert.ok(board!.logs.some((line) => /^search: indexing 21 older entries in the background/.test(line)), board!.logs.join('\n'));
     assert.ok(board!.logs.some((line) => /^search: \d+ of 25 older entries looked at \(\d+ %\)$/.test(line)), board!.logs.join('\n'));
     assert.ok(board!.logs.some((line) => line.startsWith('search: the index is complete')));
+    assert.ok(board!.logs.some((line) => line.startsWith('search: segments merged')), 'its many small segments become one');
   });
 
   test('the next start finds the index complete and logs nothing about it', async () => {
