@@ -1,5 +1,6 @@
 import type { Db } from './db.ts';
 import { recordNewDescendant, refreshActivityToRoot, repairLatestAfterRemoval } from './latest.ts';
+import { notifyAbout } from './notifications.ts';
 import { indexEntry, reindexEntry, unindexEntry } from './search/index.ts';
 
 /** The stored columns of an entry that handlers decide on. */
@@ -80,7 +81,8 @@ export interface NewEntry {
 
 /**
  * Inserts an entry and, for a reply, updates the parent's reply_count and every ancestor's
- * last_activity and `latest`, all in one transaction. Undefined when the parent is gone.
+ * last_activity and `latest`; indexes it for search and tells whoever it replies to or
+ * mentions; all in one transaction. Undefined when the parent is gone.
  */
 export function createEntry(db: Db, entry: NewEntry, now: number): number | undefined {
   return db.tx(() => {
@@ -99,6 +101,7 @@ export function createEntry(db: Db, entry: NewEntry, now: number): number | unde
     }
     adjustEntryCounters(db, Boolean(parent), 1);
     indexEntry(db, { pid, uid: entry.uid, content: entry.content });
+    notifyAbout(db, { pid, uid: entry.uid, content: entry.content }, parent?.uid ?? 0, now);
     db.responses.threadChanged(parent?.root ?? pid);
     return pid;
   });
@@ -137,6 +140,7 @@ export function editEntry(db: Db, pid: number, content: string, link: string, no
     if (!entry) return;
     db.run('UPDATE entries SET content = ?, link = ?, edited_at = ? WHERE pid = ?', content, link, now, pid);
     reindexEntry(db, { pid, uid: entry.uid, content });
+    notifyAbout(db, { pid, uid: entry.uid, content }, 0, now); // an added mention tells its account once
     db.responses.threadChanged(entry.root);
   });
 }

@@ -5,6 +5,7 @@ import { exportAccount } from './api/export.ts';
 import { health } from './api/health.ts';
 import * as moderation from './api/moderation.ts';
 import * as mutes from './api/mutes.ts';
+import * as notifications from './api/notifications.ts';
 import * as reports from './api/reports.ts';
 import { search } from './api/search.ts';
 import * as stats from './api/stats.ts';
@@ -88,6 +89,13 @@ export const routes: Route[] = [
   { method: 'POST', path: '/api/mod/user/:username/avatar/remove', handler: moderation.removeAvatar, mod: true },
   { method: 'GET', path: '/api/modlog/:page', handler: moderation.publicLog },
 
+  // Notifications (docs/API.md "Notifications of replies and mentions"); /unread before /{page}.
+  { method: 'GET', path: '/api/user/notifications/unread', handler: notifications.unread, auth: true },
+  { method: 'GET', path: '/api/user/notifications/:page', handler: notifications.notifications, auth: true },
+  { method: 'POST', path: '/api/user/notifications/read', handler: notifications.read, auth: true },
+  { method: 'POST', path: '/api/user/feed-token', handler: notifications.newFeedToken, auth: true, writeLimit: 'feedToken' },
+  { method: 'POST', path: '/api/user/feed-token/revoke', handler: notifications.revokeFeedToken, auth: true },
+
   // Search (docs/API.md "Search")
   { method: 'GET', path: '/api/search/:page', handler: search, rateLimit: 'search' },
 
@@ -110,6 +118,7 @@ export const routes: Route[] = [
   { method: 'GET', path: '/suche', handler: pages.appPage },
   { method: 'GET', path: '/mod', handler: pages.appPage },
   { method: 'GET', path: '/modlog', handler: pages.appPage },
+  { method: 'GET', path: '/benachrichtigungen', handler: pages.appPage },
   { method: 'GET', path: '/static/media/*', handler: files.media },
   { method: 'GET', path: '/static/*', handler: files.staticFile },
 ];

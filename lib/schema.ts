@@ -280,6 +280,33 @@ const migrations: Migration[] = [
   );
   INSERT INTO search_backfill (next_below, total) SELECT max(pid) + 1, max(pid) FROM entries HAVING count(*) > 0;
   `,
+
+  // 8: notifications (issue 15): replies and mentions with read marks, and the private Atom feed's token.
+  `
+  -- Written in the create or edit transaction (lib/notifications.ts). A notification of an entry
+  -- that is deleted or removed is hidden, not deleted, so a restore brings it back.
+  CREATE TABLE notifications (
+    id         INTEGER PRIMARY KEY,
+    uid        INTEGER NOT NULL,            -- the account told
+    pid        INTEGER NOT NULL,            -- the entry that replies or mentions
+    actor_uid  INTEGER NOT NULL,            -- its author: mutes hide, an account deletion removes these
+    kind       TEXT NOT NULL,               -- 'reply' or 'mention'
+    created_at INTEGER NOT NULL,
+    read       INTEGER NOT NULL DEFAULT 0,
+    UNIQUE (uid, pid)                       -- never twice for the same entry and person
+  );
+  CREATE INDEX notifications_by_uid ON notifications(uid, id);
+  CREATE INDEX notifications_unread ON notifications(uid, id) WHERE read = 0;
+  CREATE INDEX notifications_by_actor ON notifications(actor_uid);
+  CREATE INDEX notifications_by_entry ON notifications(pid);
+
+  -- The secret of an account's private Atom feed (/n/<token>.atom): only its SHA-256 is kept.
+  CREATE TABLE feed_tokens (
+    uid        INTEGER PRIMARY KEY REFERENCES users(uid) ON DELETE CASCADE,
+    token_hash BLOB NOT NULL UNIQUE,
+    created_at INTEGER NOT NULL
+  );
+  `,
 ];
 
 /** A database written by a newer version of the board: this code must not touch it. */
