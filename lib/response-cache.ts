@@ -23,7 +23,11 @@ import { StampedCache } from './stamped-cache.ts';
  * last_activity, reply_count and `latest`); a write that can touch many threads at once moves
  * the global version, which every cached answer depends on. Search pages depend on the feed
  * version: any write may add, change or end an entry they show (the index is written in the same
- * transactions as the entries, lib/search/index.ts).
+ * transactions as the entries, lib/search/index.ts). The public Atom feeds (/feed.atom,
+ * /e/{pid}/feed.atom, /u/{username}/feed.atom, lib/pages/atom.ts) depend on the feed version
+ * too: every write in the table above moves it, and each of them can change what one of the
+ * feeds shows (an entry, its author's name, its removal). Their shared pages (/e/{pid} and
+ * /u/{username} with their share tags, lib/pages/share.ts) are kept the same way.
  */
 interface Cached {
   stamp: string;
@@ -35,6 +39,16 @@ const maxTrackedThreads = 100_000; // past this, versions start over under a new
 const maxCachedBytes = 48 * 1024 * 1024; // bounds memory on a small VPS
 const maxCachedSearches = 500;
 const maxSearchBytes = 8 * 1024 * 1024;
+const maxCachedDocuments = 2000;
+const maxDocumentBytes = 16 * 1024 * 1024;
+
+/** A cached document that is not JSON (an Atom feed, a page with share tags), with what its conditional requests need. */
+export interface CachedDocument {
+  body: Buffer;
+  etag: string;
+  /** Unix seconds of the newest thing it shows, for Last-Modified. */
+  updated: number;
+}
 
 export class ResponseCache {
   /** `dataVersion`: SQLite's PRAGMA data_version of the connection, which moves when another connection commits. */
@@ -48,6 +62,7 @@ export class ResponseCache {
   private threadBytes = 0;
   private seenDataVersion = -1;
   private searches = new StampedCache<{ body: Buffer }>(maxCachedSearches, maxSearchBytes);
+  private documents = new StampedCache<CachedDocument>(maxCachedDocuments, maxDocumentBytes);
 
   /** A write inside one thread changed what its answers and the feed show. */
   threadChanged(root: number): void {
@@ -98,6 +113,17 @@ export class ResponseCache {
     const body = Buffer.from(JSON.stringify(build()));
     this.searches.set(key, stamp, { body });
     return body;
+  }
+
+  /** An Atom feed or share page by its path; `build` undefined: nothing there (404), never cached. */
+  document(key: string, build: () => CachedDocument | undefined): CachedDocument | undefined {
+    this.checkOtherWriters();
+    const stamp = this.feedStamp();
+    const hit = this.documents.get(key, () => stamp);
+    if (hit) return hit;
+    const built = build();
+    if (built) this.documents.set(key, stamp, built);
+    return built;
   }
 
   private feedStamp(): string {

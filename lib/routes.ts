@@ -12,6 +12,7 @@ import * as stats from './api/stats.ts';
 import * as users from './api/users.ts';
 import * as votes from './api/votes.ts';
 import type { Handler } from './http/context.ts';
+import * as atom from './pages/atom.ts';
 import * as files from './pages/files.ts';
 import * as pages from './pages/shell.ts';
 import type { RateGroup } from './rate-limit.ts';
@@ -119,6 +120,11 @@ export const routes: Route[] = [
   { method: 'GET', path: '/mod', handler: pages.appPage },
   { method: 'GET', path: '/modlog', handler: pages.appPage },
   { method: 'GET', path: '/benachrichtigungen', handler: pages.appPage },
+  // Atom feeds (docs/API.md "Atom feeds"); the private one's path is never logged with its token.
+  { method: 'GET', path: '/feed.atom', handler: atom.boardAtom },
+  { method: 'GET', path: '/e/:pid/feed.atom', handler: atom.threadAtom },
+  { method: 'GET', path: '/u/:username/feed.atom', handler: atom.userAtom },
+  { method: 'GET', path: '/n/:token', handler: atom.privateAtom },
   { method: 'GET', path: '/static/media/*', handler: files.media },
   { method: 'GET', path: '/static/*', handler: files.staticFile },
 ];

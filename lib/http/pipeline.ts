@@ -5,6 +5,7 @@ import type { Services } from '../services.ts';
 import { checkWriteLimit, isNewAccount } from '../write-limits.ts';
 import { makeContext, Reply, requireModerator, type Handler } from './context.ts';
 import { ApiError } from './errors.ts';
+import { loggedPath } from './logged-path.ts';
 import { isForeignOrigin } from './origin.ts';
 import { badRequest, sendError, sendJson, sendJsonText } from './respond.ts';
 import { createRouter } from './router.ts';
@@ -27,7 +28,7 @@ export function createRequestListener(app: Services, routes: readonly Route[], n
     const started = performance.now();
     const url = requestUrl(req.url);
     const method = req.method ?? 'GET';
-    res.on('finish', () => app.log(`${method} ${url.pathname} ${res.statusCode} ${(performance.now() - started).toFixed(1)}ms`));
+    res.on('finish', () => app.log(`${method} ${loggedPath(url.pathname)} ${res.statusCode} ${(performance.now() - started).toFixed(1)}ms`));
     res.setHeader('X-Content-Type-Options', 'nosniff');
     res.setHeader('Referrer-Policy', 'same-origin');
 
