@@ -74,7 +74,7 @@ describe('search and notifications in a real browser', { skip: skipWithoutChromi
     await post(clients.Bert!, 'Frag auch @anna, sagt Bert.');
     const asked = () => recorder.requests.filter((url) => url.endsWith('/api/user/notifications/unread')).length;
     const before = asked();
-    await page.evaluate(() => window.dispatchEvent(new Event('focus')));
+    await page.evaluate("window.dispatchEvent(new Event('focus'))");
     await page.clock.runFor(30_000);
     assert.equal(asked(), before, 'not more often than once a minute');
     await page.clock.runFor(31_000);
