@@ -12,8 +12,13 @@ node_modules: package-lock.json
 run: node_modules
 	node --import tsx server.ts
 
+# The last lines say which test groups could not run on this machine (a missing tool skips them).
 test: node_modules
-	node --import tsx --test --test-reporter=spec $(TEST_FILES)
+	@status=0; node --import tsx --test --test-reporter=spec $(TEST_FILES) || status=$$?; \
+	chromium="$${CHROMIUM_PATH:-/usr/bin/chromium}"; \
+	[ -x "$$chromium" ] || echo "make test: BROWSER TESTS SKIPPED: Chromium not found at $$chromium (apt-get install chromium, or set CHROMIUM_PATH)"; \
+	command -v systemd-analyze >/dev/null || echo "make test: systemd unit check skipped: systemd-analyze not found (apt-get install systemd)"; \
+	exit $$status
 
 typecheck: node_modules
 	npx tsc --noEmit -p .

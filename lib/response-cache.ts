@@ -63,6 +63,8 @@ export class ResponseCache {
   private seenDataVersion = -1;
   private searches = new StampedCache<{ body: Buffer }>(maxCachedSearches, maxSearchBytes);
   private documents = new StampedCache<CachedDocument>(maxCachedDocuments, maxDocumentBytes);
+  /** Answers served from the cache and answers built, since the start (read by lib/metrics). */
+  readonly tally = { feedHits: 0, feedMisses: 0, threadHits: 0, threadMisses: 0 };
 
   /** A write inside one thread changed what its answers and the feed show. */
   threadChanged(root: number): void {
@@ -98,7 +100,11 @@ export class ResponseCache {
     this.checkOtherWriters();
     const stamp = this.feedStamp();
     const hit = this.feedPages.get(page);
-    if (hit?.stamp === stamp) return hit.body;
+    if (hit?.stamp === stamp) {
+      this.tally.feedHits++;
+      return hit.body;
+    }
+    this.tally.feedMisses++;
     const body = Buffer.from(JSON.stringify(build()));
     this.feedPages.set(page, { stamp, body });
     return body;
@@ -140,8 +146,10 @@ export class ResponseCache {
     if (hit && hit.stamp === this.threadStamp(hit.root)) {
       this.threads.delete(pid); // keep the map in least-recently-used order
       this.threads.set(pid, hit);
+      this.tally.threadHits++;
       return hit.body;
     }
+    this.tally.threadMisses++;
     const root = rootOf();
     if (root === undefined) return undefined;
     const stamp = this.threadStamp(root);
