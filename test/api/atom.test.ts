@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { imageFixture, limitsOff, post, useBoard, visitor, type Client } from '../helpers.ts';
+import { assertDocumented, imageFixture, limitsOff, post, useBoard, visitor, type Client } from '../helpers.ts';
 import { atomEntries, impressionsSoFar, parseAtom } from '../atom-helpers.ts';
 
 /** docs/API.md "Atom feeds": valid Atom 1.0, what each feed holds, escaping, 404s and conditional requests. */
@@ -9,6 +9,7 @@ async function feed(client: Client, path: string) {
   const answer = await client.get(path);
   assert.equal(answer.status, 200, `${path}: ${answer.status} ${answer.text}`);
   assert.equal(answer.headers.get('content-type'), 'application/atom+xml; charset=utf-8');
+  assertDocumented(answer);
   return { answer, entries: atomEntries(parseAtom(answer.text)) };
 }
 
@@ -58,7 +59,9 @@ describe('Atom feeds', () => {
     assert.deepEqual(user.entries.map((e) => e.content), ['Antwort belebt das alte Thema.', trickyText]);
     assert.deepEqual((await feed(visitor(t.board), `/u/Anna/feed.atom`)).entries.map((e) => e.content), ['Mit Bild', 'Ein altes Thema.']);
     for (const path of [`/e/${gone}/feed.atom`, `/e/${removed}/feed.atom`, '/e/999999/feed.atom', '/e/abc/feed.atom', '/u/Niemand/feed.atom']) {
-      assert.equal((await visitor(t.board).get(path)).status, 404, path);
+      const missing = await visitor(t.board).get(path);
+      assert.equal(missing.status, 404, path);
+      assertDocumented(missing);
     }
     const top = await post(Anna, 'Thema, das verschwindet.');
     assert.equal((await Anna.post(`/api/entry/${top}/delete`)).status, 200);
@@ -74,6 +77,7 @@ describe('Atom feeds', () => {
     const byTag = await visitor(t.board).get('/feed.atom', { 'if-none-match': etag });
     assert.equal(byTag.status, 304);
     assert.equal(byTag.text, '');
+    assertDocumented(byTag);
     assert.equal((await visitor(t.board).get('/feed.atom', { 'if-none-match': `"anders", W/${etag}` })).status, 304);
     assert.equal((await visitor(t.board).get('/feed.atom', { 'if-modified-since': lastModified })).status, 304);
     assert.equal((await visitor(t.board).get('/feed.atom', { 'if-none-match': '"anders"', 'if-modified-since': lastModified })).status, 200, 'If-None-Match wins');

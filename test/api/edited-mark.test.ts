@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { entryRow, limitsOff, post, useBoard, visitor } from '../helpers.ts';
+import { assertDocumented, entryRow, limitsOff, post, useBoard, visitor } from '../helpers.ts';
 
 /** docs/API.md "Entry": `edited_at` is set by every edit and absent on entries never edited. */
 describe('the edited mark', () => {
@@ -26,8 +26,12 @@ describe('the edited mark', () => {
     const created = t.board.clock.now();
     t.board.clock.advance(120);
     assert.equal((await t.members.Bert.post(`/api/entry/${reply}/edit`, { content: 'Antwort, bearbeitet' })).status, 200);
-    assert.equal((await threadEntry(reply)).edited_at, created + 120);
-    const feed = (await visitor(t.board).get('/api/entry/feed/0')).body;
+    const thread = await visitor(t.board).get(`/api/entry/${reply}/thread`);
+    assertDocumented(thread);
+    assert.equal(thread.body.entry.edited_at, created + 120);
+    const feedAnswer = await visitor(t.board).get('/api/entry/feed/0');
+    assertDocumented(feedAnswer);
+    const feed = feedAnswer.body;
     assert.equal(feed.find((e: { pid: number }) => e.pid === pid).latest.entry.edited_at, created + 120);
     assert.equal('edited_at' in feed.find((e: { pid: number }) => e.pid === pid), false, 'the parent was not edited');
 

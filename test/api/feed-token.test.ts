@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { tokenHash } from '../../lib/tokens.ts';
-import { assertError, limitsOff, password, post, uidOf, useBoard, visitor, type Client } from '../helpers.ts';
+import { assertDocumented, assertError, limitsOff, password, post, uidOf, useBoard, visitor, type Client } from '../helpers.ts';
 import { atomEntries, parseAtom } from '../atom-helpers.ts';
 
 /** docs/API.md "Private Atom feed": the token, what ends it, what the log writes. */
@@ -9,6 +9,7 @@ import { atomEntries, parseAtom } from '../atom-helpers.ts';
 async function newFeedUrl(client: Client): Promise<string> {
   const answer = await client.post('/api/user/feed-token');
   assert.equal(answer.status, 200, answer.text);
+  assertDocumented(answer);
   assert.deepEqual(Object.keys(answer.body), ['url']);
   return answer.body.url;
 }
@@ -28,6 +29,7 @@ describe('the private Atom feed of notifications', () => {
     const answer = await visitor(t.board).get(path(url));
     assert.equal(answer.status, 200, answer.text);
     assert.equal(answer.headers.get('content-type'), 'application/atom+xml; charset=utf-8');
+    assertDocumented(answer);
     assert.match(answer.headers.get('cache-control')!, /private/);
     const entries = atomEntries(parseAtom(answer.text));
     assert.deepEqual(entries.map((e) => e.title), ['Erwähnung von Bert: Frag mal @anna.', 'Antwort von Bert: Hallo Anna!']);
@@ -55,8 +57,11 @@ describe('the private Atom feed of notifications', () => {
     const revoked = await Anna.post('/api/user/feed-token/revoke');
     assert.equal(revoked.status, 200, revoked.text);
     assert.deepEqual(revoked.body, { status: 'ok' });
+    assertDocumented(revoked);
     assert.equal((await Anna.post('/api/user/feed-token/revoke')).status, 200, 'revoking again is 200');
-    assert.equal((await visitor(t.board).get(path(current))).status, 404);
+    const ended = await visitor(t.board).get(path(current));
+    assert.equal(ended.status, 404);
+    assertDocumented(ended);
     for (const unknown of ['/n/x.atom', `/n/${'A'.repeat(43)}.atom`, `/n/${'A'.repeat(43)}`]) assert.equal((await visitor(t.board).get(unknown)).status, 404, unknown);
     assertError(await visitor(t.board).post('/api/user/feed-token'), 401, 'auth.required');
     assertError(await visitor(t.board).post('/api/user/feed-token/revoke'), 401, 'auth.required');

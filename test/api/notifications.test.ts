@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { assertError, limitsOff, member, password, post, uidOf, useBoard, visitor, type Client } from '../helpers.ts';
+import { assertDocumented, assertError, limitsOff, member, password, post, uidOf, useBoard, visitor, type Client } from '../helpers.ts';
 
 /** docs/API.md "Notifications of replies and mentions": who is told, when not, what hides and returns. */
 
@@ -13,12 +13,14 @@ interface Seen {
 async function seen(client: Client, page = 0): Promise<Seen[]> {
   const answer = await client.get(`/api/user/notifications/${page}`);
   assert.equal(answer.status, 200, answer.text);
+  assertDocumented(answer);
   return answer.body.map((n: { kind: string; read: number; entry: { pid: number } }) => ({ kind: n.kind, pid: n.entry.pid, read: n.read }));
 }
 
 async function unread(client: Client): Promise<number> {
   const answer = await client.get('/api/user/notifications/unread');
   assert.equal(answer.status, 200, answer.text);
+  assertDocumented(answer);
   return answer.body.count;
 }
 
@@ -66,6 +68,7 @@ describe('notifications: replies', () => {
     const marked = await Anna.post('/api/user/notifications/read', { up_to: oldestUnread });
     assert.equal(marked.status, 200, marked.text);
     assert.deepEqual(marked.body, { count: before - 1 });
+    assertDocumented(marked);
     const all = await Anna.post('/api/user/notifications/read');
     assert.deepEqual(all.body, { count: 0 });
     assert.equal(await unread(Anna), 0);

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { before, describe, test } from 'node:test';
-import { assertError, limitsOff, post, uidOf, useBoard, visitor, type TestBoard } from '../helpers.ts';
+import { assertDocumented, assertError, limitsOff, post, uidOf, useBoard, visitor, type TestBoard } from '../helpers.ts';
 import { entryFields } from '../entry-helpers.ts';
 
 /** docs/API.md "Search": German matching, short words, phrases, paging, the author filter and the limits. */
@@ -8,6 +8,7 @@ import { entryFields } from '../entry-helpers.ts';
 async function found(board: TestBoard, q: string, extra = ''): Promise<string[]> {
   const answer = await visitor(board).get(`/api/search/0?q=${encodeURIComponent(q)}${extra}`);
   assert.equal(answer.status, 200, `${q}: ${answer.text}`);
+  assertDocumented(answer);
   return answer.body.map((e: { content: string }) => e.content);
 }
 

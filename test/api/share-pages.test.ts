@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { DomUtils, parseDocument } from 'htmlparser2';
-import { imageFixture, limitsOff, post, useBoard, visitor } from '../helpers.ts';
+import { assertDocumented, imageFixture, limitsOff, post, useBoard, visitor } from '../helpers.ts';
 import { impressionsSoFar } from '../atom-helpers.ts';
 
 /** docs/API.md "Pages that share well": the head tags of /e/{pid} and /u/{username}, escaped, and nothing about gone entries. */
@@ -34,6 +34,7 @@ function headOf(html: string): Head {
 async function page(path: string, board: Parameters<typeof visitor>[0], status = 200): Promise<Head> {
   const answer = await visitor(board).get(path);
   assert.equal(answer.status, status, path);
+  assertDocumented(answer);
   assert.match(answer.headers.get('content-type')!, /^text\/html/);
   assert.match(answer.text, /<script type="module" src="\/static\/app\.js"><\/script>/, 'the same front-end shell');
   return headOf(answer.text);
@@ -92,6 +93,7 @@ describe('pages that share well', () => {
     for (const [path, status] of [[`/e/${top}`, 200], [`/e/${removed}`, 200], ['/e/999999', 404], ['/u/Niemand', 404]] as const) {
       const answer = await visitor(t.board).get(path);
       assert.equal(answer.status, status, path);
+      assertDocumented(answer);
       assert.ok(!/Geheim|XYZ/.test(answer.text), `${path} says nothing of the entry`);
       const head = headOf(answer.text);
       assert.equal(head.title, 'Das Board', path);
