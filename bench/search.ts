@@ -20,7 +20,7 @@ import { benchUsername, seedBoard } from './seed.ts';
  * - creates per second with the index, against the same server and data with a plain table in
  *   place of the FTS5 index (the run without, in this run) and against the last run before the
  *   index (bench/results.md: 3,855/s);
- * - /e/{pid} (with its share tags) against the plain page shell.
+ * - /e/{pid} (with its share tags) against the plain page shell, and the Atom feeds against the feed.
  * Writes bench/search-results.md.
  */
 const size = Number(process.env.BENCH_SEARCH_SIZE ?? 1_000_000);
@@ -116,7 +116,7 @@ async function main(): Promise<void> {
   const rows: Row[] = [];
   const board = await startBoard(dir, basePort + 10);
   const paths = searchCases.map(([, q]) => `/api/search/0?q=${q.replace(' ', '%20')}`);
-  await warmUp(board.url, ['/api/entry/feed/0', ...paths, '/e/12345', '/']);
+  await warmUp(board.url, ['/api/entry/feed/0', ...paths, '/e/12345', '/', '/feed.atom', '/e/12345/feed.atom']);
   const feed = await load(board.url, { path: '/api/entry/feed/0' });
   rows.push(row('feed page 0', size, feed));
   for (const [i, [name]] of searchCases.entries()) {
@@ -127,6 +127,10 @@ async function main(): Promise<void> {
   rows.push(row('page / (the plain shell)', size, shell));
   const share = await load(board.url, { path: '/e/12345' });
   rows.push({ ...row('page /e/12345 (with share tags)', size, share), ratio: share.requests.average / shell.requests.average });
+  for (const path of ['/feed.atom', '/e/12345/feed.atom', `/u/${encodeURIComponent(benchUsername(7))}/feed.atom`]) {
+    const atom = await load(board.url, { path });
+    rows.push({ ...row(`Atom ${path}`, size, atom), ratio: atom.requests.average / feed.requests.average });
+  }
   await stop(board.proc);
 
   // Creates alternate between the two servers, twice, so a noisy minute hits both alike.
