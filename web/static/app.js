@@ -88,9 +88,11 @@ async function render({ moveFocus = false, scroll = false } = {}) {
   const target = location.hash.length > 1 && /^#[\w-]+$/.test(location.hash) ? document.getElementById(location.hash.slice(1)) : null;
   target?.scrollIntoView();
   if (moveFocus) {
-    const heading = main.querySelector('h1');
-    if (heading) heading.tabIndex = -1;
-    (heading ?? main).focus();
+    // An address with an anchor in the view (an entry, back from the login) puts the focus there.
+    const inView = target && container.contains(target) ? target : null;
+    const heading = inView ?? main.querySelector('h1');
+    if (heading && !heading.hasAttribute('tabindex')) heading.tabIndex = -1;
+    (heading ?? main).focus({ preventScroll: Boolean(inView) });
   }
   loadShownTallies().catch((err) => announce(err.message, 'error'));
   void refreshModCount(); // new reports arrive while a moderator reads

@@ -5,12 +5,13 @@ import { refresh } from '../router.js';
 import { me } from '../session.js';
 import { composer } from '../components/composer.js';
 import { entryWithLatest } from '../components/entry.js';
+import { loginOffer } from '../components/login-offer.js';
 import { pageFromQuery, pager } from '../components/pager.js';
 
 /** The box to start a thread, or how to get one. */
 export function writeBox(onPosted) {
   if (!me()) {
-    return h('p', { class: 'note' }, 'Zum Schreiben bitte ', h('a', { href: '/login' }, 'anmelden'), ' oder ', h('a', { href: '/register' }, 'ein Konto anlegen'), '.');
+    return loginOffer('Schreiben');
   }
   // Folded by default: most visits are for reading, and on a phone the form would fill the screen.
   return h('details', { class: 'card write' },
