@@ -4,6 +4,7 @@ import { relativeTime } from './format.js';
 import { startRouter } from './router.js';
 import { isModerator, onMeChange, refreshMe } from './session.js';
 import { announce } from './status.js';
+import { pageTitle } from './titles.js';
 import { forgetTallies, loadShownTallies } from './votes.js';
 import { avatar } from './components/avatar.js';
 import { logoutButton } from './components/logout-button.js';
@@ -82,7 +83,7 @@ async function render({ moveFocus = false, scroll = false } = {}) {
   if (id !== drawing) return;
   const main = document.getElementById('main');
   main.replaceChildren(container);
-  document.title = title ? `${title} – Das Board` : 'Das Board';
+  document.title = pageTitle(title);
   markCurrentLink();
   if (scroll) window.scrollTo(0, 0);
   const target = location.hash.length > 1 && /^#[\w-]+$/.test(location.hash) ? document.getElementById(location.hash.slice(1)) : null;

@@ -30,5 +30,5 @@ export async function feedView(root, { query }) {
       : h('p', { class: 'empty' }, page ? 'Auf dieser Seite ist nichts mehr.' : 'Noch keine Beiträge. Schreib den ersten!'),
     pager('/', page, entries.length));
   if (page > 0 && entries.length === 0) add(root, h('p', {}, h('a', { href: '/' }, 'Zur ersten Seite')));
-  return page ? `Seite ${page + 1}` : '';
+  return page ? `Neueste Themen, Seite ${page + 1}` : 'Neueste Themen';
 }

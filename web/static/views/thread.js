@@ -4,6 +4,7 @@ import { add, h } from '../dom.js';
 import { excerpt } from '../format.js';
 import { refresh } from '../router.js';
 import { me } from '../session.js';
+import { entryTitle } from '../titles.js';
 import { composer } from '../components/composer.js';
 import { entryCard, entryWithLatest } from '../components/entry.js';
 import { loginOffer } from '../components/login-offer.js';
@@ -43,5 +44,5 @@ export async function threadView(root, { params }) {
         : h('p', { class: 'empty' }, 'Noch keine Antworten.'),
       entry.reply_count > replies.length ? h('p', { class: 'note' }, `Gezeigt werden die ${replies.length} zuletzt aktiven Antworten.`) : null),
     replyBox(entry));
-  return excerpt(entry);
+  return entryTitle(entry);
 }

@@ -1,0 +1,80 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import type { Browser, Page } from 'playwright-core';
+import { limitsOff, member, password, startBoard, type Client, type TestBoard } from '../helpers.ts';
+import {
+  assertCleanConsole, assertOnlyBoardRequests, launchChromium, newRecordedContext, openBoard, skipWithoutChromium, type Recorder,
+} from './browser-helpers.ts';
+
+// Counted as skipped in the summary too, not only as a skipped suite.
+if (skipWithoutChromium) test('front-end finding tests', { skip: skipWithoutChromium }, () => {});
+
+/** Issue 16, "Front end: dead ends", findings 7, 10 and 11 (1–6 and 9 in dead-ends.test.ts, 8 in account.test.ts). */
+describe('the front end: contact, titles, keys', { skip: skipWithoutChromium }, () => {
+  const contact = 'Matrix: @betrieb:example.org oder https://example.org/kontakt';
+  let board: TestBoard;
+  let browser: Browser;
+  let page: Page;
+  let anna: Client;
+  const recorders: Recorder[] = [];
+  const card = (pid: number) => page.locator(`article#e${pid}`);
+
+  async function postAs(client: Client, content: string, replyTo = 0): Promise<number> {
+    const answer = await client.post('/api/entry/create', replyTo ? { content, reply_to: replyTo } : { content });
+    assert.equal(answer.status, 201, answer.text);
+    return answer.body.pid as number;
+  }
+
+  before(async () => {
+    board = await startBoard({ ...limitsOff, BOARD_CONTACT: contact });
+    browser = await launchChromium();
+    anna = await member(board, 'Anna');
+    const main = await newRecordedContext(browser);
+    recorders.push(main.recorder);
+    await main.context.addCookies([{ name: 'session', value: anna.cookie!, url: board.url }]);
+    page = await main.context.newPage();
+  });
+
+  after(async () => {
+    await browser?.close();
+    await board?.close();
+  });
+
+  test('10: every view has its own title; an entry\'s and a profile\'s match the format of their server-rendered head', async () => {
+    const long = 'Wer hat Lust, am Samstag beim Aufräumen im Stadtpark zu helfen? Handschuhe und Säcke sind da.';
+    const pid = await postAs(anna, long);
+    const reply = await postAs(anna, '  Ich  komme\nmit zwei Freunden ', pid);
+    const expected: [string, string][] = [
+      ['/', 'Neueste Themen – Das Board'],
+      ['/?seite=2', 'Neueste Themen, Seite 2 – Das Board'],
+      [`/e/${pid}`, 'Wer hat Lust, am Samstag beim Aufräumen im Stadtpark zu … – Anna – Das Board'],
+      [`/e/${reply}`, 'Ich komme mit zwei Freunden – Anna – Das Board'],
+      ['/u/Anna', 'Anna – Das Board'],
+      ['/login', 'Anmelden – Das Board'],
+      ['/register', 'Registrieren – Das Board'],
+      ['/settings', 'Einstellungen – Das Board'],
+      ['/stats', 'Statistik – Das Board'],
+      ['/modlog', 'Moderationsprotokoll – Das Board'],
+      ['/mod', 'Nur für die Moderation – Das Board'],
+      ['/gibt-es-nicht', 'Nicht gefunden – Das Board'],
+    ];
+    for (const [path, title] of expected) {
+      await openBoard(page, board, path);
+      assert.equal(await page.title(), title, path);
+    }
+    assert.equal((await anna.post(`/api/entry/${reply}/delete`)).status, 200);
+    await openBoard(page, board, `/e/${reply}`);
+    assert.equal(await page.title(), 'Gelöschter Beitrag – Das Board', 'a deleted entry reveals nothing');
+    // Titles follow client-side navigation too.
+    await openBoard(page, board, '/');
+    await page.locator('#nav').getByRole('link', { name: 'Statistik' }).click();
+    await page.waitForFunction("document.title === 'Statistik – Das Board'");
+  });
+
+  test('no request left the board\'s origin and the CSP reported nothing', () => {
+    for (const recorder of recorders) {
+      assertOnlyBoardRequests(recorder, board);
+      assertCleanConsole(recorder);
+    }
+  });
+});
