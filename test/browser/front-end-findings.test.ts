@@ -17,7 +17,6 @@ describe('the front end: contact, titles, keys', { skip: skipWithoutChromium }, 
   let page: Page;
   let anna: Client;
   const recorders: Recorder[] = [];
-  const card = (pid: number) => page.locator(`article#e${pid}`);
 
   async function postAs(client: Client, content: string, replyTo = 0): Promise<number> {
     const answer = await client.post('/api/entry/create', replyTo ? { content, reply_to: replyTo } : { content });
@@ -38,6 +37,21 @@ describe('the front end: contact, titles, keys', { skip: skipWithoutChromium }, 
   after(async () => {
     await browser?.close();
     await board?.close();
+  });
+
+  test('7: the login page says what to do with a forgotten password and how to reach the operator; the footer names the contact', async () => {
+    const visitor = await newRecordedContext(browser);
+    recorders.push(visitor.recorder);
+    const login = await visitor.context.newPage();
+    await openBoard(login, board, '/login');
+    const hint = login.locator('main .forgotten');
+    await hint.filter({ hasText: 'Passwort vergessen?' }).filter({ hasText: 'Link zum Zurücksetzen' }).waitFor();
+    await hint.filter({ hasText: 'Matrix: @betrieb:example.org oder' }).waitFor();
+    assert.equal(await hint.getByRole('link', { name: 'https://example.org/kontakt' }).getAttribute('href'), 'https://example.org/kontakt');
+    const footer = login.locator('.site-footer .footer-contact');
+    assert.equal(await footer.textContent(), `Kontakt zum Betrieb: ${contact}`);
+    await footer.getByRole('link', { name: 'https://example.org/kontakt' }).waitFor();
+    await visitor.context.close();
   });
 
   test('10: every view has its own title; an entry\'s and a profile\'s match the format of their server-rendered head', async () => {

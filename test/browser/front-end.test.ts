@@ -488,6 +488,14 @@ describe('the front end in a real browser', { skip: skipWithoutChromium }, () =>
     assert.equal(db().one("SELECT 1 FROM users WHERE username = 'Anna Neu'"), undefined);
   });
 
+  test('without BOARD_CONTACT the login page says to ask whoever runs the board for a reset link, and the footer names no contact', async () => {
+    const visitor = await otherContext();
+    await openBoard(visitor.page, board, '/login');
+    await visitor.page.locator('main .forgotten').filter({ hasText: 'Frag die Person, die dieses Board betreibt' }).waitFor();
+    assert.equal(await visitor.page.locator('.footer-contact').count(), 0);
+    await visitor.context.close();
+  });
+
   test('login with ?weiter= leading to another site (a tab in "/\\t/…") ends on the board; a board path is kept', async () => {
     await openBoard(page, board, '/login?weiter=/%09/evil.example');
     await page.getByLabel('Benutzername').fill('Bert');

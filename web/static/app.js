@@ -1,4 +1,5 @@
 // Start-up: who is logged in, the header, and one view per address.
+import { footerContact } from './contact.js';
 import { h } from './dom.js';
 import { relativeTime } from './format.js';
 import { startRouter } from './router.js';
@@ -99,12 +100,19 @@ async function render({ moveFocus = false, scroll = false } = {}) {
   void refreshModCount(); // new reports arrive while a moderator reads
 }
 
+/** The operator's contact in the footer, when the board names one. */
+function drawFooter() {
+  const contact = footerContact();
+  if (contact) document.querySelector('.site-footer')?.append(contact);
+}
+
 /** Relative times ("vor 5 Minuten") stay right while the page is open. */
 function refreshTimes() {
   for (const time of document.querySelectorAll('time[data-ts]')) time.textContent = relativeTime(Number(time.dataset.ts));
 }
 
 async function start() {
+  drawFooter();
   onMeChange(drawNav);
   try {
     await refreshMe();

@@ -1,5 +1,6 @@
 // "/login", "/register" and "/reset": accounts without e-mail.
 import * as api from '../api.js';
+import { forgottenPasswordHint } from '../contact.js';
 import { add, h } from '../dom.js';
 import { defaultLoginSeconds, passwordRule, usernameRule } from '../limits.js';
 import { sameOriginPath } from '../next-path.js';
@@ -52,6 +53,7 @@ export async function loginView(root, { query }) {
     announce(`Willkommen, ${me()?.username ?? ''}!`);
   }, { 'auth.bad_credentials': 'pass' });
   add(root, form,
+    forgottenPasswordHint(),
     h('p', {}, 'Noch kein Konto? ', h('a', { href: next === '/' ? '/register' : `/register?weiter=${encodeURIComponent(next)}` }, 'Registrieren')));
   return 'Anmelden';
 }
