@@ -85,6 +85,49 @@ describe('the front end: contact, titles, keys', { skip: skipWithoutChromium }, 
     await page.waitForFunction("document.title === 'Statistik – Das Board'");
   });
 
+  test('11: j and k move between entries, r replies to the chosen one, ? lists the keys; none fire while typing, and they can be switched off', async () => {
+    const first = await postAs(anna, 'Tastatur eins');
+    await postAs(anna, 'Tastatur zwei');
+    await openBoard(page, board, '/');
+    const entries = page.locator('main article.entry');
+    const pidAt = async (i: number) => Number(await entries.nth(i).getAttribute('data-pid'));
+    await page.keyboard.press('j');
+    await page.locator(`article#e${await pidAt(0)}:focus`).waitFor();
+    await page.keyboard.press('j');
+    await page.locator(`article#e${await pidAt(1)}:focus`).waitFor();
+    await page.keyboard.press('k');
+    await page.locator(`article#e${await pidAt(0)}:focus`).waitFor();
+
+    await page.keyboard.press('r');
+    const reply = page.locator(`article#e${await pidAt(0)}`).getByLabel('Deine Antwort');
+    await page.locator(`article#e${await pidAt(0)} textarea:focus`).waitFor();
+    assert.equal(await reply.inputValue(), '', 'the r did not land in the field');
+    await page.keyboard.type('jk r?');
+    assert.equal(await reply.inputValue(), 'jk r?', 'typing in a field is typing');
+    assert.equal(await page.locator('dialog.keys-dialog[open]').count(), 0);
+
+    await reply.press('Escape');
+    await page.locator(`article#e${first}`).locator('.entry-time').focus();
+    await page.keyboard.press('?');
+    const dialog = page.getByRole('dialog', { name: 'Tastenkürzel' });
+    await dialog.waitFor();
+    for (const what of ['zum nächsten Beitrag', 'zum vorigen Beitrag', 'auf den gewählten Beitrag antworten', 'diese Liste zeigen']) await dialog.getByText(what).waitFor();
+    await dialog.getByLabel('Tastenkürzel verwenden').uncheck();
+    await page.keyboard.press('Escape');
+    await dialog.waitFor({ state: 'hidden' });
+    await page.keyboard.press('j');
+    assert.equal(await page.locator('main article.entry:focus').count(), 0, 'switched off');
+    await page.reload();
+    await page.locator('html[data-ready="true"]').waitFor();
+    await page.keyboard.press('j');
+    assert.equal(await page.locator('main article.entry:focus').count(), 0, 'still off after a reload');
+    await page.locator('.site-footer').getByRole('button', { name: 'Tastenkürzel' }).click();
+    await dialog.getByLabel('Tastenkürzel verwenden').check();
+    await dialog.getByRole('button', { name: 'Schließen' }).click();
+    await page.keyboard.press('j');
+    await page.locator('main article.entry:focus').waitFor();
+  });
+
   test('no request left the board\'s origin and the CSP reported nothing', () => {
     for (const recorder of recorders) {
       assertOnlyBoardRequests(recorder, board);

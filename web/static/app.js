@@ -2,6 +2,7 @@
 import { footerContact } from './contact.js';
 import { h } from './dom.js';
 import { relativeTime } from './format.js';
+import { showShortcuts, startShortcuts } from './keys.js';
 import { startRouter } from './router.js';
 import { isModerator, onMeChange, refreshMe } from './session.js';
 import { announce } from './status.js';
@@ -100,10 +101,12 @@ async function render({ moveFocus = false, scroll = false } = {}) {
   void refreshModCount(); // new reports arrive while a moderator reads
 }
 
-/** The operator's contact in the footer, when the board names one. */
+/** The footer's way to the shortcut list (it works when the keys are off) and the operator's contact. */
 function drawFooter() {
+  const keys = h('button', { type: 'button', class: 'link-button' }, 'Tastenkürzel');
+  keys.addEventListener('click', showShortcuts);
   const contact = footerContact();
-  if (contact) document.querySelector('.site-footer')?.append(contact);
+  document.querySelector('.site-footer')?.append(h('p', {}, keys, ' – oder die Taste ', h('kbd', {}, '?')), ...(contact ? [contact] : []));
 }
 
 /** Relative times ("vor 5 Minuten") stay right while the page is open. */
@@ -113,6 +116,7 @@ function refreshTimes() {
 
 async function start() {
   drawFooter();
+  startShortcuts();
   onMeChange(drawNav);
   try {
     await refreshMe();
