@@ -7,7 +7,7 @@ import { onClickBusy } from '../components/form.js';
 import { section } from '../components/section.js';
 
 function mutedItem(account) {
-  const unmute = h('button', { type: 'button', 'aria-label': `Stummschaltung von ${account.username} aufheben` }, 'Stummschaltung aufheben');
+  const unmute = h('button', { type: 'button' }, `Stummschaltung von ${account.username} aufheben`);
   const item = h('li', { class: 'mute-item' }, h('a', { href: `/u/${encodeURIComponent(account.username)}` }, account.username), unmute);
   onClickBusy(unmute, async () => {
     await setMuted(account, false);
