@@ -1,7 +1,8 @@
 import { createApp, type App } from './lib/app.ts';
 import { loadConfig, prepareDataDir, type Config } from './lib/config.ts';
 import { claimPidFile } from './lib/pid-file.ts';
-import { startupFailure } from './lib/startup-errors.ts';
+import { listenOnLoopback } from './lib/metrics/listener.ts';
+import { metricsListenFailure, startupFailure } from './lib/startup-errors.ts';
 
 /** Start-up only: config → app (database inside) → listen → graceful shutdown. */
 function main(): void {
@@ -21,16 +22,23 @@ function main(): void {
   const release = releasePidFile;
 
   // A failed listen (port in use, no permission, a HOST that does not resolve) ends in one line.
-  const onListenError = (err: Error) => void app.close().finally(() => {
+  const failListen = (err: Error, line?: string) => void app.close().finally(() => {
     release();
-    fail(err, ready);
+    fail(err, ready, line);
   });
-  app.server.once('error', onListenError);
+  app.server.once('error', failListen);
   app.server.listen(ready.port, ready.host, () => {
-    app.server.off('error', onListenError);
+    app.server.off('error', failListen);
     const address = app.server.address();
     const port = typeof address === 'object' && address ? address.port : ready.port;
     console.log(`board listening on http://${ready.host}:${port} (data in ${ready.dataDir})`);
+    const { metricsServer } = app;
+    if (!metricsServer || !ready.metrics) return;
+    const metrics = ready.metrics;
+    listenOnLoopback(metricsServer, metrics.port, metrics.host).then(
+      (metricsPort) => console.log(`board: metrics on http://${metrics.host.includes(':') ? `[${metrics.host}]` : metrics.host}:${metricsPort}/metrics`),
+      (err: Error) => failListen(err, metricsListenFailure(err, metrics)),
+    );
   });
 
   let stopping = false;
@@ -55,10 +63,9 @@ function main(): void {
   process.on('SIGINT', () => shutdown('SIGINT'));
 }
 
-/** One line on stderr and exit 1 for what an operator can fix; anything else keeps its stack. */
-function fail(err: unknown, config: Config | undefined): never {
-  const line = startupFailure(err, config) ?? (err instanceof Error ? err.stack : String(err));
-  console.error(`board: ${line}`);
+/** One line on stderr and exit 1 for what an operator can fix (`line` when the caller knows it); anything else keeps its stack. */
+function fail(err: unknown, config: Config | undefined, line?: string): never {
+  console.error(`board: ${line ?? startupFailure(err, config) ?? (err instanceof Error ? err.stack : String(err))}`);
   process.exit(1);
 }
 

@@ -9,6 +9,8 @@ import { createRequestListener } from './http/pipeline.ts';
 import { answerMalformedRequest, badRequest, sendError } from './http/respond.ts';
 import { ImpressionTally, startImpressionFlush } from './impressions.ts';
 import { createLineLog } from './log.ts';
+import { createBoardMetrics } from './metrics/board-metrics.ts';
+import { createMetricsServer } from './metrics/listener.ts';
 import { startNotifier, type NotifyOptions } from './notify.ts';
 import { notFoundPage } from './pages/shell.ts';
 import { startPreviewQueue, type PreviewOptions } from './preview/queue.ts';
@@ -34,6 +36,8 @@ export interface AppOptions {
 
 export interface App {
   server: Server;
+  /** The metrics listener when BOARD_METRICS_PORT is set, not yet listening (lib/metrics/listener.ts listenOnLoopback). */
+  metricsServer?: Server;
   services: Services;
   /** Stops background work and closes the database (after the server has stopped). */
   close(): Promise<void>;
@@ -64,6 +68,8 @@ export function createApp(config: Config, options: AppOptions = {}): App {
   logAsnLoad(services);
   if (config.previewEnabled) services.previews = startPreviewQueue({ ...jobDeps, config }, options.preview);
   if (config.notifyUrl) services.notifier = startNotifier(config.notifyUrl, services.log, options.notify);
+  if (config.metrics) services.metrics = createBoardMetrics(services);
+  const metricsServer = services.metrics && createMetricsServer(services.metrics.registry, services.log);
 
   // Slow clients: headers must arrive within 10 s and a whole request within 60 s. Node checks
   // both only every connectionsCheckingInterval (30 s by default, which let a slowloris client
@@ -80,8 +86,11 @@ export function createApp(config: Config, options: AppOptions = {}): App {
 
   return {
     server,
+    metricsServer,
     services,
     async close() {
+      metricsServer?.close();
+      metricsServer?.closeAllConnections();
       stopHousekeeping();
       await services.accountRemoval?.stop(); // the slice in progress commits; the rest stays queued
       await services.previews?.stop(); // aborts fetches in flight; their jobs stay queued

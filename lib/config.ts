@@ -2,7 +2,7 @@ import { accessSync, constants } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { makeFolders } from './folders.ts';
-import { parseCidr } from './ip/ranges.ts';
+import { isLoopbackAddress, parseCidr } from './ip/ranges.ts';
 
 /** The server's settings, read once from the environment (README "Settings"). */
 export interface Config {
@@ -30,6 +30,8 @@ export interface Config {
   readonly newAccountSeconds: number;
   /** BOARD_CONTACT: how to reach the operator (text or URL), shown on the login page and in the footer; '' when not set. */
   readonly contact: string;
+  /** BOARD_METRICS_PORT and BOARD_METRICS_HOST: the Prometheus listener (lib/metrics/); undefined when off. */
+  readonly metrics: { readonly port: number; readonly host: string } | undefined;
 }
 
 export class ConfigError extends Error {}
@@ -66,6 +68,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     limitsFactor: factorSetting(env, 'BOARD_LIMITS', 1),
     newAccountSeconds: integerSetting(env, 'BOARD_NEW_ACCOUNT_HOURS', 24, 0, 8760) * 3600,
     contact: contactSetting(env),
+    metrics: metricsSetting(env),
   });
 }
 
@@ -137,6 +140,20 @@ function flagSetting(env: Record<string, string | undefined>, name: string, fall
   if (value === '1' || value === 'true') return true;
   if (value === '0' || value === 'false') return false;
   throw new ConfigError(`${name}: "${raw}" must be 1 or 0 (or true or false)`);
+}
+
+/**
+ * The metrics listener: off while BOARD_METRICS_PORT is empty; 0 is any free port, as for PORT.
+ * Loopback only, whatever is set: the numbers show the board's traffic and load to whoever can
+ * reach them, so they are for a scraper on this machine (README "Metrics"), never the world.
+ */
+function metricsSetting(env: Record<string, string | undefined>): Config['metrics'] {
+  const host = setting(env, 'BOARD_METRICS_HOST', '127.0.0.1');
+  if (!isLoopbackAddress(host)) {
+    throw new ConfigError(`BOARD_METRICS_HOST: "${host}" is not a loopback address; the metrics listen on 127.0.0.1 or ::1 only`);
+  }
+  if (!env.BOARD_METRICS_PORT?.trim()) return undefined;
+  return Object.freeze({ port: integerSetting(env, 'BOARD_METRICS_PORT', 0, 0, 65535), host });
 }
 
 function listSetting(env: Record<string, string | undefined>, name: string, fallback: string): string[] {

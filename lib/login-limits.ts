@@ -38,7 +38,8 @@ function failureCounters({ store, factor, ip, username, now }: LoginAttempt): { 
   };
 }
 
-const limited = (wait: number) => new ApiError(429, 'rate.limited', { headers: { 'Retry-After': String(wait) } });
+const limited = (wait: number, brake: 'login-site' | 'login-failures') =>
+  new ApiError(429, 'rate.limited', { headers: { 'Retry-After': String(wait) }, limit: `brake/${brake}` });
 
 /** Counts the attempt against its IPv6 site and refuses it (429) when a brake holds; before hashing. */
 export function checkLoginAllowed(attempt: LoginAttempt): void {
@@ -47,11 +48,11 @@ export function checkLoginAllowed(attempt: LoginAttempt): void {
   const site = ipv6SiteSubject(ip);
   if (site) {
     const wait = store.hit([store.keyed('login/site', site, { ...siteLogins, limit: scaledLimit(siteLogins.limit, factor) }, now)], now, true);
-    if (wait > 0) throw limited(wait);
+    if (wait > 0) throw limited(wait, 'login-site');
   }
   const counters = failureCounters(attempt);
   const pressure = store.peek([counters.name, counters.board], now);
-  if (pressure > 0 && store.peek([counters.address], now) > 0) throw limited(pressure);
+  if (pressure > 0 && store.peek([counters.address], now) > 0) throw limited(pressure, 'login-failures');
 }
 
 /** A failed login: counts for the name, the board and the address. */

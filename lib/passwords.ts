@@ -12,6 +12,11 @@ const keyLength = 32;
 // Each hash holds 128 MiB at ln=17: two at a time, so a burst of logins cannot exhaust memory.
 const withHashSlot = createSemaphore(2);
 
+/** The hashing line right now: hashes running and requests waiting (lib/metrics). */
+export function hashingLoad(): { running: number; waiting: number } {
+  return withHashSlot.load();
+}
+
 interface HashJob {
   resolve(key: Buffer): void;
   reject(err: Error): void;
@@ -86,7 +91,7 @@ async function derive(password: string, salt: Buffer, logN: number, r: number, p
   try {
     return await withHashSlot(() => workers.run(password.normalize('NFC'), salt, N, r, p, maxmem), signal, bound);
   } catch (err) {
-    if (err instanceof SlotRefused) throw new ApiError(503, 'auth.busy', { headers: { 'Retry-After': String(busyRetrySeconds) } });
+    if (err instanceof SlotRefused) throw new ApiError(503, 'auth.busy', { headers: { 'Retry-After': String(busyRetrySeconds) }, limit: 'brake/hashing' });
     throw err;
   }
 }

@@ -113,6 +113,11 @@ export function readReportQueue(db: Db, page: number): QueueItem[] {
   });
 }
 
+/** Every open report of the board (the metrics' board_reports_open). */
+export function countAllOpenReports(db: Db): number {
+  return db.one<{ n: number }>('SELECT count(*) AS n FROM reports WHERE closed_at = 0')!.n;
+}
+
 /** The number of entries with open reports (the moderators' header link). */
 export function countEntriesWithOpenReports(db: Db): number {
   return db.one<{ n: number }>('SELECT count(DISTINCT pid) AS n FROM reports WHERE closed_at = 0')!.n;

@@ -41,6 +41,8 @@ export class ResponseCache {
   private threads = new Map<number, Cached & { root: number }>();
   private threadBytes = 0;
   private seenDataVersion = -1;
+  /** Answers served from the cache and answers built, since the start (read by lib/metrics). */
+  readonly tally = { feedHits: 0, feedMisses: 0, threadHits: 0, threadMisses: 0 };
 
   /** A write inside one thread changed what its answers and the feed show. */
   threadChanged(root: number): void {
@@ -76,7 +78,11 @@ export class ResponseCache {
     this.checkOtherWriters();
     const stamp = `${this.global}.${this.feedVersion}`;
     const hit = this.feedPages.get(page);
-    if (hit?.stamp === stamp) return hit.body;
+    if (hit?.stamp === stamp) {
+      this.tally.feedHits++;
+      return hit.body;
+    }
+    this.tally.feedMisses++;
     const body = Buffer.from(JSON.stringify(build()));
     this.feedPages.set(page, { stamp, body });
     return body;
@@ -92,8 +98,10 @@ export class ResponseCache {
     if (hit && hit.stamp === this.threadStamp(hit.root)) {
       this.threads.delete(pid); // keep the map in least-recently-used order
       this.threads.set(pid, hit);
+      this.tally.threadHits++;
       return hit.body;
     }
+    this.tally.threadMisses++;
     const root = rootOf();
     if (root === undefined) return undefined;
     const stamp = this.threadStamp(root);

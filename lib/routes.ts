@@ -3,6 +3,7 @@ import * as auth from './api/auth.ts';
 import * as entries from './api/entries.ts';
 import { exportAccount } from './api/export.ts';
 import { health } from './api/health.ts';
+import { openApiDocument } from './api/openapi.ts';
 import * as moderation from './api/moderation.ts';
 import * as mutes from './api/mutes.ts';
 import * as reports from './api/reports.ts';
@@ -29,7 +30,7 @@ export interface Route {
   writeLimit?: WriteGroup;
 }
 
-/** THE route table: every endpoint of the board, in one place. */
+/** THE route table: every endpoint of the board, in one place. Each has its entry in the OpenAPI document (lib/openapi/). */
 export const routes: Route[] = [
   // Auth
   { method: 'POST', path: '/api/auth/login', handler: auth.login, rateLimit: 'login' },
@@ -93,6 +94,8 @@ export const routes: Route[] = [
 
   // Operations
   { method: 'GET', path: '/api/health', handler: health },
+  // The machine-readable contract of every route here (lib/openapi/: one entry per route).
+  { method: 'GET', path: '/api/openapi.json', handler: openApiDocument },
 
   // Pages and files (not JSON)
   { method: 'GET', path: '/', handler: pages.home },

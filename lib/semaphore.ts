@@ -12,13 +12,20 @@ export class SlotRefused extends Error {
   }
 }
 
+/** A semaphore's job runner, with a look at its line (lib/metrics: the hashing queue's depth). */
+export interface Semaphore {
+  <T>(work: () => Promise<T>, signal?: AbortSignal, bound?: QueueBound): Promise<T>;
+  /** Jobs holding a slot and jobs waiting for one, right now. */
+  load(): { running: number; waiting: number };
+}
+
 /**
  * Runs at most `limit` async jobs at once; the rest wait in order. A job whose signal aborts
  * while it waits leaves the queue at once (a login whose client went away costs no hashing).
  * A job given a QueueBound is refused instead of joining a line that is full, and leaves it
  * after maxWaitMs: a line without a bound grows as long as a flood keeps it fed.
  */
-export function createSemaphore(limit: number) {
+export function createSemaphore(limit: number): Semaphore {
   let running = 0;
   const waiting: (() => void)[] = [];
 
@@ -50,7 +57,7 @@ export function createSemaphore(limit: number) {
     if (bound) timer = setTimeout(() => leave(new SlotRefused('waited')), bound.maxWaitMs);
   });
 
-  return async function withSlot<T>(work: () => Promise<T>, signal?: AbortSignal, bound?: QueueBound): Promise<T> {
+  const withSlot = async <T>(work: () => Promise<T>, signal?: AbortSignal, bound?: QueueBound): Promise<T> => {
     signal?.throwIfAborted();
     if (running < limit) running++;
     else await acquire(signal, bound);
@@ -61,4 +68,5 @@ export function createSemaphore(limit: number) {
       release();
     }
   };
+  return Object.assign(withSlot, { load: () => ({ running, waiting: waiting.length }) });
 }

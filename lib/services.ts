@@ -3,6 +3,7 @@ import type { AsnDb } from './asn.ts';
 import type { Config } from './config.ts';
 import type { ImpressionTally } from './impressions.ts';
 import type { JobDeps } from './job-deps.ts';
+import type { BoardMetrics } from './metrics/board-metrics.ts';
 import type { Notifier } from './notify.ts';
 import type { PreviewQueue } from './preview/queue.ts';
 import type { LimitStore, RateLimiter } from './rate-limit.ts';
@@ -26,4 +27,6 @@ export interface Services extends JobDeps {
   notifier?: Notifier;
   /** The background part of account deletions (set by createApp once the services exist). */
   accountRemoval?: AccountRemoval;
+  /** The Prometheus metrics (lib/metrics/); absent when BOARD_METRICS_PORT is empty. */
+  metrics?: BoardMetrics;
 }

@@ -29,3 +29,19 @@ export function startupFailure(err: unknown, config?: Pick<Config, 'host' | 'por
       return undefined;
   }
 }
+
+/** The metrics listener's listen failures (BOARD_METRICS_PORT, BOARD_METRICS_HOST), in the same one-line form. */
+export function metricsListenFailure(err: unknown, metrics: NonNullable<Config['metrics']>): string | undefined {
+  const { host, port } = metrics;
+  switch ((err as NodeJS.ErrnoException | undefined)?.code) {
+    case 'EADDRINUSE':
+      return `BOARD_METRICS_PORT: ${port} on ${host} is already in use; choose another BOARD_METRICS_PORT (not the board's PORT)`;
+    case 'EACCES':
+      return `BOARD_METRICS_PORT: no permission to listen on ${port} (ports below 1024 need root); use a port such as 9464`;
+    case 'EADDRNOTAVAIL':
+    case 'EAFNOSUPPORT':
+      return `BOARD_METRICS_HOST: ${host} is not an address of this machine; use 127.0.0.1`;
+    default:
+      return undefined;
+  }
+}

@@ -88,7 +88,7 @@ export function checkWriteLimit(store: LimitStore, group: WriteGroup, writer: Wr
     }
   }
   const wait = store.hit(counters, now, false);
-  if (wait > 0) throw new ApiError(429, 'rate.limited', { headers: { 'Retry-After': String(wait) } });
+  if (wait > 0) throw new ApiError(429, 'rate.limited', { headers: { 'Retry-After': String(wait) }, limit: `write/${group}` });
 }
 
 /** True while the account is younger than `newAccountSeconds` (0: never). */
@@ -113,6 +113,7 @@ export function checkNewAccountBrake(db: Db, uid: number, config: Pick<Config, '
   const minutes = Math.ceil(wait / 60);
   throw new ApiError(429, 'rate.new_account', {
     headers: { 'Retry-After': String(wait) },
+    limit: 'brake/new-account',
     message: `Neue Konten können in den ersten 10 Minuten keine Links oder Bilder posten. Das geht in ${minutes === 1 ? 'einer Minute' : `${minutes} Minuten`}.`,
   });
 }

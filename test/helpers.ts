@@ -1,12 +1,14 @@
 /**
  * Everything the tests share, in one import: a real board on port 0 (`startBoard`, or `useBoard`
- * for a whole suite), an HTTP client, the test users, the one error assertion, rows and files
+ * for a whole suite), an HTTP client, the test users, the one error assertion and the OpenAPI
+ * check of answers (assertDocumented), rows and files
  * as the board stored them, the admin CLI, image fixtures, and moderators.
  */
 export * from './helpers/board.ts';
 export * from './helpers/client.ts';
 export * from './helpers/members.ts';
 export * from './helpers/errors.ts';
+export * from './helpers/openapi.ts';
 export * from './helpers/stored.ts';
 export * from './helpers/admin.ts';
 export * from './helpers/use-board.ts';

@@ -27,7 +27,12 @@ export function createRequestListener(app: Services, routes: readonly Route[], n
     const started = performance.now();
     const url = requestUrl(req.url);
     const method = req.method ?? 'GET';
-    res.on('finish', () => app.log(`${method} ${url.pathname} ${res.statusCode} ${(performance.now() - started).toFixed(1)}ms`));
+    let matched: Route | undefined; // the route pattern labels the metrics, never the raw path
+    res.on('finish', () => {
+      const ms = performance.now() - started;
+      app.log(`${method} ${url.pathname} ${res.statusCode} ${ms.toFixed(1)}ms`);
+      app.metrics?.observeRequest(matched, method, res.statusCode, ms / 1000);
+    });
     res.setHeader('X-Content-Type-Options', 'nosniff');
     res.setHeader('Referrer-Policy', 'same-origin');
 
@@ -47,10 +52,11 @@ export function createRequestListener(app: Services, routes: readonly Route[], n
         throw new ApiError(405, 'api.method_not_allowed', { headers: { Allow: match.allow.join(', ') } });
       }
       const { route, params } = match;
+      matched = route;
       ctx.params = params;
       if (route.rateLimit) {
         const wait = app.limiter.hit(route.rateLimit, ctx.ip, app.clock.now());
-        if (wait > 0) throw new ApiError(429, 'rate.limited', { headers: { 'Retry-After': String(wait) } });
+        if (wait > 0) throw new ApiError(429, 'rate.limited', { headers: { 'Retry-After': String(wait) }, limit: `rate/${route.rateLimit}` });
       }
       if ((route.auth || route.mod) && !ctx.session()) throw new ApiError(401, 'auth.required');
       if (route.mod) requireModerator(ctx); // 403 mod.required before any path 400 or 404
@@ -68,6 +74,7 @@ export function createRequestListener(app: Services, routes: readonly Route[], n
       else if (Buffer.isBuffer(result)) sendJsonText(res, 200, result);
       else sendJson(res, 200, result);
     } catch (err) {
+      if (err instanceof ApiError && err.options.limit) app.metrics?.countRefusal(err.options.limit);
       sendError(app.log, maxDrainBytes, req, res, err);
     }
   }

@@ -104,6 +104,14 @@ export function specialRange(ip: IpAddress): string | undefined {
   return undefined;
 }
 
+const loopbacks = [parseCidr('127.0.0.0/8')!, parseCidr('::1/128')!];
+
+/** True for an address literal of this machine's loopback (127.0.0.0/8 or ::1); false for names. */
+export function isLoopbackAddress(text: string): boolean {
+  const ip = parseIp(text);
+  return ip !== undefined && loopbacks.some((cidr) => inCidr(ip, cidr));
+}
+
 /** True for a plain public unicast address; false for every special range and for non-addresses. */
 export function isPublicAddress(text: string): boolean {
   const ip = parseIp(text);

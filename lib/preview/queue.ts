@@ -99,6 +99,8 @@ export interface PreviewQueue {
   wake(): void;
   /** Aborts running fetches, gives their jobs back and stops; resolves within a few seconds. */
   stop(): Promise<void>;
+  /** Jobs running now and how the finished ones ended since the start (lib/metrics). */
+  stats(): { running: number; outcomes: Readonly<Record<JobOutcome, number>> };
 }
 
 /**
@@ -110,6 +112,7 @@ export function startPreviewQueue(app: PreviewDeps, options: PreviewOptions = {}
   const worker = createPreviewWorker({ db: app.db, config: app.config, clock: app.clock, log: app.log }, options);
   const controller = new AbortController();
   const running = new Set<Promise<unknown>>();
+  const outcomes: Record<JobOutcome, number> = { saved: 0, failed: 0, deferred: 0, released: 0 };
   let stopping = false;
 
   const pump = () => {
@@ -122,7 +125,8 @@ export function startPreviewQueue(app: PreviewDeps, options: PreviewOptions = {}
         return;
       }
       if (!job) return;
-      const run: Promise<unknown> = runPreviewJob(worker, job, controller.signal).finally(() => {
+      const run: Promise<unknown> = runPreviewJob(worker, job, controller.signal).then((outcome) => {
+        outcomes[outcome]++;
         running.delete(run);
         pump();
       });
@@ -170,6 +174,7 @@ export function startPreviewQueue(app: PreviewDeps, options: PreviewOptions = {}
       clearTimeout(grace);
       await worker.client.close();
     },
+    stats: () => ({ running: running.size, outcomes }),
   };
 }
 

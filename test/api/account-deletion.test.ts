@@ -3,7 +3,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { before, describe, test } from 'node:test';
 import {
-  accountRemovalDone, assertError, entryRow, imageFixture, limitsOff, mediaFiles, member, password, post, uidOf, useBoard, visitor, type Answer, type Client, type TestBoard,
+  assertDocumented, accountRemovalDone, assertError, entryRow, imageFixture, limitsOff, mediaFiles, member, password, post, uidOf, useBoard, visitor, type Answer, type Client, type TestBoard,
 } from '../helpers.ts';
 import { assertStoredLatestMatchesBruteForce, latestOf, wholeFeed } from '../entry-helpers.ts';
 
@@ -98,6 +98,7 @@ describe('deleting an account', () => {
 
   test('answers 200 {status:"deleted"}, clears the cookie and removes the user with its sessions', () => {
     assert.equal(answer.status, 200, answer.text);
+    assertDocumented(answer);
     assert.deepEqual(answer.body, { status: 'deleted' });
     const cleared = answer.headers.getSetCookie().find((c) => c.startsWith('session='));
     assert.ok(cleared && /max-age=0/i.test(cleared), `cookie cleared: ${cleared}`);

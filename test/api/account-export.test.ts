@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { before, describe, test } from 'node:test';
 import yauzl from 'yauzl';
-import { assertError, imageFixture, limitsOff, password, post, uidOf, useBoard, visitor, type Client, type TestBoard } from '../helpers.ts';
+import { assertDocumented, assertError, imageFixture, limitsOff, password, post, uidOf, useBoard, visitor, type Client, type TestBoard } from '../helpers.ts';
 
 interface Download {
   status: number;
@@ -101,6 +101,7 @@ describe('GET /api/user/export', () => {
   });
 
   test('answers a zip attachment, streamed without a Content-Length, that nothing may cache', () => {
+    assertDocumented({ ...archive, body: undefined, text: '', request: { method: 'GET', path: '/api/user/export' } });
     assert.equal(archive.headers.get('content-type'), 'application/zip');
     const disposition = archive.headers.get('content-disposition')!;
     assert.match(disposition, /^attachment; filename="board-Anna_Export-\d{4}-\d{2}-\d{2}\.zip"; filename\*=UTF-8''board-Anna%20Export-\d{4}-\d{2}-\d{2}\.zip$/);

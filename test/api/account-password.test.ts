@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { createResetLink } from '../../lib/reset-links.ts';
-import { assertError, member, password, uidOf, useBoard, visitor, type Client, type TestBoard } from '../helpers.ts';
+import { assertDocumented, assertError, member, password, uidOf, useBoard, visitor, type Client, type TestBoard } from '../helpers.ts';
 
 const newPassword = 'a brand new secret';
 
@@ -24,6 +24,7 @@ describe('POST /api/user/password', () => {
     const anna = await member(t.board, 'Anna Wechsel');
     const answer = await anna.post('/api/user/password', { pass: password, pass1: newPassword, pass2: newPassword });
     assert.equal(answer.status, 200, answer.text);
+    assertDocumented(answer);
     assert.deepEqual(answer.body, { status: 'ok' });
     assertError(await visitor(t.board).post('/api/auth/login', { user: 'Anna Wechsel', pass: password }), 401, 'auth.bad_credentials');
     assert.equal((await visitor(t.board).post('/api/auth/login', { user: 'Anna Wechsel', pass: newPassword })).status, 200);

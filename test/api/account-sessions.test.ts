@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { assertError, day, member, password, uidOf, useBoard, visitor, type Client, type TestBoard } from '../helpers.ts';
+import { assertDocumented, assertError, day, member, password, uidOf, useBoard, visitor, type Client, type TestBoard } from '../helpers.ts';
 
 const firefoxLinux = 'Mozilla/5.0 (X11; Linux x86_64; rv:128.0) Gecko/20100101 Firefox/128.0';
 const safariIphone = 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1';
@@ -30,6 +30,7 @@ describe('GET /api/user/sessions', () => {
 
     const answer = await laptop.get('/api/user/sessions');
     assert.equal(answer.status, 200, answer.text);
+    assertDocumented(answer);
     const list = answer.body as { id: string; created_at: number; expires: number; description: string; device: string; current: number }[];
     assert.equal(list.length, 3);
     assert.deepEqual(list.map((s) => Object.keys(s).sort()), Array(3).fill(['created_at', 'current', 'description', 'device', 'expires', 'id']));
@@ -101,6 +102,7 @@ describe('POST /api/user/sessions/{id}/revoke', () => {
     const phoneId = await idOf(phone, 1);
     const answer = await desk.post(`/api/user/sessions/${phoneId}/revoke`);
     assert.equal(answer.status, 200, answer.text);
+    assertDocumented(answer);
     assert.deepEqual(answer.body, { status: 'ok' });
     assert.equal(answer.headers.getSetCookie().length, 0);
     assertError(await phone.get('/api/user/info'), 401, 'auth.required');
@@ -156,6 +158,7 @@ describe('POST /api/user/sessions/revoke-others', () => {
 
     const answer = await desk.post('/api/user/sessions/revoke-others');
     assert.equal(answer.status, 200, answer.text);
+    assertDocumented(answer);
     assert.deepEqual(answer.body, { count: 2 });
     assert.equal(answer.headers.getSetCookie().length, 0);
     assert.equal((await desk.get('/api/user/info')).status, 200);

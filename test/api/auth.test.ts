@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import {
-  assertError, day, password, register, resetToken, runAdmin, useBoard, visitor, type Answer, type Client, type TestBoard,
+  assertDocumented, assertError, day, password, register, resetToken, runAdmin, useBoard, visitor, type Answer, type Client, type TestBoard,
 } from '../helpers.ts';
 
 function sessionCookie(answer: Answer): string | undefined {
@@ -43,6 +43,7 @@ describe('login', () => {
     const client = visitor(t.board);
     const answer = await client.post('/api/auth/login', { user: 'Lena', pass: password });
     assert.equal(answer.status, 200);
+    assertDocumented(answer);
     assert.deepEqual(answer.body, { status: 'ok' });
     const cookie = sessionCookie(answer);
     assert.ok(cookie, 'a session cookie is set');
@@ -90,6 +91,7 @@ describe('login', () => {
     const before = sessionsOf(t.board, 'Lena').length;
     const again = await client.post('/api/auth/login', { user: 'Lena', pass: password });
     assert.equal(again.status, 200);
+    assertDocumented(again);
     assert.deepEqual(again.body, { status: 'already_logged_in' });
     assert.equal(sessionCookie(again), undefined);
     assert.equal(sessionsOf(t.board, 'Lena').length, before);
@@ -176,6 +178,7 @@ describe('registration', () => {
   test('a new user answers 201 with the name and sets no cookie; last_login stays 0', async () => {
     const answer = await newUser('Mira');
     assert.equal(answer.status, 201);
+    assertDocumented(answer);
     assert.deepEqual(answer.body, { username: 'Mira' });
     assert.equal(answer.headers.getSetCookie().length, 0);
     const row = userRow(t.board, 'Mira')!;
@@ -283,6 +286,7 @@ describe('logout, session info and expiry', () => {
     assert.equal(sessionsOf(t.board, 'Otto').length, 2);
     const answer = await client.post('/api/auth/logout');
     assert.equal(answer.status, 200);
+    assertDocumented(answer);
     assert.deepEqual(answer.body, { status: 'ok' });
     const cookie = sessionCookie(answer)!;
     assert.match(cookie, /^session=;/);
@@ -319,6 +323,7 @@ describe('logout, session info and expiry', () => {
     await client.post('/api/auth/login', { user: 'Otto', pass: password, timeout: 3600 }, { 'user-agent': agent });
     const info = await client.get('/api/auth/sessioninfo');
     assert.equal(info.status, 200);
+    assertDocumented(info);
     assert.deepEqual(Object.keys(info.body).sort(), ['created_at', 'description', 'expires', 'uid']);
     assert.equal(info.body.uid, userRow(t.board, 'Otto')!.uid);
     assert.equal(info.body.created_at, t.board.clock.now());
@@ -367,6 +372,7 @@ describe('password reset links', () => {
     const token = await resetToken(t.board, 'rita');
     const answer = await check(token);
     assert.equal(answer.status, 200);
+    assertDocumented(answer);
     assert.deepEqual(answer.body, { username: 'Rita' });
   });
 
@@ -402,6 +408,7 @@ describe('password reset links', () => {
     const resetter = visitor(t.board);
     const answer = await resetter.post('/api/auth/reset', { token, pass1: newPassword, pass2: newPassword });
     assert.equal(answer.status, 200, answer.text);
+    assertDocumented(answer);
     assert.deepEqual(answer.body, { username: 'Sven' });
     const cookie = sessionCookie(answer)!;
     assert.equal(cookieAttributes(cookie).get('httponly'), '');

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { assertError, day, entryRow, limitsOff, post, useBoard, visitor } from '../helpers.ts';
+import { assertDocumented, assertError, day, entryRow, limitsOff, post, useBoard, visitor } from '../helpers.ts';
 import { latestOf } from '../entry-helpers.ts';
 
 describe('bump cooldown', () => {
@@ -13,6 +13,7 @@ describe('bump cooldown', () => {
     const now = t.board.clock.now();
     const answer = await t.members.Bert.post(`/api/entry/${pid}/bump`);
     assert.equal(answer.status, 200, answer.text);
+    assertDocumented(answer);
     assert.deepEqual(answer.body, { pid, bump_count: 1, last_bump: now, last_activity: now, retry_after: day });
     const row = entryRow(t.board, pid)!;
     assert.equal(row.bump_count, 1);

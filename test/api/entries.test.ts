@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
 import {
-  assertError, entryCount, entryRow, imageFixture, limitsOff, mediaFiles, member, post, uidOf, useBoard, visitor, type Answer, type Client,
+  assertDocumented, assertError, entryCount, entryRow, imageFixture, limitsOff, mediaFiles, member, post, uidOf, useBoard, visitor, type Answer, type Client,
 } from '../helpers.ts';
 import { entryFields } from '../entry-helpers.ts';
 
@@ -19,6 +19,7 @@ describe('creating an entry', () => {
   test('answers 201 with pid, content, filepath and reply_to, and stores the entry with its author and time', async () => {
     const answer = await t.members.Anna.post('/api/entry/create', { content: 'Guten Morgen' });
     assert.equal(answer.status, 201, answer.text);
+    assertDocumented(answer);
     assert.deepEqual(Object.keys(answer.body).sort(), ['content', 'filepath', 'pid', 'reply_to']);
     assert.equal(answer.body.content, 'Guten Morgen');
     assert.equal(answer.body.filepath, '');
@@ -39,6 +40,7 @@ describe('creating an entry', () => {
     const pid = await post(t.members.Anna, 'Felder');
     const thread = await visitor(t.board).get(`/api/entry/${pid}/thread`);
     assert.equal(thread.status, 200);
+    assertDocumented(thread);
     assert.deepEqual(Object.keys(thread.body.entry).sort(), entryFields);
     assert.equal(thread.body.entry.username, 'Anna');
     assert.equal(thread.body.entry.uid, uidOf(t.board, 'Anna'));
@@ -160,6 +162,7 @@ describe('editing an entry', () => {
 
     const answer = await t.members.Anna.post(`/api/entry/${pid}/edit`, { content: 'zweite Fassung' });
     assert.equal(answer.status, 200, answer.text);
+    assertDocumented(answer);
     assert.deepEqual(answer.body, { pid, content: 'zweite Fassung' });
     assert.equal(entryRow(t.board, pid)!.content, 'zweite Fassung');
     assert.equal((await visitor(t.board).get(`/api/entry/${pid}/thread`)).body.entry.content, 'zweite Fassung');
@@ -234,6 +237,7 @@ describe('deleting an entry', () => {
 
     const answer = await t.members.Anna.post(`/api/entry/${middle}/delete`);
     assert.equal(answer.status, 200, answer.text);
+    assertDocumented(answer);
     assert.deepEqual(answer.body, { status: 'deleted' });
 
     const row = entryRow(t.board, middle)!;

@@ -4,7 +4,7 @@ import { connect } from 'node:net';
 import { join } from 'node:path';
 import { before, describe, test } from 'node:test';
 import { createEntry } from '../../lib/entries.ts';
-import { assertError, password, rawRequest, useBoard, type Answer, type TestBoard } from '../helpers.ts';
+import { assertDocumented, assertError, password, rawRequest, useBoard, type Answer, type TestBoard } from '../helpers.ts';
 
 const urlencoded = { 'content-type': 'application/x-www-form-urlencoded' };
 
@@ -54,6 +54,7 @@ describe('routing and errors', () => {
   test('health answers 200 {status: ok}', async () => {
     const answer = await t.board.client().get('/api/health');
     assert.equal(answer.status, 200);
+    assertDocumented(answer);
     assert.deepEqual(answer.body, { status: 'ok' });
     assert.equal(answer.headers.get('cache-control'), 'no-store');
   });
@@ -140,8 +141,9 @@ describe('headers on every kind of answer', () => {
   });
 
   test('X-Content-Type-Options: nosniff on API answers, errors, pages and files', async () => {
-    for (const path of ['/api/health', '/api/nope', '/api/user/info', '/', '/login', '/no/such/page', `/static/media/${mediaPath}`, '/static/media/missing.png']) {
+    for (const path of ['/api/health', '/api/nope', '/api/user/info', '/', '/login', '/no/such/page', `/static/media/${mediaPath}`, '/static/media/missing.png', '/static/app.js']) {
       const answer = await t.board.client().get(path);
+      assertDocumented(answer);
       assert.equal(answer.headers.get('x-content-type-options'), 'nosniff', path);
     }
   });
@@ -150,6 +152,7 @@ describe('headers on every kind of answer', () => {
     for (const [path, status] of [['/', 200], ['/reset', 200], ['/login', 200], ['/register', 200], ['/settings', 200], ['/stats', 200], ['/mod', 200], ['/modlog', 200], ['/no/such/page', 404], ['/static/media/missing.png', 404]] as const) {
       const answer = await t.board.client().get(path);
       assert.equal(answer.status, status, path);
+      assertDocumented(answer);
       assert.match(answer.headers.get('content-type')!, /^text\/html/, path);
       assert.match(answer.text, /<html/i, path);
       const csp = answer.headers.get('content-security-policy') ?? '';

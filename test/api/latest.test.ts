@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { before, describe, test } from 'node:test';
 import {
-  accountRemovalDone, assertError, entryRow, limitsOff, member, password, post, useBoard, visitor, type Client, type TestBoard,
+  assertDocumented, accountRemovalDone, assertError, entryRow, limitsOff, member, password, post, useBoard, visitor, type Client, type TestBoard,
 } from '../helpers.ts';
 import { assertStoredLatestMatchesBruteForce, bruteForceLatest, entryFields, latestOf, wholeFeed } from '../entry-helpers.ts';
 import { prng } from '../prng.ts';
@@ -14,6 +14,7 @@ async function feedEntry(board: TestBoard, pid: number) {
 async function replyInThread(board: TestBoard, parent: number, pid: number) {
   const thread = await visitor(board).get(`/api/entry/${parent}/thread`);
   assert.equal(thread.status, 200, thread.text);
+  assertDocumented(thread);
   return thread.body.replies.find((e: { pid: number }) => e.pid === pid);
 }
 
@@ -296,6 +297,7 @@ describe('feed pages', () => {
     const newestFirst = [...pids].reverse();
     const page0 = await client.get('/api/entry/feed/0');
     assert.equal(page0.status, 200);
+    assertDocumented(page0);
     assert.deepEqual(page0.body.map((e: { pid: number }) => e.pid), newestFirst.slice(0, 20));
     const page1 = await client.get('/api/entry/feed/1');
     assert.deepEqual(page1.body.map((e: { pid: number }) => e.pid), newestFirst.slice(20, 40));
@@ -325,6 +327,7 @@ describe('thread', () => {
     const d = await post(t.members.Anna, 'D', c);
     const thread = await visitor(t.board).get(`/api/entry/${d}/thread`);
     assert.equal(thread.status, 200);
+    assertDocumented(thread);
     assert.equal(thread.body.entry.pid, d);
     assert.deepEqual(thread.body.ancestors.map((e: { pid: number }) => e.pid), [a, b, c]);
     assert.deepEqual(Object.keys(thread.body.ancestors[0]).filter((k) => k !== 'latest').sort(), entryFields);

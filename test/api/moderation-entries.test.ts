@@ -4,7 +4,7 @@ import { collectOrphanMedia } from '../../lib/admin/gc-media.ts';
 import { readFeedPage, readThread } from '../../lib/entry-reads.ts';
 import { queueStalePreviews, refreshAfterSeconds, removeUnusedPreviews, savePreview } from '../../lib/preview/store.ts';
 import {
-  accountRemovalDone, assertError, entryRow, imageFixture, limitsOff, mediaFiles, member, modlogRows, password, post, uidOf, useBoard, visitor, type Client,
+  assertDocumented, accountRemovalDone, assertError, entryRow, imageFixture, limitsOff, mediaFiles, member, modlogRows, password, post, uidOf, useBoard, visitor, type Client,
   type TestBoard,
 } from '../helpers.ts';
 import { assertStoredLatestMatchesBruteForce, latestOf } from '../entry-helpers.ts';
@@ -23,6 +23,7 @@ async function postImage(client: Client, content: string, replyTo?: number): Pro
 async function thread(board: TestBoard, pid: number): Promise<any> {
   const answer = await board.client().get(`/api/entry/${pid}/thread`);
   assert.equal(answer.status, 200, answer.text);
+  assertDocumented(answer);
   return answer.body;
 }
 
@@ -58,6 +59,7 @@ describe('removing and restoring an entry', () => {
 
     const answer = await remove(t.members.Mia, reply, 'Werbung für Uhren');
     assert.equal(answer.status, 200, answer.text);
+    assertDocumented(answer);
     assert.deepEqual(answer.body, { pid: reply, status: 'removed' });
 
     const tombstone = { ...before, deleted: 1, content: '', filepath: '', removed: 1, removed_reason: 'Werbung für Uhren' };
@@ -91,6 +93,7 @@ describe('removing and restoring an entry', () => {
   test('a restore gives the entry back to its author exactly as it was', async () => {
     const answer = await restore(t.members.Mia, reply);
     assert.equal(answer.status, 200, answer.text);
+    assertDocumented(answer);
     assert.deepEqual(answer.body, { pid: reply, status: 'restored' });
     const entry = (await thread(t.board, reply)).entry;
     assert.equal(entry.deleted, 0);

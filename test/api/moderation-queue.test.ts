@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { assertError, entryRow, limitsOff, member, password, post, uidOf, useBoard, visitor, type TestBoard } from '../helpers.ts';
+import { assertDocumented, assertError, entryRow, limitsOff, member, password, post, uidOf, useBoard, visitor, type TestBoard } from '../helpers.ts';
 import { entryFields } from '../entry-helpers.ts';
 
 /** docs/API.md "GET /api/mod/reports/{page}", "POST /api/mod/entry/{pid}/dismiss" and "GET /api/modlog/{page}": the queue and the public log. */
@@ -34,7 +34,9 @@ describe('the report queue', () => {
     await report(twiceLater, 'd2');
     assert.equal((await t.members.Mia.post(`/api/mod/entry/${closed}/dismiss`)).status, 200);
 
-    const queue = (await t.members.Mia.get('/api/mod/reports/0')).body;
+    const page = await t.members.Mia.get('/api/mod/reports/0');
+    assertDocumented(page);
+    const queue = page.body;
     assert.deepEqual(queue.map((item: any) => [item.entry.pid, item.open_reports]), [[twiceEarly, 2], [twiceLater, 2], [once, 1]]);
     const first = queue[0];
     assert.deepEqual(Object.keys(first).sort(), ['entry', 'open_reports', 'reports']);
@@ -43,7 +45,9 @@ describe('the report queue', () => {
     assert.deepEqual(first.reports.map((r: any) => [r.reason, r.reporter]), [['b1', ''], ['b2 von Bert', '']], 'oldest first; no reporter named');
     for (const r of first.reports) assert.deepEqual(Object.keys(r).sort(), ['created_at', 'id', 'reason', 'reporter']);
     assert.doesNotMatch(JSON.stringify(queue), /"reporter":"[^"]/);
-    assert.deepEqual((await t.members.Mia.get('/api/mod/queue')).body, { open_entries: 3 });
+    const size = await t.members.Mia.get('/api/mod/queue');
+    assertDocumented(size);
+    assert.deepEqual(size.body, { open_entries: 3 });
   });
 
   test('20 entries a page, at most 50 reports shown per entry with the full count', async () => {
@@ -71,6 +75,7 @@ describe('dismissing the reports of an entry', () => {
     await t.members.Bert.post(`/api/entry/${pid}/report`, { reason: 'mir auch nicht' });
     const answer = await t.members.Mia.post(`/api/mod/entry/${pid}/dismiss`, { reason: 'kein Verstoß' });
     assert.equal(answer.status, 200, answer.text);
+    assertDocumented(answer);
     assert.deepEqual(answer.body, { pid, status: 'dismissed' });
     assert.equal(openReports(t.board, pid), 0);
     assert.equal(entryRow(t.board, pid)!.deleted, 0);
@@ -108,6 +113,7 @@ describe('the public moderation log', () => {
   test('starts empty; needs no session', async () => {
     const answer = await visitor(t.board).get('/api/modlog/0');
     assert.equal(answer.status, 200);
+    assertDocumented(answer);
     assert.deepEqual(answer.body, []);
   });
 
@@ -122,7 +128,9 @@ describe('the public moderation log', () => {
     const until = t.board.clock.now() + 7 * 86_400;
     assert.equal((await mia.post('/api/mod/user/Bert/unban')).status, 200);
 
-    const log = (await visitor(t.board).get('/api/modlog/0')).body;
+    const logPage = await visitor(t.board).get('/api/modlog/0');
+    assertDocumented(logPage);
+    const log = logPage.body;
     assert.deepEqual(log.map(({ action, pid, username, reason, until }: any) => ({ action, pid, username, reason, until })), [
       { action: 'unban', pid: 0, username: 'Bert', reason: '', until: 0 },
       { action: 'ban', pid: 0, username: 'Bert', reason: 'Pöbelei', until },
@@ -138,7 +146,9 @@ describe('the public moderation log', () => {
   test('role changes are not in the public log', async () => {
     const { db } = t.board.app.services;
     assert.ok(db.one("SELECT 1 FROM modlog WHERE action = 'mod_add'"), 'the test set-up made Mia a moderator');
-    const log = (await visitor(t.board).get('/api/modlog/0')).body;
+    const logPage = await visitor(t.board).get('/api/modlog/0');
+    assertDocumented(logPage);
+    const log = logPage.body;
     assert.equal(log.some((r: any) => r.action.startsWith('mod_')), false);
   });
 

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { createSession } from '../../lib/sessions.ts';
 import {
-  assertError, day, entryRow, imageFixture, limitsOff, mediaFiles, member, modlogRows, password, post, register, resetToken, uidOf,
+  assertDocumented, assertError, day, entryRow, imageFixture, limitsOff, mediaFiles, member, modlogRows, password, post, register, resetToken, uidOf,
   useBoard, visitor, type Client, type TestBoard,
 } from '../helpers.ts';
 
@@ -29,6 +29,7 @@ describe('banning an account', () => {
     assert.equal(sessionsOf(t.board, 'Anna'), 2);
     const answer = await ban(t.members.Mia, 'anna', { reason: 'Beleidigungen' });
     assert.equal(answer.status, 200, answer.text);
+    assertDocumented(answer);
     assert.deepEqual(answer.body, { username: 'Anna', banned_until: -1 });
     assert.equal(sessionsOf(t.board, 'Anna'), 0);
     assertError(await t.members.Anna.post('/api/entry/create', { content: 'noch da?' }), 401, 'auth.required');
@@ -47,7 +48,9 @@ describe('banning an account', () => {
   });
 
   test('public user info gains banned_until; the name stays taken', async () => {
-    const info = (await visitor(t.board).get('/api/u/Anna/info')).body;
+    const answer = await visitor(t.board).get('/api/u/Anna/info');
+    assertDocumented(answer);
+    const info = answer.body;
     assert.equal(info.banned_until, -1);
     assert.equal('role' in info, false);
     assertError(await visitor(t.board).post('/api/auth/newuser', { user: 'ANNA', pass1: password, pass2: password }), 409, 'user.name_taken');
@@ -70,6 +73,7 @@ describe('banning an account', () => {
     assertError(await unban(t.members.Mia, 'Anna'), 409, 'mod.not_banned');
     assert.equal((await ban(t.members.Mia, 'Anna')).status, 200);
     const answer = await unban(t.members.Max, 'Anna');
+    assertDocumented(answer);
     assert.deepEqual(answer.body, { username: 'Anna', banned_until: 0 });
     assert.equal((await login(t.board, 'Anna', 'ein neues Passwort')).status, 200, 'may log in again');
     assert.equal('banned_until' in (await visitor(t.board).get('/api/u/Anna/info')).body, false);
@@ -157,6 +161,7 @@ describe('removing an avatar', () => {
 
     const answer = await t.members.Mia.post('/api/mod/user/Anna/avatar/remove', { reason: 'unpassendes Bild' });
     assert.equal(answer.status, 200, answer.text);
+    assertDocumented(answer);
     assert.deepEqual(answer.body, { username: 'Anna', avatar: '' });
     assert.equal(mediaFiles(t.board).includes(avatar), false);
     assert.equal((await visitor(t.board).get('/api/u/Anna/info')).body.avatar, '');

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { isMuted, maxMutes } from '../../lib/mutes.ts';
-import { assertError, member, password, post, uidOf, useBoard, visitor, type Client, type TestBoard } from '../helpers.ts';
+import { assertDocumented, assertError, member, password, post, uidOf, useBoard, visitor, type Client, type TestBoard } from '../helpers.ts';
 
 function muteRows(board: TestBoard) {
   return board.app.services.db.all<{ uid: number; muted_uid: number }>('SELECT uid, muted_uid FROM mutes ORDER BY uid, muted_uid');
@@ -9,13 +9,18 @@ function muteRows(board: TestBoard) {
 
 describe('mutes', () => {
   const t = useBoard({ members: ['Leserin', 'Laut', 'Leise', 'Dritte'] });
-  const mutes = async (client: Client) => (await client.get('/api/user/mutes')).body;
+  const mutes = async (client: Client) => {
+    const answer = await client.get('/api/user/mutes');
+    assertDocumented(answer);
+    return answer.body;
+  };
 
   test('mute lists the account; muting again is 200 and changes nothing; any letter case finds the name', async () => {
     const reader = t.members.Leserin;
     assert.deepEqual(await mutes(reader), []);
     const answer = await reader.post('/api/user/mute', { user: 'Laut' });
     assert.equal(answer.status, 200, answer.text);
+    assertDocumented(answer);
     assert.deepEqual(answer.body, { status: 'ok' });
     assert.equal((await reader.post('/api/user/mute', { user: 'laut' })).status, 200);
     t.board.clock.advance(1);
@@ -35,6 +40,7 @@ describe('mutes', () => {
     for (let i = 0; i < 2; i++) {
       const answer = await reader.post('/api/user/unmute', { user: 'Dritte' });
       assert.equal(answer.status, 200, answer.text);
+      assertDocumented(answer);
       assert.deepEqual(answer.body, { status: 'ok' });
     }
     assert.ok(!(await mutes(reader)).some((m: { username: string }) => m.username === 'Dritte'));

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
 import sharp from 'sharp';
-import { imageFixture, limitsOff, mediaFiles, member, post, startBoard, startProxiedBoard, useBoard } from '../helpers.ts';
+import { assertDocumented, imageFixture, limitsOff, mediaFiles, member, post, startBoard, startProxiedBoard, useBoard } from '../helpers.ts';
 import { answer, page, previewEnv, previewRow, queuedJobs, startFakeSite, waitFor, type FakeSite } from '../preview-helpers.ts';
 
 /**
@@ -39,6 +39,7 @@ function entryIn(list: any[], pid: number): any {
 async function feedEntry(pid: number): Promise<any> {
   const feed = await t.members.alice.get('/api/entry/feed/0');
   assert.equal(feed.status, 200, feed.text);
+  assertDocumented(feed);
   return entryIn(feed.body, pid);
 }
 
@@ -123,13 +124,16 @@ describe('pages', () => {
     const root = await post(t.members.alice, 'a thread without a link');
     const reply = await post(t.members.alice, `reply with ${url}`, root); // the record exists already: shown at once
     const thread = await t.members.alice.get(`/api/entry/${root}/thread`);
+    assertDocumented(thread);
     assert.equal(thread.body.entry.preview, undefined);
     assert.equal(entryIn(thread.body.replies, reply).preview.title, 'An OpenGraph title');
     const own = await t.members.alice.get(`/api/entry/${reply}/thread`);
+    assertDocumented(own);
     assert.equal(own.body.entry.preview.title, 'An OpenGraph title');
     assert.equal(own.body.ancestors[0].preview, undefined);
     assert.equal((await feedEntry(root)).latest.entry.preview.title, 'An OpenGraph title');
     const userFeed = await t.members.alice.get('/api/u/alice/feed/0');
+    assertDocumented(userFeed);
     assert.equal(entryIn(userFeed.body, reply).preview.title, 'An OpenGraph title');
   });
 

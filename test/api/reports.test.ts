@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { before, describe, test } from 'node:test';
-import { assertError, limitsOff, member, post, runAdmin, uidOf, useBoard, visitor, type TestBoard } from '../helpers.ts';
+import { assertDocumented, assertError, limitsOff, member, post, runAdmin, uidOf, useBoard, visitor, type TestBoard } from '../helpers.ts';
 
 interface ReportRow {
   id: number;
@@ -21,6 +21,7 @@ describe('reporting an entry', () => {
     const pid = await post(t.members.Anna, 'fragwürdig');
     const answer = await visitor(t.board).post(`/api/entry/${pid}/report`, { reason: 'Werbung' });
     assert.equal(answer.status, 200, answer.text);
+    assertDocumented(answer);
     assert.deepEqual(answer.body, { status: 'reported' });
     const rows = reportsOf(t.board, pid);
     assert.equal(rows.length, 1);

@@ -54,6 +54,24 @@ test('a port already in use ends in one line naming PORT, exit 1, and frees the 
   }
 });
 
+test('a BOARD_METRICS_PORT already in use ends in one line naming it, exit 1, and frees the data folder again', { timeout: 60_000 }, async () => {
+  const taken = createServer();
+  await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
+  try {
+    const data = emptyFolder();
+    const run = await startFailing({ BOARD_DATA: data, PORT: '0', BOARD_METRICS_PORT: String((taken.address() as AddressInfo).port) });
+    assertOneLine(run, /^board: BOARD_METRICS_PORT: \d+ on 127\.0\.0\.1 is already in use; choose another BOARD_METRICS_PORT/);
+    assert.ok(!readdirSync(data).includes('server.pid'), 'the pid file is released');
+  } finally {
+    taken.close();
+  }
+});
+
+test('a BOARD_METRICS_HOST that is not loopback ends in one line, exit 1', { timeout: 60_000 }, async () => {
+  const run = await startFailing({ BOARD_DATA: emptyFolder(), PORT: '0', BOARD_METRICS_PORT: '0', BOARD_METRICS_HOST: '0.0.0.0' });
+  assertOneLine(run, /^board: BOARD_METRICS_HOST: "0\.0\.0\.0" is not a loopback address; the metrics listen on 127\.0\.0\.1 or ::1 only$/m);
+});
+
 test('a HOST that does not resolve ends in one line naming HOST, exit 1', { timeout: 60_000 }, async () => {
   const run = await startFailing({ BOARD_DATA: emptyFolder(), PORT: '0', HOST: 'no-such-host.invalid' });
   assertOneLine(run, /^board: HOST: "no-such-host\.invalid" does not resolve/);

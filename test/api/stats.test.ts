@@ -5,20 +5,24 @@ import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import Database from 'better-sqlite3';
 import { flushImpressions } from '../../lib/impressions.ts';
-import { accountRemovalDone, assertError, member, password, post, startProxiedBoard, useBoard, type TestBoard } from '../helpers.ts';
+import { assertDocumented, accountRemovalDone, assertError, member, password, post, startProxiedBoard, useBoard, type TestBoard } from '../helpers.ts';
 
 /** 2026-03-10 12:00 UTC: a fixed "today", so day strings are known. */
 const noon = Date.parse('2026-03-10T12:00:00Z') / 1000;
 const browser = 'Mozilla/5.0 (X11; Linux x86_64) Firefox/140.0';
 
 /** A page view from an address and user agent of our choosing. */
-function view(board: TestBoard, path: string, ip: string, userAgent = browser) {
-  return board.client({ ip }).get(path, { 'user-agent': userAgent });
+/** A page (or any path) as a browser asks for it; every answer is checked against the OpenAPI document. */
+async function view(board: TestBoard, path: string, ip: string, userAgent = browser) {
+  const answer = await board.client({ ip }).get(path, { 'user-agent': userAgent });
+  assertDocumented(answer);
+  return answer;
 }
 
 async function detail(board: TestBoard) {
   const answer = await board.client().get('/api/stats/detail');
   assert.equal(answer.status, 200, answer.text);
+  assertDocumented(answer);
   return answer.body;
 }
 
@@ -36,6 +40,7 @@ describe('GET /api/stats and /api/stats/detail: counts', () => {
   async function counts() {
     const summary = await t.board.client().get('/api/stats');
     assert.equal(summary.status, 200, summary.text);
+    assertDocumented(summary);
     const full = await detail(t.board);
     assert.deepEqual(summary.body, { users: full.users, entries: full.entries });
     return { users: full.users, entries: full.entries, toplevel: full.toplevel, replies: full.replies, votes: full.votes };

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { before, describe, test } from 'node:test';
-import { assertError, limitsOff, member, post, uidOf, useBoard, visitor } from '../helpers.ts';
+import { assertDocumented, assertError, limitsOff, member, post, uidOf, useBoard, visitor } from '../helpers.ts';
 import { entryFields } from '../entry-helpers.ts';
 
 describe('user feed', () => {
@@ -19,6 +19,7 @@ describe('user feed', () => {
     const client = visitor(t.board);
     const page0 = await client.get('/api/u/Anna%20Lena/feed/0');
     assert.equal(page0.status, 200, page0.text);
+    assertDocumented(page0);
     const newestFirst = [...annas].reverse();
     assert.deepEqual(page0.body.map((e: { pid: number }) => e.pid), newestFirst.slice(0, 20));
     assert.ok(page0.body.some((e: { reply_to: number }) => e.reply_to !== 0), 'replies are included');

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import sharp from 'sharp';
 import {
-  accountRemovalDone, assertError, imageFixture, limitsOff, mediaFiles, password, photoExif, useBoard, type Client, type TestBoard,
+  assertDocumented, accountRemovalDone, assertError, imageFixture, limitsOff, mediaFiles, password, photoExif, useBoard, type Client, type TestBoard,
 } from '../helpers.ts';
 
 function userRow(board: TestBoard, username: string): { uid: number; last_login: number; avatar: string } | undefined {
@@ -32,6 +32,7 @@ describe('user info', () => {
     for (const name of ['Jürgen Maier', 'jürgen maier', 'JÜRGEN MAIER']) {
       const answer = await t.board.client().get(`/api/u/${encodeURIComponent(name)}/info`);
       assert.equal(answer.status, 200, `${name}: ${answer.text}`);
+      assertDocumented(answer);
       assert.deepEqual(answer.body, { uid: userRow(t.board, 'Jürgen Maier')!.uid, username: 'Jürgen Maier', created_at: t.board.clock.now(), avatar: '' });
     }
   });
@@ -54,6 +55,7 @@ describe('user info', () => {
     await client.post('/api/auth/login', { user: 'Fresh', pass: password });
     const info = await client.get('/api/user/info');
     assert.equal(info.status, 200);
+    assertDocumented(info);
     assert.deepEqual(Object.keys(info.body).sort(), ['avatar', 'created_at', 'last_login', 'uid', 'username']);
     assert.equal(info.body.username, 'Fresh');
     assert.equal(info.body.last_login, t.board.clock.now());
@@ -67,6 +69,7 @@ describe('rename', () => {
   test('a rename answers the normalised new name and moves the public profile', async () => {
     const answer = await t.members.Carla.post('/api/user/rename', { user: '  Carla   Neu ' });
     assert.equal(answer.status, 200, answer.text);
+    assertDocumented(answer);
     assert.deepEqual(answer.body, { username: 'Carla Neu' });
     assert.equal((await t.board.client().get('/api/u/carla%20neu/info')).body.username, 'Carla Neu');
     assert.equal((await t.board.client().get('/api/u/Carla/info')).status, 404);
@@ -115,6 +118,7 @@ describe('avatar', () => {
 
     const answer = await uploadAvatar(client, original);
     assert.equal(answer.status, 200, answer.text);
+    assertDocumented(answer);
     assert.match(answer.body.avatar, /^a\/[0-9a-f]{32}\.jpg$/);
     assert.equal(userRow(t.board, 'Photo Fan')!.avatar, answer.body.avatar);
     assert.deepEqual(mediaFiles(t.board), [answer.body.avatar]);
@@ -127,6 +131,7 @@ describe('avatar', () => {
 
     const served = await t.board.client().get(`/static/media/${answer.body.avatar}`);
     assert.equal(served.status, 200);
+    assertDocumented(served);
     assert.equal(served.headers.get('content-type'), 'image/jpeg');
     assert.equal(served.headers.get('x-content-type-options'), 'nosniff');
     assert.equal((await t.board.client().get('/api/u/photo%20fan/info')).body.avatar, answer.body.avatar);

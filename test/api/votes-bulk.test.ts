@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { before, describe, test } from 'node:test';
-import { assertError, limitsOff, post, useBoard, visitor } from '../helpers.ts';
+import { assertDocumented, assertError, limitsOff, post, useBoard, visitor } from '../helpers.ts';
 
 describe('GET /api/entry/votes?pids= (extension: many tallies at once)', () => {
   const t = useBoard({ env: limitsOff, members: ['Anna', 'Bert'] });
@@ -16,6 +16,7 @@ describe('GET /api/entry/votes?pids= (extension: many tallies at once)', () => {
     const order = [pids[2]!, pids[0]!, pids[1]!];
     const answer = await t.members.Bert.get(`/api/entry/votes?pids=${order.join(',')}`);
     assert.equal(answer.status, 200, answer.text);
+    assertDocumented(answer);
     assert.equal(answer.headers.get('content-type'), 'application/json; charset=utf-8');
     const single = await Promise.all(order.map(async (pid) => (await t.members.Bert.get(`/api/entry/${pid}/votes`)).body));
     assert.deepEqual(answer.body, single);

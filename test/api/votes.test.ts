@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { assertError, limitsOff, member, post, uidOf, useBoard, visitor, type TestBoard } from '../helpers.ts';
+import { assertDocumented, assertError, limitsOff, member, post, uidOf, useBoard, visitor, type TestBoard } from '../helpers.ts';
 
 type Mode = 'yes' | 'no';
 
@@ -37,9 +37,12 @@ describe('the vote state machine (docs/API.md "POST /api/entry/{pid}/vote"), row
 
       const answer = await t.members.Wähler.post(`/api/entry/${pid}/vote`, { mode });
       assert.equal(answer.status, 200, answer.text);
+      assertDocumented(answer);
       const expected = { pid, yes: to === 'yes' ? 1 : 0, no: to === 'no' ? 1 : 0, selected: to };
       assert.deepEqual(answer.body, expected);
-      assert.deepEqual((await t.members.Wähler.get(`/api/entry/${pid}/votes`)).body, expected);
+      const tally = await t.members.Wähler.get(`/api/entry/${pid}/votes`);
+      assertDocumented(tally);
+      assert.deepEqual(tally.body, expected);
       assert.equal(storedVote(t.board, pid, 'Wähler'), to);
       assert.deepEqual(voteRowCounts(t.board, pid), { yes: expected.yes, no: expected.no });
     });

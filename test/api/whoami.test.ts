@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { assertError, day, moderator, password, useBoard, visitor } from '../helpers.ts';
+import { assertDocumented, assertError, day, moderator, password, useBoard, visitor } from '../helpers.ts';
 
 describe('GET /api/auth/whoami', () => {
   const t = useBoard({ members: ['Wer Bin Ich'] });
@@ -11,6 +11,7 @@ describe('GET /api/auth/whoami', () => {
       stranger.cookie = cookie;
       const answer = await stranger.get('/api/auth/whoami');
       assert.equal(answer.status, 200, answer.text);
+      assertDocumented(answer);
       assert.deepEqual(answer.body, { uid: 0 });
       assert.equal(answer.headers.get('cache-control'), 'no-store');
     }
@@ -20,11 +21,21 @@ describe('GET /api/auth/whoami', () => {
     assert.deepEqual((await brief.get('/api/auth/whoami')).body, { uid: 0 });
   });
 
+  test('a session that cannot be looked up answers 500 internal, never {uid: 0}', async () => {
+    t.board.app.services.db.setFault(() => new Error('disk I/O error'));
+    try {
+      assertError(await t.members['Wer Bin Ich'].get('/api/auth/whoami'), 500, 'internal', { exact: true });
+    } finally {
+      t.board.app.services.db.setFault(undefined);
+    }
+  });
+
   test('with a session: exactly what GET /api/user/info answers', async () => {
     const me = t.members['Wer Bin Ich'];
     const info = await me.get('/api/user/info');
     const whoami = await me.get('/api/auth/whoami');
     assert.equal(whoami.status, 200);
+    assertDocumented(whoami);
     assert.deepEqual(whoami.body, info.body);
     assert.ok(whoami.body.uid > 0);
   });

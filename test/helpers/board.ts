@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { createApp, type App, type AppOptions } from '../../lib/app.ts';
 import { movableClock } from '../../lib/clock.ts';
 import { loadConfig, prepareDataDir, type Config } from '../../lib/config.ts';
+import { listenOnLoopback } from '../../lib/metrics/listener.ts';
 import { Client } from './client.ts';
 
 /** Seconds in a day, for moving the board's clock. */
@@ -20,6 +21,8 @@ export const limitsOff: Record<string, string> = { BOARD_LIMITS: '0' };
 
 export interface TestBoard {
   url: string;
+  /** The metrics listener's base URL (scrape `${metricsUrl}/metrics`), when BOARD_METRICS_PORT is set. */
+  metricsUrl?: string;
   app: App;
   config: Config;
   clock: ReturnType<typeof movableClock>;
@@ -60,8 +63,10 @@ export async function startBoard(env: Record<string, string> = {}, options: Star
   const app = createApp(config, { clock, log: (line) => logs.push(line), preview: options.preview, timeouts: options.timeouts, notify: options.notify, accountRemoval: options.accountRemoval });
   await new Promise<void>((resolve) => app.server.listen(0, '127.0.0.1', resolve));
   const url = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
+  const metrics = app.metricsServer && config.metrics;
+  const metricsUrl = metrics ? `http://${metrics.host.includes(':') ? `[${metrics.host}]` : metrics.host}:${await listenOnLoopback(app.metricsServer!, metrics.port, metrics.host)}` : undefined;
   return {
-    url, app, config, clock, logs,
+    url, metricsUrl, app, config, clock, logs,
     client: (options = {}) => new Client(url, options.ip),
     async close() {
       app.server.closeAllConnections();

@@ -6,6 +6,8 @@ export interface Answer {
   headers: Headers;
   body: any;
   text: string;
+  /** What was asked, so an answer can be checked against its route's OpenAPI entry (assertDocumented). */
+  request?: { method: string; path: string };
 }
 
 /** Form fields; an undefined value is left out, so optional fields can be written inline. */
@@ -58,7 +60,7 @@ export class Client {
     } catch {
       parsed = undefined;
     }
-    return { status: res.status, headers: res.headers, body: parsed, text };
+    return { status: res.status, headers: res.headers, body: parsed, text, request: { method, path } };
   }
 
   /** Registers and logs in (a session of the default day); returns the client for chaining. */

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import type { Answer, RawAnswer } from './client.ts';
+import { assertDocumented } from './openapi.ts';
 
 /** Heuristic for "a German sentence": umlauts or common German words. */
 const germanWords = /[äöüßÄÖÜ]|\b(der|die|das|dies\w*|ist|sind|nicht|bitte|zu|ein\w*|es|gibt|hier|oder|mit|von|noch|dich|Anfrage|Fehler|Format|Feld)\b/;
@@ -22,7 +23,8 @@ function contentType(answer: Answer | RawAnswer): string | null | undefined {
 
 /**
  * Asserts the spec's error answer (docs/API.md "Errors"): the status, JSON, `error.code`, a message, only the
- * spec's keys in `error`, and the field when given (a string is short for `{field}`).
+ * spec's keys in `error`, and the field when given (a string is short for `{field}`). An answer of the
+ * test Client is also checked against its route's OpenAPI entry (status, code, shape: assertDocumented).
  */
 export function assertError(answer: Answer | RawAnswer, status: number, code: string, expected: string | ExpectedError = {}): void {
   const { field, note, exact } = typeof expected === 'string' ? { field: expected, note: undefined, exact: false } : expected;
@@ -37,4 +39,5 @@ export function assertError(answer: Answer | RawAnswer, status: number, code: st
   if (exact) assert.match(body.error.message, germanWords, `${context}: message in German`);
   for (const key of Object.keys(body.error)) assert.ok(errorKeys.includes(key), `${context}: unexpected error.${key}`);
   if (field !== undefined) assert.equal(body.error.field, field, context);
+  if ('request' in answer && answer.request) assertDocumented(answer);
 }

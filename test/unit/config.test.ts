@@ -23,6 +23,7 @@ test('without variables every setting has its documented default', () => {
   assert.equal(config.scryptLogN, 17);
   assert.equal(config.notifyUrl, '');
   assert.equal(config.contact, '');
+  assert.equal(config.metrics, undefined, 'no metrics listener unless BOARD_METRICS_PORT is set');
   assert.ok(Object.isFrozen(config));
 });
 
@@ -49,6 +50,8 @@ test('every variable is read', () => {
     BOARD_YOUTUBE_OEMBED: 'http://127.0.0.1:9999/oembed',
     BOARD_ASN_DB: '/opt/asn',
     BOARD_SCRYPT_LOGN: '14',
+    BOARD_METRICS_PORT: '9464',
+    BOARD_METRICS_HOST: '127.0.0.2',
   });
   assert.equal(config.port, 9000);
   assert.equal(config.host, '0.0.0.0');
@@ -65,6 +68,7 @@ test('every variable is read', () => {
   assert.equal(config.youtubeOembed, 'http://127.0.0.1:9999/oembed');
   assert.equal(config.asnDb, '/opt/asn');
   assert.equal(config.scryptLogN, 14);
+  assert.deepEqual(config.metrics, { port: 9464, host: '127.0.0.2' });
 });
 
 test('the default origin follows PORT', () => {

@@ -1,0 +1,99 @@
+import { arrayOf, constant, integer, object, oneOfValues, ref, string, time, type JsonSchema } from './kit.ts';
+
+/**
+ * The shared schemas of the OpenAPI document (`#/components/schemas/...`), written once from
+ * docs/API.md "Objects": every answer that shows an Entry, a user or an error points here.
+ */
+
+const entryId = integer('entry id', { minimum: 1 });
+const userId = integer('user id; 0 for the tombstone of a deleted account');
+
+/** The Entry's members (docs/API.md "Entry"); `latest` only where docs/API.md allows it. */
+const entryRequired: Record<string, JsonSchema> = {
+  pid: entryId,
+  uid: userId,
+  created_at: time('creation time'),
+  content: string('text, at most 1000 characters; "" when deleted', { maxLength: 1000 }),
+  filepath: string('image path under static/media/ (e/<random>.<ext>); "" when none or deleted', { pattern: '^(e/[^/]+)?$' }),
+  reply_to: integer('parent pid; 0 for a top-level entry'),
+  reply_count: integer('direct replies, deleted ones included'),
+  last_activity: time('moved by a new reply below and by a bump'),
+  deleted: oneOfValues(0, 1),
+  bump_count: integer(),
+  last_bump: time('0 when never bumped'),
+  username: string('author\'s current name; "" for a tombstone'),
+  avatar: string('author\'s avatar path under static/media/; "" when none', { pattern: '^(a/[^/]+)?$' }),
+};
+const entryOptional: Record<string, JsonSchema> = {
+  removed: constant(1),
+  removed_reason: string('the moderation\'s public reason (with removed only)'),
+  preview: ref('Preview'),
+};
+
+const profile = {
+  uid: integer('user id', { minimum: 1 }),
+  username: string(undefined, { minLength: 3, maxLength: 32 }),
+  created_at: time(),
+  avatar: string('avatar path under static/media/; "" when none', { pattern: '^(a/[^/]+)?$' }),
+};
+const banned = { banned_until: integer('-1 for a permanent ban, else when it ends (Unix seconds); only while banned', { minimum: -1 }) };
+
+export const schemas: Record<string, JsonSchema> = {
+  Entry: object(entryRequired, entryOptional),
+  EntryWithLatest: object(entryRequired, { ...entryOptional, latest: ref('Latest') }),
+  Latest: object({ entry: ref('Entry'), skipped: integer('entries on the path in between, deleted ones included') }),
+  Preview: object({
+    url: string('canonical address of the first link', { format: 'uri' }),
+    kind: oneOfValues('page', 'youtube'),
+    title: string(undefined, { minLength: 1, maxLength: 300 }),
+    site: string('site or channel name'),
+    thumb: string('thumbnail path under static/media/; "" when none', { pattern: '^(preview/[^/]+)?$' }),
+  }),
+  Thread: object(
+    { entry: ref('Entry'), ancestors: arrayOf(ref('Entry'), 100), replies: arrayOf(ref('EntryWithLatest'), 100) },
+    { ancestors_skipped: integer('ancestors left out between the root and the nearest 99', { minimum: 1 }) },
+  ),
+  VoteTally: object({ pid: entryId, yes: integer(), no: integer(), selected: oneOfValues('yes', 'no', 'none') }),
+  PublicUser: object(profile, banned),
+  OwnUser: object({ ...profile, last_login: time('0 until the first login') }, { ...banned, role: constant('moderator') }),
+  Session: object({ uid: integer(undefined, { minimum: 1 }), created_at: time(), expires: time(), description: string('the User-Agent at login', { maxLength: 200 }) }),
+  SessionListItem: object({
+    id: string('opaque session id', { pattern: '^[0-9a-f]{32}$' }),
+    created_at: time(),
+    expires: time(),
+    description: string('the User-Agent at login', { maxLength: 200 }),
+    device: string('a readable German guess at the device'),
+    current: oneOfValues(0, 1),
+  }),
+  Stats: object({ users: integer(), entries: integer() }),
+  StatsDetail: object({
+    users: integer(),
+    entries: integer(),
+    toplevel: integer(),
+    replies: integer(),
+    votes: object({ yes: integer(), no: integer() }),
+    impressions_total: integer(),
+    visitors_total: integer(),
+    daily: { ...arrayOf(object({ day: string('UTC day', { format: 'date' }), impressions: integer(), visitors: integer() }), 30), minItems: 30 },
+    top_asns: arrayOf(object({ asn: integer('0: unknown'), name: string(), visitors: integer() }), 10),
+  }),
+  QueueItem: object({
+    entry: ref('Entry'),
+    open_reports: integer(undefined, { minimum: 1 }),
+    reports: arrayOf(object({ id: integer(), created_at: time(), reason: string(undefined, { maxLength: 500 }), reporter: constant('') }), 50),
+  }),
+  ModlogRow: object({
+    id: integer(),
+    created_at: time(),
+    action: oneOfValues('remove', 'restore', 'ban', 'unban', 'avatar_remove', 'dismiss'),
+    pid: integer('the entry acted on; 0 for actions on accounts'),
+    username: string('the account acted on, by its current name; "" when deleted'),
+    reason: string(undefined, { maxLength: 500 }),
+    until: integer('for ban: banned_until (-1 permanent); else 0', { minimum: -1 }),
+  }),
+  MutedAccount: object({ uid: integer(undefined, { minimum: 1 }), username: string() }),
+  Error: object(
+    { code: string('stable, <area>.<thing> or internal'), message: string('German, for people', { minLength: 1 }) },
+    { field: string('the request field concerned'), fields: { type: 'object', additionalProperties: { type: 'string' }, description: 'registration only: every bad field with its message' } },
+  ),
+};

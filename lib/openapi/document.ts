@@ -1,0 +1,137 @@
+import { createRequire } from 'node:module';
+import type { ErrorCode } from '../messages.ts';
+import type { Route } from '../routes.ts';
+import { auth } from './auth.ts';
+import { schemas } from './components.ts';
+import { entries } from './entries.ts';
+import { errorBody, impliedErrors, retryAfterStatuses } from './errors.ts';
+import { integer, string, type Answer, type Area, type FieldSpec, type JsonSchema, type Operation } from './kit.ts';
+import { moderation } from './moderation.ts';
+import { operations, pages } from './pages.ts';
+import { users } from './users.ts';
+
+/**
+ * GET /api/openapi.json: the OpenAPI 3.1 document of every route of lib/routes.ts, built from the
+ * route table (paths, methods, the errors its flags imply) and the operation entries of the
+ * areas below (fields, answers, their own errors). A new route needs one entry in its area's
+ * file; test/api/openapi.test.ts names any route without one.
+ */
+export const areas: readonly Area[] = [auth, entries, users, moderation, operations, pages];
+
+/** The route table's key of a route, which its operation entry uses too: `GET /api/entry/:pid/thread`. */
+export const routeKey = (route: Pick<Route, 'method' | 'path'>): string => `${route.method} ${route.path}`;
+
+/** `/api/entry/:pid/thread` → `/api/entry/{pid}/thread`; a trailing `*` (the rest of the path) → `{path}`. */
+export const openApiPath = (path: string): string => path.replace(/:(\w+)/g, '{$1}').replace(/\/\*$/, '/{path}');
+
+/** Every path parameter of the route table, described once (test/api/openapi.test.ts names any left out). */
+export const pathParameters: Record<string, { description: string; schema: JsonSchema }> = {
+  pid: { description: 'entry id: decimal digits, at most 15 (else 400 input.invalid)', schema: integer() },
+  page: { description: 'page number, 0–100 (else 400 input.invalid)', schema: integer(undefined, { minimum: 0, maximum: 100 }) },
+  username: { description: 'a username, percent-encoded; matched like a login (any letter case, spaces normalised)', schema: string() },
+  id: { description: 'a session id from GET /api/user/sessions', schema: string(undefined, { pattern: '^[0-9a-f]{32}$' }) },
+  path: { description: 'the file\'s path below the folder; may hold slashes', schema: string() },
+};
+
+const { version } = createRequire(import.meta.url)('../../package.json') as { version: string };
+
+/** Builds the document for a board served at `origin`. Routes without an operation entry are left out (the test names them). */
+export function buildOpenApiDocument(routes: readonly Route[], origin: string) {
+  const documented = new Map<string, { operation: Operation; tag: string }>();
+  for (const area of areas) for (const [key, operation] of Object.entries(area.operations)) documented.set(key, { operation, tag: area.tag });
+  const paths: Record<string, Record<string, unknown>> = {};
+  for (const route of routes) {
+    const entry = documented.get(routeKey(route));
+    if (entry) (paths[openApiPath(route.path)] ??= {})[route.method.toLowerCase()] = operationObject(route, entry.operation, entry.tag);
+  }
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'The board',
+      version,
+      description: [
+        'A public discussion board. Every choice the specification left open is in docs/API.md.',
+        'POST bodies are forms: application/x-www-form-urlencoded or multipart/form-data (files only in multipart).',
+        'Every /api answer is JSON, errors too: `{"error": {"code", "message" (German), "field"?, "fields"?}}`.',
+        'A known path with another method answers 405 api.method_not_allowed with Allow; an unknown /api path 404 api.not_found; HEAD is answered wherever GET is.',
+        'A non-GET request with a foreign Origin header answers 403 csrf.bad_origin. The session is the cookie `session` that login sets.',
+      ].join('\n\n'),
+    },
+    servers: [{ url: origin }],
+    tags: areas.map(({ tag, description }) => ({ name: tag, description })),
+    paths,
+    components: {
+      schemas,
+      securitySchemes: { session: { type: 'apiKey', in: 'cookie', name: 'session', description: 'set by POST /api/auth/login and POST /api/auth/reset' } },
+    },
+  };
+}
+
+function operationObject(route: Route, operation: Operation, tag: string) {
+  const notes = [
+    operation.description,
+    route.mod ? 'Moderators only.' : route.auth ? 'Needs a session.' : undefined,
+    route.rateLimit ? `Rate limit \`${route.rateLimit}\` per address (docs/API.md "Rate limits").` : undefined,
+    route.writeLimit ? `Write limit \`${route.writeLimit}\` (docs/API.md "Rate limits").` : undefined,
+  ].filter(Boolean);
+  return {
+    operationId: operation.id,
+    summary: operation.summary,
+    ...(notes.length ? { description: notes.join(' ') } : {}),
+    tags: [tag],
+    ...(route.auth || route.mod ? { security: [{ session: [] }] } : {}),
+    ...parametersOf(route, operation),
+    ...(operation.fields ? { requestBody: requestBodyOf(operation.fields) } : {}),
+    responses: responsesOf(route, operation),
+  };
+}
+
+function parametersOf(route: Route, operation: Operation) {
+  const names = [...route.path.matchAll(/:(\w+)|\*$/g)].map((m) => m[1] ?? 'path');
+  const parameters: unknown[] = names.map((name) => ({ name, in: 'path', required: true, ...(pathParameters[name] ?? { schema: string() }) }));
+  for (const [name, spec] of Object.entries(operation.query ?? {})) {
+    parameters.push({ name, in: 'query', required: spec.required === true, description: spec.description, schema: spec.schema });
+  }
+  return parameters.length ? { parameters } : {};
+}
+
+/** Both form encodings every POST accepts; file parts only in multipart. */
+function requestBodyOf(fields: Readonly<Record<string, FieldSpec>>) {
+  const form = (withFiles: boolean) => {
+    const chosen = Object.entries(fields).filter(([, spec]) => withFiles || !spec.file);
+    const required = chosen.filter(([, spec]) => spec.required).map(([name]) => name);
+    return {
+      schema: {
+        type: 'object',
+        properties: Object.fromEntries(chosen.map(([name, spec]) => [name, { ...spec.schema, description: spec.description }])),
+        ...(required.length ? { required } : {}),
+      },
+    };
+  };
+  return { content: { 'application/x-www-form-urlencoded': form(false), 'multipart/form-data': form(true) } };
+}
+
+function responsesOf(route: Route, operation: Operation) {
+  const responses: Record<string, unknown> = {};
+  for (const answer of [operation.ok, ...(operation.more ?? [])]) responses[answer.status] = answerObject(answer);
+  const codes = impliedErrors(route);
+  for (const [status, more] of Object.entries(operation.errors ?? {}) as [string, readonly ErrorCode[]][]) {
+    const set = codes.get(Number(status)) ?? new Set<ErrorCode>();
+    for (const code of more) set.add(code);
+    codes.set(Number(status), set);
+  }
+  for (const [status, set] of [...codes].sort(([a], [b]) => a - b)) {
+    const list = [...set];
+    responses[status] = {
+      description: `error: ${list.join(', ')}`,
+      ...(retryAfterStatuses.has(status) ? { headers: { 'Retry-After': { description: 'seconds to wait', required: true, schema: integer(undefined, { minimum: 1 }) } } } : {}),
+      content: { 'application/json': { schema: errorBody(list) } },
+    };
+  }
+  return responses;
+}
+
+function answerObject(answer: Answer) {
+  const mediaType = answer.mediaType ?? 'application/json';
+  return { description: answer.description, content: { [mediaType]: answer.schema ? { schema: answer.schema } : {} } };
+}

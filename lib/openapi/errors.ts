@@ -1,0 +1,55 @@
+import type { ErrorCode } from '../messages.ts';
+import type { Route } from '../routes.ts';
+import { integer, object, ref, type JsonSchema } from './kit.ts';
+
+/**
+ * The error answers of the OpenAPI document: the codes the route table implies for a route (so an
+ * operation entry lists only its own), and the body schema of one status with its codes.
+ */
+
+type Codes = Map<number, Set<ErrorCode>>;
+
+/** What every route of its kind can answer, from the route table's flags and path (docs/API.md "Order of checks"). */
+export function impliedErrors(route: Route): Codes {
+  const codes: Codes = new Map();
+  const add = (status: number, ...more: ErrorCode[]) => {
+    const set = codes.get(status) ?? new Set<ErrorCode>();
+    for (const code of more) set.add(code);
+    codes.set(status, set);
+  };
+  const isApi = route.path.startsWith('/api/');
+  if (route.method === 'POST') {
+    add(403, 'csrf.bad_origin'); // a foreign Origin, before routing
+    add(400, 'input.invalid'); // a broken multipart body
+    add(413, 'input.too_large', 'upload.too_large');
+    add(415, 'input.unsupported_type');
+  }
+  if (route.rateLimit || route.writeLimit) add(429, 'rate.limited');
+  if (route.auth || route.mod) add(401, 'auth.required');
+  if (route.mod) add(403, 'mod.required');
+  if (isApi && /\/:(pid|page)(\/|$)/.test(route.path)) add(400, 'input.invalid');
+  add(500, 'internal');
+  return codes;
+}
+
+/** Members an error body has next to `error` for these codes (docs/API.md "Errors"). */
+const extraMembers: Partial<Record<ErrorCode, Record<string, JsonSchema>>> = {
+  'entry.bump_cooldown': { retry_after: integer('seconds left, equal to Retry-After', { minimum: 1 }), bump_count: integer() },
+  'auth.banned': { banned_until: integer('-1 permanent, else when the ban ends', { minimum: -1 }) },
+};
+
+const errorWith = (code: JsonSchema): JsonSchema => ({ type: 'object', allOf: [ref('Error')], properties: { code } });
+
+/** The body of one error status: `{error: {code, message, field?, fields?}}` with its codes, plus extra members where a code has them. */
+export function errorBody(codes: readonly ErrorCode[]): JsonSchema {
+  const plain = codes.filter((code) => !extraMembers[code]);
+  const alternatives: JsonSchema[] = plain.length ? [object({ error: errorWith({ enum: plain }) })] : [];
+  for (const code of codes) {
+    const extra = extraMembers[code];
+    if (extra) alternatives.push(object({ error: errorWith({ const: code }), ...extra }));
+  }
+  return alternatives.length === 1 ? alternatives[0]! : { oneOf: alternatives };
+}
+
+/** Statuses whose answers carry Retry-After (seconds). */
+export const retryAfterStatuses = new Set([429, 503]);

@@ -1,0 +1,95 @@
+import type { ErrorCode } from '../messages.ts';
+
+/**
+ * The pieces every operation entry of the OpenAPI document is written with (lib/openapi/*.ts):
+ * plain JSON Schema 2020-12 objects (OpenAPI 3.1's dialect), built by a few small functions so
+ * an entry reads like the table in docs/API.md it stands for.
+ */
+
+/** A JSON Schema object, as OpenAPI 3.1 takes it. */
+export type JsonSchema = { readonly [keyword: string]: unknown };
+
+/** A form field or query parameter. */
+export interface FieldSpec {
+  readonly description: string;
+  readonly schema: JsonSchema;
+  readonly required?: boolean;
+  /** A file part: multipart only. */
+  readonly file?: boolean;
+}
+
+/** A documented answer: its status, what it means and its body. */
+export interface Answer {
+  readonly status: number;
+  readonly description: string;
+  /** The JSON body's schema; absent for a body that is not JSON. */
+  readonly schema?: JsonSchema;
+  /** Default application/json. */
+  readonly mediaType?: string;
+}
+
+/** Error codes by status, beside those the route table implies (lib/openapi/document.ts impliedErrors). */
+export type ErrorTable = Readonly<Partial<Record<400 | 401 | 403 | 404 | 409 | 413 | 429 | 503, readonly ErrorCode[]>>>;
+
+/** One operation of the document: the entry to add next to the others when a route is added to lib/routes.ts. */
+export interface Operation {
+  /** Unique operationId: what API clients name the request after. */
+  readonly id: string;
+  readonly summary: string;
+  /** More than the summary says; the document adds a link to docs/API.md. */
+  readonly description?: string;
+  readonly query?: Readonly<Record<string, FieldSpec>>;
+  /** Form fields of a POST (urlencoded or multipart); none: the body is ignored. */
+  readonly fields?: Readonly<Record<string, FieldSpec>>;
+  /** The success answer. */
+  readonly ok: Answer;
+  /** Further answers that are not errors in the `error` shape (the pages' 404 page). */
+  readonly more?: readonly Answer[];
+  readonly errors?: ErrorTable;
+}
+
+/** Operations keyed like the route table: `METHOD path` with the route's own path (`/api/entry/:pid/thread`). */
+export type Operations = Readonly<Record<string, Operation>>;
+
+/** A tagged group of operations (one area of the API: Auth, Entries ...). */
+export interface Area {
+  readonly tag: string;
+  readonly description: string;
+  readonly operations: Operations;
+}
+
+/** A reference to a shared schema of lib/openapi/components.ts. */
+export const ref = (name: string): JsonSchema => ({ $ref: `#/components/schemas/${name}` });
+
+/** An object with exactly these members: `required` always there, `optional` only when they have something to say. */
+export function object(required: Record<string, JsonSchema>, optional: Record<string, JsonSchema> = {}): JsonSchema {
+  const names = Object.keys(required);
+  return {
+    type: 'object',
+    ...(names.length ? { required: names } : {}),
+    properties: { ...required, ...optional },
+    additionalProperties: false,
+  };
+}
+
+export const arrayOf = (items: JsonSchema, maxItems?: number): JsonSchema => ({ type: 'array', items, ...(maxItems === undefined ? {} : { maxItems }) });
+export const integer = (description?: string, bounds: { minimum?: number; maximum?: number } = { minimum: 0 }): JsonSchema =>
+  ({ type: 'integer', ...bounds, ...(description ? { description } : {}) });
+export const string = (description?: string, more: JsonSchema = {}): JsonSchema => ({ type: 'string', ...more, ...(description ? { description } : {}) });
+export const constant = (value: string | number): JsonSchema => ({ const: value });
+export const oneOfValues = (...values: (string | number)[]): JsonSchema => ({ enum: values });
+/** Unix seconds. */
+export const time = (description = 'Unix seconds'): JsonSchema => integer(description);
+
+/** `{status: "..."}`, the answer of the actions that have nothing else to say. */
+export const status = (...values: string[]): JsonSchema => object({ status: values.length === 1 ? constant(values[0]!) : oneOfValues(...values) });
+
+/** A 200 (or 201) JSON answer. */
+export const json = (description: string, schema: JsonSchema, statusCode = 200): Answer => ({ status: statusCode, description, schema });
+
+/** A form field or query parameter. */
+export const field = (description: string, schema: JsonSchema = { type: 'string' }, required = false): FieldSpec => ({ description, schema, required });
+export const requiredField = (description: string, schema: JsonSchema = { type: 'string' }): FieldSpec => field(description, schema, true);
+/** An image file part (multipart only). */
+export const imageFile = (description: string, required = false): FieldSpec =>
+  ({ description, schema: { type: 'string', contentMediaType: 'application/octet-stream' }, required, file: true });

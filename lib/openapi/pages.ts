@@ -1,0 +1,74 @@
+import { constant, json, ref, status, type Answer, type Area, type Operation } from './kit.ts';
+
+/** docs/API.md "Statistics", "Health", this document itself, and "Pages and static files" (not JSON). */
+
+export const operations: Area = {
+  tag: 'Statistics and operations',
+  description: 'Public statistics, the health check and this document.',
+  operations: {
+    'GET /api/stats': {
+      id: 'stats',
+      summary: 'Users and live entries',
+      ok: json('the counts', ref('Stats')),
+    },
+    'GET /api/stats/detail': {
+      id: 'statsDetail',
+      summary: 'Counts, votes, impressions, visitors, the last 30 days and the top networks',
+      ok: json('the statistics', ref('StatsDetail')),
+    },
+    'GET /api/health': {
+      id: 'health',
+      summary: 'ok after a real database query (for monitoring and load balancers)',
+      ok: json('the database answers', status('ok')),
+    },
+    'GET /api/openapi.json': {
+      id: 'openapi',
+      summary: 'This document: OpenAPI 3.1 of every route',
+      ok: json('the document', { type: 'object', required: ['openapi', 'info', 'paths'], properties: { openapi: constant('3.1.0'), info: { type: 'object' }, paths: { type: 'object' } } }),
+    },
+  },
+};
+
+const html = (statusCode: number, description: string): Answer => ({ status: statusCode, description, mediaType: 'text/html' });
+
+/** A front-end view: the one HTML page, always 200. */
+const view = (id: string, what: string): Operation => ({ id, summary: `The front end's page: ${what}`, ok: html(200, 'the page') });
+
+export const pages: Area = {
+  tag: 'Pages and files',
+  description: 'HTML pages and files, not JSON (only errors such as 405 are JSON).',
+  operations: {
+    'GET /': { id: 'homePage', summary: 'The feed page (counts an impression)', ok: html(200, 'the page') },
+    'GET /e/:pid': {
+      id: 'entryPage',
+      summary: 'An entry\'s page (counts an impression)',
+      ok: html(200, 'the page, when the entry exists (deleted ones too)'),
+      more: [html(404, 'the page with status 404: no such entry')],
+    },
+    'GET /u/:username': {
+      id: 'userPage',
+      summary: 'A user\'s profile page (counts an impression)',
+      ok: html(200, 'the page, when the user exists'),
+      more: [html(404, 'the page with status 404: no such user')],
+    },
+    'GET /reset': view('resetPage', 'password reset (the token follows # in the address)'),
+    'GET /login': view('loginPage', 'login'),
+    'GET /register': view('registerPage', 'registration'),
+    'GET /settings': view('settingsPage', 'the own account'),
+    'GET /stats': view('statsPage', 'statistics'),
+    'GET /mod': view('moderationPage', 'the moderation queue'),
+    'GET /modlog': view('modlogPage', 'the public moderation log'),
+    'GET /static/media/*': {
+      id: 'media',
+      summary: 'An uploaded image, avatar or preview thumbnail (the path may hold slashes)',
+      ok: { status: 200, description: 'the file with its image type', mediaType: 'image/*' },
+      more: [html(404, 'no such file, or an image no live entry owns')],
+    },
+    'GET /static/*': {
+      id: 'staticFile',
+      summary: 'A file of the front end (the path may hold slashes)',
+      ok: { status: 200, description: 'the file', mediaType: '*/*' },
+      more: [html(404, 'no such file')],
+    },
+  },
+};
