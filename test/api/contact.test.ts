@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { useBoard } from '../helpers.ts';
+import { assertDocumented, useBoard } from '../helpers.ts';
 
 /** README "Settings": BOARD_CONTACT reaches the front end as a data attribute of the page shell. */
 describe('BOARD_CONTACT in the page shell', () => {
@@ -10,6 +10,7 @@ describe('BOARD_CONTACT in the page shell', () => {
   test('every page carries it, escaped for the attribute, and the bytes match Content-Length', async () => {
     for (const path of ['/', '/login', '/settings', '/no/such/page']) {
       const answer = await t.board.client().get(path);
+      assertDocumented(answer);
       assert.match(answer.text, /<body data-contact="Schreib an &quot;Betrieb&quot; &lt;betrieb@example\.org&gt; &amp; https:\/\/example\.org\/kontakt">/, path);
       assert.equal(Number(answer.headers.get('content-length')), Buffer.byteLength(answer.text), path);
       assert.equal(answer.text.match(/<body/g)?.length, 1, path);

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { before, describe, test } from 'node:test';
-import { assertError, entryRow, imageFixture, limitsOff, post, useBoard, type Client } from '../helpers.ts';
+import { assertDocumented, assertError, entryRow, imageFixture, limitsOff, post, useBoard, type Client } from '../helpers.ts';
 
 /** docs/API.md "POST /api/entry/create": the author's optional description of the image, `alt`. */
 describe('image descriptions (alt)', () => {
@@ -18,6 +18,7 @@ describe('image descriptions (alt)', () => {
   async function shown(pid: number): Promise<Record<string, unknown>> {
     const answer = await t.board.client().get(`/api/entry/${pid}/thread`);
     assert.equal(answer.status, 200, answer.text);
+    assertDocumented(answer); // the Entry's alt is in the OpenAPI document
     return answer.body.entry;
   }
 
@@ -25,12 +26,15 @@ describe('image descriptions (alt)', () => {
     const answer = await createWithImage(t.members.Anna, { content: 'Mein Garten', alt: 'Ein Beet mit roten Tulpen' });
     assert.equal(answer.status, 201, answer.text);
     assert.equal(answer.body.alt, 'Ein Beet mit roten Tulpen');
+    assertDocumented(answer);
     const { pid } = answer.body;
     assert.equal(entryRow(t.board, pid)!.alt, 'Ein Beet mit roten Tulpen');
     assert.equal((await shown(pid)).alt, 'Ein Beet mit roten Tulpen');
     const feed = await t.board.client().get('/api/entry/feed/0');
+    assertDocumented(feed);
     assert.equal(feed.body.find((e: { pid: number }) => e.pid === pid).alt, 'Ein Beet mit roten Tulpen');
     const userFeed = await t.board.client().get('/api/u/Anna/feed/0');
+    assertDocumented(userFeed);
     assert.equal(userFeed.body.find((e: { pid: number }) => e.pid === pid).alt, 'Ein Beet mit roten Tulpen');
   });
 
@@ -39,6 +43,7 @@ describe('image descriptions (alt)', () => {
       const answer = await createWithImage(t.members.Anna, { content: `ohne Beschreibung ${JSON.stringify(alt)}`, alt });
       assert.equal(answer.status, 201, answer.text);
       assert.ok(!('alt' in answer.body));
+      assertDocumented(answer);
       assert.ok(!('alt' in (await shown(answer.body.pid))), `alt ${JSON.stringify(alt)}`);
     }
   });
@@ -71,14 +76,17 @@ describe('image descriptions (alt)', () => {
     const keep = await t.members.Anna.post(`/api/entry/${pid}/edit`, { content: 'Nachher' });
     assert.equal(keep.status, 200, keep.text);
     assert.deepEqual(keep.body, { pid, content: 'Nachher', alt: 'Ein Hund' });
+    assertDocumented(keep);
     assert.equal((await shown(pid)).alt, 'Ein Hund');
 
     const replace = await t.members.Anna.post(`/api/entry/${pid}/edit`, { content: 'Nachher', alt: 'Ein schwarzer Hund am Strand' });
     assert.deepEqual(replace.body, { pid, content: 'Nachher', alt: 'Ein schwarzer Hund am Strand' });
+    assertDocumented(replace);
     assert.equal((await shown(pid)).alt, 'Ein schwarzer Hund am Strand', 'the cached thread shows the edit');
 
     const clear = await t.members.Anna.post(`/api/entry/${pid}/edit`, { content: 'Nachher', alt: '' });
     assert.deepEqual(clear.body, { pid, content: 'Nachher' });
+    assertDocumented(clear);
     assert.ok(!('alt' in (await shown(pid))));
   });
 
