@@ -260,6 +260,12 @@ const migrations: Migration[] = [
   ) WITHOUT ROWID;
   CREATE INDEX mutes_by_muted ON mutes(muted_uid);
   `,
+
+  // 7: image descriptions (issue 16): the author's alt text of an entry's image.
+  `
+  -- '' when the author wrote none (or the entry has no image); blanked with the image.
+  ALTER TABLE entries ADD COLUMN alt TEXT NOT NULL DEFAULT '';
+  `,
 ];
 
 /** A database written by a newer version of the board: this code must not touch it. */

@@ -18,19 +18,33 @@ const pageCsp = [
 /** The one page shell, read once per process: it changes only with a deploy, which restarts the server. */
 const shells = new Map<string, Promise<Buffer>>();
 
-function shellOf(webDir: string): Promise<Buffer> {
-  let shell = shells.get(webDir);
+function shellOf(webDir: string, contact: string): Promise<Buffer> {
+  const key = `${webDir}\u0000${contact}`;
+  let shell = shells.get(key);
   if (!shell) {
-    shell = readFile(join(webDir, 'index.html'));
-    shell.catch(() => shells.delete(webDir)); // a failed read is retried by the next request
-    shells.set(webDir, shell);
+    shell = readFile(join(webDir, 'index.html'), 'utf8').then((html) => Buffer.from(withContact(html, contact)));
+    shell.catch(() => shells.delete(key)); // a failed read is retried by the next request
+    shells.set(key, shell);
   }
   return shell;
 }
 
+const attributeEscapes: Record<string, string> = { '&': '&amp;', '"': '&quot;', '<': '&lt;', '>': '&gt;' };
+
+/**
+ * BOARD_CONTACT goes into the shell as `<body data-contact="…">` (the front end shows it on the
+ * login page and in the footer). Why in the shell and not from an endpoint: the shell is the same
+ * bytes for every visitor, so it stays cacheable, and no page load waits for one more request.
+ */
+export function withContact(html: string, contact: string): string {
+  if (!contact) return html;
+  const escaped = contact.replace(/[&"<>]/g, (ch) => attributeEscapes[ch]!);
+  return html.replace('<body>', `<body data-contact="${escaped}">`);
+}
+
 /** The front end's one HTML page, with the page headers (CSP, no framing). */
 async function sendShell(ctx: Ctx, status: number): Promise<void> {
-  const html = await shellOf(ctx.app.config.webDir);
+  const html = await shellOf(ctx.app.config.webDir, ctx.app.config.contact);
   ctx.res.writeHead(status, {
     'Content-Type': 'text/html; charset=utf-8',
     'Content-Length': html.length,
