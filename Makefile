@@ -38,7 +38,7 @@ bench-search: node_modules
 asn-measure: node_modules
 	node --expose-gc --import tsx bench/asn-load.ts
 
-# Screenshots of the real pages (feed, thread, profile, statistics; 1280 and 390 px wide) with
+# Screenshots of the real pages (feed, thread, profile, statistics, settings, moderation queue; 1280 and 390 px wide) with
 # German sample content, saved under docs/screenshots/. Needs Chromium (CHROMIUM_PATH, default /usr/bin/chromium).
 .PHONY: screenshots
 screenshots: node_modules

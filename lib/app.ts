@@ -65,7 +65,7 @@ export function createApp(config: Config, options: AppOptions = {}): App {
   };
   services.impressions.maxVisitorsPerAddress = config.limitsFactor === 0 ? Infinity : scaledLimit(services.impressions.maxVisitorsPerAddress, config.limitsFactor);
   const jobDeps = { db: services.db, clock: services.clock, log: services.log };
-  const stopHousekeeping = startHousekeeping({ ...jobDeps, limits });
+  const stopHousekeeping = startHousekeeping({ ...jobDeps, limits, mediaDir: config.mediaDir });
   services.accountRemoval = startAccountRemoval({ ...jobDeps, config }, options.accountRemoval);
   services.searchBackfill = startSearchBackfill(jobDeps, options.searchBackfill);
   const stopImpressions = startImpressionFlush(services);

@@ -22,6 +22,8 @@ export interface EntryRow {
   /** 1 when the moderation removed it (then deleted is 1 too, but content, file and link stay stored). */
   removed: number;
   removed_reason: string;
+  /** The author's description of the image ('' when none). */
+  alt: string;
 }
 
 /** Every column of an entries row, including the denormalised ones (tests and tools compare them). */
@@ -37,7 +39,7 @@ export interface StoredEntry extends EntryRow {
 export function findEntry(db: Db, pid: number): EntryRow | undefined {
   return db.one<EntryRow>(
     `SELECT pid, uid, created_at, content, filepath, reply_to, root, depth, reply_count, last_activity,
-            deleted, bump_count, last_bump, link, removed, removed_reason
+            deleted, bump_count, last_bump, link, removed, removed_reason, alt
      FROM entries WHERE pid = ?`,
     pid,
   );
@@ -77,6 +79,8 @@ export interface NewEntry {
   filepath: string;
   replyTo: number;
   link: string;
+  /** The image's description; absent or '' without one. */
+  alt?: string;
 }
 
 /**
@@ -89,9 +93,9 @@ export function createEntry(db: Db, entry: NewEntry, now: number): number | unde
     const parent = entry.replyTo ? findLiveEntry(db, entry.replyTo) : undefined;
     if (entry.replyTo && !parent) return undefined;
     const { lastInsertRowid: pid } = db.run(
-      `INSERT INTO entries (uid, created_at, content, filepath, reply_to, root, depth, last_activity, link)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-      entry.uid, now, entry.content, entry.filepath, entry.replyTo, parent?.root ?? 0, parent ? parent.depth + 1 : 0, now, entry.link,
+      `INSERT INTO entries (uid, created_at, content, filepath, reply_to, root, depth, last_activity, link, alt)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      entry.uid, now, entry.content, entry.filepath, entry.replyTo, parent?.root ?? 0, parent ? parent.depth + 1 : 0, now, entry.link, entry.alt ?? '',
     );
     if (parent) {
       db.run('UPDATE entries SET reply_count = reply_count + 1 WHERE pid = ?', parent.pid);
@@ -131,14 +135,15 @@ export function isRecentDuplicate(db: Db, uid: number, content: string, now: num
 }
 
 /**
- * Replaces the text (and its first link) of an entry and marks it edited. Why the mark: an edit
- * after others replied can change what they answered to, so readers see that it happened.
+ * Replaces the text (and its first link) of an entry, and its image's description unless `alt` is
+ * undefined, and marks it edited. Why the mark: an edit after others replied can change what they
+ * answered to, so readers see that it happened.
  */
-export function editEntry(db: Db, pid: number, content: string, link: string, now: number): void {
+export function editEntry(db: Db, pid: number, content: string, link: string, now: number, alt?: string): void {
   db.tx(() => {
     const entry = findLiveEntry(db, pid);
     if (!entry) return;
-    db.run('UPDATE entries SET content = ?, link = ?, edited_at = ? WHERE pid = ?', content, link, now, pid);
+    db.run('UPDATE entries SET content = ?, link = ?, alt = ?, edited_at = ? WHERE pid = ?', content, link, alt ?? entry.alt, now, pid);
     reindexEntry(db, { pid, uid: entry.uid, content });
     notifyAbout(db, { pid, uid: entry.uid, content }, 0, now); // an added mention tells its account once
     db.responses.threadChanged(entry.root);
@@ -153,7 +158,7 @@ export function softDeleteEntry(db: Db, pid: number): string {
   return db.tx(() => {
     const entry = findLiveEntry(db, pid);
     if (!entry) return '';
-    db.run("UPDATE entries SET deleted = 1, content = '', filepath = '', link = '' WHERE pid = ?", pid);
+    db.run("UPDATE entries SET deleted = 1, content = '', filepath = '', link = '', alt = '' WHERE pid = ?", pid);
     adjustEntryCounters(db, entry.reply_to !== 0, -1);
     unindexEntry(db, pid);
     repairLatestAfterRemoval(db, pid, entry.reply_to);
@@ -207,7 +212,7 @@ export function removeEntryOfDeletedAccount(db: Db, pid: number): string {
     unindexEntry(db, pid);
   }
   if (entry.reply_count > 0) {
-    db.run("UPDATE entries SET uid = 0, deleted = 1, content = '', filepath = '', link = '' WHERE pid = ?", pid);
+    db.run("UPDATE entries SET uid = 0, deleted = 1, content = '', filepath = '', link = '', alt = '' WHERE pid = ?", pid);
   } else {
     removeEntryRow(db, entry);
   }

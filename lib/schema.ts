@@ -261,7 +261,13 @@ const migrations: Migration[] = [
   CREATE INDEX mutes_by_muted ON mutes(muted_uid);
   `,
 
-  // 7: search (issue 15): edit marks, the full-text index of live entries and its backfill.
+  // 7: image descriptions (issue 16): the author's alt text of an entry's image.
+  `
+  -- '' when the author wrote none (or the entry has no image); blanked with the image.
+  ALTER TABLE entries ADD COLUMN alt TEXT NOT NULL DEFAULT '';
+  `,
+
+  // 8: search (issue 15): edit marks, the full-text index of live entries and its backfill.
   `
   ALTER TABLE entries ADD COLUMN edited_at INTEGER NOT NULL DEFAULT 0; -- the last edit; 0: never edited
 
@@ -281,7 +287,7 @@ const migrations: Migration[] = [
   INSERT INTO search_backfill (next_below, total) SELECT max(pid) + 1, max(pid) FROM entries HAVING count(*) > 0;
   `,
 
-  // 8: notifications (issue 15): replies and mentions with read marks, and the private Atom feed's token.
+  // 9: notifications (issue 15): replies and mentions with read marks, and the private Atom feed's token.
   `
   -- Written in the create or edit transaction (lib/notifications.ts). A notification of an entry
   -- that is deleted or removed is hidden, not deleted, so a restore brings it back.

@@ -26,6 +26,7 @@ const entryRequired: Record<string, JsonSchema> = {
   avatar: string('author\'s avatar path under static/media/; "" when none', { pattern: '^(a/[^/]+)?$' }),
 };
 const entryOptional: Record<string, JsonSchema> = {
+  alt: string('the author\'s description of the image, its alt text; only when the entry has an image and it was described', { minLength: 1, maxLength: 300 }),
   removed: constant(1),
   removed_reason: string('the moderation\'s public reason (with removed only)'),
   edited_at: time('the last edit; only on an entry edited since it was written, never on a deleted one'),

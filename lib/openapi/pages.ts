@@ -31,8 +31,9 @@ export const operations: Area = {
 
 const html = (statusCode: number, description: string): Answer => ({ status: statusCode, description, mediaType: 'text/html' });
 
-/** A front-end view: the one HTML page, always 200. */
-const view = (id: string, what: string): Operation => ({ id, summary: `The front end's page: ${what}`, ok: html(200, 'the page') });
+/** A front-end view: the one HTML page, always 200; the operator's contact rides in it so every visitor gets the same bytes (README "Settings"). */
+const view = (id: string, what: string): Operation =>
+  ({ id, summary: `The front end's page: ${what}`, ok: html(200, 'the page; <body data-contact="…"> carries BOARD_CONTACT when it is set') });
 
 export const pages: Area = {
   tag: 'Pages and files',

@@ -83,10 +83,10 @@ describe('the search index under every write', () => {
   });
 });
 
-/** A board at schema 6 (before the index) with entries written straight into SQLite. */
+/** A board at schema 7 (before the index) with entries written straight into SQLite. */
 function oldBoard(dataDir: string, entries: string[]): void {
   const raw = new Database(join(dataDir, 'board.db'));
-  migrate(raw, 6);
+  migrate(raw, 7);
   raw.prepare("INSERT INTO users (uid, username, username_key, pass_hash, created_at) VALUES (1, 'Alt', 'alt', 'x', 1)").run();
   const insert = raw.prepare('INSERT INTO entries (uid, created_at, content, root, depth, last_activity, deleted) VALUES (1, ?, ?, 0, 0, ?, ?)');
   entries.forEach((content, i) => insert.run(1000 + i, content, 1000 + i, content === '' ? 1 : 0));

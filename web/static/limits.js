@@ -5,6 +5,9 @@
 /** Entry text, in code points (docs/API.md "POST /api/entry/create"). */
 export const maxContentLength = 1000; // mirrors maxContentLength in lib/api/entries.ts
 
+/** An image's description (alt text), in code points (docs/API.md "POST /api/entry/create"). */
+export const maxAltLength = 300; // mirrors maxAltLength in lib/api/entries.ts
+
 /** A report's reason, in code points (docs/API.md "POST /api/entry/{pid}/report"). */
 export const maxReasonLength = 500; // mirrors maxReasonLength in lib/reports.ts
 
