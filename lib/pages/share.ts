@@ -17,7 +17,6 @@ export const shareMarker = '<!-- share -->';
 const shellTitle = '<title>Das Board</title>';
 /** A description as long as previews show: about two lines in a chat. */
 const descriptionLength = 200;
-const titleLength = 70;
 
 /** Text for an attribute value or element text: markup and quotes escaped, bidi and other controls gone. */
 export function htmlAttribute(text: string): string {
@@ -34,6 +33,35 @@ export function htmlAttribute(text: string): string {
 function excerpt(text: string, max: number): string {
   const chars = [...stripBidiControls(text).replace(/\s+/g, ' ').trim()];
   return chars.length > max ? `${chars.slice(0, max - 1).join('')}…` : chars.join('');
+}
+
+/**
+ * The page titles, the same as the front end's (web/static/titles.js sets document.title with
+ * them): "<start of the text> – <author> – Das Board" and "<name> – Das Board". Why the same: a
+ * chat's link preview, the tab before the front end starts and the tab after it read alike.
+ * test/unit/page-titles.test.ts holds both to the same output.
+ */
+const boardName = 'Das Board';
+/** How much of an entry's text the title shows, in code points. */
+const titleTextLength = 60;
+
+/** The text's start: whitespace collapsed, at most 60 code points, cut at a word where one is near. */
+function titleTextStart(content: string): string {
+  const chars = [...content.replace(/\s+/g, ' ').trim()];
+  if (chars.length <= titleTextLength) return chars.join('');
+  const cut = chars.slice(0, titleTextLength).join('');
+  const space = cut.lastIndexOf(' ');
+  return `${space > titleTextLength / 2 ? cut.slice(0, space) : cut} …`;
+}
+
+/** A live entry's page title: "Hallo Welt – Anna – Das Board"; "Bild – Anna – Das Board" without text. */
+export function entryPageTitle(entry: { content: string; username: string }): string {
+  return `${titleTextStart(entry.content) || 'Bild'} – ${entry.username || 'gelöschtes Konto'} – ${boardName}`;
+}
+
+/** A profile's page title: "Anna – Das Board". */
+export function userPageTitle(username: string): string {
+  return `${username} – ${boardName}`;
 }
 
 interface Share {
@@ -79,7 +107,7 @@ export function entryShare(db: Db, origin: string, shell: Buffer, pid: number): 
   const author = entry.username || 'gelöschtes Konto';
   const text = excerpt(entry.content, descriptionLength);
   return documentOf(shell, {
-    title: `${excerpt(entry.content, titleLength) || `Bild von ${author}`} – ${author} auf Das Board`,
+    title: entryPageTitle(entry),
     description: text ? `${author}: ${text}` : `Ein Bild von ${author} auf Das Board.`,
     url: `${origin}/e/${pid}`,
     image: entry.filepath ? `${origin}/static/media/${entry.filepath}` : undefined,
@@ -94,7 +122,7 @@ export function userShare(db: Db, origin: string, shell: Buffer, username: strin
   if (!user) return undefined;
   const page = `${origin}/u/${encodeURIComponent(user.username)}`;
   return documentOf(shell, {
-    title: `${user.username} auf Das Board`,
+    title: userPageTitle(user.username),
     description: `Die Beiträge von ${user.username} auf Das Board, einer öffentlichen Diskussionsseite.`,
     url: page,
     image: user.avatar ? `${origin}/static/media/${user.avatar}` : undefined,

@@ -51,7 +51,7 @@ describe('pages that share well', () => {
     assert.equal(withImage.status, 201, withImage.text);
     const { pid, filepath } = withImage.body;
     const head = await page(`/e/${pid}`, t.board);
-    assert.equal(head.title, 'Ein Foto vom Wochenmarkt. – Bert auf Das Board');
+    assert.equal(head.title, 'Ein Foto vom Wochenmarkt. – Bert – Das Board');
     assert.equal(head.meta.description, 'Bert: Ein Foto vom Wochenmarkt.');
     assert.equal(head.meta['og:title'], head.title);
     assert.equal(head.meta['og:description'], head.meta.description);
@@ -77,7 +77,7 @@ describe('pages that share well', () => {
     assert.ok([...head.meta.description!].length <= 'Anna Q.: '.length + 200);
     assert.match(head.title, /^Er sagte "Hallo" & 'Tschüss' <\/title><script>/);
     const profile = await page('/u/anna%20q.', t.board);
-    assert.equal(profile.title, 'Anna Q. auf Das Board');
+    assert.equal(profile.title, 'Anna Q. – Das Board');
     assert.equal(profile.meta['og:type'], 'profile');
     assert.equal(profile.meta['og:url'], `${t.board.config.origin}/u/Anna%20Q.`);
     assert.ok(profile.alternate.includes(`${t.board.config.origin}/u/Anna%20Q./feed.atom`));
