@@ -6,7 +6,9 @@ import { h } from '../dom.js';
 const refreshEvery = 60_000;
 
 const count = h('span', { class: 'badge notify-count', hidden: true });
-const link = h('a', { href: '/benachrichtigungen', class: 'notify-link', 'aria-label': 'Benachrichtigungen' }, 'Benachrichtigungen', count);
+// The space keeps the shown text ("Benachrichtigungen 2") a part of the spoken name ("Benachrichtigungen: 2 ungelesen"):
+// speech input users say what they see.
+const link = h('a', { href: '/benachrichtigungen', class: 'notify-link', 'aria-label': 'Benachrichtigungen' }, 'Benachrichtigungen', ' ', count);
 let lastAsked = 0;
 let started = false;
 
