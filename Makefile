@@ -23,10 +23,15 @@ test: node_modules
 typecheck: node_modules
 	npx tsc --noEmit -p .
 
-# Benchmarks (not part of make test): seeds boards of 10k, 100k and 1M entries, writes bench/results.md.
-.PHONY: bench
+# Benchmarks (not part of make test): seeds boards of 10k, 100k and 1M entries, writes bench/results.md;
+# then search, the share pages and creates with the search index at 1M (bench/search-results.md).
+.PHONY: bench bench-search
 bench: node_modules
 	node --import tsx bench/run.ts
+	node --import tsx bench/search.ts
+
+bench-search: node_modules
+	node --import tsx bench/search.ts
 
 # Load time and memory of the IP-to-ASN tables (BOARD_ASN_DB, default the bundled data set).
 .PHONY: asn-measure

@@ -1,9 +1,11 @@
-import autocannon from 'autocannon';
-import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import { join } from 'node:path';
 import sharp from 'sharp';
+import {
+  basePort, boardLimits, connections, dataRoot, formBody, formHeaders, load, root, row, rssMb, seconds, startBoard, stop, warmUp, type Row,
+} from './harness.ts';
 import { limitCostLines, measureLimitCosts } from './limits.ts';
 import { benchPassword, benchSessionToken, benchUsername, hotThreadPid, seedBoard } from './seed.ts';
 
@@ -16,112 +18,7 @@ import { benchPassword, benchSessionToken, benchUsername, hotThreadPid, seedBoar
  * SPEC's per-address limits stay on), or with BENCH_LIMITS when set; the report says which. The
  * limits' own cost per request is measured apart (bench/limits.ts).
  */
-const boardLimits = process.env.BENCH_LIMITS ?? '0';
-const seconds = Number(process.env.BENCH_SECONDS ?? 10);
 const sizes = (process.env.BENCH_SIZES ?? '10000,100000,1000000').split(',').map(Number);
-const connections = 50;
-const root = new URL('..', import.meta.url).pathname;
-const dataRoot = join(root, 'bench', 'data');
-const basePort = 18_080;
-
-interface Row {
-  name: string;
-  size: number;
-  rps: number;
-  p50: number;
-  p99: number;
-  ratio?: number;
-  rssMb?: number;
-  errors: number;
-  note?: string;
-}
-
-let ipCounter = 0;
-/** A fresh address from 10.x per connection: only ever sent as a header, never connected to. */
-function nextIp(): string {
-  ipCounter++;
-  return `10.${(ipCounter >> 16) & 255}.${(ipCounter >> 8) & 255}.${ipCounter & 255}`;
-}
-
-type Setup = (client: { setHeaders(h: Record<string, string>): void; setHeadersAndBody(h: Record<string, string>, b: string | Buffer): void }, index: number) => void;
-
-async function load(url: string, options: { path: string; method?: 'GET' | 'POST'; setup?: Setup; connections?: number; overallRate?: number; duration?: number }): Promise<autocannon.Result> {
-  let index = 0;
-  return autocannon({
-    url: url + options.path,
-    method: options.method ?? 'GET',
-    connections: options.connections ?? connections,
-    duration: options.duration ?? seconds,
-    overallRate: options.overallRate,
-    setupClient: (client: any) => {
-      const i = ++index;
-      if (options.setup) options.setup(wrapClient(client), i);
-      else client.setHeaders({ 'x-forwarded-for': nextIp() });
-    },
-  } as autocannon.Options);
-}
-
-function wrapClient(client: any) {
-  const ip = nextIp();
-  return {
-    setHeaders: (h: Record<string, string>) => client.setHeaders({ ...h, 'x-forwarded-for': ip }),
-    setHeadersAndBody: (h: Record<string, string>, b: string | Buffer) => client.setHeadersAndBody({ ...h, 'x-forwarded-for': ip }, b),
-  };
-}
-
-/** A fresh process is measured warm, like a server that has been up a while: JIT and page cache. */
-async function warmUp(url: string, paths: string[]): Promise<void> {
-  for (const path of paths) await load(url, { path, duration: 2 });
-}
-
-function row(name: string, size: number, result: autocannon.Result, note?: string): Row {
-  const errors = result.errors + result.timeouts + result.non2xx;
-  return { name, size, rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, errors, note };
-}
-
-async function waitForHealth(url: string, deadlineMs: number): Promise<void> {
-  while (Date.now() < deadlineMs) {
-    try {
-      const res = await fetch(`${url}/api/health`);
-      if (res.ok) return;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((r) => setTimeout(r, 10));
-  }
-  throw new Error(`no answer from ${url} in time`);
-}
-
-async function startBoard(dataDir: string, port: number): Promise<{ proc: ChildProcess; url: string; startupMs: number }> {
-  const started = performance.now();
-  const proc = spawn(process.execPath, ['--import', 'tsx', 'server.ts'], {
-    cwd: root,
-    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', BOARD_DATA: dataDir, BOARD_TRUST_PROXY: '1', BOARD_PREVIEW: '0', BOARD_LIMITS: boardLimits },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
-  const url = `http://127.0.0.1:${port}`;
-  await waitForHealth(url, Date.now() + 30_000);
-  return { proc, url, startupMs: performance.now() - started };
-}
-
-async function stop(proc: ChildProcess): Promise<void> {
-  if (proc.exitCode !== null) return;
-  await new Promise<void>((resolve) => {
-    proc.once('exit', () => resolve());
-    proc.kill('SIGTERM');
-  });
-}
-
-function rssMb(pid: number): number {
-  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-  return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024;
-}
-
-function formBody(fields: Record<string, string>): string {
-  return new URLSearchParams(fields).toString();
-}
-
-const formHeaders = (uid: number) => ({ 'content-type': 'application/x-www-form-urlencoded', cookie: `session=${benchSessionToken(uid)}` });
 
 async function multipartImage(): Promise<{ body: Buffer; type: string }> {
   const jpeg = await sharp({ create: { width: 1600, height: 1200, channels: 3, background: { r: 90, g: 140, b: 200 } } }).jpeg().toBuffer();

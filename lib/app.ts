@@ -16,6 +16,7 @@ import { notFoundPage } from './pages/shell.ts';
 import { startPreviewQueue, type PreviewOptions } from './preview/queue.ts';
 import { boardRateRules, createLimitStore, createRateLimiter } from './rate-limit.ts';
 import { routes } from './routes.ts';
+import { startSearchBackfill, type BackfillOptions } from './search/backfill.ts';
 import { scaledLimit } from './write-limits.ts';
 import type { Services } from './services.ts';
 import { openTorExitList } from './tor.ts';
@@ -32,6 +33,8 @@ export interface AppOptions {
   notify?: NotifyOptions;
   /** The background part of account deletions (tests pause it or shorten its slices). */
   accountRemoval?: RemovalOptions;
+  /** The search index's backfill of older entries (tests pause it or shrink its batches). */
+  searchBackfill?: BackfillOptions;
 }
 
 export interface App {
@@ -54,7 +57,7 @@ export function createApp(config: Config, options: AppOptions = {}): App {
     db,
     clock: options.clock ?? systemClock,
     limits,
-    limiter: createRateLimiter(limits, boardRateRules),
+    limiter: createRateLimiter(limits, boardRateRules, config.limitsFactor),
     tor: openTorExitList(config.torExitsFile),
     log,
     asn: openAsnDb(config.asnDb),
@@ -64,6 +67,7 @@ export function createApp(config: Config, options: AppOptions = {}): App {
   const jobDeps = { db: services.db, clock: services.clock, log: services.log };
   const stopHousekeeping = startHousekeeping({ ...jobDeps, limits, mediaDir: config.mediaDir });
   services.accountRemoval = startAccountRemoval({ ...jobDeps, config }, options.accountRemoval);
+  services.searchBackfill = startSearchBackfill(jobDeps, options.searchBackfill);
   const stopImpressions = startImpressionFlush(services);
   logAsnLoad(services);
   if (config.previewEnabled) services.previews = startPreviewQueue({ ...jobDeps, config }, options.preview);
@@ -93,6 +97,7 @@ export function createApp(config: Config, options: AppOptions = {}): App {
       metricsServer?.closeAllConnections();
       stopHousekeeping();
       await services.accountRemoval?.stop(); // the slice in progress commits; the rest stays queued
+      await services.searchBackfill?.stop(); // the batch in progress commits; the rest waits for the next start
       await services.previews?.stop(); // aborts fetches in flight; their jobs stay queued
       await services.notifier?.stop();
       stopImpressions(); // writes the last counts: before the database closes

@@ -1,5 +1,7 @@
 import type { Db } from './db.ts';
 import { recordNewDescendant, refreshActivityToRoot, repairLatestAfterRemoval } from './latest.ts';
+import { notifyAbout } from './notifications.ts';
+import { indexEntry, reindexEntry, unindexEntry } from './search/index.ts';
 
 /** The stored columns of an entry that handlers decide on. */
 export interface EntryRow {
@@ -27,6 +29,7 @@ export interface EntryRow {
 /** Every column of an entries row, including the denormalised ones (tests and tools compare them). */
 export interface StoredEntry extends EntryRow {
   removed_at: number;
+  edited_at: number;
   latest_pid: number;
   latest_skipped: number;
   votes_yes: number;
@@ -82,7 +85,8 @@ export interface NewEntry {
 
 /**
  * Inserts an entry and, for a reply, updates the parent's reply_count and every ancestor's
- * last_activity and `latest`, all in one transaction. Undefined when the parent is gone.
+ * last_activity and `latest`; indexes it for search and tells whoever it replies to or
+ * mentions; all in one transaction. Undefined when the parent is gone.
  */
 export function createEntry(db: Db, entry: NewEntry, now: number): number | undefined {
   return db.tx(() => {
@@ -100,6 +104,8 @@ export function createEntry(db: Db, entry: NewEntry, now: number): number | unde
       db.run('UPDATE entries SET root = pid WHERE pid = ?', pid);
     }
     adjustEntryCounters(db, Boolean(parent), 1);
+    indexEntry(db, { pid, uid: entry.uid, content: entry.content });
+    notifyAbout(db, { pid, uid: entry.uid, content: entry.content }, parent?.uid ?? 0, now);
     db.responses.threadChanged(parent?.root ?? pid);
     return pid;
   });
@@ -128,12 +134,20 @@ export function isRecentDuplicate(db: Db, uid: number, content: string, now: num
   return recent.some((e) => !e.deleted && e.created_at > now - duplicateWindowSeconds && foldText(e.content) === folded);
 }
 
-/** Replaces the text (and its first link) of an entry, and its image's description unless `alt` is undefined. */
-export function editEntry(db: Db, pid: number, content: string, link: string, alt?: string): void {
-  const entry = findEntry(db, pid);
-  if (!entry) return;
-  db.run('UPDATE entries SET content = ?, link = ?, alt = ? WHERE pid = ?', content, link, alt ?? entry.alt, pid);
-  db.responses.threadChanged(entry.root);
+/**
+ * Replaces the text (and its first link) of an entry, and its image's description unless `alt` is
+ * undefined, and marks it edited. Why the mark: an edit after others replied can change what they
+ * answered to, so readers see that it happened.
+ */
+export function editEntry(db: Db, pid: number, content: string, link: string, now: number, alt?: string): void {
+  db.tx(() => {
+    const entry = findLiveEntry(db, pid);
+    if (!entry) return;
+    db.run('UPDATE entries SET content = ?, link = ?, alt = ?, edited_at = ? WHERE pid = ?', content, link, alt ?? entry.alt, now, pid);
+    reindexEntry(db, { pid, uid: entry.uid, content });
+    notifyAbout(db, { pid, uid: entry.uid, content }, 0, now); // an added mention tells its account once
+    db.responses.threadChanged(entry.root);
+  });
 }
 
 /**
@@ -146,6 +160,7 @@ export function softDeleteEntry(db: Db, pid: number): string {
     if (!entry) return '';
     db.run("UPDATE entries SET deleted = 1, content = '', filepath = '', link = '', alt = '' WHERE pid = ?", pid);
     adjustEntryCounters(db, entry.reply_to !== 0, -1);
+    unindexEntry(db, pid);
     repairLatestAfterRemoval(db, pid, entry.reply_to);
     db.responses.threadChanged(entry.root);
     return entry.filepath;
@@ -192,7 +207,10 @@ export function bumpEntry(db: Db, pid: number, now: number): boolean {
 export function removeEntryOfDeletedAccount(db: Db, pid: number): string {
   const entry = findEntry(db, pid);
   if (!entry) return '';
-  if (!entry.deleted) adjustEntryCounters(db, entry.reply_to !== 0, -1);
+  if (!entry.deleted) {
+    adjustEntryCounters(db, entry.reply_to !== 0, -1);
+    unindexEntry(db, pid);
+  }
   if (entry.reply_count > 0) {
     db.run("UPDATE entries SET uid = 0, deleted = 1, content = '', filepath = '', link = '', alt = '' WHERE pid = ?", pid);
   } else {

@@ -1,6 +1,8 @@
+import { StampedCache } from './stamped-cache.ts';
+
 /**
- * Serialised JSON of the hot API answers (feed pages and threads), kept until a write changes
- * what they show. One cache per database connection (`db.responses`). Every write that can
+ * Serialised JSON of the hot API answers (feed pages, threads and search pages), kept until a
+ * write changes what they show. One cache per database connection (`db.responses`). Every write that can
  * change an entry's JSON tells the cache in the same synchronous call as the write, so no reader
  * can see the old answer afterwards. The invalidation points, all of them:
  *
@@ -19,7 +21,13 @@
  *
  * A thread write moves that thread's version and the feed version (the feed shows
  * last_activity, reply_count and `latest`); a write that can touch many threads at once moves
- * the global version, which every cached answer depends on.
+ * the global version, which every cached answer depends on. Search pages depend on the feed
+ * version: any write may add, change or end an entry they show (the index is written in the same
+ * transactions as the entries, lib/search/index.ts). The public Atom feeds (/feed.atom,
+ * /e/{pid}/feed.atom, /u/{username}/feed.atom, lib/pages/atom.ts) depend on the feed version
+ * too: every write in the table above moves it, and each of them can change what one of the
+ * feeds shows (an entry, its author's name, its removal). Their shared pages (/e/{pid} and
+ * /u/{username} with their share tags, lib/pages/share.ts) are kept the same way.
  */
 interface Cached {
   stamp: string;
@@ -29,6 +37,18 @@ interface Cached {
 const maxCachedThreads = 2000;
 const maxTrackedThreads = 100_000; // past this, versions start over under a new global version
 const maxCachedBytes = 48 * 1024 * 1024; // bounds memory on a small VPS
+const maxCachedSearches = 500;
+const maxSearchBytes = 8 * 1024 * 1024;
+const maxCachedDocuments = 2000;
+const maxDocumentBytes = 16 * 1024 * 1024;
+
+/** A cached document that is not JSON (an Atom feed, a page with share tags), with what its conditional requests need. */
+export interface CachedDocument {
+  body: Buffer;
+  etag: string;
+  /** Unix seconds of the newest thing it shows, for Last-Modified. */
+  updated: number;
+}
 
 export class ResponseCache {
   /** `dataVersion`: SQLite's PRAGMA data_version of the connection, which moves when another connection commits. */
@@ -41,6 +61,8 @@ export class ResponseCache {
   private threads = new Map<number, Cached & { root: number }>();
   private threadBytes = 0;
   private seenDataVersion = -1;
+  private searches = new StampedCache<{ body: Buffer }>(maxCachedSearches, maxSearchBytes);
+  private documents = new StampedCache<CachedDocument>(maxCachedDocuments, maxDocumentBytes);
   /** Answers served from the cache and answers built, since the start (read by lib/metrics). */
   readonly tally = { feedHits: 0, feedMisses: 0, threadHits: 0, threadMisses: 0 };
 
@@ -76,7 +98,7 @@ export class ResponseCache {
 
   feed(page: number, build: () => unknown): Buffer {
     this.checkOtherWriters();
-    const stamp = `${this.global}.${this.feedVersion}`;
+    const stamp = this.feedStamp();
     const hit = this.feedPages.get(page);
     if (hit?.stamp === stamp) {
       this.tally.feedHits++;
@@ -86,6 +108,32 @@ export class ResponseCache {
     const body = Buffer.from(JSON.stringify(build()));
     this.feedPages.set(page, { stamp, body });
     return body;
+  }
+
+  /** A search page by its key (the expression, the author filter, the page). */
+  search(key: string, build: () => unknown): Buffer {
+    this.checkOtherWriters();
+    const stamp = this.feedStamp();
+    const hit = this.searches.get(key, () => stamp);
+    if (hit) return hit.body;
+    const body = Buffer.from(JSON.stringify(build()));
+    this.searches.set(key, stamp, { body });
+    return body;
+  }
+
+  /** An Atom feed or share page by its path; `build` undefined: nothing there (404), never cached. */
+  document(key: string, build: () => CachedDocument | undefined): CachedDocument | undefined {
+    this.checkOtherWriters();
+    const stamp = this.feedStamp();
+    const hit = this.documents.get(key, () => stamp);
+    if (hit) return hit;
+    const built = build();
+    if (built) this.documents.set(key, stamp, built);
+    return built;
+  }
+
+  private feedStamp(): string {
+    return `${this.global}.${this.feedVersion}`;
   }
 
   /**

@@ -7,6 +7,7 @@ import type { BoardMetrics } from './metrics/board-metrics.ts';
 import type { Notifier } from './notify.ts';
 import type { PreviewQueue } from './preview/queue.ts';
 import type { LimitStore, RateLimiter } from './rate-limit.ts';
+import type { SearchBackfill } from './search/backfill.ts';
 import type { TorExitList } from './tor.ts';
 
 /** Long-lived things every handler may use, built once by createApp (lib/app.ts). */
@@ -27,6 +28,8 @@ export interface Services extends JobDeps {
   notifier?: Notifier;
   /** The background part of account deletions (set by createApp once the services exist). */
   accountRemoval?: AccountRemoval;
+  /** The search index's backfill of entries older than the index (set by createApp). */
+  searchBackfill?: SearchBackfill;
   /** The Prometheus metrics (lib/metrics/); absent when BOARD_METRICS_PORT is empty. */
   metrics?: BoardMetrics;
 }

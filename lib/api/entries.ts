@@ -124,7 +124,7 @@ export async function edit(ctx: Ctx) {
   const link = entryLink(content);
   // A new account may not add a link by editing either.
   if (link && link !== entry.link) checkNewAccountBrake(ctx.app.db, me.uid, ctx.app.config, ctx.app.clock.now());
-  editEntry(ctx.app.db, pid, content, link, alt);
+  editEntry(ctx.app.db, pid, content, link, ctx.app.clock.now(), alt);
   requestPreview(ctx.app, link); // an edit re-triggers the preview fetch (docs/API.md "Link previews")
   return { pid, content, ...(alt ? { alt } : {}) };
 }

@@ -32,7 +32,7 @@ async function seriousFindings(page: Page): Promise<Finding[]> {
  * Issue 16, "Checks": every page of the front end, logged out and logged in (a moderator, so the
  * moderation pages show their full form), at 1280 px (light) and 390 px (dark), with axe-core: no
  * serious or critical violation. Also the states a page changes into: the open "Mehr" list, a
- * reply form, the composer, the shortcut list.
+ * reply form, the composer, the shortcut list, the notifications' feed address.
  */
 describe('accessibility of every page (axe-core)', { skip: skipWithoutChromium }, () => {
   let board: TestBoard;
@@ -62,6 +62,7 @@ describe('accessibility of every page (axe-core)', { skip: skipWithoutChromium }
     const deeper = await post(cora, 'Oder in der Bibliothek.', middle);
     const deepest = await post(bert, 'Stimmt, da ist es ruhig.', deeper);
     assert.equal((await anna.post(`/api/entry/${root}/vote`, { mode: 'yes' })).status, 200);
+    await post(bert, '@Anna, kennst du das Café am Markt?'); // with Bert's reply above: two notifications for Anna
     const spam = await post(cora, 'Billige Uhren, nur heute!');
     const reported = await post(cora, 'Noch mehr Werbung');
     assert.equal((await bert.post(`/api/entry/${reported}/report`, { reason: 'Werbung' })).status, 200);
@@ -70,6 +71,7 @@ describe('accessibility of every page (axe-core)', { skip: skipWithoutChromium }
     Object.assign(pages, {
       feed: '/', thread: `/e/${root}`, reply: `/e/${deepest}`, removed: `/e/${spam}`, profile: '/u/Bert', login: '/login', register: '/register',
       reset: '/reset', settings: '/settings', stats: '/stats', mod: '/mod', modlog: '/modlog', notFound: '/gibt-es-nicht',
+      search: '/suche?q=ruhig', searchEmpty: '/suche?q=Tiefgarage', notifications: '/benachrichtigungen',
     });
   });
 
@@ -108,6 +110,13 @@ describe('accessibility of every page (axe-core)', { skip: skipWithoutChromium }
         await page.locator('.site-footer').getByRole('button', { name: 'Tastenkürzel' }).click();
         await page.getByRole('dialog', { name: 'Tastenkürzel' }).waitFor();
         await check('the shortcut list');
+        if (who === 'logged in') {
+          await openBoard(page, board, pages.notifications!);
+          await page.locator('details.feed-box summary').click();
+          await page.getByRole('button', { name: 'Feed-Adresse erzeugen' }).click();
+          await page.getByLabel('Deine geheime Feed-Adresse').waitFor();
+          await check('the notifications with their feed address shown');
+        }
         assert.deepEqual(problems, []);
         await context.close();
       });

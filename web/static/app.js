@@ -3,7 +3,7 @@ import { footerContact } from './contact.js';
 import { h } from './dom.js';
 import { relativeTime } from './format.js';
 import { showShortcuts, startShortcuts } from './keys.js';
-import { startRouter } from './router.js';
+import { navigate, startRouter } from './router.js';
 import { isModerator, onMeChange, refreshMe } from './session.js';
 import { announce } from './status.js';
 import { pageTitle } from './titles.js';
@@ -11,12 +11,15 @@ import { forgetTallies, loadShownTallies } from './votes.js';
 import { avatar } from './components/avatar.js';
 import { logoutButton } from './components/logout-button.js';
 import { modLink, refreshModCount } from './components/mod-link.js';
+import { notifyLink, resetUnread } from './components/notify-badge.js';
 import { loginView, registerView, resetView } from './views/auth.js';
 import { feedView } from './views/feed.js';
 import { modView } from './views/mod.js';
 import { modlogView } from './views/modlog.js';
+import { notificationsView } from './views/notifications.js';
 import { notFoundView, errorView } from './views/notfound.js';
 import { profileView } from './views/profile.js';
+import { searchView } from './views/search.js';
 import { settingsView } from './views/settings.js';
 import { statsView } from './views/stats.js';
 import { threadView } from './views/thread.js';
@@ -32,6 +35,8 @@ const routes = [
   [/^\/stats$/, statsView],
   [/^\/mod$/, modView],
   [/^\/modlog$/, modlogView],
+  [/^\/suche$/, searchView],
+  [/^\/benachrichtigungen$/, notificationsView],
 ];
 
 function findView(path) {
@@ -52,6 +57,7 @@ function drawNav(user) {
     navLink('/', 'Neueste'),
     navLink('/stats', 'Statistik'),
     ...(isModerator(user) ? [modLink()] : []),
+    ...(user ? [notifyLink()] : []),
     ...(user
       ? [navLink(`/u/${encodeURIComponent(user.username)}`, avatar(user.username, user.avatar), h('span', { class: 'nav-name' }, user.username)),
         navLink('/settings', 'Einstellungen'), logoutButton({ class: 'nav-button' })]
@@ -114,10 +120,21 @@ function refreshTimes() {
   for (const time of document.querySelectorAll('time[data-ts]')) time.textContent = relativeTime(Number(time.dataset.ts));
 }
 
+/** The header's search field goes to /suche without a page load. */
+function startSearchField() {
+  document.getElementById('site-search')?.addEventListener('submit', (event) => {
+    event.preventDefault();
+    const q = new FormData(event.target).get('q') ?? '';
+    if (String(q).trim()) navigate(`/suche?q=${encodeURIComponent(q)}`);
+  });
+}
+
 async function start() {
   drawFooter();
   startShortcuts();
   onMeChange(drawNav);
+  onMeChange(resetUnread);
+  startSearchField();
   try {
     await refreshMe();
   } catch (err) {

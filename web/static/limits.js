@@ -58,3 +58,9 @@ const day = 86_400;
 export function bumpCooldownUntil(entry) {
   return entry.bump_count > 0 ? entry.last_bump + entry.bump_count * day : 0;
 }
+
+/** A search is 1–200 characters (docs/API.md "GET /api/search/{page}"). */
+export const maxSearchLength = 200; // mirrors maxQueryLength in lib/search/query.ts
+
+/** The notifications page shows 20 a page; the badge asks at most once a minute. */
+export const notificationPageSize = 20; // mirrors notificationPageSize in lib/notifications.ts

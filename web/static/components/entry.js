@@ -48,6 +48,7 @@ function authorLine(entry, opts) {
     h('div', { class: 'entry-meta' },
       who,
       h('a', { class: 'entry-time', href: `/e/${entry.pid}` }, timeAgo(entry.created_at)),
+      entry.edited_at ? h('span', { class: 'entry-edited' }, 'bearbeitet ', timeAgo(entry.edited_at)) : null,
       entry.bump_count > 0 ? h('span', { class: 'badge' }, `${entry.bump_count}× hochgeholt`) : null,
       opts.replyContext && entry.reply_to ? h('span', { class: 'entry-context' }, 'Antwort auf ', h('a', { href: `/e/${entry.reply_to}` }, `Beitrag #${entry.reply_to}`)) : null));
 }
@@ -73,7 +74,7 @@ function entryBody(entry) {
 
 /** The same entry as a tombstone: what a card turns into after a deletion or a removal. */
 export function goneEntry(entry, removedReason) {
-  const gone = { ...entry, deleted: 1, content: '', filepath: '', preview: undefined, alt: undefined };
+  const gone = { ...entry, deleted: 1, content: '', filepath: '', preview: undefined, alt: undefined, edited_at: undefined };
   return removedReason === undefined ? gone : { ...gone, removed: 1, removed_reason: removedReason };
 }
 
@@ -107,6 +108,7 @@ function fullCard(entry, opts) {
     return card;
   }
   const panel = h('div', { class: 'entry-panel' });
+  let head = authorLine(entry, opts);
   const becomeTombstone = (gone) => {
     const tombstone = entryCard(gone, opts);
     tombstone.tabIndex = -1;
@@ -121,15 +123,19 @@ function fullCard(entry, opts) {
     onEdited(edited) {
       entry.content = edited.content;
       entry.alt = edited.alt;
+      entry.edited_at = Math.floor(Date.now() / 1000);
       delete entry.preview; // the server fetches the link's preview again
       const fresh = entryBody(entry);
       body.replaceWith(fresh);
       body = fresh;
+      const freshHead = authorLine(entry, opts);
+      head.replaceWith(freshHead);
+      head = freshHead;
     },
     onDeleted: () => becomeTombstone(goneEntry(entry)),
     onRemoved: (reason) => becomeTombstone(goneEntry(entry, reason)),
   });
-  card.append(authorLine(entry, opts), body, actions, h('p', { class: 'local-status' }), panel);
+  card.append(head, body, actions, h('p', { class: 'local-status' }), panel);
   return card;
 }
 
