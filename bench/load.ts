@@ -1,19 +1,14 @@
-import autocannon from 'autocannon';
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { connections, load, root, seconds, type LoadOptions } from './harness.ts';
 
 /**
- * The benchmark's load generators and processes: autocannon (per-connection bodies, addresses and
- * cookies for writes), wrk (a C load generator, lighter than autocannon on a 2-core machine, so
- * the server gets more of the CPU; used for reads), the board as a child process, and the two
- * ceilings: a bare node:http server stringifying a feed-sized array (bench/baseline.ts) and one
- * answering the same bytes as the board from memory (bench/same-bytes.ts).
+ * The read side of `make bench` on top of the shared harness (bench/harness.ts): wrk (a C load
+ * generator, lighter than autocannon on a 2-core machine, so the server gets more of the CPU;
+ * used for reads), autocannon's result in the same shape, and the two ceilings: a bare node:http
+ * server stringifying a feed-sized array (bench/baseline.ts) and one answering the same bytes as
+ * the board from memory (bench/same-bytes.ts).
  */
-export const root = new URL('..', import.meta.url).pathname;
-export const seconds = Number(process.env.BENCH_SECONDS ?? 10);
-export const connections = 50;
-
 export interface Measured {
   rps: number;
   p50: number;
@@ -21,37 +16,9 @@ export interface Measured {
   errors: number;
 }
 
-let ipCounter = 0;
-/** A fresh address from 10.x per connection: only ever sent as a header, never connected to. */
-export function nextIp(): string {
-  ipCounter++;
-  return `10.${(ipCounter >> 16) & 255}.${(ipCounter >> 8) & 255}.${ipCounter & 255}`;
-}
-
-export type Setup = (client: { setHeaders(h: Record<string, string>): void; setHeadersAndBody(h: Record<string, string>, b: string | Buffer): void }, index: number) => void;
-
-export interface LoadOptions { path: string; method?: 'GET' | 'POST'; setup?: Setup; connections?: number; overallRate?: number; duration?: number }
-
-/** autocannon: every connection its own X-Forwarded-For address (and body, with `setup`). */
+/** autocannon (bench/harness.ts load), as a Measured. */
 export async function cannon(url: string, options: LoadOptions): Promise<Measured> {
-  let index = 0;
-  const result = await autocannon({
-    url: url + options.path,
-    method: options.method ?? 'GET',
-    connections: options.connections ?? connections,
-    duration: options.duration ?? seconds,
-    overallRate: options.overallRate,
-    setupClient: (client: any) => {
-      const i = ++index;
-      const ip = nextIp();
-      if (options.setup) {
-        options.setup({
-          setHeaders: (h) => client.setHeaders({ ...h, 'x-forwarded-for': ip }),
-          setHeadersAndBody: (h, b) => client.setHeadersAndBody({ ...h, 'x-forwarded-for': ip }, b),
-        }, i);
-      } else client.setHeaders({ 'x-forwarded-for': ip });
-    },
-  } as autocannon.Options);
+  const result = await load(url, options);
   return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, errors: result.errors + result.timeouts + result.non2xx };
 }
 
@@ -84,61 +51,6 @@ export function wrk(url: string, path: string, options: { threads?: number; conn
       resolve({ rps: Number(/Requests\/sec:\s+([\d.]+)/.exec(out)?.[1] ?? NaN), p50: ms('50'), p99: ms('99'), errors });
     });
   });
-}
-
-async function waitForHealth(url: string, deadlineMs: number): Promise<void> {
-  while (Date.now() < deadlineMs) {
-    try {
-      if ((await fetch(`${url}/api/health`)).ok) return;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((r) => setTimeout(r, 10));
-  }
-  throw new Error(`no answer from ${url} in time`);
-}
-
-export interface Board {
-  proc: ChildProcess;
-  url: string;
-  /** Spawn to the first answered request. */
-  startupMs: number;
-}
-
-/** The real server as its own process (BOARD_TRUST_PROXY=1, previews off), with BOARD_WORKERS. */
-export async function startBoard(dataDir: string, port: number, env: Record<string, string>): Promise<Board> {
-  const started = performance.now();
-  const proc = spawn(process.execPath, ['--import', 'tsx', 'server.ts'], {
-    cwd: root,
-    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', BOARD_DATA: dataDir, BOARD_TRUST_PROXY: '1', BOARD_PREVIEW: '0', ...env },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
-  const url = `http://127.0.0.1:${port}`;
-  await waitForHealth(url, Date.now() + 120_000);
-  // With workers, the primary says "listening" once all of them are: the health check above may
-  // have reached the first. Wait for the rest the cheap way: a few more answers.
-  for (let i = 0; i < 20; i++) await fetch(`${url}/api/health`);
-  return { proc, url, startupMs: performance.now() - started };
-}
-
-export async function stop(proc: ChildProcess): Promise<void> {
-  if (proc.exitCode !== null) return;
-  await new Promise<void>((resolve) => {
-    proc.once('exit', () => resolve());
-    proc.kill('SIGTERM');
-  });
-}
-
-/** Resident memory of a process and its children (a cluster's primary and workers), in MB, each. */
-export function rssMb(pid: number): number[] {
-  const own = Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) / 1024;
-  let children: number[] = [];
-  try {
-    children = readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number);
-  } catch {
-    // no children file: a single process
-  }
-  return [own, ...children.flatMap((child) => rssMb(child))];
 }
 
 /** Starts one of the ceilings (bench/baseline.ts or bench/same-bytes.ts) on `port`; resolves once it is ready. */

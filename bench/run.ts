@@ -2,8 +2,11 @@ import { mkdirSync, statSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, totalmem } from 'node:os';
 import { join } from 'node:path';
 import sharp from 'sharp';
+import {
+  basePort, boardLimits, connections, dataRoot, formBody, formHeaders, root, rssEachMb, rssMb, seconds, startBoard, stop, type Board, type LoadOptions,
+} from './harness.ts';
 import { limitCostLines, measureLimitCosts } from './limits.ts';
-import { cannon, connections, ensureWrk, rssMb, root, seconds, startBoard, startCeiling, stop, wrk, type Board, type LoadOptions, type Measured } from './load.ts';
+import { cannon, ensureWrk, startCeiling, wrk, type Measured } from './load.ts';
 import { benchPassword, benchSessionToken, benchUsername, hotThreadPid, seedBoard } from './seed.ts';
 
 /**
@@ -17,10 +20,7 @@ import { benchPassword, benchSessionToken, benchUsername, hotThreadPid, seedBoar
  * one worker (wrk), creates, votes and the mixed load. The server runs with BOARD_LIMITS=0 (or
  * BENCH_LIMITS); the report says which. bench/results.md gets the tables.
  */
-const boardLimits = process.env.BENCH_LIMITS ?? '0';
 const sizes = (process.env.BENCH_SIZES ?? '10000,100000,1000000').split(',').map(Number);
-const dataRoot = join(root, 'bench', 'data');
-const basePort = 18_080;
 /** wrk's settings for every read: two generator threads, 64 connections, unpinned. */
 const readLoad = { threads: 2, connections: 64 };
 
@@ -30,9 +30,6 @@ interface Row extends Measured {
   stringify?: number;
   sameBytes?: number;
 }
-
-const formHeaders = (uid: number) => ({ 'content-type': 'application/x-www-form-urlencoded', cookie: `session=${benchSessionToken(uid)}` });
-const formBody = (fields: Record<string, string>) => new URLSearchParams(fields).toString();
 
 async function multipartImage(): Promise<{ body: Buffer; type: string }> {
   const jpeg = await sharp({ create: { width: 1600, height: 1200, channels: 3, background: { r: 90, g: 140, b: 200 } } }).jpeg().toBuffer();
@@ -129,7 +126,7 @@ async function measureFullBoard(size: number, rows: Row[]): Promise<FullRun> {
   const image = await multipartImage();
   rows.push(...await mixed(board.url, size, '', image));
   await new Promise((r) => setTimeout(r, 2000)); // a login holds 128 MiB while it hashes: let it finish
-  const rssOne = rssMb(board.proc.pid!)[0]!;
+  const rssOne = rssMb(board.proc.pid!);
   await stop(board.proc);
   const again = await startBoard(dir, basePort, env); // start-up: a second, cold start of the same database
   await stop(again.proc);
@@ -145,7 +142,7 @@ async function measureFullBoard(size: number, rows: Row[]): Promise<FullRun> {
   for (const [name, options] of writes()) rows.push({ name: `BOARD_WORKERS=2: ${name}`, size, ...(await cannon(board.url, options)) });
   rows.push(...await mixed(board.url, size, ' (BOARD_WORKERS=2)', image));
   await new Promise((r) => setTimeout(r, 2000));
-  const rssTwo = rssMb(board.proc.pid!);
+  const rssTwo = rssEachMb(board.proc.pid!);
   await stop(board.proc);
   return {
     startupMs: again.startupMs, rssOne, rssPrimary: rssTwo[0]!, rssWorkers: rssTwo.slice(1).reduce((a, b) => a + b, 0) / Math.max(1, rssTwo.length - 1),

@@ -4,15 +4,18 @@ import { openDb } from '../lib/db.ts';
 import { latestMaxDepth } from '../lib/latest.ts';
 import { hashPassword } from '../lib/passwords.ts';
 import { entryLink } from '../lib/preview/links.ts';
+import { indexEntry } from '../lib/search/index.ts';
 import { tokenHash } from '../lib/tokens.ts';
 import { prng } from '../test/prng.ts';
+import { germanText } from './german.ts';
 
 /**
  * Seeds a benchmark board straight into SQLite through the project's own schema: users,
  * entries (about 30 % top-level, replies in chains, some deeper than 60 levels, one thread
  * with 150 direct replies, one chain 80 levels deep), votes, bumps, deletions, and links with
  * their shared preview records (so feed and thread JSON carry `preview` as in production).
- * Deterministic for a given size.
+ * The text is German-looking (bench/german.ts: compounds, short words, a rare word) and is in
+ * the search index, as the server would have kept it. Deterministic for a given size.
  * The denormalised columns (root, depth, reply_count, last_activity, latest, tallies,
  * counters) are computed in memory exactly as the server would have kept them.
  */
@@ -163,13 +166,15 @@ export async function seedBoard(dbPath: string, options: SeedOptions): Promise<R
      VALUES (?, ?, ?, ?, '', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   );
   const previewUrls = new Set<string>();
+  const text = prng(20261122); // apart from `random`, so the tree is the same whatever the text
   let live = 0;
   let liveTop = 0;
   for (let p0 = 1; p0 <= n; p0 += batch) {
     raw.transaction(() => {
       for (let pid = p0; pid < Math.min(n + 1, p0 + batch); pid++) {
         const isDeleted = deleted[pid]!;
-        const content = isDeleted ? '' : `Beitrag ${pid}: ${'Ein ganz normaler Satz auf dem Board, '.repeat(1 + (pid % 4))}Ende.${seedLinkText(pid)}`;
+        const words = germanText(text);
+        const content = isDeleted ? '' : `${words}${seedLinkText(pid)}`;
         const link = entryLink(content);
         if (link) previewUrls.add(link);
         if (!isDeleted) {
@@ -178,9 +183,13 @@ export async function seedBoard(dbPath: string, options: SeedOptions): Promise<R
         }
         insertEntry.run(pid, author[pid], createdAt[pid], content, parent[pid], root[pid], depth[pid], replyCount[pid], lastActivity[pid],
           isDeleted, bumpCount[pid], lastBump[pid], latest[pid], skipped[pid], votesYes[pid], votesNo[pid], link);
+        if (!isDeleted) indexEntry(db, { pid, uid: author[pid]!, content });
       }
     })();
   }
+
+  // The server's backfill ends with its index merged into one segment too (lib/search/backfill.ts).
+  raw.exec("INSERT INTO search (search) VALUES ('optimize')");
 
   // One preview record per linked URL, as the fetcher would have left them (thumbnails not on disk).
   const insertPreview = raw.prepare('INSERT INTO previews (url, kind, title, site, thumb, fetched_at) VALUES (?, ?, ?, ?, ?, ?)');

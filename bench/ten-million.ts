@@ -1,6 +1,7 @@
 import { statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { cannon, ensureWrk, rssMb, root, startBoard, stop, wrk } from './load.ts';
+import { root, rssMb, startBoard, stop } from './harness.ts';
+import { cannon, ensureWrk, wrk } from './load.ts';
 import { machine, seed } from './run.ts';
 import { benchSessionToken, hotThreadPid } from './seed.ts';
 
@@ -39,7 +40,7 @@ async function measure(size: number): Promise<SizeRun> {
     path: '/api/entry/create', method: 'POST',
     setup: (c, i) => c.setHeadersAndBody({ 'content-type': 'application/x-www-form-urlencoded', cookie: `session=${benchSessionToken(i % 1000 + 1)}` }, new URLSearchParams({ content: `Zehn Millionen ${i} ${Math.random()}`, reply_to: String(1000 + i) }).toString()),
   })).rps;
-  result.rssMb = rssMb(board.proc.pid!)[0]!;
+  result.rssMb = rssMb(board.proc.pid!);
   await stop(board.proc);
   console.error(JSON.stringify(result));
   return result;

@@ -107,6 +107,7 @@ interface ExportedEntry {
   removed: number;
   removed_reason: string;
   removed_at: number;
+  alt: string;
 }
 
 /**
@@ -117,15 +118,16 @@ interface ExportedEntry {
 function readEntries(db: Db, uid: number, after: number): ExportedEntry[] {
   return db.all<ExportedEntry>(
     `SELECT pid, created_at, content, filepath, reply_to, reply_count, last_activity, deleted, bump_count, last_bump,
-            removed, removed_reason, removed_at
+            removed, removed_reason, removed_at, alt
      FROM entries WHERE uid = ? AND pid > ? ORDER BY pid LIMIT ?`,
     uid, after, pageSize,
   );
 }
 
-/** The removal's fields only when the moderation removed it (new fields appear only when they have something to say). */
-function entryJson({ removed, removed_reason, removed_at, ...entry }: ExportedEntry) {
-  return removed ? { ...entry, removed, removed_reason, removed_at } : entry;
+/** The image's description and the removal's fields only when set (new fields appear only when they have something to say). */
+function entryJson({ removed, removed_reason, removed_at, alt, ...entry }: ExportedEntry) {
+  const described = alt ? { ...entry, alt } : entry;
+  return removed ? { ...described, removed, removed_reason, removed_at } : described;
 }
 
 interface ExportedVote {

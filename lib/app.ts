@@ -16,6 +16,7 @@ import { notFoundPage } from './pages/shell.ts';
 import type { PreviewOptions } from './preview/queue.ts';
 import { boardRateRules, createLimitStore, createRateLimiter } from './rate-limit.ts';
 import { routes } from './routes.ts';
+import type { BackfillOptions } from './search/backfill.ts';
 import { scaledLimit } from './write-limits.ts';
 import type { Services } from './services.ts';
 import { openTorExitList } from './tor.ts';
@@ -32,6 +33,8 @@ export interface AppOptions {
   notify?: NotifyOptions;
   /** The background part of account deletions (tests pause it or shorten its slices). */
   accountRemoval?: RemovalOptions;
+  /** The search index's backfill of older entries (tests pause it or shrink its batches). */
+  searchBackfill?: BackfillOptions;
   /**
    * A cluster worker (lib/cluster/worker.ts): no once-jobs here (the primary runs them) but the
    * link that wakes them there; no checkpoint thread; metrics labelled with the worker's number.
@@ -62,7 +65,7 @@ export function createApp(config: Config, options: AppOptions = {}): App {
     db,
     clock: options.clock ?? systemClock,
     limits,
-    limiter: createRateLimiter(limits, boardRateRules),
+    limiter: createRateLimiter(limits, boardRateRules, config.limitsFactor),
     tor: openTorExitList(config.torExitsFile),
     log,
     asn: openAsnDb(config.asnDb),

@@ -29,6 +29,8 @@ export interface Config {
   readonly limitsFactor: number;
   /** BOARD_NEW_ACCOUNT_HOURS in seconds: accounts younger than this get the new-account brakes. */
   readonly newAccountSeconds: number;
+  /** BOARD_CONTACT: how to reach the operator (text or URL), shown on the login page and in the footer; '' when not set. */
+  readonly contact: string;
   /** BOARD_METRICS_PORT and BOARD_METRICS_HOST: the Prometheus listener (lib/metrics/); undefined when off. */
   readonly metrics: { readonly port: number; readonly host: string } | undefined;
   /** BOARD_WORKERS: server processes sharing the port through node:cluster (lib/cluster/); 1 runs everything in one process. */
@@ -68,9 +70,21 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     notifyUrl: notifyUrl && httpUrlSetting('BOARD_NOTIFY_URL', notifyUrl).href,
     limitsFactor: factorSetting(env, 'BOARD_LIMITS', 1),
     newAccountSeconds: integerSetting(env, 'BOARD_NEW_ACCOUNT_HOURS', 24, 0, 8760) * 3600,
+    contact: contactSetting(env),
     metrics: metricsSetting(env),
     workers: workersSetting(env),
   });
+}
+
+/** BOARD_CONTACT is shown in every page's footer: one short line, so at most this many characters. */
+export const maxContactLength = 200;
+
+/** One line of at most 200 characters; a control character (a pasted line break) stops the start rather than breaking the footer. */
+function contactSetting(env: Record<string, string | undefined>): string {
+  const value = setting(env, 'BOARD_CONTACT', '');
+  if (/[\u0000-\u001f\u007f\u202a-\u202e\u2066-\u2069]/.test(value)) throw new ConfigError('BOARD_CONTACT: must be one line of text without control characters');
+  if ([...value].length > maxContactLength) throw new ConfigError(`BOARD_CONTACT: longer than ${maxContactLength} characters`);
+  return value;
 }
 
 /**

@@ -1,5 +1,7 @@
 import type { Db } from './db.ts';
 import { recordNewDescendant, refreshActivityToRoot, repairLatestAfterRemoval } from './latest.ts';
+import { notifyAbout } from './notifications.ts';
+import { indexEntry, reindexEntry, unindexEntry } from './search/index.ts';
 
 /** The stored columns of an entry that handlers decide on. */
 export interface EntryRow {
@@ -20,11 +22,14 @@ export interface EntryRow {
   /** 1 when the moderation removed it (then deleted is 1 too, but content, file and link stay stored). */
   removed: number;
   removed_reason: string;
+  /** The author's description of the image ('' when none). */
+  alt: string;
 }
 
 /** Every column of an entries row, including the denormalised ones (tests and tools compare them). */
 export interface StoredEntry extends EntryRow {
   removed_at: number;
+  edited_at: number;
   latest_pid: number;
   latest_skipped: number;
   votes_yes: number;
@@ -34,7 +39,7 @@ export interface StoredEntry extends EntryRow {
 export function findEntry(db: Db, pid: number): EntryRow | undefined {
   return db.one<EntryRow>(
     `SELECT pid, uid, created_at, content, filepath, reply_to, root, depth, reply_count, last_activity,
-            deleted, bump_count, last_bump, link, removed, removed_reason
+            deleted, bump_count, last_bump, link, removed, removed_reason, alt
      FROM entries WHERE pid = ?`,
     pid,
   );
@@ -74,20 +79,23 @@ export interface NewEntry {
   filepath: string;
   replyTo: number;
   link: string;
+  /** The image's description; absent or '' without one. */
+  alt?: string;
 }
 
 /**
  * Inserts an entry and, for a reply, updates the parent's reply_count and every ancestor's
- * last_activity and `latest`, all in one transaction. Undefined when the parent is gone.
+ * last_activity and `latest`; indexes it for search and tells whoever it replies to or
+ * mentions; all in one transaction. Undefined when the parent is gone.
  */
 export function createEntry(db: Db, entry: NewEntry, now: number): number | undefined {
   return db.tx(() => {
     const parent = entry.replyTo ? findLiveEntry(db, entry.replyTo) : undefined;
     if (entry.replyTo && !parent) return undefined;
     const { lastInsertRowid: pid } = db.run(
-      `INSERT INTO entries (uid, created_at, content, filepath, reply_to, root, depth, last_activity, link)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-      entry.uid, now, entry.content, entry.filepath, entry.replyTo, parent?.root ?? 0, parent ? parent.depth + 1 : 0, now, entry.link,
+      `INSERT INTO entries (uid, created_at, content, filepath, reply_to, root, depth, last_activity, link, alt)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      entry.uid, now, entry.content, entry.filepath, entry.replyTo, parent?.root ?? 0, parent ? parent.depth + 1 : 0, now, entry.link, entry.alt ?? '',
     );
     if (parent) {
       db.run('UPDATE entries SET reply_count = reply_count + 1 WHERE pid = ?', parent.pid);
@@ -96,6 +104,8 @@ export function createEntry(db: Db, entry: NewEntry, now: number): number | unde
       db.run('UPDATE entries SET root = pid WHERE pid = ?', pid);
     }
     adjustEntryCounters(db, Boolean(parent), 1);
+    indexEntry(db, { pid, uid: entry.uid, content: entry.content });
+    notifyAbout(db, { pid, uid: entry.uid, content: entry.content }, parent?.uid ?? 0, now);
     db.responses.threadChanged(parent?.root ?? pid);
     db.responses.userChanged(entry.uid);
     return pid;
@@ -125,12 +135,20 @@ export function isRecentDuplicate(db: Db, uid: number, content: string, now: num
   return recent.some((e) => !e.deleted && e.created_at > now - duplicateWindowSeconds && foldText(e.content) === folded);
 }
 
-/** Replaces the text (and its first link) of an entry. */
-export function editEntry(db: Db, pid: number, content: string, link: string): void {
-  const entry = findEntry(db, pid);
-  if (!entry) return;
-  db.run('UPDATE entries SET content = ?, link = ? WHERE pid = ?', content, link, pid);
-  db.responses.threadChanged(entry.root);
+/**
+ * Replaces the text (and its first link) of an entry, and its image's description unless `alt` is
+ * undefined, and marks it edited. Why the mark: an edit after others replied can change what they
+ * answered to, so readers see that it happened.
+ */
+export function editEntry(db: Db, pid: number, content: string, link: string, now: number, alt?: string): void {
+  db.tx(() => {
+    const entry = findLiveEntry(db, pid);
+    if (!entry) return;
+    db.run('UPDATE entries SET content = ?, link = ?, alt = ?, edited_at = ? WHERE pid = ?', content, link, alt ?? entry.alt, now, pid);
+    reindexEntry(db, { pid, uid: entry.uid, content });
+    notifyAbout(db, { pid, uid: entry.uid, content }, 0, now); // an added mention tells its account once
+    db.responses.threadChanged(entry.root);
+  });
 }
 
 /**
@@ -141,8 +159,9 @@ export function softDeleteEntry(db: Db, pid: number): string {
   return db.tx(() => {
     const entry = findLiveEntry(db, pid);
     if (!entry) return '';
-    db.run("UPDATE entries SET deleted = 1, content = '', filepath = '', link = '' WHERE pid = ?", pid);
+    db.run("UPDATE entries SET deleted = 1, content = '', filepath = '', link = '', alt = '' WHERE pid = ?", pid);
     adjustEntryCounters(db, entry.reply_to !== 0, -1);
+    unindexEntry(db, pid);
     repairLatestAfterRemoval(db, pid, entry.reply_to);
     db.responses.threadChanged(entry.root);
     db.responses.userChanged(entry.uid);
@@ -190,9 +209,12 @@ export function bumpEntry(db: Db, pid: number, now: number): boolean {
 export function removeEntryOfDeletedAccount(db: Db, pid: number): string {
   const entry = findEntry(db, pid);
   if (!entry) return '';
-  if (!entry.deleted) adjustEntryCounters(db, entry.reply_to !== 0, -1);
+  if (!entry.deleted) {
+    adjustEntryCounters(db, entry.reply_to !== 0, -1);
+    unindexEntry(db, pid);
+  }
   if (entry.reply_count > 0) {
-    db.run("UPDATE entries SET uid = 0, deleted = 1, content = '', filepath = '', link = '' WHERE pid = ?", pid);
+    db.run("UPDATE entries SET uid = 0, deleted = 1, content = '', filepath = '', link = '', alt = '' WHERE pid = ?", pid);
   } else {
     removeEntryRow(db, entry);
   }

@@ -3,23 +3,29 @@ import type { EntryRow } from './entries.ts';
 import { usablePreviews, type PreviewJson } from './preview/store.ts';
 
 /** The Entry as the API shows it (docs/API.md "Entry"): the stored columns without the tree's internals, plus the author. */
-export interface EntryJson extends Omit<EntryRow, 'root' | 'depth' | 'link' | 'removed' | 'removed_reason'> {
+export interface EntryJson extends Omit<EntryRow, 'root' | 'depth' | 'link' | 'removed' | 'removed_reason' | 'alt'> {
   username: string;
   avatar: string;
+  /** Only when the author described the entry's image (docs/API.md "Entry"). */
+  alt?: string;
   /** Only on entries the moderation removed, like `removed_reason` (docs/API.md "Moderation"). */
   removed?: 1;
   removed_reason?: string;
+  /** The last edit's time; only on entries edited since they were written. */
+  edited_at?: number;
   preview?: PreviewJson;
   latest?: { entry: EntryJson; skipped: number };
 }
 
 /** A row as the read queries select it: the Entry's columns and what its preview and `latest` need. */
-interface EntryReadRow extends Omit<EntryJson, 'preview' | 'latest' | 'removed' | 'removed_reason'> {
+interface EntryReadRow extends Omit<EntryJson, 'preview' | 'latest' | 'removed' | 'removed_reason' | 'edited_at' | 'alt'> {
+  edited_at: number;
   latest_pid: number;
   latest_skipped: number;
   link: string;
   removed: number;
   removed_reason: string;
+  alt: string;
 }
 
 /** docs/API.md "GET /api/entry/feed/{page}" and "GET /api/entry/{pid}/thread": 20 entries a feed page, pages 0–100; at most 100 replies in a thread. */
@@ -29,7 +35,7 @@ export const maxThreadReplies = 100;
 
 const entryReadColumns = `
   SELECT e.pid, e.uid, e.created_at, e.content, e.filepath, e.reply_to, e.reply_count, e.last_activity,
-         e.deleted, e.bump_count, e.last_bump, e.latest_pid, e.latest_skipped, e.link, e.removed, e.removed_reason,
+         e.deleted, e.bump_count, e.last_bump, e.latest_pid, e.latest_skipped, e.link, e.removed, e.removed_reason, e.edited_at, e.alt,
          coalesce(u.username, '') AS username, coalesce(u.avatar, '') AS avatar`;
 const entryReadSelect = `${entryReadColumns} FROM entries e LEFT JOIN users u ON u.uid = e.uid`;
 
@@ -63,7 +69,10 @@ function toJson(row: EntryReadRow, previews: Previews): EntryJson {
     username: row.username,
     avatar: row.avatar,
   };
+  // The description goes with the image: a deleted or removed entry shows neither.
+  if (row.alt && !row.deleted && row.filepath) json.alt = row.alt;
   if (row.removed) Object.assign(json, { removed: 1, removed_reason: row.removed_reason });
+  if (row.edited_at && !row.deleted) json.edited_at = row.edited_at; // a gone entry's edits say nothing
   // A deleted entry never shows a preview (its link is blanked too, this is the second lock).
   const preview = row.deleted ? undefined : previews.get(row.link);
   if (preview) json.preview = preview;
@@ -170,4 +179,13 @@ export function readEntriesByPid(db: Db, pids: number[]): Map<number, EntryJson>
   const rows = rowsByPid(db, pids);
   const previews = previewsOf(db, rows.values());
   return new Map([...rows].map(([pid, row]) => [pid, toJson(row, previews)]));
+}
+
+/** Live entries by pid in the given order, each with its `latest` (search results); gone ones are left out. */
+export function readLiveEntriesWithLatest(db: Db, pids: number[]): EntryJson[] {
+  const byPid = rowsByPid(db, pids);
+  const rows = pids.map((pid) => byPid.get(pid)).filter((row): row is EntryReadRow => row !== undefined && !row.deleted);
+  const latestRows = latestRowsOf(db, rows);
+  const previews = previewsOf(db, [...rows, ...latestRows.values()]);
+  return rows.map((row) => withLatest(row, latestRows, previews));
 }

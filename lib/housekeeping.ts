@@ -1,4 +1,5 @@
 import type { JobDeps } from './job-deps.ts';
+import { emptyHeldMedia } from './media-hold.ts';
 import type { LimitStore } from './rate-limit.ts';
 import { deleteExpiredResetLinks } from './reset-links.ts';
 import { deleteExpiredSessions } from './sessions.ts';
@@ -7,7 +8,7 @@ import { deleteExpiredSessions } from './sessions.ts';
  * Hourly clean-up of rows that can no longer be used, also once at start (rate-limit rows of a
  * day that ended while the server was down go at once); returns the stop function.
  */
-export function startHousekeeping(app: JobDeps & { limits: Pick<LimitStore, 'prune'> }): () => void {
+export function startHousekeeping(app: JobDeps & { limits: Pick<LimitStore, 'prune'>; mediaDir: string }): () => void {
   const run = () => {
     try {
       const now = app.clock.now();
@@ -17,6 +18,8 @@ export function startHousekeeping(app: JobDeps & { limits: Pick<LimitStore, 'pru
     } catch (err) {
       app.log(`housekeeping failed: ${(err as Error).message}`);
     }
+    // Files a killed backup kept in media/.held (lib/media-hold.ts) go once its hold is stale.
+    if (app.mediaDir) void emptyHeldMedia(app.mediaDir).catch((err: Error) => app.log(`housekeeping: emptying media/.held failed: ${err.message}`));
   };
   const first = setImmediate(run);
   const timer = setInterval(run, 3600_000);

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { Config } from './config.ts';
+import { holdMediaFile, mediaHeld } from './media-hold.ts';
 
 /** Media folders under $BOARD_DATA/media: entry images, avatars, preview thumbnails. */
 export type MediaFolder = 'e' | 'a' | 'preview';
@@ -23,10 +24,22 @@ export async function saveMedia(config: Config, folder: MediaFolder, extension: 
   return relative;
 }
 
-/** Removes media files, best-effort: a missing file is not an error. */
+/**
+ * Removes media files, best-effort: a missing file is not an error. The one funnel of every
+ * removal: while a backup holds the media (lib/media-hold.ts) the files are moved aside instead.
+ * Call it only after the row change that dropped the files is committed.
+ */
 export async function removeMedia(config: Config, relativePaths: Iterable<string>): Promise<void> {
+  let held: boolean | undefined; // looked up once per call, and only when there is a file to remove
   for (const relative of relativePaths) {
     if (!relative || relative.includes('..')) continue;
-    await rm(join(config.mediaDir, relative), { force: true }).catch(() => {});
+    held ??= await mediaHeld(config.mediaDir);
+    await retireMedia(config.mediaDir, relative, held).catch(() => {});
   }
+}
+
+/** Deletes one media file, or moves it into the held folder when `held`; a missing file is no error. */
+export async function retireMedia(mediaDir: string, relative: string, held: boolean): Promise<void> {
+  if (held) await holdMediaFile(mediaDir, relative);
+  else await rm(join(mediaDir, relative), { force: true });
 }

@@ -60,6 +60,8 @@ export const fieldMessages = {
   purgeFlag: 'Erlaubt ist nur „1“ (alle Beiträge entfernen) oder nichts.',
   muteSelf: 'Du kannst dich nicht selbst stummschalten.',
   muteLimit: 'Du kannst höchstens 1000 Konten stummschalten.',
+  searchQuery: 'Bitte einen Suchbegriff mit 1 bis 200 Zeichen eingeben.',
+  altLong: 'Die Bildbeschreibung darf höchstens 300 Zeichen lang sein.',
 } as const;
 
 /** More specific messages for input.invalid when the request itself, not one field, is at fault. */

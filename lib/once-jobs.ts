@@ -6,6 +6,7 @@ import type { JobDeps } from './job-deps.ts';
 import { startNotifier, type NotifyOptions } from './notify.ts';
 import { startPreviewQueue, type PreviewOptions } from './preview/queue.ts';
 import type { LimitStore } from './rate-limit.ts';
+import { startSearchBackfill, type BackfillOptions } from './search/backfill.ts';
 
 /**
  * THE list of background work that runs once per board, not once per server process: in the one
@@ -14,9 +15,6 @@ import type { LimitStore } from './rate-limit.ts';
  * here too; it comes with the job runner's connection (openDb backgroundCheckpoints). Adding a job
  * is one line below; workers reach a job only through `wake` (or the notifier's `send`), which a
  * cluster worker forwards over IPC (lib/cluster/worker.ts).
- *
- * The search backfill of issue 15 (FTS5 index of old entries) belongs in this list: one line here,
- * and nothing in the workers.
  *
  * What stays per process: each process counts its own impressions and flushes them (deduplicated in
  * the database, lib/impressions.ts), and keeps its own response cache.
@@ -31,15 +29,18 @@ export interface OnceJobContext extends JobDeps {
   config: Config;
   limits: Pick<LimitStore, 'prune'>;
   /** Test knobs passed through from createApp. */
-  options: { preview?: PreviewOptions; notify?: NotifyOptions; accountRemoval?: RemovalOptions };
+  options: { preview?: PreviewOptions; notify?: NotifyOptions; accountRemoval?: RemovalOptions; searchBackfill?: BackfillOptions };
   /** True in a cluster's primary: no process's flush sweeps finished statistics days, so a job does. */
   clustered: boolean;
 }
 
 /** Each job: its start function; a job that is off for this config returns undefined. Started in this order, stopped in it too. */
 const onceJobs = {
-  housekeeping: (c: OnceJobContext) => ({ stop: startHousekeeping(c) }),
+  // Also empties media/.held once no backup holds it (lib/media-hold.ts).
+  housekeeping: (c: OnceJobContext) => ({ stop: startHousekeeping({ ...c, mediaDir: c.config.mediaDir }) }),
   accountRemoval: (c: OnceJobContext) => startAccountRemoval(c, c.options.accountRemoval),
+  // Indexes the entries older than the search index, then merges the index's segments.
+  searchBackfill: (c: OnceJobContext) => startSearchBackfill(c, c.options.searchBackfill),
   previews: (c: OnceJobContext) => (c.config.previewEnabled ? startPreviewQueue(c, c.options.preview) : undefined),
   notifier: (c: OnceJobContext) => (c.config.notifyUrl ? startNotifier(c.config.notifyUrl, c.log, c.options.notify) : undefined),
   statisticsSweep: (c: OnceJobContext) => (c.clustered ? { stop: startStatisticsSweep(c) } : undefined),

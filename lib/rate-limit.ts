@@ -2,6 +2,7 @@ import { createHmac, randomBytes } from 'node:crypto';
 import { dailySecret, nextUtcMidnight, utcDay } from './daily-secret.ts';
 import type { Db } from './db.ts';
 import { rateLimitSubject } from './ip/address.ts';
+import { scaledLimit } from './write-limits.ts';
 
 /**
  * Every rate limit of the board counts in one SQLite table (rate_limits), so the counts hold
@@ -205,28 +206,40 @@ export interface RateLimiter<G extends string = RateGroup> {
   size(): number;
 }
 
+/** A per-address rule; `scaled`: the board's own addition, which BOARD_LIMITS scales and 0 lifts. */
+export interface AddressRateRule extends RateRule {
+  scaled?: boolean;
+}
+
 /**
- * SPEC's per-address limits over the shared store. Every request to a group counts, refused ones
- * too, so hammering does not shorten the wait.
+ * Per-address limits over the shared store. Every request to a group counts, refused ones too,
+ * so hammering does not shorten the wait. SPEC's groups always hold; `scaled` groups follow
+ * `limitsFactor` (BOARD_LIMITS).
  */
-export function createRateLimiter<G extends string>(store: LimitStore, rules: Readonly<Record<G, RateRule>>): RateLimiter<G> {
+export function createRateLimiter<G extends string>(store: LimitStore, rules: Readonly<Record<G, AddressRateRule>>, limitsFactor = 1): RateLimiter<G> {
   return {
     hit(group, ip, now) {
       const rule = rules[group];
       if (!rule) throw new Error(`no rate rule for ${group}`);
-      return store.hit([store.keyed(group, rateLimitSubject(ip), rule, now)], now, true);
+      if (rule.scaled && limitsFactor === 0) return 0;
+      const limit = rule.scaled ? scaledLimit(rule.limit, limitsFactor) : rule.limit;
+      return store.hit([store.keyed(group, rateLimitSubject(ip), { limit, windowSeconds: rule.windowSeconds }, now)], now, true);
     },
     size: () => store.size(),
   };
 }
 
-/** docs/API.md "Rate limits": 20 a minute for login, registration and reset; 10 a minute for reports. */
+/**
+ * docs/API.md "Rate limits": SPEC's 20 a minute for login, registration and reset, 10 a minute for
+ * reports; and search, 30 a minute (a search that finds nothing reads the index to its end).
+ */
 export const boardRateRules = {
   login: { limit: 20, windowSeconds: 60 },
   newuser: { limit: 20, windowSeconds: 60 },
   reset: { limit: 20, windowSeconds: 60 },
   report: { limit: 10, windowSeconds: 60 },
-} as const satisfies Record<string, RateRule>;
+  search: { limit: 30, windowSeconds: 60, scaled: true },
+} as const satisfies Record<string, AddressRateRule>;
 
 /** A rate-limit group's name: a typo in a route's rateLimit is a type error, not a 500. */
 export type RateGroup = keyof typeof boardRateRules;

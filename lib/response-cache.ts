@@ -1,6 +1,9 @@
+import { LruPages } from './lru-pages.ts';
+
 /**
- * Serialised JSON of the hot API answers (feed pages, threads and user feeds), kept until a write
- * changes what they show. One cache per database connection (`db.responses`). Every write that can
+ * Serialised answers that are read far more often than written (feed pages, threads, user feeds,
+ * search pages as JSON; Atom feeds and share pages as documents), kept until a write changes what
+ * they show. One cache per database connection (`db.responses`). Every write that can
  * change an entry's JSON tells the cache in the same synchronous call as the write, so no reader
  * can see the old answer afterwards. The invalidation points, all of them:
  *
@@ -25,6 +28,17 @@
  * the global version, which every cached answer depends on. A user feed page depends on the
  * versions of the threads its entries belong to (a reply elsewhere in the thread moves an
  * entry's last_activity and reply_count) and on its author's version (which entries it lists).
+ * Search pages depend on the feed version: any write may add, change or end an entry they show
+ * (the index is written in the same transactions as the entries, lib/search/index.ts). The
+ * public Atom feeds (/feed.atom, /e/{pid}/feed.atom, /u/{username}/feed.atom, lib/pages/atom.ts)
+ * depend on the feed version too: every write in the table above moves it, and each of them can
+ * change what one of the feeds shows (an entry, its author's name, its removal). Their shared
+ * pages (/e/{pid} and /u/{username} with their share tags, lib/pages/share.ts) are kept the same
+ * way. Another process's commit (the last line of the table) moves the global version, so it
+ * drops every kind at once, search pages and documents included.
+ *
+ * Threads, user feeds, search pages and documents each live in one LruPages store (lib/lru-pages.ts),
+ * bounded by count and bytes; feed pages are bounded by the page limit (maxFeedPage).
  */
 /** A cached answer and the versions it was built under (numbers: a cache check allocates nothing). */
 interface Cached {
@@ -38,38 +52,17 @@ const maxCachedUserFeeds = 2000;
 const maxTrackedThreads = 100_000; // past this, versions start over under a new global version
 const maxCachedBytes = 48 * 1024 * 1024; // bounds memory on a small VPS
 const maxUserFeedBytes = 16 * 1024 * 1024;
+const maxCachedSearches = 500;
+const maxSearchBytes = 8 * 1024 * 1024;
+const maxCachedDocuments = 2000;
+const maxDocumentBytes = 16 * 1024 * 1024;
 
-/** A cache of pages by key in least-recently-used order, bounded by count and bytes. */
-class LruPages<K, V extends Cached> {
-  private pages = new Map<K, V>();
-  private bytes = 0;
-  constructor(private readonly maxPages: number, private readonly maxBytes: number) {}
-
-  /** The page, moved to the young end. */
-  get(key: K): V | undefined {
-    const page = this.pages.get(key);
-    if (page) {
-      this.pages.delete(key);
-      this.pages.set(key, page);
-    }
-    return page;
-  }
-
-  set(key: K, page: V): void {
-    const old = this.pages.get(key);
-    if (old) this.forget(key, old);
-    this.pages.set(key, page);
-    this.bytes += page.body.length;
-    for (const [oldest, entry] of this.pages) {
-      if (this.pages.size <= this.maxPages && this.bytes <= this.maxBytes) break;
-      this.forget(oldest, entry);
-    }
-  }
-
-  private forget(key: K, page: V): void {
-    this.pages.delete(key);
-    this.bytes -= page.body.length;
-  }
+/** A cached document that is not JSON (an Atom feed, a page with share tags), with what its conditional requests need. */
+export interface CachedDocument {
+  body: Buffer;
+  etag: string;
+  /** Unix seconds of the newest thing it shows, for Last-Modified. */
+  updated: number;
 }
 
 export class ResponseCache {
@@ -84,6 +77,8 @@ export class ResponseCache {
   private threads = new LruPages<number, Cached & { root: number }>(maxCachedThreads, maxCachedBytes);
   private userFeeds = new LruPages<string, Cached & { threads: number; roots: number[] }>(maxCachedUserFeeds, maxUserFeedBytes);
   private seenDataVersion = -1;
+  private searches = new LruPages<string, Cached>(maxCachedSearches, maxSearchBytes);
+  private documents = new LruPages<string, Cached & CachedDocument>(maxCachedDocuments, maxDocumentBytes);
   /** Answers served from the cache and answers built, since the start (read by lib/metrics). */
   readonly tally = { feedHits: 0, feedMisses: 0, threadHits: 0, threadMisses: 0, userFeedHits: 0, userFeedMisses: 0 };
 
@@ -141,7 +136,7 @@ export class ResponseCache {
   cachedFeed(page: number): Buffer | undefined {
     this.checkOtherWriters();
     const hit = this.feedPages.get(page);
-    if (!hit || hit.global !== this.global || hit.version !== this.feedVersion) return undefined;
+    if (!hit || !this.isFeedCurrent(hit)) return undefined;
     this.tally.feedHits++;
     return hit.body;
   }
@@ -153,6 +148,31 @@ export class ResponseCache {
     if (!hit || hit.global !== this.global || hit.version !== (this.threadVersions.get(hit.root) ?? 0)) return undefined;
     this.tally.threadHits++;
     return hit.body;
+  }
+
+  /** A search page by its key (the expression, the author filter, the page). */
+  search(key: string, build: () => unknown): Buffer {
+    this.checkOtherWriters();
+    const hit = this.searches.get(key);
+    if (hit && this.isFeedCurrent(hit)) return hit.body;
+    const body = Buffer.from(JSON.stringify(build()));
+    this.searches.set(key, { global: this.global, version: this.feedVersion, body });
+    return body;
+  }
+
+  /** An Atom feed or share page by its path; `build` undefined: nothing there (404), never cached. */
+  document(key: string, build: () => CachedDocument | undefined): CachedDocument | undefined {
+    this.checkOtherWriters();
+    const hit = this.documents.get(key);
+    if (hit && this.isFeedCurrent(hit)) return hit;
+    const built = build();
+    if (built) this.documents.set(key, { ...built, global: this.global, version: this.feedVersion });
+    return built;
+  }
+
+  /** A page that depends on the feed version (feed, search, documents) is current. */
+  private isFeedCurrent(page: Cached): boolean {
+    return page.global === this.global && page.version === this.feedVersion;
   }
 
   /**

@@ -6,11 +6,14 @@ import { health } from './api/health.ts';
 import { openApiDocument } from './api/openapi.ts';
 import * as moderation from './api/moderation.ts';
 import * as mutes from './api/mutes.ts';
+import * as notifications from './api/notifications.ts';
 import * as reports from './api/reports.ts';
+import { search } from './api/search.ts';
 import * as stats from './api/stats.ts';
 import * as users from './api/users.ts';
 import * as votes from './api/votes.ts';
 import type { Handler } from './http/context.ts';
+import * as atom from './pages/atom.ts';
 import * as files from './pages/files.ts';
 import * as pages from './pages/shell.ts';
 import type { RateGroup } from './rate-limit.ts';
@@ -88,6 +91,16 @@ export const routes: Route[] = [
   { method: 'POST', path: '/api/mod/user/:username/avatar/remove', handler: moderation.removeAvatar, mod: true },
   { method: 'GET', path: '/api/modlog/:page', handler: moderation.publicLog },
 
+  // Notifications (docs/API.md "Notifications of replies and mentions"); /unread before /{page}.
+  { method: 'GET', path: '/api/user/notifications/unread', handler: notifications.unread, auth: true },
+  { method: 'GET', path: '/api/user/notifications/:page', handler: notifications.notifications, auth: true },
+  { method: 'POST', path: '/api/user/notifications/read', handler: notifications.read, auth: true },
+  { method: 'POST', path: '/api/user/feed-token', handler: notifications.newFeedToken, auth: true, writeLimit: 'feedToken' },
+  { method: 'POST', path: '/api/user/feed-token/revoke', handler: notifications.revokeFeedToken, auth: true },
+
+  // Search (docs/API.md "Search")
+  { method: 'GET', path: '/api/search/:page', handler: search, rateLimit: 'search' },
+
   // Statistics
   { method: 'GET', path: '/api/stats', handler: stats.summary },
   { method: 'GET', path: '/api/stats/detail', handler: stats.detail },
@@ -106,8 +119,15 @@ export const routes: Route[] = [
   { method: 'GET', path: '/register', handler: pages.appPage },
   { method: 'GET', path: '/settings', handler: pages.appPage },
   { method: 'GET', path: '/stats', handler: pages.appPage },
+  { method: 'GET', path: '/suche', handler: pages.appPage },
   { method: 'GET', path: '/mod', handler: pages.appPage },
   { method: 'GET', path: '/modlog', handler: pages.appPage },
+  { method: 'GET', path: '/benachrichtigungen', handler: pages.appPage },
+  // Atom feeds (docs/API.md "Atom feeds"); the private one's path is never logged with its token.
+  { method: 'GET', path: '/feed.atom', handler: atom.boardAtom },
+  { method: 'GET', path: '/e/:pid/feed.atom', handler: atom.threadAtom },
+  { method: 'GET', path: '/u/:username/feed.atom', handler: atom.userAtom },
+  { method: 'GET', path: '/n/:token', handler: atom.privateAtom },
   { method: 'GET', path: '/static/media/*', handler: files.media },
   { method: 'GET', path: '/static/*', handler: files.staticFile },
 ];

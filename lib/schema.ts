@@ -260,6 +260,59 @@ const migrations: Migration[] = [
   ) WITHOUT ROWID;
   CREATE INDEX mutes_by_muted ON mutes(muted_uid);
   `,
+
+  // 7: image descriptions (issue 16): the author's alt text of an entry's image.
+  `
+  -- '' when the author wrote none (or the entry has no image); blanked with the image.
+  ALTER TABLE entries ADD COLUMN alt TEXT NOT NULL DEFAULT '';
+  `,
+
+  // 8: search (issue 15): edit marks, the full-text index of live entries and its backfill.
+  `
+  ALTER TABLE entries ADD COLUMN edited_at INTEGER NOT NULL DEFAULT 0; -- the last edit; 0: never edited
+
+  -- One row per live entry, rowid = pid, kept in the transaction of every write (lib/search/index.ts).
+  -- Contentless: the text stays in entries. Trigrams: a word finds the compounds that contain it.
+  CREATE VIRTUAL TABLE search USING fts5(
+    text, short, author,
+    content = '', contentless_delete = 1, tokenize = 'trigram case_sensitive 0'
+  );
+
+  -- The entries written before the index: the background backfill (lib/search/backfill.ts) indexes
+  -- the pids below next_below, newest first, and deletes the row when it is done. A new board has none.
+  CREATE TABLE search_backfill (
+    next_below INTEGER NOT NULL,
+    total      INTEGER NOT NULL             -- pids to go at the start, for the progress lines
+  );
+  INSERT INTO search_backfill (next_below, total) SELECT max(pid) + 1, max(pid) FROM entries HAVING count(*) > 0;
+  `,
+
+  // 9: notifications (issue 15): replies and mentions with read marks, and the private Atom feed's token.
+  `
+  -- Written in the create or edit transaction (lib/notifications.ts). A notification of an entry
+  -- that is deleted or removed is hidden, not deleted, so a restore brings it back.
+  CREATE TABLE notifications (
+    id         INTEGER PRIMARY KEY,
+    uid        INTEGER NOT NULL,            -- the account told
+    pid        INTEGER NOT NULL,            -- the entry that replies or mentions
+    actor_uid  INTEGER NOT NULL,            -- its author: mutes hide, an account deletion removes these
+    kind       TEXT NOT NULL,               -- 'reply' or 'mention'
+    created_at INTEGER NOT NULL,
+    read       INTEGER NOT NULL DEFAULT 0,
+    UNIQUE (uid, pid)                       -- never twice for the same entry and person
+  );
+  CREATE INDEX notifications_by_uid ON notifications(uid, id);
+  CREATE INDEX notifications_unread ON notifications(uid, id) WHERE read = 0;
+  CREATE INDEX notifications_by_actor ON notifications(actor_uid);
+  CREATE INDEX notifications_by_entry ON notifications(pid);
+
+  -- The secret of an account's private Atom feed (/n/<token>.atom): only its SHA-256 is kept.
+  CREATE TABLE feed_tokens (
+    uid        INTEGER PRIMARY KEY REFERENCES users(uid) ON DELETE CASCADE,
+    token_hash BLOB NOT NULL UNIQUE,
+    created_at INTEGER NOT NULL
+  );
+  `,
 ];
 
 /** A database written by a newer version of the board: this code must not touch it. */

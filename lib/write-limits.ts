@@ -44,6 +44,8 @@ export const writeLimitRules = {
   // A data export reads every row and file of the account: 3 an hour per account, from wherever
   // it is asked (a stolen session must not turn it into a way to wear the server down).
   export: { account: [[3, hour]], address: [], alwaysOn: true },
+  // A new private feed address now and then; more is someone scripting against the token table.
+  feedToken: { account: [[10, hour]], address: [[30, hour]] },
   // SPEC's 20 a minute per address stays (group newuser); this caps a whole day of them.
   register: { address: [[50, day]] },
 } as const satisfies Record<string, WriteRule>;

@@ -15,7 +15,10 @@ passes SQLite's integrity check before it gets its name.
 
 --with-media  writes one tar archive instead (tar -tf lists it): board.db, then every media
               file that copy refers to (entry images, avatars, preview thumbnails) under
-              media/. Files deleted while it runs are skipped with a note; progress lines go
+              media/. While it runs, files the board removes are moved to
+              BOARD_DATA/media/.held instead (a "media hold", BOARD_DATA/media/.hold/<pid>),
+              so the archive still gets them; the folder is emptied at the end. A file
+              missing for another reason is skipped with a note; progress lines go
               to stderr every 500 files and at least every 2 seconds. Without it, copy BOARD_DATA/media yourself (rsync).
 --force       replace an existing file (never done without it).
 

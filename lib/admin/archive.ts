@@ -3,6 +3,7 @@ import { open } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { extract, pack, type Pack } from 'tar-stream';
+import { heldPath } from '../media-hold.ts';
 
 /**
  * The `backup --with-media` archive: a plain tar file (`tar -tf` lists it) holding `board.db`
@@ -21,14 +22,14 @@ export function isMediaPath(path: string): boolean {
 export interface WriteResult {
   files: number;
   bytes: number;
-  /** Media paths the database named but whose file was gone (deleted meanwhile): left out. */
+  /** Media paths the database named but whose file was gone, also from media/.held (deleted outside the board): left out. */
   skipped: string[];
 }
 
 /**
- * Writes the archive into `target` (an existing, empty file). A media file deleted between the
- * database snapshot and its turn is skipped with a note; one that is open when deleted is
- * still written whole. `note` gets progress lines.
+ * Writes the archive into `target` (an existing, empty file). A media file missing at its path is
+ * taken from media/.held (moved there under the backup's hold), or else skipped with a note; one
+ * that is open when deleted is still written whole. `note` gets progress lines.
  */
 export async function writeArchive(target: string, dbFile: string, mediaDir: string, paths: readonly string[], note: (line: string) => void): Promise<WriteResult> {
   const archive = pack();
@@ -60,7 +61,8 @@ export async function writeArchive(target: string, dbFile: string, mediaDir: str
   try {
     if (!(await add(archiveDbName, dbFile))) throw new Error(`the database copy ${dbFile} disappeared`);
     for (const [i, path] of paths.entries()) {
-      if (!isMediaPath(path) || !(await add(`media/${path}`, join(mediaDir, path)))) {
+      // A file the server removed under the backup's media hold lies in the held folder.
+      if (!isMediaPath(path) || !((await add(`media/${path}`, join(mediaDir, path))) || (await add(`media/${path}`, heldPath(mediaDir, path))))) {
         result.skipped.push(path);
         note(`board-admin: ${path}: ${isMediaPath(path) ? 'deleted meanwhile' : 'not a media path'}, skipped`);
       } else {

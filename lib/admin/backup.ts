@@ -2,6 +2,7 @@ import Database from 'better-sqlite3';
 import { accessSync, closeSync, constants, fsyncSync, linkSync, openSync, readSync, renameSync, statSync, unlinkSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import type { Config } from '../config.ts';
+import { createMediaHold, dropMediaHold, emptyHeldMedia } from '../media-hold.ts';
 import { referencedMediaSql } from '../media.ts';
 import { schemaVersion } from '../schema.ts';
 import { archiveDbName, writeArchive, type WriteResult } from './archive.ts';
@@ -35,12 +36,18 @@ export async function backupDatabase(config: Config, target: string, options: Ba
 /**
  * `board-admin backup --with-media <file>`: one tar archive with a database copy (as above) and
  * every media file that copy refers to, so a restore brings back the images too. Safe while the
- * server runs: the media list comes from the snapshot, and files deleted since are skipped.
+ * server runs: the media list comes from the snapshot, and a media hold keeps every file the
+ * server removes meanwhile in media/.held until the archive is written (lib/media-hold.ts).
  */
 export async function backupWithMedia(config: Config, target: string, options: BackupOptions): Promise<{ pages: number; destination: string } & WriteResult> {
   const destination = checkedTarget(config, target, options);
   const archive = createScratchFile(destination);
   const database = createScratchFile(join(dirname(destination), archiveDbName));
+  // Before the snapshot: the server removes a file only after committing the row change that
+  // dropped it, so every file the snapshot refers to is removed, if at all, under this hold.
+  const hold = createMediaHold(config.mediaDir);
+  const drop = () => dropMediaHold(hold);
+  process.on('exit', drop); // Ctrl-C and SIGTERM end through process.exit (lib/admin/scratch.ts)
   try {
     const pages = await copyDatabase(config.dbPath, database);
     const written = await writeArchive(archive, database, config.mediaDir, mediaReferencedBy(database), options.note);
@@ -49,6 +56,9 @@ export async function backupWithMedia(config: Config, target: string, options: B
   } finally {
     removeScratch(database);
     removeScratch(archive);
+    process.off('exit', drop);
+    drop();
+    await emptyHeldMedia(config.mediaDir).catch((err: Error) => options.note(`board-admin: could not empty ${config.mediaDir}/.held: ${err.message}`));
   }
 }
 

@@ -1,8 +1,9 @@
-import { readdir, rm, stat } from 'node:fs/promises';
+import { readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Config } from '../config.ts';
 import type { Db } from '../db.ts';
-import { referencedMediaSql } from '../media.ts';
+import { mediaHeld } from '../media-hold.ts';
+import { referencedMediaSql, retireMedia } from '../media.ts';
 
 /** Files younger than this may belong to a request still writing its row: never collected. */
 export const gcMinAgeSeconds = 3600;
@@ -17,10 +18,12 @@ function referencedMedia(db: Db): Set<string> {
 /**
  * Removes media files no row references (left behind by a crash between writing a file and
  * committing its row, or by a failed best-effort delete). Safe beside a running server: files
- * younger than an hour are left alone.
+ * younger than an hour are left alone. It walks only the board's folders (never media/.held or
+ * .hold), and while a backup holds the media it moves files aside like every other removal.
  */
 export async function collectOrphanMedia(config: Config, db: Db, nowMs = Date.now()): Promise<{ removed: string[]; kept: number }> {
   const referenced = referencedMedia(db);
+  const held = await mediaHeld(config.mediaDir); // real time: holds age by their files
   const removed: string[] = [];
   let kept = 0;
   for (const folder of folders) {
@@ -33,7 +36,7 @@ export async function collectOrphanMedia(config: Config, db: Db, nowMs = Date.no
         kept++;
         continue;
       }
-      await rm(full, { force: true });
+      await retireMedia(config.mediaDir, relative, held);
       removed.push(relative);
     }
   }

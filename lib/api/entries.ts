@@ -3,11 +3,13 @@ import {
   bumpCooldownUntil, bumpEntry, createEntry, editEntry, findEntry, findLiveEntry, isRecentDuplicate, maxReplyDepth, softDeleteEntry,
 } from '../entries.ts';
 import { maxFeedPage, readFeedPage, readThread, readUserFeedPage } from '../entry-reads.ts';
+import type { Form } from '../http/body.ts';
 import { created, requireUser, type Ctx } from '../http/context.ts';
-import { ApiError } from '../http/errors.ts';
+import { ApiError, invalidField } from '../http/errors.ts';
 import { codePoints, integerParam, textField } from '../http/fields.ts';
 import { processEntryImage } from '../images.ts';
 import { removeMedia, saveMedia } from '../media.ts';
+import { fieldMessages } from '../messages.ts';
 import { entryLink } from '../preview/links.ts';
 import { requestPreview } from '../preview/queue.ts';
 import { findUserByName } from '../users.ts';
@@ -23,6 +25,22 @@ function cleanContent(raw: string): string {
 
 function checkContentLength(content: string): void {
   if (codePoints(content) > maxContentLength) throw new ApiError(400, 'entry.too_long', { field: 'content' });
+}
+
+/** An image description is at most 300 characters (code points): enough for a sentence or two, as screen readers read it at once. */
+const maxAltLength = 300;
+
+/**
+ * The optional `alt` field (docs/API.md "POST /api/entry/create"): one line (control characters
+ * and runs of whitespace become one space), bidi controls dropped like in entry text; undefined
+ * when the form has no such field. Over 300 code points: 400 input.invalid naming `alt`.
+ */
+function altField(form: Form): string | undefined {
+  const raw = form.fields.get('alt');
+  if (raw === undefined) return undefined;
+  const alt = stripBidiControls(raw).replace(/[\u0000-\u001f\u007f\s]+/g, ' ').trim();
+  if (codePoints(alt) > maxAltLength) throw invalidField('alt', fieldMessages.altLong);
+  return alt;
 }
 
 /** `reply_to` absent, empty or 0 means a top-level entry. */
@@ -52,6 +70,8 @@ export async function create(ctx: Ctx) {
   const file = form.files.get('file');
   if (!content && !file) throw new ApiError(400, 'entry.empty');
   checkContentLength(content);
+  // A description without an image describes nothing: it is not stored.
+  const alt = file ? altField(form) ?? '' : '';
   const link = entryLink(content);
   if (link || file) checkNewAccountBrake(db, me.uid, config, clock.now());
 
@@ -65,7 +85,7 @@ export async function create(ctx: Ctx) {
     pid = db.tx(() => {
       // In the insert's transaction, so two copies sent at once cannot both pass.
       if (config.limitsFactor > 0 && isRecentDuplicate(db, me.uid, content, clock.now())) throw new ApiError(409, 'entry.duplicate', { field: 'content' });
-      return createEntry(db, { uid: me.uid, content, filepath, replyTo, link }, clock.now());
+      return createEntry(db, { uid: me.uid, content, filepath, replyTo, link, alt }, clock.now());
     });
   } catch (err) {
     await removeMedia(config, [filepath]);
@@ -76,7 +96,7 @@ export async function create(ctx: Ctx) {
     throw new ApiError(404, 'entry.not_found');
   }
   requestPreview(ctx.app, link); // fetched in the background, never on the request path
-  return created({ pid, content, filepath, reply_to: replyTo });
+  return created({ pid, content, filepath, reply_to: replyTo, ...(alt ? { alt } : {}) });
 }
 
 /** Loads a live entry the caller wrote: 404 when gone, 403 entry.not_author when someone else's. */
@@ -98,12 +118,15 @@ export async function edit(ctx: Ctx) {
   // An image-only entry may lose its text; any other entry would become empty.
   if (!content && !entry.filepath) throw new ApiError(400, 'entry.empty');
   checkContentLength(content);
+  // Absent: the description stays as it is; present (also empty): it is replaced. Only an image has one.
+  const newAlt = altField(form);
+  const alt = entry.filepath ? newAlt ?? entry.alt : '';
   const link = entryLink(content);
   // A new account may not add a link by editing either.
   if (link && link !== entry.link) checkNewAccountBrake(ctx.app.db, me.uid, ctx.app.config, ctx.app.clock.now());
-  editEntry(ctx.app.db, pid, content, link);
+  editEntry(ctx.app.db, pid, content, link, ctx.app.clock.now(), alt);
   requestPreview(ctx.app, link); // an edit re-triggers the preview fetch (docs/API.md "Link previews")
-  return { pid, content };
+  return { pid, content, ...(alt ? { alt } : {}) };
 }
 
 /** POST /api/entry/{pid}/delete: soft delete; the thread keeps its shape. */

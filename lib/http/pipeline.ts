@@ -5,6 +5,7 @@ import type { Services } from '../services.ts';
 import { checkWriteLimit, isNewAccount } from '../write-limits.ts';
 import { makeContext, Reply, requireModerator, type Handler } from './context.ts';
 import { ApiError } from './errors.ts';
+import { loggedPath } from './logged-path.ts';
 import { isForeignOrigin } from './origin.ts';
 import { createFastPath } from './fast-path.ts';
 import { badRequest, sendError, sendJson, sendJsonText } from './respond.ts';
@@ -34,7 +35,7 @@ export function createRequestListener(app: Services, routes: readonly Route[], n
     let matched: Route | undefined; // the route pattern labels the metrics, never the raw path
     res.on('finish', () => {
       const ms = performance.now() - started;
-      app.log(`${method} ${url.pathname} ${res.statusCode} ${ms.toFixed(1)}ms`);
+      app.log(`${method} ${loggedPath(url.pathname)} ${res.statusCode} ${ms.toFixed(1)}ms`);
       app.metrics?.observeRequest(matched, method, res.statusCode, ms / 1000);
     });
     res.setHeader('X-Content-Type-Options', 'nosniff');

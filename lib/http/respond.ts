@@ -4,6 +4,7 @@ import { requestMessages } from '../messages.ts';
 import type { Log } from '../job-deps.ts';
 import { ClientGone } from './context.ts';
 import { ApiError } from './errors.ts';
+import { loggedPath } from './logged-path.ts';
 
 /** Writes a JSON answer; API answers are personal, so nothing may cache them. */
 export function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
@@ -29,7 +30,7 @@ export function sendJsonText(res: ServerResponse, status: number, text: string |
 export function sendError(log: Log, maxDrainBytes: number, req: IncomingMessage, res: ServerResponse, err: unknown): void {
   if (err instanceof ClientGone) return;
   const apiError = err instanceof ApiError ? err : new ApiError(500, 'internal');
-  if (!(err instanceof ApiError)) log(`error ${req.method} ${req.url?.split('?')[0]}: ${(err as Error)?.stack ?? String(err)}`);
+  if (!(err instanceof ApiError)) log(`error ${req.method} ${loggedPath(req.url?.split('?')[0] ?? '')}: ${(err as Error)?.stack ?? String(err)}`);
   if (res.headersSent) {
     res.destroy();
     return;

@@ -3,6 +3,7 @@ import { adjustEntryCounters, findEntry, findLiveEntry } from '../entries.ts';
 import { recordRestoredDescendant, repairLatestAfterRemoval } from '../latest.ts';
 import { writeModlog, type ActorUid } from '../modlog.ts';
 import { closeOpenReports, countOpenReports } from '../reports.ts';
+import { indexEntry, unindexEntry } from '../search/index.ts';
 import { findUserById } from '../users.ts';
 
 /**
@@ -22,6 +23,7 @@ export function removeEntry(db: Db, pid: number, reason: string, actor: ActorUid
     if (!entry) return false;
     db.run('UPDATE entries SET deleted = 1, removed = 1, removed_reason = ?, removed_at = ? WHERE pid = ?', reason, now, pid);
     adjustEntryCounters(db, entry.reply_to !== 0, -1);
+    unindexEntry(db, pid);
     repairLatestAfterRemoval(db, pid, entry.reply_to);
     const logId = writeModlog(db, actor, { action: 'remove', pid, uid: entry.uid, reason }, now);
     closeOpenReports(db, pid, 'remove', logId, now);
@@ -46,6 +48,7 @@ export function restoreEntry(db: Db, pid: number, actor: ActorUid, now: number):
     if (!entry.removed) return 'not_removed';
     db.run("UPDATE entries SET deleted = 0, removed = 0, removed_reason = '', removed_at = 0 WHERE pid = ?", pid);
     adjustEntryCounters(db, entry.reply_to !== 0, 1);
+    indexEntry(db, entry);
     recordRestoredDescendant(db, entry.reply_to, entry);
     writeModlog(db, actor, { action: 'restore', pid, uid: entry.uid }, now);
     db.responses.threadChanged(entry.root);

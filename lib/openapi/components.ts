@@ -1,3 +1,4 @@
+import { notificationSchema } from './finding.ts';
 import { arrayOf, constant, integer, object, oneOfValues, ref, string, time, type JsonSchema } from './kit.ts';
 
 /**
@@ -25,8 +26,10 @@ const entryRequired: Record<string, JsonSchema> = {
   avatar: string('author\'s avatar path under static/media/; "" when none', { pattern: '^(a/[^/]+)?$' }),
 };
 const entryOptional: Record<string, JsonSchema> = {
+  alt: string('the author\'s description of the image, its alt text; only when the entry has an image and it was described', { minLength: 1, maxLength: 300 }),
   removed: constant(1),
   removed_reason: string('the moderation\'s public reason (with removed only)'),
+  edited_at: time('the last edit; only on an entry edited since it was written, never on a deleted one'),
   preview: ref('Preview'),
 };
 
@@ -91,6 +94,7 @@ export const schemas: Record<string, JsonSchema> = {
     reason: string(undefined, { maxLength: 500 }),
     until: integer('for ban: banned_until (-1 permanent); else 0', { minimum: -1 }),
   }),
+  Notification: notificationSchema,
   MutedAccount: object({ uid: integer(undefined, { minimum: 1 }), username: string() }),
   Error: object(
     { code: string('stable, <area>.<thing> or internal'), message: string('German, for people', { minLength: 1 }) },

@@ -4,6 +4,7 @@ import type { Route } from '../routes.ts';
 import { auth } from './auth.ts';
 import { schemas } from './components.ts';
 import { entries } from './entries.ts';
+import { finding } from './finding.ts';
 import { errorBody, impliedErrors, retryAfterStatuses } from './errors.ts';
 import { integer, string, type Answer, type Area, type FieldSpec, type JsonSchema, type Operation } from './kit.ts';
 import { moderation } from './moderation.ts';
@@ -16,7 +17,7 @@ import { users } from './users.ts';
  * areas below (fields, answers, their own errors). A new route needs one entry in its area's
  * file; test/api/openapi.test.ts names any route without one.
  */
-export const areas: readonly Area[] = [auth, entries, users, moderation, operations, pages];
+export const areas: readonly Area[] = [auth, entries, users, moderation, finding, operations, pages];
 
 /** The route table's key of a route, which its operation entry uses too: `GET /api/entry/:pid/thread`. */
 export const routeKey = (route: Pick<Route, 'method' | 'path'>): string => `${route.method} ${route.path}`;
@@ -31,6 +32,7 @@ export const pathParameters: Record<string, { description: string; schema: JsonS
   username: { description: 'a username, percent-encoded; matched like a login (any letter case, spaces normalised)', schema: string() },
   id: { description: 'a session id from GET /api/user/sessions', schema: string(undefined, { pattern: '^[0-9a-f]{32}$' }) },
   path: { description: 'the file\'s path below the folder; may hold slashes', schema: string() },
+  token: { description: 'the private feed\'s secret token followed by .atom (POST /api/user/feed-token gives the whole address)', schema: string(undefined, { pattern: '^[A-Za-z0-9_-]+\\.atom$' }) },
 };
 
 const { version } = createRequire(import.meta.url)('../../package.json') as { version: string };
@@ -132,6 +134,7 @@ function responsesOf(route: Route, operation: Operation) {
 }
 
 function answerObject(answer: Answer) {
+  if (answer.empty) return { description: answer.description };
   const mediaType = answer.mediaType ?? 'application/json';
   return { description: answer.description, content: { [mediaType]: answer.schema ? { schema: answer.schema } : {} } };
 }

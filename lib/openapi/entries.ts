@@ -3,6 +3,9 @@ import { arrayOf, field, imageFile, integer, json, object, ref, requiredField, s
 /** docs/API.md "Entries", "Votes", "Reports" and the bulk tallies of "Extensions". */
 
 const content = (required: boolean) => field('text, cleaned and trimmed, at most 1000 characters', { type: 'string', maxLength: 1000 }, required);
+/** The image description of create and edit (docs/API.md "POST /api/entry/create"), and how answers show it. */
+const altSchema = string('the author\'s description of the image, at most 300 characters; only when one is stored', { minLength: 1, maxLength: 300 });
+const alt = (when: string) => field(`optional description of the image, at most 300 characters after cleaning (else 400 input.invalid field alt); ${when}`, { type: 'string' });
 
 export const entries: Area = {
   tag: 'Entries',
@@ -20,9 +23,10 @@ export const entries: Area = {
       fields: {
         content: content(false),
         file: imageFile('an image: JPEG, GIF, PNG or WebP (multipart only)'),
+        alt: alt('ignored without a file'),
         reply_to: field('the parent pid; absent, empty or 0: a top-level entry', { type: 'string', pattern: '^\\s*\\d*\\s*$' }),
       },
-      ok: json('the stored entry', object({ pid: integer(undefined, { minimum: 1 }), content: string(undefined, { maxLength: 1000 }), filepath: string(undefined, { pattern: '^(e/[^/]+)?$' }), reply_to: integer() }), 201),
+      ok: json('the stored entry', object({ pid: integer(undefined, { minimum: 1 }), content: string(undefined, { maxLength: 1000 }), filepath: string(undefined, { pattern: '^(e/[^/]+)?$' }), reply_to: integer() }, { alt: altSchema }), 201),
       errors: {
         400: ['input.invalid', 'entry.too_deep', 'entry.empty', 'entry.too_long', 'upload.bad_type'],
         403: ['tor.blocked'],
@@ -40,10 +44,10 @@ export const entries: Area = {
     },
     'POST /api/entry/:pid/edit': {
       id: 'editEntry',
-      summary: 'Change the text of an own entry',
-      fields: { content: content(true) },
-      ok: json('the new text', object({ pid: integer(), content: string(undefined, { maxLength: 1000 }) })),
-      errors: { 400: ['entry.empty', 'entry.too_long'], 403: ['tor.blocked', 'entry.not_author'], 404: ['entry.not_found'], 429: ['rate.new_account'] },
+      summary: 'Change the text (and the image description) of an own entry',
+      fields: { content: content(true), alt: alt('absent: the description stays; empty: removed; an entry without an image keeps none') },
+      ok: json('the new text', object({ pid: integer(), content: string(undefined, { maxLength: 1000 }) }, { alt: altSchema })),
+      errors: { 400: ['input.invalid', 'entry.empty', 'entry.too_long'], 403: ['tor.blocked', 'entry.not_author'], 404: ['entry.not_found'], 429: ['rate.new_account'] },
     },
     'POST /api/entry/:pid/delete': {
       id: 'deleteEntry',

@@ -26,6 +26,8 @@ export interface Answer {
   readonly schema?: JsonSchema;
   /** Default application/json. */
   readonly mediaType?: string;
+  /** An answer without a body (304): no content at all. */
+  readonly empty?: boolean;
 }
 
 /** Error codes by status, beside those the route table implies (lib/openapi/document.ts impliedErrors). */

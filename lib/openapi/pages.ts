@@ -31,8 +31,9 @@ export const operations: Area = {
 
 const html = (statusCode: number, description: string): Answer => ({ status: statusCode, description, mediaType: 'text/html' });
 
-/** A front-end view: the one HTML page, always 200. */
-const view = (id: string, what: string): Operation => ({ id, summary: `The front end's page: ${what}`, ok: html(200, 'the page') });
+/** A front-end view: the one HTML page, always 200; the operator's contact rides in it so every visitor gets the same bytes (README "Settings"). */
+const view = (id: string, what: string): Operation =>
+  ({ id, summary: `The front end's page: ${what}`, ok: html(200, 'the page; <body data-contact="…"> carries BOARD_CONTACT when it is set') });
 
 export const pages: Area = {
   tag: 'Pages and files',
@@ -41,13 +42,13 @@ export const pages: Area = {
     'GET /': { id: 'homePage', summary: 'The feed page (counts an impression)', ok: html(200, 'the page') },
     'GET /e/:pid': {
       id: 'entryPage',
-      summary: 'An entry\'s page (counts an impression)',
+      summary: 'An entry\'s page with its share tags: title, description, Open Graph, Twitter card (counts an impression)',
       ok: html(200, 'the page, when the entry exists (deleted ones too)'),
       more: [html(404, 'the page with status 404: no such entry')],
     },
     'GET /u/:username': {
       id: 'userPage',
-      summary: 'A user\'s profile page (counts an impression)',
+      summary: 'A user\'s profile page with its share tags (counts an impression)',
       ok: html(200, 'the page, when the user exists'),
       more: [html(404, 'the page with status 404: no such user')],
     },
@@ -58,6 +59,8 @@ export const pages: Area = {
     'GET /stats': view('statsPage', 'statistics'),
     'GET /mod': view('moderationPage', 'the moderation queue'),
     'GET /modlog': view('modlogPage', 'the public moderation log'),
+    'GET /suche': view('searchPage', 'search results (?q=, no impression counted)'),
+    'GET /benachrichtigungen': view('notificationsPage', 'the own notifications'),
     'GET /static/media/*': {
       id: 'media',
       summary: 'An uploaded image, avatar or preview thumbnail (the path may hold slashes)',

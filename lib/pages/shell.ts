@@ -3,7 +3,8 @@ import { join } from 'node:path';
 import type { Ctx } from '../http/context.ts';
 import { countImpression } from '../impressions.ts';
 import { entryExists } from '../entries.ts';
-import { findUserByName } from '../users.ts';
+import { usernameKey } from '../users.ts';
+import { entryShare, userShare } from './share.ts';
 
 /** Pages may load only from the board itself: no CDN, no hotlinked image, no framing. */
 const pageCsp = [
@@ -18,19 +19,33 @@ const pageCsp = [
 /** The one page shell, read once per process: it changes only with a deploy, which restarts the server. */
 const shells = new Map<string, Promise<Buffer>>();
 
-function shellOf(webDir: string): Promise<Buffer> {
-  let shell = shells.get(webDir);
+function shellOf(webDir: string, contact: string): Promise<Buffer> {
+  const key = `${webDir}\u0000${contact}`;
+  let shell = shells.get(key);
   if (!shell) {
-    shell = readFile(join(webDir, 'index.html'));
-    shell.catch(() => shells.delete(webDir)); // a failed read is retried by the next request
-    shells.set(webDir, shell);
+    shell = readFile(join(webDir, 'index.html'), 'utf8').then((html) => Buffer.from(withContact(html, contact)));
+    shell.catch(() => shells.delete(key)); // a failed read is retried by the next request
+    shells.set(key, shell);
   }
   return shell;
 }
 
-/** The front end's one HTML page, with the page headers (CSP, no framing). */
-async function sendShell(ctx: Ctx, status: number): Promise<void> {
-  const html = await shellOf(ctx.app.config.webDir);
+const attributeEscapes: Record<string, string> = { '&': '&amp;', '"': '&quot;', '<': '&lt;', '>': '&gt;' };
+
+/**
+ * BOARD_CONTACT goes into the shell as `<body data-contact="…">` (the front end shows it on the
+ * login page and in the footer). Why in the shell and not from an endpoint: the shell is the same
+ * bytes for every visitor, so it stays cacheable, and no page load waits for one more request.
+ */
+export function withContact(html: string, contact: string): string {
+  if (!contact) return html;
+  const escaped = contact.replace(/[&"<>]/g, (ch) => attributeEscapes[ch]!);
+  return html.replace('<body>', `<body data-contact="${escaped}">`);
+}
+
+/** The front end's one HTML page (or that page with share tags), with the page headers (CSP, no framing). */
+async function sendShell(ctx: Ctx, status: number, page?: Buffer): Promise<void> {
+  const html = page ?? await shellOf(ctx.app.config.webDir, ctx.app.config.contact);
   ctx.res.writeHead(status, {
     'Content-Type': 'text/html; charset=utf-8',
     'Content-Length': html.length,
@@ -42,8 +57,8 @@ async function sendShell(ctx: Ctx, status: number): Promise<void> {
 }
 
 /** A page that counts an impression when a GET is answered 200 (HEAD and 404 pages count none). */
-async function sendCountedPage(ctx: Ctx, status: number): Promise<void> {
-  await sendShell(ctx, status);
+async function sendCountedPage(ctx: Ctx, status: number, page?: Buffer): Promise<void> {
+  await sendShell(ctx, status, page);
   if (status === 200 && ctx.req.method === 'GET') countImpression(ctx.app, ctx.ip, ctx.req.headers['user-agent'] ?? '');
 }
 
@@ -52,18 +67,30 @@ export function home(ctx: Ctx) {
   return sendCountedPage(ctx, 200);
 }
 
-/** GET /e/{pid}: 404 page for an unknown entry. */
-export function entryPage(ctx: Ctx) {
+/**
+ * GET /e/{pid}: the page with the entry's share tags (lib/pages/share.ts), kept in the response
+ * cache like the feed; a deleted entry's thread is the plain shell (it reveals nothing), an
+ * unknown entry the 404 page.
+ */
+export async function entryPage(ctx: Ctx) {
   const pid = /^\d{1,15}$/.test(ctx.params.pid!) ? Number(ctx.params.pid) : 0;
-  return sendCountedPage(ctx, pid > 0 && entryExists(ctx.app.db, pid) ? 200 : 404);
+  if (pid === 0) return sendCountedPage(ctx, 404);
+  const { db, config } = ctx.app;
+  const shell = await shellOf(config.webDir, config.contact);
+  const shared = db.responses.document(`share /e/${pid}`, () => entryShare(db, config.origin, shell, pid));
+  return sendCountedPage(ctx, shared || entryExists(db, pid) ? 200 : 404, shared?.body);
 }
 
-/** GET /u/{username}: 404 page for an unknown user. */
-export function userPage(ctx: Ctx) {
-  return sendCountedPage(ctx, findUserByName(ctx.app.db, ctx.params.username!) ? 200 : 404);
+/** GET /u/{username}: the page with the profile's share tags; 404 page for an unknown user. */
+export async function userPage(ctx: Ctx) {
+  const { db, config } = ctx.app;
+  const shell = await shellOf(config.webDir, config.contact);
+  const name = ctx.params.username!;
+  const shared = db.responses.document(`share /u/${usernameKey(name)}`, () => userShare(db, config.origin, shell, name));
+  return sendCountedPage(ctx, shared ? 200 : 404, shared?.body);
 }
 
-/** The other pages of the front end (/login, /register, /settings, /stats, /reset, /mod, /modlog): no impression counted. */
+/** The other pages of the front end (/login, /register, /settings, /stats, /reset, /mod, /modlog, /suche, /benachrichtigungen): no impression counted. */
 export function appPage(ctx: Ctx) {
   return sendShell(ctx, 200);
 }

@@ -32,9 +32,9 @@ async function unzip(bytes: Buffer): Promise<Map<string, Buffer>> {
   return files;
 }
 
-async function postImage(client: Client, content: string, replyTo?: number): Promise<{ pid: number; filepath: string }> {
+async function postImage(client: Client, content: string, replyTo?: number, alt?: string): Promise<{ pid: number; filepath: string }> {
   const image = await imageFixture({ background: content.length % 2 ? '#a33' : '#3a3' });
-  const answer = await client.postMultipart('/api/entry/create', { content, reply_to: replyTo }, [{ name: 'file', filename: 'x.jpg', type: 'image/jpeg', data: image }]);
+  const answer = await client.postMultipart('/api/entry/create', { content, reply_to: replyTo, alt }, [{ name: 'file', filename: 'x.jpg', type: 'image/jpeg', data: image }]);
   assert.equal(answer.status, 201, answer.text);
   return answer.body;
 }
@@ -72,7 +72,7 @@ describe('GET /api/user/export', () => {
     pids.annaTop = await post(anna, 'Annas erster Beitrag https://example.org/seite'); step();
     pids.annaReply = await post(anna, 'Anna antwortet Bodo', pids.bodoTop); step();
     pids.bodoReply = await post(bodo, 'Bodos Antwort an Anna', pids.annaTop); step();
-    const image = await postImage(anna, 'Anna mit Bild', pids.bodoTop); step();
+    const image = await postImage(anna, 'Anna mit Bild', pids.bodoTop, 'Ein roter Ball im Gras'); step();
     annaFiles.push(image.filepath);
     pids.annaImage = image.pid;
     const removed = await postImage(anna, 'Anna wird entfernt'); step();
@@ -124,11 +124,14 @@ describe('GET /api/user/export', () => {
     const stored = rows<Record<string, unknown>>(
       t.board,
       `SELECT pid, created_at, content, filepath, reply_to, reply_count, last_activity, deleted, bump_count, last_bump,
-              removed, removed_reason, removed_at FROM entries WHERE uid = ? ORDER BY pid`,
+              removed, removed_reason, removed_at, alt FROM entries WHERE uid = ? ORDER BY pid`,
       annaUid,
     );
     assert.equal(stored.length, 5);
-    const expected = stored.map(({ removed, removed_reason, removed_at, ...row }) => (removed ? { ...row, removed, removed_reason, removed_at } : row));
+    const expected = stored.map(({ removed, removed_reason, removed_at, alt, ...row }) => {
+      const described = alt ? { ...row, alt } : row;
+      return removed ? { ...described, removed, removed_reason, removed_at } : described;
+    });
     assert.deepEqual(account.entries, expected);
     const byPid = new Map(account.entries.map((e: { pid: number }) => [e.pid, e]));
     const deleted = byPid.get(pids.annaDeleted) as Record<string, unknown>;
@@ -138,6 +141,8 @@ describe('GET /api/user/export', () => {
     assert.equal(removed.removed, 1);
     assert.equal(removed.removed_reason, 'Werbung');
     assert.ok(!('removed' in (byPid.get(pids.annaTop) as object)), 'removal fields only on removed entries');
+    assert.equal((byPid.get(pids.annaImage) as Record<string, unknown>).alt, 'Ein roter Ball im Gras');
+    assert.ok(!('alt' in (byPid.get(pids.annaTop) as object)), 'alt only where the author wrote one');
   });
 
   test('the votes cast and the reports filed by the account are in it, and nobody else\'s', () => {

@@ -133,4 +133,14 @@ describe('a backup that is interrupted', () => {
       assert.deepEqual(readdirSync(folder).filter(scratch), [], `${signal}: no temporary file left`);
     }
   });
+
+  test('backup --with-media stopped with SIGTERM or SIGINT midway removes its media hold too', { timeout: 60_000 }, async () => {
+    for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+      const folder = emptyFolder();
+      const stopped = await interrupt(folder, signal, 'board.tar', ['--with-media']);
+      assert.ok(stopped.seen.length > 0, 'the run was caught while writing');
+      assert.deepEqual(readdirSync(folder).filter(scratch), [], `${signal}: no temporary file left`);
+      assert.deepEqual(readdirSync(join(board.config.mediaDir, '.hold')), [], `${signal}: no hold left`);
+    }
+  });
 });

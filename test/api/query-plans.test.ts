@@ -98,6 +98,21 @@ describe('query plans on the entries table', () => {
     assert.ok(!plan.some((line) => /TEMP B-TREE/.test(line)), plan.join('\n'));
   });
 
+  test('a search walks the index newest first and stops after its page: no sort, no scan of entries', async () => {
+    await post(t.members.Bert, 'frisch, damit keine Suche aus dem Zwischenspeicher kommt');
+    const statements = await recordStatements(db, async () => {
+      for (const q of ['thema', 'ant wort', 'thema&user=Anna']) assert.equal((await visitor(t.board).get(`/api/search/0?q=${q}`)).status, 200);
+    });
+    const searches = statements.filter((s) => /FROM search WHERE search MATCH/.test(s.sql));
+    assert.equal(searches.length, 3);
+    for (const search of searches) {
+      const plan = (db.raw.prepare(`EXPLAIN QUERY PLAN ${search.sql}`).all(...search.params) as { detail: string }[]).map((r) => r.detail);
+      assert.ok(plan.some((line) => /VIRTUAL TABLE INDEX/.test(line)), plan.join('\n'));
+      assert.ok(!plan.some((line) => /TEMP B-TREE/.test(line)), `FTS5 gives the rows in rowid order: ${plan.join('\n')}`);
+    }
+    assertNoFullScan(statements, 'search');
+  });
+
   for (const [label, isMainQuery, path] of reads) {
     test(`${label} does not scan the entries table`, async () => {
       await post(t.members.Bert, 'frisch, damit keine Seite aus dem Zwischenspeicher kommt');
@@ -142,6 +157,20 @@ describe('query plans on the entries table', () => {
     }));
     assert.ok(thread.length <= 5, `thread: ${thread.length} queries`);
     assert.ok(thread.filter((s) => /RECURSIVE/i.test(s.sql)).length <= 1, 'one recursive query (the ancestors) at most');
+  });
+
+  test('notifications, the unread count and the Atom feeds read by index: no scan of entries or notifications', async () => {
+    await post(t.members.Bert, 'Hallo @Anna, frisch für die Feeds', root);
+    const statements = await recordStatements(db, async () => {
+      for (const path of ['/api/user/notifications/0', '/api/user/notifications/unread']) assert.equal((await t.members.Anna.get(path)).status, 200);
+      for (const path of ['/feed.atom', `/e/${root}/feed.atom`, '/u/Anna/feed.atom']) assert.equal((await visitor(t.board).get(path)).status, 200);
+    });
+    assertNoFullScan(statements, 'notifications and feeds');
+    for (const statement of statements.filter((s) => /FROM notifications/.test(s.sql))) {
+      const plan = (db.raw.prepare(`EXPLAIN QUERY PLAN ${statement.sql}`).all(...statement.params) as { detail: string }[]).map((r) => r.detail);
+      assert.ok(!plan.some((line) => /^SCAN n\b(?!.*USING)/.test(line)), `notifications scanned:\n${plan.join('\n')}`);
+      assert.ok(!plan.some((line) => /TEMP B-TREE/.test(line)), `no sort: ${plan.join('\n')}`);
+    }
   });
 
   test('writes that keep latest and last_activity right do not scan the entries table', async () => {

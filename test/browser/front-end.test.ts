@@ -28,6 +28,12 @@ describe('the front end in a real browser', { skip: skipWithoutChromium }, () =>
   const shot = (name: string) => page.screenshot({ path: join(shots, `${name}.png`), fullPage: true });
   const pidOf = (content: string) => db().one<{ pid: number }>('SELECT pid FROM entries WHERE content = ?', content)!.pid;
 
+  /** Opens the "Mehr" list of an entry's less-used actions (bump, report, edit, delete). */
+  async function openMore(pid: number, on: Page = page): Promise<void> {
+    const more = on.locator(`article#e${pid} > .entry-actions`).getByRole('button', { name: 'Mehr' });
+    if ((await more.getAttribute('aria-expanded')) !== 'true') await more.click();
+  }
+
   /** The feed's form for a new thread is folded in a <details>. */
   async function openComposer(): Promise<void> {
     const details = page.locator('details.write');
@@ -153,7 +159,7 @@ describe('the front end in a real browser', { skip: skipWithoutChromium }, () =>
     await page.locator('.replies').locator(`#e${replyPid}`).waitFor();
     await page.locator('#replies-heading').filter({ hasText: '1 Antwort' }).waitFor();
 
-    // Bert answers the reply: a grandchild, so the feed shows "… 1 weitere" above it.
+    // Bert answers the reply: a grandchild, so the feed shows the way to the 1 reply in between above it.
     const deep = await bert.post('/api/entry/create', { content: 'Bert antwortet tiefer', reply_to: replyPid });
     assert.equal(deep.status, 201);
     await card(replyPid).locator('.entry-time').click();
@@ -164,8 +170,8 @@ describe('the front end in a real browser', { skip: skipWithoutChromium }, () =>
     await nav().getByRole('link', { name: 'Neueste' }).click();
     const latest = page.locator('.thread-item', { has: card(root) }).locator('.latest');
     await latest.locator(`#e${deep.body.pid}`).filter({ hasText: 'Bert antwortet tiefer' }).waitFor();
-    await latest.getByRole('link', { name: '… 1 weitere' }).waitFor();
-    assert.equal(await latest.getByRole('link', { name: '… 1 weitere' }).getAttribute('href'), `/e/${replyPid}`);
+    await latest.getByRole('link', { name: '1 weitere Antwort dazwischen ansehen' }).waitFor();
+    assert.equal(await latest.getByRole('link', { name: '1 weitere Antwort dazwischen ansehen' }).getAttribute('href'), `/e/${replyPid}`);
     await shot('thread-latest');
   });
 
@@ -217,6 +223,7 @@ describe('the front end in a real browser', { skip: skipWithoutChromium }, () =>
     await postAsBert('Ein neueres Thema');
     board.clock.advance(60); // the board's clock stands still in tests; the bump must be later than the posts
     await page.reload();
+    await openMore(old);
     const bump = card(old).getByRole('button', { name: /Hochholen/ });
     await bump.click();
     await status().filter({ hasText: 'nach oben geholt' }).waitFor();
@@ -226,11 +233,13 @@ describe('the front end in a real browser', { skip: skipWithoutChromium }, () =>
     await page.reload();
     assert.equal(await page.locator('.entry-list > li').first().locator('article').first().getAttribute('id'), `e${old}`);
     await card(old).locator('.badge').filter({ hasText: '1× hochgeholt' }).waitFor();
+    await openMore(old);
     await card(old).locator('.bump-info').filter({ hasText: 'wieder möglich' }).waitFor();
 
     // The page was loaded before someone else bumped: the server's 429 tells how long to wait.
     const fresh = await postAsBert('Gleich hochgeholt');
     await page.reload();
+    await openMore(fresh);
     await card(fresh).locator('.bump[aria-disabled="false"]').waitFor();
     assert.equal((await bert.post(`/api/entry/${fresh}/bump`)).status, 200);
     await card(fresh).getByRole('button', { name: /Hochholen/ }).click();
@@ -241,6 +250,7 @@ describe('the front end in a real browser', { skip: skipWithoutChromium }, () =>
   test('report with a reason', async () => {
     const pid = await postAsBert('Etwas Fragwürdiges');
     await page.reload();
+    await openMore(pid);
     await card(pid).getByRole('button', { name: 'Melden' }).click();
     await card(pid).getByLabel('Grund (optional)').fill('Unfreundlich');
     await card(pid).getByRole('button', { name: 'Meldung senden' }).click();
@@ -253,6 +263,7 @@ describe('the front end in a real browser', { skip: skipWithoutChromium }, () =>
     const mine = pidOf('Meine Antwort im Thema');
     const bertsEntry = pidOf('Etwas Fragwürdiges');
     await openBoard(page, board, `/e/${mine}`);
+    await openMore(mine);
     await card(mine).getByRole('button', { name: 'Bearbeiten' }).click();
     const field = card(mine).getByLabel('Text bearbeiten');
     assert.equal(await field.inputValue(), 'Meine Antwort im Thema');
@@ -262,12 +273,14 @@ describe('the front end in a real browser', { skip: skipWithoutChromium }, () =>
     await status().filter({ hasText: 'Änderung gespeichert' }).waitFor();
     assert.equal(db().one<{ content: string }>('SELECT content FROM entries WHERE pid = ?', mine)!.content, 'Meine verbesserte Antwort');
 
+    await openMore(mine);
     await card(mine).getByRole('button', { name: 'Bearbeiten' }).click();
     await card(mine).getByLabel('Text bearbeiten').fill('   ');
     await card(mine).getByRole('button', { name: 'Speichern' }).click();
     await card(mine).locator('.field-error').filter({ hasText: 'Der Beitrag ist leer' }).waitFor();
     await card(mine).getByRole('button', { name: 'Abbrechen' }).click();
 
+    await openMore(mine);
     await card(mine).getByRole('button', { name: 'Löschen' }).click();
     await card(mine).getByRole('button', { name: 'Ja, löschen' }).click();
     await card(mine).locator('.deleted-note').filter({ hasText: 'Dieser Beitrag wurde gelöscht.' }).waitFor();
@@ -275,6 +288,7 @@ describe('the front end in a real browser', { skip: skipWithoutChromium }, () =>
     assert.equal(db().one<{ deleted: number }>('SELECT deleted FROM entries WHERE pid = ?', mine)!.deleted, 1);
 
     await openBoard(page, board, `/e/${bertsEntry}`);
+    await openMore(bertsEntry);
     await card(bertsEntry).getByRole('button', { name: 'Melden' }).waitFor();
     assert.equal(await card(bertsEntry).getByRole('button', { name: 'Bearbeiten' }).count(), 0);
     assert.equal(await card(bertsEntry).getByRole('button', { name: 'Löschen' }).count(), 0);
@@ -436,9 +450,10 @@ describe('the front end in a real browser', { skip: skipWithoutChromium }, () =>
     await entry.waitFor();
     assert.equal(await entry.getByRole('button', { name: /Hochholen/ }).count(), 0);
     await entry.locator('.vote-yes').click();
-    await visitor.page.locator('#status').filter({ hasText: 'Bitte melde dich an' }).waitFor();
+    await entry.locator('.login-offer').getByRole('link', { name: 'anmelden' }).waitFor(); // issue 16: the way on, not an error
     await entry.getByRole('button', { name: 'Antworten' }).click();
     await entry.getByRole('link', { name: 'anmelden' }).waitFor();
+    await openMore(pid, visitor.page);
     await entry.getByRole('button', { name: 'Melden' }).click();
     await entry.getByRole('button', { name: 'Meldung senden' }).click();
     await visitor.page.locator('#status').filter({ hasText: 'Meldung ist eingegangen' }).waitFor();
@@ -471,6 +486,14 @@ describe('the front end in a real browser', { skip: skipWithoutChromium }, () =>
     await nav().getByRole('link', { name: 'Anmelden' }).waitFor();
     await status().filter({ hasText: 'Dein Konto ist gelöscht' }).waitFor();
     assert.equal(db().one("SELECT 1 FROM users WHERE username = 'Anna Neu'"), undefined);
+  });
+
+  test('without BOARD_CONTACT the login page says to ask whoever runs the board for a reset link, and the footer names no contact', async () => {
+    const visitor = await otherContext();
+    await openBoard(visitor.page, board, '/login');
+    await visitor.page.locator('main .forgotten').filter({ hasText: 'Frag die Person, die dieses Board betreibt' }).waitFor();
+    assert.equal(await visitor.page.locator('.footer-contact').count(), 0);
+    await visitor.context.close();
   });
 
   test('login with ?weiter= leading to another site (a tab in "/\\t/…") ends on the board; a board path is kept', async () => {

@@ -1,8 +1,11 @@
 /**
  * `make screenshots`: starts a board with German sample content (users with avatars, threads with
  * replies, a photo, a video link with its preview, votes, a bump and 30 days of visits moved
- * through the board's clock) and saves the feed, a thread, a profile and the statistics page at
- * desktop (1280 px) and phone (390 px) width under docs/screenshots/.
+ * through the board's clock; see screenshot-account.ts for sessions, a mute and reports) and saves
+ * the feed, a thread, a profile, the statistics, the settings, the moderation queue and Anna's
+ * notifications (three replies and a mention) at desktop (1280 px) and phone (390 px) width under
+ * docs/screenshots/. The notifications come last: until then the header shows their unread count,
+ * and opening them marks them read, so the phone's picture shows them read.
  *
  * Everything goes through the real server and its API; the only stand-in is a local oEmbed
  * endpoint for the video link, so nothing leaves this machine.
@@ -14,6 +17,7 @@ import { fileURLToPath } from 'node:url';
 import type { Page } from 'playwright-core';
 import sharp from 'sharp';
 import { day, limitsOff, member, password, startBoard, type Client, type TestBoard } from '../helpers.ts';
+import { writeAccountContent } from './screenshot-account.ts';
 import { chromiumMissing, chromiumPath, launchChromium, newRecordedContext, openBoard } from './browser-helpers.ts';
 
 const outDir = fileURLToPath(new URL('../../docs/screenshots/', import.meta.url));
@@ -161,7 +165,7 @@ async function writeContent(board: TestBoard, cast: Cast, now: number): Promise<
   const cafeReply = await post('Bert', 2 * hour + 40 * minute, 'Das Café am Markt: schnelles WLAN, viele Steckdosen und die besten Zimtschnecken der Stadt.', cafe);
   const confirm = await post('Cora', 2 * hour + 10 * minute, 'Kann ich bestätigen. Aber mittags wird es voll, dann lieber vormittags hin.', cafeReply);
   await post('Deniz Yılmaz', 90 * minute, 'Im Lesecafé der Stadtbibliothek ist es ruhig, und niemand schaut schief, wenn man länger bleibt.', cafe);
-  await post('Emil', 70 * minute, 'Und sonntags haben sie dort sogar Kuchen vom Bäcker nebenan.', cafeReply);
+  await post('Emil', 70 * minute, '@Anna Beispiel und sonntags haben sie dort sogar Kuchen vom Bäcker nebenan.', cafeReply);
   await post('Anna Beispiel', 25 * minute, 'Danke euch! Ich probiere morgen früh das Café am Markt aus.', confirm);
 
   const balcony = await post('Emil', 40 * minute, 'Hat jemand Erfahrung mit Balkonkraftwerken? Lohnt sich das bei einem Balkon nach Westen? Infos gibt es unter https://www.verbraucherzentrale.de/balkonkraftwerk');
@@ -229,11 +233,12 @@ async function main(): Promise<void> {
     const cast = await createUsers(board, ['Anna Beispiel', 'Bert', 'Cora', 'Deniz Yılmaz', 'Emil']);
     await simulateVisits(board, now);
     const { cafeReply } = await writeContent(board, cast, now);
+    await writeAccountContent(board, cast, cast['Anna Beispiel']!, now);
     board.clock.set(now);
     if (!(await waitForPreview(board))) console.warn('screenshots: no link preview appeared (is preview fetching built?); continuing without');
 
     mkdirSync(outDir, { recursive: true });
-    const pages = { feed: '/', thread: `/e/${cafeReply}`, profile: '/u/Anna%20Beispiel', stats: '/stats' };
+    const pages = { feed: '/', thread: `/e/${cafeReply}`, profile: '/u/Anna%20Beispiel', stats: '/stats', settings: '/settings', queue: '/mod', notifications: '/benachrichtigungen' };
     for (const [device, width, height] of [['desktop', 1280, 900], ['phone', 390, 844]] as const) {
       const { context } = await newRecordedContext(browser, { width, height });
       const page = await context.newPage();
@@ -245,10 +250,14 @@ async function main(): Promise<void> {
       for (const [name, path] of Object.entries(pages)) {
         await openBoard(page, board, path);
         await settle(page);
+        // The phone shows one screen of the page: on the settings, the sessions it is shown for.
+        if (name === 'settings' && device === 'phone') await page.getByRole('heading', { name: 'Anmeldungen' }).evaluate((heading) => heading.scrollIntoView());
         const file = `${outDir}${name}-${device}.png`;
         await page.screenshot({ path: file, fullPage: device === 'desktop' });
         console.log(`screenshots: ${file}`);
       }
+      // Logged out, so the phone's sessions list shows this browser once.
+      await page.evaluate('fetch("/api/auth/logout", { method: "POST" })');
       await context.close();
     }
   } finally {

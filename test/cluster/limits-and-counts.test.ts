@@ -19,7 +19,7 @@ describe('two workers, one database: limits, hashing slots, impressions', () => 
 
   test('the primary runs the background jobs, once; no worker does', () => {
     const lines = board.child.output().split('\n').filter((line) => line.includes('runs the background jobs'));
-    assert.deepEqual(lines, [`board: primary (pid ${board.child.process.pid}) runs the background jobs: housekeeping, accountRemoval, statisticsSweep, WAL checkpoints`]);
+    assert.deepEqual(lines, [`board: primary (pid ${board.child.process.pid}) runs the background jobs: housekeeping, accountRemoval, searchBackfill, statisticsSweep, WAL checkpoints`]);
   });
 
   test('a per-address limit (20 reset checks a minute) holds for both workers together', async () => {

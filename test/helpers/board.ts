@@ -45,6 +45,8 @@ export interface StartOptions {
   notify?: AppOptions['notify'];
   /** The account-removal job's knobs for createApp (paused, short slices). */
   accountRemoval?: AppOptions['accountRemoval'];
+  /** The search backfill's knobs for createApp (paused, small batches). */
+  searchBackfill?: AppOptions['searchBackfill'];
 }
 
 /** A few real rows of the bundled IP-to-ASN data set: test servers need not load all 33 MB. */
@@ -60,7 +62,7 @@ export async function startBoard(env: Record<string, string> = {}, options: Star
   prepareDataDir(config);
   const clock = movableClock(options.now);
   const logs: string[] = [];
-  const app = createApp(config, { clock, log: (line) => logs.push(line), preview: options.preview, timeouts: options.timeouts, notify: options.notify, accountRemoval: options.accountRemoval });
+  const app = createApp(config, { clock, log: (line) => logs.push(line), preview: options.preview, timeouts: options.timeouts, notify: options.notify, accountRemoval: options.accountRemoval, searchBackfill: options.searchBackfill });
   await new Promise<void>((resolve) => app.server.listen(0, '127.0.0.1', resolve));
   const url = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
   const metrics = app.metricsServer && config.metrics;

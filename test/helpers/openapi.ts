@@ -86,6 +86,7 @@ export function assertDocumented(answer: Answer): void {
     if (header.required) assert.ok(answer.headers.has(name), `${key} ${answer.status} must carry ${name}: ${context}`);
   }
   if (method === 'HEAD') return; // no body to check
+  if (!documented.content) return assert.equal(answer.text, '', `${key} ${answer.status} has no body: ${context}`); // 304
   const actualType = mediaTypeOf(answer);
   const mediaType = Object.keys(documented.content ?? {}).find((type) => covers(type, actualType));
   assert.ok(mediaType, `${key} ${answer.status} answered ${actualType}, the document says ${Object.keys(documented.content ?? {}).join(', ')}: ${context}`);

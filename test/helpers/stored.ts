@@ -42,3 +42,13 @@ export async function accountRemovalDone(board: TestBoard, timeoutMs = 20_000): 
     await new Promise((resolve) => setTimeout(resolve, 10));
   }
 }
+
+/** The pids the search index holds (lib/search/index.ts), ascending. */
+export function indexedPids(board: TestBoard): number[] {
+  return board.app.services.db.all<{ pid: number }>('SELECT rowid AS pid FROM search ORDER BY rowid').map((r) => r.pid);
+}
+
+/** The pids of live entries (not deleted, not removed), ascending: what the search index must hold. */
+export function livePids(board: TestBoard): number[] {
+  return board.app.services.db.all<{ pid: number }>('SELECT pid FROM entries WHERE deleted = 0 ORDER BY pid').map((r) => r.pid);
+}

@@ -1,6 +1,7 @@
 import type Database from 'better-sqlite3';
 import { latestMaxDepth } from '../../lib/latest.ts';
 import type { StoredEntry as Row } from '../../lib/entries.ts';
+import { authorTerm } from '../../lib/search/index.ts';
 
 
 /**
@@ -76,6 +77,34 @@ export function consistencyProblems(db: Database.Database, limit = 20): string[]
     if (want?.pid !== got?.pid || want?.skipped !== got?.skipped) {
       report(`entry ${e.pid}: latest ${JSON.stringify(got)}, brute force ${JSON.stringify(want)}`);
     }
+  }
+  searchIndexProblems(db, live).forEach(report);
+  return problems;
+}
+
+/**
+ * The search index (lib/search/index.ts) holds exactly the live entries at or above the
+ * backfill's mark, and a sample of them by their current text and author.
+ */
+export function searchIndexProblems(db: Database.Database, live = db.prepare('SELECT * FROM entries WHERE deleted = 0').all() as Row[]): string[] {
+  const problems: string[] = [];
+  const byPid = new Map(live.map((e) => [e.pid, e]));
+  const mark = (db.prepare('SELECT next_below FROM search_backfill').get() as { next_below: number } | undefined)?.next_below ?? 0;
+  const expected = live.filter((e) => e.pid >= mark).map((e) => e.pid).sort((a, b) => a - b);
+  const indexed = (db.prepare('SELECT rowid AS pid FROM search ORDER BY rowid').all() as { pid: number }[]).map((r) => r.pid);
+  const expectedSet = new Set(expected);
+  const indexedSet = new Set(indexed);
+  const missing = expected.filter((pid) => !indexedSet.has(pid));
+  const extra = indexed.filter((pid) => !expectedSet.has(pid));
+  if (missing.length) problems.push(`search index misses live entries ${missing.slice(0, 5).join(', ')}`);
+  if (extra.length) problems.push(`search index holds entries that are not live (or below the backfill mark) ${extra.slice(0, 5).join(', ')}`);
+  const matches = db.prepare('SELECT rowid FROM search WHERE search MATCH ? AND rowid = ?');
+  const step = Math.max(1, Math.floor(expected.length / 100));
+  for (let i = 0; i < expected.length; i += step) {
+    const entry = byPid.get(expected[i]!)!;
+    const words = [...entry.content.normalize('NFC')].slice(0, 20).join('');
+    const query = `author : "${authorTerm(entry.uid)}"${[...words].length >= 3 ? ` AND text : "${words.replaceAll('"', '""')}"` : ''}`;
+    if (!matches.get(query, entry.pid)) problems.push(`search index row of entry ${entry.pid} does not match its current text and author`);
   }
   return problems;
 }

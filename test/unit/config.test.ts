@@ -22,6 +22,7 @@ test('without variables every setting has its documented default', () => {
   assert.equal(config.youtubeOembed, 'https://www.youtube.com/oembed');
   assert.equal(config.scryptLogN, 17);
   assert.equal(config.notifyUrl, '');
+  assert.equal(config.contact, '');
   assert.equal(config.metrics, undefined, 'no metrics listener unless BOARD_METRICS_PORT is set');
   assert.ok(Object.isFrozen(config));
 });
@@ -185,4 +186,13 @@ test('every on/off setting takes 1 or 0, or true or false in any letter case, an
 test('prepareDataDir on a folder where mkdir answers ENOENT under an existing parent (/proc/nope) fails at once instead of looping', { skip: !existsSync('/proc/self') && 'no /proc here' }, () => {
   const config = loadConfig({ BOARD_DATA: '/proc/nope/deeper' });
   assert.throws(() => prepareDataDir(config), (err: unknown) => err instanceof ConfigError && /^BOARD_DATA: cannot use \/proc\/nope\/deeper \(ENOENT/.test(err.message));
+});
+
+test('BOARD_CONTACT: text or a URL, trimmed; a line break, a bidi control or more than 200 characters stop the start', () => {
+  assert.equal(loadConfig({ BOARD_CONTACT: '  Matrix: @betrieb:example.org ' }).contact, 'Matrix: @betrieb:example.org');
+  assert.equal(loadConfig({ BOARD_CONTACT: 'https://example.org/kontakt' }).contact, 'https://example.org/kontakt');
+  assert.equal(loadConfig({ BOARD_CONTACT: 'ä'.repeat(200) }).contact, 'ä'.repeat(200));
+  assert.throws(() => loadConfig({ BOARD_CONTACT: 'Zeile 1\nZeile 2' }), { message: /^BOARD_CONTACT: must be one line/ });
+  assert.throws(() => loadConfig({ BOARD_CONTACT: 'a\u202eb' }), ConfigError);
+  assert.throws(() => loadConfig({ BOARD_CONTACT: 'ä'.repeat(201) }), { message: 'BOARD_CONTACT: longer than 200 characters' });
 });

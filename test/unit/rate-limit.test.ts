@@ -75,13 +75,31 @@ test('expired buckets are swept', () => {
   assert.equal(limiter.size(), 1);
 });
 
-test("the board's limits: 20 a minute for login, registration and reset, 10 for reports", () => {
+test("the board's limits: 20 a minute for login, registration and reset, 10 for reports, 30 searches (scaled)", () => {
   assert.deepEqual(boardRateRules, {
     login: { limit: 20, windowSeconds: 60 },
     newuser: { limit: 20, windowSeconds: 60 },
     reset: { limit: 20, windowSeconds: 60 },
     report: { limit: 10, windowSeconds: 60 },
+    search: { limit: 30, windowSeconds: 60, scaled: true },
   });
+});
+
+test('a scaled group follows BOARD_LIMITS (0 lifts it); SPEC\'s groups do not', () => {
+  const rules = { login: { limit: 2, windowSeconds: 60 }, search: { limit: 2, windowSeconds: 60, scaled: true } };
+  const store = () => createLimitStore(openDb(':memory:'));
+  const doubled = createRateLimiter(store(), rules, 2);
+  for (let i = 0; i < 4; i++) assert.equal(doubled.hit('search', '192.0.2.1', t0), 0, `search ${i + 1} of 4`);
+  assert.ok(doubled.hit('search', '192.0.2.1', t0) > 0);
+  assert.equal(doubled.hit('login', '192.0.2.1', t0), 0);
+  assert.equal(doubled.hit('login', '192.0.2.1', t0), 0);
+  assert.ok(doubled.hit('login', '192.0.2.1', t0) > 0, 'login keeps its 2');
+  const off = createRateLimiter(store(), rules, 0);
+  for (let i = 0; i < 50; i++) assert.equal(off.hit('search', '192.0.2.1', t0), 0);
+  assert.equal(off.size(), 0, 'nothing counted');
+  off.hit('login', '192.0.2.1', t0);
+  off.hit('login', '192.0.2.1', t0);
+  assert.ok(off.hit('login', '192.0.2.1', t0) > 0, 'SPEC\'s limit stays with BOARD_LIMITS=0');
 });
 
 test('IPv6 clients share one bucket per /64; IPv4 addresses and other /64s count apart', () => {

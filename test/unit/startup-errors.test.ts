@@ -18,8 +18,8 @@ test('each start-up failure an operator can cause is one line that names the set
   for (const [code, line] of Object.entries(lines)) assert.equal(startupFailure(errno(code), config), line, code);
   assert.equal(startupFailure(new ConfigError('PORT: "x" is not a whole number')), 'PORT: "x" is not a whole number');
   assert.equal(
-    startupFailure(new SchemaTooNewError('database schema 99 is newer than this code (7)'), config),
-    '/srv/board/data/board.db: database schema 99 is newer than this code (7); run the newer code or restore an older backup',
+    startupFailure(new SchemaTooNewError('database schema 99 is newer than this code (9)'), config),
+    '/srv/board/data/board.db: database schema 99 is newer than this code (9); run the newer code or restore an older backup',
   );
 });
 

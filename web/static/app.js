@@ -1,19 +1,25 @@
 // Start-up: who is logged in, the header, and one view per address.
+import { footerContact } from './contact.js';
 import { h } from './dom.js';
 import { relativeTime } from './format.js';
-import { startRouter } from './router.js';
+import { showShortcuts, startShortcuts } from './keys.js';
+import { navigate, startRouter } from './router.js';
 import { isModerator, onMeChange, refreshMe } from './session.js';
 import { announce } from './status.js';
+import { pageTitle } from './titles.js';
 import { forgetTallies, loadShownTallies } from './votes.js';
 import { avatar } from './components/avatar.js';
 import { logoutButton } from './components/logout-button.js';
 import { modLink, refreshModCount } from './components/mod-link.js';
+import { notifyLink, resetUnread } from './components/notify-badge.js';
 import { loginView, registerView, resetView } from './views/auth.js';
 import { feedView } from './views/feed.js';
 import { modView } from './views/mod.js';
 import { modlogView } from './views/modlog.js';
+import { notificationsView } from './views/notifications.js';
 import { notFoundView, errorView } from './views/notfound.js';
 import { profileView } from './views/profile.js';
+import { searchView } from './views/search.js';
 import { settingsView } from './views/settings.js';
 import { statsView } from './views/stats.js';
 import { threadView } from './views/thread.js';
@@ -29,6 +35,8 @@ const routes = [
   [/^\/stats$/, statsView],
   [/^\/mod$/, modView],
   [/^\/modlog$/, modlogView],
+  [/^\/suche$/, searchView],
+  [/^\/benachrichtigungen$/, notificationsView],
 ];
 
 function findView(path) {
@@ -49,6 +57,7 @@ function drawNav(user) {
     navLink('/', 'Neueste'),
     navLink('/stats', 'Statistik'),
     ...(isModerator(user) ? [modLink()] : []),
+    ...(user ? [notifyLink()] : []),
     ...(user
       ? [navLink(`/u/${encodeURIComponent(user.username)}`, avatar(user.username, user.avatar), h('span', { class: 'nav-name' }, user.username)),
         navLink('/settings', 'Einstellungen'), logoutButton({ class: 'nav-button' })]
@@ -82,18 +91,28 @@ async function render({ moveFocus = false, scroll = false } = {}) {
   if (id !== drawing) return;
   const main = document.getElementById('main');
   main.replaceChildren(container);
-  document.title = title ? `${title} – Das Board` : 'Das Board';
+  document.title = pageTitle(title);
   markCurrentLink();
   if (scroll) window.scrollTo(0, 0);
   const target = location.hash.length > 1 && /^#[\w-]+$/.test(location.hash) ? document.getElementById(location.hash.slice(1)) : null;
   target?.scrollIntoView();
   if (moveFocus) {
-    const heading = main.querySelector('h1');
-    if (heading) heading.tabIndex = -1;
-    (heading ?? main).focus();
+    // An address with an anchor in the view (an entry, back from the login) puts the focus there.
+    const inView = target && container.contains(target) ? target : null;
+    const heading = inView ?? main.querySelector('h1');
+    if (heading && !heading.hasAttribute('tabindex')) heading.tabIndex = -1;
+    (heading ?? main).focus({ preventScroll: Boolean(inView) });
   }
   loadShownTallies().catch((err) => announce(err.message, 'error'));
   void refreshModCount(); // new reports arrive while a moderator reads
+}
+
+/** The footer's way to the shortcut list (it works when the keys are off) and the operator's contact. */
+function drawFooter() {
+  const keys = h('button', { type: 'button', class: 'link-button' }, 'Tastenkürzel');
+  keys.addEventListener('click', showShortcuts);
+  const contact = footerContact();
+  document.querySelector('.site-footer')?.append(h('p', {}, keys, ' – oder die Taste ', h('kbd', {}, '?')), ...(contact ? [contact] : []));
 }
 
 /** Relative times ("vor 5 Minuten") stay right while the page is open. */
@@ -101,8 +120,21 @@ function refreshTimes() {
   for (const time of document.querySelectorAll('time[data-ts]')) time.textContent = relativeTime(Number(time.dataset.ts));
 }
 
+/** The header's search field goes to /suche without a page load. */
+function startSearchField() {
+  document.getElementById('site-search')?.addEventListener('submit', (event) => {
+    event.preventDefault();
+    const q = new FormData(event.target).get('q') ?? '';
+    if (String(q).trim()) navigate(`/suche?q=${encodeURIComponent(q)}`);
+  });
+}
+
 async function start() {
+  drawFooter();
+  startShortcuts();
   onMeChange(drawNav);
+  onMeChange(resetUnread);
+  startSearchField();
   try {
     await refreshMe();
   } catch (err) {

@@ -5,6 +5,9 @@
 /** Entry text, in code points (docs/API.md "POST /api/entry/create"). */
 export const maxContentLength = 1000; // mirrors maxContentLength in lib/api/entries.ts
 
+/** An image's description (alt text), in code points (docs/API.md "POST /api/entry/create"). */
+export const maxAltLength = 300; // mirrors maxAltLength in lib/api/entries.ts
+
 /** A report's reason, in code points (docs/API.md "POST /api/entry/{pid}/report"). */
 export const maxReasonLength = 500; // mirrors maxReasonLength in lib/reports.ts
 
@@ -55,3 +58,9 @@ const day = 86_400;
 export function bumpCooldownUntil(entry) {
   return entry.bump_count > 0 ? entry.last_bump + entry.bump_count * day : 0;
 }
+
+/** A search is 1–200 characters (docs/API.md "GET /api/search/{page}"). */
+export const maxSearchLength = 200; // mirrors maxQueryLength in lib/search/query.ts
+
+/** The notifications page shows 20 a page; the badge asks at most once a minute. */
+export const notificationPageSize = 20; // mirrors notificationPageSize in lib/notifications.ts

@@ -1,4 +1,5 @@
 // Client-side navigation: links inside the board change the view without a page load.
+import { clearStatus } from './status.js';
 
 let renderView = () => {};
 let drawn = '';
@@ -8,10 +9,14 @@ function draw(options) {
   renderView(options);
 }
 
-/** Goes to a path of the board (pushState, or replaceState with {replace: true}) and draws it. */
+/**
+ * Goes to a path of the board (pushState, or replaceState with {replace: true}) and draws it. The
+ * last page's message goes; a message about the way here (a welcome) is announced after this call.
+ */
 export function navigate(path, { replace = false } = {}) {
   if (replace) history.replaceState(null, '', path);
   else history.pushState(null, '', path);
+  clearStatus();
   draw({ moveFocus: true, scroll: !replace });
 }
 
@@ -39,6 +44,8 @@ export function startRouter(render) {
   });
   // A jump to an anchor (the skip link) also fires popstate: only a new path or query redraws.
   window.addEventListener('popstate', () => {
-    if (location.pathname + location.search !== drawn) draw({ moveFocus: true, scroll: false });
+    if (location.pathname + location.search === drawn) return;
+    clearStatus();
+    draw({ moveFocus: true, scroll: false });
   });
 }

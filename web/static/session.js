@@ -1,8 +1,10 @@
-// Who is logged in: GET /api/auth/whoami ({uid: 0} = logged out, never a 401 in the console), kept here for every view.
+// Who is logged in: GET /api/auth/whoami ({uid: 0} = logged out, never a 401 in the console), kept
+// here for every view, with the accounts the reader muted.
 import * as api from './api.js';
 import { announce } from './status.js';
 
 let current = null;
+let muted = new Set();
 const listeners = new Set();
 
 /** The logged-in user {uid, username, created_at, last_login, avatar, role?}, or null. */
@@ -15,13 +17,43 @@ export function isModerator(user = current) {
   return user?.role === 'moderator';
 }
 
+/**
+ * Whether the reader muted this account. Why in the browser: feed and thread answers are shared,
+ * cached answers, the same for every reader (docs/API.md "POST /api/user/mute"), so the page folds
+ * the muted accounts' entries itself.
+ */
+export function isMuted(uid) {
+  return uid !== 0 && muted.has(uid);
+}
+
+async function loadMutes() {
+  try {
+    muted = new Set((await api.get('/api/user/mutes')).map((m) => m.uid));
+  } catch {
+    muted = new Set(); // without the list nothing is folded; the page itself still works
+  }
+}
+
+/** Mutes or unmutes an account (by name, as the API takes it) and remembers it for this page. */
+export async function setMuted(account, on) {
+  await api.post(on ? '/api/user/mute' : '/api/user/unmute', { user: account.username });
+  if (on) muted.add(account.uid);
+  else muted.delete(account.uid);
+}
+
+function changed() {
+  if (!current) muted = new Set();
+  for (const listener of listeners) listener(current);
+}
+
 /** Asks the server again; uid 0 means logged out, failures keep the last known state. */
 export async function refreshMe() {
   try {
     const user = await api.get('/api/auth/whoami');
     current = user.uid ? user : null;
+    if (current) await loadMutes();
   } finally {
-    for (const listener of listeners) listener(current);
+    changed();
   }
   return current;
 }
@@ -29,7 +61,7 @@ export async function refreshMe() {
 /** Sets the user after a local change (rename, avatar, logout, account deletion). */
 export function setMe(user) {
   current = user;
-  for (const listener of listeners) listener(current);
+  changed();
 }
 
 /** Calls `listener(user)` on every change. */

@@ -1,4 +1,10 @@
-// Messages for everyone (an aria-live region) and the busy bar while requests run.
+// Messages for everyone and the busy bar while requests run.
+//
+// Every message is read out through one live region (#status). Where it shows depends on where it
+// came from: a message about an action inside a card or a form (a vote, a report, a bump) shows in
+// that container's own message line, right under what the user acted on, and covers nothing; a
+// message about the page (a welcome after login, a session that ended) shows in the bar above the
+// page. Either belongs to the page that raised it: a navigation clears it (router.js).
 
 let running = 0;
 
@@ -10,17 +16,35 @@ export function busy(delta) {
   document.getElementById('main')?.setAttribute('aria-busy', running > 0 ? 'true' : 'false');
 }
 
-let clearTimer = 0;
+/** The line that shows messages for `el`: the nearest container with a direct `.local-status` child. */
+function localLine(el) {
+  for (let node = el; node instanceof Element; node = node.parentElement) {
+    const line = node.querySelector(':scope > .local-status');
+    if (line) return line;
+  }
+  return null;
+}
 
-/** Shows a short message in the status line and reads it out; kind: 'info' or 'error'. */
-export function announce(message, kind = 'info') {
+/**
+ * Shows a message and reads it out; kind 'info' or 'error'. `near`: an element the user acted on;
+ * the message then shows in its card's or form's own line instead of the page bar.
+ */
+export function announce(message, kind = 'info', near = null) {
   const region = document.getElementById('status');
   if (!region) return;
-  // The region stays in the page (a hidden one would not be read out); empty, CSS hides its box.
+  const line = near ? localLine(near) : null;
   region.textContent = message;
-  region.className = `status status-${kind}`;
-  clearTimeout(clearTimer);
-  clearTimer = setTimeout(() => {
-    region.textContent = '';
-  }, kind === 'error' ? 12000 : 6000);
+  region.className = `status status-${kind}${line ? ' visually-hidden' : ''}`;
+  if (line) {
+    line.textContent = message;
+    line.classList.toggle('local-status-error', kind === 'error');
+  }
+}
+
+/** Clears the page bar (a new page is drawn): a message never outlives the page it was about. */
+export function clearStatus() {
+  const region = document.getElementById('status');
+  if (!region) return;
+  region.textContent = '';
+  region.className = 'status';
 }

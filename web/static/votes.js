@@ -4,20 +4,27 @@ import * as api from './api.js';
 import { maxBulkPids } from './limits.js';
 
 const shown = new Map();
+const known = new Map();
 
-/** Registers a card's vote buttons; `update(tally)` is called with every new tally. */
+/**
+ * Registers a card's vote buttons; `update(tally)` is called with every new tally, at once when the
+ * page knows it already (a card drawn again, e.g. a muted entry unfolded).
+ */
 export function watchTally(pid, update) {
   if (!shown.has(pid)) shown.set(pid, new Set());
   shown.get(pid).add(update);
+  if (known.has(pid)) update(known.get(pid));
 }
 
 /** Forgets all cards (a new page is being drawn). */
 export function forgetTallies() {
   shown.clear();
+  known.clear();
 }
 
 /** Hands a tally to every card of its entry. */
 export function showTally(tally) {
+  known.set(tally.pid, tally);
   for (const update of shown.get(tally.pid) ?? []) update(tally);
 }
 

@@ -25,16 +25,16 @@ export function bumpButton(entry) {
   };
   button.addEventListener('click', async () => {
     if (until - now() > 0) {
-      announce(`Hochholen ist ${inDuration(until - now())} wieder möglich.`, 'error');
+      announce(`Hochholen ist ${inDuration(until - now())} wieder möglich.`, 'error', button);
       return;
     }
     try {
       const bumped = await api.post(`/api/entry/${entry.pid}/bump`);
       until = now() + bumped.retry_after;
-      announce('Beitrag nach oben geholt.');
+      announce('Beitrag nach oben geholt.', 'info', button);
     } catch (err) {
       if (err.code === 'entry.bump_cooldown' && err.body.retry_after) until = now() + err.body.retry_after;
-      announce(err.message, 'error');
+      announce(err.message, 'error', button);
     }
     show();
   });

@@ -1,9 +1,9 @@
-// Writing: a new thread or a reply, with a 1000-character counter, an image with its preview
-// and upload progress (image-field.js).
+// Writing: a new thread or a reply, with a 1000-character counter, an image with its preview,
+// its description and upload progress (image-field.js).
 import * as api from '../api.js';
 import { h } from '../dom.js';
 import { codePoints } from '../format.js';
-import { maxContentLength } from '../limits.js';
+import { maxAltLength, maxContentLength } from '../limits.js';
 import { announce } from '../status.js';
 import { field, formMessage, onSubmit } from './form.js';
 import { imageField, uploadProgress } from './image-field.js';
@@ -23,27 +23,47 @@ export function contentField(label, value = '') {
   return f;
 }
 
+/** The image's description for people who cannot see it (the Entry's `alt`). */
+export function altField(value = '') {
+  return field({
+    label: 'Bildbeschreibung (optional)', name: 'alt', value,
+    hint: `Was zeigt das Bild? Für alle, die es nicht sehen können. Höchstens ${maxAltLength} Zeichen.`,
+  });
+}
+
 /** The form for a new entry; replyTo 0 starts a thread. onPosted({pid, …}) after 201. */
 export function composer({ replyTo = 0, onPosted, label = replyTo ? 'Deine Antwort' : 'Dein Beitrag' }) {
   const content = contentField(label);
-  const image = imageField('Bild (optional)', 'file');
+  const alt = altField();
+  alt.wrap.hidden = true; // asked for only once there is an image to describe
+  const image = imageField('Bild (optional)', 'file', {
+    onChange(file) {
+      alt.wrap.hidden = !file;
+      // "Der Beitrag ist leer" was about text and image together: an image answers it too.
+      if (file) content.setError('');
+    },
+  });
   const progress = uploadProgress();
   const message = formMessage();
   const button = h('button', { type: 'submit', class: 'primary' }, replyTo ? 'Antworten' : 'Veröffentlichen');
-  const form = h('form', { class: 'composer', novalidate: true }, content.wrap, image.wrap, progress.wrap, message, h('div', { class: 'form-actions' }, button));
-  const fields = { content, file: image };
+  const form = h('form', { class: 'composer', novalidate: true }, content.wrap, image.wrap, alt.wrap, progress.wrap, message, h('div', { class: 'form-actions' }, button));
+  const fields = { content, file: image, alt };
   onSubmit(form, button, fields, message, async () => {
     const data = new FormData();
     data.append('content', content.input.value);
     if (replyTo) data.append('reply_to', String(replyTo));
     const file = image.file();
-    if (file) data.append('file', file);
+    if (file) {
+      data.append('file', file);
+      data.append('alt', alt.input.value);
+    }
     progress.set(file ? 0 : -1);
     try {
       const created = await api.upload('/api/entry/create', data, (f) => progress.set(f));
       content.input.value = '';
       content.input.dispatchEvent(new Event('input'));
       image.reset();
+      alt.input.value = '';
       announce(replyTo ? 'Antwort veröffentlicht.' : 'Beitrag veröffentlicht.');
       onPosted?.(created);
     } finally {

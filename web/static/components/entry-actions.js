@@ -1,25 +1,38 @@
-// The action bar under an entry: votes, reply, bump, report, and edit/delete for its author.
-// Forms open one at a time in the card's panel.
+// The action row under an entry: the votes, "Antworten" and "Mehr" (bump, report, mute, edit,
+// delete, remove), and the way to its replies. Forms open one at a time in the card's panel;
+// results show in the card's own message line.
 import * as api from '../api.js';
 import { h, replace, uid } from '../dom.js';
 import { maxReasonLength } from '../limits.js';
-import { isModerator, me } from '../session.js';
+import { isModerator, isMuted, me } from '../session.js';
 import { announce } from '../status.js';
 import { showTally, watchTally } from '../votes.js';
 import { bumpButton } from './bump-button.js';
-import { contentField } from './composer.js';
+import { altField, contentField } from './composer.js';
 import { field, formMessage, onSubmit } from './form.js';
+import { loginOffer } from './login-offer.js';
 import { removeForm } from './mod-actions.js';
+import { moreMenu } from './more-menu.js';
+import { muteButton } from './mute-button.js';
 
-function voteButton(pid, mode, label) {
+/** Shows `content` in the panel (closing any open form) and moves focus into it. */
+function openInPanel(panel, content) {
+  panel.replaceChildren(content);
+  for (const other of panel.parentElement.querySelectorAll(`[aria-controls="${panel.id}"]`)) other.setAttribute('aria-expanded', 'false');
+  panel.querySelector('textarea, input, button, a')?.focus();
+}
+
+function voteButton(entry, mode, label, panel) {
   const count = h('span', { class: 'vote-count' }, '–');
   const button = h('button', { type: 'button', class: `vote vote-${mode}`, 'aria-pressed': 'false' },
     h('span', { class: 'vote-icon', 'aria-hidden': 'true' }, mode === 'yes' ? '▲' : '▼'), ` ${label} `, count);
   button.addEventListener('click', async () => {
+    // Logged out: the way to log in, right here, and back to this entry afterwards.
+    if (!me()) return openInPanel(panel, loginOffer('Abstimmen', entry.pid));
     try {
-      showTally(await api.post(`/api/entry/${pid}/vote`, { mode }));
+      showTally(await api.post(`/api/entry/${entry.pid}/vote`, { mode }));
     } catch (err) {
-      announce(err.message, 'error');
+      announce(err.message, 'error', button);
     }
   });
   return {
@@ -32,42 +45,37 @@ function voteButton(pid, mode, label) {
 }
 
 /** Yes and no, registered for the entry's tallies (votes.js fills them in for the whole page). */
-function voteButtons(pid) {
-  const yes = voteButton(pid, 'yes', 'Ja');
-  const no = voteButton(pid, 'no', 'Nein');
-  watchTally(pid, (tally) => {
+function voteButtons(entry, panel) {
+  const yes = voteButton(entry, 'yes', 'Ja', panel);
+  const no = voteButton(entry, 'no', 'Nein', panel);
+  watchTally(entry.pid, (tally) => {
     yes.show(tally.yes, tally.selected === 'yes');
     no.show(tally.no, tally.selected === 'no');
   });
   return h('span', { class: 'votes', role: 'group', 'aria-label': 'Abstimmung' }, yes.button, no.button);
 }
 
-/** Opens `build(close)` in the panel, or closes it when this button's form is already open. */
-export function panelToggle(label, panel, build, className = '') {
+/**
+ * Opens `build(close)` in the panel, or closes it when this button's form is already open.
+ * `returnFocus`: where focus goes when the form closes (a button inside a folded list cannot take it).
+ */
+export function panelToggle(label, panel, build, className = '', returnFocus = null) {
   const button = h('button', { type: 'button', class: `action ${className}`, 'aria-expanded': 'false', 'aria-controls': panel.id }, label);
   const close = () => {
     panel.replaceChildren();
     button.setAttribute('aria-expanded', 'false');
-    button.focus();
+    (returnFocus?.() ?? button).focus();
   };
   button.addEventListener('click', () => {
-    const wasOpen = button.getAttribute('aria-expanded') === 'true';
-    panel.replaceChildren();
-    for (const other of panel.parentElement.querySelectorAll(`[aria-controls="${panel.id}"]`)) other.setAttribute('aria-expanded', 'false');
-    if (wasOpen) return;
-    panel.append(build(close));
+    if (button.getAttribute('aria-expanded') === 'true') return close();
+    openInPanel(panel, build(close));
     button.setAttribute('aria-expanded', 'true');
-    panel.querySelector('textarea, input, button')?.focus();
   });
   return button;
 }
 
 function cancelButton(close) {
   return h('button', { type: 'button', onclick: close }, 'Abbrechen');
-}
-
-function loginNote(what) {
-  return h('p', { class: 'note' }, `Zum ${what} bitte `, h('a', { href: `/login?weiter=${encodeURIComponent(location.pathname)}` }, 'anmelden'), '.');
 }
 
 function reportForm(pid, close) {
@@ -77,22 +85,26 @@ function reportForm(pid, close) {
   const form = h('form', { class: 'panel-form' }, reason.wrap, message, h('div', { class: 'form-actions' }, send, cancelButton(close)));
   onSubmit(form, send, { reason }, message, async () => {
     await api.post(`/api/entry/${pid}/report`, { reason: reason.input.value });
+    const card = form.closest('article');
     close();
-    announce('Danke! Die Meldung ist eingegangen.');
+    announce('Danke! Die Meldung ist eingegangen.', 'info', card);
   });
   return form;
 }
 
 function editForm(entry, close, onEdited) {
   const content = contentField('Text bearbeiten', entry.content);
+  const alt = entry.filepath ? altField(entry.alt ?? '') : null;
   const message = formMessage();
   const save = h('button', { type: 'submit', class: 'primary' }, 'Speichern');
-  const form = h('form', { class: 'panel-form' }, content.wrap, message, h('div', { class: 'form-actions' }, save, cancelButton(close)));
-  onSubmit(form, save, { content }, message, async () => {
-    const edited = await api.post(`/api/entry/${entry.pid}/edit`, { content: content.input.value });
+  const form = h('form', { class: 'panel-form' }, content.wrap, alt?.wrap, message, h('div', { class: 'form-actions' }, save, cancelButton(close)));
+  onSubmit(form, save, alt ? { content, alt } : { content }, message, async () => {
+    const fields = alt ? { content: content.input.value, alt: alt.input.value } : { content: content.input.value };
+    const edited = await api.post(`/api/entry/${entry.pid}/edit`, fields);
+    const card = form.closest('article');
     close();
-    onEdited(edited.content);
-    announce('Änderung gespeichert.');
+    onEdited(edited);
+    announce('Änderung gespeichert.', 'info', card);
   }, { 'entry.empty': 'content' });
   return form;
 }
@@ -104,8 +116,7 @@ function deleteConfirm(entry, close, onDeleted) {
     yes.disabled = true;
     try {
       await api.post(`/api/entry/${entry.pid}/delete`);
-      announce('Beitrag gelöscht.');
-      onDeleted();
+      announce('Beitrag gelöscht.', 'info', onDeleted());
     } catch (err) {
       message.textContent = err.message;
       yes.disabled = false;
@@ -116,29 +127,40 @@ function deleteConfirm(entry, close, onDeleted) {
     message, h('div', { class: 'form-actions' }, yes, cancelButton(close)));
 }
 
-/** The bar; a deleted entry's has only the link to its replies. Moderators may remove any live entry. */
+/** The link into the rest of the conversation below this entry (not on its own page). */
+function repliesLink(entry) {
+  if (entry.reply_count === 0 || location.pathname === `/e/${entry.pid}`) return null;
+  return h('a', { class: 'action replies-link', href: `/e/${entry.pid}` }, entry.reply_count === 1 ? '1 Antwort ansehen' : `Alle ${entry.reply_count} Antworten`);
+}
+
+/**
+ * The row; a deleted entry's has only the link to its replies. onDeleted() and onRemoved(reason)
+ * return the card that took its place. Moderators may remove any live entry.
+ */
 export function entryActions(entry, { panel, hideReply, replyForm, onEdited, onDeleted, onRemoved }) {
   panel.id = uid('panel');
   const bar = h('div', { class: 'entry-actions' });
-  const threadLink = entry.reply_count > 0 && location.pathname !== `/e/${entry.pid}`
-    ? h('a', { class: 'action', href: `/e/${entry.pid}` }, entry.reply_count === 1 ? '1 Antwort ansehen' : `Alle ${entry.reply_count} Antworten`)
-    : null;
-  if (entry.deleted) return replace(bar, threadLink);
+  if (entry.deleted) return replace(bar, repliesLink(entry));
   const user = me();
   const own = user && entry.uid === user.uid;
-  return replace(bar,
-    voteButtons(entry.pid),
-    hideReply ? null : panelToggle('Antworten', panel, () => (user ? replyForm() : loginNote('Antworten'))),
-    threadLink,
+  let menu = null;
+  const backToMenu = () => menu.button;
+  menu = moreMenu([
     user ? bumpButton(entry) : null,
-    panelToggle('Melden', panel, (close) => reportForm(entry.pid, close)),
-    own ? panelToggle('Bearbeiten', panel, (close) => editForm(entry, close, onEdited)) : null,
-    own ? panelToggle('Löschen', panel, (close) => deleteConfirm(entry, close, onDeleted), 'danger-text') : null,
+    panelToggle('Melden', panel, (close) => reportForm(entry.pid, close), '', backToMenu),
+    user && !own && entry.username ? muteButton({ uid: entry.uid, username: entry.username }, isMuted(entry.uid)) : null,
+    own ? panelToggle('Bearbeiten', panel, (close) => editForm(entry, close, onEdited), '', backToMenu) : null,
+    own ? panelToggle('Löschen', panel, (close) => deleteConfirm(entry, close, onDeleted), 'danger-text', backToMenu) : null,
     isModerator(user) ? panelToggle('Entfernen', panel, (close) => removeForm(entry.pid, {
       onCancel: close,
       onDone(reason) {
-        announce('Beitrag entfernt.');
-        onRemoved(reason);
+        announce('Beitrag entfernt.', 'info', onRemoved(reason));
       },
-    }), 'danger-text') : null);
+    }), 'danger-text', backToMenu) : null,
+  ]);
+  return replace(bar,
+    voteButtons(entry, panel),
+    hideReply ? null : panelToggle('Antworten', panel, () => (user ? replyForm() : loginOffer('Antworten', entry.pid))),
+    menu?.wrap,
+    repliesLink(entry));
 }

@@ -1,16 +1,23 @@
 // Labelled form fields with their own error line, and API errors put next to the right field.
 import { h, uid } from '../dom.js';
+import { announce } from '../status.js';
 
-/** The field object both kinds return: setError(text) fills the error line and marks the input invalid. */
+/**
+ * The field object both kinds return: setError(text) fills the error line and marks the input
+ * invalid. The error goes as soon as the field changes: it was about the value that was sent.
+ */
 function withError(wrap, input, error) {
-  return {
-    wrap, input, error,
-    setError(message) {
-      error.textContent = message || '';
-      if (message) input.setAttribute('aria-invalid', 'true');
-      else input.removeAttribute('aria-invalid');
-    },
+  const setError = (message) => {
+    error.textContent = message || '';
+    if (message) input.setAttribute('aria-invalid', 'true');
+    else input.removeAttribute('aria-invalid');
   };
+  const clear = () => {
+    if (error.textContent) setError('');
+  };
+  input.addEventListener('input', clear);
+  input.addEventListener('change', clear);
+  return { wrap, input, error, setError };
 }
 
 /**
@@ -109,6 +116,24 @@ export function onSubmit(form, button, fields, message, action, aliases) {
     } finally {
       button.disabled = false;
       button.removeAttribute('aria-busy');
+    }
+  });
+}
+
+/**
+ * A button that runs `action` once per click: disabled while it runs, and a failure's message
+ * shown next to it (the container's message line, status.js).
+ */
+export function onClickBusy(button, action) {
+  button.addEventListener('click', async () => {
+    if (button.disabled) return;
+    button.disabled = true;
+    try {
+      await action();
+    } catch (err) {
+      announce(err?.message || 'Unerwarteter Fehler. Bitte lade die Seite neu.', 'error', button);
+    } finally {
+      button.disabled = false;
     }
   });
 }

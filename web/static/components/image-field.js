@@ -4,11 +4,15 @@ import { h } from '../dom.js';
 import { imageTypes } from '../limits.js';
 import { fileField } from './form.js';
 
+const notAnImage = 'Diese Datei ist kein Bild im Format JPEG, PNG, GIF oder WebP. Bitte wähle ein anderes.';
+
 /**
  * An image file input with a preview of the chosen picture (a blob: URL, never uploaded until
- * the form is sent) and a button to take it out again.
+ * the form is sent) and a button to take it out again. A file that is not an image in one of the
+ * accepted formats is refused at once, before any upload, with the reason next to the field
+ * (not a broken preview). onChange(file or null) after every choice.
  */
-export function imageField(label, name) {
+export function imageField(label, name, { onChange = () => {} } = {}) {
   const f = fileField({ label, name, accept: imageTypes });
   const img = h('img', { class: 'image-preview-img', alt: 'Vorschau des gewählten Bildes' });
   const remove = h('button', { type: 'button', class: 'link-button' }, 'Bild entfernen');
@@ -21,13 +25,29 @@ export function imageField(label, name) {
     img.removeAttribute('src');
     preview.hidden = true;
   };
+  // Setting the value fires no change event, so the error set next stays.
+  const refuse = () => {
+    clear();
+    f.input.value = '';
+    f.wrap.querySelector('.file-name').textContent = 'Keine Datei ausgewählt';
+    f.setError(notAnImage);
+    onChange(null);
+  };
+  img.addEventListener('load', () => {
+    if (url) preview.hidden = false;
+  });
+  img.addEventListener('error', () => {
+    if (url) refuse(); // the browser could not decode it: whatever its name says, it is no image
+  });
   f.input.addEventListener('change', () => {
     clear();
     const file = f.input.files?.[0];
-    if (!file) return;
+    if (!file) return onChange(null);
+    // An empty type (an unknown file name ending) is left to the decoding check.
+    if (file.type && !imageTypes.split(',').includes(file.type)) return refuse();
     url = URL.createObjectURL(file);
     img.src = url;
-    preview.hidden = false;
+    onChange(file);
   });
   const reset = () => {
     f.input.value = '';

@@ -10,8 +10,8 @@ export function logoutButton(attrs = {}) {
   button.addEventListener('click', async () => {
     try {
       await logout();
-      announce('Du bist abgemeldet.');
       navigate('/');
+      announce('Du bist abgemeldet.');
     } catch (err) {
       announce(err.message, 'error');
     }

@@ -9,7 +9,7 @@ export function pageFromQuery(query) {
 }
 
 function pageHref(basePath, page) {
-  return page === 0 ? basePath : `${basePath}?seite=${page + 1}`;
+  return page === 0 ? basePath : `${basePath}${basePath.includes('?') ? '&' : '?'}seite=${page + 1}`; // the search page has a query of its own
 }
 
 /** A full page means there may be more. */

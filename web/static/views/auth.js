@@ -1,5 +1,6 @@
 // "/login", "/register" and "/reset": accounts without e-mail.
 import * as api from '../api.js';
+import { forgottenPasswordHint } from '../contact.js';
 import { add, h } from '../dom.js';
 import { defaultLoginSeconds, passwordRule, usernameRule } from '../limits.js';
 import { sameOriginPath } from '../next-path.js';
@@ -48,14 +49,17 @@ export async function loginView(root, { query }) {
   onSubmit(form, button, fields, message, async () => {
     await api.post('/api/auth/login', { user: fields.user.input.value, pass: fields.pass.input.value, timeout: fields.timeout.input.value });
     await refreshMe();
-    announce(`Willkommen, ${me()?.username ?? ''}!`);
     navigate(next);
+    announce(`Willkommen, ${me()?.username ?? ''}!`);
   }, { 'auth.bad_credentials': 'pass' });
-  add(root, form, h('p', {}, 'Noch kein Konto? ', h('a', { href: '/register' }, 'Registrieren')));
+  add(root, form,
+    forgottenPasswordHint(),
+    h('p', {}, 'Noch kein Konto? ', h('a', { href: next === '/' ? '/register' : `/register?weiter=${encodeURIComponent(next)}` }, 'Registrieren')));
   return 'Anmelden';
 }
 
-export async function registerView(root) {
+export async function registerView(root, { query }) {
+  const next = nextPath(query);
   add(root, h('h1', {}, 'Registrieren'));
   const fields = {
     user: field({ label: 'Benutzername', name: 'user', autocomplete: 'username', required: true, hint: usernameRule }),
@@ -72,15 +76,15 @@ export async function registerView(root) {
     try {
       await api.post('/api/auth/login', { user: created.username, pass });
     } catch {
+      navigate(`/login?weiter=${encodeURIComponent(next)}`);
       announce('Dein Konto ist angelegt. Bitte melde dich an.');
-      navigate('/login');
       return;
     }
     await refreshMe();
+    navigate(next);
     announce(`Willkommen, ${created.username}! Dein Konto ist angelegt.`);
-    navigate('/');
   }, { 'user.name_taken': 'user' });
-  add(root, form, h('p', {}, 'Schon ein Konto? ', h('a', { href: '/login' }, 'Anmelden')));
+  add(root, form, h('p', {}, 'Schon ein Konto? ', h('a', { href: next === '/' ? '/login' : `/login?weiter=${encodeURIComponent(next)}` }, 'Anmelden')));
   return 'Registrieren';
 }
 
@@ -120,8 +124,8 @@ export async function resetView(root) {
     await api.post('/api/auth/reset', { token: resetToken, pass1: fields.pass1.input.value, pass2: fields.pass2.input.value });
     resetToken = '';
     await refreshMe();
-    announce('Dein Passwort ist geändert, und du bist angemeldet.');
     navigate('/');
+    announce('Dein Passwort ist geändert, und du bist angemeldet.');
   });
   add(root, form);
   return 'Neues Passwort';

@@ -5,12 +5,13 @@ import { refresh } from '../router.js';
 import { me } from '../session.js';
 import { composer } from '../components/composer.js';
 import { entryWithLatest } from '../components/entry.js';
+import { loginOffer } from '../components/login-offer.js';
 import { pageFromQuery, pager } from '../components/pager.js';
 
 /** The box to start a thread, or how to get one. */
 export function writeBox(onPosted) {
   if (!me()) {
-    return h('p', { class: 'note' }, 'Zum Schreiben bitte ', h('a', { href: '/login' }, 'anmelden'), ' oder ', h('a', { href: '/register' }, 'ein Konto anlegen'), '.');
+    return loginOffer('Schreiben');
   }
   // Folded by default: most visits are for reading, and on a phone the form would fill the screen.
   return h('details', { class: 'card write' },
@@ -29,5 +30,5 @@ export async function feedView(root, { query }) {
       : h('p', { class: 'empty' }, page ? 'Auf dieser Seite ist nichts mehr.' : 'Noch keine Beiträge. Schreib den ersten!'),
     pager('/', page, entries.length));
   if (page > 0 && entries.length === 0) add(root, h('p', {}, h('a', { href: '/' }, 'Zur ersten Seite')));
-  return page ? `Seite ${page + 1}` : '';
+  return page ? `Neueste Themen, Seite ${page + 1}` : 'Neueste Themen';
 }

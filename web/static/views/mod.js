@@ -29,15 +29,14 @@ function contextLinks(entry) {
 function queueItem({ entry, open_reports: openReports, reports }) {
   const headingId = uid('queue');
   const panel = h('div', { class: 'entry-panel', id: uid('panel') });
-  const result = h('p', { class: 'queue-result', tabindex: '-1' });
+  const result = h('p', { class: 'queue-result local-status', tabindex: '-1' });
   const actions = h('div', { class: 'entry-actions queue-actions' });
   let card = entryCard(entry, { replyContext: true, noActions: true });
 
   const done = (text) => {
     panel.replaceChildren();
-    result.textContent = text;
+    announce(text, 'info', result);
     result.focus();
-    announce(text);
     void refreshModCount();
   };
   const showTombstone = (reason) => {

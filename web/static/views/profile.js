@@ -4,12 +4,13 @@ import * as api from '../api.js';
 import { add, h, uid } from '../dom.js';
 import { longDate } from '../format.js';
 import { refresh } from '../router.js';
-import { isModerator, me } from '../session.js';
+import { isModerator, isMuted, me } from '../session.js';
 import { announce } from '../status.js';
 import { avatar } from '../components/avatar.js';
 import { entryCard } from '../components/entry.js';
 import { panelToggle } from '../components/entry-actions.js';
 import { avatarRemoveForm, banForm, banText, unbanButton } from '../components/mod-actions.js';
+import { muteButton, muteChangeText } from '../components/mute-button.js';
 import { pageFromQuery, pager } from '../components/pager.js';
 
 function decodedName(raw) {
@@ -38,6 +39,19 @@ function moderationTools(user) {
     h('h2', { id: 'mod-tools-heading' }, 'Moderation'), tools, panel);
 }
 
+/** Mute or unmute for a logged-in reader; the button swaps itself and says what happened next to it. */
+function muteTools(user) {
+  const line = h('p', { class: 'local-status' });
+  const wrap = h('div', { class: 'profile-tools' });
+  const draw = () => wrap.replaceChildren(muteButton(user, isMuted(user.uid), 'small-button', (change) => {
+    draw();
+    wrap.querySelector('button').focus();
+    announce(muteChangeText(change), 'info', line);
+  }), line);
+  draw();
+  return wrap;
+}
+
 export async function profileView(root, { params, query }) {
   const name = encodeURIComponent(decodedName(params[1]));
   const page = pageFromQuery(query);
@@ -50,11 +64,12 @@ export async function profileView(root, { params, query }) {
         h('h1', {}, user.username),
         h('p', { class: 'muted' }, `Mitglied seit ${longDate(user.created_at)}`),
         user.banned_until ? h('p', { class: 'ban-note' }, `Dieses Konto ist ${banText(user.banned_until)}.`) : null,
-        own ? h('p', {}, h('a', { href: '/settings' }, 'Profil bearbeiten')) : null)),
+        own ? h('p', {}, h('a', { href: '/settings' }, 'Profil bearbeiten')) : null,
+        me() && !own ? muteTools(user) : null)),
     isModerator() && !own ? moderationTools(user) : null,
     h('h2', {}, 'Beiträge'),
     entries.length
-      ? h('ul', { class: 'entry-list' }, entries.map((entry) => h('li', {}, entryCard(entry, { refresh, replyContext: true }))))
+      ? h('ul', { class: 'entry-list' }, entries.map((entry) => h('li', {}, entryCard(entry, { refresh, replyContext: true, neverFold: true }))))
       : h('p', { class: 'empty' }, page ? 'Auf dieser Seite ist nichts mehr.' : 'Noch keine Beiträge.'),
     pager(`/u/${name}`, page, entries.length));
   return page ? `${user.username}, Seite ${page + 1}` : user.username;

@@ -1,7 +1,7 @@
-// "/settings": rename, avatar, the current session, logout and account deletion.
+// "/settings": rename, avatar, password, sessions, muted accounts, the data export and account deletion.
 import * as api from '../api.js';
 import { add, h } from '../dom.js';
-import { dateTime, longDate } from '../format.js';
+import { longDate } from '../format.js';
 import { avatarSize, usernameRule } from '../limits.js';
 import { navigate, refresh } from '../router.js';
 import { me, setMe } from '../session.js';
@@ -9,11 +9,9 @@ import { announce } from '../status.js';
 import { avatar } from '../components/avatar.js';
 import { imageField, uploadProgress } from '../components/image-field.js';
 import { field, formMessage, onSubmit } from '../components/form.js';
-import { logoutButton } from '../components/logout-button.js';
-
-function section(id, title, ...children) {
-  return h('section', { class: 'card settings-section', 'aria-labelledby': id }, h('h2', { id }, title), ...children);
-}
+import { section } from '../components/section.js';
+import { exportSection, mutesSection } from './settings-data.js';
+import { passwordSection, sessionsSection } from './settings-sessions.js';
 
 function renameSection(user) {
   const fields = { user: field({ label: 'Neuer Name', name: 'user', value: user.username, autocomplete: 'username', required: true, hint: usernameRule }) };
@@ -52,16 +50,6 @@ function avatarSection() {
   return section('avatar-heading', 'Avatar ändern', h('p', { class: 'muted' }, `Das Bild wird quadratisch zugeschnitten (${avatarSize} × ${avatarSize} Pixel).`), form);
 }
 
-async function sessionSection() {
-  const session = await api.get('/api/auth/sessioninfo');
-  return section('session-heading', 'Diese Anmeldung',
-    h('dl', { class: 'facts' },
-      h('dt', {}, 'Angemeldet seit'), h('dd', {}, dateTime(session.created_at)),
-      h('dt', {}, 'Gültig bis'), h('dd', {}, dateTime(session.expires)),
-      h('dt', {}, 'Browser'), h('dd', { class: 'break' }, session.description || 'unbekannt')),
-    h('div', { class: 'form-actions' }, logoutButton()));
-}
-
 function deleteSection() {
   const fields = { pass1: field({ label: 'Passwort zur Bestätigung', name: 'pass1', type: 'password', autocomplete: 'current-password', required: true }) };
   const message = formMessage();
@@ -70,8 +58,8 @@ function deleteSection() {
   onSubmit(form, button, fields, message, async () => {
     await api.post('/api/user/delete', { pass1: fields.pass1.input.value });
     setMe(null);
-    announce('Dein Konto ist gelöscht.');
     navigate('/');
+    announce('Dein Konto ist gelöscht.');
   });
   return section('delete-heading', 'Konto löschen',
     h('p', {}, 'Dein Konto, deine Beiträge, Stimmen und Bilder werden gelöscht. Beiträge, auf die andere geantwortet haben, bleiben als „gelöscht“ stehen, damit deren Antworten lesbar bleiben. Das lässt sich nicht rückgängig machen.'),
@@ -85,7 +73,15 @@ export async function settingsView(root) {
     add(root, h('p', { class: 'note' }, 'Bitte ', h('a', { href: '/login?weiter=/settings' }, 'melde dich an'), ', um deine Einstellungen zu ändern.'));
     return 'Einstellungen';
   }
-  add(root, 
+  const [sessions, mutes] = await Promise.all([sessionsSection(), mutesSection()]);
+  let sessionsCard = sessions;
+  // After a password change only the other sessions are gone: the list is drawn again, the rest stays.
+  const reloadSessions = async () => {
+    const fresh = await sessionsSection();
+    sessionsCard.replaceWith(fresh);
+    sessionsCard = fresh;
+  };
+  add(root,
     h('div', { class: 'profile-head' },
       avatar(user.username, user.avatar, 'medium'),
       h('div', {},
@@ -93,7 +89,10 @@ export async function settingsView(root) {
         h('p', { class: 'muted' }, `Mitglied seit ${longDate(user.created_at)}`))),
     renameSection(user),
     avatarSection(),
-    await sessionSection(),
+    passwordSection(user, () => reloadSessions().catch((err) => announce(err.message, 'error'))),
+    sessionsCard,
+    mutes,
+    exportSection(),
     deleteSection());
   return 'Einstellungen';
 }

@@ -4,8 +4,10 @@ import { add, h } from '../dom.js';
 import { excerpt } from '../format.js';
 import { refresh } from '../router.js';
 import { me } from '../session.js';
+import { entryTitle } from '../titles.js';
 import { composer } from '../components/composer.js';
 import { entryCard, entryWithLatest } from '../components/entry.js';
+import { loginOffer } from '../components/login-offer.js';
 
 /** The path from the root; a deep entry's thread leaves out the middle ("… N weitere", linked to the next one up). */
 function breadcrumb(ancestors, entry, skipped = 0) {
@@ -15,14 +17,14 @@ function breadcrumb(ancestors, entry, skipped = 0) {
     h('ol', {},
       h('li', {}, h('a', { href: '/' }, 'Neueste')),
       root ? crumb(root) : null,
-      skipped > 0 && near[0] ? h('li', {}, h('a', { href: `/e/${near[0].reply_to}` }, `… ${skipped} weitere`)) : null,
+      skipped > 0 && near[0] ? h('li', {}, h('a', { href: `/e/${near[0].reply_to}` }, `… ${skipped} weitere Beiträge`)) : null,
       near.map(crumb),
       h('li', { 'aria-current': 'page' }, excerpt(entry))));
 }
 
 function replyBox(entry) {
   if (entry.deleted) return h('p', { class: 'note' }, `Auf einen ${entry.removed ? 'entfernten' : 'gelöschten'} Beitrag kann man nicht antworten.`);
-  if (!me()) return h('p', { class: 'note' }, 'Zum Antworten bitte ', h('a', { href: `/login?weiter=/e/${entry.pid}` }, 'anmelden'), '.');
+  if (!me()) return loginOffer('Antworten', entry.pid);
   return h('section', { class: 'card write', 'aria-labelledby': 'reply-heading' },
     h('h2', { id: 'reply-heading' }, 'Antwort schreiben'),
     composer({ replyTo: entry.pid, onPosted: () => refresh() }));
@@ -42,5 +44,5 @@ export async function threadView(root, { params }) {
         : h('p', { class: 'empty' }, 'Noch keine Antworten.'),
       entry.reply_count > replies.length ? h('p', { class: 'note' }, `Gezeigt werden die ${replies.length} zuletzt aktiven Antworten.`) : null),
     replyBox(entry));
-  return excerpt(entry);
+  return entryTitle(entry);
 }

@@ -1,0 +1,31 @@
+import type { Db } from './db.ts';
+import { isTokenShaped, newToken, tokenHash } from './tokens.ts';
+
+/**
+ * The secret of an account's private Atom feed of its notifications (/n/<token>.atom): one per
+ * account, only its SHA-256 stored, like sessions and reset links. Why a token and not the
+ * session: feed readers keep no cookies, and a token read out of a feed reader's settings gives
+ * away the notifications only, never the account.
+ */
+
+/** Creates the account's token, replacing the one before (which stops working). */
+export function createFeedToken(db: Db, uid: number, now: number): string {
+  const token = newToken();
+  db.run(
+    `INSERT INTO feed_tokens (uid, token_hash, created_at) VALUES (?, ?, ?)
+     ON CONFLICT (uid) DO UPDATE SET token_hash = excluded.token_hash, created_at = excluded.created_at`,
+    uid, tokenHash(token), now,
+  );
+  return token;
+}
+
+/** Ends the account's token, if it has one: on request, and after every password change or reset. */
+export function endFeedToken(db: Db, uid: number): void {
+  db.run('DELETE FROM feed_tokens WHERE uid = ?', uid);
+}
+
+/** The account a token belongs to. */
+export function findFeedTokenOwner(db: Db, token: string): number | undefined {
+  if (!isTokenShaped(token)) return undefined;
+  return db.one<{ uid: number }>('SELECT uid FROM feed_tokens WHERE token_hash = ?', tokenHash(token))?.uid;
+}

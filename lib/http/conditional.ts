@@ -1,0 +1,32 @@
+import { createHash } from 'node:crypto';
+import type { Ctx } from './context.ts';
+
+/** A strong ETag of a body: its SHA-256, shortened (collisions between two versions of one feed are not a concern). */
+export function etagOf(body: Buffer): string {
+  return `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"`;
+}
+
+/**
+ * True when the client's copy is current (RFC 9110 §13.1): If-None-Match wins when present
+ * (any listed tag, weak or not, or `*`); otherwise If-Modified-Since at or after `updated`.
+ */
+export function isNotModified(ctx: Ctx, etag: string, updated: number): boolean {
+  const ifNoneMatch = ctx.req.headers['if-none-match'];
+  if (ifNoneMatch !== undefined) {
+    return ifNoneMatch.split(',').map((tag) => tag.trim().replace(/^W\//, '')).some((tag) => tag === etag || tag === '*');
+  }
+  const since = Date.parse(ctx.req.headers['if-modified-since'] ?? '');
+  return Number.isFinite(since) && Math.floor(since / 1000) >= updated;
+}
+
+/** Sends a document with its validators, or 304 without a body when the client's copy is current. */
+export function sendDocument(ctx: Ctx, type: string, doc: { body: Buffer; etag: string; updated: number }, headers: Record<string, string> = {}): void {
+  const validators = { ETag: doc.etag, 'Last-Modified': new Date(doc.updated * 1000).toUTCString(), ...headers };
+  if (isNotModified(ctx, doc.etag, doc.updated)) {
+    ctx.res.writeHead(304, validators);
+    ctx.res.end();
+    return;
+  }
+  ctx.res.writeHead(200, { 'Content-Type': type, 'Content-Length': doc.body.length, ...validators });
+  ctx.res.end(ctx.req.method === 'HEAD' ? undefined : doc.body);
+}

@@ -1,0 +1,125 @@
+import type { Db } from '../db.ts';
+
+/**
+ * The search index (docs/API.md "Search"): the FTS5 table `search`, one row per live entry
+ * (not deleted, not removed), rowid = pid. Every write that makes an entry live, changes its
+ * text or ends it calls one of the functions below inside its own transaction, so a search never
+ * sees an entry the feed would not show.
+ *
+ * Contentless (the text stays in `entries` only) with contentless_delete, so a row goes by its
+ * rowid; the trigram tokenizer makes every 3-character substring a term, case-folded, which is
+ * what lets "kraftwerk" find "Balkonkraftwerke". Three columns:
+ * - `text`: the entry's text (NFC);
+ * - `short`: the entry's words of 1–2 characters, each padded to one 3-character term ("KI" →
+ *   "_KI"): trigrams cannot hold them, and as whole words they mean something ("KI", "EU");
+ * - `author`: the author's uid as one 3-character term, so `user=` narrows inside the index.
+ *
+ * Entries older than the index wait for the backfill (lib/search/backfill.ts), which indexes
+ * the pids below `search_backfill.next_below`, newest first. Those pids are never in the index
+ * until the backfill reaches them, so the writes here leave them alone: the backfill reads their
+ * state when it gets there. Why it matters: FTS5 cannot tell whether a contentless row exists,
+ * and an insert of a row that is there, or a delete of one that is not, would corrupt its lists.
+ */
+
+/** The fields an index row is made of. */
+export interface IndexedEntry {
+  pid: number;
+  uid: number;
+  content: string;
+}
+
+/** A "word" for the short-word rule: a run of letters, marks and digits ("KI-Modell" holds "KI"). */
+const wordPattern = /[\p{L}\p{M}\p{N}]+/gu;
+/** The longest word that goes to the `short` column instead of trigrams. */
+export const maxShortWord = 2;
+
+/** Text as indexed and searched: NFC, so a decomposed "ü" (u + U+0308) finds a composed one. */
+export function searchableText(text: string): string {
+  return text.normalize('NFC');
+}
+
+/** A word of 1–2 characters as one trigram term: padded with "_" in front ("KI" → "_KI", "a" → "__a"). */
+export function shortWordTerm(word: string): string {
+  return '_'.repeat(3 - [...word].length) + word;
+}
+
+/** The words of 1–2 characters of a text, each once, as `short` terms separated by spaces. */
+export function shortWordTerms(text: string): string {
+  const terms = new Set<string>();
+  for (const [word] of searchableText(text).matchAll(wordPattern)) {
+    if ([...word].length <= maxShortWord) terms.add(shortWordTerm(word.toLowerCase()));
+  }
+  return [...terms].join(' ');
+}
+
+/** Private-use code points: no case, no diacritics, never in the other columns' queries. */
+const privateUseStart = 0xe000;
+const privateUseSize = 6400;
+
+/** A uid as one 3-character term (base 6400 in private-use code points: room for 2.6 × 10^11 accounts). */
+export function authorTerm(uid: number): string {
+  const digit = (n: number) => String.fromCharCode(privateUseStart + (Math.floor(n) % privateUseSize));
+  return digit(uid) + digit(uid / privateUseSize) + digit(uid / privateUseSize ** 2);
+}
+
+/** Adds a row for an entry that is not in the index (a new one, a restored one, one the backfill reaches). */
+function insertRow(db: Db, entry: IndexedEntry): void {
+  db.run(
+    'INSERT INTO search (rowid, text, short, author) VALUES (?, ?, ?, ?)',
+    entry.pid, searchableText(entry.content), shortWordTerms(entry.content), authorTerm(entry.uid),
+  );
+}
+
+/** True when the entry's row is the index's business: it is not below the backfill's mark. */
+function isIndexedRange(db: Db, pid: number): boolean {
+  const backfill = db.one<{ next_below: number }>('SELECT next_below FROM search_backfill');
+  return !backfill || pid >= backfill.next_below;
+}
+
+/** A live entry joins the index: on create and on restore (call inside the write's transaction). */
+export function indexEntry(db: Db, entry: IndexedEntry): void {
+  if (isIndexedRange(db, entry.pid)) insertRow(db, entry);
+}
+
+/** A live entry leaves the index: delete, removal, account deletion (call inside the write's transaction, while it was live). */
+export function unindexEntry(db: Db, pid: number): void {
+  if (isIndexedRange(db, pid)) db.run('DELETE FROM search WHERE rowid = ?', pid);
+}
+
+/** A live entry's text changed (an edit): its row is replaced. */
+export function reindexEntry(db: Db, entry: IndexedEntry): void {
+  if (!isIndexedRange(db, entry.pid)) return;
+  db.run('DELETE FROM search WHERE rowid = ?', entry.pid);
+  insertRow(db, entry);
+}
+
+/**
+ * The backfill's step: indexes the live entries among the next `limit` pids below the mark,
+ * newest first, and moves the mark below them. Inside the caller's transaction; returns the pids
+ * it looked at (0: nothing was left, the mark is gone).
+ */
+export function backfillBelowMark(db: Db, limit: number): number {
+  // The first statement writes, so the transaction holds the write lock before it reads: two
+  // processes never index the same slice.
+  const mark = db.one<{ next_below: number }>('UPDATE search_backfill SET next_below = next_below RETURNING next_below');
+  if (!mark) return 0;
+  const rows = db.all<IndexedEntry & { deleted: number }>(
+    'SELECT pid, uid, content, deleted FROM entries WHERE pid < ? ORDER BY pid DESC LIMIT ?', mark.next_below, limit,
+  );
+  for (const row of rows) if (!row.deleted) insertRow(db, row);
+  if (rows.length < limit) db.run('DELETE FROM search_backfill');
+  else db.run('UPDATE search_backfill SET next_below = ?', rows.at(-1)!.pid);
+  return rows.length;
+}
+
+/**
+ * One step of merging the index's segments towards one (FTS5 'merge' with a negative page count):
+ * the backfill's many small writes leave many segments, and every search reads each of them.
+ * Inside the caller's transaction; true when the step did work (more may be left).
+ */
+export function mergeIndexStep(db: Db, pages: number): boolean {
+  const changes = () => db.one<{ n: number }>('SELECT total_changes() AS n')!.n;
+  const before = changes();
+  db.run("INSERT INTO search (search, rank) VALUES ('merge', ?)", -pages);
+  return changes() - before > 1; // the command itself counts as one change
+}

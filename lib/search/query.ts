@@ -1,0 +1,68 @@
+import { maxShortWord, searchableText, shortWordTerm } from './index.ts';
+
+/**
+ * `q` of GET /api/search/{page} as an FTS5 expression (docs/API.md "Search"). `q` is taken
+ * literally: there is no query syntax, every word is quoted as an FTS5 string (its own double
+ * quotes doubled). The one exception is a pair of double quotes, which makes the text between
+ * them one term (a phrase); a quote without a partner is an ordinary character.
+ *
+ * A term of 3 characters or more matches as a substring of the text (case-insensitive, so
+ * "kraftwerk" finds "Balkonkraftwerke"), with its German umlaut spelling as an alternative
+ * ("Strasse" also finds "Straße", "Müller" also "Mueller"). A shorter term matches its words of
+ * letters and digits as whole words ("KI" finds "KI" and "KI-Modell", not "Kino"): as substrings
+ * two letters would match nearly every entry. An entry matches when it holds every term.
+ */
+
+/** docs/API.md "GET /api/search/{page}": `q` is 1–200 characters. */
+export const maxQueryLength = 200;
+
+/** The terms of q: phrases between balanced quote pairs, and the whitespace-separated words around them. */
+export function queryTerms(q: string): string[] {
+  const text = searchableText(q);
+  const quotes = [...text.matchAll(/"/g)].map((match) => match.index);
+  const terms: string[] = [];
+  const words = (part: string) => terms.push(...part.split(/\s+/u).filter(Boolean));
+  let rest = 0;
+  // An odd count leaves the last quote without a partner: it stays in its word as a character.
+  for (let i = 0; i + 1 < quotes.length; i += 2) {
+    words(text.slice(rest, quotes[i]));
+    const phrase = text.slice(quotes[i]! + 1, quotes[i + 1]).trim().replace(/\s+/gu, ' ');
+    if (phrase) terms.push(phrase);
+    rest = quotes[i + 1]! + 1;
+  }
+  words(text.slice(rest));
+  return terms;
+}
+
+/** An FTS5 string: the text in double quotes, its own double quotes doubled. */
+function ftsString(text: string): string {
+  return `"${text.replaceAll('"', '""')}"`;
+}
+
+const toDigraph: Record<string, string> = { ä: 'ae', ö: 'oe', ü: 'ue', ß: 'ss', Ä: 'Ae', Ö: 'Oe', Ü: 'Ue' };
+const toUmlaut: Record<string, string> = { ae: 'ä', oe: 'ö', ue: 'ü', ss: 'ß' };
+
+/** The term as written and in the other German spelling: umlauts as digraphs, or digraphs as umlauts. */
+export function germanSpellings(term: string): string[] {
+  const spellings = new Set([term]);
+  spellings.add(term.replace(/[äöüßÄÖÜ]/g, (c) => toDigraph[c]!));
+  spellings.add(term.replace(/ae|oe|ue|ss/gi, (pair) => toUmlaut[pair.toLowerCase()]!));
+  return [...spellings];
+}
+
+const wordPattern = /[\p{L}\p{M}\p{N}]+/gu;
+
+/** One term as an FTS5 expression, or undefined when it holds nothing to look for (a lone "-"). */
+function termExpression(term: string): string | undefined {
+  if ([...term].length > maxShortWord) {
+    const spellings = germanSpellings(term).map((spelling) => `text : ${ftsString(spelling)}`);
+    return spellings.length === 1 ? spellings[0] : `(${spellings.join(' OR ')})`;
+  }
+  const words = [...term.matchAll(wordPattern)].map(([word]) => `short : ${ftsString(shortWordTerm(word.toLowerCase()))}`);
+  return words.length ? words.join(' AND ') : undefined;
+}
+
+/** q as one FTS5 expression (every term ANDed), or '' when no term holds a letter, digit or 3 characters. */
+export function searchExpression(q: string): string {
+  return queryTerms(q).map(termExpression).filter((e) => e !== undefined).join(' AND ');
+}

@@ -1,0 +1,18 @@
+import type { Db } from '../db.ts';
+import { feedPageSize, readLiveEntriesWithLatest, type EntryJson } from '../entry-reads.ts';
+import { authorTerm } from './index.ts';
+
+/**
+ * One page of search results (docs/API.md "GET /api/search/{page}"): live entries matching the
+ * expression (lib/search/query.ts), newest first, 20 a page. Newest first is rowid order: pids
+ * grow with created_at (both are set at insert from one clock), and FTS5 walks its lists
+ * backwards by rowid and stops after the page, so a common word costs no more than a rare one.
+ */
+export function searchEntries(db: Db, expression: string, authorUid: number | undefined, page: number): EntryJson[] {
+  const match = authorUid === undefined ? expression : `author : "${authorTerm(authorUid)}" AND (${expression})`;
+  const pids = db.all<{ pid: number }>(
+    'SELECT rowid AS pid FROM search WHERE search MATCH ? ORDER BY rowid DESC LIMIT ? OFFSET ?',
+    match, feedPageSize, page * feedPageSize,
+  );
+  return readLiveEntriesWithLatest(db, pids.map((row) => row.pid));
+}

@@ -1,0 +1,130 @@
+import assert from 'node:assert/strict';
+import { createRequire } from 'node:module';
+import { after, before, describe, test } from 'node:test';
+import type { Browser, Page } from 'playwright-core';
+import { imageFixture, limitsOff, makeModerator, member, password, startBoard, type Client, type TestBoard } from '../helpers.ts';
+import { assertCleanConsole, launchChromium, newRecordedContext, openBoard, skipWithoutChromium, type Recorder } from './browser-helpers.ts';
+
+// Counted as skipped in the summary too, not only as a skipped suite.
+if (skipWithoutChromium) test('accessibility browser tests', { skip: skipWithoutChromium }, () => {});
+
+/** axe-core's browser bundle (a devDependency), put into each page as the test's own script: the page's CSP does not apply to it. */
+const axeSource: string = createRequire(import.meta.url)('axe-core').source;
+
+/** What axe found, reduced to what a failure message needs. */
+interface Finding {
+  rule: string;
+  impact: string;
+  help: string;
+  where: string[];
+}
+
+/** Runs every axe rule (WCAG 2.x A and AA and best practices) on the page as it is; the serious and critical findings. */
+async function seriousFindings(page: Page): Promise<Finding[]> {
+  if (!(await page.evaluate('typeof window.axe === "object"'))) await page.evaluate(axeSource);
+  const findings = await page.evaluate(`axe.run(document, { resultTypes: ['violations'] }).then((result) => result.violations.map((v) => ({
+    rule: v.id, impact: v.impact, help: v.help, where: v.nodes.slice(0, 4).map((node) => node.target.join(' ')),
+  })))`) as Finding[];
+  return findings.filter((f) => f.impact === 'serious' || f.impact === 'critical');
+}
+
+/**
+ * Issue 16, "Checks": every page of the front end, logged out and logged in (a moderator, so the
+ * moderation pages show their full form), at 1280 px (light) and 390 px (dark), with axe-core: no
+ * serious or critical violation. Also the states a page changes into: the open "Mehr" list, a
+ * reply form, the composer, the shortcut list, the notifications' feed address.
+ */
+describe('accessibility of every page (axe-core)', { skip: skipWithoutChromium }, () => {
+  let board: TestBoard;
+  let browser: Browser;
+  let anna: Client;
+  const recorders: Recorder[] = [];
+  const pages: Record<string, string> = {};
+
+  before(async () => {
+    board = await startBoard({ ...limitsOff, BOARD_CONTACT: 'Matrix: @betrieb:example.org oder https://example.org/kontakt' });
+    browser = await launchChromium();
+    anna = await member(board, 'Anna');
+    makeModerator(board, 'Anna');
+    const bert = await member(board, 'Bert');
+    const cora = await member(board, 'Cora');
+    const post = async (who: Client, content: string, replyTo = 0): Promise<number> => {
+      const answer = await who.post('/api/entry/create', replyTo ? { content, reply_to: replyTo } : { content });
+      assert.equal(answer.status, 201, answer.text);
+      return answer.body.pid as number;
+    };
+    const photo = await bert.postMultipart('/api/entry/create', { content: 'Gestern am See', alt: 'Ein Steg im Abendlicht' }, [
+      { name: 'file', filename: 'see.png', type: 'image/png', data: await imageFixture({ format: 'png', width: 400, height: 260, background: '#2a6f97' }) },
+    ]);
+    assert.equal(photo.status, 201, photo.text);
+    const root = await post(anna, 'Kennt jemand ein ruhiges Café mit WLAN? Mehr unter https://example.org/cafe');
+    const middle = await post(bert, 'Das am Markt!', root);
+    const deeper = await post(cora, 'Oder in der Bibliothek.', middle);
+    const deepest = await post(bert, 'Stimmt, da ist es ruhig.', deeper);
+    assert.equal((await anna.post(`/api/entry/${root}/vote`, { mode: 'yes' })).status, 200);
+    await post(bert, '@Anna, kennst du das Café am Markt?'); // with Bert's reply above: two notifications for Anna
+    const spam = await post(cora, 'Billige Uhren, nur heute!');
+    const reported = await post(cora, 'Noch mehr Werbung');
+    assert.equal((await bert.post(`/api/entry/${reported}/report`, { reason: 'Werbung' })).status, 200);
+    assert.equal((await anna.post(`/api/mod/entry/${spam}/remove`, { reason: 'Werbung' })).status, 200);
+    assert.equal((await anna.post('/api/user/mute', { user: 'Cora' })).status, 200); // a folded card on Anna's pages
+    Object.assign(pages, {
+      feed: '/', thread: `/e/${root}`, reply: `/e/${deepest}`, removed: `/e/${spam}`, profile: '/u/Bert', login: '/login', register: '/register',
+      reset: '/reset', settings: '/settings', stats: '/stats', mod: '/mod', modlog: '/modlog', notFound: '/gibt-es-nicht',
+      search: '/suche?q=ruhig', searchEmpty: '/suche?q=Tiefgarage', notifications: '/benachrichtigungen',
+    });
+  });
+
+  after(async () => {
+    await browser?.close();
+    await board?.close();
+  });
+
+  for (const [width, scheme] of [[1280, 'light'], [390, 'dark']] as const) {
+    for (const who of ['logged out', 'logged in'] as const) {
+      test(`${who}, ${width} px (${scheme}): no serious or critical violation on any page`, async () => {
+        const { context, recorder } = await newRecordedContext(browser, { width, height: width > 800 ? 900 : 844, colorScheme: scheme });
+        recorders.push(recorder);
+        if (who === 'logged in') {
+          const login = board.client();
+          assert.equal((await login.post('/api/auth/login', { user: 'Anna', pass: password })).status, 200);
+          await context.addCookies([{ name: 'session', value: login.cookie!, url: board.url }]);
+        }
+        const page = await context.newPage();
+        const problems: string[] = [];
+        const check = async (what: string) => {
+          for (const f of await seriousFindings(page)) problems.push(`${what}: ${f.rule} (${f.impact}) ${f.help} at ${f.where.join(', ')}`);
+        };
+        for (const [name, path] of Object.entries(pages)) {
+          await openBoard(page, board, path);
+          await page.locator('main h1').waitFor();
+          await page.waitForFunction('document.getElementById("busy").hidden');
+          await check(name);
+        }
+        // The states a page changes into.
+        await openBoard(page, board, pages.feed!);
+        await page.locator('main article.entry:not(.entry-muted)').first().getByRole('button', { name: 'Mehr' }).click();
+        await page.locator('main article.entry:not(.entry-muted)').first().getByRole('button', { name: 'Antworten' }).click();
+        if (who === 'logged in') await page.locator('details.write summary').click();
+        await check('feed with "Mehr", a reply form and the composer open');
+        await page.locator('.site-footer').getByRole('button', { name: 'Tastenkürzel' }).click();
+        await page.getByRole('dialog', { name: 'Tastenkürzel' }).waitFor();
+        await check('the shortcut list');
+        if (who === 'logged in') {
+          await openBoard(page, board, pages.notifications!);
+          await page.locator('details.feed-box summary').click();
+          await page.getByRole('button', { name: 'Feed-Adresse erzeugen' }).click();
+          await page.getByLabel('Deine geheime Feed-Adresse').waitFor();
+          await check('the notifications with their feed address shown');
+        }
+        assert.deepEqual(problems, []);
+        await context.close();
+      });
+    }
+  }
+
+  test('the checks ran under the page\'s own CSP without a violation', () => {
+    assert.equal(recorders.length, 4);
+    for (const recorder of recorders) assertCleanConsole(recorder);
+  });
+});

@@ -1,0 +1,188 @@
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { limitsOff, member, password, startBoard, visitor, type Client, type TestBoard } from '../helpers.ts';
+import {
+  assertCleanConsole, assertOnlyBoardRequests, launchChromium, newRecordedContext, openBoard, screenshotDir, skipWithoutChromium, type Recorder,
+} from './browser-helpers.ts';
+
+// Counted as skipped in the summary too, not only as a skipped suite.
+if (skipWithoutChromium) test('account browser tests', { skip: skipWithoutChromium }, () => {});
+
+const firefoxOnLinux = 'Mozilla/5.0 (X11; Linux x86_64; rv:128.0) Gecko/20100101 Firefox/128.0';
+const safariOnIphone = 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1';
+
+/**
+ * The settings page of issue 16 (docs/API.md "Account self-service") and the mutes in the feed and
+ * threads, in Debian's Chromium: password, sessions with a readable device (finding 8), export, mutes.
+ */
+describe('account self-service in a real browser', { skip: skipWithoutChromium }, () => {
+  let board: TestBoard;
+  let browser: Browser;
+  let context: BrowserContext;
+  let page: Page;
+  let bert: Client;
+  let shots: string;
+  const recorders: Recorder[] = [];
+  const settings = () => openBoard(page, board, '/settings');
+
+  /** Another session of Anna's, from a client that says it is `userAgent`. */
+  async function annaElsewhere(userAgent: string): Promise<Client> {
+    const client = visitor(board);
+    const login = await client.post('/api/auth/login', { user: 'Anna', pass: password }, { 'user-agent': userAgent });
+    assert.equal(login.status, 200, login.text);
+    return client;
+  }
+
+  before(async () => {
+    board = await startBoard({ ...limitsOff, BOARD_TRUST_PROXY: '1' });
+    browser = await launchChromium();
+    shots = screenshotDir();
+    bert = await member(board, 'Bert');
+    await member(board, 'Anna');
+    const main = await newRecordedContext(browser);
+    context = main.context;
+    recorders.push(main.recorder);
+    page = await context.newPage();
+    await openBoard(page, board, '/login');
+    await page.getByLabel('Benutzername').fill('Anna');
+    await page.getByLabel('Passwort').fill(password);
+    await page.getByRole('button', { name: 'Anmelden' }).click();
+    await page.locator('#nav').getByRole('link', { name: 'Anna' }).waitFor();
+  });
+
+  after(async () => {
+    await browser?.close();
+    await board?.close();
+    if (shots) console.log(`account screenshots: ${shots}`);
+  });
+
+  test('8: the sessions list names each device in words, never the raw User-Agent, and ends one or all others', async () => {
+    const laptop = await annaElsewhere(firefoxOnLinux);
+    const phone = await annaElsewhere(safariOnIphone);
+    await settings();
+    const list = page.getByRole('list', { name: 'Deine Anmeldungen' });
+    const items = list.getByRole('listitem');
+    await list.waitFor();
+    const texts = await items.allTextContents();
+    assert.equal(texts.length, 4, 'this browser, the login in the set-up (member) and two more');
+    assert.ok(texts.some((t) => t.includes('Firefox auf Linux')));
+    assert.ok(texts.some((t) => t.includes('Safari auf iPhone')));
+    const current = list.locator('li[data-current]');
+    await current.filter({ hasText: 'Chrome auf Linux' }).filter({ hasText: 'Diese Anmeldung' }).waitFor();
+    assert.equal(await page.getByText('Mozilla/5.0').count(), 0, 'no raw User-Agent anywhere');
+    await page.screenshot({ path: join(shots, 'settings-sessions.png'), fullPage: true });
+
+    await items.filter({ hasText: 'Firefox auf Linux' }).getByRole('button', { name: /^Beenden/ }).click();
+    await page.locator('main .local-status').filter({ hasText: 'Die Anmeldung „Firefox auf Linux“ ist beendet.' }).waitFor();
+    assert.equal((await laptop.get('/api/user/info')).status, 401);
+    assert.equal((await phone.get('/api/user/info')).status, 200);
+
+    await page.getByRole('button', { name: 'Alle anderen Anmeldungen beenden' }).click();
+    await page.locator('main .local-status').filter({ hasText: '2 andere Anmeldungen sind beendet.' }).waitFor();
+    assert.equal((await phone.get('/api/user/info')).status, 401);
+    assert.equal(await items.count(), 1);
+  });
+
+  test('the password change asks for the current password first, names each bad field, and ends the other sessions', async () => {
+    const other = await annaElsewhere(firefoxOnLinux);
+    await settings();
+    const errorOf = (label: string) => page.locator('.field', { has: page.getByLabel(label, { exact: true }) }).locator('.field-error');
+    await page.getByLabel('Aktuelles Passwort').fill('nicht mein Passwort');
+    await page.getByLabel('Neues Passwort', { exact: true }).fill('ein neues Passwort 1');
+    await page.getByLabel('Neues Passwort wiederholen').fill('ein neues Passwort 1');
+    await page.getByRole('button', { name: 'Passwort ändern' }).click();
+    await errorOf('Aktuelles Passwort').filter({ hasText: /falsch/ }).waitFor();
+    await page.getByLabel('Aktuelles Passwort').fill(password);
+    await errorOf('Aktuelles Passwort').waitFor({ state: 'hidden' });
+    await page.getByLabel('Neues Passwort wiederholen').fill('ein anderes Passwort');
+    await page.getByRole('button', { name: 'Passwort ändern' }).click();
+    await errorOf('Neues Passwort wiederholen').filter({ hasText: 'stimmen nicht überein' }).waitFor();
+    await page.getByLabel('Neues Passwort wiederholen').fill('ein neues Passwort 1');
+    await page.getByRole('button', { name: 'Passwort ändern' }).click();
+    await page.locator('main .local-status').filter({ hasText: 'Dein Passwort ist geändert. Alle anderen Anmeldungen sind beendet.' }).waitFor();
+    assert.equal(await page.getByLabel('Aktuelles Passwort').inputValue(), '');
+    assert.equal((await other.get('/api/user/info')).status, 401, 'the other session ended');
+    await page.getByRole('list', { name: 'Deine Anmeldungen' }).getByRole('listitem').filter({ hasText: 'Diese Anmeldung' }).waitFor();
+    assert.equal(await page.getByRole('list', { name: 'Deine Anmeldungen' }).getByRole('listitem').count(), 1);
+    const fresh = visitor(board);
+    assert.equal((await fresh.post('/api/auth/login', { user: 'Anna', pass: 'ein neues Passwort 1' })).status, 200);
+  });
+
+  test('the data export downloads as a zip with the account\'s name and date', async () => {
+    await settings();
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('link', { name: 'Daten herunterladen (ZIP)' }).click()]);
+    assert.match(download.suggestedFilename(), /^board-Anna-\d{4}-\d{2}-\d{2}\.zip$/);
+    const bytes = readFileSync((await download.path())!);
+    assert.equal(bytes.subarray(0, 4).toString('latin1'), 'PK\u0003\u0004');
+    assert.ok(bytes.includes(Buffer.from('account.json')));
+  });
+
+  test('muting from an entry folds that account\'s entries in feed and threads for this reader only; "anzeigen" unfolds one', async () => {
+    const loud = (await bert.post('/api/entry/create', { content: 'Bert ist sehr laut' })).body.pid as number;
+    const reply = (await bert.post('/api/entry/create', { content: 'Bert antwortet auch laut', reply_to: loud })).body.pid as number;
+    await openBoard(page, board, '/');
+    const card = page.locator(`article#e${loud}`);
+    await card.getByRole('button', { name: 'Mehr' }).click();
+    await card.getByRole('button', { name: 'Bert stummschalten' }).click();
+    const folded = page.locator(`article#e${loud}.entry-muted`);
+    await folded.filter({ hasText: 'Beitrag eines stummgeschalteten Kontos — anzeigen' }).waitFor();
+    await page.locator(`article#e${loud}:focus`).waitFor();
+    await folded.locator('.local-status').filter({ hasText: 'Bert ist stummgeschaltet' }).waitFor();
+    await page.locator(`article#e${reply}.entry-muted`).waitFor(); // the latest reply below folds as well
+    assert.equal(await page.getByText('Bert ist sehr laut').count(), 0);
+
+    // The feed answer is the shared one: nothing about the reader in it, the page does the folding.
+    const feedRequests = recorders[0]!.requests.filter((url) => url.includes('/api/entry/feed/'));
+    assert.ok(feedRequests.every((url) => new URL(url).search === ''));
+
+    await page.reload();
+    await page.locator(`article#e${loud}.entry-muted`).waitFor();
+    await page.locator(`article#e${loud}`).getByRole('button', { name: 'anzeigen' }).click();
+    await page.locator(`article#e${loud}:not(.entry-muted)`).filter({ hasText: 'Bert ist sehr laut' }).waitFor();
+    await page.locator(`article#e${loud} .vote-yes`).filter({ hasText: 'Ja 0' }).waitFor(); // its tally, already loaded
+
+    await openBoard(page, board, `/e/${loud}`);
+    await page.locator(`article#e${reply}.entry-muted`).waitFor();
+    await openBoard(page, board, '/u/Bert');
+    await page.locator(`article#e${loud}`).filter({ hasText: 'Bert ist sehr laut' }).waitFor(); // a profile is opened to read that account
+    await page.getByRole('button', { name: 'Stummschaltung von Bert aufheben' }).waitFor();
+
+    const other = await newRecordedContext(browser);
+    recorders.push(other.recorder);
+    const someoneElse = await other.context.newPage();
+    await openBoard(someoneElse, board, '/');
+    await someoneElse.locator(`article#e${loud}`).filter({ hasText: 'Bert ist sehr laut' }).waitFor();
+    assert.equal(await someoneElse.locator('.entry-muted').count(), 0, 'nobody else is affected');
+    await other.context.close();
+  });
+
+  test('the settings list the muted accounts with the way back; unmuting there or on the profile shows the entries again', async () => {
+    await settings();
+    const mutes = page.getByRole('list', { name: 'Stummgeschaltete Konten' });
+    await mutes.getByRole('link', { name: 'Bert' }).waitFor();
+    await page.screenshot({ path: join(shots, 'settings-mutes.png'), fullPage: true });
+    await mutes.getByRole('button', { name: 'Stummschaltung von Bert aufheben' }).click();
+    await page.locator('main .local-status').filter({ hasText: 'Die Stummschaltung von Bert ist aufgehoben.' }).waitFor();
+    assert.equal(await mutes.getByRole('listitem').count(), 0);
+    await openBoard(page, board, '/');
+    assert.equal(await page.locator('.entry-muted').count(), 0);
+
+    await openBoard(page, board, '/u/Bert');
+    await page.getByRole('button', { name: 'Bert stummschalten' }).click();
+    await page.getByRole('button', { name: 'Stummschaltung von Bert aufheben' }).waitFor();
+    await page.locator('.profile-tools .local-status').filter({ hasText: 'Bert ist stummgeschaltet' }).waitFor();
+    await openBoard(page, board, '/');
+    await page.locator('.entry-muted').first().waitFor();
+    assert.deepEqual((await (await context.request.get(`${board.url}/api/user/mutes`)).json()).map((m: { username: string }) => m.username), ['Bert']);
+  });
+
+  test('no request left the board\'s origin and the CSP reported nothing', () => {
+    for (const recorder of recorders) {
+      assertOnlyBoardRequests(recorder, board);
+      assertCleanConsole(recorder);
+    }
+  });
+});

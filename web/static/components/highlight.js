@@ -1,0 +1,57 @@
+// Marks the words of a search in the shown text (<mark>), the way the server matched them.
+
+/**
+ * The words of a search as the server reads them (queryTerms in lib/search/query.ts): the text
+ * between a pair of double quotes is one phrase, a quote without a partner an ordinary
+ * character, everything else splits at white space; case never matters.
+ */
+export function searchWords(q) {
+  const quotes = [...q.matchAll(/"/g)].map((match) => match.index);
+  const words = [];
+  const split = (part) => words.push(...part.split(/\s+/u));
+  let rest = 0;
+  for (let i = 0; i + 1 < quotes.length; i += 2) {
+    split(q.slice(rest, quotes[i]));
+    words.push(q.slice(quotes[i] + 1, quotes[i + 1]).trim().replace(/\s+/gu, ' '));
+    rest = quotes[i + 1] + 1;
+  }
+  split(q.slice(rest));
+  return words.map((w) => w.toLowerCase()).filter((w) => w.length > 0);
+}
+
+function escapeRegExp(text) {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+/** One pattern for every word: long words anywhere (they find compounds), 1–2 letters as whole words only. */
+function wordsPattern(words) {
+  const parts = words.map((w) => ([...w].length <= 2 ? `(?<![\\p{L}\\p{N}])${escapeRegExp(w)}(?![\\p{L}\\p{N}])` : escapeRegExp(w)));
+  return parts.length ? new RegExp(parts.sort((a, b) => b.length - a.length).join('|'), 'giu') : null;
+}
+
+/** Wraps every match in the text nodes under `root` in <mark>; never touches markup. */
+export function markWords(root, words) {
+  const pattern = wordsPattern(words);
+  if (!pattern) return;
+  const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
+  const nodes = [];
+  while (walker.nextNode()) nodes.push(walker.currentNode);
+  for (const node of nodes) {
+    const text = node.nodeValue;
+    pattern.lastIndex = 0;
+    if (!pattern.test(text)) continue;
+    pattern.lastIndex = 0;
+    const pieces = [];
+    let at = 0;
+    for (const match of text.matchAll(pattern)) {
+      if (match[0] === '') continue;
+      pieces.push(text.slice(at, match.index));
+      const mark = document.createElement('mark');
+      mark.textContent = match[0];
+      pieces.push(mark);
+      at = match.index + match[0].length;
+    }
+    pieces.push(text.slice(at));
+    node.replaceWith(...pieces.filter((p) => p !== ''));
+  }
+}

@@ -1,0 +1,18 @@
+// What a logged-out visitor gets for an action that needs an account: the way to log in (or sign
+// up) right where they are, and back to this very entry afterwards (?weiter=, same-origin only,
+// see next-path.js).
+import { h } from '../dom.js';
+
+/** The address to come back to: this page, scrolled to the entry. */
+function backHere(pid) {
+  return `${location.pathname}${location.search}${pid ? `#e${pid}` : ''}`;
+}
+
+/** "Zum Abstimmen bitte anmelden oder ein Konto anlegen. Danach geht es hier weiter." */
+export function loginOffer(what, pid = 0) {
+  const weiter = encodeURIComponent(backHere(pid));
+  return h('p', { class: 'note login-offer' },
+    `Zum ${what} bitte `, h('a', { href: `/login?weiter=${weiter}` }, 'anmelden'),
+    ' oder ', h('a', { href: `/register?weiter=${weiter}` }, 'ein Konto anlegen'),
+    '. Danach geht es genau hier weiter.');
+}

@@ -1,0 +1,42 @@
+// "Mehr": the less-used actions of a card in a fold-out list, so the action row fits on one line at
+// every width. A disclosure (a button with aria-expanded and the list after it), not an ARIA menu:
+// Tab and Enter work as everywhere else on the page. The list opens in the flow under the row
+// (app.css), so it covers nothing.
+import { h, uid } from '../dom.js';
+
+/** The open lists' close functions by their wrapper: a click or focus anywhere else folds them. */
+const open = new Map();
+
+function foldOthers(event) {
+  for (const [wrap, close] of open) if (!wrap.contains(event.target)) close();
+}
+document.addEventListener('click', foldOthers);
+document.addEventListener('focusin', foldOthers);
+
+/** The button and its list; `items` are buttons (null entries are left out). Null when none remain. */
+export function moreMenu(items, label = 'Mehr') {
+  const present = items.filter(Boolean);
+  if (present.length === 0) return null;
+  const list = h('ul', { class: 'more-list', id: uid('more'), hidden: true }, present.map((item) => h('li', {}, item)));
+  const button = h('button', { type: 'button', class: 'action more-button', 'aria-expanded': 'false', 'aria-controls': list.id },
+    label, h('span', { class: 'more-caret', 'aria-hidden': 'true' }, ' ▾'));
+  const wrap = h('span', { class: 'more' }, button, list);
+  const setOpen = (isOpen) => {
+    list.hidden = !isOpen;
+    button.setAttribute('aria-expanded', String(isOpen));
+    if (isOpen) open.set(wrap, () => setOpen(false));
+    else open.delete(wrap);
+  };
+  button.addEventListener('click', () => setOpen(list.hidden));
+  // An item that opens a form (its own click handler runs first) or leaves folds the list away; one
+  // that answers in place (a bump and its cooldown) keeps it open.
+  list.addEventListener('click', (event) => {
+    if (event.target instanceof Element && event.target.closest('[aria-controls], a')) setOpen(false);
+  });
+  wrap.addEventListener('keydown', (event) => {
+    if (event.key !== 'Escape' || list.hidden) return;
+    setOpen(false);
+    button.focus();
+  });
+  return { wrap, button };
+}
