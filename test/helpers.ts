@@ -10,6 +10,7 @@ export * from './helpers/members.ts';
 export * from './helpers/errors.ts';
 export * from './helpers/openapi.ts';
 export * from './helpers/stored.ts';
+export * from './helpers/old-board.ts';
 export * from './helpers/admin.ts';
 export * from './helpers/use-board.ts';
 export * from './helpers/images.ts';

@@ -3,12 +3,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
-import Database from 'better-sqlite3';
-import { migrate } from '../../lib/schema.ts';
 import { openDb } from '../../lib/db.ts';
 import { backfillBelowMark } from '../../lib/search/index.ts';
 import {
-  accountRemovalDone, indexedPids, limitsOff, livePids, member, password, post, startProxiedBoard, useBoard, visitor, type TestBoard,
+  accountRemovalDone, indexedPids, limitsOff, livePids, member, oldBoard, password, post, startProxiedBoard, useBoard, visitor, type TestBoard,
 } from '../helpers.ts';
 import { consistencyProblems, searchIndexProblems } from '../resilience/consistency.ts';
 
@@ -82,17 +80,6 @@ describe('the search index under every write', () => {
     assertIndexWhole(t.board);
   });
 });
-
-/** A board at schema 7 (before the index) with entries written straight into SQLite. */
-function oldBoard(dataDir: string, entries: string[]): void {
-  const raw = new Database(join(dataDir, 'board.db'));
-  migrate(raw, 7);
-  raw.prepare("INSERT INTO users (uid, username, username_key, pass_hash, created_at) VALUES (1, 'Alt', 'alt', 'x', 1)").run();
-  const insert = raw.prepare('INSERT INTO entries (uid, created_at, content, root, depth, last_activity, deleted) VALUES (1, ?, ?, 0, 0, ?, ?)');
-  entries.forEach((content, i) => insert.run(1000 + i, content, 1000 + i, content === '' ? 1 : 0));
-  raw.exec('UPDATE entries SET root = pid');
-  raw.close();
-}
 
 describe('the backfill of a board that had entries before the index', () => {
   const dataDir = mkdtempSync(join(tmpdir(), 'board-backfill-'));

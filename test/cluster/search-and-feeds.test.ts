@@ -1,0 +1,83 @@
+import Database from 'better-sqlite3';
+import assert from 'node:assert/strict';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { oldBoard, password, type Client } from '../helpers.ts';
+import { searchIndexProblems } from '../resilience/consistency.ts';
+import { startCluster, waitForLine, type ClusterBoard } from './cluster-board.ts';
+
+/** Entries older than the search index: enough that the backfill is still at work while the workers start. */
+const oldEntries = 50_000;
+
+/**
+ * Two workers on a board that had entries before the search index: the primary alone indexes them
+ * (one backfill, every entry once), and what worker 2 acknowledges shows at once in worker 1's
+ * cached search pages, Atom feeds and share pages (lib/response-cache.ts: another process's
+ * commit drops them all).
+ */
+describe('two workers, one database: the search backfill, search pages, Atom feeds and share pages', () => {
+  let board: ClusterBoard;
+  let writer: Client;
+  let reader: Client;
+  before(async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'board-cluster-search-'));
+    oldBoard(dataDir, Array.from({ length: oldEntries }, (_, i) => (i === 99 ? '' : `Altbestand Nummer ${i}`)));
+    board = await startCluster({}, dataDir);
+  });
+  after(() => board.close());
+
+  test('the search backfill runs once, in the primary: one start, one end, every old entry indexed once', async () => {
+    await waitForLine(board.child, /search: segments merged/, 120_000);
+    const lines = (text: string) => board.child.output().split('\n').filter((line) => line.includes(text));
+    assert.deepEqual(lines('search: indexing '), [`search: indexing ${oldEntries.toLocaleString('en')} older entries in the background (written before the index existed)`]);
+    assert.equal(lines('search: the index is complete').length, 1);
+    assert.equal(lines('search: segments merged').length, 1);
+    assert.match(lines('runs the background jobs')[0] ?? '', /searchBackfill/);
+    const db = new Database(join(board.dataDir, 'board.db'), { readonly: true });
+    try {
+      const pids = (sql: string) => (db.prepare(sql).all() as { pid: number }[]).map((r) => r.pid);
+      assert.deepEqual(pids('SELECT rowid AS pid FROM search ORDER BY rowid'), pids('SELECT pid FROM entries WHERE deleted = 0 ORDER BY pid'));
+      assert.deepEqual(searchIndexProblems(db), []);
+    } finally {
+      db.close();
+    }
+  });
+
+  test('a search, an Atom feed and a share page in worker 1 show what worker 2 acknowledged, right after its 201', async () => {
+    writer = await board.clientOn('2', '192.0.2.50');
+    assert.equal((await writer.post('/api/auth/newuser', { user: 'Quitte', pass1: password, pass2: password })).status, 201);
+    assert.equal((await writer.post('/api/auth/login', { user: 'Quitte', pass: password })).status, 200);
+    reader = await board.clientOn('1', '192.0.2.51');
+    const found = async (q: string) => {
+      const answer = await reader.get(`/api/search/0?q=${encodeURIComponent(q)}`);
+      assert.equal(answer.status, 200, answer.text);
+      return (answer.body as { pid: number }[]).map((e) => e.pid);
+    };
+    const acknowledged: number[] = [];
+    for (let i = 0; i < 8; i++) {
+      // Read first, so worker 1 holds each page cached under the state before the write.
+      assert.deepEqual(await found('quittengelee'), acknowledged.slice().reverse());
+      assert.equal((await reader.get('/feed.atom')).status, 200);
+      assert.equal((await reader.get('/u/Quitte/feed.atom')).status, 200);
+      const answer = await writer.post('/api/entry/create', { content: `Quittengelee Nummer ${i}` });
+      assert.equal(answer.status, 201);
+      const pid = answer.body.pid as number;
+      acknowledged.push(pid);
+      assert.deepEqual(await found('quittengelee'), acknowledged.slice().reverse(), `search after entry ${pid}`);
+      assert.deepEqual(await found('altbestand 12345'), [12346], 'an old entry, found through the backfill');
+      assert.match((await reader.get('/feed.atom')).text, new RegExp(`/e/${pid}<`), `/feed.atom after entry ${pid}`);
+      assert.match((await reader.get('/u/Quitte/feed.atom')).text, new RegExp(`/e/${pid}<`), `the author's feed after entry ${pid}`);
+    }
+    const pid = acknowledged[0]!;
+    assert.match((await reader.get(`/e/${pid}`)).text, /Quittengelee Nummer 0/);
+    assert.equal((await writer.post(`/api/entry/${pid}/edit`, { content: 'Birnenkompott statt Gelee' })).status, 200);
+    const shared = (await reader.get(`/e/${pid}`)).text;
+    assert.match(shared, /Birnenkompott statt Gelee/, 'the share page shows the edit');
+    assert.doesNotMatch(shared, /Quittengelee/);
+    assert.deepEqual(await found('birnenkompott'), [pid]);
+    assert.equal(await board.workerOf(reader), '1', 'the reader stayed on worker 1');
+    assert.equal(await board.workerOf(writer), '2', 'the writer stayed on worker 2');
+  });
+});
