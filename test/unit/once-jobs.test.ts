@@ -18,7 +18,7 @@ test('one process runs every once-job itself; the statistics sweep stays with it
   t.after(() => rmSync(dataDir, { recursive: true, force: true }));
   const app = createApp(boardConfig(dataDir), { log: () => {} });
   try {
-    assert.ok(app.jobs?.housekeeping && app.jobs.accountRemoval && app.jobs.previews && app.jobs.notifier);
+    assert.ok(app.jobs?.housekeeping && app.jobs.accountRemoval && app.jobs.searchBackfill && app.jobs.previews && app.jobs.notifier);
     assert.equal(app.jobs.statisticsSweep, undefined);
     assert.equal(app.services.previews, app.jobs.previews);
     assert.equal(app.services.impressions.sweepsFinishedDays, true);
