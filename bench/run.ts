@@ -201,6 +201,10 @@ async function main(): Promise<void> {
     '',
     ...limitCostLines(await measureLimitCosts()),
     '',
+    '## Search, Atom feeds and share pages',
+    '',
+    'See [search-results.md](search-results.md) (`make bench-search`, 1,000,000 entries).',
+    '',
   ].join('\n');
   console.log(report);
   writeFileSync(join(root, 'bench', 'results.md'), report);
