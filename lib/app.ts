@@ -108,8 +108,9 @@ export function createApp(config: Config, options: AppOptions = {}): App {
     async close() {
       metricsServer?.close();
       metricsServer?.closeAllConnections();
-      // Account removal: the slice in progress commits, the rest stays queued; previews: fetches in
-      // flight are aborted, their jobs stay queued; notifications not yet sent are dropped.
+      // Account removal: the slice in progress commits, the rest stays queued; search backfill: the
+      // batch in progress commits, the rest waits for the next start; previews: fetches in flight
+      // are aborted, their jobs stay queued; notifications not yet sent are dropped.
       await jobs?.stop();
       stopImpressions(); // writes the last counts: before the database closes
       services.asn.close();
