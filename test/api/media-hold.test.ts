@@ -1,13 +1,15 @@
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, utimesSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
 import { before, describe, test } from 'node:test';
 import { writeArchive } from '../../lib/admin/archive.ts';
 import { copyDatabase, mediaReferencedBy } from '../../lib/admin/backup.ts';
 import { collectOrphanMedia } from '../../lib/admin/gc-media.ts';
 import { createMediaHold, dropMediaHold, emptyHeldMedia, heldFolder, holdFolder, holdMaxAgeMs } from '../../lib/media-hold.ts';
-import { emptyFolder, imageFixture, limitsOff, runAdmin, runAdminWith, useBoard, visitor } from '../helpers.ts';
+import { emptyFolder, imageFixture, limitsOff, runAdmin, runAdminWith, startProxiedBoard, useBoard, visitor } from '../helpers.ts';
+import { waitFor } from '../preview-helpers.ts';
 
 /**
  * The media hold of backup --with-media (lib/media-hold.ts): a file the server removes between
@@ -124,4 +126,19 @@ describe('a media hold while a backup runs', () => {
     }
     await emptyHeldMedia(media(), Date.now());
   });
+});
+
+test('the server\'s housekeeping empties what a killed backup left in media/.held, once no hold remains', async () => {
+  const dataDir = mkdtempSync(join(tmpdir(), 'board-held-'));
+  const leftBehind = join(dataDir, 'media', heldFolder, 'e', 'left-by-a-killed-backup.jpg');
+  mkdirSync(dirname(leftBehind), { recursive: true });
+  writeFileSync(leftBehind, 'x');
+  await new Promise((resolve) => setTimeout(resolve, 100)); // only files held before the check began go
+  const board = await startProxiedBoard(limitsOff, { dataDir });
+  try {
+    await waitFor('the held folder emptied at start', () => !existsSync(leftBehind));
+  } finally {
+    await board.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
 });

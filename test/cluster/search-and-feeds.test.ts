@@ -1,10 +1,12 @@
 import Database from 'better-sqlite3';
 import assert from 'node:assert/strict';
-import { mkdtempSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
+import { heldFolder } from '../../lib/media-hold.ts';
 import { oldBoard, password, type Client } from '../helpers.ts';
+import { waitFor } from '../preview-helpers.ts';
 import { searchIndexProblems } from '../resilience/consistency.ts';
 import { startCluster, waitForLine, type ClusterBoard } from './cluster-board.ts';
 
@@ -13,28 +15,33 @@ const oldEntries = 50_000;
 
 /**
  * Two workers on a board that had entries before the search index: the primary alone indexes them
- * (one backfill, every entry once), and what worker 2 acknowledges shows at once in worker 1's
- * cached search pages, Atom feeds and share pages (lib/response-cache.ts: another process's
- * commit drops them all).
+ * (one backfill, every entry once) and empties media/.held (housekeeping), and what worker 2
+ * acknowledges shows at once in worker 1's cached search pages, Atom feeds and share pages
+ * (lib/response-cache.ts: another process's commit drops them all).
  */
-describe('two workers, one database: the search backfill, search pages, Atom feeds and share pages', () => {
+describe('two workers, one database: the search backfill, held media, search pages, Atom feeds and share pages', () => {
   let board: ClusterBoard;
   let writer: Client;
   let reader: Client;
+  let leftBehind: string;
   before(async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'board-cluster-search-'));
     oldBoard(dataDir, Array.from({ length: oldEntries }, (_, i) => (i === 99 ? '' : `Altbestand Nummer ${i}`)));
+    leftBehind = join(dataDir, 'media', heldFolder, 'e', 'left-by-a-killed-backup.jpg');
+    mkdirSync(dirname(leftBehind), { recursive: true });
+    writeFileSync(leftBehind, 'x');
     board = await startCluster({}, dataDir);
   });
   after(() => board.close());
 
-  test('the search backfill runs once, in the primary: one start, one end, every old entry indexed once', async () => {
+  test('the search backfill runs once, in the primary: one start, one end, every old entry indexed once; its housekeeping empties media/.held', async () => {
     await waitForLine(board.child, /search: segments merged/, 120_000);
     const lines = (text: string) => board.child.output().split('\n').filter((line) => line.includes(text));
     assert.deepEqual(lines('search: indexing '), [`search: indexing ${oldEntries.toLocaleString('en')} older entries in the background (written before the index existed)`]);
     assert.equal(lines('search: the index is complete').length, 1);
     assert.equal(lines('search: segments merged').length, 1);
-    assert.match(lines('runs the background jobs')[0] ?? '', /searchBackfill/);
+    assert.match(lines('runs the background jobs')[0] ?? '', /housekeeping, accountRemoval, searchBackfill/);
+    await waitFor('media/.held emptied by the primary\'s housekeeping', () => !existsSync(leftBehind));
     const db = new Database(join(board.dataDir, 'board.db'), { readonly: true });
     try {
       const pids = (sql: string) => (db.prepare(sql).all() as { pid: number }[]).map((r) => r.pid);
