@@ -19,7 +19,7 @@ import { benchPassword, benchSessionToken, benchUsername, hotThreadPid, seedBoar
  */
 const boardLimits = process.env.BENCH_LIMITS ?? '0';
 const sizes = (process.env.BENCH_SIZES ?? '10000,100000,1000000').split(',').map(Number);
-const dataRoot = join(root, 'bench', 'data');
+export const dataRoot = join(root, 'bench', 'data');
 const basePort = 18_080;
 /** wrk's settings for every read: two generator threads, 64 connections, unpinned. */
 const readLoad = { threads: 2, connections: 64 };
