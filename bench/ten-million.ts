@@ -1,6 +1,6 @@
-import { statSync, writeFileSync } from 'node:fs';
+import { existsSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { root, rssMb, startBoard, stop } from './harness.ts';
+import { dataRoot, root, rssMb, startBoard, stop } from './harness.ts';
 import { cannon, ensureWrk, wrk } from './load.ts';
 import { machine, seed } from './run.ts';
 import { benchSessionToken, hotThreadPid } from './seed.ts';
@@ -10,7 +10,8 @@ import { benchSessionToken, hotThreadPid } from './seed.ts';
  * from 1,000,000 to 10,000,000 entries. For each size: seeding time, database size, start-up
  * (spawn to first answer), feed page 0 and the hot thread (wrk), creates (autocannon), and the
  * server's memory after the run. BENCH_10M_SIZES changes the sizes (e.g. 1000000,5000000 when
- * the disk or the time is short). Writes bench/results-10m.md.
+ * the disk or the time is short); BENCH_10M_REUSE=1 measures the boards an earlier run seeded
+ * (bench/data/<size>) again without seeding them (10M takes about 9 minutes). Writes bench/results-10m.md.
  */
 const sizes = (process.env.BENCH_10M_SIZES ?? '1000000,10000000').split(',').map(Number);
 const port = 18_090;
@@ -27,10 +28,13 @@ interface SizeRun {
   rssMb: number;
 }
 
+const reuse = process.env.BENCH_10M_REUSE === '1';
+
 async function measure(size: number): Promise<SizeRun> {
   const started = performance.now();
-  const dir = await seed(size);
-  const seedSeconds = (performance.now() - started) / 1000;
+  const reused = reuse && existsSync(join(dataRoot, String(size), 'board.db'));
+  const dir = reused ? join(dataRoot, String(size)) : await seed(size);
+  const seedSeconds = reused ? NaN : (performance.now() - started) / 1000;
   const board = await startBoard(dir, port, { BOARD_LIMITS: '0' });
   const result = { size, seedSeconds, dbMiB: statSync(join(dir, 'board.db')).size / 2 ** 20, startupMs: board.startupMs } as SizeRun;
   for (const path of ['/api/entry/feed/0', `/api/entry/${hotThreadPid}/thread`]) await wrk(board.url, path, { ...readLoad, duration: 2 });
@@ -58,7 +62,7 @@ const lines = [
   '',
   '| entries | seed s | board.db MiB | start-up ms | feed page 0 req/s | thread req/s | creates/s | RSS MB |',
   '|---:|---:|---:|---:|---:|---:|---:|---:|',
-  ...runs.map((r) => `| ${r.size.toLocaleString('en')} | ${r.seedSeconds.toFixed(0)} | ${r.dbMiB.toFixed(0)} | ${r.startupMs.toFixed(0)} | ${Math.round(r.feed).toLocaleString('en')} | ${Math.round(r.thread).toLocaleString('en')} | ${Math.round(r.create).toLocaleString('en')} | ${r.rssMb.toFixed(0)} |`),
+  ...runs.map((r) => `| ${r.size.toLocaleString('en')} | ${Number.isNaN(r.seedSeconds) ? 'earlier run' : r.seedSeconds.toFixed(0)} | ${r.dbMiB.toFixed(0)} | ${r.startupMs.toFixed(0)} | ${Math.round(r.feed).toLocaleString('en')} | ${Math.round(r.thread).toLocaleString('en')} | ${Math.round(r.create).toLocaleString('en')} | ${r.rssMb.toFixed(0)} |`),
   '',
   ...runs.slice(1).map((r) => `- ${r.size.toLocaleString('en')} vs ${first.size.toLocaleString('en')}: feed ${(r.feed / first.feed).toFixed(2)} ×, thread ${(r.thread / first.thread).toFixed(2)} ×, creates ${(r.create / first.create).toFixed(2)} ×, start-up ${(r.startupMs / first.startupMs).toFixed(2)} ×, RSS ${(r.rssMb / first.rssMb).toFixed(2)} ×, database ${(r.dbMiB / first.dbMiB).toFixed(1)} ×`),
   '',
