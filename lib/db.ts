@@ -1,7 +1,7 @@
 import Database from 'better-sqlite3';
 import { closeSync, existsSync, openSync } from 'node:fs';
 import { Worker } from 'node:worker_threads';
-import { createDataVersion } from './data-version.ts';
+import { createDataVersion, oncePerTurn } from './data-version.ts';
 import { ResponseCache } from './response-cache.ts';
 import { migrate } from './schema.ts';
 
@@ -49,6 +49,7 @@ export function openDb(path: string, options: { backgroundCheckpoints?: boolean;
 
   const cache = new Map<string, Database.Statement>();
   const dataVersion = createDataVersion(raw, path);
+  const dataVersionThisTurn = oncePerTurn(() => dataVersion.read());
   let fault: ((sql: string) => Error | undefined) | undefined;
 
   function prepare(sql: string): Database.Statement {
@@ -85,7 +86,7 @@ export function openDb(path: string, options: { backgroundCheckpoints?: boolean;
     responses: new ResponseCache(() => {
       const failure = fault?.('PRAGMA data_version');
       if (failure) throw failure;
-      return dataVersion.read();
+      return dataVersionThisTurn();
     }),
     close() {
       const closeConnection = () => {
