@@ -41,13 +41,14 @@ export function openDb(path: string, options: { backgroundCheckpoints?: boolean;
   // A commit is durable against a crashed or killed process; fsync happens at checkpoints.
   raw.pragma('synchronous = NORMAL');
   raw.pragma('foreign_keys = ON');
-  raw.pragma('busy_timeout = 5000');
+  raw.pragma(`busy_timeout = ${busyTimeoutMs}`);
   raw.pragma('cache_size = -32768'); // 32 MiB: a reply touches pages of up to 50 ancestors and their index entries
   migrate(raw);
   if (options.backgroundCheckpoints || options.walLimits) setWalLimits(raw);
   const checkpointer = options.backgroundCheckpoints ? startCheckpointer(path) : undefined;
 
   const cache = new Map<string, Database.Statement>();
+  const writeLock = createWriteLock(raw);
   const dataVersion = createDataVersion(raw, path);
   const dataVersionThisTurn = oncePerTurn(() => dataVersion.read());
   let fault: ((sql: string) => Error | undefined) | undefined;
@@ -71,15 +72,28 @@ export function openDb(path: string, options: { backgroundCheckpoints?: boolean;
       const r = prepare(sql).run(...params);
       return { changes: r.changes, lastInsertRowid: Number(r.lastInsertRowid) };
     },
-    // IMMEDIATE: the write lock is taken (waiting up to busy_timeout) before the first read. A
+    // IMMEDIATE: the write lock is taken (waiting up to 5 s, createWriteLock) before the first read. A
     // deferred transaction that reads and then writes fails at once with SQLITE_BUSY when another
     // process committed in between, which several server processes (BOARD_WORKERS) would hit.
-    tx: (fn) => raw.transaction(() => {
-      const result = fn();
-      const failure = fault?.('COMMIT');
-      if (failure) throw failure; // rolls the transaction back, as a failed commit would
-      return result;
-    }).immediate(),
+    tx: (fn) => {
+      const body = () => {
+        const result = fn();
+        if (typeof (result as { then?: unknown } | undefined)?.then === 'function') throw new TypeError('a transaction cannot return a promise');
+        const failure = fault?.('COMMIT');
+        if (failure) throw failure; // rolls the transaction back, as a failed commit would
+        return result;
+      };
+      if (raw.inTransaction) return raw.transaction(body)(); // nested: a savepoint
+      writeLock.begin();
+      try {
+        const result = body();
+        writeLock.commit();
+        return result;
+      } catch (err) {
+        if (raw.inTransaction) writeLock.rollback();
+        throw err;
+      }
+    },
     setFault(f) { fault = f; },
     raw,
     // Through the fault hook like any statement, so a simulated disk fault fails cached reads too.
@@ -96,6 +110,53 @@ export function openDb(path: string, options: { backgroundCheckpoints?: boolean;
       if (!checkpointer) return Promise.resolve(closeConnection());
       return checkpointer.stop().then(closeConnection);
     },
+  };
+}
+
+/** How long a statement waits for another connection's lock before it fails with SQLITE_BUSY (a 500). */
+const busyTimeoutMs = 5000;
+/** The longest pause between two tries for the write lock, in ms. */
+const maxLockPauseMs = 0.5;
+const sleeper = new Int32Array(new SharedArrayBuffer(4));
+
+/**
+ * BEGIN IMMEDIATE with a waiting of its own. Why not SQLite's busy handler: it sleeps 1, 2, 5,
+ * 10, 15, 20 … ms between tries, while another worker holds the write lock for 0.1–1.5 ms per
+ * transaction; with two workers under a create load each slept 1.1–1.6 s of every 5 s (up to
+ * 100 ms at a time) long after the lock was free, and its event loop, reads included, with it.
+ * So BEGIN runs with busy_timeout 0 and is tried again after 20 µs, 40 µs, … at most 0.5 ms apart
+ * (Atomics.wait: the thread sleeps, no spinning), until the same 5 s deadline; that cut the
+ * waiting to 0.2–0.5 s of every 5 s (docs/SCALING.md). Past the deadline SQLite's own SQLITE_BUSY
+ * error ("database is locked") reaches the client as before: 500 internal, logged. Only BEGIN is
+ * tried again, never the transaction's body: it has not run yet when BEGIN fails.
+ */
+function createWriteLock(raw: Database.Database) {
+  const begin = raw.prepare('BEGIN IMMEDIATE');
+  const commit = raw.prepare('COMMIT');
+  const rollback = raw.prepare('ROLLBACK');
+  const noWaiting = raw.prepare('PRAGMA busy_timeout = 0');
+  const waiting = raw.prepare(`PRAGMA busy_timeout = ${busyTimeoutMs}`);
+  return {
+    begin() {
+      const deadline = performance.now() + busyTimeoutMs;
+      let pauseMs = 0.02;
+      noWaiting.run();
+      try {
+        for (;;) {
+          try {
+            return void begin.run();
+          } catch (err) {
+            if ((err as { code?: string }).code !== 'SQLITE_BUSY' || performance.now() >= deadline) throw err;
+          }
+          Atomics.wait(sleeper, 0, 0, pauseMs);
+          pauseMs = Math.min(maxLockPauseMs, pauseMs * 2);
+        }
+      } finally {
+        waiting.run(); // every other statement keeps SQLite's own waiting
+      }
+    },
+    commit: () => void commit.run(),
+    rollback: () => void rollback.run(),
   };
 }
 

@@ -16,3 +16,4 @@ export * from './helpers/use-board.ts';
 export * from './helpers/images.ts';
 export * from './helpers/moderators.ts';
 export * from './helpers/folders.ts';
+export * from './helpers/write-lock-holder.ts';
