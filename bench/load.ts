@@ -59,3 +59,61 @@ export async function startCeiling(script: 'baseline.ts' | 'same-bytes.ts', argu
   await new Promise((r) => proc.stdout!.once('data', r));
   return proc;
 }
+
+/** Interleaved rounds (README "Performance"): each side measured `rounds` times, alternating, so drift on the machine hits both. */
+export const rounds = Number(process.env.BENCH_ROUNDS ?? 5);
+/** Seconds per round and side. */
+export const roundSeconds = Number(process.env.BENCH_ROUND_SECONDS ?? 5);
+
+/** A ratio over interleaved rounds: the median of the per-round ratios and their spread. */
+export interface Ratio {
+  median: number;
+  min: number;
+  max: number;
+}
+
+export interface Interleaved {
+  /** The round with the median rate of each side (its latencies), errors summed over all rounds. */
+  base: Measured;
+  measured: Measured;
+  ratio: Ratio;
+}
+
+/**
+ * `base` then `measured`, `rounds` times, each round the same length and load; the ratio of each
+ * round is measured/base of that round. Neither side is favoured: same duration, same
+ * parameters, the base always first (so a slow start, if any, costs the base).
+ */
+export async function interleaved(base: () => Promise<Measured>, measured: () => Promise<Measured>, count = rounds): Promise<Interleaved> {
+  const bases: Measured[] = [];
+  const measureds: Measured[] = [];
+  for (let i = 0; i < count; i++) {
+    bases.push(await base());
+    measureds.push(await measured());
+  }
+  return compareRounds(bases, measureds);
+}
+
+/** Rounds measured in pairs (base i and measured i back to back): the median rounds and the ratio. */
+export function compareRounds(bases: Measured[], measureds: Measured[]): Interleaved {
+  const ratios = measureds.map((m, i) => m.rps / bases[i]!.rps);
+  return { base: medianRound(bases), measured: medianRound(measureds), ratio: { median: median(ratios), min: Math.min(...ratios), max: Math.max(...ratios) } };
+}
+
+export function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
+}
+
+/** The round with the median rate (an odd count: one of them), with every round's errors. */
+function medianRound(measured: Measured[]): Measured {
+  const sorted = [...measured].sort((a, b) => a.rps - b.rps);
+  const errors = measured.reduce((sum, m) => sum + m.errors, 0);
+  return { ...sorted[Math.floor(sorted.length / 2)]!, rps: median(measured.map((m) => m.rps)), errors };
+}
+
+/** "0.91 (0.85–0.97)": the median ratio and its spread. */
+export function formatRatio(ratio: Ratio | undefined): string {
+  return ratio ? `${ratio.median.toFixed(2)} (${ratio.min.toFixed(2)}–${ratio.max.toFixed(2)})` : '';
+}

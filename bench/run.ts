@@ -6,19 +6,23 @@ import {
   basePort, boardLimits, connections, dataRoot, formBody, formHeaders, root, rssEachMb, rssMb, seconds, startBoard, stop, type Board, type LoadOptions,
 } from './harness.ts';
 import { limitCostLines, measureLimitCosts } from './limits.ts';
-import { cannon, ensureWrk, startCeiling, wrk, type Measured } from './load.ts';
+import { cannon, compareRounds, ensureWrk, formatRatio, interleaved, roundSeconds, rounds, startCeiling, wrk, type Measured, type Ratio } from './load.ts';
 import { benchPassword, benchSessionToken, benchUsername, hotThreadPid, seedBoard } from './seed.ts';
 
 /**
  * `make bench`: seeds boards of 10k, 100k and 1M entries and loads the real server (its own
  * process, BOARD_TRUST_PROXY=1, each autocannon connection its own X-Forwarded-For address so
  * per-IP limits stay on). Every read case is measured with wrk and reported as a ratio to two
- * ceilings measured in the same run: a bare node:http server stringifying a feed-sized array
- * (bench/baseline.ts), and a bare server answering THE SAME BYTES as the board for that case from
- * memory (bench/same-bytes.ts, this runtime's limit on this machine for that body). Writes and the
- * mixed load use autocannon. Then the same database with BOARD_WORKERS=2: feed reads as a ratio to
- * one worker (wrk), creates, votes and the mixed load. The server runs with BOARD_LIMITS=0 (or
- * BENCH_LIMITS); the report says which. bench/results.md gets the tables.
+ * ceilings: a bare node:http server stringifying a feed-sized array (bench/baseline.ts), and a
+ * bare server answering THE SAME BYTES as the board for that case from memory
+ * (bench/same-bytes.ts, this runtime's limit on this machine for that body). Board and same-bytes
+ * ceiling run in interleaved rounds (bench/load.ts interleaved: ceiling, board, ceiling, board …,
+ * same length and load), and the report gives the median ratio with its spread: one run of each
+ * back to back moved the ratio by ±10 % with the machine's drift. Writes and the mixed load use
+ * autocannon. Creates and votes with BOARD_WORKERS=2 against one worker in interleaved rounds too
+ * (a one-worker and a two-worker server started in turn on the same database); then feed reads
+ * with two workers as a ratio to one (wrk) and the mixed load. The server runs with
+ * BOARD_LIMITS=0 (or BENCH_LIMITS); the report says which. bench/results.md gets the tables.
  */
 const sizes = (process.env.BENCH_SIZES ?? '10000,100000,1000000').split(',').map(Number);
 /** wrk's settings for every read: two generator threads, 64 connections, unpinned. */
@@ -28,7 +32,10 @@ interface Row extends Measured {
   name: string;
   size: number;
   stringify?: number;
-  sameBytes?: number;
+  /** Median ratio to the same-bytes ceiling over interleaved rounds, with its spread. */
+  sameBytes?: Ratio;
+  /** Median ratio of two workers to one over interleaved rounds, with its spread. */
+  workers?: Ratio;
 }
 
 async function multipartImage(): Promise<{ body: Buffer; type: string }> {
@@ -67,13 +74,44 @@ const writes = (): [string, LoadOptions][] => [
   ['vote (logged in)', { path: '/api/entry/4242/vote', method: 'POST', setup: (c, i) => c.setHeadersAndBody(formHeaders(i % users + 1), formBody({ mode: 'yes' })) }],
 ];
 
-/** The same bytes as the board answers for `path`, served from memory: that body's ceiling. */
-async function sameBytesCeiling(board: Board, path: string, port: number): Promise<Measured> {
+/**
+ * The board against the same bytes served from memory (that body's ceiling), in interleaved
+ * rounds after a warm-up of the ceiling (the board is warm already).
+ */
+async function againstSameBytes(board: Board, path: string, port: number): Promise<{ ceiling: Measured; measured: Measured; ratio: Ratio }> {
   const ceiling = await startCeiling('same-bytes.ts', board.url + path, port);
-  await wrk(`http://127.0.0.1:${port}`, path, { ...readLoad, duration: 2 });
-  const measured = await wrk(`http://127.0.0.1:${port}`, path, readLoad);
+  const ceilingUrl = `http://127.0.0.1:${port}`;
+  await wrk(ceilingUrl, path, { ...readLoad, duration: 2 });
+  const compared = await interleaved(() => wrk(ceilingUrl, path, { ...readLoad, duration: roundSeconds }), () => wrk(board.url, path, { ...readLoad, duration: roundSeconds }));
   await stop(ceiling);
+  return { ceiling: compared.base, measured: compared.measured, ratio: compared.ratio };
+}
+
+/** One write round: a fresh server with `workers` on `dir`, warmed, then each write case. */
+async function writeRound(dir: string, workers: string, env: Record<string, string>): Promise<Measured[]> {
+  const board = await startBoard(dir, basePort, { ...env, BOARD_WORKERS: workers });
+  const measured: Measured[] = [];
+  for (const [, options] of writes()) {
+    await cannon(board.url, { ...options, duration: 2 });
+    measured.push(await cannon(board.url, { ...options, duration: roundSeconds }));
+  }
+  await stop(board.proc);
   return measured;
+}
+
+/** Creates and votes, one worker against two, in interleaved rounds (one worker first in each). */
+async function writesByWorkers(dir: string, size: number, env: Record<string, string>, rows: Row[]): Promise<void> {
+  const one: Measured[][] = [];
+  const two: Measured[][] = [];
+  for (let i = 0; i < rounds; i++) {
+    one.push(await writeRound(dir, '1', env));
+    two.push(await writeRound(dir, '2', env));
+  }
+  writes().forEach(([name], c) => {
+    const compared = compareRounds(one.map((r) => r[c]!), two.map((r) => r[c]!));
+    rows.push({ name, size, ...compared.base });
+    rows.push({ name: `BOARD_WORKERS=2: ${name}`, size, ...compared.measured, workers: compared.ratio });
+  });
 }
 
 /** Feed reads at full speed while creates run at 500/s, image posts at 5/s and logins at 2/s. */
@@ -116,12 +154,10 @@ async function measureFullBoard(size: number, rows: Row[]): Promise<FullRun> {
   rows.push({ name: 'ceiling: bare node:http stringifying a feed-sized array', size, ...stringify });
 
   for (const [name, path] of reads) {
-    const ceiling = await sameBytesCeiling(board, path, basePort + 1);
+    const { ceiling, measured, ratio } = await againstSameBytes(board, path, basePort + 1);
     rows.push({ name: `ceiling: the same bytes as ${name}`, size, ...ceiling });
-    const measured = await wrk(board.url, path, readLoad);
-    rows.push({ name, size, ...measured, stringify: measured.rps / stringify.rps, sameBytes: measured.rps / ceiling.rps });
+    rows.push({ name, size, ...measured, stringify: measured.rps / stringify.rps, sameBytes: ratio });
   }
-  for (const [name, options] of writes()) rows.push({ name, size, ...(await cannon(board.url, options)) });
   rows.push({ name: 'login (scrypt N=2^17)', size, ...(await cannon(board.url, { path: '/api/auth/login', method: 'POST', setup: (c, i) => c.setHeadersAndBody({ 'content-type': 'application/x-www-form-urlencoded' }, formBody({ user: benchUsername(2000 + i), pass: benchPassword })) })) });
   const image = await multipartImage();
   rows.push(...await mixed(board.url, size, '', image));
@@ -130,6 +166,7 @@ async function measureFullBoard(size: number, rows: Row[]): Promise<FullRun> {
   await stop(board.proc);
   const again = await startBoard(dir, basePort, env); // start-up: a second, cold start of the same database
   await stop(again.proc);
+  await writesByWorkers(dir, size, env, rows);
 
   // The same database with two workers.
   board = await startBoard(dir, basePort, { ...env, BOARD_WORKERS: '2' });
@@ -139,7 +176,6 @@ async function measureFullBoard(size: number, rows: Row[]): Promise<FullRun> {
   rows.push({ name: 'BOARD_WORKERS=2: feed page 0', size, ...feedTwo, stringify: feedTwo.rps / stringify.rps });
   const threadTwo = await wrk(board.url, `/api/entry/${hotThreadPid}/thread`, readLoad);
   rows.push({ name: `BOARD_WORKERS=2: thread (${hotThreadPid}, 100 replies)`, size, ...threadTwo, stringify: threadTwo.rps / stringify.rps });
-  for (const [name, options] of writes()) rows.push({ name: `BOARD_WORKERS=2: ${name}`, size, ...(await cannon(board.url, options)) });
   rows.push(...await mixed(board.url, size, ' (BOARD_WORKERS=2)', image));
   await new Promise((r) => setTimeout(r, 2000));
   const rssTwo = rssEachMb(board.proc.pid!);
@@ -163,9 +199,9 @@ async function measureGrowth(size: number, rows: Row[], stringifyRps: number): P
 
 export function table(rows: Row[]): string {
   const ratio = (r?: number) => (r === undefined ? '' : r.toFixed(2));
-  const lines = ['| case | entries | req/s | p50 ms | p99 ms | × stringify | × same bytes | errors |', '|---|---:|---:|---:|---:|---:|---:|---:|'];
+  const lines = ['| case | entries | req/s | p50 ms | p99 ms | × stringify | × same bytes | × one worker | errors |', '|---|---:|---:|---:|---:|---:|---:|---:|---:|'];
   for (const r of rows) {
-    lines.push(`| ${r.name} | ${r.size.toLocaleString('en')} | ${Math.round(r.rps).toLocaleString('en')} | ${r.p50.toFixed(1)} | ${r.p99.toFixed(1)} | ${ratio(r.stringify)} | ${ratio(r.sameBytes)} | ${r.errors} |`);
+    lines.push(`| ${r.name} | ${r.size.toLocaleString('en')} | ${Math.round(r.rps).toLocaleString('en')} | ${r.p50.toFixed(1)} | ${r.p99.toFixed(1)} | ${ratio(r.stringify)} | ${formatRatio(r.sameBytes)} | ${formatRatio(r.workers)} | ${r.errors} |`);
   }
   return lines.join('\n');
 }
@@ -189,6 +225,10 @@ async function main(): Promise<void> {
     '',
     `${new Date().toISOString().slice(0, 10)} on ${started}; reads with wrk (${readLoad.threads} threads, ${readLoad.connections} connections, unpinned), `
       + `writes and the mixed load with autocannon (${connections} connections), ${seconds} s per case after a 2 s warm-up; the server with BOARD_LIMITS=${boardLimits}.`,
+    '',
+    `Interleaved rounds: each read case against its same-bytes ceiling in ${rounds} rounds of ${roundSeconds} s each (ceiling, board, ceiling, board …, `
+      + `same wrk settings), and creates and votes with two workers against one in ${rounds} rounds (a one-worker server, then a two-worker server, started in turn on the same database, `
+      + `2 s of warm-up and ${roundSeconds} s per case each). Those rows show the median round; "× same bytes" and "× one worker" are the median of the per-round ratios with their spread (min–max).`,
     '',
     table(rows),
     '',
