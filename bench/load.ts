@@ -80,16 +80,18 @@ export interface Interleaved {
 }
 
 /**
- * `base` then `measured`, `rounds` times, each round the same length and load; the ratio of each
+ * `base` and `measured`, `rounds` times, each round the same length and load; the ratio of each
  * round is measured/base of that round. Neither side is favoured: same duration, same
- * parameters, the base always first (so a slow start, if any, costs the base).
+ * parameters, and the order turns every round (base first, then measured first, …), so a drift
+ * of the machine during a pair costs each side in turn.
  */
 export async function interleaved(base: () => Promise<Measured>, measured: () => Promise<Measured>, count = rounds): Promise<Interleaved> {
   const bases: Measured[] = [];
   const measureds: Measured[] = [];
   for (let i = 0; i < count; i++) {
-    bases.push(await base());
+    if (i % 2 === 0) bases.push(await base());
     measureds.push(await measured());
+    if (i % 2 === 1) bases.push(await base());
   }
   return compareRounds(bases, measureds);
 }

@@ -16,8 +16,8 @@ import { benchPassword, benchSessionToken, benchUsername, hotThreadPid, seedBoar
  * ceilings: a bare node:http server stringifying a feed-sized array (bench/baseline.ts), and a
  * bare server answering THE SAME BYTES as the board for that case from memory
  * (bench/same-bytes.ts, this runtime's limit on this machine for that body). Board and same-bytes
- * ceiling run in interleaved rounds (bench/load.ts interleaved: ceiling, board, ceiling, board …,
- * same length and load), and the report gives the median ratio with its spread: one run of each
+ * ceiling run in interleaved rounds (bench/load.ts interleaved: ceiling and board in turns, the order
+ * turning every round, same length and load), and the report gives the median ratio with its spread: one run of each
  * back to back moved the ratio by ±10 % with the machine's drift. Writes and the mixed load use
  * autocannon. Creates and votes with BOARD_WORKERS=2 against one worker in interleaved rounds too
  * (a one-worker and a two-worker server started in turn on the same database); then feed reads
@@ -226,7 +226,7 @@ async function main(): Promise<void> {
     `${new Date().toISOString().slice(0, 10)} on ${started}; reads with wrk (${readLoad.threads} threads, ${readLoad.connections} connections, unpinned), `
       + `writes and the mixed load with autocannon (${connections} connections), ${seconds} s per case after a 2 s warm-up; the server with BOARD_LIMITS=${boardLimits}.`,
     '',
-    `Interleaved rounds: each read case against its same-bytes ceiling in ${rounds} rounds of ${roundSeconds} s each (ceiling, board, ceiling, board …, `
+    `Interleaved rounds: each read case against its same-bytes ceiling in ${rounds} rounds of ${roundSeconds} s each (ceiling then board, board then ceiling, …, `
       + `same wrk settings), and creates and votes with two workers against one in ${rounds} rounds (a one-worker server, then a two-worker server, started in turn on the same database, `
       + `2 s of warm-up and ${roundSeconds} s per case each). Those rows show the median round; "× same bytes" and "× one worker" are the median of the per-round ratios with their spread (min–max).`,
     '',
