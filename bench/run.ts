@@ -99,13 +99,14 @@ async function writeRound(dir: string, workers: string, env: Record<string, stri
   return measured;
 }
 
-/** Creates and votes, one worker against two, in interleaved rounds (one worker first in each). */
+/** Creates and votes, one worker against two, in interleaved rounds (the order turning every round). */
 async function writesByWorkers(dir: string, size: number, env: Record<string, string>, rows: Row[]): Promise<void> {
   const one: Measured[][] = [];
   const two: Measured[][] = [];
   for (let i = 0; i < rounds; i++) {
-    one.push(await writeRound(dir, '1', env));
+    if (i % 2 === 0) one.push(await writeRound(dir, '1', env));
     two.push(await writeRound(dir, '2', env));
+    if (i % 2 === 1) one.push(await writeRound(dir, '1', env));
   }
   writes().forEach(([name], c) => {
     const compared = compareRounds(one.map((r) => r[c]!), two.map((r) => r[c]!));
@@ -227,7 +228,7 @@ async function main(): Promise<void> {
       + `writes and the mixed load with autocannon (${connections} connections), ${seconds} s per case after a 2 s warm-up; the server with BOARD_LIMITS=${boardLimits}.`,
     '',
     `Interleaved rounds: each read case against its same-bytes ceiling in ${rounds} rounds of ${roundSeconds} s each (ceiling then board, board then ceiling, …, `
-      + `same wrk settings), and creates and votes with two workers against one in ${rounds} rounds (a one-worker server, then a two-worker server, started in turn on the same database, `
+      + `same wrk settings), and creates and votes with two workers against one in ${rounds} rounds (a one-worker and a two-worker server started in turn on the same database, the order turning every round, `
       + `2 s of warm-up and ${roundSeconds} s per case each). Those rows show the median round; "× same bytes" and "× one worker" are the median of the per-round ratios with their spread (min–max).`,
     '',
     table(rows),
