@@ -36,7 +36,8 @@ bench: node_modules
 bench-search: node_modules
 	node --import tsx bench/search.ts
 
-# Not in CI: 1M and 10M entries (about 15 minutes, 5 GB of disk), writes bench/results-10m.md.
+# Not in CI: 1M and 10M entries (about 10 GB of disk; seeding 10M with the search index takes well over ten minutes), writes bench/results-10m.md.
+# BENCH_10M_SEED_ONLY=1 only seeds, BENCH_10M_REUSE=1 measures the boards seeded before (bench/ten-million.ts).
 bench-10m: node_modules
 	node --max-old-space-size=16384 --import tsx bench/ten-million.ts
 

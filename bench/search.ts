@@ -27,7 +27,8 @@ const size = Number(process.env.BENCH_SEARCH_SIZE ?? 1_000_000);
 /** bench/results.md, the last run before the search index: create entry (text, logged in). */
 const createsBeforeIndex = 3855;
 
-const searchCases: [string, string][] = [
+/** The search cases (name, q): also timed per size by `make bench-10m` (bench/ten-million.ts). */
+export const searchCases: [string, string][] = [
   ['common word ("nicht")', 'nicht'],
   [`rare word ("${rareWord}")`, rareWord],
   ['compound part ("kraftwerk")', 'kraftwerk'],
@@ -36,7 +37,7 @@ const searchCases: [string, string][] = [
   ['common word, one author', `nicht&user=${benchUsername(7)}`],
 ];
 
-interface Timing {
+export interface Timing {
   name: string;
   p50: number;
   p99: number;
@@ -44,7 +45,7 @@ interface Timing {
 }
 
 /** One search without the cache, in this process: the cost of a query nobody asked in a while. */
-function timeUncached(dbPath: string): Timing[] {
+export function timeUncached(dbPath: string): Timing[] {
   const db = openDb(dbPath);
   const author = db.one<{ uid: number }>('SELECT uid FROM users WHERE username = ?', benchUsername(7))!.uid;
   const timings: Timing[] = [];
@@ -68,7 +69,8 @@ function timeUncached(dbPath: string): Timing[] {
   return timings;
 }
 
-function indexBytes(dbPath: string): { index: number; total: number } {
+/** The search index's pages (dbstat) and the whole database, in bytes. */
+export function indexBytes(dbPath: string): { index: number; total: number } {
   const db = new Database(dbPath, { readonly: true });
   const index = (db.prepare("SELECT sum(pgsize) AS b FROM dbstat WHERE name LIKE 'search%'").get() as { b: number }).b;
   const total = (db.prepare('SELECT page_count * page_size AS b FROM pragma_page_count(), pragma_page_size()').get() as { b: number }).b;
@@ -172,4 +174,4 @@ async function main(): Promise<void> {
   writeFileSync(join(root, 'bench', 'search-results.md'), report);
 }
 
-await main();
+if (import.meta.url === `file://${process.argv[1]}`) await main();

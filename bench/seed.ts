@@ -172,6 +172,7 @@ export async function seedBoard(dbPath: string, options: SeedOptions): Promise<R
   const text = prng(20261122); // apart from `random`, so the tree is the same whatever the text
   let live = 0;
   let liveTop = 0;
+  const entriesStarted = performance.now();
   for (let p0 = 1; p0 <= n; p0 += batch) {
     raw.transaction(() => {
       for (let pid = p0; pid < Math.min(n + 1, p0 + batch); pid++) {
@@ -191,8 +192,11 @@ export async function seedBoard(dbPath: string, options: SeedOptions): Promise<R
     })();
   }
 
+  const entriesSeconds = (performance.now() - entriesStarted) / 1000;
   // The server's backfill ends with its index merged into one segment too (lib/search/backfill.ts).
+  const optimizeStarted = performance.now();
   raw.exec("INSERT INTO search (search) VALUES ('optimize')");
+  const optimizeSeconds = (performance.now() - optimizeStarted) / 1000;
 
   // One preview record per linked URL, as the fetcher would have left them (thumbnails not on disk).
   const insertPreview = raw.prepare('INSERT INTO previews (url, kind, title, site, thumb, fetched_at) VALUES (?, ?, ?, ?, ?, ?)');
@@ -215,7 +219,8 @@ export async function seedBoard(dbPath: string, options: SeedOptions): Promise<R
   db.close();
   let maxDepth = 0;
   for (let pid = 1; pid <= n; pid++) maxDepth = Math.max(maxDepth, depth[pid]!);
-  return { ...counters, max_depth: maxDepth, hot_thread_replies: replyCount[hotThreadPid]! };
+  // The two phases that grow with the index: inserting entries with their index rows, and the merge.
+  return { ...counters, max_depth: maxDepth, hot_thread_replies: replyCount[hotThreadPid]!, entries_seconds: entriesSeconds, optimize_seconds: optimizeSeconds };
 }
 
 /** Every 4th entry links to one of 2,000 articles, every 40th to one of 100 videos: shared preview records. */
