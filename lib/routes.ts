@@ -12,26 +12,10 @@ import { search } from './api/search.ts';
 import * as stats from './api/stats.ts';
 import * as users from './api/users.ts';
 import * as votes from './api/votes.ts';
-import type { Handler } from './http/context.ts';
+import type { Route } from './http/route.ts';
 import * as atom from './pages/atom.ts';
 import * as files from './pages/files.ts';
 import * as pages from './pages/shell.ts';
-import type { RateGroup } from './rate-limit.ts';
-import type { WriteGroup } from './write-limits.ts';
-
-export interface Route {
-  method: 'GET' | 'POST';
-  path: string;
-  handler: Handler;
-  /** A valid session is required, else 401 auth.required. */
-  auth?: boolean;
-  /** A moderator's session is required: 401 auth.required, then 403 mod.required before any path 400 or 404. */
-  mod?: boolean;
-  /** Per-IP rate-limit group (lib/rate-limit.ts); every request to the group counts. */
-  rateLimit?: RateGroup;
-  /** Write-limit group, per account and per address (lib/write-limits.ts), checked after the session; export's too. */
-  writeLimit?: WriteGroup;
-}
 
 /** THE route table: every endpoint of the board, in one place. Each has its entry in the OpenAPI document (lib/openapi/). */
 export const routes: Route[] = [
@@ -108,7 +92,7 @@ export const routes: Route[] = [
   // Operations
   { method: 'GET', path: '/api/health', handler: health },
   // The machine-readable contract of every route here (lib/openapi/: one entry per route).
-  { method: 'GET', path: '/api/openapi.json', handler: openApiDocument },
+  { method: 'GET', path: '/api/openapi.json', handler: (ctx) => openApiDocument(ctx, routes) },
 
   // Pages and files (not JSON)
   { method: 'GET', path: '/', handler: pages.home },

@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { performance } from 'node:perf_hooks';
 import { maxFeedPage } from '../entry-reads.ts';
-import type { Route } from '../routes.ts';
+import type { Route } from './route.ts';
 import type { Services } from '../services.ts';
 
 /**

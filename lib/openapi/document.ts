@@ -1,6 +1,6 @@
 import { createRequire } from 'node:module';
 import type { ErrorCode } from '../messages.ts';
-import type { Route } from '../routes.ts';
+import type { Route } from '../http/route.ts';
 import { auth } from './auth.ts';
 import { schemas } from './components.ts';
 import { entries } from './entries.ts';

@@ -1,5 +1,5 @@
 import type { ErrorCode } from '../messages.ts';
-import type { Route } from '../routes.ts';
+import type { Route } from '../http/route.ts';
 import { integer, object, ref, type JsonSchema } from './kit.ts';
 
 /**
