@@ -1,30 +1,8 @@
 import type { Db } from './db.ts';
+import type { EntryRow } from './entry-reads.ts';
 import { recordNewDescendant, refreshActivityToRoot, repairLatestAfterRemoval } from './latest.ts';
 import { notifyAbout } from './notifications.ts';
 import { indexEntry, reindexEntry, unindexEntry } from './search/index.ts';
-
-/** The stored columns of an entry that handlers decide on. */
-export interface EntryRow {
-  pid: number;
-  uid: number;
-  created_at: number;
-  content: string;
-  filepath: string;
-  reply_to: number;
-  root: number;
-  depth: number;
-  reply_count: number;
-  last_activity: number;
-  deleted: number;
-  bump_count: number;
-  last_bump: number;
-  link: string;
-  /** 1 when the moderation removed it (then deleted is 1 too, but content, file and link stay stored). */
-  removed: number;
-  removed_reason: string;
-  /** The author's description of the image ('' when none). */
-  alt: string;
-}
 
 /** Every column of an entries row, including the denormalised ones (tests and tools compare them). */
 export interface StoredEntry extends EntryRow {

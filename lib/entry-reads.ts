@@ -1,6 +1,28 @@
 import type { Db } from './db.ts';
-import type { EntryRow } from './entries.ts';
 import { usablePreviews, type PreviewJson } from './preview/store.ts';
+
+/** The stored columns of an entry that handlers decide on. */
+export interface EntryRow {
+  pid: number;
+  uid: number;
+  created_at: number;
+  content: string;
+  filepath: string;
+  reply_to: number;
+  root: number;
+  depth: number;
+  reply_count: number;
+  last_activity: number;
+  deleted: number;
+  bump_count: number;
+  last_bump: number;
+  link: string;
+  /** 1 when the moderation removed it (then deleted is 1 too, but content, file and link stay stored). */
+  removed: number;
+  removed_reason: string;
+  /** The author's description of the image ('' when none). */
+  alt: string;
+}
 
 /** The Entry as the API shows it (docs/API.md "Entry"): the stored columns without the tree's internals, plus the author. */
 export interface EntryJson extends Omit<EntryRow, 'root' | 'depth' | 'link' | 'removed' | 'removed_reason' | 'alt'> {
