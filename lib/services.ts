@@ -2,7 +2,7 @@ import type { AsnDb } from './asn.ts';
 import type { Config } from './config.ts';
 import type { ImpressionTally } from './impressions.ts';
 import type { JobDeps } from './job-deps.ts';
-import type { BoardMetrics } from './metrics/board-metrics.ts';
+import type { BoardMetrics } from './metrics/recorder.ts';
 import type { LimitStore, RateLimiter } from './rate-limit.ts';
 import type { TorExitList } from './tor.ts';
 

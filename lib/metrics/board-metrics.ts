@@ -1,13 +1,13 @@
 import { statSync } from 'node:fs';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { Config } from '../config.ts';
-import type { ApiError } from '../http/errors.ts';
 import type { JobDeps } from '../job-deps.ts';
 import type { RunningJobs } from '../once-jobs.ts';
 import { hashingLoad } from '../passwords.ts';
 import { countDueJobs } from '../preview/store.ts';
 import { countAllOpenReports } from '../reports.ts';
 import type { Services } from '../services.ts';
+import type { BoardMetrics } from './recorder.ts';
 
 /*
  * The board's Prometheus metrics (README "Metrics"), in one registry per process. Most values are
@@ -22,15 +22,6 @@ import type { Services } from '../services.ts';
  * database and the once-jobs (defineJobMetrics, read once, not once per worker), the machine's
  * hashing and image slots, and its own process figures under board_primary_.
  */
-
-/** What the request pipeline and the limits tell the metrics. */
-export interface BoardMetrics {
-  readonly registry: Registry;
-  /** One answered request: its route (undefined before or without a match), method, status and duration. */
-  observeRequest(route: { readonly path: string } | undefined, method: string, status: number, seconds: number): void;
-  /** A request some limit refused (an ApiError with `limit`). */
-  countRefusal(limit: NonNullable<ApiError['options']['limit']>): void;
-}
 
 type HistogramChild = ReturnType<Histogram<string>['labels']>;
 
