@@ -14,10 +14,9 @@ import type { NotifyOptions } from './notify.ts';
 import { startOnceJobs, type JobLink, type RunningJobs } from './once-jobs.ts';
 import { notFoundPage } from './pages/shell.ts';
 import type { PreviewOptions } from './preview/queue.ts';
-import { boardRateRules, createLimitStore, createRateLimiter } from './rate-limit.ts';
+import { boardRateRules, createLimitStore, createRateLimiter, scaledLimit } from './rate-limit.ts';
 import { routes } from './routes.ts';
 import type { BackfillOptions } from './search/backfill.ts';
-import { scaledLimit } from './write-limits.ts';
 import type { Services } from './services.ts';
 import { openTorExitList } from './tor.ts';
 

@@ -1,8 +1,7 @@
 import { ApiError } from './http/errors.ts';
 import { ipv6SiteSubject, rateLimitSubject } from './ip/address.ts';
-import type { Counter, LimitStore } from './rate-limit.ts';
+import { scaledLimit, type Counter, type LimitStore } from './rate-limit.ts';
 import { usernameKey } from './users.ts';
-import { scaledLimit } from './write-limits.ts';
 
 /**
  * The login brakes besides SPEC's 20 a minute per address (docs/API.md "Rate limits"), all off

@@ -2,7 +2,6 @@ import { createHmac, randomBytes } from 'node:crypto';
 import { dailySecret, nextUtcMidnight, utcDay } from './daily-secret.ts';
 import type { Db } from './db.ts';
 import { rateLimitSubject } from './ip/address.ts';
-import { scaledLimit } from './write-limits.ts';
 
 /**
  * Every rate limit of the board counts in one SQLite table (rate_limits), so the counts hold
@@ -209,6 +208,11 @@ export interface RateLimiter<G extends string = RateGroup> {
 /** A per-address rule; `scaled`: the board's own addition, which BOARD_LIMITS scales and 0 lifts. */
 export interface AddressRateRule extends RateRule {
   scaled?: boolean;
+}
+
+/** A limit scaled by BOARD_LIMITS, never below one request. */
+export function scaledLimit(limit: number, factor: number): number {
+  return Math.max(1, Math.round(limit * factor));
 }
 
 /**

@@ -2,7 +2,7 @@ import type { Config } from './config.ts';
 import type { Db } from './db.ts';
 import { ApiError } from './http/errors.ts';
 import { rateLimitSubject } from './ip/address.ts';
-import type { Counter, LimitStore, RateRule } from './rate-limit.ts';
+import { scaledLimit, type Counter, type LimitStore, type RateRule } from './rate-limit.ts';
 
 /**
  * The write limits (docs/API.md "Rate limits"): every write counts per account and per client
@@ -55,11 +55,6 @@ export type WriteGroup = keyof typeof writeLimitRules;
 
 /** Accounts younger than BOARD_NEW_ACCOUNT_HOURS create at a third of the account limits (the common spam pattern: sign up, post, vanish). */
 const newAccountShare = 1 / 3;
-
-/** A limit scaled by BOARD_LIMITS, never below one request. */
-export function scaledLimit(limit: number, factor: number): number {
-  return Math.max(1, Math.round(limit * factor));
-}
 
 export interface Writer {
   /** The account, for routes with a session. */
