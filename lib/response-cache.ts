@@ -80,7 +80,10 @@ export class ResponseCache {
   private searches = new LruPages<string, Cached>(maxCachedSearches, maxSearchBytes);
   private documents = new LruPages<string, Cached & CachedDocument>(maxCachedDocuments, maxDocumentBytes);
   /** Answers served from the cache and answers built, since the start (read by lib/metrics). */
-  readonly tally = { feedHits: 0, feedMisses: 0, threadHits: 0, threadMisses: 0, userFeedHits: 0, userFeedMisses: 0 };
+  readonly tally = {
+    feedHits: 0, feedMisses: 0, threadHits: 0, threadMisses: 0, userFeedHits: 0, userFeedMisses: 0,
+    searchHits: 0, searchMisses: 0, documentHits: 0, documentMisses: 0,
+  };
 
   /** A write inside one thread changed what its answers and the feed show. */
   threadChanged(root: number): void {
@@ -154,7 +157,11 @@ export class ResponseCache {
   search(key: string, build: () => unknown): Buffer {
     this.checkOtherWriters();
     const hit = this.searches.get(key);
-    if (hit && this.isFeedCurrent(hit)) return hit.body;
+    if (hit && this.isFeedCurrent(hit)) {
+      this.tally.searchHits++;
+      return hit.body;
+    }
+    this.tally.searchMisses++;
     const body = Buffer.from(JSON.stringify(build()));
     this.searches.set(key, { global: this.global, version: this.feedVersion, body });
     return body;
@@ -164,7 +171,11 @@ export class ResponseCache {
   document(key: string, build: () => CachedDocument | undefined): CachedDocument | undefined {
     this.checkOtherWriters();
     const hit = this.documents.get(key);
-    if (hit && this.isFeedCurrent(hit)) return hit;
+    if (hit && this.isFeedCurrent(hit)) {
+      this.tally.documentHits++;
+      return hit;
+    }
+    this.tally.documentMisses++;
     const built = build();
     if (built) this.documents.set(key, { ...built, global: this.global, version: this.feedVersion });
     return built;

@@ -89,7 +89,7 @@ function methodIndexOf(method: string): number {
 function defineProcessMetrics(app: Services, registers: Registry[]): void {
   new Counter({
     name: 'board_response_cache_total',
-    help: 'Feed pages, threads and user feeds answered from the response cache (hit) or built (miss).',
+    help: 'Answers from the response cache (hit) or built (miss): feed pages, threads, user feeds, search pages, and documents (Atom feeds, pages with share tags).',
     labelNames: ['answer', 'result'],
     registers,
     collect() {
@@ -101,6 +101,10 @@ function defineProcessMetrics(app: Services, registers: Registry[]): void {
       this.inc({ answer: 'thread', result: 'miss' }, tally.threadMisses);
       this.inc({ answer: 'user_feed', result: 'hit' }, tally.userFeedHits);
       this.inc({ answer: 'user_feed', result: 'miss' }, tally.userFeedMisses);
+      this.inc({ answer: 'search', result: 'hit' }, tally.searchHits);
+      this.inc({ answer: 'search', result: 'miss' }, tally.searchMisses);
+      this.inc({ answer: 'document', result: 'hit' }, tally.documentHits);
+      this.inc({ answer: 'document', result: 'miss' }, tally.documentMisses);
     },
   });
   new Gauge({

@@ -79,6 +79,21 @@ describe('the metrics listener', () => {
     assert.equal(moved('thread', 'hit'), 1);
   });
 
+  test('counts response-cache hits and misses of search pages and documents (Atom feeds, share pages)', async () => {
+    await post(t.members.Anna, 'Quittengelee für den Zähler');
+    const before = await scrape(t.board.metricsUrl);
+    const reader = visitor(t.board);
+    for (let i = 0; i < 3; i++) assert.equal((await reader.get('/api/search/0?q=Quittengelee')).status, 200);
+    for (let i = 0; i < 2; i++) assert.equal((await reader.get('/feed.atom')).status, 200);
+    const after = await scrape(t.board.metricsUrl);
+    const moved = (answer: string, result: string) =>
+      value(after, 'board_response_cache_total', { answer, result }) - value(before, 'board_response_cache_total', { answer, result });
+    assert.equal(moved('search', 'miss'), 1, 'the first search after the post builds the page');
+    assert.equal(moved('search', 'hit'), 2);
+    assert.equal(moved('document', 'miss'), 1);
+    assert.equal(moved('document', 'hit'), 1);
+  });
+
   test('counts refusals per limit group and shows the open reports', async () => {
     const pid = await post(t.members.Bert, 'Bitte melden');
     const reporter = visitor(t.board);
