@@ -35,6 +35,12 @@ function parseExposition(text: string): Scrape {
   return samples;
 }
 
+/** How far board_response_cache_total{answer,result} moved between two scrapes. */
+function cacheMoves(before: Scrape, after: Scrape) {
+  return (answer: string, result: string) =>
+    value(after, 'board_response_cache_total', { answer, result }) - value(before, 'board_response_cache_total', { answer, result });
+}
+
 /** A series' value, 0 when the scrape does not have it (a counter never moved). */
 function value(samples: Scrape, name: string, labels: Record<string, string> = {}): number {
   const text = Object.entries(labels).map(([k, v]) => `${k}="${v}"`).sort().join(',');
@@ -71,8 +77,7 @@ describe('the metrics listener', () => {
     for (let i = 0; i < 3; i++) assert.equal((await reader.get('/api/entry/feed/0')).status, 200);
     for (let i = 0; i < 2; i++) assert.equal((await reader.get(`/api/entry/${pid}/thread`)).status, 200);
     const after = await scrape(t.board.metricsUrl);
-    const moved = (answer: string, result: string) =>
-      value(after, 'board_response_cache_total', { answer, result }) - value(before, 'board_response_cache_total', { answer, result });
+    const moved = cacheMoves(before, after);
     assert.equal(moved('feed', 'miss'), 1, 'the first read after the post builds the page');
     assert.equal(moved('feed', 'hit'), 2);
     assert.equal(moved('thread', 'miss'), 1);
@@ -86,8 +91,7 @@ describe('the metrics listener', () => {
     for (let i = 0; i < 3; i++) assert.equal((await reader.get('/api/search/0?q=Quittengelee')).status, 200);
     for (let i = 0; i < 2; i++) assert.equal((await reader.get('/feed.atom')).status, 200);
     const after = await scrape(t.board.metricsUrl);
-    const moved = (answer: string, result: string) =>
-      value(after, 'board_response_cache_total', { answer, result }) - value(before, 'board_response_cache_total', { answer, result });
+    const moved = cacheMoves(before, after);
     assert.equal(moved('search', 'miss'), 1, 'the first search after the post builds the page');
     assert.equal(moved('search', 'hit'), 2);
     assert.equal(moved('document', 'miss'), 1);
