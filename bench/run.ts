@@ -7,6 +7,7 @@ import {
 } from './harness.ts';
 import { limitCostLines, measureLimitCosts } from './limits.ts';
 import { cannon, compareRounds, ensureWrk, formatRatio, interleaved, roundSeconds, rounds, startCeiling, wrk, type Measured, type Ratio } from './load.ts';
+import { settleMachine } from './settle.ts';
 import { benchPassword, benchSessionToken, benchUsername, hotThreadPid, seedBoard } from './seed.ts';
 
 /**
@@ -23,6 +24,9 @@ import { benchPassword, benchSessionToken, benchUsername, hotThreadPid, seedBoar
  * (a one-worker and a two-worker server started in turn on the same database); then feed reads
  * with two workers as a ratio to one (wrk) and the mixed load. The server runs with
  * BOARD_LIMITS=0 (or BENCH_LIMITS); the report says which. bench/results.md gets the tables.
+ * After each seed the run waits until the machine is quiet (bench/settle.ts: `sync`, nothing dirty,
+ * the machine under 5 % of a core busy for 60 s): started during the write-back of the freshly
+ * written database, the board spent about a third more CPU per cached answer for a minute.
  */
 const sizes = (process.env.BENCH_SIZES ?? '10000,100000,1000000').split(',').map(Number);
 /** wrk's settings for every read: two generator threads, 64 connections, unpinned. */
@@ -55,6 +59,9 @@ export async function seed(size: number): Promise<string> {
   const started = performance.now();
   const stats = await seedBoard(join(dir, 'board.db'), { entries: size });
   console.error(`seeded ${size} entries in ${((performance.now() - started) / 1000).toFixed(1)} s (max depth ${stats.max_depth})`);
+  // Right after the seed the machine is still writing and reclaiming its pages, and the board's
+  // CPU per answer was a third higher for about 90 s: wait for that before any measurement (bench/settle.ts).
+  await settleMachine();
   return dir;
 }
 
