@@ -20,9 +20,9 @@ import { benchPassword, benchSessionToken, benchUsername, hotThreadPid, seedBoar
  * ceiling run in interleaved rounds (bench/load.ts interleaved: ceiling and board in turns, the order
  * turning every round, same length and load), and the report gives the median ratio with its spread: one run of each
  * back to back moved the ratio by ±10 % with the machine's drift. Writes and the mixed load use
- * autocannon. Creates and votes with BOARD_WORKERS=2 against one worker in interleaved rounds too
- * (a one-worker and a two-worker server started in turn on the same database); then feed reads
- * with two workers as a ratio to one (wrk) and the mixed load. The server runs with
+ * autocannon. Feed and thread reads (wrk), creates and votes with BOARD_WORKERS=2 against one worker
+ * in interleaved rounds too (a one-worker and a two-worker server started in turn on the same
+ * database); then the mixed load with two workers. The server runs with
  * BOARD_LIMITS=0 (or BENCH_LIMITS); the report says which. bench/results.md gets the tables.
  * After each seed the run waits until the machine is quiet (bench/settle.ts: `sync`, nothing dirty,
  * the machine under 5 % of a core busy for 60 s): started during the write-back of the freshly
@@ -94,32 +94,47 @@ async function againstSameBytes(board: Board, path: string, port: number): Promi
   return { ceiling: compared.base, measured: compared.measured, ratio: compared.ratio };
 }
 
-/** One write round: a fresh server with `workers` on `dir`, warmed, then each write case. */
-async function writeRound(dir: string, workers: string, env: Record<string, string>): Promise<Measured[]> {
+/** The cases of a worker round: feed and thread reads with wrk, then each write with autocannon. */
+const workerCases = (): [string, (url: string) => Promise<Measured>][] => [
+  ...[reads[0]!, reads[2]!].map(([name, path]): [string, (url: string) => Promise<Measured>] => [name, async (url) => {
+    await wrk(url, path, { ...readLoad, duration: 2 });
+    return wrk(url, path, { ...readLoad, duration: roundSeconds });
+  }]),
+  ...writes().map(([name, options]): [string, (url: string) => Promise<Measured>] => [name, async (url) => {
+    await cannon(url, { ...options, duration: 2 });
+    return cannon(url, { ...options, duration: roundSeconds });
+  }]),
+];
+
+/** One round: a fresh server with `workers` on `dir`, then each case of workerCases after its warm-up. */
+async function workerRound(dir: string, workers: string, env: Record<string, string>): Promise<Measured[]> {
   const board = await startBoard(dir, basePort, { ...env, BOARD_WORKERS: workers });
   const measured: Measured[] = [];
-  for (const [, options] of writes()) {
-    await cannon(board.url, { ...options, duration: 2 });
-    measured.push(await cannon(board.url, { ...options, duration: roundSeconds }));
-  }
+  for (const [, measure] of workerCases()) measured.push(await measure(board.url));
   await stop(board.proc);
   return measured;
 }
 
-/** Creates and votes, one worker against two, in interleaved rounds (the order turning every round). */
-async function writesByWorkers(dir: string, size: number, env: Record<string, string>, rows: Row[]): Promise<void> {
+/**
+ * Two workers against one in interleaved rounds (the order turning every round): a one-worker and
+ * a two-worker server started in turn on the same database. Why rounds for the reads too: one run
+ * each, minutes apart, gave 1.22, 1.40 and 1.58 x on the same code.
+ */
+async function byWorkers(dir: string, size: number, env: Record<string, string>, rows: Row[]): Promise<Ratio> {
   const one: Measured[][] = [];
   const two: Measured[][] = [];
   for (let i = 0; i < rounds; i++) {
-    if (i % 2 === 0) one.push(await writeRound(dir, '1', env));
-    two.push(await writeRound(dir, '2', env));
-    if (i % 2 === 1) one.push(await writeRound(dir, '1', env));
+    if (i % 2 === 0) one.push(await workerRound(dir, '1', env));
+    two.push(await workerRound(dir, '2', env));
+    if (i % 2 === 1) one.push(await workerRound(dir, '1', env));
   }
-  writes().forEach(([name], c) => {
+  const ratios = workerCases().map(([name], c) => {
     const compared = compareRounds(one.map((r) => r[c]!), two.map((r) => r[c]!));
-    rows.push({ name, size, ...compared.base });
+    rows.push({ name: `BOARD_WORKERS=1: ${name}`, size, ...compared.base });
     rows.push({ name: `BOARD_WORKERS=2: ${name}`, size, ...compared.measured, workers: compared.ratio });
+    return compared.ratio;
   });
+  return ratios[0]!;
 }
 
 /** Feed reads at full speed while creates run at 500/s, image posts at 5/s and logins at 2/s. */
@@ -143,7 +158,7 @@ interface FullRun {
   rssOne: number;
   rssPrimary: number;
   rssWorkers: number;
-  workersRatio: number;
+  workersRatio: Ratio;
   stringifyRps: number;
   dbBytes: number;
 }
@@ -174,23 +189,17 @@ async function measureFullBoard(size: number, rows: Row[]): Promise<FullRun> {
   await stop(board.proc);
   const again = await startBoard(dir, basePort, env); // start-up: a second, cold start of the same database
   await stop(again.proc);
-  await writesByWorkers(dir, size, env, rows);
+  const workersRatio = await byWorkers(dir, size, env, rows);
 
-  // The same database with two workers.
+  // The mixed load on the same database with two workers.
   board = await startBoard(dir, basePort, { ...env, BOARD_WORKERS: '2' });
-  await wrk(board.url, '/api/entry/feed/0', { ...readLoad, duration: 2 });
-  const feedOne = rows.find((r) => r.size === size && r.name === 'feed page 0')!;
-  const feedTwo = await wrk(board.url, '/api/entry/feed/0', readLoad);
-  rows.push({ name: 'BOARD_WORKERS=2: feed page 0', size, ...feedTwo, stringify: feedTwo.rps / stringify.rps });
-  const threadTwo = await wrk(board.url, `/api/entry/${hotThreadPid}/thread`, readLoad);
-  rows.push({ name: `BOARD_WORKERS=2: thread (${hotThreadPid}, 100 replies)`, size, ...threadTwo, stringify: threadTwo.rps / stringify.rps });
   rows.push(...await mixed(board.url, size, ' (BOARD_WORKERS=2)', image));
   await new Promise((r) => setTimeout(r, 2000));
   const rssTwo = rssEachMb(board.proc.pid!);
   await stop(board.proc);
   return {
     startupMs: again.startupMs, rssOne, rssPrimary: rssTwo[0]!, rssWorkers: rssTwo.slice(1).reduce((a, b) => a + b, 0) / Math.max(1, rssTwo.length - 1),
-    workersRatio: feedTwo.rps / feedOne.rps, stringifyRps: stringify.rps, dbBytes: statSync(join(dir, 'board.db')).size,
+    workersRatio, stringifyRps: stringify.rps, dbBytes: statSync(join(dir, 'board.db')).size,
   };
 }
 
@@ -235,12 +244,12 @@ async function main(): Promise<void> {
       + `writes and the mixed load with autocannon (${connections} connections), ${seconds} s per case after a 2 s warm-up; the server with BOARD_LIMITS=${boardLimits}.`,
     '',
     `Interleaved rounds: each read case against its same-bytes ceiling in ${rounds} rounds of ${roundSeconds} s each (ceiling then board, board then ceiling, …, `
-      + `same wrk settings), and creates and votes with two workers against one in ${rounds} rounds (a one-worker and a two-worker server started in turn on the same database, the order turning every round, `
+      + `same wrk settings), and feed and thread reads (wrk), creates and votes with two workers against one in ${rounds} rounds (a one-worker and a two-worker server started in turn on the same database, the order turning every round, `
       + `2 s of warm-up and ${roundSeconds} s per case each). Those rows show the median round; "× same bytes" and "× one worker" are the median of the per-round ratios with their spread (min–max).`,
     '',
     table(rows),
     '',
-    `- two workers vs one, feed page 0 (wrk): ${full.workersRatio.toFixed(2)} ×`,
+    `- two workers vs one, feed page 0 (wrk): ${formatRatio(full.workersRatio)} ×`,
     `- RSS after the run at ${largest.toLocaleString('en')} entries: one process ${full.rssOne.toFixed(0)} MB; BOARD_WORKERS=2: primary ${full.rssPrimary.toFixed(0)} MB, each worker ${full.rssWorkers.toFixed(0)} MB`,
     `- start-up with a ${largest.toLocaleString('en')}-entry database (${(full.dbBytes / 2 ** 20).toFixed(0)} MiB), spawn to first answered request: ${full.startupMs.toFixed(0)} ms`,
     `- feed page 0 at ${largest.toLocaleString('en')} vs ${smallest.toLocaleString('en')} entries: ${growth.toFixed(2)} ×`,
