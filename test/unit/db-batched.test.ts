@@ -1,0 +1,125 @@
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import Database from 'better-sqlite3';
+import { openDb, type Db } from '../../lib/db.ts';
+import { maxWritesPerCommit } from '../../lib/write-batch.ts';
+import { emptyFolder } from '../helpers.ts';
+
+/** lib/db.ts txBatched (lib/write-batch.ts): the writes queued in one turn share one transaction and one commit. */
+async function withDb(run: (db: Db, path: string) => Promise<void>): Promise<void> {
+  const path = join(emptyFolder('board-batch-'), 'board.db');
+  const db = openDb(path);
+  try {
+    db.run('CREATE TABLE t (who TEXT NOT NULL UNIQUE)');
+    await run(db, path);
+    assert.equal(db.raw.inTransaction, false);
+  } finally {
+    await db.close();
+  }
+}
+
+const insert = (db: Db, who: string) => () => db.run('INSERT INTO t VALUES (?)', who).lastInsertRowid;
+const stored = (db: Db) => db.all<{ who: string }>('SELECT who FROM t ORDER BY rowid').map((r) => r.who);
+
+/** Counts the commit checks the fault hook is asked (one per transaction), failing none. */
+function countCommits(db: Db): { commits: number } {
+  const seen = { commits: 0 };
+  db.setFault((sql) => {
+    if (sql === 'COMMIT') seen.commits++;
+    return undefined;
+  });
+  return seen;
+}
+
+test('two batched writes of one turn share one commit and each gets its own result', () => withDb(async (db) => {
+  const seen = countCommits(db);
+  const results = await Promise.all([db.txBatched(insert(db, 'a')), db.txBatched(insert(db, 'b'))]);
+  assert.deepEqual(results, [1, 2]);
+  assert.equal(seen.commits, 1);
+  assert.deepEqual(db.batchTally, { writes: 2, commits: 1 });
+  assert.deepEqual(stored(db), ['a', 'b']);
+}));
+
+test('a write that throws rejects only its own promise with its own error; the others are stored', () => withDb(async (db) => {
+  const results = await Promise.allSettled([
+    db.txBatched(insert(db, 'a')),
+    db.txBatched(() => {
+      db.run("INSERT INTO t VALUES ('rolled back')");
+      db.run("INSERT INTO t VALUES ('a')"); // UNIQUE: throws after its first insert
+    }),
+    db.txBatched(insert(db, 'c')),
+  ]);
+  assert.equal(results[0].status, 'fulfilled');
+  assert.equal(results[1].status, 'rejected');
+  assert.match(String((results[1] as PromiseRejectedResult).reason), /UNIQUE/);
+  assert.equal(results[2].status, 'fulfilled');
+  assert.deepEqual(stored(db), ['a', 'c']);
+}));
+
+test('a failed commit rejects every write of the batch with its error and stores nothing', () => withDb(async (db) => {
+  db.setFault((sql) => (sql === 'COMMIT' ? new Error('database or disk is full') : undefined));
+  const results = await Promise.allSettled([db.txBatched(insert(db, 'a')), db.txBatched(insert(db, 'b'))]);
+  db.setFault(undefined);
+  assert.deepEqual(results.map((r) => r.status), ['rejected', 'rejected']);
+  for (const r of results) assert.match(String((r as PromiseRejectedResult).reason), /disk is full/);
+  assert.deepEqual(stored(db), []);
+  assert.equal(await db.txBatched(insert(db, 'after')), 1, 'the next batch works again');
+}));
+
+test('a batched write resolves only after its commit: another connection sees the row by then, not before', () => withDb(async (db, path) => {
+  const other = new Database(path, { readonly: true });
+  try {
+    const count = () => (other.prepare('SELECT count(*) AS n FROM t').get() as { n: number }).n;
+    const seenInside = await db.txBatched(() => {
+      db.run("INSERT INTO t VALUES ('a')");
+      return count();
+    });
+    assert.equal(seenInside, 0, 'not committed while the batch runs');
+    assert.equal(count(), 1, 'committed when the promise resolved');
+  } finally {
+    other.close();
+  }
+}));
+
+test(`more than ${maxWritesPerCommit} queued writes take more than one commit and are all stored`, () => withDb(async (db) => {
+  const seen = countCommits(db);
+  const total = maxWritesPerCommit + 44;
+  await Promise.all(Array.from({ length: total }, (_, i) => db.txBatched(insert(db, `w${i}`))));
+  assert.equal(seen.commits, 2);
+  assert.equal(stored(db).length, total);
+}));
+
+test('a write that returns a promise is refused with a TypeError, alone', () => withDb(async (db) => {
+  const results = await Promise.allSettled([
+    db.txBatched(() => {
+      db.run("INSERT INTO t VALUES ('async')");
+      return Promise.resolve(1);
+    }),
+    db.txBatched(insert(db, 'b')),
+  ]);
+  assert.equal(results[0].status, 'rejected');
+  assert.ok((results[0] as PromiseRejectedResult).reason instanceof TypeError);
+  assert.equal(results[1].status, 'fulfilled');
+  assert.deepEqual(stored(db), ['b']);
+}));
+
+test('a write queued inside a batch, or while a transaction is open, runs in a later transaction', () => withDb(async (db) => {
+  const seen = countCommits(db);
+  let inner: Promise<unknown> | undefined;
+  await db.txBatched(() => {
+    inner = db.txBatched(insert(db, 'inner'));
+    return insert(db, 'outer')();
+  });
+  await inner;
+  assert.equal(seen.commits, 2);
+
+  db.raw.exec('BEGIN');
+  let settled = false;
+  const queued = db.txBatched(insert(db, 'after the open transaction')).finally(() => { settled = true; });
+  await new Promise((resolve) => setTimeout(resolve, 20));
+  assert.equal(settled, false, 'not nested into the open transaction');
+  db.raw.exec('COMMIT');
+  await queued;
+  assert.deepEqual(stored(db), ['outer', 'inner', 'after the open transaction']);
+}));
