@@ -82,8 +82,10 @@ export async function create(ctx: Ctx) {
   }
   let pid: number | undefined;
   try {
-    pid = db.tx(() => {
-      // In the insert's transaction, so two copies sent at once cannot both pass.
+    // Batched with the other creates of this turn: one commit for all of them (docs/SCALING.md),
+    // answered only after it. The duplicate check stays in the insert's savepoint, so two copies
+    // sent at once cannot both pass, in one batch or in two.
+    pid = await db.txBatched(() => {
       if (config.limitsFactor > 0 && isRecentDuplicate(db, me.uid, content, clock.now())) throw new ApiError(409, 'entry.duplicate', { field: 'content' });
       return createEntry(db, { uid: me.uid, content, filepath, replyTo, link, alt }, clock.now());
     });
