@@ -19,6 +19,7 @@ import { routes } from './routes.ts';
 import type { BackfillOptions } from './search/backfill.ts';
 import type { Services } from './services.ts';
 import { openTorExitList } from './tor.ts';
+import { clusterBatchWindowMs } from './write-batch.ts';
 
 export interface AppOptions {
   clock?: Clock;
@@ -56,7 +57,7 @@ export interface App {
 export function createApp(config: Config, options: AppOptions = {}): App {
   const defaultLog = createLineLog();
   const worker = options.worker;
-  const db = options.db ?? openDb(config.dbPath, worker ? { walLimits: true } : { backgroundCheckpoints: true });
+  const db = options.db ?? openDb(config.dbPath, worker ? { walLimits: true, batchWindowMs: clusterBatchWindowMs } : { backgroundCheckpoints: true });
   const log = options.log ?? defaultLog;
   const limits = createLimitStore(db, { log });
   const services: Services = {
