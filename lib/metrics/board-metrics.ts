@@ -107,6 +107,17 @@ function defineProcessMetrics(app: Services, registers: Registry[]): void {
       this.inc({ answer: 'document', result: 'miss' }, tally.documentMisses);
     },
   });
+  new Counter({
+    name: 'board_batched_writes_total',
+    help: 'Creates written in groups (db.txBatched, kind="write"; a refused duplicate counts too) and the commits they took (kind="commit"): write / commit is the creates per commit.',
+    labelNames: ['kind'],
+    registers,
+    collect() {
+      this.reset();
+      this.inc({ kind: 'write' }, app.db.batchTally.writes);
+      this.inc({ kind: 'commit' }, app.db.batchTally.commits);
+    },
+  });
   new Gauge({
     name: 'board_password_hashing_waiting',
     help: 'Requests waiting for a password-hashing slot (the line is bounded: 503 auth.busy past it).',

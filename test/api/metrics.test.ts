@@ -3,7 +3,7 @@ import { createServer } from 'node:http';
 import { describe, test } from 'node:test';
 import { ConfigError, loadConfig } from '../../lib/config.ts';
 import { listenOnLoopback } from '../../lib/metrics/listener.ts';
-import { assertError, limitsOff, post, startBoard, useBoard, visitor } from '../helpers.ts';
+import { assertError, limitsOff, member, post, startBoard, useBoard, visitor } from '../helpers.ts';
 
 /** README "Metrics": BOARD_METRICS_PORT puts Prometheus' text format on a second, loopback-only listener. */
 
@@ -82,6 +82,16 @@ describe('the metrics listener', () => {
     assert.equal(moved('feed', 'hit'), 2);
     assert.equal(moved('thread', 'miss'), 1);
     assert.equal(moved('thread', 'hit'), 1);
+  });
+
+  test('counts creates written in groups and the commits they took', async () => {
+    const writer = await member(t.board, 'Carla'); // a new account may post only so often: not Anna's last ones
+    const before = await scrape(t.board.metricsUrl);
+    await post(writer, 'Ein Beitrag für den Schreibzähler');
+    const after = await scrape(t.board.metricsUrl);
+    const moved = (kind: string) => value(after, 'board_batched_writes_total', { kind }) - value(before, 'board_batched_writes_total', { kind });
+    assert.equal(moved('write'), 1);
+    assert.equal(moved('commit'), 1);
   });
 
   test('counts response-cache hits and misses of search pages and documents (Atom feeds, share pages)', async () => {
