@@ -93,11 +93,14 @@ export interface Board {
   startupMs: number;
 }
 
-/** The real server as its own process (previews off); `env` adds or overrides settings (BOARD_WORKERS, BOARD_LIMITS). */
-export async function startBoard(dataDir: string, port: number, env: Record<string, string> = {}): Promise<Board> {
+/**
+ * The real server as its own process (previews off); `env` adds or overrides settings (BOARD_WORKERS,
+ * BOARD_LIMITS); `codeRoot`: another checkout's code to run (a before/after comparison).
+ */
+export async function startBoard(dataDir: string, port: number, env: Record<string, string> = {}, codeRoot = root): Promise<Board> {
   const started = performance.now();
   const proc = spawn(process.execPath, ['--import', 'tsx', 'server.ts'], {
-    cwd: root,
+    cwd: codeRoot,
     env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', BOARD_DATA: dataDir, BOARD_TRUST_PROXY: '1', BOARD_PREVIEW: '0', BOARD_LIMITS: boardLimits, ...env },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
