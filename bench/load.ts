@@ -53,9 +53,9 @@ export function wrk(url: string, path: string, options: { threads?: number; conn
   });
 }
 
-/** Starts one of the ceilings (bench/baseline.ts or bench/same-bytes.ts) on `port`; resolves once it is ready. */
-export async function startCeiling(script: 'baseline.ts' | 'same-bytes.ts', argument: string, port: number): Promise<ChildProcess> {
-  const proc = spawn(process.execPath, ['--import', 'tsx', join('bench', script), argument, String(port)], { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] });
+/** Starts one of the ceilings (bench/baseline.ts or bench/same-bytes.ts; the latter in `processes` processes) on `port`; resolves once it is ready. */
+export async function startCeiling(script: 'baseline.ts' | 'same-bytes.ts', argument: string, port: number, processes = 1): Promise<ChildProcess> {
+  const proc = spawn(process.execPath, ['--import', 'tsx', join('bench', script), argument, String(port), String(processes)], { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] });
   await new Promise((r) => proc.stdout!.once('data', r));
   return proc;
 }

@@ -94,13 +94,27 @@ async function againstSameBytes(board: Board, path: string, port: number): Promi
   return { ceiling: compared.base, measured: compared.measured, ratio: compared.ratio };
 }
 
-/** The cases of a worker round: feed and thread reads with wrk, then each write with autocannon. */
-const workerCases = (): [string, (url: string) => Promise<Measured>][] => [
-  ...[reads[0]!, reads[2]!].map(([name, path]): [string, (url: string) => Promise<Measured>] => [name, async (url) => {
+type WorkerCase = [string, (url: string, workers: number) => Promise<Measured>];
+
+/**
+ * The cases of a worker round: feed and thread reads with wrk, the same-bytes ceiling of feed page
+ * 0 in as many processes as the board has workers (what two processes can do on this machine at
+ * all, with wrk on the same cores), then each write with autocannon.
+ */
+const workerCases = (): WorkerCase[] => [
+  ...[reads[0]!, reads[2]!].map(([name, path]): WorkerCase => [name, async (url) => {
     await wrk(url, path, { ...readLoad, duration: 2 });
     return wrk(url, path, { ...readLoad, duration: roundSeconds });
   }]),
-  ...writes().map(([name, options]): [string, (url: string) => Promise<Measured>] => [name, async (url) => {
+  ['the same-bytes ceiling of feed page 0, one process per worker', async (url, workers) => {
+    const ceiling = await startCeiling('same-bytes.ts', `${url}${reads[0]![1]}`, basePort + 1, workers);
+    const ceilingUrl = `http://127.0.0.1:${basePort + 1}`;
+    await wrk(ceilingUrl, '/', { ...readLoad, duration: 2 });
+    const measured = await wrk(ceilingUrl, '/', { ...readLoad, duration: roundSeconds });
+    await stop(ceiling);
+    return measured;
+  }],
+  ...writes().map(([name, options]): WorkerCase => [name, async (url) => {
     await cannon(url, { ...options, duration: 2 });
     return cannon(url, { ...options, duration: roundSeconds });
   }]),
@@ -110,7 +124,7 @@ const workerCases = (): [string, (url: string) => Promise<Measured>][] => [
 async function workerRound(dir: string, workers: string, env: Record<string, string>): Promise<Measured[]> {
   const board = await startBoard(dir, basePort, { ...env, BOARD_WORKERS: workers });
   const measured: Measured[] = [];
-  for (const [, measure] of workerCases()) measured.push(await measure(board.url));
+  for (const [, measure] of workerCases()) measured.push(await measure(board.url, Number(workers)));
   await stop(board.proc);
   return measured;
 }
@@ -120,7 +134,7 @@ async function workerRound(dir: string, workers: string, env: Record<string, str
  * a two-worker server started in turn on the same database. Why rounds for the reads too: one run
  * each, minutes apart, gave 1.22, 1.40 and 1.58 x on the same code.
  */
-async function byWorkers(dir: string, size: number, env: Record<string, string>, rows: Row[]): Promise<Ratio> {
+async function byWorkers(dir: string, size: number, env: Record<string, string>, rows: Row[]): Promise<Ratio[]> {
   const one: Measured[][] = [];
   const two: Measured[][] = [];
   for (let i = 0; i < rounds; i++) {
@@ -134,7 +148,7 @@ async function byWorkers(dir: string, size: number, env: Record<string, string>,
     rows.push({ name: `BOARD_WORKERS=2: ${name}`, size, ...compared.measured, workers: compared.ratio });
     return compared.ratio;
   });
-  return ratios[0]!;
+  return ratios;
 }
 
 /** Feed reads at full speed while creates run at 500/s, image posts at 5/s and logins at 2/s. */
@@ -159,6 +173,8 @@ interface FullRun {
   rssPrimary: number;
   rssWorkers: number;
   workersRatio: Ratio;
+  /** The same-bytes ceiling of feed page 0 in two processes against one: what two workers can gain here at all. */
+  ceilingWorkersRatio: Ratio;
   stringifyRps: number;
   dbBytes: number;
 }
@@ -189,7 +205,7 @@ async function measureFullBoard(size: number, rows: Row[]): Promise<FullRun> {
   await stop(board.proc);
   const again = await startBoard(dir, basePort, env); // start-up: a second, cold start of the same database
   await stop(again.proc);
-  const workersRatio = await byWorkers(dir, size, env, rows);
+  const [workersRatio, , ceilingWorkersRatio] = await byWorkers(dir, size, env, rows);
 
   // The mixed load on the same database with two workers.
   board = await startBoard(dir, basePort, { ...env, BOARD_WORKERS: '2' });
@@ -199,7 +215,7 @@ async function measureFullBoard(size: number, rows: Row[]): Promise<FullRun> {
   await stop(board.proc);
   return {
     startupMs: again.startupMs, rssOne, rssPrimary: rssTwo[0]!, rssWorkers: rssTwo.slice(1).reduce((a, b) => a + b, 0) / Math.max(1, rssTwo.length - 1),
-    workersRatio, stringifyRps: stringify.rps, dbBytes: statSync(join(dir, 'board.db')).size,
+    workersRatio: workersRatio!, ceilingWorkersRatio: ceilingWorkersRatio!, stringifyRps: stringify.rps, dbBytes: statSync(join(dir, 'board.db')).size,
   };
 }
 
@@ -249,7 +265,7 @@ async function main(): Promise<void> {
     '',
     table(rows),
     '',
-    `- two workers vs one, feed page 0 (wrk): ${formatRatio(full.workersRatio)} ×`,
+    `- two workers vs one, feed page 0 (wrk): ${formatRatio(full.workersRatio)} ×; the same-bytes ceiling in two processes vs one, in the same rounds: ${formatRatio(full.ceilingWorkersRatio)} ×`,
     `- RSS after the run at ${largest.toLocaleString('en')} entries: one process ${full.rssOne.toFixed(0)} MB; BOARD_WORKERS=2: primary ${full.rssPrimary.toFixed(0)} MB, each worker ${full.rssWorkers.toFixed(0)} MB`,
     `- start-up with a ${largest.toLocaleString('en')}-entry database (${(full.dbBytes / 2 ** 20).toFixed(0)} MiB), spawn to first answered request: ${full.startupMs.toFixed(0)} ms`,
     `- feed page 0 at ${largest.toLocaleString('en')} vs ${smallest.toLocaleString('en')} entries: ${growth.toFixed(2)} ×`,
