@@ -260,7 +260,7 @@ async function main(): Promise<void> {
       + `writes and the mixed load with autocannon (${connections} connections), ${seconds} s per case after a 2 s warm-up; the server with BOARD_LIMITS=${boardLimits}.`,
     '',
     `Interleaved rounds: each read case against its same-bytes ceiling in ${rounds} rounds of ${roundSeconds} s each (ceiling then board, board then ceiling, …, `
-      + `same wrk settings), and feed and thread reads (wrk), creates and votes with two workers against one in ${rounds} rounds (a one-worker and a two-worker server started in turn on the same database, the order turning every round, `
+      + `same wrk settings), and feed and thread reads (wrk), the same-bytes ceiling of feed page 0 (in as many processes), creates and votes with two workers against one in ${rounds} rounds (a one-worker and a two-worker server started in turn on the same database, the order turning every round, `
       + `2 s of warm-up and ${roundSeconds} s per case each). Those rows show the median round; "× same bytes" and "× one worker" are the median of the per-round ratios with their spread (min–max).`,
     '',
     table(rows),
