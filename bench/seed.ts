@@ -187,7 +187,7 @@ export async function seedBoard(dbPath: string, options: SeedOptions): Promise<R
         }
         insertEntry.run(pid, author[pid], createdAt[pid], content, parent[pid], root[pid], depth[pid], replyCount[pid], lastActivity[pid],
           isDeleted, bumpCount[pid], lastBump[pid], latest[pid], skipped[pid], votesYes[pid], votesNo[pid], link);
-        if (!isDeleted) indexEntry(db, { pid, uid: author[pid]!, content });
+        if (!isDeleted) indexEntry(db, { pid, uid: author[pid]!, content, alt: '' });
       }
     })();
   }

@@ -82,7 +82,7 @@ export function createEntry(db: Db, entry: NewEntry, now: number): number | unde
       db.run('UPDATE entries SET root = pid WHERE pid = ?', pid);
     }
     adjustEntryCounters(db, Boolean(parent), 1);
-    indexEntry(db, { pid, uid: entry.uid, content: entry.content });
+    indexEntry(db, { pid, uid: entry.uid, content: entry.content, alt: entry.alt ?? '' });
     notifyAbout(db, { pid, uid: entry.uid, content: entry.content }, parent?.uid ?? 0, now);
     db.responses.threadChanged(parent?.root ?? pid);
     db.responses.userChanged(entry.uid);
@@ -122,8 +122,9 @@ export function editEntry(db: Db, pid: number, content: string, link: string, no
   db.tx(() => {
     const entry = findLiveEntry(db, pid);
     if (!entry) return;
-    db.run('UPDATE entries SET content = ?, link = ?, alt = ?, edited_at = ? WHERE pid = ?', content, link, alt ?? entry.alt, now, pid);
-    reindexEntry(db, { pid, uid: entry.uid, content });
+    const description = alt ?? entry.alt;
+    db.run('UPDATE entries SET content = ?, link = ?, alt = ?, edited_at = ? WHERE pid = ?', content, link, description, now, pid);
+    reindexEntry(db, { pid, uid: entry.uid, content, alt: description });
     notifyAbout(db, { pid, uid: entry.uid, content }, 0, now); // an added mention tells its account once
     db.responses.threadChanged(entry.root);
   });

@@ -1,4 +1,5 @@
 import type Database from 'better-sqlite3';
+import { authorTerm, indexedText, shortWordTerms } from './search/terms.ts';
 import { nameSkeleton } from './username-skeleton.ts';
 
 /**
@@ -313,7 +314,30 @@ const migrations: Migration[] = [
     created_at INTEGER NOT NULL
   );
   `,
+
+  // 10: search covers image descriptions (lib/search/terms.ts indexedText): the index rows of the
+  // live entries that have one are written again. Those below the backfill's mark get theirs
+  // when the backfill reaches them.
+  reindexDescribedEntries,
 ];
+
+/** Migration 10: in slices by pid, since a statement cannot write while another reads. */
+function reindexDescribedEntries(db: Database.Database): void {
+  const mark = (db.prepare('SELECT next_below FROM search_backfill').get() as { next_below: number } | undefined)?.next_below ?? 0;
+  const slice = db.prepare("SELECT pid, uid, content, alt FROM entries WHERE pid > ? AND pid >= ? AND deleted = 0 AND alt != '' ORDER BY pid LIMIT 500");
+  const remove = db.prepare('DELETE FROM search WHERE rowid = ?');
+  const insert = db.prepare('INSERT INTO search (rowid, text, short, author) VALUES (?, ?, ?, ?)');
+  for (let after = 0; ;) {
+    const rows = slice.all(after, mark) as { pid: number; uid: number; content: string; alt: string }[];
+    for (const row of rows) {
+      const text = indexedText(row);
+      remove.run(row.pid);
+      insert.run(row.pid, text, shortWordTerms(text), authorTerm(row.uid));
+    }
+    if (rows.length < 500) return;
+    after = rows.at(-1)!.pid;
+  }
+}
 
 /** A database written by a newer version of the board: this code must not touch it. */
 export class SchemaTooNewError extends Error {}

@@ -1,4 +1,5 @@
 import type { Db } from '../db.ts';
+import { authorTerm, indexedText, shortWordTerms } from './terms.ts';
 
 /**
  * The search index (docs/API.md "Search"): the FTS5 table `search`, one row per live entry
@@ -8,8 +9,8 @@ import type { Db } from '../db.ts';
  *
  * Contentless (the text stays in `entries` only) with contentless_delete, so a row goes by its
  * rowid; the trigram tokenizer makes every 3-character substring a term, case-folded, which is
- * what lets "kraftwerk" find "Balkonkraftwerke". Three columns:
- * - `text`: the entry's text (NFC);
+ * what lets "kraftwerk" find "Balkonkraftwerke". Three columns (the terms: lib/search/terms.ts):
+ * - `text`: the entry's text and its image's description (NFC);
  * - `short`: the entry's words of 1–2 characters, each padded to one 3-character term ("KI" →
  *   "_KI"): trigrams cannot hold them, and as whole words they mean something ("KI", "EU");
  * - `author`: the author's uid as one 3-character term, so `user=` narrows inside the index.
@@ -26,48 +27,14 @@ export interface IndexedEntry {
   pid: number;
   uid: number;
   content: string;
-}
-
-/** A "word" for the short-word rule: a run of letters, marks and digits ("KI-Modell" holds "KI"). */
-const wordPattern = /[\p{L}\p{M}\p{N}]+/gu;
-/** The longest word that goes to the `short` column instead of trigrams. */
-export const maxShortWord = 2;
-
-/** Text as indexed and searched: NFC, so a decomposed "ü" (u + U+0308) finds a composed one. */
-export function searchableText(text: string): string {
-  return text.normalize('NFC');
-}
-
-/** A word of 1–2 characters as one trigram term: padded with "_" in front ("KI" → "_KI", "a" → "__a"). */
-export function shortWordTerm(word: string): string {
-  return '_'.repeat(3 - [...word].length) + word;
-}
-
-/** The words of 1–2 characters of a text, each once, as `short` terms separated by spaces. */
-export function shortWordTerms(text: string): string {
-  const terms = new Set<string>();
-  for (const [word] of searchableText(text).matchAll(wordPattern)) {
-    if ([...word].length <= maxShortWord) terms.add(shortWordTerm(word.toLowerCase()));
-  }
-  return [...terms].join(' ');
-}
-
-/** Private-use code points: no case, no diacritics, never in the other columns' queries. */
-const privateUseStart = 0xe000;
-const privateUseSize = 6400;
-
-/** A uid as one 3-character term (base 6400 in private-use code points: room for 2.6 × 10^11 accounts). */
-export function authorTerm(uid: number): string {
-  const digit = (n: number) => String.fromCharCode(privateUseStart + (Math.floor(n) % privateUseSize));
-  return digit(uid) + digit(uid / privateUseSize) + digit(uid / privateUseSize ** 2);
+  /** The image's description ('' for none). */
+  alt: string;
 }
 
 /** Adds a row for an entry that is not in the index (a new one, a restored one, one the backfill reaches). */
 function insertRow(db: Db, entry: IndexedEntry): void {
-  db.run(
-    'INSERT INTO search (rowid, text, short, author) VALUES (?, ?, ?, ?)',
-    entry.pid, searchableText(entry.content), shortWordTerms(entry.content), authorTerm(entry.uid),
-  );
+  const text = indexedText(entry);
+  db.run('INSERT INTO search (rowid, text, short, author) VALUES (?, ?, ?, ?)', entry.pid, text, shortWordTerms(text), authorTerm(entry.uid));
 }
 
 /** True when the entry's row is the index's business: it is not below the backfill's mark. */
@@ -86,7 +53,7 @@ export function unindexEntry(db: Db, pid: number): void {
   if (isIndexedRange(db, pid)) db.run('DELETE FROM search WHERE rowid = ?', pid);
 }
 
-/** A live entry's text changed (an edit): its row is replaced. */
+/** A live entry's text or image description changed (an edit): its row is replaced. */
 export function reindexEntry(db: Db, entry: IndexedEntry): void {
   if (!isIndexedRange(db, entry.pid)) return;
   db.run('DELETE FROM search WHERE rowid = ?', entry.pid);
@@ -104,7 +71,7 @@ export function backfillBelowMark(db: Db, limit: number): number {
   const mark = db.one<{ next_below: number }>('UPDATE search_backfill SET next_below = next_below RETURNING next_below');
   if (!mark) return 0;
   const rows = db.all<IndexedEntry & { deleted: number }>(
-    'SELECT pid, uid, content, deleted FROM entries WHERE pid < ? ORDER BY pid DESC LIMIT ?', mark.next_below, limit,
+    'SELECT pid, uid, content, alt, deleted FROM entries WHERE pid < ? ORDER BY pid DESC LIMIT ?', mark.next_below, limit,
   );
   for (const row of rows) if (!row.deleted) insertRow(db, row);
   if (rows.length < limit) db.run('DELETE FROM search_backfill');

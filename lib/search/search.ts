@@ -1,6 +1,6 @@
 import type { Db } from '../db.ts';
 import { feedPageSize, readLiveEntriesWithLatest, type EntryJson } from '../entry-reads.ts';
-import { authorTerm } from './index.ts';
+import { authorTerm } from './terms.ts';
 
 /**
  * One page of search results (docs/API.md "GET /api/search/{page}"): live entries matching the

@@ -31,7 +31,7 @@ test('search pages, Atom feeds and share pages come from the cache, and another 
     const content = 'Fliedersirup im Juni';
     other.tx(() => {
       other.run('UPDATE entries SET content = ? WHERE pid = ?', content, pid);
-      reindexEntry(other, { pid, uid: uidOf(t.board, 'Anna'), content });
+      reindexEntry(other, { pid, uid: uidOf(t.board, 'Anna'), content, alt: '' });
     });
   } finally {
     await other.close();

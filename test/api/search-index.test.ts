@@ -6,7 +6,7 @@ import { after, describe, test } from 'node:test';
 import { openDb } from '../../lib/db.ts';
 import { backfillBelowMark } from '../../lib/search/index.ts';
 import {
-  accountRemovalDone, indexedPids, limitsOff, livePids, member, oldBoard, password, post, startProxiedBoard, useBoard, visitor, type TestBoard,
+  accountRemovalDone, imageFixture, indexedPids, limitsOff, livePids, member, oldBoard, password, post, startProxiedBoard, useBoard, visitor, type TestBoard,
 } from '../helpers.ts';
 import { consistencyProblems, searchIndexProblems } from '../resilience/consistency.ts';
 
@@ -42,6 +42,24 @@ describe('the search index under every write', () => {
     assertIndexWhole(t.board);
     assert.equal((await t.members.Anna.post(`/api/entry/${pid}/delete`)).status, 200);
     assert.deepEqual(await pidsFound(t.board, 'strudel'), []);
+    assertIndexWhole(t.board);
+  });
+
+  test('an image description is searched with the text: found by its words, replaced by an edit, kept when the edit has no alt field', async () => {
+    const image = await imageFixture();
+    const created = await t.members.Anna.postMultipart('/api/entry/create', { content: 'Urlaubsbild', alt: 'Sonnenblumenfeld im Abendlicht' }, [{ name: 'file', filename: 'x.jpg', type: 'image/jpeg', data: image }]);
+    assert.equal(created.status, 201, created.text);
+    const pid = created.body.pid as number;
+    assert.deepEqual(await pidsFound(t.board, 'sonnenblumen'), [pid], 'the description\'s words');
+    assert.deepEqual(await pidsFound(t.board, 'urlaubsbild sonnenblumen'), [pid], 'text and description together');
+    assert.equal((await t.members.Anna.post(`/api/entry/${pid}/edit`, { content: 'Urlaubsbild vom Juli' })).status, 200);
+    assert.deepEqual(await pidsFound(t.board, 'abendlicht'), [pid], 'an edit without alt keeps the description');
+    assert.equal((await t.members.Anna.post(`/api/entry/${pid}/edit`, { content: 'Urlaubsbild vom Juli', alt: 'Ein Kornfeld' })).status, 200);
+    assert.deepEqual(await pidsFound(t.board, 'sonnenblumen'), [], 'the old description is gone');
+    assert.deepEqual(await pidsFound(t.board, 'kornfeld'), [pid]);
+    assertIndexWhole(t.board);
+    assert.equal((await t.members.Anna.post(`/api/entry/${pid}/delete`)).status, 200);
+    assert.deepEqual(await pidsFound(t.board, 'kornfeld'), []);
     assertIndexWhole(t.board);
   });
 

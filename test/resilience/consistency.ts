@@ -1,7 +1,7 @@
 import type Database from 'better-sqlite3';
 import { latestMaxDepth } from '../../lib/latest.ts';
 import type { StoredEntry as Row } from '../../lib/entries.ts';
-import { authorTerm } from '../../lib/search/index.ts';
+import { authorTerm } from '../../lib/search/terms.ts';
 
 
 /**

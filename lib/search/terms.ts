@@ -1,0 +1,48 @@
+/**
+ * The terms of the search index (lib/search/index.ts) and of queries (lib/search/query.ts): pure
+ * functions of text, shared by the index, the queries and the migration that reindexes entries.
+ */
+
+/** A "word" for the short-word rule: a run of letters, marks and digits ("KI-Modell" holds "KI"). */
+const wordPattern = /[\p{L}\p{M}\p{N}]+/gu;
+/** The longest word that goes to the `short` column instead of trigrams. */
+export const maxShortWord = 2;
+
+/** Text as indexed and searched: NFC, so a decomposed "ü" (u + U+0308) finds a composed one. */
+export function searchableText(text: string): string {
+  return text.normalize('NFC');
+}
+
+/** A word of 1–2 characters as one trigram term: padded with "_" in front ("KI" → "_KI", "a" → "__a"). */
+export function shortWordTerm(word: string): string {
+  return '_'.repeat(3 - [...word].length) + word;
+}
+
+/** The words of 1–2 characters of a text, each once, as `short` terms separated by spaces. */
+export function shortWordTerms(text: string): string {
+  const terms = new Set<string>();
+  for (const [word] of searchableText(text).matchAll(wordPattern)) {
+    if ([...word].length <= maxShortWord) terms.add(shortWordTerm(word.toLowerCase()));
+  }
+  return [...terms].join(' ');
+}
+
+/** Private-use code points: no case, no diacritics, never in the other columns' queries. */
+const privateUseStart = 0xe000;
+const privateUseSize = 6400;
+
+/** A uid as one 3-character term (base 6400 in private-use code points: room for 2.6 × 10^11 accounts). */
+export function authorTerm(uid: number): string {
+  const digit = (n: number) => String.fromCharCode(privateUseStart + (Math.floor(n) % privateUseSize));
+  return digit(uid) + digit(uid / privateUseSize) + digit(uid / privateUseSize ** 2);
+}
+
+/**
+ * What the `text` column holds for an entry: its text and, on a line of its own, its image's
+ * description. Why the description: it says what the image shows in words, and a reader looking
+ * for that picture searches for those words (Mastodon's search does the same with media
+ * descriptions).
+ */
+export function indexedText(entry: { content: string; alt: string }): string {
+  return searchableText(entry.alt ? `${entry.content}\n${entry.alt}` : entry.content);
+}
