@@ -66,6 +66,14 @@ describe('search and notifications in a real browser', { skip: skipWithoutChromi
     assert.equal(board.app.services.db.one<{ n: number }>('SELECT count(*) AS n FROM daily_stats')!.n, impressions);
   });
 
+  test('a search marks the other German spelling of a word too, as the server found it', async () => {
+    await post(clients.Anna!, 'Die Straße am Fluss ist gesperrt.');
+    const { page } = await browserFor();
+    await openBoard(page, board, '/suche?q=strasse');
+    await page.getByRole('heading', { level: 1, name: 'Suche: strasse' }).waitFor();
+    assert.deepEqual(await page.locator('.search-results mark').allTextContents(), ['Straße']);
+  });
+
   test('the badge counts unread notifications, refreshes once a minute while visible, and the page marks them read', async () => {
     const { page, recorder } = await browserFor(clients.Anna);
     await page.clock.install();

@@ -23,9 +23,25 @@ function escapeRegExp(text) {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
-/** One pattern for every word: long words anywhere (they find compounds), 1–2 letters as whole words only. */
+const toDigraph = { ä: 'ae', ö: 'oe', ü: 'ue', ß: 'ss', Ä: 'Ae', Ö: 'Oe', Ü: 'Ue' };
+const toUmlaut = { ae: 'ä', oe: 'ö', ue: 'ü', ss: 'ß' };
+
+/**
+ * A word and its other German spelling, umlauts as digraphs or digraphs as umlauts, because the
+ * server finds both ("strasse" finds "Straße"; germanSpellings in lib/search/query.ts, the same
+ * rule: this file runs in the browser and cannot import the server's).
+ */
+function germanSpellings(word) {
+  return [...new Set([
+    word,
+    word.replace(/[äöüßÄÖÜ]/g, (c) => toDigraph[c]),
+    word.replace(/ae|oe|ue|ss/gi, (pair) => toUmlaut[pair.toLowerCase()]),
+  ])];
+}
+
+/** One pattern for every word in each spelling: long words anywhere (they find compounds), 1–2 letters as whole words only. */
 function wordsPattern(words) {
-  const parts = words.map((w) => ([...w].length <= 2 ? `(?<![\\p{L}\\p{N}])${escapeRegExp(w)}(?![\\p{L}\\p{N}])` : escapeRegExp(w)));
+  const parts = words.flatMap(germanSpellings).map((w) => ([...w].length <= 2 ? `(?<![\\p{L}\\p{N}])${escapeRegExp(w)}(?![\\p{L}\\p{N}])` : escapeRegExp(w)));
   return parts.length ? new RegExp(parts.sort((a, b) => b.length - a.length).join('|'), 'giu') : null;
 }
 
