@@ -3,7 +3,7 @@ import { createRequire } from 'node:module';
 import { after, before, describe, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import { imageFixture, limitsOff, makeModerator, member, password, startBoard, type Client, type TestBoard } from '../helpers.ts';
-import { assertCleanConsole, launchChromium, newRecordedContext, openBoard, skipWithoutChromium, type Recorder } from './browser-helpers.ts';
+import { assertCleanConsole, launchChromium, newRecordedContext, openBoard, skipWithoutChromium, waitInPage, type Recorder } from './browser-helpers.ts';
 
 // Counted as skipped in the summary too, not only as a skipped suite.
 if (skipWithoutChromium) test('accessibility browser tests', { skip: skipWithoutChromium }, () => {});
@@ -98,7 +98,7 @@ describe('accessibility of every page (axe-core)', { skip: skipWithoutChromium }
         for (const [name, path] of Object.entries(pages)) {
           await openBoard(page, board, path);
           await page.locator('main h1').waitFor();
-          await page.waitForFunction('document.getElementById("busy").hidden');
+          await waitInPage(page, 'document.getElementById("busy").hidden', 'the busy mark hidden');
           await check(name);
         }
         // The states a page changes into.

@@ -97,3 +97,18 @@ export async function eventually(check: () => boolean, what: string, timeoutMs =
     await new Promise((resolve) => setTimeout(resolve, 25));
   }
 }
+
+/**
+ * Polls the JavaScript expression `check` in the page until it is true. Why not
+ * page.waitForFunction: it evaluates its predicate again on later polls, outside the one
+ * evaluation the board's CSP (no 'unsafe-eval') lets through, and then fails with EvalError
+ * (seen in a fresh-clone run; playwright issue #7395, PR #36986). Each page.evaluate is one
+ * evaluation of its own, which the CSP allows.
+ */
+export async function waitInPage(page: Page, check: string, what: string, timeoutMs = 10_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await page.evaluate(check))) {
+    if (Date.now() > deadline) assert.fail(`timed out waiting in the page for: ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}

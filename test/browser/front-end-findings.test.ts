@@ -3,7 +3,7 @@ import { after, before, describe, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import { limitsOff, member, password, startBoard, type Client, type TestBoard } from '../helpers.ts';
 import {
-  assertCleanConsole, assertOnlyBoardRequests, launchChromium, newRecordedContext, openBoard, skipWithoutChromium, type Recorder,
+  assertCleanConsole, assertOnlyBoardRequests, launchChromium, newRecordedContext, openBoard, skipWithoutChromium, waitInPage, type Recorder,
 } from './browser-helpers.ts';
 
 // Counted as skipped in the summary too, not only as a skipped suite.
@@ -82,7 +82,7 @@ describe('the front end: contact, titles, keys', { skip: skipWithoutChromium }, 
     // Titles follow client-side navigation too.
     await openBoard(page, board, '/');
     await page.locator('#nav').getByRole('link', { name: 'Statistik' }).click();
-    await page.waitForFunction("document.title === 'Statistik – Das Board'");
+    await waitInPage(page, "document.title === 'Statistik – Das Board'", 'the statistics page\'s title');
   });
 
   test('11: j and k move between entries, r replies to the chosen one, ? lists the keys; none fire while typing, and they can be switched off', async () => {

@@ -18,7 +18,7 @@ import type { Page } from 'playwright-core';
 import sharp from 'sharp';
 import { day, limitsOff, member, password, startBoard, type Client, type TestBoard } from '../helpers.ts';
 import { writeAccountContent } from './screenshot-account.ts';
-import { chromiumMissing, chromiumPath, launchChromium, newRecordedContext, openBoard } from './browser-helpers.ts';
+import { chromiumMissing, chromiumPath, launchChromium, newRecordedContext, openBoard, waitInPage } from './browser-helpers.ts';
 
 const outDir = fileURLToPath(new URL('../../docs/screenshots/', import.meta.url));
 const minute = 60;
@@ -205,9 +205,9 @@ async function settle(page: Page): Promise<void> {
   await page.waitForLoadState('networkidle');
   // Lazy images load once scrolled near; a full-page picture needs them all.
   await page.evaluate('window.scrollTo(0, document.body.scrollHeight)');
-  await page.waitForFunction('[...document.images].every((img) => img.complete)');
+  await waitInPage(page, '[...document.images].every((img) => img.complete)', 'every image loaded');
   await page.evaluate('window.scrollTo(0, 0)');
-  await page.waitForFunction('document.getElementById("busy").hidden');
+  await waitInPage(page, 'document.getElementById("busy").hidden', 'the busy mark hidden');
 }
 
 async function main(): Promise<void> {
