@@ -4,7 +4,7 @@ import { Worker } from 'node:worker_threads';
 import { createDataVersion, oncePerTurn } from './data-version.ts';
 import { ResponseCache } from './response-cache.ts';
 import { migrate } from './schema.ts';
-import { createWriteBatch, type WriteLock } from './write-batch.ts';
+import { createWriteBatch, synchronousResult, type WriteLock } from './write-batch.ts';
 
 type Params = unknown[];
 
@@ -115,8 +115,7 @@ export function openDb(path: string, options: OpenOptions = {}): Db {
     // process committed in between, which several server processes (BOARD_WORKERS) would hit.
     tx: (fn) => {
       const body = () => {
-        const result = fn();
-        if (typeof (result as { then?: unknown } | undefined)?.then === 'function') throw new TypeError('a transaction cannot return a promise');
+        const result = synchronousResult(fn());
         const failure = fault?.('COMMIT');
         if (failure) throw failure; // rolls the transaction back, as a failed commit would
         return result;

@@ -1,5 +1,5 @@
 import type Database from 'better-sqlite3';
-import { authorTerm, indexedText, shortWordTerms } from './search/terms.ts';
+import { indexRow, indexRowSql } from './search/terms.ts';
 import { nameSkeleton } from './username-skeleton.ts';
 
 /**
@@ -326,13 +326,12 @@ function reindexDescribedEntries(db: Database.Database): void {
   const mark = (db.prepare('SELECT next_below FROM search_backfill').get() as { next_below: number } | undefined)?.next_below ?? 0;
   const slice = db.prepare("SELECT pid, uid, content, alt FROM entries WHERE pid > ? AND pid >= ? AND deleted = 0 AND alt != '' ORDER BY pid LIMIT 500");
   const remove = db.prepare('DELETE FROM search WHERE rowid = ?');
-  const insert = db.prepare('INSERT INTO search (rowid, text, short, author) VALUES (?, ?, ?, ?)');
+  const insert = db.prepare(indexRowSql);
   for (let after = 0; ;) {
     const rows = slice.all(after, mark) as { pid: number; uid: number; content: string; alt: string }[];
     for (const row of rows) {
-      const text = indexedText(row);
       remove.run(row.pid);
-      insert.run(row.pid, text, shortWordTerms(text), authorTerm(row.uid));
+      insert.run(...indexRow(row));
     }
     if (rows.length < 500) return;
     after = rows.at(-1)!.pid;

@@ -31,6 +31,15 @@ export const maxWritesPerCommit = 256;
  */
 export const clusterBatchWindowMs = 2;
 
+/**
+ * A transaction body's result, refused when it is a promise: the body would go on after COMMIT,
+ * outside the transaction (db.tx and txBatched both ask this).
+ */
+export function synchronousResult<T>(result: T): T {
+  if (typeof (result as { then?: unknown } | undefined)?.then === 'function') throw new TypeError('a transaction cannot return a promise');
+  return result;
+}
+
 interface Queued {
   fn: () => unknown;
   resolve: (value: unknown) => void;
@@ -111,11 +120,7 @@ export function createWriteBatch(raw: Database.Database, lock: WriteLock, option
 
   function attempt(fn: () => unknown): Outcome {
     try {
-      const value = raw.transaction(() => {
-        const result = fn();
-        if (typeof (result as { then?: unknown } | undefined)?.then === 'function') throw new TypeError('a transaction cannot return a promise');
-        return result;
-      })();
+      const value = raw.transaction(() => synchronousResult(fn()))();
       return { ok: true, value };
     } catch (error) {
       return { ok: false, error };

@@ -1,5 +1,5 @@
 import type { Db } from '../db.ts';
-import { authorTerm, indexedText, shortWordTerms } from './terms.ts';
+import { indexRow, indexRowSql } from './terms.ts';
 
 /**
  * The search index (docs/API.md "Search"): the FTS5 table `search`, one row per live entry
@@ -33,8 +33,7 @@ export interface IndexedEntry {
 
 /** Adds a row for an entry that is not in the index (a new one, a restored one, one the backfill reaches). */
 function insertRow(db: Db, entry: IndexedEntry): void {
-  const text = indexedText(entry);
-  db.run('INSERT INTO search (rowid, text, short, author) VALUES (?, ?, ?, ?)', entry.pid, text, shortWordTerms(text), authorTerm(entry.uid));
+  db.run(indexRowSql, ...indexRow(entry));
 }
 
 /** True when the entry's row is the index's business: it is not below the backfill's mark. */

@@ -46,3 +46,12 @@ export function authorTerm(uid: number): string {
 export function indexedText(entry: { content: string; alt: string }): string {
   return searchableText(entry.alt ? `${entry.content}\n${entry.alt}` : entry.content);
 }
+
+/** An entry's row of the index, in the order of indexRowSql's values (rowid, text, short, author). */
+export function indexRow(entry: { pid: number; uid: number; content: string; alt: string }): [number, string, string, string] {
+  const text = indexedText(entry);
+  return [entry.pid, text, shortWordTerms(text), authorTerm(entry.uid)];
+}
+
+/** The statement that adds a row made by indexRow. */
+export const indexRowSql = 'INSERT INTO search (rowid, text, short, author) VALUES (?, ?, ?, ?)';
