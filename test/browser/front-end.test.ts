@@ -324,9 +324,12 @@ describe('the front end in a real browser', { skip: skipWithoutChromium }, () =>
     await page.getByRole('button', { name: 'Namen ändern' }).click();
     await page.locator('.field-error').filter({ hasText: 'schon vergeben' }).waitFor();
     await page.getByLabel('Neuer Name').fill('Anna Neu');
+    // A rename redraws the page: a file chosen in the old avatar form would go with it.
+    await page.getByLabel(/Neues Bild/).evaluate((input) => input.setAttribute('data-before-rename', ''));
     await page.getByRole('button', { name: 'Namen ändern' }).click();
     await nav().getByRole('link', { name: 'Anna Neu' }).waitFor();
     await status().filter({ hasText: 'Dein Name ist jetzt Anna Neu' }).waitFor();
+    await page.locator('input[type=file]:not([data-before-rename])').waitFor({ state: 'attached' });
 
     await page.getByLabel(/Neues Bild/).setInputFiles(png);
     assert.match((await page.locator('.image-preview-img').getAttribute('src')) ?? '', /^blob:/);
