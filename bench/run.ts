@@ -287,11 +287,11 @@ async function main(): Promise<void> {
     `${new Date().toISOString().slice(0, 10)} on ${started}; reads with wrk (${readLoad.threads} threads, ${readLoad.connections} connections, unpinned), `
       + `writes and the mixed load with autocannon (${connections} connections), ${seconds} s per case after a 2 s warm-up; the server with BOARD_LIMITS=${boardLimits}.`,
     '',
-    `Interleaved rounds: each read case against its same-bytes ceiling in ${rounds} rounds of ${roundSeconds} s each (ceiling then board, board then ceiling, …, `
+    `Interleaved rounds: each read case against its same-bytes ceiling in ${rounds} rounds of ${roundSeconds} s each, each round with a fresh board and ceiling (ceiling then board, board then ceiling, …, `
       + `same wrk settings), and feed and thread reads (wrk), the same-bytes ceiling of feed page 0 (in as many processes), creates and votes with two workers against one in ${rounds} rounds (a one-worker and a two-worker server started in turn on the same database, the order turning every round, `
       + `2 s of warm-up and ${roundSeconds} s per case each). Those rows show the median round; "× same bytes, in turn" and "× one worker" are the median of the per-round ratios with their spread (min–max).`,
     '',
-    `Side by side: after its rounds in turn, each read case and its ceiling are measured at the same moment in ${rounds} rounds of ${roundSeconds} s, each with its own wrk of half the load `
+    `Side by side: in each of the same rounds, after the pair in turn, the read case and its ceiling are measured at the same moment for ${roundSeconds} s, each with its own wrk of half the load `
       + `(${readLoad.threads / 2} thread, ${readLoad.connections / 2} connections), so the two servers share the cores and a slow second of the machine hits both; "× same bytes, side by side" is the median of those per-round ratios (min–max). `
       + 'It is the measure of the 0.9 × target (README "Performance"): on this shared VM, rounds in turn swing by ±25 % from one 5-s window to the next.',
     '',
