@@ -89,11 +89,21 @@ export async function interleaved(base: () => Promise<Measured>, measured: () =>
   const bases: Measured[] = [];
   const measureds: Measured[] = [];
   for (let i = 0; i < count; i++) {
-    if (i % 2 === 0) bases.push(await base());
-    measureds.push(await measured());
-    if (i % 2 === 1) bases.push(await base());
+    const [b, m] = await inTurn(base, measured, i);
+    bases.push(b);
+    measureds.push(m);
   }
   return compareRounds(bases, measureds);
+}
+
+/** Round `round` of interleaved rounds: base first in even rounds, measured first in odd ones. */
+export async function inTurn(base: () => Promise<Measured>, measured: () => Promise<Measured>, round: number): Promise<[Measured, Measured]> {
+  if (round % 2 === 0) {
+    const b = await base();
+    return [b, await measured()];
+  }
+  const m = await measured();
+  return [await base(), m];
 }
 
 /** Rounds measured in pairs (base i and measured i back to back): the median rounds and the ratio. */

@@ -3,10 +3,10 @@ import { cpus, loadavg, totalmem } from 'node:os';
 import { join } from 'node:path';
 import sharp from 'sharp';
 import {
-  basePort, boardLimits, connections, dataRoot, formBody, formHeaders, root, rssEachMb, rssMb, seconds, startBoard, stop, type Board, type LoadOptions,
+  basePort, boardLimits, connections, dataRoot, formBody, formHeaders, root, rssEachMb, rssMb, seconds, startBoard, stop, type LoadOptions,
 } from './harness.ts';
 import { limitCostLines, measureLimitCosts } from './limits.ts';
-import { cannon, compareRounds, ensureWrk, formatRatio, interleaved, roundSeconds, rounds, startCeiling, wrk, type Measured, type Ratio } from './load.ts';
+import { cannon, compareRounds, ensureWrk, formatRatio, inTurn, interleaved, roundSeconds, rounds, startCeiling, wrk, type Measured, type Ratio } from './load.ts';
 import { settleMachine } from './settle.ts';
 import { benchPassword, benchSessionToken, benchUsername, hotThreadPid, seedBoard } from './seed.ts';
 
@@ -104,9 +104,9 @@ async function againstSameBytes(dir: string, env: Record<string, string>, path: 
     const ceilingUrl = `http://127.0.0.1:${port}`;
     await wrk(ceilingUrl, path, { ...readLoad, duration: 2 });
     const whole = (url: string) => wrk(url, path, { ...readLoad, duration: roundSeconds });
-    if (i % 2 === 0) ceilings.push(await whole(ceilingUrl));
-    boards.push(await whole(board.url));
-    if (i % 2 === 1) ceilings.push(await whole(ceilingUrl));
+    const [ceilingWhole, boardWhole] = await inTurn(() => whole(ceilingUrl), () => whole(board.url), i);
+    ceilings.push(ceilingWhole);
+    boards.push(boardWhole);
     // Side by side: both at once, each with its own wrk of half the load, so the two servers share
     // the cores and a slow second of this shared VM hits both alike (in turn, 5-s windows swing by
     // ±25 % here); the ratio is what an answer costs the one against the other.
@@ -116,8 +116,8 @@ async function againstSameBytes(dir: string, env: Record<string, string>, path: 
     await stop(ceiling);
     await stop(board.proc);
   }
-  const inTurn = compareRounds(ceilings, boards);
-  return { ceiling: inTurn.base, measured: inTurn.measured, ratio: inTurn.ratio, together: compareRounds(...halves).ratio };
+  const turns = compareRounds(ceilings, boards);
+  return { ceiling: turns.base, measured: turns.measured, ratio: turns.ratio, together: compareRounds(...halves).ratio };
 }
 
 type WorkerCase = [string, (url: string, workers: number) => Promise<Measured>];

@@ -89,10 +89,10 @@ export async function makePng(width = 480, height = 320, colour = { r: 30, g: 11
   return file;
 }
 
-/** Polls `check` until it is true (for database state the page changes through the API). */
-export async function eventually(check: () => boolean, what: string, timeoutMs = 5_000): Promise<void> {
+/** Polls `check` until it is true (for database state the page changes through the API, or the page's own state). */
+export async function eventually(check: () => boolean | Promise<boolean>, what: string, timeoutMs = 5_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
-  while (!check()) {
+  while (!(await check())) {
     if (Date.now() > deadline) assert.fail(`timed out waiting for: ${what}`);
     await new Promise((resolve) => setTimeout(resolve, 25));
   }
@@ -105,10 +105,6 @@ export async function eventually(check: () => boolean, what: string, timeoutMs =
  * (seen in a fresh-clone run; playwright issue #7395, PR #36986). Each page.evaluate is one
  * evaluation of its own, which the CSP allows.
  */
-export async function waitInPage(page: Page, check: string, what: string, timeoutMs = 10_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await page.evaluate(check))) {
-    if (Date.now() > deadline) assert.fail(`timed out waiting in the page for: ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
+export function waitInPage(page: Page, check: string, what: string, timeoutMs = 10_000): Promise<void> {
+  return eventually(async () => Boolean(await page.evaluate(check)), `${what} (in the page)`, timeoutMs);
 }
