@@ -26,6 +26,14 @@ export interface Db {
    * is rare. fn must be synchronous (a promise: TypeError).
    */
   txBatched<T>(fn: () => T): Promise<T>;
+  /**
+   * Inside a txBatched write: runs fn once the batch's writes are done, outside their savepoints,
+   * before the COMMIT (dropped when the write that asked for it fails; a throw fails the batch);
+   * anywhere else at once. Why: FTS5 writes its pending index data to disk at every SAVEPOINT,
+   * so a search-index row added inside each create's savepoint made one index segment per create
+   * (and the merges that follow); added here, a batch of creates makes one (lib/search/index.ts).
+   */
+  beforeCommit(fn: () => void): void;
   /** Writes committed by txBatched and the commits they took, since the start (read by lib/metrics). */
   readonly batchTally: { writes: number; commits: number };
   /**
@@ -80,7 +88,7 @@ export function openDb(path: string, options: OpenOptions = {}): Db {
     if (failure) throw failure;
     return dataVersionThisTurn();
   });
-  const txBatched = createWriteBatch(raw, writeLock, {
+  const batch = createWriteBatch(raw, writeLock, {
     commitFault: () => fault?.('COMMIT'),
     // The rolled-back writes moved their versions already; this also drops anything built meanwhile.
     rolledBack: () => responses.everythingChanged(),
@@ -131,7 +139,8 @@ export function openDb(path: string, options: OpenOptions = {}): Db {
         throw err;
       }
     },
-    txBatched,
+    txBatched: batch.txBatched,
+    beforeCommit: batch.beforeCommit,
     batchTally,
     setFault(f) { fault = f; },
     raw,

@@ -70,6 +70,8 @@ export interface WriteBatchOptions {
 export function createWriteBatch(raw: Database.Database, lock: WriteLock, options: WriteBatchOptions) {
   const queue: Queued[] = [];
   let scheduled = false;
+  /** What the write running now asked to run before COMMIT (beforeCommit); undefined outside a batch. */
+  let askedByWrite: (() => void)[] | undefined;
 
   function schedule(): void {
     if (scheduled) return;
@@ -95,14 +97,21 @@ export function createWriteBatch(raw: Database.Database, lock: WriteLock, option
       return failAll(batch, err);
     }
     const outcomes: Outcome[] = [];
+    const beforeCommitting: (() => void)[] = [];
     for (const job of batch) {
+      const asked: (() => void)[] = [];
+      askedByWrite = asked;
       const outcome = attempt(job.fn);
+      askedByWrite = undefined;
       // Some errors (a full disk, I/O) make SQLite roll back the whole transaction: the earlier
       // writes are gone too, and a later one must not run outside the lock.
       if (!outcome.ok && !raw.inTransaction) return failAll(batch, outcome.error);
+      // A write that failed rolled back its savepoint: what it asked for goes with it.
+      if (outcome.ok) beforeCommitting.push(...asked);
       outcomes.push(outcome);
     }
     try {
+      for (const fn of beforeCommitting) fn();
       const failure = options.commitFault();
       if (failure) throw failure;
       lock.commit();
@@ -132,8 +141,19 @@ export function createWriteBatch(raw: Database.Database, lock: WriteLock, option
     for (const job of batch) job.reject(err);
   }
 
-  return <T>(fn: () => T): Promise<T> => new Promise<T>((resolve, reject) => {
-    queue.push({ fn, resolve: resolve as (value: unknown) => void, reject });
-    schedule();
-  });
+  return {
+    txBatched: <T>(fn: () => T): Promise<T> => new Promise<T>((resolve, reject) => {
+      queue.push({ fn, resolve: resolve as (value: unknown) => void, reject });
+      schedule();
+    }),
+    /**
+     * Inside a batched write: fn runs after every write of the batch, outside their savepoints,
+     * right before the COMMIT (and not at all when the write that asked for it failed); a throw
+     * fails the whole batch, as a failed COMMIT would. Anywhere else: fn runs at once.
+     */
+    beforeCommit(fn: () => void): void {
+      if (askedByWrite) askedByWrite.push(fn);
+      else fn();
+    },
+  };
 }

@@ -42,21 +42,29 @@ function isIndexedRange(db: Db, pid: number): boolean {
   return !backfill || pid >= backfill.next_below;
 }
 
+/**
+ * The three changes below go through db.beforeCommit: inside a batched create they run after the
+ * batch's savepoints, so FTS5 writes one index segment per batch instead of one per create; in
+ * any other transaction at once. Either way in the write's transaction, in the order asked.
+ */
+
 /** A live entry joins the index: on create and on restore (call inside the write's transaction). */
 export function indexEntry(db: Db, entry: IndexedEntry): void {
-  if (isIndexedRange(db, entry.pid)) insertRow(db, entry);
+  if (isIndexedRange(db, entry.pid)) db.beforeCommit(() => insertRow(db, entry));
 }
 
 /** A live entry leaves the index: delete, removal, account deletion (call inside the write's transaction, while it was live). */
 export function unindexEntry(db: Db, pid: number): void {
-  if (isIndexedRange(db, pid)) db.run('DELETE FROM search WHERE rowid = ?', pid);
+  if (isIndexedRange(db, pid)) db.beforeCommit(() => db.run('DELETE FROM search WHERE rowid = ?', pid));
 }
 
 /** A live entry's text or image description changed (an edit): its row is replaced. */
 export function reindexEntry(db: Db, entry: IndexedEntry): void {
   if (!isIndexedRange(db, entry.pid)) return;
-  db.run('DELETE FROM search WHERE rowid = ?', entry.pid);
-  insertRow(db, entry);
+  db.beforeCommit(() => {
+    db.run('DELETE FROM search WHERE rowid = ?', entry.pid);
+    insertRow(db, entry);
+  });
 }
 
 /**

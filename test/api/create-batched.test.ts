@@ -17,6 +17,16 @@ describe('creates sent at once', () => {
     for (const pid of pids) assert.ok(inFeed.has(pid), `entry ${pid} in the feed`);
   });
 
+  test('creates sent at once are each found by search as soon as they answered (index rows written before the batch\'s commit)', async () => {
+    const answers = await Promise.all(Array.from({ length: 12 }, (_, i) =>
+      (i % 2 ? t.members.Anna : t.members.Ben).post('/api/entry/create', { content: `Quittenmus Sorte ${i}` })));
+    for (const answer of answers) assert.equal(answer.status, 201, answer.text);
+    const found = (await visitor(t.board).get('/api/search/0?q=quittenmus')).body as { pid: number }[];
+    assert.deepEqual(found.map((e) => e.pid).sort((a, b) => a - b), answers.map((a) => a.body.pid as number).sort((a, b) => a - b));
+    const check = t.board.app.services.db.raw.prepare("INSERT INTO search (search) VALUES ('integrity-check')");
+    assert.doesNotThrow(() => check.run(), 'the FTS5 index agrees with itself');
+  });
+
   test('a failed commit answers 500 internal and the entry is in neither the feed nor its parent\'s thread', async () => {
     const parent = (await t.members.Anna.post('/api/entry/create', { content: 'Eltern' })).body.pid as number;
     const feedBefore = (await visitor(t.board).get('/api/entry/feed/0')).text; // cached: the failure must not leave it stale
@@ -29,6 +39,7 @@ describe('creates sent at once', () => {
       db.setFault(undefined);
     }
     assert.equal(entryCount(t.board), count);
+    assert.deepEqual((await visitor(t.board).get('/api/search/0?q=gespeichert')).body, [], 'no index row either');
     const feed = await visitor(t.board).get('/api/entry/feed/0');
     assert.equal(feed.text, feedBefore);
     assert.ok(!feed.text.includes('nie gespeichert'));
@@ -50,5 +61,7 @@ describe('the same text twice at once', () => {
     assert.deepEqual(statuses, [201, 409]);
     assertError(answers.find((a) => a.status === 409)!, 409, 'entry.duplicate', { exact: true, field: 'content' });
     assert.equal(entryCount(t.board), count + 1);
+    const found = (await visitor(t.board).get('/api/search/0?q=gleichzeitig abgeschickt')).body as unknown[];
+    assert.equal(found.length, 1, 'the refused copy left no index row');
   });
 });

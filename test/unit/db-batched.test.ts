@@ -123,3 +123,45 @@ test('a write queued inside a batch, or while a transaction is open, runs in a l
   await queued;
   assert.deepEqual(stored(db), ['outer', 'inner', 'after the open transaction']);
 }));
+
+test('beforeCommit: in a batch it runs after every write, outside their savepoints, in the order asked; a failed write\'s is dropped', () => withDb(async (db) => {
+  const results = await Promise.allSettled([
+    db.txBatched(() => {
+      db.beforeCommit(() => db.run("INSERT INTO t VALUES ('late a')"));
+      return insert(db, 'a')();
+    }),
+    db.txBatched(() => {
+      db.beforeCommit(() => db.run("INSERT INTO t VALUES ('late of the failed write')"));
+      insert(db, 'failing')();
+      throw new Error('Abbruch');
+    }),
+    db.txBatched(() => {
+      db.beforeCommit(() => {
+        assert.equal(db.one<{ n: number }>("SELECT count(*) AS n FROM t WHERE who = 'b'")!.n, 1, 'after the later write');
+        db.run("INSERT INTO t VALUES ('late b')");
+      });
+      return insert(db, 'b')();
+    }),
+  ]);
+  assert.deepEqual(results.map((r) => r.status), ['fulfilled', 'rejected', 'fulfilled']);
+  assert.deepEqual(stored(db), ['a', 'b', 'late a', 'late b']);
+}));
+
+test('beforeCommit: a throw fails the whole batch and stores nothing; outside a batch it runs at once', () => withDb(async (db) => {
+  const results = await Promise.allSettled([
+    db.txBatched(insert(db, 'a')),
+    db.txBatched(() => {
+      db.beforeCommit(() => { throw new Error('Index kaputt'); });
+      return insert(db, 'b')();
+    }),
+  ]);
+  assert.deepEqual(results.map((r) => r.status), ['rejected', 'rejected']);
+  assert.equal((results[0] as PromiseRejectedResult).reason.message, 'Index kaputt');
+  assert.deepEqual(stored(db), []);
+
+  let ran = false;
+  db.beforeCommit(() => { ran = true; });
+  assert.equal(ran, true, 'no batch: at once');
+  db.tx(() => db.beforeCommit(() => insert(db, 'in a plain transaction')()));
+  assert.deepEqual(stored(db), ['in a plain transaction']);
+}));
