@@ -71,6 +71,11 @@ export function openDb(path: string, options: OpenOptions = {}): Db {
   raw.pragma('synchronous = NORMAL');
   raw.pragma('foreign_keys = ON');
   raw.pragma(`busy_timeout = ${busyTimeoutMs}`);
+  // Statement journals (one per savepoint, lib/write-batch.ts) stay in memory instead of spilling
+  // to a temporary file past 64 KiB: a batch of creates wrote about two dozen journal pages per
+  // create to that file; in memory, creates ran 1.13 x faster on the 1M board (docs/SCALING.md). Temporary
+  // tables and sorts go to memory too; every query here is bounded (LIMIT, or a small GROUP BY).
+  raw.pragma('temp_store = MEMORY');
   raw.pragma('cache_size = -32768'); // 32 MiB: a reply touches pages of up to 50 ancestors and their index entries
   migrate(raw);
   if (options.backgroundCheckpoints || options.walLimits) setWalLimits(raw);

@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { readdirSync, readlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import Database from 'better-sqlite3';
@@ -164,4 +165,27 @@ test('beforeCommit: a throw fails the whole batch and stores nothing; outside a 
   assert.equal(ran, true, 'no batch: at once');
   db.tx(() => db.beforeCommit(() => insert(db, 'in a plain transaction')()));
   assert.deepEqual(stored(db), ['in a plain transaction']);
+}));
+
+/** Open files of this process that SQLite made for temporary data (named etilqs_…, unlinked at once). */
+function sqliteTempFiles(): string[] {
+  return readdirSync('/proc/self/fd').flatMap((fd) => {
+    try {
+      return [readlinkSync(`/proc/self/fd/${fd}`)];
+    } catch {
+      return []; // closed meanwhile (the directory's own handle)
+    }
+  }).filter((target) => target.includes('etilqs_'));
+}
+
+test('the savepoints of a batch keep their journal in memory: no temporary file, however much a write changes (temp_store)', () => withDb(async (db) => {
+  const opened: string[][] = [];
+  await Promise.all([0, 1].map((batchIndex) => db.txBatched(() => {
+    // About 400 KiB of changed pages in one savepoint: far past the 64 KiB a file journal holds in memory.
+    for (let i = 0; i < 100; i++) db.run('INSERT INTO t VALUES (?)', `${batchIndex}-${i}-${'x'.repeat(3000)}`);
+    db.run('UPDATE t SET who = who || ?', '!');
+    opened.push(sqliteTempFiles());
+  })));
+  assert.deepEqual(opened, [[], []]);
+  assert.equal(stored(db).length, 200);
 }));
