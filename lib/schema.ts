@@ -319,6 +319,24 @@ const migrations: Migration[] = [
   // live entries that have one are written again. Those below the backfill's mark get theirs
   // when the backfill reaches them.
   reindexDescribedEntries,
+
+  // 11: how many notifications each account keeps, so the newest-1000 rule (lib/notifications.ts)
+  // reads one row instead of walking 1000 index entries at every notification.
+  `
+  -- Kept by the triggers below on every insert and delete, whichever code path does it.
+  CREATE TABLE notification_counts (
+    uid  INTEGER PRIMARY KEY,                -- the account told
+    kept INTEGER NOT NULL                    -- its rows in notifications
+  );
+  INSERT INTO notification_counts (uid, kept) SELECT uid, count(*) FROM notifications GROUP BY uid;
+  CREATE TRIGGER notification_counted AFTER INSERT ON notifications BEGIN
+    INSERT INTO notification_counts (uid, kept) VALUES (new.uid, 1) ON CONFLICT (uid) DO UPDATE SET kept = kept + 1;
+  END;
+  CREATE TRIGGER notification_uncounted AFTER DELETE ON notifications BEGIN
+    UPDATE notification_counts SET kept = kept - 1 WHERE uid = old.uid;
+    DELETE FROM notification_counts WHERE uid = old.uid AND kept = 0;
+  END;
+  `,
 ];
 
 /** Migration 10: in slices by pid, since a statement cannot write while another reads. */

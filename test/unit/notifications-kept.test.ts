@@ -1,0 +1,78 @@
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import Database from 'better-sqlite3';
+import { openDb, type Db } from '../../lib/db.ts';
+import { deleteNotificationsOf, maxKeptPerAccount, notifyAbout } from '../../lib/notifications.ts';
+import { migrate, schemaVersion } from '../../lib/schema.ts';
+import { emptyFolder } from '../helpers.ts';
+
+/**
+ * lib/notifications.ts: each account keeps its newest 1000 notifications, counted in
+ * notification_counts by triggers (lib/schema.ts migration 11), whichever path inserts or deletes.
+ */
+
+/** The migration before the counts ("// 11: how many notifications each account keeps"). */
+const beforeCounts = 10;
+const told = 1;
+const replier = 2;
+const other = 3;
+
+async function withBoard(run: (db: Db) => void): Promise<void> {
+  const db = openDb(join(emptyFolder('board-kept-'), 'board.db'));
+  try {
+    for (const uid of [told, replier, other]) {
+      db.run('INSERT INTO users (uid, username, username_key, pass_hash, created_at) VALUES (?, ?, ?, ?, 0)', uid, `u${uid}`, `u${uid}`, 'x');
+    }
+    run(db);
+  } finally {
+    await db.close();
+  }
+}
+
+/** Replies by `from` to an entry of `told`, with pids first, first + 1, … */
+function replies(db: Db, from: number, first: number, count: number): void {
+  db.tx(() => {
+    for (let pid = first; pid < first + count; pid++) notifyAbout(db, { pid, uid: from, content: 'Antwort' }, told, pid);
+  });
+}
+
+const keptPids = (db: Db, uid: number) => db.all<{ pid: number }>('SELECT pid FROM notifications WHERE uid = ? ORDER BY id', uid).map((r) => r.pid);
+const counted = (db: Db, uid: number) => db.one<{ kept: number }>('SELECT kept FROM notification_counts WHERE uid = ?', uid)?.kept;
+
+test('an account keeps its newest 1000 notifications: the 1001st and later push the oldest out, and the count stays exact', () => withBoard((db) => {
+  replies(db, replier, 1, maxKeptPerAccount);
+  assert.equal(keptPids(db, told).length, maxKeptPerAccount);
+  assert.equal(counted(db, told), maxKeptPerAccount);
+
+  replies(db, replier, maxKeptPerAccount + 1, 3);
+  const kept = keptPids(db, told);
+  assert.equal(kept.length, maxKeptPerAccount);
+  assert.equal(kept[0], 4, 'the three oldest went');
+  assert.equal(kept.at(-1), maxKeptPerAccount + 3);
+  assert.equal(counted(db, told), maxKeptPerAccount);
+}));
+
+test('deleting notifications by any path (an account deletion of the actor) lowers the count; an account with none has no row', () => withBoard((db) => {
+  replies(db, replier, 1, 10);
+  replies(db, other, 11, 5);
+  assert.equal(counted(db, told), 15);
+  deleteNotificationsOf(db, replier);
+  assert.equal(counted(db, told), 5);
+  assert.deepEqual(keptPids(db, told), [11, 12, 13, 14, 15]);
+  deleteNotificationsOf(db, told);
+  assert.equal(counted(db, told), undefined);
+  assert.equal(db.one<{ n: number }>('SELECT count(*) AS n FROM notification_counts')!.n, 0);
+}));
+
+test('the migration counts the notifications a board already has', () => {
+  const raw = new Database(':memory:');
+  migrate(raw, beforeCounts);
+  const insert = raw.prepare("INSERT INTO notifications (uid, pid, actor_uid, kind, created_at) VALUES (?, ?, 2, 'reply', 0)");
+  for (let pid = 1; pid <= 7; pid++) insert.run(told, pid);
+  insert.run(other, 8);
+  migrate(raw);
+  assert.equal(raw.pragma('user_version', { simple: true }), schemaVersion);
+  assert.deepEqual(raw.prepare('SELECT uid, kept FROM notification_counts ORDER BY uid').all(), [{ uid: told, kept: 7 }, { uid: other, kept: 1 }]);
+  raw.close();
+});
