@@ -1,4 +1,4 @@
-import { mkdirSync, statSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, totalmem } from 'node:os';
 import { join } from 'node:path';
 import sharp from 'sharp';
@@ -21,9 +21,10 @@ import { benchPassword, benchSessionToken, benchUsername, hotThreadPid, seedBoar
  * turning every round, same length and load) and side by side; the report gives the median ratio
  * of each with its spread: one run of each back to back moved the ratio by ±10 % with the
  * machine's drift, and one board start by up to a fifth against the next. Writes and the mixed load use
- * autocannon. Feed and thread reads (wrk), creates and votes with BOARD_WORKERS=2 against one worker
- * in interleaved rounds too (a one-worker and a two-worker server started in turn on the same
- * database); then the mixed load with two workers. The server runs with
+ * autocannon. Feed and thread reads (wrk) with BOARD_WORKERS=2 against one worker in interleaved
+ * rounds too (a one-worker and a two-worker server started in turn on the same database), creates
+ * and votes with both servers up at once on two copies of the board, the load in 3-s windows to
+ * one and then the other (writesByWorkers); then the mixed load with two workers. The server runs with
  * BOARD_LIMITS=0 (or BENCH_LIMITS); the report says which. bench/results.md gets the tables.
  * After each seed the run waits until the machine is quiet (bench/settle.ts: `sync`, nothing dirty,
  * the machine under 5 % of a core busy for 60 s): started during the write-back of the freshly
@@ -123,9 +124,9 @@ async function againstSameBytes(dir: string, env: Record<string, string>, path: 
 type WorkerCase = [string, (url: string, workers: number) => Promise<Measured>];
 
 /**
- * The cases of a worker round: feed and thread reads with wrk, the same-bytes ceiling of feed page
- * 0 in as many processes as the board has workers (what two processes can do on this machine at
- * all, with wrk on the same cores), then each write with autocannon.
+ * The cases of a worker round: feed and thread reads with wrk, then the same-bytes ceiling of feed
+ * page 0 in as many processes as the board has workers (what two processes can do on this machine
+ * at all, with wrk on the same cores). The writes: writesByWorkers.
  */
 const workerCases = (): WorkerCase[] => [
   ...[reads[0]!, reads[2]!].map(([name, path]): WorkerCase => [name, async (url) => {
@@ -140,10 +141,6 @@ const workerCases = (): WorkerCase[] => [
     await stop(ceiling);
     return measured;
   }],
-  ...writes().map(([name, options]): WorkerCase => [name, async (url) => {
-    await cannon(url, { ...options, duration: 2 });
-    return cannon(url, { ...options, duration: roundSeconds });
-  }]),
 ];
 
 /** One round: a fresh server with `workers` on `dir`, then each case of workerCases after its warm-up. */
@@ -156,9 +153,10 @@ async function workerRound(dir: string, workers: string, env: Record<string, str
 }
 
 /**
- * Two workers against one in interleaved rounds (the order turning every round): a one-worker and
- * a two-worker server started in turn on the same database. Why rounds for the reads too: one run
- * each, minutes apart, gave 1.22, 1.40 and 1.58 x on the same code.
+ * Reads with two workers against one in interleaved rounds (the order turning every round): a
+ * one-worker and a two-worker server started in turn on the same database, fresh each round (a
+ * Node process's speed varies from one start to the next). Why rounds: one run each, minutes
+ * apart, gave 1.22, 1.40 and 1.58 x on the same code.
  */
 async function byWorkers(dir: string, size: number, env: Record<string, string>, rows: Row[]): Promise<Ratio[]> {
   const one: Measured[][] = [];
@@ -174,6 +172,43 @@ async function byWorkers(dir: string, size: number, env: Record<string, string>,
     rows.push({ name: `BOARD_WORKERS=2: ${name}`, size, ...compared.measured, workers: compared.ratio });
     return compared.ratio;
   });
+  return ratios;
+}
+
+/** Seconds per window of writesByWorkers. */
+const writeWindowSeconds = 3;
+
+/**
+ * Creates and votes with two workers against one: both servers up at once, the one-worker server
+ * on the board and the two-worker server on a copy of it (a server keeps its data folder to
+ * itself), the load going to one and then the other in turn (the order turning every pair), in
+ * 2 × rounds pairs of 3-s windows after a 5-s warm-up each. Why not fresh servers in turn, as for
+ * the reads: this VM's CPU runs a create 1.3-2 x slower for minutes at a time (the same in both
+ * servers, kernel, SQLite and JS alike: perf), and 5-s windows a minute apart put those minutes in
+ * one side's window and not the other's: pairs gave 0.76-2.79 x. Windows 3 s apart gave 0.95-1.12.
+ */
+async function writesByWorkers(dir: string, size: number, env: Record<string, string>, rows: Row[]): Promise<Ratio[]> {
+  const copy = `${dir}-two-workers`;
+  rmSync(copy, { recursive: true, force: true });
+  mkdirSync(copy);
+  for (const file of ['board.db', 'board.db-wal']) {
+    if (existsSync(join(dir, file))) copyFileSync(join(dir, file), join(copy, file));
+  }
+  const one = await startBoard(dir, basePort, { ...env, BOARD_WORKERS: '1' });
+  const two = await startBoard(copy, basePort + 1, { ...env, BOARD_WORKERS: '2' });
+  const ratios: Ratio[] = [];
+  for (const [name, options] of writes()) {
+    const run = (url: string, duration: number) => () => cannon(url, { ...options, duration });
+    await run(one.url, 5)();
+    await run(two.url, 5)();
+    const compared = await interleaved(run(one.url, writeWindowSeconds), run(two.url, writeWindowSeconds), 2 * rounds);
+    rows.push({ name: `BOARD_WORKERS=1: ${name}`, size, ...compared.base });
+    rows.push({ name: `BOARD_WORKERS=2: ${name}`, size, ...compared.measured, workers: compared.ratio });
+    ratios.push(compared.ratio);
+  }
+  await stop(one.proc);
+  await stop(two.proc);
+  rmSync(copy, { recursive: true, force: true });
   return ratios;
 }
 
@@ -234,6 +269,7 @@ async function measureFullBoard(size: number, rows: Row[]): Promise<FullRun> {
   const again = await startBoard(dir, basePort, env); // start-up: a second, cold start of the same database
   await stop(again.proc);
   const [workersRatio, , ceilingWorkersRatio] = await byWorkers(dir, size, env, rows);
+  await writesByWorkers(dir, size, env, rows);
 
   // The mixed load on the same database with two workers.
   board = await startBoard(dir, basePort, { ...env, BOARD_WORKERS: '2' });
@@ -288,8 +324,9 @@ async function main(): Promise<void> {
       + `writes and the mixed load with autocannon (${connections} connections), ${seconds} s per case after a 2 s warm-up; the server with BOARD_LIMITS=${boardLimits}.`,
     '',
     `Interleaved rounds: each read case against its same-bytes ceiling in ${rounds} rounds of ${roundSeconds} s each, each round with a fresh board and ceiling (ceiling then board, board then ceiling, …, `
-      + `same wrk settings), and feed and thread reads (wrk), the same-bytes ceiling of feed page 0 (in as many processes), creates and votes with two workers against one in ${rounds} rounds (a one-worker and a two-worker server started in turn on the same database, the order turning every round, `
-      + `2 s of warm-up and ${roundSeconds} s per case each). Those rows show the median round; "× same bytes, in turn" and "× one worker" are the median of the per-round ratios with their spread (min–max).`,
+      + `same wrk settings), and feed and thread reads (wrk) and the same-bytes ceiling of feed page 0 (in as many processes) with two workers against one in ${rounds} rounds (a one-worker and a two-worker server started in turn on the same database, the order turning every round, `
+      + `2 s of warm-up and ${roundSeconds} s per case each). Creates and votes with two workers against one: both servers up at once on two copies of the board, the load to one and then the other in ${2 * rounds} pairs of ${writeWindowSeconds}-s windows (the order turning every pair) after 5 s of warm-up each. `
+      + 'Those rows show the median round; "× same bytes, in turn" and "× one worker" are the median of the per-round ratios with their spread (min–max).',
     '',
     `Side by side: in each of the same rounds, after the pair in turn, the read case and its ceiling are measured at the same moment for ${roundSeconds} s, each with its own wrk of half the load `
       + `(${readLoad.threads / 2} thread, ${readLoad.connections / 2} connections), so the two servers share the cores and a slow second of the machine hits both; "× same bytes, side by side" is the median of those per-round ratios (min–max). `
