@@ -28,7 +28,8 @@ export interface Db {
   txBatched<T>(fn: () => T): Promise<T>;
   /**
    * Inside a txBatched write: runs fn once the batch's writes are done, outside their savepoints,
-   * before the COMMIT (dropped when the write that asked for it fails; a throw fails the batch);
+   * before the COMMIT (dropped when the write, or the nested db.tx inside it, that asked for it
+   * fails, even if the write catches that error; a throw fails the batch);
    * anywhere else at once. Why: FTS5 writes its pending index data to disk at every SAVEPOINT,
    * so a search-index row added inside each create's savepoint made one index segment per create
    * (and the merges that follow); added here, a batch of creates makes one (lib/search/index.ts).
@@ -133,7 +134,7 @@ export function openDb(path: string, options: OpenOptions = {}): Db {
         if (failure) throw failure; // rolls the transaction back, as a failed commit would
         return result;
       };
-      if (raw.inTransaction) return raw.transaction(body)(); // nested: a savepoint
+      if (raw.inTransaction) return batch.savepoint(body); // nested: a savepoint
       writeLock.begin();
       try {
         const result = body();

@@ -147,6 +147,20 @@ export function createWriteBatch(raw: Database.Database, lock: WriteLock, option
       schedule();
     }),
     /**
+     * A savepoint inside whatever transaction is open (db.tx nested): what fn asked of
+     * beforeCommit goes with it when it throws, even when the write catches that error.
+     */
+    savepoint<T>(fn: () => T): T {
+      const asked = askedByWrite;
+      const before = asked?.length ?? 0;
+      try {
+        return raw.transaction(fn)();
+      } catch (err) {
+        asked?.splice(before);
+        throw err;
+      }
+    },
+    /**
      * Inside a batched write: fn runs after every write of the batch, outside their savepoints,
      * right before the COMMIT (and not at all when the write that asked for it failed); a throw
      * fails the whole batch, as a failed COMMIT would. Anywhere else: fn runs at once.

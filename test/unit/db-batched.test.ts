@@ -148,6 +148,23 @@ test('beforeCommit: in a batch it runs after every write, outside their savepoin
   assert.deepEqual(stored(db), ['a', 'b', 'late a', 'late b']);
 }));
 
+test('beforeCommit: what a nested transaction asked goes with it when it rolls back, even when the write catches the error', () => withDb(async (db) => {
+  await db.txBatched(() => {
+    try {
+      db.tx(() => {
+        insert(db, 'rolled back')();
+        db.beforeCommit(() => db.run("INSERT INTO t VALUES ('late of the rolled-back part')"));
+        throw new Error('Abbruch');
+      });
+    } catch {
+      // the write goes on without that part
+    }
+    db.beforeCommit(() => db.run("INSERT INTO t VALUES ('late of the write')"));
+    return insert(db, 'kept')();
+  });
+  assert.deepEqual(stored(db), ['kept', 'late of the write']);
+}));
+
 test('beforeCommit: a throw fails the whole batch and stores nothing; outside a batch it runs at once', () => withDb(async (db) => {
   const results = await Promise.allSettled([
     db.txBatched(insert(db, 'a')),
