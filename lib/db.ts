@@ -29,8 +29,8 @@ export interface Db {
   /**
    * Inside a txBatched write: runs fn once the batch's writes are done, outside their savepoints,
    * before the COMMIT (dropped when the write, or the nested db.tx inside it, that asked for it
-   * fails, even if the write catches that error; a throw fails the batch);
-   * anywhere else at once. Why: FTS5 writes its pending index data to disk at every SAVEPOINT,
+   * fails, even if the write catches that error; a throw fails the batch); anywhere else at
+   * once. Why: FTS5 writes its pending index data to disk at every SAVEPOINT,
    * so a search-index row added inside each create's savepoint made one index segment per create
    * (and the merges that follow); added here, a batch of creates makes one (lib/search/index.ts).
    */
@@ -74,8 +74,9 @@ export function openDb(path: string, options: OpenOptions = {}): Db {
   raw.pragma(`busy_timeout = ${busyTimeoutMs}`);
   // Statement journals (one per savepoint, lib/write-batch.ts) stay in memory instead of spilling
   // to a temporary file past 64 KiB: a batch of creates wrote about two dozen journal pages per
-  // create to that file; in memory, creates ran 1.13 x faster on the 1M board (docs/SCALING.md). Temporary
-  // tables and sorts go to memory too; every query here is bounded (LIMIT, or a small GROUP BY).
+  // create to that file; in memory, creates ran 1.13 x faster on the 1M board (docs/SCALING.md).
+  // Temporary tables and sorts go to memory too; every query here is bounded (LIMIT, or a small
+  // GROUP BY).
   raw.pragma('temp_store = MEMORY');
   raw.pragma('cache_size = -32768'); // 32 MiB: a reply touches pages of up to 50 ancestors and their index entries
   migrate(raw);
