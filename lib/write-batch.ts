@@ -106,8 +106,7 @@ export function createWriteBatch(raw: Database.Database, lock: WriteLock, option
       // Some errors (a full disk, I/O) make SQLite roll back the whole transaction: the earlier
       // writes are gone too, and a later one must not run outside the lock.
       if (!outcome.ok && !raw.inTransaction) return failAll(batch, outcome.error);
-      // A write that failed rolled back its savepoint: what it asked for goes with it.
-      if (outcome.ok) beforeCommitting.push(...asked);
+      beforeCommitting.push(...asked); // empty when the write failed: savepoint dropped it
       outcomes.push(outcome);
     }
     try {
@@ -129,10 +128,25 @@ export function createWriteBatch(raw: Database.Database, lock: WriteLock, option
 
   function attempt(fn: () => unknown): Outcome {
     try {
-      const value = raw.transaction(() => synchronousResult(fn()))();
+      const value = savepoint(() => synchronousResult(fn()));
       return { ok: true, value };
     } catch (error) {
       return { ok: false, error };
+    }
+  }
+
+  /**
+   * A savepoint inside whatever transaction is open (each batched write, and db.tx nested): what
+   * fn asked of beforeCommit goes with it when it throws, even when the write catches that error.
+   */
+  function savepoint<T>(fn: () => T): T {
+    const asked = askedByWrite;
+    const before = asked?.length ?? 0;
+    try {
+      return raw.transaction(fn)();
+    } catch (err) {
+      asked?.splice(before);
+      throw err;
     }
   }
 
@@ -146,23 +160,11 @@ export function createWriteBatch(raw: Database.Database, lock: WriteLock, option
       queue.push({ fn, resolve: resolve as (value: unknown) => void, reject });
       schedule();
     }),
-    /**
-     * A savepoint inside whatever transaction is open (db.tx nested): what fn asked of
-     * beforeCommit goes with it when it throws, even when the write catches that error.
-     */
-    savepoint<T>(fn: () => T): T {
-      const asked = askedByWrite;
-      const before = asked?.length ?? 0;
-      try {
-        return raw.transaction(fn)();
-      } catch (err) {
-        asked?.splice(before);
-        throw err;
-      }
-    },
+    savepoint,
     /**
      * Inside a batched write: fn runs after every write of the batch, outside their savepoints,
-     * right before the COMMIT (and not at all when the write that asked for it failed); a throw
+     * right before the COMMIT (and not at all when the write or nested savepoint that asked for
+     * it failed); a throw
      * fails the whole batch, as a failed COMMIT would. Anywhere else: fn runs at once.
      */
     beforeCommit(fn: () => void): void {
