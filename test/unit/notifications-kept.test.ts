@@ -3,13 +3,14 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import Database from 'better-sqlite3';
 import { openDb, type Db } from '../../lib/db.ts';
-import { deleteNotificationsOf, maxKeptPerAccount, notifyAbout } from '../../lib/notifications.ts';
+import { deleteNotificationsOf, maxKeptPerAccount, notifyAbout, trimGroup } from '../../lib/notifications.ts';
 import { migrate, schemaVersion } from '../../lib/schema.ts';
 import { emptyFolder } from '../helpers.ts';
 
 /**
- * lib/notifications.ts: each account keeps its newest 1000 notifications, counted in
- * notification_counts by triggers (lib/schema.ts migration 11), whichever path inserts or deletes.
+ * lib/notifications.ts: each account keeps its newest 1000 notifications (up to 1099 before the
+ * oldest go in one group), counted in notification_counts by triggers (lib/schema.ts migration
+ * 11), whichever path inserts or deletes.
  */
 
 /** The migration before the counts ("// 11: how many notifications each account keeps"). */
@@ -40,20 +41,44 @@ function replies(db: Db, from: number, first: number, count: number): void {
 const keptPids = (db: Db, uid: number) => db.all<{ pid: number }>('SELECT pid FROM notifications WHERE uid = ? ORDER BY id', uid).map((r) => r.pid);
 const counted = (db: Db, uid: number) => db.one<{ kept: number }>('SELECT kept FROM notification_counts WHERE uid = ?', uid)?.kept;
 
-test('an account keeps its newest 1000 notifications: the 1001st and later push the oldest out, and the count stays exact', () => withBoard((db) => {
+test('an account keeps its newest 1000 notifications: past 1099 the oldest go in one group down to 1000, and the count stays exact', () => withBoard((db) => {
   replies(db, replier, 1, maxKeptPerAccount);
   assert.equal(keptPids(db, told).length, maxKeptPerAccount);
   assert.equal(counted(db, told), maxKeptPerAccount);
 
-  replies(db, replier, maxKeptPerAccount + 1, 3);
-  const kept = keptPids(db, told);
+  // Up to 99 past the limit nothing goes: a deletion per notification cost more than the insert.
+  replies(db, replier, maxKeptPerAccount + 1, trimGroup - 1);
+  assert.equal(keptPids(db, told).length, maxKeptPerAccount + trimGroup - 1);
+  assert.equal(keptPids(db, told)[0], 1);
+  assert.equal(counted(db, told), maxKeptPerAccount + trimGroup - 1);
+
+  // The 1100th takes the 100 oldest with it.
+  replies(db, replier, maxKeptPerAccount + trimGroup, 1);
+  let kept = keptPids(db, told);
   assert.equal(kept.length, maxKeptPerAccount);
-  assert.equal(kept[0], 4, 'the three oldest went');
-  assert.equal(kept.at(-1), maxKeptPerAccount + 3);
+  assert.equal(kept[0], trimGroup + 1, 'the 100 oldest went');
+  assert.equal(kept.at(-1), maxKeptPerAccount + trimGroup);
   assert.equal(counted(db, told), maxKeptPerAccount);
+
+  // The next one starts the next group.
+  replies(db, replier, maxKeptPerAccount + trimGroup + 1, 1);
+  kept = keptPids(db, told);
+  assert.equal(kept.length, maxKeptPerAccount + 1);
+  assert.equal(kept[0], trimGroup + 1);
+  assert.equal(counted(db, told), maxKeptPerAccount + 1);
+  assert.equal(keptPids(db, replier).length, 0, 'the replier was told nothing');
 }));
 
+/** The entries rows behind replies(): an account deletion finds what its entries caused through them. */
+function entriesOf(db: Db, uid: number, first: number, count: number): void {
+  for (let pid = first; pid < first + count; pid++) {
+    db.run('INSERT INTO entries (pid, uid, created_at, root, depth, last_activity) VALUES (?, ?, 0, ?, 0, 0)', pid, uid, pid);
+  }
+}
+
 test('deleting notifications by any path (an account deletion of the actor) lowers the count; an account with none has no row', () => withBoard((db) => {
+  entriesOf(db, replier, 1, 10);
+  entriesOf(db, other, 11, 5);
   replies(db, replier, 1, 10);
   replies(db, other, 11, 5);
   assert.equal(counted(db, told), 15);
@@ -74,5 +99,15 @@ test('the migration counts the notifications a board already has', () => {
   migrate(raw);
   assert.equal(raw.pragma('user_version', { simple: true }), schemaVersion);
   assert.deepEqual(raw.prepare('SELECT uid, kept FROM notification_counts ORDER BY uid').all(), [{ uid: told, kept: 7 }, { uid: other, kept: 1 }]);
+  raw.close();
+});
+
+test('migration 12 drops the index by author: every create wrote a page of it, and deletion finds those rows through entries', () => {
+  const raw = new Database(':memory:');
+  migrate(raw, 11);
+  const indexes = () => (raw.pragma('index_list(notifications)') as { name: string }[]).map((i) => i.name).sort();
+  assert.ok(indexes().includes('notifications_by_actor'));
+  migrate(raw);
+  assert.deepEqual(indexes(), ['notifications_by_entry', 'notifications_by_uid', 'notifications_unread', 'sqlite_autoindex_notifications_1']);
   raw.close();
 });
