@@ -97,7 +97,7 @@ export async function interleaved(base: () => Promise<Measured>, measured: () =>
 }
 
 /** Round `round` of interleaved rounds: base first in even rounds, measured first in odd ones. */
-export async function inTurn(base: () => Promise<Measured>, measured: () => Promise<Measured>, round: number): Promise<[Measured, Measured]> {
+export async function inTurn<T>(base: () => Promise<T>, measured: () => Promise<T>, round: number): Promise<[T, T]> {
   if (round % 2 === 0) {
     const b = await base();
     return [b, await measured()];

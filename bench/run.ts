@@ -3,7 +3,7 @@ import { cpus, loadavg, totalmem } from 'node:os';
 import { join } from 'node:path';
 import sharp from 'sharp';
 import {
-  basePort, boardLimits, connections, dataRoot, formBody, formHeaders, root, rssEachMb, rssMb, seconds, startBoard, stop, type LoadOptions,
+  basePort, boardLimits, connections, dataRoot, formBody, formHeaders, root, rssEachMb, rssMb, seconds, startBoard, stop, type Board, type LoadOptions,
 } from './harness.ts';
 import { limitCostLines, measureLimitCosts } from './limits.ts';
 import { cannon, compareRounds, ensureWrk, formatRatio, inTurn, interleaved, roundSeconds, rounds, startCeiling, wrk, type Measured, type Ratio } from './load.ts';
@@ -24,7 +24,8 @@ import { benchPassword, benchSessionToken, benchUsername, hotThreadPid, seedBoar
  * autocannon. Feed and thread reads (wrk) with BOARD_WORKERS=2 against one worker in interleaved
  * rounds too (a one-worker and a two-worker server started in turn on the same database), creates
  * and votes with both servers up at once on two copies of the board, the load in 3-s windows to
- * one and then the other (writesByWorkers); then the mixed load with two workers. The server runs with
+ * one and then the other (writesByWorkers), then the mixed load the same way in 5-s windows
+ * (mixedByWorkers). The server runs with
  * BOARD_LIMITS=0 (or BENCH_LIMITS); the report says which. bench/results.md gets the tables.
  * After each seed the run waits until the machine is quiet (bench/settle.ts: `sync`, nothing dirty,
  * the machine under 5 % of a core busy for 60 s): started during the write-back of the freshly
@@ -179,15 +180,11 @@ async function byWorkers(dir: string, size: number, env: Record<string, string>,
 const writeWindowSeconds = 3;
 
 /**
- * Creates and votes with two workers against one: both servers up at once, the one-worker server
- * on the board and the two-worker server on a copy of it (a server keeps its data folder to
- * itself), the load going to one and then the other in turn (the order turning every pair), in
- * 2 × rounds pairs of 3-s windows after a 5-s warm-up each. Why not fresh servers in turn, as for
- * the reads: this VM's CPU runs a create 1.3-2 x slower for minutes at a time (the same in both
- * servers, kernel, SQLite and JS alike: perf), and 5-s windows a minute apart put those minutes in
- * one side's window and not the other's: pairs gave 0.76-2.79 x. Windows 3 s apart gave 0.95-1.12.
+ * A one-worker server on the board and a two-worker server on a copy of it (a server keeps its data
+ * folder to itself), both up at once while `measure` runs; then both stop and the copy goes.
+ * Returns the two-worker server's memory after the load: primary, then each worker (MB).
  */
-async function writesByWorkers(dir: string, size: number, env: Record<string, string>, rows: Row[]): Promise<Ratio[]> {
+async function bothWorkerCounts(dir: string, env: Record<string, string>, measure: (one: Board, two: Board) => Promise<void>): Promise<number[]> {
   const copy = `${dir}-two-workers`;
   rmSync(copy, { recursive: true, force: true });
   mkdirSync(copy);
@@ -196,7 +193,24 @@ async function writesByWorkers(dir: string, size: number, env: Record<string, st
   }
   const one = await startBoard(dir, basePort, { ...env, BOARD_WORKERS: '1' });
   const two = await startBoard(copy, basePort + 1, { ...env, BOARD_WORKERS: '2' });
-  const ratios: Ratio[] = [];
+  await measure(one, two);
+  await new Promise((r) => setTimeout(r, 2000)); // a login holds 128 MiB while it hashes: let it finish
+  const rssTwo = rssEachMb(two.proc.pid!);
+  await stop(one.proc);
+  await stop(two.proc);
+  rmSync(copy, { recursive: true, force: true });
+  return rssTwo;
+}
+
+/**
+ * Creates and votes with two workers against one, both servers up at once (bothWorkerCounts), the
+ * load going to one and then the other in turn (the order turning every pair), in 2 × rounds
+ * pairs of 3-s windows after a 5-s warm-up each. Why not fresh servers in turn, as for the reads:
+ * this VM's CPU runs a create 1.3-2 x slower for minutes at a time (the same in both servers,
+ * kernel, SQLite and JS alike: perf), and 5-s windows a minute apart put those minutes in one
+ * side's window and not the other's: pairs gave 0.76-2.79 x. Windows 3 s apart gave 0.95-1.12.
+ */
+async function writesByWorkers(one: Board, two: Board, size: number, rows: Row[]): Promise<void> {
   for (const [name, options] of writes()) {
     const run = (url: string, duration: number) => () => cannon(url, { ...options, duration });
     await run(one.url, 5)();
@@ -204,28 +218,51 @@ async function writesByWorkers(dir: string, size: number, env: Record<string, st
     const compared = await interleaved(run(one.url, writeWindowSeconds), run(two.url, writeWindowSeconds), 2 * rounds);
     rows.push({ name: `BOARD_WORKERS=1: ${name}`, size, ...compared.base });
     rows.push({ name: `BOARD_WORKERS=2: ${name}`, size, ...compared.measured, workers: compared.ratio });
-    ratios.push(compared.ratio);
   }
-  await stop(one.proc);
-  await stop(two.proc);
-  rmSync(copy, { recursive: true, force: true });
-  return ratios;
 }
 
-/** Feed reads at full speed while creates run at 500/s, image posts at 5/s and logins at 2/s. */
-async function mixed(url: string, size: number, label: string, image: { body: Buffer; type: string }): Promise<Row[]> {
-  const [feed, creates, images, logins] = await Promise.all([
-    cannon(url, { path: '/api/entry/feed/0' }),
-    cannon(url, { path: '/api/entry/create', method: 'POST', connections: 10, overallRate: 500, setup: (c, i) => c.setHeadersAndBody(formHeaders(i + 100), formBody({ content: `Gemischte Last ${label} ${i} ${Math.random()}`, reply_to: String(500 + i) })) }),
-    cannon(url, { path: '/api/entry/create', method: 'POST', connections: 2, overallRate: 5, setup: (c, i) => c.setHeadersAndBody({ 'content-type': image.type, cookie: `session=${benchSessionToken(i + 300)}` }, image.body) }),
-    cannon(url, { path: '/api/auth/login', method: 'POST', connections: 2, overallRate: 2, setup: (c, i) => c.setHeadersAndBody({ 'content-type': 'application/x-www-form-urlencoded' }, formBody({ user: benchUsername(5000 + i), pass: benchPassword })) }),
+/**
+ * The mixed load with two workers against one, the same way as writesByWorkers: in `rounds` pairs
+ * of 5-s windows after a 5-s warm-up each, every load of the mix compared on its own. Why: measured
+ * once each for 10 s, minutes apart, two workers read 0.51 x one worker's feed pages in one run;
+ * in alternating windows the same code gave 0.93 x (0.87-0.94).
+ */
+async function mixedByWorkers(one: Board, two: Board, size: number, image: { body: Buffer; type: string }, rows: Row[]): Promise<void> {
+  const names = mixedLoadNames('');
+  await mixedLoads(one.url, 'warm-up', image, 5);
+  await mixedLoads(two.url, 'warm-up', image, 5);
+  const ones: Measured[][] = [];
+  const twos: Measured[][] = [];
+  for (let i = 0; i < rounds; i++) {
+    const [a, b] = await inTurn(() => mixedLoads(one.url, `eins ${i}`, image, roundSeconds), () => mixedLoads(two.url, `zwei ${i}`, image, roundSeconds), i);
+    ones.push(a);
+    twos.push(b);
+  }
+  names.forEach((name, load) => {
+    const compared = compareRounds(ones.map((r) => r[load]!), twos.map((r) => r[load]!));
+    rows.push({ name: `BOARD_WORKERS=1: ${name}`, size, ...compared.base });
+    rows.push({ name: `BOARD_WORKERS=2: ${name}`, size, ...compared.measured, workers: compared.ratio });
+  });
+}
+
+/** Feed reads at full speed while creates run at 500/s, image posts at 5/s and logins at 2/s, for `duration` s. */
+function mixedLoads(url: string, label: string, image: { body: Buffer; type: string }, duration = seconds): Promise<Measured[]> {
+  return Promise.all([
+    cannon(url, { path: '/api/entry/feed/0', duration }),
+    cannon(url, { path: '/api/entry/create', method: 'POST', connections: 10, overallRate: 500, duration, setup: (c, i) => c.setHeadersAndBody(formHeaders(i + 100), formBody({ content: `Gemischte Last ${label} ${i} ${Math.random()}`, reply_to: String(500 + i) })) }),
+    cannon(url, { path: '/api/entry/create', method: 'POST', connections: 2, overallRate: 5, duration, setup: (c, i) => c.setHeadersAndBody({ 'content-type': image.type, cookie: `session=${benchSessionToken(i + 300)}` }, image.body) }),
+    cannon(url, { path: '/api/auth/login', method: 'POST', connections: 2, overallRate: 2, duration, setup: (c, i) => c.setHeadersAndBody({ 'content-type': 'application/x-www-form-urlencoded' }, formBody({ user: benchUsername(5000 + i), pass: benchPassword })) }),
   ]);
-  return [
-    { name: `mixed${label}: feed page 0 reads (autocannon)`, size, ...feed },
-    { name: `mixed${label}: creates at 500/s`, size, ...creates },
-    { name: `mixed${label}: image posts at 5/s`, size, ...images },
-    { name: `mixed${label}: logins at 2/s`, size, ...logins },
-  ];
+}
+
+const mixedLoadNames = (label: string) => [
+  `mixed${label}: feed page 0 reads (autocannon)`, `mixed${label}: creates at 500/s`, `mixed${label}: image posts at 5/s`, `mixed${label}: logins at 2/s`,
+];
+
+/** The mixed load once, for `seconds` s: a row per load. */
+async function mixed(url: string, size: number, image: { body: Buffer; type: string }): Promise<Row[]> {
+  const measured = await mixedLoads(url, '', image);
+  return mixedLoadNames('').map((name, i) => ({ name, size, ...measured[i]! }));
 }
 
 interface FullRun {
@@ -262,21 +299,17 @@ async function measureFullBoard(size: number, rows: Row[]): Promise<FullRun> {
   board = await startBoard(dir, basePort, env);
   rows.push({ name: 'login (scrypt N=2^17)', size, ...(await cannon(board.url, { path: '/api/auth/login', method: 'POST', setup: (c, i) => c.setHeadersAndBody({ 'content-type': 'application/x-www-form-urlencoded' }, formBody({ user: benchUsername(2000 + i), pass: benchPassword })) })) });
   const image = await multipartImage();
-  rows.push(...await mixed(board.url, size, '', image));
+  rows.push(...await mixed(board.url, size, image));
   await new Promise((r) => setTimeout(r, 2000)); // a login holds 128 MiB while it hashes: let it finish
   const rssOne = rssMb(board.proc.pid!);
   await stop(board.proc);
   const again = await startBoard(dir, basePort, env); // start-up: a second, cold start of the same database
   await stop(again.proc);
   const [workersRatio, , ceilingWorkersRatio] = await byWorkers(dir, size, env, rows);
-  await writesByWorkers(dir, size, env, rows);
-
-  // The mixed load on the same database with two workers.
-  board = await startBoard(dir, basePort, { ...env, BOARD_WORKERS: '2' });
-  rows.push(...await mixed(board.url, size, ' (BOARD_WORKERS=2)', image));
-  await new Promise((r) => setTimeout(r, 2000));
-  const rssTwo = rssEachMb(board.proc.pid!);
-  await stop(board.proc);
+  const rssTwo = await bothWorkerCounts(dir, env, async (one, two) => {
+    await writesByWorkers(one, two, size, rows);
+    await mixedByWorkers(one, two, size, image, rows);
+  });
   return {
     startupMs: again.startupMs, rssOne, rssPrimary: rssTwo[0]!, rssWorkers: rssTwo.slice(1).reduce((a, b) => a + b, 0) / Math.max(1, rssTwo.length - 1),
     workersRatio: workersRatio!, ceilingWorkersRatio: ceilingWorkersRatio!, stringifyRps: stringify.rps, dbBytes: statSync(join(dir, 'board.db')).size,
@@ -325,7 +358,7 @@ async function main(): Promise<void> {
     '',
     `Interleaved rounds: each read case against its same-bytes ceiling in ${rounds} rounds of ${roundSeconds} s each, each round with a fresh board and ceiling (ceiling then board, board then ceiling, …, `
       + `same wrk settings), and feed and thread reads (wrk) and the same-bytes ceiling of feed page 0 (in as many processes) with two workers against one in ${rounds} rounds (a one-worker and a two-worker server started in turn on the same database, the order turning every round, `
-      + `2 s of warm-up and ${roundSeconds} s per case each). Creates and votes with two workers against one: both servers up at once on two copies of the board, the load to one and then the other in ${2 * rounds} pairs of ${writeWindowSeconds}-s windows (the order turning every pair) after 5 s of warm-up each. `
+      + `2 s of warm-up and ${roundSeconds} s per case each). Creates and votes with two workers against one: both servers up at once on two copies of the board, the load to one and then the other in ${2 * rounds} pairs of ${writeWindowSeconds}-s windows (the order turning every pair) after 5 s of warm-up each; then the mixed load on the same two servers the same way in ${rounds} pairs of ${roundSeconds}-s windows (the "mixed:" rows without a worker count are one 10-s window of a one-worker server). `
       + 'Those rows show the median round; "× same bytes, in turn" and "× one worker" are the median of the per-round ratios with their spread (min–max).',
     '',
     `Side by side: in each of the same rounds, after the pair in turn, the read case and its ceiling are measured at the same moment for ${roundSeconds} s, each with its own wrk of half the load `
