@@ -228,7 +228,6 @@ async function writesByWorkers(one: Board, two: Board, size: number, rows: Row[]
  * in alternating windows the same code gave 0.93 x (0.87-0.94).
  */
 async function mixedByWorkers(one: Board, two: Board, size: number, image: { body: Buffer; type: string }, rows: Row[]): Promise<void> {
-  const names = mixedLoadNames('');
   await mixedLoads(one.url, 'warm-up', image, 5);
   await mixedLoads(two.url, 'warm-up', image, 5);
   const ones: Measured[][] = [];
@@ -238,7 +237,7 @@ async function mixedByWorkers(one: Board, two: Board, size: number, image: { bod
     ones.push(a);
     twos.push(b);
   }
-  names.forEach((name, load) => {
+  mixedLoadNames.forEach((name, load) => {
     const compared = compareRounds(ones.map((r) => r[load]!), twos.map((r) => r[load]!));
     rows.push({ name: `BOARD_WORKERS=1: ${name}`, size, ...compared.base });
     rows.push({ name: `BOARD_WORKERS=2: ${name}`, size, ...compared.measured, workers: compared.ratio });
@@ -255,14 +254,13 @@ function mixedLoads(url: string, label: string, image: { body: Buffer; type: str
   ]);
 }
 
-const mixedLoadNames = (label: string) => [
-  `mixed${label}: feed page 0 reads (autocannon)`, `mixed${label}: creates at 500/s`, `mixed${label}: image posts at 5/s`, `mixed${label}: logins at 2/s`,
-];
+/** The row names of mixedLoads' measurements, in its order. */
+const mixedLoadNames = ['mixed: feed page 0 reads (autocannon)', 'mixed: creates at 500/s', 'mixed: image posts at 5/s', 'mixed: logins at 2/s'];
 
 /** The mixed load once, for `seconds` s: a row per load. */
 async function mixed(url: string, size: number, image: { body: Buffer; type: string }): Promise<Row[]> {
   const measured = await mixedLoads(url, '', image);
-  return mixedLoadNames('').map((name, i) => ({ name, size, ...measured[i]! }));
+  return mixedLoadNames.map((name, i) => ({ name, size, ...measured[i]! }));
 }
 
 interface FullRun {
