@@ -4,6 +4,7 @@ import { openAsnDb } from './asn.ts';
 import { systemClock, type Clock } from './clock.ts';
 import type { Config } from './config.ts';
 import { openDb, type Db } from './db.ts';
+import { createHitLines } from './http/hit-lines.ts';
 import { createRequestListener } from './http/pipeline.ts';
 import { answerMalformedRequest, badRequest, sendError } from './http/respond.ts';
 import { ImpressionTally, startImpressionFlush } from './impressions.ts';
@@ -27,8 +28,8 @@ export interface AppOptions {
   db?: Db;
   /** Link-preview fetcher knobs (tests shorten the timeout); the queue runs when config.previewEnabled. */
   preview?: PreviewOptions;
-  /** Slow-client limits in milliseconds; tests shorten them. */
-  timeouts?: { headersMs?: number; requestMs?: number };
+  /** Slow-client limits, and how often cached answers are counted into log lines (lib/http/hit-lines.ts), in milliseconds; tests shorten them. */
+  timeouts?: { headersMs?: number; requestMs?: number; hitLinesMs?: number };
   /** Report-notification knobs (tests shorten the timeout and back-off); the sender runs when config.notifyUrl is set. */
   notify?: NotifyOptions;
   /** The background part of account deletions (tests pause it or shorten its slices). */
@@ -93,7 +94,8 @@ export function createApp(config: Config, options: AppOptions = {}): App {
   const headersMs = options.timeouts?.headersMs ?? 10_000;
   // requireHostHeader off: Node's own 400 for a missing Host has no JSON body; the pipeline answers it.
   const serverOptions = { connectionsCheckingInterval: Math.max(50, Math.round(headersMs / 5)), requireHostHeader: false };
-  const server = createServer(serverOptions, createRequestListener(services, routes, notFoundPage));
+  const hitLines = createHitLines(services.log, options.timeouts?.hitLinesMs);
+  const server = createServer(serverOptions, createRequestListener(services, routes, notFoundPage, hitLines));
   server.headersTimeout = headersMs;
   server.requestTimeout = options.timeouts?.requestMs ?? 60_000;
   server.keepAliveTimeout = 5_000;
@@ -106,6 +108,7 @@ export function createApp(config: Config, options: AppOptions = {}): App {
     services,
     jobs,
     async close() {
+      hitLines.flush(); // the counts of the last second of cached answers
       metricsServer?.close();
       metricsServer?.closeAllConnections();
       // Account removal: the slice in progress commits, the rest stays queued; search backfill: the

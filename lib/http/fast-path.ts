@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { performance } from 'node:perf_hooks';
 import { maxFeedPage } from '../entry-reads.ts';
+import type { HitLines } from './hit-lines.ts';
 import type { Route } from './route.ts';
 import type { Services } from '../services.ts';
 
@@ -10,16 +11,17 @@ import type { Services } from '../services.ts';
  * Buffer as node:http allows: one regular expression on the request target, the cache's check
  * for other processes' commits, headers made once per cached body. Everything the pipeline would
  * have done for these two routes still happens: they have no rate limit, session or body, the
- * Host rule is checked here, the answer carries the same headers, and the log line and the
- * metrics are written. Anything else (a query string, HEAD, a miss, a bad number) takes the
- * pipeline, which builds the page and answers errors; so this path can only ever be a shortcut.
+ * Host rule is checked here, the answer carries the same headers, the log counts it (one line per
+ * target and second, lib/http/hit-lines.ts) and the metrics observe it. Anything else (a query
+ * string, HEAD, a miss, a bad number) takes the pipeline, which builds the page and answers
+ * errors; so this path can only ever be a shortcut.
  */
 export type FastPath = (req: IncomingMessage, res: ServerResponse) => boolean;
 
 const feedTarget = /^\/api\/entry\/feed\/(0|[1-9]\d{0,2})$/;
 const threadTarget = /^\/api\/entry\/([1-9]\d{0,14})\/thread$/;
 
-export function createFastPath(app: Services, routes: readonly Route[]): FastPath {
+export function createFastPath(app: Services, routes: readonly Route[], hitLines: HitLines): FastPath {
   const feedRoute = routes.find((r) => r.method === 'GET' && r.path === '/api/entry/feed/:page');
   const threadRoute = routes.find((r) => r.method === 'GET' && r.path === '/api/entry/:pid/thread');
   // The answer's headers per cached body (bodies never change; a new page is a new Buffer).
@@ -58,12 +60,12 @@ export function createFastPath(app: Services, routes: readonly Route[]): FastPat
       return false; // a failing database: the pipeline answers 500 and logs why
     }
     if (!body) return false;
-    const started = performance.now();
+    const metrics = app.metrics;
+    const started = metrics ? performance.now() : 0; // the clock is read for the metrics only: the log line has no time
     res.writeHead(200, headOf(body));
     res.end(body);
-    const ms = performance.now() - started;
-    app.log(`GET ${target} 200 ${ms.toFixed(1)}ms`);
-    app.metrics?.observeRequest(route, 'GET', 200, ms / 1000);
+    hitLines.count(target);
+    metrics?.observeRequest(route, 'GET', 200, (performance.now() - started) / 1000);
     return true;
   };
 }

@@ -8,6 +8,7 @@ import { ApiError } from './errors.ts';
 import { loggedPath } from './logged-path.ts';
 import { isForeignOrigin } from './origin.ts';
 import { createFastPath } from './fast-path.ts';
+import type { HitLines } from './hit-lines.ts';
 import { badRequest, sendError, sendJson, sendJsonText } from './respond.ts';
 import { createRouter } from './router.ts';
 
@@ -19,10 +20,10 @@ export type RequestListener = (req: IncomingMessage, res: ServerResponse) => voi
  * 404, permission, fields).
  * The router's caller is the only try/catch: handlers throw ApiError, anything else is a 500.
  */
-export function createRequestListener(app: Services, routes: readonly Route[], notFoundPage: Handler): RequestListener {
+export function createRequestListener(app: Services, routes: readonly Route[], notFoundPage: Handler, hitLines: HitLines): RequestListener {
   const router = createRouter(routes);
   const maxDrainBytes = app.config.maxUpload * 2;
-  const fastPath = createFastPath(app, routes);
+  const fastPath = createFastPath(app, routes, hitLines);
 
   return (req, res) => {
     if (!fastPath(req, res)) void handle(req, res);

@@ -5,7 +5,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { createDataVersion } from '../../lib/data-version.ts';
-import { limitsOff, post, rawRequest, useBoard, visitor } from '../helpers.ts';
+import { eventually } from '../browser/browser-helpers.ts';
+import { limitsOff, post, rawRequest, startBoard, useBoard, visitor } from '../helpers.ts';
 import { sendRaw } from '../resilience/raw-http.ts';
 
 /**
@@ -13,21 +14,41 @@ import { sendRaw } from '../resilience/raw-http.ts';
  * the pipeline gives (status, body, every header), the log and the metrics must still see it,
  * and anything it does not cover must still reach the pipeline.
  */
+
+/** What the log says about cached answers to `path` in `lines`: their count, and any other line for the path. */
+function cachedLines(lines: string[], path: string): { counted: number; other: string[] } {
+  let counted = 0;
+  const other: string[] = [];
+  for (const line of lines) {
+    if (!line.startsWith(`GET ${path} `)) continue;
+    const cached = /^GET \S+ 200 cached x([1-9]\d*)$/.exec(line);
+    if (cached) counted += Number(cached[1]);
+    else other.push(line);
+  }
+  return { counted, other };
+}
+
 describe('the fast path for cached pages', () => {
-  const t = useBoard({ env: { ...limitsOff, BOARD_METRICS_PORT: '0' }, members: ['Anna'] });
+  const t = useBoard({ env: { ...limitsOff, BOARD_METRICS_PORT: '0' }, members: ['Anna'], start: { timeouts: { hitLinesMs: 50 } } });
   const compared = ['content-type', 'content-length', 'cache-control', 'x-content-type-options', 'referrer-policy'];
 
   test('a cached feed page and thread answer exactly as the pipeline built them, logged and counted', async () => {
     const root = await post(t.members.Anna, 'Hallo');
     for (const path of ['/api/entry/feed/0', `/api/entry/${root}/thread`]) {
       const built = await rawRequest(t.board.url, 'GET', path, { host: 'board' }); // a miss: the pipeline builds it
+      assert.match(t.board.logs.at(-1)!, new RegExp(`^GET ${path.replace(/\//g, '\\/')} 200 \\d+\\.\\dms$`), 'a built answer has its own line');
+      const logged = t.board.logs.length;
       const hits = t.board.app.services.db.responses.tally.feedHits + t.board.app.services.db.responses.tally.threadHits;
-      const cached = await rawRequest(t.board.url, 'GET', path, { host: 'board' });
-      assert.equal(t.board.app.services.db.responses.tally.feedHits + t.board.app.services.db.responses.tally.threadHits, hits + 1, `${path} came from the cache`);
-      assert.equal(cached.status, 200);
-      assert.equal(cached.text, built.text);
-      for (const name of compared) assert.equal(cached.headers[name], built.headers[name], `${path}: ${name}`);
-      assert.match(t.board.logs.at(-1)!, new RegExp(`^GET ${path.replace(/\//g, '\\/')} 200 \\d+\\.\\dms$`));
+      for (let i = 0; i < 3; i++) {
+        const cached = await rawRequest(t.board.url, 'GET', path, { host: 'board' });
+        assert.equal(cached.status, 200);
+        assert.equal(cached.text, built.text);
+        for (const name of compared) assert.equal(cached.headers[name], built.headers[name], `${path}: ${name}`);
+      }
+      assert.equal(t.board.app.services.db.responses.tally.feedHits + t.board.app.services.db.responses.tally.threadHits, hits + 3, `${path} came from the cache`);
+      // Cached answers are counted into lines per target (lib/http/hit-lines.ts; here every 50 ms).
+      await eventually(() => cachedLines(t.board.logs.slice(logged), path).counted === 3, `three cached answers to ${path} in the log`);
+      assert.deepEqual(cachedLines(t.board.logs.slice(logged), path).other, [], 'no line of their own');
     }
     const metrics = await (await fetch(`${t.board.metricsUrl}/metrics`)).text();
     assert.match(metrics, /board_http_request_duration_seconds_count\{route="\/api\/entry\/feed\/:page",method="GET",status="2xx"\} [2-9]/);
@@ -44,6 +65,22 @@ describe('the fast path for cached pages', () => {
     const noHost = await sendRaw(Number(new URL(t.board.url).port), Buffer.from('GET /api/entry/feed/0 HTTP/1.1\r\nConnection: close\r\n\r\n'));
     assert.equal(noHost.status, 400, 'HTTP/1.1 without Host stays a bad request');
   });
+});
+
+test('a graceful stop writes the counts of cached answers not yet logged', async () => {
+  const board = await startBoard(limitsOff); // counts become lines once a second: the stop comes first
+  let closed = false;
+  try {
+    await visitor(board).get('/api/entry/feed/0'); // built
+    for (let i = 0; i < 2; i++) assert.equal((await visitor(board).get('/api/entry/feed/0')).status, 200);
+    assert.equal(board.app.services.db.responses.tally.feedHits, 2);
+    assert.equal(cachedLines(board.logs, '/api/entry/feed/0').counted, 0, 'not yet written');
+    await board.close();
+    closed = true;
+    assert.equal(cachedLines(board.logs, '/api/entry/feed/0').counted, 2);
+  } finally {
+    if (!closed) await board.close();
+  }
 });
 
 test('data_version through the WAL-index header: another connection\'s commit moves it, our own does not', (t) => {

@@ -1,0 +1,49 @@
+/**
+ * The access log's lines for the answers the fast path (lib/http/fast-path.ts) takes from the
+ * response cache: counted per request target and written as one line per target once a second,
+ * `GET /api/entry/feed/0 200 cached x1234`, instead of a line each. Every other request keeps its
+ * own line (docs/API.md "Log").
+ *
+ * Why: a busy board's log was almost all identical lines of cached feed pages and threads, whose
+ * milliseconds only ever timed Node's writeHead and end (0.0–0.1 ms). At full read load that is
+ * tens of thousands of lines a second, and systemd-journald by default drops a service's messages
+ * past 10,000 in 30 s times a factor for the free disk space (50,000 with up to 64 GB free, its
+ * RateLimitBurst), its error stacks included. And a line per cached answer cost about 4 % of
+ * that answer's CPU (bench/results.md "The access log of cached answers"). The count keeps what
+ * the lines told: path, status, how many.
+ *
+ * Bounded: only cache hits are counted, so the targets of one second are at most the cached feed
+ * pages and threads (101 pages, lib/entry-reads.ts maxFeedPage; 2,000 threads, lib/response-cache.ts).
+ */
+export interface HitLines {
+  /** One more cached answer to this request target. */
+  count(target: string): void;
+  /** Writes the counts now (a graceful stop writes them before the log's last flush). */
+  flush(): void;
+}
+
+/** How often the counts become lines. */
+export const hitLinesMs = 1000;
+
+export function createHitLines(log: (line: string) => void, everyMs = hitLinesMs): HitLines {
+  let counts = new Map<string, number>();
+  let timer: NodeJS.Timeout | undefined;
+
+  const flush = () => {
+    clearTimeout(timer);
+    timer = undefined;
+    if (counts.size === 0) return;
+    const written = counts;
+    counts = new Map();
+    for (const [target, count] of written) log(`GET ${target} 200 cached x${count}`);
+  };
+
+  return {
+    count(target) {
+      counts.set(target, (counts.get(target) ?? 0) + 1);
+      // Unref'd: a second of counts never keeps a stopping process alive; the stop flushes them.
+      timer ??= setTimeout(flush, everyMs).unref();
+    },
+    flush,
+  };
+}
