@@ -12,8 +12,9 @@
  * that answer's CPU (bench/results.md "The access log of cached answers"). The count keeps what
  * the lines told: path, status, how many.
  *
- * Bounded: only cache hits are counted, so the targets of one second are at most the cached feed
- * pages and threads (101 pages, lib/entry-reads.ts maxFeedPage; 2,000 threads, lib/response-cache.ts).
+ * Bounded: only cache hits are counted, so the targets of one second are feed pages (at most 101,
+ * lib/entry-reads.ts maxFeedPage) and threads the cache held in it (2,000 at a time,
+ * lib/response-cache.ts, each built by a request of its own before it can be counted).
  */
 export interface HitLines {
   /** One more cached answer to this request target. */
