@@ -4,6 +4,7 @@ import type { ImpressionTally } from './impressions.ts';
 import type { JobDeps } from './job-deps.ts';
 import type { BoardMetrics } from './metrics/recorder.ts';
 import type { LimitStore, RateLimiter } from './rate-limit.ts';
+import type { SearchThreads } from './search/threads.ts';
 import type { TorExitList } from './tor.ts';
 
 /** Long-lived things every handler may use, built once by createApp (lib/app.ts). */
@@ -18,6 +19,8 @@ export interface Services extends JobDeps {
   asn: AsnDb;
   /** Impressions and visitors counted in memory, flushed every few seconds. */
   impressions: ImpressionTally;
+  /** The threads that run the search index's match, off the event loop (lib/search/threads.ts). */
+  searchThreads: SearchThreads;
   /**
    * What handlers may ask of the once-jobs (lib/once-jobs.ts), which run in this process or, with
    * BOARD_WORKERS > 1, in the cluster's primary (then these forward over IPC):

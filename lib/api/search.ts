@@ -3,12 +3,12 @@ import { ApiError, invalidField } from '../http/errors.ts';
 import { codePoints, integerParam } from '../http/fields.ts';
 import { maxFeedPage } from '../entry-reads.ts';
 import { fieldMessages } from '../messages.ts';
-import { maxQueryLength, searchExpression } from '../search/query.ts';
+import { maxQueryLength, maxQueryTerms, queryTerms, termsExpression } from '../search/query.ts';
 import { searchEntries } from '../search/search.ts';
 import { findUserByName } from '../users.ts';
 
-/** GET /api/search/{page}?q=…&user=…: served from the response cache (lib/response-cache.ts). */
-export function search(ctx: Ctx) {
+/** GET /api/search/{page}?q=…&user=…: served from the response cache (lib/response-cache.ts), else matched on a search thread. */
+export async function search(ctx: Ctx) {
   const page = integerParam(ctx.params.page, 'page', 0, maxFeedPage);
   const { db } = ctx.app;
   const username = ctx.url.searchParams.get('user') ?? '';
@@ -16,7 +16,10 @@ export function search(ctx: Ctx) {
   if (username && !author) throw new ApiError(404, 'user.not_found');
   const q = ctx.url.searchParams.get('q') ?? '';
   if (!q.trim() || codePoints(q) > maxQueryLength) throw invalidField('q', fieldMessages.searchQuery);
-  const expression = searchExpression(q);
+  const terms = queryTerms(q);
+  if (terms.length > maxQueryTerms) throw invalidField('q', fieldMessages.searchTerms);
+  const expression = termsExpression(terms);
   if (!expression) return []; // only characters that no word is made of
-  return db.responses.search(`${author?.uid ?? ''}\n${page}\n${expression}`, () => searchEntries(db, expression, author?.uid, page));
+  const uid = author?.uid;
+  return db.responses.search(`${uid ?? ''}\n${page}\n${expression}`, () => searchEntries(db, expression, uid, page, ctx.app.searchThreads.all));
 }

@@ -51,7 +51,7 @@ export function createClusterMetrics(app: JobDeps & { config: Config }, jobs: Ru
       for (const pool of pools) this.set({ pool }, read(pool));
     },
   });
-  slotGauge('board_machine_slots_running', 'Password hashes (pool hash) and image jobs (pool image) running on the machine, all workers together; at most 2 each.', (pool) => slots.load(pool).running);
+  slotGauge('board_machine_slots_running', 'Password hashes (pool hash), image jobs (pool image) and searches (pool search) running on the machine, all workers together; at most 2 each.', (pool) => slots.load(pool).running);
   slotGauge('board_machine_slots_waiting', 'Requests of all workers waiting for a machine slot.', (pool) => slots.load(pool).waiting);
   slotGauge('board_machine_slots_peak', 'The most slots held at once since the start (never above the pool\'s bound).', (pool) => slots.load(pool).peak);
   new Gauge({
