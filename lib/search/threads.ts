@@ -88,6 +88,12 @@ export function startSearchThreads(dbPath: string, options: SearchThreadOptions 
     return worker;
   };
 
+  const release = () => {
+    if (!gate) return;
+    Atomics.store(gate, 0, 1);
+    Atomics.notify(gate, 0);
+  };
+
   const run = (sql: string, params: unknown[]) => new Promise<unknown[]>((resolve, reject) => {
     if (closed) return reject(new Error('the search threads are stopped'));
     const worker = idle.pop() ?? spawn();
@@ -106,14 +112,10 @@ export function startSearchThreads(dbPath: string, options: SearchThreadOptions 
         throw err;
       }
     },
-    release() {
-      if (!gate) return;
-      Atomics.store(gate, 0, 1);
-      Atomics.notify(gate, 0);
-    },
+    release,
     async close() {
       closed = true;
-      this.release();
+      release();
       await Promise.all([...threads].map((worker) => worker.terminate()));
     },
   };
