@@ -14,8 +14,8 @@ const parts = [
   'Netz', 'Funk', 'Turm', 'Handy', 'Vertrag', 'Steuer', 'Erklärung', 'Arzt', 'Termin', 'Praxis', 'Zahn', 'Pflege', 'Dienst',
 ];
 
-/** Everyday words; the short ones (1–2 letters) are the two-letter search case. */
-const words = [
+/** Everyday words; the short ones (1–2 letters) are the two-letter search case, the long ones bench/search-attack.ts's costly searches. */
+export const everydayWords = [
   'und', 'der', 'die', 'das', 'ist', 'nicht', 'mit', 'auf', 'für', 'ich', 'es', 'ein', 'eine', 'zu', 'im', 'den', 'von', 'sich',
   'auch', 'noch', 'wie', 'aber', 'so', 'dass', 'wir', 'man', 'hat', 'schon', 'nur', 'am', 'da', 'wenn', 'bei', 'was', 'oder',
   'mal', 'ja', 'kann', 'heute', 'gestern', 'morgen', 'wirklich', 'gut', 'schlecht', 'neu', 'alt', 'teuer', 'billig', 'schön',
@@ -47,7 +47,7 @@ export function compound(random: () => number): string {
 function sentence(random: () => number): string {
   const length = 4 + Math.floor(random() * 10);
   const out = [pick(openers, random)];
-  for (let i = 0; i < length; i++) out.push(random() < 0.3 ? compound(random) : pick(words, random));
+  for (let i = 0; i < length; i++) out.push(random() < 0.3 ? compound(random) : pick(everydayWords, random));
   return out.join(' ') + pick(endings, random);
 }
 

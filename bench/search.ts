@@ -1,4 +1,4 @@
-import { copyFileSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -26,6 +26,16 @@ import { benchUsername, seedBoard } from './seed.ts';
 const size = Number(process.env.BENCH_SEARCH_SIZE ?? 1_000_000);
 /** bench/results.md, the last run before the search index: create entry (text, logged in). */
 const createsBeforeIndex = 3855;
+
+/** The file this writes; bench/search-attack.ts writes its section at the end, which a run here keeps. */
+export const resultsPath = join(root, 'bench', 'search-results.md');
+export const attackHeading = '## Searches under attack';
+
+/** bench/search-attack.ts's section of the results (from its heading to the end), or ''. */
+export function attackSection(text: string): string {
+  const at = text.indexOf(`\n${attackHeading}`);
+  return at < 0 ? '' : text.slice(at + 1);
+}
 
 /** The search cases (name, q): also timed per size by `make bench-10m` (bench/ten-million.ts). */
 export const searchCases: [string, string][] = [
@@ -172,7 +182,8 @@ async function main(): Promise<void> {
     '',
   ].join('\n');
   console.log(report);
-  writeFileSync(join(root, 'bench', 'search-results.md'), report);
+  const attack = existsSync(resultsPath) ? attackSection(readFileSync(resultsPath, 'utf8')) : '';
+  writeFileSync(resultsPath, attack ? `${report}\n${attack}` : report);
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) await main();
