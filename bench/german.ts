@@ -5,7 +5,8 @@
  * rare word in very few. Deterministic for a given random source.
  */
 
-const parts = [
+/** The parts of compound nouns; bench/search-attack.ts searches for them too. */
+export const parts = [
   'Balkon', 'Kraft', 'Werk', 'Wochen', 'Markt', 'Sonnen', 'Strom', 'Wasser', 'Stadt', 'Rat', 'Haus', 'Tür', 'Fahr', 'Rad',
   'Weg', 'Bahn', 'Hof', 'Bus', 'Linie', 'Schul', 'Garten', 'Miet', 'Preis', 'Heiz', 'Kosten', 'Energie', 'Spar', 'Lampe',
   'Wind', 'Park', 'Auto', 'Zug', 'Brücken', 'Straßen', 'Bau', 'Stelle', 'Kinder', 'Spiel', 'Platz', 'Feuer', 'Wehr',

@@ -5,7 +5,7 @@ import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Worker } from 'node:worker_threads';
 import Database from 'better-sqlite3';
-import { everydayWords } from './german.ts';
+import { everydayWords, parts } from './german.ts';
 import { dataRoot, formBody, formHeaders, root, rssEachMb, startBoard, stop, basePort } from './harness.ts';
 import { attackHeading, attackSection, resultsPath, searchCases } from './search.ts';
 import { seedBoard } from './seed.ts';
@@ -18,8 +18,8 @@ import { seedBoard } from './seed.ts';
  * per address is on, as in production; BOARD_WORKERS=BENCH_ATTACK_WORKERS, default 1). It measures, each phase BENCH_ATTACK_SECONDS long:
  * - an honest reader's GET /api/entry/feed/0, 200 a second, paced (open loop: a stall shows as
  *   latency, not as fewer requests): p99 with no other load;
- * - ordinary searches (the cases of bench/search.ts over pages 0–100, each asked once, so none
- *   comes from the response cache), 20 a second, with no other load;
+ * - ordinary searches (the cases of bench/search.ts on pages 0–5 and the seeded text's words,
+ *   each asked once, so none comes from the response cache), 20 a second, with no other load;
  * - the reader under 4 and under 16 connections of costly searches, each connection asking the
  *   next as soon as it has an answer, a new X-Forwarded-For address every 25 requests: the
  *   issue's 20 common words shuffled (now refused: over 10 terms), 10 common words shuffled (the
@@ -122,9 +122,17 @@ function startAttack(url: string, connections: number, kind: AttackKind): () => 
   };
 }
 
-/** Ordinary searches, each (case, page) once in a random order: none is in the response cache if a write came before. */
+/**
+ * Ordinary searches, each once in a random order (none is in the response cache if a write came
+ * before): bench/search.ts's cases on pages 0–5, and every word and compound part of the seeded
+ * text (bench/german.ts) on pages 0 and 1.
+ */
 function ordinarySearches(url: string): () => { url: string; ip: string } {
-  const targets = shuffled(searchCases.flatMap(([, q]) => Array.from({ length: 101 }, (_, page) => `/api/search/${page}?q=${q.replace(' ', '%20')}`)));
+  const pages = (q: string, count: number) => Array.from({ length: count }, (_, page) => `/api/search/${page}?q=${encodeURIComponent(q).replace('%26user%3D', '&user=')}`);
+  const targets = shuffled([
+    ...searchCases.flatMap(([, q]) => pages(q, 6)),
+    ...[...new Set([...everydayWords, ...parts].map((word) => word.toLowerCase()))].flatMap((word) => pages(word, 2)),
+  ]);
   let i = 0;
   return () => ({ url: url + targets[i++ % targets.length], ip: nextIp() });
 }
@@ -209,7 +217,7 @@ async function main(): Promise<void> {
       '|---|---:|---:|---:|---:|---|---:|---:|',
       ...rows,
       '',
-      `Ordinary searches (bench/search.ts's cases over pages 0–100, none from the response cache, ${searchRate} a second):`,
+      `Ordinary searches (bench/search.ts's cases on pages 0–5, the seeded text's words and compound parts on pages 0–1; each once, none from the response cache; ${searchRate} a second):`,
       '',
       '| when | p50 ms | p99 ms | max ms | answers |',
       '|---|---:|---:|---:|---|',
