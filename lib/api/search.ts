@@ -1,3 +1,5 @@
+import { performance } from 'node:perf_hooks';
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { Ctx } from '../http/context.ts';
 import { ApiError, invalidField } from '../http/errors.ts';
 import { codePoints, integerParam } from '../http/fields.ts';
@@ -7,8 +9,28 @@ import { maxQueryLength, maxQueryTerms, queryTerms, termsExpression } from '../s
 import { searchEntries } from '../search/search.ts';
 import { findUserByName } from '../users.ts';
 
+/**
+ * A search this handler turns down (a bad page, q or user; the search line full) is answered no
+ * sooner than this long after it was asked. Why: a script that asks again as soon as it has an
+ * answer made each connection thousands of refusals a second, and answering them took the event
+ * loop from every other request (bench/search-results.md, "Searches under attack"); so a script
+ * gets about one refusal a second per connection. A person sees the message a moment later,
+ * when it says to change the search or to wait anyway.
+ */
+const refusalAfterMs = 1_000;
+
 /** GET /api/search/{page}?q=…&user=…: served from the response cache (lib/response-cache.ts), else matched on a search thread. */
 export async function search(ctx: Ctx) {
+  const asked = performance.now();
+  try {
+    return await searchPage(ctx);
+  } catch (err) {
+    if (err instanceof ApiError) await sleep(refusalAfterMs - (performance.now() - asked));
+    throw err;
+  }
+}
+
+async function searchPage(ctx: Ctx) {
   const page = integerParam(ctx.params.page, 'page', 0, maxFeedPage);
   const { db } = ctx.app;
   const username = ctx.url.searchParams.get('user') ?? '';

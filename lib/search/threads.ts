@@ -45,6 +45,7 @@ export interface SearchThreads {
 export const searchQueueBound: QueueBound = { maxWaiting: 8, maxWaitMs: 2_000 };
 /** Seconds a refused search is asked to wait: the line's longest wait. */
 const busyRetrySeconds = searchQueueBound.maxWaitMs / 1000;
+
 /** Each thread's SQLite page cache, in KiB: the lists of common terms stay in memory between searches. */
 const cacheKiB = 16 * 1024;
 
