@@ -20,7 +20,9 @@ import { seedBoard } from './seed.ts';
  *   latency, not as fewer requests): p99 with no other load;
  * - ordinary searches (the cases of bench/search.ts on pages 0–5 and the seeded text's words,
  *   each asked once, so none comes from the response cache), 20 a second, with no other load;
- * - the reader under 4 and under 16 connections of costly searches, each connection asking the
+ * - the reader under 4 and under 16 connections of feed reads as fast as they are answered (no
+ *   search: what any flood of the cheapest answer costs on this machine, the load generator's CPU
+ *   included), then of costly searches, each connection asking the
  *   next as soon as it has an answer, a new X-Forwarded-For address every 25 requests: the
  *   issue's 20 common words shuffled (now refused: over 10 terms), 10 common words shuffled (the
  *   costliest accepted number of words), and one quoted phrase of common words near 200
@@ -47,8 +49,8 @@ const rampMs = 2_000;
 /** After an attack: the search line's longest wait (lib/search/threads.ts) and a margin, so it is empty again. */
 const drainMs = 3_000;
 
-type AttackKind = 'twenty words' | 'ten words' | 'phrase';
-const attackKinds: AttackKind[] = ['twenty words', 'ten words', 'phrase'];
+type AttackKind = 'feed reads' | 'twenty words' | 'ten words' | 'phrase';
+const attackKinds = (process.env.BENCH_ATTACK_KINDS ?? 'feed reads,twenty words,ten words,phrase').split(',') as AttackKind[];
 const attackConnections = (process.env.BENCH_ATTACK_CONNECTIONS ?? '4,16').split(',').map(Number);
 
 /** The everyday words of the seeded text that are long enough to be costly (3 or more trigrams). */

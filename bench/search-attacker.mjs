@@ -44,7 +44,8 @@ await Promise.all(Array.from({ length: connections }, async () => {
     const started = performance.now();
     let status = 0;
     try {
-      const res = await fetch(`${url}/api/search/0?q=${encodeURIComponent(attackQuery())}`, { headers: { 'x-forwarded-for': ip } });
+      const target = kind === 'feed reads' ? '/api/entry/feed/0' : `/api/search/0?q=${encodeURIComponent(attackQuery())}`;
+      const res = await fetch(url + target, { headers: { 'x-forwarded-for': ip } });
       await res.arrayBuffer();
       status = res.status;
     } catch {
