@@ -1,12 +1,14 @@
 // One search thread (lib/search/threads.ts): runs the SQL text and parameters the request thread
 // prepared, one statement at a time, on its own read-only connection, so a costly search never
-// holds the event loop that answers every other request. The thread lowers its own scheduling
-// priority, like the hashing threads: under load the request thread gets the CPU first.
+// holds the event loop that answers every other request. The thread takes the lowest scheduling
+// priority (nice 19; the hashing threads take 10): a search's work, which can be the largest of
+// any request's, yields to everything else, and at 10 two busy search threads still delayed the
+// request thread's wake-ups on 2 cores (bench/search-results.md, "Searches under attack").
 import { createRequire } from 'node:module';
 import { parentPort, workerData } from 'node:worker_threads';
 import { lowerThreadPriority } from '../thread-priority.mjs';
 
-lowerThreadPriority();
+lowerThreadPriority(19);
 
 const Database = createRequire(import.meta.url)('better-sqlite3');
 // Read-only: whatever a statement says, this connection cannot write. The request thread's
