@@ -356,6 +356,11 @@ const migrations: Migration[] = [
     PRIMARY KEY (kind, id)
   ) WITHOUT ROWID;
   `,
+
+  // 14: board-admin modlog --by NAME lists one moderator's actions (lib/modlog.ts readModlogRange).
+  `
+  CREATE INDEX modlog_by_actor ON modlog(moderator_uid);
+  `,
 ];
 
 /** Migration 10: in slices by pid, since a statement cannot write while another reads. */
