@@ -78,7 +78,7 @@ export function createApp(config: Config, options: AppOptions = {}): App {
   if (worker) {
     services.impressions.sweepsFinishedDays = false; // the primary's statistics sweep does it once for all
     if (config.previewEnabled) services.previews = { wake: () => worker.link.wake('previews') };
-    if (config.notifyUrl) services.notifier = { send: (text) => worker.link.notify(text) };
+    if (config.notifyUrl) services.notifier = { send: (notice) => worker.link.notify(notice) };
     services.accountRemoval = { wake: () => worker.link.wake('accountRemoval') };
   } else {
     Object.assign(services, { previews: jobs!.previews, notifier: jobs!.notifier, accountRemoval: jobs!.accountRemoval });

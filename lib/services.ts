@@ -3,6 +3,7 @@ import type { Config } from './config.ts';
 import type { ImpressionTally } from './impressions.ts';
 import type { JobDeps } from './job-deps.ts';
 import type { BoardMetrics } from './metrics/recorder.ts';
+import type { Notifier } from './notify.ts';
 import type { LimitStore, RateLimiter } from './rate-limit.ts';
 import type { TorExitList } from './tor.ts';
 
@@ -25,7 +26,7 @@ export interface Services extends JobDeps {
    */
   previews?: { wake(): void };
   /** the sender of report messages (absent when BOARD_NOTIFY_URL is empty); */
-  notifier?: { send(text: string): void };
+  notifier?: Pick<Notifier, 'send'>;
   /** the background part of account deletions, woken after one is queued. */
   accountRemoval?: { wake(): void };
   /** The Prometheus metrics (lib/metrics/); absent when BOARD_METRICS_PORT is empty. */

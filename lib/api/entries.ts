@@ -137,7 +137,7 @@ export async function remove(ctx: Ctx) {
   const pid = integerParam(ctx.params.pid, 'pid');
   await ctx.form(); // no fields, but a malformed or oversized body still answers 413/415
   ownLiveEntry(ctx, me.uid, pid);
-  const filepath = softDeleteEntry(ctx.app.db, pid);
+  const filepath = softDeleteEntry(ctx.app.db, pid, ctx.app.clock.now());
   await removeMedia(ctx.app.config, [filepath]);
   return { status: 'deleted' };
 }

@@ -51,7 +51,7 @@ export async function rename(ctx: Ctx) {
   const form = await ctx.form();
   const username = normaliseUsername(textField(form, 'user'));
   if (!isValidUsername(username)) throw invalidField('user', fieldMessages.username);
-  if (!renameUser(ctx.app.db, me.uid, username)) throw new ApiError(409, 'user.name_taken', { field: 'user' });
+  if (!renameUser(ctx.app.db, me.uid, username, ctx.app.clock.now())) throw new ApiError(409, 'user.name_taken', { field: 'user' });
   return { username };
 }
 

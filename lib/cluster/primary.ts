@@ -68,7 +68,7 @@ export function runPrimary(config: Config, releasePidFile: () => void, fail: Fai
     if (isSlotMessage(message)) return slots.handle(worker, message);
     if (message.board === 'metrics') return metrics?.receive(message);
     if (message.board === 'wake') return jobs[message.job]?.wake();
-    if (message.board === 'notify') return jobs.notifier?.send(message.text);
+    if (message.board === 'notify') return jobs.notifier?.send(message.notice);
     serving.add(worker); // 'listening'
     if (!started && ++listening === config.workers) announceStart(message.port);
   };

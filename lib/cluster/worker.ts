@@ -1,5 +1,6 @@
 import { createApp, type App } from '../app.ts';
 import { loadConfig, type Config } from '../config.ts';
+import type { ReportNotice } from '../notify.ts';
 import type { JobLink } from '../once-jobs.ts';
 import { serveApp } from '../serve.ts';
 import { useSlots, type SlotPool } from '../slots.ts';
@@ -11,7 +12,7 @@ import { isSlotMessage, remoteSemaphore, type SlotMessage } from './slots.ts';
 export type WorkerMessage =
   | { board: 'listening'; port: number }
   | { board: 'wake'; job: 'previews' | 'accountRemoval' }
-  | { board: 'notify'; text: string };
+  | { board: 'notify'; notice: ReportNotice };
 
 /** The worker's number (1..N) the primary gives each worker; a replacement takes over the number of the one it replaces. */
 export const workerIndexVariable = 'BOARD_WORKER_INDEX';
@@ -34,7 +35,7 @@ export function runWorker(): void {
   let app: App;
   const link: JobLink = {
     wake: (job) => send({ board: 'wake', job }),
-    notify: (text) => send({ board: 'notify', text }),
+    notify: (notice) => send({ board: 'notify', notice }),
   };
   try {
     config = loadConfig(process.env);
