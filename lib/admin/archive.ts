@@ -29,15 +29,17 @@ export interface WriteResult {
 /**
  * Writes the archive into `target` (an existing, empty file). A media file missing at its path is
  * taken from media/.held (moved there under the backup's hold), or else skipped with a note; one
- * that is open when deleted is still written whole. `note` gets progress lines.
+ * that is open when deleted is still written whole. `note` gets progress lines. A failing write
+ * (a full disk) rejects with its own error.
  */
 export async function writeArchive(target: string, dbFile: string, mediaDir: string, paths: readonly string[], note: (line: string) => void): Promise<WriteResult> {
   const archive = pack();
   const out = createWriteStream(target);
-  const written = new Promise<void>((resolve, reject) => {
+  let failure: Error | undefined; // the first failure: a full disk (ENOSPC) is reported as such, not as what it broke next
+  const written = new Promise<void>((resolve) => {
     out.on('close', resolve);
-    out.on('error', reject);
-    archive.on('error', reject);
+    out.on('error', (err) => archive.destroy((failure ??= err)));
+    archive.on('error', (err: Error) => out.destroy((failure ??= err)));
   });
   archive.pipe(out);
   const result: WriteResult = { files: 0, bytes: 0, skipped: [] };
@@ -75,20 +77,24 @@ export async function writeArchive(target: string, dbFile: string, mediaDir: str
       }
     }
     archive.finalize();
-    await written;
   } catch (err) {
-    archive.destroy();
-    out.destroy();
-    throw err;
+    archive.destroy((failure ??= err as Error));
   }
+  await written;
+  if (failure) throw failure;
   return result;
 }
 
+/** Writes one entry; rejects when the source or the archive fails (the archive's stream then carries the first error). */
 function addEntry(archive: Pack, header: { name: string; size: number; mtime: Date; mode: number }, source: Readable | undefined): Promise<void> {
   return new Promise((resolve, reject) => {
     const done = (err?: Error | null) => (err ? reject(err) : resolve());
     if (!source) return void archive.entry(header, Buffer.alloc(0), done);
     const sink = archive.entry(header, done);
+    sink.on('error', (err: Error) => {
+      source.destroy();
+      reject(err);
+    });
     source.on('error', (err) => {
       sink.destroy(err);
       reject(err);
