@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { before, describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import sharp from 'sharp';
-import { boardMediaPath, emptyFolder, limitsOff, useBoard } from '../helpers.ts';
+import { boardMediaPath, emptyFolder, limitsOff, runAdmin, useBoard } from '../helpers.ts';
 
 /**
  * Issue 28, finding 10: `backup --with-media` into a folder whose disk filled up crashed with an
@@ -79,6 +79,23 @@ describe('a backup into a disk that fills up', { skip: typeof unshare === 'strin
       assert.deepEqual(readdirSync(folder), [], 'and nothing under the mount point');
       const holds = join(t.board.config.mediaDir, '.hold');
       assert.deepEqual(existsSync(holds) ? readdirSync(holds) : [], []);
+    });
+  }
+
+  for (const [what, size, refusal] of [
+    ['its database', () => Math.floor(databaseBytes / 2), /the archive's board\.db needs \d+\.\d MiB, but (\S+) has \d+\.\d MiB free/],
+    ['an image', () => Math.floor(databaseBytes * 1.5) + 100 * 1024, /media\/preview\/[0-9a-f]{32}\.jpg needs 0\.\d MiB, but (\S+) has \d+\.\d MiB free/],
+  ] as const) {
+    test(`restore into a BOARD_DATA without room for ${what}: refused before writing it, one line, exit 1, nothing left`, async () => {
+      const archive = join(emptyFolder(), 'board.tar');
+      assert.equal((await runAdmin(t.board, ['backup', '--with-media', archive, '-q'])).code, 0);
+      const data = emptyFolder();
+      const run = await adminOnSmallDisk(size(), data, ['restore', archive, '-q'], { BOARD_DATA: data });
+      assert.notEqual(run.code, 97, `mounting the tmpfs failed: ${run.stderr}`);
+      assert.equal(run.code, 1, run.stderr);
+      assert.match(run.stderr, new RegExp(`^board-admin: restore: ${refusal.source}\n$`));
+      assert.equal(refusal.exec(run.stderr)![1], data);
+      assert.equal(run.left, '', 'no database, no media, no scratch folder');
     });
   }
 

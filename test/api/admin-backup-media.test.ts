@@ -170,7 +170,7 @@ describe('a board with images, avatars and a preview thumbnail', () => {
     });
 
     /** A tar file with a real board.db and one more entry of the attacker's choosing. */
-    async function hostileArchive(entry: { name: string; type?: 'file' | 'symlink' | 'link' | 'directory'; linkname?: string }): Promise<string> {
+    async function hostileArchive(entry: { name: string; type?: 'file' | 'symlink' | 'link' | 'directory' | 'character-device' | 'fifo'; linkname?: string }): Promise<string> {
       const file = join(emptyFolder(), 'evil.tar');
       const archive = pack();
       const out = archive.pipe(createWriteStream(file) as unknown as NodeJS.WritableStream);
@@ -190,9 +190,12 @@ describe('a board with images, avatars and a preview thumbnail', () => {
       ['a file outside media/', { name: 'server.pid' }],
       ['a symlink', { name: 'media/e/link.jpg', type: 'symlink', linkname: '/etc/passwd' }],
       ['a hard link', { name: 'media/e/hard.jpg', type: 'link', linkname: 'board.db' }],
+      ['a device', { name: 'media/e/0123456789abcdef0123456789abcdef.jpg', type: 'character-device' }],
+      ['a fifo', { name: 'media/e/0123456789abcdef0123456789abcdef.jpg', type: 'fifo' }],
+      ['a folder', { name: 'media/e/', type: 'directory' }],
       ['a second database', { name: 'board.db' }],
     ];
-    const refusal = /^the archive holds "[^"]*"(, which is (neither board\.db nor a media file|not a plain file \(\w+\))| twice)$/;
+    const refusal = /^the archive holds "[^"]*"(, which is (neither board\.db nor a media file|not a plain file \([\w-]+\))| twice)$/;
     for (const [what, entry] of attacks) {
       test(`with ${what} is refused whole by restore and verify, and nothing is written outside or inside BOARD_DATA`, async () => {
         const file = await hostileArchive(entry);
