@@ -3,6 +3,7 @@ import type { Config } from './config.ts';
 import type { ImpressionTally } from './impressions.ts';
 import type { JobDeps } from './job-deps.ts';
 import type { BoardMetrics } from './metrics/recorder.ts';
+import type { Passwords } from './passwords.ts';
 import type { LimitStore, RateLimiter } from './rate-limit.ts';
 import type { TorExitList } from './tor.ts';
 
@@ -13,6 +14,8 @@ export interface Services extends JobDeps {
   limiter: RateLimiter;
   /** The counters of every rate limit, in SQLite (lib/rate-limit.ts). */
   limits: LimitStore;
+  /** Password hashing and checking (lib/passwords.ts). */
+  passwords: Passwords;
   tor: TorExitList;
   /** IP-to-ASN lookups for the statistics, loaded in the background. */
   asn: AsnDb;

@@ -5,7 +5,7 @@ import { requireUser, type Ctx } from '../http/context.ts';
 import { ApiError } from '../http/errors.ts';
 import { textField } from '../http/fields.ts';
 import { checkLoginAllowed, recordFailedLogin } from '../login-limits.ts';
-import { hashPassword, hashQueueBound, verifyPassword } from '../passwords.ts';
+import { hashQueueBound } from '../passwords.ts';
 import { deleteOtherSessions, deleteSessionById, listSessionsOfUser, type Session } from '../sessions.ts';
 import { findUserById, setPasswordHash, type UserWithHash } from '../users.ts';
 import { isSecure, loginAttempt, newPassword } from './auth.ts';
@@ -21,7 +21,7 @@ export async function changePassword(ctx: Ctx) {
   await confirmPassword(ctx, user, textField(form, 'pass'), 'pass');
   const password = newPassword(form);
 
-  const hash = await hashPassword(password, config.scryptLogN, ctx.signal, hashQueueBound(config.limitsFactor));
+  const hash = await ctx.app.passwords.hash(password, config.scryptLogN, ctx.signal, hashQueueBound(config.limitsFactor));
   db.tx(() => {
     setPasswordHash(db, user.uid, hash);
     afterPasswordChange(db, user.uid, clock.now(), session.id);
@@ -38,7 +38,7 @@ export async function confirmPassword(ctx: Ctx, user: UserWithHash, password: st
   const { config, clock } = ctx.app;
   const attempt = loginAttempt(ctx, user.username);
   checkLoginAllowed(attempt);
-  if (await verifyPassword(password, user.pass_hash, ctx.signal, hashQueueBound(config.limitsFactor))) return;
+  if (await ctx.app.passwords.verify(password, user.pass_hash, ctx.signal, hashQueueBound(config.limitsFactor))) return;
   recordFailedLogin({ ...attempt, now: clock.now() });
   throw new ApiError(403, 'auth.bad_password', { field });
 }

@@ -7,7 +7,7 @@ import { codePoints, textField } from '../http/fields.ts';
 import { checkLoginAllowed, recordFailedLogin, type LoginAttempt } from '../login-limits.ts';
 import { fieldMessages } from '../messages.ts';
 import { activeBanUntil, bannedMessage } from '../moderation/accounts.ts';
-import { dummyHash, hashPassword, hashQueueBound, verifyPassword } from '../passwords.ts';
+import { dummyHash, hashQueueBound } from '../passwords.ts';
 import { consumeResetLink, findResetLink } from '../reset-links.ts';
 import { createSession, deleteSessionByToken } from '../sessions.ts';
 import { createUser, findUserById, findUserByName, isNameTaken, isValidUsername, normaliseUsername, recordLogin, setPasswordHash, type User } from '../users.ts';
@@ -35,7 +35,7 @@ export async function login(ctx: Ctx) {
   const user = findUserByName(ctx.app.db, username);
   // Unknown names spend the same hashing work as wrong passwords, so timing reveals nothing.
   const stored = user?.pass_hash ?? (await dummyHash(config.scryptLogN));
-  const matches = await verifyPassword(password, stored, ctx.signal, hashQueueBound(config.limitsFactor));
+  const matches = await ctx.app.passwords.verify(password, stored, ctx.signal, hashQueueBound(config.limitsFactor));
   if (!user || !matches) {
     recordFailedLogin({ ...attempt, now: clock.now() });
     throw new ApiError(401, 'auth.bad_credentials');
@@ -61,7 +61,7 @@ export async function register(ctx: Ctx) {
 
   // Before the hashing work; createUser checks again in its transaction.
   if (isNameTaken(ctx.app.db, username)) throw new ApiError(409, 'user.name_taken', { field: 'user' });
-  const hash = await hashPassword(password, ctx.app.config.scryptLogN, ctx.signal, hashQueueBound(ctx.app.config.limitsFactor));
+  const hash = await ctx.app.passwords.hash(password, ctx.app.config.scryptLogN, ctx.signal, hashQueueBound(ctx.app.config.limitsFactor));
   const uid = createUser(ctx.app.db, username, hash, ctx.app.clock.now());
   if (uid === undefined) throw new ApiError(409, 'user.name_taken', { field: 'user' });
   return created({ username });
@@ -103,7 +103,7 @@ export async function reset(ctx: Ctx) {
 
   const password = newPassword(form);
 
-  const hash = await hashPassword(password, ctx.app.config.scryptLogN, ctx.signal, hashQueueBound(ctx.app.config.limitsFactor));
+  const hash = await ctx.app.passwords.hash(password, ctx.app.config.scryptLogN, ctx.signal, hashQueueBound(ctx.app.config.limitsFactor));
   const { db } = ctx.app;
   db.tx(() => {
     // A concurrent reset may have used the link while we hashed: only one wins.
