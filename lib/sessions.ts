@@ -73,6 +73,11 @@ export function findSessionByToken(db: Db, token: string, now: number): Session 
   return db.one<Session>(`${liveSessions} AND s.token_hash = ?`, now, now, tokenHash(token));
 }
 
+/** The session with this public id, if it is still live (for a write that must not outlive its session: call inside its transaction). */
+export function findLiveSession(db: Db, id: string, now: number): Session | undefined {
+  return db.one<Session>(`${liveSessions} AND s.public_id = ?`, now, now, id);
+}
+
 /** An account's live sessions, newest first, at most `limit` (the export takes them all). */
 export function listSessionsOfUser(db: Db, uid: number, now: number, limit = maxListedSessions): Session[] {
   return db.all<Session>(

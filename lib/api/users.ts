@@ -8,7 +8,7 @@ import { removeMedia, saveMedia } from '../media.ts';
 import { fieldMessages } from '../messages.ts';
 import { activeBanUntil } from '../moderation/bans.ts';
 import { findUserById, findUserByName, isValidUsername, moderatorRole, normaliseUsername, renameUser, setAvatar, type User } from '../users.ts';
-import { confirmPassword } from './account.ts';
+import { confirmPassword, recheckConfirmed } from './account.ts';
 
 /** GET /api/u/{username}/info */
 export function publicInfo(ctx: Ctx) {
@@ -80,14 +80,17 @@ export async function changeAvatar(ctx: Ctx) {
 
 /** POST /api/user/delete: password confirmation, then the account (at once) and its data (in the background). */
 export async function deleteOwnAccount(ctx: Ctx) {
-  const { uid } = requireUser(ctx);
+  const session = requireUser(ctx);
   const form = await ctx.form();
   const { db, config } = ctx.app;
-  const user = findUserById(db, uid);
+  const user = findUserById(db, session.uid);
   if (!user) throw new ApiError(401, 'auth.required');
   await confirmPassword(ctx, user, textField(form, 'pass1'), 'pass1');
 
-  const media = deleteAccount(db, uid, ctx.app.clock.now());
+  const media = db.tx(() => {
+    recheckConfirmed(ctx, session, user.pass_hash, 'pass1');
+    return deleteAccount(db, user.uid, ctx.app.clock.now());
+  });
   ctx.app.accountRemoval?.wake(); // entries, votes and reports follow within seconds, in slices
   ctx.setCookie(clearedSessionCookie(config.origin.startsWith('https:')));
   await removeMedia(config, media);

@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { request } from 'node:http';
 import { afterEach, describe, test } from 'node:test';
 import {
   assertDocumented, assertError, day, passwordGate, password, post, resetToken, uidOf, useBoard, visitor, type Answer, type Client, type TestBoard,
@@ -15,6 +16,29 @@ const newPassword = 'ein ganz neues Passwort';
 
 function sessionCount(board: TestBoard, username: string): number {
   return board.app.services.db.one<{ n: number }>('SELECT count(*) AS n FROM sessions WHERE uid = ?', uidOf(board, username))!.n;
+}
+
+/**
+ * A POST whose body comes only at `finish()`: the board has looked up the session and waits for
+ * the body once `started` settles (the pipeline's listener runs first and synchronously up to the
+ * handler's first await, the body read), so the test acts in between without any timing.
+ */
+function slowPost(board: TestBoard, client: Client, path: string): { started: Promise<void>; finish(): void; answer: Promise<{ status: number; text: string }> } {
+  const body = 'x=1';
+  const started = new Promise<void>((resolve) => board.app.server.once('request', () => resolve()));
+  const req = request(`${board.url}${path}`, {
+    method: 'POST',
+    headers: { cookie: `session=${client.cookie}`, 'x-forwarded-for': client.ip!, 'content-type': 'application/x-www-form-urlencoded', 'content-length': String(body.length) },
+  });
+  const answer = new Promise<{ status: number; text: string }>((resolve, reject) => {
+    req.on('response', (res) => {
+      let text = '';
+      res.setEncoding('utf8').on('data', (chunk: string) => { text += chunk; }).on('end', () => resolve({ status: res.statusCode!, text }));
+    });
+    req.on('error', reject);
+  });
+  req.flushHeaders();
+  return { started, answer, finish: () => req.end(body) };
 }
 
 function passHash(board: TestBoard, username: string): string {
@@ -141,9 +165,9 @@ describe('a login in flight', () => {
   });
 });
 
-describe('a reset in flight', () => {
+describe('a reset or a password change in flight', () => {
   const gate = passwordGate();
-  const t = useBoard({ start: { passwords: gate.passwords }, users: ['Fritz'], moderators: ['Mia'] });
+  const t = useBoard({ start: { passwords: gate.passwords }, users: ['Fritz'], members: ['Gerda', 'Hugo', 'Ida', 'Jan'], moderators: ['Mia'] });
   afterEach(() => gate.releaseAll());
 
   test('a ban that commits while the reset hashes the new password wins: 403 auth.banned, nothing changed, the link still unused', async () => {
@@ -162,5 +186,74 @@ describe('a reset in flight', () => {
     t.board.clock.advance(day);
     const later = await visitor(t.board).post('/api/auth/reset', { token, pass1: newPassword, pass2: newPassword });
     assert.equal(later.status, 200, later.text);
+  });
+
+  test('a password change from a session ended while it hashes changes nothing: 401 auth.required', async () => {
+    const { Gerda: owner } = t.members;
+    const thief = visitor(t.board);
+    assert.equal((await thief.post('/api/auth/login', { user: 'Gerda', pass: password })).status, 200);
+    const thiefSession = (await owner.get('/api/user/sessions')).body.find((s: { current: number }) => s.current === 0).id as string;
+    const oldHash = passHash(t.board, 'Gerda');
+    const held = gate.holdNext('hash');
+    const changing = thief.post('/api/user/password', { pass: password, pass1: 'das Passwort des Diebes', pass2: 'das Passwort des Diebes' });
+    await held.reachedBy(changing); // the current password was right; the new hash is made
+    const revoked = await owner.post(`/api/user/sessions/${thiefSession}/revoke`);
+    assert.equal(revoked.status, 200, revoked.text);
+    held.release();
+    assertError(await changing, 401, 'auth.required');
+    assert.equal(passHash(t.board, 'Gerda'), oldHash, 'the password is unchanged');
+    assert.equal(sessionCount(t.board, 'Gerda'), 1, 'the owner\'s session stays');
+    assert.equal((await owner.get('/api/user/info')).status, 200);
+  });
+
+  test('a password change in flight with a current password that another change replaced meanwhile is refused: 403 auth.bad_password', async () => {
+    const { Hugo: owner } = t.members;
+    // A stolen cookie: the thief's requests come from the owner's own session, which a password change keeps.
+    const thief = visitor(t.board);
+    thief.cookie = owner.cookie;
+    const held = gate.holdNext('hash');
+    const changing = thief.post('/api/user/password', { pass: password, pass1: 'das Passwort des Diebes', pass2: 'das Passwort des Diebes' });
+    await held.reachedBy(changing);
+    const changed = await owner.post('/api/user/password', { pass: password, pass1: newPassword, pass2: newPassword });
+    assert.equal(changed.status, 200, changed.text);
+    const ownerHash = passHash(t.board, 'Hugo');
+    held.release();
+    assertError(await changing, 403, 'auth.bad_password', 'pass');
+    assert.equal(passHash(t.board, 'Hugo'), ownerHash, 'the owner\'s new password stands');
+    assert.equal((await visitor(t.board).post('/api/auth/login', { user: 'Hugo', pass: newPassword })).status, 200);
+  });
+  test('an account deletion in flight whose current password a change replaced meanwhile deletes nothing: 403 auth.bad_password', async () => {
+    const { Ida: owner } = t.members;
+    const thief = visitor(t.board);
+    thief.cookie = owner.cookie; // a stolen cookie, which the owner's password change keeps
+    const held = gate.holdNext('verify');
+    const deleting = thief.post('/api/user/delete', { pass1: password });
+    await held.reachedBy(deleting); // the old password was right; nothing is deleted yet
+    const changed = await owner.post('/api/user/password', { pass: password, pass1: newPassword, pass2: newPassword });
+    assert.equal(changed.status, 200, changed.text);
+    held.release();
+    assertError(await deleting, 403, 'auth.bad_password', 'pass1');
+    assert.equal((await owner.get('/api/user/info')).body.username, 'Ida', 'the account is still there');
+    assert.equal(t.board.app.services.db.one('SELECT 1 AS x FROM pending_deletions WHERE uid = ?', uidOf(t.board, 'Ida')), undefined);
+  });
+
+  test('"end other sessions" and "end this session" from a session ended while their body comes end nothing: 401 auth.required', async () => {
+    const { Jan: owner } = t.members;
+    const revokes = [() => '/api/user/sessions/revoke-others', (ownerSession: string) => `/api/user/sessions/${ownerSession}/revoke`];
+    for (const pathOf of revokes) {
+      const ownerSession = (await owner.get('/api/user/sessions')).body.find((s: { current: number }) => s.current === 1).id as string;
+      const thief = visitor(t.board);
+      assert.equal((await thief.post('/api/auth/login', { user: 'Jan', pass: password })).status, 200);
+      const thiefSession = (await owner.get('/api/user/sessions')).body.find((s: { current: number }) => s.current === 0).id as string;
+      const slow = slowPost(t.board, thief, pathOf(ownerSession));
+      await slow.started; // the thief's session was live when the request came
+      assert.equal((await owner.post(`/api/user/sessions/${thiefSession}/revoke`)).status, 200);
+      slow.finish();
+      const answer = await slow.answer;
+      assert.equal(answer.status, 401, answer.text);
+      assert.equal(JSON.parse(answer.text).error.code, 'auth.required');
+      assert.equal((await owner.get('/api/user/info')).status, 200, 'the owner\'s session stays');
+      assert.equal(sessionCount(t.board, 'Jan'), 1);
+    }
   });
 });
