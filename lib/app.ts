@@ -14,6 +14,7 @@ import { createMetricsServer } from './metrics/listener.ts';
 import type { NotifyOptions } from './notify.ts';
 import { startOnceJobs, type JobLink, type RunningJobs } from './once-jobs.ts';
 import { notFoundPage } from './pages/shell.ts';
+import { scryptPasswords, type Passwords } from './passwords.ts';
 import type { PreviewOptions } from './preview/queue.ts';
 import { boardRateRules, createLimitStore, createRateLimiter, scaledLimit } from './rate-limit.ts';
 import { routes } from './routes.ts';
@@ -24,6 +25,8 @@ import { clusterBatchWindowMs } from './write-batch.ts';
 
 export interface AppOptions {
   clock?: Clock;
+  /** Tests wrap scrypt to hold a request between its password check and its write. */
+  passwords?: Passwords;
   log?: (line: string) => void;
   db?: Db;
   /** Link-preview fetcher knobs (tests shorten the timeout); the queue runs when config.previewEnabled. */
@@ -67,6 +70,7 @@ export function createApp(config: Config, options: AppOptions = {}): App {
     clock: options.clock ?? systemClock,
     limits,
     limiter: createRateLimiter(limits, boardRateRules, config.limitsFactor),
+    passwords: options.passwords ?? scryptPasswords,
     tor: openTorExitList(config.torExitsFile),
     log,
     asn: openAsnDb(config.asnDb),

@@ -4,6 +4,7 @@ import type { ImpressionTally } from './impressions.ts';
 import type { JobDeps } from './job-deps.ts';
 import type { BoardMetrics } from './metrics/recorder.ts';
 import type { Notifier } from './notify.ts';
+import type { Passwords } from './passwords.ts';
 import type { LimitStore, RateLimiter } from './rate-limit.ts';
 import type { TorExitList } from './tor.ts';
 
@@ -14,6 +15,8 @@ export interface Services extends JobDeps {
   limiter: RateLimiter;
   /** The counters of every rate limit, in SQLite (lib/rate-limit.ts). */
   limits: LimitStore;
+  /** Password hashing and checking (lib/passwords.ts). */
+  passwords: Passwords;
   tor: TorExitList;
   /** IP-to-ASN lookups for the statistics, loaded in the background. */
   asn: AsnDb;

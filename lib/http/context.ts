@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { findSessionByToken, type Session } from '../sessions.ts';
+import { findLiveSession, findSessionByToken, type Session } from '../sessions.ts';
 import { findUserById, moderatorRole, type User } from '../users.ts';
 import type { Services } from '../services.ts';
 import { readForm, type Form } from './body.ts';
@@ -43,6 +43,14 @@ export function requireUser(ctx: Ctx): Session {
   const session = ctx.session();
   if (!session) throw new ApiError(401, 'auth.required');
   return session;
+}
+
+/**
+ * requireUser again, inside the transaction of a write that awaited something after it (the body,
+ * a hash): the session may have been ended or its account banned meanwhile, and that must stand.
+ */
+export function requireUserStill(ctx: Ctx, session: Session): void {
+  if (!findLiveSession(ctx.app.db, session.id, ctx.app.clock.now())) throw new ApiError(401, 'auth.required');
 }
 
 /**

@@ -83,10 +83,10 @@ export function userAtom(ctx: Ctx) {
 
 const kindTitles = { reply: 'Antwort', mention: 'Erwähnung' } as const;
 
-/** GET /n/{token}.atom: the account's 50 newest notifications; 404 for an unknown or ended token. Never cached by anyone. */
+/** GET /n/{token}.atom: the account's 50 newest notifications; 404 for an unknown or ended token, and while the account is banned. Never cached by anyone. */
 export function privateAtom(ctx: Ctx) {
   const token = /^(.*)\.atom$/.exec(ctx.params.token!)?.[1] ?? '';
-  const uid = findFeedTokenOwner(ctx.app.db, token);
+  const uid = findFeedTokenOwner(ctx.app.db, token, ctx.app.clock.now());
   if (uid === undefined) return notFoundPage(ctx);
   const notifications = readNotifications(ctx.app.db, uid, 0, 50);
   const kinds = new Map(notifications.map((n) => [n.entry.pid, kindTitles[n.kind]]));

@@ -47,6 +47,8 @@ export interface StartOptions {
   accountRemoval?: AppOptions['accountRemoval'];
   /** The search backfill's knobs for createApp (paused, small batches). */
   searchBackfill?: AppOptions['searchBackfill'];
+  /** Password hashing for createApp: scrypt, or a wrapper that holds requests (test/helpers/password-gate.ts). */
+  passwords?: AppOptions['passwords'];
 }
 
 /** A few real rows of the bundled IP-to-ASN data set: test servers need not load all 33 MB. */
@@ -62,7 +64,7 @@ export async function startBoard(env: Record<string, string> = {}, options: Star
   prepareDataDir(config);
   const clock = movableClock(options.now);
   const logs: string[] = [];
-  const app = createApp(config, { clock, log: (line) => logs.push(line), preview: options.preview, timeouts: options.timeouts, notify: options.notify, accountRemoval: options.accountRemoval, searchBackfill: options.searchBackfill });
+  const app = createApp(config, { clock, log: (line) => logs.push(line), preview: options.preview, timeouts: options.timeouts, notify: options.notify, accountRemoval: options.accountRemoval, searchBackfill: options.searchBackfill, passwords: options.passwords });
   await new Promise<void>((resolve) => app.server.listen(0, '127.0.0.1', resolve));
   const url = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
   const metrics = app.metricsServer && config.metrics;

@@ -7,10 +7,9 @@ import { after, before, describe, test } from 'node:test';
 import { openDb, type Db } from '../../lib/db.ts';
 import { createEntry, maxReplyDepth } from '../../lib/entries.ts';
 import { hashPassword } from '../../lib/passwords.ts';
-import { createSession } from '../../lib/sessions.ts';
 import { createUser } from '../../lib/users.ts';
 import { writeLimitRules } from '../../lib/write-limits.ts';
-import { Client, imageFixture, password, type Answer } from '../helpers.ts';
+import { Client, imageFixture, password, sessionInDb, type Answer } from '../helpers.ts';
 import { startServerProcess, type ChildServer } from './child-server.ts';
 import { recordSummary, scaled, soak } from './soak.ts';
 
@@ -68,7 +67,7 @@ before(async () => {
   const cookies: Record<string, string> = {};
   for (const name of ['honest', 'spammer', 'chain', 'gif'] as const) {
     uids[name] = createUser(db, `abuse ${name}`, hash, now - 2 * 86_400)!;
-    cookies[name] = createSession(db, uids[name]!, now, 86_400, 'abuse test');
+    cookies[name] = sessionInDb(db, uids[name]!, now, 86_400, 'abuse test');
   }
   let parent = 0;
   for (let depth = 0; depth <= maxReplyDepth; depth++) parent = createEntry(db, { uid: uids.chain!, content: `Tiefe ${depth}`, filepath: '', replyTo: parent, link: '' }, now - 86_400)!;
