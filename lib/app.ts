@@ -7,6 +7,7 @@ import { openDb, type Db } from './db.ts';
 import { createHitLines } from './http/hit-lines.ts';
 import { createRequestListener } from './http/pipeline.ts';
 import { answerMalformedRequest, badRequest, sendError } from './http/respond.ts';
+import { sharpImages, type Images } from './images.ts';
 import { ImpressionTally, startImpressionFlush } from './impressions.ts';
 import { createLineLog } from './log.ts';
 import { createBoardMetrics } from './metrics/board-metrics.ts';
@@ -27,6 +28,8 @@ export interface AppOptions {
   clock?: Clock;
   /** Tests wrap scrypt to hold a request between its password check and its write. */
   passwords?: Passwords;
+  /** Tests wrap sharp to hold a request while its image is scaled. */
+  images?: Images;
   log?: (line: string) => void;
   db?: Db;
   /** Link-preview fetcher knobs (tests shorten the timeout); the queue runs when config.previewEnabled. */
@@ -71,6 +74,7 @@ export function createApp(config: Config, options: AppOptions = {}): App {
     limits,
     limiter: createRateLimiter(limits, boardRateRules, config.limitsFactor),
     passwords: options.passwords ?? scryptPasswords,
+    images: options.images ?? sharpImages,
     tor: openTorExitList(config.torExitsFile),
     log,
     asn: openAsnDb(config.asnDb),

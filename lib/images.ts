@@ -78,6 +78,14 @@ export function processAvatar(data: Buffer): Promise<ProcessedImage> {
   });
 }
 
+/** The image work of requests (Services.images): tests wrap it to hold a request while its image is scaled. */
+export interface Images {
+  entry(data: Buffer): Promise<ProcessedImage>;
+  avatar(data: Buffer): Promise<ProcessedImage>;
+}
+
+export const sharpImages: Images = { entry: processEntryImage, avatar: processAvatar };
+
 /**
  * A link preview's thumbnail from an image fetched off another site: the first frame, orientation
  * applied, fit inside 320×320 and never enlarged, transparency on white, JPEG without metadata.

@@ -1,5 +1,6 @@
 import type { AsnDb } from './asn.ts';
 import type { Config } from './config.ts';
+import type { Images } from './images.ts';
 import type { ImpressionTally } from './impressions.ts';
 import type { JobDeps } from './job-deps.ts';
 import type { BoardMetrics } from './metrics/recorder.ts';
@@ -17,6 +18,8 @@ export interface Services extends JobDeps {
   limits: LimitStore;
   /** Password hashing and checking (lib/passwords.ts). */
   passwords: Passwords;
+  /** Entry images and avatars, scaled by sharp (lib/images.ts). */
+  images: Images;
   tor: TorExitList;
   /** IP-to-ASN lookups for the statistics, loaded in the background. */
   asn: AsnDb;

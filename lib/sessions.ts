@@ -59,9 +59,10 @@ export function createSession(db: Db, session: NewSession, now: number): { token
   });
 }
 
-/** The columns of a Session, and what makes a stored session live: not expired, and its account under no ban (bound: now, now). */
-const liveSessions = `SELECT s.public_id AS id, s.uid, s.created_at, s.expires, s.description
-  FROM sessions s JOIN users u ON u.uid = s.uid WHERE s.expires > ? AND ${noBanInForce}`;
+/** What makes a stored session live: not expired, and its account under no ban in force (bound: now, now). */
+const live = `FROM sessions s JOIN users u ON u.uid = s.uid WHERE s.expires > ? AND ${noBanInForce}`;
+/** The columns of a Session, of live sessions only. */
+const liveSessions = `SELECT s.public_id AS id, s.uid, s.created_at, s.expires, s.description ${live}`;
 
 /**
  * The live session for a cookie value, or undefined (unknown, malformed or expired, or its account
@@ -73,9 +74,13 @@ export function findSessionByToken(db: Db, token: string, now: number): Session 
   return db.one<Session>(`${liveSessions} AND s.token_hash = ?`, now, now, tokenHash(token));
 }
 
-/** The session with this public id, if it is still live (for a write that must not outlive its session: call inside its transaction). */
-export function findLiveSession(db: Db, id: string, now: number): Session | undefined {
-  return db.one<Session>(`${liveSessions} AND s.public_id = ?`, now, now, id);
+/**
+ * The role of the account behind the session with this public id ('' or moderatorRole) while the
+ * session is live, else undefined: the one indexed read with which every write of a request
+ * re-checks its session inside its transaction (lib/http/session-bound-db.ts).
+ */
+export function liveSessionRole(db: Db, id: string, now: number): string | undefined {
+  return db.one<{ role: string }>(`SELECT u.role ${live} AND s.public_id = ?`, now, now, id)?.role;
 }
 
 /** An account's live sessions, newest first, at most `limit` (the export takes them all). */

@@ -2,8 +2,8 @@
  * Everything the tests share, in one import: a real board on port 0 (`startBoard`, or `useBoard`
  * for a whole suite), an HTTP client, the test users, the one error assertion and the OpenAPI
  * check of answers (assertDocumented), rows and files
- * as the board stored them, the admin CLI, image fixtures, moderators, and a gate that holds a
- * request after its password work.
+ * as the board stored them, the admin CLI, image fixtures, moderators, gates that hold a request
+ * after its password or image work, and a POST whose body comes when the test says.
  */
 export * from './helpers/board.ts';
 export * from './helpers/client.ts';
@@ -18,4 +18,7 @@ export * from './helpers/images.ts';
 export * from './helpers/moderators.ts';
 export * from './helpers/folders.ts';
 export * from './helpers/write-lock-holder.ts';
+export * from './helpers/gate.ts';
 export * from './helpers/password-gate.ts';
+export * from './helpers/image-gate.ts';
+export * from './helpers/slow-post.ts';

@@ -1,7 +1,7 @@
 import { afterPasswordChange } from '../accounts.ts';
 import { describeDevice } from '../devices.ts';
 import { clearedSessionCookie } from '../http/cookies.ts';
-import { requireUser, requireUserStill, type Ctx } from '../http/context.ts';
+import { requireUser, type Ctx } from '../http/context.ts';
 import { ApiError } from '../http/errors.ts';
 import { textField } from '../http/fields.ts';
 import { checkLoginAllowed, recordFailedLogin } from '../login-limits.ts';
@@ -45,14 +45,13 @@ export async function confirmPassword(ctx: Ctx, user: UserWithHash, password: st
 }
 
 /**
- * Inside the transaction of a write that confirmed the password: the calling session still
- * counts (not ended, the account not banned) and `checkedHash` is still the account's password.
- * Why: the password check and the hashing run before the transaction, and a session revoke, a
- * ban or another password change may commit meanwhile; what they did must stand. Else 401
- * auth.required, or 403 auth.bad_password naming `field` (the password given is no longer right).
+ * Inside the transaction of a write that confirmed the password (which has checked the session
+ * again already, ctx.app.db): `checkedHash` is still the account's password. Why: the password
+ * check and the hashing run before the transaction, and another password change may commit
+ * meanwhile; it must stand. Else 403 auth.bad_password naming `field` (the password given is no
+ * longer right).
  */
 export function recheckConfirmed(ctx: Ctx, session: Session, checkedHash: string, field: string): void {
-  requireUserStill(ctx, session);
   if (findUserById(ctx.app.db, session.uid)?.pass_hash !== checkedHash) throw new ApiError(403, 'auth.bad_password', { field });
 }
 
@@ -74,11 +73,9 @@ export async function revokeSession(ctx: Ctx) {
   await ctx.form(); // no fields, but a malformed or oversized body still answers 413/415
   const id = ctx.params.id!;
   const { db, clock } = ctx.app;
-  db.tx(() => {
-    requireUserStill(ctx, me); // an ended session ends no other, however slowly its body came
-    // Another account's id answers like an unknown one: ids are not to be probed.
-    if (!deleteSessionById(db, me.uid, id, clock.now())) throw new ApiError(404, 'session.not_found');
-  });
+  // The write checks the session again (ctx.app.db): an ended session ends no other, however slowly its body came.
+  // Another account's id answers like an unknown one: ids are not to be probed.
+  if (!deleteSessionById(db, me.uid, id, clock.now())) throw new ApiError(404, 'session.not_found');
   if (id === me.id) ctx.setCookie(clearedSessionCookie(isSecure(ctx)));
   return { status: 'ok' };
 }
@@ -88,8 +85,6 @@ export async function revokeOtherSessions(ctx: Ctx) {
   const me = requireUser(ctx);
   await ctx.form();
   const { db, clock } = ctx.app;
-  return db.tx(() => {
-    requireUserStill(ctx, me); // an ended session ends no other, however slowly its body came
-    return { count: deleteOtherSessions(db, me.uid, me.id, clock.now()) };
-  });
+  // The write checks the session again (ctx.app.db): an ended session ends no other, however slowly its body came.
+  return { count: deleteOtherSessions(db, me.uid, me.id, clock.now()) };
 }

@@ -3,7 +3,6 @@ import { clearedSessionCookie } from '../http/cookies.ts';
 import { requireUser, type Ctx } from '../http/context.ts';
 import { ApiError, invalidField } from '../http/errors.ts';
 import { textField } from '../http/fields.ts';
-import { processAvatar } from '../images.ts';
 import { removeMedia, saveMedia } from '../media.ts';
 import { fieldMessages } from '../messages.ts';
 import { activeBanUntil } from '../moderation/bans.ts';
@@ -64,7 +63,7 @@ export async function changeAvatar(ctx: Ctx) {
   const form = await ctx.form();
   const file = form.files.get('avatar');
   if (!file) throw invalidField('avatar', fieldMessages.imageRequired);
-  const image = await processAvatar(file.data);
+  const image = await ctx.app.images.avatar(file.data);
   const { config, db } = ctx.app;
   const avatar = await saveMedia(config, 'a', image.extension, image.data);
   let previous: string;

@@ -1,8 +1,7 @@
 import assert from 'node:assert/strict';
-import { request } from 'node:http';
 import { afterEach, describe, test } from 'node:test';
 import {
-  assertDocumented, assertError, day, passwordGate, password, post, resetToken, uidOf, useBoard, visitor, type Answer, type Client, type TestBoard,
+  assertDocumented, assertError, day, passwordGate, password, post, resetToken, slowPost, uidOf, useBoard, visitor, type Answer, type Client, type TestBoard,
 } from '../helpers.ts';
 
 /**
@@ -16,29 +15,6 @@ const newPassword = 'ein ganz neues Passwort';
 
 function sessionCount(board: TestBoard, username: string): number {
   return board.app.services.db.one<{ n: number }>('SELECT count(*) AS n FROM sessions WHERE uid = ?', uidOf(board, username))!.n;
-}
-
-/**
- * A POST whose body comes only at `finish()`: the board has looked up the session and waits for
- * the body once `started` settles (the pipeline's listener runs first and synchronously up to the
- * handler's first await, the body read), so the test acts in between without any timing.
- */
-function slowPost(board: TestBoard, client: Client, path: string): { started: Promise<void>; finish(): void; answer: Promise<{ status: number; text: string }> } {
-  const body = 'x=1';
-  const started = new Promise<void>((resolve) => board.app.server.once('request', () => resolve()));
-  const req = request(`${board.url}${path}`, {
-    method: 'POST',
-    headers: { cookie: `session=${client.cookie}`, 'x-forwarded-for': client.ip!, 'content-type': 'application/x-www-form-urlencoded', 'content-length': String(body.length) },
-  });
-  const answer = new Promise<{ status: number; text: string }>((resolve, reject) => {
-    req.on('response', (res) => {
-      let text = '';
-      res.setEncoding('utf8').on('data', (chunk: string) => { text += chunk; }).on('end', () => resolve({ status: res.statusCode!, text }));
-    });
-    req.on('error', reject);
-  });
-  req.flushHeaders();
-  return { started, answer, finish: () => req.end(body) };
 }
 
 function passHash(board: TestBoard, username: string): string {
