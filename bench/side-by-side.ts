@@ -10,8 +10,8 @@ import { median, startCeiling, wrk } from './load.ts';
  * with its own wrk of half the read load (1 thread, 32 connections, unpinned), in BENCH_ROUNDS
  * rounds (default 12) of fresh processes: one start differs from the next by up to a fifth.
  * Each round warms both for 3 s, then measures 5 s: answers a second and CPU per answer (the
- * server's utime + stime from /proc, all its threads). The report is the median of after / before
- * with every round. A slow second of this shared machine hits both alike, so a difference of a
+ * server's utime + stime from /proc, all its threads and its workers'). The report is the
+ * median of after / before with every round. A slow second of this shared machine hits both alike, so a difference of a
  * few per cent shows (the access log of cached answers: 12 rounds, bench/results.md); measured in
  * turn, 5-s windows swing by ±25 % here. Two copies of one version give the noise (about ±2 %).
  * `BENCH_BEFORE=/path/to/checkout node --import tsx bench/side-by-side.ts <board copy> <board copy> [path]`
@@ -26,12 +26,17 @@ if (!before || !dirBefore || !dirAfter) throw new Error('usage: BENCH_BEFORE=<ch
 const after = join(import.meta.dirname, '..');
 const rounds = Number(process.env.BENCH_ROUNDS ?? 12);
 const seconds = 5;
-const halfLoad = { threads: 1, connections: 32 };
+/** BENCH_NEW_CONNECTIONS=1: every request on a new connection (Connection: close), as nginx sends them without upstream keep-alive. */
+const halfLoad = { threads: 1, connections: 32, newConnections: process.env.BENCH_NEW_CONNECTIONS === '1' };
 
-/** CPU microseconds the process has used so far, all threads (fields 14 and 15 of /proc/<pid>/stat, in clock ticks of 10 ms). */
+/**
+ * CPU microseconds the process has used so far, all threads (fields 14 and 15 of /proc/<pid>/stat,
+ * in clock ticks of 10 ms), with its living children's (a cluster's workers; BOARD_WORKERS > 1).
+ */
 function cpuMicros(pid: number): number {
   const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-  return (Number(fields[11]) + Number(fields[12])) * 10_000;
+  const children = readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number);
+  return (Number(fields[11]) + Number(fields[12])) * 10_000 + children.reduce((sum, child) => sum + cpuMicros(child), 0);
 }
 
 /** The same-bytes ceiling of the board's answer at `pageUrl`, shaped like a started board. */
