@@ -18,7 +18,8 @@ export type WorkerMessage =
 export const workerIndexVariable = 'BOARD_WORKER_INDEX';
 
 /**
- * One cluster worker: serves HTTP on the shared port with its own database connection, its own
+ * One cluster worker: serves HTTP on its own socket of the shared port (`reusePort`: the kernel
+ * hands it its share of the connections), with its own database connection, its own
  * response cache and its own impression counts. The once-jobs run in the primary; this process
  * wakes them over IPC, takes hashing and image slots from the primary, and stops gracefully on
  * SIGTERM (from the primary, or from systemd to the whole group) or when the primary is gone.
@@ -52,6 +53,7 @@ export function runWorker(): void {
   );
 
   const serving = serveApp(app, config, {
+    reusePort: true,
     listening: (port) => send({ board: 'listening', port }),
     failed: (err, line) => {
       console.error(`board: ${line ?? startupFailure(err, config) ?? err.stack}`);

@@ -57,6 +57,10 @@ describe('two workers, one database: the preview queue and the response cache', 
   });
 
   test('under load: no reader of worker 1 sees a thread or feed page older than a write worker 2 acknowledged', async () => {
+    // A connection of its own on worker 2: the one of before() may have idled past its keep-alive
+    // during the test above, and a new connection lands on either worker.
+    const writer = await board.clientOn('2', '192.0.2.12');
+    writer.cookie = writerOnOne.cookie;
     const root = (await writer.post('/api/entry/create', { content: 'Der Faden für die Leser' })).body.pid as number;
     const readers = [];
     for (let i = 0; i < 4; i++) readers.push(await board.clientOn('1', `192.0.2.${30 + i}`));
