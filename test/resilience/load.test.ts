@@ -4,7 +4,7 @@ import { hashPassword } from '../../lib/passwords.ts';
 import { createSession } from '../../lib/sessions.ts';
 import { createUser } from '../../lib/users.ts';
 import { assertError, limitsOff, startProxiedBoard, type Answer, type Client, type TestBoard } from '../helpers.ts';
-import { consistencyProblems } from './consistency.ts';
+import { consistencyProblems } from '../helpers/consistency.ts';
 import { prng, randomTools, recordSummary, scaled, seed } from './soak.ts';
 
 /**
