@@ -22,8 +22,10 @@ test: node_modules
 	command -v systemd-analyze >/dev/null || echo "make test: systemd unit check skipped: systemd-analyze not found (apt-get install systemd)"; \
 	exit $$status
 
+# The server, tests and tools (tsconfig.json), then the front end from its JSDoc (web/tsconfig.json).
 typecheck: node_modules
 	npx tsc --noEmit -p .
+	npx tsc -p web
 
 # Benchmarks (not part of make test): seeds boards of 10k, 100k and 1M entries, writes bench/results.md;
 # then search, the share pages and creates with the search index at 1M (bench/search-results.md).

@@ -8,7 +8,12 @@ import { entryWithLatest } from '../components/entry.js';
 import { loginOffer } from '../components/login-offer.js';
 import { pageFromQuery, pager } from '../components/pager.js';
 
-/** The box to start a thread, or how to get one. */
+/** @import { ViewContext } from '../router.js' */
+
+/**
+ * The box to start a thread, or how to get one.
+ * @param {(created: Api.Entry) => void} onPosted
+ */
 export function writeBox(onPosted) {
   if (!me()) {
     return loginOffer('Schreiben');
@@ -19,8 +24,13 @@ export function writeBox(onPosted) {
     composer({ onPosted }));
 }
 
+/**
+ * @param {HTMLElement} root
+ * @param {ViewContext} ctx
+ */
 export async function feedView(root, { query }) {
   const page = pageFromQuery(query);
+  /** @type {Api.EntryWithLatest[]} */
   const entries = await api.get(`/api/entry/feed/${page}`);
   add(root, 
     h('h1', {}, page ? `Neueste Themen, Seite ${page + 1}` : 'Neueste Themen'),

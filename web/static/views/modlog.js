@@ -8,15 +8,22 @@ import { timeAgo } from '../components/entry.js';
 import { banText } from '../components/mod-actions.js';
 import { pageFromQuery, pager } from '../components/pager.js';
 
+/** @import { ViewContext } from '../router.js' */
+
+/** @param {string} username */
 function userLink(username) {
   return username ? h('a', { href: `/u/${encodeURIComponent(username)}` }, username) : 'einem gelöschten Konto';
 }
 
+/** @param {Api.ModlogRow} row */
 function entryLink(row) {
   return [h('a', { href: `/e/${row.pid}` }, `Beitrag #${row.pid}`), row.username ? [' von ', userLink(row.username)] : null];
 }
 
-/** What happened, as a German sentence with links. */
+/**
+ * What happened, as a German sentence with links.
+ * @param {Api.ModlogRow} row
+ */
 function sentence(row) {
   switch (row.action) {
     case 'remove': return [entryLink(row), ' entfernt'];
@@ -29,7 +36,10 @@ function sentence(row) {
   }
 }
 
-/** For moderators: a removal can be undone from its log line (409 when it was undone already). */
+/**
+ * For moderators: a removal can be undone from its log line (409 when it was undone already).
+ * @param {Api.ModlogRow} row
+ */
 function restoreButton(row) {
   const button = h('button', { type: 'button', class: 'small-button' }, 'Wiederherstellen');
   const message = h('span', { class: 'muted small', role: 'status' });
@@ -40,13 +50,14 @@ function restoreButton(row) {
       message.textContent = 'Wiederhergestellt.';
       button.remove();
     } catch (err) {
-      message.textContent = err.message;
+      message.textContent = /** @type {Error} */ (err).message;
       button.disabled = false;
     }
   });
   return h('span', { class: 'modlog-tools' }, button, ' ', message);
 }
 
+/** @param {Api.ModlogRow} row */
 function logRow(row) {
   return h('li', { class: 'modlog-row' },
     h('p', { class: 'modlog-what' }, sentence(row)),
@@ -55,8 +66,13 @@ function logRow(row) {
       row.action === 'remove' && isModerator() ? [' · ', restoreButton(row)] : null));
 }
 
+/**
+ * @param {HTMLElement} root
+ * @param {ViewContext} ctx
+ */
 export async function modlogView(root, { query }) {
   const page = pageFromQuery(query);
+  /** @type {Api.ModlogRow[]} */
   const rows = await api.get(`/api/modlog/${page}`);
   add(root,
     h('h1', {}, page ? `Moderationsprotokoll, Seite ${page + 1}` : 'Moderationsprotokoll'),
