@@ -2,9 +2,9 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import type { BrowserContext, Page } from 'playwright-core';
+import type { BrowserContext, Locator, Page } from 'playwright-core';
 import { limitsOff, password, visitor, type Client } from '../helpers.ts';
-import { openBoard, screenshotDir, skipWithoutChromium, useBrowserBoard } from '../helpers/browser.ts';
+import { holdRequests, openBoard, screenshotDir, skipWithoutChromium, useBrowserBoard } from '../helpers/browser.ts';
 
 // Counted as skipped in the summary too, not only as a skipped suite.
 if (skipWithoutChromium) test('account browser tests', { skip: skipWithoutChromium }, () => {});
@@ -70,6 +70,47 @@ describe('account self-service in a real browser', { skip: skipWithoutChromium }
     await page.locator('main .local-status').filter({ hasText: '2 andere Anmeldungen sind beendet.' }).waitFor();
     assert.equal((await phone.get('/api/user/info')).status, 401);
     assert.equal(await items.count(), 1);
+  });
+
+  test('a button pressed with the keyboard keeps the focus while its request runs: aria-disabled, not disabled', async () => {
+    await annaElsewhere(firefoxOnLinux);
+    await settings();
+    const focused = (element: Locator) => element.evaluate((el) => el === el.ownerDocument.activeElement);
+    /** While its request is held, the button keeps the focus and says that it waits, without being disabled. */
+    const assertWaitsFocused = async (button: Locator) => {
+      assert.equal(await focused(button), true, 'the focus stays on the button while it waits');
+      assert.equal(await button.getAttribute('aria-disabled'), 'true');
+      assert.equal(await button.evaluate((el) => el.hasAttribute('disabled')), false);
+    };
+
+    // A button that acts on its own (onClickBusy): the list's "end all others".
+    const revoke = await holdRequests(page, '**/api/user/sessions/revoke-others');
+    const others = page.getByRole('button', { name: 'Alle anderen Anmeldungen beenden' });
+    await others.focus();
+    await page.keyboard.press('Enter');
+    await revoke.arrived();
+    await assertWaitsFocused(others);
+    await page.keyboard.press('Enter'); // a second press while it waits sends nothing
+    await revoke.release();
+    await page.locator('main .local-status').filter({ hasText: 'Eine andere Anmeldung ist beendet.' }).waitFor();
+    assert.equal(revoke.count, 1, 'one request for two presses');
+    assert.equal(await focused(others), true, 'and after the answer');
+    assert.equal(await others.getAttribute('aria-disabled'), null);
+
+    // A form's submit button (onSubmit): the password change, answered with a wrong current password.
+    const change = await holdRequests(page, '**/api/user/password');
+    await page.getByLabel('Aktuelles Passwort').fill('nicht mein Passwort');
+    await page.getByLabel('Neues Passwort', { exact: true }).fill('ein neues Passwort 1');
+    await page.getByLabel('Neues Passwort wiederholen').fill('ein neues Passwort 1');
+    const submit = page.getByRole('button', { name: 'Passwort ändern' });
+    await submit.focus();
+    await page.keyboard.press('Enter');
+    await change.arrived();
+    await assertWaitsFocused(submit);
+    await change.release();
+    await page.locator('.field', { has: page.getByLabel('Aktuelles Passwort') }).locator('.field-error').filter({ hasText: /falsch/ }).waitFor();
+    assert.equal(await focused(page.getByLabel('Aktuelles Passwort')), true, 'the error takes the focus to its field');
+    assert.equal(await submit.getAttribute('aria-disabled'), null);
   });
 
   test('the password change asks for the current password first, names each bad field, and ends the other sessions', async () => {

@@ -84,10 +84,10 @@ describe('no dead ends for a new user', { skip: skipWithoutChromium }, () => {
   test('2: a field error goes as soon as its field changes: "Der Beitrag ist leer" after typing and after choosing an image', async () => {
     const page = await open(1280, true);
     await openBoard(page, t.board, '/');
-    await page.locator('details.write summary').click();
+    await page.getByRole('button', { name: 'Neues Thema schreiben' }).click();
     const text = page.getByLabel('Dein Beitrag');
     const publish = page.getByRole('button', { name: 'Veröffentlichen' });
-    const error = page.locator('details.write .field', { has: text }).locator('.field-error');
+    const error = page.locator('.write-new .field', { has: text }).locator('.field-error');
     await publish.click();
     await error.filter({ hasText: 'Der Beitrag ist leer' }).waitFor();
     assert.equal(await text.getAttribute('aria-invalid'), 'true');
@@ -227,7 +227,7 @@ describe('no dead ends for a new user', { skip: skipWithoutChromium }, () => {
     const page = await open(1280, true);
     const card = (pid: number) => page.locator(`article#e${pid}`);
     await openBoard(page, t.board, '/');
-    await page.locator('details.write summary').click();
+    await page.getByRole('button', { name: 'Neues Thema schreiben' }).click();
     const alt = page.getByLabel('Bildbeschreibung (optional)');
     assert.equal(await alt.isHidden(), true, 'no image, nothing to describe');
     await page.getByLabel('Dein Beitrag').fill('Unser Hof im Frühling');

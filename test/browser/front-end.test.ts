@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { BrowserContext, Locator, Page } from 'playwright-core';
 import { eventually, limitsOff, password, post, resetToken } from '../helpers.ts';
-import { makePng, newRecordedContext, openBoard, screenshotDir, skipWithoutChromium, useBrowserBoard } from '../helpers/browser.ts';
+import { holdRequests, makePng, newRecordedContext, openBoard, screenshotDir, skipWithoutChromium, useBrowserBoard } from '../helpers/browser.ts';
 
 // Counted as skipped in the summary too, not only as a skipped suite.
 if (skipWithoutChromium) test('browser tests', { skip: skipWithoutChromium }, () => {});
@@ -28,10 +28,10 @@ describe('the front end in a real browser', { skip: skipWithoutChromium }, () =>
     if ((await more.getAttribute('aria-expanded')) !== 'true') await more.click();
   }
 
-  /** The feed's form for a new thread is folded in a <details>. */
+  /** The feed's form for a new thread is folded under its heading's button. */
   async function openComposer(): Promise<void> {
-    const details = page.locator('details.write');
-    if ((await details.getAttribute('open')) === null) await details.locator('summary').click();
+    const toggle = page.getByRole('button', { name: 'Neues Thema schreiben' });
+    if ((await toggle.getAttribute('aria-expanded')) !== 'true') await toggle.click();
   }
 
   async function imageLoaded(img: Locator): Promise<void> {
@@ -79,6 +79,22 @@ describe('the front end in a real browser', { skip: skipWithoutChromium }, () =>
     await page.getByRole('heading', { level: 1, name: 'Neueste Themen' }).waitFor();
     assert.equal(new URL(page.url()).pathname, '/');
     await status().filter({ hasText: 'Willkommen, Anna' }).waitFor();
+  });
+
+  test('the feed\'s "Neues Thema schreiben" is a level-2 heading that holds the button unfolding the form', async () => {
+    const heading = page.getByRole('heading', { level: 2, name: 'Neues Thema schreiben' });
+    const toggle = heading.getByRole('button', { name: 'Neues Thema schreiben' });
+    assert.equal(await toggle.getAttribute('aria-expanded'), 'false');
+    assert.equal(await page.getByLabel('Dein Beitrag').isHidden(), true, 'folded at first');
+    assert.equal(await heading.evaluate((el) => el.tagName), 'H2');
+    assert.equal(await heading.evaluate((el) => el.closest('summary, button') === null), true, 'no control around the heading');
+    await toggle.press('Enter');
+    await page.getByLabel('Dein Beitrag').waitFor();
+    assert.equal(await toggle.getAttribute('aria-expanded'), 'true');
+    assert.equal(await page.locator(`#${await toggle.getAttribute('aria-controls')}`).getByLabel('Dein Beitrag').count(), 1, 'the button names what it unfolds');
+    await toggle.press('Space');
+    await page.getByLabel('Dein Beitrag').waitFor({ state: 'hidden' });
+    assert.equal(await toggle.getAttribute('aria-expanded'), 'false');
   });
 
   test('the counter counts code points, and an entry with an image shows a preview before sending', async () => {
@@ -190,6 +206,29 @@ describe('the front end in a real browser', { skip: skipWithoutChromium }, () =>
     assert.ok(t.recorders[0]!.requests.some((url) => url.includes('/api/entry/votes?pids=')), 'tallies come in one bulk request');
   });
 
+  test('<main> is aria-busy while a page loads, and only then: a vote in flight leaves the page readable', async () => {
+    const pid = await post(t.members.Bert, 'Wartet hier jemand?');
+    await openBoard(page, t.board, `/e/${pid}`);
+    const main = page.locator('main');
+    assert.notEqual(await main.getAttribute('aria-busy'), 'true');
+
+    const vote = await holdRequests(page, `**/api/entry/${pid}/vote`);
+    await card(pid).locator('.vote-yes').click();
+    await vote.arrived();
+    assert.equal(await page.locator('#busy').isVisible(), true, 'the bar shows the request');
+    assert.notEqual(await main.getAttribute('aria-busy'), 'true', 'a vote does not silence the page');
+    await vote.release();
+    await card(pid).locator('.vote-yes[aria-pressed="true"]').waitFor();
+
+    const feed = await holdRequests(page, '**/api/entry/feed/*');
+    await nav().getByRole('link', { name: 'Neueste' }).click();
+    await feed.arrived();
+    assert.equal(await main.getAttribute('aria-busy'), 'true', 'the page that loads is busy');
+    await feed.release();
+    await page.getByRole('heading', { level: 1, name: 'Neueste Themen' }).waitFor();
+    assert.notEqual(await main.getAttribute('aria-busy'), 'true', 'and no longer once it is drawn');
+  });
+
   test('bump moves the entry up and shows the cooldown; a 429 shows the wait it reports', async () => {
     const old = await post(t.members.Bert, 'Ein älteres Thema');
     await post(t.members.Bert, 'Ein neueres Thema');
@@ -274,7 +313,7 @@ describe('the front end in a real browser', { skip: skipWithoutChromium }, () =>
     await page.waitForURL(`${t.board.url}/?seite=2`);
     await page.getByRole('heading', { level: 1, name: 'Neueste Themen, Seite 2' }).waitFor();
     await page.locator('article.entry', { hasText: 'Mein erstes Bild' }).waitFor();
-    assert.equal(await page.locator('details.write').count(), 0, 'new threads are written on the first page');
+    assert.equal(await page.getByRole('button', { name: 'Neues Thema schreiben' }).count(), 0, 'new threads are written on the first page');
     await page.getByRole('link', { name: '← Neuere' }).click();
     await page.locator('article.entry', { hasText: 'Füllthema 20' }).waitFor();
     assert.equal(new URL(page.url()).search, '');

@@ -103,7 +103,7 @@ describe('moderation in a real browser', { skip: skipWithoutChromium }, () => {
     await item.locator('.queue-result').filter({ hasText: /Bert ist gesperrt bis \d\d\.\d\d\.\d{4}/ }).waitFor();
     await item.getByRole('button', { name: 'Verwerfen' }).waitFor(); // the reports stay open after a ban without purge
 
-    await bert.locator('details.write summary').click();
+    await bert.getByRole('button', { name: 'Neues Thema schreiben' }).click();
     await bert.getByLabel('Dein Beitrag').fill('Noch ein Beitrag');
     await bert.getByRole('button', { name: 'Veröffentlichen' }).click();
     await bert.locator('.form-message').filter({ hasText: 'Bitte melde dich an' }).waitFor();

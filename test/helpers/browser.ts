@@ -114,6 +114,45 @@ export function waitInPage(page: Page, check: string, what: string, timeoutMs = 
   return eventually(async () => Boolean(await page.evaluate(check)), `${what} (in the page)`, timeoutMs);
 }
 
+/** Requests a test holds back: what the page shows while they are in flight, then the real answer. */
+export interface HeldRequests {
+  /** Resolves once the first request has reached the hold. */
+  arrived(): Promise<void>;
+  /** How many requests reached the hold so far. */
+  readonly count: number;
+  /** Lets every held request (and any later one) go on to the board, and stops holding. */
+  release(): Promise<void>;
+}
+
+/**
+ * Holds the page's requests to `url` (a playwright URL glob) until release(): a gate the test
+ * controls, so what a page shows while it waits is checked without depending on the machine's speed.
+ */
+export async function holdRequests(page: Page, url: string): Promise<HeldRequests> {
+  let count = 0;
+  let arrive!: () => void;
+  const first = new Promise<void>((resolve) => { arrive = resolve; });
+  let open!: () => void;
+  const gate = new Promise<void>((resolve) => { open = resolve; });
+  const going: Promise<void>[] = [];
+  await page.route(url, (route) => {
+    count++;
+    arrive();
+    const goes = gate.then(() => route.continue());
+    going.push(goes);
+    return goes;
+  });
+  return {
+    arrived: () => first,
+    get count() { return count; },
+    async release() {
+      open();
+      await Promise.all(going); // each held request on its way before the hold goes (playwright would take them over)
+      await page.unroute(url);
+    },
+  };
+}
+
 export interface PageOptions extends WindowOptions {
   /** Logged in with this client's session (its cookie); none: a visitor. */
   as?: Client;

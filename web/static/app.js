@@ -90,12 +90,16 @@ let drawing = 0;
 
 /**
  * Draws the view for the current address; a slower earlier drawing never overwrites a newer one.
+ * <main> is aria-busy while a page loads (and only then, status.js says why): screen readers
+ * wait for the new page instead of reading the old one half replaced.
  * @param {{ moveFocus?: boolean, scroll?: boolean }} [options]
  */
 async function render({ moveFocus = false, scroll = false } = {}) {
   const id = ++drawing;
   const [view, params] = findView(location.pathname);
   const container = h('div', { class: 'view' });
+  const main = /** @type {HTMLElement} */ (document.getElementById('main'));
+  main.setAttribute('aria-busy', 'true');
   let title;
   forgetTallies();
   try {
@@ -106,8 +110,8 @@ async function render({ moveFocus = false, scroll = false } = {}) {
     title = errorView(container, /** @type {Error} */ (err));
   }
   if (id !== drawing) return;
-  const main = /** @type {HTMLElement} */ (document.getElementById('main'));
   main.replaceChildren(container);
+  main.removeAttribute('aria-busy');
   document.title = pageTitle(title);
   markCurrentLink();
   if (scroll) window.scrollTo(0, 0);

@@ -9,14 +9,15 @@
 let running = 0;
 
 /**
- * Counts requests in flight; the bar and aria-busy show while any runs.
+ * Counts requests in flight; the bar shows while any runs. Why not aria-busy here: a busy <main>
+ * is left alone by screen readers, so a vote or a form sent would mute the page it changes;
+ * app.js marks <main> busy only while it draws a new page.
  * @param {number} delta
  */
 export function busy(delta) {
   running = Math.max(0, running + delta);
   const bar = document.getElementById('busy');
   if (bar) bar.hidden = running === 0;
-  document.getElementById('main')?.setAttribute('aria-busy', running > 0 ? 'true' : 'false');
 }
 
 /**

@@ -9,7 +9,7 @@ import { announce } from '../status.js';
 import { showTally, watchTally } from '../votes.js';
 import { bumpButton } from './bump-button.js';
 import { altField, contentField } from './composer.js';
-import { field, formMessage, onSubmit } from './form.js';
+import { field, formMessage, isWaiting, onSubmit, setWaiting } from './form.js';
 import { loginOffer } from './login-offer.js';
 import { removeForm } from './mod-actions.js';
 import { moreMenu } from './more-menu.js';
@@ -154,13 +154,14 @@ function deleteConfirm(entry, close, onDeleted) {
   const message = formMessage();
   const yes = h('button', { type: 'button', class: 'danger' }, 'Ja, löschen');
   yes.addEventListener('click', async () => {
-    yes.disabled = true;
+    if (isWaiting(yes)) return;
+    setWaiting(yes, true);
     try {
       await api.post(`/api/entry/${entry.pid}/delete`);
       announce('Beitrag gelöscht.', 'info', onDeleted());
     } catch (err) {
       message.textContent = /** @type {Error} */ (err).message;
-      yes.disabled = false;
+      setWaiting(yes, false);
     }
   });
   return h('div', { class: 'panel-form' },

@@ -228,7 +228,8 @@ export function watchMuteChanges() {
 }
 
 /**
- * A card with the thread's newest reply under it, and the way to the replies in between when there are some.
+ * A card with the thread's newest reply under it, and the way to the replies in between when
+ * there are some. The newest reply is a named group: a plain <div> has no role to carry a name.
  * @param {Api.EntryWithLatest} entry
  * @param {CardOptions} [opts]
  */
@@ -237,7 +238,7 @@ export function entryWithLatest(entry, opts = {}) {
   if (!entry.latest) return card;
   const { entry: latest, skipped } = entry.latest;
   return h('div', { class: 'thread-item' }, card,
-    h('div', { class: 'latest', 'aria-label': 'Neueste Antwort' },
+    h('div', { class: 'latest', role: 'group', 'aria-label': 'Neueste Antwort' },
       skipped > 0 ? h('a', { class: 'skipped', href: `/e/${latest.reply_to}` },
         skipped === 1 ? '1 weitere Antwort dazwischen ansehen' : `${skipped} weitere Antworten dazwischen ansehen`) : null,
       entryCard(latest, { ...opts, compact: true })));

@@ -137,7 +137,27 @@ export function clearErrors(fields, message) {
 }
 
 /**
- * Runs `action` on submit with the button disabled and marked busy; errors go to showApiError.
+ * Marks a button as waiting for its request, or done. aria-disabled, not disabled: a disabled
+ * button drops the keyboard focus to the start of the page, and whoever pressed it would have to
+ * find their place again. The handlers ignore a button that waits (isWaiting).
+ * @param {HTMLButtonElement} button
+ * @param {boolean} waiting
+ */
+export function setWaiting(button, waiting) {
+  if (waiting) button.setAttribute('aria-disabled', 'true');
+  else button.removeAttribute('aria-disabled');
+}
+
+/**
+ * Whether the button's request still runs (setWaiting).
+ * @param {HTMLButtonElement} button
+ */
+export function isWaiting(button) {
+  return button.getAttribute('aria-disabled') === 'true';
+}
+
+/**
+ * Runs `action` on submit with the button waiting (setWaiting); errors go to showApiError.
  * @param {HTMLFormElement} form
  * @param {HTMLButtonElement} button
  * @param {Record<string, ErrorTarget>} fields
@@ -148,38 +168,36 @@ export function clearErrors(fields, message) {
 export function onSubmit(form, button, fields, message, action, aliases) {
   form.addEventListener('submit', async (event) => {
     event.preventDefault();
-    if (button.disabled) return;
+    if (isWaiting(button)) return;
     clearErrors(fields, message);
-    button.disabled = true;
-    button.setAttribute('aria-busy', 'true');
+    setWaiting(button, true);
     try {
       await action();
     } catch (err) {
       if (err instanceof ApiError) showApiError(err, fields, message, aliases);
       else message.textContent = 'Unerwarteter Fehler. Bitte lade die Seite neu.';
     } finally {
-      button.disabled = false;
-      button.removeAttribute('aria-busy');
+      setWaiting(button, false);
     }
   });
 }
 
 /**
- * A button that runs `action` once per click: disabled while it runs, and a failure's message
- * shown next to it (the container's message line, status.js).
+ * A button that runs `action` once per click: waiting while it runs (setWaiting), and a failure's
+ * message shown next to it (the container's message line, status.js).
  * @param {HTMLButtonElement} button
  * @param {() => Promise<void>} action
  */
 export function onClickBusy(button, action) {
   button.addEventListener('click', async () => {
-    if (button.disabled) return;
-    button.disabled = true;
+    if (isWaiting(button)) return;
+    setWaiting(button, true);
     try {
       await action();
     } catch (err) {
       announce(/** @type {Error | undefined} */ (err)?.message || 'Unerwarteter Fehler. Bitte lade die Seite neu.', 'error', button);
     } finally {
-      button.disabled = false;
+      setWaiting(button, false);
     }
   });
 }

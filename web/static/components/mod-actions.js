@@ -4,7 +4,7 @@ import * as api from '../api.js';
 import { h, uid } from '../dom.js';
 import { dateTime } from '../format.js';
 import { maxBanDays, maxModReasonLength } from '../limits.js';
-import { field, formMessage, onSubmit } from './form.js';
+import { field, formMessage, isWaiting, onSubmit, setWaiting } from './form.js';
 
 /**
  * What each form gets: onDone after the server did it, onCancel to close the form.
@@ -113,7 +113,8 @@ export function unbanButton(username, onDone) {
   const button = h('button', { type: 'button' }, 'Sperre aufheben');
   const message = formMessage();
   button.addEventListener('click', async () => {
-    button.disabled = true;
+    if (isWaiting(button)) return;
+    setWaiting(button, true);
     message.textContent = '';
     try {
       await api.post(`/api/mod/user/${encodeURIComponent(username)}/unban`);
@@ -121,7 +122,7 @@ export function unbanButton(username, onDone) {
     } catch (err) {
       message.textContent = /** @type {Error} */ (err).message;
     } finally {
-      button.disabled = false;
+      setWaiting(button, false);
     }
   });
   return h('div', { class: 'panel-form' }, h('div', { class: 'form-actions' }, button), message);

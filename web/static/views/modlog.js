@@ -5,6 +5,7 @@ import { add, h } from '../dom.js';
 import { modlogPageSize } from '../limits.js';
 import { isModerator } from '../session.js';
 import { timeAgo } from '../components/entry.js';
+import { isWaiting, setWaiting } from '../components/form.js';
 import { banText } from '../components/mod-actions.js';
 import { pageFromQuery, pager } from '../components/pager.js';
 
@@ -44,14 +45,15 @@ function restoreButton(row) {
   const button = h('button', { type: 'button', class: 'small-button' }, 'Wiederherstellen');
   const message = h('span', { class: 'muted small', role: 'status' });
   button.addEventListener('click', async () => {
-    button.disabled = true;
+    if (isWaiting(button)) return;
+    setWaiting(button, true);
     try {
       await api.post(`/api/mod/entry/${row.pid}/restore`);
       message.textContent = 'Wiederhergestellt.';
       button.remove();
     } catch (err) {
       message.textContent = /** @type {Error} */ (err).message;
-      button.disabled = false;
+      setWaiting(button, false);
     }
   });
   return h('span', { class: 'modlog-tools' }, button, ' ', message);
