@@ -46,8 +46,10 @@ CORE_TEST_FILES = $(shell find test/unit test/api test/cluster test/deploy -name
 test-core: deps
 	node --import tsx --test --test-concurrency=2 --test-reporter=spec $(CORE_TEST_FILES)
 
+# The server, tests and tools (tsconfig.json), then the front end from its JSDoc (web/tsconfig.json).
 typecheck: deps
 	npx tsc --noEmit -p .
+	npx tsc -p web
 
 # The dependency checks of CI: npm audit of the runtime dependencies fails on a high or critical
 # advisory (README "Known advisories" lists the accepted ones); npm outdated only reports.

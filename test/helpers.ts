@@ -3,7 +3,9 @@
  * for a whole suite), an HTTP client, the test users, the one error assertion and the OpenAPI
  * check of answers (assertDocumented), rows and files
  * as the board stored them, the admin CLI, image fixtures, moderators, gates that hold a request
- * after its password or image work, and a POST whose body comes when the test says.
+ * after its password or image work, a POST whose body comes when the test says, the database's
+ * invariants (consistencyProblems), raw HTTP bytes (sendRaw) and polling (eventually).
+ * The browser's helpers (helpers/browser.ts) are imported on their own: they load playwright.
  */
 export * from './helpers/board.ts';
 export * from './helpers/client.ts';
@@ -22,3 +24,6 @@ export * from './helpers/gate.ts';
 export * from './helpers/password-gate.ts';
 export * from './helpers/image-gate.ts';
 export * from './helpers/slow-post.ts';
+export * from './helpers/consistency.ts';
+export * from './helpers/raw-http.ts';
+export * from './helpers/eventually.ts';

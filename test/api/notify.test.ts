@@ -2,8 +2,7 @@ import assert from 'node:assert/strict';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { after, before, describe, test } from 'node:test';
 import { startNotifier, type NotifyOptions } from '../../lib/notify.ts';
-import { eventually } from '../browser/browser-helpers.ts';
-import { limitsOff, post, useBoard, visitor } from '../helpers.ts';
+import { eventually, limitsOff, post, useBoard, visitor } from '../helpers.ts';
 import { startFakeSite, type FakeSite } from '../preview-helpers.ts';
 
 /**

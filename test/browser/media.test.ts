@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { Browser } from 'playwright-core';
 import { imageFixture, limitsOff, member, startBoard, type Client, type TestBoard } from '../helpers.ts';
-import { assertCleanConsole, launchChromium, newRecordedContext, skipWithoutChromium } from './browser-helpers.ts';
+import { assertCleanConsole, launchChromium, newRecordedContext, skipWithoutChromium } from '../helpers/browser.ts';
 
 // Counted as skipped in the summary too, not only as a skipped suite.
 if (skipWithoutChromium) test('media browser tests', { skip: skipWithoutChromium }, () => {});

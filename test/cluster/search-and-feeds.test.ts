@@ -7,7 +7,7 @@ import { after, before, describe, test } from 'node:test';
 import { heldFolder } from '../../lib/media-hold.ts';
 import { oldBoard, password, type Client } from '../helpers.ts';
 import { waitFor } from '../preview-helpers.ts';
-import { searchIndexProblems } from '../resilience/consistency.ts';
+import { searchIndexProblems } from '../helpers/consistency.ts';
 import { startCluster, waitForLine, type ClusterBoard } from './cluster-board.ts';
 
 /** Entries older than the search index: enough that the backfill is still at work while the workers start. */

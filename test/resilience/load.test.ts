@@ -3,7 +3,7 @@ import { after, before, describe, test } from 'node:test';
 import { hashPassword } from '../../lib/passwords.ts';
 import { createUser } from '../../lib/users.ts';
 import { assertError, limitsOff, sessionInDb, startProxiedBoard, type Answer, type Client, type TestBoard } from '../helpers.ts';
-import { consistencyProblems } from './consistency.ts';
+import { consistencyProblems } from '../helpers/consistency.ts';
 import { prng, randomTools, recordSummary, scaled, seed } from './soak.ts';
 
 /**
