@@ -2,59 +2,94 @@
 SHELL := /bin/bash
 TEST_FILES = $(shell find test -name '*.test.ts' | sort)
 
-.PHONY: run test typecheck
+# Every target runs on the Node bin/select-node chooses (it says which in one line): the PATH's
+# when it meets package.json's minimum, else the pinned one (.node-version) fetched into .node/.
+# `make test USE_NODE=26.12.1` runs on that release instead (it must be in bin/node-releases).
+NODE_BIN := $(shell USE_NODE=$(USE_NODE) bin/select-node)
+ifeq ($(NODE_BIN),)
+$(error no Node to run on (bin/select-node said why above))
+endif
+export PATH := $(NODE_BIN):$(PATH)
+# node-gyp builds better-sqlite3 against the headers of the Node that runs it: the official
+# binaries carry them in include/node; empty makes node-gyp fetch the matching ones itself.
+NODE_PREFIX := $(patsubst %/bin,%,$(NODE_BIN))
+export npm_config_nodedir := $(if $(wildcard $(NODE_PREFIX)/include/node/node_version.h),$(NODE_PREFIX))
 
-# npm ci when node_modules is missing or older than the lock file.
-node_modules: package-lock.json
+# node_modules holds native code built for one Node ABI. The stamp names the ABI and holds the
+# node that built it (bin/board-admin runs on that node); another ABI, or a newer lock file,
+# runs npm ci again.
+NODE_ABI := $(shell $(NODE_BIN)/node -p 'process.platform + "-" + process.arch + "-" + process.versions.modules')
+DEPS := node_modules/.built-for-node-$(NODE_ABI)
+
+.PHONY: run test typecheck deps
+deps: $(DEPS)
+$(DEPS): package-lock.json
 	npm ci
-	@touch node_modules
+	@node -p 'process.execPath' > $@
 
-run: node_modules
+run: deps
 	node --import tsx server.ts
 
 # Two test files at a time: most of a test waits on a server, a child process or the browser, so
 # two fit on two cores (7.2 min one at a time, 5.2 min two at a time, on the 2-core machine).
 # The last lines say which test groups could not run on this machine (a missing tool skips them).
-test: node_modules
+test: deps
 	@status=0; node --import tsx --test --test-concurrency=2 --test-reporter=spec $(TEST_FILES) || status=$$?; \
 	chromium="$${CHROMIUM_PATH:-/usr/bin/chromium}"; \
 	[ -x "$$chromium" ] || echo "make test: BROWSER TESTS SKIPPED: Chromium not found at $$chromium (apt-get install chromium, or set CHROMIUM_PATH)"; \
 	command -v systemd-analyze >/dev/null || echo "make test: systemd unit check skipped: systemd-analyze not found (apt-get install systemd)"; \
 	exit $$status
 
-typecheck: node_modules
+# The tests CI also runs on the newest LTS (.ci/run): pure code, the API on a real server, the cluster, the deploy files.
+CORE_TEST_FILES = $(shell find test/unit test/api test/cluster test/deploy -name '*.test.ts' | sort)
+.PHONY: test-core
+test-core: deps
+	node --import tsx --test --test-concurrency=2 --test-reporter=spec $(CORE_TEST_FILES)
+
+# The server, tests and tools (tsconfig.json), then the front end from its JSDoc (web/tsconfig.json).
+typecheck: deps
 	npx tsc --noEmit -p .
+	npx tsc -p web
+
+# The dependency checks of CI: npm audit of the runtime dependencies fails on a high or critical
+# advisory (README "Known advisories" lists the accepted ones); npm outdated only reports.
+.PHONY: audit outdated
+audit: deps
+	node --import tsx .ci/audit.ts
+
+outdated: deps
+	@npm outdated || true
 
 # Benchmarks (not part of make test): seeds boards of 10k, 100k and 1M entries, writes bench/results.md;
 # then search, the share pages and creates with the search index at 1M (bench/search-results.md).
 # Needs wrk (the Debian package; installed with apt-get when missing).
 .PHONY: bench bench-search bench-search-attack bench-10m
-bench: node_modules
+bench: deps
 	node --import tsx bench/run.ts
 	node --import tsx bench/search.ts
 
-bench-search: node_modules
+bench-search: deps
 	node --import tsx bench/search.ts
 
 # Not in CI: costly searches against honest feed reads and ordinary searches at 1M entries (issue 28; BENCH_ATTACK_SIZE, BENCH_ATTACK_WORKERS,
 # BENCH_ATTACK_SECONDS, BENCH_BEFORE=<checkout> for another version's server), writes its section of bench/search-results.md.
-bench-search-attack: node_modules
+bench-search-attack: deps
 	node --import tsx bench/search-attack.ts
 
 # Not in CI: 1M and 10M entries (about 10 GB of disk; seeding 10M with the search index takes well over ten minutes), writes bench/results-10m.md.
 # BENCH_10M_SEED_ONLY=1 only seeds, BENCH_10M_REUSE=1 measures the boards seeded before (bench/ten-million.ts).
-bench-10m: node_modules
+bench-10m: deps
 	node --max-old-space-size=16384 --import tsx bench/ten-million.ts
 
 # Load time and memory of the IP-to-ASN tables (BOARD_ASN_DB, default the bundled data set).
 .PHONY: asn-measure
-asn-measure: node_modules
+asn-measure: deps
 	node --expose-gc --import tsx bench/asn-load.ts
 
 # Screenshots of the real pages (feed, thread, profile, statistics, settings, moderation queue; 1280 and 390 px wide) with
 # German sample content, saved under docs/screenshots/. Needs Chromium (CHROMIUM_PATH, default /usr/bin/chromium).
 .PHONY: screenshots
-screenshots: node_modules
+screenshots: deps
 	node --import tsx test/browser/screenshots.ts
 
 # The resilience tests at full length (make test runs their short versions): 20 SIGKILLs under
@@ -62,7 +97,7 @@ screenshots: node_modules
 # backups under load, a minute of scripted attack (with the honest client's latency printed). SOAK_SEED=<n> repeats a run's random choices. Ends with a summary; fails on a
 # failed test, a 500 or a lost write.
 .PHONY: soak
-soak: node_modules
+soak: deps
 	@summary=$$(mktemp); \
 	SOAK=1 SOAK_SUMMARY=$$summary node --import tsx --test --test-concurrency=1 --test-reporter=spec $(sort $(wildcard test/resilience/*.test.ts)); status=$$?; \
 	node --import tsx test/resilience/summary.ts $$summary $$status || status=1; \

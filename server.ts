@@ -3,6 +3,7 @@ import { createApp, type App } from './lib/app.ts';
 import { runPrimary } from './lib/cluster/primary.ts';
 import { runWorker } from './lib/cluster/worker.ts';
 import { loadConfig, prepareDataDir, type Config } from './lib/config.ts';
+import { nodeTooOld } from './lib/node-version.ts';
 import { claimPidFile } from './lib/pid-file.ts';
 import { serveApp } from './lib/serve.ts';
 import { startupFailure } from './lib/startup-errors.ts';
@@ -14,6 +15,8 @@ import { startupFailure } from './lib/startup-errors.ts';
  */
 function main(): void {
   if (cluster.isWorker) return runWorker();
+  const tooOld = nodeTooOld();
+  if (tooOld) return fail(new Error(tooOld), undefined, tooOld);
   let config: Config | undefined;
   let releasePidFile: (() => void) | undefined;
   let app: App;

@@ -95,11 +95,12 @@ export interface Board {
 
 /**
  * The real server as its own process (previews off); `env` adds or overrides settings (BOARD_WORKERS,
- * BOARD_LIMITS); `codeRoot`: another checkout's code to run (a before/after comparison).
+ * BOARD_LIMITS); `codeRoot`: another checkout's code to run, `node` another Node binary to run it
+ * on (a before/after comparison).
  */
-export async function startBoard(dataDir: string, port: number, env: Record<string, string> = {}, codeRoot = root): Promise<Board> {
+export async function startBoard(dataDir: string, port: number, env: Record<string, string> = {}, codeRoot = root, node = process.execPath): Promise<Board> {
   const started = performance.now();
-  const proc = spawn(process.execPath, ['--import', 'tsx', 'server.ts'], {
+  const proc = spawn(node, ['--import', 'tsx', 'server.ts'], {
     cwd: codeRoot,
     env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', BOARD_DATA: dataDir, BOARD_TRUST_PROXY: '1', BOARD_PREVIEW: '0', BOARD_LIMITS: boardLimits, ...env },
     stdio: ['ignore', 'ignore', 'inherit'],

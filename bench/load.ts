@@ -34,8 +34,10 @@ export function ensureWrk(): void {
 }
 
 /** wrk on one GET path: `threads` generator threads, unpinned, like the board's workers. */
-export function wrk(url: string, path: string, options: { threads?: number; connections?: number; duration?: number } = {}): Promise<Measured> {
+export function wrk(url: string, path: string, options: { threads?: number; connections?: number; duration?: number; newConnections?: boolean } = {}): Promise<Measured> {
   const args = ['--latency', '-t', String(options.threads ?? 1), '-c', String(options.connections ?? connections), '-d', `${options.duration ?? seconds}s`, url + path];
+  // Connection: close makes every request a new connection, as a proxy without upstream keep-alive sends them.
+  if (options.newConnections) args.push('-H', 'Connection: close');
   return new Promise((resolve, reject) => {
     const child = spawn('wrk', args, { stdio: ['ignore', 'pipe', 'inherit'] });
     let out = '';

@@ -6,8 +6,9 @@ import { createServer } from 'node:http';
  * request with THE SAME BYTES the board answers, from memory. It fetches the page from the running
  * board once (status line aside: its headers except the ones Node writes itself, and its body),
  * then serves that Buffer; nothing is built per request. With `processes` above 1 it runs that
- * many such servers on one port through node:cluster, as BOARD_WORKERS does: the ceiling for two
- * workers on this machine (bench/run.ts compares it with one process like the board's workers).
+ * many such servers on one port, forked by node:cluster and each listening with `reusePort`, as
+ * BOARD_WORKERS does: the ceiling for two workers on this machine (bench/run.ts compares it with
+ * one process like the board's workers).
  * Usage: node bench/same-bytes.ts <page URL on the board> <port> [processes]
  */
 const [pageUrl, port, processes = '1'] = process.argv.slice(2);
@@ -34,7 +35,7 @@ if (count > 1 && cluster.isPrimary) {
   createServer((_req, res) => {
     res.writeHead(200, headers);
     res.end(body);
-  }).listen(Number(port), '127.0.0.1', () => {
+  }).listen({ port: Number(port), host: '127.0.0.1', reusePort: cluster.isWorker }, () => {
     if (cluster.isWorker) process.send!('ready');
     else console.log(`same-bytes ready: ${body.length} bytes, ${headers.length / 2} headers`);
   });

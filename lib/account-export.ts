@@ -23,6 +23,12 @@ export interface ExportSource {
   /** The session list as GET /api/user/sessions answers it. */
   sessions: unknown[];
   now: number;
+  /**
+   * Called before each page of rows and each file; a throw ends the export there (the zip is cut).
+   * Why: a slow client can keep reading for long, and a session ended meanwhile (a thief's, by
+   * its owner) or an account banned must not keep pulling data (the request's ctx.recheckSession).
+   */
+  recheck(): void;
 }
 
 /** The archive as a stream of zip bytes: the list of files is read now, rows and file contents as the stream is read. */
@@ -53,7 +59,14 @@ export function accountArchive(source: ExportSource): Readable {
   zip.addReadStream(track(Readable.from(accountJson(source), { objectMode: false })), 'account.json', { mtime, compress: true });
   for (const path of mediaPaths(source)) {
     // Images are compressed already: stored as they are.
-    zip.addReadStreamLazy(`media/${path}`, { mtime, compress: false }, (done) => void openMedia(join(source.mediaDir, path)).then((input) => done(null, track(input))));
+    zip.addReadStreamLazy(`media/${path}`, { mtime, compress: false }, (done) => {
+      try {
+        source.recheck();
+      } catch (err) {
+        return done(err, Readable.from([])); // yazl fails the zip and reads no stream
+      }
+      void openMedia(join(source.mediaDir, path)).then((input) => done(null, track(input)));
+    });
   }
   zip.end();
   return output;
@@ -69,21 +82,22 @@ async function openMedia(path: string): Promise<Readable> {
 }
 
 /** account.json, piece by piece: {user, entries, votes, reports, sessions}. */
-function* accountJson({ db, uid, user, sessions }: ExportSource): Generator<Buffer> {
+function* accountJson({ db, uid, user, sessions, recheck }: ExportSource): Generator<Buffer> {
   yield Buffer.from(`{"user":${JSON.stringify(user)},"entries":[`);
-  yield* jsonRows((after) => readEntries(db, uid, after), (row) => row.pid, entryJson);
+  yield* jsonRows(recheck, (after) => readEntries(db, uid, after), (row) => row.pid, entryJson);
   yield Buffer.from('],"votes":[');
-  yield* jsonRows((after) => readVotes(db, uid, after), (row) => row.pid, voteJson);
+  yield* jsonRows(recheck, (after) => readVotes(db, uid, after), (row) => row.pid, voteJson);
   yield Buffer.from('],"reports":[');
-  yield* jsonRows((after) => readReports(db, uid, after), (row) => row.id, reportJson);
+  yield* jsonRows(recheck, (after) => readReports(db, uid, after), (row) => row.id, reportJson);
   yield Buffer.from(`],"sessions":${JSON.stringify(sessions)}}`);
 }
 
 /** The rows of one array, comma-separated, a page at a time (keyset: the key after the last row). */
-function* jsonRows<T>(readPage: (after: number) => T[], keyOf: (row: T) => number, toJson: (row: T) => unknown): Generator<Buffer> {
+function* jsonRows<T>(recheck: () => void, readPage: (after: number) => T[], keyOf: (row: T) => number, toJson: (row: T) => unknown): Generator<Buffer> {
   let after = 0;
   let separator = '';
   for (;;) {
+    recheck();
     const rows = readPage(after);
     if (rows.length === 0) return;
     yield Buffer.from(separator + rows.map((row) => JSON.stringify(toJson(row))).join(','));

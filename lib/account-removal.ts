@@ -72,7 +72,7 @@ export function removeAccountSlice(db: Db, uid: number, now: number, sliceMs: nu
     for (;;) {
       const batch = db.all<{ pid: number }>('SELECT pid FROM entries WHERE uid = ? ORDER BY depth DESC, pid DESC LIMIT ?', uid, batchRows);
       for (const { pid } of batch) {
-        const file = removeEntryOfDeletedAccount(db, pid);
+        const file = removeEntryOfDeletedAccount(db, pid, now);
         if (file) files.push(file);
         if (performance.now() > deadline) return { files, done: false };
       }

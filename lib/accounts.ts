@@ -1,3 +1,4 @@
+import { everyFeedChanged } from './atom/changes.ts';
 import type { Db } from './db.ts';
 import { endFeedToken } from './feed-tokens.ts';
 import { deleteMutesOf } from './mutes.ts';
@@ -22,6 +23,7 @@ export function deleteAccount(db: Db, uid: number, now: number): string[] {
     deleteNotificationsOf(db, uid); // both ways: its own, and those its entries caused
     deleteUserRow(db, uid);
     db.run('INSERT OR IGNORE INTO pending_deletions (uid, queued_at) VALUES (?, ?)', uid, now);
+    everyFeedChanged(db, now);
     db.responses.everythingChanged(); // the author's name and avatar leave every entry at once
     return [avatar].filter(Boolean);
   });

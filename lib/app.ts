@@ -7,6 +7,7 @@ import { openDb, type Db } from './db.ts';
 import { createHitLines } from './http/hit-lines.ts';
 import { createRequestListener } from './http/pipeline.ts';
 import { answerMalformedRequest, badRequest, sendError } from './http/respond.ts';
+import { sharpImages, type Images } from './images.ts';
 import { ImpressionTally, startImpressionFlush } from './impressions.ts';
 import { createLineLog } from './log.ts';
 import { createBoardMetrics } from './metrics/board-metrics.ts';
@@ -14,6 +15,7 @@ import { createMetricsServer } from './metrics/listener.ts';
 import type { NotifyOptions } from './notify.ts';
 import { startOnceJobs, type JobLink, type RunningJobs } from './once-jobs.ts';
 import { notFoundPage } from './pages/shell.ts';
+import { scryptPasswords, type Passwords } from './passwords.ts';
 import type { PreviewOptions } from './preview/queue.ts';
 import { boardRateRules, createLimitStore, createRateLimiter, scaledLimit } from './rate-limit.ts';
 import { routes } from './routes.ts';
@@ -25,6 +27,10 @@ import { clusterBatchWindowMs } from './write-batch.ts';
 
 export interface AppOptions {
   clock?: Clock;
+  /** Tests wrap scrypt to hold a request between its password check and its write. */
+  passwords?: Passwords;
+  /** Tests wrap sharp to hold a request while its image is scaled. */
+  images?: Images;
   log?: (line: string) => void;
   db?: Db;
   /** Link-preview fetcher knobs (tests shorten the timeout); the queue runs when config.previewEnabled. */
@@ -70,6 +76,8 @@ export function createApp(config: Config, options: AppOptions = {}): App {
     clock: options.clock ?? systemClock,
     limits,
     limiter: createRateLimiter(limits, boardRateRules, config.limitsFactor),
+    passwords: options.passwords ?? scryptPasswords,
+    images: options.images ?? sharpImages,
     tor: openTorExitList(config.torExitsFile),
     log,
     asn: openAsnDb(config.asnDb),
@@ -82,7 +90,7 @@ export function createApp(config: Config, options: AppOptions = {}): App {
   if (worker) {
     services.impressions.sweepsFinishedDays = false; // the primary's statistics sweep does it once for all
     if (config.previewEnabled) services.previews = { wake: () => worker.link.wake('previews') };
-    if (config.notifyUrl) services.notifier = { send: (text) => worker.link.notify(text) };
+    if (config.notifyUrl) services.notifier = { send: (notice) => worker.link.notify(notice) };
     services.accountRemoval = { wake: () => worker.link.wake('accountRemoval') };
   } else {
     Object.assign(services, { previews: jobs!.previews, notifier: jobs!.notifier, accountRemoval: jobs!.accountRemoval });

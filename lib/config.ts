@@ -33,7 +33,7 @@ export interface Config {
   readonly contact: string;
   /** BOARD_METRICS_PORT and BOARD_METRICS_HOST: the Prometheus listener (lib/metrics/); undefined when off. */
   readonly metrics: { readonly port: number; readonly host: string } | undefined;
-  /** BOARD_WORKERS: server processes sharing the port through node:cluster (lib/cluster/); 1 runs everything in one process. */
+  /** BOARD_WORKERS: server processes forked by node:cluster, each listening on the port itself (lib/cluster/); 1 runs everything in one process. */
   readonly workers: number;
 }
 

@@ -14,6 +14,8 @@ export interface Db {
   one<T>(sql: string, ...params: Params): T | undefined;
   all<T>(sql: string, ...params: Params): T[];
   run(sql: string, ...params: Params): { changes: number; lastInsertRowid: number };
+  /** Whether the statement leaves the database as it is (better-sqlite3's `readonly`; an `UPDATE … RETURNING` is not). */
+  isReadOnly(sql: string): boolean;
   /** Runs fn in one transaction (nested calls become savepoints). */
   tx<T>(fn: () => T): T;
   /**
@@ -125,6 +127,7 @@ export function openDb(path: string, options: OpenOptions = {}): Db {
       const r = prepare(sql).run(...params);
       return { changes: r.changes, lastInsertRowid: Number(r.lastInsertRowid) };
     },
+    isReadOnly: (sql) => prepare(sql).readonly,
     // IMMEDIATE: the write lock is taken (waiting up to 5 s, createWriteLock) before the first read. A
     // deferred transaction that reads and then writes fails at once with SQLITE_BUSY when another
     // process committed in between, which several server processes (BOARD_WORKERS) would hit.

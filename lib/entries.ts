@@ -1,3 +1,4 @@
+import { entryFeedsChanged } from './atom/changes.ts';
 import type { Db } from './db.ts';
 import type { EntryRow } from './entry-reads.ts';
 import { recordNewDescendant, refreshActivityToRoot, repairLatestAfterRemoval } from './latest.ts';
@@ -134,7 +135,7 @@ export function editEntry(db: Db, pid: number, content: string, link: string, no
  * Soft delete: the entry keeps its place in the tree, author and counts; its text, image and
  * link are blanked. Ancestors whose `latest` it was get the next newest. Returns the image path.
  */
-export function softDeleteEntry(db: Db, pid: number): string {
+export function softDeleteEntry(db: Db, pid: number, now: number): string {
   return db.tx(() => {
     const entry = findLiveEntry(db, pid);
     if (!entry) return '';
@@ -142,6 +143,7 @@ export function softDeleteEntry(db: Db, pid: number): string {
     adjustEntryCounters(db, entry.reply_to !== 0, -1);
     unindexEntry(db, pid);
     repairLatestAfterRemoval(db, pid, entry.reply_to);
+    entryFeedsChanged(db, entry, now);
     db.responses.threadChanged(entry.root);
     db.responses.userChanged(entry.uid);
     return entry.filepath;
@@ -185,7 +187,7 @@ export function bumpEntry(db: Db, pid: number, now: number): boolean {
  * threads keep their shape; one without replies is removed with its votes and reports. Returns the
  * image path to delete afterwards ('' when none).
  */
-export function removeEntryOfDeletedAccount(db: Db, pid: number): string {
+export function removeEntryOfDeletedAccount(db: Db, pid: number, now: number): string {
   const entry = findEntry(db, pid);
   if (!entry) return '';
   if (!entry.deleted) {
@@ -198,6 +200,7 @@ export function removeEntryOfDeletedAccount(db: Db, pid: number): string {
     removeEntryRow(db, entry);
   }
   repairLatestAfterRemoval(db, pid, entry.reply_to);
+  if (!entry.deleted) entryFeedsChanged(db, entry, now);
   db.responses.threadChanged(entry.root);
   return entry.filepath;
 }

@@ -1,4 +1,5 @@
 import type { Db } from './db.ts';
+import { noBanInForce } from './moderation/bans.ts';
 import { isTokenShaped, newToken, tokenHash } from './tokens.ts';
 
 /**
@@ -24,8 +25,16 @@ export function endFeedToken(db: Db, uid: number): void {
   db.run('DELETE FROM feed_tokens WHERE uid = ?', uid);
 }
 
-/** The account a token belongs to. */
-export function findFeedTokenOwner(db: Db, token: string): number | undefined {
+/**
+ * The account a token belongs to, while no ban is in force on it. Why not end the token at a ban:
+ * the feed is the account's own notifications, which it gets back with its account when the ban
+ * is lifted or ends; while it lasts, the account reads nothing of the board's that a logged-out
+ * visitor could not.
+ */
+export function findFeedTokenOwner(db: Db, token: string, now: number): number | undefined {
   if (!isTokenShaped(token)) return undefined;
-  return db.one<{ uid: number }>('SELECT uid FROM feed_tokens WHERE token_hash = ?', tokenHash(token))?.uid;
+  return db.one<{ uid: number }>(
+    `SELECT f.uid FROM feed_tokens f JOIN users u ON u.uid = f.uid WHERE f.token_hash = ? AND ${noBanInForce}`,
+    tokenHash(token), now,
+  )?.uid;
 }

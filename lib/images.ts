@@ -1,6 +1,7 @@
 import sharp from 'sharp';
 import type { Metadata, Sharp } from 'sharp';
 import { ApiError } from './http/errors.ts';
+import { mediaFormats, type MediaExtension } from './media.ts';
 import { slots } from './slots.ts';
 
 /** Decompression-bomb guard: a larger image is refused before it is decoded. */
@@ -15,8 +16,8 @@ export const maxInputPixels = 50_000_000;
  */
 export const maxGifFrames = 300;
 export const maxGifPixels = 20_000_000;
-const acceptedFormats = new Set(['jpeg', 'gif', 'png', 'webp']);
-const extensions: Record<string, string> = { jpeg: 'jpg', gif: 'gif', png: 'png', webp: 'webp' };
+/** sharp's format name → the extension the board stores it under (lib/media.ts has the list). */
+const extensions = new Map(Object.entries(mediaFormats).map(([extension, format]) => [format.sharp as string, extension as MediaExtension]));
 
 // sharp works on libuv's thread pool; two jobs at a time on the machine (lib/slots.ts) bound memory and leave threads for scrypt.
 sharp.cache(false);
@@ -24,7 +25,7 @@ sharp.concurrency(1); // one libvips thread per image: two uploads at once never
 
 export interface ProcessedImage {
   data: Buffer;
-  extension: string;
+  extension: MediaExtension;
 }
 
 /** Reads the format from the bytes; 400 upload.bad_type unless JPEG, GIF, PNG or WebP, 413 when too many pixels. */
@@ -35,7 +36,7 @@ async function inspect(data: Buffer): Promise<{ format: string; pages: number }>
   } catch {
     throw new ApiError(400, 'upload.bad_type');
   }
-  if (!meta.format || !acceptedFormats.has(meta.format)) throw new ApiError(400, 'upload.bad_type');
+  if (!meta.format || !extensions.has(meta.format)) throw new ApiError(400, 'upload.bad_type');
   const pages = meta.pages ?? 1;
   const pixels = (meta.width ?? 0) * (meta.pageHeight ?? meta.height ?? 0) * pages;
   if (pixels > maxInputPixels) throw new ApiError(413, 'upload.too_large');
@@ -64,7 +65,7 @@ export function processEntryImage(data: Buffer): Promise<ProcessedImage> {
   return slots.image(async () => {
     const { format, pages } = await inspect(data);
     const pipeline = open(data, format, pages).rotate().resize(1024, 1024, { fit: 'inside', withoutEnlargement: true });
-    return { data: await render(pipeline), extension: extensions[format]! };
+    return { data: await render(pipeline), extension: extensions.get(format)! };
   });
 }
 
@@ -73,9 +74,17 @@ export function processAvatar(data: Buffer): Promise<ProcessedImage> {
   return slots.image(async () => {
     const { format, pages } = await inspect(data);
     const pipeline = open(data, format, pages).rotate().resize(256, 256, { fit: 'cover', position: 'centre' });
-    return { data: await render(pipeline), extension: extensions[format]! };
+    return { data: await render(pipeline), extension: extensions.get(format)! };
   });
 }
+
+/** The image work of requests (Services.images): tests wrap it to hold a request while its image is scaled. */
+export interface Images {
+  entry(data: Buffer): Promise<ProcessedImage>;
+  avatar(data: Buffer): Promise<ProcessedImage>;
+}
+
+export const sharpImages: Images = { entry: processEntryImage, avatar: processAvatar };
 
 /**
  * A link preview's thumbnail from an image fetched off another site: the first frame, orientation
@@ -85,7 +94,7 @@ export function processAvatar(data: Buffer): Promise<ProcessedImage> {
 export function processPreviewThumbnail(data: Buffer): Promise<Buffer> {
   return slots.image(async () => {
     const meta = await sharp(data, { limitInputPixels: false }).metadata();
-    if (!meta.format || !acceptedFormats.has(meta.format)) throw new Error(`thumbnail: ${meta.format ?? 'unknown'} is not an accepted format`);
+    if (!meta.format || !extensions.has(meta.format)) throw new Error(`thumbnail: ${meta.format ?? 'unknown'} is not an accepted format`);
     if ((meta.width ?? 0) * (meta.pageHeight ?? meta.height ?? 0) > maxInputPixels) throw new Error('thumbnail: too many pixels');
     return sharp(data, { limitInputPixels: maxInputPixels, animated: false })
       .rotate()

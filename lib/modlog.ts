@@ -63,14 +63,40 @@ export interface AdminModlogRow extends Omit<PublicModlogRow, 'action'> {
   moderator: string;
 }
 
+const adminModlogSelect = `
+  SELECT m.id, m.created_at, m.action, m.pid, coalesce(u.username, '') AS username, m.reason, m.until,
+         CASE WHEN m.moderator_uid = 0 THEN 'admin'
+              ELSE coalesce(mu.username, 'deleted account #' || m.moderator_uid) END AS moderator
+  FROM modlog m LEFT JOIN users u ON u.uid = m.uid LEFT JOIN users mu ON mu.uid = m.moderator_uid`;
+
 /** A page of the whole log for `board-admin modlog`, newest first. */
 export function readAdminModlog(db: Db, page: number): AdminModlogRow[] {
-  return db.all<AdminModlogRow>(
-    `SELECT m.id, m.created_at, m.action, m.pid, coalesce(u.username, '') AS username, m.reason, m.until,
-            CASE WHEN m.moderator_uid = 0 THEN 'admin'
-                 ELSE coalesce(mu.username, 'deleted account #' || m.moderator_uid) END AS moderator
-     FROM modlog m LEFT JOIN users u ON u.uid = m.uid LEFT JOIN users mu ON mu.uid = m.moderator_uid
-     ORDER BY m.id DESC LIMIT ? OFFSET ?`,
-    modlogPageSize, page * modlogPageSize,
-  );
+  return db.all<AdminModlogRow>(`${adminModlogSelect} ORDER BY m.id DESC LIMIT ? OFFSET ?`, modlogPageSize, page * modlogPageSize);
+}
+
+export interface ModlogRange {
+  /** Only this actor's rows (a moderator's uid, 0 the administrator); undefined: everyone's. */
+  actor?: ActorUid;
+  /** Unix seconds: rows logged at or after `since` and before `until`. */
+  since: number;
+  until: number;
+}
+
+/**
+ * `board-admin modlog --by NAME --since … --until …`: every row of the range in the order they
+ * were logged, so the administrator sees all a moderator did and can undo it. Read 500 at a time
+ * (a ban's purge logs a row per entry); by actor through the index modlog_by_actor.
+ */
+export function* readModlogRange(db: Db, range: ModlogRange): Generator<AdminModlogRow> {
+  const byActor = range.actor === undefined ? '' : 'm.moderator_uid = ? AND';
+  const actor = range.actor === undefined ? [] : [range.actor];
+  for (let after = 0; ;) {
+    const rows = db.all<AdminModlogRow>(
+      `${adminModlogSelect} WHERE ${byActor} m.id > ? AND m.created_at >= ? AND m.created_at < ? ORDER BY m.id LIMIT 500`,
+      ...actor, after, range.since, range.until,
+    );
+    yield* rows;
+    if (rows.length < 500) return;
+    after = rows.at(-1)!.id;
+  }
 }

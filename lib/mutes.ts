@@ -1,3 +1,4 @@
+import { noticesChanged } from './atom/changes.ts';
 import type { Db } from './db.ts';
 
 /**
@@ -27,13 +28,16 @@ export function muteAccount(db: Db, uid: number, mutedUid: number, now: number):
     if (isMuted(db, uid, mutedUid)) return true;
     if (db.one<{ n: number }>('SELECT count(*) AS n FROM mutes WHERE uid = ?', uid)!.n >= maxMutes) return false;
     db.run('INSERT INTO mutes (uid, muted_uid, created_at) VALUES (?, ?, ?)', uid, mutedUid, now);
+    noticesChanged(db, uid, now); // the private feed hides the muted account's entries
     return true;
   });
 }
 
 /** Unmutes; unmuting an account that was not muted changes nothing. */
-export function unmuteAccount(db: Db, uid: number, mutedUid: number): void {
-  db.run('DELETE FROM mutes WHERE uid = ? AND muted_uid = ?', uid, mutedUid);
+export function unmuteAccount(db: Db, uid: number, mutedUid: number, now: number): void {
+  db.tx(() => {
+    if (db.run('DELETE FROM mutes WHERE uid = ? AND muted_uid = ?', uid, mutedUid).changes) noticesChanged(db, uid, now);
+  });
 }
 
 /** The reader's mutes with the accounts' current names, most recent first. */

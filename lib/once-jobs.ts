@@ -3,7 +3,7 @@ import type { Config } from './config.ts';
 import { startHousekeeping } from './housekeeping.ts';
 import { startStatisticsSweep } from './impressions.ts';
 import type { JobDeps } from './job-deps.ts';
-import { startNotifier, type NotifyOptions } from './notify.ts';
+import { startNotifier, type NotifyOptions, type ReportNotice } from './notify.ts';
 import { startPreviewQueue, type PreviewOptions } from './preview/queue.ts';
 import type { LimitStore } from './rate-limit.ts';
 import { startSearchBackfill, type BackfillOptions } from './search/backfill.ts';
@@ -22,7 +22,7 @@ import { startSearchBackfill, type BackfillOptions } from './search/backfill.ts'
 /** How a cluster worker reaches the once-jobs in the primary (lib/cluster/worker.ts). */
 export interface JobLink {
   wake(job: 'previews' | 'accountRemoval'): void;
-  notify(text: string): void;
+  notify(notice: ReportNotice): void;
 }
 
 export interface OnceJobContext extends JobDeps {
@@ -42,7 +42,7 @@ const onceJobs = {
   // Indexes the entries older than the search index, then merges the index's segments.
   searchBackfill: (c: OnceJobContext) => startSearchBackfill(c, c.options.searchBackfill),
   previews: (c: OnceJobContext) => (c.config.previewEnabled ? startPreviewQueue(c, c.options.preview) : undefined),
-  notifier: (c: OnceJobContext) => (c.config.notifyUrl ? startNotifier(c.config.notifyUrl, c.log, c.options.notify) : undefined),
+  notifier: (c: OnceJobContext) => (c.config.notifyUrl ? startNotifier(c.config.notifyUrl, c.config.origin, c.log, c.options.notify) : undefined),
   statisticsSweep: (c: OnceJobContext) => (c.clustered ? { stop: startStatisticsSweep(c) } : undefined),
 };
 

@@ -345,6 +345,22 @@ const migrations: Migration[] = [
   `
   DROP INDEX notifications_by_actor;
   `,
+
+  // 13: when each Atom feed last lost or changed something its entries' own times do not show
+  // (lib/atom/changes.ts), so a feed's updated and Last-Modified never go back.
+  `
+  CREATE TABLE feed_changes (
+    kind       TEXT NOT NULL,                -- board, thread, user, notices, every, entries
+    id         INTEGER NOT NULL,             -- the thread's root, the account's uid; 0 for the others
+    changed_at INTEGER NOT NULL,             -- only ever grows
+    PRIMARY KEY (kind, id)
+  ) WITHOUT ROWID;
+  `,
+
+  // 14: board-admin modlog --by NAME lists one moderator's actions (lib/modlog.ts readModlogRange).
+  `
+  CREATE INDEX modlog_by_actor ON modlog(moderator_uid);
+  `,
 ];
 
 /** Migration 10: in slices by pid, since a statement cannot write while another reads. */

@@ -10,13 +10,14 @@ export interface Serving {
 
 /**
  * Puts one app on the network: the board's port, then its metrics listener (when it has one).
- * Used by the single process and by each cluster worker. `failed` gets a failed listen (with the
+ * Used by the single process and by each cluster worker, which listens with `reusePort` on the
+ * port the primary claimed (lib/cluster/port.ts). `failed` gets a failed listen (with the
  * one-line reason when it is known), after the app has closed.
  */
-export function serveApp(app: App, config: Config, hooks: { listening(port: number): void; failed(err: Error, line?: string): void }): Serving {
+export function serveApp(app: App, config: Config, hooks: { reusePort?: boolean; listening(port: number): void; failed(err: Error, line?: string): void }): Serving {
   const failListen = (err: Error, line?: string) => void app.close().finally(() => hooks.failed(err, line));
   app.server.once('error', failListen);
-  app.server.listen(config.port, config.host, () => {
+  app.server.listen({ port: config.port, host: config.host, reusePort: hooks.reusePort ?? false }, () => {
     app.server.off('error', failListen);
     const address = app.server.address();
     hooks.listening(typeof address === 'object' && address ? address.port : config.port);

@@ -1,8 +1,11 @@
 import type { AsnDb } from './asn.ts';
 import type { Config } from './config.ts';
+import type { Images } from './images.ts';
 import type { ImpressionTally } from './impressions.ts';
 import type { JobDeps } from './job-deps.ts';
 import type { BoardMetrics } from './metrics/recorder.ts';
+import type { Notifier } from './notify.ts';
+import type { Passwords } from './passwords.ts';
 import type { LimitStore, RateLimiter } from './rate-limit.ts';
 import type { SearchThreads } from './search/threads.ts';
 import type { TorExitList } from './tor.ts';
@@ -14,6 +17,10 @@ export interface Services extends JobDeps {
   limiter: RateLimiter;
   /** The counters of every rate limit, in SQLite (lib/rate-limit.ts). */
   limits: LimitStore;
+  /** Password hashing and checking (lib/passwords.ts). */
+  passwords: Passwords;
+  /** Entry images and avatars, scaled by sharp (lib/images.ts). */
+  images: Images;
   tor: TorExitList;
   /** IP-to-ASN lookups for the statistics, loaded in the background. */
   asn: AsnDb;
@@ -28,7 +35,7 @@ export interface Services extends JobDeps {
    */
   previews?: { wake(): void };
   /** the sender of report messages (absent when BOARD_NOTIFY_URL is empty); */
-  notifier?: { send(text: string): void };
+  notifier?: Pick<Notifier, 'send'>;
   /** the background part of account deletions, woken after one is queued. */
   accountRemoval?: { wake(): void };
   /** The Prometheus metrics (lib/metrics/); absent when BOARD_METRICS_PORT is empty. */

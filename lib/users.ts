@@ -1,4 +1,5 @@
 import { stripBidiControls } from './bidi.ts';
+import { everyFeedChanged } from './atom/changes.ts';
 import type { Db } from './db.ts';
 import { nameSkeleton } from './username-skeleton.ts';
 
@@ -85,7 +86,7 @@ export function createUser(db: Db, username: string, passHash: string, now: numb
  * of one's own name is fine, and so is any name that looks like one's own old one: it adds no new
  * look-alike (an old look-alike pair stays usable).
  */
-export function renameUser(db: Db, uid: number, username: string): boolean {
+export function renameUser(db: Db, uid: number, username: string, now: number): boolean {
   const skeleton = nameSkeleton(username);
   const renamed = db.tx(() => {
     const own = db.one<{ name_skeleton: string }>('SELECT name_skeleton FROM users WHERE uid = ?', uid);
@@ -94,7 +95,9 @@ export function renameUser(db: Db, uid: number, username: string): boolean {
       ? db.one('SELECT 1 FROM users WHERE username_key = ? AND uid <> ?', usernameKey(username), uid) !== undefined
       : isNameTaken(db, username, uid);
     if (taken) return false;
-    return db.run('UPDATE users SET username = ?, username_key = ?, name_skeleton = ? WHERE uid = ?', username, usernameKey(username), skeleton, uid).changes === 1;
+    if (db.run('UPDATE users SET username = ?, username_key = ?, name_skeleton = ? WHERE uid = ?', username, usernameKey(username), skeleton, uid).changes === 0) return false;
+    everyFeedChanged(db, now); // the Atom feeds show the name as their entries' author
+    return true;
   });
   // The name shows in every entry the user wrote, in any thread.
   if (renamed) db.responses.everythingChanged();

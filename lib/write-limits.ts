@@ -25,6 +25,8 @@ interface WriteRule {
   address: Windows;
   /** Not an abuse brake but a privacy and cost limit: BOARD_LIMITS neither scales nor lifts it. */
   alwaysOn?: boolean;
+  /** What it counts, in German: the 429's message then names the limit and its numbers. */
+  counts?: string;
 }
 
 export const writeLimitRules = {
@@ -48,6 +50,12 @@ export const writeLimitRules = {
   feedToken: { account: [[10, hour]], address: [[30, hour]] },
   // SPEC's 20 a minute per address stays (group newuser); this caps a whole day of them.
   register: { address: [[50, day]] },
+  // The moderation's actions, per moderator account (only moderators reach them, so no address
+  // limit: moderators sharing an office must not share one). Why: a stolen or rogue moderator
+  // account removed 200 entries in a quarter of a second. A spam wave cleaned by hand goes at about
+  // a click a second, and a ban with purge takes all of one account's entries at once.
+  modEntry: { account: [[30, minute], [500, hour]], address: [], counts: 'Moderationsaktionen an Beiträgen (entfernen, wiederherstellen, Meldungen verwerfen)' },
+  modAccount: { account: [[10, minute], [100, hour]], address: [], counts: 'Moderationsaktionen an Konten (sperren, entsperren, Avatar entfernen)' },
 } as const satisfies Record<string, WriteRule>;
 
 /** A write-limit group's name: a typo in a route's writeLimit is a type error. */
@@ -85,7 +93,24 @@ export function checkWriteLimit(store: LimitStore, group: WriteGroup, writer: Wr
     }
   }
   const wait = store.hit(counters, now, false);
-  if (wait > 0) throw new ApiError(429, 'rate.limited', { headers: { 'Retry-After': String(wait) }, limit: `write/${group}` });
+  if (wait > 0) {
+    const message = rule.counts && `Zu viele ${rule.counts}: höchstens ${windowsText(rule.account ?? [], factor)}. Bitte warte noch ${waitText(wait)}.`;
+    throw new ApiError(429, 'rate.limited', { headers: { 'Retry-After': String(wait) }, limit: `write/${group}`, ...(message ? { message } : {}) });
+  }
+}
+
+const perWindow: Record<number, string> = { [minute]: 'pro Minute', [hour]: 'pro Stunde', [day]: 'pro Tag' };
+
+/** "30 pro Minute und 500 pro Stunde", with BOARD_LIMITS applied. */
+function windowsText(windows: Windows, factor: number): string {
+  return windows.map(([limit, seconds]) => `${scaledLimit(limit, factor)} ${perWindow[seconds]}`).join(' und ');
+}
+
+/** "42 Sekunden", "eine Minute", "17 Minuten". */
+function waitText(seconds: number): string {
+  if (seconds < 60) return seconds === 1 ? 'eine Sekunde' : `${seconds} Sekunden`;
+  const minutes = Math.ceil(seconds / 60);
+  return minutes === 1 ? 'eine Minute' : `${minutes} Minuten`;
 }
 
 /** True while the account is younger than `newAccountSeconds` (0: never). */

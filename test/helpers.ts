@@ -2,7 +2,10 @@
  * Everything the tests share, in one import: a real board on port 0 (`startBoard`, or `useBoard`
  * for a whole suite), an HTTP client, the test users, the one error assertion and the OpenAPI
  * check of answers (assertDocumented), rows and files
- * as the board stored them, the admin CLI, image fixtures, and moderators.
+ * as the board stored them, the admin CLI, image fixtures, moderators, gates that hold a request
+ * after its password or image work, a POST whose body comes when the test says, the database's
+ * invariants (consistencyProblems), raw HTTP bytes (sendRaw) and polling (eventually).
+ * The browser's helpers (helpers/browser.ts) are imported on their own: they load playwright.
  */
 export * from './helpers/board.ts';
 export * from './helpers/client.ts';
@@ -17,3 +20,10 @@ export * from './helpers/images.ts';
 export * from './helpers/moderators.ts';
 export * from './helpers/folders.ts';
 export * from './helpers/write-lock-holder.ts';
+export * from './helpers/gate.ts';
+export * from './helpers/password-gate.ts';
+export * from './helpers/image-gate.ts';
+export * from './helpers/slow-post.ts';
+export * from './helpers/consistency.ts';
+export * from './helpers/raw-http.ts';
+export * from './helpers/eventually.ts';

@@ -1,6 +1,7 @@
 import { systemClock } from '../../lib/clock.ts';
 import type { Db } from '../../lib/db.ts';
-import { activeBanUntil, listModerators, setModerator } from '../../lib/moderation/accounts.ts';
+import { listModerators, setModerator } from '../../lib/moderation/accounts.ts';
+import { activeBanUntil } from '../../lib/moderation/bans.ts';
 import { createResetLink } from '../../lib/reset-links.ts';
 import { findUserByName, type User } from '../../lib/users.ts';
 import { CommandFailure, UsageError, type Command } from '../cli.ts';

@@ -1,3 +1,4 @@
+import { maxArchiveMediaBytes, mebibytes } from '../../lib/admin/archive.ts';
 import { backupDatabase, backupWithMedia } from '../../lib/admin/backup.ts';
 import { restoreBackup } from '../../lib/admin/restore.ts';
 import { verifyBackup } from '../../lib/admin/verify.ts';
@@ -18,7 +19,8 @@ passes SQLite's integrity check before it gets its name.
               media/. While it runs, files the board removes are moved to
               BOARD_DATA/media/.held instead (a "media hold", BOARD_DATA/media/.hold/<pid>),
               so the archive still gets them; the folder is emptied at the end. A file
-              missing for another reason is skipped with a note; progress lines go
+              missing for another reason, or one that is not an image the board writes
+              (a restore would refuse it), is skipped with a note; progress lines go
               to stderr every 500 files and at least every 2 seconds. Without it, copy BOARD_DATA/media yourself (rsync).
 --force       replace an existing file (never done without it).
 
@@ -37,7 +39,8 @@ power cut) are removed by the next run in that folder.`,
     }
     const result = await backupWithMedia(config, file!, settings);
     const skipped = result.skipped.length ? `; ${result.skipped.length} files deleted meanwhile were left out` : '';
-    print(`backed up ${config.dbPath} (${result.pages} pages) and ${result.files} media files (${mebibytes(result.bytes)}) to ${result.destination}${skipped}`);
+    const refused = result.refused.length ? `; ${result.refused.length} files that are not images the board writes were left out` : '';
+    print(`backed up ${config.dbPath} (${result.pages} pages) and ${result.files} media files (${mebibytes(result.bytes)}) to ${result.destination}${skipped}${refused}`);
     return 0;
   },
 };
@@ -50,10 +53,13 @@ export const restore: Command = {
 Puts a backup back into BOARD_DATA (created if it does not exist): a database file from
 "backup", or an archive from "backup --with-media" (told apart by their content). Refuses while
 a server uses the folder. Everything is unpacked and checked first (integrity check, a board
-database, a schema not newer than the code; archive entries only board.db and files under
-media/), so a bad file changes nothing. Then the archive's media files go into
-BOARD_DATA/media (files already there stay), the current database is kept as
-board.db.before-restore-<time>, and the backup takes its place.
+database, a schema not newer than the code). An archive may hold only what a backup writes:
+board.db first, then images named and made as the board makes them (e/, a/ or preview/, 32 hex
+digits, .jpg/.png/.gif/.webp, their bytes that format, at most ${maxArchiveMediaBytes / 1048576} MiB), each named by a row of
+that database, once, each fitting the free space; anything else refuses the whole archive with
+one line naming the entry, and changes nothing. Then the archive's media files go into
+BOARD_DATA/media (0600 in folders 0700; files already there stay), the current database is kept
+as board.db.before-restore-<time>, and the backup takes its place.
 
 Afterwards it counts the media files the restored database refers to but BOARD_DATA/media
 lacks, and warns when there are any (after a database-only restore: bring them back with rsync).`,
@@ -79,7 +85,8 @@ export const verify: Command = {
 Checks a backup: SQLite's integrity check, that it is a board database, its schema (not newer
 than this code), and that every media file it refers to is there: inside the archive for a
 --with-media backup; for a plain database file, in BOARD_DATA/media (or it reports what is
-missing). Never opens the live database. Prints one summary line, "ok: ..." (exit 0) or
+missing). An archive must hold nothing restore would refuse (see: board-admin help restore), or
+the problem names the entry. Never opens the live database. Prints one summary line, "ok: ..." (exit 0) or
 "problem: ..." (exit 1), for a cron job to alert on.`,
   needsBoard: false,
   args: [1, 1],
@@ -90,7 +97,3 @@ missing). Never opens the live database. Prints one summary line, "ok: ..." (exi
     return 0;
   },
 };
-
-function mebibytes(bytes: number): string {
-  return `${(bytes / 1048576).toFixed(1)} MiB`;
-}

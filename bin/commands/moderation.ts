@@ -1,6 +1,7 @@
 import { systemClock } from '../../lib/clock.ts';
 import { removeMedia } from '../../lib/media.ts';
-import { banUser, maxBanDays, permanentBan, removeAvatarOf, unbanUser } from '../../lib/moderation/accounts.ts';
+import { banUser, maxBanDays, removeAvatarOf, unbanUser } from '../../lib/moderation/accounts.ts';
+import { permanentBan } from '../../lib/moderation/bans.ts';
 import { removeEntry, restoreEntry } from '../../lib/moderation/entries.ts';
 import { administrator } from '../../lib/modlog.ts';
 import { maxModReasonLength } from '../../lib/moderation/reasons.ts';

@@ -1,10 +1,11 @@
 import { systemClock } from '../../lib/clock.ts';
 import type { Db } from '../../lib/db.ts';
 import { findEntry } from '../../lib/entries.ts';
-import { administrator, maxModlogPage, modlogPageSize, readAdminModlog, writeModlog, type AdminModlogRow } from '../../lib/modlog.ts';
+import { administrator, maxModlogPage, modlogPageSize, readAdminModlog, readModlogRange, writeModlog, type AdminModlogRow } from '../../lib/modlog.ts';
 import { closeReport, findOpenReport, listOpenReports } from '../../lib/reports.ts';
-import { CommandFailure, type Command } from '../cli.ts';
-import { utcMinute, wholeNumber } from './args.ts';
+import { CommandFailure, UsageError, type Command, type CommandContext } from '../cli.ts';
+import { accountNamed } from './accounts.ts';
+import { pointInTime, utcMinute, wholeNumber } from './args.ts';
 
 /** The administrator's view of reports and of the whole moderation log, with the names the API leaves out. */
 
@@ -80,21 +81,69 @@ function describe(row: AdminModlogRow): string {
   return `#${row.id}  ${utcMinute(row.created_at)}  ${row.action} ${target}${until}  by ${row.moderator}${reason}`;
 }
 
+/** The command that undoes a row, for the actions that can be undone from here. */
+function undoing(row: AdminModlogRow): string {
+  if (row.action === 'remove') return `board-admin restore-entry ${row.pid}`;
+  if (row.action === 'ban' && row.username) return `board-admin unban ${JSON.stringify(row.username)}`;
+  return '';
+}
+
+/** --by, --since, --until: the range to list, or undefined for the paged log. */
+function rangeOf(options: CommandContext['options'], now: number): { by?: string; since: number; until: number } | undefined {
+  const { by, since, until } = options;
+  if (by === undefined && since === undefined && until === undefined) return undefined;
+  if (by !== undefined && (typeof by !== 'string' || by.trim() === '')) throw new UsageError('--by needs a moderator\'s name');
+  const range = {
+    by: by as string | undefined,
+    since: typeof since === 'string' ? pointInTime(since, '--since', now) : 0,
+    until: typeof until === 'string' ? pointInTime(until, '--until', now) : now + 1,
+  };
+  if (range.since >= range.until) throw new UsageError('--since must be before --until');
+  return range;
+}
+
 export const modlog: Command = {
   name: 'modlog',
-  summary: 'the moderation log with who did what, newest first',
-  usage: '[page]',
+  summary: 'the moderation log with who did what (--by NAME --since TIME: one moderator\'s actions)',
+  usage: '[page] | modlog [--by NAME] [--since TIME] [--until TIME]',
   help: `
 Prints the whole moderation log, ${modlogPageSize} rows a page (page 0, the newest, by default; at most
 ${maxModlogPage}): id, time (UTC), action, the entry or account, a ban's end, who did it (a moderator's
 name, or "admin" for this command line) and the reason. Unlike the public /modlog it names the
-moderators and shows the role changes (mod_add, mod_remove).`,
+moderators and shows the role changes (mod_add, mod_remove).
+
+With --by, --since or --until it prints every action in that range instead, oldest first, each
+removal and ban with the command that undoes it: what to run after a moderator account was
+stolen or went rogue.
+
+--by NAME      only the actions of this account (looked up like a login)
+--since TIME   from this time on (included); default: the start of the log
+--until TIME   up to this time (not included); default: now
+
+TIME is a date (2026-11-21, its 00:00 UTC), a time (2026-11-21 06:30 or 2026-11-21T06:30:15,
+in UTC like everything board-admin prints, or ending in Z or an offset such as +01:00), or a
+time ago: 90m, 2h, 3d (minutes, hours, days). "--since 2026-11-21 --until 2026-11-22" is that
+whole day. Exit 1 when there is no such user.`,
   needsBoard: true,
+  options: { by: { type: 'string' }, since: { type: 'string' }, until: { type: 'string' } },
   args: [0, 1],
-  validate([page]) {
+  validate([page], options) {
     if (page !== undefined) wholeNumber(page, 'the page', maxModlogPage);
+    if (rangeOf(options, systemClock.now()) && page !== undefined) throw new UsageError('a page or --by/--since/--until, not both');
   },
-  run({ args: [raw], db, print }) {
+  run({ args: [raw], options, db, print }) {
+    const range = rangeOf(options, systemClock.now());
+    if (range) {
+      const actor = range.by === undefined ? undefined : accountNamed(db(), range.by).uid;
+      let count = 0;
+      for (const row of readModlogRange(db(), { actor, since: range.since, until: range.until })) {
+        const undo = undoing(row);
+        print(undo ? `${describe(row)}  undo: ${undo}` : describe(row));
+        count++;
+      }
+      if (count === 0) print('no moderation actions in that range');
+      return 0;
+    }
     const page = raw === undefined ? 0 : Number(raw);
     const rows = readAdminModlog(db(), page);
     if (rows.length === 0) print(page ? `nothing on page ${page}` : 'no moderation actions yet');

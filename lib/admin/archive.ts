@@ -1,22 +1,36 @@
-import { createReadStream, createWriteStream } from 'node:fs';
-import { open } from 'node:fs/promises';
+import { createReadStream, createWriteStream, statfsSync } from 'node:fs';
+import { open, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { Readable } from 'node:stream';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import { extract, pack, type Pack } from 'tar-stream';
 import { heldPath } from '../media-hold.ts';
+import { boardMediaName, isMediaFormat, mediaFormats, mediaHeadBytes, type MediaExtension } from '../media.ts';
 
 /**
  * The `backup --with-media` archive: a plain tar file (`tar -tf` lists it) holding `board.db`
  * first, then `media/<folder>/<name>` for every media file the database refers to. Written and
  * read as a stream, so neither the database nor the media have to fit in memory.
+ *
+ * What a restore accepts is exactly what a backup writes, so a hostile archive can bring nothing
+ * else into BOARD_DATA (docs/SECURITY.md "Backup archives and the media folder"): board.db first; then only plain
+ * files named as the board names its media, each named by a row of that database, once, at most
+ * maxArchiveMediaBytes, and beginning with the bytes of the format its name says.
  */
 export const archiveDbName = 'board.db';
 
-/** A media path as the board writes them (`e/3f9a….jpg`): one folder, one plain name, no dots in front. */
-const mediaPath = /^[a-z][a-z0-9_-]{0,31}\/[A-Za-z0-9_-][A-Za-z0-9._-]{0,200}$/;
+/**
+ * The largest media file an archive may hold. Why: a header can claim any size, and the board
+ * writes nothing near it (an entry image is at most 1024 px on a side, an animated GIF at most
+ * 20 megapixels of frames, from an upload of BOARD_MAX_UPLOAD, 8 MiB by default).
+ */
+export const maxArchiveMediaBytes = 64 * 1048576;
 
-export function isMediaPath(path: string): boolean {
-  return mediaPath.test(path);
+/** Why a media file's size or first bytes are not what the board writes; undefined when they are. */
+export function mediaContentProblem(extension: MediaExtension, size: number, head?: Buffer): string | undefined {
+  if (size > maxArchiveMediaBytes) return `larger than any image the board writes (${maxArchiveMediaBytes / 1048576} MiB)`;
+  if (head && !isMediaFormat(extension, head)) return `not a ${mediaFormats[extension].name} image`;
+  return undefined;
 }
 
 export interface WriteResult {
@@ -24,71 +38,94 @@ export interface WriteResult {
   bytes: number;
   /** Media paths the database named but whose file was gone, also from media/.held (deleted outside the board): left out. */
   skipped: string[];
+  /** Media paths whose name, size or bytes are not what the board writes (a restore would refuse them): left out. */
+  refused: string[];
 }
 
 /**
  * Writes the archive into `target` (an existing, empty file). A media file missing at its path is
  * taken from media/.held (moved there under the backup's hold), or else skipped with a note; one
- * that is open when deleted is still written whole. `note` gets progress lines.
+ * that is open when deleted is still written whole; one that is not the board's is left out with
+ * a note. `note` gets progress lines. A failing write (a full disk) rejects with its own error.
  */
 export async function writeArchive(target: string, dbFile: string, mediaDir: string, paths: readonly string[], note: (line: string) => void): Promise<WriteResult> {
   const archive = pack();
   const out = createWriteStream(target);
-  const written = new Promise<void>((resolve, reject) => {
+  let failure: Error | undefined; // the first failure: a full disk (ENOSPC) is reported as such, not as what it broke next
+  const written = new Promise<void>((resolve) => {
     out.on('close', resolve);
-    out.on('error', reject);
-    archive.on('error', reject);
+    out.on('error', (err) => archive.destroy((failure ??= err)));
+    archive.on('error', (err: Error) => out.destroy((failure ??= err)));
   });
   archive.pipe(out);
-  const result: WriteResult = { files: 0, bytes: 0, skipped: [] };
+  const result: WriteResult = { files: 0, bytes: 0, skipped: [], refused: [] };
   let lastNote = Date.now();
-  const add = async (name: string, file: string): Promise<boolean> => {
-    const handle = await open(file, 'r').catch((err: NodeJS.ErrnoException) => {
-      if (err.code === 'ENOENT') return undefined;
-      throw err;
-    });
-    if (!handle) return false;
+  /** Adds one file; says why not when it is missing or not the board's. */
+  const add = async (name: string, handle: FileHandle | undefined, extension?: MediaExtension): Promise<string | undefined> => {
+    if (!handle) return 'deleted meanwhile';
     try {
       const { size, mtime } = await handle.stat();
-      await addEntry(archive, { name, size, mtime, mode: name === archiveDbName ? 0o600 : 0o644 }, size ? handle.createReadStream({ start: 0, end: size - 1, autoClose: false }) : undefined);
+      if (extension) {
+        const head = Buffer.alloc(mediaHeadBytes);
+        const problem = mediaContentProblem(extension, size, head.subarray(0, (await handle.read(head, 0, head.length, 0)).bytesRead));
+        if (problem) return problem;
+      }
+      await addEntry(archive, { name, size, mtime, mode: 0o600 }, size ? handle.createReadStream({ start: 0, end: size - 1, autoClose: false }) : undefined);
       result.bytes += size;
-      return true;
+      return undefined;
     } finally {
       await handle.close();
     }
   };
 
   try {
-    if (!(await add(archiveDbName, dbFile))) throw new Error(`the database copy ${dbFile} disappeared`);
+    if (await add(archiveDbName, await openIfThere(dbFile))) throw new Error(`the database copy ${dbFile} disappeared`);
     for (const [i, path] of paths.entries()) {
-      // A file the server removed under the backup's media hold lies in the held folder.
-      if (!isMediaPath(path) || !((await add(`media/${path}`, join(mediaDir, path))) || (await add(`media/${path}`, heldPath(mediaDir, path))))) {
-        result.skipped.push(path);
-        note(`board-admin: ${path}: ${isMediaPath(path) ? 'deleted meanwhile' : 'not a media path'}, skipped`);
+      const name = boardMediaName(path);
+      const why = name ? await add(`media/${path}`, await openMedia(mediaDir, path), name.extension) : 'not a media file the board writes';
+      if (why) {
+        (why === 'deleted meanwhile' ? result.skipped : result.refused).push(path);
+        note(`board-admin: ${path}: ${why}, skipped`);
       } else {
         result.files++;
       }
       // Progress for large boards: every 500 files, and at least every 2 seconds.
       if ((i + 1) % 500 === 0 || Date.now() - lastNote >= 2000) {
         lastNote = Date.now();
-        note(`board-admin: ${i + 1}/${paths.length} media files, ${(result.bytes / 1048576).toFixed(1)} MiB written`);
+        note(`board-admin: ${i + 1}/${paths.length} media files, ${mebibytes(result.bytes)} written`);
       }
     }
     archive.finalize();
-    await written;
   } catch (err) {
-    archive.destroy();
-    out.destroy();
-    throw err;
+    archive.destroy((failure ??= err as Error));
   }
+  await written;
+  if (failure) throw failure;
   return result;
 }
 
+/** A media file at its path, or where the backup's hold moved it when the server removed it (media/.held). */
+async function openMedia(mediaDir: string, path: string): Promise<FileHandle | undefined> {
+  return (await openIfThere(join(mediaDir, path))) ?? openIfThere(heldPath(mediaDir, path));
+}
+
+async function openIfThere(file: string): Promise<FileHandle | undefined> {
+  return open(file, 'r').catch((err: NodeJS.ErrnoException) => {
+    if (err.code === 'ENOENT') return undefined;
+    throw err;
+  });
+}
+
+/** Writes one entry; rejects when the source or the archive fails (the archive's stream then carries the first error). */
 function addEntry(archive: Pack, header: { name: string; size: number; mtime: Date; mode: number }, source: Readable | undefined): Promise<void> {
   return new Promise((resolve, reject) => {
     const done = (err?: Error | null) => (err ? reject(err) : resolve());
     if (!source) return void archive.entry(header, Buffer.alloc(0), done);
     const sink = archive.entry(header, done);
+    sink.on('error', (err: Error) => {
+      source.destroy();
+      reject(err);
+    });
     source.on('error', (err) => {
       sink.destroy(err);
       reject(err);
@@ -97,21 +134,28 @@ function addEntry(archive: Pack, header: { name: string; size: number; mtime: Da
   });
 }
 
-/** One entry of an archive being read: the database, or a media file with its path relative to media/. */
-export type ArchiveEntry = { kind: 'database'; size: number } | { kind: 'media'; path: string; size: number };
+/** How an archive's content is taken in, entry by entry, once each entry has passed the checks. */
+export interface ArchiveReader {
+  /** Takes board.db (the first entry), checks it and returns the media paths its rows name. */
+  database(stream: Readable, size: number): Promise<ReadonlySet<string>>;
+  /** Takes one media file; its bytes fail the stream before the first one when they are not the format its name says. */
+  media(path: string, stream: Readable, size: number): Promise<void>;
+}
 
 /**
- * Reads an archive entry by entry. Each entry's name and type are checked before `onEntry` sees
- * it: anything but the database and plain media files (a path leaving media/, a link, a device,
- * a second database) rejects the whole archive. `onEntry` must consume the stream.
+ * Reads an archive entry by entry; each must be consumed whole. Anything but what writeArchive
+ * writes rejects the whole archive with one line naming the entry: a link, a device or a folder,
+ * a first entry other than board.db, a name twice, a name that is not a media file the board
+ * writes (a path leaving media/, an .html, an .svg), a media file no row of the database names,
+ * one larger than maxArchiveMediaBytes, or one whose bytes are not its format.
  */
-export async function readArchive(file: string, onEntry: (entry: ArchiveEntry, stream: Readable) => Promise<void>): Promise<void> {
+export async function readArchive(file: string, reader: ArchiveReader): Promise<void> {
   const parser = extract();
   const source = createReadStream(file);
   source.on('error', (err) => parser.destroy(err));
   source.pipe(parser as unknown as NodeJS.WritableStream);
   try {
-    if (!(await readEntries(parser as unknown as AsyncIterable<EntryStream>, onEntry))) throw new Error(`the archive holds no ${archiveDbName}`);
+    await readEntries(parser as unknown as AsyncIterable<EntryStream>, reader);
   } finally {
     source.destroy();
   }
@@ -119,35 +163,67 @@ export async function readArchive(file: string, onEntry: (entry: ArchiveEntry, s
 
 type EntryStream = Readable & { header: { name: string; type: string; size: number } };
 
-/** Checks and hands on each entry; says whether the database was among them. */
-async function readEntries(entries: AsyncIterable<EntryStream>, onEntry: (entry: ArchiveEntry, stream: Readable) => Promise<void>): Promise<boolean> {
-  let sawDatabase = false;
+async function readEntries(entries: AsyncIterable<EntryStream>, reader: ArchiveReader): Promise<void> {
+  let referenced: ReadonlySet<string> | undefined;
+  const seen = new Set<string>();
   for await (const stream of entries) {
     const { name, type, size } = stream.header;
-    if (type !== 'file' && type !== 'contiguous-file') throw new Error(`the archive holds "${name}", which is not a plain file (${type})`);
-    if (name === archiveDbName && sawDatabase) throw new Error(`the archive holds "${name}" twice`);
-    if (name === archiveDbName) {
-      sawDatabase = true;
-      await onEntry({ kind: 'database', size }, stream);
-    } else if (name.startsWith('media/') && isMediaPath(name.slice('media/'.length))) {
-      await onEntry({ kind: 'media', path: name.slice('media/'.length), size }, stream);
-    } else {
-      throw new Error(`the archive holds "${name}", which is neither ${archiveDbName} nor a media file`);
+    const refuse = (why: string) => new Error(`the archive holds "${name}", which is ${why}`);
+    if (type !== 'file' && type !== 'contiguous-file') throw refuse(`not a plain file (${type})`);
+    if (seen.has(name)) throw new Error(`the archive holds "${name}" twice`);
+    seen.add(name);
+    if (!referenced) {
+      if (name !== archiveDbName) throw new Error(`the archive begins with "${name}", not with ${archiveDbName}`);
+      referenced = await reader.database(Readable.from(stream, { objectMode: false }), size);
+      continue;
     }
+    const path = name.startsWith('media/') ? name.slice('media/'.length) : '';
+    const media = boardMediaName(path);
+    if (!media) throw refuse(`neither ${archiveDbName} nor a media file`);
+    if (!referenced.has(path)) throw refuse('a media file no row of its database names');
+    const problem = mediaContentProblem(media.extension, size);
+    if (problem) throw refuse(problem);
+    await reader.media(path, Readable.from(checkedHead(stream, media.extension, refuse), { objectMode: false }), size);
   }
-  return sawDatabase;
+  if (!referenced) throw new Error(`the archive holds no ${archiveDbName}`);
 }
 
-/** Writes an entry's stream into a new file ('wx': a name twice in an archive is refused). */
-export function streamToFile(stream: Readable, file: string, mode: number): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const out = createWriteStream(file, { flags: 'wx', mode });
-    out.on('error', reject);
-    out.on('close', resolve);
-    stream.on('error', (err) => {
-      out.destroy();
-      reject(err);
-    });
-    stream.pipe(out);
-  });
+/** Passes an entry's bytes on once its first ones are the format its name says; throws before the first byte otherwise. */
+async function* checkedHead(source: AsyncIterable<Buffer>, extension: MediaExtension, refuse: (why: string) => Error): AsyncGenerator<Buffer> {
+  let head: Buffer[] | undefined = [];
+  let length = 0;
+  const release = () => {
+    const problem = mediaContentProblem(extension, 0, Buffer.concat(head!));
+    if (problem) throw refuse(problem);
+    const bytes = head!;
+    head = undefined;
+    return bytes;
+  };
+  for await (const chunk of source) {
+    if (!head) {
+      yield chunk;
+      continue;
+    }
+    head.push(chunk);
+    length += chunk.length;
+    if (length >= mediaHeadBytes) yield* release();
+  }
+  if (head) yield* release();
+}
+
+/** Refuses an entry larger than the free space of the folder it is to be written into (a header can claim any size). */
+export function checkRoom(folder: string, bytes: number, what: string): void {
+  const { bavail, bsize } = statfsSync(folder);
+  const free = bavail * bsize;
+  if (bytes > free) throw new Error(`${what} needs ${mebibytes(bytes)}, but ${folder} has ${mebibytes(free)} free`);
+}
+
+/** A size as an operator reads it: `2.3 MiB`. */
+export function mebibytes(bytes: number): string {
+  return `${(bytes / 1048576).toFixed(1)} MiB`;
+}
+
+/** Writes an entry's stream into a new file ('wx': never over an existing one), readable by its owner alone. */
+export function streamToFile(stream: Readable, file: string): Promise<void> {
+  return pipeline(stream, createWriteStream(file, { flags: 'wx', mode: 0o600 }));
 }

@@ -28,6 +28,8 @@ export async function backupDatabase(config: Config, target: string, options: Ba
     const pages = await copyDatabase(config.dbPath, temporary);
     placeFile(temporary, destination, options.force);
     return { pages, destination };
+  } catch (err) {
+    throw diskFull(err, dirname(destination));
   } finally {
     removeScratch(temporary);
   }
@@ -53,6 +55,8 @@ export async function backupWithMedia(config: Config, target: string, options: B
     const written = await writeArchive(archive, database, config.mediaDir, mediaReferencedBy(database), options.note);
     placeFile(archive, destination, options.force);
     return { pages, destination, ...written };
+  } catch (err) {
+    throw diskFull(err, dirname(destination));
   } finally {
     removeScratch(database);
     removeScratch(archive);
@@ -84,6 +88,12 @@ export function checkedTarget(config: Config, target: string, options: BackupOpt
   const stale = removeStaleScratch(folder);
   if (stale.length) options.note(`board-admin: removed ${stale.length} temporary files of an earlier, interrupted run from ${folder}`);
   return destination;
+}
+
+/** A full target disk as one line, whichever step met it (SQLite's copy or the archive's writes); any other error as it is. */
+function diskFull(err: unknown, folder: string): unknown {
+  const full = (err as NodeJS.ErrnoException).code === 'ENOSPC' || (err instanceof Database.SqliteError && err.code === 'SQLITE_FULL');
+  return full ? new Error(`no space left in ${folder} (ENOSPC)`) : err;
 }
 
 /**

@@ -3,11 +3,10 @@ import { join } from 'node:path';
 import type { Config } from '../config.ts';
 import type { Db } from '../db.ts';
 import { mediaHeld } from '../media-hold.ts';
-import { referencedMediaSql, retireMedia } from '../media.ts';
+import { mediaFolders, referencedMediaSql, retireMedia } from '../media.ts';
 
 /** Files younger than this may belong to a request still writing its row: never collected. */
 export const gcMinAgeSeconds = 3600;
-const folders = ['e', 'a', 'preview'];
 
 /** Every media path a row still references. */
 function referencedMedia(db: Db): Set<string> {
@@ -26,7 +25,7 @@ export async function collectOrphanMedia(config: Config, db: Db, nowMs = Date.no
   const held = await mediaHeld(config.mediaDir); // real time: holds age by their files
   const removed: string[] = [];
   let kept = 0;
-  for (const folder of folders) {
+  for (const folder of mediaFolders) {
     const names = await readdir(join(config.mediaDir, folder)).catch(() => [] as string[]);
     for (const name of names) {
       const relative = `${folder}/${name}`;

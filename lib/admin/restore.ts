@@ -1,10 +1,10 @@
 import Database from 'better-sqlite3';
-import { copyFileSync, existsSync, mkdirSync, renameSync, rmSync } from 'node:fs';
+import { chmodSync, copyFileSync, existsSync, mkdirSync, renameSync, rmSync } from 'node:fs';
 import { dirname, join, resolve, sep } from 'node:path';
 import type { Config } from '../config.ts';
 import { makeFolders } from '../folders.ts';
 import { runningServerPid } from '../pid-file.ts';
-import { readArchive, streamToFile } from './archive.ts';
+import { archiveDbName, checkRoom, readArchive, streamToFile } from './archive.ts';
 import { backupKind, checkBackupFile, mediaReferencedBy, statOrUndefined } from './backup.ts';
 import { removeScratch, removeStaleScratch, scratchPath } from './scratch.ts';
 
@@ -40,9 +40,15 @@ export async function restoreBackup(config: Config, source: string, now: Date = 
   const stage = scratchPath(config.dataDir, 'restore');
   mkdirSync(stage, { mode: 0o700 });
   try {
-    const database = join(stage, 'board.db');
-    const media = kind === 'archive' ? await unpack(backup, stage) : (copyFileSync(backup, database), []);
-    checkBackupFile(database);
+    const database = join(stage, archiveDbName);
+    let media: string[] = [];
+    if (kind === 'archive') {
+      media = await unpack(backup, stage, database);
+    } else {
+      copyFileSync(backup, database);
+      chmodSync(database, 0o600); // a copy gets its source's mode; the board's database is the owner's only
+      checkBackupFile(database);
+    }
     const mediaRestored = moveMedia(join(stage, 'media'), config.mediaDir, media);
     const keptAs = swapDatabase(config, database, now);
     const missing = mediaReferencedBy(config.dbPath).filter((path) => !existsSync(join(config.mediaDir, path)));
@@ -52,15 +58,27 @@ export async function restoreBackup(config: Config, source: string, now: Date = 
   }
 }
 
-/** Unpacks an archive into the scratch folder; returns the media paths. Every path is checked to stay inside it. */
-async function unpack(archive: string, stage: string): Promise<string[]> {
+/**
+ * Unpacks an archive into the scratch folder and checks its database first; returns the media
+ * paths. readArchive refuses anything a backup does not write; each entry must also fit the free space.
+ */
+async function unpack(archive: string, stage: string, database: string): Promise<string[]> {
   const media: string[] = [];
-  await readArchive(archive, async (entry, stream) => {
-    const file = entry.kind === 'database' ? join(stage, 'board.db') : join(stage, 'media', entry.path);
-    if (!resolve(file).startsWith(stage + sep)) throw new Error(`the archive entry for ${file} leaves the restore folder`);
-    makeFolders(dirname(file));
-    await streamToFile(stream, file, entry.kind === 'database' ? 0o600 : 0o644);
-    if (entry.kind === 'media') media.push(entry.path);
+  await readArchive(archive, {
+    async database(stream, size) {
+      checkRoom(dirname(stage), size, `the archive's ${archiveDbName}`);
+      await streamToFile(stream, database);
+      checkBackupFile(database);
+      return new Set(mediaReferencedBy(database));
+    },
+    async media(path, stream, size) {
+      const file = join(stage, 'media', path);
+      if (!resolve(file).startsWith(stage + sep)) throw new Error(`the archive entry for ${file} leaves the restore folder`);
+      checkRoom(dirname(stage), size, `media/${path}`);
+      makeFolders(dirname(file), 0o700);
+      await streamToFile(stream, file);
+      media.push(path);
+    },
   });
   return media;
 }
@@ -71,7 +89,7 @@ function moveMedia(from: string, mediaDir: string, paths: readonly string[]): nu
   for (const path of paths) {
     const target = join(mediaDir, path);
     if (!target.startsWith(mediaDir + sep) || existsSync(target)) continue;
-    makeFolders(dirname(target), 0o700); // the owner's only, like a media folder the server makes
+    makeFolders(dirname(target), 0o700); // the owner's only, like a media folder the server makes (and the file 0600, from the stage)
     renameSync(join(from, path), target);
     moved++;
   }

@@ -5,7 +5,7 @@ import { requireUser, type Ctx } from '../http/context.ts';
 import { ApiError } from '../http/errors.ts';
 import { textField } from '../http/fields.ts';
 import { checkLoginAllowed, recordFailedLogin } from '../login-limits.ts';
-import { hashPassword, hashQueueBound, verifyPassword } from '../passwords.ts';
+import { hashQueueBound } from '../passwords.ts';
 import { deleteOtherSessions, deleteSessionById, listSessionsOfUser, type Session } from '../sessions.ts';
 import { findUserById, setPasswordHash, type UserWithHash } from '../users.ts';
 import { isSecure, loginAttempt, newPassword } from './auth.ts';
@@ -21,8 +21,9 @@ export async function changePassword(ctx: Ctx) {
   await confirmPassword(ctx, user, textField(form, 'pass'), 'pass');
   const password = newPassword(form);
 
-  const hash = await hashPassword(password, config.scryptLogN, ctx.signal, hashQueueBound(config.limitsFactor));
+  const hash = await ctx.app.passwords.hash(password, config.scryptLogN, ctx.signal, hashQueueBound(config.limitsFactor));
   db.tx(() => {
+    recheckConfirmed(ctx, session, user.pass_hash, 'pass');
     setPasswordHash(db, user.uid, hash);
     afterPasswordChange(db, user.uid, clock.now(), session.id);
   });
@@ -38,9 +39,20 @@ export async function confirmPassword(ctx: Ctx, user: UserWithHash, password: st
   const { config, clock } = ctx.app;
   const attempt = loginAttempt(ctx, user.username);
   checkLoginAllowed(attempt);
-  if (await verifyPassword(password, user.pass_hash, ctx.signal, hashQueueBound(config.limitsFactor))) return;
+  if (await ctx.app.passwords.verify(password, user.pass_hash, ctx.signal, hashQueueBound(config.limitsFactor))) return;
   recordFailedLogin({ ...attempt, now: clock.now() });
   throw new ApiError(403, 'auth.bad_password', { field });
+}
+
+/**
+ * Inside the transaction of a write that confirmed the password (which has checked the session
+ * again already, ctx.app.db): `checkedHash` is still the account's password. Why: the password
+ * check and the hashing run before the transaction, and another password change may commit
+ * meanwhile; it must stand. Else 403 auth.bad_password naming `field` (the password given is no
+ * longer right).
+ */
+export function recheckConfirmed(ctx: Ctx, session: Session, checkedHash: string, field: string): void {
+  if (findUserById(ctx.app.db, session.uid)?.pass_hash !== checkedHash) throw new ApiError(403, 'auth.bad_password', { field });
 }
 
 /** One row of the session list: `device` is the readable form of `description` (the raw User-Agent). */
@@ -60,8 +72,10 @@ export async function revokeSession(ctx: Ctx) {
   const me = requireUser(ctx);
   await ctx.form(); // no fields, but a malformed or oversized body still answers 413/415
   const id = ctx.params.id!;
+  const { db, clock } = ctx.app;
+  // The write checks the session again (ctx.app.db): an ended session ends no other, however slowly its body came.
   // Another account's id answers like an unknown one: ids are not to be probed.
-  if (!deleteSessionById(ctx.app.db, me.uid, id, ctx.app.clock.now())) throw new ApiError(404, 'session.not_found');
+  if (!deleteSessionById(db, me.uid, id, clock.now())) throw new ApiError(404, 'session.not_found');
   if (id === me.id) ctx.setCookie(clearedSessionCookie(isSecure(ctx)));
   return { status: 'ok' };
 }
@@ -70,5 +84,7 @@ export async function revokeSession(ctx: Ctx) {
 export async function revokeOtherSessions(ctx: Ctx) {
   const me = requireUser(ctx);
   await ctx.form();
-  return { count: deleteOtherSessions(ctx.app.db, me.uid, me.id, ctx.app.clock.now()) };
+  const { db, clock } = ctx.app;
+  // The write checks the session again (ctx.app.db): an ended session ends no other, however slowly its body came.
+  return { count: deleteOtherSessions(db, me.uid, me.id, clock.now()) };
 }

@@ -6,11 +6,12 @@ import { ApiError, invalidField } from '../http/errors.ts';
 import { codePoints, textField } from '../http/fields.ts';
 import { checkLoginAllowed, recordFailedLogin, type LoginAttempt } from '../login-limits.ts';
 import { fieldMessages } from '../messages.ts';
-import { activeBanUntil, bannedMessage } from '../moderation/accounts.ts';
-import { dummyHash, hashPassword, hashQueueBound, verifyPassword } from '../passwords.ts';
+import { bannedMessage } from '../moderation/accounts.ts';
+import { activeBanUntil } from '../moderation/bans.ts';
+import { dummyHash, hashQueueBound } from '../passwords.ts';
 import { consumeResetLink, findResetLink } from '../reset-links.ts';
 import { createSession, deleteSessionByToken } from '../sessions.ts';
-import { createUser, findUserById, findUserByName, isNameTaken, isValidUsername, normaliseUsername, recordLogin, setPasswordHash, type User } from '../users.ts';
+import { createUser, findUserById, findUserByName, isNameTaken, isValidUsername, normaliseUsername, setPasswordHash, type User } from '../users.ts';
 
 const day = 86_400;
 const year = 365 * day;
@@ -35,15 +36,14 @@ export async function login(ctx: Ctx) {
   const user = findUserByName(ctx.app.db, username);
   // Unknown names spend the same hashing work as wrong passwords, so timing reveals nothing.
   const stored = user?.pass_hash ?? (await dummyHash(config.scryptLogN));
-  const matches = await verifyPassword(password, stored, ctx.signal, hashQueueBound(config.limitsFactor));
+  const matches = await ctx.app.passwords.verify(password, stored, ctx.signal, hashQueueBound(config.limitsFactor));
   if (!user || !matches) {
     recordFailedLogin({ ...attempt, now: clock.now() });
     throw new ApiError(401, 'auth.bad_credentials');
   }
-  // Only after the password: a wrong one stays 401, so a ban reveals nothing to a guesser.
-  refuseBanned(ctx, user);
-
-  startSession(ctx, user.uid, timeout);
+  // Only after the password (a wrong one stays 401, so a ban reveals nothing to a guesser), and
+  // against the account as it is now: a ban or a new password may have come while we hashed.
+  setSessionCookie(ctx, startSession(ctx, user.uid, user.pass_hash, timeout), timeout);
   return { status: 'ok' };
 }
 
@@ -61,7 +61,7 @@ export async function register(ctx: Ctx) {
 
   // Before the hashing work; createUser checks again in its transaction.
   if (isNameTaken(ctx.app.db, username)) throw new ApiError(409, 'user.name_taken', { field: 'user' });
-  const hash = await hashPassword(password, ctx.app.config.scryptLogN, ctx.signal, hashQueueBound(ctx.app.config.limitsFactor));
+  const hash = await ctx.app.passwords.hash(password, ctx.app.config.scryptLogN, ctx.signal, hashQueueBound(ctx.app.config.limitsFactor));
   const uid = createUser(ctx.app.db, username, hash, ctx.app.clock.now());
   if (uid === undefined) throw new ApiError(409, 'user.name_taken', { field: 'user' });
   return created({ username });
@@ -103,15 +103,18 @@ export async function reset(ctx: Ctx) {
 
   const password = newPassword(form);
 
-  const hash = await hashPassword(password, ctx.app.config.scryptLogN, ctx.signal, hashQueueBound(ctx.app.config.limitsFactor));
+  const hash = await ctx.app.passwords.hash(password, ctx.app.config.scryptLogN, ctx.signal, hashQueueBound(ctx.app.config.limitsFactor));
   const { db } = ctx.app;
-  db.tx(() => {
+  const session = db.tx(() => {
     // A concurrent reset may have used the link while we hashed: only one wins.
     if (!consumeResetLink(db, token)) throw new ApiError(404, 'reset.invalid');
     setPasswordHash(db, user.uid, hash);
     afterPasswordChange(db, user.uid, ctx.app.clock.now());
-    startSession(ctx, user.uid, day);
+    // A ban that came while we hashed refuses the session, and the throw undoes the reset with
+    // it: the password stays, the link stays unused (as for a reset refused before hashing).
+    return startSession(ctx, user.uid, hash, day);
   });
+  setSessionCookie(ctx, session, day);
   return { username: user.username };
 }
 
@@ -121,19 +124,32 @@ export function loginAttempt(ctx: Ctx, username: string): LoginAttempt {
   return { store: limits, factor: config.limitsFactor, ip: ctx.ip, username, now: clock.now() };
 }
 
-/** 403 auth.banned while a ban is in force; the message says until when, `banned_until` the same as a number. */
+/** 403 auth.banned while a ban is in force. */
 function refuseBanned(ctx: Ctx, user: User): void {
   const until = activeBanUntil(user, ctx.app.clock.now());
-  if (until) throw new ApiError(403, 'auth.banned', { message: bannedMessage(until), extra: { banned_until: until } });
+  if (until) throw bannedError(until);
 }
 
-function startSession(ctx: Ctx, uid: number, lifetime: number): void {
-  const { db, clock } = ctx.app;
-  const now = clock.now();
-  const token = db.tx(() => {
-    recordLogin(db, uid, now);
-    return createSession(db, uid, now, lifetime, ctx.req.headers['user-agent'] ?? '');
-  });
+/** auth.banned: the message says until when, `banned_until` the same as a number. */
+function bannedError(until: number): ApiError {
+  return new ApiError(403, 'auth.banned', { message: bannedMessage(until), extra: { banned_until: until } });
+}
+
+/**
+ * A session for the account whose password hash `passHash` was checked (createSession reads the
+ * account again): its cookie value, or the answer the request gets now, as if it had started
+ * after what came in between: 403 auth.banned after a ban, 401 auth.bad_credentials after a new
+ * password (the one given is no longer right) or when the account is gone.
+ */
+function startSession(ctx: Ctx, uid: number, passHash: string, lifetime: number): string {
+  const description = ctx.req.headers['user-agent'] ?? '';
+  const session = createSession(ctx.app.db, { uid, passHash, lifetime, description }, ctx.app.clock.now());
+  if ('token' in session) return session.token;
+  if (session.refused === 'banned') throw bannedError(session.until);
+  throw new ApiError(401, 'auth.bad_credentials');
+}
+
+function setSessionCookie(ctx: Ctx, token: string, lifetime: number): void {
   ctx.setCookie(sessionCookie(token, { maxAge: lifetime, secure: isSecure(ctx) }));
 }
 

@@ -7,7 +7,6 @@ import type { Form } from '../http/body.ts';
 import { created, requireUser, type Ctx } from '../http/context.ts';
 import { ApiError, invalidField } from '../http/errors.ts';
 import { codePoints, integerParam, textField } from '../http/fields.ts';
-import { processEntryImage } from '../images.ts';
 import { removeMedia, saveMedia } from '../media.ts';
 import { fieldMessages } from '../messages.ts';
 import { entryLink } from '../preview/links.ts';
@@ -77,7 +76,7 @@ export async function create(ctx: Ctx) {
 
   let filepath = '';
   if (file) {
-    const image = await processEntryImage(file.data);
+    const image = await ctx.app.images.entry(file.data);
     filepath = await saveMedia(config, 'e', image.extension, image.data);
   }
   let pid: number | undefined;
@@ -137,7 +136,7 @@ export async function remove(ctx: Ctx) {
   const pid = integerParam(ctx.params.pid, 'pid');
   await ctx.form(); // no fields, but a malformed or oversized body still answers 413/415
   ownLiveEntry(ctx, me.uid, pid);
-  const filepath = softDeleteEntry(ctx.app.db, pid);
+  const filepath = softDeleteEntry(ctx.app.db, pid, ctx.app.clock.now());
   await removeMedia(ctx.app.config, [filepath]);
   return { status: 'deleted' };
 }

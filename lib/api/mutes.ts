@@ -20,7 +20,7 @@ export async function unmute(ctx: Ctx) {
   const me = requireUser(ctx);
   const target = await targetAccount(ctx);
   if (target.uid === me.uid) throw invalidField('user', fieldMessages.muteSelf);
-  unmuteAccount(ctx.app.db, me.uid, target.uid);
+  unmuteAccount(ctx.app.db, me.uid, target.uid, ctx.app.clock.now());
   return { status: 'ok' };
 }
 

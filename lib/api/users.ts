@@ -3,12 +3,11 @@ import { clearedSessionCookie } from '../http/cookies.ts';
 import { requireUser, type Ctx } from '../http/context.ts';
 import { ApiError, invalidField } from '../http/errors.ts';
 import { textField } from '../http/fields.ts';
-import { processAvatar } from '../images.ts';
 import { removeMedia, saveMedia } from '../media.ts';
 import { fieldMessages } from '../messages.ts';
-import { activeBanUntil } from '../moderation/accounts.ts';
+import { activeBanUntil } from '../moderation/bans.ts';
 import { findUserById, findUserByName, isValidUsername, moderatorRole, normaliseUsername, renameUser, setAvatar, type User } from '../users.ts';
-import { confirmPassword } from './account.ts';
+import { confirmPassword, recheckConfirmed } from './account.ts';
 
 /** GET /api/u/{username}/info */
 export function publicInfo(ctx: Ctx) {
@@ -28,21 +27,24 @@ export function ownInfo(ctx: Ctx) {
   const me = requireUser(ctx);
   const user = findUserById(ctx.app.db, me.uid);
   if (!user) throw new ApiError(401, 'auth.required');
-  return ownProfile(ctx, user);
+  return ownProfile(user);
 }
 
 /** GET /api/auth/whoami: always 200, so a logged-out page load logs no error; `{uid: 0}` without a session. */
 export function whoami(ctx: Ctx) {
   const session = ctx.session();
   const user = session && findUserById(ctx.app.db, session.uid);
-  return user ? ownProfile(ctx, user) : { uid: 0 };
+  return user ? ownProfile(user) : { uid: 0 };
 }
 
-/** The account as its owner sees it (user info, whoami, the data export). */
-export function ownProfile(ctx: Ctx, user: User) {
+/**
+ * The account as its owner sees it (user info, whoami, the data export). No `banned_until`: a
+ * banned account has no session to ask with.
+ */
+export function ownProfile(user: User) {
   // The role shows only here: the public info never tells who moderates.
   const role = user.role === moderatorRole ? { role: moderatorRole } : {};
-  return { uid: user.uid, username: user.username, created_at: user.created_at, last_login: user.last_login, avatar: user.avatar, ...role, ...banOf(ctx, user) };
+  return { uid: user.uid, username: user.username, created_at: user.created_at, last_login: user.last_login, avatar: user.avatar, ...role };
 }
 
 /** POST /api/user/rename */
@@ -51,7 +53,7 @@ export async function rename(ctx: Ctx) {
   const form = await ctx.form();
   const username = normaliseUsername(textField(form, 'user'));
   if (!isValidUsername(username)) throw invalidField('user', fieldMessages.username);
-  if (!renameUser(ctx.app.db, me.uid, username)) throw new ApiError(409, 'user.name_taken', { field: 'user' });
+  if (!renameUser(ctx.app.db, me.uid, username, ctx.app.clock.now())) throw new ApiError(409, 'user.name_taken', { field: 'user' });
   return { username };
 }
 
@@ -61,7 +63,7 @@ export async function changeAvatar(ctx: Ctx) {
   const form = await ctx.form();
   const file = form.files.get('avatar');
   if (!file) throw invalidField('avatar', fieldMessages.imageRequired);
-  const image = await processAvatar(file.data);
+  const image = await ctx.app.images.avatar(file.data);
   const { config, db } = ctx.app;
   const avatar = await saveMedia(config, 'a', image.extension, image.data);
   let previous: string;
@@ -77,14 +79,17 @@ export async function changeAvatar(ctx: Ctx) {
 
 /** POST /api/user/delete: password confirmation, then the account (at once) and its data (in the background). */
 export async function deleteOwnAccount(ctx: Ctx) {
-  const { uid } = requireUser(ctx);
+  const session = requireUser(ctx);
   const form = await ctx.form();
   const { db, config } = ctx.app;
-  const user = findUserById(db, uid);
+  const user = findUserById(db, session.uid);
   if (!user) throw new ApiError(401, 'auth.required');
   await confirmPassword(ctx, user, textField(form, 'pass1'), 'pass1');
 
-  const media = deleteAccount(db, uid, ctx.app.clock.now());
+  const media = db.tx(() => {
+    recheckConfirmed(ctx, session, user.pass_hash, 'pass1');
+    return deleteAccount(db, user.uid, ctx.app.clock.now());
+  });
   ctx.app.accountRemoval?.wake(); // entries, votes and reports follow within seconds, in slices
   ctx.setCookie(clearedSessionCookie(config.origin.startsWith('https:')));
   await removeMedia(config, media);

@@ -1,5 +1,6 @@
 import type { Db } from '../db.ts';
 import { readEntriesByPid, type EntryJson } from '../entry-reads.ts';
+import { newestInSubtree } from './subtree.ts';
 import { atomTime, element, parent } from './xml.ts';
 
 /**
@@ -22,6 +23,11 @@ export interface AtomFeed {
   entries: EntryJson[];
   /** The time of a feed without entries (Atom requires <updated>). */
   emptyUpdated: number;
+  /**
+   * The feed's last change that its entries' own times do not show (an entry gone, a thread
+   * moved up, a renamed author: lib/atom/changes.ts); the feed's `updated` is never older.
+   */
+  changedAt?: number;
   /** An entry's title, when the feed says more than the text's start (the private feed: reply or mention). */
   titleOf?: (entry: EntryJson) => string;
 }
@@ -64,7 +70,7 @@ function entryXml(origin: string, entry: EntryJson, title: string): string {
 /** The feed as XML, with the newest time it shows. */
 export function atomXml(origin: string, feed: AtomFeed): AtomDocument {
   const live = feed.entries.filter((entry) => !entry.deleted);
-  const updated = Math.max(0, ...live.map((entry) => entry.edited_at ?? entry.created_at)) || feed.emptyUpdated;
+  const updated = Math.max(feed.changedAt ?? 0, ...live.map((entry) => entry.edited_at ?? entry.created_at)) || feed.emptyUpdated;
   const xml = '<?xml version="1.0" encoding="utf-8"?>\n' + parent('feed', { xmlns: 'http://www.w3.org/2005/Atom' }, [
     element('id', {}, `${origin}${feed.page}`),
     element('title', { type: 'text' }, feed.title),
@@ -92,12 +98,19 @@ export function boardFeedEntries(db: Db): EntryJson[] {
 }
 
 /**
- * /e/{pid}/feed.atom: the entry and its replies, the 50 newest by creation (pid order is creation
- * order, so the replies' index gives the newest first and stops after 50).
+ * How many pages of replies the thread feed's walk reads at most, each one indexed query. Why a
+ * bound: the walk reads the replies of the newest entries' ancestors (one page a level, so 200
+ * for the deepest chain) and little else, but a subtree whose newest entries were removed by
+ * the hundred makes it read through them; past this it shows what it found.
  */
-export function threadFeedEntries(db: Db, pid: number): EntryJson[] {
-  const replies = db.all<{ pid: number }>('SELECT pid FROM entries WHERE reply_to = ? AND deleted = 0 ORDER BY pid DESC LIMIT ?', pid, atomFeedSize);
-  return entriesInOrder(db, [...replies.map((row) => row.pid), pid].slice(0, atomFeedSize));
+export const threadFeedReads = 500;
+
+/**
+ * /e/{pid}/feed.atom: the 50 newest live entries of the entry's whole subtree, itself included,
+ * newest first, however deep (lib/atom/subtree.ts).
+ */
+export function threadFeedEntries(db: Db, pid: number, maxReads = threadFeedReads): EntryJson[] {
+  return entriesInOrder(db, newestInSubtree(db, pid, atomFeedSize, maxReads));
 }
 
 /** /u/{username}/feed.atom: the author's 50 newest live entries, replies included. */

@@ -9,6 +9,7 @@ import { createLimitStore } from '../rate-limit.ts';
 import { metricsUrl } from '../serve.ts';
 import { metricsListenFailure } from '../startup-errors.ts';
 import { createClusterMetrics, type MetricsMessage } from './metrics.ts';
+import { claimWorkersPort } from './port.ts';
 import { isSlotMessage, serveSlots } from './slots.ts';
 import { workerIndexVariable, type WorkerMessage } from './worker.ts';
 
@@ -25,7 +26,8 @@ const stopGraceMs = 15_000;
  * The cluster's primary (BOARD_WORKERS > 1): holds the pid file, opens the database first (the
  * migrations run once, before any worker), runs the once-jobs (lib/once-jobs.ts) and the WAL
  * checkpoint thread, hands out the machine's hashing, image and search slots, answers the metrics,
- * and forks the workers. It serves no HTTP itself. A worker that dies is logged and replaced, after a
+ * claims the port and forks the workers, each of which listens on it itself (lib/cluster/port.ts).
+ * It serves no HTTP and accepts no connection of the board's port. A worker that dies is logged and replaced, after a
  * back-off when workers keep dying young. SIGTERM stops the workers gracefully, then the jobs,
  * then the database; exit 0.
  */
@@ -51,6 +53,7 @@ export function runPrimary(config: Config, releasePidFile: () => void, fail: Fai
   let stopping = false;
   let quickDeaths = 0;
   const pendingForks = new Set<NodeJS.Timeout>();
+  let port = config.port;
 
   /** All workers listen: the start-up line, then the metrics listener. */
   const announceStart = (port: number) => {
@@ -68,13 +71,13 @@ export function runPrimary(config: Config, releasePidFile: () => void, fail: Fai
     if (isSlotMessage(message)) return slots.handle(worker, message);
     if (message.board === 'metrics') return metrics?.receive(message);
     if (message.board === 'wake') return jobs[message.job]?.wake();
-    if (message.board === 'notify') return jobs.notifier?.send(message.text);
+    if (message.board === 'notify') return jobs.notifier?.send(message.notice);
     serving.add(worker); // 'listening'
     if (!started && ++listening === config.workers) announceStart(message.port);
   };
 
   const fork = (index: number) => {
-    const worker = cluster.fork({ [workerIndexVariable]: String(index) });
+    const worker = cluster.fork({ [workerIndexVariable]: String(index), PORT: String(port) });
     const bornAt = Date.now();
     workers.set(index, worker);
     worker.on('message', (message: WorkerMessage | MetricsMessage) => onMessage(worker, message));
@@ -127,7 +130,13 @@ export function runPrimary(config: Config, releasePidFile: () => void, fail: Fai
     log.flush();
   })());
 
-  for (let index = 1; index <= config.workers; index++) fork(index);
+  claimWorkersPort(config.host, config.port).then(
+    (claimed) => {
+      port = claimed;
+      if (!stopping) for (let index = 1; index <= config.workers; index++) fork(index);
+    },
+    (err: Error) => void stop('the port is not free').then(() => fail(err, config)),
+  );
   const shutdown = (signal: string) => void stop(signal).then(() => process.exit(0));
   process.on('SIGTERM', () => shutdown('SIGTERM'));
   process.on('SIGINT', () => shutdown('SIGINT'));

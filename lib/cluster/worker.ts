@@ -1,5 +1,6 @@
 import { createApp, type App } from '../app.ts';
 import { loadConfig, type Config } from '../config.ts';
+import type { ReportNotice } from '../notify.ts';
 import type { JobLink } from '../once-jobs.ts';
 import { serveApp } from '../serve.ts';
 import type { Semaphore } from '../semaphore.ts';
@@ -12,13 +13,14 @@ import { isSlotMessage, remoteSemaphore, type SlotMessage } from './slots.ts';
 export type WorkerMessage =
   | { board: 'listening'; port: number }
   | { board: 'wake'; job: 'previews' | 'accountRemoval' }
-  | { board: 'notify'; text: string };
+  | { board: 'notify'; notice: ReportNotice };
 
 /** The worker's number (1..N) the primary gives each worker; a replacement takes over the number of the one it replaces. */
 export const workerIndexVariable = 'BOARD_WORKER_INDEX';
 
 /**
- * One cluster worker: serves HTTP on the shared port with its own database connection, its own
+ * One cluster worker: serves HTTP on its own socket of the shared port (`reusePort`: the kernel
+ * hands it its share of the connections), with its own database connection, its own
  * response cache and its own impression counts. The once-jobs run in the primary; this process
  * wakes them over IPC, takes hashing, image and search slots from the primary, and stops
  * gracefully on SIGTERM (from the primary, or from systemd to the whole group) or when the primary
@@ -36,7 +38,7 @@ export function runWorker(): void {
   let app: App;
   const link: JobLink = {
     wake: (job) => send({ board: 'wake', job }),
-    notify: (text) => send({ board: 'notify', text }),
+    notify: (notice) => send({ board: 'notify', notice }),
   };
   try {
     config = loadConfig(process.env);
@@ -53,6 +55,7 @@ export function runWorker(): void {
   );
 
   const serving = serveApp(app, config, {
+    reusePort: true,
     listening: (port) => send({ board: 'listening', port }),
     failed: (err, line) => {
       console.error(`board: ${line ?? startupFailure(err, config) ?? err.stack}`);

@@ -19,9 +19,20 @@ export function isNotModified(ctx: Ctx, etag: string, updated: number): boolean 
   return Number.isFinite(since) && Math.floor(since / 1000) >= updated;
 }
 
+/**
+ * A document's Last-Modified: its time, but at most the second before now. Why: an HTTP date
+ * counts whole seconds, so a copy sent in the second of a change could not be told from one
+ * sent before a second change in that same second, and If-Modified-Since would keep the older
+ * one; a second that is over can change no more.
+ */
+export function lastModifiedOf(updated: number, now: number): number {
+  return Math.min(updated, now - 1);
+}
+
 /** Sends a document with its validators, or 304 without a body when the client's copy is current. */
 export function sendDocument(ctx: Ctx, type: string, doc: { body: Buffer; etag: string; updated: number }, headers: Record<string, string> = {}): void {
-  const validators = { ETag: doc.etag, 'Last-Modified': new Date(doc.updated * 1000).toUTCString(), ...headers };
+  const lastModified = lastModifiedOf(doc.updated, ctx.app.clock.now());
+  const validators = { ETag: doc.etag, 'Last-Modified': new Date(lastModified * 1000).toUTCString(), ...headers };
   if (isNotModified(ctx, doc.etag, doc.updated)) {
     ctx.res.writeHead(304, validators);
     ctx.res.end();

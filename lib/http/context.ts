@@ -1,14 +1,20 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { findSessionByToken, type Session } from '../sessions.ts';
+import { findSessionByToken, liveSessionRole, type Session } from '../sessions.ts';
 import { findUserById, moderatorRole, type User } from '../users.ts';
 import type { Services } from '../services.ts';
 import { readForm, type Form } from './body.ts';
 import { clientIp } from './client-ip.ts';
 import { parseCookies } from './cookies.ts';
 import { ApiError } from './errors.ts';
+import { sessionBoundDb } from './session-bound-db.ts';
 
 /** One request as a handler sees it. */
 export interface Ctx {
+  /**
+   * The board's services, with `db` bound to this request's session: each write transaction
+   * first checks again, inside it, that the session is still live and (once requireModerator
+   * passed) its account still a moderator (lib/http/session-bound-db.ts).
+   */
   app: Services;
   req: IncomingMessage;
   res: ServerResponse;
@@ -19,6 +25,14 @@ export interface Ctx {
   cookies: Record<string, string>;
   /** The caller's live session, looked up once on first use. */
   session(): Session | undefined;
+  /** Set by requireModerator: the request acts with a moderator's authority, so its writes re-check the role too. */
+  actsAsModerator: boolean;
+  /**
+   * Throws 401 auth.required unless the session this request looked up is still live, 403
+   * mod.required when it acts as a moderator and the account no longer is one; nothing to check
+   * without a session. Every write transaction calls it first (ctx.app.db); a long read between its parts.
+   */
+  recheckSession(): void;
   /** The request body as a form, read once with the configured limits. */
   form(): Promise<Form>;
   setCookie(cookie: string): void;
@@ -48,11 +62,13 @@ export function requireUser(ctx: Ctx): Session {
 /**
  * A moderator's session, or 401 auth.required / 403 mod.required. The pipeline calls it for
  * every `mod` route right after the session check; handlers call it first to learn who acts.
+ * From then on each write of the request checks the role again (ctx.recheckSession).
  */
 export function requireModerator(ctx: Ctx): User {
   const session = requireUser(ctx);
   const user = findUserById(ctx.app.db, session.uid);
   if (user?.role !== moderatorRole) throw new ApiError(403, 'mod.required');
+  ctx.actsAsModerator = true;
   return user;
 }
 
@@ -65,13 +81,21 @@ export function makeContext(app: Services, req: IncomingMessage, res: ServerResp
   let form: Promise<Form> | undefined;
   let aborter: AbortController | undefined;
   const cookies = parseCookies(req.headers.cookie);
-  return {
-    app, req, res, url, cookies,
+  const ctx: Ctx = {
+    app: { ...app, db: sessionBoundDb(app.db, () => ctx.recheckSession()) },
+    req, res, url, cookies,
     params: {},
     ip: clientIp(req, app.config.trustProxy),
     session() {
       if (session === null) session = cookies.session ? findSessionByToken(app.db, cookies.session, app.clock.now()) : undefined;
       return session;
+    },
+    actsAsModerator: false,
+    recheckSession() {
+      if (!session) return; // never looked up, or none: the request acts for nobody
+      const role = liveSessionRole(app.db, session.id, app.clock.now());
+      if (role === undefined) throw new ApiError(401, 'auth.required');
+      if (ctx.actsAsModerator && role !== moderatorRole) throw new ApiError(403, 'mod.required');
     },
     form() {
       form ??= readForm(req, { maxMultipart: app.config.maxUpload, maxUrlencoded: urlencodedLimit });
@@ -92,4 +116,5 @@ export function makeContext(app: Services, req: IncomingMessage, res: ServerResp
       return aborter.signal;
     },
   };
+  return ctx;
 }

@@ -22,7 +22,9 @@ export type RequestListener = (req: IncomingMessage, res: ServerResponse) => voi
  */
 export function createRequestListener(app: Services, routes: readonly Route[], notFoundPage: Handler, hitLines: HitLines): RequestListener {
   const router = createRouter(routes);
-  const maxDrainBytes = app.config.maxUpload * 2;
+  // A refused body is read and dropped up to this bound before the connection closes (at least
+  // 1 MiB: reading that costs little, and a client cut off while it sends never sees the answer).
+  const maxDrainBytes = Math.max(app.config.maxUpload * 2, 2 ** 20);
   const fastPath = createFastPath(app, routes, hitLines);
 
   return (req, res) => {

@@ -25,7 +25,9 @@ export function sendJsonText(res: ServerResponse, status: number, text: string |
 /**
  * Answers a failed request in the error shape of docs/API.md "Errors". An ApiError is the client's; anything else
  * is logged with its stack and answered 500 internal. A body refused unread is drained (bounded)
- * and the connection closed.
+ * and the connection closed; when its declared length is within the bound the answer waits for
+ * the drain: a client still sending when the connection closes gets EPIPE or a reset instead of
+ * the answer (fetch did in about half the tries with a 300 KB upload, on Node 26 nearly always).
  */
 export function sendError(log: Log, maxDrainBytes: number, req: IncomingMessage, res: ServerResponse, err: unknown): void {
   if (err instanceof ClientGone) return;
@@ -37,11 +39,16 @@ export function sendError(log: Log, maxDrainBytes: number, req: IncomingMessage,
   }
   res.removeHeader('Set-Cookie'); // a failed request changes no session
   const headers = { ...apiError.options.headers };
-  if (bodyLeftUnread(req)) {
-    headers.Connection = 'close';
+  const answer = () => sendJson(res, apiError.status, apiError.body(), headers);
+  if (!bodyLeftUnread(req)) return answer();
+  headers.Connection = 'close';
+  const declared = Number(req.headers['content-length'] ?? Infinity);
+  if (declared > maxDrainBytes) {
     drainOrDrop(req, maxDrainBytes);
+    return answer();
   }
-  sendJson(res, apiError.status, apiError.body(), headers);
+  req.once('end', answer);
+  drainOrDrop(req, maxDrainBytes);
 }
 
 /** 400 with the request message, for requests the HTTP layer refuses before any route. */

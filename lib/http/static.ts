@@ -1,5 +1,6 @@
-import { createReadStream } from 'node:fs';
-import { stat } from 'node:fs/promises';
+import { constants } from 'node:fs';
+import { open } from 'node:fs/promises';
+import { pipeline } from 'node:stream/promises';
 import type { ServerResponse } from 'node:http';
 import { extname, join, sep } from 'node:path';
 
@@ -39,26 +40,47 @@ export function safeFilePath(root: string, encodedSubPath: string): string | und
   return full.startsWith(root + sep) ? full : undefined;
 }
 
-/** Streams a regular file with its type; false when there is no such file. */
-export async function sendFile(res: ServerResponse, path: string, options: { status?: number; cacheControl?: string; head?: boolean } = {}): Promise<boolean> {
-  const info = await stat(path).catch(() => undefined);
-  if (!info?.isFile()) return false;
-  const type = contentTypes[extname(path).toLowerCase()] ?? 'application/octet-stream';
-  res.writeHead(options.status ?? 200, {
-    'Content-Type': type,
-    'Content-Length': info.size,
-    'Cache-Control': options.cacheControl ?? 'no-cache',
-    'Last-Modified': info.mtime.toUTCString(),
-  });
-  if (options.head) {
-    res.end();
+export interface SendFileOptions {
+  status?: number;
+  cacheControl?: string;
+  head?: boolean;
+  /** The Content-Type; default: by the file's extension. */
+  type?: string;
+  /** More headers for the answer. */
+  headers?: Record<string, string>;
+  /** Checks the file's first `bytes` bytes (fewer for a shorter file): false answers as if there were no file. */
+  accept?: { bytes: number; test(head: Buffer): boolean };
+  /** Refuses a symbolic link as the file itself (the folders above it may still be links). */
+  noFollow?: boolean;
+}
+
+/** Streams a regular file with its type; false when there is no such file (or `accept` refuses it). */
+export async function sendFile(res: ServerResponse, path: string, options: SendFileOptions = {}): Promise<boolean> {
+  const file = await open(path, options.noFollow ? constants.O_RDONLY | constants.O_NOFOLLOW : 'r').catch(() => undefined);
+  if (!file) return false;
+  try {
+    const info = await file.stat();
+    if (!info.isFile()) return false;
+    if (options.accept) {
+      const head = Buffer.alloc(options.accept.bytes);
+      const { bytesRead } = await file.read(head, 0, head.length, 0);
+      if (!options.accept.test(head.subarray(0, bytesRead))) return false;
+    }
+    res.writeHead(options.status ?? 200, {
+      ...options.headers,
+      'Content-Type': options.type ?? contentTypes[extname(path).toLowerCase()] ?? 'application/octet-stream',
+      'Content-Length': info.size,
+      'Cache-Control': options.cacheControl ?? 'no-cache',
+      'Last-Modified': info.mtime.toUTCString(),
+    });
+    if (options.head || info.size === 0) {
+      res.end();
+      return true;
+    }
+    // pipeline: a client that goes away ends the read too (and the file is closed below).
+    await pipeline(file.createReadStream({ start: 0, end: Math.max(0, info.size - 1), autoClose: false }), res).catch(() => res.destroy());
     return true;
+  } finally {
+    await file.close();
   }
-  await new Promise<void>((resolve) => {
-    const stream = createReadStream(path);
-    stream.on('error', () => { res.destroy(); resolve(); });
-    stream.on('end', resolve);
-    stream.pipe(res);
-  });
-  return true;
 }

@@ -137,7 +137,7 @@ function defineProcessMetrics(app: Services, registers: Registry[]): void {
 }
 
 /** The database's and the once-jobs' figures: in the process that runs the jobs, read once per scrape. */
-export function defineJobMetrics(app: JobDeps & { config: Config }, jobs: Pick<RunningJobs, 'previews'>, registers: Registry[]): void {
+export function defineJobMetrics(app: JobDeps & { config: Config }, jobs: Pick<RunningJobs, 'previews' | 'notifier'>, registers: Registry[]): void {
   new Gauge({
     name: 'board_preview_queue_depth',
     help: 'Link-preview jobs due now in the database queue (running ones included).',
@@ -156,6 +156,30 @@ export function defineJobMetrics(app: JobDeps & { config: Config }, jobs: Pick<R
       const outcomes = jobs.previews?.stats().outcomes;
       if (!outcomes) return; // BOARD_PREVIEW=0: no queue runs in this process
       for (const [outcome, count] of Object.entries(outcomes)) this.inc({ outcome }, count);
+    },
+  });
+  new Counter({
+    name: 'board_notify_messages_total',
+    help: 'Report messages to BOARD_NOTIFY_URL: sent (the webhook took it) or failed (given up after 3 tries; its reports go into the next message).',
+    labelNames: ['outcome'],
+    registers,
+    collect() {
+      this.reset();
+      const messages = jobs.notifier?.stats().messages;
+      if (!messages) return; // no BOARD_NOTIFY_URL
+      for (const [outcome, count] of Object.entries(messages)) this.inc({ outcome }, count);
+    },
+  });
+  new Counter({
+    name: 'board_notify_reports_total',
+    help: 'Reports worth a message (an entry\'s first open report, or its fifth) by how they reached BOARD_NOTIFY_URL: alone (a message of its own), coalesced (counted in one message with others, at most one message a minute) or unsent (dropped at shutdown).',
+    labelNames: ['outcome'],
+    registers,
+    collect() {
+      this.reset();
+      const notices = jobs.notifier?.stats().notices;
+      if (!notices) return;
+      for (const [outcome, count] of Object.entries(notices)) this.inc({ outcome }, count);
     },
   });
   new Gauge({

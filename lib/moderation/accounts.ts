@@ -2,6 +2,7 @@ import type { Db } from '../db.ts';
 import { writeModlog, administrator, type ActorUid } from '../modlog.ts';
 import { deleteSessionsOfUser } from '../sessions.ts';
 import { moderatorRole } from '../users.ts';
+import { permanentBan } from './bans.ts';
 import { removeAllEntriesOf } from './entries.ts';
 
 /**
@@ -9,15 +10,8 @@ import { removeAllEntriesOf } from './entries.ts';
  * moderator role. Each runs in one transaction with its log row.
  */
 
-/** `banned_until` stored: 0 none, -1 permanent, else the Unix time the ban ends. */
-export const permanentBan = -1;
 /** docs/API.md "POST /api/mod/user/{username}/ban": at most ten years; longer is what a permanent ban is for. */
 export const maxBanDays = 3650;
-
-/** A ban in force at `now`: its banned_until (-1 or the end), else 0 (none, or expired). */
-export function activeBanUntil(user: { banned_until: number }, now: number): number {
-  return user.banned_until === permanentBan || user.banned_until > now ? user.banned_until : 0;
-}
 
 const banEnd = new Intl.DateTimeFormat('de-DE', { dateStyle: 'long', timeStyle: 'short', timeZone: 'UTC' });
 

@@ -1,3 +1,4 @@
+import { entryFeedsChanged } from '../atom/changes.ts';
 import type { Db } from '../db.ts';
 import { adjustEntryCounters, findEntry, findLiveEntry } from '../entries.ts';
 import { recordRestoredDescendant, repairLatestAfterRemoval } from '../latest.ts';
@@ -27,6 +28,7 @@ export function removeEntry(db: Db, pid: number, reason: string, actor: ActorUid
     repairLatestAfterRemoval(db, pid, entry.reply_to);
     const logId = writeModlog(db, actor, { action: 'remove', pid, uid: entry.uid, reason }, now);
     closeOpenReports(db, pid, 'remove', logId, now);
+    entryFeedsChanged(db, entry, now);
     db.responses.threadChanged(entry.root);
     db.responses.userChanged(entry.uid); // it leaves the author's feed: their pages shift
     return true;
@@ -51,6 +53,7 @@ export function restoreEntry(db: Db, pid: number, actor: ActorUid, now: number):
     indexEntry(db, entry);
     recordRestoredDescendant(db, entry.reply_to, entry);
     writeModlog(db, actor, { action: 'restore', pid, uid: entry.uid }, now);
+    entryFeedsChanged(db, entry, now);
     db.responses.threadChanged(entry.root);
     db.responses.userChanged(entry.uid); // back in the author's feed
     return 'restored';

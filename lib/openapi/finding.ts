@@ -62,7 +62,7 @@ export const finding: Area = {
       ok: json('ended', status('ok')),
     },
     'GET /feed.atom': publicFeed('boardFeed', 'Atom: the 50 newest threads by last activity'),
-    'GET /e/:pid/feed.atom': publicFeed('threadFeed', 'Atom: the entry and its replies, the 50 newest', 'unknown, deleted or removed entry'),
+    'GET /e/:pid/feed.atom': publicFeed('threadFeed', 'Atom: the 50 newest entries of the entry\'s whole subtree, at any depth', 'unknown, deleted or removed entry'),
     'GET /u/:username/feed.atom': publicFeed('userFeedAtom', 'Atom: the user\'s 50 newest entries', 'no such user'),
     'GET /n/:token': {
       id: 'privateFeed',

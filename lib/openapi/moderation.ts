@@ -9,7 +9,7 @@ const banned = object({ username: string(), banned_until: integer('-1 permanent,
 
 export const moderation: Area = {
   tag: 'Moderation',
-  description: 'For moderators (403 mod.required for everyone else, checked right after the session); the log is public.',
+  description: 'For moderators (403 mod.required for everyone else, checked right after the session; then the actions\' write limits, 429 rate.limited); the log is public.',
   operations: {
     'GET /api/mod/reports/:page': {
       id: 'reportQueue',

@@ -64,8 +64,8 @@ export const pages: Area = {
     'GET /static/media/*': {
       id: 'media',
       summary: 'An uploaded image, avatar or preview thumbnail (the path may hold slashes)',
-      ok: { status: 200, description: 'the file with its image type', mediaType: 'image/*' },
-      more: [html(404, 'no such file, or an image no live entry owns')],
+      ok: { status: 200, description: 'the image with its type (JPEG, PNG, GIF or WebP), nosniff and a Content-Security-Policy that allows nothing', mediaType: 'image/*' },
+      more: [html(404, 'no such file, a file the board did not write (by its name and first bytes), or an image no live entry owns')],
     },
     'GET /static/*': {
       id: 'staticFile',

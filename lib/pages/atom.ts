@@ -1,10 +1,13 @@
+import { boardFeedChangedAt, privateFeedChangedAt, threadFeedChangedAt, userFeedChangedAt } from '../atom/changes.ts';
 import { atomXml, boardFeedEntries, entryTitle, threadFeedEntries, userFeedEntries, type AtomFeed } from '../atom/feeds.ts';
 import { findLiveEntry } from '../entries.ts';
+import { readEntriesByPid } from '../entry-reads.ts';
 import { findFeedTokenOwner } from '../feed-tokens.ts';
 import { etagOf, sendDocument } from '../http/conditional.ts';
 import type { Ctx } from '../http/context.ts';
 import { readNotifications } from '../notifications.ts';
 import type { CachedDocument } from '../response-cache.ts';
+import { entryPageTitle } from './share.ts';
 import { findUserByName } from '../users.ts';
 import { notFoundPage } from './shell.ts';
 
@@ -33,20 +36,37 @@ async function sendPublic(ctx: Ctx, key: string, build: () => AtomFeed | undefin
   sendDocument(ctx, atomType, doc, { 'Cache-Control': publicCache });
 }
 
-/** GET /feed.atom: the 50 newest threads by last activity. */
+/**
+ * GET /feed.atom: the 50 newest threads by last activity. A reply or a bump deep in a thread
+ * moves the thread up without a newer entry of its own, so the threads' last activity counts too.
+ */
 export function boardAtom(ctx: Ctx) {
-  return sendPublic(ctx, '/feed.atom', () => ({
-    page: '/', self: '/feed.atom', title: 'Das Board: neueste Beiträge', entries: boardFeedEntries(ctx.app.db), emptyUpdated: ctx.app.clock.now(),
-  }));
+  const { db } = ctx.app;
+  return sendPublic(ctx, '/feed.atom', () => {
+    const entries = boardFeedEntries(db);
+    return {
+      page: '/', self: '/feed.atom', title: 'Das Board: neueste Beiträge', entries, emptyUpdated: ctx.app.clock.now(),
+      changedAt: Math.max(boardFeedChangedAt(db), ...entries.map((entry) => entry.last_activity)),
+    };
+  });
 }
 
-/** GET /e/{pid}/feed.atom: the entry and its 50 newest replies; 404 for an unknown, deleted or removed entry. */
+/**
+ * GET /e/{pid}/feed.atom: the 50 newest entries of the entry's subtree, titled like the entry's
+ * page; 404 for an unknown, deleted or removed entry.
+ */
 export function threadAtom(ctx: Ctx) {
+  const { db } = ctx.app;
   const pid = /^\d{1,15}$/.test(ctx.params.pid!) ? Number(ctx.params.pid) : 0;
   return sendPublic(ctx, `/e/${pid}/feed.atom`, () => {
-    const entry = pid > 0 ? findLiveEntry(ctx.app.db, pid) : undefined;
-    if (!entry) return undefined;
-    return { page: `/e/${pid}`, self: `/e/${pid}/feed.atom`, title: `Das Board: Diskussion ${pid}`, entries: threadFeedEntries(ctx.app.db, pid), emptyUpdated: entry.created_at };
+    const entry = pid > 0 ? findLiveEntry(db, pid) : undefined;
+    const opening = entry && readEntriesByPid(db, [pid]).get(pid);
+    if (!entry || !opening) return undefined;
+    return {
+      page: `/e/${pid}`, self: `/e/${pid}/feed.atom`, title: entryPageTitle(opening), entries: threadFeedEntries(db, pid), emptyUpdated: entry.created_at,
+      // The title is the opening entry's text, which an edit changes even when it is not among the 50.
+      changedAt: Math.max(threadFeedChangedAt(db, entry.root), opening.edited_at ?? 0),
+    };
   });
 }
 
@@ -57,21 +77,22 @@ export function userAtom(ctx: Ctx) {
   const page = `/u/${encodeURIComponent(user.username)}`;
   return sendPublic(ctx, `/u/${user.uid}/feed.atom`, () => ({
     page, self: `${page}/feed.atom`, title: `Das Board: Beiträge von ${user.username}`, entries: userFeedEntries(ctx.app.db, user.uid), emptyUpdated: user.created_at,
+    changedAt: userFeedChangedAt(ctx.app.db, user.uid),
   }));
 }
 
 const kindTitles = { reply: 'Antwort', mention: 'Erwähnung' } as const;
 
-/** GET /n/{token}.atom: the account's 50 newest notifications; 404 for an unknown or ended token. Never cached by anyone. */
+/** GET /n/{token}.atom: the account's 50 newest notifications; 404 for an unknown or ended token, and while the account is banned. Never cached by anyone. */
 export function privateAtom(ctx: Ctx) {
   const token = /^(.*)\.atom$/.exec(ctx.params.token!)?.[1] ?? '';
-  const uid = findFeedTokenOwner(ctx.app.db, token);
+  const uid = findFeedTokenOwner(ctx.app.db, token, ctx.app.clock.now());
   if (uid === undefined) return notFoundPage(ctx);
   const notifications = readNotifications(ctx.app.db, uid, 0, 50);
   const kinds = new Map(notifications.map((n) => [n.entry.pid, kindTitles[n.kind]]));
   const doc = documentOf(ctx, {
     page: '/benachrichtigungen', self: ctx.url.pathname, title: 'Das Board: deine Benachrichtigungen',
-    entries: notifications.map((n) => n.entry), emptyUpdated: ctx.app.clock.now(),
+    entries: notifications.map((n) => n.entry), emptyUpdated: ctx.app.clock.now(), changedAt: privateFeedChangedAt(ctx.app.db, uid),
     titleOf: (entry) => `${kinds.get(entry.pid)} von ${entry.username}: ${entryTitle(entry)}`,
   });
   sendDocument(ctx, atomType, doc, { 'Cache-Control': 'private, no-cache', 'Referrer-Policy': 'no-referrer' });

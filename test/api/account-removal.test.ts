@@ -8,8 +8,7 @@ import { openDb, type Db } from '../../lib/db.ts';
 import { createEntry } from '../../lib/entries.ts';
 import { fileReport } from '../../lib/reports.ts';
 import { castVote } from '../../lib/votes.ts';
-import { consistencyProblems } from '../resilience/consistency.ts';
-import { accountRemovalDone, limitsOff, member, password, startProxiedBoard, uidOf, type TestBoard } from '../helpers.ts';
+import { accountRemovalDone, consistencyProblems, limitsOff, member, password, startProxiedBoard, uidOf, type TestBoard } from '../helpers.ts';
 
 /**
  * Finding 1 of the abuse review, last part: deleting an account with a deep chain blocked the

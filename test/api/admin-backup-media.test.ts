@@ -8,7 +8,7 @@ import { pack } from 'tar-stream';
 import { restoreBackup } from '../../lib/admin/restore.ts';
 import { verifyBackup } from '../../lib/admin/verify.ts';
 import { loadConfig } from '../../lib/config.ts';
-import { emptyFolder, imageFixture, limitsOff, mediaFiles, post, runAdmin, runAdminWith, startBoard, useBoard } from '../helpers.ts';
+import { boardMediaPath, emptyFolder, imageFixture, limitsOff, mediaFiles, post, runAdmin, runAdminWith, startBoard, useBoard } from '../helpers.ts';
 
 /** backup --with-media, restore and verify: a whole board in one tar file, and back. */
 describe('a board with images, avatars and a preview thumbnail', () => {
@@ -27,9 +27,10 @@ describe('a board with images, avatars and a preview thumbnail', () => {
       assert.equal(avatar.status, 200, avatar.text);
     }
     // A link preview's thumbnail, as the preview fetcher would have stored it.
+    const thumb = boardMediaPath('preview');
     mkdirSync(join(t.board.config.mediaDir, 'preview'), { recursive: true });
-    writeFileSync(join(t.board.config.mediaDir, 'preview', 'thumb1.jpg'), image);
-    t.board.app.services.db.run("INSERT INTO previews (url, title, thumb, fetched_at) VALUES ('https://example.org/', 'Beispiel', 'preview/thumb1.jpg', 1)");
+    writeFileSync(join(t.board.config.mediaDir, thumb), image);
+    t.board.app.services.db.run("INSERT INTO previews (url, title, thumb, fetched_at) VALUES ('https://example.org/', 'Beispiel', ?, 1)", thumb);
   });
 
   const referenced = () => t.board.app.services.db.all<{ path: string }>(
@@ -60,20 +61,21 @@ describe('a board with images, avatars and a preview thumbnail', () => {
     });
 
     test('a referenced file deleted meanwhile is left out with a note; verify then reports it missing', async () => {
-      const gone = join(t.board.config.mediaDir, 'preview', 'gone.jpg');
+      const path = boardMediaPath('preview');
+      const gone = join(t.board.config.mediaDir, path);
       writeFileSync(gone, image);
-      t.board.app.services.db.run("INSERT INTO previews (url, title, thumb, fetched_at) VALUES ('https://example.org/gone', 'Weg', 'preview/gone.jpg', 1)");
+      t.board.app.services.db.run("INSERT INTO previews (url, title, thumb, fetched_at) VALUES ('https://example.org/gone', 'Weg', ?, 1)", path);
       rmSync(gone);
       try {
         const file = join(emptyFolder(), 'board.tar');
         const run = await runAdmin(t.board, ['backup', '--with-media', file]);
         assert.equal(run.code, 0, run.stderr);
-        assert.match(run.stderr, /^board-admin: preview\/gone\.jpg: deleted meanwhile, skipped$/m);
+        assert.match(run.stderr, new RegExp(`^board-admin: ${path}: deleted meanwhile, skipped$`, 'm'));
         assert.match(run.stdout, /; 1 files deleted meanwhile were left out\n$/);
-        assert.ok(!tarList(file).includes('media/preview/gone.jpg'));
+        assert.ok(!tarList(file).includes(`media/${path}`));
         const verify = await runAdminWith(['verify', file]);
         assert.equal(verify.code, 1);
-        assert.match(verify.stderr, /^board-admin: verify: problem: .*: 1 media files missing from the archive \(preview\/gone\.jpg\)/);
+        assert.match(verify.stderr, new RegExp(`^board-admin: verify: problem: .*: 1 media files missing from the archive \\(${path}\\)`));
       } finally {
         t.board.app.services.db.run("DELETE FROM previews WHERE url = 'https://example.org/gone'");
       }
@@ -81,10 +83,11 @@ describe('a board with images, avatars and a preview thumbnail', () => {
 
     test('a large board gets progress lines on stderr (every 500 files), and --quiet leaves them out', async () => {
       const db = t.board.app.services.db;
+      const many = Array.from({ length: 1000 }, () => boardMediaPath('preview'));
       db.tx(() => {
-        for (let i = 0; i < 1000; i++) db.run('INSERT INTO previews (url, title, thumb, fetched_at) VALUES (?, ?, ?, 1)', `https://example.org/${i}`, 'x', `preview/many${i}.jpg`);
+        for (const [i, path] of many.entries()) db.run('INSERT INTO previews (url, title, thumb, fetched_at) VALUES (?, ?, ?, 1)', `https://example.org/many/${i}`, 'x', path);
       });
-      for (let i = 0; i < 1000; i++) writeFileSync(join(t.board.config.mediaDir, 'preview', `many${i}.jpg`), 'x');
+      for (const path of many) writeFileSync(join(t.board.config.mediaDir, path), image);
       try {
         const run = await runAdmin(t.board, ['backup', '--with-media', join(emptyFolder(), 'board.tar')]);
         assert.equal(run.code, 0, run.stderr);
@@ -94,8 +97,8 @@ describe('a board with images, avatars and a preview thumbnail', () => {
         assert.equal(quiet.code, 0);
         assert.equal(quiet.stderr, '');
       } finally {
-        db.run("DELETE FROM previews WHERE thumb LIKE 'preview/many%'");
-        for (let i = 0; i < 1000; i++) rmSync(join(t.board.config.mediaDir, 'preview', `many${i}.jpg`));
+        db.run("DELETE FROM previews WHERE url LIKE 'https://example.org/many/%'");
+        for (const path of many) rmSync(join(t.board.config.mediaDir, path));
       }
     });
   });
@@ -167,7 +170,7 @@ describe('a board with images, avatars and a preview thumbnail', () => {
     });
 
     /** A tar file with a real board.db and one more entry of the attacker's choosing. */
-    async function hostileArchive(entry: { name: string; type?: 'file' | 'symlink' | 'link' | 'directory'; linkname?: string }): Promise<string> {
+    async function hostileArchive(entry: { name: string; type?: 'file' | 'symlink' | 'link' | 'directory' | 'character-device' | 'fifo'; linkname?: string }): Promise<string> {
       const file = join(emptyFolder(), 'evil.tar');
       const archive = pack();
       const out = archive.pipe(createWriteStream(file) as unknown as NodeJS.WritableStream);
@@ -187,9 +190,12 @@ describe('a board with images, avatars and a preview thumbnail', () => {
       ['a file outside media/', { name: 'server.pid' }],
       ['a symlink', { name: 'media/e/link.jpg', type: 'symlink', linkname: '/etc/passwd' }],
       ['a hard link', { name: 'media/e/hard.jpg', type: 'link', linkname: 'board.db' }],
+      ['a device', { name: 'media/e/0123456789abcdef0123456789abcdef.jpg', type: 'character-device' }],
+      ['a fifo', { name: 'media/e/0123456789abcdef0123456789abcdef.jpg', type: 'fifo' }],
+      ['a folder', { name: 'media/e/', type: 'directory' }],
       ['a second database', { name: 'board.db' }],
     ];
-    const refusal = /^the archive holds "[^"]*"(, which is (neither board\.db nor a media file|not a plain file \(\w+\))| twice)$/;
+    const refusal = /^the archive holds "[^"]*"(, which is (neither board\.db nor a media file|not a plain file \([\w-]+\))| twice)$/;
     for (const [what, entry] of attacks) {
       test(`with ${what} is refused whole by restore and verify, and nothing is written outside or inside BOARD_DATA`, async () => {
         const file = await hostileArchive(entry);

@@ -68,7 +68,56 @@ describe('Atom feeds', () => {
     assert.ok(!(await feed(visitor(t.board), '/feed.atom')).entries.some((e) => e.id.endsWith(`/e/${top}`)));
   });
 
+  test('/e/{pid}/feed.atom: the whole subtree newest first, replies to replies included, titled like the entry\'s page', async () => {
+    const { Anna } = t.members;
+    const bert = t.members['Bert Otto'];
+    const opening = await post(Anna, 'Worum geht es hier eigentlich? Ein Thema mit einer langen Einleitung,\n die länger als sechzig Zeichen ist.');
+    t.board.clock.advance(10);
+    const second = await post(bert, 'Direkte Antwort.', opening);
+    t.board.clock.advance(10);
+    const fourth = await post(Anna, 'Antwort auf die Antwort.', second);
+    t.board.clock.advance(10);
+    await post(bert, 'Noch eine direkte Antwort.', opening);
+    t.board.clock.advance(10);
+    let deep = fourth;
+    for (let level = 1; level <= 3; level++) {
+      deep = await post(level % 2 ? bert : Anna, `Ganz unten ${level}.`, deep);
+      t.board.clock.advance(10);
+    }
+    const gone = await post(bert, 'Entfernt, also nicht im Feed.', deep);
+    assert.equal((await t.members.Mod.post(`/api/mod/entry/${gone}/remove`, { reason: 'Spam' })).status, 200);
+    const { answer, entries } = await feed(visitor(t.board), `/e/${opening}/feed.atom`);
+    assert.deepEqual(entries.map((e) => e.content), [
+      'Ganz unten 3.', 'Ganz unten 2.', 'Ganz unten 1.', 'Noch eine direkte Antwort.', 'Antwort auf die Antwort.', 'Direkte Antwort.',
+      'Worum geht es hier eigentlich? Ein Thema mit einer langen Einleitung,\n die länger als sechzig Zeichen ist.',
+    ]);
+    const title = /<feed[^>]*>[\s\S]*?<title type="text">([^<]*)<\/title>/.exec(answer.text)![1];
+    assert.equal(title, 'Worum geht es hier eigentlich? Ein Thema mit einer langen … – Anna – Das Board');
+    const branch = await feed(visitor(t.board), `/e/${second}/feed.atom`);
+    assert.deepEqual(branch.entries.map((e) => e.content), ['Ganz unten 3.', 'Ganz unten 2.', 'Ganz unten 1.', 'Antwort auf die Antwort.', 'Direkte Antwort.']);
+    assert.match(branch.answer.text, /<title type="text">Direkte Antwort\. – Bert Otto – Das Board<\/title>/);
+  });
+
+  test('/e/{pid}/feed.atom holds at most the 50 newest, however deep; an edit of the opening text moves its title', async () => {
+    const { Anna } = t.members;
+    const top = await post(Anna, 'Eine lange Kette.');
+    let parent = top;
+    for (let level = 1; level <= 60; level++) parent = await post(Anna, `Glied ${level}`, parent);
+    const { entries } = await feed(visitor(t.board), `/e/${top}/feed.atom`);
+    assert.equal(entries.length, 50);
+    assert.deepEqual(entries.map((e) => e.content), Array.from({ length: 50 }, (_, i) => `Glied ${60 - i}`));
+    t.board.clock.advance(10);
+    assert.equal((await Anna.post(`/api/entry/${top}/edit`, { content: 'Eine sehr lange Kette.' })).status, 200);
+    const editedAt = t.board.clock.now();
+    t.board.clock.advance(1);
+    const edited = await visitor(t.board).get(`/e/${top}/feed.atom`);
+    assert.match(edited.text, /<title type="text">Eine sehr lange Kette\. – Anna – Das Board<\/title>/);
+    assert.equal(Date.parse(edited.headers.get('last-modified')!) / 1000, editedAt, 'the edit, though the opening entry is not among the 50');
+  });
+
   test('ETag with If-None-Match and Last-Modified with If-Modified-Since answer 304; a write changes the feed', async () => {
+    // The second of the last write must be over before Last-Modified can name it (test/api/atom-updated.test.ts).
+    t.board.clock.advance(1);
     const first = await visitor(t.board).get('/feed.atom');
     const etag = first.headers.get('etag')!;
     const lastModified = first.headers.get('last-modified')!;

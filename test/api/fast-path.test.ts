@@ -5,9 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { createDataVersion } from '../../lib/data-version.ts';
-import { eventually } from '../browser/browser-helpers.ts';
-import { limitsOff, post, rawRequest, startBoard, useBoard, visitor } from '../helpers.ts';
-import { sendRaw } from '../resilience/raw-http.ts';
+import { eventually, limitsOff, post, rawRequest, sendRaw, startBoard, useBoard, visitor } from '../helpers.ts';
 
 /**
  * Cached feed pages and threads leave through lib/http/fast-path.ts: the answer must be the one

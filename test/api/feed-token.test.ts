@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { tokenHash } from '../../lib/tokens.ts';
-import { assertDocumented, assertError, limitsOff, password, post, uidOf, useBoard, visitor, type Client } from '../helpers.ts';
+import { assertDocumented, assertError, day, limitsOff, password, post, uidOf, useBoard, visitor, type Client } from '../helpers.ts';
 import { atomEntries, parseAtom } from '../atom-helpers.ts';
 
 /** docs/API.md "Private Atom feed": the token, what ends it, what the log writes. */
@@ -15,7 +15,7 @@ async function newFeedUrl(client: Client): Promise<string> {
 }
 
 describe('the private Atom feed of notifications', () => {
-  const t = useBoard({ env: limitsOff, members: ['Anna', 'Bert'] });
+  const t = useBoard({ env: limitsOff, members: ['Anna', 'Bert'], moderators: ['Mia'] });
   const path = (url: string) => url.slice(t.board.config.origin.length);
 
   test('POST /api/user/feed-token answers {url} on BOARD_ORIGIN; the feed lists replies and mentions; only the hash is stored', async () => {
@@ -74,5 +74,23 @@ describe('the private Atom feed of notifications', () => {
     const changed = await Bert.post('/api/user/password', { pass: password, pass1: 'ein ganz neues Passwort', pass2: 'ein ganz neues Passwort' });
     assert.equal(changed.status, 200, changed.text);
     assert.equal((await visitor(t.board).get(path(url))).status, 404);
+  });
+
+  test('a banned account\'s feed answers 404 while the ban lasts, and 200 again once it is lifted or has ended', async () => {
+    const { Anna, Mia } = t.members;
+    const url = await newFeedUrl(Anna);
+    const feed = () => visitor(t.board).get(path(url));
+    assert.equal((await feed()).status, 200);
+    assert.equal((await Mia.post('/api/mod/user/Anna/ban', { reason: 'Spam' })).status, 200);
+    const banned = await feed();
+    assert.equal(banned.status, 404);
+    assertDocumented(banned);
+    assert.doesNotMatch(banned.text, /Benachrichtigungen/, 'nothing of the feed');
+    assert.equal((await Mia.post('/api/mod/user/Anna/unban')).status, 200);
+    assert.equal((await feed()).status, 200, 'the token was kept: the feed works again');
+    assert.equal((await Mia.post('/api/mod/user/Anna/ban', { reason: 'Pause', days: 1 })).status, 200);
+    assert.equal((await feed()).status, 404);
+    t.board.clock.advance(day);
+    assert.equal((await feed()).status, 200, 'an ended ban is no ban');
   });
 });

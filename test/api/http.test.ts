@@ -4,7 +4,7 @@ import { connect } from 'node:net';
 import { join } from 'node:path';
 import { before, describe, test } from 'node:test';
 import { createEntry } from '../../lib/entries.ts';
-import { assertDocumented, assertError, password, rawRequest, useBoard, type Answer, type TestBoard } from '../helpers.ts';
+import { assertDocumented, assertError, imageFixture, password, rawRequest, useBoard, type Answer, type TestBoard } from '../helpers.ts';
 
 const urlencoded = { 'content-type': 'application/x-www-form-urlencoded' };
 
@@ -248,12 +248,16 @@ describe('cross-site request forgery guard', () => {
 
 describe('static files never leave their folders', () => {
   const t = useBoard();
-  before(() => {
+  // A real JPEG under a name the board writes: only such a file is served from media/ (issue 28).
+  const real = 'e/0123456789abcdef0123456789abcdef.jpg';
+  let jpeg: Buffer;
+  before(async () => {
+    jpeg = await imageFixture();
     mkdirSync(join(t.board.config.mediaDir, 'e'), { recursive: true });
-    writeFileSync(join(t.board.config.mediaDir, 'e', 'real.jpg'), 'JPEGDATA');
+    writeFileSync(join(t.board.config.mediaDir, real), jpeg);
     writeFileSync(join(t.board.config.dataDir, 'secret.txt'), 'TOPSECRET');
     // An entry image is served only while a live entry owns it.
-    createEntry(t.board.app.services.db, { uid: 0, content: '', filepath: 'e/real.jpg', replyTo: 0, link: '' }, t.board.clock.now());
+    createEntry(t.board.app.services.db, { uid: 0, content: '', filepath: real, replyTo: 0, link: '' }, t.board.clock.now());
   });
 
   const attempts = [
@@ -270,7 +274,7 @@ describe('static files never leave their folders', () => {
     '/static/media/..%5csecret.txt',
     '/static/media/..%5c..%5cboard.db',
     '/static/media/%00',
-    '/static/media/e/real.jpg%00.png',
+    `/static/media/${real}%00.png`,
     '/static/media/%252e%252e/secret.txt',
     '/static/media/%252e%252e%252fsecret.txt',
     '/static/media/%c0%ae%c0%ae/secret.txt',
@@ -300,9 +304,9 @@ describe('static files never leave their folders', () => {
   });
 
   test('an existing media file is served', async () => {
-    const answer = await rawRequest(t.board.url, 'GET', '/static/media/e/real.jpg');
+    const answer = await rawRequest(t.board.url, 'GET', `/static/media/${real}`);
     assert.equal(answer.status, 200);
-    assert.equal(answer.text, 'JPEGDATA');
+    assert.equal(answer.text, jpeg.toString('utf8'));
     assert.equal(answer.headers['content-type'], 'image/jpeg');
   });
 });

@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { activeBanUntil } from '../../lib/moderation/accounts.ts';
+import { activeBanUntil } from '../../lib/moderation/bans.ts';
 import { findUserByName } from '../../lib/users.ts';
 import {
-  entryRow, imageFixture, makeModerator, moderator, modlogRows, post, runAdmin, uidOf, useBoard, visitor, type TestBoard,
+  entryRow, imageFixture, limitsOff, makeModerator, moderator, modlogRows, post, runAdmin, runAdminInProcess, uidOf, useBoard, visitor, type Client, type TestBoard,
 } from '../helpers.ts';
 
 /**
@@ -155,5 +155,64 @@ describe('board-admin reports and report-close', () => {
     const [row] = (await visitor(t.board).get('/api/modlog/0')).body;
     assert.deepEqual([row.action, row.pid, row.username], ['dismiss', pid, 'Anna']);
     assert.match((await admin(t.board, ['report-close', String(id)], 1)).stderr, new RegExp(`no open report #${id}`));
+  });
+});
+
+describe('board-admin modlog --by NAME --since … --until …', () => {
+  const t = useBoard({ env: limitsOff, members: ['Anna', 'Spam'], moderators: ['Mia', 'Moritz'] });
+  /** bin/board-admin's runCli in this process (the real program runs in the suites above). */
+  const cli = async (args: string[], code = 0) => {
+    const run = await runAdminInProcess(args, { BOARD_DATA: t.board.config.dataDir, BOARD_ORIGIN: t.board.config.origin });
+    assert.equal(run.code, code, `${args.join(' ')}: exit ${run.code}\n${run.stdout}${run.stderr}`);
+    return run;
+  };
+
+  test('lists exactly one moderator\'s actions in the range, oldest first, with the commands that undo them', async () => {
+    const { Anna, Spam, Mia, Moritz } = t.members;
+    const realNow = Math.floor(Date.now() / 1000);
+    const [t0, t1, t2] = [realNow - 3 * 3600, realNow - 2 * 3600, realNow - 1800];
+    const remove = async (by: Client, pid: number) => assert.equal((await by.post(`/api/mod/entry/${pid}/remove`, { reason: 'Spam' })).status, 200);
+    t.board.clock.set(t0);
+    const [a, b, c, f, g] = [await post(Anna, 'a'), await post(Anna, 'b'), await post(Anna, 'c'), await post(Anna, 'f'), await post(Anna, 'g')];
+    const [d, e] = [await post(Spam, 'd'), await post(Spam, 'e')];
+    await remove(Mia, a);
+    await remove(Moritz, b);
+    t.board.clock.set(t1);
+    await remove(Mia, c);
+    assert.equal((await Mia.post('/api/mod/user/Spam/ban', { reason: 'Spam', purge: '1' })).status, 200);
+    await remove(Moritz, f);
+    t.board.clock.set(t2);
+    await remove(Mia, g);
+
+    const id = (action: string, pid = 0) => t.board.app.services.db.one<{ id: number }>('SELECT id FROM modlog WHERE action = ? AND pid = ?', action, pid)!.id;
+    const at = (time: number) => new Date(time * 1000).toISOString().slice(0, 16).replace('T', ' ');
+    const removed = (pid: number, author: string, by: string, time: number) =>
+      `#${id('remove', pid)}  ${at(time)}  remove entry ${pid} (${author})  by ${by}  "Spam"  undo: board-admin restore-entry ${pid}`;
+    const banned = `#${id('ban')}  ${at(t1)}  ban Spam permanently  by Mia  "Spam"  undo: board-admin unban "Spam"`;
+    const list = async (...args: string[]) => (await cli(['modlog', ...args])).stdout.trimEnd().split('\n');
+
+    const miasHour = await list('--by', 'mia', '--since', at(t1), '--until', at(t2));
+    assert.deepEqual(miasHour, [removed(c, 'Anna', 'Mia', t1), banned, removed(d, 'Spam', 'Mia', t1), removed(e, 'Spam', 'Mia', t1)]);
+    assert.deepEqual(await list('--by', 'Mia', '--since', '1h'), [removed(g, 'Anna', 'Mia', t2)]);
+    assert.deepEqual(await list('--by', 'Moritz'), [removed(b, 'Anna', 'Moritz', t0), removed(f, 'Anna', 'Moritz', t1)]);
+    assert.deepEqual(await list('--since', at(t1), '--until', at(t2)), [removed(c, 'Anna', 'Mia', t1), banned, removed(d, 'Spam', 'Mia', t1), removed(e, 'Spam', 'Mia', t1), removed(f, 'Anna', 'Moritz', t1)]);
+    assert.deepEqual(await list('--by', 'Mia', '--until', at(t0)), ['no moderation actions in that range']);
+
+    // The administrator runs what the list says: Mia's hour is undone.
+    for (const line of miasHour) {
+      const [command, arg] = line.split('undo: board-admin ')[1]!.split(' ');
+      await cli([command!, arg!.startsWith('"') ? JSON.parse(arg!) : arg!]);
+    }
+    for (const pid of [c, d, e]) assert.equal(entryRow(t.board, pid)!.removed, 0);
+    assert.equal(entryRow(t.board, a)!.removed, 1, 'outside the range');
+    assert.equal(userRow(t.board, 'Spam').banned_until, 0);
+  });
+
+  test('an unknown name is exit 1; a time that is none, an empty range, or a page with a range is exit 2', async () => {
+    assert.match((await cli(['modlog', '--by', 'Niemand'], 1)).stderr, /no user named "Niemand"/);
+    for (const args of [['--since', 'gestern'], ['--until', '2026-02-30'], ['--since', '2h', '--until', '3h'], ['2', '--by', 'Mia'], ['--by', '']]) {
+      const run = await cli(['modlog', ...args], 2);
+      assert.match(run.stderr, /^board-admin: modlog: .+\nsee: board-admin help modlog\n$/, args.join(' '));
+    }
   });
 });

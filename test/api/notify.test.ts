@@ -1,15 +1,16 @@
 import assert from 'node:assert/strict';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { after, before, describe, test } from 'node:test';
-import { maxPendingNotifications, startNotifier } from '../../lib/notify.ts';
-import { eventually } from '../browser/browser-helpers.ts';
-import { limitsOff, post, useBoard, visitor } from '../helpers.ts';
+import { startNotifier, type NotifyOptions } from '../../lib/notify.ts';
+import { eventually, limitsOff, post, useBoard, visitor } from '../helpers.ts';
 import { startFakeSite, type FakeSite } from '../preview-helpers.ts';
 
 /**
  * BOARD_NOTIFY_URL (docs/API.md "Notifications"): a plain-text German POST when an entry gets its
  * first open report and when its open reports reach 5; in the background, 5 s per try, at most 3
- * tries with back-off; a local fake webhook stands in for ntfy.
+ * tries with back-off; one message on its way at a time and a gap after each, the reports
+ * meanwhile counted into the next message. A local fake webhook stands in for ntfy; the tests hold
+ * the webhook's answers and the sender's waits at gates they open.
  */
 
 interface Received {
@@ -17,9 +18,16 @@ interface Received {
   contentType: string;
 }
 
-/** A fake webhook: records every POST; `mode` decides the answer. */
-async function startWebhook(): Promise<FakeSite & { received: Received[]; mode: 'ok' | 'fail' | 'hang'; held: ServerResponse[] }> {
-  const hook = Object.assign(await startFakeSite(), { received: [] as Received[], mode: 'ok' as 'ok' | 'fail' | 'hang', held: [] as ServerResponse[] });
+/** A fake webhook: records every POST; `mode` decides the answer ('hang': held until `release`). */
+async function startWebhook(): Promise<FakeSite & { received: Received[]; mode: 'ok' | 'fail' | 'hang'; held: ServerResponse[]; release(): void }> {
+  const hook = Object.assign(await startFakeSite(), {
+    received: [] as Received[],
+    mode: 'ok' as 'ok' | 'fail' | 'hang',
+    held: [] as ServerResponse[],
+    release() {
+      for (const res of hook.held.splice(0)) res.writeHead(200).end();
+    },
+  });
   hook.route('/hook', (req: IncomingMessage, res: ServerResponse) => {
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -37,7 +45,7 @@ describe('report notifications on a board with BOARD_NOTIFY_URL', () => {
   const t = useBoard({
     prepare: async () => { hook = await startWebhook(); },
     env: () => ({ ...limitsOff, BOARD_NOTIFY_URL: hook.url('/hook'), BOARD_ORIGIN: 'https://board.example' }),
-    start: { notify: { timeoutMs: 300, backoffMs: 10 } },
+    start: { notify: { timeoutMs: 300, backoffMs: 10, gapMs: 0 } },
     members: ['Anna', 'Bert'],
     moderators: ['Mia'],
   });
@@ -92,54 +100,140 @@ describe('report notifications on a board with BOARD_NOTIFY_URL', () => {
   });
 });
 
+describe('30 anonymous reports from 30 addresses while the webhook is slow', () => {
+  let hook: Awaited<ReturnType<typeof startWebhook>>;
+  const t = useBoard({
+    prepare: async () => { hook = await startWebhook(); },
+    env: () => ({ ...limitsOff, BOARD_TRUST_PROXY: '1', BOARD_METRICS_PORT: '0', BOARD_NOTIFY_URL: hook.url('/hook'), BOARD_ORIGIN: 'https://board.example' }),
+    // No gap and no timeout that could decide: the webhook's gate alone holds the sender.
+    start: { notify: { timeoutMs: 600_000, gapMs: 0 } },
+    members: ['Anna'],
+  });
+  after(() => hook.close());
+
+  test('send two messages: the first report, then one that counts the other 29; the metrics say so', async () => {
+    hook.mode = 'hang';
+    const pids: number[] = [];
+    for (let i = 0; i < 30; i++) pids.push(await post(t.members.Anna, `Beitrag ${i}`));
+    const report = (i: number) => t.board.client({ ip: `198.51.100.${i + 1}` }).post(`/api/entry/${pids[i]}/report`);
+    assert.equal((await report(0)).status, 200);
+    await eventually(() => hook.received.length === 1, 'the first message is on its way');
+    for (let i = 1; i < 30; i++) assert.equal((await report(i)).status, 200);
+    assert.equal(hook.received.length, 1, 'nothing more while the first is on its way');
+    hook.mode = 'ok';
+    hook.release();
+    await eventually(() => hook.received.length === 2, 'the message that counts the rest');
+    const addresses = pids.slice(1, 6).map((pid) => `https://board.example/e/${pid}`).join(' ');
+    assert.deepEqual(hook.received.map((r) => r.body), [
+      `Neue Meldung im Board: https://board.example/e/${pids[0]}`,
+      `Meldungen im Board seit der letzten Nachricht: 29 Beiträge neu gemeldet. ${addresses} … Alle offenen Meldungen: https://board.example/mod`,
+    ]);
+    const metrics = await (await fetch(`${t.board.metricsUrl}/metrics`)).text();
+    const value = (series: string) => Number(new RegExp(`^${series.replace(/[{}]/g, '\\$&')} (\\d+)$`, 'm').exec(metrics)?.[1]);
+    assert.equal(value('board_notify_messages_total{outcome="sent"}'), 2);
+    assert.equal(value('board_notify_messages_total{outcome="failed"}'), 0);
+    assert.equal(value('board_notify_reports_total{outcome="alone"}'), 1);
+    assert.equal(value('board_notify_reports_total{outcome="coalesced"}'), 29);
+    assert.equal(value('board_notify_reports_total{outcome="unsent"}'), 0);
+    assert.equal(hook.received.length, 2, 'and no third');
+  });
+});
+
+/** A sender's waits (back-off and gap) held until the test opens them; `ms` is what each asked for. */
+function sleepGate() {
+  const waits: { ms: number; open(): void }[] = [];
+  const sleep: NonNullable<NotifyOptions['sleep']> = (ms, signal) => new Promise<void>((resolve) => {
+    waits.push({ ms, open: resolve });
+    signal.addEventListener('abort', () => resolve(), { once: true });
+  });
+  return { waits, sleep };
+}
+
+const origin = 'https://board.example';
+const first = (pid: number) => ({ pid, openReports: 1 });
+
 describe('the notification sender', () => {
   let hook: Awaited<ReturnType<typeof startWebhook>>;
   before(async () => { hook = await startWebhook(); });
   after(() => hook.close());
 
-  test('a webhook error is tried 3 times with back-off, then given up with a log line', async () => {
+  test('after a message it waits a minute; the reports meanwhile go out as one message that counts them', async () => {
+    hook.received.length = 0;
+    hook.mode = 'ok';
+    const gate = sleepGate();
+    const notifier = startNotifier(hook.url('/hook'), origin, () => {}, { sleep: gate.sleep });
+    notifier.send(first(1));
+    await eventually(() => gate.waits.length === 1, 'the gap after the first message');
+    assert.equal(gate.waits[0]!.ms, 60_000);
+    notifier.send(first(2));
+    notifier.send(first(3));
+    notifier.send({ pid: 1, openReports: 5 });
+    assert.equal(hook.received.length, 1, 'nothing during the gap');
+    gate.waits[0]!.open();
+    await eventually(() => hook.received.length === 2, 'the next message');
+    assert.deepEqual(hook.received.map((r) => r.body), [
+      `Neue Meldung im Board: ${origin}/e/1`,
+      `Meldungen im Board seit der letzten Nachricht: 2 Beiträge neu gemeldet, 1 Beitrag mit 5 offenen Meldungen. ${origin}/e/2 ${origin}/e/3 ${origin}/e/1 Alle offenen Meldungen: ${origin}/mod`,
+    ]);
+    await eventually(() => gate.waits.length === 2, 'a gap after that one too');
+    gate.waits[1]!.open();
+    assert.deepEqual(notifier.stats(), { messages: { sent: 2, failed: 0 }, notices: { alone: 1, coalesced: 3, unsent: 0 } });
+    await notifier.stop();
+  });
+
+  test('a webhook error is tried 3 times with back-off, then given up; the next message counts its report', async () => {
     hook.received.length = 0;
     hook.mode = 'fail';
     const logs: string[] = [];
-    const notifier = startNotifier(hook.url('/hook'), (line) => logs.push(line), { timeoutMs: 1000, backoffMs: 20 });
-    notifier.send('eins');
+    const gate = sleepGate();
+    const notifier = startNotifier(hook.url('/hook'), origin, (line) => logs.push(line), { timeoutMs: 1000, backoffMs: 20, sleep: gate.sleep });
+    notifier.send(first(1));
+    await eventually(() => gate.waits.length === 1, 'the first back-off');
+    gate.waits[0]!.open();
+    await eventually(() => gate.waits.length === 2, 'the second back-off');
+    gate.waits[1]!.open();
     await eventually(() => logs.length === 3, 'three log lines');
+    assert.deepEqual(gate.waits.map((w) => w.ms), [20, 40]);
     assert.deepEqual(logs, [
       'notify: the webhook answered 503; trying again (2 of 3)',
       'notify: the webhook answered 503; trying again (3 of 3)',
-      'notify: the webhook answered 503; gave up after 3 tries',
+      'notify: the webhook answered 503; gave up after 3 tries; the next message counts its reports',
     ]);
     assert.equal(hook.received.length, 3);
+    assert.deepEqual(notifier.stats().messages, { sent: 0, failed: 1 });
     hook.mode = 'ok';
-    notifier.send('zwei');
+    notifier.send(first(2));
     await eventually(() => hook.received.length === 4, 'the next message still goes out');
+    assert.equal(hook.received[3]!.body, `Meldungen im Board seit der letzten Nachricht: 2 Beiträge neu gemeldet. ${origin}/e/1 ${origin}/e/2 Alle offenen Meldungen: ${origin}/mod`);
     await notifier.stop();
+    assert.deepEqual(notifier.stats(), { messages: { sent: 1, failed: 1 }, notices: { alone: 0, coalesced: 2, unsent: 0 } });
   });
 
   test('an unreachable webhook is logged by cause', async () => {
     const closed = await startFakeSite();
     await closed.close(); // a port nobody listens on any more
     const logs: string[] = [];
-    const notifier = startNotifier(closed.url('/hook'), (line) => logs.push(line), { backoffMs: 1 });
-    notifier.send('nirgends');
+    const notifier = startNotifier(closed.url('/hook'), origin, (line) => logs.push(line), { backoffMs: 1 });
+    notifier.send(first(1));
     await eventually(() => logs.length === 3, 'three log lines');
-    assert.match(logs[2]!, /^notify: cannot reach the webhook \(.*ECONNREFUSED.*\); gave up after 3 tries$/);
+    assert.match(logs[2]!, /^notify: cannot reach the webhook \(.*ECONNREFUSED.*\); gave up after 3 tries; the next message counts its reports$/);
     await notifier.stop();
   });
 
-  test(`at most ${maxPendingNotifications} messages wait: past that the oldest is dropped with a log line; stop() drops the rest`, async () => {
+  test('while a message is on its way, any number of reports wait as one count; stop() drops it with a log line and the metric', async () => {
     hook.received.length = 0;
     hook.mode = 'hang';
     const logs: string[] = [];
-    const notifier = startNotifier(hook.url('/hook'), (line) => logs.push(line), { timeoutMs: 10_000 });
-    notifier.send('wird gesendet');
+    const notifier = startNotifier(hook.url('/hook'), origin, (line) => logs.push(line), { timeoutMs: 600_000 });
+    notifier.send(first(1));
     await eventually(() => hook.received.length === 1, 'the first message is in flight');
-    for (let i = 1; i <= maxPendingNotifications + 2; i++) notifier.send(`Nr. ${i}`);
-    assert.deepEqual(logs, [1, 2].map(() => `notify: more than ${maxPendingNotifications} messages waiting; dropped the oldest`));
+    for (let pid = 2; pid <= 1000; pid++) notifier.send(first(pid));
+    assert.deepEqual(logs, [], 'nothing dropped, nothing logged');
     await notifier.stop();
-    assert.equal(logs.at(-1), `notify: stopping; ${maxPendingNotifications + 1} messages not sent`);
+    assert.deepEqual(logs, ['notify: stopping; 1000 reports not sent']);
+    assert.deepEqual(notifier.stats(), { messages: { sent: 0, failed: 0 }, notices: { alone: 0, coalesced: 0, unsent: 1000 } });
     for (const res of hook.held.splice(0)) res.destroy();
-    notifier.send('nach dem Stopp');
+    notifier.send(first(1001));
     assert.equal(hook.received.length, 1, 'nothing is sent after stop()');
     hook.mode = 'ok';
   });

@@ -6,9 +6,9 @@ import { after, describe, test } from 'node:test';
 import { openDb } from '../../lib/db.ts';
 import { backfillBelowMark } from '../../lib/search/index.ts';
 import {
-  accountRemovalDone, imageFixture, indexedPids, limitsOff, livePids, member, oldBoard, password, post, startProxiedBoard, useBoard, visitor, type TestBoard,
+  accountRemovalDone, consistencyProblems, imageFixture, indexedPids, limitsOff, livePids, member, oldBoard, password, post, searchIndexProblems,
+  startProxiedBoard, useBoard, visitor, type TestBoard,
 } from '../helpers.ts';
-import { consistencyProblems, searchIndexProblems } from '../resilience/consistency.ts';
 
 /** docs/API.md "Search": the index holds exactly the live entries, kept right in the transaction of every write. */
 

@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { createRequire } from 'node:module';
-import { after, before, describe, test } from 'node:test';
-import type { Browser, Page } from 'playwright-core';
-import { imageFixture, limitsOff, makeModerator, member, password, startBoard, type Client, type TestBoard } from '../helpers.ts';
-import { assertCleanConsole, launchChromium, newRecordedContext, openBoard, skipWithoutChromium, waitInPage, type Recorder } from './browser-helpers.ts';
+import { before, describe, test } from 'node:test';
+import type { Page } from 'playwright-core';
+import { imageFixture, limitsOff, password, post, type Client } from '../helpers.ts';
+import { assertCleanConsole, openBoard, skipWithoutChromium, useBrowserBoard, waitInPage } from '../helpers/browser.ts';
 
 // Counted as skipped in the summary too, not only as a skipped suite.
 if (skipWithoutChromium) test('accessibility browser tests', { skip: skipWithoutChromium }, () => {});
@@ -28,31 +28,46 @@ async function seriousFindings(page: Page): Promise<Finding[]> {
   return findings.filter((f) => f.impact === 'serious' || f.impact === 'critical');
 }
 
+/** Roles that take no name (WAI-ARIA 1.2, "name prohibited"): an aria-label or aria-labelledby on them reaches nobody. */
+const rolesWithoutName = new Set(['generic', 'paragraph', 'caption', 'code', 'deletion', 'emphasis', 'insertion', 'strong', 'subscript', 'superscript', 'none', 'presentation']);
+
+/**
+ * What axe lets pass but a screen reader loses (issue 30): a name given by aria-label or
+ * aria-labelledby to an element whose role takes none (the role as Chromium's own accessibility
+ * tree has it), and a heading inside a <summary> or a button, whose content is presentational:
+ * many screen readers no longer offer it as a heading.
+ */
+async function lostSemantics(page: Page): Promise<string[]> {
+  const cdp = await page.context().newCDPSession(page);
+  const { nodes } = await cdp.send('Accessibility.getFullAXTree');
+  await cdp.detach();
+  const byAria = (source: { attribute?: string; value?: unknown; superseded?: boolean }) =>
+    (source.attribute === 'aria-label' || source.attribute === 'aria-labelledby') && source.value !== undefined && !source.superseded;
+  const named = nodes.filter((node) => !node.ignored && rolesWithoutName.has(String(node.role?.value)) && node.name?.sources?.some(byAria));
+  const headings = await page.evaluate(`[...document.querySelectorAll(':is(summary, button, [role="button"]) :is(h1, h2, h3, h4, h5, h6, [role="heading"])')]
+    .map((el) => el.textContent)`) as string[];
+  return [
+    ...named.map((node) => `a ${String(node.role?.value)} named "${String(node.name?.value)}" by aria-label or aria-labelledby`),
+    ...headings.map((text) => `the heading "${text}" inside a summary or a button`),
+  ];
+}
+
 /**
  * Issue 16, "Checks": every page of the front end, logged out and logged in (a moderator, so the
  * moderation pages show their full form), at 1280 px (light) and 390 px (dark), with axe-core: no
  * serious or critical violation. Also the states a page changes into: the open "Mehr" list, a
- * reply form, the composer, the shortcut list, the notifications' feed address.
+ * reply form, the composer, the shortcut list, the notifications' feed address. Issue 30: on the
+ * same pages and states, every aria-label has a role that carries it, and every heading stays one.
  */
 describe('accessibility of every page (axe-core)', { skip: skipWithoutChromium }, () => {
-  let board: TestBoard;
-  let browser: Browser;
-  let anna: Client;
-  const recorders: Recorder[] = [];
+  const t = useBrowserBoard({
+    env: { ...limitsOff, BOARD_CONTACT: 'Matrix: @betrieb:example.org oder https://example.org/kontakt' },
+    moderators: ['Anna'], members: ['Bert', 'Cora'],
+  });
   const pages: Record<string, string> = {};
 
   before(async () => {
-    board = await startBoard({ ...limitsOff, BOARD_CONTACT: 'Matrix: @betrieb:example.org oder https://example.org/kontakt' });
-    browser = await launchChromium();
-    anna = await member(board, 'Anna');
-    makeModerator(board, 'Anna');
-    const bert = await member(board, 'Bert');
-    const cora = await member(board, 'Cora');
-    const post = async (who: Client, content: string, replyTo = 0): Promise<number> => {
-      const answer = await who.post('/api/entry/create', replyTo ? { content, reply_to: replyTo } : { content });
-      assert.equal(answer.status, 201, answer.text);
-      return answer.body.pid as number;
-    };
+    const { Anna: anna, Bert: bert, Cora: cora } = t.members;
     const photo = await bert.postMultipart('/api/entry/create', { content: 'Gestern am See', alt: 'Ein Steg im Abendlicht' }, [
       { name: 'file', filename: 'see.png', type: 'image/png', data: await imageFixture({ format: 'png', width: 400, height: 260, background: '#2a6f97' }) },
     ]);
@@ -75,56 +90,52 @@ describe('accessibility of every page (axe-core)', { skip: skipWithoutChromium }
     });
   });
 
-  after(async () => {
-    await browser?.close();
-    await board?.close();
-  });
-
   for (const [width, scheme] of [[1280, 'light'], [390, 'dark']] as const) {
     for (const who of ['logged out', 'logged in'] as const) {
-      test(`${who}, ${width} px (${scheme}): no serious or critical violation on any page`, async () => {
-        const { context, recorder } = await newRecordedContext(browser, { width, height: width > 800 ? 900 : 844, colorScheme: scheme });
-        recorders.push(recorder);
+      test(`${who}, ${width} px (${scheme}): no serious or critical violation and no lost name or heading on any page`, async () => {
+        let login: Client | undefined;
         if (who === 'logged in') {
-          const login = board.client();
+          login = t.board.client();
           assert.equal((await login.post('/api/auth/login', { user: 'Anna', pass: password })).status, 200);
-          await context.addCookies([{ name: 'session', value: login.cookie!, url: board.url }]);
         }
-        const page = await context.newPage();
+        const { page, context } = await t.newPage({ width, height: width > 800 ? 900 : 844, colorScheme: scheme, as: login });
         const problems: string[] = [];
+        const lost: string[] = [];
         const check = async (what: string) => {
           for (const f of await seriousFindings(page)) problems.push(`${what}: ${f.rule} (${f.impact}) ${f.help} at ${f.where.join(', ')}`);
+          for (const problem of await lostSemantics(page)) lost.push(`${what}: ${problem}`);
         };
         for (const [name, path] of Object.entries(pages)) {
-          await openBoard(page, board, path);
+          await openBoard(page, t.board, path);
           await page.locator('main h1').waitFor();
           await waitInPage(page, 'document.getElementById("busy").hidden', 'the busy mark hidden');
           await check(name);
         }
         // The states a page changes into.
-        await openBoard(page, board, pages.feed!);
+        await openBoard(page, t.board, pages.feed!);
         await page.locator('main article.entry:not(.entry-muted)').first().getByRole('button', { name: 'Mehr' }).click();
         await page.locator('main article.entry:not(.entry-muted)').first().getByRole('button', { name: 'Antworten' }).click();
-        if (who === 'logged in') await page.locator('details.write summary').click();
+        if (who === 'logged in') await page.getByRole('button', { name: 'Neues Thema schreiben' }).click();
         await check('feed with "Mehr", a reply form and the composer open');
         await page.locator('.site-footer').getByRole('button', { name: 'Tastenkürzel' }).click();
         await page.getByRole('dialog', { name: 'Tastenkürzel' }).waitFor();
         await check('the shortcut list');
         if (who === 'logged in') {
-          await openBoard(page, board, pages.notifications!);
+          await openBoard(page, t.board, pages.notifications!);
           await page.locator('details.feed-box summary').click();
           await page.getByRole('button', { name: 'Feed-Adresse erzeugen' }).click();
           await page.getByLabel('Deine geheime Feed-Adresse').waitFor();
           await check('the notifications with their feed address shown');
         }
         assert.deepEqual(problems, []);
+        assert.deepEqual(lost, []);
         await context.close();
       });
     }
   }
 
   test('the checks ran under the page\'s own CSP without a violation', () => {
-    assert.equal(recorders.length, 4);
-    for (const recorder of recorders) assertCleanConsole(recorder);
+    assert.equal(t.recorders.length, 4);
+    for (const recorder of t.recorders) assertCleanConsole(recorder);
   });
 });

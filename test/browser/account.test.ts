@@ -2,11 +2,9 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { limitsOff, member, password, startBoard, visitor, type Client, type TestBoard } from '../helpers.ts';
-import {
-  assertCleanConsole, assertOnlyBoardRequests, launchChromium, newRecordedContext, openBoard, screenshotDir, skipWithoutChromium, type Recorder,
-} from './browser-helpers.ts';
+import type { BrowserContext, Locator, Page } from 'playwright-core';
+import { limitsOff, password, visitor, type Client } from '../helpers.ts';
+import { holdRequests, openBoard, screenshotDir, skipWithoutChromium, useBrowserBoard } from '../helpers/browser.ts';
 
 // Counted as skipped in the summary too, not only as a skipped suite.
 if (skipWithoutChromium) test('account browser tests', { skip: skipWithoutChromium }, () => {});
@@ -19,34 +17,24 @@ const safariOnIphone = 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) A
  * threads, in Debian's Chromium: password, sessions with a readable device (finding 8), export, mutes.
  */
 describe('account self-service in a real browser', { skip: skipWithoutChromium }, () => {
-  let board: TestBoard;
-  let browser: Browser;
+  const t = useBrowserBoard({ env: limitsOff, members: ['Bert', 'Anna'] });
   let context: BrowserContext;
   let page: Page;
-  let bert: Client;
   let shots: string;
-  const recorders: Recorder[] = [];
-  const settings = () => openBoard(page, board, '/settings');
+  const settings = () => openBoard(page, t.board, '/settings');
 
   /** Another session of Anna's, from a client that says it is `userAgent`. */
   async function annaElsewhere(userAgent: string): Promise<Client> {
-    const client = visitor(board);
+    const client = visitor(t.board);
     const login = await client.post('/api/auth/login', { user: 'Anna', pass: password }, { 'user-agent': userAgent });
     assert.equal(login.status, 200, login.text);
     return client;
   }
 
   before(async () => {
-    board = await startBoard({ ...limitsOff, BOARD_TRUST_PROXY: '1' });
-    browser = await launchChromium();
     shots = screenshotDir();
-    bert = await member(board, 'Bert');
-    await member(board, 'Anna');
-    const main = await newRecordedContext(browser);
-    context = main.context;
-    recorders.push(main.recorder);
-    page = await context.newPage();
-    await openBoard(page, board, '/login');
+    ({ context, page } = await t.newPage());
+    await openBoard(page, t.board, '/login');
     await page.getByLabel('Benutzername').fill('Anna');
     await page.getByLabel('Passwort').fill(password);
     await page.getByRole('button', { name: 'Anmelden' }).click();
@@ -54,8 +42,6 @@ describe('account self-service in a real browser', { skip: skipWithoutChromium }
   });
 
   after(async () => {
-    await browser?.close();
-    await board?.close();
     if (shots) console.log(`account screenshots: ${shots}`);
   });
 
@@ -86,6 +72,47 @@ describe('account self-service in a real browser', { skip: skipWithoutChromium }
     assert.equal(await items.count(), 1);
   });
 
+  test('a button pressed with the keyboard keeps the focus while its request runs: aria-disabled, not disabled', async () => {
+    await annaElsewhere(firefoxOnLinux);
+    await settings();
+    const focused = (element: Locator) => element.evaluate((el) => el === el.ownerDocument.activeElement);
+    /** While its request is held, the button keeps the focus and says that it waits, without being disabled. */
+    const assertWaitsFocused = async (button: Locator) => {
+      assert.equal(await focused(button), true, 'the focus stays on the button while it waits');
+      assert.equal(await button.getAttribute('aria-disabled'), 'true');
+      assert.equal(await button.evaluate((el) => el.hasAttribute('disabled')), false);
+    };
+
+    // A button that acts on its own (onClickBusy): the list's "end all others".
+    const revoke = await holdRequests(page, '**/api/user/sessions/revoke-others');
+    const others = page.getByRole('button', { name: 'Alle anderen Anmeldungen beenden' });
+    await others.focus();
+    await page.keyboard.press('Enter');
+    await revoke.arrived();
+    await assertWaitsFocused(others);
+    await page.keyboard.press('Enter'); // a second press while it waits sends nothing
+    await revoke.release();
+    await page.locator('main .local-status').filter({ hasText: 'Eine andere Anmeldung ist beendet.' }).waitFor();
+    assert.equal(revoke.count, 1, 'one request for two presses');
+    assert.equal(await focused(others), true, 'and after the answer');
+    assert.equal(await others.getAttribute('aria-disabled'), null);
+
+    // A form's submit button (onSubmit): the password change, answered with a wrong current password.
+    const change = await holdRequests(page, '**/api/user/password');
+    await page.getByLabel('Aktuelles Passwort').fill('nicht mein Passwort');
+    await page.getByLabel('Neues Passwort', { exact: true }).fill('ein neues Passwort 1');
+    await page.getByLabel('Neues Passwort wiederholen').fill('ein neues Passwort 1');
+    const submit = page.getByRole('button', { name: 'Passwort ändern' });
+    await submit.focus();
+    await page.keyboard.press('Enter');
+    await change.arrived();
+    await assertWaitsFocused(submit);
+    await change.release();
+    await page.locator('.field', { has: page.getByLabel('Aktuelles Passwort') }).locator('.field-error').filter({ hasText: /falsch/ }).waitFor();
+    assert.equal(await focused(page.getByLabel('Aktuelles Passwort')), true, 'the error takes the focus to its field');
+    assert.equal(await submit.getAttribute('aria-disabled'), null);
+  });
+
   test('the password change asks for the current password first, names each bad field, and ends the other sessions', async () => {
     const other = await annaElsewhere(firefoxOnLinux);
     await settings();
@@ -107,7 +134,7 @@ describe('account self-service in a real browser', { skip: skipWithoutChromium }
     assert.equal((await other.get('/api/user/info')).status, 401, 'the other session ended');
     await page.getByRole('list', { name: 'Deine Anmeldungen' }).getByRole('listitem').filter({ hasText: 'Diese Anmeldung' }).waitFor();
     assert.equal(await page.getByRole('list', { name: 'Deine Anmeldungen' }).getByRole('listitem').count(), 1);
-    const fresh = visitor(board);
+    const fresh = visitor(t.board);
     assert.equal((await fresh.post('/api/auth/login', { user: 'Anna', pass: 'ein neues Passwort 1' })).status, 200);
   });
 
@@ -121,9 +148,9 @@ describe('account self-service in a real browser', { skip: skipWithoutChromium }
   });
 
   test('muting from an entry folds that account\'s entries in feed and threads for this reader only; "anzeigen" unfolds one', async () => {
-    const loud = (await bert.post('/api/entry/create', { content: 'Bert ist sehr laut' })).body.pid as number;
-    const reply = (await bert.post('/api/entry/create', { content: 'Bert antwortet auch laut', reply_to: loud })).body.pid as number;
-    await openBoard(page, board, '/');
+    const loud = (await t.members.Bert.post('/api/entry/create', { content: 'Bert ist sehr laut' })).body.pid as number;
+    const reply = (await t.members.Bert.post('/api/entry/create', { content: 'Bert antwortet auch laut', reply_to: loud })).body.pid as number;
+    await openBoard(page, t.board, '/');
     const card = page.locator(`article#e${loud}`);
     await card.getByRole('button', { name: 'Mehr' }).click();
     await card.getByRole('button', { name: 'Bert stummschalten' }).click();
@@ -135,7 +162,7 @@ describe('account self-service in a real browser', { skip: skipWithoutChromium }
     assert.equal(await page.getByText('Bert ist sehr laut').count(), 0);
 
     // The feed answer is the shared one: nothing about the reader in it, the page does the folding.
-    const feedRequests = recorders[0]!.requests.filter((url) => url.includes('/api/entry/feed/'));
+    const feedRequests = t.recorders[0]!.requests.filter((url) => url.includes('/api/entry/feed/'));
     assert.ok(feedRequests.every((url) => new URL(url).search === ''));
 
     await page.reload();
@@ -144,16 +171,15 @@ describe('account self-service in a real browser', { skip: skipWithoutChromium }
     await page.locator(`article#e${loud}:not(.entry-muted)`).filter({ hasText: 'Bert ist sehr laut' }).waitFor();
     await page.locator(`article#e${loud} .vote-yes`).filter({ hasText: 'Ja 0' }).waitFor(); // its tally, already loaded
 
-    await openBoard(page, board, `/e/${loud}`);
+    await openBoard(page, t.board, `/e/${loud}`);
     await page.locator(`article#e${reply}.entry-muted`).waitFor();
-    await openBoard(page, board, '/u/Bert');
+    await openBoard(page, t.board, '/u/Bert');
     await page.locator(`article#e${loud}`).filter({ hasText: 'Bert ist sehr laut' }).waitFor(); // a profile is opened to read that account
     await page.getByRole('button', { name: 'Stummschaltung von Bert aufheben' }).waitFor();
 
-    const other = await newRecordedContext(browser);
-    recorders.push(other.recorder);
-    const someoneElse = await other.context.newPage();
-    await openBoard(someoneElse, board, '/');
+    const other = await t.newPage();
+    const someoneElse = other.page;
+    await openBoard(someoneElse, t.board, '/');
     await someoneElse.locator(`article#e${loud}`).filter({ hasText: 'Bert ist sehr laut' }).waitFor();
     assert.equal(await someoneElse.locator('.entry-muted').count(), 0, 'nobody else is affected');
     await other.context.close();
@@ -167,22 +193,17 @@ describe('account self-service in a real browser', { skip: skipWithoutChromium }
     await mutes.getByRole('button', { name: 'Stummschaltung von Bert aufheben' }).click();
     await page.locator('main .local-status').filter({ hasText: 'Die Stummschaltung von Bert ist aufgehoben.' }).waitFor();
     assert.equal(await mutes.getByRole('listitem').count(), 0);
-    await openBoard(page, board, '/');
+    await openBoard(page, t.board, '/');
     assert.equal(await page.locator('.entry-muted').count(), 0);
 
-    await openBoard(page, board, '/u/Bert');
+    await openBoard(page, t.board, '/u/Bert');
     await page.getByRole('button', { name: 'Bert stummschalten' }).click();
     await page.getByRole('button', { name: 'Stummschaltung von Bert aufheben' }).waitFor();
     await page.locator('.profile-tools .local-status').filter({ hasText: 'Bert ist stummgeschaltet' }).waitFor();
-    await openBoard(page, board, '/');
+    await openBoard(page, t.board, '/');
     await page.locator('.entry-muted').first().waitFor();
-    assert.deepEqual((await (await context.request.get(`${board.url}/api/user/mutes`)).json()).map((m: { username: string }) => m.username), ['Bert']);
+    assert.deepEqual((await (await context.request.get(`${t.board.url}/api/user/mutes`)).json()).map((m: { username: string }) => m.username), ['Bert']);
   });
 
-  test('no request left the board\'s origin and the CSP reported nothing', () => {
-    for (const recorder of recorders) {
-      assertOnlyBoardRequests(recorder, board);
-      assertCleanConsole(recorder);
-    }
-  });
+  t.testCleanRecords();
 });

@@ -2,12 +2,9 @@ import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import type { Browser, Page } from 'playwright-core';
-import { limitsOff, member, password, startBoard, type Client, type TestBoard } from '../helpers.ts';
-import {
-  assertCleanConsole, assertOnlyBoardRequests, launchChromium, makePng, newRecordedContext, openBoard, screenshotDir,
-  skipWithoutChromium, type Recorder,
-} from './browser-helpers.ts';
+import type { Page } from 'playwright-core';
+import { limitsOff, password, post, type Client } from '../helpers.ts';
+import { makePng, openBoard, screenshotDir, skipWithoutChromium, useBrowserBoard } from '../helpers/browser.ts';
 
 // Counted as skipped in the summary too, not only as a skipped suite.
 if (skipWithoutChromium) test('dead-end browser tests', { skip: skipWithoutChromium }, () => {});
@@ -24,56 +21,38 @@ function overlaps(a: Box, b: Box): boolean {
  * (findings 1–6 and 9 here; 7, 10 and 11 in front-end-findings.test.ts; 8 and the settings in account.test.ts).
  */
 describe('no dead ends for a new user', { skip: skipWithoutChromium }, () => {
-  let board: TestBoard;
-  let browser: Browser;
-  let bert: Client;
-  let annaClient: Client;
+  const t = useBrowserBoard({ env: limitsOff, members: ['Bert', 'Anna'] }); // the scenes are written faster than a person would
   let png: string;
   let shots: string;
-  const recorders: Recorder[] = [];
 
-  /** A fresh browser user (its own cookies) at a width; logged in as Anna when asked. */
+  /** A fresh browser user (its own cookies) at a width; logged in as Anna (a session of its own) when asked. */
   async function open(width = 1280, loggedIn = false): Promise<Page> {
-    const { context, recorder } = await newRecordedContext(browser, { width, height: width > 800 ? 900 : 844 });
-    recorders.push(recorder);
+    let anna: Client | undefined;
     if (loggedIn) {
-      const anna = board.client();
+      anna = t.board.client();
       assert.equal((await anna.post('/api/auth/login', { user: 'Anna', pass: password })).status, 200);
-      await context.addCookies([{ name: 'session', value: anna.cookie!, url: board.url }]);
     }
-    return context.newPage();
-  }
-
-  async function postAs(client: Client, content: string, replyTo = 0): Promise<number> {
-    const answer = await client.post('/api/entry/create', replyTo ? { content, reply_to: replyTo } : { content });
-    assert.equal(answer.status, 201, answer.text);
-    return answer.body.pid as number;
+    return (await t.newPage({ width, height: width > 800 ? 900 : 844, as: anna })).page;
   }
 
   before(async () => {
-    board = await startBoard(limitsOff); // the scenes are written faster than a person would
-    browser = await launchChromium();
     shots = screenshotDir();
     png = await makePng();
-    bert = await member(board, 'Bert');
-    annaClient = await member(board, 'Anna');
   });
 
-  after(async () => {
-    await browser?.close();
-    await board?.close();
+  after(() => {
     if (shots) console.log(`dead-end screenshots: ${shots}`);
   });
 
   test('1: a logged-out Ja or Antworten offers the login right there, and the login comes back to the same entry', async () => {
-    const target = await postAs(bert, 'Das Ziel auf Seite 2');
-    for (let i = 1; i <= 20; i++) await postAs(bert, `Neueres Thema ${i}`);
+    const target = await post(t.members.Bert, 'Das Ziel auf Seite 2');
+    for (let i = 1; i <= 20; i++) await post(t.members.Bert, `Neueres Thema ${i}`);
     const page = await open();
     const voteRequests: string[] = [];
     page.on('request', (request) => {
       if (/\/vote$/.test(new URL(request.url()).pathname)) voteRequests.push(request.url());
     });
-    await openBoard(page, board, '/?seite=2');
+    await openBoard(page, t.board, '/?seite=2');
     const card = page.locator(`article#e${target}`);
     await card.locator('.vote-yes').click();
     const offer = card.locator('.login-offer');
@@ -92,7 +71,7 @@ describe('no dead ends for a new user', { skip: skipWithoutChromium }, () => {
     await page.getByLabel('Benutzername').fill('Anna');
     await page.getByLabel('Passwort').fill(password);
     await page.getByRole('button', { name: 'Anmelden' }).click();
-    await page.waitForURL(`${board.url}${back}`);
+    await page.waitForURL(`${t.board.url}${back}`);
     await page.locator(`article#e${target}:focus`).waitFor();
     const box = (await card.boundingBox())!;
     assert.ok(box.y >= 0 && box.y < page.viewportSize()!.height, 'the entry is on screen');
@@ -104,11 +83,11 @@ describe('no dead ends for a new user', { skip: skipWithoutChromium }, () => {
 
   test('2: a field error goes as soon as its field changes: "Der Beitrag ist leer" after typing and after choosing an image', async () => {
     const page = await open(1280, true);
-    await openBoard(page, board, '/');
-    await page.locator('details.write summary').click();
+    await openBoard(page, t.board, '/');
+    await page.getByRole('button', { name: 'Neues Thema schreiben' }).click();
     const text = page.getByLabel('Dein Beitrag');
     const publish = page.getByRole('button', { name: 'Veröffentlichen' });
-    const error = page.locator('details.write .field', { has: text }).locator('.field-error');
+    const error = page.locator('.write-new .field', { has: text }).locator('.field-error');
     await publish.click();
     await error.filter({ hasText: 'Der Beitrag ist leer' }).waitFor();
     assert.equal(await text.getAttribute('aria-invalid'), 'true');
@@ -125,7 +104,7 @@ describe('no dead ends for a new user', { skip: skipWithoutChromium }, () => {
 
     // Any form: the registration's name error goes when the name is typed again.
     const visitor = await open();
-    await openBoard(visitor, board, '/register');
+    await openBoard(visitor, t.board, '/register');
     await visitor.getByRole('button', { name: 'Konto anlegen' }).click();
     const nameError = visitor.locator('.field', { has: visitor.getByLabel('Benutzername') }).locator('.field-error');
     await nameError.filter({ hasText: /\S/ }).waitFor();
@@ -134,9 +113,9 @@ describe('no dead ends for a new user', { skip: skipWithoutChromium }, () => {
   });
 
   test('3: a message belongs to its page: an action\'s shows in its card, covers nothing on a phone, is read out, and a navigation clears it', async () => {
-    const pid = await postAs(bert, 'Ein Beitrag, den man melden kann. '.repeat(4));
+    const pid = await post(t.members.Bert, 'Ein Beitrag, den man melden kann. '.repeat(4));
     const page = await open(390, true);
-    await openBoard(page, board, `/e/${pid}`);
+    await openBoard(page, t.board, `/e/${pid}`);
     const card = page.locator(`article#e${pid}`);
     await card.getByRole('button', { name: 'Mehr' }).click();
     await card.getByRole('button', { name: 'Melden' }).click();
@@ -171,13 +150,13 @@ describe('no dead ends for a new user', { skip: skipWithoutChromium }, () => {
   });
 
   test('4: the way into the replies in between is a comfortable target in clear words', async () => {
-    const root = await postAs(bert, 'Wer kennt einen guten Bäcker?');
-    const middle = await postAs(bert, 'Meinst du hier in der Nähe?', root);
-    const deeper = await postAs(bert, 'Ja, am Markt', middle);
-    await postAs(bert, 'Dann den am Brunnen!', deeper);
+    const root = await post(t.members.Bert, 'Wer kennt einen guten Bäcker?');
+    const middle = await post(t.members.Bert, 'Meinst du hier in der Nähe?', root);
+    const deeper = await post(t.members.Bert, 'Ja, am Markt', middle);
+    await post(t.members.Bert, 'Dann den am Brunnen!', deeper);
     for (const width of [1280, 390]) {
       const page = await open(width);
-      await openBoard(page, board, '/');
+      await openBoard(page, t.board, '/');
       const link = page.locator('.thread-item', { has: page.locator(`article#e${root}`) }).locator('.latest a.skipped');
       assert.equal(await link.textContent(), '2 weitere Antworten dazwischen ansehen');
       assert.equal(await link.getAttribute('href'), `/e/${deeper}`);
@@ -188,13 +167,11 @@ describe('no dead ends for a new user', { skip: skipWithoutChromium }, () => {
   });
 
   test('5: the actions fit: one line at 1280 px, and the buttons on one line on a phone, the rest under "Mehr"', async () => {
-    const own = await postAs(bert, 'Bert schreibt selbst');
-    await postAs(bert, 'Und antwortet sich', own);
+    const own = await post(t.members.Bert, 'Bert schreibt selbst');
+    await post(t.members.Bert, 'Und antwortet sich', own);
     for (const width of [1280, 390]) {
-      const { context } = await newRecordedContext(browser, { width, height: 900 });
-      await context.addCookies([{ name: 'session', value: bert.cookie!, url: board.url }]);
-      const page = await context.newPage();
-      await openBoard(page, board, '/');
+      const { context, page } = await t.newPage({ width, height: 900, as: t.members.Bert });
+      await openBoard(page, t.board, '/');
       const row = page.locator(`article#e${own} > .entry-actions`);
       const buttonsOf = (actions: typeof row) => actions.locator(':scope > button, :scope > .votes > button, :scope > .more > button');
       const middles = (els: { getBoundingClientRect(): { top: number; height: number } }[]) => els.map((el) => { const r = el.getBoundingClientRect(); return r.top + r.height / 2; });
@@ -230,7 +207,7 @@ describe('no dead ends for a new user', { skip: skipWithoutChromium }, () => {
     page.on('request', (request) => {
       if (request.method() === 'POST') uploads.push(new URL(request.url()).pathname);
     });
-    await openBoard(page, board, '/settings');
+    await openBoard(page, t.board, '/settings');
     const input = page.getByLabel(/Neues Bild/);
     const error = page.locator('.field', { has: input }).locator('.field-error');
     for (const file of [notes, fake]) {
@@ -249,8 +226,8 @@ describe('no dead ends for a new user', { skip: skipWithoutChromium }, () => {
   test('9: the composer asks for a description once an image is chosen; the image shows it as alt text, and an edit changes it', async () => {
     const page = await open(1280, true);
     const card = (pid: number) => page.locator(`article#e${pid}`);
-    await openBoard(page, board, '/');
-    await page.locator('details.write summary').click();
+    await openBoard(page, t.board, '/');
+    await page.getByRole('button', { name: 'Neues Thema schreiben' }).click();
     const alt = page.getByLabel('Bildbeschreibung (optional)');
     assert.equal(await alt.isHidden(), true, 'no image, nothing to describe');
     await page.getByLabel('Dein Beitrag').fill('Unser Hof im Frühling');
@@ -275,16 +252,11 @@ describe('no dead ends for a new user', { skip: skipWithoutChromium }, () => {
     await card(pid).getByRole('button', { name: 'Speichern' }).click();
     await card(pid).locator('img.entry-image[alt="Ein Innenhof mit Kirschbaum"]').waitFor();
 
-    const plain = await annaClient.postMultipart('/api/entry/create', { content: 'Ohne Beschreibung' }, [{ name: 'file', filename: 'b.png', type: 'image/png', data: readFileSync(png) }]);
+    const plain = await t.members.Anna.postMultipart('/api/entry/create', { content: 'Ohne Beschreibung' }, [{ name: 'file', filename: 'b.png', type: 'image/png', data: readFileSync(png) }]);
     assert.equal(plain.status, 201, plain.text);
     await page.reload();
     assert.equal(await card(plain.body.pid).locator('img.entry-image').getAttribute('alt'), 'Bild von Anna');
   });
 
-  test('no request left the board\'s origin and the CSP reported nothing', () => {
-    for (const recorder of recorders) {
-      assertOnlyBoardRequests(recorder, board);
-      assertCleanConsole(recorder);
-    }
-  });
+  t.testCleanRecords();
 });

@@ -1,10 +1,8 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
-import type { Browser, Page } from 'playwright-core';
-import { limitsOff, member, password, startBoard, type Client, type TestBoard } from '../helpers.ts';
-import {
-  assertCleanConsole, assertOnlyBoardRequests, launchChromium, newRecordedContext, openBoard, skipWithoutChromium, waitInPage, type Recorder,
-} from './browser-helpers.ts';
+import { before, describe, test } from 'node:test';
+import type { Page } from 'playwright-core';
+import { limitsOff, post } from '../helpers.ts';
+import { openBoard, skipWithoutChromium, useBrowserBoard, waitInPage } from '../helpers/browser.ts';
 
 // Counted as skipped in the summary too, not only as a skipped suite.
 if (skipWithoutChromium) test('front-end finding tests', { skip: skipWithoutChromium }, () => {});
@@ -12,38 +10,17 @@ if (skipWithoutChromium) test('front-end finding tests', { skip: skipWithoutChro
 /** Issue 16, "Front end: dead ends", findings 7, 10 and 11 (1–6 and 9 in dead-ends.test.ts, 8 in account.test.ts). */
 describe('the front end: contact, titles, keys', { skip: skipWithoutChromium }, () => {
   const contact = 'Matrix: @betrieb:example.org oder https://example.org/kontakt';
-  let board: TestBoard;
-  let browser: Browser;
+  const t = useBrowserBoard({ env: { ...limitsOff, BOARD_CONTACT: contact }, members: ['Anna'] });
   let page: Page;
-  let anna: Client;
-  const recorders: Recorder[] = [];
-
-  async function postAs(client: Client, content: string, replyTo = 0): Promise<number> {
-    const answer = await client.post('/api/entry/create', replyTo ? { content, reply_to: replyTo } : { content });
-    assert.equal(answer.status, 201, answer.text);
-    return answer.body.pid as number;
-  }
 
   before(async () => {
-    board = await startBoard({ ...limitsOff, BOARD_CONTACT: contact });
-    browser = await launchChromium();
-    anna = await member(board, 'Anna');
-    const main = await newRecordedContext(browser);
-    recorders.push(main.recorder);
-    await main.context.addCookies([{ name: 'session', value: anna.cookie!, url: board.url }]);
-    page = await main.context.newPage();
-  });
-
-  after(async () => {
-    await browser?.close();
-    await board?.close();
+    ({ page } = await t.newPage({ as: t.members.Anna }));
   });
 
   test('7: the login page says what to do with a forgotten password and how to reach the operator; the footer names the contact', async () => {
-    const visitor = await newRecordedContext(browser);
-    recorders.push(visitor.recorder);
-    const login = await visitor.context.newPage();
-    await openBoard(login, board, '/login');
+    const visitor = await t.newPage();
+    const login = visitor.page;
+    await openBoard(login, t.board, '/login');
     const hint = login.locator('main .forgotten');
     await hint.filter({ hasText: 'Passwort vergessen?' }).filter({ hasText: 'Link zum Zurücksetzen' }).waitFor();
     await hint.filter({ hasText: 'Matrix: @betrieb:example.org oder' }).waitFor();
@@ -56,8 +33,8 @@ describe('the front end: contact, titles, keys', { skip: skipWithoutChromium }, 
 
   test('10: every view has its own title; an entry\'s and a profile\'s match the format of their server-rendered head', async () => {
     const long = 'Wer hat Lust, am Samstag beim Aufräumen im Stadtpark zu helfen? Handschuhe und Säcke sind da.';
-    const pid = await postAs(anna, long);
-    const reply = await postAs(anna, '  Ich  komme\nmit zwei Freunden ', pid);
+    const pid = await post(t.members.Anna, long);
+    const reply = await post(t.members.Anna, '  Ich  komme\nmit zwei Freunden ', pid);
     const expected: [string, string][] = [
       ['/', 'Neueste Themen – Das Board'],
       ['/?seite=2', 'Neueste Themen, Seite 2 – Das Board'],
@@ -73,22 +50,22 @@ describe('the front end: contact, titles, keys', { skip: skipWithoutChromium }, 
       ['/gibt-es-nicht', 'Nicht gefunden – Das Board'],
     ];
     for (const [path, title] of expected) {
-      await openBoard(page, board, path);
+      await openBoard(page, t.board, path);
       assert.equal(await page.title(), title, path);
     }
-    assert.equal((await anna.post(`/api/entry/${reply}/delete`)).status, 200);
-    await openBoard(page, board, `/e/${reply}`);
+    assert.equal((await t.members.Anna.post(`/api/entry/${reply}/delete`)).status, 200);
+    await openBoard(page, t.board, `/e/${reply}`);
     assert.equal(await page.title(), 'Gelöschter Beitrag – Das Board', 'a deleted entry reveals nothing');
     // Titles follow client-side navigation too.
-    await openBoard(page, board, '/');
+    await openBoard(page, t.board, '/');
     await page.locator('#nav').getByRole('link', { name: 'Statistik' }).click();
     await waitInPage(page, "document.title === 'Statistik – Das Board'", 'the statistics page\'s title');
   });
 
   test('11: j and k move between entries, r replies to the chosen one, ? lists the keys; none fire while typing, and they can be switched off', async () => {
-    const first = await postAs(anna, 'Tastatur eins');
-    await postAs(anna, 'Tastatur zwei');
-    await openBoard(page, board, '/');
+    const first = await post(t.members.Anna, 'Tastatur eins');
+    await post(t.members.Anna, 'Tastatur zwei');
+    await openBoard(page, t.board, '/');
     const entries = page.locator('main article.entry');
     const pidAt = async (i: number) => Number(await entries.nth(i).getAttribute('data-pid'));
     await page.keyboard.press('j');
@@ -128,10 +105,5 @@ describe('the front end: contact, titles, keys', { skip: skipWithoutChromium }, 
     await page.locator('main article.entry:focus').waitFor();
   });
 
-  test('no request left the board\'s origin and the CSP reported nothing', () => {
-    for (const recorder of recorders) {
-      assertOnlyBoardRequests(recorder, board);
-      assertCleanConsole(recorder);
-    }
-  });
+  t.testCleanRecords();
 });

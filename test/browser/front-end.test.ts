@@ -1,27 +1,21 @@
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
-import { limitsOff, password, resetToken, startBoard, type Client, type TestBoard } from '../helpers.ts';
-import {
-  assertCleanConsole, assertOnlyBoardRequests, eventually, launchChromium, makePng, newRecordedContext, openBoard,
-  screenshotDir, skipWithoutChromium, type Recorder,
-} from './browser-helpers.ts';
+import type { BrowserContext, Locator, Page } from 'playwright-core';
+import { eventually, limitsOff, password, post, resetToken } from '../helpers.ts';
+import { holdRequests, makePng, newRecordedContext, openBoard, screenshotDir, skipWithoutChromium, useBrowserBoard } from '../helpers/browser.ts';
 
 // Counted as skipped in the summary too, not only as a skipped suite.
 if (skipWithoutChromium) test('browser tests', { skip: skipWithoutChromium }, () => {});
 
 describe('the front end in a real browser', { skip: skipWithoutChromium }, () => {
-  let board: TestBoard;
-  let browser: Browser;
+  const t = useBrowserBoard({ env: limitsOff, members: ['Bert'] });
   let context: BrowserContext;
   let page: Page;
   let png: string;
   let shots: string;
-  let bert: Client;
-  const recorders: Recorder[] = [];
 
-  const db = () => board.app.services.db;
+  const db = () => t.board.app.services.db;
   const card = (pid: number): Locator => page.locator(`article#e${pid}`);
   const status = () => page.locator('#status');
   const nav = () => page.locator('#nav');
@@ -34,17 +28,10 @@ describe('the front end in a real browser', { skip: skipWithoutChromium }, () =>
     if ((await more.getAttribute('aria-expanded')) !== 'true') await more.click();
   }
 
-  /** The feed's form for a new thread is folded in a <details>. */
+  /** The feed's form for a new thread is folded under its heading's button. */
   async function openComposer(): Promise<void> {
-    const details = page.locator('details.write');
-    if ((await details.getAttribute('open')) === null) await details.locator('summary').click();
-  }
-
-  /** A second browser user with its own cookies and its own request record. */
-  async function otherContext(): Promise<{ context: BrowserContext; page: Page }> {
-    const other = await newRecordedContext(browser);
-    recorders.push(other.recorder);
-    return { context: other.context, page: await other.context.newPage() };
+    const toggle = page.getByRole('button', { name: 'Neues Thema schreiben' });
+    if ((await toggle.getAttribute('aria-expanded')) !== 'true') await toggle.click();
   }
 
   async function imageLoaded(img: Locator): Promise<void> {
@@ -53,26 +40,17 @@ describe('the front end in a real browser', { skip: skipWithoutChromium }, () =>
   }
 
   before(async () => {
-    board = await startBoard(limitsOff);
-    browser = await launchChromium();
-    const main = await newRecordedContext(browser);
-    context = main.context;
-    recorders.push(main.recorder);
-    page = await context.newPage();
+    ({ context, page } = await t.newPage());
     png = await makePng();
     shots = screenshotDir();
-    bert = board.client();
-    await bert.signUp('Bert', password);
   });
 
-  after(async () => {
-    await browser?.close();
-    await board?.close();
+  after(() => {
     if (shots) console.log(`browser test screenshots: ${shots}`);
   });
 
   test('registration shows each field error next to its field', async () => {
-    await openBoard(page, board, '/register');
+    await openBoard(page, t.board, '/register');
     await page.getByLabel('Benutzername').fill('ab');
     await page.getByLabel('Passwort', { exact: true }).fill('kurz');
     await page.getByLabel('Passwort wiederholen').fill('anders');
@@ -101,6 +79,22 @@ describe('the front end in a real browser', { skip: skipWithoutChromium }, () =>
     await page.getByRole('heading', { level: 1, name: 'Neueste Themen' }).waitFor();
     assert.equal(new URL(page.url()).pathname, '/');
     await status().filter({ hasText: 'Willkommen, Anna' }).waitFor();
+  });
+
+  test('the feed\'s "Neues Thema schreiben" is a level-2 heading that holds the button unfolding the form', async () => {
+    const heading = page.getByRole('heading', { level: 2, name: 'Neues Thema schreiben' });
+    const toggle = heading.getByRole('button', { name: 'Neues Thema schreiben' });
+    assert.equal(await toggle.getAttribute('aria-expanded'), 'false');
+    assert.equal(await page.getByLabel('Dein Beitrag').isHidden(), true, 'folded at first');
+    assert.equal(await heading.evaluate((el) => el.tagName), 'H2');
+    assert.equal(await heading.evaluate((el) => el.closest('summary, button') === null), true, 'no control around the heading');
+    await toggle.press('Enter');
+    await page.getByLabel('Dein Beitrag').waitFor();
+    assert.equal(await toggle.getAttribute('aria-expanded'), 'true');
+    assert.equal(await page.locator(`#${await toggle.getAttribute('aria-controls')}`).getByLabel('Dein Beitrag').count(), 1, 'the button names what it unfolds');
+    await toggle.press('Space');
+    await page.getByLabel('Dein Beitrag').waitFor({ state: 'hidden' });
+    assert.equal(await toggle.getAttribute('aria-expanded'), 'false');
   });
 
   test('the counter counts code points, and an entry with an image shows a preview before sending', async () => {
@@ -151,7 +145,7 @@ describe('the front end in a real browser', { skip: skipWithoutChromium }, () =>
   test('a reply from the thread page, shown with its ancestors as a breadcrumb and as latest in the feed', async () => {
     const root = pidOf('Mein erstes Bild, mehr unter https://example.org/info.');
     await card(root).locator('.entry-time').click();
-    await page.waitForURL(`${board.url}/e/${root}`);
+    await page.waitForURL(`${t.board.url}/e/${root}`);
     await page.locator('h1:focus').filter({ hasText: 'Thema von Anna' }).waitFor();
     await page.getByLabel('Deine Antwort').fill('Meine Antwort im Thema');
     await page.locator('section.write').getByRole('button', { name: 'Antworten' }).click();
@@ -160,7 +154,7 @@ describe('the front end in a real browser', { skip: skipWithoutChromium }, () =>
     await page.locator('#replies-heading').filter({ hasText: '1 Antwort' }).waitFor();
 
     // Bert answers the reply: a grandchild, so the feed shows the way to the 1 reply in between above it.
-    const deep = await bert.post('/api/entry/create', { content: 'Bert antwortet tiefer', reply_to: replyPid });
+    const deep = await t.members.Bert.post('/api/entry/create', { content: 'Bert antwortet tiefer', reply_to: replyPid });
     assert.equal(deep.status, 201);
     await card(replyPid).locator('.entry-time').click();
     await page.locator('.breadcrumb').getByRole('link', { name: /Anna: Mein erstes Bild/ }).waitFor();
@@ -176,7 +170,7 @@ describe('the front end in a real browser', { skip: skipWithoutChromium }, () =>
   });
 
   test('a reply from the card\'s own reply form', async () => {
-    const pid = await postAsBert('Bert fragt etwas');
+    const pid = await post(t.members.Bert, 'Bert fragt etwas');
     await page.reload();
     const toggle = card(pid).locator('.entry-actions').getByRole('button', { name: 'Antworten' });
     await toggle.click();
@@ -188,15 +182,9 @@ describe('the front end in a real browser', { skip: skipWithoutChromium }, () =>
     assert.equal(await latest.getByRole('link', { name: /weitere/ }).count(), 0);
   });
 
-  async function postAsBert(content: string): Promise<number> {
-    const answer = await bert.post('/api/entry/create', { content });
-    assert.equal(answer.status, 201, answer.text);
-    return answer.body.pid as number;
-  }
-
   test('voting shows live tallies with the own vote highlighted, and the same vote again withdraws it', async () => {
-    const pid = await postAsBert('Abstimmung: Pizza oder Pasta?');
-    await bert.post(`/api/entry/${pid}/vote`, { mode: 'yes' });
+    const pid = await post(t.members.Bert, 'Abstimmung: Pizza oder Pasta?');
+    await t.members.Bert.post(`/api/entry/${pid}/vote`, { mode: 'yes' });
     await page.reload();
     const yes = card(pid).locator('.vote-yes');
     const no = card(pid).locator('.vote-no');
@@ -215,13 +203,36 @@ describe('the front end in a real browser', { skip: skipWithoutChromium }, () =>
 
     await page.reload();
     await card(pid).locator('.vote-yes[aria-pressed="false"]').filter({ hasText: 'Ja 1' }).waitFor();
-    assert.ok(recorders[0]!.requests.some((url) => url.includes('/api/entry/votes?pids=')), 'tallies come in one bulk request');
+    assert.ok(t.recorders[0]!.requests.some((url) => url.includes('/api/entry/votes?pids=')), 'tallies come in one bulk request');
+  });
+
+  test('<main> is aria-busy while a page loads, and only then: a vote in flight leaves the page readable', async () => {
+    const pid = await post(t.members.Bert, 'Wartet hier jemand?');
+    await openBoard(page, t.board, `/e/${pid}`);
+    const main = page.locator('main');
+    assert.notEqual(await main.getAttribute('aria-busy'), 'true');
+
+    const vote = await holdRequests(page, `**/api/entry/${pid}/vote`);
+    await card(pid).locator('.vote-yes').click();
+    await vote.arrived();
+    assert.equal(await page.locator('#busy').isVisible(), true, 'the bar shows the request');
+    assert.notEqual(await main.getAttribute('aria-busy'), 'true', 'a vote does not silence the page');
+    await vote.release();
+    await card(pid).locator('.vote-yes[aria-pressed="true"]').waitFor();
+
+    const feed = await holdRequests(page, '**/api/entry/feed/*');
+    await nav().getByRole('link', { name: 'Neueste' }).click();
+    await feed.arrived();
+    assert.equal(await main.getAttribute('aria-busy'), 'true', 'the page that loads is busy');
+    await feed.release();
+    await page.getByRole('heading', { level: 1, name: 'Neueste Themen' }).waitFor();
+    assert.notEqual(await main.getAttribute('aria-busy'), 'true', 'and no longer once it is drawn');
   });
 
   test('bump moves the entry up and shows the cooldown; a 429 shows the wait it reports', async () => {
-    const old = await postAsBert('Ein älteres Thema');
-    await postAsBert('Ein neueres Thema');
-    board.clock.advance(60); // the board's clock stands still in tests; the bump must be later than the posts
+    const old = await post(t.members.Bert, 'Ein älteres Thema');
+    await post(t.members.Bert, 'Ein neueres Thema');
+    t.board.clock.advance(60); // the board's clock stands still in tests; the bump must be later than the posts
     await page.reload();
     await openMore(old);
     const bump = card(old).getByRole('button', { name: /Hochholen/ });
@@ -237,18 +248,18 @@ describe('the front end in a real browser', { skip: skipWithoutChromium }, () =>
     await card(old).locator('.bump-info').filter({ hasText: 'wieder möglich' }).waitFor();
 
     // The page was loaded before someone else bumped: the server's 429 tells how long to wait.
-    const fresh = await postAsBert('Gleich hochgeholt');
+    const fresh = await post(t.members.Bert, 'Gleich hochgeholt');
     await page.reload();
     await openMore(fresh);
     await card(fresh).locator('.bump[aria-disabled="false"]').waitFor();
-    assert.equal((await bert.post(`/api/entry/${fresh}/bump`)).status, 200);
+    assert.equal((await t.members.Bert.post(`/api/entry/${fresh}/bump`)).status, 200);
     await card(fresh).getByRole('button', { name: /Hochholen/ }).click();
     await status().filter({ hasText: 'noch nicht wieder hochgeholt' }).waitFor();
     await card(fresh).locator('.bump-info').filter({ hasText: 'wieder möglich' }).waitFor();
   });
 
   test('report with a reason', async () => {
-    const pid = await postAsBert('Etwas Fragwürdiges');
+    const pid = await post(t.members.Bert, 'Etwas Fragwürdiges');
     await page.reload();
     await openMore(pid);
     await card(pid).getByRole('button', { name: 'Melden' }).click();
@@ -262,7 +273,7 @@ describe('the front end in a real browser', { skip: skipWithoutChromium }, () =>
   test('edit and delete are offered on own entries only', async () => {
     const mine = pidOf('Meine Antwort im Thema');
     const bertsEntry = pidOf('Etwas Fragwürdiges');
-    await openBoard(page, board, `/e/${mine}`);
+    await openBoard(page, t.board, `/e/${mine}`);
     await openMore(mine);
     await card(mine).getByRole('button', { name: 'Bearbeiten' }).click();
     const field = card(mine).getByLabel('Text bearbeiten');
@@ -287,7 +298,7 @@ describe('the front end in a real browser', { skip: skipWithoutChromium }, () =>
     await page.locator(`article#e${mine}:focus`).waitFor();
     assert.equal(db().one<{ deleted: number }>('SELECT deleted FROM entries WHERE pid = ?', mine)!.deleted, 1);
 
-    await openBoard(page, board, `/e/${bertsEntry}`);
+    await openBoard(page, t.board, `/e/${bertsEntry}`);
     await openMore(bertsEntry);
     await card(bertsEntry).getByRole('button', { name: 'Melden' }).waitFor();
     assert.equal(await card(bertsEntry).getByRole('button', { name: 'Bearbeiten' }).count(), 0);
@@ -295,14 +306,14 @@ describe('the front end in a real browser', { skip: skipWithoutChromium }, () =>
   });
 
   test('the feed pages through older threads with ?seite=', async () => {
-    for (let i = 1; i <= 20; i++) await postAsBert(`Füllthema ${i}`);
-    await openBoard(page, board, '/');
+    for (let i = 1; i <= 20; i++) await post(t.members.Bert, `Füllthema ${i}`);
+    await openBoard(page, t.board, '/');
     assert.equal(await page.locator('.entry-list > li').count(), 20);
     await page.getByRole('link', { name: 'Ältere →' }).click();
-    await page.waitForURL(`${board.url}/?seite=2`);
+    await page.waitForURL(`${t.board.url}/?seite=2`);
     await page.getByRole('heading', { level: 1, name: 'Neueste Themen, Seite 2' }).waitFor();
     await page.locator('article.entry', { hasText: 'Mein erstes Bild' }).waitFor();
-    assert.equal(await page.locator('details.write').count(), 0, 'new threads are written on the first page');
+    assert.equal(await page.getByRole('button', { name: 'Neues Thema schreiben' }).count(), 0, 'new threads are written on the first page');
     await page.getByRole('link', { name: '← Neuere' }).click();
     await page.locator('article.entry', { hasText: 'Füllthema 20' }).waitFor();
     assert.equal(new URL(page.url()).search, '');
@@ -346,7 +357,7 @@ describe('the front end in a real browser', { skip: skipWithoutChromium }, () =>
   test('logout, then login with a chosen duration', async () => {
     await nav().getByRole('button', { name: 'Abmelden' }).click();
     await nav().getByRole('link', { name: 'Anmelden' }).waitFor();
-    assert.equal((await context.request.get(`${board.url}/api/user/info`)).status(), 401);
+    assert.equal((await context.request.get(`${t.board.url}/api/user/info`)).status(), 401);
 
     await nav().getByRole('link', { name: 'Anmelden' }).click();
     await page.getByLabel('Benutzername').fill('Anna Neu');
@@ -358,19 +369,19 @@ describe('the front end in a real browser', { skip: skipWithoutChromium }, () =>
     await page.getByLabel('Angemeldet bleiben für').selectOption({ label: '1 Woche' });
     await page.getByRole('button', { name: 'Anmelden' }).click();
     await nav().getByRole('link', { name: 'Anna Neu' }).waitFor();
-    const session = await (await context.request.get(`${board.url}/api/auth/sessioninfo`)).json();
+    const session = await (await context.request.get(`${t.board.url}/api/auth/sessioninfo`)).json();
     assert.equal(session.expires - session.created_at, 7 * 86400);
   });
 
   test('a reset link from board-admin: token read from the fragment, sent only in POST bodies', async () => {
     await nav().getByRole('button', { name: 'Abmelden' }).click();
     await nav().getByRole('link', { name: 'Anmelden' }).waitFor();
-    const token = await resetToken(board, 'Anna Neu');
+    const token = await resetToken(t.board, 'Anna Neu');
     const bodies: string[] = [];
     page.on('request', (request) => bodies.push(request.postData() ?? ''));
-    await openBoard(page, board, `/reset#${token}`);
+    await openBoard(page, t.board, `/reset#${token}`);
     await page.getByText('Neues Passwort für Anna Neu:').waitFor();
-    assert.equal(page.url(), `${board.url}/reset`, 'the token left the address bar');
+    assert.equal(page.url(), `${t.board.url}/reset`, 'the token left the address bar');
     await page.getByLabel('Neues Passwort', { exact: true }).fill('ein ganz neues Passwort');
     await page.getByLabel('Neues Passwort wiederholen').fill('ein anderes Passwort');
     await page.getByRole('button', { name: 'Passwort speichern' }).click();
@@ -381,18 +392,18 @@ describe('the front end in a real browser', { skip: skipWithoutChromium }, () =>
     await status().filter({ hasText: 'Passwort ist geändert' }).waitFor();
 
     // The fragment of the page address itself never goes over the wire; no other address may hold the token.
-    const sent = recorders[0]!.requests.map((url) => url.split('#')[0]!);
+    const sent = t.recorders[0]!.requests.map((url) => url.split('#')[0]!);
     assert.equal(sent.filter((url) => url.includes(token)).length, 0, 'no URL carried the token');
     assert.equal(bodies.filter((body) => body.includes(`token=${token}`)).length, 3, 'check and both resets sent it in the body');
 
-    await openBoard(page, board, `/reset#${token}`);
+    await openBoard(page, t.board, `/reset#${token}`);
     await page.getByText('ungültig, abgelaufen oder schon benutzt').waitFor();
   });
 
   test('statistics: the numbers, a chart drawn as inline SVG, top networks and the data credit', async () => {
     await nav().getByRole('link', { name: 'Statistik' }).click();
     await page.getByRole('heading', { level: 1, name: 'Statistik' }).waitFor();
-    const detail = await board.client().get('/api/stats/detail');
+    const detail = await t.board.client().get('/api/stats/detail');
     if (detail.status === 404) {
       await page.getByText('Die Statistik ist noch nicht verfügbar.').waitFor();
       return;
@@ -405,16 +416,16 @@ describe('the front end in a real browser', { skip: skipWithoutChromium }, () =>
   });
 
   test('unknown pages, entries and users show the not-found page', async () => {
-    await openBoard(page, board, '/gibt-es-nicht');
+    await openBoard(page, t.board, '/gibt-es-nicht');
     await page.getByRole('heading', { level: 1, name: 'Nicht gefunden' }).waitFor();
-    await openBoard(page, board, '/e/999999');
+    await openBoard(page, t.board, '/e/999999');
     await page.getByText('Diesen Beitrag gibt es nicht.').waitFor();
-    await openBoard(page, board, '/u/Niemand');
+    await openBoard(page, t.board, '/u/Niemand');
     await page.getByText('Diese Person gibt es nicht.').waitFor();
   });
 
   test('keyboard: the skip link reaches the content, and navigation moves focus to the new heading', async () => {
-    await openBoard(page, board, '/');
+    await openBoard(page, t.board, '/');
     await page.keyboard.press('Tab');
     await page.locator('.skip-link:focus').waitFor();
     await page.keyboard.press('Enter');
@@ -427,7 +438,7 @@ describe('the front end in a real browser', { skip: skipWithoutChromium }, () =>
   });
 
   test('a logged-out page load logs no error in the console: the session probe is whoami, never a 401', async () => {
-    const visitor = await otherContext();
+    const visitor = await t.newPage();
     const errors: string[] = [];
     visitor.page.on('console', (message) => {
       if (message.type() === 'error') errors.push(message.text());
@@ -437,7 +448,7 @@ describe('the front end in a real browser', { skip: skipWithoutChromium }, () =>
       if (new URL(response.url()).pathname.startsWith('/api/auth/')) probes.push(`${new URL(response.url()).pathname} ${response.status()}`);
     });
     for (const path of ['/', '/login', '/u/Bert', '/stats']) {
-      await openBoard(visitor.page, board, path);
+      await openBoard(visitor.page, t.board, path);
       await visitor.page.locator('main h1').waitFor();
     }
     assert.deepEqual(errors, []);
@@ -446,9 +457,9 @@ describe('the front end in a real browser', { skip: skipWithoutChromium }, () =>
   });
 
   test('a visitor without an account can read and report, and is asked to log in for the rest', async () => {
-    const visitor = await otherContext();
+    const visitor = await t.newPage();
     const pid = pidOf('Füllthema 20');
-    await openBoard(visitor.page, board, '/');
+    await openBoard(visitor.page, t.board, '/');
     const entry = visitor.page.locator(`article#e${pid}`);
     await entry.waitFor();
     assert.equal(await entry.getByRole('button', { name: /Hochholen/ }).count(), 0);
@@ -465,12 +476,11 @@ describe('the front end in a real browser', { skip: skipWithoutChromium }, () =>
   });
 
   test('the phone layout: no sideways scrolling on the feed and a thread', async () => {
-    const phone = await newRecordedContext(browser, { width: 390, height: 844, colorScheme: 'dark' });
-    recorders.push(phone.recorder);
-    const small = await phone.context.newPage();
+    const phone = await t.newPage({ width: 390, height: 844, colorScheme: 'dark' });
+    const small = phone.page;
     const paths = { feed: '/', thread: `/e/${pidOf('Mein erstes Bild, mehr unter https://example.org/info.')}`, stats: '/stats', login: '/login' };
     for (const [name, path] of Object.entries(paths)) {
-      await openBoard(small, board, path);
+      await openBoard(small, t.board, path);
       await small.locator('main h1').waitFor();
       const overflow = await small.evaluate('document.documentElement.scrollWidth - document.documentElement.clientWidth');
       assert.equal(overflow, 0, `horizontal overflow on ${path}`);
@@ -480,7 +490,7 @@ describe('the front end in a real browser', { skip: skipWithoutChromium }, () =>
   });
 
   test('account deletion asks for the password', async () => {
-    await openBoard(page, board, '/settings');
+    await openBoard(page, t.board, '/settings');
     await page.getByLabel('Passwort zur Bestätigung').fill('nicht mein passwort');
     await page.getByRole('button', { name: 'Konto endgültig löschen' }).click();
     await page.locator('.field-error').filter({ hasText: 'Das Passwort ist falsch' }).waitFor();
@@ -492,45 +502,40 @@ describe('the front end in a real browser', { skip: skipWithoutChromium }, () =>
   });
 
   test('without BOARD_CONTACT the login page says to ask whoever runs the board for a reset link, and the footer names no contact', async () => {
-    const visitor = await otherContext();
-    await openBoard(visitor.page, board, '/login');
+    const visitor = await t.newPage();
+    await openBoard(visitor.page, t.board, '/login');
     await visitor.page.locator('main .forgotten').filter({ hasText: 'Frag die Person, die dieses Board betreibt' }).waitFor();
     assert.equal(await visitor.page.locator('.footer-contact').count(), 0);
     await visitor.context.close();
   });
 
   test('login with ?weiter= leading to another site (a tab in "/\\t/…") ends on the board; a board path is kept', async () => {
-    await openBoard(page, board, '/login?weiter=/%09/evil.example');
+    await openBoard(page, t.board, '/login?weiter=/%09/evil.example');
     await page.getByLabel('Benutzername').fill('Bert');
     await page.getByLabel('Passwort').fill(password);
     await page.getByRole('button', { name: 'Anmelden' }).click();
     await nav().getByRole('link', { name: 'Bert' }).waitFor();
-    assert.equal(page.url(), `${board.url}/`);
-    await openBoard(page, board, '/login?weiter=/%09/evil.example');
-    assert.equal(await page.getByRole('link', { name: 'Weiter' }).getAttribute('href').then((href) => new URL(href!, board.url).href), `${board.url}/`);
-    await openBoard(page, board, '/login?weiter=/stats');
-    assert.equal(await page.getByRole('link', { name: 'Weiter' }).getAttribute('href').then((href) => new URL(href!, board.url).href), `${board.url}/stats`);
+    assert.equal(page.url(), `${t.board.url}/`);
+    await openBoard(page, t.board, '/login?weiter=/%09/evil.example');
+    assert.equal(await page.getByRole('link', { name: 'Weiter' }).getAttribute('href').then((href) => new URL(href!, t.board.url).href), `${t.board.url}/`);
+    await openBoard(page, t.board, '/login?weiter=/stats');
+    assert.equal(await page.getByRole('link', { name: 'Weiter' }).getAttribute('href').then((href) => new URL(href!, t.board.url).href), `${t.board.url}/stats`);
   });
 
   test('link text is isolated and bidi controls never reach the page', async () => {
-    const pid = (await bert.post('/api/entry/create', { content: 'Rechnung: \u202ehttps://example.org/fdp.exe' })).body.pid as number;
-    await openBoard(page, board, `/e/${pid}`);
+    const pid = (await t.members.Bert.post('/api/entry/create', { content: 'Rechnung: \u202ehttps://example.org/fdp.exe' })).body.pid as number;
+    await openBoard(page, t.board, `/e/${pid}`);
     const text = card(pid).locator('.entry-text');
     await text.locator('a bdi').filter({ hasText: 'https://example.org/fdp.exe' }).waitFor();
     assert.equal((await text.textContent())!.includes('\u202e'), false);
   });
 
-  test('no request left the board\'s origin and the CSP reported nothing', () => {
-    for (const recorder of recorders) {
-      assertOnlyBoardRequests(recorder, board);
-      assertCleanConsole(recorder);
-    }
-  });
+  t.testCleanRecords();
 
   test('the CSP check would notice: an inline script is refused and reported', async () => {
-    const probe = await newRecordedContext(browser);
+    const probe = await newRecordedContext(t.browser);
     const probePage = await probe.context.newPage();
-    await openBoard(probePage, board, '/');
+    await openBoard(probePage, t.board, '/');
     await probePage.addScriptTag({ content: 'window.inlineRan = true;' }).catch(() => undefined);
     await eventually(() => probe.recorder.cspViolations.length > 0, 'a CSP console message');
     assert.equal(await probePage.evaluate('window.inlineRan'), undefined);

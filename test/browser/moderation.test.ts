@@ -1,12 +1,9 @@
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { limitsOff, makeModerator, password, post, startBoard, type Client, type TestBoard } from '../helpers.ts';
-import {
-  assertCleanConsole, assertOnlyBoardRequests, launchChromium, newRecordedContext, openBoard, screenshotDir,
-  skipWithoutChromium, type Recorder,
-} from './browser-helpers.ts';
+import type { Page } from 'playwright-core';
+import { limitsOff, password, post, type Client } from '../helpers.ts';
+import { openBoard, screenshotDir, skipWithoutChromium, useBrowserBoard } from '../helpers/browser.ts';
 
 // Counted as skipped in the summary too, not only as a skipped suite.
 if (skipWithoutChromium) test('moderation browser tests', { skip: skipWithoutChromium }, () => {});
@@ -17,49 +14,35 @@ if (skipWithoutChromium) test('moderation browser tests', { skip: skipWithoutChr
  * a ban ends the banned user's open session.
  */
 describe('moderation in a real browser', { skip: skipWithoutChromium }, () => {
-  let board: TestBoard;
-  let browser: Browser;
+  const t = useBrowserBoard({ env: limitsOff, members: ['Anna', 'Bert'], moderators: ['Mia'] }); // the scenes are written faster than a person would
   let shots: string;
-  const recorders: Recorder[] = [];
-  const clients: Record<string, Client> = {};
   const pages: Record<string, Page> = {};
-  const contexts: BrowserContext[] = [];
-  const db = () => board.app.services.db;
+  const db = () => t.board.app.services.db;
 
-  /** A browser context logged in as `name` with the session an API login made (or none). */
+  /** A browser context logged in with the session of `client` (or none), kept as pages[label]. */
   async function browserFor(label: string, client?: Client, width = 1280): Promise<Page> {
-    const { context, recorder } = await newRecordedContext(browser, { width, height: 900 });
-    recorders.push(recorder);
-    contexts.push(context);
-    if (client) await context.addCookies([{ name: 'session', value: client.cookie, url: board.url }]);
-    const page = await context.newPage();
+    const { page } = await t.newPage({ width, height: 900, as: client });
     pages[label] = page;
     return page;
   }
 
   before(async () => {
-    board = await startBoard(limitsOff); // the scenes are written faster than a person would
-    browser = await launchChromium();
     shots = screenshotDir();
-    for (const name of ['Anna', 'Bert', 'Mia']) clients[name] = await board.client().signUp(name, password);
-    makeModerator(board, 'Mia');
-    await browserFor('mia', clients.Mia);
-    await browserFor('anna', clients.Anna);
-    await browserFor('bert', clients.Bert);
+    await browserFor('mia', t.members.Mia);
+    await browserFor('anna', t.members.Anna);
+    await browserFor('bert', t.members.Bert);
     await browserFor('visitor');
   });
 
-  after(async () => {
-    await browser?.close();
-    await board?.close();
+  after(() => {
     if (shots) console.log(`moderation screenshots: ${shots}`);
   });
 
   test('a moderator sees the number of reported entries in the header and removes one from /mod', async () => {
-    const pid = await post(clients.Anna!, 'Kauft billige Uhren bei uns!');
-    assert.equal((await board.client().post(`/api/entry/${pid}/report`, { reason: 'Werbung' })).status, 200);
+    const pid = await post(t.members.Anna, 'Kauft billige Uhren bei uns!');
+    assert.equal((await t.board.client().post(`/api/entry/${pid}/report`, { reason: 'Werbung' })).status, 200);
     const page = pages.mia!;
-    await openBoard(page, board, '/');
+    await openBoard(page, t.board, '/');
     const link = page.locator('#nav').getByRole('link', { name: 'Moderation: 1 gemeldeter Beitrag' });
     await link.click();
     await page.getByRole('heading', { level: 1, name: 'Moderation' }).waitFor();
@@ -84,7 +67,7 @@ describe('moderation in a real browser', { skip: skipWithoutChromium }, () => {
   test('the author sees the tombstone with the reason, and cannot reply to it', async () => {
     const pid = db().one<{ pid: number }>("SELECT pid FROM entries WHERE content LIKE 'Kauft billige Uhren%'")!.pid;
     const page = pages.anna!;
-    await openBoard(page, board, `/e/${pid}`);
+    await openBoard(page, t.board, `/e/${pid}`);
     await page.locator(`article#e${pid}`).getByText('Von der Moderation entfernt: Werbung für Uhren').waitFor();
     await page.getByText('Auf einen entfernten Beitrag kann man nicht antworten.').waitFor();
     assert.equal(await page.getByText('Kauft billige Uhren').count(), 0, 'the text is gone from the page');
@@ -92,7 +75,7 @@ describe('moderation in a real browser', { skip: skipWithoutChromium }, () => {
 
   test('a visitor finds the moderation log in the footer and reads the line, without a moderator\'s name', async () => {
     const page = pages.visitor!;
-    await openBoard(page, board, '/');
+    await openBoard(page, t.board, '/');
     await page.locator('footer').getByRole('link', { name: 'Moderationsprotokoll' }).click();
     await page.getByRole('heading', { level: 1, name: 'Moderationsprotokoll' }).waitFor();
     const row = page.locator('.modlog-row').first();
@@ -103,14 +86,14 @@ describe('moderation in a real browser', { skip: skipWithoutChromium }, () => {
   });
 
   test('a ban from /mod ends the banned user\'s open session: their next action asks them to log in', async () => {
-    const pid = await post(clients.Bert!, 'Ihr seid alle doof');
-    await board.client().post(`/api/entry/${pid}/report`, { reason: 'Beleidigung' });
+    const pid = await post(t.members.Bert, 'Ihr seid alle doof');
+    await t.board.client().post(`/api/entry/${pid}/report`, { reason: 'Beleidigung' });
     const bert = pages.bert!;
-    await openBoard(bert, board, '/');
+    await openBoard(bert, t.board, '/');
     await bert.locator('#nav').getByRole('link', { name: 'Bert' }).waitFor();
 
     const mia = pages.mia!;
-    await openBoard(mia, board, '/mod');
+    await openBoard(mia, t.board, '/mod');
     const item = mia.locator(`.queue-item[data-pid="${pid}"]`);
     await item.getByText('Ihr seid alle doof').waitFor();
     await item.getByRole('button', { name: 'Bert sperren' }).click();
@@ -120,27 +103,27 @@ describe('moderation in a real browser', { skip: skipWithoutChromium }, () => {
     await item.locator('.queue-result').filter({ hasText: /Bert ist gesperrt bis \d\d\.\d\d\.\d{4}/ }).waitFor();
     await item.getByRole('button', { name: 'Verwerfen' }).waitFor(); // the reports stay open after a ban without purge
 
-    await bert.locator('details.write summary').click();
+    await bert.getByRole('button', { name: 'Neues Thema schreiben' }).click();
     await bert.getByLabel('Dein Beitrag').fill('Noch ein Beitrag');
     await bert.getByRole('button', { name: 'Veröffentlichen' }).click();
     await bert.locator('.form-message').filter({ hasText: 'Bitte melde dich an' }).waitFor();
     await bert.locator('#nav').getByRole('link', { name: 'Anmelden' }).waitFor();
     await bert.locator('#status').filter({ hasText: 'Anmeldung ist beendet' }).waitFor();
 
-    await openBoard(bert, board, '/login');
+    await openBoard(bert, t.board, '/login');
     await bert.getByLabel('Benutzername').fill('Bert');
     await bert.getByLabel('Passwort').fill(password);
     await bert.getByRole('button', { name: 'Anmelden' }).click();
     await bert.locator('.form-message').filter({ hasText: /gesperrt bis/ }).waitFor();
-    await openBoard(bert, board, '/u/Bert');
+    await openBoard(bert, t.board, '/u/Bert');
     await bert.getByText(/Dieses Konto ist gesperrt bis/).waitFor();
   });
 
   test('a moderator removes an entry from its card in a thread, and restores it from the log', async () => {
-    const top = await post(clients.Anna!, 'Ein Thema');
-    const reply = await post(clients.Anna!, 'Off-Topic-Antwort', top);
+    const top = await post(t.members.Anna, 'Ein Thema');
+    const reply = await post(t.members.Anna, 'Off-Topic-Antwort', top);
     const page = pages.mia!;
-    await openBoard(page, board, `/e/${top}`);
+    await openBoard(page, t.board, `/e/${top}`);
     const card = page.locator(`article#e${reply}`);
     await card.getByRole('button', { name: 'Mehr' }).click(); // the less-used actions are folded (issue 16)
     await card.getByRole('button', { name: 'Entfernen' }).click();
@@ -148,7 +131,7 @@ describe('moderation in a real browser', { skip: skipWithoutChromium }, () => {
     await card.locator('form').getByRole('button', { name: 'Entfernen' }).click();
     await page.locator(`article#e${reply}`).getByText('Von der Moderation entfernt: Off-Topic').waitFor();
 
-    await openBoard(page, board, '/modlog');
+    await openBoard(page, t.board, '/modlog');
     const row = page.locator('.modlog-row', { hasText: `Beitrag #${reply} von Anna entfernt` });
     await row.getByRole('button', { name: 'Wiederherstellen' }).click();
     await row.getByText('Wiederhergestellt.').waitFor();
@@ -157,31 +140,26 @@ describe('moderation in a real browser', { skip: skipWithoutChromium }, () => {
 
   test('/mod tells others it is only for the moderation; the moderators\' tools are on nobody else\'s page', async () => {
     const anna = pages.anna!;
-    await openBoard(anna, board, '/mod');
+    await openBoard(anna, t.board, '/mod');
     await anna.getByText('Diese Seite ist nur für die Moderation.').waitFor();
     assert.equal(await anna.locator('#nav').getByRole('link', { name: /Moderation/ }).count(), 0);
-    await openBoard(anna, board, '/u/Bert');
+    await openBoard(anna, t.board, '/u/Bert');
     assert.equal(await anna.getByRole('heading', { name: 'Moderation' }).count(), 0);
-    await openBoard(pages.visitor!, board, '/mod');
+    await openBoard(pages.visitor!, t.board, '/mod');
     await pages.visitor!.getByRole('link', { name: 'meldet sich zuerst an' }).waitFor();
   });
 
   test('on a phone, /mod and /modlog fit the width', async () => {
-    const phone = await browserFor('phone', clients.Mia, 390);
-    const pid = await post(clients.Anna!, `Ein langer Beitrag ${'mit vielen Wörtern '.repeat(20)}`);
-    await board.client().post(`/api/entry/${pid}/report`, { reason: 'x'.repeat(200) });
+    const phone = await browserFor('phone', t.members.Mia, 390);
+    const pid = await post(t.members.Anna, `Ein langer Beitrag ${'mit vielen Wörtern '.repeat(20)}`);
+    await t.board.client().post(`/api/entry/${pid}/report`, { reason: 'x'.repeat(200) });
     for (const path of ['/mod', '/modlog']) {
-      await openBoard(phone, board, path);
+      await openBoard(phone, t.board, path);
       await phone.locator('main h1').waitFor();
       assert.equal(await phone.evaluate('document.documentElement.scrollWidth - document.documentElement.clientWidth'), 0, `horizontal overflow on ${path}`);
       await phone.screenshot({ path: join(shots, `phone${path.replace('/', '-')}.png`), fullPage: true });
     }
   });
 
-  test('no request left the board\'s origin and the CSP reported nothing', () => {
-    for (const recorder of recorders) {
-      assertOnlyBoardRequests(recorder, board);
-      assertCleanConsole(recorder);
-    }
-  });
+  t.testCleanRecords();
 });

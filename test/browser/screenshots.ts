@@ -18,7 +18,7 @@ import type { Page } from 'playwright-core';
 import sharp from 'sharp';
 import { day, limitsOff, member, password, startBoard, type Client, type TestBoard } from '../helpers.ts';
 import { writeAccountContent } from './screenshot-account.ts';
-import { chromiumMissing, chromiumPath, launchChromium, newRecordedContext, openBoard, waitInPage } from './browser-helpers.ts';
+import { chromiumMissing, chromiumPath, launchChromium, newRecordedContext, openBoard, waitInPage } from '../helpers/browser.ts';
 
 const outDir = fileURLToPath(new URL('../../docs/screenshots/', import.meta.url));
 const minute = 60;

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client as Connection } from 'undici';
@@ -120,4 +120,33 @@ export function childPids(pid: number): number[] {
   const path = `/proc/${pid}/task/${pid}/children`;
   if (!existsSync(path)) return [];
   return readFileSync(path, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number);
+}
+
+/**
+ * Which of these processes hold a listening TCP socket on the port, and how many each: the
+ * sockets in state LISTEN of /proc/net/tcp and tcp6, found among each process's open files.
+ */
+export function listeningSocketsOn(port: number, pids: number[]): Map<number, number> {
+  const inodes = new Set<string>();
+  for (const table of ['/proc/net/tcp', '/proc/net/tcp6']) {
+    if (!existsSync(table)) continue;
+    for (const line of readFileSync(table, 'utf8').split('\n').slice(1)) {
+      const fields = line.trim().split(/\s+/);
+      // local address "ADDR:PORT" in hex, state 0A = LISTEN, inode in the tenth column
+      if (fields[3] === '0A' && parseInt(fields[1]!.split(':')[1]!, 16) === port) inodes.add(fields[9]!);
+    }
+  }
+  const held = new Map<number, number>();
+  for (const pid of pids) {
+    let count = 0;
+    for (const fd of readdirSync(`/proc/${pid}/fd`)) {
+      try {
+        if (inodes.has(/^socket:\[(\d+)\]$/.exec(readlinkSync(`/proc/${pid}/fd/${fd}`))?.[1] ?? '')) count++;
+      } catch {
+        // closed while we looked
+      }
+    }
+    held.set(pid, count);
+  }
+  return held;
 }

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { processAlive } from '../../lib/pid-file.ts';
 import { startServerProcess } from '../resilience/child-server.ts';
-import { childPids, startCluster, waitForLine, type ClusterBoard } from './cluster-board.ts';
+import { childPids, listeningSocketsOn, startCluster, waitForLine, type ClusterBoard } from './cluster-board.ts';
 
 describe('BOARD_WORKERS=2: a primary and two workers on one port', () => {
   let board: ClusterBoard;
@@ -26,6 +26,24 @@ describe('BOARD_WORKERS=2: a primary and two workers on one port', () => {
     assert.equal([...series.keys()].filter((name) => name.startsWith('board_database_size_bytes')).length, 1, 'the database figures come from the primary, once');
   });
 
+  test('each worker listens on the port with a socket of its own (reusePort); the primary holds none', () => {
+    const primary = board.child.process.pid!;
+    const port = Number(new URL(board.url).port);
+    const held = listeningSocketsOn(port, [primary, ...childPids(primary)]);
+    assert.deepEqual([...held.values()], [0, 1, 1], `listening sockets on ${port} by process: ${JSON.stringify([...held])}`);
+  });
+
+  test('a second board on the same port fails with one line instead of sharing the port', async () => {
+    const port = new URL(board.url).port;
+    const failed = await startCluster({ PORT: port }).then(async (second) => {
+      await second.close();
+      return undefined;
+    }, (err: Error) => err);
+    assert.match(String(failed?.message), /exited \(1\) before listening/);
+    assert.match(String(failed?.message), new RegExp(`board: PORT: ${port} on 127.0.0.1 is already in use`));
+    assert.deepEqual((await (await board.clientOn('1')).get('/api/health')).body, { status: 'ok' }, 'the first board serves on');
+  });
+
   test('a killed worker is logged and replaced; the other keeps answering meanwhile', async () => {
     const survivor = await board.clientOn('2');
     const before = childPids(board.child.process.pid!);
@@ -38,6 +56,8 @@ describe('BOARD_WORKERS=2: a primary and two workers on one port', () => {
     assert.equal(childPids(board.child.process.pid!).length, 2);
     await board.clientOn('1');
     await board.clientOn('2'); // both numbers serve again
+    const primary = board.child.process.pid!;
+    assert.deepEqual([...listeningSocketsOn(Number(new URL(board.url).port), [primary, ...childPids(primary)]).values()], [0, 1, 1], 'the new worker listens on the same port');
     assert.ok((await board.scrape()).get('board_worker_restarts_total')! >= 1);
   });
 

@@ -57,6 +57,10 @@ describe('two workers, one database: the preview queue and the response cache', 
   });
 
   test('under load: no reader of worker 1 sees a thread or feed page older than a write worker 2 acknowledged', async () => {
+    // A connection of its own on worker 2: the one of before() may have idled past its keep-alive
+    // during the test above, and a new connection lands on either worker.
+    const writer = await board.clientOn('2', '192.0.2.12');
+    writer.cookie = writerOnOne.cookie;
     const root = (await writer.post('/api/entry/create', { content: 'Der Faden für die Leser' })).body.pid as number;
     const readers = [];
     for (let i = 0; i < 4; i++) readers.push(await board.clientOn('1', `192.0.2.${30 + i}`));
@@ -64,7 +68,9 @@ describe('two workers, one database: the preview queue and the response cache', 
     let writing = true;
     let reads = 0;
     const stale: string[] = [];
-    const read = async (reader: Client) => {
+    // Per reader: how many acknowledged writes its last finished round had to show.
+    const checked = readers.map(() => 0);
+    const read = async (reader: Client, k: number) => {
       while (writing) {
         const known = acknowledged.length;
         const mustShow = acknowledged.slice();
@@ -75,19 +81,23 @@ describe('two workers, one database: the preview queue and the response cache', 
         if (missing.length) stale.push(`thread without ${missing.join(',')}`);
         const inFeed = (feed.body as { pid: number; reply_count: number }[]).find((e) => e.pid === root);
         if (!inFeed || inFeed.reply_count < known) stale.push(`feed: reply_count ${inFeed?.reply_count} after ${known} replies`);
+        checked[k] = known;
       }
     };
-    const loops = readers.map(read);
+    // A reader that stopped (done, or failed) holds no write up; Promise.all(loops) reports a failure.
+    const loops = readers.map((reader, k) => read(reader, k).finally(() => { checked[k] = Infinity; }));
     for (let i = 0; i < 60; i++) {
       const answer = await writer.post('/api/entry/create', { content: `Antwort ${i}`, reply_to: root });
       assert.equal(answer.status, 201);
       acknowledged.push(answer.body.pid as number);
-      await new Promise((resolve) => setTimeout(resolve, 15));
+      // Paced by the readers, not by a pause: the next write only once every reader has read a
+      // round that had to show this one, so each write is checked by all four on any machine.
+      while (checked.some((n) => n < acknowledged.length)) await new Promise((resolve) => setTimeout(resolve, 1));
     }
     writing = false;
     await Promise.all(loops);
     assert.deepEqual(stale, []);
-    assert.ok(reads > 60, `the readers read (${reads} rounds)`);
+    assert.ok(reads >= 60 * readers.length, `every reader read after every acknowledged write (${reads} rounds)`);
     for (const reader of readers) assert.equal(await board.workerOf(reader), '1', 'the readers stayed on worker 1');
     assert.equal(await board.workerOf(writer), '2', 'the writer stayed on worker 2');
     const hits = (await board.scrape()).get('board_response_cache_total{answer="thread",result="hit",worker="1"}') ?? 0;

@@ -7,7 +7,7 @@ import { after, before, describe, test } from 'node:test';
 import { heldFolder } from '../../lib/media-hold.ts';
 import { oldBoard, password, type Client } from '../helpers.ts';
 import { waitFor } from '../preview-helpers.ts';
-import { searchIndexProblems } from '../resilience/consistency.ts';
+import { searchIndexProblems } from '../helpers/consistency.ts';
 import { startCluster, waitForLine, type ClusterBoard } from './cluster-board.ts';
 
 /** Entries older than the search index: enough that the backfill is still at work while the workers start. */
@@ -107,5 +107,26 @@ describe('two workers, one database: the search backfill, held media, search pag
     const peak = series.get('board_machine_slots_peak{pool="search"}');
     assert.ok(peak !== undefined && peak >= 1 && peak <= 2, `the primary handed out the search slots, at most two at once (peak ${peak})`);
     assert.equal(series.get('board_machine_slots_running{pool="search"}'), 0);
+  });
+
+  test('a deletion acknowledged by worker 2 moves the Atom feeds of worker 1 forward: If-Modified-Since gets 200 without the entry', async () => {
+    const newest = (await writer.post('/api/entry/create', { content: 'Quittenbrot, gleich wieder weg' })).body.pid as number;
+    const paths = ['/feed.atom', '/u/Quitte/feed.atom'];
+    const seen = new Map<string, string>();
+    for (const path of paths) {
+      const answer = await reader.get(path);
+      assert.match(answer.text, new RegExp(`/e/${newest}<`));
+      seen.set(path, answer.headers.get('last-modified')!);
+    }
+    assert.equal((await writer.post(`/api/entry/${newest}/delete`)).status, 200);
+    for (const path of paths) {
+      // Last-Modified never names the second it is sent in, so the deletion is later than the reader's copy, however fast.
+      const answer = await reader.get(path, { 'if-modified-since': seen.get(path)! });
+      assert.equal(answer.status, 200, `${path}: worker 1 answered 304 for a copy that holds the deleted entry`);
+      assert.doesNotMatch(answer.text, new RegExp(`/e/${newest}<`));
+      assert.ok(Date.parse(answer.headers.get('last-modified')!) >= Date.parse(seen.get(path)!), `${path}: Last-Modified went back`);
+    }
+    assert.equal(await board.workerOf(reader), '1');
+    assert.equal(await board.workerOf(writer), '2');
   });
 });

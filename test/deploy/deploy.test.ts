@@ -26,7 +26,7 @@ test('systemd-analyze verify finds nothing to say about any unit (code at this c
   const folder = emptyFolder('board-units-');
   for (const unit of units) {
     // Installed as README says, /opt/board is the checkout; here the checkout is this folder.
-    writeFileSync(join(folder, unit), read(unit).replaceAll('/opt/board', projectRoot.replace(/\/$/, '')).replaceAll('/usr/bin/node', process.execPath));
+    writeFileSync(join(folder, unit), read(unit).replaceAll('/opt/board', projectRoot.replace(/\/$/, '')).replaceAll('/usr/local/bin/node', process.execPath));
   }
   const run = spawnSync(tool('systemd-analyze')!, ['verify', ...units.map((u) => join(folder, u))], { encoding: 'utf8' });
   const about = (run.stdout + run.stderr).split('\n').filter((line) => line.includes(folder) || units.some((u) => line.includes(u)));
@@ -44,7 +44,7 @@ test('every service runs as the dedicated user in the sandbox the README promise
   }
   const server = read('board.service');
   assert.match(server, /^Restart=on-failure$/m);
-  assert.match(server, /^ExecStart=\/usr\/bin\/node --import tsx server\.ts$/m);
+  assert.match(server, /^ExecStart=\/usr\/local\/bin\/node --import tsx server\.ts$/m);
   assert.match(read('board-backup.service'), /backup --quiet --force --with-media/);
   assert.match(read('board-tor-refresh.service'), /^ExecStart=\/opt\/board\/bin\/board-admin tor-refresh/m);
   assert.match(read('board-backup.timer'), /^Persistent=true$/m);

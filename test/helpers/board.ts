@@ -49,6 +49,10 @@ export interface StartOptions {
   searchBackfill?: AppOptions['searchBackfill'];
   /** The search threads' knobs for createApp (jobs held until released). */
   searchThreads?: AppOptions['searchThreads'];
+  /** Password hashing for createApp: scrypt, or a wrapper that holds requests (test/helpers/password-gate.ts). */
+  passwords?: AppOptions['passwords'];
+  /** Image scaling for createApp: sharp, or a wrapper that holds requests (test/helpers/image-gate.ts). */
+  images?: AppOptions['images'];
 }
 
 /** A few real rows of the bundled IP-to-ASN data set: test servers need not load all 33 MB. */
@@ -64,7 +68,7 @@ export async function startBoard(env: Record<string, string> = {}, options: Star
   prepareDataDir(config);
   const clock = movableClock(options.now);
   const logs: string[] = [];
-  const app = createApp(config, { clock, log: (line) => logs.push(line), preview: options.preview, timeouts: options.timeouts, notify: options.notify, accountRemoval: options.accountRemoval, searchBackfill: options.searchBackfill, searchThreads: options.searchThreads });
+  const app = createApp(config, { clock, log: (line) => logs.push(line), preview: options.preview, timeouts: options.timeouts, notify: options.notify, accountRemoval: options.accountRemoval, searchBackfill: options.searchBackfill, searchThreads: options.searchThreads, passwords: options.passwords, images: options.images });
   await new Promise<void>((resolve) => app.server.listen(0, '127.0.0.1', resolve));
   const url = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
   const metrics = app.metricsServer && config.metrics;

@@ -1,6 +1,8 @@
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join, sep } from 'node:path';
+import type { Db } from '../../lib/db.ts';
 import type { StoredEntry } from '../../lib/entries.ts';
+import { createSession } from '../../lib/sessions.ts';
 import type { TestBoard } from './board.ts';
 export type { StoredEntry };
 
@@ -17,6 +19,14 @@ export function entryCount(board: TestBoard): number {
 
 export function uidOf(board: TestBoard, username: string): number {
   return board.app.services.db.one<{ uid: number }>('SELECT uid FROM users WHERE username = ?', username)!.uid;
+}
+
+/** A session made straight in the database, through createSession (the only way there is); returns the cookie value. */
+export function sessionInDb(db: Db, uid: number, now: number, lifetime: number, description: string): string {
+  const passHash = db.one<{ pass_hash: string }>('SELECT pass_hash FROM users WHERE uid = ?', uid)?.pass_hash ?? '';
+  const session = createSession(db, { uid, passHash, lifetime, description }, now);
+  if (!('token' in session)) throw new Error(`no session for uid ${uid}: ${session.refused}`);
+  return session.token;
 }
 
 /** Every file under BOARD_DATA/media, as paths relative to media/. */

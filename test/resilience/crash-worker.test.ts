@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
 import { childPids, startCluster, type ClusterBoard } from '../cluster/cluster-board.ts';
-import { consistencyProblems } from './consistency.ts';
+import { consistencyProblems } from '../helpers/consistency.ts';
 import { prng, randomTools, recordSummary, scaled, seed } from './soak.ts';
 import { verifyAcked, WriteLoad } from './write-load.ts';
 

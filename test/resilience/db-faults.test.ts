@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { after, before, describe, test } from 'node:test';
 import { imageFixture, limitsOff, mediaFiles, password, resetToken, startProxiedBoard, type Answer, type Client, type TestBoard } from '../helpers.ts';
-import { consistencyProblems, snapshotRows } from './consistency.ts';
+import { consistencyProblems, snapshotRows } from '../helpers/consistency.ts';
 import { recordSummary } from './soak.ts';
 
 /**

@@ -3,9 +3,9 @@ import type { AddressInfo } from 'node:net';
 import { after, before, test } from 'node:test';
 import { routes } from '../../lib/routes.ts';
 import { assertError, limitsOff, password, startProxiedBoard, type Client, type TestBoard } from '../helpers.ts';
-import { consistencyProblems } from './consistency.ts';
+import { consistencyProblems } from '../helpers/consistency.ts';
 import { fieldNames, fieldValues, multipart, pathValues, starValues, uploads, type Part, type Upload } from './fuzz-inputs.ts';
-import { sendRaw, type RawExchange } from './raw-http.ts';
+import { sendRaw, type RawExchange } from '../helpers/raw-http.ts';
 import { prng, randomTools, recordSummary, scaled, seed } from './soak.ts';
 
 const cases = scaled(1500, 30_000);

@@ -1,10 +1,9 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { hashPassword } from '../../lib/passwords.ts';
-import { createSession } from '../../lib/sessions.ts';
 import { createUser } from '../../lib/users.ts';
-import { assertError, limitsOff, startProxiedBoard, type Answer, type Client, type TestBoard } from '../helpers.ts';
-import { consistencyProblems } from './consistency.ts';
+import { assertError, limitsOff, sessionInDb, startProxiedBoard, type Answer, type Client, type TestBoard } from '../helpers.ts';
+import { consistencyProblems } from '../helpers/consistency.ts';
 import { prng, randomTools, recordSummary, scaled, seed } from './soak.ts';
 
 /**
@@ -36,7 +35,7 @@ before(async () => {
   clients = Array.from({ length: voters }, (_, i) => {
     const uid = createUser(db, `voter ${i}`, hash, now)!;
     const client = board.client({ ip: `198.18.1.${i + 1}` });
-    client.cookie = createSession(db, uid, now, 86_400 * 365, 'load test');
+    client.cookie = sessionInDb(db, uid, now, 86_400 * 365, 'load test');
     return { client, uid };
   });
   for (let i = 0; i < 5; i++) {

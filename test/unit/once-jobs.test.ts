@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { createApp } from '../../lib/app.ts';
 import { loadConfig, prepareDataDir } from '../../lib/config.ts';
+import type { ReportNotice } from '../../lib/notify.ts';
 import { asnFixtureDir } from '../helpers.ts';
 
 function boardConfig(dataDir: string) {
@@ -31,14 +32,14 @@ test('a cluster worker runs no once-job: it forwards wakes and messages to the p
   const dataDir = mkdtempSync(join(tmpdir(), 'board-jobs-'));
   t.after(() => rmSync(dataDir, { recursive: true, force: true }));
   const forwarded: string[] = [];
-  const link = { wake: (job: string) => forwarded.push(`wake ${job}`), notify: (text: string) => forwarded.push(`notify ${text}`) };
+  const link = { wake: (job: string) => forwarded.push(`wake ${job}`), notify: (notice: ReportNotice) => forwarded.push(`notify ${JSON.stringify(notice)}`) };
   const app = createApp(boardConfig(dataDir), { log: () => {}, worker: { link, label: '1' } });
   try {
     assert.equal(app.jobs, undefined);
     app.services.previews!.wake();
     app.services.accountRemoval!.wake();
-    app.services.notifier!.send('Neue Meldung');
-    assert.deepEqual(forwarded, ['wake previews', 'wake accountRemoval', 'notify Neue Meldung']);
+    app.services.notifier!.send({ pid: 7, openReports: 1 });
+    assert.deepEqual(forwarded, ['wake previews', 'wake accountRemoval', 'notify {"pid":7,"openReports":1}']);
     assert.equal(app.services.impressions.sweepsFinishedDays, false);
     assert.equal(app.metricsServer, undefined, 'the primary answers the metrics');
   } finally {

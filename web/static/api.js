@@ -1,9 +1,20 @@
 // The board's API: JSON in, German error messages out. Every request shows the busy bar.
 import { busy } from './status.js';
 
+/**
+ * An answer's JSON as far as the page reads it: the error of a failure, and the wait that some
+ * failures add (a bump's 429).
+ * @typedef {{ error?: Api.Error, retry_after?: number }} AnswerBody
+ */
+
 /** A failed request: `message` is German and ready to show; `field`/`fields` name form fields. */
 export class ApiError extends Error {
+  /**
+   * @param {number} status 0: no answer at all
+   * @param {AnswerBody} [body]
+   */
   constructor(status, body) {
+    /** @type {Partial<Api.Error>} */
     const error = body && typeof body.error === 'object' ? body.error : {};
     super(error.message || fallbackMessage(status));
     this.status = status;
@@ -14,6 +25,7 @@ export class ApiError extends Error {
   }
 }
 
+/** @param {number} status */
 function fallbackMessage(status) {
   if (status === 0) return 'Keine Verbindung zum Server. Bitte versuche es gleich noch einmal.';
   if (status === 413) return 'Die Datei ist zu groß.';
@@ -28,10 +40,20 @@ function fallbackMessage(status) {
  */
 export const sessionEndedEvent = 'board:session-ended';
 
+/**
+ * @param {number} status
+ * @param {AnswerBody | undefined} data
+ */
 function noticeSessionEnd(status, data) {
   if (status === 401 && data?.error?.code === 'auth.required') window.dispatchEvent(new Event(sessionEndedEvent));
 }
 
+/**
+ * The JSON of an answer; undefined when it is none. Typed `any`: the API's answers are described
+ * by the OpenAPI document (Api.*), and each caller names the one it gets.
+ * @param {string} text
+ * @returns {any}
+ */
 function parse(text) {
   try {
     return JSON.parse(text);
@@ -40,6 +62,12 @@ function parse(text) {
   }
 }
 
+/**
+ * @param {string} method
+ * @param {string} path
+ * @param {BodyInit} [body]
+ * @returns {Promise<any>}
+ */
 async function request(method, path, body) {
   busy(+1);
   try {
@@ -58,12 +86,21 @@ async function request(method, path, body) {
   }
 }
 
-/** GET an /api path; resolves to the parsed body. */
+/**
+ * GET an /api path; resolves to the parsed body.
+ * @param {string} path
+ * @returns {Promise<any>}
+ */
 export function get(path) {
   return request('GET', path);
 }
 
-/** POST form fields (urlencoded); `fields` is a plain object. */
+/**
+ * POST form fields (urlencoded); `fields` is a plain object.
+ * @param {string} path
+ * @param {Record<string, string>} [fields]
+ * @returns {Promise<any>}
+ */
 export function post(path, fields = {}) {
   return request('POST', path, new URLSearchParams(fields));
 }
@@ -71,6 +108,10 @@ export function post(path, fields = {}) {
 /**
  * POST multipart form data with upload progress: onProgress(fraction 0…1, or -1 when unknown).
  * XMLHttpRequest, because fetch reports no upload progress.
+ * @param {string} path
+ * @param {FormData} formData
+ * @param {(fraction: number) => void} [onProgress]
+ * @returns {Promise<any>}
  */
 export function upload(path, formData, onProgress = () => {}) {
   busy(+1);

@@ -4,11 +4,12 @@ import { h } from './dom.js';
 import { relativeTime } from './format.js';
 import { showShortcuts, startShortcuts } from './keys.js';
 import { navigate, startRouter } from './router.js';
-import { isModerator, onMeChange, refreshMe } from './session.js';
+import { isModerator, onMeChange, refreshMe, watchSessionEnd } from './session.js';
 import { announce } from './status.js';
 import { pageTitle } from './titles.js';
 import { forgetTallies, loadShownTallies } from './votes.js';
 import { avatar } from './components/avatar.js';
+import { watchMuteChanges } from './components/entry.js';
 import { logoutButton } from './components/logout-button.js';
 import { modLink, refreshModCount } from './components/mod-link.js';
 import { notifyLink, resetUnread } from './components/notify-badge.js';
@@ -24,6 +25,10 @@ import { settingsView } from './views/settings.js';
 import { statsView } from './views/stats.js';
 import { threadView } from './views/thread.js';
 
+/** @import { Child } from './dom.js' */
+/** @import { View } from './router.js' */
+
+/** @type {[RegExp, View][]} */
 const routes = [
   [/^\/$/, feedView],
   [/^\/e\/(\d{1,15})$/, threadView], // the pid pattern mirrors entryPage in lib/pages/shell.ts
@@ -39,6 +44,10 @@ const routes = [
   [/^\/benachrichtigungen$/, notificationsView],
 ];
 
+/**
+ * @param {string} path
+ * @returns {[View, string[]]}
+ */
 function findView(path) {
   for (const [pattern, view] of routes) {
     const match = pattern.exec(path);
@@ -47,12 +56,17 @@ function findView(path) {
   return [notFoundView, []];
 }
 
+/**
+ * @param {string} href
+ * @param {...Child} children
+ */
 function navLink(href, ...children) {
   return h('a', { href }, ...children);
 }
 
+/** @param {Api.OwnUser | null} user */
 function drawNav(user) {
-  const nav = document.getElementById('nav');
+  const nav = /** @type {HTMLElement} */ (document.getElementById('nav'));
   nav.replaceChildren(
     navLink('/', 'Neueste'),
     navLink('/stats', 'Statistik'),
@@ -66,7 +80,7 @@ function drawNav(user) {
 }
 
 function markCurrentLink() {
-  for (const a of document.querySelectorAll('#nav a')) {
+  for (const a of /** @type {NodeListOf<HTMLAnchorElement>} */ (document.querySelectorAll('#nav a'))) {
     if (a.pathname === location.pathname) a.setAttribute('aria-current', 'page');
     else a.removeAttribute('aria-current');
   }
@@ -74,11 +88,18 @@ function markCurrentLink() {
 
 let drawing = 0;
 
-/** Draws the view for the current address; a slower earlier drawing never overwrites a newer one. */
+/**
+ * Draws the view for the current address; a slower earlier drawing never overwrites a newer one.
+ * <main> is aria-busy while a page loads (and only then, status.js says why): screen readers
+ * wait for the new page instead of reading the old one half replaced.
+ * @param {{ moveFocus?: boolean, scroll?: boolean }} [options]
+ */
 async function render({ moveFocus = false, scroll = false } = {}) {
   const id = ++drawing;
   const [view, params] = findView(location.pathname);
   const container = h('div', { class: 'view' });
+  const main = /** @type {HTMLElement} */ (document.getElementById('main'));
+  main.setAttribute('aria-busy', 'true');
   let title;
   forgetTallies();
   try {
@@ -86,11 +107,11 @@ async function render({ moveFocus = false, scroll = false } = {}) {
   } catch (err) {
     if (id !== drawing) return;
     container.replaceChildren();
-    title = errorView(container, err);
+    title = errorView(container, /** @type {Error} */ (err));
   }
   if (id !== drawing) return;
-  const main = document.getElementById('main');
   main.replaceChildren(container);
+  main.removeAttribute('aria-busy');
   document.title = pageTitle(title);
   markCurrentLink();
   if (scroll) window.scrollTo(0, 0);
@@ -117,21 +138,24 @@ function drawFooter() {
 
 /** Relative times ("vor 5 Minuten") stay right while the page is open. */
 function refreshTimes() {
-  for (const time of document.querySelectorAll('time[data-ts]')) time.textContent = relativeTime(Number(time.dataset.ts));
+  for (const time of /** @type {NodeListOf<HTMLTimeElement>} */ (document.querySelectorAll('time[data-ts]'))) time.textContent = relativeTime(Number(time.dataset.ts));
 }
 
 /** The header's search field goes to /suche without a page load. */
 function startSearchField() {
   document.getElementById('site-search')?.addEventListener('submit', (event) => {
     event.preventDefault();
-    const q = new FormData(event.target).get('q') ?? '';
-    if (String(q).trim()) navigate(`/suche?q=${encodeURIComponent(q)}`);
+    const q = String(new FormData(/** @type {HTMLFormElement} */ (event.target)).get('q') ?? '');
+    if (q.trim()) navigate(`/suche?q=${encodeURIComponent(q)}`);
   });
 }
 
-async function start() {
+/** Starts the page (main.js calls it): importing this file draws and listens to nothing. */
+export async function start() {
   drawFooter();
   startShortcuts();
+  watchSessionEnd();
+  watchMuteChanges();
   onMeChange(drawNav);
   onMeChange(resetUnread);
   startSearchField();
@@ -139,12 +163,10 @@ async function start() {
     await refreshMe();
   } catch (err) {
     drawNav(null);
-    announce(err.message, 'error');
+    announce(/** @type {Error} */ (err).message, 'error');
   }
   startRouter(render);
   setInterval(refreshTimes, 30_000);
   await render();
   document.documentElement.dataset.ready = 'true';
 }
-
-start();

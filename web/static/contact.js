@@ -8,7 +8,10 @@ export function boardContact() {
   return document.body.dataset.contact ?? '';
 }
 
-/** The contact as text with its links clickable. */
+/**
+ * The contact as text with its links clickable.
+ * @param {string} contact
+ */
 function contactNodes(contact) {
   return splitLinks(contact).map((part) => (typeof part === 'string' ? part : h('a', { href: part.url, rel: 'noopener' }, part.url)));
 }

@@ -1,8 +1,25 @@
 // Building DOM nodes. User text only ever goes in as text nodes: no innerHTML anywhere.
 
 /**
+ * What may be a child: a node, text (numbers too), or an array of children (written as the shape
+ * of one: a JSDoc type may not name itself inside Child[]); null, undefined and false are left
+ * out, so `cond ? node : null` and `cond && node` can be written inline.
+ * @typedef {Node | string | number | false | null | undefined | { readonly [index: number]: Child, readonly length: number }} Child
+ */
+
+/**
+ * Attributes: false, null and undefined leave one out, true sets it empty; `on*` functions become listeners.
+ * @typedef {Record<string, string | number | boolean | null | undefined | EventListener>} Attrs
+ */
+
+/**
  * h('a', {href: '/x', class: 'y'}, 'Text', child) → element. Attribute values of false, null or
  * undefined are left out; `on*` functions become event listeners; children may be arrays.
+ * @template {keyof HTMLElementTagNameMap} K
+ * @param {K} tag
+ * @param {Attrs} [attrs]
+ * @param {...Child} children
+ * @returns {HTMLElementTagNameMap[K]}
  */
 export function h(tag, attrs = {}, ...children) {
   const el = document.createElement(tag);
@@ -13,7 +30,14 @@ export function h(tag, attrs = {}, ...children) {
 
 const svgNs = 'http://www.w3.org/2000/svg';
 
-/** The same for SVG elements (the statistics chart). */
+/**
+ * The same for SVG elements (the statistics chart).
+ * @template {keyof SVGElementTagNameMap} K
+ * @param {K} tag
+ * @param {Attrs} [attrs]
+ * @param {...Child} children
+ * @returns {SVGElementTagNameMap[K]}
+ */
 export function svg(tag, attrs = {}, ...children) {
   const el = document.createElementNS(svgNs, tag);
   setAttrs(el, attrs);
@@ -21,6 +45,10 @@ export function svg(tag, attrs = {}, ...children) {
   return el;
 }
 
+/**
+ * @param {Element} el
+ * @param {Attrs} attrs
+ */
 function setAttrs(el, attrs) {
   for (const [name, value] of Object.entries(attrs)) {
     if (value === false || value === null || value === undefined) continue;
@@ -29,6 +57,10 @@ function setAttrs(el, attrs) {
   }
 }
 
+/**
+ * @param {Element} el
+ * @param {Child[]} children
+ */
 function append(el, children) {
   for (const child of children.flat(Infinity)) {
     if (child === null || child === undefined || child === false) continue;
@@ -36,13 +68,25 @@ function append(el, children) {
   }
 }
 
-/** Appends children (strings, nodes, arrays; null and false are skipped). */
+/**
+ * Appends children (strings, nodes, arrays; null and false are skipped).
+ * @template {Element} E
+ * @param {E} el
+ * @param {...Child} children
+ * @returns {E}
+ */
 export function add(el, ...children) {
   append(el, children);
   return el;
 }
 
-/** Replaces all children of `el`. */
+/**
+ * Replaces all children of `el`.
+ * @template {Element} E
+ * @param {E} el
+ * @param {...Child} children
+ * @returns {E}
+ */
 export function replace(el, ...children) {
   el.replaceChildren();
   append(el, children);
@@ -50,7 +94,10 @@ export function replace(el, ...children) {
 }
 
 let idCounter = 0;
-/** A unique id for label/aria wiring. */
+/**
+ * A unique id for label/aria wiring.
+ * @param {string} [prefix]
+ */
 export function uid(prefix = 'f') {
   idCounter += 1;
   return `${prefix}-${idCounter}`;

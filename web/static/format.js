@@ -5,6 +5,7 @@ const dateFormat = new Intl.DateTimeFormat('de', { dateStyle: 'long' });
 const dateTimeFormat = new Intl.DateTimeFormat('de', { dateStyle: 'medium', timeStyle: 'short' });
 const numberFormat = new Intl.NumberFormat('de');
 
+/** @type {[Intl.RelativeTimeFormatUnit, number][]} */
 const units = [
   ['year', 365 * 86400],
   ['month', 30 * 86400],
@@ -14,7 +15,11 @@ const units = [
   ['minute', 60],
 ];
 
-/** Unix seconds → "vor 5 Minuten", "gestern", "gerade eben". */
+/**
+ * Unix seconds → "vor 5 Minuten", "gestern", "gerade eben".
+ * @param {number} seconds
+ * @param {number} [now]
+ */
 export function relativeTime(seconds, now = Date.now() / 1000) {
   const diff = seconds - now;
   if (Math.abs(diff) < 60) return 'gerade eben';
@@ -24,7 +29,10 @@ export function relativeTime(seconds, now = Date.now() / 1000) {
   return 'gerade eben';
 }
 
-/** Seconds from now → "in 23 Stunden", "in 2 Tagen" (rounded up, so it never promises too early). */
+/**
+ * Seconds from now → "in 23 Stunden", "in 2 Tagen" (rounded up, so it never promises too early).
+ * @param {number} seconds
+ */
 export function inDuration(seconds) {
   for (const [unit, size] of units) {
     if (seconds >= size) return relative.format(Math.ceil(seconds / size), unit);
@@ -32,27 +40,42 @@ export function inDuration(seconds) {
   return relative.format(Math.max(1, Math.ceil(seconds / 60)), 'minute');
 }
 
-/** Unix seconds → "3. März 2026". */
+/**
+ * Unix seconds → "3. März 2026".
+ * @param {number} seconds
+ */
 export function longDate(seconds) {
   return dateFormat.format(new Date(seconds * 1000));
 }
 
-/** Unix seconds → "03.03.2026, 14:05". */
+/**
+ * Unix seconds → "03.03.2026, 14:05".
+ * @param {number} seconds
+ */
 export function dateTime(seconds) {
   return dateTimeFormat.format(new Date(seconds * 1000));
 }
 
-/** Unix seconds → ISO string for <time datetime>. */
+/**
+ * Unix seconds → ISO string for <time datetime>.
+ * @param {number} seconds
+ */
 export function isoTime(seconds) {
   return new Date(seconds * 1000).toISOString();
 }
 
-/** 12345 → "12.345". */
+/**
+ * 12345 → "12.345".
+ * @param {number} n
+ */
 export function number(n) {
   return numberFormat.format(n);
 }
 
-/** Length in Unicode code points: the unit the API counts in. */
+/**
+ * Length in Unicode code points: the unit the API counts in.
+ * @param {string} text
+ */
 export function codePoints(text) {
   let n = 0;
   for (const _ of text) n += 1;
@@ -65,8 +88,10 @@ const trailing = /[.,;:!?)\]}'"]+$/;
 /**
  * Splits text into plain strings and {url} parts for every http(s) link, with the same
  * trailing punctuation trimmed as the server's link finder.
+ * @param {string} text
  */
 export function splitLinks(text) {
+  /** @type {(string | { url: string })[]} */
   const parts = [];
   let last = 0;
   for (const match of text.matchAll(linkPattern)) {
@@ -79,7 +104,11 @@ export function splitLinks(text) {
   return parts;
 }
 
-/** A short label for an entry in breadcrumbs and titles: "Anna: Hallo Welt …". */
+/**
+ * A short label for an entry in breadcrumbs and titles: "Anna: Hallo Welt …".
+ * @param {Api.Entry} entry
+ * @param {number} [max]
+ */
 export function excerpt(entry, max = 40) {
   const who = entry.username || 'gelöschtes Konto';
   if (entry.deleted) return `${who}: (${entry.removed ? 'entfernt' : 'gelöscht'})`;

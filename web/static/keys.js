@@ -20,6 +20,7 @@ function enabled() {
   }
 }
 
+/** @param {boolean} on */
 function setEnabled(on) {
   try {
     if (on) localStorage.removeItem(storageKey);
@@ -29,28 +30,38 @@ function setEnabled(on) {
   }
 }
 
-/** Whether the key went to something that takes text (or a choice): then it is the user's, not ours. */
+/**
+ * Whether the key went to something that takes text (or a choice): then it is the user's, not ours.
+ * @param {EventTarget | null} target
+ */
 function typing(target) {
   return target instanceof Element && Boolean(target.closest('input, textarea, select, [contenteditable]:not([contenteditable="false"])'));
 }
 
 function entries() {
-  return [...document.querySelectorAll('#main article.entry')].filter((card) => card.getClientRects().length > 0);
+  return [.../** @type {NodeListOf<HTMLElement>} */ (document.querySelectorAll('#main article.entry'))].filter((card) => card.getClientRects().length > 0);
 }
 
-/** The entry that holds the focus, or null. */
+/**
+ * The entry that holds the focus, or null.
+ * @returns {HTMLElement | null}
+ */
 function currentEntry() {
   const active = document.activeElement;
   return active instanceof Element ? active.closest('#main article.entry') : null;
 }
 
+/** @param {HTMLElement} card */
 function focusEntry(card) {
   if (!card.hasAttribute('tabindex')) card.tabIndex = -1;
   card.focus();
   card.scrollIntoView({ block: 'nearest' });
 }
 
-/** j/k: from the focused entry, else from the first one on screen. */
+/**
+ * j/k: from the focused entry, else from the first one on screen.
+ * @param {number} step
+ */
 function move(step) {
   const list = entries();
   if (list.length === 0) return;
@@ -58,24 +69,27 @@ function move(step) {
   let index;
   if (current && list.includes(current)) index = Math.min(list.length - 1, Math.max(0, list.indexOf(current) + step));
   else index = Math.max(0, list.findIndex((card) => card.getBoundingClientRect().bottom > 0));
-  focusEntry(list[index]);
+  focusEntry(/** @type {HTMLElement} */ (list[index]));
 }
 
 /** r: the entry's own reply form (or the login offer), else the page's reply box. */
 function reply() {
   const current = currentEntry() ?? (location.pathname.startsWith('/e/') ? entries()[0] : null);
-  const button = current && [...current.querySelectorAll(':scope > .entry-actions > button')].find((b) => b.textContent === 'Antworten');
-  if (button) {
+  const button = current && [.../** @type {NodeListOf<HTMLButtonElement>} */ (current.querySelectorAll(':scope > .entry-actions > button'))].find((b) => b.textContent === 'Antworten');
+  if (current && button) {
     if (button.getAttribute('aria-expanded') !== 'true') button.click();
-    else current.querySelector('.entry-panel textarea')?.focus();
+    else /** @type {HTMLTextAreaElement | null} */ (current.querySelector('.entry-panel textarea'))?.focus();
     return;
   }
+  /** @type {HTMLTextAreaElement | null} */
   const box = document.querySelector('#main section.write textarea');
   if (box) box.focus();
 }
 
+/** @type {HTMLDialogElement | null} */
 let dialog = null;
 
+/** @returns {HTMLDialogElement} */
 function keysDialog() {
   if (dialog) return dialog;
   const headingId = uid('keys');
@@ -83,27 +97,31 @@ function keysDialog() {
   const toggle = h('input', { type: 'checkbox', id: toggleId });
   toggle.addEventListener('change', () => setEnabled(toggle.checked));
   const close = h('button', { type: 'button', class: 'primary' }, 'Schließen');
-  dialog = h('dialog', { class: 'keys-dialog card', 'aria-labelledby': headingId },
+  const box = h('dialog', { class: 'keys-dialog card', 'aria-labelledby': headingId },
     h('h2', { id: headingId }, 'Tastenkürzel'),
     h('dl', { class: 'keys' }, shortcuts.map(([key, what]) => [h('dt', {}, h('kbd', {}, key)), h('dd', {}, what)])),
     h('p', { class: 'muted small' }, 'Sie wirken nicht, während du in ein Feld schreibst.'),
     h('div', { class: 'field field-check' }, toggle, h('label', { for: toggleId }, 'Tastenkürzel verwenden')),
     h('div', { class: 'form-actions' }, close));
-  close.addEventListener('click', () => dialog.close());
-  document.body.append(dialog);
-  return dialog;
+  close.addEventListener('click', () => box.close());
+  document.body.append(box);
+  dialog = box;
+  return box;
 }
 
 /** Opens the list of shortcuts (also from the footer's button, which works when they are off). */
 export function showShortcuts() {
   const box = keysDialog();
-  box.querySelector('input[type="checkbox"]').checked = enabled();
+  const toggle = /** @type {HTMLInputElement} */ (box.querySelector('input[type="checkbox"]'));
+  toggle.checked = enabled();
   if (!box.open) box.showModal();
 }
 
+/** @param {KeyboardEvent} event */
 function onKey(event) {
   if (event.defaultPrevented || event.ctrlKey || event.metaKey || event.altKey || event.isComposing) return;
   if (typing(event.target) || dialog?.open || !enabled()) return;
+  /** @type {Record<string, () => void>} */
   const actions = { j: () => move(1), k: () => move(-1), r: reply, '?': showShortcuts };
   const action = actions[event.key];
   if (!action) return;

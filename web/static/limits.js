@@ -54,6 +54,7 @@ const day = 86_400;
 /**
  * When the entry may be bumped again (unix seconds, 0 = now): after the n-th bump, n days after
  * the last, so bumping cannot pin a thread on top. Mirrors bumpCooldownUntil in lib/entries.ts.
+ * @param {Pick<Api.Entry, 'bump_count' | 'last_bump'>} entry
  */
 export function bumpCooldownUntil(entry) {
   return entry.bump_count > 0 ? entry.last_bump + entry.bump_count * day : 0;

@@ -8,17 +8,25 @@
 
 let running = 0;
 
-/** Counts requests in flight; the bar and aria-busy show while any runs. */
+/**
+ * Counts requests in flight; the bar shows while any runs. Why not aria-busy here: a busy <main>
+ * is left alone by screen readers, so a vote or a form sent would mute the page it changes;
+ * app.js marks <main> busy only while it draws a new page.
+ * @param {number} delta
+ */
 export function busy(delta) {
   running = Math.max(0, running + delta);
   const bar = document.getElementById('busy');
   if (bar) bar.hidden = running === 0;
-  document.getElementById('main')?.setAttribute('aria-busy', running > 0 ? 'true' : 'false');
 }
 
-/** The line that shows messages for `el`: the nearest container with a direct `.local-status` child. */
+/**
+ * The line that shows messages for `el`: the nearest container with a direct `.local-status` child.
+ * @param {Element} el
+ * @returns {Element | null}
+ */
 function localLine(el) {
-  for (let node = el; node instanceof Element; node = node.parentElement) {
+  for (let node = /** @type {Element | null} */ (el); node instanceof Element; node = node.parentElement) {
     const line = node.querySelector(':scope > .local-status');
     if (line) return line;
   }
@@ -28,6 +36,9 @@ function localLine(el) {
 /**
  * Shows a message and reads it out; kind 'info' or 'error'. `near`: an element the user acted on;
  * the message then shows in its card's or form's own line instead of the page bar.
+ * @param {string} message
+ * @param {'info' | 'error'} [kind]
+ * @param {Element | null} [near]
  */
 export function announce(message, kind = 'info', near = null) {
   const region = document.getElementById('status');

@@ -3,17 +3,23 @@
 import * as api from './api.js';
 import { maxBulkPids } from './limits.js';
 
+/** @type {Map<number, Set<(tally: Api.VoteTally) => void>>} */
 const shown = new Map();
+/** @type {Map<number, Api.VoteTally>} */
 const known = new Map();
 
 /**
  * Registers a card's vote buttons; `update(tally)` is called with every new tally, at once when the
  * page knows it already (a card drawn again, e.g. a muted entry unfolded).
+ * @param {number} pid
+ * @param {(tally: Api.VoteTally) => void} update
  */
 export function watchTally(pid, update) {
-  if (!shown.has(pid)) shown.set(pid, new Set());
-  shown.get(pid).add(update);
-  if (known.has(pid)) update(known.get(pid));
+  let updates = shown.get(pid);
+  if (!updates) shown.set(pid, (updates = new Set()));
+  updates.add(update);
+  const tally = known.get(pid);
+  if (tally) update(tally);
 }
 
 /** Forgets all cards (a new page is being drawn). */
@@ -22,7 +28,10 @@ export function forgetTallies() {
   known.clear();
 }
 
-/** Hands a tally to every card of its entry. */
+/**
+ * Hands a tally to every card of its entry.
+ * @param {Api.VoteTally} tally
+ */
 export function showTally(tally) {
   known.set(tally.pid, tally);
   for (const update of shown.get(tally.pid) ?? []) update(tally);
@@ -32,6 +41,7 @@ export function showTally(tally) {
 export async function loadShownTallies() {
   const pids = [...shown.keys()];
   for (let i = 0; i < pids.length; i += maxBulkPids) {
+    /** @type {Api.VoteTally[]} */
     const tallies = await api.get(`/api/entry/votes?pids=${pids.slice(i, i + maxBulkPids).join(',')}`);
     for (const tally of tallies) showTally(tally);
   }

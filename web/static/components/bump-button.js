@@ -6,11 +6,14 @@ import { inDuration } from '../format.js';
 import { bumpCooldownUntil } from '../limits.js';
 import { announce } from '../status.js';
 
+/** @import { ApiError } from '../api.js' */
+
 const now = () => Math.floor(Date.now() / 1000);
 
 /**
  * During the cooldown the button stays focusable (aria-disabled, not disabled) so keyboard
  * users keep their place; a click then only says how long to wait.
+ * @param {Api.Entry} entry
  */
 export function bumpButton(entry) {
   let until = bumpCooldownUntil(entry);
@@ -29,12 +32,14 @@ export function bumpButton(entry) {
       return;
     }
     try {
+      /** @type {{ retry_after: number }} */
       const bumped = await api.post(`/api/entry/${entry.pid}/bump`);
       until = now() + bumped.retry_after;
       announce('Beitrag nach oben geholt.', 'info', button);
     } catch (err) {
-      if (err.code === 'entry.bump_cooldown' && err.body.retry_after) until = now() + err.body.retry_after;
-      announce(err.message, 'error', button);
+      const failure = /** @type {ApiError} */ (err);
+      if (failure.code === 'entry.bump_cooldown' && failure.body.retry_after) until = now() + failure.body.retry_after;
+      announce(failure.message, 'error', button);
     }
     show();
   });

@@ -4,37 +4,50 @@ import { number } from '../format.js';
 
 const pad = { left: 48, right: 24, top: 16, bottom: 40 };
 
-/** "2026-03-07" → "7.3." */
+/**
+ * "2026-03-07" → "7.3."
+ * @param {string} day
+ */
 export function shortDay(day) {
   const [, m, d] = day.split('-');
   return `${Number(d)}.${Number(m)}.`;
 }
 
-/** Whole-number steps of 1, 2 or 5 × 10^k, about five of them up to the largest value. */
+/**
+ * Whole-number steps of 1, 2 or 5 × 10^k, about five of them up to the largest value.
+ * @param {number} max
+ */
 export function axisTicks(max) {
   const raw = Math.max(1, max) / 5;
   let base = 1;
   while (base * 5 < raw) base *= 10;
-  const step = [1, 2, 5].map((m) => m * base).find((s) => s >= raw);
+  // 5 × base is at least raw (the loop above), so one of the three always fits.
+  const step = /** @type {number} */ ([1, 2, 5].map((m) => m * base).find((s) => s >= raw));
   return Array.from({ length: Math.ceil(Math.max(1, max) / step) + 1 }, (_, i) => i * step);
 }
 
+/** @type {['impressions' | 'visitors', string][]} */
 const series = [
   ['impressions', 'Seitenaufrufe'],
   ['visitors', 'Besucher'],
 ];
 
-/** The chart for `daily` ([{day, impressions, visitors}], oldest first) with its legend and a data table. */
+/**
+ * The chart for `daily` ([{day, impressions, visitors}], oldest first) with its legend and a data table.
+ * @param {Api.StatsDetail['daily']} daily
+ */
 export function dailyChart(daily) {
   // Drawn for the space it gets, so its text stays readable on a phone as on a desktop.
   const narrow = matchMedia('(max-width: 40rem)').matches;
   const width = narrow ? 360 : 640;
   const height = narrow ? 240 : 260;
   const ticks = axisTicks(Math.max(...daily.map((d) => Math.max(d.impressions, d.visitors)), 0));
-  const top = ticks.at(-1);
+  const top = /** @type {number} */ (ticks.at(-1)); // axisTicks gives at least two
   const plotW = width - pad.left - pad.right;
   const plotH = height - pad.top - pad.bottom;
+  /** @param {number} i */
   const x = (i) => pad.left + (daily.length > 1 ? (i / (daily.length - 1)) * plotW : plotW / 2);
+  /** @param {number} v */
   const y = (v) => pad.top + plotH - (v / top) * plotH;
   const titleId = uid('chart');
   const grid = ticks.map((v) => svg('g', { class: 'chart-grid' },

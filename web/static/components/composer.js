@@ -8,10 +8,14 @@ import { announce } from '../status.js';
 import { field, formMessage, onSubmit } from './form.js';
 import { imageField, uploadProgress } from './image-field.js';
 
-/** A labelled textarea whose hint counts code points like the server ("12 / 1000 Zeichen"), red when over. */
+/**
+ * A labelled textarea whose hint counts code points like the server ("12 / 1000 Zeichen"), red when over.
+ * @param {string} label
+ * @param {string} [value]
+ */
 export function contentField(label, value = '') {
   const f = field({ label, name: 'content', tag: 'textarea', rows: 4, value, hint: ' ' });
-  const counter = f.wrap.querySelector('.field-hint');
+  const counter = /** @type {HTMLElement} */ (f.wrap.querySelector('.field-hint'));
   counter.classList.add('counter');
   const update = () => {
     const n = codePoints(f.input.value);
@@ -23,7 +27,10 @@ export function contentField(label, value = '') {
   return f;
 }
 
-/** The image's description for people who cannot see it (the Entry's `alt`). */
+/**
+ * The image's description for people who cannot see it (the Entry's `alt`).
+ * @param {string} [value]
+ */
 export function altField(value = '') {
   return field({
     label: 'Bildbeschreibung (optional)', name: 'alt', value,
@@ -31,12 +38,16 @@ export function altField(value = '') {
   });
 }
 
-/** The form for a new entry; replyTo 0 starts a thread. onPosted({pid, …}) after 201. */
+/**
+ * The form for a new entry; replyTo 0 starts a thread. onPosted({pid, …}) after 201.
+ * @param {{ replyTo?: number, onPosted?: (created: Api.Entry) => void, label?: string }} options
+ */
 export function composer({ replyTo = 0, onPosted, label = replyTo ? 'Deine Antwort' : 'Dein Beitrag' }) {
   const content = contentField(label);
   const alt = altField();
   alt.wrap.hidden = true; // asked for only once there is an image to describe
   const image = imageField('Bild (optional)', 'file', {
+    /** @param {File | null} file */
     onChange(file) {
       alt.wrap.hidden = !file;
       // "Der Beitrag ist leer" was about text and image together: an image answers it too.

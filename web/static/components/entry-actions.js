@@ -9,19 +9,31 @@ import { announce } from '../status.js';
 import { showTally, watchTally } from '../votes.js';
 import { bumpButton } from './bump-button.js';
 import { altField, contentField } from './composer.js';
-import { field, formMessage, onSubmit } from './form.js';
+import { field, formMessage, isWaiting, onSubmit, setWaiting } from './form.js';
 import { loginOffer } from './login-offer.js';
 import { removeForm } from './mod-actions.js';
 import { moreMenu } from './more-menu.js';
 import { muteButton } from './mute-button.js';
 
-/** Shows `content` in the panel (closing any open form) and moves focus into it. */
+/**
+ * Shows `content` in the panel (closing any open form) and moves focus into it.
+ * @param {HTMLElement} panel
+ * @param {HTMLElement} content
+ */
 function openInPanel(panel, content) {
   panel.replaceChildren(content);
-  for (const other of panel.parentElement.querySelectorAll(`[aria-controls="${panel.id}"]`)) other.setAttribute('aria-expanded', 'false');
-  panel.querySelector('textarea, input, button, a')?.focus();
+  const card = /** @type {HTMLElement} */ (panel.parentElement);
+  for (const other of card.querySelectorAll(`[aria-controls="${panel.id}"]`)) other.setAttribute('aria-expanded', 'false');
+  const first = /** @type {HTMLElement | null} */ (panel.querySelector('textarea, input, button, a'));
+  first?.focus();
 }
 
+/**
+ * @param {Api.Entry} entry
+ * @param {'yes' | 'no'} mode
+ * @param {string} label
+ * @param {HTMLElement} panel
+ */
 function voteButton(entry, mode, label, panel) {
   const count = h('span', { class: 'vote-count' }, '–');
   const button = h('button', { type: 'button', class: `vote vote-${mode}`, 'aria-pressed': 'false' },
@@ -32,11 +44,15 @@ function voteButton(entry, mode, label, panel) {
     try {
       showTally(await api.post(`/api/entry/${entry.pid}/vote`, { mode }));
     } catch (err) {
-      announce(err.message, 'error', button);
+      announce(/** @type {Error} */ (err).message, 'error', button);
     }
   });
   return {
     button,
+    /**
+     * @param {number} n
+     * @param {boolean} selected
+     */
     show(n, selected) {
       count.textContent = String(n);
       button.setAttribute('aria-pressed', String(selected));
@@ -44,7 +60,11 @@ function voteButton(entry, mode, label, panel) {
   };
 }
 
-/** Yes and no, registered for the entry's tallies (votes.js fills them in for the whole page). */
+/**
+ * Yes and no, registered for the entry's tallies (votes.js fills them in for the whole page).
+ * @param {Api.Entry} entry
+ * @param {HTMLElement} panel
+ */
 function voteButtons(entry, panel) {
   const yes = voteButton(entry, 'yes', 'Ja', panel);
   const no = voteButton(entry, 'no', 'Nein', panel);
@@ -58,6 +78,11 @@ function voteButtons(entry, panel) {
 /**
  * Opens `build(close)` in the panel, or closes it when this button's form is already open.
  * `returnFocus`: where focus goes when the form closes (a button inside a folded list cannot take it).
+ * @param {string} label
+ * @param {HTMLElement} panel
+ * @param {(close: () => void) => HTMLElement} build
+ * @param {string} [className]
+ * @param {(() => HTMLElement) | null} [returnFocus]
  */
 export function panelToggle(label, panel, build, className = '', returnFocus = null) {
   const button = h('button', { type: 'button', class: `action ${className}`, 'aria-expanded': 'false', 'aria-controls': panel.id }, label);
@@ -74,10 +99,15 @@ export function panelToggle(label, panel, build, className = '', returnFocus = n
   return button;
 }
 
+/** @param {() => void} close */
 function cancelButton(close) {
   return h('button', { type: 'button', onclick: close }, 'Abbrechen');
 }
 
+/**
+ * @param {number} pid
+ * @param {() => void} close
+ */
 function reportForm(pid, close) {
   const reason = field({ label: 'Grund (optional)', name: 'reason', tag: 'textarea', rows: 2, hint: `Höchstens ${maxReasonLength} Zeichen.` });
   const message = formMessage();
@@ -92,6 +122,11 @@ function reportForm(pid, close) {
   return form;
 }
 
+/**
+ * @param {Api.Entry} entry
+ * @param {() => void} close
+ * @param {(edited: Api.Entry) => void} onEdited
+ */
 function editForm(entry, close, onEdited) {
   const content = contentField('Text bearbeiten', entry.content);
   const alt = entry.filepath ? altField(entry.alt ?? '') : null;
@@ -99,6 +134,7 @@ function editForm(entry, close, onEdited) {
   const save = h('button', { type: 'submit', class: 'primary' }, 'Speichern');
   const form = h('form', { class: 'panel-form' }, content.wrap, alt?.wrap, message, h('div', { class: 'form-actions' }, save, cancelButton(close)));
   onSubmit(form, save, alt ? { content, alt } : { content }, message, async () => {
+    /** @type {Record<string, string>} */
     const fields = alt ? { content: content.input.value, alt: alt.input.value } : { content: content.input.value };
     const edited = await api.post(`/api/entry/${entry.pid}/edit`, fields);
     const card = form.closest('article');
@@ -109,17 +145,23 @@ function editForm(entry, close, onEdited) {
   return form;
 }
 
+/**
+ * @param {Api.Entry} entry
+ * @param {() => void} close
+ * @param {() => HTMLElement} onDeleted returns the tombstone that took the card's place
+ */
 function deleteConfirm(entry, close, onDeleted) {
   const message = formMessage();
   const yes = h('button', { type: 'button', class: 'danger' }, 'Ja, löschen');
   yes.addEventListener('click', async () => {
-    yes.disabled = true;
+    if (isWaiting(yes)) return;
+    setWaiting(yes, true);
     try {
       await api.post(`/api/entry/${entry.pid}/delete`);
       announce('Beitrag gelöscht.', 'info', onDeleted());
     } catch (err) {
-      message.textContent = err.message;
-      yes.disabled = false;
+      message.textContent = /** @type {Error} */ (err).message;
+      setWaiting(yes, false);
     }
   });
   return h('div', { class: 'panel-form' },
@@ -127,7 +169,10 @@ function deleteConfirm(entry, close, onDeleted) {
     message, h('div', { class: 'form-actions' }, yes, cancelButton(close)));
 }
 
-/** The link into the rest of the conversation below this entry (not on its own page). */
+/**
+ * The link into the rest of the conversation below this entry (not on its own page).
+ * @param {Api.Entry} entry
+ */
 function repliesLink(entry) {
   if (entry.reply_count === 0 || location.pathname === `/e/${entry.pid}`) return null;
   return h('a', { class: 'action replies-link', href: `/e/${entry.pid}` }, entry.reply_count === 1 ? '1 Antwort ansehen' : `Alle ${entry.reply_count} Antworten`);
@@ -136,6 +181,9 @@ function repliesLink(entry) {
 /**
  * The row; a deleted entry's has only the link to its replies. onDeleted() and onRemoved(reason)
  * return the card that took its place. Moderators may remove any live entry.
+ * @param {Api.Entry} entry
+ * @param {{ panel: HTMLElement, hideReply?: boolean, replyForm: () => HTMLElement, onEdited: (edited: Api.Entry) => void,
+ *   onDeleted: () => HTMLElement, onRemoved: (reason: string) => HTMLElement }} parts
  */
 export function entryActions(entry, { panel, hideReply, replyForm, onEdited, onDeleted, onRemoved }) {
   panel.id = uid('panel');
@@ -143,8 +191,9 @@ export function entryActions(entry, { panel, hideReply, replyForm, onEdited, onD
   if (entry.deleted) return replace(bar, repliesLink(entry));
   const user = me();
   const own = user && entry.uid === user.uid;
+  /** @type {{ wrap: HTMLElement, button: HTMLButtonElement } | null} */
   let menu = null;
-  const backToMenu = () => menu.button;
+  const backToMenu = () => /** @type {HTMLButtonElement} */ (menu?.button);
   menu = moreMenu([
     user ? bumpButton(entry) : null,
     panelToggle('Melden', panel, (close) => reportForm(entry.pid, close), '', backToMenu),

@@ -1,12 +1,34 @@
 // Labelled form fields with their own error line, and API errors put next to the right field.
+import { ApiError } from '../api.js';
 import { h, uid } from '../dom.js';
 import { announce } from '../status.js';
+
+/** @import { Attrs } from '../dom.js' */
+
+/** @typedef {HTMLInputElement | HTMLTextAreaElement | HTMLSelectElement} FieldControl */
+
+/**
+ * A labelled field: its wrapper, its control, its error line, and setError(text) ('' clears it).
+ * @template {FieldControl} [C=FieldControl]
+ * @typedef {{ wrap: HTMLElement, input: C, error: HTMLElement, setError: (message: string) => void }} Field
+ */
+
+/**
+ * What showApiError can mark: a control to focus and its way to show an error.
+ * @typedef {{ input: HTMLElement, setError: (message: string) => void }} ErrorTarget
+ */
 
 /**
  * The field object both kinds return: setError(text) fills the error line and marks the input
  * invalid. The error goes as soon as the field changes: it was about the value that was sent.
+ * @template {FieldControl} C
+ * @param {HTMLElement} wrap
+ * @param {C} input
+ * @param {HTMLElement} error
+ * @returns {Field<C>}
  */
 function withError(wrap, input, error) {
+  /** @param {string} message */
   const setError = (message) => {
     error.textContent = message || '';
     if (message) input.setAttribute('aria-invalid', 'true');
@@ -22,9 +44,14 @@ function withError(wrap, input, error) {
 
 /**
  * A labelled input (or textarea/select via `tag`): returns {wrap, input, error, setError}.
- * Every input has a <label>; hint and error are wired with aria-describedby.
+ * Every input has a <label>; hint and error are wired with aria-describedby. Other attributes
+ * (autocomplete, required, rows ...) go to the control.
+ * @param {{ label: string, name: string, tag?: 'input' | 'textarea' | 'select', type?: string, value?: string, hint?: string,
+ *   options?: [string, string][], [attribute: string]: Attrs[string] | [string, string][] }} spec
+ * @returns {Field}
  */
-export function field({ label, name, tag = 'input', type = 'text', value = '', hint = '', options = [], ...attrs }) {
+export function field({ label, name, tag = 'input', type = 'text', value = '', hint = '', options = [], ...rest }) {
+  const attrs = /** @type {Attrs} */ (rest); // the named members above are all that is not an attribute
   const id = uid(name);
   const errorId = `${id}-error`;
   const hintId = hint ? `${id}-hint` : null;
@@ -46,6 +73,8 @@ export function field({ label, name, tag = 'input', type = 'text', value = '', h
  * A file input with a German "Datei auswählen" button (the browser's own button speaks the
  * browser's language). The native input stays focusable and carries the label; the button
  * look and the file name are decoration for sighted users.
+ * @param {{ label: string, name: string, accept: string }} spec
+ * @returns {Field<HTMLInputElement>}
  */
 export function fileField({ label, name, accept }) {
   const id = uid(name);
@@ -74,12 +103,18 @@ export function formMessage() {
  * Shows an ApiError: `fields` (registration) and `field` go next to their inputs, everything
  * else into the form message. `aliases` maps codes without a field to one (e.g. upload.bad_type → file).
  * Focuses the first field with an error.
+ * @param {ApiError} err
+ * @param {Record<string, ErrorTarget>} fields
+ * @param {HTMLElement} message
+ * @param {Record<string, string>} [aliases]
  */
 export function showApiError(err, fields, message, aliases = {}) {
   clearErrors(fields, message);
+  /** @type {Record<string, string>} */
   const perField = { ...err.fields };
   const fieldName = err.field || aliases[err.code];
   if (fieldName && !perField[fieldName]) perField[fieldName] = err.message;
+  /** @type {ErrorTarget | null} */
   let first = null;
   for (const [name, text] of Object.entries(perField)) {
     const f = fields[name];
@@ -91,49 +126,78 @@ export function showApiError(err, fields, message, aliases = {}) {
   first?.input.focus();
 }
 
-/** Clears all field errors and the form message. */
+/**
+ * Clears all field errors and the form message.
+ * @param {Record<string, ErrorTarget>} fields
+ * @param {HTMLElement | null} message
+ */
 export function clearErrors(fields, message) {
   for (const f of Object.values(fields)) f.setError('');
   if (message) message.textContent = '';
 }
 
 /**
- * Runs `action` on submit with the button disabled and marked busy; errors go to showApiError.
- * Returns the submit handler.
+ * Marks a button as waiting for its request, or done. aria-disabled, not disabled: a disabled
+ * button drops the keyboard focus to the start of the page, and whoever pressed it would have to
+ * find their place again. The handlers ignore a button that waits (isWaiting).
+ * @param {HTMLButtonElement} button
+ * @param {boolean} waiting
+ */
+export function setWaiting(button, waiting) {
+  if (waiting) button.setAttribute('aria-disabled', 'true');
+  else button.removeAttribute('aria-disabled');
+}
+
+/**
+ * Whether the button's request still runs (setWaiting).
+ * @param {HTMLButtonElement} button
+ */
+export function isWaiting(button) {
+  return button.getAttribute('aria-disabled') === 'true';
+}
+
+/**
+ * Runs `action` on submit with the button waiting (setWaiting); errors go to showApiError.
+ * @param {HTMLFormElement} form
+ * @param {HTMLButtonElement} button
+ * @param {Record<string, ErrorTarget>} fields
+ * @param {HTMLElement} message
+ * @param {() => Promise<void>} action
+ * @param {Record<string, string>} [aliases]
  */
 export function onSubmit(form, button, fields, message, action, aliases) {
   form.addEventListener('submit', async (event) => {
     event.preventDefault();
-    if (button.disabled) return;
+    if (isWaiting(button)) return;
     clearErrors(fields, message);
-    button.disabled = true;
-    button.setAttribute('aria-busy', 'true');
+    setWaiting(button, true);
     try {
       await action();
     } catch (err) {
-      if (err && typeof err.status === 'number') showApiError(err, fields, message, aliases);
+      if (err instanceof ApiError) showApiError(err, fields, message, aliases);
       else message.textContent = 'Unerwarteter Fehler. Bitte lade die Seite neu.';
     } finally {
-      button.disabled = false;
-      button.removeAttribute('aria-busy');
+      setWaiting(button, false);
     }
   });
 }
 
 /**
- * A button that runs `action` once per click: disabled while it runs, and a failure's message
- * shown next to it (the container's message line, status.js).
+ * A button that runs `action` once per click: waiting while it runs (setWaiting), and a failure's
+ * message shown next to it (the container's message line, status.js).
+ * @param {HTMLButtonElement} button
+ * @param {() => Promise<void>} action
  */
 export function onClickBusy(button, action) {
   button.addEventListener('click', async () => {
-    if (button.disabled) return;
-    button.disabled = true;
+    if (isWaiting(button)) return;
+    setWaiting(button, true);
     try {
       await action();
     } catch (err) {
-      announce(err?.message || 'Unerwarteter Fehler. Bitte lade die Seite neu.', 'error', button);
+      announce(/** @type {Error | undefined} */ (err)?.message || 'Unerwarteter Fehler. Bitte lade die Seite neu.', 'error', button);
     } finally {
-      button.disabled = false;
+      setWaiting(button, false);
     }
   });
 }

@@ -11,6 +11,9 @@ const notAnImage = 'Diese Datei ist kein Bild im Format JPEG, PNG, GIF oder WebP
  * the form is sent) and a button to take it out again. A file that is not an image in one of the
  * accepted formats is refused at once, before any upload, with the reason next to the field
  * (not a broken preview). onChange(file or null) after every choice.
+ * @param {string} label
+ * @param {string} name
+ * @param {{ onChange?: (file: File | null) => void }} [options]
  */
 export function imageField(label, name, { onChange = () => {} } = {}) {
   const f = fileField({ label, name, accept: imageTypes });
@@ -29,7 +32,8 @@ export function imageField(label, name, { onChange = () => {} } = {}) {
   const refuse = () => {
     clear();
     f.input.value = '';
-    f.wrap.querySelector('.file-name').textContent = 'Keine Datei ausgewählt';
+    const fileName = /** @type {HTMLElement} */ (f.wrap.querySelector('.file-name'));
+    fileName.textContent = 'Keine Datei ausgewählt';
     f.setError(notAnImage);
     onChange(null);
   };
@@ -66,6 +70,7 @@ export function uploadProgress() {
   const wrap = h('div', { class: 'upload-progress', hidden: true }, bar, h('span', {}, 'Wird gesendet …'));
   return {
     wrap,
+    /** @param {number} fraction 0…1, or -1 for unknown */
     set(fraction) {
       wrap.hidden = false;
       if (fraction < 0) bar.removeAttribute('value');

@@ -3,12 +3,19 @@
 // see next-path.js).
 import { h } from '../dom.js';
 
-/** The address to come back to: this page, scrolled to the entry. */
+/**
+ * The address to come back to: this page, scrolled to the entry.
+ * @param {number} pid
+ */
 function backHere(pid) {
   return `${location.pathname}${location.search}${pid ? `#e${pid}` : ''}`;
 }
 
-/** "Zum Abstimmen bitte anmelden oder ein Konto anlegen. Danach geht es hier weiter." */
+/**
+ * "Zum Abstimmen bitte anmelden oder ein Konto anlegen. Danach geht es hier weiter."
+ * @param {string} what the action, as a noun: "Abstimmen", "Antworten"
+ * @param {number} [pid] the entry to come back to
+ */
 export function loginOffer(what, pid = 0) {
   const weiter = encodeURIComponent(backHere(pid));
   return h('p', { class: 'note login-offer' },

@@ -4,7 +4,12 @@ import { navigate } from '../router.js';
 import { logout } from '../session.js';
 import { announce } from '../status.js';
 
-/** A button that ends the session, says so and goes to the front page; attrs style it. */
+/** @import { Attrs } from '../dom.js' */
+
+/**
+ * A button that ends the session, says so and goes to the front page; attrs style it.
+ * @param {Attrs} [attrs]
+ */
 export function logoutButton(attrs = {}) {
   const button = h('button', { type: 'button', ...attrs }, 'Abmelden');
   button.addEventListener('click', async () => {
@@ -13,7 +18,7 @@ export function logoutButton(attrs = {}) {
       navigate('/');
       announce('Du bist abgemeldet.');
     } catch (err) {
-      announce(err.message, 'error');
+      announce(/** @type {Error} */ (err).message, 'error');
     }
   });
   return button;

@@ -4,24 +4,45 @@ import * as api from '../api.js';
 import { h, uid } from '../dom.js';
 import { dateTime } from '../format.js';
 import { maxBanDays, maxModReasonLength } from '../limits.js';
-import { field, formMessage, onSubmit } from './form.js';
+import { field, formMessage, isWaiting, onSubmit, setWaiting } from './form.js';
+
+/**
+ * What each form gets: onDone after the server did it, onCancel to close the form.
+ * @template {unknown[]} [A=[]]
+ * @typedef {{ onDone: (...args: A) => void, onCancel: () => void }} FormCallbacks
+ */
 
 const publicNote = 'Der Grund ist öffentlich: Er steht am entfernten Beitrag und im Moderationsprotokoll.';
 
+/**
+ * @param {string} label
+ * @param {{ required?: boolean, note?: string }} [options]
+ */
 function reasonField(label, { required = true, note = publicNote } = {}) {
   return field({ label, name: 'reason', tag: 'textarea', rows: 2, required, hint: `${note} Höchstens ${maxModReasonLength} Zeichen.` });
 }
 
+/**
+ * @param {HTMLButtonElement} submit
+ * @param {(() => void) | undefined} onCancel
+ */
 function buttons(submit, onCancel) {
   return h('div', { class: 'form-actions' }, submit, onCancel ? h('button', { type: 'button', onclick: onCancel }, 'Abbrechen') : null);
 }
 
-/** "dauerhaft gesperrt" or "gesperrt bis 03.03.2026, 14:05" for a banned_until. */
+/**
+ * "dauerhaft gesperrt" or "gesperrt bis 03.03.2026, 14:05" for a banned_until.
+ * @param {number} until
+ */
 export function banText(until) {
   return until === -1 ? 'dauerhaft gesperrt' : `gesperrt bis ${dateTime(until)}`;
 }
 
-/** Remove an entry: the reason is required. onDone(reason) after the server removed it. */
+/**
+ * Remove an entry: the reason is required. onDone(reason) after the server removed it.
+ * @param {number} pid
+ * @param {FormCallbacks<[reason: string]>} callbacks
+ */
 export function removeForm(pid, { onDone, onCancel }) {
   const reason = reasonField('Grund der Entfernung');
   const message = formMessage();
@@ -34,7 +55,11 @@ export function removeForm(pid, { onDone, onCancel }) {
   return form;
 }
 
-/** Close an entry's open reports without acting on it; the reason is optional (and public too). */
+/**
+ * Close an entry's open reports without acting on it; the reason is optional (and public too).
+ * @param {number} pid
+ * @param {FormCallbacks} callbacks
+ */
 export function dismissForm(pid, { onDone, onCancel }) {
   const reason = reasonField('Grund (optional)', { required: false, note: 'Der Grund ist öffentlich: Er steht im Moderationsprotokoll.' });
   const message = formMessage();
@@ -47,14 +72,22 @@ export function dismissForm(pid, { onDone, onCancel }) {
   return form;
 }
 
-/** A checkbox with its label after it. */
+/**
+ * A checkbox with its label after it.
+ * @param {string} label
+ * @param {string} name
+ */
 function checkbox(label, name) {
   const id = uid(name);
   const input = h('input', { type: 'checkbox', id, name, value: '1' });
   return { input, wrap: h('div', { class: 'field field-check' }, input, h('label', { for: id }, label)), setError() {} };
 }
 
-/** Ban an account: reason, days (empty: for good), and purge. onDone({username, banned_until}, purged). */
+/**
+ * Ban an account: reason, days (empty: for good), and purge. onDone({username, banned_until}, purged, reason).
+ * @param {string} username
+ * @param {FormCallbacks<[ban: { username: string, banned_until: number }, purged: boolean, reason: string]>} callbacks
+ */
 export function banForm(username, { onDone, onCancel }) {
   const reason = reasonField(`Grund der Sperre von ${username}`, { note: 'Der Grund ist öffentlich: Er steht im Moderationsprotokoll.' });
   const days = field({ label: 'Dauer in Tagen', name: 'days', type: 'number', min: 1, max: maxBanDays, inputmode: 'numeric', hint: `1 bis ${maxBanDays}; leer lassen für eine dauerhafte Sperre.` });
@@ -71,25 +104,35 @@ export function banForm(username, { onDone, onCancel }) {
   return form;
 }
 
-/** Lift a ban (no fields): a button that says what happened or why not. */
+/**
+ * Lift a ban (no fields): a button that says what happened or why not.
+ * @param {string} username
+ * @param {() => void} onDone
+ */
 export function unbanButton(username, onDone) {
   const button = h('button', { type: 'button' }, 'Sperre aufheben');
   const message = formMessage();
   button.addEventListener('click', async () => {
-    button.disabled = true;
+    if (isWaiting(button)) return;
+    setWaiting(button, true);
     message.textContent = '';
     try {
-      onDone(await api.post(`/api/mod/user/${encodeURIComponent(username)}/unban`));
+      await api.post(`/api/mod/user/${encodeURIComponent(username)}/unban`);
+      onDone();
     } catch (err) {
-      message.textContent = err.message;
+      message.textContent = /** @type {Error} */ (err).message;
     } finally {
-      button.disabled = false;
+      setWaiting(button, false);
     }
   });
   return h('div', { class: 'panel-form' }, h('div', { class: 'form-actions' }, button), message);
 }
 
-/** Remove an account's avatar: the reason is required and public. */
+/**
+ * Remove an account's avatar: the reason is required and public.
+ * @param {string} username
+ * @param {FormCallbacks} callbacks
+ */
 export function avatarRemoveForm(username, { onDone, onCancel }) {
   const reason = reasonField(`Grund für das Entfernen des Avatars von ${username}`, { note: 'Der Grund ist öffentlich: Er steht im Moderationsprotokoll.' });
   const message = formMessage();

@@ -4,23 +4,41 @@
 // (app.css), so it covers nothing.
 import { h, uid } from '../dom.js';
 
-/** The open lists' close functions by their wrapper: a click or focus anywhere else folds them. */
+/**
+ * The open lists' close functions by their wrapper: a click or focus anywhere else folds them.
+ * @type {Map<HTMLElement, () => void>}
+ */
 const open = new Map();
+let listening = false;
 
+/** @param {Event} event */
 function foldOthers(event) {
-  for (const [wrap, close] of open) if (!wrap.contains(event.target)) close();
+  for (const [wrap, close] of open) if (!wrap.contains(/** @type {Node | null} */ (event.target))) close();
 }
-document.addEventListener('click', foldOthers);
-document.addEventListener('focusin', foldOthers);
 
-/** The button and its list; `items` are buttons (null entries are left out). Null when none remain. */
+/** From the first list on: the page listens for clicks and focus elsewhere. */
+function listenForOutside() {
+  if (listening) return;
+  listening = true;
+  document.addEventListener('click', foldOthers);
+  document.addEventListener('focusin', foldOthers);
+}
+
+/**
+ * The button and its list; `items` are buttons (null entries are left out). Null when none remain.
+ * @param {(HTMLElement | null)[]} items
+ * @param {string} [label]
+ * @returns {{ wrap: HTMLElement, button: HTMLButtonElement } | null}
+ */
 export function moreMenu(items, label = 'Mehr') {
   const present = items.filter(Boolean);
   if (present.length === 0) return null;
+  listenForOutside();
   const list = h('ul', { class: 'more-list', id: uid('more'), hidden: true }, present.map((item) => h('li', {}, item)));
   const button = h('button', { type: 'button', class: 'action more-button', 'aria-expanded': 'false', 'aria-controls': list.id },
     label, h('span', { class: 'more-caret', 'aria-hidden': 'true' }, ' ▾'));
   const wrap = h('span', { class: 'more' }, button, list);
+  /** @param {boolean} isOpen */
   const setOpen = (isOpen) => {
     list.hidden = !isOpen;
     button.setAttribute('aria-expanded', String(isOpen));

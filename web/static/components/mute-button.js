@@ -4,12 +4,21 @@ import { h } from '../dom.js';
 import { setMuted } from '../session.js';
 import { announce } from '../status.js';
 
-/** Fired on document with detail {uid, username, muted} after a mute or unmute succeeded. */
+/**
+ * A mute or unmute that succeeded.
+ * @typedef {{ uid: number, username: string, muted: boolean }} MuteChange
+ */
+
+/** Fired on document with detail {uid, username, muted} (a MuteChange) after a mute or unmute succeeded. */
 export const muteChangeEvent = 'board:mute-change';
 
 /**
  * "Anna stummschalten" or "Stummschaltung von Anna aufheben" for account {uid, username};
  * onChanged({uid, username, muted}) after the change, besides the event.
+ * @param {Api.MutedAccount} account
+ * @param {boolean} muted
+ * @param {string} [className]
+ * @param {(change: MuteChange) => void} [onChanged]
  */
 export function muteButton(account, muted, className = 'action', onChanged = () => {}) {
   const label = muted ? `Stummschaltung von ${account.username} aufheben` : `${account.username} stummschalten`;
@@ -18,9 +27,10 @@ export function muteButton(account, muted, className = 'action', onChanged = () 
     try {
       await setMuted(account, !muted);
     } catch (err) {
-      announce(err.message, 'error', button);
+      announce(/** @type {Error} */ (err).message, 'error', button);
       return;
     }
+    /** @type {MuteChange} */
     const change = { uid: account.uid, username: account.username, muted: !muted };
     document.dispatchEvent(new CustomEvent(muteChangeEvent, { detail: change }));
     onChanged(change);
@@ -28,7 +38,10 @@ export function muteButton(account, muted, className = 'action', onChanged = () 
   return button;
 }
 
-/** What the page says after a change. */
+/**
+ * What the page says after a change.
+ * @param {MuteChange} change
+ */
 export function muteChangeText({ username, muted }) {
   return muted
     ? `${username} ist stummgeschaltet: Beiträge dieses Kontos sind jetzt eingeklappt. Aufheben kannst du das in den Einstellungen.`

@@ -9,10 +9,14 @@ import { me, refreshMe } from '../session.js';
 import { announce } from '../status.js';
 import { field, formMessage, onSubmit } from '../components/form.js';
 
+/** @import { Field } from '../components/form.js' */
+/** @import { ViewContext } from '../router.js' */
+
 /**
  * Login durations offered (docs/API.md "POST /api/auth/login": from 1 hour to 1 year), as `timeout` seconds; each within
  * the range parseTimeout accepts in lib/api/auth.ts (minTimeout to a year).
  */
+/** @type {[string, string][]} */
 const durations = [
   ['3600', '1 Stunde'],
   ['86400', '1 Tag'],
@@ -21,22 +25,34 @@ const durations = [
   ['31536000', '1 Jahr'],
 ];
 
-/** Where to go after login: a path of the board from ?weiter=, never another site. */
+/**
+ * Where to go after login: a path of the board from ?weiter=, never another site.
+ * @param {URLSearchParams} query
+ */
 function nextPath(query) {
   return sameOriginPath(query.get('weiter'), location.origin);
 }
 
-function authForm(fields, button, extra = []) {
+/**
+ * @param {Record<string, Field>} fields
+ * @param {HTMLButtonElement} button
+ */
+function authForm(fields, button) {
   const message = formMessage();
-  const form = h('form', { class: 'card auth-form', novalidate: true }, Object.values(fields).map((f) => f.wrap), message, h('div', { class: 'form-actions' }, button), extra);
+  const form = h('form', { class: 'card auth-form', novalidate: true }, Object.values(fields).map((f) => f.wrap), message, h('div', { class: 'form-actions' }, button));
   return { form, message };
 }
 
+/**
+ * @param {HTMLElement} root
+ * @param {ViewContext} ctx
+ */
 export async function loginView(root, { query }) {
   const next = nextPath(query);
   add(root, h('h1', {}, 'Anmelden'));
-  if (me()) {
-    add(root, h('p', {}, `Du bist als ${me().username} angemeldet. `, h('a', { href: next }, 'Weiter')));
+  const user = me();
+  if (user) {
+    add(root, h('p', {}, `Du bist als ${user.username} angemeldet. `, h('a', { href: next }, 'Weiter')));
     return 'Anmelden';
   }
   const fields = {
@@ -58,6 +74,10 @@ export async function loginView(root, { query }) {
   return 'Anmelden';
 }
 
+/**
+ * @param {HTMLElement} root
+ * @param {ViewContext} ctx
+ */
 export async function registerView(root, { query }) {
   const next = nextPath(query);
   add(root, h('h1', {}, 'Registrieren'));
@@ -71,6 +91,7 @@ export async function registerView(root, { query }) {
   onSubmit(form, button, fields, message, async () => {
     const user = fields.user.input.value;
     const pass = fields.pass1.input.value;
+    /** @type {{ username: string }} */
     const created = await api.post('/api/auth/newuser', { user, pass1: pass, pass2: fields.pass2.input.value });
     // Registration does not log in (docs/API.md "POST /api/auth/newuser"); the page does it next with the default duration.
     try {
@@ -93,6 +114,7 @@ let resetToken = '';
 /**
  * The token arrives in the fragment (never sent to the server with the page request), is taken
  * out of the address bar at once and goes to the API only in POST bodies.
+ * @param {HTMLElement} root
  */
 export async function resetView(root) {
   add(root, h('h1', {}, 'Neues Passwort'));
@@ -108,7 +130,7 @@ export async function resetView(root) {
   try {
     ({ username } = await api.post('/api/auth/reset/check', { token: resetToken }));
   } catch (err) {
-    if (err.code !== 'reset.invalid') throw err;
+    if (!(err instanceof api.ApiError) || err.code !== 'reset.invalid') throw err;
     add(root, h('p', { class: 'form-message' }, err.message), h('p', {}, 'Bitte frag die Administration nach einem neuen Link.'));
     return 'Neues Passwort';
   }

@@ -1,6 +1,6 @@
 // "/": the newest threads, each with its latest reply, a form for a new thread, and paging.
 import * as api from '../api.js';
-import { add, h } from '../dom.js';
+import { add, h, uid } from '../dom.js';
 import { refresh } from '../router.js';
 import { me } from '../session.js';
 import { composer } from '../components/composer.js';
@@ -8,19 +8,36 @@ import { entryWithLatest } from '../components/entry.js';
 import { loginOffer } from '../components/login-offer.js';
 import { pageFromQuery, pager } from '../components/pager.js';
 
-/** The box to start a thread, or how to get one. */
+/** @import { ViewContext } from '../router.js' */
+
+/**
+ * The box to start a thread, or how to get one. Folded by default: most visits are for reading,
+ * and on a phone the form would fill the screen. The heading holds the button that unfolds it,
+ * not the other way round as in a <summary>: a button's content is presentational, so a heading
+ * inside one is no heading to many screen readers.
+ * @param {(created: Api.Entry) => void} onPosted
+ */
 export function writeBox(onPosted) {
   if (!me()) {
     return loginOffer('Schreiben');
   }
-  // Folded by default: most visits are for reading, and on a phone the form would fill the screen.
-  return h('details', { class: 'card write' },
-    h('summary', {}, h('h2', {}, 'Neues Thema schreiben')),
-    composer({ onPosted }));
+  const panel = h('div', { class: 'write-panel', id: uid('write'), hidden: true }, composer({ onPosted }));
+  const toggle = h('button', { type: 'button', class: 'write-toggle', 'aria-expanded': 'false', 'aria-controls': panel.id },
+    h('span', { class: 'write-mark', 'aria-hidden': 'true' }), 'Neues Thema schreiben');
+  toggle.addEventListener('click', () => {
+    panel.hidden = !panel.hidden;
+    toggle.setAttribute('aria-expanded', String(!panel.hidden));
+  });
+  return h('div', { class: 'card write write-new' }, h('h2', {}, toggle), panel);
 }
 
+/**
+ * @param {HTMLElement} root
+ * @param {ViewContext} ctx
+ */
 export async function feedView(root, { query }) {
   const page = pageFromQuery(query);
+  /** @type {Api.EntryWithLatest[]} */
   const entries = await api.get(`/api/entry/feed/${page}`);
   add(root, 
     h('h1', {}, page ? `Neueste Themen, Seite ${page + 1}` : 'Neueste Themen'),

@@ -11,6 +11,12 @@ import { banForm, banText, dismissForm, removeForm } from '../components/mod-act
 import { refreshModCount } from '../components/mod-link.js';
 import { pageFromQuery, pager } from '../components/pager.js';
 
+/** @import { ViewContext } from '../router.js' */
+
+/**
+ * @param {Api.QueueItem['reports']} reports
+ * @param {number} openReports
+ */
 function reasonList(reports, openReports) {
   return [
     h('ul', { class: 'report-reasons' }, reports.map((r) => h('li', {},
@@ -19,13 +25,17 @@ function reasonList(reports, openReports) {
   ];
 }
 
+/** @param {Api.Entry} entry */
 function contextLinks(entry) {
   return h('p', { class: 'queue-context' },
     h('a', { href: `/e/${entry.pid}` }, 'Im Zusammenhang ansehen'),
     entry.reply_to ? [' · ', h('a', { href: `/e/${entry.reply_to}` }, 'Der Beitrag, auf den er antwortet')] : null);
 }
 
-/** One reported entry with its reasons and actions. */
+/**
+ * One reported entry with its reasons and actions.
+ * @param {Api.QueueItem} item
+ */
 function queueItem({ entry, open_reports: openReports, reports }) {
   const headingId = uid('queue');
   const panel = h('div', { class: 'entry-panel', id: uid('panel') });
@@ -33,12 +43,14 @@ function queueItem({ entry, open_reports: openReports, reports }) {
   const actions = h('div', { class: 'entry-actions queue-actions' });
   let card = entryCard(entry, { replyContext: true, noActions: true });
 
+  /** @param {string} text */
   const done = (text) => {
     panel.replaceChildren();
     announce(text, 'info', result);
     result.focus();
     void refreshModCount();
   };
+  /** @param {string} reason */
   const showTombstone = (reason) => {
     const tombstone = entryCard(goneEntry(entry, reason), { replyContext: true, noActions: true });
     card.replaceWith(tombstone);
@@ -79,6 +91,10 @@ function queueItem({ entry, open_reports: openReports, reports }) {
     actions, panel, result);
 }
 
+/**
+ * @param {HTMLElement} root
+ * @param {ViewContext} ctx
+ */
 export async function modView(root, { query }) {
   add(root, h('h1', {}, 'Moderation'));
   const user = me();
@@ -88,6 +104,7 @@ export async function modView(root, { query }) {
     return 'Nur für die Moderation';
   }
   const page = pageFromQuery(query);
+  /** @type {Api.QueueItem[]} */
   const queue = await api.get(`/api/mod/reports/${page}`);
   add(root,
     h('p', { class: 'muted' }, 'Gemeldete Beiträge, die mit den meisten offenen Meldungen zuerst. Wer gemeldet hat, bleibt bei der Administration.'),

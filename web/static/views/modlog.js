@@ -5,18 +5,26 @@ import { add, h } from '../dom.js';
 import { modlogPageSize } from '../limits.js';
 import { isModerator } from '../session.js';
 import { timeAgo } from '../components/entry.js';
+import { isWaiting, setWaiting } from '../components/form.js';
 import { banText } from '../components/mod-actions.js';
 import { pageFromQuery, pager } from '../components/pager.js';
 
+/** @import { ViewContext } from '../router.js' */
+
+/** @param {string} username */
 function userLink(username) {
   return username ? h('a', { href: `/u/${encodeURIComponent(username)}` }, username) : 'einem gelöschten Konto';
 }
 
+/** @param {Api.ModlogRow} row */
 function entryLink(row) {
   return [h('a', { href: `/e/${row.pid}` }, `Beitrag #${row.pid}`), row.username ? [' von ', userLink(row.username)] : null];
 }
 
-/** What happened, as a German sentence with links. */
+/**
+ * What happened, as a German sentence with links.
+ * @param {Api.ModlogRow} row
+ */
 function sentence(row) {
   switch (row.action) {
     case 'remove': return [entryLink(row), ' entfernt'];
@@ -29,24 +37,29 @@ function sentence(row) {
   }
 }
 
-/** For moderators: a removal can be undone from its log line (409 when it was undone already). */
+/**
+ * For moderators: a removal can be undone from its log line (409 when it was undone already).
+ * @param {Api.ModlogRow} row
+ */
 function restoreButton(row) {
   const button = h('button', { type: 'button', class: 'small-button' }, 'Wiederherstellen');
   const message = h('span', { class: 'muted small', role: 'status' });
   button.addEventListener('click', async () => {
-    button.disabled = true;
+    if (isWaiting(button)) return;
+    setWaiting(button, true);
     try {
       await api.post(`/api/mod/entry/${row.pid}/restore`);
       message.textContent = 'Wiederhergestellt.';
       button.remove();
     } catch (err) {
-      message.textContent = err.message;
-      button.disabled = false;
+      message.textContent = /** @type {Error} */ (err).message;
+      setWaiting(button, false);
     }
   });
   return h('span', { class: 'modlog-tools' }, button, ' ', message);
 }
 
+/** @param {Api.ModlogRow} row */
 function logRow(row) {
   return h('li', { class: 'modlog-row' },
     h('p', { class: 'modlog-what' }, sentence(row)),
@@ -55,8 +68,13 @@ function logRow(row) {
       row.action === 'remove' && isModerator() ? [' · ', restoreButton(row)] : null));
 }
 
+/**
+ * @param {HTMLElement} root
+ * @param {ViewContext} ctx
+ */
 export async function modlogView(root, { query }) {
   const page = pageFromQuery(query);
+  /** @type {Api.ModlogRow[]} */
   const rows = await api.get(`/api/modlog/${page}`);
   add(root,
     h('h1', {}, page ? `Moderationsprotokoll, Seite ${page + 1}` : 'Moderationsprotokoll'),

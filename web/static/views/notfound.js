@@ -1,7 +1,13 @@
 // Pages for addresses and objects that do not exist, and for failed loads.
+import { ApiError } from '../api.js';
 import { add, h } from '../dom.js';
 
-/** Unknown address, entry or user (the server answered the page itself with 404). */
+/**
+ * Unknown address, entry or user (the server answered the page itself with 404).
+ * @param {HTMLElement} root
+ * @param {unknown} _ctx
+ * @param {string} [message]
+ */
 export function notFoundView(root, _ctx, message = 'Diese Seite gibt es nicht.') {
   add(root, 
     h('h1', {}, 'Nicht gefunden'),
@@ -10,9 +16,13 @@ export function notFoundView(root, _ctx, message = 'Diese Seite gibt es nicht.')
   return 'Nicht gefunden';
 }
 
-/** A view that could not load: the API's German message and a way to try again. */
+/**
+ * A view that could not load: the API's German message and a way to try again.
+ * @param {HTMLElement} root
+ * @param {Error | undefined} err an ApiError, or whatever else a view threw
+ */
 export function errorView(root, err) {
-  if (err && err.status === 404) return notFoundView(root, null, err.message);
+  if (err instanceof ApiError && err.status === 404) return notFoundView(root, null, err.message);
   const again = h('button', { type: 'button' }, 'Erneut versuchen');
   again.addEventListener('click', () => location.reload());
   add(root, 

@@ -8,8 +8,12 @@ import { showUnread } from '../components/notify-badge.js';
 import { pageFromQuery, pager } from '../components/pager.js';
 import { notificationPageSize } from '../limits.js';
 
+/** @import { ViewContext } from '../router.js' */
+
+/** @type {Record<Api.Notification['kind'], string>} */
 const kinds = { reply: 'hat dir geantwortet', mention: 'hat dich erwähnt' };
 
+/** @param {Api.Notification} n */
 function notificationItem(n) {
   return h('li', { class: `notification${n.read ? '' : ' notification-unread'}` },
     h('p', { class: 'notification-head' },
@@ -24,6 +28,7 @@ function feedBox() {
   const make = h('button', { type: 'button' }, 'Feed-Adresse erzeugen');
   const end = h('button', { type: 'button', class: 'secondary' }, 'Feed beenden');
   make.addEventListener('click', async () => {
+    /** @type {{ url: string }} */
     const { url } = await api.post('/api/user/feed-token');
     output.replaceChildren(h('label', { for: 'feed-url' }, 'Deine geheime Feed-Adresse'), h('input', { id: 'feed-url', type: 'text', readonly: true, value: url }));
     output.hidden = false;
@@ -40,12 +45,17 @@ function feedBox() {
     h('div', { class: 'actions' }, make, end), output);
 }
 
+/**
+ * @param {HTMLElement} root
+ * @param {ViewContext} ctx
+ */
 export async function notificationsView(root, { query }) {
   if (!me()) {
     add(root, h('h1', {}, 'Benachrichtigungen'), h('p', { class: 'note' }, 'Bitte ', h('a', { href: '/login?weiter=/benachrichtigungen' }, 'anmelden'), ', um deine Benachrichtigungen zu sehen.'));
     return 'Benachrichtigungen';
   }
   const page = pageFromQuery(query);
+  /** @type {Api.Notification[]} */
   const list = await api.get(`/api/user/notifications/${page}`);
   add(root,
     h('h1', {}, 'Benachrichtigungen'),
@@ -55,7 +65,8 @@ export async function notificationsView(root, { query }) {
     pager('/benachrichtigungen', page, list.length, notificationPageSize),
     page === 0 ? feedBox() : null);
   // Opened is read: up to the newest shown, so one that arrived meanwhile stays unread.
+  const [newest] = list;
   const newestUnread = list.find((n) => !n.read);
-  if (newestUnread) showUnread((await api.post('/api/user/notifications/read', { up_to: list[0].id })).count);
+  if (newest && newestUnread) showUnread((await api.post('/api/user/notifications/read', { up_to: String(newest.id) })).count);
   return page ? `Benachrichtigungen, Seite ${page + 1}` : 'Benachrichtigungen';
 }

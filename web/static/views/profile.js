@@ -13,6 +13,9 @@ import { avatarRemoveForm, banForm, banText, unbanButton } from '../components/m
 import { muteButton, muteChangeText } from '../components/mute-button.js';
 import { pageFromQuery, pager } from '../components/pager.js';
 
+/** @import { ViewContext } from '../router.js' */
+
+/** @param {string} raw */
 function decodedName(raw) {
   try {
     return decodeURIComponent(raw);
@@ -21,9 +24,13 @@ function decodedName(raw) {
   }
 }
 
-/** Ban, unban and avatar removal for moderators; the page redraws with the result. */
+/**
+ * Ban, unban and avatar removal for moderators; the page redraws with the result.
+ * @param {Api.PublicUser} user
+ */
 function moderationTools(user) {
   const panel = h('div', { class: 'entry-panel', id: uid('panel') });
+  /** @param {string} text */
   const finish = (text) => {
     announce(text);
     refresh();
@@ -39,22 +46,30 @@ function moderationTools(user) {
     h('h2', { id: 'mod-tools-heading' }, 'Moderation'), tools, panel);
 }
 
-/** Mute or unmute for a logged-in reader; the button swaps itself and says what happened next to it. */
+/**
+ * Mute or unmute for a logged-in reader; the button swaps itself and says what happened next to it.
+ * @param {Api.PublicUser} user
+ */
 function muteTools(user) {
   const line = h('p', { class: 'local-status' });
   const wrap = h('div', { class: 'profile-tools' });
   const draw = () => wrap.replaceChildren(muteButton(user, isMuted(user.uid), 'small-button', (change) => {
     draw();
-    wrap.querySelector('button').focus();
+    wrap.querySelector('button')?.focus();
     announce(muteChangeText(change), 'info', line);
   }), line);
   draw();
   return wrap;
 }
 
+/**
+ * @param {HTMLElement} root
+ * @param {ViewContext} ctx
+ */
 export async function profileView(root, { params, query }) {
-  const name = encodeURIComponent(decodedName(params[1]));
+  const name = encodeURIComponent(decodedName(params[1] ?? ''));
   const page = pageFromQuery(query);
+  /** @type {[Api.PublicUser, Api.Entry[]]} */
   const [user, entries] = await Promise.all([api.get(`/api/u/${name}/info`), api.get(`/api/u/${name}/feed/${page}`)]);
   const own = me()?.uid === user.uid;
   add(root,

@@ -7,7 +7,13 @@ import { markWords, searchWords } from '../components/highlight.js';
 import { pageFromQuery, pager } from '../components/pager.js';
 import { maxSearchLength } from '../limits.js';
 
-/** The search form (the page's own; the header has the short one). */
+/** @import { ViewContext } from '../router.js' */
+
+/**
+ * The search form (the page's own; the header has the short one).
+ * @param {string} q
+ * @param {string} user
+ */
 function searchForm(q, user) {
   return h('form', { class: 'search-form', role: 'search', action: '/suche', method: 'get' },
     h('label', { for: 'search-page-q' }, 'Suchbegriff'),
@@ -16,7 +22,11 @@ function searchForm(q, user) {
     h('button', { type: 'submit' }, 'Suchen'));
 }
 
-/** What to try when nothing matched: the rules of the search in two lines, and a way out of the author filter. */
+/**
+ * What to try when nothing matched: the rules of the search in two lines, and a way out of the author filter.
+ * @param {string} q
+ * @param {string} user
+ */
 function emptyState(q, user) {
   return h('div', { class: 'empty search-empty' },
     h('p', {}, `Nichts gefunden für „${q}“${user ? ` in den Beiträgen von ${user}` : ''}.`),
@@ -27,6 +37,10 @@ function emptyState(q, user) {
     user ? h('p', {}, h('a', { href: `/suche?q=${encodeURIComponent(q)}` }, 'In allen Beiträgen suchen')) : null);
 }
 
+/**
+ * @param {HTMLElement} root
+ * @param {ViewContext} ctx
+ */
 export async function searchView(root, { query }) {
   const q = query.get('q') ?? '';
   const user = query.get('user') ?? '';
@@ -37,6 +51,7 @@ export async function searchView(root, { query }) {
     return 'Suche';
   }
   const params = new URLSearchParams({ q, ...(user ? { user } : {}) });
+  /** @type {Api.EntryWithLatest[]} */
   const entries = await api.get(`/api/search/${page}?${params}`);
   const list = h('ul', { class: 'entry-list search-results', 'aria-label': 'Suchergebnisse' }, entries.map((entry) => h('li', {}, entryWithLatest(entry, { refresh }))));
   for (const text of list.querySelectorAll('.entry-text')) markWords(text, searchWords(q));

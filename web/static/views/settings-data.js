@@ -6,6 +6,7 @@ import { announce } from '../status.js';
 import { onClickBusy } from '../components/form.js';
 import { section } from '../components/section.js';
 
+/** @param {Api.MutedAccount} account */
 function mutedItem(account) {
   const unmute = h('button', { type: 'button' }, `Stummschaltung von ${account.username} aufheben`);
   const item = h('li', { class: 'mute-item' }, h('a', { href: `/u/${encodeURIComponent(account.username)}` }, account.username), unmute);
@@ -20,6 +21,7 @@ function mutedItem(account) {
 
 /** The muted accounts, each with a link to its profile and the way back. */
 export async function mutesSection() {
+  /** @type {Api.MutedAccount[]} */
   const mutes = await api.get('/api/user/mutes');
   return section('mutes-heading', 'Stummgeschaltete Konten',
     h('p', { class: 'muted' }, 'Beiträge dieser Konten sind für dich eingeklappt. Niemand erfährt, wen du stummgeschaltet hast. Stummschalten kannst du über „Mehr“ an einem Beitrag oder auf einem Profil.'),

@@ -10,7 +10,11 @@ import { announce } from '../status.js';
 import { field, formMessage, onClickBusy, onSubmit } from '../components/form.js';
 import { section } from '../components/section.js';
 
-/** The current password first (the server checks it before the new ones); every other session ends. */
+/**
+ * The current password first (the server checks it before the new ones); every other session ends.
+ * @param {Api.OwnUser} user
+ * @param {() => void} onChanged
+ */
 export function passwordSection(user, onChanged) {
   const fields = {
     pass: field({ label: 'Aktuelles Passwort', name: 'pass', type: 'password', autocomplete: 'current-password', required: true }),
@@ -34,6 +38,10 @@ export function passwordSection(user, onChanged) {
     form);
 }
 
+/**
+ * @param {Api.SessionListItem} session
+ * @param {HTMLElement} item
+ */
 async function revoke(session, item) {
   await api.post(`/api/user/sessions/${encodeURIComponent(session.id)}/revoke`);
   if (session.current) {
@@ -48,6 +56,7 @@ async function revoke(session, item) {
   announce(`Die Anmeldung „${session.device}“ ist beendet.`, 'info', list);
 }
 
+/** @param {Api.SessionListItem} session */
 function sessionItem(session) {
   const end = h('button', { type: 'button', class: session.current ? '' : 'danger-outline' }, session.current ? 'Abmelden' : 'Beenden');
   const item = h('li', { class: 'session-item', 'data-current': session.current ? 'true' : null },
@@ -65,10 +74,12 @@ function sessionItem(session) {
 
 /** Every live session, newest first: the device in words ("Firefox auf Linux"), never the raw User-Agent. */
 export async function sessionsSection() {
+  /** @type {Api.SessionListItem[]} */
   const sessions = await api.get('/api/user/sessions');
   const list = h('ul', { class: 'session-list', 'aria-label': 'Deine Anmeldungen' }, sessions.map(sessionItem));
   const others = h('button', { type: 'button' }, 'Alle anderen Anmeldungen beenden');
   onClickBusy(others, async () => {
+    /** @type {{ count: number }} */
     const { count } = await api.post('/api/user/sessions/revoke-others');
     for (const item of list.querySelectorAll('.session-item:not([data-current])')) item.remove();
     announce(count === 1 ? 'Eine andere Anmeldung ist beendet.' : `${count} andere Anmeldungen sind beendet.`, 'info', list);

@@ -13,6 +13,7 @@ import { section } from '../components/section.js';
 import { exportSection, mutesSection } from './settings-data.js';
 import { passwordSection, sessionsSection } from './settings-sessions.js';
 
+/** @param {Api.OwnUser} user */
 function renameSection(user) {
   const fields = { user: field({ label: 'Neuer Name', name: 'user', value: user.username, autocomplete: 'username', required: true, hint: usernameRule }) };
   const message = formMessage();
@@ -20,7 +21,7 @@ function renameSection(user) {
   const form = h('form', { novalidate: true }, fields.user.wrap, message, h('div', { class: 'form-actions' }, button));
   onSubmit(form, button, fields, message, async () => {
     const { username } = await api.post('/api/user/rename', { user: fields.user.input.value });
-    setMe({ ...me(), username });
+    setMe({ .../** @type {Api.OwnUser} */ (me()), username });
     announce(`Dein Name ist jetzt ${username}.`);
     refresh();
   });
@@ -40,7 +41,7 @@ function avatarSection() {
     progress.set(0);
     try {
       const { avatar: path } = await api.upload('/api/user/avatar', data, (f) => progress.set(f));
-      setMe({ ...me(), avatar: path });
+      setMe({ .../** @type {Api.OwnUser} */ (me()), avatar: path });
       announce('Dein Avatar ist geändert.');
       refresh();
     } finally {
@@ -66,6 +67,7 @@ function deleteSection() {
     form);
 }
 
+/** @param {HTMLElement} root */
 export async function settingsView(root) {
   add(root, h('h1', {}, 'Einstellungen'));
   const user = me();

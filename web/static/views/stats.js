@@ -5,7 +5,9 @@ import { number } from '../format.js';
 import { statsWindowDays } from '../limits.js';
 import { dailyChart } from '../components/chart.js';
 
+/** @param {Api.StatsDetail} stats */
 function facts(stats) {
+  /** @type {[string, number][]} */
   const items = [
     ['Mitglieder', stats.users],
     ['Beiträge', stats.entries],
@@ -20,6 +22,7 @@ function facts(stats) {
     h('div', { class: 'stat' }, h('dt', {}, label), h('dd', {}, number(value)))));
 }
 
+/** @param {Api.StatsDetail['top_asns']} topAsns */
 function asnTable(topAsns) {
   if (topAsns.length === 0) return h('p', { class: 'empty' }, 'Noch keine Daten.');
   return h('table', { class: 'asn-table' },
@@ -30,13 +33,15 @@ function asnTable(topAsns) {
       h('td', { class: 'num' }, number(a.visitors))))));
 }
 
+/** @param {HTMLElement} root */
 export async function statsView(root) {
   add(root, h('h1', {}, 'Statistik'));
+  /** @type {Api.StatsDetail} */
   let stats;
   try {
     stats = await api.get('/api/stats/detail');
   } catch (err) {
-    if (err.status !== 404) throw err;
+    if (!(err instanceof api.ApiError) || err.status !== 404) throw err;
     add(root, h('p', { class: 'note' }, 'Die Statistik ist noch nicht verfügbar.'));
     return 'Statistik';
   }

@@ -9,8 +9,16 @@ import { composer } from '../components/composer.js';
 import { entryCard, entryWithLatest } from '../components/entry.js';
 import { loginOffer } from '../components/login-offer.js';
 
-/** The path from the root; a deep entry's thread leaves out the middle ("… N weitere", linked to the next one up). */
+/** @import { ViewContext } from '../router.js' */
+
+/**
+ * The path from the root; a deep entry's thread leaves out the middle ("… N weitere", linked to the next one up).
+ * @param {Api.Entry[]} ancestors
+ * @param {Api.Entry} entry
+ * @param {number} [skipped]
+ */
 function breadcrumb(ancestors, entry, skipped = 0) {
+  /** @param {Api.Entry} a */
   const crumb = (a) => h('li', {}, h('a', { href: `/e/${a.pid}` }, excerpt(a)));
   const [root, ...near] = ancestors;
   return h('nav', { class: 'breadcrumb', 'aria-label': 'Verlauf' },
@@ -22,6 +30,7 @@ function breadcrumb(ancestors, entry, skipped = 0) {
       h('li', { 'aria-current': 'page' }, excerpt(entry))));
 }
 
+/** @param {Api.Entry} entry */
 function replyBox(entry) {
   if (entry.deleted) return h('p', { class: 'note' }, `Auf einen ${entry.removed ? 'entfernten' : 'gelöschten'} Beitrag kann man nicht antworten.`);
   if (!me()) return loginOffer('Antworten', entry.pid);
@@ -30,7 +39,12 @@ function replyBox(entry) {
     composer({ replyTo: entry.pid, onPosted: () => refresh() }));
 }
 
+/**
+ * @param {HTMLElement} root
+ * @param {ViewContext} ctx
+ */
 export async function threadView(root, { params }) {
+  /** @type {Api.Thread} */
   const { entry, ancestors, ancestors_skipped: skipped, replies } = await api.get(`/api/entry/${params[1]}/thread`);
   const who = entry.username || 'einem gelöschten Konto';
   add(root, 

@@ -2,8 +2,15 @@ import assert from 'node:assert/strict';
 import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { after, before, test } from 'node:test';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
-import { imageFixture, type TestBoard } from '../helpers.ts';
+import type { TestBoard } from './board.ts';
+import type { Client } from './client.ts';
+import { eventually } from './eventually.ts';
+import { imageFixture } from './images.ts';
+import { useBoard, type BoardSetup, type UsedBoard } from './use-board.ts';
+
+/** The front end in Debian's Chromium, driven by playwright-core: the browser suites' set-up and checks. */
 
 /** Debian's Chromium; CHROMIUM_PATH overrides. Playwright's own browser downloads cannot work offline. */
 export const chromiumPath = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
@@ -32,8 +39,15 @@ export interface Recorder {
   pageErrors: string[];
 }
 
+/** The window of a context: 1280 × 900 and light unless said otherwise. */
+export interface WindowOptions {
+  width?: number;
+  height?: number;
+  colorScheme?: 'light' | 'dark';
+}
+
 /** A fresh context (its own cookies) that records every request its pages make. */
-export async function newRecordedContext(browser: Browser, options: { width?: number; height?: number; colorScheme?: 'light' | 'dark' } = {}): Promise<{ context: BrowserContext; recorder: Recorder }> {
+export async function newRecordedContext(browser: Browser, options: WindowOptions = {}): Promise<{ context: BrowserContext; recorder: Recorder }> {
   const context = await browser.newContext({
     viewport: { width: options.width ?? 1280, height: options.height ?? 900 },
     colorScheme: options.colorScheme ?? 'light',
@@ -89,15 +103,6 @@ export async function makePng(width = 480, height = 320, colour = { r: 30, g: 11
   return file;
 }
 
-/** Polls `check` until it is true (for database state the page changes through the API, or the page's own state). */
-export async function eventually(check: () => boolean | Promise<boolean>, what: string, timeoutMs = 5_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) assert.fail(`timed out waiting for: ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-}
-
 /**
  * Polls the JavaScript expression `check` in the page until it is true. Why not
  * page.waitForFunction: it evaluates its predicate again on later polls, outside the one
@@ -107,4 +112,91 @@ export async function eventually(check: () => boolean | Promise<boolean>, what: 
  */
 export function waitInPage(page: Page, check: string, what: string, timeoutMs = 10_000): Promise<void> {
   return eventually(async () => Boolean(await page.evaluate(check)), `${what} (in the page)`, timeoutMs);
+}
+
+/** Requests a test holds back: what the page shows while they are in flight, then the real answer. */
+export interface HeldRequests {
+  /** Resolves once the first request has reached the hold. */
+  arrived(): Promise<void>;
+  /** How many requests reached the hold so far. */
+  readonly count: number;
+  /** Lets every held request (and any later one) go on to the board, and stops holding. */
+  release(): Promise<void>;
+}
+
+/**
+ * Holds the page's requests to `url` (a playwright URL glob) until release(): a gate the test
+ * controls, so what a page shows while it waits is checked without depending on the machine's speed.
+ */
+export async function holdRequests(page: Page, url: string): Promise<HeldRequests> {
+  let count = 0;
+  let arrive!: () => void;
+  const first = new Promise<void>((resolve) => { arrive = resolve; });
+  let open!: () => void;
+  const gate = new Promise<void>((resolve) => { open = resolve; });
+  const going: Promise<void>[] = [];
+  await page.route(url, (route) => {
+    count++;
+    arrive();
+    const goes = gate.then(() => route.continue());
+    going.push(goes);
+    return goes;
+  });
+  return {
+    arrived: () => first,
+    get count() { return count; },
+    async release() {
+      open();
+      await Promise.all(going); // each held request on its way before the hold goes (playwright would take them over)
+      await page.unroute(url);
+    },
+  };
+}
+
+export interface PageOptions extends WindowOptions {
+  /** Logged in with this client's session (its cookie); none: a visitor. */
+  as?: Client;
+}
+
+export interface UsedBrowserBoard<M extends string> extends UsedBoard<M> {
+  /** Chromium, launched once for the suite. */
+  browser: Browser;
+  /** Every context newPage made; testCleanRecords checks them all. */
+  recorders: Recorder[];
+  /** A page in a fresh recorded context (its own cookies), logged in as `options.as` when given. */
+  newPage(options?: PageOptions): Promise<{ page: Page; context: BrowserContext; recorder: Recorder }>;
+  /** Adds the suite's last test: no request left the board and the CSP reported nothing, in any context. */
+  testCleanRecords(): void;
+}
+
+/**
+ * A browser suite's set-up: Chromium, and useBoard's board and members (`setup` as there); the
+ * `after` hooks close the browser first, then the board. Call it at the top of the suite's
+ * `describe`; read the returned object inside tests and later hooks only (`t.board`, `t.browser`,
+ * `t.members.Anna`).
+ */
+export function useBrowserBoard<const M extends string = never>(setup: BoardSetup<M> = {}): UsedBrowserBoard<M> {
+  before(async () => {
+    used.browser = await launchChromium();
+  });
+  after(async () => {
+    await used.browser?.close();
+  });
+  const used = useBoard(setup) as UsedBrowserBoard<M>;
+  used.recorders = [];
+  used.newPage = async (options = {}) => {
+    const { context, recorder } = await newRecordedContext(used.browser, options);
+    used.recorders.push(recorder);
+    if (options.as) await context.addCookies([{ name: 'session', value: options.as.cookie, url: used.board.url }]);
+    return { page: await context.newPage(), context, recorder };
+  };
+  used.testCleanRecords = () => {
+    test('no request left the board\'s origin and the CSP reported nothing', () => {
+      for (const recorder of used.recorders) {
+        assertOnlyBoardRequests(recorder, used.board);
+        assertCleanConsole(recorder);
+      }
+    });
+  };
+  return used;
 }

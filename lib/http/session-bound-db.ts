@@ -1,0 +1,44 @@
+import type { Db } from '../db.ts';
+
+/**
+ * The database as a request's handler sees it (`ctx.app.db`, lib/http/context.ts): reads pass as
+ * they are; every write runs in a transaction that calls `recheck` first, inside it. Why: a request
+ * checks its session (and a moderator's role) when it arrives, then waits for its body, an image,
+ * a hash; a ban, a logout, a revoke, a password change or a demotion may commit meanwhile, and
+ * must stand. `recheck` throws (401 auth.required, 403 mod.required) and the write rolls back.
+ * Why here and not in each handler: every write of every handler, those to come included, goes
+ * through this object, so none can forget it: db.tx and db.run outside a transaction (a single
+ * statement becomes a transaction of its own), a write statement read with one/all (`RETURNING`),
+ * and each txBatched write in its own savepoint. Cost: one indexed read per write transaction;
+ * statements inside one that re-checked run as they are.
+ */
+export function sessionBoundDb(db: Db, recheck: () => void): Db {
+  /** Above 0 while a transaction of this request that has re-checked is running. */
+  let checked = 0;
+  const rechecked = <T>(fn: () => T) => (): T => {
+    if (checked > 0) return fn();
+    recheck();
+    checked++;
+    try {
+      return fn();
+    } finally {
+      checked--;
+    }
+  };
+  const write = <T>(fn: () => T): T => (checked > 0 ? fn() : db.tx(rechecked(fn)));
+  const reads = (sql: string) => checked > 0 || db.isReadOnly(sql);
+  return {
+    one: <T>(sql: string, ...params: unknown[]) => (reads(sql) ? db.one<T>(sql, ...params) : write(() => db.one<T>(sql, ...params))),
+    all: <T>(sql: string, ...params: unknown[]) => (reads(sql) ? db.all<T>(sql, ...params) : write(() => db.all<T>(sql, ...params))),
+    run: (sql, ...params) => write(() => db.run(sql, ...params)),
+    isReadOnly: db.isReadOnly,
+    tx: (fn) => write(fn),
+    txBatched: (fn) => db.txBatched(rechecked(fn)),
+    beforeCommit: db.beforeCommit,
+    batchTally: db.batchTally,
+    setFault: db.setFault,
+    raw: db.raw,
+    responses: db.responses,
+    close: db.close,
+  };
+}

@@ -1,0 +1,197 @@
+// Written by lib/openapi/front-end-types.ts from the OpenAPI schemas (lib/openapi/components.ts); do not edit.
+// The front end's JSDoc names these as Api.Entry, Api.OwnUser ...
+declare namespace Api {
+  interface Entry {
+    /** entry id */
+    pid: number;
+    /** user id; 0 for the tombstone of a deleted account */
+    uid: number;
+    /** creation time */
+    created_at: number;
+    /** text, at most 1000 characters; "" when deleted */
+    content: string;
+    /** image path under static/media/ (e/<random>.<ext>); "" when none or deleted */
+    filepath: string;
+    /** parent pid; 0 for a top-level entry */
+    reply_to: number;
+    /** direct replies, deleted ones included */
+    reply_count: number;
+    /** moved by a new reply below and by a bump */
+    last_activity: number;
+    deleted: 0 | 1;
+    bump_count: number;
+    /** 0 when never bumped */
+    last_bump: number;
+    /** author's current name; "" for a tombstone */
+    username: string;
+    /** author's avatar path under static/media/; "" when none */
+    avatar: string;
+    /** the author's description of the image, its alt text; only when the entry has an image and it was described */
+    alt?: string;
+    removed?: 1;
+    /** the moderation's public reason (with removed only) */
+    removed_reason?: string;
+    /** the last edit; only on an entry edited since it was written, never on a deleted one */
+    edited_at?: number;
+    preview?: Preview;
+  }
+
+  interface EntryWithLatest extends Entry {
+    latest?: Latest;
+  }
+
+  interface Latest {
+    entry: Entry;
+    /** entries on the path in between, deleted ones included */
+    skipped: number;
+  }
+
+  interface Preview {
+    /** canonical address of the first link */
+    url: string;
+    kind: "page" | "youtube";
+    title: string;
+    /** site or channel name */
+    site: string;
+    /** thumbnail path under static/media/; "" when none */
+    thumb: string;
+  }
+
+  interface Thread {
+    entry: Entry;
+    ancestors: Entry[];
+    replies: EntryWithLatest[];
+    /** ancestors left out between the root and the nearest 99 */
+    ancestors_skipped?: number;
+  }
+
+  interface VoteTally {
+    /** entry id */
+    pid: number;
+    yes: number;
+    no: number;
+    selected: "yes" | "no" | "none";
+  }
+
+  interface PublicUser {
+    /** user id */
+    uid: number;
+    username: string;
+    /** Unix seconds */
+    created_at: number;
+    /** avatar path under static/media/; "" when none */
+    avatar: string;
+    /** -1 for a permanent ban, else when it ends (Unix seconds); only while banned */
+    banned_until?: number;
+  }
+
+  interface OwnUser extends PublicUser {
+    /** 0 until the first login */
+    last_login: number;
+    role?: "moderator";
+  }
+
+  interface Session {
+    uid: number;
+    /** Unix seconds */
+    created_at: number;
+    /** Unix seconds */
+    expires: number;
+    /** the User-Agent at login */
+    description: string;
+  }
+
+  interface SessionListItem {
+    /** opaque session id */
+    id: string;
+    /** Unix seconds */
+    created_at: number;
+    /** Unix seconds */
+    expires: number;
+    /** the User-Agent at login */
+    description: string;
+    /** a readable German guess at the device */
+    device: string;
+    current: 0 | 1;
+  }
+
+  interface Stats {
+    users: number;
+    entries: number;
+  }
+
+  interface StatsDetail extends Stats {
+    toplevel: number;
+    replies: number;
+    votes: {
+      yes: number;
+      no: number;
+    };
+    impressions_total: number;
+    visitors_total: number;
+    daily: {
+      /** UTC day */
+      day: string;
+      impressions: number;
+      visitors: number;
+    }[];
+    top_asns: {
+      /** 0: unknown */
+      asn: number;
+      name: string;
+      visitors: number;
+    }[];
+  }
+
+  interface QueueItem {
+    entry: Entry;
+    open_reports: number;
+    reports: {
+      id: number;
+      /** Unix seconds */
+      created_at: number;
+      reason: string;
+      reporter: "";
+    }[];
+  }
+
+  interface ModlogRow {
+    id: number;
+    /** Unix seconds */
+    created_at: number;
+    action: "remove" | "restore" | "ban" | "unban" | "avatar_remove" | "dismiss";
+    /** the entry acted on; 0 for actions on accounts */
+    pid: number;
+    /** the account acted on, by its current name; "" when deleted */
+    username: string;
+    reason: string;
+    /** for ban: banned_until (-1 permanent); else 0 */
+    until: number;
+  }
+
+  interface Notification {
+    /** notification id (for up_to) */
+    id: number;
+    /** Unix seconds */
+    created_at: number;
+    kind: "reply" | "mention";
+    read: 0 | 1;
+    entry: Entry;
+  }
+
+  interface MutedAccount {
+    uid: number;
+    username: string;
+  }
+
+  interface Error {
+    /** stable, <area>.<thing> or internal */
+    code: string;
+    /** German, for people */
+    message: string;
+    /** the request field concerned */
+    field?: string;
+    /** registration only: every bad field with its message */
+    fields?: Record<string, string>;
+  }
+}
