@@ -1,13 +1,13 @@
 import type { Ctx } from '../http/context.ts';
 import { ApiError, invalidField } from '../http/errors.ts';
 import { codePoints, integerParam } from '../http/fields.ts';
-import { maxFeedPage } from '../entry-reads.ts';
+import { maxFeedPage } from '../entries/reads.ts';
 import { fieldMessages } from '../messages.ts';
 import { maxQueryLength, searchExpression } from '../search/query.ts';
 import { searchEntries } from '../search/search.ts';
-import { findUserByName } from '../users.ts';
+import { findUserByName } from '../accounts/users.ts';
 
-/** GET /api/search/{page}?q=…&user=…: served from the response cache (lib/response-cache.ts). */
+/** GET /api/search/{page}?q=…&user=…: served from the response cache (lib/http/response-cache.ts). */
 export function search(ctx: Ctx) {
   const page = integerParam(ctx.params.page, 'page', 0, maxFeedPage);
   const { db } = ctx.app;

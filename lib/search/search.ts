@@ -1,5 +1,5 @@
-import type { Db } from '../db.ts';
-import { feedPageSize, readLiveEntriesWithLatest, type EntryJson } from '../entry-reads.ts';
+import type { Db } from '../db/db.ts';
+import { feedPageSize, readLiveEntriesWithLatest, type EntryJson } from '../entries/reads.ts';
 import { authorTerm } from './terms.ts';
 
 /**

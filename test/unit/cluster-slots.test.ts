@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import type { Worker } from 'node:cluster';
 import { test } from 'node:test';
-import { remoteSemaphore, serveSlots, type SlotMessage } from '../../lib/cluster/slots.ts';
-import { SlotRefused } from '../../lib/semaphore.ts';
+import { remoteSemaphore, serveSlots, type SlotMessage } from '../../lib/process/cluster/slots-ipc.ts';
+import { SlotRefused } from '../../lib/limits/semaphore.ts';
 
 /** A worker as the primary sees it, wired straight to a remote semaphore in this process. */
 function fakeWorker(server: ReturnType<typeof serveSlots>) {
