@@ -1,17 +1,17 @@
 import cluster from 'node:cluster';
 import { createApp, type App } from './lib/app.ts';
-import { runPrimary } from './lib/cluster/primary.ts';
-import { runWorker } from './lib/cluster/worker.ts';
+import { runPrimary } from './lib/process/cluster/primary.ts';
+import { runWorker } from './lib/process/cluster/worker.ts';
 import { loadConfig, prepareDataDir, type Config } from './lib/config.ts';
-import { nodeTooOld } from './lib/node-version.ts';
-import { claimPidFile } from './lib/pid-file.ts';
-import { serveApp } from './lib/serve.ts';
-import { startupFailure } from './lib/startup-errors.ts';
+import { nodeTooOld } from './lib/process/node-version.ts';
+import { claimPidFile } from './lib/process/pid-file.ts';
+import { serveApp } from './lib/process/serve.ts';
+import { startupFailure } from './lib/process/startup-errors.ts';
 
 /**
  * Start-up only: config → app (database inside) → listen → graceful shutdown. With BOARD_WORKERS > 1
- * this process becomes the cluster's primary (lib/cluster/primary.ts) and forks the workers, which
- * run this file again and take the worker's path (lib/cluster/worker.ts).
+ * this process becomes the cluster's primary (lib/process/cluster/primary.ts) and forks the workers, which
+ * run this file again and take the worker's path (lib/process/cluster/worker.ts).
  */
 function main(): void {
   if (cluster.isWorker) return runWorker();

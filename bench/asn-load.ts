@@ -1,5 +1,5 @@
 import { performance } from 'node:perf_hooks';
-import { openAsnDb } from '../lib/asn.ts';
+import { openAsnDb } from '../lib/stats/asn.ts';
 import { loadConfig } from '../lib/config.ts';
 
 /**

@@ -2,13 +2,13 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { openDb } from '../lib/db.ts';
-import { boardRateRules, createLimitStore, createRateLimiter } from '../lib/rate-limit.ts';
-import { checkWriteLimit } from '../lib/write-limits.ts';
+import { openDb } from '../lib/db/db.ts';
+import { boardRateRules, createLimitStore, createRateLimiter } from '../lib/limits/rate-limit.ts';
+import { checkWriteLimit } from '../lib/limits/write-limits.ts';
 
 /**
  * The cost of the abuse limits per request (README "Performance"): every limit counts in SQLite
- * (lib/rate-limit.ts), so a limited write pays a small transaction of upserts. Measured on a file
+ * (lib/limits/rate-limit.ts), so a limited write pays a small transaction of upserts. Measured on a file
  * database in WAL mode with the server's settings, over many accounts and addresses (a table of
  * realistic size), in microseconds per request. `node --import tsx bench/limits.ts` alone, and
  * part of `make bench`.

@@ -3,7 +3,7 @@ import { cpus, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import Database from 'better-sqlite3';
-import { openDb } from '../lib/db.ts';
+import { openDb } from '../lib/db/db.ts';
 import { searchExpression } from '../lib/search/query.ts';
 import { searchEntries, type MatchRunner } from '../lib/search/search.ts';
 import { basePort, boardLimits, connections, dataRoot, formBody, formHeaders, load, root, row, seconds, startBoard, stop, warmUp, type Row } from './harness.ts';

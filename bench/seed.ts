@@ -1,11 +1,11 @@
 import { createHash } from 'node:crypto';
 import { rmSync } from 'node:fs';
-import { openDb } from '../lib/db.ts';
-import { latestMaxDepth } from '../lib/latest.ts';
-import { hashPassword } from '../lib/passwords.ts';
+import { openDb } from '../lib/db/db.ts';
+import { latestMaxDepth } from '../lib/entries/latest.ts';
+import { hashPassword } from '../lib/accounts/passwords.ts';
 import { entryLink } from '../lib/preview/links.ts';
 import { indexEntry } from '../lib/search/index.ts';
-import { tokenHash } from '../lib/tokens.ts';
+import { tokenHash } from '../lib/accounts/tokens.ts';
 import { prng } from '../test/prng.ts';
 import { germanText } from './german.ts';
 

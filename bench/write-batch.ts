@@ -8,7 +8,7 @@ import { cannon, compareRounds, formatRatio, median, rounds, roundSeconds, wrk, 
  * each server in turn on the same database (the order turning every round), warms it 2 s and
  * measures the create case of bench/run.ts for roundSeconds; the one-worker servers also measure
  * votes (autocannon) and feed page 0 (wrk), which must not get slower. (The cluster window of
- * lib/write-batch.ts was chosen with a temporary switch that added "2w after 1 ms" and "… 2 ms".)
+ * lib/db/write-batch.ts was chosen with a temporary switch that added "2w after 1 ms" and "… 2 ms".)
  * `BENCH_BEFORE=/path/to/main node --import tsx bench/write-batch.ts [data folder]`
  * (default bench/data/1000000; use a copy: the rounds write to it).
  */

@@ -1,6 +1,6 @@
 import { runCli } from './cli.ts';
 import { commands } from './commands/index.ts';
-import { nodeTooOld } from '../lib/node-version.ts';
+import { nodeTooOld } from '../lib/process/node-version.ts';
 
 // board-admin: the sysadmin's command line; bin/commands/index.ts lists the commands.
 const tooOld = nodeTooOld();

@@ -1,8 +1,8 @@
 import { existsSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { loadConfig, type Config } from '../lib/config.ts';
-import { openDb, type Db } from '../lib/db.ts';
-import { startupFailure } from '../lib/startup-errors.ts';
+import { openDb, type Db } from '../lib/db/db.ts';
+import { startupFailure } from '../lib/process/startup-errors.ts';
 
 /**
  * The admin CLI's plumbing: one table of commands (bin/board-admin.ts), and for every command

@@ -1,29 +1,29 @@
 import { createServer, type Server } from 'node:http';
-import type { RemovalOptions } from './account-removal.ts';
-import { openAsnDb } from './asn.ts';
+import type { RemovalOptions } from './accounts/removal.ts';
+import { openAsnDb } from './stats/asn.ts';
 import { systemClock, type Clock } from './clock.ts';
 import type { Config } from './config.ts';
-import { openDb, type Db } from './db.ts';
+import { openDb, type Db } from './db/db.ts';
 import { createHitLines } from './http/hit-lines.ts';
 import { createRequestListener } from './http/pipeline.ts';
 import { answerMalformedRequest, badRequest, sendError } from './http/respond.ts';
-import { sharpImages, type Images } from './images.ts';
-import { ImpressionTally, startImpressionFlush } from './impressions.ts';
+import { sharpImages, type Images } from './media/images.ts';
+import { ImpressionTally, startImpressionFlush } from './stats/impressions.ts';
 import { createLineLog } from './log.ts';
 import { createBoardMetrics } from './metrics/board-metrics.ts';
 import { createMetricsServer } from './metrics/listener.ts';
-import type { NotifyOptions } from './notify.ts';
-import { startOnceJobs, type JobLink, type RunningJobs } from './once-jobs.ts';
+import type { NotifyOptions } from './moderation/operator-webhook.ts';
+import { startOnceJobs, type JobLink, type RunningJobs } from './jobs/once-jobs.ts';
 import { notFoundPage } from './pages/shell.ts';
-import { scryptPasswords, type Passwords } from './passwords.ts';
+import { scryptPasswords, type Passwords } from './accounts/passwords.ts';
 import type { PreviewOptions } from './preview/queue.ts';
-import { boardRateRules, createLimitStore, createRateLimiter, scaledLimit } from './rate-limit.ts';
+import { boardRateRules, createLimitStore, createRateLimiter, scaledLimit } from './limits/rate-limit.ts';
 import { routes } from './routes.ts';
 import type { BackfillOptions } from './search/backfill.ts';
 import { startSearchThreads, type SearchThreadOptions } from './search/threads.ts';
 import type { Services } from './services.ts';
-import { openTorExitList } from './tor.ts';
-import { clusterBatchWindowMs } from './write-batch.ts';
+import { openTorExitList } from './limits/tor.ts';
+import { clusterBatchWindowMs } from './db/write-batch.ts';
 
 export interface AppOptions {
   clock?: Clock;
@@ -46,7 +46,7 @@ export interface AppOptions {
   /** The search threads (tests hold their jobs). */
   searchThreads?: SearchThreadOptions;
   /**
-   * A cluster worker (lib/cluster/worker.ts): no once-jobs here (the primary runs them) but the
+   * A cluster worker (lib/process/cluster/worker.ts): no once-jobs here (the primary runs them) but the
    * link that wakes them there; no checkpoint thread; metrics labelled with the worker's number.
    */
   worker?: { link: JobLink; label: string };
@@ -57,7 +57,7 @@ export interface App {
   /** The metrics listener when BOARD_METRICS_PORT is set, not yet listening (lib/metrics/listener.ts listenOnLoopback). */
   metricsServer?: Server;
   services: Services;
-  /** The once-jobs this process runs (lib/once-jobs.ts); absent in a cluster worker. */
+  /** The once-jobs this process runs (lib/jobs/once-jobs.ts); absent in a cluster worker. */
   jobs?: RunningJobs;
   /** Stops background work and closes the database (after the server has stopped). */
   close(): Promise<void>;

@@ -2,7 +2,7 @@ import { accessSync, constants } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { makeFolders } from './folders.ts';
+import { makeFolders } from './media/folders.ts';
 import { isLoopbackAddress, parseCidr } from './ip/ranges.ts';
 
 /** The server's settings, read once from the environment (README "Settings"). */
@@ -23,9 +23,9 @@ export interface Config {
   readonly youtubeOembed: string;
   readonly asnDb: string;
   readonly scryptLogN: number;
-  /** BOARD_NOTIFY_URL: where new reports are announced (lib/notify.ts); '' for nowhere. */
+  /** BOARD_NOTIFY_URL: where new reports are announced (lib/moderation/operator-webhook.ts); '' for nowhere. */
   readonly notifyUrl: string;
-  /** BOARD_LIMITS: multiplies every abuse limit (lib/write-limits.ts, lib/login-limits.ts); 0 turns them all off (load tests only). */
+  /** BOARD_LIMITS: multiplies every abuse limit (lib/limits/write-limits.ts, lib/limits/login-limits.ts); 0 turns them all off (load tests only). */
   readonly limitsFactor: number;
   /** BOARD_NEW_ACCOUNT_HOURS in seconds: accounts younger than this get the new-account brakes. */
   readonly newAccountSeconds: number;
@@ -33,7 +33,7 @@ export interface Config {
   readonly contact: string;
   /** BOARD_METRICS_PORT and BOARD_METRICS_HOST: the Prometheus listener (lib/metrics/); undefined when off. */
   readonly metrics: { readonly port: number; readonly host: string } | undefined;
-  /** BOARD_WORKERS: server processes forked by node:cluster, each listening on the port itself (lib/cluster/); 1 runs everything in one process. */
+  /** BOARD_WORKERS: server processes forked by node:cluster, each listening on the port itself (lib/process/cluster/); 1 runs everything in one process. */
   readonly workers: number;
 }
 

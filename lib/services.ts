@@ -1,25 +1,36 @@
-import type { AsnDb } from './asn.ts';
+import type { AsnDb } from './stats/asn.ts';
+import type { Clock } from './clock.ts';
 import type { Config } from './config.ts';
-import type { Images } from './images.ts';
-import type { ImpressionTally } from './impressions.ts';
-import type { JobDeps } from './job-deps.ts';
+import type { Db } from './db/db.ts';
+import type { Images } from './media/images.ts';
+import type { ImpressionTally } from './stats/impressions.ts';
 import type { BoardMetrics } from './metrics/recorder.ts';
-import type { Notifier } from './notify.ts';
-import type { Passwords } from './passwords.ts';
-import type { LimitStore, RateLimiter } from './rate-limit.ts';
+import type { Notifier } from './moderation/operator-webhook.ts';
+import type { Passwords } from './accounts/passwords.ts';
+import type { LimitStore, RateLimiter } from './limits/rate-limit.ts';
 import type { SearchThreads } from './search/threads.ts';
-import type { TorExitList } from './tor.ts';
+import type { TorExitList } from './limits/tor.ts';
+
+/** Where the board writes its lines; never a client address. */
+export type Log = (line: string) => void;
+
+/** What a background job needs and nothing more: the database, the time and the log. */
+export interface JobDeps {
+  db: Db;
+  clock: Clock;
+  log: Log;
+}
 
 /** Long-lived things every handler may use, built once by createApp (lib/app.ts). */
 export interface Services extends JobDeps {
   config: Config;
   /** SPEC's per-address limits (login, newuser, reset, report). */
   limiter: RateLimiter;
-  /** The counters of every rate limit, in SQLite (lib/rate-limit.ts). */
+  /** The counters of every rate limit, in SQLite (lib/limits/rate-limit.ts). */
   limits: LimitStore;
-  /** Password hashing and checking (lib/passwords.ts). */
+  /** Password hashing and checking (lib/accounts/passwords.ts). */
   passwords: Passwords;
-  /** Entry images and avatars, scaled by sharp (lib/images.ts). */
+  /** Entry images and avatars, scaled by sharp (lib/media/images.ts). */
   images: Images;
   tor: TorExitList;
   /** IP-to-ASN lookups for the statistics, loaded in the background. */
@@ -29,7 +40,7 @@ export interface Services extends JobDeps {
   /** The threads that run the search index's match, off the event loop (lib/search/threads.ts). */
   searchThreads: SearchThreads;
   /**
-   * What handlers may ask of the once-jobs (lib/once-jobs.ts), which run in this process or, with
+   * What handlers may ask of the once-jobs (lib/jobs/once-jobs.ts), which run in this process or, with
    * BOARD_WORKERS > 1, in the cluster's primary (then these forward over IPC):
    * the link-preview queue (absent when BOARD_PREVIEW=0), wake it after queueing a job;
    */

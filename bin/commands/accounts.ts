@@ -1,9 +1,9 @@
 import { systemClock } from '../../lib/clock.ts';
-import type { Db } from '../../lib/db.ts';
+import type { Db } from '../../lib/db/db.ts';
 import { listModerators, setModerator } from '../../lib/moderation/accounts.ts';
 import { activeBanUntil } from '../../lib/moderation/bans.ts';
-import { createResetLink } from '../../lib/reset-links.ts';
-import { findUserByName, type User } from '../../lib/users.ts';
+import { createResetLink } from '../../lib/accounts/reset-links.ts';
+import { findUserByName, type User } from '../../lib/accounts/users.ts';
 import { CommandFailure, UsageError, type Command } from '../cli.ts';
 
 /** The account named on the command line (looked up like a login), or exit 1 naming the name. */

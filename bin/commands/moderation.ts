@@ -1,11 +1,11 @@
 import { systemClock } from '../../lib/clock.ts';
-import { removeMedia } from '../../lib/media.ts';
+import { removeMedia } from '../../lib/media/files.ts';
 import { banUser, maxBanDays, removeAvatarOf, unbanUser } from '../../lib/moderation/accounts.ts';
 import { permanentBan } from '../../lib/moderation/bans.ts';
 import { removeEntry, restoreEntry } from '../../lib/moderation/entries.ts';
-import { administrator } from '../../lib/modlog.ts';
+import { administrator } from '../../lib/moderation/modlog.ts';
 import { maxModReasonLength } from '../../lib/moderation/reasons.ts';
-import { moderatorRole } from '../../lib/users.ts';
+import { moderatorRole } from '../../lib/accounts/users.ts';
 import { CommandFailure, UsageError, type Command, type CommandContext } from '../cli.ts';
 import { accountNamed } from './accounts.ts';
 import { reasonOption, utcMinute, wholeNumber } from './args.ts';

@@ -1,8 +1,8 @@
 import { systemClock } from '../../lib/clock.ts';
-import type { Db } from '../../lib/db.ts';
-import { findEntry } from '../../lib/entries.ts';
-import { administrator, maxModlogPage, modlogPageSize, readAdminModlog, readModlogRange, writeModlog, type AdminModlogRow } from '../../lib/modlog.ts';
-import { closeReport, findOpenReport, listOpenReports } from '../../lib/reports.ts';
+import type { Db } from '../../lib/db/db.ts';
+import { findEntry } from '../../lib/entries/entries.ts';
+import { administrator, maxModlogPage, modlogPageSize, readAdminModlog, readModlogRange, writeModlog, type AdminModlogRow } from '../../lib/moderation/modlog.ts';
+import { closeReport, findOpenReport, listOpenReports } from '../../lib/moderation/reports.ts';
 import { CommandFailure, UsageError, type Command, type CommandContext } from '../cli.ts';
 import { accountNamed } from './accounts.ts';
 import { pointInTime, utcMinute, wholeNumber } from './args.ts';

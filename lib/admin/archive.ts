@@ -4,8 +4,8 @@ import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { extract, pack, type Pack } from 'tar-stream';
-import { heldPath } from '../media-hold.ts';
-import { boardMediaName, isMediaFormat, mediaFormats, mediaHeadBytes, type MediaExtension } from '../media.ts';
+import { heldPath } from '../media/hold.ts';
+import { boardMediaName, isMediaFormat, mediaFormats, mediaHeadBytes, type MediaExtension } from '../media/files.ts';
 
 /**
  * The `backup --with-media` archive: a plain tar file (`tar -tf` lists it) holding `board.db`

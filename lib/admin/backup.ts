@@ -2,9 +2,9 @@ import Database from 'better-sqlite3';
 import { accessSync, closeSync, constants, fsyncSync, linkSync, openSync, readSync, renameSync, statSync, unlinkSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import type { Config } from '../config.ts';
-import { createMediaHold, dropMediaHold, emptyHeldMedia } from '../media-hold.ts';
-import { referencedMediaSql } from '../media.ts';
-import { schemaVersion } from '../schema.ts';
+import { createMediaHold, dropMediaHold, emptyHeldMedia } from '../media/hold.ts';
+import { referencedMediaSql } from '../media/files.ts';
+import { schemaVersion } from '../db/schema.ts';
 import { archiveDbName, writeArchive, type WriteResult } from './archive.ts';
 import { releaseScratch, removeScratch, removeStaleScratch, scratchPath } from './scratch.ts';
 
@@ -39,7 +39,7 @@ export async function backupDatabase(config: Config, target: string, options: Ba
  * `board-admin backup --with-media <file>`: one tar archive with a database copy (as above) and
  * every media file that copy refers to, so a restore brings back the images too. Safe while the
  * server runs: the media list comes from the snapshot, and a media hold keeps every file the
- * server removes meanwhile in media/.held until the archive is written (lib/media-hold.ts).
+ * server removes meanwhile in media/.held until the archive is written (lib/media/hold.ts).
  */
 export async function backupWithMedia(config: Config, target: string, options: BackupOptions): Promise<{ pages: number; destination: string } & WriteResult> {
   const destination = checkedTarget(config, target, options);

@@ -1,9 +1,9 @@
 import { readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Config } from '../config.ts';
-import type { Db } from '../db.ts';
-import { mediaHeld } from '../media-hold.ts';
-import { mediaFolders, referencedMediaSql, retireMedia } from '../media.ts';
+import type { Db } from '../db/db.ts';
+import { mediaHeld } from '../media/hold.ts';
+import { mediaFolders, referencedMediaSql, retireMedia } from '../media/files.ts';
 
 /** Files younger than this may belong to a request still writing its row: never collected. */
 export const gcMinAgeSeconds = 3600;

@@ -1,6 +1,6 @@
 import type { Clock } from '../clock.ts';
 import type { Config } from '../config.ts';
-import type { Db } from '../db.ts';
+import type { Db } from '../db/db.ts';
 import { createPreviewWorker, drainPreviewQueue, type DrainResult, type PreviewOptions } from '../preview/queue.ts';
 import { queueEntryLinks } from '../preview/store.ts';
 

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { Readable } from 'node:stream';
 import type { Config } from '../config.ts';
-import { schemaVersion } from '../schema.ts';
+import { schemaVersion } from '../db/schema.ts';
 import { archiveDbName, checkRoom, readArchive, streamToFile } from './archive.ts';
 import { backupKind, checkBackupFile, mediaReferencedBy, statOrUndefined } from './backup.ts';
 import { removeScratch, removeStaleScratch, scratchPath } from './scratch.ts';

@@ -1,13 +1,13 @@
-import { afterPasswordChange } from '../accounts.ts';
-import { describeDevice } from '../devices.ts';
+import { afterPasswordChange } from '../accounts/deletion.ts';
+import { describeDevice } from '../accounts/devices.ts';
 import { clearedSessionCookie } from '../http/cookies.ts';
 import { requireUser, type Ctx } from '../http/context.ts';
 import { ApiError } from '../http/errors.ts';
 import { textField } from '../http/fields.ts';
-import { checkLoginAllowed, recordFailedLogin } from '../login-limits.ts';
-import { hashQueueBound } from '../passwords.ts';
-import { deleteOtherSessions, deleteSessionById, listSessionsOfUser, type Session } from '../sessions.ts';
-import { findUserById, setPasswordHash, type UserWithHash } from '../users.ts';
+import { checkLoginAllowed, recordFailedLogin } from '../limits/login-limits.ts';
+import { hashQueueBound } from '../accounts/passwords.ts';
+import { deleteOtherSessions, deleteSessionById, listSessionsOfUser, type Session } from '../accounts/sessions.ts';
+import { findUserById, setPasswordHash, type UserWithHash } from '../accounts/users.ts';
 import { isSecure, loginAttempt, newPassword } from './auth.ts';
 
 /** POST /api/user/password: the current password first, then the new ones; every other session and reset link ends. */

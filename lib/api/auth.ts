@@ -1,17 +1,17 @@
-import { afterPasswordChange } from '../accounts.ts';
+import { afterPasswordChange } from '../accounts/deletion.ts';
 import type { Form } from '../http/body.ts';
 import { clearedSessionCookie, sessionCookie } from '../http/cookies.ts';
 import { created, requireUser, type Ctx } from '../http/context.ts';
 import { ApiError, invalidField } from '../http/errors.ts';
 import { codePoints, textField } from '../http/fields.ts';
-import { checkLoginAllowed, recordFailedLogin, type LoginAttempt } from '../login-limits.ts';
+import { checkLoginAllowed, recordFailedLogin, type LoginAttempt } from '../limits/login-limits.ts';
 import { fieldMessages } from '../messages.ts';
 import { bannedMessage } from '../moderation/accounts.ts';
 import { activeBanUntil } from '../moderation/bans.ts';
-import { dummyHash, hashQueueBound } from '../passwords.ts';
-import { consumeResetLink, findResetLink } from '../reset-links.ts';
-import { createSession, deleteSessionByToken } from '../sessions.ts';
-import { createUser, findUserById, findUserByName, isNameTaken, isValidUsername, normaliseUsername, setPasswordHash, type User } from '../users.ts';
+import { dummyHash, hashQueueBound } from '../accounts/passwords.ts';
+import { consumeResetLink, findResetLink } from '../accounts/reset-links.ts';
+import { createSession, deleteSessionByToken } from '../accounts/sessions.ts';
+import { createUser, findUserById, findUserByName, isNameTaken, isValidUsername, normaliseUsername, setPasswordHash, type User } from '../accounts/users.ts';
 
 const day = 86_400;
 const year = 365 * day;
@@ -118,7 +118,7 @@ export async function reset(ctx: Ctx) {
   return { username: user.username };
 }
 
-/** A password check of `username` from this client, for the login brakes (lib/login-limits.ts). */
+/** A password check of `username` from this client, for the login brakes (lib/limits/login-limits.ts). */
 export function loginAttempt(ctx: Ctx, username: string): LoginAttempt {
   const { config, limits, clock } = ctx.app;
   return { store: limits, factor: config.limitsFactor, ip: ctx.ip, username, now: clock.now() };

@@ -1,18 +1,18 @@
-import { stripBidiControls } from '../bidi.ts';
+import { stripBidiControls } from '../entries/bidi.ts';
 import {
   bumpCooldownUntil, bumpEntry, createEntry, editEntry, findEntry, findLiveEntry, isRecentDuplicate, maxReplyDepth, softDeleteEntry,
-} from '../entries.ts';
-import { maxFeedPage, readFeedPage, readThread, readUserFeedPage } from '../entry-reads.ts';
+} from '../entries/entries.ts';
+import { maxFeedPage, readFeedPage, readThread, readUserFeedPage } from '../entries/reads.ts';
 import type { Form } from '../http/body.ts';
 import { created, requireUser, type Ctx } from '../http/context.ts';
 import { ApiError, invalidField } from '../http/errors.ts';
 import { codePoints, integerParam, textField } from '../http/fields.ts';
-import { removeMedia, saveMedia } from '../media.ts';
+import { removeMedia, saveMedia } from '../media/files.ts';
 import { fieldMessages } from '../messages.ts';
 import { entryLink } from '../preview/links.ts';
 import { requestPreview } from '../preview/queue.ts';
-import { findUserByName } from '../users.ts';
-import { checkNewAccountBrake } from '../write-limits.ts';
+import { findUserByName } from '../accounts/users.ts';
+import { checkNewAccountBrake } from '../limits/write-limits.ts';
 
 /** Entry text is at most 1000 characters (code points): docs/API.md "POST /api/entry/create". */
 const maxContentLength = 1000;
@@ -167,7 +167,7 @@ export async function bump(ctx: Ctx) {
   };
 }
 
-/** GET /api/entry/feed/{page}: served from the response cache (lib/response-cache.ts). */
+/** GET /api/entry/feed/{page}: served from the response cache (lib/http/response-cache.ts). */
 export function feed(ctx: Ctx) {
   const page = integerParam(ctx.params.page, 'page', 0, maxFeedPage);
   const { db } = ctx.app;
@@ -183,7 +183,7 @@ export function thread(ctx: Ctx) {
   return page;
 }
 
-/** GET /api/u/{username}/feed/{page}: served from the response cache (lib/response-cache.ts). */
+/** GET /api/u/{username}/feed/{page}: served from the response cache (lib/http/response-cache.ts). */
 export function userFeed(ctx: Ctx) {
   const page = integerParam(ctx.params.page, 'page', 0, maxFeedPage);
   const { db } = ctx.app;

@@ -1,15 +1,15 @@
 import { pipeline } from 'node:stream/promises';
-import { accountArchive } from '../account-export.ts';
+import { accountArchive } from '../accounts/export.ts';
 import { ClientGone, requireUser, type Ctx } from '../http/context.ts';
 import { ApiError } from '../http/errors.ts';
-import { listSessionsOfUser } from '../sessions.ts';
-import { findUserById } from '../users.ts';
+import { listSessionsOfUser } from '../accounts/sessions.ts';
+import { findUserById } from '../accounts/users.ts';
 import { sessionJson } from './account.ts';
 import { ownProfile } from './users.ts';
 
 /**
- * GET /api/user/export: the account's data as one zip, streamed (lib/account-export.ts). Its
- * route's write limit `export` (lib/write-limits.ts) holds an account to 3 an hour.
+ * GET /api/user/export: the account's data as one zip, streamed (lib/accounts/export.ts). Its
+ * route's write limit `export` (lib/limits/write-limits.ts) holds an account to 3 an hour.
  */
 export async function exportAccount(ctx: Ctx) {
   const me = requireUser(ctx);

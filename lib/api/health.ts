@@ -1,4 +1,4 @@
-import { checkDatabase } from '../db.ts';
+import { checkDatabase } from '../db/db.ts';
 import type { Ctx } from '../http/context.ts';
 
 /** GET /api/health: ok only after a real query, so a broken database shows as 500. */

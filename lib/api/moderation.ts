@@ -1,17 +1,17 @@
-import { findEntry, findLiveEntry } from '../entries.ts';
+import { findEntry, findLiveEntry } from '../entries/entries.ts';
 import type { Form } from '../http/body.ts';
 import { requireModerator, type Ctx } from '../http/context.ts';
 import { ApiError, invalidField } from '../http/errors.ts';
 import { integerParam } from '../http/fields.ts';
-import { removeMedia } from '../media.ts';
+import { removeMedia } from '../media/files.ts';
 import { fieldMessages } from '../messages.ts';
 import { banUser, maxBanDays, removeAvatarOf, unbanUser } from '../moderation/accounts.ts';
 import { permanentBan } from '../moderation/bans.ts';
 import { dismissReports, removeEntry, restoreEntry } from '../moderation/entries.ts';
 import { moderationReason } from '../moderation/reasons.ts';
-import { maxModlogPage, readPublicModlog } from '../modlog.ts';
-import { countEntriesWithOpenReports, countOpenReports, maxQueuePage, readReportQueue } from '../reports.ts';
-import { findUserByName, moderatorRole } from '../users.ts';
+import { maxModlogPage, readPublicModlog } from '../moderation/modlog.ts';
+import { countEntriesWithOpenReports, countOpenReports, maxQueuePage, readReportQueue } from '../moderation/reports.ts';
+import { findUserByName, moderatorRole } from '../accounts/users.ts';
 
 /**
  * The moderators' endpoints (docs/API.md "Moderation"). The pipeline has already answered 401

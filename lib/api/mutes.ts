@@ -2,8 +2,8 @@ import { requireUser, type Ctx } from '../http/context.ts';
 import { ApiError, invalidField } from '../http/errors.ts';
 import { textField } from '../http/fields.ts';
 import { fieldMessages } from '../messages.ts';
-import { listMutes, muteAccount, unmuteAccount } from '../mutes.ts';
-import { findUserByName, type User } from '../users.ts';
+import { listMutes, muteAccount, unmuteAccount } from '../accounts/mutes.ts';
+import { findUserByName, type User } from '../accounts/users.ts';
 
 /** POST /api/user/mute: 200 also when already muted; the muted account is never told. */
 export async function mute(ctx: Ctx) {

@@ -1,8 +1,8 @@
 import { requireUser, type Ctx } from '../http/context.ts';
 import { integerParam, textField } from '../http/fields.ts';
-import { createFeedToken, endFeedToken } from '../feed-tokens.ts';
-import { maxFeedPage } from '../entry-reads.ts';
-import { countUnread, markRead, readNotifications } from '../notifications.ts';
+import { createFeedToken, endFeedToken } from '../notifications/feed-tokens.ts';
+import { maxFeedPage } from '../entries/reads.ts';
+import { countUnread, markRead, readNotifications } from '../notifications/notifications.ts';
 
 /** GET /api/user/notifications/{page}: 20 a page, newest first, each with its Entry. */
 export function notifications(ctx: Ctx) {

@@ -1,10 +1,10 @@
-import { stripBidiControls } from '../bidi.ts';
-import { findLiveEntry } from '../entries.ts';
+import { stripBidiControls } from '../entries/bidi.ts';
+import { findLiveEntry } from '../entries/entries.ts';
 import type { Ctx } from '../http/context.ts';
 import { ApiError } from '../http/errors.ts';
 import { codePoints, integerParam, textField } from '../http/fields.ts';
-import { announceReports } from '../notify.ts';
-import { fileReport, maxReasonLength } from '../reports.ts';
+import { announceReports } from '../moderation/operator-webhook.ts';
+import { fileReport, maxReasonLength } from '../moderation/reports.ts';
 
 /** POST /api/entry/{pid}/report: open to everyone; without a session the reporter is anonymous (uid 0). */
 export async function report(ctx: Ctx) {

@@ -3,11 +3,11 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { Ctx } from '../http/context.ts';
 import { ApiError, invalidField } from '../http/errors.ts';
 import { codePoints, integerParam } from '../http/fields.ts';
-import { maxFeedPage } from '../entry-reads.ts';
+import { maxFeedPage } from '../entries/reads.ts';
 import { fieldMessages } from '../messages.ts';
 import { maxQueryLength, maxQueryTerms, queryTerms, termsExpression } from '../search/query.ts';
 import { searchEntries } from '../search/search.ts';
-import { findUserByName } from '../users.ts';
+import { findUserByName } from '../accounts/users.ts';
 
 /**
  * A search this handler turns down (a bad page, q or user; the search line full) is answered no

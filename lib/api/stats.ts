@@ -1,5 +1,5 @@
 import type { Ctx } from '../http/context.ts';
-import { readStatsDetail, readStatsSummary } from '../stats.ts';
+import { readStatsDetail, readStatsSummary } from '../stats/stats.ts';
 
 /** GET /api/stats: users and non-deleted entries. */
 export function summary(ctx: Ctx) {

@@ -1,12 +1,12 @@
-import { deleteAccount } from '../accounts.ts';
+import { deleteAccount } from '../accounts/deletion.ts';
 import { clearedSessionCookie } from '../http/cookies.ts';
 import { requireUser, type Ctx } from '../http/context.ts';
 import { ApiError, invalidField } from '../http/errors.ts';
 import { textField } from '../http/fields.ts';
-import { removeMedia, saveMedia } from '../media.ts';
+import { removeMedia, saveMedia } from '../media/files.ts';
 import { fieldMessages } from '../messages.ts';
 import { activeBanUntil } from '../moderation/bans.ts';
-import { findUserById, findUserByName, isValidUsername, moderatorRole, normaliseUsername, renameUser, setAvatar, type User } from '../users.ts';
+import { findUserById, findUserByName, isValidUsername, moderatorRole, normaliseUsername, renameUser, setAvatar, type User } from '../accounts/users.ts';
 import { confirmPassword, recheckConfirmed } from './account.ts';
 
 /** GET /api/u/{username}/info */

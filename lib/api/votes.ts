@@ -1,9 +1,9 @@
-import { findLiveEntry } from '../entries.ts';
+import { findLiveEntry } from '../entries/entries.ts';
 import { requireUser, type Ctx } from '../http/context.ts';
 import { ApiError, invalidField } from '../http/errors.ts';
 import { integerParam, textField } from '../http/fields.ts';
 import { fieldMessages } from '../messages.ts';
-import { castVote, findTallies, findTally, type VoteMode } from '../votes.ts';
+import { castVote, findTallies, findTally, type VoteMode } from '../entries/votes.ts';
 
 /** GET /api/entry/{pid}/votes: also for a deleted entry; `selected` is none without a session. */
 export function votes(ctx: Ctx) {
@@ -29,7 +29,7 @@ export function bulkVotes(ctx: Ctx) {
   return pids.flatMap((pid) => byPid.get(pid) ?? []);
 }
 
-/** POST /api/entry/{pid}/vote: the vote state machine (lib/votes.ts); an invalid mode changes nothing. */
+/** POST /api/entry/{pid}/vote: the vote state machine (lib/entries/votes.ts); an invalid mode changes nothing. */
 export async function vote(ctx: Ctx) {
   const { uid } = requireUser(ctx);
   const pid = integerParam(ctx.params.pid, 'pid');

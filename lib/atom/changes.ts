@@ -1,4 +1,4 @@
-import type { Db } from '../db.ts';
+import type { Db } from '../db/db.ts';
 
 /**
  * When each Atom feed last lost or changed something that its entries' own times cannot show

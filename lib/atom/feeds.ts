@@ -1,5 +1,5 @@
-import type { Db } from '../db.ts';
-import { readEntriesByPid, type EntryJson } from '../entry-reads.ts';
+import type { Db } from '../db/db.ts';
+import { readEntriesByPid, type EntryJson } from '../entries/reads.ts';
 import { newestInSubtree } from './subtree.ts';
 import { atomTime, element, parent } from './xml.ts';
 

@@ -1,4 +1,4 @@
-import type { Db } from '../db.ts';
+import type { Db } from '../db/db.ts';
 
 /**
  * The newest live entries of a subtree, newest first (/e/{pid}/feed.atom), found without reading

@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { findSessionByToken, liveSessionRole, type Session } from '../sessions.ts';
-import { findUserById, moderatorRole, type User } from '../users.ts';
+import { findSessionByToken, liveSessionRole, type Session } from '../accounts/sessions.ts';
+import { findUserById, moderatorRole, type User } from '../accounts/users.ts';
 import type { Services } from '../services.ts';
 import { readForm, type Form } from './body.ts';
 import { clientIp } from './client-ip.ts';

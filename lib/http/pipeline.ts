@@ -2,7 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { performance } from 'node:perf_hooks';
 import type { Route } from './route.ts';
 import type { Services } from '../services.ts';
-import { checkWriteLimit, isNewAccount } from '../write-limits.ts';
+import { checkWriteLimit, isNewAccount } from '../limits/write-limits.ts';
 import { makeContext, Reply, requireModerator, type Handler } from './context.ts';
 import { ApiError } from './errors.ts';
 import { loggedPath } from './logged-path.ts';

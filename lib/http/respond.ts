@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { requestMessages } from '../messages.ts';
-import type { Log } from '../job-deps.ts';
+import type { Log } from '../services.ts';
 import { ClientGone } from './context.ts';
 import { ApiError } from './errors.ts';
 import { loggedPath } from './logged-path.ts';

@@ -1,5 +1,5 @@
-import type { RateGroup } from '../rate-limit.ts';
-import type { WriteGroup } from '../write-limits.ts';
+import type { RateGroup } from '../limits/rate-limit.ts';
+import type { WriteGroup } from '../limits/write-limits.ts';
 import type { Handler } from './context.ts';
 
 /** One entry of the route table (lib/routes.ts): what the pipeline checks before the handler runs. */
@@ -11,8 +11,8 @@ export interface Route {
   auth?: boolean;
   /** A moderator's session is required: 401 auth.required, then 403 mod.required before any path 400 or 404. */
   mod?: boolean;
-  /** Per-IP rate-limit group (lib/rate-limit.ts); every request to the group counts. */
+  /** Per-IP rate-limit group (lib/limits/rate-limit.ts); every request to the group counts. */
   rateLimit?: RateGroup;
-  /** Write-limit group, per account and per address (lib/write-limits.ts), checked after the session; export's too. */
+  /** Write-limit group, per account and per address (lib/limits/write-limits.ts), checked after the session; export's too. */
   writeLimit?: WriteGroup;
 }

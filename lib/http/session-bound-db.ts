@@ -1,4 +1,4 @@
-import type { Db } from '../db.ts';
+import type { Db } from '../db/db.ts';
 
 /**
  * The database as a request's handler sees it (`ctx.app.db`, lib/http/context.ts): reads pass as

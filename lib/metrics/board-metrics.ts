@@ -1,12 +1,11 @@
 import { statSync } from 'node:fs';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { Config } from '../config.ts';
-import type { JobDeps } from '../job-deps.ts';
-import type { RunningJobs } from '../once-jobs.ts';
-import { hashingLoad } from '../passwords.ts';
+import type { RunningJobs } from '../jobs/once-jobs.ts';
+import { hashingLoad } from '../accounts/passwords.ts';
 import { countDueJobs } from '../preview/store.ts';
-import { countAllOpenReports } from '../reports.ts';
-import type { Services } from '../services.ts';
+import { countAllOpenReports } from '../moderation/reports.ts';
+import type { JobDeps, Services } from '../services.ts';
 import type { BoardMetrics } from './recorder.ts';
 
 /*
@@ -15,7 +14,7 @@ import type { BoardMetrics } from './recorder.ts';
  * file size, one indexed count); only the request histogram and the refusal counter are written
  * on the request path, each a cached child's observe or inc.
  *
- * With BOARD_WORKERS > 1 (lib/cluster/): every worker keeps the request metrics in this registry,
+ * With BOARD_WORKERS > 1 (lib/process/cluster/): every worker keeps the request metrics in this registry,
  * labelled worker="1".."N", and hands it to prom-client's AggregatorRegistry; the metrics listener
  * runs in the primary, which answers AggregatorRegistry.clusterMetrics() (per-worker series, as
  * the label keeps them apart) followed by its own registry: the metrics read from the shared
@@ -192,7 +191,7 @@ export function defineJobMetrics(app: JobDeps & { config: Config }, jobs: Pick<R
   });
   new Gauge({
     name: 'board_database_wal_size_bytes',
-    help: 'Size of board.db-wal, the write-ahead log (bounded by the checkpoints, lib/db.ts).',
+    help: 'Size of board.db-wal, the write-ahead log (bounded by the checkpoints, lib/db/db.ts).',
     registers,
     collect() {
       this.set(fileSize(`${app.config.dbPath}-wal`));

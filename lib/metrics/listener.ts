@@ -1,13 +1,13 @@
 import { createServer, type Server, type ServerResponse } from 'node:http';
 import { isLoopbackAddress } from '../ip/ranges.ts';
-import type { Log } from '../job-deps.ts';
+import type { Log } from '../services.ts';
 
 /**
  * The metrics listener: a second node:http server, apart from the board's, that answers
  * `GET /metrics` in Prometheus' text format and nothing else. It never sees the board's routes,
  * sessions or limits, and it is bound to loopback only (listenOnLoopback).
  */
-/** What the listener answers from: one registry, or the cluster primary's aggregate (lib/cluster/metrics.ts). */
+/** What the listener answers from: one registry, or the cluster primary's aggregate (lib/process/cluster/metrics.ts). */
 export interface MetricsSource {
   metrics(): Promise<string>;
   readonly contentType: string;

@@ -1,7 +1,7 @@
-import type { Db } from '../db.ts';
-import { writeModlog, administrator, type ActorUid } from '../modlog.ts';
-import { deleteSessionsOfUser } from '../sessions.ts';
-import { moderatorRole } from '../users.ts';
+import type { Db } from '../db/db.ts';
+import { writeModlog, administrator, type ActorUid } from './modlog.ts';
+import { deleteSessionsOfUser } from '../accounts/sessions.ts';
+import { moderatorRole } from '../accounts/users.ts';
 import { permanentBan } from './bans.ts';
 import { removeAllEntriesOf } from './entries.ts';
 

@@ -1,11 +1,11 @@
 import { entryFeedsChanged } from '../atom/changes.ts';
-import type { Db } from '../db.ts';
-import { adjustEntryCounters, findEntry, findLiveEntry } from '../entries.ts';
-import { recordRestoredDescendant, repairLatestAfterRemoval } from '../latest.ts';
-import { writeModlog, type ActorUid } from '../modlog.ts';
-import { closeOpenReports, countOpenReports } from '../reports.ts';
+import type { Db } from '../db/db.ts';
+import { adjustEntryCounters, findEntry, findLiveEntry } from '../entries/entries.ts';
+import { recordRestoredDescendant, repairLatestAfterRemoval } from '../entries/latest.ts';
+import { writeModlog, type ActorUid } from './modlog.ts';
+import { closeOpenReports, countOpenReports } from './reports.ts';
 import { indexEntry, unindexEntry } from '../search/index.ts';
-import { findUserById } from '../users.ts';
+import { findUserById } from '../accounts/users.ts';
 
 /**
  * The moderation's actions on entries (docs/API.md "Moderation"). Each runs in one transaction

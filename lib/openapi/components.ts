@@ -1,4 +1,4 @@
-import { notificationSchema } from './finding.ts';
+import { notificationSchema } from './search-and-notifications.ts';
 import { arrayOf, constant, integer, object, oneOfValues, ref, string, time, type JsonSchema } from './kit.ts';
 
 /**

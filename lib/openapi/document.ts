@@ -4,7 +4,7 @@ import type { Route } from '../http/route.ts';
 import { auth } from './auth.ts';
 import { schemas } from './components.ts';
 import { entries } from './entries.ts';
-import { finding } from './finding.ts';
+import { finding } from './search-and-notifications.ts';
 import { errorBody, impliedErrors, retryAfterStatuses } from './errors.ts';
 import { integer, string, type Answer, type Area, type FieldSpec, type JsonSchema, type Operation } from './kit.ts';
 import { moderation } from './moderation.ts';

@@ -1,14 +1,14 @@
 import { boardFeedChangedAt, privateFeedChangedAt, threadFeedChangedAt, userFeedChangedAt } from '../atom/changes.ts';
 import { atomXml, boardFeedEntries, entryTitle, threadFeedEntries, userFeedEntries, type AtomFeed } from '../atom/feeds.ts';
-import { findLiveEntry } from '../entries.ts';
-import { readEntriesByPid } from '../entry-reads.ts';
-import { findFeedTokenOwner } from '../feed-tokens.ts';
+import { findLiveEntry } from '../entries/entries.ts';
+import { readEntriesByPid } from '../entries/reads.ts';
+import { findFeedTokenOwner } from '../notifications/feed-tokens.ts';
 import { etagOf, sendDocument } from '../http/conditional.ts';
 import type { Ctx } from '../http/context.ts';
-import { readNotifications } from '../notifications.ts';
-import type { CachedDocument } from '../response-cache.ts';
+import { readNotifications } from '../notifications/notifications.ts';
+import type { CachedDocument } from '../http/response-cache.ts';
 import { entryPageTitle } from './share.ts';
-import { findUserByName } from '../users.ts';
+import { findUserByName } from '../accounts/users.ts';
 import { notFoundPage } from './shell.ts';
 
 /**

@@ -1,8 +1,8 @@
 import { join, sep } from 'node:path';
-import { isLiveEntryImage } from '../entries.ts';
+import { isLiveEntryImage } from '../entries/entries.ts';
 import type { Ctx } from '../http/context.ts';
 import { safeFilePath, sendFile } from '../http/static.ts';
-import { boardMediaName, isMediaFormat, mediaFormats, mediaHeadBytes, type MediaFolder } from '../media.ts';
+import { boardMediaName, isMediaFormat, mediaFormats, mediaHeadBytes, type MediaFolder } from '../media/files.ts';
 import { notFoundPage } from './shell.ts';
 
 /**

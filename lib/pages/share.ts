@@ -1,9 +1,9 @@
-import { stripBidiControls } from '../bidi.ts';
-import type { Db } from '../db.ts';
-import { readEntriesByPid } from '../entry-reads.ts';
+import { stripBidiControls } from '../entries/bidi.ts';
+import type { Db } from '../db/db.ts';
+import { readEntriesByPid } from '../entries/reads.ts';
 import { etagOf } from '../http/conditional.ts';
-import type { CachedDocument } from '../response-cache.ts';
-import { findUserByName } from '../users.ts';
+import type { CachedDocument } from '../http/response-cache.ts';
+import { findUserByName } from '../accounts/users.ts';
 
 /**
  * The head tags that make /e/{pid} and /u/{username} preview well when their link is pasted

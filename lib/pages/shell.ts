@@ -1,9 +1,9 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Ctx } from '../http/context.ts';
-import { countImpression } from '../impressions.ts';
-import { entryExists } from '../entries.ts';
-import { usernameKey } from '../users.ts';
+import { countImpression } from '../stats/impressions.ts';
+import { entryExists } from '../entries/entries.ts';
+import { usernameKey } from '../accounts/users.ts';
 import { entryShare, userShare } from './share.ts';
 
 /** Pages may load only from the board itself: no CDN, no hotlinked image, no framing. */

@@ -1,6 +1,6 @@
 import type { Config } from '../config.ts';
-import { processPreviewThumbnail } from '../images.ts';
-import { saveMedia } from '../media.ts';
+import { processPreviewThumbnail } from '../media/images.ts';
+import { saveMedia } from '../media/files.ts';
 import { PreviewFetchError, type PreviewClient } from './client.ts';
 import { isBotChallenge, parseOembed, parsePage, type PageMeta } from './page.ts';
 import { previewKind, type PreviewKind } from './store.ts';

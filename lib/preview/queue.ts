@@ -1,6 +1,6 @@
 import type { Config } from '../config.ts';
-import type { JobDeps } from '../job-deps.ts';
-import { removeMedia } from '../media.ts';
+import type { JobDeps } from '../services.ts';
+import { removeMedia } from '../media/files.ts';
 import { createPreviewClient, PreviewFetchError, type PreviewClient, type Resolver } from './client.ts';
 import { createDnsResolver, type DnsOptions } from './dns.ts';
 import { fetchPreview, fetchThumbnail } from './fetch.ts';

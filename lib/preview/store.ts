@@ -1,4 +1,4 @@
-import type { Db } from '../db.ts';
+import type { Db } from '../db/db.ts';
 import { youtubeVideoId } from './links.ts';
 
 /** One stored preview record per canonical URL (table `previews`). */

@@ -1,6 +1,6 @@
 import { performance } from 'node:perf_hooks';
 import { setImmediate as yieldToRequests } from 'node:timers/promises';
-import type { JobDeps } from '../job-deps.ts';
+import type { JobDeps } from '../services.ts';
 import { backfillBelowMark, mergeIndexStep } from './index.ts';
 
 /**
@@ -8,7 +8,7 @@ import { backfillBelowMark, mergeIndexStep } from './index.ts';
  * background after start, newest first, in short transactions with the event loop free for
  * requests in between, so search answers from what is indexed while it runs. Its progress is
  * the row in search_backfill, so a restart goes on where it stopped. It is a once-job
- * (lib/once-jobs.ts): one process runs it however many workers serve; should two boards share
+ * (lib/jobs/once-jobs.ts): one process runs it however many workers serve; should two boards share
  * a database anyway, each batch claims its pids inside its own write transaction.
  */
 
@@ -42,7 +42,7 @@ interface Progress {
 
 const progressOf = (app: JobDeps) => app.db.one<Progress>('SELECT next_below, total FROM search_backfill');
 
-/** Starts the job (lib/once-jobs.ts); it does nothing on a board whose index is complete. */
+/** Starts the job (lib/jobs/once-jobs.ts); it does nothing on a board whose index is complete. */
 export function startSearchBackfill(app: JobDeps, options: BackfillOptions = {}): SearchBackfill {
   const sliceMs = options.sliceMs ?? 15;
   const batch = options.batch ?? 200;

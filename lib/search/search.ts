@@ -1,5 +1,5 @@
-import type { Db } from '../db.ts';
-import { feedPageSize, readLiveEntriesWithLatest, type EntryJson } from '../entry-reads.ts';
+import type { Db } from '../db/db.ts';
+import { feedPageSize, readLiveEntriesWithLatest, type EntryJson } from '../entries/reads.ts';
 import { authorTerm } from './terms.ts';
 
 /** Runs the match statement: on a search thread in the server (lib/search/threads.ts), in the caller's thread in the benchmark. */

@@ -1,8 +1,8 @@
 import { Worker } from 'node:worker_threads';
-import { busyTimeoutMs } from '../db.ts';
+import { busyTimeoutMs } from '../db/db.ts';
 import { ApiError } from '../http/errors.ts';
-import { SlotRefused, type QueueBound } from '../semaphore.ts';
-import { slots } from '../slots.ts';
+import { SlotRefused, type QueueBound } from '../limits/semaphore.ts';
+import { slots } from '../limits/machine-slots.ts';
 
 /**
  * The search threads (docs/API.md "Search"): the index's match runs on worker threads with

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { createResetLink } from '../../lib/reset-links.ts';
+import { createResetLink } from '../../lib/accounts/reset-links.ts';
 import { assertDocumented, assertError, member, password, uidOf, useBoard, visitor, type Client, type TestBoard } from '../helpers.ts';
 
 const newPassword = 'a brand new secret';

@@ -3,11 +3,11 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
-import { removeAccountSlice } from '../../lib/account-removal.ts';
-import { openDb, type Db } from '../../lib/db.ts';
-import { createEntry } from '../../lib/entries.ts';
-import { fileReport } from '../../lib/reports.ts';
-import { castVote } from '../../lib/votes.ts';
+import { removeAccountSlice } from '../../lib/accounts/removal.ts';
+import { openDb, type Db } from '../../lib/db/db.ts';
+import { createEntry } from '../../lib/entries/entries.ts';
+import { fileReport } from '../../lib/moderation/reports.ts';
+import { castVote } from '../../lib/entries/votes.ts';
 import { accountRemovalDone, consistencyProblems, limitsOff, member, password, startProxiedBoard, uidOf, type TestBoard } from '../helpers.ts';
 
 /**

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { before, describe, test } from 'node:test';
 import { assertError, day, entryCount, limitsOff, useBoard, visitor } from '../helpers.ts';
 
-/** The create handler writes through db.txBatched (lib/write-batch.ts): creates of one turn share a commit. */
+/** The create handler writes through db.txBatched (lib/db/write-batch.ts): creates of one turn share a commit. */
 describe('creates sent at once', () => {
   const t = useBoard({ env: limitsOff, members: ['Anna', 'Ben'] });
 

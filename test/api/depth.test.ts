@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { before, describe, test } from 'node:test';
-import { maxReplyDepth } from '../../lib/entries.ts';
-import { maxNearAncestors } from '../../lib/entry-reads.ts';
+import { maxReplyDepth } from '../../lib/entries/entries.ts';
+import { maxNearAncestors } from '../../lib/entries/reads.ts';
 import { assertError, entryRow, limitsOff, post, useBoard, visitor } from '../helpers.ts';
 
 /**

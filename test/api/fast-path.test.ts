@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
-import { createDataVersion } from '../../lib/data-version.ts';
+import { createDataVersion } from '../../lib/db/data-version.ts';
 import { eventually, limitsOff, post, rawRequest, sendRaw, startBoard, useBoard, visitor } from '../helpers.ts';
 
 /**

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { tokenHash } from '../../lib/tokens.ts';
+import { tokenHash } from '../../lib/accounts/tokens.ts';
 import { assertDocumented, assertError, day, limitsOff, password, post, uidOf, useBoard, visitor, type Client } from '../helpers.ts';
 import { atomEntries, parseAtom } from '../atom-helpers.ts';
 

@@ -3,7 +3,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import { join } from 'node:path';
 import { before, describe, test } from 'node:test';
-import { createEntry } from '../../lib/entries.ts';
+import { createEntry } from '../../lib/entries/entries.ts';
 import { assertDocumented, assertError, imageFixture, password, rawRequest, useBoard, type Answer, type TestBoard } from '../helpers.ts';
 
 const urlencoded = { 'content-type': 'application/x-www-form-urlencoded' };

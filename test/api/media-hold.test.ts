@@ -7,12 +7,12 @@ import { before, describe, test } from 'node:test';
 import { writeArchive } from '../../lib/admin/archive.ts';
 import { copyDatabase, mediaReferencedBy } from '../../lib/admin/backup.ts';
 import { collectOrphanMedia } from '../../lib/admin/gc-media.ts';
-import { createMediaHold, dropMediaHold, emptyHeldMedia, heldFolder, holdFolder, holdMaxAgeMs } from '../../lib/media-hold.ts';
+import { createMediaHold, dropMediaHold, emptyHeldMedia, heldFolder, holdFolder, holdMaxAgeMs } from '../../lib/media/hold.ts';
 import { emptyFolder, imageFixture, limitsOff, runAdmin, runAdminWith, startProxiedBoard, useBoard, visitor } from '../helpers.ts';
 import { waitFor } from '../preview-helpers.ts';
 
 /**
- * The media hold of backup --with-media (lib/media-hold.ts): a file the server removes between
+ * The media hold of backup --with-media (lib/media/hold.ts): a file the server removes between
  * the backup's database snapshot and the archive's turn still goes into the archive.
  */
 describe('a media hold while a backup runs', () => {

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { activeBanUntil } from '../../lib/moderation/bans.ts';
-import { findUserByName } from '../../lib/users.ts';
+import { findUserByName } from '../../lib/accounts/users.ts';
 import {
   entryRow, imageFixture, limitsOff, makeModerator, moderator, modlogRows, post, runAdmin, runAdminInProcess, uidOf, useBoard, visitor, type Client, type TestBoard,
 } from '../helpers.ts';

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { before, describe, test } from 'node:test';
 import { collectOrphanMedia } from '../../lib/admin/gc-media.ts';
-import { readFeedPage, readThread } from '../../lib/entry-reads.ts';
+import { readFeedPage, readThread } from '../../lib/entries/reads.ts';
 import { queueStalePreviews, refreshAfterSeconds, removeUnusedPreviews, savePreview } from '../../lib/preview/store.ts';
 import {
   assertDocumented, accountRemovalDone, assertError, entryRow, imageFixture, limitsOff, mediaFiles, member, modlogRows, password, post, uidOf, useBoard, visitor, type Client,

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { createEntry } from '../../lib/entries.ts';
+import { createEntry } from '../../lib/entries/entries.ts';
 import { assertError, entryRow, runAdminInProcess, uidOf, useBoard, type Answer, type TestBoard } from '../helpers.ts';
 
 /**

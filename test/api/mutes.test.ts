@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { isMuted, maxMutes } from '../../lib/mutes.ts';
+import { isMuted, maxMutes } from '../../lib/accounts/mutes.ts';
 import { assertDocumented, assertError, member, password, post, uidOf, useBoard, visitor, type Client, type TestBoard } from '../helpers.ts';
 
 function muteRows(board: TestBoard) {

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { before, describe, test } from 'node:test';
-import type { Db } from '../../lib/db.ts';
+import type { Db } from '../../lib/db/db.ts';
 import type { SearchThreads } from '../../lib/search/threads.ts';
 import { accountRemovalDone, limitsOff, member, moderator, password, post, useBoard, visitor } from '../helpers.ts';
 

@@ -1,12 +1,12 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { openDb } from '../../lib/db.ts';
+import { openDb } from '../../lib/db/db.ts';
 import { reindexEntry } from '../../lib/search/index.ts';
 import { limitsOff, post, uidOf, useBoard, visitor } from '../helpers.ts';
 
 /**
  * The kinds the response cache keeps besides feed pages, threads and user feeds (search pages,
- * Atom feeds, share pages; lib/response-cache.ts): they are served from the cache, and a commit
+ * Atom feeds, share pages; lib/http/response-cache.ts): they are served from the cache, and a commit
  * of another connection (board-admin, another worker) drops them like every other kind.
  */
 const t = useBoard({ env: limitsOff, members: ['Anna'] });

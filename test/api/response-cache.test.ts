@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { before, describe, test } from 'node:test';
 import Database from 'better-sqlite3';
-import { readFeedPage, readThread, readUserFeedPage } from '../../lib/entry-reads.ts';
-import { findUserByName } from '../../lib/users.ts';
+import { readFeedPage, readThread, readUserFeedPage } from '../../lib/entries/reads.ts';
+import { findUserByName } from '../../lib/accounts/users.ts';
 import {
   accountRemovalDone, day, imageFixture, limitsOff, member, moderator, password, post, startProxiedBoard, uidOf, useBoard, visitor, type Client, type TestBoard,
 } from '../helpers.ts';
@@ -10,10 +10,10 @@ import { assertStoredLatestMatchesBruteForce, latestOf } from '../entry-helpers.
 import { prng } from '../prng.ts';
 
 /**
- * The response cache (lib/response-cache.ts) keeps the serialised JSON of feed pages, threads and user feeds.
+ * The response cache (lib/http/response-cache.ts) keeps the serialised JSON of feed pages, threads and user feeds.
  * Every test here reads the pages a write affects first, so they sit in the cache, then writes
  * through the API and reads them again at once: the answer must show the change and must equal
- * what lib/entry-reads.ts computes fresh from the database.
+ * what lib/entries/reads.ts computes fresh from the database.
  */
 
 const feedPath = (page: number) => `/api/entry/feed/${page}`;

@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
-import { openDb } from '../../lib/db.ts';
+import { openDb } from '../../lib/db/db.ts';
 import { backfillBelowMark } from '../../lib/search/index.ts';
 import {
   accountRemovalDone, consistencyProblems, imageFixture, indexedPids, limitsOff, livePids, member, oldBoard, password, post, searchIndexProblems,

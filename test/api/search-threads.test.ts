@@ -5,8 +5,8 @@ import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { createApp } from '../../lib/app.ts';
 import { loadConfig, prepareDataDir } from '../../lib/config.ts';
-import { serveApp, type Serving } from '../../lib/serve.ts';
-import { slots } from '../../lib/slots.ts';
+import { serveApp, type Serving } from '../../lib/process/serve.ts';
+import { slots } from '../../lib/limits/machine-slots.ts';
 import { asnFixtureDir, assertError, post, rawRequest, useBoard, visitor, type Answer, type Client } from '../helpers.ts';
 import { waitFor } from '../preview-helpers.ts';
 

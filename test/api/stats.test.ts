@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import Database from 'better-sqlite3';
-import { flushImpressions } from '../../lib/impressions.ts';
+import { flushImpressions } from '../../lib/stats/impressions.ts';
 import { assertDocumented, accountRemovalDone, assertError, member, password, post, startProxiedBoard, useBoard, type TestBoard } from '../helpers.ts';
 
 /** 2026-03-10 12:00 UTC: a fixed "today", so day strings are known. */

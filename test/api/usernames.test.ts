@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import Database from 'better-sqlite3';
 import { describe, test } from 'node:test';
-import { migrate } from '../../lib/schema.ts';
-import { nameSkeleton } from '../../lib/username-skeleton.ts';
-import { usernameKey } from '../../lib/users.ts';
+import { migrate } from '../../lib/db/schema.ts';
+import { nameSkeleton } from '../../lib/accounts/name-skeleton.ts';
+import { usernameKey } from '../../lib/accounts/users.ts';
 import { assertError, limitsOff, password, useBoard, visitor } from '../helpers.ts';
 
 /**

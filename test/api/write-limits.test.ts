@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { before, describe, test } from 'node:test';
-import { writeLimitRules } from '../../lib/write-limits.ts';
+import { writeLimitRules } from '../../lib/limits/write-limits.ts';
 import { assertError, day, imageFixture, member, post, useBoard, visitor, type Answer, type Client, type TestBoard } from '../helpers.ts';
 
 /** docs/API.md "Rate limits": the write limits per account and per address, the new-account brakes, the duplicate rule. */

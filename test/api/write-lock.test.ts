@@ -3,7 +3,7 @@ import { describe, test } from 'node:test';
 import { assertError, holdWriteLock, limitsOff, post, useBoard } from '../helpers.ts';
 
 /**
- * A write that cannot get the write lock within 5 s (lib/db.ts createWriteLock) fails as it did
+ * A write that cannot get the write lock within 5 s (lib/db/db.ts createWriteLock) fails as it did
  * when SQLite's busy handler waited: SQLITE_BUSY "database is locked", answered 500 internal and
  * logged; nothing of it is stored. Once the lock is free, writes go through again.
  */

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { readFileSync, readdirSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { afterEach, describe, test } from 'node:test';
-import { accountArchive } from '../../lib/account-export.ts';
+import { accountArchive } from '../../lib/accounts/export.ts';
 import { makeContext, requireModerator } from '../../lib/http/context.ts';
 import {
   assertError, imageFixture, imageGate, limitsOff, mediaFiles, modlogRows, password, post, runAdmin, sessionInDb, slowPost, uidOf, useBoard, visitor,

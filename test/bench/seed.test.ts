@@ -7,9 +7,9 @@ import { after, before, describe, test } from 'node:test';
 import { benchSessionToken, benchUsername, deepThreadPid, hotThreadPid, seedBoard } from '../../bench/seed.ts';
 import { createApp } from '../../lib/app.ts';
 import { loadConfig, prepareDataDir } from '../../lib/config.ts';
-import { openDb, type Db } from '../../lib/db.ts';
-import { latestMaxDepth } from '../../lib/latest.ts';
-import type { StoredEntry as Row } from '../../lib/entries.ts';
+import { openDb, type Db } from '../../lib/db/db.ts';
+import { latestMaxDepth } from '../../lib/entries/latest.ts';
+import type { StoredEntry as Row } from '../../lib/entries/entries.ts';
 import { day } from '../helpers.ts';
 
 /**

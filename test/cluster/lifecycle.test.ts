@@ -3,7 +3,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { processAlive } from '../../lib/pid-file.ts';
+import { processAlive } from '../../lib/process/pid-file.ts';
 import { startServerProcess } from '../resilience/child-server.ts';
 import { childPids, listeningSocketsOn, startCluster, waitForLine, type ClusterBoard } from './cluster-board.ts';
 

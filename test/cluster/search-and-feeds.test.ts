@@ -4,7 +4,7 @@ import { existsSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { heldFolder } from '../../lib/media-hold.ts';
+import { heldFolder } from '../../lib/media/hold.ts';
 import { oldBoard, password, type Client } from '../helpers.ts';
 import { waitFor } from '../preview-helpers.ts';
 import { searchIndexProblems } from '../helpers/consistency.ts';
@@ -17,7 +17,7 @@ const oldEntries = 50_000;
  * Two workers on a board that had entries before the search index: the primary alone indexes them
  * (one backfill, every entry once) and empties media/.held (housekeeping), and what worker 2
  * acknowledges shows at once in worker 1's cached search pages, Atom feeds and share pages
- * (lib/response-cache.ts: another process's commit drops them all).
+ * (lib/http/response-cache.ts: another process's commit drops them all).
  */
 describe('two workers, one database: the search backfill, held media, search pages, Atom feeds and share pages', () => {
   let board: ClusterBoard;

@@ -1,6 +1,6 @@
 import type Database from 'better-sqlite3';
-import { latestMaxDepth } from '../../lib/latest.ts';
-import type { StoredEntry as Row } from '../../lib/entries.ts';
+import { latestMaxDepth } from '../../lib/entries/latest.ts';
+import type { StoredEntry as Row } from '../../lib/entries/entries.ts';
 import { authorTerm } from '../../lib/search/terms.ts';
 
 

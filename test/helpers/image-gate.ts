@@ -1,4 +1,4 @@
-import { sharpImages, type Images } from '../../lib/images.ts';
+import { sharpImages, type Images } from '../../lib/media/images.ts';
 import { callGate, type HeldRequest } from './gate.ts';
 
 /**

@@ -1,6 +1,6 @@
 import Database from 'better-sqlite3';
 import { join } from 'node:path';
-import { migrate } from '../../lib/schema.ts';
+import { migrate } from '../../lib/db/schema.ts';
 
 /**
  * A board at schema 7 (before the search index) with entries written straight into SQLite, by

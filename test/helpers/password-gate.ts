@@ -1,4 +1,4 @@
-import { scryptPasswords, type Passwords } from '../../lib/passwords.ts';
+import { scryptPasswords, type Passwords } from '../../lib/accounts/passwords.ts';
 import { callGate, type HeldRequest } from './gate.ts';
 
 /**

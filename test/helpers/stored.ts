@@ -1,8 +1,8 @@
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join, sep } from 'node:path';
-import type { Db } from '../../lib/db.ts';
-import type { StoredEntry } from '../../lib/entries.ts';
-import { createSession } from '../../lib/sessions.ts';
+import type { Db } from '../../lib/db/db.ts';
+import type { StoredEntry } from '../../lib/entries/entries.ts';
+import { createSession } from '../../lib/accounts/sessions.ts';
 import type { TestBoard } from './board.ts';
 export type { StoredEntry };
 

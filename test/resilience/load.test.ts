@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { hashPassword } from '../../lib/passwords.ts';
-import { createUser } from '../../lib/users.ts';
+import { hashPassword } from '../../lib/accounts/passwords.ts';
+import { createUser } from '../../lib/accounts/users.ts';
 import { assertError, limitsOff, sessionInDb, startProxiedBoard, type Answer, type Client, type TestBoard } from '../helpers.ts';
 import { consistencyProblems } from '../helpers/consistency.ts';
 import { prng, randomTools, recordSummary, scaled, seed } from './soak.ts';

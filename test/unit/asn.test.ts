@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { openAsnDb, type AsnDb, type AsnLoadResult } from '../../lib/asn.ts';
+import { openAsnDb, type AsnDb, type AsnLoadResult } from '../../lib/stats/asn.ts';
 import { loadConfig } from '../../lib/config.ts';
 import { parseIpv4, parseIpv6 } from '../../lib/ip/address.ts';
 import { isPrivateIpv4 } from '../../lib/ip/ranges.ts';

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { oncePerTurn } from '../../lib/data-version.ts';
+import { oncePerTurn } from '../../lib/db/data-version.ts';
 
 const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
 

@@ -3,11 +3,11 @@ import { readdirSync, readlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import Database from 'better-sqlite3';
-import { openDb, type Db } from '../../lib/db.ts';
-import { maxWritesPerCommit } from '../../lib/write-batch.ts';
+import { openDb, type Db } from '../../lib/db/db.ts';
+import { maxWritesPerCommit } from '../../lib/db/write-batch.ts';
 import { emptyFolder } from '../helpers.ts';
 
-/** lib/db.ts txBatched (lib/write-batch.ts): the writes queued in one turn share one transaction and one commit. */
+/** lib/db/db.ts txBatched (lib/db/write-batch.ts): the writes queued in one turn share one transaction and one commit. */
 async function withDb(run: (db: Db, path: string) => Promise<void>): Promise<void> {
   const path = join(emptyFolder('board-batch-'), 'board.db');
   const db = openDb(path);

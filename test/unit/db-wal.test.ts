@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { openDb } from '../../lib/db.ts';
+import { openDb } from '../../lib/db/db.ts';
 
 test('under steady writes the WAL stays bounded although checkpoints run on another thread', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'board-wal-'));

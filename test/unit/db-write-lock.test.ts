@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { openDb } from '../../lib/db.ts';
+import { openDb } from '../../lib/db/db.ts';
 import { emptyFolder, holdWriteLock } from '../helpers.ts';
 
-/** lib/db.ts createWriteLock: a transaction waits for another connection's write lock with short pauses of its own. */
+/** lib/db/db.ts createWriteLock: a transaction waits for another connection's write lock with short pauses of its own. */
 test('a transaction waits while another connection holds the write lock, runs its body once it is free, and leaves SQLite\'s busy timeout as it was', async () => {
   const path = join(emptyFolder('board-lock-'), 'board.db');
   const db = openDb(path);

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { describeDevice } from '../../lib/devices.ts';
+import { describeDevice } from '../../lib/accounts/devices.ts';
 
 const cases: [string, string][] = [
   ['Mozilla/5.0 (X11; Linux x86_64; rv:128.0) Gecko/20100101 Firefox/128.0', 'Firefox auf Linux'],

@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { boardMediaName, isMediaFormat, mediaHeadBytes } from '../../lib/media.ts';
+import { boardMediaName, isMediaFormat, mediaHeadBytes } from '../../lib/media/files.ts';
 import { boardMediaPath, handMadePng, imageFixture } from '../helpers.ts';
 
-/** What counts as a media file the board writes (lib/media.ts): the one rule of the media route, backup, verify and restore. */
+/** What counts as a media file the board writes (lib/media/files.ts): the one rule of the media route, backup, verify and restore. */
 
 const hex = '0123456789abcdef0123456789abcdef';
 

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
-import { minimumNode, nodeTooOld } from '../../lib/node-version.ts';
+import { minimumNode, nodeTooOld } from '../../lib/process/node-version.ts';
 
 test('the minimum is the one package.json\'s engines names', () => {
   const engines = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')).engines.node;

@@ -2,14 +2,14 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import Database from 'better-sqlite3';
-import { openDb, type Db } from '../../lib/db.ts';
-import { deleteNotificationsOf, maxKeptPerAccount, notifyAbout, trimGroup } from '../../lib/notifications.ts';
-import { migrate, schemaVersion } from '../../lib/schema.ts';
+import { openDb, type Db } from '../../lib/db/db.ts';
+import { deleteNotificationsOf, maxKeptPerAccount, notifyAbout, trimGroup } from '../../lib/notifications/notifications.ts';
+import { migrate, schemaVersion } from '../../lib/db/schema.ts';
 import { emptyFolder } from '../helpers.ts';
 
 /**
- * lib/notifications.ts: each account keeps its newest 1000 notifications (up to 1099 before the
- * oldest go in one group), counted in notification_counts by triggers (lib/schema.ts migration
+ * lib/notifications/notifications.ts: each account keeps its newest 1000 notifications (up to 1099 before the
+ * oldest go in one group), counted in notification_counts by triggers (lib/db/schema.ts migration
  * 11), whichever path inserts or deletes.
  */
 

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { createApp } from '../../lib/app.ts';
 import { loadConfig, prepareDataDir } from '../../lib/config.ts';
-import type { ReportNotice } from '../../lib/notify.ts';
+import type { ReportNotice } from '../../lib/moderation/operator-webhook.ts';
 import { asnFixtureDir } from '../helpers.ts';
 
 function boardConfig(dataDir: string) {

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { openDb } from '../../lib/db.ts';
+import { openDb } from '../../lib/db/db.ts';
 import { parseIp } from '../../lib/ip/address.ts';
-import { boardRateRules, createLimitStore, createRateLimiter, type RateRule } from '../../lib/rate-limit.ts';
+import { boardRateRules, createLimitStore, createRateLimiter, type RateRule } from '../../lib/limits/rate-limit.ts';
 
 const rules = { login: { limit: 3, windowSeconds: 60 }, report: { limit: 1, windowSeconds: 60 } };
 const t0 = 1_700_000_000;

@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import Database from 'better-sqlite3';
-import { migrate, schemaVersion } from '../../lib/schema.ts';
+import { migrate, schemaVersion } from '../../lib/db/schema.ts';
 
-/** The migration before the accounts one ("// 6: accounts (issue 16)" in lib/schema.ts). */
+/** The migration before the accounts one ("// 6: accounts (issue 16)" in lib/db/schema.ts). */
 const beforeAccounts = 5;
 
 test('the accounts migration keeps every session and gives each a random public id', () => {

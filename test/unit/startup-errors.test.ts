@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { ConfigError, loadConfig } from '../../lib/config.ts';
-import { SchemaTooNewError } from '../../lib/schema.ts';
-import { metricsListenFailure, startupFailure } from '../../lib/startup-errors.ts';
+import { SchemaTooNewError } from '../../lib/db/schema.ts';
+import { metricsListenFailure, startupFailure } from '../../lib/process/startup-errors.ts';
 
 const config = loadConfig({ PORT: '80', HOST: 'board.invalid', BOARD_DATA: '/srv/board/data' });
 const errno = (code: string) => Object.assign(new Error(`listen ${code}: made up`), { code });

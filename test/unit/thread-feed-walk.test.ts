@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { atomFeedSize, threadFeedEntries } from '../../lib/atom/feeds.ts';
-import { openDb, type Db } from '../../lib/db.ts';
-import { bumpEntry, createEntry, softDeleteEntry } from '../../lib/entries.ts';
+import { openDb, type Db } from '../../lib/db/db.ts';
+import { bumpEntry, createEntry, softDeleteEntry } from '../../lib/entries/entries.ts';
 import { removeEntry, restoreEntry } from '../../lib/moderation/entries.ts';
 import { prng } from '../prng.ts';
 

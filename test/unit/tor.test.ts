@@ -3,7 +3,7 @@ import { mkdirSync, mkdtempSync, renameSync, rmSync, writeFileSync } from 'node:
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
-import { openTorExitList } from '../../lib/tor.ts';
+import { openTorExitList } from '../../lib/limits/tor.ts';
 
 const folder = mkdtempSync(join(tmpdir(), 'board-tor-'));
 after(() => rmSync(folder, { recursive: true, force: true }));

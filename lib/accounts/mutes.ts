@@ -1,0 +1,55 @@
+import { noticesChanged } from '../atom/changes.ts';
+import type { Db } from '../db/db.ts';
+
+/**
+ * Mutes: a reader hides another account's entries for themselves. The muted account is never
+ * told: no answer but the reader's own mute list shows a mute.
+ */
+
+/** Why a bound: the front end filters with the whole list on every page, so it must stay small. */
+export const maxMutes = 1000;
+
+export interface MutedAccount {
+  uid: number;
+  username: string;
+}
+
+/** True when `uid` has muted `mutedUid` (the notifications use it: muted accounts cause none). */
+export function isMuted(db: Db, uid: number, mutedUid: number): boolean {
+  return db.one('SELECT 1 FROM mutes WHERE uid = ? AND muted_uid = ?', uid, mutedUid) !== undefined;
+}
+
+/**
+ * Mutes an account; muting it again changes nothing. False when the reader already holds
+ * maxMutes other mutes.
+ */
+export function muteAccount(db: Db, uid: number, mutedUid: number, now: number): boolean {
+  return db.tx(() => {
+    if (isMuted(db, uid, mutedUid)) return true;
+    if (db.one<{ n: number }>('SELECT count(*) AS n FROM mutes WHERE uid = ?', uid)!.n >= maxMutes) return false;
+    db.run('INSERT INTO mutes (uid, muted_uid, created_at) VALUES (?, ?, ?)', uid, mutedUid, now);
+    noticesChanged(db, uid, now); // the private feed hides the muted account's entries
+    return true;
+  });
+}
+
+/** Unmutes; unmuting an account that was not muted changes nothing. */
+export function unmuteAccount(db: Db, uid: number, mutedUid: number, now: number): void {
+  db.tx(() => {
+    if (db.run('DELETE FROM mutes WHERE uid = ? AND muted_uid = ?', uid, mutedUid).changes) noticesChanged(db, uid, now);
+  });
+}
+
+/** The reader's mutes with the accounts' current names, most recent first. */
+export function listMutes(db: Db, uid: number): MutedAccount[] {
+  return db.all<MutedAccount>(
+    `SELECT u.uid, u.username FROM mutes m JOIN users u ON u.uid = m.muted_uid
+     WHERE m.uid = ? ORDER BY m.created_at DESC, m.muted_uid DESC`,
+    uid,
+  );
+}
+
+/** Account deletion: the account's mutes and the mutes of it go (the foreign keys would cascade too). */
+export function deleteMutesOf(db: Db, uid: number): void {
+  db.run('DELETE FROM mutes WHERE uid = ? OR muted_uid = ?', uid, uid);
+}

@@ -1,0 +1,160 @@
+import { randomBytes, timingSafeEqual } from 'node:crypto';
+import { Worker } from 'node:worker_threads';
+import { ApiError } from '../http/errors.ts';
+import { SlotRefused, type QueueBound } from '../limits/semaphore.ts';
+import { slots } from '../limits/machine-slots.ts';
+
+/*
+ * scrypt at OWASP's strength (N=2^17, r=8, p=1) in a PHC-style string:
+ *   $scrypt$ln=17,r=8,p=1$<salt base64>$<hash base64>
+ * The parameters live in the string, so raising BOARD_SCRYPT_LOGN later locks nobody out.
+ */
+const keyLength = 32;
+// Each hash holds 128 MiB at ln=17: two at a time on the machine (lib/limits/machine-slots.ts), so a burst of logins cannot exhaust memory.
+
+/** This process's hashing line right now: hashes running and requests waiting (lib/metrics). */
+export function hashingLoad(): { running: number; waiting: number } {
+  return slots.hash.load();
+}
+
+interface HashJob {
+  resolve(key: Buffer): void;
+  reject(err: Error): void;
+}
+
+/**
+ * scrypt runs on dedicated worker threads at a lower scheduling priority (lib/accounts/hash-worker.mjs),
+ * not on libuv's pool: a burst of logins then neither starves reads of CPU nor holds the pool
+ * threads that file access and image work need. The machine's hashing slots keep at most two busy.
+ */
+class HashWorkers {
+  private idle: Worker[] = [];
+  private jobs = new Map<number, HashJob>();
+  private nextId = 1;
+
+  run(password: string, salt: Buffer, N: number, r: number, p: number, maxmem: number): Promise<Buffer> {
+    const worker = this.idle.pop() ?? this.spawn();
+    const id = this.nextId++;
+    // Referenced only while it hashes: a pending hash keeps the process alive, an idle worker does not.
+    worker.ref();
+    return new Promise((resolve, reject) => {
+      this.jobs.set(id, {
+        resolve: (key) => { worker.unref(); this.idle.push(worker); resolve(key); },
+        reject: (err) => { worker.unref(); reject(err); },
+      });
+      worker.postMessage({ id, password, salt, keyLength, N, r, p, maxmem });
+    });
+  }
+
+  private spawn(): Worker {
+    const worker = new Worker(new URL('./hash-worker.mjs', import.meta.url), { execArgv: [] });
+    worker.on('message', (message: { id: number; key?: Uint8Array; error?: string }) => {
+      const job = this.jobs.get(message.id);
+      this.jobs.delete(message.id);
+      if (message.key) job?.resolve(Buffer.from(message.key));
+      else {
+        this.idle.push(worker);
+        job?.reject(new Error(`scrypt failed: ${message.error}`));
+      }
+    });
+    worker.on('error', (err) => {
+      // A dead worker fails its jobs and is not reused; the next hash starts a fresh one.
+      this.idle = this.idle.filter((w) => w !== worker);
+      for (const [id, job] of this.jobs) {
+        this.jobs.delete(id);
+        job.reject(err);
+      }
+    });
+    return worker;
+  }
+}
+
+const workers = new HashWorkers();
+
+/**
+ * The hashing line's bound (docs/API.md "Errors": 503 auth.busy). Two hashers at the default cost
+ * finish about six hashes a second, so 32 waiting is about five seconds of work; a request that
+ * has waited 5 s is answered instead of waiting on. Why: without a bound, a dozen addresses within
+ * their per-address limits kept the line growing and an honest login waited seconds. BOARD_LIMITS
+ * scales the length; 0 (undefined here) takes the bound away.
+ */
+export function hashQueueBound(limitsFactor: number): QueueBound | undefined {
+  return limitsFactor === 0 ? undefined : { maxWaiting: Math.max(1, Math.round(32 * limitsFactor)), maxWaitMs: 5_000 };
+}
+
+/** Seconds a refused caller is asked to wait: about what the line needs to drain. */
+const busyRetrySeconds = 5;
+
+async function derive(password: string, salt: Buffer, logN: number, r: number, p: number, signal?: AbortSignal, bound?: QueueBound): Promise<Buffer> {
+  const N = 2 ** logN;
+  const maxmem = 128 * N * r * p + 32 * 1024 * 1024;
+  try {
+    return await slots.hash(() => workers.run(password.normalize('NFC'), salt, N, r, p, maxmem), signal, bound);
+  } catch (err) {
+    if (err instanceof SlotRefused) throw new ApiError(503, 'auth.busy', { headers: { 'Retry-After': String(busyRetrySeconds) }, limit: 'brake/hashing' });
+    throw err;
+  }
+}
+
+/**
+ * Hashes a password with a fresh salt; runs on a hashing worker thread, never on the event loop.
+ * `signal`: the request's; a caller that went away while queued costs no hashing. `bound`: see
+ * hashQueueBound (503 auth.busy when the line is full or the wait too long).
+ */
+export async function hashPassword(password: string, logN: number, signal?: AbortSignal, bound?: QueueBound): Promise<string> {
+  const salt = randomBytes(16);
+  const key = await derive(password, salt, logN, 8, 1, signal, bound);
+  return `$scrypt$ln=${logN},r=8,p=1$${salt.toString('base64')}$${key.toString('base64')}`;
+}
+
+/** Checks a password against a stored hash in constant time; false for a malformed hash. */
+export async function verifyPassword(password: string, stored: string, signal?: AbortSignal, bound?: QueueBound): Promise<boolean> {
+  const parsed = parseHash(stored);
+  if (!parsed) return false;
+  const key = await derive(password, parsed.salt, parsed.logN, parsed.r, parsed.p, signal, bound);
+  return timingSafeEqual(key, parsed.key);
+}
+
+/*
+ * Bounds for parameters read back from a stored hash. Node's scrypt treats 0 as "use the
+ * default", so r=0 would quietly verify like r=8; and a huge cost in a damaged row must not
+ * make one login allocate gigabytes. Anything outside is a malformed hash: it never verifies.
+ */
+function parseHash(stored: string) {
+  const match = /^\$scrypt\$ln=(\d{1,2}),r=(\d{1,2}),p=(\d{1,2})\$([A-Za-z0-9+/]+={0,2})\$([A-Za-z0-9+/]+={0,2})$/.exec(stored);
+  if (!match) return undefined;
+  const [logN, r, p] = [match[1], match[2], match[3]].map(Number) as [number, number, number];
+  if (!within(logN, 10, 20) || !within(r, 1, 16) || !within(p, 1, 4)) return undefined;
+  const salt = Buffer.from(match[4]!, 'base64');
+  const key = Buffer.from(match[5]!, 'base64');
+  return key.length === keyLength && salt.length >= 8 ? { logN, r, p, salt, key } : undefined;
+}
+
+const within = (value: number, min: number, max: number) => value >= min && value <= max;
+
+/**
+ * How the request handlers hash and check passwords: scrypt here (`scryptPasswords`). Why a
+ * seam: the races with a login in flight (a ban, a password change, a reset committing while
+ * its hash runs) are tested by holding a request between its check and its write.
+ */
+export interface Passwords {
+  hash: typeof hashPassword;
+  verify: typeof verifyPassword;
+}
+
+export const scryptPasswords: Passwords = { hash: hashPassword, verify: verifyPassword };
+
+const dummyHashes = new Map<number, Promise<string>>();
+
+/**
+ * A hash of a random password at the given cost: login for an unknown user verifies against it,
+ * so it spends the same work as a wrong password and timing does not reveal which names exist.
+ */
+export function dummyHash(logN: number): Promise<string> {
+  let hash = dummyHashes.get(logN);
+  if (!hash) {
+    hash = hashPassword(randomBytes(16).toString('hex'), logN);
+    dummyHashes.set(logN, hash);
+  }
+  return hash;
+}

@@ -1,0 +1,120 @@
+import { randomBytes } from 'node:crypto';
+import type { Db } from '../db/db.ts';
+import { activeBanUntil, noBanInForce } from '../moderation/bans.ts';
+import { isTokenShaped, newToken, tokenHash } from './tokens.ts';
+import { recordLogin } from './users.ts';
+
+export interface Session {
+  /** The session's opaque public id: random, unrelated to the token, so listing it reveals nothing. */
+  id: string;
+  uid: number;
+  created_at: number;
+  expires: number;
+  description: string;
+}
+
+/** The newest sessions a list shows; revoke-others ends the rest too. */
+export const maxListedSessions = 100;
+
+/** A session to create: for whom, on what credential, for how long. */
+export interface NewSession {
+  uid: number;
+  /**
+   * The stored password hash the password was checked against (a login), or the one the same
+   * transaction has just set (a reset). A later kind of login (passkey, recovery code) adds its
+   * credential here and its re-check to createSession.
+   */
+  passHash: string;
+  /** Seconds. */
+  lifetime: number;
+  /** The User-Agent at login; the first 200 characters are kept. */
+  description: string;
+}
+
+/** Why createSession made none: the account is gone, banned (until when), or no longer has the password that was checked. */
+export type SessionRefusal = { refused: 'account_gone' } | { refused: 'banned'; until: number } | { refused: 'password_changed' };
+
+/**
+ * The only way a session comes to be: in one transaction it reads the account again and refuses
+ * when it is gone, banned, or its password hash is no longer the one the caller checked; else it
+ * sets `last_login` and stores the session. Why: a login checks the password outside any
+ * transaction, for as long as scrypt takes, and a ban, a password change or a reset may commit
+ * meanwhile; none of them may be undone by a login that was already in flight.
+ * Returns the cookie value (only its hash is stored), or why not.
+ */
+export function createSession(db: Db, session: NewSession, now: number): { token: string } | SessionRefusal {
+  return db.tx(() => {
+    const account = db.one<{ pass_hash: string; banned_until: number }>('SELECT pass_hash, banned_until FROM users WHERE uid = ?', session.uid);
+    if (!account) return { refused: 'account_gone' };
+    const until = activeBanUntil(account, now);
+    if (until) return { refused: 'banned', until };
+    if (account.pass_hash !== session.passHash) return { refused: 'password_changed' };
+    recordLogin(db, session.uid, now);
+    const token = newToken();
+    db.run(
+      'INSERT INTO sessions (token_hash, public_id, uid, created_at, expires, description) VALUES (?, ?, ?, ?, ?, ?)',
+      tokenHash(token), randomBytes(16).toString('hex'), session.uid, now, now + session.lifetime, [...session.description].slice(0, 200).join(''),
+    );
+    return { token };
+  });
+}
+
+/** What makes a stored session live: not expired, and its account under no ban in force (bound: now, now). */
+const live = `FROM sessions s JOIN users u ON u.uid = s.uid WHERE s.expires > ? AND ${noBanInForce}`;
+/** The columns of a Session, of live sessions only. */
+const liveSessions = `SELECT s.public_id AS id, s.uid, s.created_at, s.expires, s.description ${live}`;
+
+/**
+ * The live session for a cookie value, or undefined (unknown, malformed or expired, or its account
+ * is banned). Why the ban here too: a session of a banned account is no session wherever it is
+ * looked up, whatever left its row behind.
+ */
+export function findSessionByToken(db: Db, token: string, now: number): Session | undefined {
+  if (!isTokenShaped(token)) return undefined;
+  return db.one<Session>(`${liveSessions} AND s.token_hash = ?`, now, now, tokenHash(token));
+}
+
+/**
+ * The role of the account behind the session with this public id ('' or moderatorRole) while the
+ * session is live, else undefined: the one indexed read with which every write of a request
+ * re-checks its session inside its transaction (lib/http/session-bound-db.ts).
+ */
+export function liveSessionRole(db: Db, id: string, now: number): string | undefined {
+  return db.one<{ role: string }>(`SELECT u.role ${live} AND s.public_id = ?`, now, now, id)?.role;
+}
+
+/** An account's live sessions, newest first, at most `limit` (the export takes them all). */
+export function listSessionsOfUser(db: Db, uid: number, now: number, limit = maxListedSessions): Session[] {
+  return db.all<Session>(
+    `SELECT public_id AS id, uid, created_at, expires, description FROM sessions
+     WHERE uid = ? AND expires > ? ORDER BY created_at DESC, public_id LIMIT ?`,
+    uid, now, Number.isFinite(limit) ? limit : -1,
+  );
+}
+
+export function deleteSessionByToken(db: Db, token: string): void {
+  if (isTokenShaped(token)) db.run('DELETE FROM sessions WHERE token_hash = ?', tokenHash(token));
+}
+
+/** Ends one of the account's live sessions by its public id; false when the account has no such session. */
+export function deleteSessionById(db: Db, uid: number, id: string, now: number): boolean {
+  return db.run('DELETE FROM sessions WHERE public_id = ? AND uid = ? AND expires > ?', id, uid, now).changes === 1;
+}
+
+/**
+ * Ends every live session of the account except the one with this public id (none kept when
+ * undefined); returns how many ended. Expired ones are left to housekeeping, so the count
+ * matches what the session list showed.
+ */
+export function deleteOtherSessions(db: Db, uid: number, keepId: string | undefined, now: number): number {
+  return db.run('DELETE FROM sessions WHERE uid = ? AND public_id IS NOT ? AND expires > ?', uid, keepId ?? null, now).changes;
+}
+
+export function deleteSessionsOfUser(db: Db, uid: number): void {
+  db.run('DELETE FROM sessions WHERE uid = ?', uid);
+}
+
+/** Housekeeping: expired sessions are useless and only grow the table. */
+export function deleteExpiredSessions(db: Db, now: number): number {
+  return db.run('DELETE FROM sessions WHERE expires <= ?', now).changes;
+}

@@ -1,0 +1,130 @@
+import { stripBidiControls } from '../entries/bidi.ts';
+import { everyFeedChanged } from '../atom/changes.ts';
+import type { Db } from '../db/db.ts';
+import { nameSkeleton } from './name-skeleton.ts';
+
+export interface User {
+  uid: number;
+  username: string;
+  created_at: number;
+  last_login: number;
+  avatar: string;
+  /** '' or moderatorRole (docs/API.md "Moderation"). */
+  role: string;
+  /** 0 none, -1 permanent, else the Unix time the ban ends; see activeBanUntil. */
+  banned_until: number;
+  ban_reason: string;
+}
+
+export interface UserWithHash extends User {
+  pass_hash: string;
+}
+
+/** The one role an account can have besides plain user: made by board-admin mod add. */
+export const moderatorRole = 'moderator';
+
+const userColumns = 'uid, username, created_at, last_login, avatar, role, banned_until, ban_reason';
+
+/** NFC, bidi controls dropped, trimmed, inner whitespace collapsed to one space (docs/API.md "Choices the spec left open": Accounts). */
+export function normaliseUsername(raw: string): string {
+  return stripBidiControls(raw.normalize('NFC')).trim().replace(/\s+/gu, ' ');
+}
+
+/**
+ * 3–32 code points of letters, marks, digits, `.`, `_`, space and `-`, at least one of them a
+ * letter or digit, and no default-ignorable code point. Why the last two: a name with U+034F,
+ * U+FE0F or U+E0100 appended renders exactly like another, and one of Hangul fillers (U+3164,
+ * U+115F) or marks alone renders blank. Names stored before this rule stay usable.
+ */
+export function isValidUsername(name: string): boolean {
+  const length = [...name].length;
+  return length >= 3 && length <= 32 && /^[\p{L}\p{M}\p{Nd}._ -]+$/u.test(name)
+    && !/\p{Default_Ignorable_Code_Point}/u.test(name) && /[\p{L}\p{Nd}]/u.test(name);
+}
+
+/** The key names are unique by: SQLite's NOCASE folds ASCII only, so we fold in JS and store it. */
+export function usernameKey(name: string): string {
+  return normaliseUsername(name).toLowerCase();
+}
+
+export function findUserByName(db: Db, name: string): UserWithHash | undefined {
+  return db.one<UserWithHash>(`SELECT ${userColumns}, pass_hash FROM users WHERE username_key = ?`, usernameKey(name));
+}
+
+export function findUserById(db: Db, uid: number): UserWithHash | undefined {
+  return db.one<UserWithHash>(`SELECT ${userColumns}, pass_hash FROM users WHERE uid = ?`, uid);
+}
+
+/**
+ * True when the name, or a name that looks like it (the same TR39 skeleton: "alice" and "аlice"
+ * with a Cyrillic а), is taken by someone other than `exceptUid`.
+ */
+export function isNameTaken(db: Db, username: string, exceptUid = 0): boolean {
+  return db.one('SELECT 1 FROM users WHERE (username_key = ? OR name_skeleton = ?) AND uid <> ?', usernameKey(username), nameSkeleton(username), exceptUid) !== undefined;
+}
+
+/**
+ * Inserts a user; undefined when the name or a look-alike is taken. The check and the insert share
+ * one transaction, and the UNIQUE index on the key decides a race of the same name.
+ */
+export function createUser(db: Db, username: string, passHash: string, now: number): number | undefined {
+  return db.tx(() => {
+    if (isNameTaken(db, username)) return undefined;
+    const inserted = db.run(
+      `INSERT INTO users (username, username_key, name_skeleton, pass_hash, created_at) VALUES (?, ?, ?, ?, ?)
+       ON CONFLICT (username_key) DO NOTHING`,
+      username, usernameKey(username), nameSkeleton(username), passHash, now,
+    );
+    if (inserted.changes === 0) return undefined;
+    db.run("UPDATE counters SET value = value + 1 WHERE name = 'users'");
+    return inserted.lastInsertRowid;
+  });
+}
+
+/**
+ * Renames; false when another user holds the name or a look-alike. Renaming to a new letter case
+ * of one's own name is fine, and so is any name that looks like one's own old one: it adds no new
+ * look-alike (an old look-alike pair stays usable).
+ */
+export function renameUser(db: Db, uid: number, username: string, now: number): boolean {
+  const skeleton = nameSkeleton(username);
+  const renamed = db.tx(() => {
+    const own = db.one<{ name_skeleton: string }>('SELECT name_skeleton FROM users WHERE uid = ?', uid);
+    if (!own) return false;
+    const taken = own.name_skeleton === skeleton
+      ? db.one('SELECT 1 FROM users WHERE username_key = ? AND uid <> ?', usernameKey(username), uid) !== undefined
+      : isNameTaken(db, username, uid);
+    if (taken) return false;
+    if (db.run('UPDATE users SET username = ?, username_key = ?, name_skeleton = ? WHERE uid = ?', username, usernameKey(username), skeleton, uid).changes === 0) return false;
+    everyFeedChanged(db, now); // the Atom feeds show the name as their entries' author
+    return true;
+  });
+  // The name shows in every entry the user wrote, in any thread.
+  if (renamed) db.responses.everythingChanged();
+  return renamed;
+}
+
+export function recordLogin(db: Db, uid: number, now: number): void {
+  db.run('UPDATE users SET last_login = ? WHERE uid = ?', now, uid);
+}
+
+export function setPasswordHash(db: Db, uid: number, passHash: string): void {
+  db.run('UPDATE users SET pass_hash = ? WHERE uid = ?', passHash, uid);
+}
+
+/** Sets the avatar path and returns the previous one, so the caller can remove the old file. */
+export function setAvatar(db: Db, uid: number, avatar: string): string {
+  return db.tx(() => {
+    const previous = db.one<{ avatar: string }>('SELECT avatar FROM users WHERE uid = ?', uid)?.avatar ?? '';
+    db.run('UPDATE users SET avatar = ? WHERE uid = ?', avatar, uid);
+    db.responses.everythingChanged(); // the avatar shows in every entry the user wrote
+    return previous;
+  });
+}
+
+/** Removes the user row (sessions and reset links go with it by cascade). Call inside deleteAccount's transaction. */
+export function deleteUserRow(db: Db, uid: number): void {
+  if (db.run('DELETE FROM users WHERE uid = ?', uid).changes === 1) {
+    db.run("UPDATE counters SET value = value - 1 WHERE name = 'users'");
+  }
+}

@@ -1,0 +1,216 @@
+import { entryFeedsChanged } from '../atom/changes.ts';
+import type { Db } from '../db/db.ts';
+import type { EntryRow } from './reads.ts';
+import { recordNewDescendant, refreshActivityToRoot, repairLatestAfterRemoval } from './latest.ts';
+import { notifyAbout } from '../notifications/notifications.ts';
+import { indexEntry, reindexEntry, unindexEntry } from '../search/index.ts';
+
+/** Every column of an entries row, including the denormalised ones (tests and tools compare them). */
+export interface StoredEntry extends EntryRow {
+  removed_at: number;
+  edited_at: number;
+  latest_pid: number;
+  latest_skipped: number;
+  votes_yes: number;
+  votes_no: number;
+}
+
+export function findEntry(db: Db, pid: number): EntryRow | undefined {
+  return db.one<EntryRow>(
+    `SELECT pid, uid, created_at, content, filepath, reply_to, root, depth, reply_count, last_activity,
+            deleted, bump_count, last_bump, link, removed, removed_reason, alt
+     FROM entries WHERE pid = ?`,
+    pid,
+  );
+}
+
+/** True when an entry with this pid exists, deleted or not (its page answers 200). */
+export function entryExists(db: Db, pid: number): boolean {
+  return db.one('SELECT 1 FROM entries WHERE pid = ?', pid) !== undefined;
+}
+
+/** True while a live entry shows this image (a deleted or removed one does not): /static/media/e/… answers only then. */
+export function isLiveEntryImage(db: Db, filepath: string): boolean {
+  return db.one("SELECT 1 FROM entries WHERE filepath = ? AND filepath <> '' AND deleted = 0", filepath) !== undefined;
+}
+
+/** A live (not deleted) entry, or undefined: what every write on an entry needs. */
+export function findLiveEntry(db: Db, pid: number): EntryRow | undefined {
+  const entry = findEntry(db, pid);
+  return entry && !entry.deleted ? entry : undefined;
+}
+
+/** The statistics counters of live entries (entries, and toplevel or replies) move by delta. */
+export function adjustEntryCounters(db: Db, isReply: boolean, delta: number): void {
+  db.run(`UPDATE counters SET value = value + ? WHERE name IN ('entries', ?)`, delta, isReply ? 'replies' : 'toplevel');
+}
+
+/**
+ * docs/API.md "POST /api/entry/create": a reply lies at most 200 levels below its root. Why: every
+ * reply rewrites its ancestors' rows and every thread read walks them; a chain thousands deep made
+ * one account able to slow every reader and its own deletion.
+ */
+export const maxReplyDepth = 200;
+
+export interface NewEntry {
+  uid: number;
+  content: string;
+  filepath: string;
+  replyTo: number;
+  link: string;
+  /** The image's description; absent or '' without one. */
+  alt?: string;
+}
+
+/**
+ * Inserts an entry and, for a reply, updates the parent's reply_count and every ancestor's
+ * last_activity and `latest`; indexes it for search and tells whoever it replies to or
+ * mentions; all in one transaction. Undefined when the parent is gone.
+ */
+export function createEntry(db: Db, entry: NewEntry, now: number): number | undefined {
+  return db.tx(() => {
+    const parent = entry.replyTo ? findLiveEntry(db, entry.replyTo) : undefined;
+    if (entry.replyTo && !parent) return undefined;
+    const { lastInsertRowid: pid } = db.run(
+      `INSERT INTO entries (uid, created_at, content, filepath, reply_to, root, depth, last_activity, link, alt)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      entry.uid, now, entry.content, entry.filepath, entry.replyTo, parent?.root ?? 0, parent ? parent.depth + 1 : 0, now, entry.link, entry.alt ?? '',
+    );
+    if (parent) {
+      db.run('UPDATE entries SET reply_count = reply_count + 1 WHERE pid = ?', parent.pid);
+      recordNewDescendant(db, parent.pid, pid, now);
+    } else {
+      db.run('UPDATE entries SET root = pid WHERE pid = ?', pid);
+    }
+    adjustEntryCounters(db, Boolean(parent), 1);
+    indexEntry(db, { pid, uid: entry.uid, content: entry.content, alt: entry.alt ?? '' });
+    notifyAbout(db, { pid, uid: entry.uid, content: entry.content }, parent?.uid ?? 0, now);
+    db.responses.threadChanged(parent?.root ?? pid);
+    db.responses.userChanged(entry.uid);
+    return pid;
+  });
+}
+
+/** docs/API.md "POST /api/entry/create": the same text twice within 10 minutes is refused; short texts ("Danke!") are exempt. */
+export const duplicateWindowSeconds = 600;
+export const minDuplicateLength = 10;
+/** How many of an account's newest entries the duplicate check reads: more than the create limits allow in 10 minutes. */
+const duplicateLookback = 100;
+
+const foldText = (text: string) => text.trim().normalize('NFC').toLowerCase();
+
+/**
+ * True when the account posted the same text (trimmed, case-folded) as a live entry within the
+ * last 10 minutes. Why: a script posting one message again and again is the cheapest spam there
+ * is. Texts under 10 characters are exempt.
+ */
+export function isRecentDuplicate(db: Db, uid: number, content: string, now: number): boolean {
+  const folded = foldText(content);
+  if ([...folded].length < minDuplicateLength) return false;
+  const recent = db.all<{ content: string; created_at: number; deleted: number }>(
+    'SELECT content, created_at, deleted FROM entries WHERE uid = ? ORDER BY pid DESC LIMIT ?',
+    uid, duplicateLookback,
+  );
+  return recent.some((e) => !e.deleted && e.created_at > now - duplicateWindowSeconds && foldText(e.content) === folded);
+}
+
+/**
+ * Replaces the text (and its first link) of an entry, and its image's description unless `alt` is
+ * undefined, and marks it edited. Why the mark: an edit after others replied can change what they
+ * answered to, so readers see that it happened.
+ */
+export function editEntry(db: Db, pid: number, content: string, link: string, now: number, alt?: string): void {
+  db.tx(() => {
+    const entry = findLiveEntry(db, pid);
+    if (!entry) return;
+    const description = alt ?? entry.alt;
+    db.run('UPDATE entries SET content = ?, link = ?, alt = ?, edited_at = ? WHERE pid = ?', content, link, description, now, pid);
+    reindexEntry(db, { pid, uid: entry.uid, content, alt: description });
+    notifyAbout(db, { pid, uid: entry.uid, content }, 0, now); // an added mention tells its account once
+    db.responses.threadChanged(entry.root);
+  });
+}
+
+/**
+ * Soft delete: the entry keeps its place in the tree, author and counts; its text, image and
+ * link are blanked. Ancestors whose `latest` it was get the next newest. Returns the image path.
+ */
+export function softDeleteEntry(db: Db, pid: number, now: number): string {
+  return db.tx(() => {
+    const entry = findLiveEntry(db, pid);
+    if (!entry) return '';
+    db.run("UPDATE entries SET deleted = 1, content = '', filepath = '', link = '', alt = '' WHERE pid = ?", pid);
+    adjustEntryCounters(db, entry.reply_to !== 0, -1);
+    unindexEntry(db, pid);
+    repairLatestAfterRemoval(db, pid, entry.reply_to);
+    entryFeedsChanged(db, entry, now);
+    db.responses.threadChanged(entry.root);
+    db.responses.userChanged(entry.uid);
+    return entry.filepath;
+  });
+}
+
+/**
+ * The bump cooldown (docs/API.md "POST /api/entry/{pid}/bump"): a never-bumped entry may be bumped at once; after its
+ * n-th bump the next waits n of these steps. Why it grows: each repost must wait one day longer,
+ * so bumping cannot pin a thread on top. The front end mirrors it (web/static/components/bump-button.js).
+ */
+export const bumpCooldownStepSeconds = 86_400;
+
+/** When the entry may be bumped again (0: at once). */
+export function bumpCooldownUntil(entry: Pick<EntryRow, 'bump_count' | 'last_bump'>): number {
+  return entry.bump_count === 0 ? 0 : entry.last_bump + entry.bump_count * bumpCooldownStepSeconds;
+}
+
+/**
+ * Reposts an entry: bump_count + 1, last_bump and last_activity (also of every ancestor) to now.
+ * The cooldown is checked in the same statement, so two concurrent bumps cannot both pass.
+ */
+export function bumpEntry(db: Db, pid: number, now: number): boolean {
+  return db.tx(() => {
+    const changed = db.run(
+      `UPDATE entries SET bump_count = bump_count + 1, last_bump = ?, last_activity = ?
+       WHERE pid = ? AND deleted = 0 AND (bump_count = 0 OR last_bump + bump_count * ? <= ?)`,
+      now, now, pid, bumpCooldownStepSeconds, now,
+    ).changes;
+    if (changed) {
+      refreshActivityToRoot(db, pid, now);
+      db.responses.threadChanged(db.one<{ root: number }>('SELECT root FROM entries WHERE pid = ?', pid)!.root);
+    }
+    return changed === 1;
+  });
+}
+
+/**
+ * Account deletion, entry side, one entry at a time (lib/accounts/removal.ts calls it in slices,
+ * deepest entries first): an entry with replies becomes an anonymous tombstone (uid 0) so others'
+ * threads keep their shape; one without replies is removed with its votes and reports. Returns the
+ * image path to delete afterwards ('' when none).
+ */
+export function removeEntryOfDeletedAccount(db: Db, pid: number, now: number): string {
+  const entry = findEntry(db, pid);
+  if (!entry) return '';
+  if (!entry.deleted) {
+    adjustEntryCounters(db, entry.reply_to !== 0, -1);
+    unindexEntry(db, pid);
+  }
+  if (entry.reply_count > 0) {
+    db.run("UPDATE entries SET uid = 0, deleted = 1, content = '', filepath = '', link = '', alt = '' WHERE pid = ?", pid);
+  } else {
+    removeEntryRow(db, entry);
+  }
+  repairLatestAfterRemoval(db, pid, entry.reply_to);
+  if (!entry.deleted) entryFeedsChanged(db, entry, now);
+  db.responses.threadChanged(entry.root);
+  return entry.filepath;
+}
+
+function removeEntryRow(db: Db, entry: EntryRow): void {
+  const tally = db.one<{ yes: number; no: number }>('SELECT coalesce(sum(yes), 0) AS yes, coalesce(sum(1 - yes), 0) AS no FROM votes WHERE pid = ?', entry.pid)!;
+  db.run("UPDATE counters SET value = value - ? WHERE name = 'votes_yes'", tally.yes);
+  db.run("UPDATE counters SET value = value - ? WHERE name = 'votes_no'", tally.no);
+  db.run('DELETE FROM votes WHERE pid = ?', entry.pid);
+  db.run('DELETE FROM reports WHERE pid = ?', entry.pid);
+  db.run('DELETE FROM entries WHERE pid = ?', entry.pid);
+  if (entry.reply_to) db.run('UPDATE entries SET reply_count = reply_count - 1 WHERE pid = ?', entry.reply_to);
+}

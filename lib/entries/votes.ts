@@ -1,0 +1,73 @@
+import type { Db } from '../db/db.ts';
+
+export type VoteMode = 'yes' | 'no';
+
+export interface Tally {
+  pid: number;
+  yes: number;
+  no: number;
+  selected: VoteMode | 'none';
+}
+
+/**
+ * The vote state machine (docs/API.md "POST /api/entry/{pid}/vote"): a vote sets the mode, the same vote again withdraws it, the
+ * other mode switches. The entry's counters and the statistics move in the same transaction.
+ */
+export function castVote(db: Db, pid: number, uid: number, mode: VoteMode, now: number): void {
+  const yes = mode === 'yes' ? 1 : 0;
+  db.tx(() => {
+    const previous = db.one<{ yes: number }>('SELECT yes FROM votes WHERE pid = ? AND uid = ?', pid, uid);
+    if (!previous) {
+      db.run('INSERT INTO votes (pid, uid, yes, created_at) VALUES (?, ?, ?, ?)', pid, uid, yes, now);
+      moveTally(db, pid, yes, +1);
+    } else if (previous.yes === yes) {
+      db.run('DELETE FROM votes WHERE pid = ? AND uid = ?', pid, uid);
+      moveTally(db, pid, yes, -1);
+    } else {
+      db.run('UPDATE votes SET yes = ?, created_at = ? WHERE pid = ? AND uid = ?', yes, now, pid, uid);
+      moveTally(db, pid, previous.yes, -1);
+      moveTally(db, pid, yes, +1);
+    }
+  });
+}
+
+function moveTally(db: Db, pid: number, yes: number, delta: number): void {
+  const column = yes ? 'votes_yes' : 'votes_no';
+  db.run(`UPDATE entries SET ${column} = ${column} + ? WHERE pid = ?`, delta, pid);
+  db.run('UPDATE counters SET value = value + ? WHERE name = ?', delta, column);
+}
+
+/** The tally of one entry for a caller (uid 0: no session, so `selected` is none); undefined for an unknown entry. */
+export function findTally(db: Db, pid: number, uid: number): Tally | undefined {
+  const row = db.one<{ yes: number; no: number; mine: number | null }>(
+    `SELECT e.votes_yes AS yes, e.votes_no AS no, v.yes AS mine
+     FROM entries e LEFT JOIN votes v ON v.pid = e.pid AND v.uid = ?
+     WHERE e.pid = ?`,
+    uid, pid,
+  );
+  if (!row) return undefined;
+  return { pid, yes: row.yes, no: row.no, selected: row.mine === null ? 'none' : row.mine ? 'yes' : 'no' };
+}
+
+/** Tallies of many entries in one query (unknown pids are left out). */
+export function findTallies(db: Db, pids: number[], uid: number): Tally[] {
+  return db.all<{ pid: number; yes: number; no: number; mine: number | null }>(
+    `SELECT e.pid, e.votes_yes AS yes, e.votes_no AS no, v.yes AS mine
+     FROM entries e LEFT JOIN votes v ON v.pid = e.pid AND v.uid = ?
+     WHERE e.pid IN (SELECT value FROM json_each(?))`,
+    uid, JSON.stringify(pids),
+  ).map((row) => ({ pid: row.pid, yes: row.yes, no: row.no, selected: row.mine === null ? 'none' : row.mine ? 'yes' : 'no' }));
+}
+
+/**
+ * Account deletion, in slices: up to `limit` of the user's votes leave the tallies and the
+ * statistics. Returns how many went (fewer than `limit`: none are left).
+ */
+export function removeVotesOfUser(db: Db, uid: number, limit: number): number {
+  const batch = db.all<{ pid: number; yes: number }>('SELECT pid, yes FROM votes WHERE uid = ? LIMIT ?', uid, limit);
+  for (const vote of batch) {
+    moveTally(db, vote.pid, vote.yes, -1);
+    db.run('DELETE FROM votes WHERE pid = ? AND uid = ?', vote.pid, uid);
+  }
+  return batch.length;
+}

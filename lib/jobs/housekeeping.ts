@@ -1,0 +1,31 @@
+import type { JobDeps } from '../services.ts';
+import { emptyHeldMedia } from '../media/hold.ts';
+import type { LimitStore } from '../limits/rate-limit.ts';
+import { deleteExpiredResetLinks } from '../accounts/reset-links.ts';
+import { deleteExpiredSessions } from '../accounts/sessions.ts';
+
+/**
+ * Hourly clean-up of rows that can no longer be used, also once at start (rate-limit rows of a
+ * day that ended while the server was down go at once); returns the stop function.
+ */
+export function startHousekeeping(app: JobDeps & { limits: Pick<LimitStore, 'prune'>; mediaDir: string }): () => void {
+  const run = () => {
+    try {
+      const now = app.clock.now();
+      deleteExpiredSessions(app.db, now);
+      deleteExpiredResetLinks(app.db, now);
+      app.limits.prune(now);
+    } catch (err) {
+      app.log(`housekeeping failed: ${(err as Error).message}`);
+    }
+    // Files a killed backup kept in media/.held (lib/media/hold.ts) go once its hold is stale.
+    if (app.mediaDir) void emptyHeldMedia(app.mediaDir).catch((err: Error) => app.log(`housekeeping: emptying media/.held failed: ${err.message}`));
+  };
+  const first = setImmediate(run);
+  const timer = setInterval(run, 3600_000);
+  timer.unref();
+  return () => {
+    clearImmediate(first);
+    clearInterval(timer);
+  };
+}

@@ -1,0 +1,70 @@
+import { startAccountRemoval, type RemovalOptions } from '../accounts/removal.ts';
+import type { Config } from '../config.ts';
+import { startHousekeeping } from './housekeeping.ts';
+import { startStatisticsSweep } from '../stats/impressions.ts';
+import type { JobDeps } from '../services.ts';
+import { startNotifier, type NotifyOptions, type ReportNotice } from '../moderation/operator-webhook.ts';
+import { startPreviewQueue, type PreviewOptions } from '../preview/queue.ts';
+import type { LimitStore } from '../limits/rate-limit.ts';
+import { startSearchBackfill, type BackfillOptions } from '../search/backfill.ts';
+
+/**
+ * THE list of background work that runs once per board, not once per server process: in the one
+ * process when BOARD_WORKERS=1, in the cluster's primary otherwise (lib/process/cluster/primary.ts), which
+ * survives any worker's death and opens the database for them. The WAL checkpoint thread belongs
+ * here too; it comes with the job runner's connection (openDb backgroundCheckpoints). Adding a job
+ * is one line below; workers reach a job only through `wake` (or the notifier's `send`), which a
+ * cluster worker forwards over IPC (lib/process/cluster/worker.ts).
+ *
+ * What stays per process: each process counts its own impressions and flushes them (deduplicated in
+ * the database, lib/stats/impressions.ts), and keeps its own response cache.
+ */
+/** How a cluster worker reaches the once-jobs in the primary (lib/process/cluster/worker.ts). */
+export interface JobLink {
+  wake(job: 'previews' | 'accountRemoval'): void;
+  notify(notice: ReportNotice): void;
+}
+
+export interface OnceJobContext extends JobDeps {
+  config: Config;
+  limits: Pick<LimitStore, 'prune'>;
+  /** Test knobs passed through from createApp. */
+  options: { preview?: PreviewOptions; notify?: NotifyOptions; accountRemoval?: RemovalOptions; searchBackfill?: BackfillOptions };
+  /** True in a cluster's primary: no process's flush sweeps finished statistics days, so a job does. */
+  clustered: boolean;
+}
+
+/** Each job: its start function; a job that is off for this config returns undefined. Started in this order, stopped in it too. */
+const onceJobs = {
+  // Also empties media/.held once no backup holds it (lib/media/hold.ts).
+  housekeeping: (c: OnceJobContext) => ({ stop: startHousekeeping({ ...c, mediaDir: c.config.mediaDir }) }),
+  accountRemoval: (c: OnceJobContext) => startAccountRemoval(c, c.options.accountRemoval),
+  // Indexes the entries older than the search index, then merges the index's segments.
+  searchBackfill: (c: OnceJobContext) => startSearchBackfill(c, c.options.searchBackfill),
+  previews: (c: OnceJobContext) => (c.config.previewEnabled ? startPreviewQueue(c, c.options.preview) : undefined),
+  notifier: (c: OnceJobContext) => (c.config.notifyUrl ? startNotifier(c.config.notifyUrl, c.config.origin, c.log, c.options.notify) : undefined),
+  statisticsSweep: (c: OnceJobContext) => (c.clustered ? { stop: startStatisticsSweep(c) } : undefined),
+};
+
+export type OnceJobs = { -readonly [K in keyof typeof onceJobs]: ReturnType<(typeof onceJobs)[K]> };
+
+export interface RunningJobs extends OnceJobs {
+  /** Stops every job (each gives its unfinished work back to the database). */
+  stop(): Promise<void>;
+}
+
+/** The names of the jobs that run (for the primary's start-up line). */
+export function runningJobNames(jobs: OnceJobs): string[] {
+  return Object.keys(onceJobs).filter((name) => jobs[name as keyof OnceJobs] !== undefined);
+}
+
+/** Starts every once-job for this config. */
+export function startOnceJobs(context: OnceJobContext): RunningJobs {
+  const running = {} as OnceJobs;
+  for (const [name, start] of Object.entries(onceJobs)) Object.assign(running, { [name]: start(context) });
+  return Object.assign(running, {
+    async stop() {
+      for (const name of Object.keys(onceJobs)) await running[name as keyof OnceJobs]?.stop();
+    },
+  });
+}

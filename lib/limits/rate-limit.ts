@@ -1,0 +1,249 @@
+import { createHmac, randomBytes } from 'node:crypto';
+import { dailySecret, nextUtcMidnight, utcDay } from '../stats/daily-secret.ts';
+import type { Db } from '../db/db.ts';
+import { rateLimitSubject } from '../ip/address.ts';
+
+/**
+ * Every rate limit of the board counts in one SQLite table (rate_limits), so the counts hold
+ * across restarts and several server processes on one database: N processes never mean N times
+ * a limit. Windows are fixed: they start with the first request that counts and last their
+ * rule's seconds.
+ *
+ * Keys: a client address is never stored. Its key is an HMAC of (group, rate-limit subject: the
+ * IPv4 address or the IPv6 /64) under the day's secret (lib/stats/daily-secret.ts); such a window ends
+ * at UTC midnight at the latest and its row goes with its day (a window that would cross
+ * midnight starts over, because the next day's key is a different one). An account's key is
+ * plain (group, uid): an account is no secret of its owner's whereabouts.
+ */
+
+export interface RateRule {
+  limit: number;
+  windowSeconds: number;
+}
+
+/** One counter a request moves: where it is stored and the rule it is held to. */
+export interface Counter {
+  key: Buffer;
+  /** The window ends at the next UTC midnight at the latest (a key made with the day's secret). */
+  endsWithDay: boolean;
+  rule: RateRule;
+}
+
+/** The shared table of counters. */
+export interface LimitStore {
+  /**
+   * Counts one request in each counter, all or nothing, and returns the seconds until every
+   * counter allows it (0: allowed). `countRefused`: a refused request still counts (SPEC's groups:
+   * hammering must not shorten the wait); otherwise a refused request changes nothing.
+   */
+  hit(counters: Counter[], now: number, countRefused: boolean): number;
+  /** The wait the counters would answer now, without counting anything. */
+  peek(counters: Counter[], now: number): number;
+  /** A counter keyed by a client address (its IPv6 /64), or by any other secret text. */
+  keyed(group: string, text: string, rule: RateRule, now: number): Counter;
+  /** A counter keyed by an account. */
+  account(group: string, uid: number, rule: RateRule): Counter;
+  /** Deletes expired rows and keeps the table under its row bound. */
+  prune(now: number): void;
+  /** Rows held (tests and monitoring). */
+  size(): number;
+}
+
+class Refused extends Error {
+  constructor(readonly wait: number) {
+    super('refused');
+  }
+}
+
+/** Expired rows are swept at most once a minute from the request path (and hourly by housekeeping). */
+const sweepSeconds = 60;
+/** Full counters remembered in memory (see createLimitStore); past this the expired ones go, then all. */
+const maxRememberedFull = 10_000;
+
+export interface LimitStoreOptions {
+  /** Past this many rows the rows closest to their end are dropped: a flood of fresh addresses costs a bounded table. */
+  maxRows?: number;
+  /** Where a failing database is reported (at most once a minute). */
+  log?: (line: string) => void;
+}
+
+/**
+ * Opens the store over the board's database. When the database cannot be written (a read-only
+ * file, a full disk) a request is let through uncounted rather than answered 500: reads such as
+ * reset/check keep working, and every write fails on its own anyway.
+ */
+export function createLimitStore(db: Db, options: LimitStoreOptions = {}): LimitStore {
+  const maxRows = options.maxRows ?? 100_000;
+  let nextSweep = 0;
+  let nextFailureLog = 0;
+  let estimatedRows = -1;
+  let secret: { day: string; key: Buffer } | undefined;
+  /**
+   * Counters this process saw full, with the end of their window. A full counter stays full until
+   * then (only time resets a window), so a request that would meet one is refused without touching
+   * the database: a flood of refused requests costs a map lookup each, not a transaction.
+   */
+  const full = new Map<string, number>();
+
+  function knownFull(counters: Counter[], now: number): number {
+    let wait = 0;
+    for (const counter of counters) {
+      const resetAt = full.get(counter.key.toString('latin1'));
+      if (resetAt !== undefined && resetAt > now) wait = Math.max(wait, resetAt - now);
+    }
+    return wait;
+  }
+
+  function rememberFull(counter: Counter, resetAt: number, now: number): void {
+    if (full.size >= maxRememberedFull) for (const [key, until] of full) if (until <= now) full.delete(key);
+    if (full.size >= maxRememberedFull) full.clear();
+    full.set(counter.key.toString('latin1'), resetAt);
+  }
+
+  const secretOf = (day: string) => {
+    if (secret?.day !== day) {
+      try {
+        secret = { day, key: dailySecret(db, day) };
+      } catch {
+        return randomBytes(32); // the database fails: hit() will fail open anyway, and no key may hold an address
+      }
+    }
+    return secret.key;
+  };
+
+  function count(counter: Counter, now: number): { count: number; reset_at: number } {
+    const resetAt = counter.endsWithDay ? Math.min(now + counter.rule.windowSeconds, nextUtcMidnight(now)) : now + counter.rule.windowSeconds;
+    return db.one<{ count: number; reset_at: number }>(
+      `INSERT INTO rate_limits (key, count, reset_at) VALUES (?, 1, ?)
+       ON CONFLICT (key) DO UPDATE SET count = iif(reset_at <= ?, 1, count + 1), reset_at = iif(reset_at <= ?, excluded.reset_at, reset_at)
+       RETURNING count, reset_at`,
+      counter.key, resetAt, now, now,
+    )!;
+  }
+
+  function failedOpen(err: unknown, now: number): number {
+    if (now >= nextFailureLog) {
+      nextFailureLog = now + 60;
+      options.log?.(`rate limits: database failed, requests pass uncounted: ${(err as Error).message}`);
+    }
+    return 0;
+  }
+
+  function keepBounded(now: number): void {
+    if (now >= nextSweep) {
+      nextSweep = now + sweepSeconds;
+      store.prune(now);
+    } else if (estimatedRows > maxRows) {
+      store.prune(now);
+    }
+  }
+
+  const store: LimitStore = {
+    hit(counters, now, countRefused) {
+      const known = knownFull(counters, now);
+      if (known > 0) return known; // counting it again would change nothing but the load
+      try {
+        keepBounded(now);
+        return db.tx(() => {
+          let wait = 0;
+          for (const counter of counters) {
+            const row = count(counter, now);
+            if (row.count === 1) estimatedRows++;
+            if (row.count > counter.rule.limit) {
+              wait = Math.max(wait, row.reset_at - now, 1);
+              rememberFull(counter, row.reset_at, now);
+            }
+          }
+          if (wait > 0 && !countRefused) throw new Refused(wait); // rolls back: nothing counted
+          return wait;
+        });
+      } catch (err) {
+        if (err instanceof Refused) return err.wait;
+        return failedOpen(err, now);
+      }
+    },
+    peek(counters, now) {
+      let wait = 0;
+      try {
+        for (const counter of counters) {
+          const row = db.one<{ count: number; reset_at: number }>('SELECT count, reset_at FROM rate_limits WHERE key = ?', counter.key);
+          if (row && row.reset_at > now && row.count >= counter.rule.limit) wait = Math.max(wait, row.reset_at - now, 1);
+        }
+      } catch (err) {
+        return failedOpen(err, now);
+      }
+      return wait;
+    },
+    keyed(group, text, rule, now) {
+      const key = createHmac('sha256', secretOf(utcDay(now))).update(group).update('\n').update(text).digest().subarray(0, 16);
+      return { key, endsWithDay: true, rule };
+    },
+    account(group, uid, rule) {
+      return { key: Buffer.from(`${group}\n${uid}`), endsWithDay: false, rule };
+    },
+    prune(now) {
+      // A row of a past day is expired too: address windows end at midnight.
+      db.run('DELETE FROM rate_limits WHERE reset_at <= ?', now);
+      let rows = store.size();
+      if (rows > maxRows) {
+        const keep = Math.floor(maxRows * 0.9); // some room, so the next trim is not one insert away
+        db.run('DELETE FROM rate_limits WHERE key IN (SELECT key FROM rate_limits ORDER BY reset_at LIMIT ?)', rows - keep);
+        rows = keep;
+      }
+      estimatedRows = rows;
+    },
+    size: () => db.one<{ n: number }>('SELECT count(*) AS n FROM rate_limits')!.n,
+  };
+  return store;
+}
+
+/** Per-address fixed windows, one bucket per group and address (an IPv6 client: its /64). */
+export interface RateLimiter<G extends string = RateGroup> {
+  /** Counts one request; returns the seconds to wait when over the limit, else 0. */
+  hit(group: G, ip: string, now: number): number;
+  /** Counters held (tests and monitoring). */
+  size(): number;
+}
+
+/** A per-address rule; `scaled`: the board's own addition, which BOARD_LIMITS scales and 0 lifts. */
+export interface AddressRateRule extends RateRule {
+  scaled?: boolean;
+}
+
+/** A limit scaled by BOARD_LIMITS, never below one request. */
+export function scaledLimit(limit: number, factor: number): number {
+  return Math.max(1, Math.round(limit * factor));
+}
+
+/**
+ * Per-address limits over the shared store. Every request to a group counts, refused ones too,
+ * so hammering does not shorten the wait. SPEC's groups always hold; `scaled` groups follow
+ * `limitsFactor` (BOARD_LIMITS).
+ */
+export function createRateLimiter<G extends string>(store: LimitStore, rules: Readonly<Record<G, AddressRateRule>>, limitsFactor = 1): RateLimiter<G> {
+  return {
+    hit(group, ip, now) {
+      const rule = rules[group];
+      if (!rule) throw new Error(`no rate rule for ${group}`);
+      if (rule.scaled && limitsFactor === 0) return 0;
+      const limit = rule.scaled ? scaledLimit(rule.limit, limitsFactor) : rule.limit;
+      return store.hit([store.keyed(group, rateLimitSubject(ip), { limit, windowSeconds: rule.windowSeconds }, now)], now, true);
+    },
+    size: () => store.size(),
+  };
+}
+
+/**
+ * docs/API.md "Rate limits": SPEC's 20 a minute for login, registration and reset, 10 a minute for
+ * reports; and search, 30 a minute (a search that finds nothing reads the index to its end).
+ */
+export const boardRateRules = {
+  login: { limit: 20, windowSeconds: 60 },
+  newuser: { limit: 20, windowSeconds: 60 },
+  reset: { limit: 20, windowSeconds: 60 },
+  report: { limit: 10, windowSeconds: 60 },
+  search: { limit: 30, windowSeconds: 60, scaled: true },
+} as const satisfies Record<string, AddressRateRule>;
+
+/** A rate-limit group's name: a typo in a route's rateLimit is a type error, not a 500. */
+export type RateGroup = keyof typeof boardRateRules;

@@ -1,0 +1,141 @@
+import type { Config } from '../config.ts';
+import type { Db } from '../db/db.ts';
+import { ApiError } from '../http/errors.ts';
+import { rateLimitSubject } from '../ip/address.ts';
+import { scaledLimit, type Counter, type LimitStore, type RateRule } from './rate-limit.ts';
+
+/**
+ * The write limits (docs/API.md "Rate limits"): every write counts per account and per client
+ * address (an IPv6 client per /64), each in a short window (a burst) and a long one. Why both:
+ * the account limits hold one account to a human pace, the address limits hold many fresh
+ * accounts of one client; an address gets three times an account's numbers because a household
+ * or an office shares one. BOARD_LIMITS multiplies every number; 0 turns them off, except for the
+ * groups marked `alwaysOn`.
+ */
+const minute = 60;
+const hour = 3600;
+const day = 86_400;
+
+type Windows = readonly (readonly [limit: number, windowSeconds: number])[];
+
+interface WriteRule {
+  /** Per account (routes with a session); none for registration. */
+  account?: Windows;
+  /** Per client address. */
+  address: Windows;
+  /** Not an abuse brake but a privacy and cost limit: BOARD_LIMITS neither scales nor lifts it. */
+  alwaysOn?: boolean;
+  /** What it counts, in German: the 429's message then names the limit and its numbers. */
+  counts?: string;
+}
+
+export const writeLimitRules = {
+  // 6 a minute is a fast typist's pace; 60 an hour still lets a lively discussion run.
+  create: { account: [[6, minute], [60, hour]], address: [[18, minute], [180, hour]] },
+  edit: { account: [[20, minute], [200, hour]], address: [[60, minute], [600, hour]] },
+  delete: { account: [[20, minute], [200, hour]], address: [[60, minute], [600, hour]] },
+  // A reader may go through a page of 20 entries and vote on each: 60 a minute leaves room.
+  vote: { account: [[60, minute], [600, hour]], address: [[180, minute], [1800, hour]] },
+  // Each entry has its own growing cooldown; this bounds how many entries one account pushes up.
+  bump: { account: [[10, minute], [60, hour]], address: [[30, minute], [180, hour]] },
+  // A name change shows on every entry of the account (and empties every cached page).
+  rename: { account: [[2, minute], [5, hour]], address: [[6, minute], [15, hour]] },
+  avatar: { account: [[3, minute], [10, hour]], address: [[9, minute], [30, hour]] },
+  // Mute and unmute together: a reader tidying up a list clicks fast, nobody needs 300 a day.
+  mute: { account: [[30, minute], [300, day]], address: [[90, minute], [900, day]] },
+  // A data export reads every row and file of the account: 3 an hour per account, from wherever
+  // it is asked (a stolen session must not turn it into a way to wear the server down).
+  export: { account: [[3, hour]], address: [], alwaysOn: true },
+  // A new private feed address now and then; more is someone scripting against the token table.
+  feedToken: { account: [[10, hour]], address: [[30, hour]] },
+  // SPEC's 20 a minute per address stays (group newuser); this caps a whole day of them.
+  register: { address: [[50, day]] },
+  // The moderation's actions, per moderator account (only moderators reach them, so no address
+  // limit: moderators sharing an office must not share one). Why: a stolen or rogue moderator
+  // account removed 200 entries in a quarter of a second. A spam wave cleaned by hand goes at about
+  // a click a second, and a ban with purge takes all of one account's entries at once.
+  modEntry: { account: [[30, minute], [500, hour]], address: [], counts: 'Moderationsaktionen an Beiträgen (entfernen, wiederherstellen, Meldungen verwerfen)' },
+  modAccount: { account: [[10, minute], [100, hour]], address: [], counts: 'Moderationsaktionen an Konten (sperren, entsperren, Avatar entfernen)' },
+} as const satisfies Record<string, WriteRule>;
+
+/** A write-limit group's name: a typo in a route's writeLimit is a type error. */
+export type WriteGroup = keyof typeof writeLimitRules;
+
+/** Accounts younger than BOARD_NEW_ACCOUNT_HOURS create at a third of the account limits (the common spam pattern: sign up, post, vanish). */
+const newAccountShare = 1 / 3;
+
+export interface Writer {
+  /** The account, for routes with a session. */
+  uid?: number;
+  ip: string;
+  /** The account is younger than BOARD_NEW_ACCOUNT_HOURS (only create asks). */
+  newAccount?: boolean;
+}
+
+/**
+ * Counts one write in each of its windows (BOARD_LIMITS as `limitsFactor`), all or none, and throws 429 rate.limited with
+ * Retry-After when any is full; a refused write counts nowhere, so waiting Retry-After is enough.
+ */
+export function checkWriteLimit(store: LimitStore, group: WriteGroup, writer: Writer, limitsFactor: number, now: number): void {
+  const rule: WriteRule = writeLimitRules[group];
+  const factor = rule.alwaysOn ? 1 : limitsFactor;
+  if (factor === 0) return;
+  const counters: Counter[] = [];
+  const subject = rateLimitSubject(writer.ip);
+  for (const [limit, windowSeconds] of rule.address) {
+    counters.push(store.keyed(`${group}/${windowSeconds}`, subject, { limit: scaledLimit(limit, factor), windowSeconds }, now));
+  }
+  if (writer.uid !== undefined) {
+    const share = writer.newAccount && group === 'create' ? newAccountShare : 1;
+    for (const [limit, windowSeconds] of rule.account ?? []) {
+      const accountRule: RateRule = { limit: scaledLimit(limit, factor * share), windowSeconds };
+      counters.push(store.account(`${group}/${windowSeconds}`, writer.uid, accountRule));
+    }
+  }
+  const wait = store.hit(counters, now, false);
+  if (wait > 0) {
+    const message = rule.counts && `Zu viele ${rule.counts}: höchstens ${windowsText(rule.account ?? [], factor)}. Bitte warte noch ${waitText(wait)}.`;
+    throw new ApiError(429, 'rate.limited', { headers: { 'Retry-After': String(wait) }, limit: `write/${group}`, ...(message ? { message } : {}) });
+  }
+}
+
+const perWindow: Record<number, string> = { [minute]: 'pro Minute', [hour]: 'pro Stunde', [day]: 'pro Tag' };
+
+/** "30 pro Minute und 500 pro Stunde", with BOARD_LIMITS applied. */
+function windowsText(windows: Windows, factor: number): string {
+  return windows.map(([limit, seconds]) => `${scaledLimit(limit, factor)} ${perWindow[seconds]}`).join(' und ');
+}
+
+/** "42 Sekunden", "eine Minute", "17 Minuten". */
+function waitText(seconds: number): string {
+  if (seconds < 60) return seconds === 1 ? 'eine Sekunde' : `${seconds} Sekunden`;
+  const minutes = Math.ceil(seconds / 60);
+  return minutes === 1 ? 'eine Minute' : `${minutes} Minuten`;
+}
+
+/** True while the account is younger than `newAccountSeconds` (0: never). */
+export function isNewAccount(db: Db, uid: number, newAccountSeconds: number, now: number): boolean {
+  if (newAccountSeconds === 0) return false;
+  const user = db.one<{ created_at: number }>('SELECT created_at FROM users WHERE uid = ?', uid);
+  return user !== undefined && now - user.created_at < newAccountSeconds;
+}
+
+/** A new account's first 10 minutes pass without links and images: most spam is exactly that. */
+export const firstPostsWithoutLinksSeconds = 600;
+
+/**
+ * 429 rate.new_account with Retry-After when an account in its first 10 minutes posts a link or
+ * an image; the message says when it will work. Off with BOARD_LIMITS=0 or BOARD_NEW_ACCOUNT_HOURS=0.
+ */
+export function checkNewAccountBrake(db: Db, uid: number, config: Pick<Config, 'limitsFactor' | 'newAccountSeconds'>, now: number): void {
+  if (config.limitsFactor === 0 || config.newAccountSeconds === 0) return;
+  const user = db.one<{ created_at: number }>('SELECT created_at FROM users WHERE uid = ?', uid);
+  const wait = user ? user.created_at + firstPostsWithoutLinksSeconds - now : 0;
+  if (wait <= 0) return;
+  const minutes = Math.ceil(wait / 60);
+  throw new ApiError(429, 'rate.new_account', {
+    headers: { 'Retry-After': String(wait) },
+    limit: 'brake/new-account',
+    message: `Neue Konten können in den ersten 10 Minuten keine Links oder Bilder posten. Das geht in ${minutes === 1 ? 'einer Minute' : `${minutes} Minuten`}.`,
+  });
+}

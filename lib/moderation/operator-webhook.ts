@@ -1,0 +1,221 @@
+import type { Log } from '../services.ts';
+
+/**
+ * BOARD_NOTIFY_URL: tells the operator about new reports without e-mail. Messages are POSTed
+ * as German plain text (what ntfy and most chat webhooks take) by one background sender, never
+ * on the request path; in a cluster the primary runs it for every worker, so its bounds hold for
+ * the whole board. The URL is the operator's own setting, so the preview fetcher's
+ * public-address rule does not apply. Log lines name the failure, never a client address (a
+ * message only carries entries' addresses).
+ *
+ * Why messages are coalesced: reports are anonymous, so anyone can send many from many addresses,
+ * and a webhook (or the phone it rings) must not be flooded, nor a real alert pushed out of a
+ * queue. At most one message is on its way, and the next starts no sooner than `gapMs` after it
+ * ended; the reports that come meanwhile wait as one count, never as a queue, and the next
+ * message says how many entries were reported since the last one. A message the webhook does not
+ * take after 3 tries goes back into that count, so its reports reach the operator with the next
+ * message; only a shutdown drops a count, logged and counted in the metrics.
+ */
+
+/** A stored report worth telling: the entry and its open reports now (1, or notifyManyReports). */
+export interface ReportNotice {
+  pid: number;
+  openReports: number;
+}
+
+export interface Notifier {
+  /** Counts a notice in; returns at once. */
+  send(notice: ReportNotice): void;
+  /** What reached the operator and how, since the start (lib/metrics). */
+  stats(): NotifyStats;
+  /** Shutdown: aborts the message being sent and drops what waits, logging how many reports. */
+  stop(): Promise<void>;
+}
+
+export interface NotifyStats {
+  /** Messages the webhook took, and messages given up after 3 tries (their reports went into the next). */
+  messages: { sent: number; failed: number };
+  /** Notices sent in a message of their own, counted in a message with others, or never sent (shutdown). */
+  notices: { alone: number; coalesced: number; unsent: number };
+}
+
+export interface NotifyOptions {
+  /** Per try. Default 5 s. */
+  timeoutMs?: number;
+  /** Wait before the second try; doubled before the third. Default 2 s. */
+  backoffMs?: number;
+  /** Least time from the end of one message to the start of the next. Default 60 s. */
+  gapMs?: number;
+  /** Tests: how the sender waits (back-off and gap), so a test can hold it at a gate it opens. */
+  sleep?: (ms: number, signal: AbortSignal) => Promise<void>;
+}
+
+/** At most 3 tries per message: a webhook that is down for a minute must not pile up work. */
+export const notifyTries = 3;
+/** Open reports on one entry that are worth a second message: enough people agree that it cannot wait. */
+export const notifyManyReports = 5;
+/** A message with several entries names this many of them; the rest are in the moderation's queue. */
+const addressesShown = 5;
+
+/** The notices one message tells: counts, and the first few for their addresses. */
+interface Tally {
+  notices: number;
+  /** Entries with their first open report. */
+  reported: number;
+  /** Entries whose open reports reached notifyManyReports. */
+  many: number;
+  first: ReportNotice[];
+}
+
+const emptyTally = (): Tally => ({ notices: 0, reported: 0, many: 0, first: [] });
+
+function merged(older: Tally, newer: Tally): Tally {
+  return {
+    notices: older.notices + newer.notices,
+    reported: older.reported + newer.reported,
+    many: older.many + newer.many,
+    first: [...older.first, ...newer.first].slice(0, addressesShown),
+  };
+}
+
+const entries = (n: number) => (n === 1 ? '1 Beitrag' : `${n} Beiträge`);
+
+/** A message's German text: one notice as it is, several as counts with the first addresses. */
+function notifyText(origin: string, tally: Tally): string {
+  const address = (notice: ReportNotice) => `${origin}/e/${notice.pid}`;
+  const [notice] = tally.first;
+  if (tally.notices === 1 && notice) {
+    return notice.openReports === 1
+      ? `Neue Meldung im Board: ${address(notice)}`
+      : `${notifyManyReports} offene Meldungen zu einem Beitrag im Board: ${address(notice)}`;
+  }
+  const counts = [
+    tally.reported ? `${entries(tally.reported)} neu gemeldet` : '',
+    tally.many ? `${entries(tally.many)} mit ${notifyManyReports} offenen Meldungen` : '',
+  ].filter(Boolean).join(', ');
+  const more = tally.notices > tally.first.length ? ' …' : '';
+  return `Meldungen im Board seit der letzten Nachricht: ${counts}. ${tally.first.map(address).join(' ')}${more} Alle offenen Meldungen: ${origin}/mod`;
+}
+
+export function startNotifier(url: string, origin: string, log: Log, options: NotifyOptions = {}): Notifier {
+  const timeoutMs = options.timeoutMs ?? 5_000;
+  const backoffMs = options.backoffMs ?? 2_000;
+  const gapMs = options.gapMs ?? 60_000;
+  const wait = options.sleep ?? sleep;
+  const stopping = new AbortController();
+  const stats: NotifyStats = { messages: { sent: 0, failed: 0 }, notices: { alone: 0, coalesced: 0, unsent: 0 } };
+  let waiting = emptyTally();
+  let sending: Tally | undefined;
+  let running: Promise<void> = Promise.resolve();
+  let busy = false;
+
+  /** Up to 3 tries; true when the webhook took the message. */
+  async function deliver(text: string): Promise<boolean> {
+    for (let attempt = 1; attempt <= notifyTries; attempt++) {
+      const failure = await tryOnce(text);
+      if (!failure) return true;
+      if (stopping.signal.aborted) return false;
+      if (attempt === notifyTries) {
+        log(`notify: ${failure}; gave up after ${notifyTries} tries; the next message counts its reports`);
+        return false;
+      }
+      log(`notify: ${failure}; trying again (${attempt + 1} of ${notifyTries})`);
+      await wait(backoffMs * 2 ** (attempt - 1), stopping.signal);
+    }
+    return false;
+  }
+
+  /** One POST; the failure's description, or undefined when the webhook took it. */
+  async function tryOnce(text: string): Promise<string | undefined> {
+    try {
+      const answer = await fetch(url, {
+        method: 'POST',
+        body: text,
+        headers: { 'Content-Type': 'text/plain; charset=utf-8' },
+        // A webhook that redirects is misconfigured: a followed 301/302 would turn the POST into a GET.
+        redirect: 'error',
+        signal: AbortSignal.any([AbortSignal.timeout(timeoutMs), stopping.signal]),
+      });
+      await answer.body?.cancel();
+      return answer.ok ? undefined : `the webhook answered ${answer.status}`;
+    } catch (err) {
+      const error = err as Error;
+      if (error.name === 'TimeoutError') return `no answer within ${timeoutMs} ms`;
+      const cause = (error.cause as Error | undefined)?.message;
+      return `cannot reach the webhook (${cause ?? error.message})`;
+    }
+  }
+
+  /** Counts a delivered or failed message; a failed one's notices wait again, before the newer ones. */
+  function settle(message: Tally, delivered: boolean): void {
+    if (!delivered) {
+      stats.messages.failed++;
+      waiting = merged(message, waiting);
+      return;
+    }
+    stats.messages.sent++;
+    if (message.notices === 1) stats.notices.alone++;
+    else stats.notices.coalesced += message.notices;
+  }
+
+  /**
+   * One message at a time and a gap after each, until nothing waits. After a message given up,
+   * the sender rests until a new notice comes: a dead webhook costs nothing while nobody reports.
+   */
+  async function work(): Promise<void> {
+    busy = true;
+    try {
+      while (waiting.notices > 0 && !stopping.signal.aborted) {
+        const message = (sending = waiting);
+        waiting = emptyTally();
+        const delivered = await deliver(notifyText(origin, message));
+        sending = undefined;
+        if (stopping.signal.aborted) break; // stop() counted it as not sent
+        const rest = !delivered && waiting.notices === 0;
+        settle(message, delivered);
+        if (rest) break;
+        await wait(gapMs, stopping.signal);
+      }
+    } finally {
+      busy = false;
+    }
+  }
+
+  return {
+    send(notice) {
+      if (stopping.signal.aborted) return;
+      const many = notice.openReports === notifyManyReports ? 1 : 0;
+      waiting = merged(waiting, { notices: 1, reported: 1 - many, many, first: [notice] });
+      if (!busy) running = work();
+    },
+    stats: () => structuredClone(stats),
+    async stop() {
+      const unsent = waiting.notices + (sending?.notices ?? 0);
+      stopping.abort();
+      if (unsent) log(`notify: stopping; ${unsent} reports not sent`);
+      stats.notices.unsent += unsent;
+      waiting = emptyTally();
+      await running;
+    },
+  };
+}
+
+function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(done, ms);
+    signal.addEventListener('abort', done, { once: true });
+    function done() {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', done);
+      resolve();
+    }
+  });
+}
+
+/**
+ * After a stored report: a notice when the entry got its first open report, and again when its
+ * open reports reach 5. A message carries only entries' addresses: never a text or a reporter.
+ */
+export function announceReports(app: { notifier?: Pick<Notifier, 'send'> }, pid: number, openReports: number): void {
+  if (openReports === 1 || openReports === notifyManyReports) app.notifier?.send({ pid, openReports });
+}

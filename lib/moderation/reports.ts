@@ -1,0 +1,124 @@
+import type { Db } from '../db/db.ts';
+import { readEntriesByPid, type EntryJson } from '../entries/reads.ts';
+
+/** docs/API.md "POST /api/entry/{pid}/report": a report reason is at most 500 characters. */
+export const maxReasonLength = 500;
+
+/**
+ * Files a report. A logged-in reporter holds at most one open report per entry (the partial
+ * UNIQUE index decides); anonymous reports (uid 0) are all kept. Returns the entry's open
+ * reports after a stored report, undefined when nothing was stored (a repeat).
+ */
+export function fileReport(db: Db, pid: number, reporterUid: number, reason: string, now: number): number | undefined {
+  return db.tx(() => {
+    const stored = db.run(
+      `INSERT INTO reports (pid, reporter_uid, reason, created_at) VALUES (?, ?, ?, ?)
+       ON CONFLICT (pid, reporter_uid) WHERE closed_at = 0 AND reporter_uid <> 0 DO NOTHING`,
+      pid, reporterUid, reason, now,
+    ).changes;
+    return stored ? countOpenReports(db, pid) : undefined;
+  });
+}
+
+export function countOpenReports(db: Db, pid: number): number {
+  return db.one<{ n: number }>('SELECT count(*) AS n FROM reports WHERE closed_at = 0 AND pid = ?', pid)!.n;
+}
+
+/** How each report was closed: by a removal of its entry, or dismissed (API dismiss, board-admin report-close). */
+export type CloseAction = 'remove' | 'dismiss';
+
+/** Closes every open report on an entry, recording the action and its log row. Returns how many. */
+export function closeOpenReports(db: Db, pid: number, action: CloseAction, logId: number, now: number): number {
+  return db.run(
+    'UPDATE reports SET closed_at = ?, closed_action = ?, closed_log_id = ? WHERE closed_at = 0 AND pid = ?',
+    now, action, logId, pid,
+  ).changes;
+}
+
+export interface OpenReport {
+  id: number;
+  pid: number;
+  reporter_uid: number;
+  /** The reporter's current name; "" for an anonymous report. */
+  reporter: string;
+  reason: string;
+  created_at: number;
+  excerpt: string;
+  reports_on_entry: number;
+}
+
+/** Open reports grouped by entry (then in filing order), with an excerpt and how many open reports the entry has. */
+export function listOpenReports(db: Db): OpenReport[] {
+  return db.all<OpenReport>(
+    `SELECT r.id, r.pid, r.reporter_uid, coalesce(u.username, '') AS reporter, r.reason, r.created_at,
+            substr(coalesce(e.content, ''), 1, 80) AS excerpt,
+            (SELECT count(*) FROM reports o WHERE o.pid = r.pid AND o.closed_at = 0) AS reports_on_entry
+     FROM reports r LEFT JOIN entries e ON e.pid = r.pid LEFT JOIN users u ON u.uid = r.reporter_uid
+     WHERE r.closed_at = 0 ORDER BY r.pid, r.id`,
+  );
+}
+
+/** An open report by id (for board-admin report-close), or undefined. */
+export function findOpenReport(db: Db, id: number): { id: number; pid: number } | undefined {
+  return db.one<{ id: number; pid: number }>('SELECT id, pid FROM reports WHERE id = ? AND closed_at = 0', id);
+}
+
+/** Closes one open report as dismissed by the given log row; false when it is not open. */
+export function closeReport(db: Db, id: number, logId: number, now: number): boolean {
+  return db.run(
+    "UPDATE reports SET closed_at = ?, closed_action = 'dismiss', closed_log_id = ? WHERE id = ? AND closed_at = 0",
+    now, logId, id,
+  ).changes === 1;
+}
+
+/** Account deletion, in slices: up to `limit` reports stay with an anonymous reporter. Returns how many changed. */
+export function anonymiseReportsOf(db: Db, uid: number, limit: number): number {
+  return db.run('UPDATE reports SET reporter_uid = 0 WHERE id IN (SELECT id FROM reports WHERE reporter_uid = ? AND reporter_uid <> 0 LIMIT ?)', uid, limit).changes;
+}
+
+/** docs/API.md "GET /api/mod/reports/{page}": 20 entries a page, pages 0–100, at most 50 reports shown per entry. */
+export const queuePageSize = 20;
+export const maxQueuePage = 100;
+export const maxReportsPerEntry = 50;
+
+export interface QueueItem {
+  entry: EntryJson;
+  open_reports: number;
+  /** Reporters stay with the administrator: the API always shows "". */
+  reports: { id: number; created_at: number; reason: string; reporter: '' }[];
+}
+
+/** The moderation queue: entries with open reports, most reports first, then the oldest report first. */
+export function readReportQueue(db: Db, page: number): QueueItem[] {
+  const groups = db.all<{ pid: number; n: number }>(
+    `SELECT pid, count(*) AS n, min(id) AS first FROM reports WHERE closed_at = 0
+     GROUP BY pid ORDER BY n DESC, first ASC LIMIT ? OFFSET ?`,
+    queuePageSize, page * queuePageSize,
+  );
+  const pids = groups.map((g) => g.pid);
+  const entries = readEntriesByPid(db, pids);
+  const reports = db.all<{ id: number; pid: number; created_at: number; reason: string }>(
+    `SELECT id, pid, created_at, reason FROM (
+       SELECT id, pid, created_at, reason, row_number() OVER (PARTITION BY pid ORDER BY id) AS nth
+       FROM reports WHERE closed_at = 0 AND pid IN (SELECT value FROM json_each(?))
+     ) WHERE nth <= ? ORDER BY id`,
+    JSON.stringify(pids), maxReportsPerEntry,
+  );
+  const byPid = new Map<number, QueueItem['reports']>(pids.map((pid) => [pid, []]));
+  for (const r of reports) byPid.get(r.pid)!.push({ id: r.id, created_at: r.created_at, reason: r.reason, reporter: '' });
+  return groups.flatMap((g): QueueItem[] => {
+    const entry = entries.get(g.pid);
+    // An account deletion takes the reports with a removed row, so this is only a safety net.
+    return entry ? [{ entry, open_reports: g.n, reports: byPid.get(g.pid)! }] : [];
+  });
+}
+
+/** Every open report of the board (the metrics' board_reports_open). */
+export function countAllOpenReports(db: Db): number {
+  return db.one<{ n: number }>('SELECT count(*) AS n FROM reports WHERE closed_at = 0')!.n;
+}
+
+/** The number of entries with open reports (the moderators' header link). */
+export function countEntriesWithOpenReports(db: Db): number {
+  return db.one<{ n: number }>('SELECT count(DISTINCT pid) AS n FROM reports WHERE closed_at = 0')!.n;
+}

@@ -1,0 +1,143 @@
+import cluster, { type Worker } from 'node:cluster';
+import { systemClock } from '../../clock.ts';
+import type { Config } from '../../config.ts';
+import { openDb, type Db } from '../../db/db.ts';
+import { createLineLog } from '../../log.ts';
+import { createMetricsServer, listenOnLoopback } from '../../metrics/listener.ts';
+import { runningJobNames, startOnceJobs, type RunningJobs } from '../../jobs/once-jobs.ts';
+import { createLimitStore } from '../../limits/rate-limit.ts';
+import { metricsUrl } from '../serve.ts';
+import { metricsListenFailure } from '../startup-errors.ts';
+import { createClusterMetrics, type MetricsMessage } from './metrics.ts';
+import { claimWorkersPort } from './port.ts';
+import { isSlotMessage, serveSlots } from './slots-ipc.ts';
+import { workerIndexVariable, type WorkerMessage } from './worker.ts';
+
+type Fail = (err: unknown, config: Config, line?: string) => never;
+
+/** A worker that dies within this long after its start counts as a crash loop: the next waits longer. */
+const quickDeathMs = 10_000;
+const firstBackoffMs = 250;
+const maxBackoffMs = 30_000;
+/** SIGTERM: workers get this long to finish their requests (they close stragglers after 10 s) before they are killed. */
+const stopGraceMs = 15_000;
+
+/**
+ * The cluster's primary (BOARD_WORKERS > 1): holds the pid file, opens the database first (the
+ * migrations run once, before any worker), runs the once-jobs (lib/once-jobs.ts) and the WAL
+ * checkpoint thread, hands out the machine's hashing, image and search slots, answers the metrics,
+ * claims the port and forks the workers, each of which listens on it itself (lib/cluster/port.ts).
+ * It serves no HTTP and accepts no connection of the board's port. A worker that dies is logged and replaced, after a
+ * back-off when workers keep dying young. SIGTERM stops the workers gracefully, then the jobs,
+ * then the database; exit 0.
+ */
+export function runPrimary(config: Config, releasePidFile: () => void, fail: Fail): void {
+  const log = createLineLog();
+  let db: Db;
+  let jobs: RunningJobs;
+  try {
+    db = openDb(config.dbPath, { backgroundCheckpoints: true });
+    jobs = startOnceJobs({ db, clock: systemClock, log, config, limits: createLimitStore(db, { log }), options: {}, clustered: true });
+  } catch (err) {
+    releasePidFile();
+    return fail(err, config);
+  }
+  log(`board: primary (pid ${process.pid}) runs the background jobs: ${runningJobNames(jobs).join(', ')}, WAL checkpoints`);
+  const slots = serveSlots();
+  const workers = new Map<number, Worker>();
+  const serving = new Set<Worker>();
+  const metrics = config.metrics && createClusterMetrics({ db, clock: systemClock, log, config }, jobs, slots, () => [...serving]);
+  const metricsServer = metrics && createMetricsServer(metrics, log);
+  let listening = 0;
+  let started = false;
+  let stopping = false;
+  let quickDeaths = 0;
+  const pendingForks = new Set<NodeJS.Timeout>();
+  let port = config.port;
+
+  /** All workers listen: the start-up line, then the metrics listener. */
+  const announceStart = (port: number) => {
+    started = true;
+    console.log(`board listening on http://${config.host}:${port} (data in ${config.dataDir}; ${config.workers} workers)`);
+    if (!metricsServer || !config.metrics) return;
+    const { port: wanted, host } = config.metrics;
+    listenOnLoopback(metricsServer, wanted, host).then(
+      (metricsPort) => console.log(`board: metrics on ${metricsUrl(host, metricsPort)}`),
+      (err: Error) => void stop('metrics listener failed').then(() => fail(err, config, metricsListenFailure(err, config.metrics!))),
+    );
+  };
+
+  const onMessage = (worker: Worker, message: WorkerMessage | MetricsMessage) => {
+    if (isSlotMessage(message)) return slots.handle(worker, message);
+    if (message.board === 'metrics') return metrics?.receive(message);
+    if (message.board === 'wake') return jobs[message.job]?.wake();
+    if (message.board === 'notify') return jobs.notifier?.send(message.notice);
+    serving.add(worker); // 'listening'
+    if (!started && ++listening === config.workers) announceStart(message.port);
+  };
+
+  const fork = (index: number) => {
+    const worker = cluster.fork({ [workerIndexVariable]: String(index), PORT: String(port) });
+    const bornAt = Date.now();
+    workers.set(index, worker);
+    worker.on('message', (message: WorkerMessage | MetricsMessage) => onMessage(worker, message));
+    worker.on('error', () => {}); // a send to a worker that is just exiting; its exit follows
+    worker.on('exit', (code, signal) => {
+      slots.forget(worker);
+      serving.delete(worker);
+      if (workers.get(index) === worker) workers.delete(index);
+      if (stopping) return;
+      if (!started) {
+        // A worker that cannot start (port in use, ...) printed its one line; the whole start fails.
+        void stop('a worker could not start').then(() => process.exit(1));
+        return;
+      }
+      quickDeaths = Date.now() - bornAt < quickDeathMs ? quickDeaths + 1 : 0;
+      const delay = quickDeaths === 0 ? 0 : Math.min(maxBackoffMs, firstBackoffMs * 2 ** (quickDeaths - 1));
+      metrics?.countRestart();
+      log(`board: worker ${index} (pid ${worker.process.pid}) ended (${signal ?? `exit code ${code}`}); a new one starts ${delay ? `in ${delay / 1000} s` : 'now'}`);
+      const timer = setTimeout(() => {
+        pendingForks.delete(timer);
+        if (!stopping) fork(index);
+      }, delay);
+      pendingForks.add(timer);
+    });
+  };
+
+  let stopped: Promise<void> | undefined;
+  const stop = (reason: string) => (stopped ??= (async () => {
+    stopping = true;
+    for (const timer of pendingForks) clearTimeout(timer);
+    if (started) log(`board: ${reason}, stopping ${workers.size} workers`);
+    const exits = [...workers.values()].map((worker) => new Promise<void>((resolve) => {
+      if (worker.isDead()) return resolve();
+      worker.once('exit', () => resolve());
+      // A signal, not a message: a worker still loading its modules would drop a message, while
+      // SIGTERM ends it (no handler yet: nothing to finish) or stops it gracefully.
+      worker.process.kill('SIGTERM');
+    }));
+    const kill = setTimeout(() => {
+      log(`board: workers still running after ${stopGraceMs / 1000} s, killing them`);
+      for (const worker of workers.values()) worker.process.kill('SIGKILL');
+    }, stopGraceMs);
+    await Promise.all(exits);
+    clearTimeout(kill);
+    metricsServer?.close();
+    metricsServer?.closeAllConnections();
+    await jobs.stop(); // the last slice commits, fetches are given back
+    await db.close();
+    releasePidFile();
+    log.flush();
+  })());
+
+  claimWorkersPort(config.host, config.port).then(
+    (claimed) => {
+      port = claimed;
+      if (!stopping) for (let index = 1; index <= config.workers; index++) fork(index);
+    },
+    (err: Error) => void stop('the port is not free').then(() => fail(err, config)),
+  );
+  const shutdown = (signal: string) => void stop(signal).then(() => process.exit(0));
+  process.on('SIGTERM', () => shutdown('SIGTERM'));
+  process.on('SIGINT', () => shutdown('SIGINT'));
+}

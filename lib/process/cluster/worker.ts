@@ -1,0 +1,74 @@
+import { createApp, type App } from '../../app.ts';
+import { loadConfig, type Config } from '../../config.ts';
+import type { ReportNotice } from '../../moderation/operator-webhook.ts';
+import type { JobLink } from '../../jobs/once-jobs.ts';
+import { serveApp } from '../serve.ts';
+import type { Semaphore } from '../../limits/semaphore.ts';
+import { slotLimits, useSlots, type SlotPool } from '../../limits/machine-slots.ts';
+import { startupFailure } from '../startup-errors.ts';
+import type { MetricsMessage } from './metrics.ts';
+import { isSlotMessage, remoteSemaphore, type SlotMessage } from './slots-ipc.ts';
+
+/** What a worker tells the primary (besides slot messages, lib/process/cluster/slots-ipc.ts). */
+export type WorkerMessage =
+  | { board: 'listening'; port: number }
+  | { board: 'wake'; job: 'previews' | 'accountRemoval' }
+  | { board: 'notify'; notice: ReportNotice };
+
+/** The worker's number (1..N) the primary gives each worker; a replacement takes over the number of the one it replaces. */
+export const workerIndexVariable = 'BOARD_WORKER_INDEX';
+
+/**
+ * One cluster worker: serves HTTP on its own socket of the shared port (`reusePort`: the kernel
+ * hands it its share of the connections), with its own database connection, its own
+ * response cache and its own impression counts. The once-jobs run in the primary; this process
+ * wakes them over IPC, takes hashing, image and search slots from the primary, and stops
+ * gracefully on SIGTERM (from the primary, or from systemd to the whole group) or when the primary
+ * is gone.
+ */
+export function runWorker(): void {
+  const send = (message: WorkerMessage | SlotMessage | MetricsMessage) => {
+    if (process.connected) process.send!(message);
+  };
+  const grantListeners = new Map<SlotPool, (id: number) => void>();
+  const remote = (pool: SlotPool) => remoteSemaphore(pool, send, (listener) => grantListeners.set(pool, listener));
+  useSlots(Object.fromEntries((Object.keys(slotLimits) as SlotPool[]).map((pool) => [pool, remote(pool)])) as Record<SlotPool, Semaphore>);
+
+  let config: Config;
+  let app: App;
+  const link: JobLink = {
+    wake: (job) => send({ board: 'wake', job }),
+    notify: (notice) => send({ board: 'notify', notice }),
+  };
+  try {
+    config = loadConfig(process.env);
+    app = createApp(config, { worker: { link, label: process.env[workerIndexVariable] ?? '0' } });
+  } catch (err) {
+    console.error(`board: ${startupFailure(err, undefined) ?? (err instanceof Error ? err.stack : String(err))}`);
+    process.exit(1);
+  }
+  const registry = app.services.metrics?.registry;
+  // The primary's scrape asks each serving worker for its registry (lib/process/cluster/metrics.ts).
+  const answerMetrics = (id: number) => void registry?.getMetricsAsJSON().then(
+    (metrics) => send({ board: 'metrics', id, metrics }),
+    (err: Error) => app.services.log(`metrics: ${err.message}`),
+  );
+
+  const serving = serveApp(app, config, {
+    reusePort: true,
+    listening: (port) => send({ board: 'listening', port }),
+    failed: (err, line) => {
+      console.error(`board: ${line ?? startupFailure(err, config) ?? err.stack}`);
+      process.exit(1);
+    },
+  });
+  const shutdown = (reason: string) => void serving.shutdown(reason).then(() => process.exit(0));
+  process.on('message', (message: unknown) => {
+    if (isSlotMessage(message) && message.op === 'grant') grantListeners.get(message.pool)?.(message.id);
+    else if ((message as MetricsMessage | undefined)?.board === 'metrics') answerMetrics((message as MetricsMessage).id);
+  });
+  process.on('SIGTERM', () => shutdown('SIGTERM'));
+  process.on('SIGINT', () => shutdown('SIGINT'));
+  // An orphaned worker (the primary was killed) must not serve on without its jobs.
+  process.on('disconnect', () => shutdown('the primary is gone'));
+}
