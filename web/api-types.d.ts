@@ -85,7 +85,14 @@ declare namespace Api {
     banned_until?: number;
   }
 
-  interface OwnUser extends PublicUser {
+  interface OwnUser {
+    /** user id */
+    uid: number;
+    username: string;
+    /** Unix seconds */
+    created_at: number;
+    /** avatar path under static/media/; "" when none */
+    avatar: string;
     /** 0 until the first login */
     last_login: number;
     role?: "moderator";
