@@ -50,7 +50,9 @@ const rampMs = 2_000;
 const drainMs = 3_000;
 
 type AttackKind = 'feed reads' | 'twenty words' | 'ten words' | 'phrase';
-const attackKinds = (process.env.BENCH_ATTACK_KINDS ?? 'feed reads,twenty words,ten words,phrase').split(',') as AttackKind[];
+const attackKinds = (process.env.BENCH_ATTACK_KINDS ?? 'feed reads,twenty words,ten words,phrase').split(
+  ',',
+) as AttackKind[];
 const attackConnections = (process.env.BENCH_ATTACK_CONNECTIONS ?? '4,16').split(',').map(Number);
 
 /** The everyday words of the seeded text that are long enough to be costly (3 or more trigrams). */
@@ -65,11 +67,17 @@ function shuffled<T>(list: readonly T[]): T[] {
   return out;
 }
 
-interface Sample { ms: number; status: number }
+interface Sample {
+  ms: number;
+  status: number;
+}
 
 function summary(samples: Sample[]) {
-  const ok = samples.filter((s) => s.status === 200).map((s) => s.ms).sort((a, b) => a - b);
-  const at = (q: number) => ok.length ? ok[Math.min(ok.length - 1, Math.floor(q * ok.length))]! : NaN;
+  const ok = samples
+    .filter((s) => s.status === 200)
+    .map((s) => s.ms)
+    .sort((a, b) => a - b);
+  const at = (q: number) => (ok.length ? ok[Math.min(ok.length - 1, Math.floor(q * ok.length))]! : NaN);
   const statuses = new Map<number, number>();
   for (const s of samples) statuses.set(s.status, (statuses.get(s.status) ?? 0) + 1);
   return { count: samples.length, ok: ok.length, p50: at(0.5), p99: at(0.99), max: ok.at(-1) ?? NaN, statuses };
@@ -112,7 +120,9 @@ let attacks = 0;
 function startAttack(url: string, connections: number, kind: AttackKind): () => Promise<Sample[]> {
   attacks++;
   const firstAddress = (1 + attacks) << 18; // each attack 262,144 addresses of its own (from 10.8.0.0), never the main thread's
-  const worker = new Worker(new URL('./search-attacker.mjs', import.meta.url), { workerData: { url, connections, kind, words: commonWords, firstAddress } });
+  const worker = new Worker(new URL('./search-attacker.mjs', import.meta.url), {
+    workerData: { url, connections, kind, words: commonWords, firstAddress },
+  });
   const done = new Promise<Sample[]>((resolve, reject) => {
     worker.once('message', resolve);
     worker.once('error', reject);
@@ -132,7 +142,11 @@ function startAttack(url: string, connections: number, kind: AttackKind): () => 
  * text (bench/german.ts) on pages 0 and 1.
  */
 function ordinarySearches(url: string): () => { url: string; ip: string } {
-  const pages = (q: string, count: number) => Array.from({ length: count }, (_, page) => `/api/search/${page}?q=${encodeURIComponent(q).replace('%26user%3D', '&user=')}`);
+  const pages = (q: string, count: number) =>
+    Array.from(
+      { length: count },
+      (_, page) => `/api/search/${page}?q=${encodeURIComponent(q).replace('%26user%3D', '&user=')}`,
+    );
   const targets = shuffled([
     ...searchCases.flatMap(([, q]) => pages(q, 6)),
     ...[...new Set([...everydayWords, ...parts].map((word) => word.toLowerCase()))].flatMap((word) => pages(word, 2)),
@@ -143,12 +157,20 @@ function ordinarySearches(url: string): () => { url: string; ip: string } {
 
 /** One create, so every cached search page is out of date (the response cache drops them all at a write). */
 async function write(url: string, n: number): Promise<void> {
-  const res = await fetch(`${url}/api/entry/create`, { method: 'POST', headers: { ...formHeaders(1 + n), 'x-forwarded-for': nextIp() }, body: formBody({ content: `Nach dem Angriff ${n} ${Date.now()}` }) });
+  const res = await fetch(`${url}/api/entry/create`, {
+    method: 'POST',
+    headers: { ...formHeaders(1 + n), 'x-forwarded-for': nextIp() },
+    body: formBody({ content: `Nach dem Angriff ${n} ${Date.now()}` }),
+  });
   if (res.status !== 201) throw new Error(`create answered ${res.status}: ${await res.text()}`);
 }
 
 const fmt = (ms: number) => (Number.isNaN(ms) ? '–' : ms < 10 ? ms.toFixed(2) : ms.toFixed(0));
-const statusList = (statuses: Map<number, number>) => [...statuses].sort(([a], [b]) => a - b).map(([s, n]) => `${n} × ${s || 'failed'}`).join(', ');
+const statusList = (statuses: Map<number, number>) =>
+  [...statuses]
+    .sort(([a], [b]) => a - b)
+    .map(([s, n]) => `${n} × ${s || 'failed'}`)
+    .join(', ');
 
 async function main(): Promise<void> {
   const dir = join(dataRoot, `${size}-attack`);
@@ -157,12 +179,15 @@ async function main(): Promise<void> {
     mkdirSync(dir, { recursive: true });
     const started = performance.now();
     await seedBoard(dbPath, { entries: size });
-    console.error(`seeded ${size.toLocaleString('en')} entries in ${((performance.now() - started) / 1000).toFixed(0)} s`);
+    console.error(
+      `seeded ${size.toLocaleString('en')} entries in ${((performance.now() - started) / 1000).toFixed(0)} s`,
+    );
   } else {
     const db = new Database(dbPath, { readonly: true });
     const entries = (db.prepare('SELECT max(pid) AS n FROM entries').get() as { n: number }).n;
     db.close();
-    if (entries < size) throw new Error(`${dbPath} holds ${entries} entries, not ${size}: remove the folder to seed it again`);
+    if (entries < size)
+      throw new Error(`${dbPath} holds ${entries} entries, not ${size}: remove the folder to seed it again`);
   }
   const loadBefore = loadavg();
   const board = await startBoard(dir, basePort + 20, { BOARD_LIMITS: limits, BOARD_WORKERS: workers }, codeRoot);
@@ -191,14 +216,19 @@ async function main(): Promise<void> {
         const stopAttack = startAttack(board.url, connections, kind);
         await sleep(rampMs);
         const honest = ordinarySearches(board.url);
-        const [reader, searcher] = await Promise.all([paced(readerRate, phaseSeconds, feed), paced(honestSearchRate, phaseSeconds, honest)]);
+        const [reader, searcher] = await Promise.all([
+          paced(readerRate, phaseSeconds, feed),
+          paced(honestSearchRate, phaseSeconds, honest),
+        ]);
         const attack = summary(await stopAttack());
         const read = summary(reader);
         const searched = summary(searcher);
         if (kind !== 'feed reads') worstRatio = Math.max(worstRatio, read.p99 / unloaded.p99); // the yardstick is no search
-        rows.push(`| ${connections} connections: ${kind} | ${fmt(read.p50)} | ${fmt(read.p99)} | ${fmt(read.max)} | ${(read.p99 / unloaded.p99).toFixed(2)} | `
-          + `${Math.round(attack.count / (phaseSeconds + rampMs / 1000))}/s: ${statusList(attack.statuses)}; p50 ${fmt(attack.p50)} ms of the 200s | `
-          + `${searched.ok} of ${searched.count} | ${fmt(searched.p99)} |`);
+        rows.push(
+          `| ${connections} connections: ${kind} | ${fmt(read.p50)} | ${fmt(read.p99)} | ${fmt(read.max)} | ${(read.p99 / unloaded.p99).toFixed(2)} | ` +
+            `${Math.round(attack.count / (phaseSeconds + rampMs / 1000))}/s: ${statusList(attack.statuses)}; p50 ${fmt(attack.p50)} ms of the 200s | ` +
+            `${searched.ok} of ${searched.count} | ${fmt(searched.p99)} |`,
+        );
         log(rows.at(-1)!);
         await sleep(drainMs);
       }
@@ -212,12 +242,12 @@ async function main(): Promise<void> {
     const run = [
       `### ${new Date().toISOString().slice(0, 10)}: ${codeRoot === root ? 'this checkout' : `the code of ${codeRoot}`}, ${workers === '1' ? 'one process' : `${workers} workers`}`,
       '',
-      `bench/search-attack.ts on ${machine}; ${size.toLocaleString('en')} entries; the server with BOARD_LIMITS=${limits}, BOARD_WORKERS=${workers}`
-        + `; ${phaseSeconds} s a phase; load average (1, 5, 15 min) ${loadBefore.map((l) => l.toFixed(2)).join(', ')} `
-        + `before and ${loadAfter.map((l) => l.toFixed(2)).join(', ')} after (other work on the machine: the figures are only as quiet as it was).`,
+      `bench/search-attack.ts on ${machine}; ${size.toLocaleString('en')} entries; the server with BOARD_LIMITS=${limits}, BOARD_WORKERS=${workers}` +
+        `; ${phaseSeconds} s a phase; load average (1, 5, 15 min) ${loadBefore.map((l) => l.toFixed(2)).join(', ')} ` +
+        `before and ${loadAfter.map((l) => l.toFixed(2)).join(', ')} after (other work on the machine: the figures are only as quiet as it was).`,
       '',
-      `An honest reader's GET /api/entry/feed/0 (${readerRate} a second, paced), under costly searches from connections that each ask the next as soon as they have an answer `
-        + `(a new address every 25); an honest searcher (${honestSearchRate} a second, ordinary searches) alongside:`,
+      `An honest reader's GET /api/entry/feed/0 (${readerRate} a second, paced), under costly searches from connections that each ask the next as soon as they have an answer ` +
+        `(a new address every 25); an honest searcher (${honestSearchRate} a second, ordinary searches) alongside:`,
       '',
       '| load | feed p50 ms | feed p99 ms | feed max ms | p99 × unloaded | attacking searches: answers | honest searches answered 200 | their p99 ms |',
       '|---|---:|---:|---:|---:|---|---:|---:|',
@@ -230,8 +260,8 @@ async function main(): Promise<void> {
       `| before the attacks | ${fmt(searchesBefore.p50)} | ${fmt(searchesBefore.p99)} | ${fmt(searchesBefore.max)} | ${statusList(searchesBefore.statuses)} |`,
       `| after the attacks | ${fmt(searchesAfter.p50)} | ${fmt(searchesAfter.p99)} | ${fmt(searchesAfter.max)} | ${statusList(searchesAfter.statuses)} |`,
       '',
-      `- targets (issue 28): feed p99 under searches within 2 × unloaded (${fmt(2 * unloaded.p99)} ms): ${worstRatio <= 2 ? 'met' : 'not met'} `
-        + `(at most ${worstRatio.toFixed(2)} ×); ordinary searches after the attacks under 50 ms p99: ${searchesAfter.p99 < 50 ? 'met' : 'not met'}`,
+      `- targets (issue 28): feed p99 under searches within 2 × unloaded (${fmt(2 * unloaded.p99)} ms): ${worstRatio <= 2 ? 'met' : 'not met'} ` +
+        `(at most ${worstRatio.toFixed(2)} ×); ordinary searches after the attacks under 50 ms p99: ${searchesAfter.p99 < 50 ? 'met' : 'not met'}`,
       `- the server's resident memory at the end: ${rss.map((mb) => `${mb.toFixed(0)} MB`).join(' + ')}`,
       '',
     ].join('\n');

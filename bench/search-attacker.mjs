@@ -19,7 +19,8 @@ function shuffled(list) {
 function attackQuery() {
   if (kind === 'phrase') {
     let phrase = '';
-    for (const word of shuffled(words).concat(shuffled(words))) if (phrase.length + word.length + 1 <= 196) phrase += (phrase ? ' ' : '') + word;
+    for (const word of shuffled(words).concat(shuffled(words)))
+      if (phrase.length + word.length + 1 <= 196) phrase += (phrase ? ' ' : '') + word;
     return `"${phrase}"`;
   }
   const picked = shuffled(words).slice(0, kind === 'twenty words' ? 20 : 10);
@@ -37,21 +38,24 @@ const nextIp = () => {
 let stopping = false;
 parentPort.once('message', () => (stopping = true));
 const samples = [];
-await Promise.all(Array.from({ length: connections }, async () => {
-  let ip = '';
-  for (let n = 0; !stopping; n++) {
-    if (n % 25 === 0) ip = nextIp();
-    const started = performance.now();
-    let status = 0;
-    try {
-      const target = kind === 'feed reads' ? '/api/entry/feed/0' : `/api/search/0?q=${encodeURIComponent(attackQuery())}`;
-      const res = await fetch(url + target, { headers: { 'x-forwarded-for': ip } });
-      await res.arrayBuffer();
-      status = res.status;
-    } catch {
-      // counted as status 0: failed
+await Promise.all(
+  Array.from({ length: connections }, async () => {
+    let ip = '';
+    for (let n = 0; !stopping; n++) {
+      if (n % 25 === 0) ip = nextIp();
+      const started = performance.now();
+      let status = 0;
+      try {
+        const target =
+          kind === 'feed reads' ? '/api/entry/feed/0' : `/api/search/0?q=${encodeURIComponent(attackQuery())}`;
+        const res = await fetch(url + target, { headers: { 'x-forwarded-for': ip } });
+        await res.arrayBuffer();
+        status = res.status;
+      } catch {
+        // counted as status 0: failed
+      }
+      samples.push({ ms: performance.now() - started, status });
     }
-    samples.push({ ms: performance.now() - started, status });
-  }
-}));
+  }),
+);
 parentPort.postMessage(samples);

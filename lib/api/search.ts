@@ -43,5 +43,7 @@ async function searchPage(ctx: Ctx) {
   const expression = termsExpression(terms);
   if (!expression) return []; // only characters that no word is made of
   const uid = author?.uid;
-  return db.responses.search(`${uid ?? ''}\n${page}\n${expression}`, () => searchEntries(db, expression, uid, page, ctx.app.searchThreads.all));
+  return db.responses.search(`${uid ?? ''}\n${page}\n${expression}`, () =>
+    searchEntries(db, expression, uid, page, ctx.app.searchThreads.all),
+  );
 }

@@ -13,11 +13,20 @@ export type MatchRunner = (sql: string, params: unknown[]) => Promise<{ pid: num
  * The match is the costly part and runs where `runMatch` puts it; the page's 20 entries are read
  * on the caller's connection, like the feed's.
  */
-export async function searchEntries(db: Db, expression: string, authorUid: number | undefined, page: number, runMatch: MatchRunner): Promise<EntryJson[]> {
+export async function searchEntries(
+  db: Db,
+  expression: string,
+  authorUid: number | undefined,
+  page: number,
+  runMatch: MatchRunner,
+): Promise<EntryJson[]> {
   const match = authorUid === undefined ? expression : `author : "${authorTerm(authorUid)}" AND (${expression})`;
   const pids = await runMatch(
     'SELECT rowid AS pid FROM search WHERE search MATCH ? ORDER BY rowid DESC LIMIT ? OFFSET ?',
     [match, feedPageSize, page * feedPageSize],
   );
-  return readLiveEntriesWithLatest(db, pids.map((row) => row.pid));
+  return readLiveEntriesWithLatest(
+    db,
+    pids.map((row) => row.pid),
+  );
 }

@@ -95,21 +95,26 @@ export function startSearchThreads(dbPath: string, options: SearchThreadOptions 
     Atomics.notify(gate, 0);
   };
 
-  const run = (sql: string, params: unknown[]) => new Promise<unknown[]>((resolve, reject) => {
-    if (closed) return reject(new Error('the search threads are stopped'));
-    const worker = idle.pop() ?? spawn();
-    // Referenced only while it searches: a search in flight keeps the process alive, an idle thread does not.
-    worker.ref();
-    jobs.set(worker, { resolve, reject });
-    worker.postMessage({ sql, params });
-  });
+  const run = (sql: string, params: unknown[]) =>
+    new Promise<unknown[]>((resolve, reject) => {
+      if (closed) return reject(new Error('the search threads are stopped'));
+      const worker = idle.pop() ?? spawn();
+      // Referenced only while it searches: a search in flight keeps the process alive, an idle thread does not.
+      worker.ref();
+      jobs.set(worker, { resolve, reject });
+      worker.postMessage({ sql, params });
+    });
 
   return {
     async all<T>(sql: string, params: unknown[]): Promise<T[]> {
       try {
-        return await slots.search(() => run(sql, params), undefined, searchQueueBound) as T[];
+        return (await slots.search(() => run(sql, params), undefined, searchQueueBound)) as T[];
       } catch (err) {
-        if (err instanceof SlotRefused) throw new ApiError(503, 'search.busy', { headers: { 'Retry-After': String(busyRetrySeconds) }, limit: 'brake/search' });
+        if (err instanceof SlotRefused)
+          throw new ApiError(503, 'search.busy', {
+            headers: { 'Retry-After': String(busyRetrySeconds) },
+            limit: 'brake/search',
+          });
         throw err;
       }
     },

@@ -7,7 +7,16 @@ import { createApp } from '../../lib/app.ts';
 import { loadConfig, prepareDataDir } from '../../lib/config.ts';
 import { serveApp, type Serving } from '../../lib/process/serve.ts';
 import { slots } from '../../lib/limits/machine-slots.ts';
-import { asnFixtureDir, assertError, post, rawRequest, useBoard, visitor, type Answer, type Client } from '../helpers.ts';
+import {
+  asnFixtureDir,
+  assertError,
+  post,
+  rawRequest,
+  useBoard,
+  visitor,
+  type Answer,
+  type Client,
+} from '../helpers.ts';
 import { waitFor } from '../preview-helpers.ts';
 
 /**
@@ -21,10 +30,11 @@ const search = (client: Client, q: string) => client.get(`/api/search/0?q=${enco
 const contents = (answer: Answer) => (answer.body as { content: string }[]).map((e) => e.content);
 
 /** Waits until the machine's search slots (this process's, lib/slots.ts) show this many running and waiting. */
-const searchLine = (running: number, waiting: number) => waitFor(`${running} searches running, ${waiting} waiting`, () => {
-  const load = slots.search.load();
-  return load.running === running && load.waiting === waiting;
-});
+const searchLine = (running: number, waiting: number) =>
+  waitFor(`${running} searches running, ${waiting} waiting`, () => {
+    const load = slots.search.load();
+    return load.running === running && load.waiting === waiting;
+  });
 
 describe('search: at most 10 terms', () => {
   const t = useBoard({ members: ['Anna'] });
@@ -34,11 +44,22 @@ describe('search: at most 10 terms', () => {
     await post(t.members.Anna, `Zählen: ${words}.`);
     const ten = words.split(' ').slice(0, 10).join(' ');
     assert.deepEqual(contents(await search(visitor(t.board), ten)), [`Zählen: ${words}.`]);
-    assert.deepEqual(contents(await search(visitor(t.board), `"${words}"`)), [`Zählen: ${words}.`], 'a phrase is one term');
-    assert.deepEqual(contents(await search(visitor(t.board), `"${words}" eins zwei drei vier fünf sechs sieben acht neun`)), [`Zählen: ${words}.`], 'a phrase and nine words');
+    assert.deepEqual(
+      contents(await search(visitor(t.board), `"${words}"`)),
+      [`Zählen: ${words}.`],
+      'a phrase is one term',
+    );
+    assert.deepEqual(
+      contents(await search(visitor(t.board), `"${words}" eins zwei drei vier fünf sechs sieben acht neun`)),
+      [`Zählen: ${words}.`],
+      'a phrase and nine words',
+    );
     const eleven = await search(visitor(t.board), words.split(' ').slice(0, 11).join(' '));
     assertError(eleven, 400, 'input.invalid', { field: 'q', exact: true });
-    assert.equal(eleven.body.error.message, 'Bitte höchstens 10 Suchwörter eingeben; eine Wortfolge in Anführungszeichen zählt als eines.');
+    assert.equal(
+      eleven.body.error.message,
+      'Bitte höchstens 10 Suchwörter eingeben; eine Wortfolge in Anführungszeichen zählt als eines.',
+    );
     assertError(await search(visitor(t.board), `"${words}" ${ten}`), 400, 'input.invalid', 'q');
   });
 });
@@ -75,27 +96,49 @@ describe('search: the line is bounded', () => {
     const busy = await search(visitor(t.board), 'wort10');
     assertError(busy, 503, 'search.busy', { exact: true });
     assert.equal(busy.headers.get('retry-after'), '2');
-    assert.equal(busy.body.error.message, 'Die Suche ist gerade ausgelastet. Bitte versuche es in ein paar Sekunden noch einmal.');
+    assert.equal(
+      busy.body.error.message,
+      'Die Suche ist gerade ausgelastet. Bitte versuche es in ein paar Sekunden noch einmal.',
+    );
     // The same page under the same board state is being built already: it waits for that build, not in the line.
     const { tally } = t.board.app.services.db.responses;
     const hitsBefore = tally.searchHits;
     const again = search(visitor(t.board), 'wort0');
-    await waitFor('the second wort0 joins the first one\'s build', () => tally.searchHits === hitsBefore + 1);
+    await waitFor("the second wort0 joins the first one's build", () => tally.searchHits === hitsBefore + 1);
     assert.deepEqual(slots.search.load(), { running: 2, waiting: 8 }, 'it took no place in the line');
     t.board.app.services.searchThreads.release();
     const answers = await Promise.all([...held, again]);
-    assert.deepEqual(answers.map((a) => a.status), Array(11).fill(200));
+    assert.deepEqual(
+      answers.map((a) => a.status),
+      Array(11).fill(200),
+    );
     assert.deepEqual(answers.map(contents), [
-      ['Wort0 steht hier, Wort5 auch.'], [], [], [], [], ['Wort0 steht hier, Wort5 auch.'], [], [], [], [], ['Wort0 steht hier, Wort5 auch.'],
+      ['Wort0 steht hier, Wort5 auch.'],
+      [],
+      [],
+      [],
+      [],
+      ['Wort0 steht hier, Wort5 auch.'],
+      [],
+      [],
+      [],
+      [],
+      ['Wort0 steht hier, Wort5 auch.'],
     ]);
     assert.equal((await search(visitor(t.board), 'wort10')).status, 200, 'the line is free again');
   });
 });
 
 describe('search: graceful stop', () => {
-  test('SIGTERM\'s stop answers the search in flight first, then stops the search threads', async () => {
+  test("SIGTERM's stop answers the search in flight first, then stops the search threads", async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'board-test-'));
-    const config = loadConfig({ BOARD_DATA: dataDir, PORT: '0', BOARD_SCRYPT_LOGN: '14', BOARD_PREVIEW: '0', BOARD_ASN_DB: asnFixtureDir });
+    const config = loadConfig({
+      BOARD_DATA: dataDir,
+      PORT: '0',
+      BOARD_SCRYPT_LOGN: '14',
+      BOARD_PREVIEW: '0',
+      BOARD_ASN_DB: asnFixtureDir,
+    });
     prepareDataDir(config);
     const app = createApp(config, { log: () => {}, searchThreads: { held: true } });
     try {

@@ -32,7 +32,12 @@ export function runWorker(): void {
   };
   const grantListeners = new Map<SlotPool, (id: number) => void>();
   const remote = (pool: SlotPool) => remoteSemaphore(pool, send, (listener) => grantListeners.set(pool, listener));
-  useSlots(Object.fromEntries((Object.keys(slotLimits) as SlotPool[]).map((pool) => [pool, remote(pool)])) as Record<SlotPool, Semaphore>);
+  useSlots(
+    Object.fromEntries((Object.keys(slotLimits) as SlotPool[]).map((pool) => [pool, remote(pool)])) as Record<
+      SlotPool,
+      Semaphore
+    >,
+  );
 
   let config: Config;
   let app: App;
@@ -49,10 +54,11 @@ export function runWorker(): void {
   }
   const registry = app.services.metrics?.registry;
   // The primary's scrape asks each serving worker for its registry (lib/process/cluster/metrics.ts).
-  const answerMetrics = (id: number) => void registry?.getMetricsAsJSON().then(
-    (metrics) => send({ board: 'metrics', id, metrics }),
-    (err: Error) => app.services.log(`metrics: ${err.message}`),
-  );
+  const answerMetrics = (id: number) =>
+    void registry?.getMetricsAsJSON().then(
+      (metrics) => send({ board: 'metrics', id, metrics }),
+      (err: Error) => app.services.log(`metrics: ${err.message}`),
+    );
 
   const serving = serveApp(app, config, {
     reusePort: true,
@@ -65,7 +71,8 @@ export function runWorker(): void {
   const shutdown = (reason: string) => void serving.shutdown(reason).then(() => process.exit(0));
   process.on('message', (message: unknown) => {
     if (isSlotMessage(message) && message.op === 'grant') grantListeners.get(message.pool)?.(message.id);
-    else if ((message as MetricsMessage | undefined)?.board === 'metrics') answerMetrics((message as MetricsMessage).id);
+    else if ((message as MetricsMessage | undefined)?.board === 'metrics')
+      answerMetrics((message as MetricsMessage).id);
   });
   process.on('SIGTERM', () => shutdown('SIGTERM'));
   process.on('SIGINT', () => shutdown('SIGINT'));
