@@ -41,10 +41,11 @@ function main(): void {
       fail(err, ready, line);
     },
   });
-  const shutdown = (signal: string) => void serving.shutdown(signal).then(() => {
-    release();
-    process.exit(0);
-  });
+  const shutdown = (signal: string) =>
+    void serving.shutdown(signal).then(() => {
+      release();
+      process.exit(0);
+    });
   process.on('SIGTERM', () => shutdown('SIGTERM'));
   process.on('SIGINT', () => shutdown('SIGINT'));
 }

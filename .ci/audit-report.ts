@@ -1,7 +1,20 @@
 /** What `npm audit --json` reports (the parts .ci/audit.ts reads). */
-export interface Advisory { source?: number; url?: string; title?: string; severity?: string }
-export interface Vulnerability { name: string; severity: string; via: (Advisory | string)[] }
-export interface AuditReport { vulnerabilities?: Record<string, Vulnerability>; statusCode?: number; message?: string }
+export interface Advisory {
+  source?: number;
+  url?: string;
+  title?: string;
+  severity?: string;
+}
+export interface Vulnerability {
+  name: string;
+  severity: string;
+  via: (Advisory | string)[];
+}
+export interface AuditReport {
+  vulnerabilities?: Record<string, Vulnerability>;
+  statusCode?: number;
+  message?: string;
+}
 
 /** The advisory ids (GHSA-…) listed under a "Known advisories" heading of the README's text. */
 export function knownAdvisories(readme: string): Set<string> {

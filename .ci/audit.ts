@@ -20,10 +20,15 @@ if (!report.vulnerabilities) {
   console.log(`audit: NOT CHECKED: the registry answered no audit (${report.message ?? `exit ${run.status}`})`);
   process.exit(0);
 }
-const { lines, blocking } = auditLines(report, knownAdvisories(readFileSync(new URL('../README.md', import.meta.url), 'utf8')));
+const { lines, blocking } = auditLines(
+  report,
+  knownAdvisories(readFileSync(new URL('../README.md', import.meta.url), 'utf8')),
+);
 for (const line of lines) console.log(`audit: ${line}`);
 if (blocking.length) {
-  console.error(`audit: ${blocking.length} high or critical advisories in the runtime dependencies: update them (npm update), or when no fix exists list the id with the reason in README "Known advisories"`);
+  console.error(
+    `audit: ${blocking.length} high or critical advisories in the runtime dependencies: update them (npm update), or when no fix exists list the id with the reason in README "Known advisories"`,
+  );
   process.exit(1);
 }
 console.log(`audit: no high or critical advisory in the runtime dependencies (${lines.length} lower ones)`);

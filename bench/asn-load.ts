@@ -41,10 +41,16 @@ for (let i = 0; i < rounds; i++) db.lookup(probes[i % probes.length]!);
 const lookupUs = ((performance.now() - started) * 1000) / rounds;
 
 console.log(`data set       ${folder}`);
-console.log(`rows           ${result.v4Ranges} IPv4 ranges, ${result.v6Ranges} IPv6 ranges, ${result.asns} distinct ASNs`);
-console.log(`load time      ${result.ms} ms (start to lookups answering; the event loop was never blocked longer than ${longestPause.toFixed(0)} ms)`);
+console.log(
+  `rows           ${result.v4Ranges} IPv4 ranges, ${result.v6Ranges} IPv6 ranges, ${result.asns} distinct ASNs`,
+);
+console.log(
+  `load time      ${result.ms} ms (start to lookups answering; the event loop was never blocked longer than ${longestPause.toFixed(0)} ms)`,
+);
 console.log(`tables         ${mb(result.tableBytes)} (typed arrays and the name buffer)`);
-console.log(`kept after gc  ${mb(after.heapUsed - before.heapUsed + after.arrayBuffers - before.arrayBuffers)} (JS heap + array buffers); rss +${mb(after.rss - before.rss)}`);
+console.log(
+  `kept after gc  ${mb(after.heapUsed - before.heapUsed + after.arrayBuffers - before.arrayBuffers)} (JS heap + array buffers); rss +${mb(after.rss - before.rss)}`,
+);
 console.log(`peak in load   ${mb(peak - before.heapUsed - before.arrayBuffers)} (JS heap + array buffers)`);
 console.log(`lookup         ${lookupUs.toFixed(2)} µs`);
 for (const ip of probes) console.log(`  ${ip.padEnd(22)} ${JSON.stringify(db.lookup(ip))}`);

@@ -36,9 +36,22 @@ function nextIp(): string {
   return `10.${(ipCounter >> 16) & 255}.${(ipCounter >> 8) & 255}.${ipCounter & 255}`;
 }
 
-export type Setup = (client: { setHeaders(h: Record<string, string>): void; setHeadersAndBody(h: Record<string, string>, b: string | Buffer): void }, index: number) => void;
+export type Setup = (
+  client: {
+    setHeaders(h: Record<string, string>): void;
+    setHeadersAndBody(h: Record<string, string>, b: string | Buffer): void;
+  },
+  index: number,
+) => void;
 
-export interface LoadOptions { path: string; method?: 'GET' | 'POST'; setup?: Setup; connections?: number; overallRate?: number; duration?: number }
+export interface LoadOptions {
+  path: string;
+  method?: 'GET' | 'POST';
+  setup?: Setup;
+  connections?: number;
+  overallRate?: number;
+  duration?: number;
+}
 
 export async function load(url: string, options: LoadOptions): Promise<autocannon.Result> {
   let index = 0;
@@ -60,7 +73,8 @@ function wrapClient(client: any) {
   const ip = nextIp();
   return {
     setHeaders: (h: Record<string, string>) => client.setHeaders({ ...h, 'x-forwarded-for': ip }),
-    setHeadersAndBody: (h: Record<string, string>, b: string | Buffer) => client.setHeadersAndBody({ ...h, 'x-forwarded-for': ip }, b),
+    setHeadersAndBody: (h: Record<string, string>, b: string | Buffer) =>
+      client.setHeadersAndBody({ ...h, 'x-forwarded-for': ip }, b),
   };
 }
 
@@ -98,11 +112,26 @@ export interface Board {
  * BOARD_LIMITS); `codeRoot`: another checkout's code to run, `node` another Node binary to run it
  * on (a before/after comparison).
  */
-export async function startBoard(dataDir: string, port: number, env: Record<string, string> = {}, codeRoot = root, node = process.execPath): Promise<Board> {
+export async function startBoard(
+  dataDir: string,
+  port: number,
+  env: Record<string, string> = {},
+  codeRoot = root,
+  node = process.execPath,
+): Promise<Board> {
   const started = performance.now();
   const proc = spawn(node, ['--import', 'tsx', 'server.ts'], {
     cwd: codeRoot,
-    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', BOARD_DATA: dataDir, BOARD_TRUST_PROXY: '1', BOARD_PREVIEW: '0', BOARD_LIMITS: boardLimits, ...env },
+    env: {
+      ...process.env,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      BOARD_DATA: dataDir,
+      BOARD_TRUST_PROXY: '1',
+      BOARD_PREVIEW: '0',
+      BOARD_LIMITS: boardLimits,
+      ...env,
+    },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
   const url = `http://127.0.0.1:${port}`;
@@ -130,7 +159,11 @@ export function rssMb(pid: number): number {
 export function rssEachMb(pid: number): number[] {
   let children: number[] = [];
   try {
-    children = readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number);
+    children = readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8')
+      .trim()
+      .split(/\s+/)
+      .filter(Boolean)
+      .map(Number);
   } catch {
     // no children file: a single process
   }
@@ -141,5 +174,7 @@ export function formBody(fields: Record<string, string>): string {
   return new URLSearchParams(fields).toString();
 }
 
-export const formHeaders = (uid: number) => ({ 'content-type': 'application/x-www-form-urlencoded', cookie: `session=${benchSessionToken(uid)}` });
-
+export const formHeaders = (uid: number) => ({
+  'content-type': 'application/x-www-form-urlencoded',
+  cookie: `session=${benchSessionToken(uid)}`,
+});

@@ -52,13 +52,15 @@ export async function measureLimitCosts(count = 20_000): Promise<LimitCost[]> {
     ];
     // A flood from one account: once a counter is full, refusals skip the database.
     const flood = { uid: 999_999, ip: '10.255.255.254' };
-    results.push(measure('a refused write (its counter known full)', count, () => {
-      try {
-        checkWriteLimit(store, 'create', flood, 1, now);
-      } catch {
-        // refused: the case measured
-      }
-    }));
+    results.push(
+      measure('a refused write (its counter known full)', count, () => {
+        try {
+          checkWriteLimit(store, 'create', flood, 1, now);
+        } catch {
+          // refused: the case measured
+        }
+      }),
+    );
     results.push({ name: `rows in the table afterwards: ${store.size().toLocaleString('en')}`, microseconds: NaN });
     return results;
   } finally {
@@ -69,7 +71,9 @@ export async function measureLimitCosts(count = 20_000): Promise<LimitCost[]> {
 
 /** The markdown lines of the measurement. */
 export function limitCostLines(costs: LimitCost[]): string[] {
-  return costs.map((c) => (Number.isNaN(c.microseconds) ? `- ${c.name}` : `- ${c.name}: ${c.microseconds.toFixed(1)} µs per request`));
+  return costs.map((c) =>
+    Number.isNaN(c.microseconds) ? `- ${c.name}` : `- ${c.name}: ${c.microseconds.toFixed(1)} µs per request`,
+  );
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {

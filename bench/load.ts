@@ -19,7 +19,12 @@ export interface Measured {
 /** autocannon (bench/harness.ts load), as a Measured. */
 export async function cannon(url: string, options: LoadOptions): Promise<Measured> {
   const result = await load(url, options);
-  return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, errors: result.errors + result.timeouts + result.non2xx };
+  return {
+    rps: result.requests.average,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    errors: result.errors + result.timeouts + result.non2xx,
+  };
 }
 
 /** wrk must be there: the Debian package, installed with apt-get when missing. */
@@ -34,14 +39,29 @@ export function ensureWrk(): void {
 }
 
 /** wrk on one GET path: `threads` generator threads, unpinned, like the board's workers. */
-export function wrk(url: string, path: string, options: { threads?: number; connections?: number; duration?: number; newConnections?: boolean } = {}): Promise<Measured> {
-  const args = ['--latency', '-t', String(options.threads ?? 1), '-c', String(options.connections ?? connections), '-d', `${options.duration ?? seconds}s`, url + path];
+export function wrk(
+  url: string,
+  path: string,
+  options: { threads?: number; connections?: number; duration?: number; newConnections?: boolean } = {},
+): Promise<Measured> {
+  const args = [
+    '--latency',
+    '-t',
+    String(options.threads ?? 1),
+    '-c',
+    String(options.connections ?? connections),
+    '-d',
+    `${options.duration ?? seconds}s`,
+    url + path,
+  ];
   // Connection: close makes every request a new connection, as a proxy without upstream keep-alive sends them.
   if (options.newConnections) args.push('-H', 'Connection: close');
   return new Promise((resolve, reject) => {
     const child = spawn('wrk', args, { stdio: ['ignore', 'pipe', 'inherit'] });
     let out = '';
-    child.stdout.on('data', (chunk: Buffer) => { out += chunk.toString(); });
+    child.stdout.on('data', (chunk: Buffer) => {
+      out += chunk.toString();
+    });
     child.on('error', reject);
     child.on('exit', () => {
       const ms = (label: string) => {
@@ -49,15 +69,26 @@ export function wrk(url: string, path: string, options: { threads?: number; conn
         if (!m) return NaN;
         return Number(m[1]) * (m[2] === 'us' ? 0.001 : m[2] === 's' ? 1000 : 1);
       };
-      const errors = Number(/Non-2xx or 3xx responses: (\d+)/.exec(out)?.[1] ?? 0) + Number(/Socket errors: .*?timeout (\d+)/.exec(out)?.[1] ?? 0);
+      const errors =
+        Number(/Non-2xx or 3xx responses: (\d+)/.exec(out)?.[1] ?? 0) +
+        Number(/Socket errors: .*?timeout (\d+)/.exec(out)?.[1] ?? 0);
       resolve({ rps: Number(/Requests\/sec:\s+([\d.]+)/.exec(out)?.[1] ?? NaN), p50: ms('50'), p99: ms('99'), errors });
     });
   });
 }
 
 /** Starts one of the ceilings (bench/baseline.ts or bench/same-bytes.ts; the latter in `processes` processes) on `port`; resolves once it is ready. */
-export async function startCeiling(script: 'baseline.ts' | 'same-bytes.ts', argument: string, port: number, processes = 1): Promise<ChildProcess> {
-  const proc = spawn(process.execPath, ['--import', 'tsx', join('bench', script), argument, String(port), String(processes)], { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] });
+export async function startCeiling(
+  script: 'baseline.ts' | 'same-bytes.ts',
+  argument: string,
+  port: number,
+  processes = 1,
+): Promise<ChildProcess> {
+  const proc = spawn(
+    process.execPath,
+    ['--import', 'tsx', join('bench', script), argument, String(port), String(processes)],
+    { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] },
+  );
   await new Promise((r) => proc.stdout!.once('data', r));
   return proc;
 }
@@ -87,7 +118,11 @@ export interface Interleaved {
  * parameters, and the order turns every round (base first, then measured first, …), so a drift
  * of the machine during a pair costs each side in turn.
  */
-export async function interleaved(base: () => Promise<Measured>, measured: () => Promise<Measured>, count = rounds): Promise<Interleaved> {
+export async function interleaved(
+  base: () => Promise<Measured>,
+  measured: () => Promise<Measured>,
+  count = rounds,
+): Promise<Interleaved> {
   const bases: Measured[] = [];
   const measureds: Measured[] = [];
   for (let i = 0; i < count; i++) {
@@ -111,7 +146,11 @@ export async function inTurn<T>(base: () => Promise<T>, measured: () => Promise<
 /** Rounds measured in pairs (base i and measured i back to back): the median rounds and the ratio. */
 export function compareRounds(bases: Measured[], measureds: Measured[]): Interleaved {
   const ratios = measureds.map((m, i) => m.rps / bases[i]!.rps);
-  return { base: medianRound(bases), measured: medianRound(measureds), ratio: { median: median(ratios), min: Math.min(...ratios), max: Math.max(...ratios) } };
+  return {
+    base: medianRound(bases),
+    measured: medianRound(measureds),
+    ratio: { median: median(ratios), min: Math.min(...ratios), max: Math.max(...ratios) },
+  };
 }
 
 export function median(values: number[]): number {

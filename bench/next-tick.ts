@@ -32,37 +32,58 @@ process.on('SIGTERM', () => session.post('Profiler.stop', (err, answer) => {
 }));
 `;
 
-interface Server { node: string; version: string; proc: ChildProcess; url: string; profileDir: string; rates: number[] }
+interface Server {
+  node: string;
+  version: string;
+  proc: ChildProcess;
+  url: string;
+  profileDir: string;
+  rates: number[];
+}
 
 const servers: Server[] = [];
 for (const [i, node] of nodes.entries()) {
   const profileDir = mkdtempSync(join(tmpdir(), 'next-tick-'));
   const port = basePort + 30 + i;
-  const proc = spawn(node, ['-e', serverCode, String(port), join(profileDir, 'last-minute.cpuprofile')], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const proc = spawn(node, ['-e', serverCode, String(port), join(profileDir, 'last-minute.cpuprofile')], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   await new Promise((resolve) => proc.stdout!.once('data', resolve));
-  const version = String(await new Promise((resolve) => {
-    const v = spawn(node, ['-p', 'process.version']);
-    let out = '';
-    v.stdout.on('data', (d: Buffer) => { out += d; });
-    v.on('exit', () => resolve(out.trim()));
-  }));
+  const version = String(
+    await new Promise((resolve) => {
+      const v = spawn(node, ['-p', 'process.version']);
+      let out = '';
+      v.stdout.on('data', (d: Buffer) => {
+        out += d;
+      });
+      v.on('exit', () => resolve(out.trim()));
+    }),
+  );
   servers.push({ node, version, proc, url: `http://127.0.0.1:${port}`, profileDir, rates: [] });
 }
 
 for (let minute = 1; minute <= minutes; minute++) {
   if (minute === minutes) for (const server of servers) server.proc.kill('SIGUSR2');
-  const results = await Promise.all(servers.map((server) => wrk(server.url, '/', { threads: 1, connections: 16, duration: 60 })));
+  const results = await Promise.all(
+    servers.map((server) => wrk(server.url, '/', { threads: 1, connections: 16, duration: 60 })),
+  );
   results.forEach((result, k) => servers[k]!.rates.push(result.rps));
   console.log(`minute ${minute}: ${servers.map((s, k) => `${s.version} ${results[k]!.rps.toFixed(0)}/s`).join(', ')}`);
 }
 
-interface ProfileNode { id: number; callFrame: { functionName: string; url: string }; hitCount?: number }
+interface ProfileNode {
+  id: number;
+  callFrame: { functionName: string; url: string };
+  hitCount?: number;
+}
 for (const server of servers) {
   await new Promise<void>((resolve) => {
     server.proc.once('exit', () => resolve());
     server.proc.kill('SIGTERM');
   });
-  const profile = JSON.parse(readFileSync(join(server.profileDir, 'last-minute.cpuprofile'), 'utf8')) as { nodes: ProfileNode[] };
+  const profile = JSON.parse(readFileSync(join(server.profileDir, 'last-minute.cpuprofile'), 'utf8')) as {
+    nodes: ProfileNode[];
+  };
   const hits = new Map<string, number>();
   let total = 0;
   for (const node of profile.nodes) {
@@ -71,8 +92,14 @@ for (const server of servers) {
     total += node.hitCount ?? 0;
   }
   const share = (name: string) => (100 * (hits.get(name) ?? 0)) / total;
-  const top = [...hits].sort((a, b) => b[1] - a[1]).slice(0, 6).map(([name, n]) => `${name} ${((100 * n) / total).toFixed(1)} %`).join(', ');
+  const top = [...hits]
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, 6)
+    .map(([name, n]) => `${name} ${((100 * n) / total).toFixed(1)} %`)
+    .join(', ');
   const first = server.rates[0]!;
   const last = server.rates.at(-1)!;
-  console.log(`${server.version}: first minute ${first.toFixed(0)}/s, last ${last.toFixed(0)}/s (${(last / first).toFixed(2)} ×); nextTick ${share('nextTick').toFixed(2)} % of ${total} samples in the last minute; busiest: ${top}`);
+  console.log(
+    `${server.version}: first minute ${first.toFixed(0)}/s, last ${last.toFixed(0)}/s (${(last / first).toFixed(2)} ×); nextTick ${share('nextTick').toFixed(2)} % of ${total} samples in the last minute; busiest: ${top}`,
+  );
 }

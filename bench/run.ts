@@ -3,10 +3,36 @@ import { cpus, loadavg, totalmem } from 'node:os';
 import { join } from 'node:path';
 import sharp from 'sharp';
 import {
-  basePort, boardLimits, connections, dataRoot, formBody, formHeaders, root, rssEachMb, rssMb, seconds, startBoard, stop, type Board, type LoadOptions,
+  basePort,
+  boardLimits,
+  connections,
+  dataRoot,
+  formBody,
+  formHeaders,
+  root,
+  rssEachMb,
+  rssMb,
+  seconds,
+  startBoard,
+  stop,
+  type Board,
+  type LoadOptions,
 } from './harness.ts';
 import { limitCostLines, measureLimitCosts } from './limits.ts';
-import { cannon, compareRounds, ensureWrk, formatRatio, inTurn, interleaved, roundSeconds, rounds, startCeiling, wrk, type Measured, type Ratio } from './load.ts';
+import {
+  cannon,
+  compareRounds,
+  ensureWrk,
+  formatRatio,
+  inTurn,
+  interleaved,
+  roundSeconds,
+  rounds,
+  startCeiling,
+  wrk,
+  type Measured,
+  type Ratio,
+} from './load.ts';
 import { settleMachine } from './settle.ts';
 import { benchPassword, benchSessionToken, benchUsername, hotThreadPid, seedBoard } from './seed.ts';
 
@@ -48,10 +74,16 @@ interface Row extends Measured {
 }
 
 async function multipartImage(): Promise<{ body: Buffer; type: string }> {
-  const jpeg = await sharp({ create: { width: 1600, height: 1200, channels: 3, background: { r: 90, g: 140, b: 200 } } }).jpeg().toBuffer();
+  const jpeg = await sharp({
+    create: { width: 1600, height: 1200, channels: 3, background: { r: 90, g: 140, b: 200 } },
+  })
+    .jpeg()
+    .toBuffer();
   const boundary = 'benchboundary7d9f';
   const body = Buffer.concat([
-    Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="content"\r\n\r\nEin Bild\r\n--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="a.jpg"\r\nContent-Type: image/jpeg\r\n\r\n`),
+    Buffer.from(
+      `--${boundary}\r\nContent-Disposition: form-data; name="content"\r\n\r\nEin Bild\r\n--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="a.jpg"\r\nContent-Type: image/jpeg\r\n\r\n`,
+    ),
     jpeg,
     Buffer.from(`\r\n--${boundary}--\r\n`),
   ]);
@@ -63,7 +95,9 @@ export async function seed(size: number): Promise<string> {
   mkdirSync(dir, { recursive: true });
   const started = performance.now();
   const stats = await seedBoard(join(dir, 'board.db'), { entries: size });
-  console.error(`seeded ${size} entries in ${((performance.now() - started) / 1000).toFixed(1)} s (max depth ${stats.max_depth})`);
+  console.error(
+    `seeded ${size} entries in ${((performance.now() - started) / 1000).toFixed(1)} s (max depth ${stats.max_depth})`,
+  );
   // Right after the seed the machine is still writing and reclaiming its pages, and the board's
   // CPU per answer was a third higher for about 90 s: wait for that before any measurement (bench/settle.ts).
   await settleMachine();
@@ -82,8 +116,26 @@ const reads: [string, string][] = [
 
 const users = 1000;
 const writes = (): [string, LoadOptions][] => [
-  ['create entry (text, logged in)', { path: '/api/entry/create', method: 'POST', setup: (c, i) => c.setHeadersAndBody(formHeaders(i % users + 1), formBody({ content: `Bench-Beitrag von Verbindung ${i} ${Math.random()}`, reply_to: String(1000 + i) })) }],
-  ['vote (logged in)', { path: '/api/entry/4242/vote', method: 'POST', setup: (c, i) => c.setHeadersAndBody(formHeaders(i % users + 1), formBody({ mode: 'yes' })) }],
+  [
+    'create entry (text, logged in)',
+    {
+      path: '/api/entry/create',
+      method: 'POST',
+      setup: (c, i) =>
+        c.setHeadersAndBody(
+          formHeaders((i % users) + 1),
+          formBody({ content: `Bench-Beitrag von Verbindung ${i} ${Math.random()}`, reply_to: String(1000 + i) }),
+        ),
+    },
+  ],
+  [
+    'vote (logged in)',
+    {
+      path: '/api/entry/4242/vote',
+      method: 'POST',
+      setup: (c, i) => c.setHeadersAndBody(formHeaders((i % users) + 1), formBody({ mode: 'yes' })),
+    },
+  ],
 ];
 
 /**
@@ -94,7 +146,12 @@ const writes = (): [string, LoadOptions][] => [
  * round warms both on the path, measures them in turn with the whole load (the order turning
  * every round, as in interleaved), then side by side with half of it each.
  */
-async function againstSameBytes(dir: string, env: Record<string, string>, path: string, port: number): Promise<{ ceiling: Measured; measured: Measured; ratio: Ratio; together: Ratio }> {
+async function againstSameBytes(
+  dir: string,
+  env: Record<string, string>,
+  path: string,
+  port: number,
+): Promise<{ ceiling: Measured; measured: Measured; ratio: Ratio; together: Ratio }> {
   const ceilings: Measured[] = [];
   const boards: Measured[] = [];
   const half = { threads: readLoad.threads / 2, connections: readLoad.connections / 2, duration: roundSeconds };
@@ -106,7 +163,11 @@ async function againstSameBytes(dir: string, env: Record<string, string>, path: 
     const ceilingUrl = `http://127.0.0.1:${port}`;
     await wrk(ceilingUrl, path, { ...readLoad, duration: 2 });
     const whole = (url: string) => wrk(url, path, { ...readLoad, duration: roundSeconds });
-    const [ceilingWhole, boardWhole] = await inTurn(() => whole(ceilingUrl), () => whole(board.url), i);
+    const [ceilingWhole, boardWhole] = await inTurn(
+      () => whole(ceilingUrl),
+      () => whole(board.url),
+      i,
+    );
     ceilings.push(ceilingWhole);
     boards.push(boardWhole);
     // Side by side: both at once, each with its own wrk of half the load, so the two servers share
@@ -119,7 +180,12 @@ async function againstSameBytes(dir: string, env: Record<string, string>, path: 
     await stop(board.proc);
   }
   const turns = compareRounds(ceilings, boards);
-  return { ceiling: turns.base, measured: turns.measured, ratio: turns.ratio, together: compareRounds(...halves).ratio };
+  return {
+    ceiling: turns.base,
+    measured: turns.measured,
+    ratio: turns.ratio,
+    together: compareRounds(...halves).ratio,
+  };
 }
 
 type WorkerCase = [string, (url: string, workers: number) => Promise<Measured>];
@@ -130,18 +196,26 @@ type WorkerCase = [string, (url: string, workers: number) => Promise<Measured>];
  * at all, with wrk on the same cores). The writes: writesByWorkers.
  */
 const workerCases = (): WorkerCase[] => [
-  ...[reads[0]!, reads[2]!].map(([name, path]): WorkerCase => [name, async (url) => {
-    await wrk(url, path, { ...readLoad, duration: 2 });
-    return wrk(url, path, { ...readLoad, duration: roundSeconds });
-  }]),
-  ['the same-bytes ceiling of feed page 0, one process per worker', async (url, workers) => {
-    const ceiling = await startCeiling('same-bytes.ts', `${url}${reads[0]![1]}`, basePort + 1, workers);
-    const ceilingUrl = `http://127.0.0.1:${basePort + 1}`;
-    await wrk(ceilingUrl, '/', { ...readLoad, duration: 2 });
-    const measured = await wrk(ceilingUrl, '/', { ...readLoad, duration: roundSeconds });
-    await stop(ceiling);
-    return measured;
-  }],
+  ...[reads[0]!, reads[2]!].map(
+    ([name, path]): WorkerCase => [
+      name,
+      async (url) => {
+        await wrk(url, path, { ...readLoad, duration: 2 });
+        return wrk(url, path, { ...readLoad, duration: roundSeconds });
+      },
+    ],
+  ),
+  [
+    'the same-bytes ceiling of feed page 0, one process per worker',
+    async (url, workers) => {
+      const ceiling = await startCeiling('same-bytes.ts', `${url}${reads[0]![1]}`, basePort + 1, workers);
+      const ceilingUrl = `http://127.0.0.1:${basePort + 1}`;
+      await wrk(ceilingUrl, '/', { ...readLoad, duration: 2 });
+      const measured = await wrk(ceilingUrl, '/', { ...readLoad, duration: roundSeconds });
+      await stop(ceiling);
+      return measured;
+    },
+  ],
 ];
 
 /** One round: a fresh server with `workers` on `dir`, then each case of workerCases after its warm-up. */
@@ -168,7 +242,10 @@ async function byWorkers(dir: string, size: number, env: Record<string, string>,
     if (i % 2 === 1) one.push(await workerRound(dir, '1', env));
   }
   const ratios = workerCases().map(([name], c) => {
-    const compared = compareRounds(one.map((r) => r[c]!), two.map((r) => r[c]!));
+    const compared = compareRounds(
+      one.map((r) => r[c]!),
+      two.map((r) => r[c]!),
+    );
     rows.push({ name: `BOARD_WORKERS=1: ${name}`, size, ...compared.base });
     rows.push({ name: `BOARD_WORKERS=2: ${name}`, size, ...compared.measured, workers: compared.ratio });
     return compared.ratio;
@@ -184,7 +261,11 @@ const writeWindowSeconds = 3;
  * folder to itself), both up at once while `measure` runs; then both stop and the copy goes.
  * Returns the two-worker server's memory after the load: primary, then each worker (MB).
  */
-async function bothWorkerCounts(dir: string, env: Record<string, string>, measure: (one: Board, two: Board) => Promise<void>): Promise<number[]> {
+async function bothWorkerCounts(
+  dir: string,
+  env: Record<string, string>,
+  measure: (one: Board, two: Board) => Promise<void>,
+): Promise<number[]> {
   const copy = `${dir}-two-workers`;
   rmSync(copy, { recursive: true, force: true });
   mkdirSync(copy);
@@ -227,35 +308,91 @@ async function writesByWorkers(one: Board, two: Board, size: number, rows: Row[]
  * once each for 10 s, minutes apart, two workers read 0.51 x one worker's feed pages in one run;
  * in alternating windows the same code gave 0.93 x (0.87-0.94).
  */
-async function mixedByWorkers(one: Board, two: Board, size: number, image: { body: Buffer; type: string }, rows: Row[]): Promise<void> {
+async function mixedByWorkers(
+  one: Board,
+  two: Board,
+  size: number,
+  image: { body: Buffer; type: string },
+  rows: Row[],
+): Promise<void> {
   await mixedLoads(one.url, 'warm-up', image, 5);
   await mixedLoads(two.url, 'warm-up', image, 5);
   const ones: Measured[][] = [];
   const twos: Measured[][] = [];
   for (let i = 0; i < rounds; i++) {
-    const [a, b] = await inTurn(() => mixedLoads(one.url, `eins ${i}`, image, roundSeconds), () => mixedLoads(two.url, `zwei ${i}`, image, roundSeconds), i);
+    const [a, b] = await inTurn(
+      () => mixedLoads(one.url, `eins ${i}`, image, roundSeconds),
+      () => mixedLoads(two.url, `zwei ${i}`, image, roundSeconds),
+      i,
+    );
     ones.push(a);
     twos.push(b);
   }
   mixedLoadNames.forEach((name, load) => {
-    const compared = compareRounds(ones.map((r) => r[load]!), twos.map((r) => r[load]!));
+    const compared = compareRounds(
+      ones.map((r) => r[load]!),
+      twos.map((r) => r[load]!),
+    );
     rows.push({ name: `BOARD_WORKERS=1: ${name}`, size, ...compared.base });
     rows.push({ name: `BOARD_WORKERS=2: ${name}`, size, ...compared.measured, workers: compared.ratio });
   });
 }
 
 /** Feed reads at full speed while creates run at 500/s, image posts at 5/s and logins at 2/s, for `duration` s. */
-function mixedLoads(url: string, label: string, image: { body: Buffer; type: string }, duration = seconds): Promise<Measured[]> {
+function mixedLoads(
+  url: string,
+  label: string,
+  image: { body: Buffer; type: string },
+  duration = seconds,
+): Promise<Measured[]> {
   return Promise.all([
     cannon(url, { path: '/api/entry/feed/0', duration }),
-    cannon(url, { path: '/api/entry/create', method: 'POST', connections: 10, overallRate: 500, duration, setup: (c, i) => c.setHeadersAndBody(formHeaders(i + 100), formBody({ content: `Gemischte Last ${label} ${i} ${Math.random()}`, reply_to: String(500 + i) })) }),
-    cannon(url, { path: '/api/entry/create', method: 'POST', connections: 2, overallRate: 5, duration, setup: (c, i) => c.setHeadersAndBody({ 'content-type': image.type, cookie: `session=${benchSessionToken(i + 300)}` }, image.body) }),
-    cannon(url, { path: '/api/auth/login', method: 'POST', connections: 2, overallRate: 2, duration, setup: (c, i) => c.setHeadersAndBody({ 'content-type': 'application/x-www-form-urlencoded' }, formBody({ user: benchUsername(5000 + i), pass: benchPassword })) }),
+    cannon(url, {
+      path: '/api/entry/create',
+      method: 'POST',
+      connections: 10,
+      overallRate: 500,
+      duration,
+      setup: (c, i) =>
+        c.setHeadersAndBody(
+          formHeaders(i + 100),
+          formBody({ content: `Gemischte Last ${label} ${i} ${Math.random()}`, reply_to: String(500 + i) }),
+        ),
+    }),
+    cannon(url, {
+      path: '/api/entry/create',
+      method: 'POST',
+      connections: 2,
+      overallRate: 5,
+      duration,
+      setup: (c, i) =>
+        c.setHeadersAndBody(
+          { 'content-type': image.type, cookie: `session=${benchSessionToken(i + 300)}` },
+          image.body,
+        ),
+    }),
+    cannon(url, {
+      path: '/api/auth/login',
+      method: 'POST',
+      connections: 2,
+      overallRate: 2,
+      duration,
+      setup: (c, i) =>
+        c.setHeadersAndBody(
+          { 'content-type': 'application/x-www-form-urlencoded' },
+          formBody({ user: benchUsername(5000 + i), pass: benchPassword }),
+        ),
+    }),
   ]);
 }
 
 /** The row names of mixedLoads' measurements, in its order. */
-const mixedLoadNames = ['mixed: feed page 0 reads (autocannon)', 'mixed: creates at 500/s', 'mixed: image posts at 5/s', 'mixed: logins at 2/s'];
+const mixedLoadNames = [
+  'mixed: feed page 0 reads (autocannon)',
+  'mixed: creates at 500/s',
+  'mixed: image posts at 5/s',
+  'mixed: logins at 2/s',
+];
 
 /** The mixed load once, for `seconds` s: a row per load. */
 async function mixed(url: string, size: number, image: { body: Buffer; type: string }): Promise<Row[]> {
@@ -292,12 +429,31 @@ async function measureFullBoard(size: number, rows: Row[]): Promise<FullRun> {
   for (const [name, path] of reads) {
     const { ceiling, measured, ratio, together } = await againstSameBytes(dir, env, path, basePort + 1);
     rows.push({ name: `ceiling: the same bytes as ${name}`, size, ...ceiling });
-    rows.push({ name, size, ...measured, stringify: measured.rps / stringify.rps, sameBytes: ratio, sameBytesTogether: together });
+    rows.push({
+      name,
+      size,
+      ...measured,
+      stringify: measured.rps / stringify.rps,
+      sameBytes: ratio,
+      sameBytesTogether: together,
+    });
   }
   board = await startBoard(dir, basePort, env);
-  rows.push({ name: 'login (scrypt N=2^17)', size, ...(await cannon(board.url, { path: '/api/auth/login', method: 'POST', setup: (c, i) => c.setHeadersAndBody({ 'content-type': 'application/x-www-form-urlencoded' }, formBody({ user: benchUsername(2000 + i), pass: benchPassword })) })) });
+  rows.push({
+    name: 'login (scrypt N=2^17)',
+    size,
+    ...(await cannon(board.url, {
+      path: '/api/auth/login',
+      method: 'POST',
+      setup: (c, i) =>
+        c.setHeadersAndBody(
+          { 'content-type': 'application/x-www-form-urlencoded' },
+          formBody({ user: benchUsername(2000 + i), pass: benchPassword }),
+        ),
+    })),
+  });
   const image = await multipartImage();
-  rows.push(...await mixed(board.url, size, image));
+  rows.push(...(await mixed(board.url, size, image)));
   await new Promise((r) => setTimeout(r, 2000)); // a login holds 128 MiB while it hashes: let it finish
   const rssOne = rssMb(board.proc.pid!);
   await stop(board.proc);
@@ -309,8 +465,14 @@ async function measureFullBoard(size: number, rows: Row[]): Promise<FullRun> {
     await mixedByWorkers(one, two, size, image, rows);
   });
   return {
-    startupMs: again.startupMs, rssOne, rssPrimary: rssTwo[0]!, rssWorkers: rssTwo.slice(1).reduce((a, b) => a + b, 0) / Math.max(1, rssTwo.length - 1),
-    workersRatio: workersRatio!, ceilingWorkersRatio: ceilingWorkersRatio!, stringifyRps: stringify.rps, dbBytes: statSync(join(dir, 'board.db')).size,
+    startupMs: again.startupMs,
+    rssOne,
+    rssPrimary: rssTwo[0]!,
+    rssWorkers: rssTwo.slice(1).reduce((a, b) => a + b, 0) / Math.max(1, rssTwo.length - 1),
+    workersRatio: workersRatio!,
+    ceilingWorkersRatio: ceilingWorkersRatio!,
+    stringifyRps: stringify.rps,
+    dbBytes: statSync(join(dir, 'board.db')).size,
   };
 }
 
@@ -327,9 +489,14 @@ async function measureGrowth(size: number, rows: Row[], stringifyRps: number): P
 
 export function table(rows: Row[]): string {
   const ratio = (r?: number) => (r === undefined ? '' : r.toFixed(2));
-  const lines = ['| case | entries | req/s | p50 ms | p99 ms | × stringify | × same bytes, in turn | × same bytes, side by side | × one worker | errors |', '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|'];
+  const lines = [
+    '| case | entries | req/s | p50 ms | p99 ms | × stringify | × same bytes, in turn | × same bytes, side by side | × one worker | errors |',
+    '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
+  ];
   for (const r of rows) {
-    lines.push(`| ${r.name} | ${r.size.toLocaleString('en')} | ${Math.round(r.rps).toLocaleString('en')} | ${r.p50.toFixed(1)} | ${r.p99.toFixed(1)} | ${ratio(r.stringify)} | ${formatRatio(r.sameBytes)} | ${formatRatio(r.sameBytesTogether)} | ${formatRatio(r.workers)} | ${r.errors} |`);
+    lines.push(
+      `| ${r.name} | ${r.size.toLocaleString('en')} | ${Math.round(r.rps).toLocaleString('en')} | ${r.p50.toFixed(1)} | ${r.p99.toFixed(1)} | ${ratio(r.stringify)} | ${formatRatio(r.sameBytes)} | ${formatRatio(r.sameBytesTogether)} | ${formatRatio(r.workers)} | ${r.errors} |`,
+    );
   }
   return lines.join('\n');
 }
@@ -351,17 +518,17 @@ async function main(): Promise<void> {
   const report = [
     '# Benchmark results',
     '',
-    `${new Date().toISOString().slice(0, 10)} on ${started}; reads with wrk (${readLoad.threads} threads, ${readLoad.connections} connections, unpinned), `
-      + `writes and the mixed load with autocannon (${connections} connections), ${seconds} s per case after a 2 s warm-up; the server with BOARD_LIMITS=${boardLimits}.`,
+    `${new Date().toISOString().slice(0, 10)} on ${started}; reads with wrk (${readLoad.threads} threads, ${readLoad.connections} connections, unpinned), ` +
+      `writes and the mixed load with autocannon (${connections} connections), ${seconds} s per case after a 2 s warm-up; the server with BOARD_LIMITS=${boardLimits}.`,
     '',
-    `Interleaved rounds: each read case against its same-bytes ceiling in ${rounds} rounds of ${roundSeconds} s each, each round with a fresh board and ceiling (ceiling then board, board then ceiling, …, `
-      + `same wrk settings), and feed and thread reads (wrk) and the same-bytes ceiling of feed page 0 (in as many processes) with two workers against one in ${rounds} rounds (a one-worker and a two-worker server started in turn on the same database, the order turning every round, `
-      + `2 s of warm-up and ${roundSeconds} s per case each). Creates and votes with two workers against one: both servers up at once on two copies of the board, the load to one and then the other in ${2 * rounds} pairs of ${writeWindowSeconds}-s windows (the order turning every pair) after 5 s of warm-up each; then the mixed load on the same two servers the same way in ${rounds} pairs of ${roundSeconds}-s windows (the "mixed:" rows without a worker count are one 10-s window of a one-worker server). `
-      + 'Those rows show the median round; "× same bytes, in turn" and "× one worker" are the median of the per-round ratios with their spread (min–max).',
+    `Interleaved rounds: each read case against its same-bytes ceiling in ${rounds} rounds of ${roundSeconds} s each, each round with a fresh board and ceiling (ceiling then board, board then ceiling, …, ` +
+      `same wrk settings), and feed and thread reads (wrk) and the same-bytes ceiling of feed page 0 (in as many processes) with two workers against one in ${rounds} rounds (a one-worker and a two-worker server started in turn on the same database, the order turning every round, ` +
+      `2 s of warm-up and ${roundSeconds} s per case each). Creates and votes with two workers against one: both servers up at once on two copies of the board, the load to one and then the other in ${2 * rounds} pairs of ${writeWindowSeconds}-s windows (the order turning every pair) after 5 s of warm-up each; then the mixed load on the same two servers the same way in ${rounds} pairs of ${roundSeconds}-s windows (the "mixed:" rows without a worker count are one 10-s window of a one-worker server). ` +
+      'Those rows show the median round; "× same bytes, in turn" and "× one worker" are the median of the per-round ratios with their spread (min–max).',
     '',
-    `Side by side: in each of the same rounds, after the pair in turn, the read case and its ceiling are measured at the same moment for ${roundSeconds} s, each with its own wrk of half the load `
-      + `(${readLoad.threads / 2} thread, ${readLoad.connections / 2} connections), so the two servers share the cores and a slow second of the machine hits both; "× same bytes, side by side" is the median of those per-round ratios (min–max). `
-      + 'It is the measure of the 0.9 × target (README "Performance"): on this shared VM, rounds in turn swing by ±25 % from one 5-s window to the next.',
+    `Side by side: in each of the same rounds, after the pair in turn, the read case and its ceiling are measured at the same moment for ${roundSeconds} s, each with its own wrk of half the load ` +
+      `(${readLoad.threads / 2} thread, ${readLoad.connections / 2} connections), so the two servers share the cores and a slow second of the machine hits both; "× same bytes, side by side" is the median of those per-round ratios (min–max). ` +
+      'It is the measure of the 0.9 × target (README "Performance"): on this shared VM, rounds in turn swing by ±25 % from one 5-s window to the next.',
     '',
     table(rows),
     '',
@@ -370,7 +537,7 @@ async function main(): Promise<void> {
     `- start-up with a ${largest.toLocaleString('en')}-entry database (${(full.dbBytes / 2 ** 20).toFixed(0)} MiB), spawn to first answered request: ${full.startupMs.toFixed(0)} ms`,
     `- feed page 0 at ${largest.toLocaleString('en')} vs ${smallest.toLocaleString('en')} entries: ${growth.toFixed(2)} ×`,
     '',
-    'The abuse limits\' own cost (bench/limits.ts: counters in SQLite, file database in WAL mode, 20,000 requests over 5,000 accounts and addresses):',
+    "The abuse limits' own cost (bench/limits.ts: counters in SQLite, file database in WAL mode, 20,000 requests over 5,000 accounts and addresses):",
     '',
     ...limitCostLines(await measureLimitCosts()),
     '',

@@ -6,7 +6,22 @@ import Database from 'better-sqlite3';
 import { openDb } from '../lib/db/db.ts';
 import { searchExpression } from '../lib/search/query.ts';
 import { searchEntries } from '../lib/search/search.ts';
-import { basePort, boardLimits, connections, dataRoot, formBody, formHeaders, load, root, row, seconds, startBoard, stop, warmUp, type Row } from './harness.ts';
+import {
+  basePort,
+  boardLimits,
+  connections,
+  dataRoot,
+  formBody,
+  formHeaders,
+  load,
+  root,
+  row,
+  seconds,
+  startBoard,
+  stop,
+  warmUp,
+  type Row,
+} from './harness.ts';
 import { rareWord, shortWord } from './german.ts';
 import { benchUsername, seedBoard } from './seed.ts';
 
@@ -73,7 +88,9 @@ export function timeUncached(dbPath: string): Timing[] {
 export function indexBytes(dbPath: string): { index: number; total: number } {
   const db = new Database(dbPath, { readonly: true });
   const index = (db.prepare("SELECT sum(pgsize) AS b FROM dbstat WHERE name LIKE 'search%'").get() as { b: number }).b;
-  const total = (db.prepare('SELECT page_count * page_size AS b FROM pragma_page_count(), pragma_page_size()').get() as { b: number }).b;
+  const total = (
+    db.prepare('SELECT page_count * page_size AS b FROM pragma_page_count(), pragma_page_size()').get() as { b: number }
+  ).b;
   db.close();
   return { index, total };
 }
@@ -95,8 +112,13 @@ async function createRate(dir: string, port: number, label: string): Promise<Row
   try {
     const users = 1000;
     const result = await load(board.url, {
-      path: '/api/entry/create', method: 'POST',
-      setup: (c, i) => c.setHeadersAndBody(formHeaders(i % users + 1), formBody({ content: `Bench-Beitrag über Balkonkraftwerke, Verbindung ${i}`, reply_to: String(1000 + i) })),
+      path: '/api/entry/create',
+      method: 'POST',
+      setup: (c, i) =>
+        c.setHeadersAndBody(
+          formHeaders((i % users) + 1),
+          formBody({ content: `Bench-Beitrag über Balkonkraftwerke, Verbindung ${i}`, reply_to: String(1000 + i) }),
+        ),
     });
     return row(label, size, result);
   } finally {
@@ -128,7 +150,10 @@ async function main(): Promise<void> {
   const shell = await load(board.url, { path: '/' });
   rows.push(row('page / (the plain shell)', size, shell));
   const share = await load(board.url, { path: '/e/12345' });
-  rows.push({ ...row('page /e/12345 (with share tags)', size, share), ratio: share.requests.average / shell.requests.average });
+  rows.push({
+    ...row('page /e/12345 (with share tags)', size, share),
+    ratio: share.requests.average / shell.requests.average,
+  });
   for (const path of ['/feed.atom', '/e/12345/feed.atom', `/u/${encodeURIComponent(benchUsername(7))}/feed.atom`]) {
     const atom = await load(board.url, { path });
     rows.push({ ...row(`Atom ${path}`, size, atom), ratio: atom.requests.average / feed.requests.average });
@@ -142,7 +167,8 @@ async function main(): Promise<void> {
     creates.push(await createRate(dir, basePort + 11, 'create entry, with the FTS5 index'));
     creates.push(await createRate(noIndex, basePort + 12, 'create entry, a plain table in its place'));
   }
-  const average = (label: string) => creates.filter((r) => r.name.startsWith(label)).reduce((sum, r) => sum + r.rps, 0) / 2;
+  const average = (label: string) =>
+    creates.filter((r) => r.name.startsWith(label)).reduce((sum, r) => sum + r.rps, 0) / 2;
   const withIdx = average('create entry, with');
   const without = average('create entry, a plain');
   rows.push(...creates);
@@ -151,12 +177,15 @@ async function main(): Promise<void> {
   const report = [
     '# Search benchmark',
     '',
-    `${new Date().toISOString().slice(0, 10)} on ${machine}; autocannon, ${connections} connections, ${seconds} s per case; `
-      + `the server with BOARD_LIMITS=${boardLimits}; ${size.toLocaleString('en')} entries of German-looking text (bench/german.ts).`,
+    `${new Date().toISOString().slice(0, 10)} on ${machine}; autocannon, ${connections} connections, ${seconds} s per case; ` +
+      `the server with BOARD_LIMITS=${boardLimits}; ${size.toLocaleString('en')} entries of German-looking text (bench/german.ts).`,
     '',
     '| case | entries | req/s | p50 ms | p99 ms | × feed (pages: × shell) | errors |',
     '|---|---:|---:|---:|---:|---:|---:|',
-    ...rows.map((r) => `| ${r.name} | ${r.size.toLocaleString('en')} | ${Math.round(r.rps).toLocaleString('en')} | ${r.p50} | ${r.p99} | ${r.ratio === undefined ? '' : r.ratio.toFixed(2)} | ${r.errors} |`),
+    ...rows.map(
+      (r) =>
+        `| ${r.name} | ${r.size.toLocaleString('en')} | ${Math.round(r.rps).toLocaleString('en')} | ${r.p50} | ${r.p99} | ${r.ratio === undefined ? '' : r.ratio.toFixed(2)} | ${r.errors} |`,
+    ),
     '',
     'One search without the response cache (in the process, 300 times each; results on the page):',
     '',
@@ -165,8 +194,8 @@ async function main(): Promise<void> {
     ...uncached.map((t) => `| ${t.name} | ${t.p50.toFixed(2)} | ${t.p99.toFixed(2)} | ${t.results} |`),
     '',
     `- index on disk: ${(bytes.index / 2 ** 20).toFixed(0)} MiB of a ${(bytes.total / 2 ** 20).toFixed(0)} MiB database`,
-    `- creates with the index: ${Math.round(withIdx).toLocaleString('en')}/s; ${(withIdx / without).toFixed(2)} × the same server with a plain table `
-      + `in its place (${Math.round(without).toLocaleString('en')}/s, this run), ${(withIdx / createsBeforeIndex).toFixed(2)} × the last run before the index (${createsBeforeIndex.toLocaleString('en')}/s)`,
+    `- creates with the index: ${Math.round(withIdx).toLocaleString('en')}/s; ${(withIdx / without).toFixed(2)} × the same server with a plain table ` +
+      `in its place (${Math.round(without).toLocaleString('en')}/s, this run), ${(withIdx / createsBeforeIndex).toFixed(2)} × the last run before the index (${createsBeforeIndex.toLocaleString('en')}/s)`,
     `- creates measured in ${((performance.now() - started) / 1000).toFixed(0)} s, alternating`,
     '',
   ].join('\n');

@@ -64,7 +64,8 @@ export async function seedBoard(dbPath: string, options: SeedOptions): Promise<R
     author[pid] = 1 + Math.floor(random() * userCount);
     const r = random();
     let p = 0;
-    if (pid > 1 && pid <= 300 && pid % 2 === 0) p = hotThreadPid; // the hot thread: 150 direct replies
+    if (pid > 1 && pid <= 300 && pid % 2 === 0)
+      p = hotThreadPid; // the hot thread: 150 direct replies
     // The random chains below reach 60 levels only on boards of some 10,000 entries; this one is
     // there at every size, and being newest it is what `latest` would show if it looked deeper
     // than 50 levels, so even the 1,000-entry smoke test checks that limit.
@@ -137,13 +138,18 @@ export async function seedBoard(dbPath: string, options: SeedOptions): Promise<R
   raw.pragma(`cache_size = -${Math.max(32_768, Math.ceil(n / 4))}`);
   const passHash = await hashPassword(benchPassword, 17); // one real hash, reused by every user
 
-  const insertUser = raw.prepare('INSERT INTO users (uid, username, username_key, pass_hash, created_at, last_login) VALUES (?, ?, ?, ?, ?, ?)');
-  const insertSession = raw.prepare('INSERT INTO sessions (token_hash, uid, created_at, expires, description) VALUES (?, ?, ?, ?, ?)');
+  const insertUser = raw.prepare(
+    'INSERT INTO users (uid, username, username_key, pass_hash, created_at, last_login) VALUES (?, ?, ?, ?, ?, ?)',
+  );
+  const insertSession = raw.prepare(
+    'INSERT INTO sessions (token_hash, uid, created_at, expires, description) VALUES (?, ?, ?, ?, ?)',
+  );
   raw.transaction(() => {
     for (let uid = 1; uid <= userCount; uid++) {
       const name = benchUsername(uid);
       insertUser.run(uid, name, name, passHash, start - 86_400, end);
-      if (uid <= sessionCount) insertSession.run(tokenHash(benchSessionToken(uid)), uid, end, end + 365 * 86_400, 'bench');
+      if (uid <= sessionCount)
+        insertSession.run(tokenHash(benchSessionToken(uid)), uid, end, end + 365 * 86_400, 'bench');
     }
   })();
 
@@ -185,8 +191,25 @@ export async function seedBoard(dbPath: string, options: SeedOptions): Promise<R
           live++;
           if (!parent[pid]) liveTop++;
         }
-        insertEntry.run(pid, author[pid], createdAt[pid], content, parent[pid], root[pid], depth[pid], replyCount[pid], lastActivity[pid],
-          isDeleted, bumpCount[pid], lastBump[pid], latest[pid], skipped[pid], votesYes[pid], votesNo[pid], link);
+        insertEntry.run(
+          pid,
+          author[pid],
+          createdAt[pid],
+          content,
+          parent[pid],
+          root[pid],
+          depth[pid],
+          replyCount[pid],
+          lastActivity[pid],
+          isDeleted,
+          bumpCount[pid],
+          lastBump[pid],
+          latest[pid],
+          skipped[pid],
+          votesYes[pid],
+          votesNo[pid],
+          link,
+        );
         if (!isDeleted) indexEntry(db, { pid, uid: author[pid]!, content, alt: '' });
       }
     })();
@@ -199,19 +222,34 @@ export async function seedBoard(dbPath: string, options: SeedOptions): Promise<R
   const optimizeSeconds = (performance.now() - optimizeStarted) / 1000;
 
   // One preview record per linked URL, as the fetcher would have left them (thumbnails not on disk).
-  const insertPreview = raw.prepare('INSERT INTO previews (url, kind, title, site, thumb, fetched_at) VALUES (?, ?, ?, ?, ?, ?)');
+  const insertPreview = raw.prepare(
+    'INSERT INTO previews (url, kind, title, site, thumb, fetched_at) VALUES (?, ?, ?, ?, ?, ?)',
+  );
   raw.transaction(() => {
     for (const url of previewUrls) {
       const video = url.startsWith('https://www.youtube.com/');
       const key = createHash('sha256').update(url).digest('hex').slice(0, 32);
-      insertPreview.run(url, video ? 'youtube' : 'page', video ? `Ein Video über ${url.slice(-11)}` : `Schlagzeile zu ${url.split('/').pop()}: etwas Wichtiges ist passiert`,
-        video ? 'Ein Kanal' : 'nachrichten.example', `preview/${key}.jpg`, end);
+      insertPreview.run(
+        url,
+        video ? 'youtube' : 'page',
+        video
+          ? `Ein Video über ${url.slice(-11)}`
+          : `Schlagzeile zu ${url.split('/').pop()}: etwas Wichtiges ist passiert`,
+        video ? 'Ein Kanal' : 'nachrichten.example',
+        `preview/${key}.jpg`,
+        end,
+      );
     }
   })();
 
   const totalYes = votesYes.reduce((a, b) => a + b, 0);
   const counters: Record<string, number> = {
-    users: userCount, entries: live, toplevel: liveTop, replies: live - liveTop, votes_yes: totalYes, votes_no: voteCount - totalYes,
+    users: userCount,
+    entries: live,
+    toplevel: liveTop,
+    replies: live - liveTop,
+    votes_yes: totalYes,
+    votes_no: voteCount - totalYes,
   };
   const setCounter = raw.prepare('UPDATE counters SET value = ? WHERE name = ?');
   for (const [name, value] of Object.entries(counters)) setCounter.run(value, name);
@@ -220,7 +258,13 @@ export async function seedBoard(dbPath: string, options: SeedOptions): Promise<R
   let maxDepth = 0;
   for (let pid = 1; pid <= n; pid++) maxDepth = Math.max(maxDepth, depth[pid]!);
   // The two phases that grow with the index: inserting entries with their index rows, and the merge.
-  return { ...counters, max_depth: maxDepth, hot_thread_replies: replyCount[hotThreadPid]!, entries_seconds: entriesSeconds, optimize_seconds: optimizeSeconds };
+  return {
+    ...counters,
+    max_depth: maxDepth,
+    hot_thread_replies: replyCount[hotThreadPid]!,
+    entries_seconds: entriesSeconds,
+    optimize_seconds: optimizeSeconds,
+  };
 }
 
 /** Every 4th entry links to one of 2,000 articles, every 40th to one of 100 videos: shared preview records. */

@@ -17,9 +17,17 @@ import { readFileSync } from 'node:fs';
  * process, kernel threads included) busy under `busyPercent` of one core for `quietSeconds` on
  * end. Gives up after `maxSeconds` and says so (the run goes on, noted in the log).
  */
-export interface SettleOptions { quietSeconds?: number; busyPercent?: number; dirtyMb?: number; maxSeconds?: number }
+export interface SettleOptions {
+  quietSeconds?: number;
+  busyPercent?: number;
+  dirtyMb?: number;
+  maxSeconds?: number;
+}
 
-interface CpuTicks { busy: number; total: number }
+interface CpuTicks {
+  busy: number;
+  total: number;
+}
 
 function cpuTicks(): CpuTicks {
   const fields = readFileSync('/proc/stat', 'utf8').split('\n')[0]!.trim().split(/\s+/).slice(1).map(Number);
@@ -52,11 +60,15 @@ export async function settleMachine(options: SettleOptions = {}): Promise<number
     quiet = busy < busyPercent && dirty < dirtyLimit ? quiet + 1 : 0;
     const waited = (performance.now() - started) / 1000;
     if (quiet >= quietSeconds) {
-      console.error(`settled after the seed in ${waited.toFixed(0)} s (quiet for ${quietSeconds} s: under ${busyPercent} % of a core busy, under ${dirtyLimit} MiB dirty)`);
+      console.error(
+        `settled after the seed in ${waited.toFixed(0)} s (quiet for ${quietSeconds} s: under ${busyPercent} % of a core busy, under ${dirtyLimit} MiB dirty)`,
+      );
       return waited;
     }
     if (waited >= maxSeconds) {
-      console.error(`not settled after ${maxSeconds} s (last second: ${busy.toFixed(0)} % of a core busy, ${dirty.toFixed(0)} MiB dirty); measuring anyway`);
+      console.error(
+        `not settled after ${maxSeconds} s (last second: ${busy.toFixed(0)} % of a core busy, ${dirty.toFixed(0)} MiB dirty); measuring anyway`,
+      );
       return waited;
     }
   }

@@ -26,7 +26,8 @@ import { median, startCeiling, wrk } from './load.ts';
  */
 const [dirBefore, dirAfter, path = '/api/entry/feed/50'] = process.argv.slice(2);
 const before = process.env.BENCH_BEFORE;
-if (!before || !dirBefore || !dirAfter) throw new Error('usage: BENCH_BEFORE=<checkout> bench/side-by-side.ts <board copy> <board copy> [path]');
+if (!before || !dirBefore || !dirAfter)
+  throw new Error('usage: BENCH_BEFORE=<checkout> bench/side-by-side.ts <board copy> <board copy> [path]');
 const after = join(import.meta.dirname, '..');
 const rounds = Number(process.env.BENCH_ROUNDS ?? 12);
 const seconds = 5;
@@ -39,8 +40,14 @@ const halfLoad = { threads: 1, connections: 32, newConnections: process.env.BENC
  */
 function cpuMicros(pid: number): number {
   const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-  const children = readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number);
-  return (Number(fields[11]) + Number(fields[12])) * 10_000 + children.reduce((sum, child) => sum + cpuMicros(child), 0);
+  const children = readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8')
+    .trim()
+    .split(/\s+/)
+    .filter(Boolean)
+    .map(Number);
+  return (
+    (Number(fields[11]) + Number(fields[12])) * 10_000 + children.reduce((sum, child) => sum + cpuMicros(child), 0)
+  );
 }
 
 /** The same-bytes ceiling of the board's answer at `pageUrl`, shaped like a started board. */
@@ -54,18 +61,33 @@ const rates: number[] = [];
 const costs: number[] = [];
 for (let i = 0; i < rounds; i++) {
   const now = await startBoard(dirAfter, basePort + 12, {}, after, afterNode);
-  const old = before === 'same-bytes' ? await ceilingOf(now.url + path, basePort + 10) : await startBoard(dirBefore, basePort + 10, {}, before, beforeNode);
+  const old =
+    before === 'same-bytes'
+      ? await ceilingOf(now.url + path, basePort + 10)
+      : await startBoard(dirBefore, basePort + 10, {}, before, beforeNode);
   await Promise.all([old, now].map((board) => wrk(board.url, path, { ...halfLoad, duration: 3 })));
   const cpuBefore = [old, now].map((board) => cpuMicros(board.proc.pid!));
-  const [oldRun, nowRun] = await Promise.all([old, now].map((board) => wrk(board.url, path, { ...halfLoad, duration: seconds })));
-  const [oldCost, nowCost] = [old, now].map((board, k) => (cpuMicros(board.proc.pid!) - cpuBefore[k]!) / ([oldRun, nowRun][k]!.rps * seconds));
+  const [oldRun, nowRun] = await Promise.all(
+    [old, now].map((board) => wrk(board.url, path, { ...halfLoad, duration: seconds })),
+  );
+  const [oldCost, nowCost] = [old, now].map(
+    (board, k) => (cpuMicros(board.proc.pid!) - cpuBefore[k]!) / ([oldRun, nowRun][k]!.rps * seconds),
+  );
   rates.push(nowRun!.rps / oldRun!.rps);
   costs.push(nowCost! / oldCost!);
-  const memory = (pid: number) => rssEachMb(pid).reduce((sum, mb) => sum + mb, 0).toFixed(0);
-  const startup = (board: { proc: ChildProcess; startupMs?: number }) => (board.startupMs === undefined ? '' : `, started in ${board.startupMs.toFixed(0)} ms`);
-  console.log(`round ${i + 1}: before ${oldRun!.rps.toFixed(0)}/s ${oldCost!.toFixed(1)} µs/answer, ${memory(old.proc.pid!)} MB${startup(old)}; `
-    + `after ${nowRun!.rps.toFixed(0)}/s ${nowCost!.toFixed(1)} µs/answer, ${memory(now.proc.pid!)} MB${startup(now)}`);
+  const memory = (pid: number) =>
+    rssEachMb(pid)
+      .reduce((sum, mb) => sum + mb, 0)
+      .toFixed(0);
+  const startup = (board: { proc: ChildProcess; startupMs?: number }) =>
+    board.startupMs === undefined ? '' : `, started in ${board.startupMs.toFixed(0)} ms`;
+  console.log(
+    `round ${i + 1}: before ${oldRun!.rps.toFixed(0)}/s ${oldCost!.toFixed(1)} µs/answer, ${memory(old.proc.pid!)} MB${startup(old)}; ` +
+      `after ${nowRun!.rps.toFixed(0)}/s ${nowCost!.toFixed(1)} µs/answer, ${memory(now.proc.pid!)} MB${startup(now)}`,
+  );
   await Promise.all([stop(old.proc), stop(now.proc)]);
 }
 const list = (values: number[]) => values.map((v) => v.toFixed(2)).join(' ');
-console.log(`${path}, after / before: answers a second ${median(rates).toFixed(3)} [${list(rates)}]; CPU per answer ${median(costs).toFixed(3)} [${list(costs)}]`);
+console.log(
+  `${path}, after / before: answers a second ${median(rates).toFixed(3)} [${list(rates)}]; CPU per answer ${median(costs).toFixed(3)} [${list(costs)}]`,
+);

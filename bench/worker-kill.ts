@@ -18,16 +18,28 @@ const [dir] = process.argv.slice(2);
 if (!dir) throw new Error('usage: [BENCH_BEFORE=<checkout>] bench/worker-kill.ts <board copy>');
 const path = '/api/entry/feed/0';
 
-interface Tally { ok: number; failed: Map<string, number> }
+interface Tally {
+  ok: number;
+  failed: Map<string, number>;
+}
 
 /** One request; resolves with its error code or 'ok'. */
 function get(port: number, keepAlive: boolean, agent: import('node:http').Agent | undefined): Promise<string> {
   return new Promise((resolve) => {
-    const req = request({ host: '127.0.0.1', port, path, agent: keepAlive ? agent : false, headers: { 'x-forwarded-for': '10.9.9.9', connection: keepAlive ? 'keep-alive' : 'close' } }, (res) => {
-      res.resume();
-      res.on('end', () => resolve(res.statusCode === 200 ? 'ok' : `status ${res.statusCode}`));
-      res.on('error', (err: NodeJS.ErrnoException) => resolve(err.code ?? err.message));
-    });
+    const req = request(
+      {
+        host: '127.0.0.1',
+        port,
+        path,
+        agent: keepAlive ? agent : false,
+        headers: { 'x-forwarded-for': '10.9.9.9', connection: keepAlive ? 'keep-alive' : 'close' },
+      },
+      (res) => {
+        res.resume();
+        res.on('end', () => resolve(res.statusCode === 200 ? 'ok' : `status ${res.statusCode}`));
+        res.on('error', (err: NodeJS.ErrnoException) => resolve(err.code ?? err.message));
+      },
+    );
     req.on('error', (err: NodeJS.ErrnoException) => resolve(err.code ?? err.message));
     req.setTimeout(5_000, () => req.destroy(Object.assign(new Error('timeout'), { code: 'TIMEOUT' })));
     req.end();
@@ -38,7 +50,9 @@ function get(port: number, keepAlive: boolean, agent: import('node:http').Agent 
 async function runLoad(port: number, phase: () => string, until: Promise<void>): Promise<Map<string, Tally>> {
   const tallies = new Map<string, Tally>();
   let done = false;
-  void until.then(() => { done = true; });
+  void until.then(() => {
+    done = true;
+  });
   const { Agent } = await import('node:http');
   const loop = async (keepAlive: boolean) => {
     const agent = keepAlive ? new Agent({ keepAlive: true, maxSockets: 1 }) : undefined;
@@ -67,7 +81,9 @@ async function perWorker(metricsPort: number): Promise<Map<string, number>> {
 
 function workerPid(primary: number, index: string): number {
   const children = readFileSync(`/proc/${primary}/task/${primary}/children`, 'utf8').trim().split(/\s+/).map(Number);
-  return children.find((pid) => readFileSync(`/proc/${pid}/environ`, 'utf8').split('\0').includes(`BOARD_WORKER_INDEX=${index}`))!;
+  return children.find((pid) =>
+    readFileSync(`/proc/${pid}/environ`, 'utf8').split('\0').includes(`BOARD_WORKER_INDEX=${index}`),
+  )!;
 }
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
@@ -83,7 +99,9 @@ async function measure(label: string, codeRoot?: string): Promise<void> {
     const after = await perWorker(metricsPort);
     const answered = [...after].map(([worker, n]) => [worker, n - (before.get(worker) ?? 0)] as const).sort();
     const total = answered.reduce((sum, [, n]) => sum + n, 0);
-    console.log(`${label}: balance over 5 s: ${answered.map(([worker, n]) => `worker ${worker} ${n} (${((100 * n) / total).toFixed(0)} %)`).join(', ')}`);
+    console.log(
+      `${label}: balance over 5 s: ${answered.map(([worker, n]) => `worker ${worker} ${n} (${((100 * n) / total).toFixed(0)} %)`).join(', ')}`,
+    );
 
     // The kill.
     let phase = 'before the kill';

@@ -17,16 +17,27 @@ const before = process.env.BENCH_BEFORE;
 if (!before) throw new Error('BENCH_BEFORE: the folder of a checkout without batching');
 const users = 1000;
 const createCase = {
-  path: '/api/entry/create', method: 'POST' as const,
+  path: '/api/entry/create',
+  method: 'POST' as const,
   setup: (c: { setHeadersAndBody(h: Record<string, string>, b: string): void }, i: number) =>
-    c.setHeadersAndBody(formHeaders(i % users + 1), formBody({ content: `Bench-Beitrag von Verbindung ${i} ${Math.random()}`, reply_to: String(1000 + i) })),
+    c.setHeadersAndBody(
+      formHeaders((i % users) + 1),
+      formBody({ content: `Bench-Beitrag von Verbindung ${i} ${Math.random()}`, reply_to: String(1000 + i) }),
+    ),
 };
 const voteCase = {
-  path: '/api/entry/4242/vote', method: 'POST' as const,
-  setup: (c: { setHeadersAndBody(h: Record<string, string>, b: string): void }, i: number) => c.setHeadersAndBody(formHeaders(i % users + 1), formBody({ mode: 'yes' })),
+  path: '/api/entry/4242/vote',
+  method: 'POST' as const,
+  setup: (c: { setHeadersAndBody(h: Record<string, string>, b: string): void }, i: number) =>
+    c.setHeadersAndBody(formHeaders((i % users) + 1), formBody({ mode: 'yes' })),
 };
 
-interface Server { name: string; code: string; workers: string; all?: boolean }
+interface Server {
+  name: string;
+  code: string;
+  workers: string;
+  all?: boolean;
+}
 const after = join(import.meta.dirname, '..');
 const servers: Server[] = [
   { name: '1w before', code: before, workers: '1', all: true },
@@ -38,7 +49,7 @@ const servers: Server[] = [
 const only = process.env.BENCH_ONLY?.split(',');
 if (only) servers.splice(0, servers.length, ...servers.filter((s) => only.includes(s.name)));
 const cases = ['creates', 'votes', 'feed page 0'] as const;
-type Case = typeof cases[number];
+type Case = (typeof cases)[number];
 
 async function warmAndMeasure(measure: (duration: number) => Promise<Measured>): Promise<Measured> {
   await measure(2);
@@ -51,10 +62,17 @@ async function round(server: Server): Promise<Partial<Record<Case, Measured>>> {
   out.creates = await warmAndMeasure((duration) => cannon(board.url, { ...createCase, duration }));
   if (server.all) {
     out.votes = await warmAndMeasure((duration) => cannon(board.url, { ...voteCase, duration }));
-    out['feed page 0'] = await warmAndMeasure((duration) => wrk(board.url, '/api/entry/feed/0', { threads: 2, connections: 64, duration }));
+    out['feed page 0'] = await warmAndMeasure((duration) =>
+      wrk(board.url, '/api/entry/feed/0', { threads: 2, connections: 64, duration }),
+    );
   }
   await stop(board.proc);
-  console.error(`${server.name}: ${cases.filter((c) => out[c]).map((c) => `${c} ${out[c]!.rps.toFixed(0)}/s p99 ${out[c]!.p99} errors ${out[c]!.errors}`).join(', ')}`);
+  console.error(
+    `${server.name}: ${cases
+      .filter((c) => out[c])
+      .map((c) => `${c} ${out[c]!.rps.toFixed(0)}/s p99 ${out[c]!.p99} errors ${out[c]!.errors}`)
+      .join(', ')}`,
+  );
   return out;
 }
 
@@ -65,7 +83,11 @@ for (let i = 0; i < rounds; i++) {
   for (const server of order) results.get(server.name)!.push(await round(server));
 }
 
-const list = (name: string, c: Case) => results.get(name)!.map((r) => r[c]).filter((m): m is Measured => m !== undefined);
+const list = (name: string, c: Case) =>
+  results
+    .get(name)!
+    .map((r) => r[c])
+    .filter((m): m is Measured => m !== undefined);
 console.log(`\n${dir}, ${rounds} rounds of ${roundSeconds} s`);
 console.log('| server | case | req/s median | min–max | p50 ms | p99 ms | errors |');
 console.log('|---|---|---:|---|---:|---:|---:|');
@@ -75,10 +97,15 @@ for (const server of servers) {
     if (measured.length === 0) continue;
     const rps = measured.map((m) => m.rps);
     const cmp = compareRounds(measured, measured);
-    console.log(`| ${server.name} | ${c} | ${median(rps).toFixed(0)} | ${Math.min(...rps).toFixed(0)}–${Math.max(...rps).toFixed(0)} | ${cmp.base.p50} | ${cmp.base.p99} | ${cmp.base.errors} |`);
+    console.log(
+      `| ${server.name} | ${c} | ${median(rps).toFixed(0)} | ${Math.min(...rps).toFixed(0)}–${Math.max(...rps).toFixed(0)} | ${cmp.base.p50} | ${cmp.base.p99} | ${cmp.base.errors} |`,
+    );
   }
 }
-const ratio = (a: string, b: string, c: Case = 'creates') => results.has(a) && results.has(b) && console.log(`${b} / ${a}, ${c}: ${formatRatio(compareRounds(list(a, c), list(b, c)).ratio)}`);
+const ratio = (a: string, b: string, c: Case = 'creates') =>
+  results.has(a) &&
+  results.has(b) &&
+  console.log(`${b} / ${a}, ${c}: ${formatRatio(compareRounds(list(a, c), list(b, c)).ratio)}`);
 console.log('');
 ratio('1w before', '1w after');
 ratio('1w before', '1w after', 'votes');

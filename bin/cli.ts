@@ -58,7 +58,12 @@ export interface CliOutput {
 }
 
 /** Runs one command line; returns the exit code. */
-export async function runCli(commands: readonly Command[], argv: string[], env: Record<string, string | undefined> = process.env, io: CliOutput = { out: process.stdout, err: process.stderr }): Promise<number> {
+export async function runCli(
+  commands: readonly Command[],
+  argv: string[],
+  env: Record<string, string | undefined> = process.env,
+  io: CliOutput = { out: process.stdout, err: process.stderr },
+): Promise<number> {
   const at = argv.findIndex((arg) => !arg.startsWith('-'));
   const name = at < 0 ? undefined : argv[at]!;
   const rest = at < 0 ? argv : [...argv.slice(0, at), ...argv.slice(at + 1)];
@@ -70,7 +75,12 @@ export async function runCli(commands: readonly Command[], argv: string[], env: 
   }
   let parsed;
   try {
-    parsed = parseArgs({ args: rest, options: { ...globalOptions, ...command.options }, allowPositionals: true, strict: true });
+    parsed = parseArgs({
+      args: rest,
+      options: { ...globalOptions, ...command.options },
+      allowPositionals: true,
+      strict: true,
+    });
   } catch (err) {
     return argumentError(io, command, parseFailure(err));
   }
@@ -78,7 +88,11 @@ export async function runCli(commands: readonly Command[], argv: string[], env: 
   const [min, max] = command.args;
   if (parsed.positionals.length < min || parsed.positionals.length > max) {
     const missing = command.usage.match(/<[^>]+>/g)?.[parsed.positionals.length] ?? 'an argument';
-    return argumentError(io, command, parsed.positionals.length < min ? `missing ${missing}` : `unexpected argument "${parsed.positionals[max]}"`);
+    return argumentError(
+      io,
+      command,
+      parsed.positionals.length < min ? `missing ${missing}` : `unexpected argument "${parsed.positionals[max]}"`,
+    );
   }
   try {
     command.validate?.(parsed.positionals, parsed.values);
@@ -89,7 +103,13 @@ export async function runCli(commands: readonly Command[], argv: string[], env: 
   return execute(command, parsed.positionals, parsed.values, env, io);
 }
 
-async function execute(command: Command, args: string[], options: CommandContext['options'], env: Record<string, string | undefined>, io: CliOutput): Promise<number> {
+async function execute(
+  command: Command,
+  args: string[],
+  options: CommandContext['options'],
+  env: Record<string, string | undefined>,
+  io: CliOutput,
+): Promise<number> {
   const quiet = options.quiet === true;
   let db: Db | undefined;
   try {
@@ -98,7 +118,10 @@ async function execute(command: Command, args: string[], options: CommandContext
     if (command.needsBoard && !existsSync(config.dbPath)) throw new CommandFailure(noBoard(command, config, env));
     if (command.needsBoard && !quiet) io.err.write(`board-admin: database ${config.dbPath}\n`);
     const ctx: CommandContext = {
-      config, args, options, quiet,
+      config,
+      args,
+      options,
+      quiet,
       db: () => (db ??= openDb(config.dbPath, { mustExist: true })),
       print: (line) => io.out.write(`${line}\n`),
       note: (line) => quiet || io.err.write(`${line}\n`),
@@ -117,8 +140,9 @@ async function execute(command: Command, args: string[], options: CommandContext
 function failureLine(command: Command, err: unknown): string {
   const setting = startupFailure(err);
   if (setting) return setting;
-  const bug = err instanceof TypeError || err instanceof ReferenceError || err instanceof RangeError || !(err instanceof Error);
-  return `${command.name}: ${bug ? (err as Error).stack ?? String(err) : err.message}`;
+  const bug =
+    err instanceof TypeError || err instanceof ReferenceError || err instanceof RangeError || !(err instanceof Error);
+  return `${command.name}: ${bug ? ((err as Error).stack ?? String(err)) : err.message}`;
 }
 
 function noBoard(command: Command, config: Config, env: Record<string, string | undefined>): string {
@@ -136,7 +160,11 @@ function parseFailure(err: unknown): string {
 
 /** A wrong argument: the reason with the usage line, then where the details are; never the whole usage. */
 function argumentError(io: CliOutput, command: Command, reason: string): number {
-  return usageError(io, `${command.name}: ${reason} (usage: board-admin ${command.name} ${command.usage})`.replace(' )', ')'), `see: board-admin help ${command.name}`);
+  return usageError(
+    io,
+    `${command.name}: ${reason} (usage: board-admin ${command.name} ${command.usage})`.replace(' )', ')'),
+    `see: board-admin help ${command.name}`,
+  );
 }
 
 function usageError(io: CliOutput, line: string, hint: string): number {
@@ -148,7 +176,12 @@ function helpCommand(commands: readonly Command[], args: string[], io: CliOutput
   const names = args.filter((arg) => !arg.startsWith('-'));
   if (names.length === 0) return printHelp(commands, io);
   const command = commands.find((c) => c.name === names[0]);
-  if (names.length > 1) return usageError(io, `help: unexpected argument "${names[1]}" (usage: board-admin help [command])`, 'see: board-admin help');
+  if (names.length > 1)
+    return usageError(
+      io,
+      `help: unexpected argument "${names[1]}" (usage: board-admin help [command])`,
+      'see: board-admin help',
+    );
   if (!command) return usageError(io, `help: unknown command "${names[0]}"`, 'see: board-admin help');
   return printCommandHelp(command, io);
 }
@@ -157,19 +190,21 @@ function printHelp(commands: readonly Command[], io: CliOutput): number {
   // The column fits the usual usage lines; a longer one (ban's) pushes only its own summary right.
   const width = Math.min(Math.max(...commands.map((c) => `${c.name} ${c.usage}`.length), 'help [command]'.length), 38);
   const line = (left: string, summary: string) => `  ${left.padEnd(width)}  ${summary}`;
-  io.out.write([
-    'board-admin: the board\'s command line (uses the server\'s BOARD_* settings)',
-    '',
-    'usage: board-admin <command> [arguments] [--quiet]',
-    '',
-    ...commands.map((c) => line(`${c.name} ${c.usage}`.trim(), c.summary)),
-    line('help [command]', 'this text, or the details of one command (also: <command> --help)'),
-    '',
-    'Commands that work on the board need its board.db in BOARD_DATA (default ./data) and never',
-    'create one; they name the database on stderr unless --quiet (-q) is given.',
-    'Exit codes: 0 done, 1 the command failed, 2 unknown command or wrong arguments.',
-    '',
-  ].join('\n'));
+  io.out.write(
+    [
+      "board-admin: the board's command line (uses the server's BOARD_* settings)",
+      '',
+      'usage: board-admin <command> [arguments] [--quiet]',
+      '',
+      ...commands.map((c) => line(`${c.name} ${c.usage}`.trim(), c.summary)),
+      line('help [command]', 'this text, or the details of one command (also: <command> --help)'),
+      '',
+      'Commands that work on the board need its board.db in BOARD_DATA (default ./data) and never',
+      'create one; they name the database on stderr unless --quiet (-q) is given.',
+      'Exit codes: 0 done, 1 the command failed, 2 unknown command or wrong arguments.',
+      '',
+    ].join('\n'),
+  );
   return 0;
 }
 

@@ -64,7 +64,12 @@ export interface App {
 export function createApp(config: Config, options: AppOptions = {}): App {
   const defaultLog = createLineLog();
   const worker = options.worker;
-  const db = options.db ?? openDb(config.dbPath, worker ? { walLimits: true, batchWindowMs: clusterBatchWindowMs } : { backgroundCheckpoints: true });
+  const db =
+    options.db ??
+    openDb(
+      config.dbPath,
+      worker ? { walLimits: true, batchWindowMs: clusterBatchWindowMs } : { backgroundCheckpoints: true },
+    );
   const log = options.log ?? defaultLog;
   const limits = createLimitStore(db, { log });
   const services: Services = {
@@ -80,7 +85,8 @@ export function createApp(config: Config, options: AppOptions = {}): App {
     asn: openAsnDb(config.asnDb),
     impressions: new ImpressionTally(),
   };
-  services.impressions.maxVisitorsPerAddress = config.limitsFactor === 0 ? Infinity : scaledLimit(services.impressions.maxVisitorsPerAddress, config.limitsFactor);
+  services.impressions.maxVisitorsPerAddress =
+    config.limitsFactor === 0 ? Infinity : scaledLimit(services.impressions.maxVisitorsPerAddress, config.limitsFactor);
   const jobDeps = { db: services.db, clock: services.clock, log: services.log };
   const jobs = worker ? undefined : startOnceJobs({ ...jobDeps, config, limits, options, clustered: false });
   if (worker) {
@@ -89,19 +95,27 @@ export function createApp(config: Config, options: AppOptions = {}): App {
     if (config.notifyUrl) services.notifier = { send: (notice) => worker.link.notify(notice) };
     services.accountRemoval = { wake: () => worker.link.wake('accountRemoval') };
   } else {
-    Object.assign(services, { previews: jobs!.previews, notifier: jobs!.notifier, accountRemoval: jobs!.accountRemoval });
+    Object.assign(services, {
+      previews: jobs!.previews,
+      notifier: jobs!.notifier,
+      accountRemoval: jobs!.accountRemoval,
+    });
   }
   const stopImpressions = startImpressionFlush(services);
   logAsnLoad(services);
   if (config.metrics) services.metrics = createBoardMetrics(services, jobs, worker?.label);
-  const metricsServer = !worker && services.metrics ? createMetricsServer(services.metrics.registry, services.log) : undefined;
+  const metricsServer =
+    !worker && services.metrics ? createMetricsServer(services.metrics.registry, services.log) : undefined;
 
   // Slow clients: headers must arrive within 10 s and a whole request within 60 s. Node checks
   // both only every connectionsCheckingInterval (30 s by default, which let a slowloris client
   // keep a connection 30 s), so check at a fifth of the headers limit.
   const headersMs = options.timeouts?.headersMs ?? 10_000;
   // requireHostHeader off: Node's own 400 for a missing Host has no JSON body; the pipeline answers it.
-  const serverOptions = { connectionsCheckingInterval: Math.max(50, Math.round(headersMs / 5)), requireHostHeader: false };
+  const serverOptions = {
+    connectionsCheckingInterval: Math.max(50, Math.round(headersMs / 5)),
+    requireHostHeader: false,
+  };
   const hitLines = createHitLines(services.log, options.timeouts?.hitLinesMs);
   const server = createServer(serverOptions, createRequestListener(services, routes, notFoundPage, hitLines));
   server.headersTimeout = headersMs;
@@ -135,8 +149,10 @@ export function createApp(config: Config, options: AppOptions = {}): App {
 function logAsnLoad(app: Pick<Services, 'asn' | 'log'>): void {
   void app.asn.ready.then((r) => {
     if (r.error === 'stopped') return;
-    app.log(r.loaded
-      ? `statistics: ASN data set loaded in ${r.ms} ms (${r.v4Ranges} IPv4 and ${r.v6Ranges} IPv6 ranges, ${r.asns} ASNs)`
-      : `statistics: no ASN data set (${r.error}); visitors count under ASN 0 "unknown"`);
+    app.log(
+      r.loaded
+        ? `statistics: ASN data set loaded in ${r.ms} ms (${r.v4Ranges} IPv4 and ${r.v6Ranges} IPv6 ranges, ${r.asns} ASNs)`
+        : `statistics: no ASN data set (${r.error}); visitors count under ASN 0 "unknown"`,
+    );
   });
 }

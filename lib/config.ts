@@ -62,7 +62,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     maxUpload: integerSetting(env, 'BOARD_MAX_UPLOAD', 8 * 1024 * 1024, 1024, 1024 ** 3),
     previewEnabled: flagSetting(env, 'BOARD_PREVIEW', true),
     previewAllow: listSetting(env, 'BOARD_PREVIEW_ALLOW', '').map(checkedCidr),
-    previewPorts: listSetting(env, 'BOARD_PREVIEW_PORTS', '80,443').map((p) => checkedInteger('BOARD_PREVIEW_PORTS', p, 1, 65535)),
+    previewPorts: listSetting(env, 'BOARD_PREVIEW_PORTS', '80,443').map((p) =>
+      checkedInteger('BOARD_PREVIEW_PORTS', p, 1, 65535),
+    ),
     youtubeOembed: setting(env, 'BOARD_YOUTUBE_OEMBED', 'https://www.youtube.com/oembed'),
     asnDb: resolve(setting(env, 'BOARD_ASN_DB', bundledAsnDb)),
     scryptLogN: integerSetting(env, 'BOARD_SCRYPT_LOGN', 17, 14, 20),
@@ -82,8 +84,10 @@ export const maxContactLength = 200;
 /** One line of at most 200 characters; a control character (a pasted line break) stops the start rather than breaking the footer. */
 function contactSetting(env: Record<string, string | undefined>): string {
   const value = setting(env, 'BOARD_CONTACT', '');
-  if (/[\u0000-\u001f\u007f\u202a-\u202e\u2066-\u2069]/.test(value)) throw new ConfigError('BOARD_CONTACT: must be one line of text without control characters');
-  if ([...value].length > maxContactLength) throw new ConfigError(`BOARD_CONTACT: longer than ${maxContactLength} characters`);
+  if (/[\u0000-\u001f\u007f\u202a-\u202e\u2066-\u2069]/.test(value))
+    throw new ConfigError('BOARD_CONTACT: must be one line of text without control characters');
+  if ([...value].length > maxContactLength)
+    throw new ConfigError(`BOARD_CONTACT: longer than ${maxContactLength} characters`);
   return value;
 }
 
@@ -105,7 +109,13 @@ function setting(env: Record<string, string | undefined>, name: string, fallback
   return value ? value : fallback;
 }
 
-function integerSetting(env: Record<string, string | undefined>, name: string, fallback: number, min: number, max: number): number {
+function integerSetting(
+  env: Record<string, string | undefined>,
+  name: string,
+  fallback: number,
+  min: number,
+  max: number,
+): number {
   const raw = env[name]?.trim();
   return raw ? checkedInteger(name, raw, min, max) : fallback;
 }
@@ -121,7 +131,8 @@ function checkedInteger(name: string, raw: string, min: number, max: number): nu
 function factorSetting(env: Record<string, string | undefined>, name: string, fallback: number): number {
   const raw = env[name]?.trim();
   if (!raw) return fallback;
-  if (!/^\d{1,4}(\.\d{1,6})?$/.test(raw)) throw new ConfigError(`${name}: "${raw}" is not a number such as 1, 0.5 or 10`);
+  if (!/^\d{1,4}(\.\d{1,6})?$/.test(raw))
+    throw new ConfigError(`${name}: "${raw}" is not a number such as 1, 0.5 or 10`);
   const value = Number(raw);
   if (value > 1000) throw new ConfigError(`${name}: ${value} is outside 0–1000`);
   return value;
@@ -129,7 +140,8 @@ function factorSetting(env: Record<string, string | undefined>, name: string, fa
 
 /** A typo in the preview allow-list must stop the start, not silently allow nothing (or more). */
 function checkedCidr(raw: string): string {
-  if (!parseCidr(raw)) throw new ConfigError(`BOARD_PREVIEW_ALLOW: "${raw}" is not an address range such as 127.0.0.1/32`);
+  if (!parseCidr(raw))
+    throw new ConfigError(`BOARD_PREVIEW_ALLOW: "${raw}" is not an address range such as 127.0.0.1/32`);
   return raw;
 }
 
@@ -154,7 +166,9 @@ function flagSetting(env: Record<string, string | undefined>, name: string, fall
 function metricsSetting(env: Record<string, string | undefined>): Config['metrics'] {
   const host = setting(env, 'BOARD_METRICS_HOST', '127.0.0.1');
   if (!isLoopbackAddress(host)) {
-    throw new ConfigError(`BOARD_METRICS_HOST: "${host}" is not a loopback address; the metrics listen on 127.0.0.1 or ::1 only`);
+    throw new ConfigError(
+      `BOARD_METRICS_HOST: "${host}" is not a loopback address; the metrics listen on 127.0.0.1 or ::1 only`,
+    );
   }
   if (!env.BOARD_METRICS_PORT?.trim()) return undefined;
   return Object.freeze({ port: integerSetting(env, 'BOARD_METRICS_PORT', 0, 0, 65535), host });
@@ -175,7 +189,10 @@ function workersSetting(env: Record<string, string | undefined>): number {
 }
 
 function listSetting(env: Record<string, string | undefined>, name: string, fallback: string): string[] {
-  return setting(env, name, fallback).split(',').map((s) => s.trim()).filter(Boolean);
+  return setting(env, name, fallback)
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
 }
 
 function originSetting(raw: string): string {
@@ -190,6 +207,7 @@ function httpUrlSetting(name: string, raw: string): URL {
   } catch {
     throw new ConfigError(`${name}: "${raw}" is not a URL`);
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new ConfigError(`${name}: "${raw}" must be http or https`);
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw new ConfigError(`${name}: "${raw}" must be http or https`);
   return url;
 }

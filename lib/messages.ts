@@ -44,7 +44,8 @@ export type ErrorCode = keyof typeof messages;
 
 /** Field-level messages, used in error.fields (registration) and for a single error.field. */
 export const fieldMessages = {
-  username: 'Der Name muss 3 bis 32 Zeichen lang sein: Buchstaben, Ziffern, Punkt, Unterstrich, Leerzeichen und Bindestrich.',
+  username:
+    'Der Name muss 3 bis 32 Zeichen lang sein: Buchstaben, Ziffern, Punkt, Unterstrich, Leerzeichen und Bindestrich.',
   passwordShort: 'Das Passwort muss mindestens 10 Zeichen lang sein.',
   passwordMismatch: 'Die Passwörter stimmen nicht überein.',
   required: 'Dieses Feld fehlt.',

@@ -68,18 +68,48 @@ export const routes: Route[] = [
   { method: 'GET', path: '/api/mod/reports/:page', handler: moderation.reportQueue, mod: true },
   { method: 'GET', path: '/api/mod/queue', handler: moderation.queueSize, mod: true },
   { method: 'POST', path: '/api/mod/entry/:pid/remove', handler: moderation.remove, mod: true, writeLimit: 'modEntry' },
-  { method: 'POST', path: '/api/mod/entry/:pid/restore', handler: moderation.restore, mod: true, writeLimit: 'modEntry' },
-  { method: 'POST', path: '/api/mod/entry/:pid/dismiss', handler: moderation.dismiss, mod: true, writeLimit: 'modEntry' },
+  {
+    method: 'POST',
+    path: '/api/mod/entry/:pid/restore',
+    handler: moderation.restore,
+    mod: true,
+    writeLimit: 'modEntry',
+  },
+  {
+    method: 'POST',
+    path: '/api/mod/entry/:pid/dismiss',
+    handler: moderation.dismiss,
+    mod: true,
+    writeLimit: 'modEntry',
+  },
   { method: 'POST', path: '/api/mod/user/:username/ban', handler: moderation.ban, mod: true, writeLimit: 'modAccount' },
-  { method: 'POST', path: '/api/mod/user/:username/unban', handler: moderation.unban, mod: true, writeLimit: 'modAccount' },
-  { method: 'POST', path: '/api/mod/user/:username/avatar/remove', handler: moderation.removeAvatar, mod: true, writeLimit: 'modAccount' },
+  {
+    method: 'POST',
+    path: '/api/mod/user/:username/unban',
+    handler: moderation.unban,
+    mod: true,
+    writeLimit: 'modAccount',
+  },
+  {
+    method: 'POST',
+    path: '/api/mod/user/:username/avatar/remove',
+    handler: moderation.removeAvatar,
+    mod: true,
+    writeLimit: 'modAccount',
+  },
   { method: 'GET', path: '/api/modlog/:page', handler: moderation.publicLog },
 
   // Notifications (docs/API.md "Notifications of replies and mentions"); /unread before /{page}.
   { method: 'GET', path: '/api/user/notifications/unread', handler: notifications.unread, auth: true },
   { method: 'GET', path: '/api/user/notifications/:page', handler: notifications.notifications, auth: true },
   { method: 'POST', path: '/api/user/notifications/read', handler: notifications.read, auth: true },
-  { method: 'POST', path: '/api/user/feed-token', handler: notifications.newFeedToken, auth: true, writeLimit: 'feedToken' },
+  {
+    method: 'POST',
+    path: '/api/user/feed-token',
+    handler: notifications.newFeedToken,
+    auth: true,
+    writeLimit: 'feedToken',
+  },
   { method: 'POST', path: '/api/user/feed-token/revoke', handler: notifications.revokeFeedToken, auth: true },
 
   // Search (docs/API.md "Search")

@@ -15,18 +15,21 @@ const { findAll, findOne, getAttributeValue, textContent } = DomUtils;
 export function parseAtom(xml: string): Document {
   let implied = 0;
   const handler = new DomHandler();
-  const parser = new Parser({
-    ...handler,
-    onclosetag(name: string, isImplied: boolean) {
-      if (isImplied) implied++;
-      handler.onclosetag();
+  const parser = new Parser(
+    {
+      ...handler,
+      onclosetag(name: string, isImplied: boolean) {
+        if (isImplied) implied++;
+        handler.onclosetag();
+      },
+      onopentag: handler.onopentag.bind(handler),
+      ontext: handler.ontext.bind(handler),
+      onprocessinginstruction: handler.onprocessinginstruction.bind(handler),
+      onend: handler.onend.bind(handler),
+      onerror: (err: Error) => assert.fail(err),
     },
-    onopentag: handler.onopentag.bind(handler),
-    ontext: handler.ontext.bind(handler),
-    onprocessinginstruction: handler.onprocessinginstruction.bind(handler),
-    onend: handler.onend.bind(handler),
-    onerror: (err: Error) => assert.fail(err),
-  }, { xmlMode: true, decodeEntities: true });
+    { xmlMode: true, decodeEntities: true },
+  );
   parser.end(xml);
   // htmlparser2 reports a self-closed element's end as implied too; any other implied end is a missing close tag.
   assert.equal(implied, xml.split('/>').length - 1, 'every element is closed explicitly');
@@ -34,7 +37,8 @@ export function parseAtom(xml: string): Document {
   const doc = handler.root;
   const feed = findOne((el) => el.name === 'feed', doc.children)!;
   assert.ok(feed, 'a <feed> root');
-  const own = (parent: Element, name: string) => parent.children.filter((c): c is Element => (c as Element).name === name);
+  const own = (parent: Element, name: string) =>
+    parent.children.filter((c): c is Element => (c as Element).name === name);
   for (const name of ['id', 'title', 'updated']) assert.equal(own(feed, name).length, 1, `feed has one <${name}>`);
   assert.match(textContent(own(feed, 'updated')[0]!), /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/);
   for (const entry of own(feed, 'entry')) {
@@ -66,7 +70,9 @@ export function atomEntries(doc: Document): AtomEntry[] {
       author: textContent(findOne((el) => el.name === 'name', child('author')!.children)!),
       content: textContent(child('content')!),
       link: getAttributeValue(links.find((l) => getAttributeValue(l, 'rel') === 'alternate')!, 'href')!,
-      ...(enclosure ? { enclosure: { href: getAttributeValue(enclosure, 'href')!, type: getAttributeValue(enclosure, 'type')! } } : {}),
+      ...(enclosure
+        ? { enclosure: { href: getAttributeValue(enclosure, 'href')!, type: getAttributeValue(enclosure, 'type')! } }
+        : {}),
     };
   });
 }

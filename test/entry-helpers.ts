@@ -76,6 +76,17 @@ export async function wholeFeed(client: Client): Promise<any[]> {
 
 /** The Entry fields (docs/API.md "Entry"), in a stable order, for shape checks. */
 export const entryFields = [
-  'avatar', 'bump_count', 'content', 'created_at', 'deleted', 'filepath', 'last_activity', 'last_bump',
-  'pid', 'reply_count', 'reply_to', 'uid', 'username',
+  'avatar',
+  'bump_count',
+  'content',
+  'created_at',
+  'deleted',
+  'filepath',
+  'last_activity',
+  'last_bump',
+  'pid',
+  'reply_count',
+  'reply_to',
+  'uid',
+  'username',
 ];

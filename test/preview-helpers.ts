@@ -47,11 +47,14 @@ export async function startFakeSite(routes: Record<string, Route> = {}, host = '
     url: (path = '/') => `http://${shownHost}:${port}${path}`,
     requests: [],
     lastUserAgent: '',
-    route: (path, handler) => { table.set(path, handler); },
-    close: () => new Promise<void>((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    }),
+    route: (path, handler) => {
+      table.set(path, handler);
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
   return site;
 }
@@ -110,5 +113,12 @@ export function queuedJobs(board: TestBoard): string[] {
  * limits off (limitsOff): preview tests post links from brand-new accounts in a quick row.
  */
 export function previewEnv(ports: number[], extra: Record<string, string> = {}): Record<string, string> {
-  return { ...limitsOff, BOARD_PREVIEW: '1', BOARD_PREVIEW_ALLOW: '127.0.0.1/32', BOARD_PREVIEW_PORTS: ports.join(','), BOARD_TRUST_PROXY: '1', ...extra };
+  return {
+    ...limitsOff,
+    BOARD_PREVIEW: '1',
+    BOARD_PREVIEW_ALLOW: '127.0.0.1/32',
+    BOARD_PREVIEW_PORTS: ports.join(','),
+    BOARD_TRUST_PROXY: '1',
+    ...extra,
+  };
 }

@@ -63,7 +63,8 @@ Role changes are logged for the administrator ("board-admin modlog"), never in t
     const user = accountNamed(db(), name!);
     const now = systemClock.now();
     // A banned account cannot act, so it cannot hold the role either.
-    if (verb === 'add' && activeBanUntil(user, now)) throw new CommandFailure(`${user.username} is banned; unban first`);
+    if (verb === 'add' && activeBanUntil(user, now))
+      throw new CommandFailure(`${user.username} is banned; unban first`);
     if (!setModerator(db(), user.uid, verb === 'add', now)) {
       throw new CommandFailure(`${user.username} ${verb === 'add' ? 'is a moderator already' : 'is not a moderator'}`);
     }

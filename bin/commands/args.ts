@@ -5,7 +5,8 @@ import { UsageError, type CommandContext } from '../cli.ts';
 
 /** A whole number from the command line (a pid, a report id, a page), or a UsageError naming it. */
 export function wholeNumber(raw: string, what: string, max = Number.MAX_SAFE_INTEGER): number {
-  if (!/^\d{1,15}$/.test(raw) || Number(raw) > max) throw new UsageError(`${what} must be a whole number${max < Number.MAX_SAFE_INTEGER ? ` up to ${max}` : ''}`);
+  if (!/^\d{1,15}$/.test(raw) || Number(raw) > max)
+    throw new UsageError(`${what} must be a whole number${max < Number.MAX_SAFE_INTEGER ? ` up to ${max}` : ''}`);
   return Number(raw);
 }
 
@@ -41,11 +42,14 @@ export function pointInTime(raw: string, what: string, now: number): number {
   const at = /^(\d{4})-(\d\d)-(\d\d)(?:[T ](\d\d):(\d\d)(?::(\d\d))?(Z|[+-]\d\d:\d\d)?)?$/.exec(text);
   if (at) {
     const [year, month, day, hour = '00', minute = '00', second = '00', zone = 'Z'] = at.slice(1);
-    const utc = Date.UTC(Number(year), Number(month) - 1, Number(day), Number(hour), Number(minute), Number(second)) / 1000;
+    const utc =
+      Date.UTC(Number(year), Number(month) - 1, Number(day), Number(hour), Number(minute), Number(second)) / 1000;
     // Date.UTC rolls 2026-02-30 over into March: only a time that comes back the same is one.
     if (utcSecond(utc) === `${year}-${month}-${day} ${hour}:${minute}:${second}`) return utc - zoneSeconds(zone);
   }
-  throw new UsageError(`${what} must be a date (2026-11-21), a UTC time (2026-11-21 06:30, or with Z or +01:00) or a time ago (90m, 2h, 3d)`);
+  throw new UsageError(
+    `${what} must be a date (2026-11-21), a UTC time (2026-11-21 06:30, or with Z or +01:00) or a time ago (90m, 2h, 3d)`,
+  );
 }
 
 /** `Z`, `+01:00`, `-05:30` as seconds east of UTC. */

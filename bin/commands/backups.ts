@@ -34,13 +34,19 @@ power cut) are removed by the next run in that folder.`,
     const settings = { force: options.force === true, note };
     if (options['with-media'] !== true) {
       const { pages, destination } = await backupDatabase(config, file!, settings);
-      print(`backed up ${config.dbPath} to ${destination} (${pages} pages); copy ${config.mediaDir} with rsync too, or use --with-media`);
+      print(
+        `backed up ${config.dbPath} to ${destination} (${pages} pages); copy ${config.mediaDir} with rsync too, or use --with-media`,
+      );
       return 0;
     }
     const result = await backupWithMedia(config, file!, settings);
     const skipped = result.skipped.length ? `; ${result.skipped.length} files deleted meanwhile were left out` : '';
-    const refused = result.refused.length ? `; ${result.refused.length} files that are not images the board writes were left out` : '';
-    print(`backed up ${config.dbPath} (${result.pages} pages) and ${result.files} media files (${mebibytes(result.bytes)}) to ${result.destination}${skipped}${refused}`);
+    const refused = result.refused.length
+      ? `; ${result.refused.length} files that are not images the board writes were left out`
+      : '';
+    print(
+      `backed up ${config.dbPath} (${result.pages} pages) and ${result.files} media files (${mebibytes(result.bytes)}) to ${result.destination}${skipped}${refused}`,
+    );
     return 0;
   },
 };
@@ -69,9 +75,13 @@ lacks, and warns when there are any (after a database-only restore: bring them b
     note(`board-admin: database ${config.dbPath}`);
     const result = await restoreBackup(config, file!);
     const media = result.kind === 'archive' ? ` and ${result.mediaRestored} media files into ${config.mediaDir}` : '';
-    print(`restored ${file} to ${config.dbPath}${media}${result.keptAs ? `; the replaced database is kept as ${result.keptAs}` : ''}`);
+    print(
+      `restored ${file} to ${config.dbPath}${media}${result.keptAs ? `; the replaced database is kept as ${result.keptAs}` : ''}`,
+    );
     if (result.missing.length) {
-      warn(`board-admin: warning: ${result.missing.length} media files the restored database refers to are missing from ${config.mediaDir}; copy them back (rsync) or restore a backup made with --with-media`);
+      warn(
+        `board-admin: warning: ${result.missing.length} media files the restored database refers to are missing from ${config.mediaDir}; copy them back (rsync) or restore a backup made with --with-media`,
+      );
     }
     return 0;
   },
@@ -92,7 +102,10 @@ the problem names the entry. Never opens the live database. Prints one summary l
   args: [1, 1],
   async run({ config, args: [file], print }) {
     const { problems, facts } = await verifyBackup(config, file!);
-    if (problems.length) throw new CommandFailure(`problem: ${file}: ${problems.join('; ')}${facts.length ? ` (${facts.join(', ')})` : ''}`);
+    if (problems.length)
+      throw new CommandFailure(
+        `problem: ${file}: ${problems.join('; ')}${facts.length ? ` (${facts.join(', ')})` : ''}`,
+      );
     print(`ok: ${file}: ${facts.join(', ')}`);
     return 0;
   },

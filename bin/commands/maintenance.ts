@@ -18,7 +18,9 @@ it is safe while the server runs. Prints each removed path and a count.`,
   async run({ config, db, print }) {
     const { removed, kept } = await collectOrphanMedia(config, db());
     for (const path of removed) print(`removed ${path}`);
-    print(`removed ${removed.length} unreferenced files, kept ${kept} (files younger than ${gcMinAgeSeconds / 60} minutes are always kept)`);
+    print(
+      `removed ${removed.length} unreferenced files, kept ${kept} (files younger than ${gcMinAgeSeconds / 60} minutes are always kept)`,
+    );
     return 0;
   },
 };

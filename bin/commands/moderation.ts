@@ -61,7 +61,8 @@ deleted the account (then nothing is left to restore).`,
   run({ args: [raw], db, print }) {
     const pid = Number(raw);
     const outcome = restoreEntry(db(), pid, administrator, systemClock.now());
-    if (outcome === 'not_found') throw new CommandFailure(`no entry ${pid} to restore (unknown, or its author deleted the account)`);
+    if (outcome === 'not_found')
+      throw new CommandFailure(`no entry ${pid} to restore (unknown, or its author deleted the account)`);
     if (outcome === 'not_removed') throw new CommandFailure(`entry ${pid} is not removed`);
     print(`restored entry ${pid}`);
     return 0;
@@ -102,7 +103,13 @@ ${reasonHelp}
     const now = systemClock.now();
     const days = banDays(options);
     const until = days === undefined ? permanentBan : now + days * 86_400;
-    const purged = banUser(db(), user.uid, { reason: reasonOption(options), until, purge: options.purge === true }, administrator, now);
+    const purged = banUser(
+      db(),
+      user.uid,
+      { reason: reasonOption(options), until, purge: options.purge === true },
+      administrator,
+      now,
+    );
     const end = until === permanentBan ? 'permanently' : `until ${utcMinute(until)} UTC`;
     const extras = [
       user.role === moderatorRole ? `${user.username} is no longer a moderator` : '',
@@ -124,7 +131,8 @@ Lifts a ban in force at once; the account logs in again with its password. The l
   args: [1, 1],
   run({ args: [name], db, print }) {
     const user = accountNamed(db(), name!);
-    if (!unbanUser(db(), user.uid, administrator, systemClock.now())) throw new CommandFailure(`${user.username} is not banned`);
+    if (!unbanUser(db(), user.uid, administrator, systemClock.now()))
+      throw new CommandFailure(`${user.username} is not banned`);
     print(`lifted the ban of ${user.username}`);
     return 0;
   },
@@ -132,7 +140,7 @@ Lifts a ban in force at once; the account logs in again with its password. The l
 
 export const avatarRemove: Command = {
   name: 'avatar-remove',
-  summary: 'remove an account\'s avatar with a public reason',
+  summary: "remove an account's avatar with a public reason",
   usage: '<username> --reason TEXT',
   help: `
 Takes the account's avatar down everywhere at once and deletes its file; the user may upload a
@@ -153,4 +161,3 @@ Exit 1 when there is no such user or it has no avatar.`,
     return 0;
   },
 };
-

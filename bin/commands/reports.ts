@@ -1,7 +1,15 @@
 import { systemClock } from '../../lib/clock.ts';
 import type { Db } from '../../lib/db/db.ts';
 import { findEntry } from '../../lib/entries/entries.ts';
-import { administrator, maxModlogPage, modlogPageSize, readAdminModlog, readModlogRange, writeModlog, type AdminModlogRow } from '../../lib/moderation/modlog.ts';
+import {
+  administrator,
+  maxModlogPage,
+  modlogPageSize,
+  readAdminModlog,
+  readModlogRange,
+  writeModlog,
+  type AdminModlogRow,
+} from '../../lib/moderation/modlog.ts';
 import { closeReport, findOpenReport, listOpenReports } from '../../lib/moderation/reports.ts';
 import { CommandFailure, UsageError, type Command, type CommandContext } from '../cli.ts';
 import { accountNamed } from './accounts.ts';
@@ -24,7 +32,9 @@ the full reason. Prints "no open reports" when there are none.`,
     const open = listOpenReports(db());
     if (open.length === 0) print('no open reports');
     for (const r of open) {
-      print(`#${r.id}  entry ${r.pid} (${r.reports_on_entry} open)  ${utcMinute(r.created_at)}  ${r.reporter || 'anonymous'}`);
+      print(
+        `#${r.id}  entry ${r.pid} (${r.reports_on_entry} open)  ${utcMinute(r.created_at)}  ${r.reporter || 'anonymous'}`,
+      );
       print(`    address: ${config.origin}/e/${r.pid}`);
       print(`    text:    ${JSON.stringify(r.excerpt)}${entryState(db(), r.pid)}`);
       if (r.reason) print(`    reason:  ${JSON.stringify(r.reason)}`);
@@ -89,10 +99,14 @@ function undoing(row: AdminModlogRow): string {
 }
 
 /** --by, --since, --until: the range to list, or undefined for the paged log. */
-function rangeOf(options: CommandContext['options'], now: number): { by?: string; since: number; until: number } | undefined {
+function rangeOf(
+  options: CommandContext['options'],
+  now: number,
+): { by?: string; since: number; until: number } | undefined {
   const { by, since, until } = options;
   if (by === undefined && since === undefined && until === undefined) return undefined;
-  if (by !== undefined && (typeof by !== 'string' || by.trim() === '')) throw new UsageError('--by needs a moderator\'s name');
+  if (by !== undefined && (typeof by !== 'string' || by.trim() === ''))
+    throw new UsageError("--by needs a moderator's name");
   const range = {
     by: by as string | undefined,
     since: typeof since === 'string' ? pointInTime(since, '--since', now) : 0,
@@ -104,7 +118,7 @@ function rangeOf(options: CommandContext['options'], now: number): { by?: string
 
 export const modlog: Command = {
   name: 'modlog',
-  summary: 'the moderation log with who did what (--by NAME --since TIME: one moderator\'s actions)',
+  summary: "the moderation log with who did what (--by NAME --since TIME: one moderator's actions)",
   usage: '[page] | modlog [--by NAME] [--since TIME] [--until TIME]',
   help: `
 Prints the whole moderation log, ${modlogPageSize} rows a page (page 0, the newest, by default; at most
@@ -129,7 +143,8 @@ whole day. Exit 1 when there is no such user.`,
   args: [0, 1],
   validate([page], options) {
     if (page !== undefined) wholeNumber(page, 'the page', maxModlogPage);
-    if (rangeOf(options, systemClock.now()) && page !== undefined) throw new UsageError('a page or --by/--since/--until, not both');
+    if (rangeOf(options, systemClock.now()) && page !== undefined)
+      throw new UsageError('a page or --by/--since/--until, not both');
   },
   run({ args: [raw], options, db, print }) {
     const range = rangeOf(options, systemClock.now());

@@ -56,7 +56,10 @@ export function accountArchive(source: ExportSource): Readable {
     inputs.forEach((input) => input.destroy());
   });
 
-  zip.addReadStream(track(Readable.from(accountJson(source), { objectMode: false })), 'account.json', { mtime, compress: true });
+  zip.addReadStream(track(Readable.from(accountJson(source), { objectMode: false })), 'account.json', {
+    mtime,
+    compress: true,
+  });
   for (const path of mediaPaths(source)) {
     // Images are compressed already: stored as they are.
     zip.addReadStreamLazy(`media/${path}`, { mtime, compress: false }, (done) => {
@@ -84,16 +87,36 @@ async function openMedia(path: string): Promise<Readable> {
 /** account.json, piece by piece: {user, entries, votes, reports, sessions}. */
 function* accountJson({ db, uid, user, sessions, recheck }: ExportSource): Generator<Buffer> {
   yield Buffer.from(`{"user":${JSON.stringify(user)},"entries":[`);
-  yield* jsonRows(recheck, (after) => readEntries(db, uid, after), (row) => row.pid, entryJson);
+  yield* jsonRows(
+    recheck,
+    (after) => readEntries(db, uid, after),
+    (row) => row.pid,
+    entryJson,
+  );
   yield Buffer.from('],"votes":[');
-  yield* jsonRows(recheck, (after) => readVotes(db, uid, after), (row) => row.pid, voteJson);
+  yield* jsonRows(
+    recheck,
+    (after) => readVotes(db, uid, after),
+    (row) => row.pid,
+    voteJson,
+  );
   yield Buffer.from('],"reports":[');
-  yield* jsonRows(recheck, (after) => readReports(db, uid, after), (row) => row.id, reportJson);
+  yield* jsonRows(
+    recheck,
+    (after) => readReports(db, uid, after),
+    (row) => row.id,
+    reportJson,
+  );
   yield Buffer.from(`],"sessions":${JSON.stringify(sessions)}}`);
 }
 
 /** The rows of one array, comma-separated, a page at a time (keyset: the key after the last row). */
-function* jsonRows<T>(recheck: () => void, readPage: (after: number) => T[], keyOf: (row: T) => number, toJson: (row: T) => unknown): Generator<Buffer> {
+function* jsonRows<T>(
+  recheck: () => void,
+  readPage: (after: number) => T[],
+  keyOf: (row: T) => number,
+  toJson: (row: T) => unknown,
+): Generator<Buffer> {
   let after = 0;
   let separator = '';
   for (;;) {
@@ -134,7 +157,9 @@ function readEntries(db: Db, uid: number, after: number): ExportedEntry[] {
     `SELECT pid, created_at, content, filepath, reply_to, reply_count, last_activity, deleted, bump_count, last_bump,
             removed, removed_reason, removed_at, alt
      FROM entries WHERE uid = ? AND pid > ? ORDER BY pid LIMIT ?`,
-    uid, after, pageSize,
+    uid,
+    after,
+    pageSize,
   );
 }
 
@@ -151,7 +176,12 @@ interface ExportedVote {
 }
 
 function readVotes(db: Db, uid: number, after: number): ExportedVote[] {
-  return db.all<ExportedVote>('SELECT pid, yes, created_at FROM votes WHERE uid = ? AND pid > ? ORDER BY pid LIMIT ?', uid, after, pageSize);
+  return db.all<ExportedVote>(
+    'SELECT pid, yes, created_at FROM votes WHERE uid = ? AND pid > ? ORDER BY pid LIMIT ?',
+    uid,
+    after,
+    pageSize,
+  );
 }
 
 const voteJson = ({ pid, yes, created_at }: ExportedVote) => ({ pid, mode: yes ? 'yes' : 'no', created_at });
@@ -170,7 +200,9 @@ function readReports(db: Db, uid: number, after: number): ExportedReport[] {
   return db.all<ExportedReport>(
     `SELECT id, pid, reason, created_at, closed_at, closed_action FROM reports
      WHERE reporter_uid = ? AND id > ? ORDER BY id LIMIT ?`,
-    uid, after, pageSize,
+    uid,
+    after,
+    pageSize,
   );
 }
 
@@ -181,6 +213,9 @@ function reportJson({ closed_action, ...report }: ExportedReport) {
 
 /** The avatar and every image the account's entries still hold (removed entries' included), as paths under media/. */
 function mediaPaths({ db, uid, user }: ExportSource): string[] {
-  const images = db.all<{ filepath: string }>("SELECT filepath FROM entries WHERE uid = ? AND filepath <> '' ORDER BY pid", uid);
+  const images = db.all<{ filepath: string }>(
+    "SELECT filepath FROM entries WHERE uid = ? AND filepath <> '' ORDER BY pid",
+    uid,
+  );
   return [user.avatar, ...images.map((row) => row.filepath)].filter((path) => path && !path.includes('..'));
 }

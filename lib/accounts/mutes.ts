@@ -36,7 +36,8 @@ export function muteAccount(db: Db, uid: number, mutedUid: number, now: number):
 /** Unmutes; unmuting an account that was not muted changes nothing. */
 export function unmuteAccount(db: Db, uid: number, mutedUid: number, now: number): void {
   db.tx(() => {
-    if (db.run('DELETE FROM mutes WHERE uid = ? AND muted_uid = ?', uid, mutedUid).changes) noticesChanged(db, uid, now);
+    if (db.run('DELETE FROM mutes WHERE uid = ? AND muted_uid = ?', uid, mutedUid).changes)
+      noticesChanged(db, uid, now);
   });
 }
 

@@ -39,8 +39,15 @@ class HashWorkers {
     worker.ref();
     return new Promise((resolve, reject) => {
       this.jobs.set(id, {
-        resolve: (key) => { worker.unref(); this.idle.push(worker); resolve(key); },
-        reject: (err) => { worker.unref(); reject(err); },
+        resolve: (key) => {
+          worker.unref();
+          this.idle.push(worker);
+          resolve(key);
+        },
+        reject: (err) => {
+          worker.unref();
+          reject(err);
+        },
       });
       worker.postMessage({ id, password, salt, keyLength, N, r, p, maxmem });
     });
@@ -85,13 +92,25 @@ export function hashQueueBound(limitsFactor: number): QueueBound | undefined {
 /** Seconds a refused caller is asked to wait: about what the line needs to drain. */
 const busyRetrySeconds = 5;
 
-async function derive(password: string, salt: Buffer, logN: number, r: number, p: number, signal?: AbortSignal, bound?: QueueBound): Promise<Buffer> {
+async function derive(
+  password: string,
+  salt: Buffer,
+  logN: number,
+  r: number,
+  p: number,
+  signal?: AbortSignal,
+  bound?: QueueBound,
+): Promise<Buffer> {
   const N = 2 ** logN;
   const maxmem = 128 * N * r * p + 32 * 1024 * 1024;
   try {
     return await slots.hash(() => workers.run(password.normalize('NFC'), salt, N, r, p, maxmem), signal, bound);
   } catch (err) {
-    if (err instanceof SlotRefused) throw new ApiError(503, 'auth.busy', { headers: { 'Retry-After': String(busyRetrySeconds) }, limit: 'brake/hashing' });
+    if (err instanceof SlotRefused)
+      throw new ApiError(503, 'auth.busy', {
+        headers: { 'Retry-After': String(busyRetrySeconds) },
+        limit: 'brake/hashing',
+      });
     throw err;
   }
 }
@@ -101,14 +120,24 @@ async function derive(password: string, salt: Buffer, logN: number, r: number, p
  * `signal`: the request's; a caller that went away while queued costs no hashing. `bound`: see
  * hashQueueBound (503 auth.busy when the line is full or the wait too long).
  */
-export async function hashPassword(password: string, logN: number, signal?: AbortSignal, bound?: QueueBound): Promise<string> {
+export async function hashPassword(
+  password: string,
+  logN: number,
+  signal?: AbortSignal,
+  bound?: QueueBound,
+): Promise<string> {
   const salt = randomBytes(16);
   const key = await derive(password, salt, logN, 8, 1, signal, bound);
   return `$scrypt$ln=${logN},r=8,p=1$${salt.toString('base64')}$${key.toString('base64')}`;
 }
 
 /** Checks a password against a stored hash in constant time; false for a malformed hash. */
-export async function verifyPassword(password: string, stored: string, signal?: AbortSignal, bound?: QueueBound): Promise<boolean> {
+export async function verifyPassword(
+  password: string,
+  stored: string,
+  signal?: AbortSignal,
+  bound?: QueueBound,
+): Promise<boolean> {
   const parsed = parseHash(stored);
   if (!parsed) return false;
   const key = await derive(password, parsed.salt, parsed.logN, parsed.r, parsed.p, signal, bound);
@@ -121,7 +150,9 @@ export async function verifyPassword(password: string, stored: string, signal?: 
  * make one login allocate gigabytes. Anything outside is a malformed hash: it never verifies.
  */
 function parseHash(stored: string) {
-  const match = /^\$scrypt\$ln=(\d{1,2}),r=(\d{1,2}),p=(\d{1,2})\$([A-Za-z0-9+/]+={0,2})\$([A-Za-z0-9+/]+={0,2})$/.exec(stored);
+  const match = /^\$scrypt\$ln=(\d{1,2}),r=(\d{1,2}),p=(\d{1,2})\$([A-Za-z0-9+/]+={0,2})\$([A-Za-z0-9+/]+={0,2})$/.exec(
+    stored,
+  );
   if (!match) return undefined;
   const [logN, r, p] = [match[1], match[2], match[3]].map(Number) as [number, number, number];
   if (!within(logN, 10, 20) || !within(r, 1, 16) || !within(p, 1, 4)) return undefined;

@@ -51,7 +51,8 @@ function claimAccount(db: Db, now: number): number | undefined {
     `UPDATE pending_deletions SET claimed_until = ?
      WHERE uid = (SELECT uid FROM pending_deletions WHERE claimed_until <= ? ORDER BY queued_at, uid LIMIT 1)
      RETURNING uid`,
-    now + leaseSeconds, now,
+    now + leaseSeconds,
+    now,
   )?.uid;
 }
 
@@ -60,7 +61,12 @@ function claimAccount(db: Db, now: number): number | undefined {
  * reports, until `sliceMs` has passed. Returns the image files to remove and whether the account
  * is done (its pending row is then gone).
  */
-export function removeAccountSlice(db: Db, uid: number, now: number, sliceMs: number): { files: string[]; done: boolean } {
+export function removeAccountSlice(
+  db: Db,
+  uid: number,
+  now: number,
+  sliceMs: number,
+): { files: string[]; done: boolean } {
   const deadline = performance.now() + sliceMs;
   return db.tx(() => {
     // The first statement writes: the transaction holds the write lock before it reads anything.
@@ -68,9 +74,14 @@ export function removeAccountSlice(db: Db, uid: number, now: number, sliceMs: nu
       return { files: [], done: true }; // another process finished it
     }
     const files: string[] = [];
-    while (removeVotesOfUser(db, uid, batchRows) === batchRows) if (performance.now() > deadline) return { files, done: false };
+    while (removeVotesOfUser(db, uid, batchRows) === batchRows)
+      if (performance.now() > deadline) return { files, done: false };
     for (;;) {
-      const batch = db.all<{ pid: number }>('SELECT pid FROM entries WHERE uid = ? ORDER BY depth DESC, pid DESC LIMIT ?', uid, batchRows);
+      const batch = db.all<{ pid: number }>(
+        'SELECT pid FROM entries WHERE uid = ? ORDER BY depth DESC, pid DESC LIMIT ?',
+        uid,
+        batchRows,
+      );
       for (const { pid } of batch) {
         const file = removeEntryOfDeletedAccount(db, pid, now);
         if (file) files.push(file);
@@ -78,7 +89,8 @@ export function removeAccountSlice(db: Db, uid: number, now: number, sliceMs: nu
       }
       if (batch.length < batchRows) break;
     }
-    while (anonymiseReportsOf(db, uid, batchRows) === batchRows) if (performance.now() > deadline) return { files, done: false };
+    while (anonymiseReportsOf(db, uid, batchRows) === batchRows)
+      if (performance.now() > deadline) return { files, done: false };
     db.run('DELETE FROM pending_deletions WHERE uid = ?', uid);
     return { files, done: true };
   });
@@ -95,8 +107,12 @@ export function startAccountRemoval(app: JobDeps & { config: Config }, options: 
   let current: number | undefined;
 
   async function work(): Promise<void> {
-    for (current = claimAccount(app.db, app.clock.now()); current !== undefined && !stopping; current = claimAccount(app.db, app.clock.now())) {
-      for (let done = false; !done && !stopping;) {
+    for (
+      current = claimAccount(app.db, app.clock.now());
+      current !== undefined && !stopping;
+      current = claimAccount(app.db, app.clock.now())
+    ) {
+      for (let done = false; !done && !stopping; ) {
         const slice = removeAccountSlice(app.db, current, app.clock.now(), sliceMs);
         slices++;
         done = slice.done;

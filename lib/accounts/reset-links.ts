@@ -9,7 +9,13 @@ export function createResetLink(db: Db, uid: number, now: number): string {
   const token = newToken();
   db.tx(() => {
     db.run('DELETE FROM reset_links WHERE uid = ?', uid);
-    db.run('INSERT INTO reset_links (token_hash, uid, created_at, expires) VALUES (?, ?, ?, ?)', tokenHash(token), uid, now, now + resetLinkLifetime);
+    db.run(
+      'INSERT INTO reset_links (token_hash, uid, created_at, expires) VALUES (?, ?, ?, ?)',
+      tokenHash(token),
+      uid,
+      now,
+      now + resetLinkLifetime,
+    );
   });
   return token;
 }
@@ -17,7 +23,11 @@ export function createResetLink(db: Db, uid: number, now: number): string {
 /** The user id a valid (unused, unexpired, not superseded) token belongs to. */
 export function findResetLink(db: Db, token: string, now: number): { uid: number } | undefined {
   if (!isTokenShaped(token)) return undefined;
-  return db.one<{ uid: number }>('SELECT uid FROM reset_links WHERE token_hash = ? AND expires > ?', tokenHash(token), now);
+  return db.one<{ uid: number }>(
+    'SELECT uid FROM reset_links WHERE token_hash = ? AND expires > ?',
+    tokenHash(token),
+    now,
+  );
 }
 
 /** Uses up a token: a used link is gone, so it answers like any unknown one. */

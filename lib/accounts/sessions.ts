@@ -32,7 +32,10 @@ export interface NewSession {
 }
 
 /** Why createSession made none: the account is gone, banned (until when), or no longer has the password that was checked. */
-export type SessionRefusal = { refused: 'account_gone' } | { refused: 'banned'; until: number } | { refused: 'password_changed' };
+export type SessionRefusal =
+  | { refused: 'account_gone' }
+  | { refused: 'banned'; until: number }
+  | { refused: 'password_changed' };
 
 /**
  * The only way a session comes to be: in one transaction it reads the account again and refuses
@@ -44,7 +47,10 @@ export type SessionRefusal = { refused: 'account_gone' } | { refused: 'banned'; 
  */
 export function createSession(db: Db, session: NewSession, now: number): { token: string } | SessionRefusal {
   return db.tx(() => {
-    const account = db.one<{ pass_hash: string; banned_until: number }>('SELECT pass_hash, banned_until FROM users WHERE uid = ?', session.uid);
+    const account = db.one<{ pass_hash: string; banned_until: number }>(
+      'SELECT pass_hash, banned_until FROM users WHERE uid = ?',
+      session.uid,
+    );
     if (!account) return { refused: 'account_gone' };
     const until = activeBanUntil(account, now);
     if (until) return { refused: 'banned', until };
@@ -53,7 +59,12 @@ export function createSession(db: Db, session: NewSession, now: number): { token
     const token = newToken();
     db.run(
       'INSERT INTO sessions (token_hash, public_id, uid, created_at, expires, description) VALUES (?, ?, ?, ?, ?, ?)',
-      tokenHash(token), randomBytes(16).toString('hex'), session.uid, now, now + session.lifetime, [...session.description].slice(0, 200).join(''),
+      tokenHash(token),
+      randomBytes(16).toString('hex'),
+      session.uid,
+      now,
+      now + session.lifetime,
+      [...session.description].slice(0, 200).join(''),
     );
     return { token };
   });
@@ -88,7 +99,9 @@ export function listSessionsOfUser(db: Db, uid: number, now: number, limit = max
   return db.all<Session>(
     `SELECT public_id AS id, uid, created_at, expires, description FROM sessions
      WHERE uid = ? AND expires > ? ORDER BY created_at DESC, public_id LIMIT ?`,
-    uid, now, Number.isFinite(limit) ? limit : -1,
+    uid,
+    now,
+    Number.isFinite(limit) ? limit : -1,
   );
 }
 
@@ -107,7 +120,8 @@ export function deleteSessionById(db: Db, uid: number, id: string, now: number):
  * matches what the session list showed.
  */
 export function deleteOtherSessions(db: Db, uid: number, keepId: string | undefined, now: number): number {
-  return db.run('DELETE FROM sessions WHERE uid = ? AND public_id IS NOT ? AND expires > ?', uid, keepId ?? null, now).changes;
+  return db.run('DELETE FROM sessions WHERE uid = ? AND public_id IS NOT ? AND expires > ?', uid, keepId ?? null, now)
+    .changes;
 }
 
 export function deleteSessionsOfUser(db: Db, uid: number): void {

@@ -38,8 +38,13 @@ export function normaliseUsername(raw: string): string {
  */
 export function isValidUsername(name: string): boolean {
   const length = [...name].length;
-  return length >= 3 && length <= 32 && /^[\p{L}\p{M}\p{Nd}._ -]+$/u.test(name)
-    && !/\p{Default_Ignorable_Code_Point}/u.test(name) && /[\p{L}\p{Nd}]/u.test(name);
+  return (
+    length >= 3 &&
+    length <= 32 &&
+    /^[\p{L}\p{M}\p{Nd}._ -]+$/u.test(name) &&
+    !/\p{Default_Ignorable_Code_Point}/u.test(name) &&
+    /[\p{L}\p{Nd}]/u.test(name)
+  );
 }
 
 /** The key names are unique by: SQLite's NOCASE folds ASCII only, so we fold in JS and store it. */
@@ -60,7 +65,14 @@ export function findUserById(db: Db, uid: number): UserWithHash | undefined {
  * with a Cyrillic а), is taken by someone other than `exceptUid`.
  */
 export function isNameTaken(db: Db, username: string, exceptUid = 0): boolean {
-  return db.one('SELECT 1 FROM users WHERE (username_key = ? OR name_skeleton = ?) AND uid <> ?', usernameKey(username), nameSkeleton(username), exceptUid) !== undefined;
+  return (
+    db.one(
+      'SELECT 1 FROM users WHERE (username_key = ? OR name_skeleton = ?) AND uid <> ?',
+      usernameKey(username),
+      nameSkeleton(username),
+      exceptUid,
+    ) !== undefined
+  );
 }
 
 /**
@@ -73,7 +85,11 @@ export function createUser(db: Db, username: string, passHash: string, now: numb
     const inserted = db.run(
       `INSERT INTO users (username, username_key, name_skeleton, pass_hash, created_at) VALUES (?, ?, ?, ?, ?)
        ON CONFLICT (username_key) DO NOTHING`,
-      username, usernameKey(username), nameSkeleton(username), passHash, now,
+      username,
+      usernameKey(username),
+      nameSkeleton(username),
+      passHash,
+      now,
     );
     if (inserted.changes === 0) return undefined;
     db.run("UPDATE counters SET value = value + 1 WHERE name = 'users'");
@@ -91,11 +107,21 @@ export function renameUser(db: Db, uid: number, username: string, now: number): 
   const renamed = db.tx(() => {
     const own = db.one<{ name_skeleton: string }>('SELECT name_skeleton FROM users WHERE uid = ?', uid);
     if (!own) return false;
-    const taken = own.name_skeleton === skeleton
-      ? db.one('SELECT 1 FROM users WHERE username_key = ? AND uid <> ?', usernameKey(username), uid) !== undefined
-      : isNameTaken(db, username, uid);
+    const taken =
+      own.name_skeleton === skeleton
+        ? db.one('SELECT 1 FROM users WHERE username_key = ? AND uid <> ?', usernameKey(username), uid) !== undefined
+        : isNameTaken(db, username, uid);
     if (taken) return false;
-    if (db.run('UPDATE users SET username = ?, username_key = ?, name_skeleton = ? WHERE uid = ?', username, usernameKey(username), skeleton, uid).changes === 0) return false;
+    if (
+      db.run(
+        'UPDATE users SET username = ?, username_key = ?, name_skeleton = ? WHERE uid = ?',
+        username,
+        usernameKey(username),
+        skeleton,
+        uid,
+      ).changes === 0
+    )
+      return false;
     everyFeedChanged(db, now); // the Atom feeds show the name as their entries' author
     return true;
   });

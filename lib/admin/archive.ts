@@ -28,7 +28,8 @@ export const maxArchiveMediaBytes = 64 * 1048576;
 
 /** Why a media file's size or first bytes are not what the board writes; undefined when they are. */
 export function mediaContentProblem(extension: MediaExtension, size: number, head?: Buffer): string | undefined {
-  if (size > maxArchiveMediaBytes) return `larger than any image the board writes (${maxArchiveMediaBytes / 1048576} MiB)`;
+  if (size > maxArchiveMediaBytes)
+    return `larger than any image the board writes (${maxArchiveMediaBytes / 1048576} MiB)`;
   if (head && !isMediaFormat(extension, head)) return `not a ${mediaFormats[extension].name} image`;
   return undefined;
 }
@@ -48,7 +49,13 @@ export interface WriteResult {
  * that is open when deleted is still written whole; one that is not the board's is left out with
  * a note. `note` gets progress lines. A failing write (a full disk) rejects with its own error.
  */
-export async function writeArchive(target: string, dbFile: string, mediaDir: string, paths: readonly string[], note: (line: string) => void): Promise<WriteResult> {
+export async function writeArchive(
+  target: string,
+  dbFile: string,
+  mediaDir: string,
+  paths: readonly string[],
+  note: (line: string) => void,
+): Promise<WriteResult> {
   const archive = pack();
   const out = createWriteStream(target);
   let failure: Error | undefined; // the first failure: a full disk (ENOSPC) is reported as such, not as what it broke next
@@ -61,16 +68,28 @@ export async function writeArchive(target: string, dbFile: string, mediaDir: str
   const result: WriteResult = { files: 0, bytes: 0, skipped: [], refused: [] };
   let lastNote = Date.now();
   /** Adds one file; says why not when it is missing or not the board's. */
-  const add = async (name: string, handle: FileHandle | undefined, extension?: MediaExtension): Promise<string | undefined> => {
+  const add = async (
+    name: string,
+    handle: FileHandle | undefined,
+    extension?: MediaExtension,
+  ): Promise<string | undefined> => {
     if (!handle) return 'deleted meanwhile';
     try {
       const { size, mtime } = await handle.stat();
       if (extension) {
         const head = Buffer.alloc(mediaHeadBytes);
-        const problem = mediaContentProblem(extension, size, head.subarray(0, (await handle.read(head, 0, head.length, 0)).bytesRead));
+        const problem = mediaContentProblem(
+          extension,
+          size,
+          head.subarray(0, (await handle.read(head, 0, head.length, 0)).bytesRead),
+        );
         if (problem) return problem;
       }
-      await addEntry(archive, { name, size, mtime, mode: 0o600 }, size ? handle.createReadStream({ start: 0, end: size - 1, autoClose: false }) : undefined);
+      await addEntry(
+        archive,
+        { name, size, mtime, mode: 0o600 },
+        size ? handle.createReadStream({ start: 0, end: size - 1, autoClose: false }) : undefined,
+      );
       result.bytes += size;
       return undefined;
     } finally {
@@ -82,7 +101,9 @@ export async function writeArchive(target: string, dbFile: string, mediaDir: str
     if (await add(archiveDbName, await openIfThere(dbFile))) throw new Error(`the database copy ${dbFile} disappeared`);
     for (const [i, path] of paths.entries()) {
       const name = boardMediaName(path);
-      const why = name ? await add(`media/${path}`, await openMedia(mediaDir, path), name.extension) : 'not a media file the board writes';
+      const why = name
+        ? await add(`media/${path}`, await openMedia(mediaDir, path), name.extension)
+        : 'not a media file the board writes';
       if (why) {
         (why === 'deleted meanwhile' ? result.skipped : result.refused).push(path);
         note(`board-admin: ${path}: ${why}, skipped`);
@@ -117,7 +138,11 @@ async function openIfThere(file: string): Promise<FileHandle | undefined> {
 }
 
 /** Writes one entry; rejects when the source or the archive fails (the archive's stream then carries the first error). */
-function addEntry(archive: Pack, header: { name: string; size: number; mtime: Date; mode: number }, source: Readable | undefined): Promise<void> {
+function addEntry(
+  archive: Pack,
+  header: { name: string; size: number; mtime: Date; mode: number },
+  source: Readable | undefined,
+): Promise<void> {
   return new Promise((resolve, reject) => {
     const done = (err?: Error | null) => (err ? reject(err) : resolve());
     if (!source) return void archive.entry(header, Buffer.alloc(0), done);
@@ -189,7 +214,11 @@ async function readEntries(entries: AsyncIterable<EntryStream>, reader: ArchiveR
 }
 
 /** Passes an entry's bytes on once its first ones are the format its name says; throws before the first byte otherwise. */
-async function* checkedHead(source: AsyncIterable<Buffer>, extension: MediaExtension, refuse: (why: string) => Error): AsyncGenerator<Buffer> {
+async function* checkedHead(
+  source: AsyncIterable<Buffer>,
+  extension: MediaExtension,
+  refuse: (why: string) => Error,
+): AsyncGenerator<Buffer> {
   let head: Buffer[] | undefined = [];
   let length = 0;
   const release = () => {

@@ -1,5 +1,16 @@
 import Database from 'better-sqlite3';
-import { accessSync, closeSync, constants, fsyncSync, linkSync, openSync, readSync, renameSync, statSync, unlinkSync } from 'node:fs';
+import {
+  accessSync,
+  closeSync,
+  constants,
+  fsyncSync,
+  linkSync,
+  openSync,
+  readSync,
+  renameSync,
+  statSync,
+  unlinkSync,
+} from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import type { Config } from '../config.ts';
 import { createMediaHold, dropMediaHold, emptyHeldMedia } from '../media/hold.ts';
@@ -21,7 +32,11 @@ export interface BackupOptions {
  * journal, not WAL: opening it creates no side files), checked before it is renamed into place;
  * nothing else is left behind, even when the run is killed (lib/admin/scratch.ts).
  */
-export async function backupDatabase(config: Config, target: string, options: BackupOptions): Promise<{ pages: number; destination: string }> {
+export async function backupDatabase(
+  config: Config,
+  target: string,
+  options: BackupOptions,
+): Promise<{ pages: number; destination: string }> {
   const destination = checkedTarget(config, target, options);
   const temporary = createScratchFile(destination);
   try {
@@ -41,7 +56,11 @@ export async function backupDatabase(config: Config, target: string, options: Ba
  * server runs: the media list comes from the snapshot, and a media hold keeps every file the
  * server removes meanwhile in media/.held until the archive is written (lib/media/hold.ts).
  */
-export async function backupWithMedia(config: Config, target: string, options: BackupOptions): Promise<{ pages: number; destination: string } & WriteResult> {
+export async function backupWithMedia(
+  config: Config,
+  target: string,
+  options: BackupOptions,
+): Promise<{ pages: number; destination: string } & WriteResult> {
   const destination = checkedTarget(config, target, options);
   const archive = createScratchFile(destination);
   const database = createScratchFile(join(dirname(destination), archiveDbName));
@@ -62,7 +81,9 @@ export async function backupWithMedia(config: Config, target: string, options: B
     removeScratch(archive);
     process.off('exit', drop);
     drop();
-    await emptyHeldMedia(config.mediaDir).catch((err: Error) => options.note(`board-admin: could not empty ${config.mediaDir}/.held: ${err.message}`));
+    await emptyHeldMedia(config.mediaDir).catch((err: Error) =>
+      options.note(`board-admin: could not empty ${config.mediaDir}/.held: ${err.message}`),
+    );
   }
 }
 
@@ -86,13 +107,16 @@ export function checkedTarget(config: Config, target: string, options: BackupOpt
   if (existing?.isDirectory()) throw new Error(`${destination} is a folder`);
   if (existing && !options.force) throw new Error(`${destination} already exists; add --force to replace it`);
   const stale = removeStaleScratch(folder);
-  if (stale.length) options.note(`board-admin: removed ${stale.length} temporary files of an earlier, interrupted run from ${folder}`);
+  if (stale.length)
+    options.note(`board-admin: removed ${stale.length} temporary files of an earlier, interrupted run from ${folder}`);
   return destination;
 }
 
 /** A full target disk as one line, whichever step met it (SQLite's copy or the archive's writes); any other error as it is. */
 function diskFull(err: unknown, folder: string): unknown {
-  const full = (err as NodeJS.ErrnoException).code === 'ENOSPC' || (err instanceof Database.SqliteError && err.code === 'SQLITE_FULL');
+  const full =
+    (err as NodeJS.ErrnoException).code === 'ENOSPC' ||
+    (err instanceof Database.SqliteError && err.code === 'SQLITE_FULL');
   return full ? new Error(`no space left in ${folder} (ENOSPC)`) : err;
 }
 
@@ -108,7 +132,8 @@ export function createScratchFile(destination: string): string {
     closeSync(openSync(temporary, 'wx', 0o600));
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
-    if (code === 'EACCES' || code === 'EPERM' || code === 'EROFS') throw new Error(`cannot write in ${folder} (${code})`);
+    if (code === 'EACCES' || code === 'EPERM' || code === 'EROFS')
+      throw new Error(`cannot write in ${folder} (${code})`);
     throw err;
   }
   return temporary;
@@ -145,8 +170,10 @@ export function checkBackupFile(path: string): { schema: number; entries: number
     const integrity = db.pragma('integrity_check', { simple: true });
     if (integrity !== 'ok') throw new Error(`${path} fails the integrity check: ${oneLine(String(integrity))}`);
     const schema = db.pragma('user_version', { simple: true }) as number;
-    if (schema > schemaVersion) throw new Error(`${path} has schema ${schema}, newer than this code (${schemaVersion})`);
-    if (!db.prepare("SELECT 1 FROM sqlite_master WHERE name = 'entries'").get()) throw new Error(`${path} is not a board database`);
+    if (schema > schemaVersion)
+      throw new Error(`${path} has schema ${schema}, newer than this code (${schemaVersion})`);
+    if (!db.prepare("SELECT 1 FROM sqlite_master WHERE name = 'entries'").get())
+      throw new Error(`${path} is not a board database`);
     const count = (table: string) => (db.prepare(`SELECT count(*) AS n FROM ${table}`).get() as { n: number }).n;
     return { schema, entries: count('entries'), users: count('users') };
   } catch (err) {
@@ -221,7 +248,11 @@ function syncPath(path: string): void {
 
 /** SQLite's multi-line integrity report as one line of reasonable length. */
 function oneLine(text: string): string {
-  const line = text.split('\n').map((l) => l.trim()).filter(Boolean).join(' / ');
+  const line = text
+    .split('\n')
+    .map((l) => l.trim())
+    .filter(Boolean)
+    .join(' / ');
   return line.length > 300 ? `${line.slice(0, 300)}...` : line;
 }
 

@@ -20,7 +20,11 @@ function referencedMedia(db: Db): Set<string> {
  * younger than an hour are left alone. It walks only the board's folders (never media/.held or
  * .hold), and while a backup holds the media it moves files aside like every other removal.
  */
-export async function collectOrphanMedia(config: Config, db: Db, nowMs = Date.now()): Promise<{ removed: string[]; kept: number }> {
+export async function collectOrphanMedia(
+  config: Config,
+  db: Db,
+  nowMs = Date.now(),
+): Promise<{ removed: string[]; kept: number }> {
   const referenced = referencedMedia(db);
   const held = await mediaHeld(config.mediaDir); // real time: holds age by their files
   const removed: string[] = [];

@@ -16,7 +16,11 @@ export interface BackfillOptions extends PreviewOptions {
  * board-admin previews: queues the links of existing entries, then works the whole queue in this
  * process with the server's guarded client and settings. Returns the queued count and the tally.
  */
-export async function backfillPreviews(config: Config, db: Db, options: BackfillOptions): Promise<{ queued: number } & DrainResult> {
+export async function backfillPreviews(
+  config: Config,
+  db: Db,
+  options: BackfillOptions,
+): Promise<{ queued: number } & DrainResult> {
   const queued = queueEntryLinks(db, options.clock.now(), options.all);
   const worker = createPreviewWorker({ db, config, clock: options.clock, log: options.log }, options);
   try {

@@ -73,7 +73,8 @@ async function unpack(archive: string, stage: string, database: string): Promise
     },
     async media(path, stream, size) {
       const file = join(stage, 'media', path);
-      if (!resolve(file).startsWith(stage + sep)) throw new Error(`the archive entry for ${file} leaves the restore folder`);
+      if (!resolve(file).startsWith(stage + sep))
+        throw new Error(`the archive entry for ${file} leaves the restore folder`);
       checkRoom(dirname(stage), size, `media/${path}`);
       makeFolders(dirname(file), 0o700);
       await streamToFile(stream, file);

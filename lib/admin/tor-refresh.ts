@@ -32,7 +32,8 @@ function checkedUrl(url: string): URL {
   } catch {
     throw new Error(`"${url}" is not a URL`);
   }
-  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw new Error(`"${url}" is not an http or https URL`);
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:')
+    throw new Error(`"${url}" is not an http or https URL`);
   return parsed;
 }
 
@@ -68,7 +69,8 @@ async function download(url: URL): Promise<string> {
 }
 
 function fetchFailure(err: unknown): string {
-  if (err instanceof DOMException && err.name === 'TimeoutError') return `no complete answer within ${fetchTimeoutMs / 1000} s`;
+  if (err instanceof DOMException && err.name === 'TimeoutError')
+    return `no complete answer within ${fetchTimeoutMs / 1000} s`;
   const cause = (err as { cause?: unknown }).cause;
   return cause instanceof Error ? cause.message : (err as Error).message;
 }

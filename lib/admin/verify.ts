@@ -42,11 +42,17 @@ function verifyDatabase(database: string, mediaDir: string): Verification {
   }
   const referenced = mediaReferencedBy(database);
   if (referenced.length && !existsSync(mediaDir)) {
-    return { problems: [`${mediaDir} does not exist: ${referenced.length} media files not found${sample(referenced)}`], facts };
+    return {
+      problems: [`${mediaDir} does not exist: ${referenced.length} media files not found${sample(referenced)}`],
+      facts,
+    };
   }
   const missing = referenced.filter((path) => !existsSync(join(mediaDir, path)));
   facts.push(`${referenced.length - missing.length} of ${referenced.length} media files in ${mediaDir}`);
-  return { problems: missing.length ? [`${missing.length} media files missing from ${mediaDir}${sample(missing)}`] : [], facts };
+  return {
+    problems: missing.length ? [`${missing.length} media files missing from ${mediaDir}${sample(missing)}`] : [],
+    facts,
+  };
 }
 
 /** An archive, read as restore reads it: its database checked first, then every media file against it. */
@@ -77,13 +83,22 @@ async function verifyArchive(backup: string): Promise<Verification> {
   }
   const missing = referenced.filter((path) => !inArchive.has(path));
   facts.push(`${referenced.length - missing.length} of ${referenced.length} media files in the archive`);
-  return { problems: missing.length ? [`${missing.length} media files missing from the archive${sample(missing)}`] : [], facts };
+  return {
+    problems: missing.length ? [`${missing.length} media files missing from the archive${sample(missing)}`] : [],
+    facts,
+  };
 }
 
 /** The database checks (they throw on a problem) as the summary line's facts. */
 function databaseFacts(kind: 'archive' | 'database', database: string): string[] {
   const found = checkBackupFile(database);
-  return [kind, `schema ${found.schema} (this code: ${schemaVersion})`, 'integrity ok', `${found.entries} entries`, `${found.users} users`];
+  return [
+    kind,
+    `schema ${found.schema} (this code: ${schemaVersion})`,
+    'integrity ok',
+    `${found.entries} entries`,
+    `${found.users} users`,
+  ];
 }
 
 function sample(paths: string[]): string {

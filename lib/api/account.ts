@@ -21,7 +21,12 @@ export async function changePassword(ctx: Ctx) {
   await confirmPassword(ctx, user, textField(form, 'pass'), 'pass');
   const password = newPassword(form);
 
-  const hash = await ctx.app.passwords.hash(password, config.scryptLogN, ctx.signal, hashQueueBound(config.limitsFactor));
+  const hash = await ctx.app.passwords.hash(
+    password,
+    config.scryptLogN,
+    ctx.signal,
+    hashQueueBound(config.limitsFactor),
+  );
   db.tx(() => {
     recheckConfirmed(ctx, session, user.pass_hash, 'pass');
     setPasswordHash(db, user.uid, hash);
@@ -52,13 +57,21 @@ export async function confirmPassword(ctx: Ctx, user: UserWithHash, password: st
  * longer right).
  */
 export function recheckConfirmed(ctx: Ctx, session: Session, checkedHash: string, field: string): void {
-  if (findUserById(ctx.app.db, session.uid)?.pass_hash !== checkedHash) throw new ApiError(403, 'auth.bad_password', { field });
+  if (findUserById(ctx.app.db, session.uid)?.pass_hash !== checkedHash)
+    throw new ApiError(403, 'auth.bad_password', { field });
 }
 
 /** One row of the session list: `device` is the readable form of `description` (the raw User-Agent). */
 export function sessionJson(session: Session, currentId: string) {
   const { id, created_at, expires, description } = session;
-  return { id, created_at, expires, description, device: describeDevice(description), current: id === currentId ? 1 : 0 };
+  return {
+    id,
+    created_at,
+    expires,
+    description,
+    device: describeDevice(description),
+    current: id === currentId ? 1 : 0,
+  };
 }
 
 /** GET /api/user/sessions: the account's live sessions, newest first. */

@@ -11,7 +11,16 @@ import { activeBanUntil } from '../moderation/bans.ts';
 import { dummyHash, hashQueueBound } from '../accounts/passwords.ts';
 import { consumeResetLink, findResetLink } from '../accounts/reset-links.ts';
 import { createSession, deleteSessionByToken } from '../accounts/sessions.ts';
-import { createUser, findUserById, findUserByName, isNameTaken, isValidUsername, normaliseUsername, setPasswordHash, type User } from '../accounts/users.ts';
+import {
+  createUser,
+  findUserById,
+  findUserByName,
+  isNameTaken,
+  isValidUsername,
+  normaliseUsername,
+  setPasswordHash,
+  type User,
+} from '../accounts/users.ts';
 
 const day = 86_400;
 const year = 365 * day;
@@ -61,7 +70,12 @@ export async function register(ctx: Ctx) {
 
   // Before the hashing work; createUser checks again in its transaction.
   if (isNameTaken(ctx.app.db, username)) throw new ApiError(409, 'user.name_taken', { field: 'user' });
-  const hash = await ctx.app.passwords.hash(password, ctx.app.config.scryptLogN, ctx.signal, hashQueueBound(ctx.app.config.limitsFactor));
+  const hash = await ctx.app.passwords.hash(
+    password,
+    ctx.app.config.scryptLogN,
+    ctx.signal,
+    hashQueueBound(ctx.app.config.limitsFactor),
+  );
   const uid = createUser(ctx.app.db, username, hash, ctx.app.clock.now());
   if (uid === undefined) throw new ApiError(409, 'user.name_taken', { field: 'user' });
   return created({ username });
@@ -103,7 +117,12 @@ export async function reset(ctx: Ctx) {
 
   const password = newPassword(form);
 
-  const hash = await ctx.app.passwords.hash(password, ctx.app.config.scryptLogN, ctx.signal, hashQueueBound(ctx.app.config.limitsFactor));
+  const hash = await ctx.app.passwords.hash(
+    password,
+    ctx.app.config.scryptLogN,
+    ctx.signal,
+    hashQueueBound(ctx.app.config.limitsFactor),
+  );
   const { db } = ctx.app;
   const session = db.tx(() => {
     // A concurrent reset may have used the link while we hashed: only one wins.
@@ -176,7 +195,8 @@ export function newPassword(form: Form): string {
   const password = textField(form, 'pass1');
   const problem = checkPassword(password);
   if (problem) throw new ApiError(400, 'auth.invalid', { field: 'pass1', message: problem });
-  if (textField(form, 'pass2') !== password) throw new ApiError(400, 'auth.invalid', { field: 'pass2', message: fieldMessages.passwordMismatch });
+  if (textField(form, 'pass2') !== password)
+    throw new ApiError(400, 'auth.invalid', { field: 'pass2', message: fieldMessages.passwordMismatch });
   return password;
 }
 

@@ -1,6 +1,14 @@
 import { stripBidiControls } from '../entries/bidi.ts';
 import {
-  bumpCooldownUntil, bumpEntry, createEntry, editEntry, findEntry, findLiveEntry, isRecentDuplicate, maxReplyDepth, softDeleteEntry,
+  bumpCooldownUntil,
+  bumpEntry,
+  createEntry,
+  editEntry,
+  findEntry,
+  findLiveEntry,
+  isRecentDuplicate,
+  maxReplyDepth,
+  softDeleteEntry,
 } from '../entries/entries.ts';
 import { maxFeedPage, readFeedPage, readThread, readUserFeedPage } from '../entries/reads.ts';
 import type { Form } from '../http/body.ts';
@@ -37,7 +45,9 @@ const maxAltLength = 300;
 function altField(form: Form): string | undefined {
   const raw = form.fields.get('alt');
   if (raw === undefined) return undefined;
-  const alt = stripBidiControls(raw).replace(/[\u0000-\u001f\u007f\s]+/g, ' ').trim();
+  const alt = stripBidiControls(raw)
+    .replace(/[\u0000-\u001f\u007f\s]+/g, ' ')
+    .trim();
   if (codePoints(alt) > maxAltLength) throw invalidField('alt', fieldMessages.altLong);
   return alt;
 }
@@ -70,7 +80,7 @@ export async function create(ctx: Ctx) {
   if (!content && !file) throw new ApiError(400, 'entry.empty');
   checkContentLength(content);
   // A description without an image describes nothing: it is not stored.
-  const alt = file ? altField(form) ?? '' : '';
+  const alt = file ? (altField(form) ?? '') : '';
   const link = entryLink(content);
   if (link || file) checkNewAccountBrake(db, me.uid, config, clock.now());
 
@@ -85,7 +95,8 @@ export async function create(ctx: Ctx) {
     // answered only after it. The duplicate check stays in the insert's savepoint, so two copies
     // sent at once cannot both pass, in one batch or in two.
     pid = await db.txBatched(() => {
-      if (config.limitsFactor > 0 && isRecentDuplicate(db, me.uid, content, clock.now())) throw new ApiError(409, 'entry.duplicate', { field: 'content' });
+      if (config.limitsFactor > 0 && isRecentDuplicate(db, me.uid, content, clock.now()))
+        throw new ApiError(409, 'entry.duplicate', { field: 'content' });
       return createEntry(db, { uid: me.uid, content, filepath, replyTo, link, alt }, clock.now());
     });
   } catch (err) {
@@ -121,7 +132,7 @@ export async function edit(ctx: Ctx) {
   checkContentLength(content);
   // Absent: the description stays as it is; present (also empty): it is replaced. Only an image has one.
   const newAlt = altField(form);
-  const alt = entry.filepath ? newAlt ?? entry.alt : '';
+  const alt = entry.filepath ? (newAlt ?? entry.alt) : '';
   const link = entryLink(content);
   // A new account may not add a link by editing either.
   if (link && link !== entry.link) checkNewAccountBrake(ctx.app.db, me.uid, ctx.app.config, ctx.app.clock.now());
@@ -178,7 +189,11 @@ export function feed(ctx: Ctx) {
 export function thread(ctx: Ctx) {
   const pid = integerParam(ctx.params.pid, 'pid');
   const { db } = ctx.app;
-  const page = db.responses.thread(pid, () => findEntry(db, pid)?.root, () => readThread(db, pid));
+  const page = db.responses.thread(
+    pid,
+    () => findEntry(db, pid)?.root,
+    () => readThread(db, pid),
+  );
   if (!page) throw new ApiError(404, 'entry.not_found');
   return page;
 }

@@ -26,7 +26,15 @@ export async function exportAccount(ctx: Ctx) {
   if (ctx.req.method === 'HEAD') return void ctx.res.writeHead(200, headers).end();
   // Read before the headers go out, so a database failure here is still a clean 500.
   const sessions = listSessionsOfUser(db, me.uid, now, Infinity).map((session) => sessionJson(session, me.id));
-  const archive = accountArchive({ db, mediaDir: config.mediaDir, uid: me.uid, user: ownProfile(user), sessions, now, recheck: () => ctx.recheckSession() });
+  const archive = accountArchive({
+    db,
+    mediaDir: config.mediaDir,
+    uid: me.uid,
+    user: ownProfile(user),
+    sessions,
+    now,
+    recheck: () => ctx.recheckSession(),
+  });
   ctx.res.writeHead(200, headers);
   const { signal } = ctx; // listens for the client going away from here on
   try {

@@ -11,7 +11,8 @@ export async function mute(ctx: Ctx) {
   const target = await targetAccount(ctx);
   // Muting oneself would only hide one's own entries: surely a mistake.
   if (target.uid === me.uid) throw invalidField('user', fieldMessages.muteSelf);
-  if (!muteAccount(ctx.app.db, me.uid, target.uid, ctx.app.clock.now())) throw invalidField('user', fieldMessages.muteLimit);
+  if (!muteAccount(ctx.app.db, me.uid, target.uid, ctx.app.clock.now()))
+    throw invalidField('user', fieldMessages.muteLimit);
   return { status: 'ok' };
 }
 

@@ -18,5 +18,7 @@ export function search(ctx: Ctx) {
   if (!q.trim() || codePoints(q) > maxQueryLength) throw invalidField('q', fieldMessages.searchQuery);
   const expression = searchExpression(q);
   if (!expression) return []; // only characters that no word is made of
-  return db.responses.search(`${author?.uid ?? ''}\n${page}\n${expression}`, () => searchEntries(db, expression, author?.uid, page));
+  return db.responses.search(`${author?.uid ?? ''}\n${page}\n${expression}`, () =>
+    searchEntries(db, expression, author?.uid, page),
+  );
 }

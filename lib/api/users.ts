@@ -6,14 +6,29 @@ import { textField } from '../http/fields.ts';
 import { removeMedia, saveMedia } from '../media/files.ts';
 import { fieldMessages } from '../messages.ts';
 import { activeBanUntil } from '../moderation/bans.ts';
-import { findUserById, findUserByName, isValidUsername, moderatorRole, normaliseUsername, renameUser, setAvatar, type User } from '../accounts/users.ts';
+import {
+  findUserById,
+  findUserByName,
+  isValidUsername,
+  moderatorRole,
+  normaliseUsername,
+  renameUser,
+  setAvatar,
+  type User,
+} from '../accounts/users.ts';
 import { confirmPassword, recheckConfirmed } from './account.ts';
 
 /** GET /api/u/{username}/info */
 export function publicInfo(ctx: Ctx) {
   const user = findUserByName(ctx.app.db, ctx.params.username!);
   if (!user) throw new ApiError(404, 'user.not_found');
-  return { uid: user.uid, username: user.username, created_at: user.created_at, avatar: user.avatar, ...banOf(ctx, user) };
+  return {
+    uid: user.uid,
+    username: user.username,
+    created_at: user.created_at,
+    avatar: user.avatar,
+    ...banOf(ctx, user),
+  };
 }
 
 /** `banned_until` only while a ban is in force (new fields appear only when they have something to say). */
@@ -44,7 +59,14 @@ export function whoami(ctx: Ctx) {
 export function ownProfile(user: User) {
   // The role shows only here: the public info never tells who moderates.
   const role = user.role === moderatorRole ? { role: moderatorRole } : {};
-  return { uid: user.uid, username: user.username, created_at: user.created_at, last_login: user.last_login, avatar: user.avatar, ...role };
+  return {
+    uid: user.uid,
+    username: user.username,
+    created_at: user.created_at,
+    last_login: user.last_login,
+    avatar: user.avatar,
+    ...role,
+  };
 }
 
 /** POST /api/user/rename */
@@ -53,7 +75,8 @@ export async function rename(ctx: Ctx) {
   const form = await ctx.form();
   const username = normaliseUsername(textField(form, 'user'));
   if (!isValidUsername(username)) throw invalidField('user', fieldMessages.username);
-  if (!renameUser(ctx.app.db, me.uid, username, ctx.app.clock.now())) throw new ApiError(409, 'user.name_taken', { field: 'user' });
+  if (!renameUser(ctx.app.db, me.uid, username, ctx.app.clock.now()))
+    throw new ApiError(409, 'user.name_taken', { field: 'user' });
   return { username };
 }
 

@@ -23,7 +23,8 @@ const maxBulkPids = 100;
 export function bulkVotes(ctx: Ctx) {
   const raw = ctx.url.searchParams.get('pids') ?? '';
   const parts = raw.split(',');
-  if (!/^\d{1,15}(,\d{1,15})*$/.test(raw) || parts.length > maxBulkPids) throw invalidField('pids', fieldMessages.pidList);
+  if (!/^\d{1,15}(,\d{1,15})*$/.test(raw) || parts.length > maxBulkPids)
+    throw invalidField('pids', fieldMessages.pidList);
   const pids = [...new Set(parts.map(Number))];
   const byPid = new Map(findTallies(ctx.app.db, pids, ctx.session()?.uid ?? 0).map((t) => [t.pid, t]));
   return pids.flatMap((pid) => byPid.get(pid) ?? []);

@@ -24,7 +24,9 @@ function moved(db: Db, kind: Kind, id: number, now: number): void {
   db.run(
     `INSERT INTO feed_changes (kind, id, changed_at) VALUES (?, ?, ?)
      ON CONFLICT (kind, id) DO UPDATE SET changed_at = max(changed_at, excluded.changed_at)`,
-    kind, id, now,
+    kind,
+    id,
+    now,
   );
 }
 
@@ -47,9 +49,13 @@ export function noticesChanged(db: Db, uid: number, now: number): void {
 }
 
 function changedAt(db: Db, kind: Kind, id: number): number {
-  return db.one<{ at: number | null }>(
-    "SELECT max(changed_at) AS at FROM feed_changes WHERE (kind = ? AND id = ?) OR (kind = 'every' AND id = 0)", kind, id,
-  )!.at ?? 0;
+  return (
+    db.one<{ at: number | null }>(
+      "SELECT max(changed_at) AS at FROM feed_changes WHERE (kind = ? AND id = ?) OR (kind = 'every' AND id = 0)",
+      kind,
+      id,
+    )!.at ?? 0
+  );
 }
 
 /** /feed.atom's last change besides its entries' times (0: none). */
@@ -59,4 +65,5 @@ export const threadFeedChangedAt = (db: Db, root: number) => changedAt(db, 'thre
 /** A user feed's last change besides its entries' times. */
 export const userFeedChangedAt = (db: Db, uid: number) => changedAt(db, 'user', uid);
 /** A private feed's: its notifications come from any thread, so any entry's leaving counts. */
-export const privateFeedChangedAt = (db: Db, uid: number) => Math.max(changedAt(db, 'entries', 0), changedAt(db, 'notices', uid));
+export const privateFeedChangedAt = (db: Db, uid: number) =>
+  Math.max(changedAt(db, 'entries', 0), changedAt(db, 'notices', uid));

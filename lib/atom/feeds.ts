@@ -46,7 +46,14 @@ export function entryTitle(entry: EntryJson): string {
   return chars.length > titleLength ? `${chars.slice(0, titleLength - 1).join('')}…` : line;
 }
 
-const imageTypes: Record<string, string> = { jpg: 'image/jpeg', jpeg: 'image/jpeg', png: 'image/png', gif: 'image/gif', webp: 'image/webp', avif: 'image/avif' };
+const imageTypes: Record<string, string> = {
+  jpg: 'image/jpeg',
+  jpeg: 'image/jpeg',
+  png: 'image/png',
+  gif: 'image/gif',
+  webp: 'image/webp',
+  avif: 'image/avif',
+};
 
 function entryXml(origin: string, entry: EntryJson, title: string): string {
   const link = `${origin}/e/${entry.pid}`;
@@ -56,7 +63,10 @@ function entryXml(origin: string, entry: EntryJson, title: string): string {
     element('title', { type: 'text' }, title),
     element('updated', {}, atomTime(updated)),
     element('published', {}, atomTime(entry.created_at)),
-    parent('author', {}, [element('name', {}, entry.username || 'gelöschtes Konto'), ...(entry.username ? [element('uri', {}, `${origin}/u/${encodeURIComponent(entry.username)}`)] : [])]),
+    parent('author', {}, [
+      element('name', {}, entry.username || 'gelöschtes Konto'),
+      ...(entry.username ? [element('uri', {}, `${origin}/u/${encodeURIComponent(entry.username)}`)] : []),
+    ]),
     element('link', { rel: 'alternate', type: 'text/html', href: link }),
     element('content', { type: 'text' }, entry.content),
   ];
@@ -70,16 +80,19 @@ function entryXml(origin: string, entry: EntryJson, title: string): string {
 /** The feed as XML, with the newest time it shows. */
 export function atomXml(origin: string, feed: AtomFeed): AtomDocument {
   const live = feed.entries.filter((entry) => !entry.deleted);
-  const updated = Math.max(feed.changedAt ?? 0, ...live.map((entry) => entry.edited_at ?? entry.created_at)) || feed.emptyUpdated;
-  const xml = '<?xml version="1.0" encoding="utf-8"?>\n' + parent('feed', { xmlns: 'http://www.w3.org/2005/Atom' }, [
-    element('id', {}, `${origin}${feed.page}`),
-    element('title', { type: 'text' }, feed.title),
-    element('updated', {}, atomTime(updated)),
-    element('link', { rel: 'self', type: 'application/atom+xml', href: `${origin}${feed.self}` }),
-    element('link', { rel: 'alternate', type: 'text/html', href: `${origin}${feed.page}` }),
-    element('generator', {}, 'Das Board'),
-    ...live.map((entry) => entryXml(origin, entry, (feed.titleOf ?? entryTitle)(entry))),
-  ]);
+  const updated =
+    Math.max(feed.changedAt ?? 0, ...live.map((entry) => entry.edited_at ?? entry.created_at)) || feed.emptyUpdated;
+  const xml =
+    '<?xml version="1.0" encoding="utf-8"?>\n' +
+    parent('feed', { xmlns: 'http://www.w3.org/2005/Atom' }, [
+      element('id', {}, `${origin}${feed.page}`),
+      element('title', { type: 'text' }, feed.title),
+      element('updated', {}, atomTime(updated)),
+      element('link', { rel: 'self', type: 'application/atom+xml', href: `${origin}${feed.self}` }),
+      element('link', { rel: 'alternate', type: 'text/html', href: `${origin}${feed.page}` }),
+      element('generator', {}, 'Das Board'),
+      ...live.map((entry) => entryXml(origin, entry, (feed.titleOf ?? entryTitle)(entry))),
+    ]);
   return { xml, updated };
 }
 
@@ -92,9 +105,13 @@ function entriesInOrder(db: Db, pids: number[]): EntryJson[] {
 export function boardFeedEntries(db: Db): EntryJson[] {
   const rows = db.all<{ pid: number }>(
     `SELECT pid FROM entries INDEXED BY entries_feed WHERE reply_to = 0 AND deleted = 0
-     ORDER BY last_activity DESC, pid DESC LIMIT ?`, atomFeedSize,
+     ORDER BY last_activity DESC, pid DESC LIMIT ?`,
+    atomFeedSize,
   );
-  return entriesInOrder(db, rows.map((row) => row.pid));
+  return entriesInOrder(
+    db,
+    rows.map((row) => row.pid),
+  );
 }
 
 /**
@@ -115,6 +132,13 @@ export function threadFeedEntries(db: Db, pid: number, maxReads = threadFeedRead
 
 /** /u/{username}/feed.atom: the author's 50 newest live entries, replies included. */
 export function userFeedEntries(db: Db, uid: number): EntryJson[] {
-  const rows = db.all<{ pid: number }>('SELECT pid FROM entries WHERE uid = ? AND deleted = 0 ORDER BY pid DESC LIMIT ?', uid, atomFeedSize);
-  return entriesInOrder(db, rows.map((row) => row.pid));
+  const rows = db.all<{ pid: number }>(
+    'SELECT pid FROM entries WHERE uid = ? AND deleted = 0 ORDER BY pid DESC LIMIT ?',
+    uid,
+    atomFeedSize,
+  );
+  return entriesInOrder(
+    db,
+    rows.map((row) => row.pid),
+  );
 }

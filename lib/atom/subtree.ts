@@ -37,7 +37,8 @@ interface Item {
  * Larger first; at equal keys a bound goes first (it may hide a larger pid with that created_at),
  * then the larger pid.
  */
-const before = (a: Item, b: Item) => a.key !== b.key ? a.key > b.key : !a.next !== !b.next ? a.next !== undefined : a.pid > b.pid;
+const before = (a: Item, b: Item) =>
+  a.key !== b.key ? a.key > b.key : !a.next !== !b.next ? a.next !== undefined : a.pid > b.pid;
 
 /** A binary max-heap of items. */
 class Queue {
@@ -50,7 +51,7 @@ class Queue {
   push(item: Item): void {
     const items = this.items;
     items.push(item);
-    for (let i = items.length - 1; i > 0;) {
+    for (let i = items.length - 1; i > 0; ) {
       const up = (i - 1) >> 1;
       if (!before(items[i]!, items[up]!)) break;
       [items[i], items[up]] = [items[up]!, items[i]!];
@@ -64,7 +65,7 @@ class Queue {
     const last = items.pop();
     if (items.length === 0 || last === undefined) return top;
     items[0] = last;
-    for (let i = 0; ;) {
+    for (let i = 0; ; ) {
       const left = 2 * i + 1;
       const right = left + 1;
       let best = i;
@@ -87,15 +88,24 @@ class Queue {
  */
 export function newestInSubtree(db: Db, pid: number, count: number, maxReads: number): number[] {
   const queue = new Queue();
-  const start = db.one<Row>('SELECT pid, created_at, last_activity, deleted, reply_count FROM entries WHERE pid = ?', pid);
+  const start = db.one<Row>(
+    'SELECT pid, created_at, last_activity, deleted, reply_count FROM entries WHERE pid = ?',
+    pid,
+  );
   if (!start) return [];
   const add = (row: Row) => {
     queue.push({ key: row.created_at, pid: row.pid, live: !row.deleted });
-    if (row.reply_count > 0) queue.push({ key: row.last_activity, pid: row.pid, live: false, next: { activity: Number.MAX_SAFE_INTEGER, pid: Number.MAX_SAFE_INTEGER, size: count } });
+    if (row.reply_count > 0)
+      queue.push({
+        key: row.last_activity,
+        pid: row.pid,
+        live: false,
+        next: { activity: Number.MAX_SAFE_INTEGER, pid: Number.MAX_SAFE_INTEGER, size: count },
+      });
   };
   add(start);
   const found: number[] = [];
-  for (let reads = 0; found.length < count && queue.size > 0;) {
+  for (let reads = 0; found.length < count && queue.size > 0; ) {
     const { pid: parent, live, next } = queue.pop()!;
     if (!next) {
       if (live) found.push(parent);
@@ -106,12 +116,21 @@ export function newestInSubtree(db: Db, pid: number, count: number, maxReads: nu
       `SELECT pid, created_at, last_activity, deleted, reply_count FROM entries
        WHERE reply_to = ? AND (last_activity < ? OR (last_activity = ? AND pid < ?))
        ORDER BY last_activity DESC, pid DESC LIMIT ?`,
-      parent, next.activity, next.activity, next.pid, next.size,
+      parent,
+      next.activity,
+      next.activity,
+      next.pid,
+      next.size,
     );
     for (const row of page) add(row);
     const last = page.at(-1);
     if (last && page.length === next.size) {
-      queue.push({ key: last.last_activity, pid: parent, live: false, next: { activity: last.last_activity, pid: last.pid, size: next.size * 2 } });
+      queue.push({
+        key: last.last_activity,
+        pid: parent,
+        live: false,
+        next: { activity: last.last_activity, pid: last.pid, size: next.size * 2 },
+      });
     }
   }
   return found;

@@ -4,7 +4,8 @@
  */
 
 /** Characters XML 1.0 forbids outright (C0 controls but tab, newline, return; lone surrogates; U+FFFE/U+FFFF). */
-const notXmlChar = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+const notXmlChar =
+  /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
 
 /** Text escaped for element content and for double- or single-quoted attribute values. */
 export function xmlText(text: string): string {
@@ -21,13 +22,17 @@ export type Attributes = Record<string, string>;
 
 /** `<name a="…">text</name>`, everything escaped; `text` undefined: an empty element. */
 export function element(name: string, attributes: Attributes, text?: string): string {
-  const attrs = Object.entries(attributes).map(([key, value]) => ` ${key}="${xmlText(value)}"`).join('');
+  const attrs = Object.entries(attributes)
+    .map(([key, value]) => ` ${key}="${xmlText(value)}"`)
+    .join('');
   return text === undefined ? `<${name}${attrs}/>` : `<${name}${attrs}>${xmlText(text)}</${name}>`;
 }
 
 /** An element around already written children. */
 export function parent(name: string, attributes: Attributes, children: string[]): string {
-  const attrs = Object.entries(attributes).map(([key, value]) => ` ${key}="${xmlText(value)}"`).join('');
+  const attrs = Object.entries(attributes)
+    .map(([key, value]) => ` ${key}="${xmlText(value)}"`)
+    .join('');
   return `<${name}${attrs}>\n${children.join('\n')}\n</${name}>`;
 }
 

@@ -152,7 +152,9 @@ export function openDb(path: string, options: OpenOptions = {}): Db {
     txBatched: batch.txBatched,
     beforeCommit: batch.beforeCommit,
     batchTally,
-    setFault(f) { fault = f; },
+    setFault(f) {
+      fault = f;
+    },
     raw,
     responses,
     close() {
@@ -222,15 +224,19 @@ function createWriteLock(raw: Database.Database): WriteLock {
  * the next write rewinds the WAL, and journal_size_limit trims the file. The WAL stays bounded.
  */
 function startCheckpointer(path: string) {
-  const worker = new Worker(new URL('./checkpoint-worker.mjs', import.meta.url), { workerData: { path, intervalMs: 200 }, execArgv: [] });
+  const worker = new Worker(new URL('./checkpoint-worker.mjs', import.meta.url), {
+    workerData: { path, intervalMs: 200 },
+    execArgv: [],
+  });
   worker.unref();
   return {
-    stop: () => new Promise<void>((resolve) => {
-      worker.once('message', () => resolve());
-      worker.once('exit', () => resolve());
-      worker.once('error', () => resolve());
-      worker.postMessage('stop');
-    }),
+    stop: () =>
+      new Promise<void>((resolve) => {
+        worker.once('message', () => resolve());
+        worker.once('exit', () => resolve());
+        worker.once('error', () => resolve());
+        worker.postMessage('stop');
+      }),
   };
 }
 

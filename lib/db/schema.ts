@@ -365,11 +365,14 @@ const migrations: Migration[] = [
 
 /** Migration 10: in slices by pid, since a statement cannot write while another reads. */
 function reindexDescribedEntries(db: Database.Database): void {
-  const mark = (db.prepare('SELECT next_below FROM search_backfill').get() as { next_below: number } | undefined)?.next_below ?? 0;
-  const slice = db.prepare("SELECT pid, uid, content, alt FROM entries WHERE pid > ? AND pid >= ? AND deleted = 0 AND alt != '' ORDER BY pid LIMIT 500");
+  const mark =
+    (db.prepare('SELECT next_below FROM search_backfill').get() as { next_below: number } | undefined)?.next_below ?? 0;
+  const slice = db.prepare(
+    "SELECT pid, uid, content, alt FROM entries WHERE pid > ? AND pid >= ? AND deleted = 0 AND alt != '' ORDER BY pid LIMIT 500",
+  );
   const remove = db.prepare('DELETE FROM search WHERE rowid = ?');
   const insert = db.prepare(indexRowSql);
-  for (let after = 0; ;) {
+  for (let after = 0; ; ) {
     const rows = slice.all(after, mark) as { pid: number; uid: number; content: string; alt: string }[];
     for (const row of rows) {
       remove.run(row.pid);

@@ -36,7 +36,8 @@ export const clusterBatchWindowMs = 2;
  * outside the transaction (db.tx and txBatched both ask this).
  */
 export function synchronousResult<T>(result: T): T {
-  if (typeof (result as { then?: unknown } | undefined)?.then === 'function') throw new TypeError('a transaction cannot return a promise');
+  if (typeof (result as { then?: unknown } | undefined)?.then === 'function')
+    throw new TypeError('a transaction cannot return a promise');
   return result;
 }
 
@@ -156,10 +157,11 @@ export function createWriteBatch(raw: Database.Database, lock: WriteLock, option
   }
 
   return {
-    txBatched: <T>(fn: () => T): Promise<T> => new Promise<T>((resolve, reject) => {
-      queue.push({ fn, resolve: resolve as (value: unknown) => void, reject });
-      schedule();
-    }),
+    txBatched: <T>(fn: () => T): Promise<T> =>
+      new Promise<T>((resolve, reject) => {
+        queue.push({ fn, resolve: resolve as (value: unknown) => void, reject });
+        schedule();
+      }),
     savepoint,
     /**
      * Inside a batched write: fn runs after every write of the batch, outside their savepoints,

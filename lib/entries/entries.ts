@@ -74,7 +74,16 @@ export function createEntry(db: Db, entry: NewEntry, now: number): number | unde
     const { lastInsertRowid: pid } = db.run(
       `INSERT INTO entries (uid, created_at, content, filepath, reply_to, root, depth, last_activity, link, alt)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-      entry.uid, now, entry.content, entry.filepath, entry.replyTo, parent?.root ?? 0, parent ? parent.depth + 1 : 0, now, entry.link, entry.alt ?? '',
+      entry.uid,
+      now,
+      entry.content,
+      entry.filepath,
+      entry.replyTo,
+      parent?.root ?? 0,
+      parent ? parent.depth + 1 : 0,
+      now,
+      entry.link,
+      entry.alt ?? '',
     );
     if (parent) {
       db.run('UPDATE entries SET reply_count = reply_count + 1 WHERE pid = ?', parent.pid);
@@ -109,9 +118,12 @@ export function isRecentDuplicate(db: Db, uid: number, content: string, now: num
   if ([...folded].length < minDuplicateLength) return false;
   const recent = db.all<{ content: string; created_at: number; deleted: number }>(
     'SELECT content, created_at, deleted FROM entries WHERE uid = ? ORDER BY pid DESC LIMIT ?',
-    uid, duplicateLookback,
+    uid,
+    duplicateLookback,
   );
-  return recent.some((e) => !e.deleted && e.created_at > now - duplicateWindowSeconds && foldText(e.content) === folded);
+  return recent.some(
+    (e) => !e.deleted && e.created_at > now - duplicateWindowSeconds && foldText(e.content) === folded,
+  );
 }
 
 /**
@@ -124,7 +136,14 @@ export function editEntry(db: Db, pid: number, content: string, link: string, no
     const entry = findLiveEntry(db, pid);
     if (!entry) return;
     const description = alt ?? entry.alt;
-    db.run('UPDATE entries SET content = ?, link = ?, alt = ?, edited_at = ? WHERE pid = ?', content, link, description, now, pid);
+    db.run(
+      'UPDATE entries SET content = ?, link = ?, alt = ?, edited_at = ? WHERE pid = ?',
+      content,
+      link,
+      description,
+      now,
+      pid,
+    );
     reindexEntry(db, { pid, uid: entry.uid, content, alt: description });
     notifyAbout(db, { pid, uid: entry.uid, content }, 0, now); // an added mention tells its account once
     db.responses.threadChanged(entry.root);
@@ -171,7 +190,11 @@ export function bumpEntry(db: Db, pid: number, now: number): boolean {
     const changed = db.run(
       `UPDATE entries SET bump_count = bump_count + 1, last_bump = ?, last_activity = ?
        WHERE pid = ? AND deleted = 0 AND (bump_count = 0 OR last_bump + bump_count * ? <= ?)`,
-      now, now, pid, bumpCooldownStepSeconds, now,
+      now,
+      now,
+      pid,
+      bumpCooldownStepSeconds,
+      now,
     ).changes;
     if (changed) {
       refreshActivityToRoot(db, pid, now);
@@ -195,7 +218,10 @@ export function removeEntryOfDeletedAccount(db: Db, pid: number, now: number): s
     unindexEntry(db, pid);
   }
   if (entry.reply_count > 0) {
-    db.run("UPDATE entries SET uid = 0, deleted = 1, content = '', filepath = '', link = '', alt = '' WHERE pid = ?", pid);
+    db.run(
+      "UPDATE entries SET uid = 0, deleted = 1, content = '', filepath = '', link = '', alt = '' WHERE pid = ?",
+      pid,
+    );
   } else {
     removeEntryRow(db, entry);
   }
@@ -206,7 +232,10 @@ export function removeEntryOfDeletedAccount(db: Db, pid: number, now: number): s
 }
 
 function removeEntryRow(db: Db, entry: EntryRow): void {
-  const tally = db.one<{ yes: number; no: number }>('SELECT coalesce(sum(yes), 0) AS yes, coalesce(sum(1 - yes), 0) AS no FROM votes WHERE pid = ?', entry.pid)!;
+  const tally = db.one<{ yes: number; no: number }>(
+    'SELECT coalesce(sum(yes), 0) AS yes, coalesce(sum(1 - yes), 0) AS no FROM votes WHERE pid = ?',
+    entry.pid,
+  )!;
   db.run("UPDATE counters SET value = value - ? WHERE name = 'votes_yes'", tally.yes);
   db.run("UPDATE counters SET value = value - ? WHERE name = 'votes_no'", tally.no);
   db.run('DELETE FROM votes WHERE pid = ?', entry.pid);

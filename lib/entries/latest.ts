@@ -29,7 +29,9 @@ export function recordNewDescendant(db: Db, parentPid: number, pid: number, now:
        latest_pid = iif(up.dist <= ${latestMaxDepth}, ?, entries.latest_pid),
        latest_skipped = iif(up.dist <= ${latestMaxDepth}, up.dist - 1, entries.latest_skipped)
      FROM up WHERE entries.pid = up.pid`,
-    parentPid, now, pid,
+    parentPid,
+    now,
+    pid,
   );
 }
 
@@ -42,7 +44,8 @@ export function refreshActivityToRoot(db: Db, pid: number, now: number): void {
        SELECT e.reply_to FROM entries e JOIN up ON e.pid = up.pid WHERE e.reply_to <> 0
      )
      UPDATE entries SET last_activity = ? FROM up WHERE entries.pid = up.pid`,
-    pid, now,
+    pid,
+    now,
   );
 }
 
@@ -53,11 +56,19 @@ export function refreshActivityToRoot(db: Db, pid: number, now: number): void {
 export function repairLatestAfterRemoval(db: Db, gone: number, parentPid: number): void {
   let pid = parentPid;
   for (let dist = 1; pid !== 0 && dist <= latestMaxDepth; dist++) {
-    const row = db.one<{ reply_to: number; latest_pid: number }>('SELECT reply_to, latest_pid FROM entries WHERE pid = ?', pid);
+    const row = db.one<{ reply_to: number; latest_pid: number }>(
+      'SELECT reply_to, latest_pid FROM entries WHERE pid = ?',
+      pid,
+    );
     if (!row) return;
     if (row.latest_pid === gone) {
       const best = newestBelow(db, pid, latestMaxDepth);
-      db.run('UPDATE entries SET latest_pid = ?, latest_skipped = ? WHERE pid = ?', best?.pid ?? 0, best?.skipped ?? 0, pid);
+      db.run(
+        'UPDATE entries SET latest_pid = ?, latest_skipped = ? WHERE pid = ?',
+        best?.pid ?? 0,
+        best?.skipped ?? 0,
+        pid,
+      );
     }
     pid = row.reply_to;
   }
@@ -83,7 +94,10 @@ export function recordRestoredDescendant(db: Db, parentPid: number, entry: { pid
      WHERE entries.pid = up.pid
        AND (entries.latest_pid = 0
             OR (SELECT l.created_at, l.pid FROM entries l WHERE l.pid = entries.latest_pid) < (?, ?))`,
-    parentPid, entry.pid, entry.created_at, entry.pid,
+    parentPid,
+    entry.pid,
+    entry.created_at,
+    entry.pid,
   );
 }
 
@@ -93,7 +107,14 @@ export function recordRestoredDescendant(db: Db, parentPid: number, entry: { pid
  * reaches exactly maxDist below the child lies out of range, so that child is searched level by level.
  */
 function newestBelow(db: Db, pid: number, maxDist: number): Candidate | undefined {
-  const children = db.all<{ pid: number; created_at: number; deleted: number; latest_pid: number; latest_skipped: number; latest_created: number | null }>(
+  const children = db.all<{
+    pid: number;
+    created_at: number;
+    deleted: number;
+    latest_pid: number;
+    latest_skipped: number;
+    latest_created: number | null;
+  }>(
     `SELECT c.pid, c.created_at, c.deleted, c.latest_pid, c.latest_skipped, l.created_at AS latest_created
      FROM entries c LEFT JOIN entries l ON l.pid = c.latest_pid AND l.deleted = 0
      WHERE c.reply_to = ?`,

@@ -40,7 +40,8 @@ export interface EntryJson extends Omit<EntryRow, 'root' | 'depth' | 'link' | 'r
 }
 
 /** A row as the read queries select it: the Entry's columns and what its preview and `latest` need. */
-interface EntryReadRow extends Omit<EntryJson, 'preview' | 'latest' | 'removed' | 'removed_reason' | 'edited_at' | 'alt'> {
+interface EntryReadRow
+  extends Omit<EntryJson, 'preview' | 'latest' | 'removed' | 'removed_reason' | 'edited_at' | 'alt'> {
   edited_at: number;
   latest_pid: number;
   latest_skipped: number;
@@ -103,13 +104,19 @@ function toJson(row: EntryReadRow, previews: Previews): EntryJson {
 
 function rowsByPid(db: Db, pids: number[]): Map<number, EntryReadRow> {
   if (pids.length === 0) return new Map();
-  const rows = db.all<EntryReadRow>(`${entryReadSelect} WHERE e.pid IN (SELECT value FROM json_each(?))`, JSON.stringify(pids));
+  const rows = db.all<EntryReadRow>(
+    `${entryReadSelect} WHERE e.pid IN (SELECT value FROM json_each(?))`,
+    JSON.stringify(pids),
+  );
   return new Map(rows.map((row) => [row.pid, row]));
 }
 
 /** The rows of the entries' `latest`: one more query for all of them, never one per row. */
 function latestRowsOf(db: Db, rows: EntryReadRow[]): Map<number, EntryReadRow> {
-  return rowsByPid(db, rows.map((r) => r.latest_pid).filter((pid) => pid !== 0));
+  return rowsByPid(
+    db,
+    rows.map((r) => r.latest_pid).filter((pid) => pid !== 0),
+  );
 }
 
 /** An entry with its `latest` attached. */
@@ -131,7 +138,8 @@ export function readFeedPage(db: Db, page: number): EntryJson[] {
     `${entryReadColumns} FROM entries e INDEXED BY entries_feed LEFT JOIN users u ON u.uid = e.uid
      WHERE e.reply_to = 0 AND (e.deleted = 0 OR e.latest_pid <> 0)
      ORDER BY e.last_activity DESC, e.pid DESC LIMIT ? OFFSET ?`,
-    feedPageSize, page * feedPageSize,
+    feedPageSize,
+    page * feedPageSize,
   );
   const latestRows = latestRowsOf(db, rows);
   const previews = previewsOf(db, [...rows, ...latestRows.values()]);
@@ -155,7 +163,8 @@ export const maxNearAncestors = 99;
 /** GET /api/entry/{pid}/thread: the entry, its ancestors root first, its most active replies. */
 export function readThread(db: Db, pid: number): ThreadJson | undefined {
   const [entry] = db.all<EntryReadRow & { root: number; depth: number }>(
-    `${entryReadColumns}, e.root, e.depth FROM entries e LEFT JOIN users u ON u.uid = e.uid WHERE e.pid = ?`, pid,
+    `${entryReadColumns}, e.root, e.depth FROM entries e LEFT JOIN users u ON u.uid = e.uid WHERE e.pid = ?`,
+    pid,
   );
   if (!entry) return undefined;
   // The walk up stops after the nearest ones; the root comes by its pid (every row knows it).
@@ -166,18 +175,26 @@ export function readThread(db: Db, pid: number): ThreadJson | undefined {
        SELECT e.reply_to, up.dist + 1 FROM entries e JOIN up ON e.pid = up.pid WHERE e.reply_to <> 0 AND up.dist < ?
      )
      ${entryReadColumns} FROM up JOIN entries e ON e.pid = up.pid LEFT JOIN users u ON u.uid = e.uid ORDER BY up.dist DESC`,
-    pid, maxNearAncestors,
+    pid,
+    maxNearAncestors,
   );
   const reachedRoot = near.length === 0 || near[0]!.reply_to === 0;
-  const ancestors = reachedRoot ? near : [...db.all<EntryReadRow>(`${entryReadSelect} WHERE e.pid = ?`, entry.root), ...near];
+  const ancestors = reachedRoot
+    ? near
+    : [...db.all<EntryReadRow>(`${entryReadSelect} WHERE e.pid = ?`, entry.root), ...near];
   const skipped = entry.depth - ancestors.length;
   const replies = db.all<EntryReadRow>(
     `${entryReadSelect} WHERE e.reply_to = ? ORDER BY e.last_activity DESC, e.pid DESC LIMIT ?`,
-    pid, maxThreadReplies,
+    pid,
+    maxThreadReplies,
   );
   const latestRows = latestRowsOf(db, replies);
   const previews = previewsOf(db, [entry, ...ancestors, ...replies, ...latestRows.values()]);
-  const thread: ThreadJson = { entry: toJson(entry, previews), ancestors: ancestors.map((row) => toJson(row, previews)), replies: [] };
+  const thread: ThreadJson = {
+    entry: toJson(entry, previews),
+    ancestors: ancestors.map((row) => toJson(row, previews)),
+    replies: [],
+  };
   if (skipped > 0) thread.ancestors_skipped = skipped;
   thread.replies = replies.map((row) => withLatest(row, latestRows, previews));
   return thread;
@@ -190,7 +207,9 @@ export function readThread(db: Db, pid: number): ThreadJson | undefined {
 export function readUserFeedPage(db: Db, uid: number, page: number): { entries: EntryJson[]; roots: number[] } {
   const rows = db.all<EntryReadRow & { root: number }>(
     `${entryReadColumns}, e.root FROM entries e LEFT JOIN users u ON u.uid = e.uid WHERE e.uid = ? AND e.deleted = 0 ORDER BY e.pid DESC LIMIT ? OFFSET ?`,
-    uid, feedPageSize, page * feedPageSize,
+    uid,
+    feedPageSize,
+    page * feedPageSize,
   );
   const previews = previewsOf(db, rows);
   return { entries: rows.map((row) => toJson(row, previews)), roots: [...new Set(rows.map((row) => row.root))] };
@@ -206,7 +225,9 @@ export function readEntriesByPid(db: Db, pids: number[]): Map<number, EntryJson>
 /** Live entries by pid in the given order, each with its `latest` (search results); gone ones are left out. */
 export function readLiveEntriesWithLatest(db: Db, pids: number[]): EntryJson[] {
   const byPid = rowsByPid(db, pids);
-  const rows = pids.map((pid) => byPid.get(pid)).filter((row): row is EntryReadRow => row !== undefined && !row.deleted);
+  const rows = pids
+    .map((pid) => byPid.get(pid))
+    .filter((row): row is EntryReadRow => row !== undefined && !row.deleted);
   const latestRows = latestRowsOf(db, rows);
   const previews = previewsOf(db, [...rows, ...latestRows.values()]);
   return rows.map((row) => withLatest(row, latestRows, previews));

@@ -43,7 +43,8 @@ export function findTally(db: Db, pid: number, uid: number): Tally | undefined {
     `SELECT e.votes_yes AS yes, e.votes_no AS no, v.yes AS mine
      FROM entries e LEFT JOIN votes v ON v.pid = e.pid AND v.uid = ?
      WHERE e.pid = ?`,
-    uid, pid,
+    uid,
+    pid,
   );
   if (!row) return undefined;
   return { pid, yes: row.yes, no: row.no, selected: row.mine === null ? 'none' : row.mine ? 'yes' : 'no' };
@@ -51,12 +52,20 @@ export function findTally(db: Db, pid: number, uid: number): Tally | undefined {
 
 /** Tallies of many entries in one query (unknown pids are left out). */
 export function findTallies(db: Db, pids: number[], uid: number): Tally[] {
-  return db.all<{ pid: number; yes: number; no: number; mine: number | null }>(
-    `SELECT e.pid, e.votes_yes AS yes, e.votes_no AS no, v.yes AS mine
+  return db
+    .all<{ pid: number; yes: number; no: number; mine: number | null }>(
+      `SELECT e.pid, e.votes_yes AS yes, e.votes_no AS no, v.yes AS mine
      FROM entries e LEFT JOIN votes v ON v.pid = e.pid AND v.uid = ?
      WHERE e.pid IN (SELECT value FROM json_each(?))`,
-    uid, JSON.stringify(pids),
-  ).map((row) => ({ pid: row.pid, yes: row.yes, no: row.no, selected: row.mine === null ? 'none' : row.mine ? 'yes' : 'no' }));
+      uid,
+      JSON.stringify(pids),
+    )
+    .map((row) => ({
+      pid: row.pid,
+      yes: row.yes,
+      no: row.no,
+      selected: row.mine === null ? 'none' : row.mine ? 'yes' : 'no',
+    }));
 }
 
 /**

@@ -10,7 +10,10 @@ export function clientIp(req: IncomingMessage, trustProxy: boolean): string {
   let ip = req.socket.remoteAddress ?? '';
   if (trustProxy) {
     const header = req.headers['x-forwarded-for'];
-    const hops = (Array.isArray(header) ? header.join(',') : header ?? '').split(',').map((h) => h.trim()).filter(Boolean);
+    const hops = (Array.isArray(header) ? header.join(',') : (header ?? ''))
+      .split(',')
+      .map((h) => h.trim())
+      .filter(Boolean);
     const last = hops.at(-1);
     if (last) ip = last;
   }

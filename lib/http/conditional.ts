@@ -13,7 +13,10 @@ export function etagOf(body: Buffer): string {
 export function isNotModified(ctx: Ctx, etag: string, updated: number): boolean {
   const ifNoneMatch = ctx.req.headers['if-none-match'];
   if (ifNoneMatch !== undefined) {
-    return ifNoneMatch.split(',').map((tag) => tag.trim().replace(/^W\//, '')).some((tag) => tag === etag || tag === '*');
+    return ifNoneMatch
+      .split(',')
+      .map((tag) => tag.trim().replace(/^W\//, ''))
+      .some((tag) => tag === etag || tag === '*');
   }
   const since = Date.parse(ctx.req.headers['if-modified-since'] ?? '');
   return Number.isFinite(since) && Math.floor(since / 1000) >= updated;
@@ -30,7 +33,12 @@ export function lastModifiedOf(updated: number, now: number): number {
 }
 
 /** Sends a document with its validators, or 304 without a body when the client's copy is current. */
-export function sendDocument(ctx: Ctx, type: string, doc: { body: Buffer; etag: string; updated: number }, headers: Record<string, string> = {}): void {
+export function sendDocument(
+  ctx: Ctx,
+  type: string,
+  doc: { body: Buffer; etag: string; updated: number },
+  headers: Record<string, string> = {},
+): void {
   const lastModified = lastModifiedOf(doc.updated, ctx.app.clock.now());
   const validators = { ETag: doc.etag, 'Last-Modified': new Date(lastModified * 1000).toUTCString(), ...headers };
   if (isNotModified(ctx, doc.etag, doc.updated)) {

@@ -47,7 +47,11 @@ export class ClientGone extends Error {}
 
 /** A handler's answer when it is not a plain 200 JSON body. */
 export class Reply {
-  constructor(readonly status: number, readonly body: unknown, readonly headers: Record<string, string> = {}) {}
+  constructor(
+    readonly status: number,
+    readonly body: unknown,
+    readonly headers: Record<string, string> = {},
+  ) {}
 }
 
 export const created = (body: unknown) => new Reply(201, body);
@@ -83,11 +87,15 @@ export function makeContext(app: Services, req: IncomingMessage, res: ServerResp
   const cookies = parseCookies(req.headers.cookie);
   const ctx: Ctx = {
     app: { ...app, db: sessionBoundDb(app.db, () => ctx.recheckSession()) },
-    req, res, url, cookies,
+    req,
+    res,
+    url,
+    cookies,
     params: {},
     ip: clientIp(req, app.config.trustProxy),
     session() {
-      if (session === null) session = cookies.session ? findSessionByToken(app.db, cookies.session, app.clock.now()) : undefined;
+      if (session === null)
+        session = cookies.session ? findSessionByToken(app.db, cookies.session, app.clock.now()) : undefined;
       return session;
     },
     actsAsModerator: false,

@@ -19,7 +19,14 @@ export interface CookieOptions {
 
 /** The session cookie: HttpOnly and SameSite=Lax so scripts and cross-site posts never carry it. */
 export function sessionCookie(value: string, { maxAge, secure }: CookieOptions): string {
-  return [`session=${value}`, 'Path=/', `Max-Age=${maxAge}`, 'HttpOnly', 'SameSite=Lax', ...(secure ? ['Secure'] : [])].join('; ');
+  return [
+    `session=${value}`,
+    'Path=/',
+    `Max-Age=${maxAge}`,
+    'HttpOnly',
+    'SameSite=Lax',
+    ...(secure ? ['Secure'] : []),
+  ].join('; ');
 }
 
 export function clearedSessionCookie(secure: boolean): string {

@@ -14,7 +14,11 @@ export interface ErrorOptions {
 
 /** The one error a handler throws; the pipeline turns it into the body of docs/API.md "Errors". */
 export class ApiError extends Error {
-  constructor(readonly status: number, readonly code: ErrorCode, readonly options: ErrorOptions = {}) {
+  constructor(
+    readonly status: number,
+    readonly code: ErrorCode,
+    readonly options: ErrorOptions = {},
+  ) {
     super(code);
   }
 

@@ -30,8 +30,16 @@ export function createFastPath(app: Services, routes: readonly Route[], hitLines
     let head = heads.get(body);
     if (!head) {
       head = [
-        'Content-Type', 'application/json; charset=utf-8', 'Content-Length', String(body.length), 'Cache-Control', 'no-store',
-        'X-Content-Type-Options', 'nosniff', 'Referrer-Policy', 'same-origin',
+        'Content-Type',
+        'application/json; charset=utf-8',
+        'Content-Length',
+        String(body.length),
+        'Cache-Control',
+        'no-store',
+        'X-Content-Type-Options',
+        'nosniff',
+        'Referrer-Policy',
+        'same-origin',
       ];
       heads.set(body, head);
     }

@@ -7,7 +7,10 @@
 export class LruPages<K, V extends { body: Buffer }> {
   private pages = new Map<K, V>();
   private bytes = 0;
-  constructor(private readonly maxPages: number, private readonly maxBytes: number) {}
+  constructor(
+    private readonly maxPages: number,
+    private readonly maxBytes: number,
+  ) {}
 
   /** The page, moved to the young end. */
   get(key: K): V | undefined {

@@ -20,7 +20,12 @@ export type RequestListener = (req: IncomingMessage, res: ServerResponse) => voi
  * 404, permission, fields).
  * The router's caller is the only try/catch: handlers throw ApiError, anything else is a 500.
  */
-export function createRequestListener(app: Services, routes: readonly Route[], notFoundPage: Handler, hitLines: HitLines): RequestListener {
+export function createRequestListener(
+  app: Services,
+  routes: readonly Route[],
+  notFoundPage: Handler,
+  hitLines: HitLines,
+): RequestListener {
   const router = createRouter(routes);
   // A refused body is read and dropped up to this bound before the connection closes (at least
   // 1 MiB: reading that costs little, and a client cut off while it sends never sees the answer).
@@ -64,7 +69,11 @@ export function createRequestListener(app: Services, routes: readonly Route[], n
       ctx.params = params;
       if (route.rateLimit) {
         const wait = app.limiter.hit(route.rateLimit, ctx.ip, app.clock.now());
-        if (wait > 0) throw new ApiError(429, 'rate.limited', { headers: { 'Retry-After': String(wait) }, limit: `rate/${route.rateLimit}` });
+        if (wait > 0)
+          throw new ApiError(429, 'rate.limited', {
+            headers: { 'Retry-After': String(wait) },
+            limit: `rate/${route.rateLimit}`,
+          });
       }
       if ((route.auth || route.mod) && !ctx.session()) throw new ApiError(401, 'auth.required');
       if (route.mod) requireModerator(ctx); // 403 mod.required before any path 400 or 404
@@ -73,7 +82,11 @@ export function createRequestListener(app: Services, routes: readonly Route[], n
         const { limitsFactor, newAccountSeconds } = app.config;
         const now = app.clock.now();
         const uid = ctx.session()?.uid;
-        const newAccount = route.writeLimit === 'create' && limitsFactor > 0 && uid !== undefined && isNewAccount(app.db, uid, newAccountSeconds, now);
+        const newAccount =
+          route.writeLimit === 'create' &&
+          limitsFactor > 0 &&
+          uid !== undefined &&
+          isNewAccount(app.db, uid, newAccountSeconds, now);
         checkWriteLimit(app.limits, route.writeLimit, { uid, ip: ctx.ip, newAccount }, limitsFactor, now);
       }
       const result = await route.handler(ctx);

@@ -7,12 +7,22 @@ import { ApiError } from './errors.ts';
 import { loggedPath } from './logged-path.ts';
 
 /** Writes a JSON answer; API answers are personal, so nothing may cache them. */
-export function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+export function sendJson(
+  res: ServerResponse,
+  status: number,
+  body: unknown,
+  headers: Record<string, string> = {},
+): void {
   sendJsonText(res, status, JSON.stringify(body ?? null), headers);
 }
 
 /** Writes already serialised JSON (a handler may return a Buffer from the response cache). */
-export function sendJsonText(res: ServerResponse, status: number, text: string | Buffer, headers: Record<string, string> = {}): void {
+export function sendJsonText(
+  res: ServerResponse,
+  status: number,
+  text: string | Buffer,
+  headers: Record<string, string> = {},
+): void {
   res.writeHead(status, {
     'Content-Type': 'application/json; charset=utf-8',
     'Content-Length': Buffer.byteLength(text),
@@ -29,10 +39,17 @@ export function sendJsonText(res: ServerResponse, status: number, text: string |
  * the drain: a client still sending when the connection closes gets EPIPE or a reset instead of
  * the answer (fetch did in about half the tries with a 300 KB upload, on Node 26 nearly always).
  */
-export function sendError(log: Log, maxDrainBytes: number, req: IncomingMessage, res: ServerResponse, err: unknown): void {
+export function sendError(
+  log: Log,
+  maxDrainBytes: number,
+  req: IncomingMessage,
+  res: ServerResponse,
+  err: unknown,
+): void {
   if (err instanceof ClientGone) return;
   const apiError = err instanceof ApiError ? err : new ApiError(500, 'internal');
-  if (!(err instanceof ApiError)) log(`error ${req.method} ${loggedPath(req.url?.split('?')[0] ?? '')}: ${(err as Error)?.stack ?? String(err)}`);
+  if (!(err instanceof ApiError))
+    log(`error ${req.method} ${loggedPath(req.url?.split('?')[0] ?? '')}: ${(err as Error)?.stack ?? String(err)}`);
   if (res.headersSent) {
     res.destroy();
     return;
@@ -56,11 +73,15 @@ export function badRequest(status = 400): ApiError {
   return new ApiError(status, 'input.invalid', { message: requestMessages.badRequest });
 }
 
-const statusTexts: Record<number, string> = { 400: 'Bad Request', 408: 'Request Timeout', 431: 'Request Header Fields Too Large' };
+const statusTexts: Record<number, string> = {
+  400: 'Bad Request',
+  408: 'Request Timeout',
+  431: 'Request Header Fields Too Large',
+};
 
 /** Requests Node cannot parse (bad headers, oversized header block) still get our JSON error shape. */
 export function answerMalformedRequest(err: NodeJS.ErrnoException, socket: Duplex): void {
-  if (!socket.writable || (err.code === 'ECONNRESET')) {
+  if (!socket.writable || err.code === 'ECONNRESET') {
     socket.destroy();
     return;
   }

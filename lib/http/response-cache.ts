@@ -75,14 +75,25 @@ export class ResponseCache {
   private userVersions = new Map<number, number>();
   private feedPages = new Map<number, Cached>();
   private threads = new LruPages<number, Cached & { root: number }>(maxCachedThreads, maxCachedBytes);
-  private userFeeds = new LruPages<string, Cached & { threads: number; roots: number[] }>(maxCachedUserFeeds, maxUserFeedBytes);
+  private userFeeds = new LruPages<string, Cached & { threads: number; roots: number[] }>(
+    maxCachedUserFeeds,
+    maxUserFeedBytes,
+  );
   private seenDataVersion = -1;
   private searches = new LruPages<string, Cached>(maxCachedSearches, maxSearchBytes);
   private documents = new LruPages<string, Cached & CachedDocument>(maxCachedDocuments, maxDocumentBytes);
   /** Answers served from the cache and answers built, since the start (read by lib/metrics). */
   readonly tally = {
-    feedHits: 0, feedMisses: 0, threadHits: 0, threadMisses: 0, userFeedHits: 0, userFeedMisses: 0,
-    searchHits: 0, searchMisses: 0, documentHits: 0, documentMisses: 0,
+    feedHits: 0,
+    feedMisses: 0,
+    threadHits: 0,
+    threadMisses: 0,
+    userFeedHits: 0,
+    userFeedMisses: 0,
+    searchHits: 0,
+    searchMisses: 0,
+    documentHits: 0,
+    documentMisses: 0,
   };
 
   /** A write inside one thread changed what its answers and the feed show. */
@@ -148,7 +159,8 @@ export class ResponseCache {
   cachedThread(pid: number): Buffer | undefined {
     this.checkOtherWriters();
     const hit = this.threads.get(pid);
-    if (!hit || hit.global !== this.global || hit.version !== (this.threadVersions.get(hit.root) ?? 0)) return undefined;
+    if (!hit || hit.global !== this.global || hit.version !== (this.threadVersions.get(hit.root) ?? 0))
+      return undefined;
     this.tally.threadHits++;
     return hit.body;
   }
@@ -207,14 +219,25 @@ export class ResponseCache {
     this.checkOtherWriters();
     const key = `${uid}:${page}`;
     const hit = this.userFeeds.get(key);
-    if (hit && hit.global === this.global && hit.version === (this.userVersions.get(uid) ?? 0) && hit.threads === this.threadsVersion(hit.roots)) {
+    if (
+      hit &&
+      hit.global === this.global &&
+      hit.version === (this.userVersions.get(uid) ?? 0) &&
+      hit.threads === this.threadsVersion(hit.roots)
+    ) {
       this.tally.userFeedHits++;
       return hit.body;
     }
     this.tally.userFeedMisses++;
     const { entries, roots } = build();
     const body = Buffer.from(JSON.stringify(entries));
-    this.userFeeds.set(key, { global: this.global, version: this.userVersions.get(uid) ?? 0, threads: this.threadsVersion(roots), body, roots });
+    this.userFeeds.set(key, {
+      global: this.global,
+      version: this.userVersions.get(uid) ?? 0,
+      threads: this.threadsVersion(roots),
+      body,
+      roots,
+    });
     return body;
   }
 

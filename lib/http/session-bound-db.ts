@@ -15,21 +15,25 @@ import type { Db } from '../db/db.ts';
 export function sessionBoundDb(db: Db, recheck: () => void): Db {
   /** Above 0 while a transaction of this request that has re-checked is running. */
   let checked = 0;
-  const rechecked = <T>(fn: () => T) => (): T => {
-    if (checked > 0) return fn();
-    recheck();
-    checked++;
-    try {
-      return fn();
-    } finally {
-      checked--;
-    }
-  };
+  const rechecked =
+    <T>(fn: () => T) =>
+    (): T => {
+      if (checked > 0) return fn();
+      recheck();
+      checked++;
+      try {
+        return fn();
+      } finally {
+        checked--;
+      }
+    };
   const write = <T>(fn: () => T): T => (checked > 0 ? fn() : db.tx(rechecked(fn)));
   const reads = (sql: string) => checked > 0 || db.isReadOnly(sql);
   return {
-    one: <T>(sql: string, ...params: unknown[]) => (reads(sql) ? db.one<T>(sql, ...params) : write(() => db.one<T>(sql, ...params))),
-    all: <T>(sql: string, ...params: unknown[]) => (reads(sql) ? db.all<T>(sql, ...params) : write(() => db.all<T>(sql, ...params))),
+    one: <T>(sql: string, ...params: unknown[]) =>
+      reads(sql) ? db.one<T>(sql, ...params) : write(() => db.one<T>(sql, ...params)),
+    all: <T>(sql: string, ...params: unknown[]) =>
+      reads(sql) ? db.all<T>(sql, ...params) : write(() => db.all<T>(sql, ...params)),
     run: (sql, ...params) => write(() => db.run(sql, ...params)),
     isReadOnly: db.isReadOnly,
     tx: (fn) => write(fn),

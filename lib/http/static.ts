@@ -56,7 +56,9 @@ export interface SendFileOptions {
 
 /** Streams a regular file with its type; false when there is no such file (or `accept` refuses it). */
 export async function sendFile(res: ServerResponse, path: string, options: SendFileOptions = {}): Promise<boolean> {
-  const file = await open(path, options.noFollow ? constants.O_RDONLY | constants.O_NOFOLLOW : 'r').catch(() => undefined);
+  const file = await open(path, options.noFollow ? constants.O_RDONLY | constants.O_NOFOLLOW : 'r').catch(
+    () => undefined,
+  );
   if (!file) return false;
   try {
     const info = await file.stat();
@@ -78,7 +80,9 @@ export async function sendFile(res: ServerResponse, path: string, options: SendF
       return true;
     }
     // pipeline: a client that goes away ends the read too (and the file is closed below).
-    await pipeline(file.createReadStream({ start: 0, end: Math.max(0, info.size - 1), autoClose: false }), res).catch(() => res.destroy());
+    await pipeline(file.createReadStream({ start: 0, end: Math.max(0, info.size - 1), autoClose: false }), res).catch(
+      () => res.destroy(),
+    );
     return true;
   } finally {
     await file.close();

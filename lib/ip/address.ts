@@ -75,7 +75,9 @@ export function canonicalIp(text: string): string | undefined {
   const ip = parseIp(text);
   if (!ip) return undefined;
   if (ip.family === 4 || isIpv4Mapped(ip.words)) return dottedText(ip.words[ip.words.length - 1]!);
-  const groups = Array.from({ length: 8 }, (_, g) => (g % 2 === 0 ? ip.words[g >> 1]! >>> 16 : ip.words[g >> 1]! & 0xffff));
+  const groups = Array.from({ length: 8 }, (_, g) =>
+    g % 2 === 0 ? ip.words[g >> 1]! >>> 16 : ip.words[g >> 1]! & 0xffff,
+  );
   let best = -1;
   let bestLength = 1; // a single zero group is written out, not shortened to '::'
   for (let g = 0; g < 8; g++) {

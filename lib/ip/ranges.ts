@@ -119,7 +119,16 @@ export function isPublicAddress(text: string): boolean {
 }
 
 // Never announced by any network: private, loopback, link-local, shared (CGNAT), multicast and reserved.
-const neverInAsnIpv4 = cidrs(['0.0.0.0/8', '10.0.0.0/8', '100.64.0.0/10', '127.0.0.0/8', '169.254.0.0/16', '172.16.0.0/12', '192.168.0.0/16', '224.0.0.0/3']);
+const neverInAsnIpv4 = cidrs([
+  '0.0.0.0/8',
+  '10.0.0.0/8',
+  '100.64.0.0/10',
+  '127.0.0.0/8',
+  '169.254.0.0/16',
+  '172.16.0.0/12',
+  '192.168.0.0/16',
+  '224.0.0.0/3',
+]);
 // Unspecified and loopback (::/127), unique-local, link-local and multicast.
 const neverInAsnIpv6 = cidrs(['::/127', 'fc00::/7', 'fe80::/10', 'ff00::/8']);
 const ipv4Word = new Uint32Array(1);

@@ -19,7 +19,10 @@ export function startHousekeeping(app: JobDeps & { limits: Pick<LimitStore, 'pru
       app.log(`housekeeping failed: ${(err as Error).message}`);
     }
     // Files a killed backup kept in media/.held (lib/media/hold.ts) go once its hold is stale.
-    if (app.mediaDir) void emptyHeldMedia(app.mediaDir).catch((err: Error) => app.log(`housekeeping: emptying media/.held failed: ${err.message}`));
+    if (app.mediaDir)
+      void emptyHeldMedia(app.mediaDir).catch((err: Error) =>
+        app.log(`housekeeping: emptying media/.held failed: ${err.message}`),
+      );
   };
   const first = setImmediate(run);
   const timer = setInterval(run, 3600_000);

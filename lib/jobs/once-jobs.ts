@@ -29,7 +29,12 @@ export interface OnceJobContext extends JobDeps {
   config: Config;
   limits: Pick<LimitStore, 'prune'>;
   /** Test knobs passed through from createApp. */
-  options: { preview?: PreviewOptions; notify?: NotifyOptions; accountRemoval?: RemovalOptions; searchBackfill?: BackfillOptions };
+  options: {
+    preview?: PreviewOptions;
+    notify?: NotifyOptions;
+    accountRemoval?: RemovalOptions;
+    searchBackfill?: BackfillOptions;
+  };
   /** True in a cluster's primary: no process's flush sweeps finished statistics days, so a job does. */
   clustered: boolean;
 }
@@ -42,7 +47,8 @@ const onceJobs = {
   // Indexes the entries older than the search index, then merges the index's segments.
   searchBackfill: (c: OnceJobContext) => startSearchBackfill(c, c.options.searchBackfill),
   previews: (c: OnceJobContext) => (c.config.previewEnabled ? startPreviewQueue(c, c.options.preview) : undefined),
-  notifier: (c: OnceJobContext) => (c.config.notifyUrl ? startNotifier(c.config.notifyUrl, c.config.origin, c.log, c.options.notify) : undefined),
+  notifier: (c: OnceJobContext) =>
+    c.config.notifyUrl ? startNotifier(c.config.notifyUrl, c.config.origin, c.log, c.options.notify) : undefined,
   statisticsSweep: (c: OnceJobContext) => (c.clustered ? { stop: startStatisticsSweep(c) } : undefined),
 };
 

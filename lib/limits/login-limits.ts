@@ -29,11 +29,28 @@ export interface LoginAttempt {
   now: number;
 }
 
-function failureCounters({ store, factor, ip, username, now }: LoginAttempt): { name: Counter; board: Counter; address: Counter } {
+function failureCounters({ store, factor, ip, username, now }: LoginAttempt): {
+  name: Counter;
+  board: Counter;
+  address: Counter;
+} {
   return {
-    name: store.keyed('login-failed/name', usernameKey(username), { ...failuresPerName, limit: scaledLimit(failuresPerName.limit, factor) }, now),
-    board: store.account('login-failed/board', 0, { ...failuresBoardWide, limit: scaledLimit(failuresBoardWide.limit, factor) }),
-    address: store.keyed('login-failed/address', rateLimitSubject(ip), { limit: 1, windowSeconds: suspectSeconds }, now),
+    name: store.keyed(
+      'login-failed/name',
+      usernameKey(username),
+      { ...failuresPerName, limit: scaledLimit(failuresPerName.limit, factor) },
+      now,
+    ),
+    board: store.account('login-failed/board', 0, {
+      ...failuresBoardWide,
+      limit: scaledLimit(failuresBoardWide.limit, factor),
+    }),
+    address: store.keyed(
+      'login-failed/address',
+      rateLimitSubject(ip),
+      { limit: 1, windowSeconds: suspectSeconds },
+      now,
+    ),
   };
 }
 
@@ -46,7 +63,11 @@ export function checkLoginAllowed(attempt: LoginAttempt): void {
   if (factor === 0) return;
   const site = ipv6SiteSubject(ip);
   if (site) {
-    const wait = store.hit([store.keyed('login/site', site, { ...siteLogins, limit: scaledLimit(siteLogins.limit, factor) }, now)], now, true);
+    const wait = store.hit(
+      [store.keyed('login/site', site, { ...siteLogins, limit: scaledLimit(siteLogins.limit, factor) }, now)],
+      now,
+      true,
+    );
     if (wait > 0) throw limited(wait, 'login-site');
   }
   const counters = failureCounters(attempt);

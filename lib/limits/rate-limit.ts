@@ -112,12 +112,17 @@ export function createLimitStore(db: Db, options: LimitStoreOptions = {}): Limit
   };
 
   function count(counter: Counter, now: number): { count: number; reset_at: number } {
-    const resetAt = counter.endsWithDay ? Math.min(now + counter.rule.windowSeconds, nextUtcMidnight(now)) : now + counter.rule.windowSeconds;
+    const resetAt = counter.endsWithDay
+      ? Math.min(now + counter.rule.windowSeconds, nextUtcMidnight(now))
+      : now + counter.rule.windowSeconds;
     return db.one<{ count: number; reset_at: number }>(
       `INSERT INTO rate_limits (key, count, reset_at) VALUES (?, 1, ?)
        ON CONFLICT (key) DO UPDATE SET count = iif(reset_at <= ?, 1, count + 1), reset_at = iif(reset_at <= ?, excluded.reset_at, reset_at)
        RETURNING count, reset_at`,
-      counter.key, resetAt, now, now,
+      counter.key,
+      resetAt,
+      now,
+      now,
     )!;
   }
 
@@ -166,8 +171,12 @@ export function createLimitStore(db: Db, options: LimitStoreOptions = {}): Limit
       let wait = 0;
       try {
         for (const counter of counters) {
-          const row = db.one<{ count: number; reset_at: number }>('SELECT count, reset_at FROM rate_limits WHERE key = ?', counter.key);
-          if (row && row.reset_at > now && row.count >= counter.rule.limit) wait = Math.max(wait, row.reset_at - now, 1);
+          const row = db.one<{ count: number; reset_at: number }>(
+            'SELECT count, reset_at FROM rate_limits WHERE key = ?',
+            counter.key,
+          );
+          if (row && row.reset_at > now && row.count >= counter.rule.limit)
+            wait = Math.max(wait, row.reset_at - now, 1);
         }
       } catch (err) {
         return failedOpen(err, now);
@@ -175,7 +184,12 @@ export function createLimitStore(db: Db, options: LimitStoreOptions = {}): Limit
       return wait;
     },
     keyed(group, text, rule, now) {
-      const key = createHmac('sha256', secretOf(utcDay(now))).update(group).update('\n').update(text).digest().subarray(0, 16);
+      const key = createHmac('sha256', secretOf(utcDay(now)))
+        .update(group)
+        .update('\n')
+        .update(text)
+        .digest()
+        .subarray(0, 16);
       return { key, endsWithDay: true, rule };
     },
     account(group, uid, rule) {
@@ -187,7 +201,10 @@ export function createLimitStore(db: Db, options: LimitStoreOptions = {}): Limit
       let rows = store.size();
       if (rows > maxRows) {
         const keep = Math.floor(maxRows * 0.9); // some room, so the next trim is not one insert away
-        db.run('DELETE FROM rate_limits WHERE key IN (SELECT key FROM rate_limits ORDER BY reset_at LIMIT ?)', rows - keep);
+        db.run(
+          'DELETE FROM rate_limits WHERE key IN (SELECT key FROM rate_limits ORDER BY reset_at LIMIT ?)',
+          rows - keep,
+        );
         rows = keep;
       }
       estimatedRows = rows;
@@ -220,14 +237,22 @@ export function scaledLimit(limit: number, factor: number): number {
  * so hammering does not shorten the wait. SPEC's groups always hold; `scaled` groups follow
  * `limitsFactor` (BOARD_LIMITS).
  */
-export function createRateLimiter<G extends string>(store: LimitStore, rules: Readonly<Record<G, AddressRateRule>>, limitsFactor = 1): RateLimiter<G> {
+export function createRateLimiter<G extends string>(
+  store: LimitStore,
+  rules: Readonly<Record<G, AddressRateRule>>,
+  limitsFactor = 1,
+): RateLimiter<G> {
   return {
     hit(group, ip, now) {
       const rule = rules[group];
       if (!rule) throw new Error(`no rate rule for ${group}`);
       if (rule.scaled && limitsFactor === 0) return 0;
       const limit = rule.scaled ? scaledLimit(rule.limit, limitsFactor) : rule.limit;
-      return store.hit([store.keyed(group, rateLimitSubject(ip), { limit, windowSeconds: rule.windowSeconds }, now)], now, true);
+      return store.hit(
+        [store.keyed(group, rateLimitSubject(ip), { limit, windowSeconds: rule.windowSeconds }, now)],
+        now,
+        true,
+      );
     },
     size: () => store.size(),
   };

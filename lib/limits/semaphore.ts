@@ -36,26 +36,27 @@ export function createSemaphore(limit: number): Semaphore {
     else running--;
   };
 
-  const acquire = (signal?: AbortSignal, bound?: QueueBound) => new Promise<void>((resolve, reject) => {
-    if (bound && waiting.length >= bound.maxWaiting) return reject(new SlotRefused('full'));
-    let timer: NodeJS.Timeout | undefined;
-    const leave = (reason: unknown) => {
-      const index = waiting.indexOf(grant);
-      if (index >= 0) waiting.splice(index, 1);
-      clearTimeout(timer);
-      signal?.removeEventListener('abort', onAbort);
-      reject(reason);
-    };
-    const onAbort = () => leave(signal!.reason);
-    const grant = () => {
-      clearTimeout(timer);
-      signal?.removeEventListener('abort', onAbort);
-      resolve();
-    };
-    waiting.push(grant);
-    signal?.addEventListener('abort', onAbort, { once: true });
-    if (bound) timer = setTimeout(() => leave(new SlotRefused('waited')), bound.maxWaitMs);
-  });
+  const acquire = (signal?: AbortSignal, bound?: QueueBound) =>
+    new Promise<void>((resolve, reject) => {
+      if (bound && waiting.length >= bound.maxWaiting) return reject(new SlotRefused('full'));
+      let timer: NodeJS.Timeout | undefined;
+      const leave = (reason: unknown) => {
+        const index = waiting.indexOf(grant);
+        if (index >= 0) waiting.splice(index, 1);
+        clearTimeout(timer);
+        signal?.removeEventListener('abort', onAbort);
+        reject(reason);
+      };
+      const onAbort = () => leave(signal!.reason);
+      const grant = () => {
+        clearTimeout(timer);
+        signal?.removeEventListener('abort', onAbort);
+        resolve();
+      };
+      waiting.push(grant);
+      signal?.addEventListener('abort', onAbort, { once: true });
+      if (bound) timer = setTimeout(() => leave(new SlotRefused('waited')), bound.maxWaitMs);
+    });
 
   const withSlot = async <T>(work: () => Promise<T>, signal?: AbortSignal, bound?: QueueBound): Promise<T> => {
     signal?.throwIfAborted();

@@ -31,18 +31,90 @@ interface WriteRule {
 
 export const writeLimitRules = {
   // 6 a minute is a fast typist's pace; 60 an hour still lets a lively discussion run.
-  create: { account: [[6, minute], [60, hour]], address: [[18, minute], [180, hour]] },
-  edit: { account: [[20, minute], [200, hour]], address: [[60, minute], [600, hour]] },
-  delete: { account: [[20, minute], [200, hour]], address: [[60, minute], [600, hour]] },
+  create: {
+    account: [
+      [6, minute],
+      [60, hour],
+    ],
+    address: [
+      [18, minute],
+      [180, hour],
+    ],
+  },
+  edit: {
+    account: [
+      [20, minute],
+      [200, hour],
+    ],
+    address: [
+      [60, minute],
+      [600, hour],
+    ],
+  },
+  delete: {
+    account: [
+      [20, minute],
+      [200, hour],
+    ],
+    address: [
+      [60, minute],
+      [600, hour],
+    ],
+  },
   // A reader may go through a page of 20 entries and vote on each: 60 a minute leaves room.
-  vote: { account: [[60, minute], [600, hour]], address: [[180, minute], [1800, hour]] },
+  vote: {
+    account: [
+      [60, minute],
+      [600, hour],
+    ],
+    address: [
+      [180, minute],
+      [1800, hour],
+    ],
+  },
   // Each entry has its own growing cooldown; this bounds how many entries one account pushes up.
-  bump: { account: [[10, minute], [60, hour]], address: [[30, minute], [180, hour]] },
+  bump: {
+    account: [
+      [10, minute],
+      [60, hour],
+    ],
+    address: [
+      [30, minute],
+      [180, hour],
+    ],
+  },
   // A name change shows on every entry of the account (and empties every cached page).
-  rename: { account: [[2, minute], [5, hour]], address: [[6, minute], [15, hour]] },
-  avatar: { account: [[3, minute], [10, hour]], address: [[9, minute], [30, hour]] },
+  rename: {
+    account: [
+      [2, minute],
+      [5, hour],
+    ],
+    address: [
+      [6, minute],
+      [15, hour],
+    ],
+  },
+  avatar: {
+    account: [
+      [3, minute],
+      [10, hour],
+    ],
+    address: [
+      [9, minute],
+      [30, hour],
+    ],
+  },
   // Mute and unmute together: a reader tidying up a list clicks fast, nobody needs 300 a day.
-  mute: { account: [[30, minute], [300, day]], address: [[90, minute], [900, day]] },
+  mute: {
+    account: [
+      [30, minute],
+      [300, day],
+    ],
+    address: [
+      [90, minute],
+      [900, day],
+    ],
+  },
   // A data export reads every row and file of the account: 3 an hour per account, from wherever
   // it is asked (a stolen session must not turn it into a way to wear the server down).
   export: { account: [[3, hour]], address: [], alwaysOn: true },
@@ -54,8 +126,22 @@ export const writeLimitRules = {
   // limit: moderators sharing an office must not share one). Why: a stolen or rogue moderator
   // account removed 200 entries in a quarter of a second. A spam wave cleaned by hand goes at about
   // a click a second, and a ban with purge takes all of one account's entries at once.
-  modEntry: { account: [[30, minute], [500, hour]], address: [], counts: 'Moderationsaktionen an Beiträgen (entfernen, wiederherstellen, Meldungen verwerfen)' },
-  modAccount: { account: [[10, minute], [100, hour]], address: [], counts: 'Moderationsaktionen an Konten (sperren, entsperren, Avatar entfernen)' },
+  modEntry: {
+    account: [
+      [30, minute],
+      [500, hour],
+    ],
+    address: [],
+    counts: 'Moderationsaktionen an Beiträgen (entfernen, wiederherstellen, Meldungen verwerfen)',
+  },
+  modAccount: {
+    account: [
+      [10, minute],
+      [100, hour],
+    ],
+    address: [],
+    counts: 'Moderationsaktionen an Konten (sperren, entsperren, Avatar entfernen)',
+  },
 } as const satisfies Record<string, WriteRule>;
 
 /** A write-limit group's name: a typo in a route's writeLimit is a type error. */
@@ -76,14 +162,22 @@ export interface Writer {
  * Counts one write in each of its windows (BOARD_LIMITS as `limitsFactor`), all or none, and throws 429 rate.limited with
  * Retry-After when any is full; a refused write counts nowhere, so waiting Retry-After is enough.
  */
-export function checkWriteLimit(store: LimitStore, group: WriteGroup, writer: Writer, limitsFactor: number, now: number): void {
+export function checkWriteLimit(
+  store: LimitStore,
+  group: WriteGroup,
+  writer: Writer,
+  limitsFactor: number,
+  now: number,
+): void {
   const rule: WriteRule = writeLimitRules[group];
   const factor = rule.alwaysOn ? 1 : limitsFactor;
   if (factor === 0) return;
   const counters: Counter[] = [];
   const subject = rateLimitSubject(writer.ip);
   for (const [limit, windowSeconds] of rule.address) {
-    counters.push(store.keyed(`${group}/${windowSeconds}`, subject, { limit: scaledLimit(limit, factor), windowSeconds }, now));
+    counters.push(
+      store.keyed(`${group}/${windowSeconds}`, subject, { limit: scaledLimit(limit, factor), windowSeconds }, now),
+    );
   }
   if (writer.uid !== undefined) {
     const share = writer.newAccount && group === 'create' ? newAccountShare : 1;
@@ -94,8 +188,14 @@ export function checkWriteLimit(store: LimitStore, group: WriteGroup, writer: Wr
   }
   const wait = store.hit(counters, now, false);
   if (wait > 0) {
-    const message = rule.counts && `Zu viele ${rule.counts}: höchstens ${windowsText(rule.account ?? [], factor)}. Bitte warte noch ${waitText(wait)}.`;
-    throw new ApiError(429, 'rate.limited', { headers: { 'Retry-After': String(wait) }, limit: `write/${group}`, ...(message ? { message } : {}) });
+    const message =
+      rule.counts &&
+      `Zu viele ${rule.counts}: höchstens ${windowsText(rule.account ?? [], factor)}. Bitte warte noch ${waitText(wait)}.`;
+    throw new ApiError(429, 'rate.limited', {
+      headers: { 'Retry-After': String(wait) },
+      limit: `write/${group}`,
+      ...(message ? { message } : {}),
+    });
   }
 }
 
@@ -127,7 +227,12 @@ export const firstPostsWithoutLinksSeconds = 600;
  * 429 rate.new_account with Retry-After when an account in its first 10 minutes posts a link or
  * an image; the message says when it will work. Off with BOARD_LIMITS=0 or BOARD_NEW_ACCOUNT_HOURS=0.
  */
-export function checkNewAccountBrake(db: Db, uid: number, config: Pick<Config, 'limitsFactor' | 'newAccountSeconds'>, now: number): void {
+export function checkNewAccountBrake(
+  db: Db,
+  uid: number,
+  config: Pick<Config, 'limitsFactor' | 'newAccountSeconds'>,
+  now: number,
+): void {
   if (config.limitsFactor === 0 || config.newAccountSeconds === 0) return;
   const user = db.one<{ created_at: number }>('SELECT created_at FROM users WHERE uid = ?', uid);
   const wait = user ? user.created_at + firstPostsWithoutLinksSeconds - now : 0;

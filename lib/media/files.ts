@@ -15,15 +15,35 @@ export type MediaFolder = 'e' | 'a' | 'preview';
  */
 export const mediaFormats = {
   jpg: { sharp: 'jpeg', type: 'image/jpeg', name: 'JPEG', magic: [Buffer.from([0xff, 0xd8, 0xff])] },
-  png: { sharp: 'png', type: 'image/png', name: 'PNG', magic: [Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])] },
-  gif: { sharp: 'gif', type: 'image/gif', name: 'GIF', magic: [Buffer.from('GIF87a', 'latin1'), Buffer.from('GIF89a', 'latin1')] },
-  webp: { sharp: 'webp', type: 'image/webp', name: 'WebP', magic: [Buffer.from('RIFF', 'latin1')], at8: Buffer.from('WEBP', 'latin1') },
+  png: {
+    sharp: 'png',
+    type: 'image/png',
+    name: 'PNG',
+    magic: [Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])],
+  },
+  gif: {
+    sharp: 'gif',
+    type: 'image/gif',
+    name: 'GIF',
+    magic: [Buffer.from('GIF87a', 'latin1'), Buffer.from('GIF89a', 'latin1')],
+  },
+  webp: {
+    sharp: 'webp',
+    type: 'image/webp',
+    name: 'WebP',
+    magic: [Buffer.from('RIFF', 'latin1')],
+    at8: Buffer.from('WEBP', 'latin1'),
+  },
 } as const;
 export type MediaExtension = keyof typeof mediaFormats;
 
 const everyFormat = Object.keys(mediaFormats) as MediaExtension[];
 /** Which formats each folder holds: uploads and avatars keep their format, thumbnails are always JPEG. */
-const folderFormats: Record<MediaFolder, readonly MediaExtension[]> = { e: everyFormat, a: everyFormat, preview: ['jpg'] };
+const folderFormats: Record<MediaFolder, readonly MediaExtension[]> = {
+  e: everyFormat,
+  a: everyFormat,
+  preview: ['jpg'],
+};
 export const mediaFolders = Object.keys(folderFormats) as MediaFolder[];
 
 /** Random bytes in a media name: never guessed, never reused. */
@@ -58,7 +78,12 @@ export const referencedMediaSql = `SELECT filepath AS path FROM entries WHERE fi
   UNION SELECT thumb FROM previews WHERE thumb <> ''`;
 
 /** Writes bytes under a random name and returns the path relative to media/ (what the API shows). */
-export async function saveMedia(config: Config, folder: MediaFolder, extension: MediaExtension, data: Buffer): Promise<string> {
+export async function saveMedia(
+  config: Config,
+  folder: MediaFolder,
+  extension: MediaExtension,
+  data: Buffer,
+): Promise<string> {
   const relative = `${folder}/${randomBytes(nameBytes).toString('hex')}.${extension}`;
   const full = join(config.mediaDir, relative);
   await mkdir(dirname(full), { recursive: true, mode: 0o700 });

@@ -17,7 +17,9 @@ export const maxInputPixels = 50_000_000;
 export const maxGifFrames = 300;
 export const maxGifPixels = 20_000_000;
 /** sharp's format name → the extension the board stores it under (lib/media/files.ts has the list). */
-const extensions = new Map(Object.entries(mediaFormats).map(([extension, format]) => [format.sharp as string, extension as MediaExtension]));
+const extensions = new Map(
+  Object.entries(mediaFormats).map(([extension, format]) => [format.sharp as string, extension as MediaExtension]),
+);
 
 // sharp works on libuv's thread pool; two jobs at a time on the machine (lib/limits/machine-slots.ts) bound memory and leave threads for scrypt.
 sharp.cache(false);
@@ -40,7 +42,8 @@ async function inspect(data: Buffer): Promise<{ format: string; pages: number }>
   const pages = meta.pages ?? 1;
   const pixels = (meta.width ?? 0) * (meta.pageHeight ?? meta.height ?? 0) * pages;
   if (pixels > maxInputPixels) throw new ApiError(413, 'upload.too_large');
-  if (meta.format === 'gif' && (pages > maxGifFrames || pixels > maxGifPixels)) throw new ApiError(413, 'upload.too_large');
+  if (meta.format === 'gif' && (pages > maxGifFrames || pixels > maxGifPixels))
+    throw new ApiError(413, 'upload.too_large');
   return { format: meta.format, pages };
 }
 
@@ -94,8 +97,10 @@ export const sharpImages: Images = { entry: processEntryImage, avatar: processAv
 export function processPreviewThumbnail(data: Buffer): Promise<Buffer> {
   return slots.image(async () => {
     const meta = await sharp(data, { limitInputPixels: false }).metadata();
-    if (!meta.format || !extensions.has(meta.format)) throw new Error(`thumbnail: ${meta.format ?? 'unknown'} is not an accepted format`);
-    if ((meta.width ?? 0) * (meta.pageHeight ?? meta.height ?? 0) > maxInputPixels) throw new Error('thumbnail: too many pixels');
+    if (!meta.format || !extensions.has(meta.format))
+      throw new Error(`thumbnail: ${meta.format ?? 'unknown'} is not an accepted format`);
+    if ((meta.width ?? 0) * (meta.pageHeight ?? meta.height ?? 0) > maxInputPixels)
+      throw new Error('thumbnail: too many pixels');
     return sharp(data, { limitInputPixels: maxInputPixels, animated: false })
       .rotate()
       .resize(320, 320, { fit: 'inside', withoutEnlargement: true })

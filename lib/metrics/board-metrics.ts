@@ -136,7 +136,11 @@ function defineProcessMetrics(app: Services, registers: Registry[]): void {
 }
 
 /** The database's and the once-jobs' figures: in the process that runs the jobs, read once per scrape. */
-export function defineJobMetrics(app: JobDeps & { config: Config }, jobs: Pick<RunningJobs, 'previews' | 'notifier'>, registers: Registry[]): void {
+export function defineJobMetrics(
+  app: JobDeps & { config: Config },
+  jobs: Pick<RunningJobs, 'previews' | 'notifier'>,
+  registers: Registry[],
+): void {
   new Gauge({
     name: 'board_preview_queue_depth',
     help: 'Link-preview jobs due now in the database queue (running ones included).',
@@ -171,7 +175,7 @@ export function defineJobMetrics(app: JobDeps & { config: Config }, jobs: Pick<R
   });
   new Counter({
     name: 'board_notify_reports_total',
-    help: 'Reports worth a message (an entry\'s first open report, or its fifth) by how they reached BOARD_NOTIFY_URL: alone (a message of its own), coalesced (counted in one message with others, at most one message a minute) or unsent (dropped at shutdown).',
+    help: "Reports worth a message (an entry's first open report, or its fifth) by how they reached BOARD_NOTIFY_URL: alone (a message of its own), coalesced (counted in one message with others, at most one message a minute) or unsent (dropped at shutdown).",
     labelNames: ['outcome'],
     registers,
     collect() {

@@ -17,7 +17,8 @@ export function createMetricsServer(registry: MetricsSource, log: Log): Server {
   const server = createServer((req, res) => {
     const path = (req.url ?? '/').split('?')[0];
     if (path !== '/metrics') return plain(res, 404, 'not found: the metrics are at /metrics\n');
-    if (req.method !== 'GET' && req.method !== 'HEAD') return plain(res, 405, 'only GET and HEAD\n', { Allow: 'GET, HEAD' });
+    if (req.method !== 'GET' && req.method !== 'HEAD')
+      return plain(res, 405, 'only GET and HEAD\n', { Allow: 'GET, HEAD' });
     registry.metrics().then(
       (text) => {
         res.writeHead(200, { 'Content-Type': registry.contentType, 'Cache-Control': 'no-store' });
@@ -42,7 +43,8 @@ export function createMetricsServer(registry: MetricsSource, log: Log): Server {
  * (lib/config.ts), so no code path can put the metrics on a public address. Resolves with the port.
  */
 export function listenOnLoopback(server: Server, port: number, host: string): Promise<number> {
-  if (!isLoopbackAddress(host)) return Promise.reject(new Error(`metrics: refusing to listen on ${host}: loopback addresses only`));
+  if (!isLoopbackAddress(host))
+    return Promise.reject(new Error(`metrics: refusing to listen on ${host}: loopback addresses only`));
   return new Promise((resolve, reject) => {
     server.once('error', reject);
     server.listen(port, host, () => {

@@ -37,10 +37,15 @@ export interface Ban {
  */
 export function banUser(db: Db, uid: number, ban: Ban, actor: ActorUid, now: number): number {
   return db.tx(() => {
-    const wasModerator = db.run("UPDATE users SET role = '' WHERE uid = ? AND role = ?", uid, moderatorRole).changes === 1;
+    const wasModerator =
+      db.run("UPDATE users SET role = '' WHERE uid = ? AND role = ?", uid, moderatorRole).changes === 1;
     // The account was deleted since the caller looked it up (board-admin is another process):
     // its entries belong to the account-removal job now, so nothing is banned, logged or purged.
-    if (db.run('UPDATE users SET banned_until = ?, ban_reason = ? WHERE uid = ?', ban.until, ban.reason, uid).changes === 0) return 0;
+    if (
+      db.run('UPDATE users SET banned_until = ?, ban_reason = ? WHERE uid = ?', ban.until, ban.reason, uid).changes ===
+      0
+    )
+      return 0;
     if (wasModerator) writeModlog(db, actor, { action: 'mod_remove', uid, reason: ban.reason }, now);
     deleteSessionsOfUser(db, uid);
     writeModlog(db, actor, { action: 'ban', uid, reason: ban.reason, until: ban.until }, now);
@@ -51,10 +56,13 @@ export function banUser(db: Db, uid: number, ban: Ban, actor: ActorUid, now: num
 /** Lifts a ban in force; false when the account is not banned (never, or the ban has ended). */
 export function unbanUser(db: Db, uid: number, actor: ActorUid, now: number): boolean {
   return db.tx(() => {
-    const lifted = db.run(
-      "UPDATE users SET banned_until = 0, ban_reason = '' WHERE uid = ? AND (banned_until = ? OR banned_until > ?)",
-      uid, permanentBan, now,
-    ).changes === 1;
+    const lifted =
+      db.run(
+        "UPDATE users SET banned_until = 0, ban_reason = '' WHERE uid = ? AND (banned_until = ? OR banned_until > ?)",
+        uid,
+        permanentBan,
+        now,
+      ).changes === 1;
     if (lifted) writeModlog(db, actor, { action: 'unban', uid }, now);
     return lifted;
   });
@@ -87,5 +95,8 @@ export function setModerator(db: Db, uid: number, moderator: boolean, now: numbe
 
 /** board-admin mod list: every moderator by name. */
 export function listModerators(db: Db): { uid: number; username: string }[] {
-  return db.all<{ uid: number; username: string }>('SELECT uid, username FROM users WHERE role = ? ORDER BY username_key', moderatorRole);
+  return db.all<{ uid: number; username: string }>(
+    'SELECT uid, username FROM users WHERE role = ? ORDER BY username_key',
+    moderatorRole,
+  );
 }

@@ -22,7 +22,12 @@ export function removeEntry(db: Db, pid: number, reason: string, actor: ActorUid
   return db.tx(() => {
     const entry = findLiveEntry(db, pid);
     if (!entry) return false;
-    db.run('UPDATE entries SET deleted = 1, removed = 1, removed_reason = ?, removed_at = ? WHERE pid = ?', reason, now, pid);
+    db.run(
+      'UPDATE entries SET deleted = 1, removed = 1, removed_reason = ?, removed_at = ? WHERE pid = ?',
+      reason,
+      now,
+      pid,
+    );
     adjustEntryCounters(db, entry.reply_to !== 0, -1);
     unindexEntry(db, pid);
     repairLatestAfterRemoval(db, pid, entry.reply_to);

@@ -27,7 +27,14 @@ export function writeModlog(db: Db, actor: ActorUid, row: ModlogWrite, now: numb
   return db.run(
     `INSERT INTO modlog (created_at, action, pid, uid, reason, until, moderator_uid, public)
      VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
-    now, row.action, row.pid ?? 0, row.uid ?? 0, row.reason ?? '', row.until ?? 0, actor, privateActions.has(row.action) ? 0 : 1,
+    now,
+    row.action,
+    row.pid ?? 0,
+    row.uid ?? 0,
+    row.reason ?? '',
+    row.until ?? 0,
+    actor,
+    privateActions.has(row.action) ? 0 : 1,
   ).lastInsertRowid;
 }
 
@@ -52,7 +59,8 @@ export function readPublicModlog(db: Db, page: number): PublicModlogRow[] {
     `SELECT m.id, m.created_at, m.action, m.pid, coalesce(u.username, '') AS username, m.reason, m.until
      FROM modlog m LEFT JOIN users u ON u.uid = m.uid
      WHERE m.public = 1 ORDER BY m.id DESC LIMIT ? OFFSET ?`,
-    modlogPageSize, page * modlogPageSize,
+    modlogPageSize,
+    page * modlogPageSize,
   );
 }
 
@@ -71,7 +79,11 @@ const adminModlogSelect = `
 
 /** A page of the whole log for `board-admin modlog`, newest first. */
 export function readAdminModlog(db: Db, page: number): AdminModlogRow[] {
-  return db.all<AdminModlogRow>(`${adminModlogSelect} ORDER BY m.id DESC LIMIT ? OFFSET ?`, modlogPageSize, page * modlogPageSize);
+  return db.all<AdminModlogRow>(
+    `${adminModlogSelect} ORDER BY m.id DESC LIMIT ? OFFSET ?`,
+    modlogPageSize,
+    page * modlogPageSize,
+  );
 }
 
 export interface ModlogRange {
@@ -90,10 +102,13 @@ export interface ModlogRange {
 export function* readModlogRange(db: Db, range: ModlogRange): Generator<AdminModlogRow> {
   const byActor = range.actor === undefined ? '' : 'm.moderator_uid = ? AND';
   const actor = range.actor === undefined ? [] : [range.actor];
-  for (let after = 0; ;) {
+  for (let after = 0; ; ) {
     const rows = db.all<AdminModlogRow>(
       `${adminModlogSelect} WHERE ${byActor} m.id > ? AND m.created_at >= ? AND m.created_at < ? ORDER BY m.id LIMIT 500`,
-      ...actor, after, range.since, range.until,
+      ...actor,
+      after,
+      range.since,
+      range.until,
     );
     yield* rows;
     if (rows.length < 500) return;

@@ -92,7 +92,9 @@ function notifyText(origin: string, tally: Tally): string {
   const counts = [
     tally.reported ? `${entries(tally.reported)} neu gemeldet` : '',
     tally.many ? `${entries(tally.many)} mit ${notifyManyReports} offenen Meldungen` : '',
-  ].filter(Boolean).join(', ');
+  ]
+    .filter(Boolean)
+    .join(', ');
   const more = tally.notices > tally.first.length ? ' …' : '';
   return `Meldungen im Board seit der letzten Nachricht: ${counts}. ${tally.first.map(address).join(' ')}${more} Alle offenen Meldungen: ${origin}/mod`;
 }

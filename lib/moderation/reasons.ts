@@ -13,7 +13,10 @@ export interface CleanedReason {
  * line: control characters and line breaks become spaces, runs of spaces one, ends trimmed.
  */
 export function moderationReason(raw: string): CleanedReason {
-  const text = raw.replace(/[\u0000-\u001f\u007f\u2028\u2029]/g, ' ').replace(/\s+/gu, ' ').trim();
+  const text = raw
+    .replace(/[\u0000-\u001f\u007f\u2028\u2029]/g, ' ')
+    .replace(/\s+/gu, ' ')
+    .trim();
   if (!text) return { text, error: 'empty' };
   if (codePoints(text) > maxModReasonLength) return { text, error: 'long' };
   return { text };

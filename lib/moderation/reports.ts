@@ -14,7 +14,10 @@ export function fileReport(db: Db, pid: number, reporterUid: number, reason: str
     const stored = db.run(
       `INSERT INTO reports (pid, reporter_uid, reason, created_at) VALUES (?, ?, ?, ?)
        ON CONFLICT (pid, reporter_uid) WHERE closed_at = 0 AND reporter_uid <> 0 DO NOTHING`,
-      pid, reporterUid, reason, now,
+      pid,
+      reporterUid,
+      reason,
+      now,
     ).changes;
     return stored ? countOpenReports(db, pid) : undefined;
   });
@@ -31,7 +34,10 @@ export type CloseAction = 'remove' | 'dismiss';
 export function closeOpenReports(db: Db, pid: number, action: CloseAction, logId: number, now: number): number {
   return db.run(
     'UPDATE reports SET closed_at = ?, closed_action = ?, closed_log_id = ? WHERE closed_at = 0 AND pid = ?',
-    now, action, logId, pid,
+    now,
+    action,
+    logId,
+    pid,
   ).changes;
 }
 
@@ -65,15 +71,23 @@ export function findOpenReport(db: Db, id: number): { id: number; pid: number } 
 
 /** Closes one open report as dismissed by the given log row; false when it is not open. */
 export function closeReport(db: Db, id: number, logId: number, now: number): boolean {
-  return db.run(
-    "UPDATE reports SET closed_at = ?, closed_action = 'dismiss', closed_log_id = ? WHERE id = ? AND closed_at = 0",
-    now, logId, id,
-  ).changes === 1;
+  return (
+    db.run(
+      "UPDATE reports SET closed_at = ?, closed_action = 'dismiss', closed_log_id = ? WHERE id = ? AND closed_at = 0",
+      now,
+      logId,
+      id,
+    ).changes === 1
+  );
 }
 
 /** Account deletion, in slices: up to `limit` reports stay with an anonymous reporter. Returns how many changed. */
 export function anonymiseReportsOf(db: Db, uid: number, limit: number): number {
-  return db.run('UPDATE reports SET reporter_uid = 0 WHERE id IN (SELECT id FROM reports WHERE reporter_uid = ? AND reporter_uid <> 0 LIMIT ?)', uid, limit).changes;
+  return db.run(
+    'UPDATE reports SET reporter_uid = 0 WHERE id IN (SELECT id FROM reports WHERE reporter_uid = ? AND reporter_uid <> 0 LIMIT ?)',
+    uid,
+    limit,
+  ).changes;
 }
 
 /** docs/API.md "GET /api/mod/reports/{page}": 20 entries a page, pages 0–100, at most 50 reports shown per entry. */
@@ -93,7 +107,8 @@ export function readReportQueue(db: Db, page: number): QueueItem[] {
   const groups = db.all<{ pid: number; n: number }>(
     `SELECT pid, count(*) AS n, min(id) AS first FROM reports WHERE closed_at = 0
      GROUP BY pid ORDER BY n DESC, first ASC LIMIT ? OFFSET ?`,
-    queuePageSize, page * queuePageSize,
+    queuePageSize,
+    page * queuePageSize,
   );
   const pids = groups.map((g) => g.pid);
   const entries = readEntriesByPid(db, pids);
@@ -102,10 +117,12 @@ export function readReportQueue(db: Db, page: number): QueueItem[] {
        SELECT id, pid, created_at, reason, row_number() OVER (PARTITION BY pid ORDER BY id) AS nth
        FROM reports WHERE closed_at = 0 AND pid IN (SELECT value FROM json_each(?))
      ) WHERE nth <= ? ORDER BY id`,
-    JSON.stringify(pids), maxReportsPerEntry,
+    JSON.stringify(pids),
+    maxReportsPerEntry,
   );
   const byPid = new Map<number, QueueItem['reports']>(pids.map((pid) => [pid, []]));
-  for (const r of reports) byPid.get(r.pid)!.push({ id: r.id, created_at: r.created_at, reason: r.reason, reporter: '' });
+  for (const r of reports)
+    byPid.get(r.pid)!.push({ id: r.id, created_at: r.created_at, reason: r.reason, reporter: '' });
   return groups.flatMap((g): QueueItem[] => {
     const entry = entries.get(g.pid);
     // An account deletion takes the reports with a removed row, so this is only a safety net.

@@ -15,7 +15,9 @@ export function createFeedToken(db: Db, uid: number, now: number): string {
   db.run(
     `INSERT INTO feed_tokens (uid, token_hash, created_at) VALUES (?, ?, ?)
      ON CONFLICT (uid) DO UPDATE SET token_hash = excluded.token_hash, created_at = excluded.created_at`,
-    uid, tokenHash(token), now,
+    uid,
+    tokenHash(token),
+    now,
   );
   return token;
 }
@@ -35,6 +37,7 @@ export function findFeedTokenOwner(db: Db, token: string, now: number): number |
   if (!isTokenShaped(token)) return undefined;
   return db.one<{ uid: number }>(
     `SELECT f.uid FROM feed_tokens f JOIN users u ON u.uid = f.uid WHERE f.token_hash = ? AND ${noBanInForce}`,
-    tokenHash(token), now,
+    tokenHash(token),
+    now,
   )?.uid;
 }

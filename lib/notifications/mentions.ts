@@ -42,9 +42,14 @@ export function mentionedUids(db: Db, text: string): number[] {
   const mentions = [...text.matchAll(mentionPattern)].slice(0, maxMentionSigns).map((match) => candidatesOf(match[1]!));
   const keys = [...new Set(mentions.flat())];
   if (keys.length === 0) return [];
-  const found = new Map(db.all<{ uid: number; username_key: string }>(
-    'SELECT uid, username_key FROM users WHERE username_key IN (SELECT value FROM json_each(?))', JSON.stringify(keys),
-  ).map((user) => [user.username_key, user.uid]));
+  const found = new Map(
+    db
+      .all<{ uid: number; username_key: string }>(
+        'SELECT uid, username_key FROM users WHERE username_key IN (SELECT value FROM json_each(?))',
+        JSON.stringify(keys),
+      )
+      .map((user) => [user.username_key, user.uid]),
+  );
   const uids = mentions.map((candidates) => candidates.map((key) => found.get(key)).find((uid) => uid !== undefined));
   return [...new Set(uids.filter((uid) => uid !== undefined))];
 }

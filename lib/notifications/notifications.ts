@@ -45,7 +45,8 @@ export function notifyAbout(db: Db, entry: Caused, parentUid: number, now: numbe
   const wanted: [number, NotificationKind][] = [];
   if (parentUid) wanted.push([parentUid, 'reply']);
   for (const uid of mentionedUids(db, entry.content)) wanted.push([uid, 'mention']);
-  let room = maxNotifiedPerEntry - db.one<{ n: number }>('SELECT count(*) AS n FROM notifications WHERE pid = ?', entry.pid)!.n;
+  let room =
+    maxNotifiedPerEntry - db.one<{ n: number }>('SELECT count(*) AS n FROM notifications WHERE pid = ?', entry.pid)!.n;
   for (const [uid, kind] of wanted) {
     if (room <= 0) return;
     if (uid === entry.uid || isMuted(db, uid, entry.uid)) continue;
@@ -53,7 +54,12 @@ export function notifyAbout(db: Db, entry: Caused, parentUid: number, now: numbe
     const added = db.run(
       `INSERT INTO notifications (uid, pid, actor_uid, kind, created_at) SELECT ?, ?, ?, ?, ? WHERE EXISTS (SELECT 1 FROM users WHERE uid = ?)
        ON CONFLICT (uid, pid) DO NOTHING`,
-      uid, entry.pid, entry.uid, kind, now, uid,
+      uid,
+      entry.pid,
+      entry.uid,
+      kind,
+      now,
+      uid,
     ).changes;
     if (added) keepNewest(db, uid);
     room -= added;
@@ -69,7 +75,11 @@ export function notifyAbout(db: Db, entry: Caused, parentUid: number, now: numbe
 function keepNewest(db: Db, uid: number): void {
   const kept = db.one<{ kept: number }>('SELECT kept FROM notification_counts WHERE uid = ?', uid)?.kept ?? 0;
   if (kept < maxKeptPerAccount + trimGroup) return;
-  db.run('DELETE FROM notifications WHERE id IN (SELECT id FROM notifications WHERE uid = ? ORDER BY id LIMIT ?)', uid, kept - maxKeptPerAccount);
+  db.run(
+    'DELETE FROM notifications WHERE id IN (SELECT id FROM notifications WHERE uid = ? ORDER BY id LIMIT ?)',
+    uid,
+    kept - maxKeptPerAccount,
+  );
 }
 
 /**
@@ -89,12 +99,22 @@ export interface NotificationJson {
 }
 
 /** One page of an account's notifications, newest first, each with its entry. */
-export function readNotifications(db: Db, uid: number, page: number, pageSize = notificationPageSize): NotificationJson[] {
+export function readNotifications(
+  db: Db,
+  uid: number,
+  page: number,
+  pageSize = notificationPageSize,
+): NotificationJson[] {
   const rows = db.all<Omit<NotificationJson, 'entry'> & { pid: number }>(
     `SELECT n.id, n.created_at, n.kind, n.read, n.pid ${visible} ORDER BY n.id DESC LIMIT ? OFFSET ?`,
-    uid, pageSize, page * pageSize,
+    uid,
+    pageSize,
+    page * pageSize,
   );
-  const entries = readEntriesByPid(db, rows.map((row) => row.pid));
+  const entries = readEntriesByPid(
+    db,
+    rows.map((row) => row.pid),
+  );
   return rows.map(({ pid, ...row }) => ({ ...row, entry: entries.get(pid)! }));
 }
 

@@ -11,7 +11,8 @@ export const newPasswords = {
 
 export const auth: Area = {
   tag: 'Auth',
-  description: 'Login, registration, logout, the session and password resets. The session travels in the cookie `session`.',
+  description:
+    'Login, registration, logout, the session and password resets. The session travels in the cookie `session`.',
   operations: {
     'POST /api/auth/login': {
       id: 'login',
@@ -20,16 +21,29 @@ export const auth: Area = {
       fields: {
         user: requiredField('the username, any letter case'),
         pass: requiredField('the password'),
-        timeout: field('session lifetime in whole seconds, 60–31536000; default 86400', integer(undefined, { minimum: 60, maximum: 31_536_000 })),
+        timeout: field(
+          'session lifetime in whole seconds, 60–31536000; default 86400',
+          integer(undefined, { minimum: 60, maximum: 31_536_000 }),
+        ),
       },
       ok: json('logged in, or already logged in', status('ok', 'already_logged_in')),
-      errors: { 400: ['input.invalid'], 401: ['auth.bad_credentials'], 403: ['auth.banned'], 429: ['rate.limited'], 503: ['auth.busy'] },
+      errors: {
+        400: ['input.invalid'],
+        401: ['auth.bad_credentials'],
+        403: ['auth.banned'],
+        429: ['rate.limited'],
+        503: ['auth.busy'],
+      },
     },
     'POST /api/auth/newuser': {
       id: 'register',
       summary: 'Register (does not log in)',
       fields: {
-        user: requiredField('3–32 letters, digits, `.`, `_`, space and `-`, normalised', { type: 'string', minLength: 3, maxLength: 32 }),
+        user: requiredField('3–32 letters, digits, `.`, `_`, space and `-`, normalised', {
+          type: 'string',
+          minLength: 3,
+          maxLength: 32,
+        }),
         ...newPasswords,
       },
       ok: json('the account exists', username, 201),
@@ -62,7 +76,13 @@ export const auth: Area = {
       summary: 'Set a new password with a reset token (logs in, ends every other session)',
       fields: { token: requiredField('the part after # in the reset link'), ...newPasswords },
       ok: json('the password is set and a session cookie is set', username),
-      errors: { 400: ['auth.invalid'], 403: ['auth.banned'], 404: ['reset.invalid'], 429: ['rate.limited'], 503: ['auth.busy'] },
+      errors: {
+        400: ['auth.invalid'],
+        403: ['auth.banned'],
+        404: ['reset.invalid'],
+        429: ['rate.limited'],
+        503: ['auth.busy'],
+      },
     },
   },
 };

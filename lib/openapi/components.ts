@@ -15,7 +15,9 @@ const entryRequired: Record<string, JsonSchema> = {
   uid: userId,
   created_at: time('creation time'),
   content: string('text, at most 1000 characters; "" when deleted', { maxLength: 1000 }),
-  filepath: string('image path under static/media/ (e/<random>.<ext>); "" when none or deleted', { pattern: '^(e/[^/]+)?$' }),
+  filepath: string('image path under static/media/ (e/<random>.<ext>); "" when none or deleted', {
+    pattern: '^(e/[^/]+)?$',
+  }),
   reply_to: integer('parent pid; 0 for a top-level entry'),
   reply_count: integer('direct replies, deleted ones included'),
   last_activity: time('moved by a new reply below and by a bump'),
@@ -26,9 +28,12 @@ const entryRequired: Record<string, JsonSchema> = {
   avatar: string('author\'s avatar path under static/media/; "" when none', { pattern: '^(a/[^/]+)?$' }),
 };
 const entryOptional: Record<string, JsonSchema> = {
-  alt: string('the author\'s description of the image, its alt text; only when the entry has an image and it was described', { minLength: 1, maxLength: 300 }),
+  alt: string(
+    "the author's description of the image, its alt text; only when the entry has an image and it was described",
+    { minLength: 1, maxLength: 300 },
+  ),
   removed: constant(1),
-  removed_reason: string('the moderation\'s public reason (with removed only)'),
+  removed_reason: string("the moderation's public reason (with removed only)"),
   edited_at: time('the last edit; only on an entry edited since it was written, never on a deleted one'),
   preview: ref('Preview'),
 };
@@ -39,7 +44,9 @@ const profile = {
   created_at: time(),
   avatar: string('avatar path under static/media/; "" when none', { pattern: '^(a/[^/]+)?$' }),
 };
-const banned = { banned_until: integer('-1 for a permanent ban, else when it ends (Unix seconds); only while banned', { minimum: -1 }) };
+const banned = {
+  banned_until: integer('-1 for a permanent ban, else when it ends (Unix seconds); only while banned', { minimum: -1 }),
+};
 
 export const schemas: Record<string, JsonSchema> = {
   Entry: object(entryRequired, entryOptional),
@@ -59,7 +66,12 @@ export const schemas: Record<string, JsonSchema> = {
   VoteTally: object({ pid: entryId, yes: integer(), no: integer(), selected: oneOfValues('yes', 'no', 'none') }),
   PublicUser: object(profile, banned),
   OwnUser: object({ ...profile, last_login: time('0 until the first login') }, { role: constant('moderator') }),
-  Session: object({ uid: integer(undefined, { minimum: 1 }), created_at: time(), expires: time(), description: string('the User-Agent at login', { maxLength: 200 }) }),
+  Session: object({
+    uid: integer(undefined, { minimum: 1 }),
+    created_at: time(),
+    expires: time(),
+    description: string('the User-Agent at login', { maxLength: 200 }),
+  }),
   SessionListItem: object({
     id: string('opaque session id', { pattern: '^[0-9a-f]{32}$' }),
     created_at: time(),
@@ -77,13 +89,27 @@ export const schemas: Record<string, JsonSchema> = {
     votes: object({ yes: integer(), no: integer() }),
     impressions_total: integer(),
     visitors_total: integer(),
-    daily: { ...arrayOf(object({ day: string('UTC day', { format: 'date' }), impressions: integer(), visitors: integer() }), 30), minItems: 30 },
+    daily: {
+      ...arrayOf(
+        object({ day: string('UTC day', { format: 'date' }), impressions: integer(), visitors: integer() }),
+        30,
+      ),
+      minItems: 30,
+    },
     top_asns: arrayOf(object({ asn: integer('0: unknown'), name: string(), visitors: integer() }), 10),
   }),
   QueueItem: object({
     entry: ref('Entry'),
     open_reports: integer(undefined, { minimum: 1 }),
-    reports: arrayOf(object({ id: integer(), created_at: time(), reason: string(undefined, { maxLength: 500 }), reporter: constant('') }), 50),
+    reports: arrayOf(
+      object({
+        id: integer(),
+        created_at: time(),
+        reason: string(undefined, { maxLength: 500 }),
+        reporter: constant(''),
+      }),
+      50,
+    ),
   }),
   ModlogRow: object({
     id: integer(),
@@ -98,6 +124,13 @@ export const schemas: Record<string, JsonSchema> = {
   MutedAccount: object({ uid: integer(undefined, { minimum: 1 }), username: string() }),
   Error: object(
     { code: string('stable, <area>.<thing> or internal'), message: string('German, for people', { minLength: 1 }) },
-    { field: string('the request field concerned'), fields: { type: 'object', additionalProperties: { type: 'string' }, description: 'registration only: every bad field with its message' } },
+    {
+      field: string('the request field concerned'),
+      fields: {
+        type: 'object',
+        additionalProperties: { type: 'string' },
+        description: 'registration only: every bad field with its message',
+      },
+    },
   ),
 };

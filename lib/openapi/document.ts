@@ -28,11 +28,24 @@ export const openApiPath = (path: string): string => path.replace(/:(\w+)/g, '{$
 /** Every path parameter of the route table, described once (test/api/openapi.test.ts names any left out). */
 export const pathParameters: Record<string, { description: string; schema: JsonSchema }> = {
   pid: { description: 'entry id: decimal digits, at most 15 (else 400 input.invalid)', schema: integer() },
-  page: { description: 'page number, 0–100 (else 400 input.invalid)', schema: integer(undefined, { minimum: 0, maximum: 100 }) },
-  username: { description: 'a username, percent-encoded; matched like a login (any letter case, spaces normalised)', schema: string() },
-  id: { description: 'a session id from GET /api/user/sessions', schema: string(undefined, { pattern: '^[0-9a-f]{32}$' }) },
-  path: { description: 'the file\'s path below the folder; may hold slashes', schema: string() },
-  token: { description: 'the private feed\'s secret token followed by .atom (POST /api/user/feed-token gives the whole address)', schema: string(undefined, { pattern: '^[A-Za-z0-9_-]+\\.atom$' }) },
+  page: {
+    description: 'page number, 0–100 (else 400 input.invalid)',
+    schema: integer(undefined, { minimum: 0, maximum: 100 }),
+  },
+  username: {
+    description: 'a username, percent-encoded; matched like a login (any letter case, spaces normalised)',
+    schema: string(),
+  },
+  id: {
+    description: 'a session id from GET /api/user/sessions',
+    schema: string(undefined, { pattern: '^[0-9a-f]{32}$' }),
+  },
+  path: { description: "the file's path below the folder; may hold slashes", schema: string() },
+  token: {
+    description:
+      "the private feed's secret token followed by .atom (POST /api/user/feed-token gives the whole address)",
+    schema: string(undefined, { pattern: '^[A-Za-z0-9_-]+\\.atom$' }),
+  },
 };
 
 const { version } = createRequire(import.meta.url)('../../package.json') as { version: string };
@@ -40,11 +53,17 @@ const { version } = createRequire(import.meta.url)('../../package.json') as { ve
 /** Builds the document for a board served at `origin`. Routes without an operation entry are left out (the test names them). */
 export function buildOpenApiDocument(routes: readonly Route[], origin: string) {
   const documented = new Map<string, { operation: Operation; tag: string }>();
-  for (const area of areas) for (const [key, operation] of Object.entries(area.operations)) documented.set(key, { operation, tag: area.tag });
+  for (const area of areas)
+    for (const [key, operation] of Object.entries(area.operations)) documented.set(key, { operation, tag: area.tag });
   const paths: Record<string, Record<string, unknown>> = {};
   for (const route of routes) {
     const entry = documented.get(routeKey(route));
-    if (entry) (paths[openApiPath(route.path)] ??= {})[route.method.toLowerCase()] = operationObject(route, entry.operation, entry.tag);
+    if (entry)
+      (paths[openApiPath(route.path)] ??= {})[route.method.toLowerCase()] = operationObject(
+        route,
+        entry.operation,
+        entry.tag,
+      );
   }
   return {
     openapi: '3.1.0',
@@ -64,7 +83,14 @@ export function buildOpenApiDocument(routes: readonly Route[], origin: string) {
     paths,
     components: {
       schemas,
-      securitySchemes: { session: { type: 'apiKey', in: 'cookie', name: 'session', description: 'set by POST /api/auth/login and POST /api/auth/reset' } },
+      securitySchemes: {
+        session: {
+          type: 'apiKey',
+          in: 'cookie',
+          name: 'session',
+          description: 'set by POST /api/auth/login and POST /api/auth/reset',
+        },
+      },
     },
   };
 }
@@ -90,9 +116,20 @@ function operationObject(route: Route, operation: Operation, tag: string) {
 
 function parametersOf(route: Route, operation: Operation) {
   const names = [...route.path.matchAll(/:(\w+)|\*$/g)].map((m) => m[1] ?? 'path');
-  const parameters: unknown[] = names.map((name) => ({ name, in: 'path', required: true, ...(pathParameters[name] ?? { schema: string() }) }));
+  const parameters: unknown[] = names.map((name) => ({
+    name,
+    in: 'path',
+    required: true,
+    ...(pathParameters[name] ?? { schema: string() }),
+  }));
   for (const [name, spec] of Object.entries(operation.query ?? {})) {
-    parameters.push({ name, in: 'query', required: spec.required === true, description: spec.description, schema: spec.schema });
+    parameters.push({
+      name,
+      in: 'query',
+      required: spec.required === true,
+      description: spec.description,
+      schema: spec.schema,
+    });
   }
   return parameters.length ? { parameters } : {};
 }
@@ -105,7 +142,9 @@ function requestBodyOf(fields: Readonly<Record<string, FieldSpec>>) {
     return {
       schema: {
         type: 'object',
-        properties: Object.fromEntries(chosen.map(([name, spec]) => [name, { ...spec.schema, description: spec.description }])),
+        properties: Object.fromEntries(
+          chosen.map(([name, spec]) => [name, { ...spec.schema, description: spec.description }]),
+        ),
         ...(required.length ? { required } : {}),
       },
     };
@@ -126,7 +165,17 @@ function responsesOf(route: Route, operation: Operation) {
     const list = [...set];
     responses[status] = {
       description: `error: ${list.join(', ')}`,
-      ...(retryAfterStatuses.has(status) ? { headers: { 'Retry-After': { description: 'seconds to wait', required: true, schema: integer(undefined, { minimum: 1 }) } } } : {}),
+      ...(retryAfterStatuses.has(status)
+        ? {
+            headers: {
+              'Retry-After': {
+                description: 'seconds to wait',
+                required: true,
+                schema: integer(undefined, { minimum: 1 }),
+              },
+            },
+          }
+        : {}),
       content: { 'application/json': { schema: errorBody(list) } },
     };
   }

@@ -1,11 +1,32 @@
-import { arrayOf, field, imageFile, integer, json, object, ref, requiredField, status, string, time, type Area } from './kit.ts';
+import {
+  arrayOf,
+  field,
+  imageFile,
+  integer,
+  json,
+  object,
+  ref,
+  requiredField,
+  status,
+  string,
+  time,
+  type Area,
+} from './kit.ts';
 
 /** docs/API.md "Entries", "Votes", "Reports" and the bulk tallies of "Extensions". */
 
-const content = (required: boolean) => field('text, cleaned and trimmed, at most 1000 characters', { type: 'string', maxLength: 1000 }, required);
+const content = (required: boolean) =>
+  field('text, cleaned and trimmed, at most 1000 characters', { type: 'string', maxLength: 1000 }, required);
 /** The image description of create and edit (docs/API.md "POST /api/entry/create"), and how answers show it. */
-const altSchema = string('the author\'s description of the image, at most 300 characters; only when one is stored', { minLength: 1, maxLength: 300 });
-const alt = (when: string) => field(`optional description of the image, at most 300 characters after cleaning (else 400 input.invalid field alt); ${when}`, { type: 'string' });
+const altSchema = string("the author's description of the image, at most 300 characters; only when one is stored", {
+  minLength: 1,
+  maxLength: 300,
+});
+const alt = (when: string) =>
+  field(
+    `optional description of the image, at most 300 characters after cleaning (else 400 input.invalid field alt); ${when}`,
+    { type: 'string' },
+  );
 
 export const entries: Area = {
   tag: 'Entries',
@@ -24,9 +45,24 @@ export const entries: Area = {
         content: content(false),
         file: imageFile('an image: JPEG, GIF, PNG or WebP (multipart only)'),
         alt: alt('ignored without a file'),
-        reply_to: field('the parent pid; absent, empty or 0: a top-level entry', { type: 'string', pattern: '^\\s*\\d*\\s*$' }),
+        reply_to: field('the parent pid; absent, empty or 0: a top-level entry', {
+          type: 'string',
+          pattern: '^\\s*\\d*\\s*$',
+        }),
       },
-      ok: json('the stored entry', object({ pid: integer(undefined, { minimum: 1 }), content: string(undefined, { maxLength: 1000 }), filepath: string(undefined, { pattern: '^(e/[^/]+)?$' }), reply_to: integer() }, { alt: altSchema }), 201),
+      ok: json(
+        'the stored entry',
+        object(
+          {
+            pid: integer(undefined, { minimum: 1 }),
+            content: string(undefined, { maxLength: 1000 }),
+            filepath: string(undefined, { pattern: '^(e/[^/]+)?$' }),
+            reply_to: integer(),
+          },
+          { alt: altSchema },
+        ),
+        201,
+      ),
       errors: {
         400: ['input.invalid', 'entry.too_deep', 'entry.empty', 'entry.too_long', 'upload.bad_type'],
         403: ['tor.blocked'],
@@ -45,9 +81,20 @@ export const entries: Area = {
     'POST /api/entry/:pid/edit': {
       id: 'editEntry',
       summary: 'Change the text (and the image description) of an own entry',
-      fields: { content: content(true), alt: alt('absent: the description stays; empty: removed; an entry without an image keeps none') },
-      ok: json('the new text', object({ pid: integer(), content: string(undefined, { maxLength: 1000 }) }, { alt: altSchema })),
-      errors: { 400: ['input.invalid', 'entry.empty', 'entry.too_long'], 403: ['tor.blocked', 'entry.not_author'], 404: ['entry.not_found'], 429: ['rate.new_account'] },
+      fields: {
+        content: content(true),
+        alt: alt('absent: the description stays; empty: removed; an entry without an image keeps none'),
+      },
+      ok: json(
+        'the new text',
+        object({ pid: integer(), content: string(undefined, { maxLength: 1000 }) }, { alt: altSchema }),
+      ),
+      errors: {
+        400: ['input.invalid', 'entry.empty', 'entry.too_long'],
+        403: ['tor.blocked', 'entry.not_author'],
+        404: ['entry.not_found'],
+        429: ['rate.new_account'],
+      },
     },
     'POST /api/entry/:pid/delete': {
       id: 'deleteEntry',
@@ -58,7 +105,16 @@ export const entries: Area = {
     'POST /api/entry/:pid/bump': {
       id: 'bump',
       summary: 'Bump an entry to the top; the cooldown grows by a day with each bump',
-      ok: json('bumped', object({ pid: integer(), bump_count: integer(undefined, { minimum: 1 }), last_bump: time(), last_activity: time(), retry_after: integer('seconds until the next bump is allowed') })),
+      ok: json(
+        'bumped',
+        object({
+          pid: integer(),
+          bump_count: integer(undefined, { minimum: 1 }),
+          last_bump: time(),
+          last_activity: time(),
+          retry_after: integer('seconds until the next bump is allowed'),
+        }),
+      ),
       errors: { 404: ['entry.not_found'], 429: ['entry.bump_cooldown'] },
     },
     'POST /api/entry/:pid/report': {
@@ -71,13 +127,18 @@ export const entries: Area = {
     'GET /api/entry/votes': {
       id: 'bulkVotes',
       summary: 'The vote tallies of up to 100 entries in one request',
-      query: { pids: requiredField('1 to 100 entry ids, comma-separated, no spaces', { type: 'string', pattern: '^\\d{1,15}(,\\d{1,15})*$' }) },
+      query: {
+        pids: requiredField('1 to 100 entry ids, comma-separated, no spaces', {
+          type: 'string',
+          pattern: '^\\d{1,15}(,\\d{1,15})*$',
+        }),
+      },
       ok: json('the tallies in the order asked; unknown pids left out', arrayOf(ref('VoteTally'), 100)),
       errors: { 400: ['input.invalid'] },
     },
     'GET /api/entry/:pid/votes': {
       id: 'votes',
-      summary: 'An entry\'s vote tally (a session fills in `selected`)',
+      summary: "An entry's vote tally (a session fills in `selected`)",
       ok: json('the tally', ref('VoteTally')),
       errors: { 404: ['entry.not_found'] },
     },

@@ -34,7 +34,10 @@ export function impliedErrors(route: Route): Codes {
 
 /** Members an error body has next to `error` for these codes (docs/API.md "Errors"). */
 const extraMembers: Partial<Record<ErrorCode, Record<string, JsonSchema>>> = {
-  'entry.bump_cooldown': { retry_after: integer('seconds left, equal to Retry-After', { minimum: 1 }), bump_count: integer() },
+  'entry.bump_cooldown': {
+    retry_after: integer('seconds left, equal to Retry-After', { minimum: 1 }),
+    bump_count: integer(),
+  },
   'auth.banned': { banned_until: integer('-1 permanent, else when the ban ends', { minimum: -1 }) },
 };
 

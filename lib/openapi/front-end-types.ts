@@ -21,12 +21,18 @@ function typeOf(schema: JsonSchema, indent: string): string {
   if (Array.isArray(schema.enum)) return schema.enum.map((value) => JSON.stringify(value)).join(' | ');
   switch (schema.type) {
     case 'integer':
-    case 'number': return 'number';
-    case 'string': return 'string';
-    case 'boolean': return 'boolean';
-    case 'array': return `${wrapped(typeOf(schema.items as JsonSchema, indent))}[]`;
-    case 'object': return objectType(schema, indent);
-    default: throw new Error(`front-end types: no TypeScript type for ${JSON.stringify(schema)}`);
+    case 'number':
+      return 'number';
+    case 'string':
+      return 'string';
+    case 'boolean':
+      return 'boolean';
+    case 'array':
+      return `${wrapped(typeOf(schema.items as JsonSchema, indent))}[]`;
+    case 'object':
+      return objectType(schema, indent);
+    default:
+      throw new Error(`front-end types: no TypeScript type for ${JSON.stringify(schema)}`);
   }
 }
 
@@ -39,7 +45,8 @@ function objectType(schema: JsonSchema, indent: string): string {
   const properties = (schema.properties ?? {}) as Record<string, JsonSchema>;
   const required = new Set((schema.required ?? []) as string[]);
   const extra = schema.additionalProperties;
-  if (Object.keys(properties).length === 0 && extra && typeof extra === 'object') return `Record<string, ${typeOf(extra as JsonSchema, indent)}>`;
+  if (Object.keys(properties).length === 0 && extra && typeof extra === 'object')
+    return `Record<string, ${typeOf(extra as JsonSchema, indent)}>`;
   const inner = `${indent}  `;
   const members = Object.entries(properties).map(([name, property]) => {
     const doc = typeof property.description === 'string' ? `${inner}/** ${property.description} */\n` : '';
@@ -62,8 +69,10 @@ function baseOf(name: string, schema: JsonSchema): string | undefined {
     const size = Object.keys(theirs).length;
     if (other === name || candidate.type !== 'object' || size === 0 || size >= Object.keys(members).length) continue;
     const theirRequired = new Set((candidate.required ?? []) as string[]);
-    const fits = Object.entries(theirs).every(([member, type]) =>
-      JSON.stringify(members[member]) === JSON.stringify(type) && theirRequired.has(member) === required.has(member));
+    const fits = Object.entries(theirs).every(
+      ([member, type]) =>
+        JSON.stringify(members[member]) === JSON.stringify(type) && theirRequired.has(member) === required.has(member),
+    );
     if (fits && size > (best?.size ?? 0)) best = { name: other, size };
   }
   return best?.name;
@@ -74,7 +83,9 @@ function interfaceOf(name: string, schema: JsonSchema): string {
   const base = baseOf(name, schema);
   if (!base) return `  interface ${name} ${typeOf(schema, '  ')}\n`;
   const inherited = new Set(Object.keys(schemas[base]!.properties as object));
-  const own = Object.fromEntries(Object.entries(schema.properties as Record<string, JsonSchema>).filter(([member]) => !inherited.has(member)));
+  const own = Object.fromEntries(
+    Object.entries(schema.properties as Record<string, JsonSchema>).filter(([member]) => !inherited.has(member)),
+  );
   return `  interface ${name} extends ${base} ${typeOf({ ...schema, properties: own }, '  ')}\n`;
 }
 
@@ -83,7 +94,7 @@ export function frontEndTypes(): string {
   const interfaces = Object.entries(schemas).map(([name, schema]) => interfaceOf(name, schema));
   return [
     '// Written by lib/openapi/front-end-types.ts from the OpenAPI schemas (lib/openapi/components.ts); do not edit.',
-    '// The front end\'s JSDoc names these as Api.Entry, Api.OwnUser ...',
+    "// The front end's JSDoc names these as Api.Entry, Api.OwnUser ...",
     'declare namespace Api {',
     interfaces.join('\n').trimEnd(),
     '}',

@@ -74,24 +74,48 @@ export function object(required: Record<string, JsonSchema>, optional: Record<st
   };
 }
 
-export const arrayOf = (items: JsonSchema, maxItems?: number): JsonSchema => ({ type: 'array', items, ...(maxItems === undefined ? {} : { maxItems }) });
-export const integer = (description?: string, bounds: { minimum?: number; maximum?: number } = { minimum: 0 }): JsonSchema =>
-  ({ type: 'integer', ...bounds, ...(description ? { description } : {}) });
-export const string = (description?: string, more: JsonSchema = {}): JsonSchema => ({ type: 'string', ...more, ...(description ? { description } : {}) });
+export const arrayOf = (items: JsonSchema, maxItems?: number): JsonSchema => ({
+  type: 'array',
+  items,
+  ...(maxItems === undefined ? {} : { maxItems }),
+});
+export const integer = (
+  description?: string,
+  bounds: { minimum?: number; maximum?: number } = { minimum: 0 },
+): JsonSchema => ({ type: 'integer', ...bounds, ...(description ? { description } : {}) });
+export const string = (description?: string, more: JsonSchema = {}): JsonSchema => ({
+  type: 'string',
+  ...more,
+  ...(description ? { description } : {}),
+});
 export const constant = (value: string | number): JsonSchema => ({ const: value });
 export const oneOfValues = (...values: (string | number)[]): JsonSchema => ({ enum: values });
 /** Unix seconds. */
 export const time = (description = 'Unix seconds'): JsonSchema => integer(description);
 
 /** `{status: "..."}`, the answer of the actions that have nothing else to say. */
-export const status = (...values: string[]): JsonSchema => object({ status: values.length === 1 ? constant(values[0]!) : oneOfValues(...values) });
+export const status = (...values: string[]): JsonSchema =>
+  object({ status: values.length === 1 ? constant(values[0]!) : oneOfValues(...values) });
 
 /** A 200 (or 201) JSON answer. */
-export const json = (description: string, schema: JsonSchema, statusCode = 200): Answer => ({ status: statusCode, description, schema });
+export const json = (description: string, schema: JsonSchema, statusCode = 200): Answer => ({
+  status: statusCode,
+  description,
+  schema,
+});
 
 /** A form field or query parameter. */
-export const field = (description: string, schema: JsonSchema = { type: 'string' }, required = false): FieldSpec => ({ description, schema, required });
-export const requiredField = (description: string, schema: JsonSchema = { type: 'string' }): FieldSpec => field(description, schema, true);
+export const field = (description: string, schema: JsonSchema = { type: 'string' }, required = false): FieldSpec => ({
+  description,
+  schema,
+  required,
+});
+export const requiredField = (description: string, schema: JsonSchema = { type: 'string' }): FieldSpec =>
+  field(description, schema, true);
 /** An image file part (multipart only). */
-export const imageFile = (description: string, required = false): FieldSpec =>
-  ({ description, schema: { type: 'string', contentMediaType: 'application/octet-stream' }, required, file: true });
+export const imageFile = (description: string, required = false): FieldSpec => ({
+  description,
+  schema: { type: 'string', contentMediaType: 'application/octet-stream' },
+  required,
+  file: true,
+});

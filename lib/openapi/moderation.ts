@@ -3,13 +3,21 @@ import { arrayOf, constant, field, integer, json, object, ref, string, type Area
 /** docs/API.md "Moderation": the moderators' actions and queue, and the public log. */
 
 const reason = (required: boolean) =>
-  field(`${required ? '1' : '0'}–500 characters after cleaning; public (on the entry and in the log)`, { type: 'string', maxLength: 500 }, required);
+  field(
+    `${required ? '1' : '0'}–500 characters after cleaning; public (on the entry and in the log)`,
+    { type: 'string', maxLength: 500 },
+    required,
+  );
 const entryAction = (done: string) => object({ pid: integer(undefined, { minimum: 1 }), status: constant(done) });
-const banned = object({ username: string(), banned_until: integer('-1 permanent, else when it ends; 0 after an unban', { minimum: -1 }) });
+const banned = object({
+  username: string(),
+  banned_until: integer('-1 permanent, else when it ends; 0 after an unban', { minimum: -1 }),
+});
 
 export const moderation: Area = {
   tag: 'Moderation',
-  description: 'For moderators (403 mod.required for everyone else, checked right after the session; then the actions\' write limits, 429 rate.limited); the log is public.',
+  description:
+    "For moderators (403 mod.required for everyone else, checked right after the session; then the actions' write limits, 429 rate.limited); the log is public.",
   operations: {
     'GET /api/mod/reports/:page': {
       id: 'reportQueue',
@@ -36,7 +44,7 @@ export const moderation: Area = {
     },
     'POST /api/mod/entry/:pid/dismiss': {
       id: 'dismissReports',
-      summary: 'Close an entry\'s open reports, leaving the entry as it is',
+      summary: "Close an entry's open reports, leaving the entry as it is",
       fields: { reason: reason(false) },
       ok: json('dismissed', entryAction('dismissed')),
       errors: { 404: ['entry.not_found', 'report.not_found'] },
@@ -60,7 +68,7 @@ export const moderation: Area = {
     },
     'POST /api/mod/user/:username/avatar/remove': {
       id: 'removeAvatar',
-      summary: 'Remove an account\'s avatar',
+      summary: "Remove an account's avatar",
       fields: { reason: reason(true) },
       ok: json('removed', object({ username: string(), avatar: constant('') })),
       errors: { 400: ['input.invalid'], 404: ['user.not_found'], 409: ['mod.no_avatar'] },

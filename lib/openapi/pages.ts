@@ -24,16 +24,27 @@ export const operations: Area = {
     'GET /api/openapi.json': {
       id: 'openapi',
       summary: 'This document: OpenAPI 3.1 of every route',
-      ok: json('the document', { type: 'object', required: ['openapi', 'info', 'paths'], properties: { openapi: constant('3.1.0'), info: { type: 'object' }, paths: { type: 'object' } } }),
+      ok: json('the document', {
+        type: 'object',
+        required: ['openapi', 'info', 'paths'],
+        properties: { openapi: constant('3.1.0'), info: { type: 'object' }, paths: { type: 'object' } },
+      }),
     },
   },
 };
 
-const html = (statusCode: number, description: string): Answer => ({ status: statusCode, description, mediaType: 'text/html' });
+const html = (statusCode: number, description: string): Answer => ({
+  status: statusCode,
+  description,
+  mediaType: 'text/html',
+});
 
 /** A front-end view: the one HTML page, always 200; the operator's contact rides in it so every visitor gets the same bytes (README "Settings"). */
-const view = (id: string, what: string): Operation =>
-  ({ id, summary: `The front end's page: ${what}`, ok: html(200, 'the page; <body data-contact="…"> carries BOARD_CONTACT when it is set') });
+const view = (id: string, what: string): Operation => ({
+  id,
+  summary: `The front end's page: ${what}`,
+  ok: html(200, 'the page; <body data-contact="…"> carries BOARD_CONTACT when it is set'),
+});
 
 export const pages: Area = {
   tag: 'Pages and files',
@@ -42,13 +53,14 @@ export const pages: Area = {
     'GET /': { id: 'homePage', summary: 'The feed page (counts an impression)', ok: html(200, 'the page') },
     'GET /e/:pid': {
       id: 'entryPage',
-      summary: 'An entry\'s page with its share tags: title, description, Open Graph, Twitter card (counts an impression)',
+      summary:
+        "An entry's page with its share tags: title, description, Open Graph, Twitter card (counts an impression)",
       ok: html(200, 'the page, when the entry exists (deleted ones too)'),
       more: [html(404, 'the page with status 404: no such entry')],
     },
     'GET /u/:username': {
       id: 'userPage',
-      summary: 'A user\'s profile page with its share tags (counts an impression)',
+      summary: "A user's profile page with its share tags (counts an impression)",
       ok: html(200, 'the page, when the user exists'),
       more: [html(404, 'the page with status 404: no such user')],
     },
@@ -64,8 +76,18 @@ export const pages: Area = {
     'GET /static/media/*': {
       id: 'media',
       summary: 'An uploaded image, avatar or preview thumbnail (the path may hold slashes)',
-      ok: { status: 200, description: 'the image with its type (JPEG, PNG, GIF or WebP), nosniff and a Content-Security-Policy that allows nothing', mediaType: 'image/*' },
-      more: [html(404, 'no such file, a file the board did not write (by its name and first bytes), or an image no live entry owns')],
+      ok: {
+        status: 200,
+        description:
+          'the image with its type (JPEG, PNG, GIF or WebP), nosniff and a Content-Security-Policy that allows nothing',
+        mediaType: 'image/*',
+      },
+      more: [
+        html(
+          404,
+          'no such file, a file the board did not write (by its name and first bytes), or an image no live entry owns',
+        ),
+      ],
     },
     'GET /static/*': {
       id: 'staticFile',

@@ -7,17 +7,18 @@ const account = requiredField('the account, looked up like a login (any letter c
 
 export const users: Area = {
   tag: 'Users',
-  description: 'Profiles, and what an account can do about itself: rename, avatar, password, sessions, export, mutes, deletion.',
+  description:
+    'Profiles, and what an account can do about itself: rename, avatar, password, sessions, export, mutes, deletion.',
   operations: {
     'GET /api/u/:username/feed/:page': {
       id: 'userFeed',
-      summary: 'A page of a user\'s live entries, replies included, newest first',
+      summary: "A page of a user's live entries, replies included, newest first",
       ok: json('the page; [] past the end', arrayOf(ref('Entry'), 20)),
       errors: { 404: ['user.not_found'] },
     },
     'GET /api/u/:username/info': {
       id: 'publicUserInfo',
-      summary: 'A user\'s public profile',
+      summary: "A user's public profile",
       ok: json('the profile', ref('PublicUser')),
       errors: { 404: ['user.not_found'] },
     },
@@ -29,7 +30,13 @@ export const users: Area = {
     'POST /api/user/rename': {
       id: 'rename',
       summary: 'Change the own username',
-      fields: { user: requiredField('the new name, with the registration rules', { type: 'string', minLength: 3, maxLength: 32 }) },
+      fields: {
+        user: requiredField('the new name, with the registration rules', {
+          type: 'string',
+          minLength: 3,
+          maxLength: 32,
+        }),
+      },
       ok: json('the name as stored', object({ username: string() })),
       errors: { 400: ['input.invalid'], 409: ['user.name_taken'] },
     },
@@ -43,7 +50,7 @@ export const users: Area = {
     'POST /api/user/delete': {
       id: 'deleteAccount',
       summary: 'Delete the own account (password confirmation; the rest follows in the background)',
-      fields: { pass1: requiredField('the account\'s password') },
+      fields: { pass1: requiredField("the account's password") },
       ok: json('the account is gone and the cookie cleared', status('deleted')),
       errors: { 403: ['auth.bad_password'], 429: ['rate.limited'], 503: ['auth.busy'] },
     },
@@ -77,7 +84,7 @@ export const users: Area = {
     },
     'POST /api/user/mute': {
       id: 'mute',
-      summary: 'Mute an account (hiding its entries is the front end\'s job)',
+      summary: "Mute an account (hiding its entries is the front end's job)",
       fields: { user: account },
       ok: json('muted (also when it was already)', status('ok')),
       errors: { 400: ['input.invalid'], 404: ['user.not_found'] },

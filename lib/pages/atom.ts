@@ -1,5 +1,12 @@
 import { boardFeedChangedAt, privateFeedChangedAt, threadFeedChangedAt, userFeedChangedAt } from '../atom/changes.ts';
-import { atomXml, boardFeedEntries, entryTitle, threadFeedEntries, userFeedEntries, type AtomFeed } from '../atom/feeds.ts';
+import {
+  atomXml,
+  boardFeedEntries,
+  entryTitle,
+  threadFeedEntries,
+  userFeedEntries,
+  type AtomFeed,
+} from '../atom/feeds.ts';
 import { findLiveEntry } from '../entries/entries.ts';
 import { readEntriesByPid } from '../entries/reads.ts';
 import { findFeedTokenOwner } from '../notifications/feed-tokens.ts';
@@ -45,7 +52,11 @@ export function boardAtom(ctx: Ctx) {
   return sendPublic(ctx, '/feed.atom', () => {
     const entries = boardFeedEntries(db);
     return {
-      page: '/', self: '/feed.atom', title: 'Das Board: neueste Beiträge', entries, emptyUpdated: ctx.app.clock.now(),
+      page: '/',
+      self: '/feed.atom',
+      title: 'Das Board: neueste Beiträge',
+      entries,
+      emptyUpdated: ctx.app.clock.now(),
       changedAt: Math.max(boardFeedChangedAt(db), ...entries.map((entry) => entry.last_activity)),
     };
   });
@@ -63,7 +74,11 @@ export function threadAtom(ctx: Ctx) {
     const opening = entry && readEntriesByPid(db, [pid]).get(pid);
     if (!entry || !opening) return undefined;
     return {
-      page: `/e/${pid}`, self: `/e/${pid}/feed.atom`, title: entryPageTitle(opening), entries: threadFeedEntries(db, pid), emptyUpdated: entry.created_at,
+      page: `/e/${pid}`,
+      self: `/e/${pid}/feed.atom`,
+      title: entryPageTitle(opening),
+      entries: threadFeedEntries(db, pid),
+      emptyUpdated: entry.created_at,
       // The title is the opening entry's text, which an edit changes even when it is not among the 50.
       changedAt: Math.max(threadFeedChangedAt(db, entry.root), opening.edited_at ?? 0),
     };
@@ -76,7 +91,11 @@ export function userAtom(ctx: Ctx) {
   if (!user) return notFoundPage(ctx);
   const page = `/u/${encodeURIComponent(user.username)}`;
   return sendPublic(ctx, `/u/${user.uid}/feed.atom`, () => ({
-    page, self: `${page}/feed.atom`, title: `Das Board: Beiträge von ${user.username}`, entries: userFeedEntries(ctx.app.db, user.uid), emptyUpdated: user.created_at,
+    page,
+    self: `${page}/feed.atom`,
+    title: `Das Board: Beiträge von ${user.username}`,
+    entries: userFeedEntries(ctx.app.db, user.uid),
+    emptyUpdated: user.created_at,
     changedAt: userFeedChangedAt(ctx.app.db, user.uid),
   }));
 }
@@ -91,8 +110,12 @@ export function privateAtom(ctx: Ctx) {
   const notifications = readNotifications(ctx.app.db, uid, 0, 50);
   const kinds = new Map(notifications.map((n) => [n.entry.pid, kindTitles[n.kind]]));
   const doc = documentOf(ctx, {
-    page: '/benachrichtigungen', self: ctx.url.pathname, title: 'Das Board: deine Benachrichtigungen',
-    entries: notifications.map((n) => n.entry), emptyUpdated: ctx.app.clock.now(), changedAt: privateFeedChangedAt(ctx.app.db, uid),
+    page: '/benachrichtigungen',
+    self: ctx.url.pathname,
+    title: 'Das Board: deine Benachrichtigungen',
+    entries: notifications.map((n) => n.entry),
+    emptyUpdated: ctx.app.clock.now(),
+    changedAt: privateFeedChangedAt(ctx.app.db, uid),
     titleOf: (entry) => `${kinds.get(entry.pid)} von ${entry.username}: ${entryTitle(entry)}`,
   });
   sendDocument(ctx, atomType, doc, { 'Cache-Control': 'private, no-cache', 'Referrer-Policy': 'no-referrer' });

@@ -35,7 +35,10 @@ export async function media(ctx: Ctx) {
   const { mediaDir } = ctx.app.config;
   const path = safeFilePath(mediaDir, ctx.params['*']!);
   if (!path) return notFoundPage(ctx);
-  const relative = path.slice(mediaDir.length + 1).split(sep).join('/'); // as filepath stores it
+  const relative = path
+    .slice(mediaDir.length + 1)
+    .split(sep)
+    .join('/'); // as filepath stores it
   const name = boardMediaName(relative);
   if (!name) return notFoundPage(ctx);
   // Even a file left on disk (a crash before its removal) is gone once its entry is.

@@ -75,7 +75,8 @@ interface Share {
 }
 
 function headTags(share: Share): string {
-  const meta = (attr: 'name' | 'property', key: string, value: string) => `<meta ${attr}="${key}" content="${htmlAttribute(value)}">`;
+  const meta = (attr: 'name' | 'property', key: string, value: string) =>
+    `<meta ${attr}="${key}" content="${htmlAttribute(value)}">`;
   return [
     `<title>${htmlAttribute(share.title)}</title>`,
     meta('name', 'description', share.description),

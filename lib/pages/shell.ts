@@ -45,7 +45,7 @@ export function withContact(html: string, contact: string): string {
 
 /** The front end's one HTML page (or that page with share tags), with the page headers (CSP, no framing). */
 async function sendShell(ctx: Ctx, status: number, page?: Buffer): Promise<void> {
-  const html = page ?? await shellOf(ctx.app.config.webDir, ctx.app.config.contact);
+  const html = page ?? (await shellOf(ctx.app.config.webDir, ctx.app.config.contact));
   ctx.res.writeHead(status, {
     'Content-Type': 'text/html; charset=utf-8',
     'Content-Length': html.length,
@@ -86,7 +86,9 @@ export async function userPage(ctx: Ctx) {
   const { db, config } = ctx.app;
   const shell = await shellOf(config.webDir, config.contact);
   const name = ctx.params.username!;
-  const shared = db.responses.document(`share /u/${usernameKey(name)}`, () => userShare(db, config.origin, shell, name));
+  const shared = db.responses.document(`share /u/${usernameKey(name)}`, () =>
+    userShare(db, config.origin, shell, name),
+  );
   return sendCountedPage(ctx, shared ? 200 : 404, shared?.body);
 }
 

@@ -49,7 +49,10 @@ export interface Fetched {
  * answer or a network error.
  */
 export class PreviewFetchError extends Error {
-  constructor(readonly reason: string, message: string) {
+  constructor(
+    readonly reason: string,
+    message: string,
+  ) {
     super(message);
     this.name = 'PreviewFetchError';
   }
@@ -73,11 +76,16 @@ export function guardedLookup(policy: AddressPolicy, resolve: Resolver, signal?:
   return (hostname, options, callback) => {
     resolve(hostname, signal).then(
       (addresses) => {
-        const wanted = options.family === 4 || options.family === 6 ? addresses.filter((a) => a.family === options.family) : addresses;
-        if (wanted.length === 0) return callback(Object.assign(new Error(`${hostname} has no usable address`), { code: 'ENOTFOUND' }), '');
+        const wanted =
+          options.family === 4 || options.family === 6
+            ? addresses.filter((a) => a.family === options.family)
+            : addresses;
+        if (wanted.length === 0)
+          return callback(Object.assign(new Error(`${hostname} has no usable address`), { code: 'ENOTFOUND' }), '');
         for (const { address } of addresses) {
           const verdict = policy(address);
-          if (!verdict.allowed) return callback(new PreviewBlockedError('address', `${hostname} resolves to ${verdict.why}`), '');
+          if (!verdict.allowed)
+            return callback(new PreviewBlockedError('address', `${hostname} resolves to ${verdict.why}`), '');
         }
         if (options.all) callback(null, wanted);
         else callback(null, wanted[0]!.address, wanted[0]!.family);
@@ -99,7 +107,10 @@ export function createPreviewClient(options: PreviewClientOptions): PreviewClien
     const abort = new AbortController();
     const signal = abort.signal;
     // An agent per resource, so its DNS lookups are cancelled with it (the hook cannot see the request).
-    const agent = new Agent({ connect: { lookup: guardedLookup(policy, resolve, signal), timeout: timeoutMs }, connections: 2 });
+    const agent = new Agent({
+      connect: { lookup: guardedLookup(policy, resolve, signal), timeout: timeoutMs },
+      connections: 2,
+    });
     agents.add(agent);
     let timedOut = false;
     const timer = setTimeout(() => {
@@ -123,7 +134,8 @@ export function createPreviewClient(options: PreviewClientOptions): PreviewClien
           await res.body?.cancel();
           const location = res.headers.get('location');
           if (!location) throw new PreviewFetchError('status', `${res.status} without Location from ${url.href}`);
-          if (redirects === maxRedirects) throw new PreviewFetchError('redirects', `more than ${maxRedirects} redirects`);
+          if (redirects === maxRedirects)
+            throw new PreviewFetchError('redirects', `more than ${maxRedirects} redirects`);
           url = new URL(location, url);
           continue;
         }

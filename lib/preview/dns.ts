@@ -33,7 +33,11 @@ const localhostName = /(^|\.)localhost\.?$/i;
 export function createDnsResolver(options: DnsOptions = {}): Resolver {
   const timeoutMs = options.timeoutMs ?? 5_000;
   return async (hostname, signal) => {
-    if (localhostName.test(hostname)) return [{ address: '127.0.0.1', family: 4 }, { address: '::1', family: 6 }];
+    if (localhostName.test(hostname))
+      return [
+        { address: '127.0.0.1', family: 4 },
+        { address: '::1', family: 6 },
+      ];
     signal?.throwIfAborted();
     const resolver = new DnsResolver({ timeout: Math.max(100, Math.round(timeoutMs / 2)), tries: 2 });
     if (options.servers) resolver.setServers([...options.servers]);

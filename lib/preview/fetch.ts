@@ -31,9 +31,17 @@ export const acceptedTypes = {
 };
 
 /** Fetches what a link's preview shows: oEmbed for the video site, the page's own metadata otherwise. */
-export async function fetchPreview(client: PreviewClient, config: Config, url: string, signal?: AbortSignal): Promise<FetchedPreview> {
+export async function fetchPreview(
+  client: PreviewClient,
+  config: Config,
+  url: string,
+  signal?: AbortSignal,
+): Promise<FetchedPreview> {
   const kind = previewKind(url);
-  const meta = kind === 'youtube' ? await fetchOembed(client, config.youtubeOembed, url, signal) : await fetchPage(client, url, signal);
+  const meta =
+    kind === 'youtube'
+      ? await fetchOembed(client, config.youtubeOembed, url, signal)
+      : await fetchPage(client, url, signal);
   return { kind, ...meta };
 }
 
@@ -52,11 +60,22 @@ async function fetchPage(client: PreviewClient, url: string, signal?: AbortSigna
   return meta;
 }
 
-async function fetchOembed(client: PreviewClient, endpoint: string, watchUrl: string, signal?: AbortSignal): Promise<PageMeta> {
+async function fetchOembed(
+  client: PreviewClient,
+  endpoint: string,
+  watchUrl: string,
+  signal?: AbortSignal,
+): Promise<PageMeta> {
   const request = new URL(endpoint);
   request.searchParams.set('url', watchUrl);
   request.searchParams.set('format', 'json');
-  const answer = await client.get(request, { accept: 'application/json', type: acceptedTypes.json, maxBytes: maxOembedBytes, overflow: 'fail', signal });
+  const answer = await client.get(request, {
+    accept: 'application/json',
+    type: acceptedTypes.json,
+    maxBytes: maxOembedBytes,
+    overflow: 'fail',
+    signal,
+  });
   const meta = parseOembed(answer.body, answer.url);
   if (!meta) throw new UnusablePage(`oEmbed for ${watchUrl} is not a JSON object`);
   return meta;
@@ -67,7 +86,13 @@ async function fetchOembed(client: PreviewClient, endpoint: string, watchUrl: st
  * media/preview/. Returns its path, or '' when there is no usable image (a preview without a
  * thumbnail is still a preview).
  */
-export async function fetchThumbnail(client: PreviewClient, config: Config, imageUrl: string, signal?: AbortSignal, log?: (line: string) => void): Promise<string> {
+export async function fetchThumbnail(
+  client: PreviewClient,
+  config: Config,
+  imageUrl: string,
+  signal?: AbortSignal,
+  log?: (line: string) => void,
+): Promise<string> {
   if (!imageUrl) return '';
   try {
     const image = await client.get(imageUrl, {

@@ -16,7 +16,10 @@ export { isPublicAddress, parseCidr, specialRange } from '../ip/ranges.ts';
 
 /** Why a fetch was refused before or while connecting. */
 export class PreviewBlockedError extends Error {
-  constructor(readonly reason: 'scheme' | 'credentials' | 'port' | 'address', message: string) {
+  constructor(
+    readonly reason: 'scheme' | 'credentials' | 'port' | 'address',
+    message: string,
+  ) {
     super(message);
     this.name = 'PreviewBlockedError';
   }
@@ -50,8 +53,10 @@ export function createAddressPolicy(allow: readonly string[]): AddressPolicy {
  * (0x7f.1, 2130706433, [::ffff:127.0.0.1]) into canonical ones.
  */
 export function checkTarget(url: URL, ports: readonly number[], policy: AddressPolicy): void {
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new PreviewBlockedError('scheme', `scheme ${url.protocol} is not http or https`);
-  if (url.username || url.password) throw new PreviewBlockedError('credentials', 'URLs with credentials are not fetched');
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw new PreviewBlockedError('scheme', `scheme ${url.protocol} is not http or https`);
+  if (url.username || url.password)
+    throw new PreviewBlockedError('credentials', 'URLs with credentials are not fetched');
   const port = url.port ? Number(url.port) : url.protocol === 'https:' ? 443 : 80;
   if (!ports.includes(port)) throw new PreviewBlockedError('port', `port ${port} is not allowed`);
   const host = url.hostname.startsWith('[') ? url.hostname.slice(1, -1) : url.hostname;

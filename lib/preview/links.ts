@@ -3,7 +3,14 @@
 const linkPattern = /https?:\/\/[^\s<>"]+/i;
 const trailingPunctuation = /[.,;:!?)\]}'"]+$/;
 const videoId = /^[A-Za-z0-9_-]{11}$/;
-const videoHosts = new Set(['youtube.com', 'www.youtube.com', 'm.youtube.com', 'music.youtube.com', 'youtube-nocookie.com', 'www.youtube-nocookie.com']);
+const videoHosts = new Set([
+  'youtube.com',
+  'www.youtube.com',
+  'm.youtube.com',
+  'music.youtube.com',
+  'youtube-nocookie.com',
+  'www.youtube-nocookie.com',
+]);
 
 /** The first http(s) link in a text, trailing punctuation trimmed; undefined when none. */
 export function firstLink(text: string): string | undefined {

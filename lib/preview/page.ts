@@ -79,7 +79,9 @@ const windows1252High = [
 export function decodeText(body: Buffer, charset: string): string {
   const decoder = new TextDecoder(charset);
   if (decoder.encoding !== 'windows-1252') return decoder.decode(body);
-  return body.toString('latin1').replace(/[\x80-\x9f]/g, (c) => String.fromCharCode(windows1252High[c.charCodeAt(0) - 0x80]!));
+  return body
+    .toString('latin1')
+    .replace(/[\x80-\x9f]/g, (c) => String.fromCharCode(windows1252High[c.charCodeAt(0) - 0x80]!));
 }
 
 /** <meta charset> or <meta http-equiv="content-type" content="...; charset=...">, read from the bytes as Latin-1. */
@@ -89,7 +91,8 @@ function metaCharset(body: Buffer): string | undefined {
     onopentag(name, attrs) {
       if (found || name !== 'meta') return;
       if (attrs.charset) found = attrs.charset.trim();
-      else if (attrs['http-equiv']?.trim().toLowerCase() === 'content-type') found = /charset\s*=\s*["']?([^\s;"']+)/i.exec(attrs.content ?? '')?.[1];
+      else if (attrs['http-equiv']?.trim().toLowerCase() === 'content-type')
+        found = /charset\s*=\s*["']?([^\s;"']+)/i.exec(attrs.content ?? '')?.[1];
     },
   });
   parser.end(body.subarray(0, 64 * 1024).toString('latin1'));

@@ -5,8 +5,17 @@ import { createPreviewClient, PreviewFetchError, type PreviewClient, type Resolv
 import { createDnsResolver, type DnsOptions } from './dns.ts';
 import { fetchPreview, fetchThumbnail } from './fetch.ts';
 import {
-  claimPreviewJob, countDueJobs, deferPreviewJob, maxJobAttempts, queuePreviewIfDue, queueStalePreviews,
-  releasePreviewJob, removeUnusedPreviews, savePreview, savePreviewFailure, type ClaimedJob,
+  claimPreviewJob,
+  countDueJobs,
+  deferPreviewJob,
+  maxJobAttempts,
+  queuePreviewIfDue,
+  queueStalePreviews,
+  releasePreviewJob,
+  removeUnusedPreviews,
+  savePreview,
+  savePreviewFailure,
+  type ClaimedJob,
 } from './store.ts';
 
 /** Knobs for tests; production uses the defaults. */
@@ -69,7 +78,11 @@ export async function runPreviewJob(worker: PreviewWorker, job: ClaimedJob, sign
     const found = await fetchPreview(client, config, job.url, signal);
     if (found.title) thumb = await fetchThumbnail(client, config, found.image, signal, log);
     signal.throwIfAborted();
-    const replaced = savePreview(db, { url: job.url, kind: found.kind, title: found.title, site: found.site, thumb }, clock.now());
+    const replaced = savePreview(
+      db,
+      { url: job.url, kind: found.kind, title: found.title, site: found.site, thumb },
+      clock.now(),
+    );
     thumb = ''; // stored: no longer ours to delete
     await removeMedia(config, [replaced]);
     return 'saved';
@@ -169,7 +182,9 @@ export function startPreviewQueue(app: PreviewDeps, options: PreviewOptions = {}
       let grace: NodeJS.Timeout | undefined;
       await Promise.race([
         Promise.allSettled([...running]),
-        new Promise((resolve) => { grace = setTimeout(resolve, stopGraceMs); }),
+        new Promise((resolve) => {
+          grace = setTimeout(resolve, stopGraceMs);
+        }),
       ]);
       clearTimeout(grace);
       await worker.client.close();
@@ -203,11 +218,18 @@ export interface DrainResult {
  * Works the queue until no job is due (board-admin previews), two at a time, reporting each
  * finished job. Jobs another process holds are left to it.
  */
-export async function drainPreviewQueue(worker: PreviewWorker, onProgress: (result: DrainResult) => void = () => {}): Promise<DrainResult> {
+export async function drainPreviewQueue(
+  worker: PreviewWorker,
+  onProgress: (result: DrainResult) => void = () => {},
+): Promise<DrainResult> {
   const result: DrainResult = { total: countDueJobs(worker.db, worker.clock.now()), done: 0, saved: 0, failed: 0 };
   const signal = new AbortController().signal;
   const work = async () => {
-    for (let job = claimPreviewJob(worker.db, worker.clock.now()); job; job = claimPreviewJob(worker.db, worker.clock.now())) {
+    for (
+      let job = claimPreviewJob(worker.db, worker.clock.now());
+      job;
+      job = claimPreviewJob(worker.db, worker.clock.now())
+    ) {
       const outcome = await runPreviewJob(worker, job, signal);
       result.done++;
       if (outcome === 'saved') result.saved++;

@@ -32,7 +32,10 @@ export function previewKind(url: string): PreviewKind {
 }
 
 export function findPreview(db: Db, url: string): PreviewRecord | undefined {
-  return db.one<PreviewRecord>('SELECT url, kind, title, site, thumb, fetched_at, failed_at FROM previews WHERE url = ?', url);
+  return db.one<PreviewRecord>(
+    'SELECT url, kind, title, site, thumb, fetched_at, failed_at FROM previews WHERE url = ?',
+    url,
+  );
 }
 
 /** Whether a link needs a fetch: no record, a record older than 30 days, or a failure more than a day ago. */
@@ -68,7 +71,8 @@ export function claimPreviewJob(db: Db, now: number): ClaimedJob | undefined {
     `UPDATE preview_jobs SET not_before = ?, attempts = attempts + 1
      WHERE url = (SELECT url FROM preview_jobs WHERE not_before <= ? ORDER BY not_before, queued_at LIMIT 1)
      RETURNING url, attempts`,
-    now + jobLeaseSeconds, now,
+    now + jobLeaseSeconds,
+    now,
   );
 }
 
@@ -102,7 +106,12 @@ export function savePreview(db: Db, record: Omit<PreviewRecord, 'fetched_at' | '
       `INSERT INTO previews (url, kind, title, site, thumb, fetched_at, failed_at) VALUES (?, ?, ?, ?, ?, ?, 0)
        ON CONFLICT (url) DO UPDATE SET kind = excluded.kind, title = excluded.title, site = excluded.site,
          thumb = excluded.thumb, fetched_at = excluded.fetched_at, failed_at = 0`,
-      record.url, record.kind, record.title, record.site, record.thumb, now,
+      record.url,
+      record.kind,
+      record.title,
+      record.site,
+      record.thumb,
+      now,
     );
     db.run('DELETE FROM preview_jobs WHERE url = ?', record.url);
     db.responses.everythingChanged();
@@ -116,7 +125,9 @@ export function savePreviewFailure(db: Db, url: string, now: number): void {
     db.run(
       `INSERT INTO previews (url, kind, failed_at) VALUES (?, ?, ?)
        ON CONFLICT (url) DO UPDATE SET failed_at = excluded.failed_at`,
-      url, previewKind(url), now,
+      url,
+      previewKind(url),
+      now,
     );
     db.run('DELETE FROM preview_jobs WHERE url = ?', url);
   });
@@ -128,7 +139,8 @@ export function queueStalePreviews(db: Db, now: number): number {
     `INSERT OR IGNORE INTO preview_jobs (url, queued_at)
      SELECT p.url, ? FROM previews p
      WHERE max(p.fetched_at, p.failed_at) <= ? AND EXISTS (SELECT 1 FROM entries e WHERE e.link = p.url AND e.link <> '')`,
-    now, now - refreshAfterSeconds,
+    now,
+    now - refreshAfterSeconds,
   ).changes;
 }
 
@@ -157,7 +169,9 @@ export function queueEntryLinks(db: Db, now: number, all: boolean): number {
     `INSERT OR IGNORE INTO preview_jobs (url, queued_at)
      SELECT DISTINCT e.link, ? FROM entries e LEFT JOIN previews p ON p.url = e.link
      WHERE e.link <> '' AND e.deleted = 0 AND (? OR p.url IS NULL OR max(p.fetched_at, p.failed_at) <= ?)`,
-    now, all ? 1 : 0, now - refreshAfterSeconds,
+    now,
+    all ? 1 : 0,
+    now - refreshAfterSeconds,
   ).changes;
 }
 

@@ -2,7 +2,8 @@ import { readFileSync } from 'node:fs';
 
 /** The oldest Node the board runs on: package.json's "engines" (">=X.Y") is the one place that says it. */
 export const minimumNode = /^>=([\d.]+)$/.exec(
-  (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { engines: { node: string } }).engines.node,
+  (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { engines: { node: string } })
+    .engines.node,
 )![1]!;
 
 /**
@@ -16,7 +17,10 @@ export function nodeTooOld(version: string = process.versions.node, minimum: str
   for (let i = 0; i < need.length; i++) {
     const a = have[i] ?? 0;
     const b = need[i]!;
-    if (a !== b) return a > b ? undefined : `Node ${version} is too old: the board needs Node ${minimum} or later (README "Quick start" says how to get one)`;
+    if (a !== b)
+      return a > b
+        ? undefined
+        : `Node ${version} is too old: the board needs Node ${minimum} or later (README "Quick start" says how to get one)`;
   }
   return undefined;
 }

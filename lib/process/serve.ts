@@ -14,7 +14,11 @@ export interface Serving {
  * port the primary claimed (lib/process/cluster/port.ts). `failed` gets a failed listen (with the
  * one-line reason when it is known), after the app has closed.
  */
-export function serveApp(app: App, config: Config, hooks: { reusePort?: boolean; listening(port: number): void; failed(err: Error, line?: string): void }): Serving {
+export function serveApp(
+  app: App,
+  config: Config,
+  hooks: { reusePort?: boolean; listening(port: number): void; failed(err: Error, line?: string): void },
+): Serving {
   const failListen = (err: Error, line?: string) => void app.close().finally(() => hooks.failed(err, line));
   app.server.once('error', failListen);
   app.server.listen({ port: config.port, host: config.host, reusePort: hooks.reusePort ?? false }, () => {

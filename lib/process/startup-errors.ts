@@ -9,7 +9,8 @@ import { SchemaTooNewError } from '../db/schema.ts';
  */
 export function startupFailure(err: unknown, config?: Pick<Config, 'host' | 'port' | 'dbPath'>): string | undefined {
   if (err instanceof ConfigError) return err.message;
-  if (config && err instanceof SchemaTooNewError) return `${config.dbPath}: ${err.message}; run the newer code or restore an older backup`;
+  if (config && err instanceof SchemaTooNewError)
+    return `${config.dbPath}: ${err.message}; run the newer code or restore an older backup`;
   if (config && err instanceof Database.SqliteError) return `cannot use the database ${config.dbPath}: ${err.message}`;
   const code = (err as NodeJS.ErrnoException | undefined)?.code;
   if (!config || !code) return undefined;

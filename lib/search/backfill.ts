@@ -58,9 +58,11 @@ export function startSearchBackfill(app: JobDeps, options: BackfillOptions = {})
     const first = progressOf(app);
     if (!first || stopping) return;
     const started = performance.now();
-    app.log(`search: indexing ${(first.next_below - 1).toLocaleString('en')} older entries in the background (written before the index existed)`);
+    app.log(
+      `search: indexing ${(first.next_below - 1).toLocaleString('en')} older entries in the background (written before the index existed)`,
+    );
     let nextLine = started + progressMs;
-    for (let looked = 1; looked > 0 && !stopping;) {
+    for (let looked = 1; looked > 0 && !stopping; ) {
       try {
         const deadline = performance.now() + sliceMs;
         do looked = app.db.tx(() => backfillBelowMark(app.db, batch));
@@ -77,7 +79,9 @@ export function startSearchBackfill(app: JobDeps, options: BackfillOptions = {})
       await yieldToRequests();
     }
     if (stopping) return;
-    app.log(`search: the index is complete (${((performance.now() - started) / 1000).toFixed(1)} s); merging its segments`);
+    app.log(
+      `search: the index is complete (${((performance.now() - started) / 1000).toFixed(1)} s); merging its segments`,
+    );
     await mergeSegments(app, sliceMs, () => stopping);
   }
 
@@ -105,7 +109,7 @@ async function mergeSegments(app: JobDeps, sliceMs: number, stopped: () => boole
   // Bounded: writes during the merge add segments, and the merge must end some time.
   const pages = app.db.one<{ n: number }>('SELECT count(*) AS n FROM search_data')!.n;
   let steps = 0;
-  for (let more = true; more && !stopped() && steps < 2 * (pages / mergePages) + 10;) {
+  for (let more = true; more && !stopped() && steps < 2 * (pages / mergePages) + 10; ) {
     const deadline = performance.now() + sliceMs;
     do {
       more = app.db.tx(() => mergeIndexStep(app.db, mergePages));
@@ -121,5 +125,7 @@ function logProgress(app: JobDeps): void {
   if (!progress) return;
   const done = progress.total - (progress.next_below - 1);
   const percent = progress.total ? Math.floor((done / progress.total) * 100) : 100;
-  app.log(`search: ${done.toLocaleString('en')} of ${progress.total.toLocaleString('en')} older entries looked at (${percent} %)`);
+  app.log(
+    `search: ${done.toLocaleString('en')} of ${progress.total.toLocaleString('en')} older entries looked at (${percent} %)`,
+  );
 }

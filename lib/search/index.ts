@@ -75,10 +75,14 @@ export function reindexEntry(db: Db, entry: IndexedEntry): void {
 export function backfillBelowMark(db: Db, limit: number): number {
   // The first statement writes, so the transaction holds the write lock before it reads: two
   // processes never index the same slice.
-  const mark = db.one<{ next_below: number }>('UPDATE search_backfill SET next_below = next_below RETURNING next_below');
+  const mark = db.one<{ next_below: number }>(
+    'UPDATE search_backfill SET next_below = next_below RETURNING next_below',
+  );
   if (!mark) return 0;
   const rows = db.all<IndexedEntry & { deleted: number }>(
-    'SELECT pid, uid, content, alt, deleted FROM entries WHERE pid < ? ORDER BY pid DESC LIMIT ?', mark.next_below, limit,
+    'SELECT pid, uid, content, alt, deleted FROM entries WHERE pid < ? ORDER BY pid DESC LIMIT ?',
+    mark.next_below,
+    limit,
   );
   for (const row of rows) if (!row.deleted) insertRow(db, row);
   if (rows.length < limit) db.run('DELETE FROM search_backfill');

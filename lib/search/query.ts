@@ -26,7 +26,10 @@ export function queryTerms(q: string): string[] {
   // An odd count leaves the last quote without a partner: it stays in its word as a character.
   for (let i = 0; i + 1 < quotes.length; i += 2) {
     words(text.slice(rest, quotes[i]));
-    const phrase = text.slice(quotes[i]! + 1, quotes[i + 1]).trim().replace(/\s+/gu, ' ');
+    const phrase = text
+      .slice(quotes[i]! + 1, quotes[i + 1])
+      .trim()
+      .replace(/\s+/gu, ' ');
     if (phrase) terms.push(phrase);
     rest = quotes[i + 1]! + 1;
   }
@@ -58,11 +61,16 @@ function termExpression(term: string): string | undefined {
     const spellings = germanSpellings(term).map((spelling) => `text : ${ftsString(spelling)}`);
     return spellings.length === 1 ? spellings[0] : `(${spellings.join(' OR ')})`;
   }
-  const words = [...term.matchAll(wordPattern)].map(([word]) => `short : ${ftsString(shortWordTerm(word.toLowerCase()))}`);
+  const words = [...term.matchAll(wordPattern)].map(
+    ([word]) => `short : ${ftsString(shortWordTerm(word.toLowerCase()))}`,
+  );
   return words.length ? words.join(' AND ') : undefined;
 }
 
 /** q as one FTS5 expression (every term ANDed), or '' when no term holds a letter, digit or 3 characters. */
 export function searchExpression(q: string): string {
-  return queryTerms(q).map(termExpression).filter((e) => e !== undefined).join(' AND ');
+  return queryTerms(q)
+    .map(termExpression)
+    .filter((e) => e !== undefined)
+    .join(' AND ');
 }

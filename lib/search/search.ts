@@ -12,7 +12,12 @@ export function searchEntries(db: Db, expression: string, authorUid: number | un
   const match = authorUid === undefined ? expression : `author : "${authorTerm(authorUid)}" AND (${expression})`;
   const pids = db.all<{ pid: number }>(
     'SELECT rowid AS pid FROM search WHERE search MATCH ? ORDER BY rowid DESC LIMIT ? OFFSET ?',
-    match, feedPageSize, page * feedPageSize,
+    match,
+    feedPageSize,
+    page * feedPageSize,
   );
-  return readLiveEntriesWithLatest(db, pids.map((row) => row.pid));
+  return readLiveEntriesWithLatest(
+    db,
+    pids.map((row) => row.pid),
+  );
 }

@@ -48,7 +48,12 @@ export function indexedText(entry: { content: string; alt: string }): string {
 }
 
 /** An entry's row of the index, in the order of indexRowSql's values (rowid, text, short, author). */
-export function indexRow(entry: { pid: number; uid: number; content: string; alt: string }): [number, string, string, string] {
+export function indexRow(entry: {
+  pid: number;
+  uid: number;
+  content: string;
+  alt: string;
+}): [number, string, string, string] {
   const text = indexedText(entry);
   return [entry.pid, text, shortWordTerms(text), authorTerm(entry.uid)];
 }

@@ -53,16 +53,25 @@ export function openAsnDb(folder: string): AsnDb {
     try {
       const v4 = firstExisting(folder, v4Files);
       const v6 = firstExisting(folder, v6Files);
-      if (!v4 && !v6) throw new Error(folder ? `no ${v4Files[0]} or ${v6Files[0]} in ${folder}` : 'BOARD_ASN_DB is empty');
+      if (!v4 && !v6)
+        throw new Error(folder ? `no ${v4Files[0]} or ${v6Files[0]} in ${folder}` : 'BOARD_ASN_DB is empty');
       const names = new NameTableBuilder();
       const v4Ranges = new RangeBuilder(1, v4 ? statSync(v4).size / 40 : 0);
       const v6Ranges = new RangeBuilder(4, v6 ? statSync(v6).size / 70 : 0);
       const isStopped = () => stopped;
-      if (v4) await readRows(v4, isStopped, (start, end, asn, rest) => addRange(v4Ranges, 1, start, end, asn, rest, names));
-      if (v6) await readRows(v6, isStopped, (start, end, asn, rest) => addRange(v6Ranges, 4, start, end, asn, rest, names));
+      if (v4)
+        await readRows(v4, isStopped, (start, end, asn, rest) => addRange(v4Ranges, 1, start, end, asn, rest, names));
+      if (v6)
+        await readRows(v6, isStopped, (start, end, asn, rest) => addRange(v6Ranges, 4, start, end, asn, rest, names));
       if (stopped) throw new Error('stopped');
       tables = new AsnTables(v4Ranges.finish(), v6Ranges.finish(), names.finish());
-      Object.assign(result, { loaded: true, v4Ranges: tables.v4.count, v6Ranges: tables.v6.count, asns: tables.names.count, tableBytes: tables.bytes() });
+      Object.assign(result, {
+        loaded: true,
+        v4Ranges: tables.v4.count,
+        v6Ranges: tables.v6.count,
+        asns: tables.names.count,
+        tableBytes: tables.bytes(),
+      });
     } catch (err) {
       result.error = (err as Error).message;
     }
@@ -72,7 +81,9 @@ export function openAsnDb(folder: string): AsnDb {
   return {
     lookup: (ip) => tables?.lookup(ip) ?? unknownAsn,
     ready,
-    close() { stopped = true; },
+    close() {
+      stopped = true;
+    },
   };
 }
 
@@ -127,10 +138,19 @@ function parseLines(text: string, sink: RowSink): void {
 const scratchStart = new Uint32Array(4);
 const scratchEnd = new Uint32Array(4);
 
-function addRange(ranges: RangeBuilder, width: 1 | 4, start: string, end: string, asn: number, rest: string, names: NameTableBuilder): void {
-  const ok = width === 1
-    ? parseV4Into(start, scratchStart) && parseV4Into(end, scratchEnd)
-    : parseIpv6(start, scratchStart) && parseIpv6(end, scratchEnd);
+function addRange(
+  ranges: RangeBuilder,
+  width: 1 | 4,
+  start: string,
+  end: string,
+  asn: number,
+  rest: string,
+  names: NameTableBuilder,
+): void {
+  const ok =
+    width === 1
+      ? parseV4Into(start, scratchStart) && parseV4Into(end, scratchEnd)
+      : parseIpv6(start, scratchStart) && parseIpv6(end, scratchEnd);
   if (ok) ranges.push(scratchStart, scratchEnd, names.indexOf(asn, rest));
 }
 
@@ -183,7 +203,12 @@ class NameTableBuilder {
   }
 
   finish(): NameTable {
-    const table = { count: this.asns.length, asns: Uint32Array.from(this.asns), ends: Uint32Array.from(this.ends), text: Buffer.from(this.text.subarray(0, this.used)) };
+    const table = {
+      count: this.asns.length,
+      asns: Uint32Array.from(this.asns),
+      ends: Uint32Array.from(this.ends),
+      text: Buffer.from(this.text.subarray(0, this.used)),
+    };
     this.index.clear();
     this.asns = [];
     this.ends = [];
@@ -194,7 +219,8 @@ class NameTableBuilder {
 
 function unquote(field: string): string {
   const text = field.endsWith('\r') ? field.slice(0, -1) : field;
-  if (text.length >= 2 && text.startsWith('"') && text.endsWith('"')) return text.slice(1, -1).replaceAll('""', '"').trim();
+  if (text.length >= 2 && text.startsWith('"') && text.endsWith('"'))
+    return text.slice(1, -1).replaceAll('""', '"').trim();
   return text.trim();
 }
 
@@ -214,7 +240,10 @@ class RangeBuilder {
   private ends: Uint32Array;
   private asnIndex: Uint32Array;
 
-  constructor(private readonly width: number, expectedRows: number) {
+  constructor(
+    private readonly width: number,
+    expectedRows: number,
+  ) {
     const capacity = Math.max(1024, Math.ceil(expectedRows));
     this.starts = new Uint32Array(capacity * width);
     this.ends = new Uint32Array(capacity * width);
@@ -240,7 +269,9 @@ class RangeBuilder {
     let asnIndex = this.asnIndex.slice(0, this.n);
     if (!this.sorted) {
       // A hand-made data set may be out of order; the binary search needs it sorted by start.
-      const order = Array.from({ length: this.n }, (_, i) => i).sort((a, b) => compareAt(starts, a * w, starts, b * w, w));
+      const order = Array.from({ length: this.n }, (_, i) => i).sort((a, b) =>
+        compareAt(starts, a * w, starts, b * w, w),
+      );
       const [s, e, x] = [new Uint32Array(starts.length), new Uint32Array(ends.length), new Uint32Array(this.n)];
       order.forEach((from, to) => {
         s.set(starts.subarray(from * w, from * w + w), to * w);
@@ -277,7 +308,11 @@ function compareAt(a: Uint32Array, i: number, b: Uint32Array, j: number, width: 
 class AsnTables {
   private readonly key = new Uint32Array(4);
 
-  constructor(readonly v4: RangeTable, readonly v6: RangeTable, readonly names: NameTable) {}
+  constructor(
+    readonly v4: RangeTable,
+    readonly v6: RangeTable,
+    readonly names: NameTable,
+  ) {}
 
   lookup(ip: string): AsnInfo {
     const key = this.key;
@@ -319,7 +354,16 @@ class AsnTables {
   }
 
   bytes(): number {
-    const arrays = [this.v4.starts, this.v4.ends, this.v4.asnIndex, this.v6.starts, this.v6.ends, this.v6.asnIndex, this.names.asns, this.names.ends];
+    const arrays = [
+      this.v4.starts,
+      this.v4.ends,
+      this.v4.asnIndex,
+      this.v6.starts,
+      this.v6.ends,
+      this.v6.asnIndex,
+      this.names.asns,
+      this.names.ends,
+    ];
     return arrays.reduce((sum, a) => sum + a.byteLength, this.names.text.byteLength);
   }
 }

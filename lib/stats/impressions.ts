@@ -104,11 +104,16 @@ export function countImpression(app: ImpressionDeps, ip: string, userAgent: stri
   const key = seenKey(hash);
   if (tally.today.seen.has(key)) return;
   if (tally.today.seen.size >= tally.maxVisitorsPerDay) {
-    if (!tally.today.full) app.log(`statistics: ${tally.maxVisitorsPerDay} visitors on ${day}; more are not counted as visitors today`);
+    if (!tally.today.full)
+      app.log(`statistics: ${tally.maxVisitorsPerDay} visitors on ${day}; more are not counted as visitors today`);
     tally.today.full = true;
     return;
   }
-  const addressHash = createHmac('sha256', tally.today.secret).update('address\n').update(rateLimitSubject(ip)).digest().subarray(0, 16);
+  const addressHash = createHmac('sha256', tally.today.secret)
+    .update('address\n')
+    .update(rateLimitSubject(ip))
+    .digest()
+    .subarray(0, 16);
   const addressKey = seenKey(addressHash);
   const fromAddress = tally.today.perAddress.get(addressKey) ?? 0;
   if (fromAddress >= tally.maxVisitorsPerAddress) return;
@@ -144,8 +149,13 @@ function openDay(db: Db, day: string, pending: PendingDay | undefined): OpenDay 
     const seen = new Set(stored.map((row) => seenKey(row.hash)));
     for (const { hash } of pending?.candidates ?? []) seen.add(seenKey(hash));
     const perAddress = new Map<string, number>();
-    for (const row of db.all<{ hash: Buffer; visitors: number }>('SELECT hash, visitors FROM visitor_subjects WHERE day = ?', day)) perAddress.set(seenKey(row.hash), row.visitors);
-    for (const { addressHash } of pending?.candidates ?? []) perAddress.set(seenKey(addressHash), (perAddress.get(seenKey(addressHash)) ?? 0) + 1);
+    for (const row of db.all<{ hash: Buffer; visitors: number }>(
+      'SELECT hash, visitors FROM visitor_subjects WHERE day = ?',
+      day,
+    ))
+      perAddress.set(seenKey(row.hash), row.visitors);
+    for (const { addressHash } of pending?.candidates ?? [])
+      perAddress.set(seenKey(addressHash), (perAddress.get(seenKey(addressHash)) ?? 0) + 1);
     return { day, secret, seen, perAddress };
   });
 }
@@ -187,7 +197,8 @@ function writeDay(db: Db, day: string, counts: PendingDay, maxPerAddress: number
   db.run(
     `INSERT INTO daily_stats (day, impressions, visitors) VALUES (?, ?, 0)
      ON CONFLICT (day) DO UPDATE SET impressions = impressions + excluded.impressions`,
-    day, counts.impressions,
+    day,
+    counts.impressions,
   );
   let visitors = 0;
   const asns = new Map<number, { name: string; visitors: number }>();
@@ -203,7 +214,10 @@ function writeDay(db: Db, day: string, counts: PendingDay, maxPerAddress: number
     db.run(
       `INSERT INTO daily_asn (day, asn, name, visitors) VALUES (?, ?, ?, ?)
        ON CONFLICT (day, asn) DO UPDATE SET visitors = visitors + excluded.visitors, name = excluded.name`,
-      day, asn, name, count,
+      day,
+      asn,
+      name,
+      count,
     );
   }
   db.run("UPDATE counters SET value = value + ? WHERE name = 'impressions'", counts.impressions);
@@ -212,13 +226,20 @@ function writeDay(db: Db, day: string, counts: PendingDay, maxPerAddress: number
 
 /** Stores a visitor unless the day has them already or their address brought its cap; true when counted. */
 function storeVisitor(db: Db, day: string, visitor: VisitorCandidate, maxPerAddress: number): boolean {
-  const fromAddress = db.one<{ visitors: number }>('SELECT visitors FROM visitor_subjects WHERE day = ? AND hash = ?', day, visitor.addressHash)?.visitors ?? 0;
+  const fromAddress =
+    db.one<{ visitors: number }>(
+      'SELECT visitors FROM visitor_subjects WHERE day = ? AND hash = ?',
+      day,
+      visitor.addressHash,
+    )?.visitors ?? 0;
   if (fromAddress >= maxPerAddress) return false;
-  if (db.run('INSERT OR IGNORE INTO visitor_hashes (day, hash) VALUES (?, ?)', day, visitor.hash).changes === 0) return false;
+  if (db.run('INSERT OR IGNORE INTO visitor_hashes (day, hash) VALUES (?, ?)', day, visitor.hash).changes === 0)
+    return false;
   db.run(
     `INSERT INTO visitor_subjects (day, hash, visitors) VALUES (?, ?, 1)
      ON CONFLICT (day, hash) DO UPDATE SET visitors = visitors + 1`,
-    day, visitor.addressHash,
+    day,
+    visitor.addressHash,
   );
   return true;
 }

@@ -39,7 +39,9 @@ function readCounters(db: Db): Map<string, number> {
 
 /** Users and non-deleted entries. */
 export function readStatsSummary(db: Db): StatsSummary {
-  const rows = db.all<{ name: string; value: number }>("SELECT name, value FROM counters WHERE name IN ('users', 'entries')");
+  const rows = db.all<{ name: string; value: number }>(
+    "SELECT name, value FROM counters WHERE name IN ('users', 'entries')",
+  );
   const counters = new Map(rows.map((r) => [r.name, r.value]));
   return { users: counters.get('users') ?? 0, entries: counters.get('entries') ?? 0 };
 }
@@ -71,7 +73,11 @@ export function readStatsDetail(db: Db, tally: ImpressionTally, now: number): St
 /** Always 30 items, oldest first, days without traffic as zeros. */
 function readDaily(db: Db, tally: ImpressionTally, today: string): DailyStats[] {
   const first = windowStart(today);
-  const stored = db.all<DailyStats>('SELECT day, impressions, visitors FROM daily_stats WHERE day >= ? AND day <= ?', first, today);
+  const stored = db.all<DailyStats>(
+    'SELECT day, impressions, visitors FROM daily_stats WHERE day >= ? AND day <= ?',
+    first,
+    today,
+  );
   const byDay = new Map(stored.map((row) => [row.day, row]));
   const start = Date.parse(`${first}T00:00:00Z`);
   return Array.from({ length: statsWindowDays }, (_, i) => {

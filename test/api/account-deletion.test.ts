@@ -3,12 +3,29 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { before, describe, test } from 'node:test';
 import {
-  assertDocumented, accountRemovalDone, assertError, entryRow, imageFixture, limitsOff, mediaFiles, member, password, post, uidOf, useBoard, visitor, type Answer, type Client, type TestBoard,
+  assertDocumented,
+  accountRemovalDone,
+  assertError,
+  entryRow,
+  imageFixture,
+  limitsOff,
+  mediaFiles,
+  member,
+  password,
+  post,
+  uidOf,
+  useBoard,
+  visitor,
+  type Answer,
+  type Client,
+  type TestBoard,
 } from '../helpers.ts';
 import { assertStoredLatestMatchesBruteForce, latestOf, wholeFeed } from '../entry-helpers.ts';
 
 async function postImage(client: Client, content: string): Promise<{ pid: number; filepath: string }> {
-  const answer = await client.postMultipart('/api/entry/create', { content }, [{ name: 'file', filename: 'a.jpg', type: 'image/jpeg', data: await imageFixture() }]);
+  const answer = await client.postMultipart('/api/entry/create', { content }, [
+    { name: 'file', filename: 'a.jpg', type: 'image/jpeg', data: await imageFixture() },
+  ]);
   assert.equal(answer.status, 201, answer.text);
   return answer.body;
 }
@@ -20,12 +37,22 @@ async function vote(client: Client, pid: number, mode: 'yes' | 'no'): Promise<vo
 /** Every counter recomputed with COUNT(*) over the tables it summarises. */
 function assertCountersMatchTables(board: TestBoard): void {
   const db = board.app.services.db;
-  const counters = Object.fromEntries(db.all<{ name: string; value: number }>('SELECT name, value FROM counters').map((c) => [c.name, c.value]));
+  const counters = Object.fromEntries(
+    db.all<{ name: string; value: number }>('SELECT name, value FROM counters').map((c) => [c.name, c.value]),
+  );
   const count = (sql: string) => db.one<{ n: number }>(sql)!.n;
   assert.equal(counters.users, count('SELECT count(*) AS n FROM users'), 'users');
   assert.equal(counters.entries, count('SELECT count(*) AS n FROM entries WHERE deleted = 0'), 'entries');
-  assert.equal(counters.toplevel, count('SELECT count(*) AS n FROM entries WHERE deleted = 0 AND reply_to = 0'), 'toplevel');
-  assert.equal(counters.replies, count('SELECT count(*) AS n FROM entries WHERE deleted = 0 AND reply_to <> 0'), 'replies');
+  assert.equal(
+    counters.toplevel,
+    count('SELECT count(*) AS n FROM entries WHERE deleted = 0 AND reply_to = 0'),
+    'toplevel',
+  );
+  assert.equal(
+    counters.replies,
+    count('SELECT count(*) AS n FROM entries WHERE deleted = 0 AND reply_to <> 0'),
+    'replies',
+  );
   assert.equal(counters.votes_yes, count('SELECT count(*) AS n FROM votes WHERE yes = 1'), 'votes_yes');
   assert.equal(counters.votes_no, count('SELECT count(*) AS n FROM votes WHERE yes = 0'), 'votes_no');
   const wrongTallies = db.all<{ pid: number }>(
@@ -33,7 +60,7 @@ function assertCountersMatchTables(board: TestBoard): void {
      WHERE e.votes_yes <> (SELECT count(*) FROM votes v WHERE v.pid = e.pid AND v.yes = 1)
         OR e.votes_no <> (SELECT count(*) FROM votes v WHERE v.pid = e.pid AND v.yes = 0)`,
   );
-  assert.deepEqual(wrongTallies, [], 'every entry\'s tally equals its vote rows');
+  assert.deepEqual(wrongTallies, [], "every entry's tally equals its vote rows");
   const wrongReplyCounts = db.all<{ pid: number }>(
     'SELECT e.pid FROM entries e WHERE e.reply_count <> (SELECT count(*) FROM entries r WHERE r.reply_to = e.pid)',
   );
@@ -50,29 +77,44 @@ describe('deleting an account', () => {
   before(async () => {
     aliceUid = uidOf(t.board, 'Alice');
 
-    const avatar = await t.members.Alice.postMultipart('/api/user/avatar', {}, [{ name: 'avatar', filename: 'me.jpg', type: 'image/jpeg', data: await imageFixture() }]);
+    const avatar = await t.members.Alice.postMultipart('/api/user/avatar', {}, [
+      { name: 'avatar', filename: 'me.jpg', type: 'image/jpeg', data: await imageFixture() },
+    ]);
     assert.equal(avatar.status, 200, avatar.text);
     files.avatar = avatar.body.avatar;
 
     const step = () => t.board.clock.advance(1);
-    pids.bobTop = await post(t.members.Bob, 'Bob fragt'); step();
-    pids.lonely = await post(t.members.Alice, 'Alice allein'); step();
-    pids.answered = await post(t.members.Alice, 'Alice mit Antwort'); step();
-    pids.bobReply = await post(t.members.Bob, 'Bob antwortet', pids.answered); step();
-    const image = await postImage(t.members.Alice, 'Alice mit Bild'); step();
+    pids.bobTop = await post(t.members.Bob, 'Bob fragt');
+    step();
+    pids.lonely = await post(t.members.Alice, 'Alice allein');
+    step();
+    pids.answered = await post(t.members.Alice, 'Alice mit Antwort');
+    step();
+    pids.bobReply = await post(t.members.Bob, 'Bob antwortet', pids.answered);
+    step();
+    const image = await postImage(t.members.Alice, 'Alice mit Bild');
+    step();
     pids.image = image.pid;
     files.image = image.filepath;
-    pids.ownReplyInBobs = await post(t.members.Alice, 'Alice antwortet Bob', pids.bobTop); step();
-    pids.selfThread = await post(t.members.Alice, 'Alice redet'); step();
-    pids.selfReply = await post(t.members.Alice, 'Alice mit sich selbst', pids.selfThread); step();
-    pids.middle = await post(t.members.Alice, 'Alice in der Mitte', pids.bobTop); step();
-    pids.carolBelow = await post(t.members.Carol, 'Carol darunter', pids.middle); step();
-    pids.deletedBefore = await post(t.members.Alice, 'früher gelöscht'); step();
+    pids.ownReplyInBobs = await post(t.members.Alice, 'Alice antwortet Bob', pids.bobTop);
+    step();
+    pids.selfThread = await post(t.members.Alice, 'Alice redet');
+    step();
+    pids.selfReply = await post(t.members.Alice, 'Alice mit sich selbst', pids.selfThread);
+    step();
+    pids.middle = await post(t.members.Alice, 'Alice in der Mitte', pids.bobTop);
+    step();
+    pids.carolBelow = await post(t.members.Carol, 'Carol darunter', pids.middle);
+    step();
+    pids.deletedBefore = await post(t.members.Alice, 'früher gelöscht');
+    step();
     assert.equal((await t.members.Alice.post(`/api/entry/${pids.deletedBefore}/delete`)).status, 200);
-    const imageAnswered = await postImage(t.members.Alice, 'Bild mit Antwort'); step();
+    const imageAnswered = await postImage(t.members.Alice, 'Bild mit Antwort');
+    step();
     pids.imageAnswered = imageAnswered.pid;
     files.imageAnswered = imageAnswered.filepath;
-    pids.bobOnImage = await post(t.members.Bob, 'schönes Bild', pids.imageAnswered); step();
+    pids.bobOnImage = await post(t.members.Bob, 'schönes Bild', pids.imageAnswered);
+    step();
 
     await vote(t.members.Alice, pids.bobTop, 'yes');
     await vote(t.members.Alice, pids.bobReply, 'no');
@@ -82,15 +124,22 @@ describe('deleting an account', () => {
     await vote(t.members.Bob, pids.bobTop, 'no');
 
     assert.equal((await t.members.Alice.post(`/api/entry/${pids.bobTop}/report`, { reason: 'von Alice' })).status, 200);
-    assert.equal((await t.members.Bob.post(`/api/entry/${pids.answered}/report`, { reason: 'über Alice' })).status, 200);
-    assert.equal((await t.members.Bob.post(`/api/entry/${pids.lonely}/report`, { reason: 'auch über Alice' })).status, 200);
+    assert.equal(
+      (await t.members.Bob.post(`/api/entry/${pids.answered}/report`, { reason: 'über Alice' })).status,
+      200,
+    );
+    assert.equal(
+      (await t.members.Bob.post(`/api/entry/${pids.lonely}/report`, { reason: 'auch über Alice' })).status,
+      200,
+    );
 
     assert.deepEqual(mediaFiles(t.board), [files.avatar!, files.image!, files.imageAnswered!].sort());
     assertCountersMatchTables(t.board);
 
     // Read first, so pages kept from before the deletion would show.
     await wholeFeed(visitor(t.board));
-    for (const pid of Object.values(pids)) assert.equal((await visitor(t.board).get(`/api/entry/${pid}/thread`)).status, 200);
+    for (const pid of Object.values(pids))
+      assert.equal((await visitor(t.board).get(`/api/entry/${pid}/thread`)).status, 200);
 
     answer = await t.members.Alice.post('/api/user/delete', { pass1: password });
     await accountRemovalDone(t.board);
@@ -107,7 +156,7 @@ describe('deleting an account', () => {
     assert.equal(db.one<{ n: number }>('SELECT count(*) AS n FROM sessions WHERE uid = ?', aliceUid)!.n, 0);
   });
 
-  test('own entries without replies are removed, also those whose only replies were the user\'s own', () => {
+  test("own entries without replies are removed, also those whose only replies were the user's own", () => {
     for (const name of ['lonely', 'image', 'ownReplyInBobs', 'selfThread', 'selfReply', 'deletedBefore']) {
       assert.equal(entryRow(t.board, pids[name]!), undefined, `${name} is gone`);
     }
@@ -133,43 +182,77 @@ describe('deleting an account', () => {
     assert.equal(entry.filepath, '');
   });
 
-  test('others\' replies still show under the tombstones', async () => {
+  test("others' replies still show under the tombstones", async () => {
     const answered = await visitor(t.board).get(`/api/entry/${pids.answered}/thread`);
-    assert.deepEqual(answered.body.replies.map((e: { pid: number; content: string }) => [e.pid, e.content]), [[pids.bobReply, 'Bob antwortet']]);
+    assert.deepEqual(
+      answered.body.replies.map((e: { pid: number; content: string }) => [e.pid, e.content]),
+      [[pids.bobReply, 'Bob antwortet']],
+    );
 
     const bobs = await visitor(t.board).get(`/api/entry/${pids.bobTop}/thread`);
-    assert.deepEqual(bobs.body.replies.map((e: { pid: number }) => e.pid), [pids.middle], 'Alice\'s plain reply is gone, the tombstone stays');
+    assert.deepEqual(
+      bobs.body.replies.map((e: { pid: number }) => e.pid),
+      [pids.middle],
+      "Alice's plain reply is gone, the tombstone stays",
+    );
     const tombstone = bobs.body.replies[0];
     assert.equal(tombstone.username, '');
     assert.deepEqual(latestOf(tombstone), { pid: pids.carolBelow, skipped: 0 });
     assert.equal(entryRow(t.board, pids.bobTop!)!.reply_count, 1);
 
     const carols = await visitor(t.board).get(`/api/entry/${pids.carolBelow}/thread`);
-    assert.deepEqual(carols.body.ancestors.map((e: { pid: number }) => e.pid), [pids.bobTop, pids.middle]);
+    assert.deepEqual(
+      carols.body.ancestors.map((e: { pid: number }) => e.pid),
+      [pids.bobTop, pids.middle],
+    );
   });
 
   test('the feed shows tombstones with live replies and nothing of the removed entries', async () => {
     const feed = await wholeFeed(visitor(t.board));
-    const shown = new Map<number | undefined, { latest?: { entry: { pid: number }; skipped: number } }>(feed.map((e) => [e.pid, e]));
-    for (const name of ['lonely', 'image', 'selfThread', 'deletedBefore']) assert.equal(shown.has(pids[name]), false, name);
+    const shown = new Map<number | undefined, { latest?: { entry: { pid: number }; skipped: number } }>(
+      feed.map((e) => [e.pid, e]),
+    );
+    for (const name of ['lonely', 'image', 'selfThread', 'deletedBefore'])
+      assert.equal(shown.has(pids[name]), false, name);
     assert.deepEqual(latestOf(shown.get(pids.answered)!), { pid: pids.bobReply, skipped: 0 });
     assert.deepEqual(latestOf(shown.get(pids.imageAnswered)!), { pid: pids.bobOnImage, skipped: 0 });
     assert.deepEqual(latestOf(shown.get(pids.bobTop)!), { pid: pids.carolBelow, skipped: 1 });
     assertStoredLatestMatchesBruteForce(t.board);
   });
 
-  test('the user\'s votes are gone from the tallies; others\' votes stay', async () => {
+  test("the user's votes are gone from the tallies; others' votes stay", async () => {
     const db = t.board.app.services.db;
     assert.equal(db.one<{ n: number }>('SELECT count(*) AS n FROM votes WHERE uid = ?', aliceUid)!.n, 0);
-    assert.deepEqual((await visitor(t.board).get(`/api/entry/${pids.bobTop}/votes`)).body, { pid: pids.bobTop, yes: 0, no: 1, selected: 'none' });
-    assert.deepEqual((await visitor(t.board).get(`/api/entry/${pids.bobReply}/votes`)).body, { pid: pids.bobReply, yes: 0, no: 0, selected: 'none' });
-    assert.deepEqual((await t.members.Bob.get(`/api/entry/${pids.answered}/votes`)).body, { pid: pids.answered, yes: 1, no: 0, selected: 'yes' });
-    assert.equal(db.one<{ n: number }>('SELECT count(*) AS n FROM votes WHERE pid = ?', pids.lonely)!.n, 0, 'votes on removed entries go too');
+    assert.deepEqual((await visitor(t.board).get(`/api/entry/${pids.bobTop}/votes`)).body, {
+      pid: pids.bobTop,
+      yes: 0,
+      no: 1,
+      selected: 'none',
+    });
+    assert.deepEqual((await visitor(t.board).get(`/api/entry/${pids.bobReply}/votes`)).body, {
+      pid: pids.bobReply,
+      yes: 0,
+      no: 0,
+      selected: 'none',
+    });
+    assert.deepEqual((await t.members.Bob.get(`/api/entry/${pids.answered}/votes`)).body, {
+      pid: pids.answered,
+      yes: 1,
+      no: 0,
+      selected: 'yes',
+    });
+    assert.equal(
+      db.one<{ n: number }>('SELECT count(*) AS n FROM votes WHERE pid = ?', pids.lonely)!.n,
+      0,
+      'votes on removed entries go too',
+    );
   });
 
-  test('the user\'s reports become anonymous (uid 0); reports on removed entries go', () => {
+  test("the user's reports become anonymous (uid 0); reports on removed entries go", () => {
     const db = t.board.app.services.db;
-    const rows = db.all<{ pid: number; reporter_uid: number; reason: string }>('SELECT pid, reporter_uid, reason FROM reports ORDER BY id');
+    const rows = db.all<{ pid: number; reporter_uid: number; reason: string }>(
+      'SELECT pid, reporter_uid, reason FROM reports ORDER BY id',
+    );
     assert.deepEqual(rows, [
       { pid: pids.bobTop, reporter_uid: 0, reason: 'von Alice' },
       { pid: pids.answered, reporter_uid: uidOf(t.board, 'Bob'), reason: 'über Alice' },
@@ -180,7 +263,7 @@ describe('deleting an account', () => {
     assertCountersMatchTables(t.board);
   });
 
-  test('the user\'s image files and avatar are removed', () => {
+  test("the user's image files and avatar are removed", () => {
     assert.deepEqual(mediaFiles(t.board), []);
     for (const path of Object.values(files)) assert.equal(existsSync(join(t.board.config.mediaDir, path)), false, path);
   });
@@ -198,7 +281,7 @@ describe('entry ids after an account deletion', () => {
 
   // Open: entries.pid is a plain INTEGER PRIMARY KEY, so SQLite hands out max(pid) + 1 again once
   // the newest row is removed. Fixing it needs a schema migration (AUTOINCREMENT or a stored high-water mark).
-  test('a removed entry\'s pid is not given to a new entry (a shared /e/<pid> link must not show someone else\'s post)', async () => {
+  test("a removed entry's pid is not given to a new entry (a shared /e/<pid> link must not show someone else's post)", async () => {
     const anna = await member(t.board, 'Anna');
     const bert = await member(t.board, 'Bert');
     await post(bert, 'Bert zuerst');

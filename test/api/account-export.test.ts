@@ -4,7 +4,19 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { before, describe, test } from 'node:test';
 import yauzl from 'yauzl';
-import { assertDocumented, assertError, imageFixture, limitsOff, password, post, uidOf, useBoard, visitor, type Client, type TestBoard } from '../helpers.ts';
+import {
+  assertDocumented,
+  assertError,
+  imageFixture,
+  limitsOff,
+  password,
+  post,
+  uidOf,
+  useBoard,
+  visitor,
+  type Client,
+  type TestBoard,
+} from '../helpers.ts';
 
 interface Download {
   status: number;
@@ -32,15 +44,24 @@ async function unzip(bytes: Buffer): Promise<Map<string, Buffer>> {
   return files;
 }
 
-async function postImage(client: Client, content: string, replyTo?: number, alt?: string): Promise<{ pid: number; filepath: string }> {
+async function postImage(
+  client: Client,
+  content: string,
+  replyTo?: number,
+  alt?: string,
+): Promise<{ pid: number; filepath: string }> {
   const image = await imageFixture({ background: content.length % 2 ? '#a33' : '#3a3' });
-  const answer = await client.postMultipart('/api/entry/create', { content, reply_to: replyTo, alt }, [{ name: 'file', filename: 'x.jpg', type: 'image/jpeg', data: image }]);
+  const answer = await client.postMultipart('/api/entry/create', { content, reply_to: replyTo, alt }, [
+    { name: 'file', filename: 'x.jpg', type: 'image/jpeg', data: image },
+  ]);
   assert.equal(answer.status, 201, answer.text);
   return answer.body;
 }
 
 async function setAvatar(client: Client): Promise<string> {
-  const answer = await client.postMultipart('/api/user/avatar', {}, [{ name: 'avatar', filename: 'me.jpg', type: 'image/jpeg', data: await imageFixture() }]);
+  const answer = await client.postMultipart('/api/user/avatar', {}, [
+    { name: 'avatar', filename: 'me.jpg', type: 'image/jpeg', data: await imageFixture() },
+  ]);
   assert.equal(answer.status, 200, answer.text);
   return answer.body.avatar;
 }
@@ -67,27 +88,43 @@ describe('GET /api/user/export', () => {
     await setAvatar(bodo);
     const step = () => t.board.clock.advance(1);
 
-    pids.bodoTop = await post(bodo, 'Bodos geheimer Beitrag'); step();
-    const bodoImage = await postImage(bodo, 'Bodos Bild'); step();
-    pids.annaTop = await post(anna, 'Annas erster Beitrag https://example.org/seite'); step();
-    pids.annaReply = await post(anna, 'Anna antwortet Bodo', pids.bodoTop); step();
-    pids.bodoReply = await post(bodo, 'Bodos Antwort an Anna', pids.annaTop); step();
-    const image = await postImage(anna, 'Anna mit Bild', pids.bodoTop, 'Ein roter Ball im Gras'); step();
+    pids.bodoTop = await post(bodo, 'Bodos geheimer Beitrag');
+    step();
+    const bodoImage = await postImage(bodo, 'Bodos Bild');
+    step();
+    pids.annaTop = await post(anna, 'Annas erster Beitrag https://example.org/seite');
+    step();
+    pids.annaReply = await post(anna, 'Anna antwortet Bodo', pids.bodoTop);
+    step();
+    pids.bodoReply = await post(bodo, 'Bodos Antwort an Anna', pids.annaTop);
+    step();
+    const image = await postImage(anna, 'Anna mit Bild', pids.bodoTop, 'Ein roter Ball im Gras');
+    step();
     annaFiles.push(image.filepath);
     pids.annaImage = image.pid;
-    const removed = await postImage(anna, 'Anna wird entfernt'); step();
+    const removed = await postImage(anna, 'Anna wird entfernt');
+    step();
     annaFiles.push(removed.filepath);
     pids.annaRemoved = removed.pid;
-    pids.annaDeleted = await post(anna, 'Anna löscht das'); step();
+    pids.annaDeleted = await post(anna, 'Anna löscht das');
+    step();
     assert.equal((await anna.post(`/api/entry/${pids.annaDeleted}/delete`)).status, 200);
     assert.equal((await mona.post(`/api/mod/entry/${pids.annaRemoved}/remove`, { reason: 'Werbung' })).status, 200);
     await post(mona, 'Monas Notiz', bodoImage.pid);
 
-    for (const [client, pid, mode] of [[anna, pids.bodoTop, 'yes'], [anna, pids.annaTop, 'no'], [bodo, pids.annaTop, 'yes'], [mona, pids.bodoTop, 'no']] as const) {
+    for (const [client, pid, mode] of [
+      [anna, pids.bodoTop, 'yes'],
+      [anna, pids.annaTop, 'no'],
+      [bodo, pids.annaTop, 'yes'],
+      [mona, pids.bodoTop, 'no'],
+    ] as const) {
       assert.equal((await client.post(`/api/entry/${pid}/vote`, { mode })).status, 200);
     }
     assert.equal((await anna.post(`/api/entry/${pids.bodoTop}/report`, { reason: 'Annas Meldung' })).status, 200);
-    assert.equal((await anna.post(`/api/entry/${bodoImage.pid}/report`, { reason: 'Annas zweite Meldung' })).status, 200);
+    assert.equal(
+      (await anna.post(`/api/entry/${bodoImage.pid}/report`, { reason: 'Annas zweite Meldung' })).status,
+      200,
+    );
     assert.equal((await mona.post(`/api/mod/entry/${bodoImage.pid}/dismiss`)).status, 200);
     assert.equal((await bodo.post(`/api/entry/${pids.annaTop}/report`, { reason: 'Bodos Meldegrund' })).status, 200);
     assert.equal((await anna.post('/api/user/mute', { user: 'Bodo Fremd' })).status, 200);
@@ -104,7 +141,10 @@ describe('GET /api/user/export', () => {
     assertDocumented({ ...archive, body: undefined, text: '', request: { method: 'GET', path: '/api/user/export' } });
     assert.equal(archive.headers.get('content-type'), 'application/zip');
     const disposition = archive.headers.get('content-disposition')!;
-    assert.match(disposition, /^attachment; filename="board-Anna_Export-\d{4}-\d{2}-\d{2}\.zip"; filename\*=UTF-8''board-Anna%20Export-\d{4}-\d{2}-\d{2}\.zip$/);
+    assert.match(
+      disposition,
+      /^attachment; filename="board-Anna_Export-\d{4}-\d{2}-\d{2}\.zip"; filename\*=UTF-8''board-Anna%20Export-\d{4}-\d{2}-\d{2}\.zip$/,
+    );
     assert.equal(archive.headers.get('content-length'), null);
     assert.equal(archive.headers.get('transfer-encoding'), 'chunked');
     assert.equal(archive.headers.get('cache-control'), 'no-store');
@@ -112,7 +152,8 @@ describe('GET /api/user/export', () => {
 
   test('holds account.json and exactly the avatar and the images of the account, byte for byte', () => {
     assert.deepEqual([...files.keys()].sort(), ['account.json', ...annaFiles.map((path) => `media/${path}`)].sort());
-    for (const path of annaFiles) assert.ok(readFileSync(join(t.board.config.mediaDir, path)).equals(files.get(`media/${path}`)!), path);
+    for (const path of annaFiles)
+      assert.ok(readFileSync(join(t.board.config.mediaDir, path)).equals(files.get(`media/${path}`)!), path);
   });
 
   test('account.json has the profile as user info shows it', async () => {
@@ -135,7 +176,11 @@ describe('GET /api/user/export', () => {
     assert.deepEqual(account.entries, expected);
     const byPid = new Map(account.entries.map((e: { pid: number }) => [e.pid, e]));
     const deleted = byPid.get(pids.annaDeleted) as Record<string, unknown>;
-    assert.deepEqual([deleted.deleted, deleted.content, deleted.filepath], [1, '', ''], 'a deleted entry: metadata only, its text is gone');
+    assert.deepEqual(
+      [deleted.deleted, deleted.content, deleted.filepath],
+      [1, '', ''],
+      'a deleted entry: metadata only, its text is gone',
+    );
     const removed = byPid.get(pids.annaRemoved) as Record<string, unknown>;
     assert.equal(removed.content, 'Anna wird entfernt', 'the author gets their removed text back');
     assert.equal(removed.removed, 1);
@@ -145,15 +190,34 @@ describe('GET /api/user/export', () => {
     assert.ok(!('alt' in (byPid.get(pids.annaTop) as object)), 'alt only where the author wrote one');
   });
 
-  test('the votes cast and the reports filed by the account are in it, and nobody else\'s', () => {
-    const votes = rows<{ pid: number; yes: number; created_at: number }>(t.board, 'SELECT pid, yes, created_at FROM votes WHERE uid = ? ORDER BY pid', annaUid);
+  test("the votes cast and the reports filed by the account are in it, and nobody else's", () => {
+    const votes = rows<{ pid: number; yes: number; created_at: number }>(
+      t.board,
+      'SELECT pid, yes, created_at FROM votes WHERE uid = ? ORDER BY pid',
+      annaUid,
+    );
     assert.equal(votes.length, 2);
-    assert.deepEqual(account.votes, votes.map(({ pid, yes, created_at }) => ({ pid, mode: yes ? 'yes' : 'no', created_at })));
-    const reports = rows<{ id: number; pid: number; reason: string; created_at: number; closed_at: number; closed_action: string }>(
-      t.board, 'SELECT id, pid, reason, created_at, closed_at, closed_action FROM reports WHERE reporter_uid = ? ORDER BY id', annaUid,
+    assert.deepEqual(
+      account.votes,
+      votes.map(({ pid, yes, created_at }) => ({ pid, mode: yes ? 'yes' : 'no', created_at })),
+    );
+    const reports = rows<{
+      id: number;
+      pid: number;
+      reason: string;
+      created_at: number;
+      closed_at: number;
+      closed_action: string;
+    }>(
+      t.board,
+      'SELECT id, pid, reason, created_at, closed_at, closed_action FROM reports WHERE reporter_uid = ? ORDER BY id',
+      annaUid,
     );
     assert.equal(reports.length, 2);
-    assert.deepEqual(account.reports, reports.map(({ closed_action, ...r }) => (r.closed_at ? { ...r, closed_action } : r)));
+    assert.deepEqual(
+      account.reports,
+      reports.map(({ closed_action, ...r }) => (r.closed_at ? { ...r, closed_action } : r)),
+    );
     assert.equal(account.reports[1].closed_action, 'dismiss');
   });
 
@@ -172,7 +236,10 @@ describe('GET /api/user/export', () => {
     const text = files.get('account.json')!.toString('utf8');
     for (const other of [...othersText, 'Bodo Fremd', 'Mona Mod']) assert.ok(!text.includes(other), other);
     const othersFiles = rows<{ path: string }>(
-      t.board, "SELECT avatar AS path FROM users WHERE uid <> ? AND avatar <> '' UNION SELECT filepath FROM entries WHERE uid <> ? AND filepath <> ''", annaUid, annaUid,
+      t.board,
+      "SELECT avatar AS path FROM users WHERE uid <> ? AND avatar <> '' UNION SELECT filepath FROM entries WHERE uid <> ? AND filepath <> ''",
+      annaUid,
+      annaUid,
     ).map((row) => row.path);
     assert.equal(othersFiles.length, 2, "Bodo's avatar and image");
     for (const path of othersFiles) {
@@ -198,7 +265,9 @@ describe('export rate limit', () => {
 
     const phone = visitor(t.board);
     await phone.post('/api/auth/login', { user: 'Viel Export', pass: password });
-    assertError(await phone.get('/api/user/export'), 429, 'rate.limited', { note: 'another address of the same account' });
+    assertError(await phone.get('/api/user/export'), 429, 'rate.limited', {
+      note: 'another address of the same account',
+    });
     assert.equal((await download(t.members['Andere Person'])).status, 200);
 
     t.board.clock.advance(3600);
@@ -224,7 +293,13 @@ describe('export of a big account', () => {
     const uid = uidOf(t.board, 'Vielschreiberin');
     db.tx(() => {
       for (let i = 0; i < 1234; i++) {
-        const pid = db.run('INSERT INTO entries (uid, created_at, content, root, depth, last_activity) VALUES (?, ?, ?, 0, 0, ?)', uid, i, `Nummer ${i} – äöü`, i).lastInsertRowid;
+        const pid = db.run(
+          'INSERT INTO entries (uid, created_at, content, root, depth, last_activity) VALUES (?, ?, ?, 0, 0, ?)',
+          uid,
+          i,
+          `Nummer ${i} – äöü`,
+          i,
+        ).lastInsertRowid;
         db.run('UPDATE entries SET root = ? WHERE pid = ?', pid, pid);
         if (i % 2) db.run('INSERT INTO votes (pid, uid, yes, created_at) VALUES (?, ?, 1, ?)', pid, uid, i);
       }
@@ -232,7 +307,10 @@ describe('export of a big account', () => {
     const archive = await download(t.members.Vielschreiberin);
     assert.equal(archive.status, 200);
     const account = JSON.parse((await unzip(archive.bytes)).get('account.json')!.toString('utf8'));
-    assert.deepEqual(account.entries.map((e: { content: string }) => e.content), Array.from({ length: 1234 }, (_, i) => `Nummer ${i} – äöü`));
+    assert.deepEqual(
+      account.entries.map((e: { content: string }) => e.content),
+      Array.from({ length: 1234 }, (_, i) => `Nummer ${i} – äöü`),
+    );
     assert.equal(account.votes.length, 617);
   });
 
@@ -241,19 +319,30 @@ describe('export of a big account', () => {
     const uid = uidOf(t.board, 'Vielschreiberin');
     db.tx(() => {
       for (let i = 0; i < 2000; i++) {
-        db.run('UPDATE entries SET content = ? WHERE pid = (SELECT pid FROM entries WHERE uid = ? ORDER BY pid LIMIT 1 OFFSET ?)', randomBytes(700).toString('base64'), uid, i % 1234);
+        db.run(
+          'UPDATE entries SET content = ? WHERE pid = (SELECT pid FROM entries WHERE uid = ? ORDER BY pid LIMIT 1 OFFSET ?)',
+          randomBytes(700).toString('base64'),
+          uid,
+          i % 1234,
+        );
       }
     });
     const client = t.members.Vielschreiberin;
     const aborter = new AbortController();
-    const res = await fetch(`${client.base}/api/user/export`, { headers: { cookie: `session=${client.cookie}`, 'x-forwarded-for': client.ip! }, signal: aborter.signal });
+    const res = await fetch(`${client.base}/api/user/export`, {
+      headers: { cookie: `session=${client.cookie}`, 'x-forwarded-for': client.ip! },
+      signal: aborter.signal,
+    });
     assert.equal(res.status, 200);
     const reader = res.body!.getReader();
     assert.ok((await reader.read()).value!.length > 0);
     aborter.abort();
     await assert.rejects(reader.read());
     assert.equal((await client.get('/api/user/info')).status, 200);
-    assert.ok(!t.board.logs.some((line) => line.startsWith('error ')), t.board.logs.filter((line) => line.startsWith('error ')).join('\n'));
+    assert.ok(
+      !t.board.logs.some((line) => line.startsWith('error ')),
+      t.board.logs.filter((line) => line.startsWith('error ')).join('\n'),
+    );
   });
 });
 
@@ -262,7 +351,10 @@ describe('export failures', () => {
 
   test('HEAD answers the headers only', async () => {
     const client = t.members['Kopf Frage'];
-    const res = await fetch(`${client.base}/api/user/export`, { method: 'HEAD', headers: { cookie: `session=${client.cookie}`, 'x-forwarded-for': client.ip! } });
+    const res = await fetch(`${client.base}/api/user/export`, {
+      method: 'HEAD',
+      headers: { cookie: `session=${client.cookie}`, 'x-forwarded-for': client.ip! },
+    });
     assert.equal(res.status, 200);
     assert.equal(res.headers.get('content-type'), 'application/zip');
     assert.equal((await res.arrayBuffer()).byteLength, 0);
@@ -271,7 +363,9 @@ describe('export failures', () => {
   test('a database failure before the first byte answers 500 internal', async () => {
     await post(t.members['Pech Vogel'], 'etwas');
     const db = t.board.app.services.db;
-    db.setFault((sql) => (sql.includes('FROM sessions') && sql.includes('LIMIT') ? new Error('disk I/O error') : undefined));
+    db.setFault((sql) =>
+      sql.includes('FROM sessions') && sql.includes('LIMIT') ? new Error('disk I/O error') : undefined,
+    );
     try {
       assertError(await t.members['Pech Vogel'].get('/api/user/export'), 500, 'internal');
     } finally {
@@ -281,10 +375,14 @@ describe('export failures', () => {
 
   test('a database failure while the archive streams cuts the connection and is logged; the server goes on', async () => {
     const db = t.board.app.services.db;
-    db.setFault((sql) => (sql.includes('FROM entries WHERE uid = ? AND pid > ?') ? new Error('disk I/O error') : undefined));
+    db.setFault((sql) =>
+      sql.includes('FROM entries WHERE uid = ? AND pid > ?') ? new Error('disk I/O error') : undefined,
+    );
     try {
       const client = t.members['Pech Vogel'];
-      const res = await fetch(`${client.base}/api/user/export`, { headers: { cookie: `session=${client.cookie}`, 'x-forwarded-for': client.ip! } });
+      const res = await fetch(`${client.base}/api/user/export`, {
+        headers: { cookie: `session=${client.cookie}`, 'x-forwarded-for': client.ip! },
+      });
       assert.equal(res.status, 200, 'the headers went out before the failure');
       await assert.rejects(res.arrayBuffer());
     } finally {

@@ -8,7 +8,16 @@ import { openDb, type Db } from '../../lib/db/db.ts';
 import { createEntry } from '../../lib/entries/entries.ts';
 import { fileReport } from '../../lib/moderation/reports.ts';
 import { castVote } from '../../lib/entries/votes.ts';
-import { accountRemovalDone, consistencyProblems, limitsOff, member, password, startProxiedBoard, uidOf, type TestBoard } from '../helpers.ts';
+import {
+  accountRemovalDone,
+  consistencyProblems,
+  limitsOff,
+  member,
+  password,
+  startProxiedBoard,
+  uidOf,
+  type TestBoard,
+} from '../helpers.ts';
 
 /**
  * Finding 1 of the abuse review, last part: deleting an account with a deep chain blocked the
@@ -19,11 +28,13 @@ import { accountRemovalDone, consistencyProblems, limitsOff, member, password, s
 /** A large account, written straight through the domain functions (fast, and every count kept right). */
 function bigAccount(db: Db, uid: number, other: number, now: number): void {
   let parent = 0;
-  for (let depth = 0; depth <= 200; depth++) parent = createEntry(db, { uid, content: `Kette ${depth}`, filepath: '', replyTo: parent, link: '' }, now)!;
+  for (let depth = 0; depth <= 200; depth++)
+    parent = createEntry(db, { uid, content: `Kette ${depth}`, filepath: '', replyTo: parent, link: '' }, now)!;
   for (let i = 0; i < 300; i++) {
     const pid = createEntry(db, { uid, content: `Beitrag ${i}`, filepath: '', replyTo: 0, link: '' }, now + i)!;
     castVote(db, pid, other, i % 2 ? 'yes' : 'no', now);
-    if (i % 50 === 0) createEntry(db, { uid: other, content: `Antwort ${i}`, filepath: '', replyTo: pid, link: '' }, now + i);
+    if (i % 50 === 0)
+      createEntry(db, { uid: other, content: `Antwort ${i}`, filepath: '', replyTo: pid, link: '' }, now + i);
     const others = createEntry(db, { uid: other, content: `fremd ${i}`, filepath: '', replyTo: 0, link: '' }, now + i)!;
     castVote(db, others, uid, 'yes', now);
     if (i % 10 === 0) fileReport(db, others, uid, 'gemeldet', now);
@@ -55,7 +66,10 @@ describe('deleting a large account', () => {
     assert.equal(db.one<{ n: number }>('SELECT count(*) AS n FROM sessions WHERE uid = ?', uid)!.n, 0);
     assert.equal((await board.client().post('/api/auth/login', { user: 'Gross', pass: password })).status, 401);
     assert.equal(pendingCount(db), 1);
-    assert.ok(db.one<{ n: number }>('SELECT count(*) AS n FROM entries WHERE uid = ?', uid)!.n > 500, 'the entries wait for the job');
+    assert.ok(
+      db.one<{ n: number }>('SELECT count(*) AS n FROM entries WHERE uid = ?', uid)!.n > 500,
+      'the entries wait for the job',
+    );
   });
 
   test('after a restart the job resumes; it works in many slices, other requests are answered in between, and every count is exact at the end', async () => {
@@ -72,9 +86,21 @@ describe('deleting a large account', () => {
     assert.ok(board.app.jobs!.accountRemoval!.slices > 1, `slices: ${board.app.jobs!.accountRemoval!.slices}`);
     assert.ok(answeredWhilePending > 0, 'requests were answered while the removal went on');
     assert.deepEqual(consistencyProblems(db.raw), []);
-    assert.equal(db.one<{ n: number }>("SELECT count(*) AS n FROM entries WHERE content LIKE 'Kette %' OR content LIKE 'Beitrag %'")!.n, 0);
-    assert.equal(db.one<{ n: number }>('SELECT count(*) AS n FROM entries WHERE uid = 0 AND deleted = 1')!.n, 6, 'tombstones where Klein replied');
-    assert.equal(db.one<{ n: number }>("SELECT count(*) AS n FROM reports WHERE reason = 'gemeldet' AND reporter_uid = 0")!.n, 30);
+    assert.equal(
+      db.one<{ n: number }>(
+        "SELECT count(*) AS n FROM entries WHERE content LIKE 'Kette %' OR content LIKE 'Beitrag %'",
+      )!.n,
+      0,
+    );
+    assert.equal(
+      db.one<{ n: number }>('SELECT count(*) AS n FROM entries WHERE uid = 0 AND deleted = 1')!.n,
+      6,
+      'tombstones where Klein replied',
+    );
+    assert.equal(
+      db.one<{ n: number }>("SELECT count(*) AS n FROM reports WHERE reason = 'gemeldet' AND reporter_uid = 0")!.n,
+      30,
+    );
   });
 });
 
@@ -93,7 +119,8 @@ describe('two server processes on one database', () => {
       assert.equal((await gross.post('/api/user/delete', { pass1: password })).status, 200);
       const connections = [board.app.services.db, second];
       let slices = 0;
-      for (let done = false; !done; slices++) done = removeAccountSlice(connections[slices % 2]!, uid, board.clock.now(), 2).done;
+      for (let done = false; !done; slices++)
+        done = removeAccountSlice(connections[slices % 2]!, uid, board.clock.now(), 2).done;
       assert.ok(slices > 2, `slices: ${slices}`);
       assert.equal(pendingCount(second), 0);
       assert.deepEqual(consistencyProblems(second.raw), []);
@@ -104,8 +131,14 @@ describe('two server processes on one database', () => {
   });
 
   test('two boards running the job at once finish every queued account exactly once', async () => {
-    const one = await startProxiedBoard(limitsOff, { dataDir, accountRemoval: { paused: true, sliceMs: 2, pollMs: 50 } });
-    const two = await startProxiedBoard(limitsOff, { dataDir, accountRemoval: { paused: true, sliceMs: 2, pollMs: 50 } });
+    const one = await startProxiedBoard(limitsOff, {
+      dataDir,
+      accountRemoval: { paused: true, sliceMs: 2, pollMs: 50 },
+    });
+    const two = await startProxiedBoard(limitsOff, {
+      dataDir,
+      accountRemoval: { paused: true, sliceMs: 2, pollMs: 50 },
+    });
     try {
       const klein = await member(one, 'Zweiter Klein');
       for (const name of ['Eins', 'Zwei']) {

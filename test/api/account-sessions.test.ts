@@ -1,20 +1,39 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { assertDocumented, assertError, day, member, password, uidOf, useBoard, visitor, type Client, type TestBoard } from '../helpers.ts';
+import {
+  assertDocumented,
+  assertError,
+  day,
+  member,
+  password,
+  uidOf,
+  useBoard,
+  visitor,
+  type Client,
+  type TestBoard,
+} from '../helpers.ts';
 
 const firefoxLinux = 'Mozilla/5.0 (X11; Linux x86_64; rv:128.0) Gecko/20100101 Firefox/128.0';
-const safariIphone = 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1';
+const safariIphone =
+  'Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1';
 
 /** Logs the account in once more from a device of its own, with this User-Agent and lifetime. */
 async function login(board: TestBoard, username: string, userAgent: string, timeout = day): Promise<Client> {
   const device = visitor(board);
-  const answer = await device.post('/api/auth/login', { user: username, pass: password, timeout }, { 'user-agent': userAgent });
+  const answer = await device.post(
+    '/api/auth/login',
+    { user: username, pass: password, timeout },
+    { 'user-agent': userAgent },
+  );
   assert.equal(answer.status, 200, answer.text);
   return device;
 }
 
 function storedSessions(board: TestBoard, username: string) {
-  return board.app.services.db.all<{ token_hash: Buffer; public_id: string }>('SELECT token_hash, public_id FROM sessions WHERE uid = ?', uidOf(board, username));
+  return board.app.services.db.all<{ token_hash: Buffer; public_id: string }>(
+    'SELECT token_hash, public_id FROM sessions WHERE uid = ?',
+    uidOf(board, username),
+  );
 }
 
 describe('GET /api/user/sessions', () => {
@@ -31,16 +50,41 @@ describe('GET /api/user/sessions', () => {
     const answer = await laptop.get('/api/user/sessions');
     assert.equal(answer.status, 200, answer.text);
     assertDocumented(answer);
-    const list = answer.body as { id: string; created_at: number; expires: number; description: string; device: string; current: number }[];
+    const list = answer.body as {
+      id: string;
+      created_at: number;
+      expires: number;
+      description: string;
+      device: string;
+      current: number;
+    }[];
     assert.equal(list.length, 3);
-    assert.deepEqual(list.map((s) => Object.keys(s).sort()), Array(3).fill(['created_at', 'current', 'description', 'device', 'expires', 'id']));
+    assert.deepEqual(
+      list.map((s) => Object.keys(s).sort()),
+      Array(3).fill(['created_at', 'current', 'description', 'device', 'expires', 'id']),
+    );
     const now = t.board.clock.now();
-    assert.deepEqual(list.map((s) => s.created_at), [now - 10, now - 20, now - 30]);
-    assert.deepEqual(list.map((s) => s.current), [0, 1, 0]);
-    assert.deepEqual(list.map((s) => s.description.slice(0, 11)), ['Mozilla/5.0', 'Mozilla/5.0', 'node']);
-    assert.deepEqual(list.slice(0, 2).map((s) => s.device), ['Safari auf iPhone', 'Firefox auf Linux']);
+    assert.deepEqual(
+      list.map((s) => s.created_at),
+      [now - 10, now - 20, now - 30],
+    );
+    assert.deepEqual(
+      list.map((s) => s.current),
+      [0, 1, 0],
+    );
+    assert.deepEqual(
+      list.map((s) => s.description.slice(0, 11)),
+      ['Mozilla/5.0', 'Mozilla/5.0', 'node'],
+    );
+    assert.deepEqual(
+      list.slice(0, 2).map((s) => s.device),
+      ['Safari auf iPhone', 'Firefox auf Linux'],
+    );
     assert.equal(list[0]!.expires, now - 10 + 3600);
-    assert.deepEqual((await phone.get('/api/user/sessions')).body.map((s: { current: number }) => s.current), [1, 0, 0]);
+    assert.deepEqual(
+      (await phone.get('/api/user/sessions')).body.map((s: { current: number }) => s.current),
+      [1, 0, 0],
+    );
   });
 
   test('ids are opaque: neither the token nor its hash, unique, and stable between calls', async () => {
@@ -54,7 +98,10 @@ describe('GET /api/user/sessions', () => {
       assert.match(id, /^[0-9a-f]{32}$/);
       assert.notEqual(id, owner.cookie);
       for (const row of stored) {
-        assert.ok(!row.token_hash.toString('hex').includes(id) && !row.token_hash.toString('base64url').includes(id), 'not the hash');
+        assert.ok(
+          !row.token_hash.toString('hex').includes(id) && !row.token_hash.toString('base64url').includes(id),
+          'not the hash',
+        );
       }
     }
     assert.deepEqual(ids.sort(), stored.map((row) => row.public_id).sort());
@@ -68,7 +115,10 @@ describe('GET /api/user/sessions', () => {
     assert.equal((await owner.get('/api/user/sessions')).body.length, 2);
     t.board.clock.advance(121);
     const list = (await owner.get('/api/user/sessions')).body as { current: number }[];
-    assert.deepEqual(list.map((s) => s.current), [1]);
+    assert.deepEqual(
+      list.map((s) => s.current),
+      [1],
+    );
   });
 
   test('a session written without a public id (an old row, a tool) gets a random one from the database', async () => {
@@ -76,7 +126,14 @@ describe('GET /api/user/sessions', () => {
     const db = t.board.app.services.db;
     const uid = uidOf(t.board, 'Alte Zeile');
     for (const fill of [1, 2]) {
-      db.run('INSERT INTO sessions (token_hash, uid, created_at, expires, description) VALUES (?, ?, ?, ?, ?)', Buffer.alloc(32, fill), uid, 0, t.board.clock.now() + day, '');
+      db.run(
+        'INSERT INTO sessions (token_hash, uid, created_at, expires, description) VALUES (?, ?, ?, ?, ?)',
+        Buffer.alloc(32, fill),
+        uid,
+        0,
+        t.board.clock.now() + day,
+        '',
+      );
     }
     const ids = storedSessions(t.board, 'Alte Zeile').map((row) => row.public_id);
     assert.equal(new Set(ids).size, 3);
@@ -126,7 +183,9 @@ describe('POST /api/user/sessions/{id}/revoke', () => {
     const theirs = await member(t.board, 'Tom Fremd');
     const theirId = await idOf(theirs, 1);
     for (const id of [theirId, '0'.repeat(32), 'nonsense', '%20', theirs.cookie]) {
-      assertError(await mine.post(`/api/user/sessions/${encodeURIComponent(id)}/revoke`), 404, 'session.not_found', { note: id });
+      assertError(await mine.post(`/api/user/sessions/${encodeURIComponent(id)}/revoke`), 404, 'session.not_found', {
+        note: id,
+      });
     }
     assert.equal((await theirs.get('/api/user/info')).status, 200);
     assert.equal((await mine.get('/api/user/info')).status, 200);

@@ -30,14 +30,25 @@ function namespaceOptions(): string[] | string {
 const unshare = namespaceOptions();
 
 /** Mounts a tmpfs of `size` bytes on `folder` in a namespace of its own, runs board-admin there, and lists what it left in the folder. */
-function adminOnSmallDisk(size: number, folder: string, args: string[], env: Record<string, string>): Promise<{ code: number | null; stderr: string; stdout: string; left: string }> {
-  const script = 'size=$1; folder=$2; shift 2; mount -t tmpfs -o "size=$size" board-full "$folder" || exit 97; "$@"; code=$?; printf "left:%s" "$(ls -A "$folder")"; exit $code';
+function adminOnSmallDisk(
+  size: number,
+  folder: string,
+  args: string[],
+  env: Record<string, string>,
+): Promise<{ code: number | null; stderr: string; stdout: string; left: string }> {
+  const script =
+    'size=$1; folder=$2; shift 2; mount -t tmpfs -o "size=$size" board-full "$folder" || exit 97; "$@"; code=$?; printf "left:%s" "$(ls -A "$folder")"; exit $code';
   return new Promise((resolve, reject) => {
-    execFile('unshare', [...(unshare as string[]), 'sh', '-c', script, 'sh', String(size), folder, adminBin, ...args], { env: { ...process.env, ...env }, timeout: 60_000 }, (err, stdout, stderr) => {
-      if (err && typeof err.code !== 'number') return reject(err);
-      const [out, left] = stdout.split('left:');
-      resolve({ code: err ? (err.code as number) : 0, stdout: out!, stderr, left: left ?? '(not listed)' });
-    });
+    execFile(
+      'unshare',
+      [...(unshare as string[]), 'sh', '-c', script, 'sh', String(size), folder, adminBin, ...args],
+      { env: { ...process.env, ...env }, timeout: 60_000 },
+      (err, stdout, stderr) => {
+        if (err && typeof err.code !== 'number') return reject(err);
+        const [out, left] = stdout.split('left:');
+        resolve({ code: err ? (err.code as number) : 0, stdout: out!, stderr, left: left ?? '(not listed)' });
+      },
+    );
   });
 }
 
@@ -52,10 +63,22 @@ describe('a backup into a disk that fills up', { skip: typeof unshare === 'strin
     for (let i = 0; i < 4; i++) {
       const noise = randomBytes(600 * 600 * 3); // about 500 KB as a JPEG of quality 100
       const path = boardMediaPath('preview');
-      writeFileSync(join(t.board.config.mediaDir, path), await sharp(noise, { raw: { width: 600, height: 600, channels: 3 } }).jpeg({ quality: 100 }).toBuffer());
-      db.run('INSERT INTO previews (url, title, thumb, fetched_at) VALUES (?, ?, ?, 1)', `https://example.org/${i}`, 'Rauschen', path);
+      writeFileSync(
+        join(t.board.config.mediaDir, path),
+        await sharp(noise, { raw: { width: 600, height: 600, channels: 3 } })
+          .jpeg({ quality: 100 })
+          .toBuffer(),
+      );
+      db.run(
+        'INSERT INTO previews (url, title, thumb, fetched_at) VALUES (?, ?, ?, 1)',
+        `https://example.org/${i}`,
+        'Rauschen',
+        path,
+      );
     }
-    const { n } = db.one<{ n: number }>('SELECT page_count * page_size AS n FROM pragma_page_count(), pragma_page_size()')!;
+    const { n } = db.one<{ n: number }>(
+      'SELECT page_count * page_size AS n FROM pragma_page_count(), pragma_page_size()',
+    )!;
     databaseBytes = n;
   });
 
@@ -70,7 +93,9 @@ describe('a backup into a disk that fills up', { skip: typeof unshare === 'strin
     test(`${what}: one line on stderr, exit 1, nothing left in the folder, no media hold left`, async () => {
       const folder = emptyFolder();
       const file = join(folder, 'board.tar');
-      const run = await adminOnSmallDisk(size(), folder, ['backup', ...options, file, '-q'], { BOARD_DATA: t.board.config.dataDir });
+      const run = await adminOnSmallDisk(size(), folder, ['backup', ...options, file, '-q'], {
+        BOARD_DATA: t.board.config.dataDir,
+      });
       assert.notEqual(run.code, 97, `mounting the tmpfs failed: ${run.stderr}`);
       assert.equal(run.stderr, `board-admin: backup: no space left in ${folder} (ENOSPC)\n`);
       assert.equal(run.code, 1);
@@ -83,8 +108,16 @@ describe('a backup into a disk that fills up', { skip: typeof unshare === 'strin
   }
 
   for (const [what, size, refusal] of [
-    ['its database', () => Math.floor(databaseBytes / 2), /the archive's board\.db needs \d+\.\d MiB, but (\S+) has \d+\.\d MiB free/],
-    ['an image', () => Math.floor(databaseBytes * 1.5) + 100 * 1024, /media\/preview\/[0-9a-f]{32}\.jpg needs 0\.\d MiB, but (\S+) has \d+\.\d MiB free/],
+    [
+      'its database',
+      () => Math.floor(databaseBytes / 2),
+      /the archive's board\.db needs \d+\.\d MiB, but (\S+) has \d+\.\d MiB free/,
+    ],
+    [
+      'an image',
+      () => Math.floor(databaseBytes * 1.5) + 100 * 1024,
+      /media\/preview\/[0-9a-f]{32}\.jpg needs 0\.\d MiB, but (\S+) has \d+\.\d MiB free/,
+    ],
   ] as const) {
     test(`restore into a BOARD_DATA without room for ${what}: refused before writing it, one line, exit 1, nothing left`, async () => {
       const archive = join(emptyFolder(), 'board.tar');
@@ -99,9 +132,14 @@ describe('a backup into a disk that fills up', { skip: typeof unshare === 'strin
     });
   }
 
-  test('the same disk with room enough takes the whole archive (the sizes above are the disk\'s, not the code\'s)', async () => {
+  test("the same disk with room enough takes the whole archive (the sizes above are the disk's, not the code's)", async () => {
     const folder = emptyFolder();
-    const run = await adminOnSmallDisk(2 * databaseBytes + 8 * 1048576, folder, ['backup', '--with-media', join(folder, 'board.tar'), '-q'], { BOARD_DATA: t.board.config.dataDir });
+    const run = await adminOnSmallDisk(
+      2 * databaseBytes + 8 * 1048576,
+      folder,
+      ['backup', '--with-media', join(folder, 'board.tar'), '-q'],
+      { BOARD_DATA: t.board.config.dataDir },
+    );
     assert.equal(run.code, 0, run.stderr);
     assert.match(run.stdout, /and 4 media files /);
     assert.equal(run.left, 'board.tar');

@@ -1,7 +1,16 @@
 import Database from 'better-sqlite3';
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
-import { createReadStream, createWriteStream, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import {
+  createReadStream,
+  createWriteStream,
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  writeFileSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import { before, describe, test } from 'node:test';
 import { extract, pack } from 'tar-stream';
@@ -17,7 +26,10 @@ import { boardMediaPath, emptyFolder, imageFixture, limitsOff, runAdmin, runAdmi
  * them, each named by a row of that database, once, in the format its name says.
  */
 
-interface TarEntry { name: string; data: Buffer }
+interface TarEntry {
+  name: string;
+  data: Buffer;
+}
 
 /** Every entry of a tar file, read with tar-stream (the project's tar library). */
 async function readTar(file: string): Promise<TarEntry[]> {
@@ -46,7 +58,7 @@ async function writeTar(entries: readonly TarEntry[]): Promise<string> {
 /** Rewrites the size field of one entry's header (and its checksum): a header that claims more than follows. */
 function claimSize(file: string, name: string, size: number): void {
   const bytes = readFileSync(file);
-  for (let at = 0; at + 512 <= bytes.length;) {
+  for (let at = 0; at + 512 <= bytes.length; ) {
     const header = bytes.subarray(at, at + 512);
     const own = header.subarray(0, 100).toString('utf8').replace(/\0.*$/s, '');
     const length = parseInt(header.subarray(124, 136).toString('latin1'), 8) || 0;
@@ -66,21 +78,32 @@ function claimSize(file: string, name: string, size: number): void {
 function dataFolderState(data: string) {
   const files = (readdirSync(data, { recursive: true }) as string[]).sort().map((path) => {
     const info = lstatSync(join(data, path));
-    const content = info.isFile() ? createHash('sha256').update(readFileSync(join(data, path))).digest('hex') : info.isDirectory() ? 'folder' : 'other';
+    const content = info.isFile()
+      ? createHash('sha256')
+          .update(readFileSync(join(data, path)))
+          .digest('hex')
+      : info.isDirectory()
+        ? 'folder'
+        : 'other';
     return `${path} ${(info.mode & 0o7777).toString(8)} ${content}`;
   });
   const db = new Database(join(data, 'board.db'), { readonly: true, fileMustExist: true });
   try {
-    const rows = ['SELECT pid, content, filepath FROM entries ORDER BY pid', 'SELECT uid, username, avatar FROM users ORDER BY uid', 'SELECT url, thumb FROM previews ORDER BY url']
-      .map((sql) => db.prepare(sql).all());
+    const rows = [
+      'SELECT pid, content, filepath FROM entries ORDER BY pid',
+      'SELECT uid, username, avatar FROM users ORDER BY uid',
+      'SELECT url, thumb FROM previews ORDER BY url',
+    ].map((sql) => db.prepare(sql).all());
     return { files, rows };
   } finally {
     db.close();
   }
 }
 
-const scriptPage = '<!doctype html><title>x</title><script>fetch("/api/user/info").then((r) => r.text()).then((t) => fetch("/api/entry/create", { method: "POST", body: new URLSearchParams({ content: t }) }))</script>\n';
-const scriptSvg = '<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><script>fetch("/api/user/info")</script></svg>\n';
+const scriptPage =
+  '<!doctype html><title>x</title><script>fetch("/api/user/info").then((r) => r.text()).then((t) => fetch("/api/entry/create", { method: "POST", body: new URLSearchParams({ content: t }) }))</script>\n';
+const scriptSvg =
+  '<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><script>fetch("/api/user/info")</script></svg>\n';
 
 describe('a backup archive with more in it than the board wrote', () => {
   const t = useBoard({ env: limitsOff, members: ['Anna'] });
@@ -90,17 +113,37 @@ describe('a backup archive with more in it than the board wrote', () => {
   before(async () => {
     const image = await imageFixture();
     const anna = t.members.Anna;
-    assert.equal((await anna.postMultipart('/api/entry/create', { content: 'Bild' }, [{ name: 'file', filename: 'a.jpg', type: 'image/jpeg', data: image }])).status, 201);
-    assert.equal((await anna.postMultipart('/api/user/avatar', {}, [{ name: 'avatar', filename: 'a.jpg', type: 'image/jpeg', data: image }])).status, 200);
+    assert.equal(
+      (
+        await anna.postMultipart('/api/entry/create', { content: 'Bild' }, [
+          { name: 'file', filename: 'a.jpg', type: 'image/jpeg', data: image },
+        ])
+      ).status,
+      201,
+    );
+    assert.equal(
+      (
+        await anna.postMultipart('/api/user/avatar', {}, [
+          { name: 'avatar', filename: 'a.jpg', type: 'image/jpeg', data: image },
+        ])
+      ).status,
+      200,
+    );
     const thumb = boardMediaPath('preview');
     mkdirSync(join(t.board.config.mediaDir, 'preview'), { recursive: true, mode: 0o700 });
     writeFileSync(join(t.board.config.mediaDir, thumb), image);
-    t.board.app.services.db.run("INSERT INTO previews (url, title, thumb, fetched_at) VALUES ('https://example.org/', 'Beispiel', ?, 1)", thumb);
+    t.board.app.services.db.run(
+      "INSERT INTO previews (url, title, thumb, fetched_at) VALUES ('https://example.org/', 'Beispiel', ?, 1)",
+      thumb,
+    );
     archive = join(emptyFolder(), 'board.tar');
     const run = await runAdmin(t.board, ['backup', '--with-media', archive, '-q']);
     assert.equal(run.code, 0, run.stderr);
     entries = await readTar(archive);
-    assert.deepEqual(entries.map((e) => e.name.split('/').slice(0, 2).join('/')), ['board.db', 'media/a', 'media/e', 'media/preview']);
+    assert.deepEqual(
+      entries.map((e) => e.name.split('/').slice(0, 2).join('/')),
+      ['board.db', 'media/a', 'media/e', 'media/preview'],
+    );
   });
 
   /** A stopped board's data folder, restored from the real archive and then changed, so that any restore over it would show. */
@@ -109,7 +152,9 @@ describe('a backup archive with more in it than the board wrote', () => {
     const run = await runAdminWith(['restore', archive, '-q'], { BOARD_DATA: data });
     assert.equal(run.code, 0, run.stderr);
     const db = new Database(join(data, 'board.db'));
-    db.prepare("INSERT INTO previews (url, title, thumb, fetched_at) VALUES ('https://example.org/after', 'Danach', '', 2)").run();
+    db.prepare(
+      "INSERT INTO previews (url, title, thumb, fetched_at) VALUES ('https://example.org/after', 'Danach', '', 2)",
+    ).run();
     db.close();
     return data;
   }
@@ -124,7 +169,10 @@ describe('a backup archive with more in it than the board wrote', () => {
     }
   }
 
-  for (const [name, body] of [['media/a/x.html', scriptPage], ['media/preview/y.svg', scriptSvg]] as const) {
+  for (const [name, body] of [
+    ['media/a/x.html', scriptPage],
+    ['media/preview/y.svg', scriptSvg],
+  ] as const) {
     test(`a real backup plus ${name} with a script: verify exits 1 naming it, restore refuses and changes neither rows nor files`, async () => {
       const hostile = await writeTar([...entries, { name, data: Buffer.from(body) }]);
       const refusal = `the archive holds "${name}", which is neither board.db nor a media file`;
@@ -132,7 +180,12 @@ describe('a backup archive with more in it than the board wrote', () => {
       const verify = await runAdminWith(['verify', hostile]);
       assert.equal(verify.code, 1, verify.stdout);
       assert.equal(verify.stdout, '');
-      assert.match(verify.stderr, new RegExp(`^board-admin: verify: problem: ${hostile}: ${refusal.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} \\(archive, schema \\d+ .*\\)\\n$`));
+      assert.match(
+        verify.stderr,
+        new RegExp(
+          `^board-admin: verify: problem: ${hostile}: ${refusal.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} \\(archive, schema \\d+ .*\\)\\n$`,
+        ),
+      );
 
       const data = await liveData();
       const before = dataFolderState(data);
@@ -147,7 +200,9 @@ describe('a backup archive with more in it than the board wrote', () => {
 
   test('the same page under a name the board writes (an .html saved as e/<hex>.jpg) is refused by its bytes', async () => {
     const image = entries.find((e) => e.name.startsWith('media/e/'))!;
-    const hostile = await writeTar(entries.map((e) => (e === image ? { name: e.name, data: Buffer.from(scriptPage) } : e)));
+    const hostile = await writeTar(
+      entries.map((e) => (e === image ? { name: e.name, data: Buffer.from(scriptPage) } : e)),
+    );
     const data = await liveData();
     const before = dataFolderState(data);
     const run = await runAdminWith(['restore', hostile, '-q'], { BOARD_DATA: data });
@@ -168,20 +223,59 @@ describe('a backup archive with more in it than the board wrote', () => {
     const oversized = await writeTar(entries);
     claimSize(oversized, avatar.name, 65 * 1048576);
     const cases: [string, string | Promise<string>, RegExp][] = [
-      ['an image of the board\'s kind that no row names', writeTar([...entries, { name: unnamed, data: image }]), new RegExp(`^the archive holds "${unnamed}", which is a media file no row of its database names$`)],
-      ['a PNG, SVG or other format under the name of a JPEG', writeTar(entries.map((e) => (e === avatar ? { name: e.name, data: Buffer.from(scriptSvg) } : e))), /^the archive holds "media\/a\/[0-9a-f]{32}\.jpg", which is not a JPEG image$/],
-      ['an empty image', writeTar(entries.map((e) => (e === avatar ? { name: e.name, data: Buffer.alloc(0) } : e))), /which is not a JPEG image$/],
-      ['the same image twice', writeTar([...entries, avatar]), /^the archive holds "media\/a\/[0-9a-f]{32}\.jpg" twice$/],
-      ['an image before board.db', writeTar([avatar, ...entries.filter((e) => e !== avatar)]), /^the archive begins with "media\/a\/[0-9a-f]{32}\.jpg", not with board\.db$/],
-      ['a header claiming 65 MiB', oversized, /^the archive holds "media\/a\/[0-9a-f]{32}\.jpg", which is larger than any image the board writes \(64 MiB\)$/],
-      ['an image in a folder the board does not have', writeTar([...entries, { name: 'media/x/' + media[0]!.name.split('/')[2], data: image }]), /which is neither board\.db nor a media file$/],
-      ['a thumbnail as PNG (the board writes thumbnails as JPEG only)', writeTar([...entries, { name: `media/${boardMediaPath('preview', 'png')}`, data: await imageFixture({ format: 'png' }) }]), /which is neither board\.db nor a media file$/],
+      [
+        "an image of the board's kind that no row names",
+        writeTar([...entries, { name: unnamed, data: image }]),
+        new RegExp(`^the archive holds "${unnamed}", which is a media file no row of its database names$`),
+      ],
+      [
+        'a PNG, SVG or other format under the name of a JPEG',
+        writeTar(entries.map((e) => (e === avatar ? { name: e.name, data: Buffer.from(scriptSvg) } : e))),
+        /^the archive holds "media\/a\/[0-9a-f]{32}\.jpg", which is not a JPEG image$/,
+      ],
+      [
+        'an empty image',
+        writeTar(entries.map((e) => (e === avatar ? { name: e.name, data: Buffer.alloc(0) } : e))),
+        /which is not a JPEG image$/,
+      ],
+      [
+        'the same image twice',
+        writeTar([...entries, avatar]),
+        /^the archive holds "media\/a\/[0-9a-f]{32}\.jpg" twice$/,
+      ],
+      [
+        'an image before board.db',
+        writeTar([avatar, ...entries.filter((e) => e !== avatar)]),
+        /^the archive begins with "media\/a\/[0-9a-f]{32}\.jpg", not with board\.db$/,
+      ],
+      [
+        'a header claiming 65 MiB',
+        oversized,
+        /^the archive holds "media\/a\/[0-9a-f]{32}\.jpg", which is larger than any image the board writes \(64 MiB\)$/,
+      ],
+      [
+        'an image in a folder the board does not have',
+        writeTar([...entries, { name: 'media/x/' + media[0]!.name.split('/')[2], data: image }]),
+        /which is neither board\.db nor a media file$/,
+      ],
+      [
+        'a thumbnail as PNG (the board writes thumbnails as JPEG only)',
+        writeTar([
+          ...entries,
+          { name: `media/${boardMediaPath('preview', 'png')}`, data: await imageFixture({ format: 'png' }) },
+        ]),
+        /which is neither board\.db nor a media file$/,
+      ],
     ];
     for (const [what, made, refusal] of cases) {
       const file = await made;
       const data = await liveData();
       const before = dataFolderState(data);
-      await assert.rejects(restoreBackup(loadConfig({ BOARD_DATA: data }), file), (err: Error) => refusal.test(err.message), what);
+      await assert.rejects(
+        restoreBackup(loadConfig({ BOARD_DATA: data }), file),
+        (err: Error) => refusal.test(err.message),
+        what,
+      );
       assert.deepEqual(dataFolderState(data), before, what);
       const verified = await verifyBackup(loadConfig({ BOARD_DATA: data }), file);
       assert.equal(verified.problems.length, 1, what);
@@ -194,10 +288,20 @@ describe('a backup archive with more in it than the board wrote', () => {
     const run = await runAdminWith(['restore', archive, '-q'], { BOARD_DATA: data });
     assert.equal(run.code, 0, run.stderr);
     const mode = (path: string) => (lstatSync(join(data, path)).mode & 0o777).toString(8);
-    const modes = (readdirSync(join(data, 'media'), { recursive: true }) as string[]).sort().map((path) => `media/${path} ${mode(join('media', path))}`);
-    assert.deepEqual(modes.map((line) => line.replace(/[0-9a-f]{32}/, '<name>')), [
-      'media/a 700', 'media/a/<name>.jpg 600', 'media/e 700', 'media/e/<name>.jpg 600', 'media/preview 700', 'media/preview/<name>.jpg 600',
-    ]);
+    const modes = (readdirSync(join(data, 'media'), { recursive: true }) as string[])
+      .sort()
+      .map((path) => `media/${path} ${mode(join('media', path))}`);
+    assert.deepEqual(
+      modes.map((line) => line.replace(/[0-9a-f]{32}/, '<name>')),
+      [
+        'media/a 700',
+        'media/a/<name>.jpg 600',
+        'media/e 700',
+        'media/e/<name>.jpg 600',
+        'media/preview 700',
+        'media/preview/<name>.jpg 600',
+      ],
+    );
     assert.equal(mode('media'), '700');
     assert.equal(mode('board.db'), '600');
     assert.equal(mode('.'), '700');
@@ -219,7 +323,10 @@ describe('a backup archive with more in it than the board wrote', () => {
     const disguised = boardMediaPath('preview');
     writeFileSync(join(media, 'preview', 'y.svg'), scriptSvg);
     writeFileSync(join(media, disguised), scriptPage);
-    db.run("INSERT INTO previews (url, title, thumb, fetched_at) VALUES ('https://example.org/svg', 'x', 'preview/y.svg', 1), ('https://example.org/html', 'x', ?, 1)", disguised);
+    db.run(
+      "INSERT INTO previews (url, title, thumb, fetched_at) VALUES ('https://example.org/svg', 'x', 'preview/y.svg', 1), ('https://example.org/html', 'x', ?, 1)",
+      disguised,
+    );
     try {
       const file = join(emptyFolder(), 'board.tar');
       const run = await runAdmin(t.board, ['backup', '--with-media', file]);
@@ -231,7 +338,10 @@ describe('a backup archive with more in it than the board wrote', () => {
       assert.ok(!names.includes('media/preview/y.svg') && !names.includes(`media/${disguised}`), names.join(', '));
       const data = join(emptyFolder(), 'data');
       assert.equal((await runAdminWith(['restore', file, '-q'], { BOARD_DATA: data })).code, 0);
-      assert.equal(existsSync(join(data, 'media', 'preview', 'y.svg')) || existsSync(join(data, 'media', disguised)), false);
+      assert.equal(
+        existsSync(join(data, 'media', 'preview', 'y.svg')) || existsSync(join(data, 'media', disguised)),
+        false,
+      );
     } finally {
       db.run("DELETE FROM previews WHERE url IN ('https://example.org/svg', 'https://example.org/html')");
     }

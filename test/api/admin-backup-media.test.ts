@@ -1,14 +1,35 @@
 import Database from 'better-sqlite3';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { copyFileSync, createWriteStream, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  copyFileSync,
+  createWriteStream,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { dirname, join } from 'node:path';
 import { before, describe, test } from 'node:test';
 import { pack } from 'tar-stream';
 import { restoreBackup } from '../../lib/admin/restore.ts';
 import { verifyBackup } from '../../lib/admin/verify.ts';
 import { loadConfig } from '../../lib/config.ts';
-import { boardMediaPath, emptyFolder, imageFixture, limitsOff, mediaFiles, post, runAdmin, runAdminWith, startBoard, useBoard } from '../helpers.ts';
+import {
+  boardMediaPath,
+  emptyFolder,
+  imageFixture,
+  limitsOff,
+  mediaFiles,
+  post,
+  runAdmin,
+  runAdminWith,
+  startBoard,
+  useBoard,
+} from '../helpers.ts';
 
 /** backup --with-media, restore and verify: a whole board in one tar file, and back. */
 describe('a board with images, avatars and a preview thumbnail', () => {
@@ -20,24 +41,36 @@ describe('a board with images, avatars and a preview thumbnail', () => {
     image = await imageFixture();
     for (const name of ['Anna', 'Ben'] as const) {
       const client = t.members[name];
-      const withImage = await client.postMultipart('/api/entry/create', { content: `Bild von ${name}` }, [{ name: 'file', filename: 'a.jpg', type: 'image/jpeg', data: image }]);
+      const withImage = await client.postMultipart('/api/entry/create', { content: `Bild von ${name}` }, [
+        { name: 'file', filename: 'a.jpg', type: 'image/jpeg', data: image },
+      ]);
       assert.equal(withImage.status, 201, withImage.text);
       pids.push(withImage.body.pid as number, await post(client, `Text von ${name}`));
-      const avatar = await client.postMultipart('/api/user/avatar', {}, [{ name: 'avatar', filename: 'me.jpg', type: 'image/jpeg', data: image }]);
+      const avatar = await client.postMultipart('/api/user/avatar', {}, [
+        { name: 'avatar', filename: 'me.jpg', type: 'image/jpeg', data: image },
+      ]);
       assert.equal(avatar.status, 200, avatar.text);
     }
     // A link preview's thumbnail, as the preview fetcher would have stored it.
     const thumb = boardMediaPath('preview');
     mkdirSync(join(t.board.config.mediaDir, 'preview'), { recursive: true });
     writeFileSync(join(t.board.config.mediaDir, thumb), image);
-    t.board.app.services.db.run("INSERT INTO previews (url, title, thumb, fetched_at) VALUES ('https://example.org/', 'Beispiel', ?, 1)", thumb);
+    t.board.app.services.db.run(
+      "INSERT INTO previews (url, title, thumb, fetched_at) VALUES ('https://example.org/', 'Beispiel', ?, 1)",
+      thumb,
+    );
   });
 
-  const referenced = () => t.board.app.services.db.all<{ path: string }>(
-    "SELECT filepath AS path FROM entries WHERE filepath <> '' UNION SELECT avatar FROM users WHERE avatar <> '' UNION SELECT thumb FROM previews WHERE thumb <> ''",
-  ).map((r) => r.path).sort();
+  const referenced = () =>
+    t.board.app.services.db
+      .all<{ path: string }>(
+        "SELECT filepath AS path FROM entries WHERE filepath <> '' UNION SELECT avatar FROM users WHERE avatar <> '' UNION SELECT thumb FROM previews WHERE thumb <> ''",
+      )
+      .map((r) => r.path)
+      .sort();
 
-  const tarList = (file: string) => execFileSync('tar', ['-tf', file], { encoding: 'utf8' }).split('\n').filter(Boolean);
+  const tarList = (file: string) =>
+    execFileSync('tar', ['-tf', file], { encoding: 'utf8' }).split('\n').filter(Boolean);
 
   describe('backup --with-media', () => {
     test('writes one tar file that tar lists: board.db first, then every referenced media file', async () => {
@@ -47,14 +80,22 @@ describe('a board with images, avatars and a preview thumbnail', () => {
       assert.equal(run.code, 0, run.stderr);
       const media = referenced();
       assert.equal(media.length, 5, 'two entry images, two avatars, one thumbnail');
-      assert.match(run.stdout, new RegExp(`^backed up ${t.board.config.dbPath} \\(\\d+ pages\\) and 5 media files \\(\\d+\\.\\d MiB\\) to ${file}\\n$`));
+      assert.match(
+        run.stdout,
+        new RegExp(
+          `^backed up ${t.board.config.dbPath} \\(\\d+ pages\\) and 5 media files \\(\\d+\\.\\d MiB\\) to ${file}\\n$`,
+        ),
+      );
       assert.deepEqual(tarList(file), ['board.db', ...media.map((p) => `media/${p}`)]);
       assert.deepEqual(readdirSync(folder), ['board.tar'], 'nothing else left in the folder');
       assert.equal(statSync(file).mode & 0o777, 0o600);
 
       const unpacked = emptyFolder();
       execFileSync('tar', ['-xf', file, '-C', unpacked]);
-      assert.deepEqual(readFileSync(join(unpacked, 'media', media[0]!)), readFileSync(join(t.board.config.mediaDir, media[0]!)));
+      assert.deepEqual(
+        readFileSync(join(unpacked, 'media', media[0]!)),
+        readFileSync(join(t.board.config.mediaDir, media[0]!)),
+      );
       const copy = new Database(join(unpacked, 'board.db'), { readonly: true });
       assert.equal(copy.pragma('journal_mode', { simple: true }), 'delete');
       copy.close();
@@ -64,7 +105,10 @@ describe('a board with images, avatars and a preview thumbnail', () => {
       const path = boardMediaPath('preview');
       const gone = join(t.board.config.mediaDir, path);
       writeFileSync(gone, image);
-      t.board.app.services.db.run("INSERT INTO previews (url, title, thumb, fetched_at) VALUES ('https://example.org/gone', 'Weg', ?, 1)", path);
+      t.board.app.services.db.run(
+        "INSERT INTO previews (url, title, thumb, fetched_at) VALUES ('https://example.org/gone', 'Weg', ?, 1)",
+        path,
+      );
       rmSync(gone);
       try {
         const file = join(emptyFolder(), 'board.tar');
@@ -75,7 +119,10 @@ describe('a board with images, avatars and a preview thumbnail', () => {
         assert.ok(!tarList(file).includes(`media/${path}`));
         const verify = await runAdminWith(['verify', file]);
         assert.equal(verify.code, 1);
-        assert.match(verify.stderr, new RegExp(`^board-admin: verify: problem: .*: 1 media files missing from the archive \\(${path}\\)`));
+        assert.match(
+          verify.stderr,
+          new RegExp(`^board-admin: verify: problem: .*: 1 media files missing from the archive \\(${path}\\)`),
+        );
       } finally {
         t.board.app.services.db.run("DELETE FROM previews WHERE url = 'https://example.org/gone'");
       }
@@ -85,7 +132,13 @@ describe('a board with images, avatars and a preview thumbnail', () => {
       const db = t.board.app.services.db;
       const many = Array.from({ length: 1000 }, () => boardMediaPath('preview'));
       db.tx(() => {
-        for (const [i, path] of many.entries()) db.run('INSERT INTO previews (url, title, thumb, fetched_at) VALUES (?, ?, ?, 1)', `https://example.org/many/${i}`, 'x', path);
+        for (const [i, path] of many.entries())
+          db.run(
+            'INSERT INTO previews (url, title, thumb, fetched_at) VALUES (?, ?, ?, 1)',
+            `https://example.org/many/${i}`,
+            'x',
+            path,
+          );
       });
       for (const path of many) writeFileSync(join(t.board.config.mediaDir, path), image);
       try {
@@ -118,7 +171,10 @@ describe('a board with images, avatars and a preview thumbnail', () => {
       const data = join(emptyFolder(), 'data');
       const run = await runAdminWith(['restore', archive], { BOARD_DATA: data });
       assert.equal(run.code, 0, run.stderr);
-      assert.equal(run.stdout, `restored ${archive} to ${join(data, 'board.db')} and 5 media files into ${join(data, 'media')}\n`);
+      assert.equal(
+        run.stdout,
+        `restored ${archive} to ${join(data, 'board.db')} and 5 media files into ${join(data, 'media')}\n`,
+      );
       assert.equal(run.stderr, `board-admin: database ${join(data, 'board.db')}\n`, 'no warning: nothing is missing');
       assert.deepEqual(readdirSync(data).sort(), ['board.db', 'media']);
       const restored = await startBoard({}, { dataDir: data });
@@ -130,7 +186,8 @@ describe('a board with images, avatars and a preview thumbnail', () => {
           const filepath = thread.body.entry.filepath as string;
           if (filepath) assert.equal((await restored.client().get(`/static/media/${filepath}`)).status, 200, filepath);
         }
-        for (const path of referenced()) assert.equal((await restored.client().get(`/static/media/${path}`)).status, 200, path);
+        for (const path of referenced())
+          assert.equal((await restored.client().get(`/static/media/${path}`)).status, 200, path);
       } finally {
         await restored.close();
       }
@@ -140,7 +197,13 @@ describe('a board with images, avatars and a preview thumbnail', () => {
       const data = join(emptyFolder(), 'data');
       const run = await runAdminWith(['restore', databaseOnly], { BOARD_DATA: data });
       assert.equal(run.code, 0, run.stderr);
-      assert.match(run.stderr, new RegExp(`^board-admin: warning: 5 media files the restored database refers to are missing from ${join(data, 'media')}; copy them back \\(rsync\\) or restore a backup made with --with-media$`, 'm'));
+      assert.match(
+        run.stderr,
+        new RegExp(
+          `^board-admin: warning: 5 media files the restored database refers to are missing from ${join(data, 'media')}; copy them back \\(rsync\\) or restore a backup made with --with-media$`,
+          'm',
+        ),
+      );
     });
 
     test('a file that does not exist: "file not found", exit 1, nothing created', async () => {
@@ -170,7 +233,11 @@ describe('a board with images, avatars and a preview thumbnail', () => {
     });
 
     /** A tar file with a real board.db and one more entry of the attacker's choosing. */
-    async function hostileArchive(entry: { name: string; type?: 'file' | 'symlink' | 'link' | 'directory' | 'character-device' | 'fifo'; linkname?: string }): Promise<string> {
+    async function hostileArchive(entry: {
+      name: string;
+      type?: 'file' | 'symlink' | 'link' | 'directory' | 'character-device' | 'fifo';
+      linkname?: string;
+    }): Promise<string> {
       const file = join(emptyFolder(), 'evil.tar');
       const archive = pack();
       const out = archive.pipe(createWriteStream(file) as unknown as NodeJS.WritableStream);
@@ -195,13 +262,16 @@ describe('a board with images, avatars and a preview thumbnail', () => {
       ['a folder', { name: 'media/e/', type: 'directory' }],
       ['a second database', { name: 'board.db' }],
     ];
-    const refusal = /^the archive holds "[^"]*"(, which is (neither board\.db nor a media file|not a plain file \([\w-]+\))| twice)$/;
+    const refusal =
+      /^the archive holds "[^"]*"(, which is (neither board\.db nor a media file|not a plain file \([\w-]+\))| twice)$/;
     for (const [what, entry] of attacks) {
       test(`with ${what} is refused whole by restore and verify, and nothing is written outside or inside BOARD_DATA`, async () => {
         const file = await hostileArchive(entry);
         const root = emptyFolder();
         const data = join(root, 'board', 'data');
-        await assert.rejects(restoreBackup(loadConfig({ BOARD_DATA: data }), file), (err: Error) => refusal.test(err.message));
+        await assert.rejects(restoreBackup(loadConfig({ BOARD_DATA: data }), file), (err: Error) =>
+          refusal.test(err.message),
+        );
         assert.deepEqual(readdirSync(data), [], 'no database, no media, no scratch folder');
         assert.deepEqual(readdirSync(root), ['board']);
         assert.deepEqual(readdirSync(join(root, 'board')), ['data']);
@@ -216,7 +286,10 @@ describe('a board with images, avatars and a preview thumbnail', () => {
       const data = join(emptyFolder(), 'data');
       const run = await runAdminWith(['restore', await hostileArchive(attacks[0]![1]), '-q'], { BOARD_DATA: data });
       assert.equal(run.code, 1, run.stdout);
-      assert.equal(run.stderr, 'board-admin: restore: the archive holds "../evil.txt", which is neither board.db nor a media file\n');
+      assert.equal(
+        run.stderr,
+        'board-admin: restore: the archive holds "../evil.txt", which is neither board.db nor a media file\n',
+      );
       assert.deepEqual(readdirSync(data), []);
     });
   });
@@ -230,10 +303,16 @@ describe('a board with images, avatars and a preview thumbnail', () => {
       const archive = await runAdmin(t.board, ['verify', join(folder, 'b.tar')]);
       assert.equal(archive.code, 0, archive.stderr);
       assert.equal(archive.stderr, '');
-      assert.match(archive.stdout, /^ok: .*b\.tar: archive, schema \d+ \(this code: \d+\), integrity ok, 4 entries, 2 users, 5 of 5 media files in the archive\n$/);
+      assert.match(
+        archive.stdout,
+        /^ok: .*b\.tar: archive, schema \d+ \(this code: \d+\), integrity ok, 4 entries, 2 users, 5 of 5 media files in the archive\n$/,
+      );
       const database = await runAdmin(t.board, ['verify', join(folder, 'b.db')]);
       assert.equal(database.code, 0, database.stderr);
-      assert.match(database.stdout, new RegExp(`^ok: .*b\\.db: database, .*, 5 of 5 media files in ${t.board.config.mediaDir}\\n$`));
+      assert.match(
+        database.stdout,
+        new RegExp(`^ok: .*b\\.db: database, .*, 5 of 5 media files in ${t.board.config.mediaDir}\\n$`),
+      );
       assert.deepEqual(readdirSync(t.board.config.dataDir).sort(), before);
     });
 
@@ -243,7 +322,12 @@ describe('a board with images, avatars and a preview thumbnail', () => {
       const elsewhere = emptyFolder();
       const noMedia = await runAdminWith(['verify', file], { BOARD_DATA: elsewhere });
       assert.equal(noMedia.code, 1);
-      assert.match(noMedia.stderr, new RegExp(`^board-admin: verify: problem: .*: ${join(elsewhere, 'media')} does not exist: 5 media files not found`));
+      assert.match(
+        noMedia.stderr,
+        new RegExp(
+          `^board-admin: verify: problem: .*: ${join(elsewhere, 'media')} does not exist: 5 media files not found`,
+        ),
+      );
       assert.deepEqual(readdirSync(elsewhere), [], 'verify creates nothing');
       mkdirSync(join(elsewhere, 'media', 'e'), { recursive: true });
       const some = referenced().find((p) => p.startsWith('e/'))!;

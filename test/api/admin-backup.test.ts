@@ -9,7 +9,8 @@ import { emptyFolder, post, runAdmin, startBoard, useBoard, type TestBoard } fro
 
 /** board-admin backup as a nightly cron job meets it: one clean file, nothing left behind, never a silent overwrite. */
 
-const scratch = (name: string) => name.endsWith('.board-admin-tmp') || /\.board-admin-tmp-(journal|wal|shm)$/.test(name);
+const scratch = (name: string) =>
+  name.endsWith('.board-admin-tmp') || /\.board-admin-tmp-(journal|wal|shm)$/.test(name);
 
 describe('backup <file>', () => {
   const t = useBoard({ members: ['Anna'] });
@@ -20,13 +21,19 @@ describe('backup <file>', () => {
     const run = await runAdmin(t.board, ['backup', join(folder, 'board.db')]);
     assert.equal(run.code, 0, run.stderr);
     assert.equal(run.stderr, `board-admin: database ${t.board.config.dbPath}\n`);
-    assert.match(run.stdout, /^backed up .* to .*board\.db \(\d+ pages\); copy .*media with rsync too, or use --with-media\n$/);
+    assert.match(
+      run.stdout,
+      /^backed up .* to .*board\.db \(\d+ pages\); copy .*media with rsync too, or use --with-media\n$/,
+    );
     assert.deepEqual(readdirSync(folder), ['board.db']);
     assert.equal(statSync(join(folder, 'board.db')).mode & 0o777, 0o600, 'a backup holds password hashes');
     const copy = new Database(join(folder, 'board.db'), { fileMustExist: true });
     try {
       assert.equal(copy.pragma('journal_mode', { simple: true }), 'delete');
-      assert.equal((copy.prepare("SELECT count(*) AS n FROM entries WHERE content = 'vor dem Backup'").get() as { n: number }).n, 1);
+      assert.equal(
+        (copy.prepare("SELECT count(*) AS n FROM entries WHERE content = 'vor dem Backup'").get() as { n: number }).n,
+        1,
+      );
     } finally {
       copy.close();
     }
@@ -55,7 +62,8 @@ describe('backup <file>', () => {
       [folder, `${folder} is a folder`],
     ];
     // Root may write almost anywhere; /sys refuses even root.
-    if (process.getuid?.() === 0 && existsSync('/sys/kernel')) cases.push(['/sys/board-backup.db', 'cannot write in /sys (EACCES)']);
+    if (process.getuid?.() === 0 && existsSync('/sys/kernel'))
+      cases.push(['/sys/board-backup.db', 'cannot write in /sys (EACCES)']);
     for (const [target, line] of cases) {
       const run = await runAdmin(t.board, ['backup', target, '-q']);
       assert.equal(run.code, 1, target);
@@ -77,17 +85,31 @@ describe('a backup that is interrupted', () => {
     const db = new Database(board.config.dbPath);
     db.exec('CREATE TABLE filler (data BLOB)');
     const insert = db.prepare('INSERT INTO filler VALUES (randomblob(1048576))');
-    db.transaction(() => { for (let i = 0; i < 64; i++) insert.run(); })();
+    db.transaction(() => {
+      for (let i = 0; i < 64; i++) insert.run();
+    })();
     db.close();
   });
 
   /** Starts a backup into `folder` and sends `signal` as soon as its temporary file shows. */
-  async function interrupt(folder: string, signal: NodeJS.Signals, target = 'board.db', options: string[] = []): Promise<{ code: number | null; signal: string | null; seen: string[] }> {
-    const child = spawn(admin, ['backup', ...options, join(folder, target), '-q'], { env: { ...process.env, BOARD_DATA: data }, stdio: 'ignore' });
-    const exited = new Promise<{ code: number | null; signal: string | null }>((resolve) => child.on('exit', (code, sig) => resolve({ code, signal: sig })));
+  async function interrupt(
+    folder: string,
+    signal: NodeJS.Signals,
+    target = 'board.db',
+    options: string[] = [],
+  ): Promise<{ code: number | null; signal: string | null; seen: string[] }> {
+    const child = spawn(admin, ['backup', ...options, join(folder, target), '-q'], {
+      env: { ...process.env, BOARD_DATA: data },
+      stdio: 'ignore',
+    });
+    const exited = new Promise<{ code: number | null; signal: string | null }>((resolve) =>
+      child.on('exit', (code, sig) => resolve({ code, signal: sig })),
+    );
     let seen: string[] = [];
     let done = false;
-    void exited.then(() => { done = true; });
+    void exited.then(() => {
+      done = true;
+    });
     while (!done) {
       seen = readdirSync(folder).filter(scratch);
       if (seen.length) {
@@ -99,7 +121,9 @@ describe('a backup that is interrupted', () => {
     return { ...(await exited), seen };
   }
 
-  test('killed with SIGKILL midway it leaves only its temporary file, which the next run removes', { timeout: 60_000 }, async () => {
+  test('killed with SIGKILL midway it leaves only its temporary file, which the next run removes', {
+    timeout: 60_000,
+  }, async () => {
     const folder = emptyFolder();
     const killed = await interrupt(folder, 'SIGKILL');
     assert.ok(killed.seen.length > 0, 'the run was caught while writing');
@@ -109,11 +133,16 @@ describe('a backup that is interrupted', () => {
 
     const next = await runAdmin(board, ['backup', join(folder, 'board.db')]);
     assert.equal(next.code, 0, next.stderr);
-    assert.match(next.stderr, new RegExp(`removed ${left.length} temporary files of an earlier, interrupted run from ${folder}`));
+    assert.match(
+      next.stderr,
+      new RegExp(`removed ${left.length} temporary files of an earlier, interrupted run from ${folder}`),
+    );
     assert.deepEqual(readdirSync(folder), ['board.db']);
   });
 
-  test('the same for backup --with-media: after a SIGKILL only temporary files remain, and the next run removes them', { timeout: 60_000 }, async () => {
+  test('the same for backup --with-media: after a SIGKILL only temporary files remain, and the next run removes them', {
+    timeout: 60_000,
+  }, async () => {
     const folder = emptyFolder();
     const killed = await interrupt(folder, 'SIGKILL', 'board.tar', ['--with-media']);
     assert.ok(killed.seen.length > 0, 'the run was caught while writing');
@@ -134,7 +163,9 @@ describe('a backup that is interrupted', () => {
     }
   });
 
-  test('backup --with-media stopped with SIGTERM or SIGINT midway removes its media hold too', { timeout: 60_000 }, async () => {
+  test('backup --with-media stopped with SIGTERM or SIGINT midway removes its media hold too', {
+    timeout: 60_000,
+  }, async () => {
     for (const signal of ['SIGTERM', 'SIGINT'] as const) {
       const folder = emptyFolder();
       const stopped = await interrupt(folder, signal, 'board.tar', ['--with-media']);

@@ -7,7 +7,10 @@ import { emptyFolder, runAdmin, runAdminInProcess as runInProcess, runAdminWith,
 
 /** bin/board-admin as an operator meets it: help everywhere, short argument errors, and it never creates a board. */
 const boardCommands = commands.filter((c) => c.needsBoard);
-const freeCommands = commands.filter((c) => !c.needsBoard).map((c) => c.name).sort();
+const freeCommands = commands
+  .filter((c) => !c.needsBoard)
+  .map((c) => c.name)
+  .sort();
 
 /** Arguments of the right count and form for any command: ids and names alike accept "1"; a required option or a verb is named here. */
 const needMore: Record<string, string[]> = {
@@ -16,7 +19,8 @@ const needMore: Record<string, string[]> = {
   ban: ['1', '--reason', 'Spam'],
   'avatar-remove': ['1', '--reason', 'Spam'],
 };
-const someArgs = (name: string) => needMore[name] ?? Array<string>(commands.find((c) => c.name === name)!.args[0]).fill('1');
+const someArgs = (name: string) =>
+  needMore[name] ?? Array<string>(commands.find((c) => c.name === name)!.args[0]).fill('1');
 
 describe('board-admin help', () => {
   for (const args of [['help'], ['-h'], ['--help']]) {
@@ -24,13 +28,21 @@ describe('board-admin help', () => {
       const run = await runInProcess(args);
       assert.equal(run.code, 0, run.stderr);
       assert.equal(run.stderr, '');
-      for (const command of commands) assert.match(run.stdout, new RegExp(`^  ${command.name}\\b.*${command.summary.slice(0, 20).replace(/[()[\]]/g, '\\$&')}`, 'm'));
+      for (const command of commands)
+        assert.match(
+          run.stdout,
+          new RegExp(`^  ${command.name}\\b.*${command.summary.slice(0, 20).replace(/[()[\]]/g, '\\$&')}`, 'm'),
+        );
     });
   }
 
-  test('help <command>, <command> -h and <command> --help print that command\'s usage and details, for every command', async () => {
+  test("help <command>, <command> -h and <command> --help print that command's usage and details, for every command", async () => {
     for (const command of commands) {
-      for (const args of [['help', command.name], [command.name, '-h'], [command.name, '--help']]) {
+      for (const args of [
+        ['help', command.name],
+        [command.name, '-h'],
+        [command.name, '--help'],
+      ]) {
         const run = await runInProcess(args);
         assert.equal(run.code, 0, `${args.join(' ')}: ${run.stderr}`);
         assert.equal(run.stderr, '');
@@ -47,12 +59,19 @@ describe('board-admin help', () => {
     assert.match(run.stdout, /^usage: board-admin backup \[--with-media\] \[--force\] <file>\n/);
   });
 
-  test('the walk\'s extra arguments name real commands', () => {
-    for (const name of Object.keys(needMore)) assert.ok(commands.some((c) => c.name === name), name);
+  test("the walk's extra arguments name real commands", () => {
+    for (const name of Object.keys(needMore))
+      assert.ok(
+        commands.some((c) => c.name === name),
+        name,
+      );
   });
 
   test('only help, restore, verify and tor-refresh work without a board', () => {
-    assert.deepEqual(freeCommands, ['restore', 'tor-refresh', 'verify'].filter((name) => commands.some((c) => c.name === name)));
+    assert.deepEqual(
+      freeCommands,
+      ['restore', 'tor-refresh', 'verify'].filter((name) => commands.some((c) => c.name === name)),
+    );
   });
 });
 
@@ -61,11 +80,27 @@ describe('argument errors', () => {
     [['frobnicate'], /^board-admin: unknown command "frobnicate"$/, 'see: board-admin help'],
     [[], /^board-admin: no command given$/, 'see: board-admin help'],
     [['help', 'frobnicate'], /^board-admin: help: unknown command "frobnicate"$/, 'see: board-admin help'],
-    [['reset-link'], /^board-admin: reset-link: missing <username> \(usage: board-admin reset-link <username>\)$/, 'see: board-admin help reset-link'],
+    [
+      ['reset-link'],
+      /^board-admin: reset-link: missing <username> \(usage: board-admin reset-link <username>\)$/,
+      'see: board-admin help reset-link',
+    ],
     [['reset-link', 'a', 'b'], /^board-admin: reset-link: unexpected argument "b"/, 'see: board-admin help reset-link'],
-    [['report-close', 'abc'], /^board-admin: report-close: the report id must be a whole number \(usage: board-admin report-close <id>\)$/, 'see: board-admin help report-close'],
-    [['previews', '--everything'], /^board-admin: previews: unknown option --everything \(usage: board-admin previews \[--all\]\)$/, 'see: board-admin help previews'],
-    [['reports', '-x'], /^board-admin: reports: unknown option -x \(usage: board-admin reports\)$/, 'see: board-admin help reports'],
+    [
+      ['report-close', 'abc'],
+      /^board-admin: report-close: the report id must be a whole number \(usage: board-admin report-close <id>\)$/,
+      'see: board-admin help report-close',
+    ],
+    [
+      ['previews', '--everything'],
+      /^board-admin: previews: unknown option --everything \(usage: board-admin previews \[--all\]\)$/,
+      'see: board-admin help previews',
+    ],
+    [
+      ['reports', '-x'],
+      /^board-admin: reports: unknown option -x \(usage: board-admin reports\)$/,
+      'see: board-admin help reports',
+    ],
   ];
   for (const [args, error, hint] of cases) {
     test(`"board-admin ${args.join(' ')}": one error line, one hint line, exit 2`, async () => {
@@ -83,7 +118,10 @@ describe('argument errors', () => {
     const cwd = emptyFolder();
     const run = await runAdminWith(['report-close', 'abc'], {}, cwd);
     assert.equal(run.code, 2);
-    assert.equal(run.stderr, 'board-admin: report-close: the report id must be a whole number (usage: board-admin report-close <id>)\nsee: board-admin help report-close\n');
+    assert.equal(
+      run.stderr,
+      'board-admin: report-close: the report id must be a whole number (usage: board-admin report-close <id>)\nsee: board-admin help report-close\n',
+    );
     assert.deepEqual(readdirSync(cwd), []);
   });
 });
@@ -95,7 +133,10 @@ describe('a folder without a board', () => {
       const run = await runAdminWith([command.name, ...someArgs(command.name)], {}, cwd);
       assert.equal(run.code, 1, `${command.name}: ${run.stderr}`);
       assert.equal(run.stdout, '', command.name);
-      assert.equal(run.stderr, `board-admin: ${command.name}: no board in ${join(cwd, 'data')} (BOARD_DATA is not set, so ./data here): no board.db there; name the board's folder, e.g. BOARD_DATA=/var/lib/board board-admin ${command.name}${command.usage ? ' ...' : ''}\n`);
+      assert.equal(
+        run.stderr,
+        `board-admin: ${command.name}: no board in ${join(cwd, 'data')} (BOARD_DATA is not set, so ./data here): no board.db there; name the board's folder, e.g. BOARD_DATA=/var/lib/board board-admin ${command.name}${command.usage ? ' ...' : ''}\n`,
+      );
       assert.deepEqual(readdirSync(cwd), [], `${command.name} created nothing`);
     }
   });
@@ -124,7 +165,11 @@ describe('naming the database', () => {
   });
 
   test('--quiet or -q, before or after the command, leaves that line out', async () => {
-    for (const args of [['--quiet', 'reports'], ['reports', '-q'], ['reset-link', 'Ada', '--quiet']]) {
+    for (const args of [
+      ['--quiet', 'reports'],
+      ['reports', '-q'],
+      ['reset-link', 'Ada', '--quiet'],
+    ]) {
       const run = await runAdmin(t.board, args);
       assert.equal(run.code, 0, run.stderr);
       assert.equal(run.stderr, '', args.join(' '));

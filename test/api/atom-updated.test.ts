@@ -14,7 +14,8 @@ describe('Atom feed times', () => {
 
   /** A GET of the feed: its status, Last-Modified in Unix seconds, <updated> and entry texts. */
   async function read(path: string, since?: number) {
-    const headers: Record<string, string> = since === undefined ? {} : { 'if-modified-since': new Date(since * 1000).toUTCString() };
+    const headers: Record<string, string> =
+      since === undefined ? {} : { 'if-modified-since': new Date(since * 1000).toUTCString() };
     const answer = await visitor(t.board).get(path, headers);
     const lastModified = Date.parse(answer.headers.get('last-modified') ?? '') / 1000;
     if (answer.status !== 200) return { status: answer.status, lastModified, updated: NaN, texts: [] as string[] };
@@ -46,14 +47,21 @@ describe('Atom feed times', () => {
     for (const path of paths) {
       const after = await read(path, before.get(path));
       assert.equal(after.status, 200, `${path}: the reader's copy still shows a removed entry`);
-      assert.ok(!after.texts.includes('Der neueste Beitrag von Bert.') && !after.texts.includes('Die neueste Antwort.'), path);
-      assert.equal(after.lastModified, removedAt, `${path}: Last-Modified moved forward to the removal, not back to the newest entry left`);
+      assert.ok(
+        !after.texts.includes('Der neueste Beitrag von Bert.') && !after.texts.includes('Die neueste Antwort.'),
+        path,
+      );
+      assert.equal(
+        after.lastModified,
+        removedAt,
+        `${path}: Last-Modified moved forward to the removal, not back to the newest entry left`,
+      );
       assert.equal(after.updated, removedAt, `${path}: <updated> too`);
       assert.equal((await read(path, after.lastModified)).status, 304);
     }
   });
 
-  test('a restore and an author\'s deletion move the feeds too', async () => {
+  test("a restore and an author's deletion move the feeds too", async () => {
     const { Anna, Mod } = t.members;
     const pid = await post(Anna, 'Kommt und geht.');
     t.board.clock.advance(10);
@@ -97,9 +105,17 @@ describe('Atom feed times', () => {
     const { Anna, Bert } = t.members;
     let deep = await post(Anna, 'Ein altes Thema, lange still.');
     for (let level = 1; level <= 5; level++) deep = await post(level % 2 ? Bert : Anna, `Ebene ${level}`, deep);
-    await assertMovesUp('Ein altes Thema, lange still.', () => post(Bert, 'Spät, aber tief unten.', deep), 'a reply moved up');
+    await assertMovesUp(
+      'Ein altes Thema, lange still.',
+      () => post(Bert, 'Spät, aber tief unten.', deep),
+      'a reply moved up',
+    );
     const other = await post(Anna, 'Noch ein Thema, gleich wieder alt.');
-    await assertMovesUp('Noch ein Thema, gleich wieder alt.', async () => assert.equal((await Bert.post(`/api/entry/${other}/bump`)).status, 200), 'a bump moved up');
+    await assertMovesUp(
+      'Noch ein Thema, gleich wieder alt.',
+      async () => assert.equal((await Bert.post(`/api/entry/${other}/bump`)).status, 200),
+      'a bump moved up',
+    );
   });
 
   test('Last-Modified is never the current second: a change later in that second still answers 200 to If-Modified-Since', async () => {
@@ -118,7 +134,7 @@ describe('Atom feed times', () => {
     assert.equal((await read('/feed.atom', settled.lastModified)).status, 304);
   });
 
-  test('the private feed moves when a notification\'s entry is removed and when its owner mutes someone', async () => {
+  test("the private feed moves when a notification's entry is removed and when its owner mutes someone", async () => {
     const { Anna, Bert, Mod } = t.members;
     const own = await post(Anna, 'Anna fragt etwas.');
     const answer = await post(Bert, 'Bert antwortet Anna.', own);

@@ -26,15 +26,23 @@ describe('Atom feeds', () => {
     t.board.clock.advance(10);
     pids.tricky = await post(t.members['Bert Otto'], tricky);
     t.board.clock.advance(10);
-    const withImage = await Anna.postMultipart('/api/entry/create', { content: 'Mit Bild' }, [{ name: 'file', filename: 'a.png', data: await imageFixture({ format: 'png' }) }]);
+    const withImage = await Anna.postMultipart('/api/entry/create', { content: 'Mit Bild' }, [
+      { name: 'file', filename: 'a.png', data: await imageFixture({ format: 'png' }) },
+    ]);
     assert.equal(withImage.status, 201, withImage.text);
     pids.image = withImage.body.pid;
     t.board.clock.advance(10);
     pids.reply = await post(t.members['Bert Otto'], 'Antwort belebt das alte Thema.', pids.old);
     const origin = t.board.config.origin;
     const { entries } = await feed(visitor(t.board), '/feed.atom');
-    assert.deepEqual(entries.map((e) => e.id), [pids.old, pids.image, pids.tricky].map((pid) => `${origin}/e/${pid}`));
-    assert.deepEqual(entries.map((e) => e.link), entries.map((e) => e.id));
+    assert.deepEqual(
+      entries.map((e) => e.id),
+      [pids.old, pids.image, pids.tricky].map((pid) => `${origin}/e/${pid}`),
+    );
+    assert.deepEqual(
+      entries.map((e) => e.link),
+      entries.map((e) => e.id),
+    );
     const trickyEntry = entries.find((e) => e.id.endsWith(`/e/${pids.tricky}`))!;
     trickyText = (await visitor(t.board).get(`/api/entry/${pids.tricky}/thread`)).body.entry.content;
     assert.match(trickyText, /<script>alert\("x"\)<\/script> 'zitiert'/);
@@ -54,11 +62,26 @@ describe('Atom feeds', () => {
     assert.equal((await bert.post(`/api/entry/${gone}/delete`)).status, 200);
     assert.equal((await Mod.post(`/api/mod/entry/${removed}/remove`, { reason: 'Spam' })).status, 200);
     const thread = await feed(visitor(t.board), `/e/${pids.old}/feed.atom`);
-    assert.deepEqual(thread.entries.map((e) => e.content), ['Antwort belebt das alte Thema.', 'Ein altes Thema.']);
+    assert.deepEqual(
+      thread.entries.map((e) => e.content),
+      ['Antwort belebt das alte Thema.', 'Ein altes Thema.'],
+    );
     const user = await feed(visitor(t.board), '/u/bert%20otto/feed.atom');
-    assert.deepEqual(user.entries.map((e) => e.content), ['Antwort belebt das alte Thema.', trickyText]);
-    assert.deepEqual((await feed(visitor(t.board), `/u/Anna/feed.atom`)).entries.map((e) => e.content), ['Mit Bild', 'Ein altes Thema.']);
-    for (const path of [`/e/${gone}/feed.atom`, `/e/${removed}/feed.atom`, '/e/999999/feed.atom', '/e/abc/feed.atom', '/u/Niemand/feed.atom']) {
+    assert.deepEqual(
+      user.entries.map((e) => e.content),
+      ['Antwort belebt das alte Thema.', trickyText],
+    );
+    assert.deepEqual(
+      (await feed(visitor(t.board), `/u/Anna/feed.atom`)).entries.map((e) => e.content),
+      ['Mit Bild', 'Ein altes Thema.'],
+    );
+    for (const path of [
+      `/e/${gone}/feed.atom`,
+      `/e/${removed}/feed.atom`,
+      '/e/999999/feed.atom',
+      '/e/abc/feed.atom',
+      '/u/Niemand/feed.atom',
+    ]) {
       const missing = await visitor(t.board).get(path);
       assert.equal(missing.status, 404, path);
       assertDocumented(missing);
@@ -68,10 +91,13 @@ describe('Atom feeds', () => {
     assert.ok(!(await feed(visitor(t.board), '/feed.atom')).entries.some((e) => e.id.endsWith(`/e/${top}`)));
   });
 
-  test('/e/{pid}/feed.atom: the whole subtree newest first, replies to replies included, titled like the entry\'s page', async () => {
+  test("/e/{pid}/feed.atom: the whole subtree newest first, replies to replies included, titled like the entry's page", async () => {
     const { Anna } = t.members;
     const bert = t.members['Bert Otto'];
-    const opening = await post(Anna, 'Worum geht es hier eigentlich? Ein Thema mit einer langen Einleitung,\n die länger als sechzig Zeichen ist.');
+    const opening = await post(
+      Anna,
+      'Worum geht es hier eigentlich? Ein Thema mit einer langen Einleitung,\n die länger als sechzig Zeichen ist.',
+    );
     t.board.clock.advance(10);
     const second = await post(bert, 'Direkte Antwort.', opening);
     t.board.clock.advance(10);
@@ -87,14 +113,25 @@ describe('Atom feeds', () => {
     const gone = await post(bert, 'Entfernt, also nicht im Feed.', deep);
     assert.equal((await t.members.Mod.post(`/api/mod/entry/${gone}/remove`, { reason: 'Spam' })).status, 200);
     const { answer, entries } = await feed(visitor(t.board), `/e/${opening}/feed.atom`);
-    assert.deepEqual(entries.map((e) => e.content), [
-      'Ganz unten 3.', 'Ganz unten 2.', 'Ganz unten 1.', 'Noch eine direkte Antwort.', 'Antwort auf die Antwort.', 'Direkte Antwort.',
-      'Worum geht es hier eigentlich? Ein Thema mit einer langen Einleitung,\n die länger als sechzig Zeichen ist.',
-    ]);
+    assert.deepEqual(
+      entries.map((e) => e.content),
+      [
+        'Ganz unten 3.',
+        'Ganz unten 2.',
+        'Ganz unten 1.',
+        'Noch eine direkte Antwort.',
+        'Antwort auf die Antwort.',
+        'Direkte Antwort.',
+        'Worum geht es hier eigentlich? Ein Thema mit einer langen Einleitung,\n die länger als sechzig Zeichen ist.',
+      ],
+    );
     const title = /<feed[^>]*>[\s\S]*?<title type="text">([^<]*)<\/title>/.exec(answer.text)![1];
     assert.equal(title, 'Worum geht es hier eigentlich? Ein Thema mit einer langen … – Anna – Das Board');
     const branch = await feed(visitor(t.board), `/e/${second}/feed.atom`);
-    assert.deepEqual(branch.entries.map((e) => e.content), ['Ganz unten 3.', 'Ganz unten 2.', 'Ganz unten 1.', 'Antwort auf die Antwort.', 'Direkte Antwort.']);
+    assert.deepEqual(
+      branch.entries.map((e) => e.content),
+      ['Ganz unten 3.', 'Ganz unten 2.', 'Ganz unten 1.', 'Antwort auf die Antwort.', 'Direkte Antwort.'],
+    );
     assert.match(branch.answer.text, /<title type="text">Direkte Antwort\. – Bert Otto – Das Board<\/title>/);
   });
 
@@ -105,14 +142,21 @@ describe('Atom feeds', () => {
     for (let level = 1; level <= 60; level++) parent = await post(Anna, `Glied ${level}`, parent);
     const { entries } = await feed(visitor(t.board), `/e/${top}/feed.atom`);
     assert.equal(entries.length, 50);
-    assert.deepEqual(entries.map((e) => e.content), Array.from({ length: 50 }, (_, i) => `Glied ${60 - i}`));
+    assert.deepEqual(
+      entries.map((e) => e.content),
+      Array.from({ length: 50 }, (_, i) => `Glied ${60 - i}`),
+    );
     t.board.clock.advance(10);
     assert.equal((await Anna.post(`/api/entry/${top}/edit`, { content: 'Eine sehr lange Kette.' })).status, 200);
     const editedAt = t.board.clock.now();
     t.board.clock.advance(1);
     const edited = await visitor(t.board).get(`/e/${top}/feed.atom`);
     assert.match(edited.text, /<title type="text">Eine sehr lange Kette\. – Anna – Das Board<\/title>/);
-    assert.equal(Date.parse(edited.headers.get('last-modified')!) / 1000, editedAt, 'the edit, though the opening entry is not among the 50');
+    assert.equal(
+      Date.parse(edited.headers.get('last-modified')!) / 1000,
+      editedAt,
+      'the edit, though the opening entry is not among the 50',
+    );
   });
 
   test('ETag with If-None-Match and Last-Modified with If-Modified-Since answer 304; a write changes the feed', async () => {
@@ -129,7 +173,12 @@ describe('Atom feeds', () => {
     assertDocumented(byTag);
     assert.equal((await visitor(t.board).get('/feed.atom', { 'if-none-match': `"anders", W/${etag}` })).status, 304);
     assert.equal((await visitor(t.board).get('/feed.atom', { 'if-modified-since': lastModified })).status, 304);
-    assert.equal((await visitor(t.board).get('/feed.atom', { 'if-none-match': '"anders"', 'if-modified-since': lastModified })).status, 200, 'If-None-Match wins');
+    assert.equal(
+      (await visitor(t.board).get('/feed.atom', { 'if-none-match': '"anders"', 'if-modified-since': lastModified }))
+        .status,
+      200,
+      'If-None-Match wins',
+    );
     t.board.clock.advance(60);
     await post(t.members.Anna, 'Etwas Neues.');
     const after = await visitor(t.board).get('/feed.atom', { 'if-none-match': etag });

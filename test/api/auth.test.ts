@@ -1,7 +1,18 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import {
-  assertDocumented, assertError, day, password, register, resetToken, runAdmin, useBoard, visitor, type Answer, type Client, type TestBoard,
+  assertDocumented,
+  assertError,
+  day,
+  password,
+  register,
+  resetToken,
+  runAdmin,
+  useBoard,
+  visitor,
+  type Answer,
+  type Client,
+  type TestBoard,
 } from '../helpers.ts';
 
 function sessionCookie(answer: Answer): string | undefined {
@@ -18,14 +29,20 @@ function cookieAttributes(cookie: string): Map<string, string> {
   return attributes;
 }
 
-function sessionsOf(board: TestBoard, username: string): { uid: number; created_at: number; expires: number; description: string }[] {
+function sessionsOf(
+  board: TestBoard,
+  username: string,
+): { uid: number; created_at: number; expires: number; description: string }[] {
   return board.app.services.db.all(
     'SELECT s.uid, s.created_at, s.expires, s.description FROM sessions s JOIN users u USING (uid) WHERE u.username = ?',
     username,
   );
 }
 
-function userRow(board: TestBoard, username: string): { uid: number; last_login: number; pass_hash: string } | undefined {
+function userRow(
+  board: TestBoard,
+  username: string,
+): { uid: number; last_login: number; pass_hash: string } | undefined {
   return board.app.services.db.one('SELECT uid, last_login, pass_hash FROM users WHERE username = ?', username);
 }
 
@@ -134,7 +151,9 @@ describe('login', () => {
 
   test('a login whose session cannot be stored answers 500, sets no cookie and leaves last_login alone', async () => {
     await register(t.board, 'Unlucky Uwe');
-    t.board.app.services.db.setFault((sql) => (sql.startsWith('INSERT INTO sessions') ? new Error('database or disk is full') : undefined));
+    t.board.app.services.db.setFault((sql) =>
+      sql.startsWith('INSERT INTO sessions') ? new Error('database or disk is full') : undefined,
+    );
     let answer: Answer;
     try {
       answer = await visitor(t.board).post('/api/auth/login', { user: 'Unlucky Uwe', pass: password });
@@ -191,7 +210,8 @@ describe('registration', () => {
     const answer = await newUser('x!', 'short', 'different');
     assertError(answer, 400, 'auth.invalid');
     assert.deepEqual(Object.keys(answer.body.error.fields).sort(), ['pass1', 'pass2', 'user']);
-    for (const message of Object.values(answer.body.error.fields)) assert.ok(typeof message === 'string' && message.length > 0);
+    for (const message of Object.values(answer.body.error.fields))
+      assert.ok(typeof message === 'string' && message.length > 0);
   });
 
   test('an empty form reports the name and the password', async () => {
@@ -213,7 +233,10 @@ describe('registration', () => {
     assert.equal(nine.status, 400, '9 emoji are 18 UTF-16 units but 9 characters');
     assert.deepEqual(Object.keys(nine.body.error.fields), ['pass1']);
     assert.equal((await newUser('Emoji Ten', '😀'.repeat(10))).status, 201);
-    assert.equal((await visitor(t.board).post('/api/auth/login', { user: 'Emoji Ten', pass: '😀'.repeat(10) })).status, 200);
+    assert.equal(
+      (await visitor(t.board).post('/api/auth/login', { user: 'Emoji Ten', pass: '😀'.repeat(10) })).status,
+      200,
+    );
   });
 
   test('names are NFC-normalised, trimmed and have inner whitespace collapsed', async () => {
@@ -234,7 +257,11 @@ describe('registration', () => {
   });
 
   test('3 to 32 code points: astral letters count once', async () => {
-    assert.equal((await newUser('𝒜'.repeat(32))).status, 201, '32 astral letters are 64 UTF-16 units but 32 code points');
+    assert.equal(
+      (await newUser('𝒜'.repeat(32))).status,
+      201,
+      '32 astral letters are 64 UTF-16 units but 32 code points',
+    );
     assert.equal((await newUser('b'.repeat(32))).status, 201);
     assert.equal((await newUser('abc')).status, 201);
     for (const name of ['ab', '  ab  ', 'c'.repeat(33), '𝒜'.repeat(33), '']) {
@@ -245,7 +272,16 @@ describe('registration', () => {
   });
 
   test('other characters are refused', async () => {
-    for (const name of ['bad!name', 'a<b>c', 'x@y.z', 'tab/slash', 'emoji😀', 'zero\u200Bwidth', 'semi;colon', "quo'te"]) {
+    for (const name of [
+      'bad!name',
+      'a<b>c',
+      'x@y.z',
+      'tab/slash',
+      'emoji😀',
+      'zero\u200Bwidth',
+      'semi;colon',
+      "quo'te",
+    ]) {
       const answer = await newUser(name);
       assertError(answer, 400, 'auth.invalid', { note: name });
       assert.deepEqual(Object.keys(answer.body.error.fields), ['user']);
@@ -258,7 +294,10 @@ describe('registration', () => {
       const answer = await newUser(name);
       assertError(answer, 409, 'user.name_taken', { note: name });
     }
-    assert.equal(t.board.app.services.db.one<{ n: number }>("SELECT count(*) AS n FROM users WHERE username_key = 'ärger'")!.n, 1);
+    assert.equal(
+      t.board.app.services.db.one<{ n: number }>("SELECT count(*) AS n FROM users WHERE username_key = 'ärger'")!.n,
+      1,
+    );
   });
 
   test('a taken name with an invalid password answers 400, not 409', async () => {
@@ -269,7 +308,8 @@ describe('registration', () => {
   });
 
   test('the users counter follows registrations', async () => {
-    const count = () => t.board.app.services.db.one<{ value: number }>("SELECT value FROM counters WHERE name = 'users'")!.value;
+    const count = () =>
+      t.board.app.services.db.one<{ value: number }>("SELECT value FROM counters WHERE name = 'users'")!.value;
     const before = count();
     await newUser('Counted One');
     await newUser('counted one');
@@ -335,7 +375,10 @@ describe('logout, session info and expiry', () => {
     const client = await loggedIn(t.board, 'Otto');
     const rows = t.board.app.services.db.all<{ token_hash: Buffer }>('SELECT token_hash FROM sessions');
     for (const row of rows) assert.ok(!row.token_hash.toString('latin1').includes(client.cookie));
-    assert.equal(t.board.app.services.db.one('SELECT 1 AS x FROM sessions WHERE token_hash = ?', client.cookie), undefined);
+    assert.equal(
+      t.board.app.services.db.one('SELECT 1 AS x FROM sessions WHERE token_hash = ?', client.cookie),
+      undefined,
+    );
   });
 
   test('a session stops working once its expiry has passed', async () => {
@@ -362,7 +405,9 @@ describe('password reset links', () => {
     assert.equal(run.code, 0, run.stderr);
     assert.match(run.stdout, new RegExp(`^${t.board.config.origin}/reset#[A-Za-z0-9_-]{43}\\n$`));
     const token = run.stdout.trim().split('#')[1]!;
-    const rows = t.board.app.services.db.all<{ token_hash: Buffer; expires: number; created_at: number }>('SELECT token_hash, created_at, expires FROM reset_links');
+    const rows = t.board.app.services.db.all<{ token_hash: Buffer; expires: number; created_at: number }>(
+      'SELECT token_hash, created_at, expires FROM reset_links',
+    );
     assert.equal(rows.length, 1);
     assert.ok(!rows[0]!.token_hash.toString('latin1').includes(token));
     assert.equal(rows[0]!.expires - rows[0]!.created_at, 72 * 3600);
@@ -390,7 +435,11 @@ describe('password reset links', () => {
     const short = await visitor(t.board).post('/api/auth/reset', { token, pass1: 'short', pass2: 'short' });
     assertError(short, 400, 'auth.invalid', 'pass1');
     assert.equal(short.body.error.fields, undefined);
-    const mismatch = await visitor(t.board).post('/api/auth/reset', { token, pass1: password, pass2: 'something else' });
+    const mismatch = await visitor(t.board).post('/api/auth/reset', {
+      token,
+      pass1: password,
+      pass2: 'something else',
+    });
     assert.equal(mismatch.status, 400);
     assert.equal(mismatch.body.error.field, 'pass2');
     assert.equal(sessionCookie(mismatch), undefined);
@@ -437,10 +486,16 @@ describe('password reset links', () => {
     const old = await loggedIn(t.board, 'Half Way');
     const hashBefore = userRow(t.board, 'Half Way')!.pass_hash;
     const token = await resetToken(t.board, 'Half Way');
-    t.board.app.services.db.setFault((sql) => (sql.startsWith('INSERT INTO sessions') ? new Error('database or disk is full') : undefined));
+    t.board.app.services.db.setFault((sql) =>
+      sql.startsWith('INSERT INTO sessions') ? new Error('database or disk is full') : undefined,
+    );
     let answer: Answer;
     try {
-      answer = await visitor(t.board).post('/api/auth/reset', { token, pass1: 'a brand new secret', pass2: 'a brand new secret' });
+      answer = await visitor(t.board).post('/api/auth/reset', {
+        token,
+        pass1: 'a brand new secret',
+        pass2: 'a brand new secret',
+      });
     } finally {
       t.board.app.services.db.setFault(undefined);
     }
@@ -533,7 +588,11 @@ describe('rate limits', () => {
     assert.match(retry ?? '', /^\d+$/);
     assert.ok(Number(retry) > 0 && Number(retry) <= 60);
 
-    assert.equal((await t.board.client({ ip: '203.0.113.8' }).post('/api/auth/login')).status, 400, 'another address has its own bucket');
+    assert.equal(
+      (await t.board.client({ ip: '203.0.113.8' }).post('/api/auth/login')).status,
+      400,
+      'another address has its own bucket',
+    );
     assert.equal((await client.post('/api/auth/newuser')).status, 400, 'registration has its own bucket');
     assert.equal((await client.post('/api/auth/reset/check')).status, 404, 'reset has its own bucket');
 

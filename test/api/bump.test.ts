@@ -81,7 +81,8 @@ describe('bumping moves the thread', () => {
     const sibling = await post(t.members.Anna, 'daneben', a);
     t.board.clock.advance(1);
     const newer = await post(t.members.Bert, 'neu');
-    const feedPids = async () => (await visitor(t.board).get('/api/entry/feed/0')).body.map((e: { pid: number }) => e.pid);
+    const feedPids = async () =>
+      (await visitor(t.board).get('/api/entry/feed/0')).body.map((e: { pid: number }) => e.pid);
     assert.deepEqual(await feedPids(), [newer, a, old]);
 
     t.board.clock.advance(100);
@@ -97,7 +98,11 @@ describe('bumping moves the thread', () => {
     assert.deepEqual(await feedPids(), [old, a, newer]);
 
     const thread = await visitor(t.board).get(`/api/entry/${a}/thread`);
-    assert.deepEqual(thread.body.replies.map((e: { pid: number }) => e.pid), [b, sibling], 'the bumped path comes first in the thread');
+    assert.deepEqual(
+      thread.body.replies.map((e: { pid: number }) => e.pid),
+      [b, sibling],
+      'the bumped path comes first in the thread',
+    );
   });
 
   test('a bump does not change latest (that goes by creation time)', async () => {

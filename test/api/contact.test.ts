@@ -11,7 +11,11 @@ describe('BOARD_CONTACT in the page shell', () => {
     for (const path of ['/', '/login', '/settings', '/no/such/page']) {
       const answer = await t.board.client().get(path);
       assertDocumented(answer);
-      assert.match(answer.text, /<body data-contact="Schreib an &quot;Betrieb&quot; &lt;betrieb@example\.org&gt; &amp; https:\/\/example\.org\/kontakt">/, path);
+      assert.match(
+        answer.text,
+        /<body data-contact="Schreib an &quot;Betrieb&quot; &lt;betrieb@example\.org&gt; &amp; https:\/\/example\.org\/kontakt">/,
+        path,
+      );
       assert.equal(Number(answer.headers.get('content-length')), Buffer.byteLength(answer.text), path);
       assert.equal(answer.text.match(/<body/g)?.length, 1, path);
     }

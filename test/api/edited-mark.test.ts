@@ -11,12 +11,12 @@ describe('the edited mark', () => {
   test('an entry never edited has no edited_at anywhere it is shown', async () => {
     const pid = await post(t.members.Anna, 'unverändert');
     const reply = await post(t.members.Bert, 'Antwort', pid);
-    assert.equal('edited_at' in await threadEntry(pid), false);
+    assert.equal('edited_at' in (await threadEntry(pid)), false);
     const feed = (await visitor(t.board).get('/api/entry/feed/0')).body;
     const item = feed.find((e: { pid: number }) => e.pid === pid);
     assert.equal('edited_at' in item, false);
     assert.equal('edited_at' in item.latest.entry, false);
-    assert.equal('edited_at' in await threadEntry(reply), false);
+    assert.equal('edited_at' in (await threadEntry(reply)), false);
     assert.equal(entryRow(t.board, pid)!.edited_at, 0);
   });
 
@@ -25,7 +25,10 @@ describe('the edited mark', () => {
     const reply = await post(t.members.Bert, 'Antwort', pid);
     const created = t.board.clock.now();
     t.board.clock.advance(120);
-    assert.equal((await t.members.Bert.post(`/api/entry/${reply}/edit`, { content: 'Antwort, bearbeitet' })).status, 200);
+    assert.equal(
+      (await t.members.Bert.post(`/api/entry/${reply}/edit`, { content: 'Antwort, bearbeitet' })).status,
+      200,
+    );
     const thread = await visitor(t.board).get(`/api/entry/${reply}/thread`);
     assertDocumented(thread);
     assert.equal(thread.body.entry.edited_at, created + 120);
@@ -36,7 +39,10 @@ describe('the edited mark', () => {
     assert.equal('edited_at' in feed.find((e: { pid: number }) => e.pid === pid), false, 'the parent was not edited');
 
     t.board.clock.advance(60);
-    assert.equal((await t.members.Bert.post(`/api/entry/${reply}/edit`, { content: 'Antwort, zweimal bearbeitet' })).status, 200);
+    assert.equal(
+      (await t.members.Bert.post(`/api/entry/${reply}/edit`, { content: 'Antwort, zweimal bearbeitet' })).status,
+      200,
+    );
     assert.equal((await threadEntry(reply)).edited_at, created + 180, 'the last edit counts');
     const userFeed = (await visitor(t.board).get('/api/u/Bert/feed/0')).body;
     assert.equal(userFeed.find((e: { pid: number }) => e.pid === reply).edited_at, created + 180);
@@ -45,9 +51,12 @@ describe('the edited mark', () => {
 
   test('a deleted entry shows no edited_at', async () => {
     const pid = await post(t.members.Anna, 'gleich weg');
-    assert.equal((await t.members.Anna.post(`/api/entry/${pid}/edit`, { content: 'gleich weg, bearbeitet' })).status, 200);
+    assert.equal(
+      (await t.members.Anna.post(`/api/entry/${pid}/edit`, { content: 'gleich weg, bearbeitet' })).status,
+      200,
+    );
     assert.ok((await threadEntry(pid)).edited_at);
     assert.equal((await t.members.Anna.post(`/api/entry/${pid}/delete`)).status, 200);
-    assert.equal('edited_at' in await threadEntry(pid), false);
+    assert.equal('edited_at' in (await threadEntry(pid)), false);
   });
 });

@@ -4,13 +4,28 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
 import {
-  assertDocumented, assertError, entryCount, entryRow, imageFixture, limitsOff, mediaFiles, member, post, uidOf, useBoard, visitor, type Answer, type Client,
+  assertDocumented,
+  assertError,
+  entryCount,
+  entryRow,
+  imageFixture,
+  limitsOff,
+  mediaFiles,
+  member,
+  post,
+  uidOf,
+  useBoard,
+  visitor,
+  type Answer,
+  type Client,
 } from '../helpers.ts';
 import { entryFields } from '../entry-helpers.ts';
 
 function createWithImage(client: Client, content: string, data: Buffer, replyTo = 0): Promise<Answer> {
   const fields = replyTo ? { content, reply_to: replyTo } : { content };
-  return client.postMultipart('/api/entry/create', fields, [{ name: 'file', filename: 'bild.jpg', type: 'image/jpeg', data }]);
+  return client.postMultipart('/api/entry/create', fields, [
+    { name: 'file', filename: 'bild.jpg', type: 'image/jpeg', data },
+  ]);
 }
 
 describe('creating an entry', () => {
@@ -48,10 +63,12 @@ describe('creating an entry', () => {
     assert.deepEqual(thread.body.replies, []);
   });
 
-  test('entries show their author\'s current avatar', async () => {
+  test("entries show their author's current avatar", async () => {
     const pid = await post(t.members.Anna, 'mit Gesicht');
     assert.equal((await visitor(t.board).get(`/api/entry/${pid}/thread`)).body.entry.avatar, '');
-    const changed = await t.members.Anna.postMultipart('/api/user/avatar', {}, [{ name: 'avatar', filename: 'ich.jpg', type: 'image/jpeg', data: await imageFixture() }]);
+    const changed = await t.members.Anna.postMultipart('/api/user/avatar', {}, [
+      { name: 'avatar', filename: 'ich.jpg', type: 'image/jpeg', data: await imageFixture() },
+    ]);
     assert.equal(changed.status, 200, changed.text);
     assert.equal((await visitor(t.board).get(`/api/entry/${pid}/thread`)).body.entry.avatar, changed.body.avatar);
     const feed = (await visitor(t.board).get('/api/entry/feed/0')).body;
@@ -70,8 +87,18 @@ describe('creating an entry', () => {
 
   test('1001 code points answer 400 entry.too_long; 1000 emoji (2000 UTF-16 units) are accepted', async () => {
     const before = entryCount(t.board);
-    assertError(await t.members.Anna.post('/api/entry/create', { content: 'a'.repeat(1001) }), 400, 'entry.too_long', 'content');
-    assertError(await t.members.Anna.post('/api/entry/create', { content: '😀'.repeat(1001) }), 400, 'entry.too_long', 'content');
+    assertError(
+      await t.members.Anna.post('/api/entry/create', { content: 'a'.repeat(1001) }),
+      400,
+      'entry.too_long',
+      'content',
+    );
+    assertError(
+      await t.members.Anna.post('/api/entry/create', { content: '😀'.repeat(1001) }),
+      400,
+      'entry.too_long',
+      'content',
+    );
     assert.equal(entryCount(t.board), before);
 
     const emoji = '😀'.repeat(1000);
@@ -83,15 +110,26 @@ describe('creating an entry', () => {
   });
 
   test('bidi controls (U+202A–202E, U+2066–2069) are dropped from the text on create and edit, so a link cannot read as another', async () => {
-    const spoof = 'Rechnung \u202ehttps://example.org/fdp.exe\u202c und \u2066isoliert\u2069, \u202a\u202b\u202d fertig';
+    const spoof =
+      'Rechnung \u202ehttps://example.org/fdp.exe\u202c und \u2066isoliert\u2069, \u202a\u202b\u202d fertig';
     const answer = await t.members.Anna.post('/api/entry/create', { content: spoof });
     assert.equal(answer.status, 201, answer.text);
     const clean = 'Rechnung https://example.org/fdp.exe und isoliert,  fertig';
     assert.equal(answer.body.content, clean);
     assert.equal(entryRow(t.board, answer.body.pid)!.content, clean);
-    assert.equal((await t.members.Anna.post(`/api/entry/${answer.body.pid}/edit`, { content: `neu \u202e${clean}` })).body.content, `neu ${clean}`);
-    assert.equal((await visitor(t.board).post(`/api/entry/${answer.body.pid}/report`, { reason: '\u202eSpam\u2069' })).status, 200);
-    assert.equal(t.board.app.services.db.one<{ reason: string }>('SELECT reason FROM reports WHERE pid = ?', answer.body.pid)!.reason, 'Spam');
+    assert.equal(
+      (await t.members.Anna.post(`/api/entry/${answer.body.pid}/edit`, { content: `neu \u202e${clean}` })).body.content,
+      `neu ${clean}`,
+    );
+    assert.equal(
+      (await visitor(t.board).post(`/api/entry/${answer.body.pid}/report`, { reason: '\u202eSpam\u2069' })).status,
+      200,
+    );
+    assert.equal(
+      t.board.app.services.db.one<{ reason: string }>('SELECT reason FROM reports WHERE pid = ?', answer.body.pid)!
+        .reason,
+      'Spam',
+    );
   });
 
   test('reply_to absent, empty or 0 makes a top-level entry', async () => {
@@ -112,7 +150,7 @@ describe('creating an entry', () => {
     assert.equal(entryCount(t.board), before);
   });
 
-  test('a reply is stored under its parent and raises the parent\'s reply_count', async () => {
+  test("a reply is stored under its parent and raises the parent's reply_count", async () => {
     const parent = await post(t.members.Anna, 'Frage');
     const answer = await t.members.Anna.post('/api/entry/create', { content: 'Antwort', reply_to: parent });
     assert.equal(answer.status, 201, answer.text);
@@ -125,8 +163,16 @@ describe('creating an entry', () => {
     const gone = await post(t.members.Anna, 'bald weg');
     assert.equal((await t.members.Anna.post(`/api/entry/${gone}/delete`)).status, 200);
     const before = entryCount(t.board);
-    assertError(await t.members.Anna.post('/api/entry/create', { content: 'hallo?', reply_to: 987654 }), 404, 'entry.not_found');
-    assertError(await t.members.Anna.post('/api/entry/create', { content: 'hallo?', reply_to: gone }), 404, 'entry.not_found');
+    assertError(
+      await t.members.Anna.post('/api/entry/create', { content: 'hallo?', reply_to: 987654 }),
+      404,
+      'entry.not_found',
+    );
+    assertError(
+      await t.members.Anna.post('/api/entry/create', { content: 'hallo?', reply_to: gone }),
+      404,
+      'entry.not_found',
+    );
     assert.equal(entryCount(t.board), before);
     assert.equal(entryRow(t.board, gone)!.reply_count, 0);
   });
@@ -135,7 +181,10 @@ describe('creating an entry', () => {
     const parent = await post(t.members.Anna, 'Eltern');
     const urlencoded = await t.members.Anna.post('/api/entry/create', { content: 'per Formular', reply_to: parent });
     assert.equal(urlencoded.status, 201, urlencoded.text);
-    const multipart = await t.members.Anna.postMultipart('/api/entry/create', { content: 'per multipart', reply_to: parent });
+    const multipart = await t.members.Anna.postMultipart('/api/entry/create', {
+      content: 'per multipart',
+      reply_to: parent,
+    });
     assert.equal(multipart.status, 201, multipart.text);
     assert.equal(multipart.body.reply_to, parent);
     assert.equal(entryRow(t.board, multipart.body.pid)!.content, 'per multipart');
@@ -166,7 +215,10 @@ describe('editing an entry', () => {
     assert.deepEqual(answer.body, { pid, content: 'zweite Fassung' });
     assert.equal(entryRow(t.board, pid)!.content, 'zweite Fassung');
     assert.equal((await visitor(t.board).get(`/api/entry/${pid}/thread`)).body.entry.content, 'zweite Fassung');
-    assert.equal((await visitor(t.board).get(`/api/entry/${reply}/thread`)).body.ancestors[0].content, 'zweite Fassung');
+    assert.equal(
+      (await visitor(t.board).get(`/api/entry/${reply}/thread`)).body.ancestors[0].content,
+      'zweite Fassung',
+    );
     assert.equal((await visitor(t.board).get('/api/entry/feed/0')).body[0].content, 'zweite Fassung');
   });
 
@@ -180,7 +232,11 @@ describe('editing an entry', () => {
 
   test('someone else answers 403 entry.not_author and the text stays', async () => {
     const pid = await post(t.members.Anna, 'meins');
-    assertError(await t.members.Bert.post(`/api/entry/${pid}/edit`, { content: 'jetzt meins' }), 403, 'entry.not_author');
+    assertError(
+      await t.members.Bert.post(`/api/entry/${pid}/edit`, { content: 'jetzt meins' }),
+      403,
+      'entry.not_author',
+    );
     assert.equal(entryRow(t.board, pid)!.content, 'meins');
   });
 
@@ -194,7 +250,12 @@ describe('editing an entry', () => {
 
   test('the length is checked again: 1001 code points answer 400 entry.too_long and the text stays', async () => {
     const pid = await post(t.members.Anna, 'kurz');
-    assertError(await t.members.Anna.post(`/api/entry/${pid}/edit`, { content: 'x'.repeat(1001) }), 400, 'entry.too_long', 'content');
+    assertError(
+      await t.members.Anna.post(`/api/entry/${pid}/edit`, { content: 'x'.repeat(1001) }),
+      400,
+      'entry.too_long',
+      'content',
+    );
     assert.equal(entryRow(t.board, pid)!.content, 'kurz');
     const answer = await t.members.Anna.post(`/api/entry/${pid}/edit`, { content: '🙂'.repeat(1000) });
     assert.equal(answer.status, 200, answer.text);
@@ -249,7 +310,11 @@ describe('deleting an entry', () => {
     assert.deepEqual(mediaFiles(t.board), []);
 
     const rootThread = await visitor(t.board).get(`/api/entry/${root}/thread`);
-    assert.deepEqual(rootThread.body.replies.map((r: { pid: number }) => r.pid), [middle], 'the deleted entry keeps its place');
+    assert.deepEqual(
+      rootThread.body.replies.map((r: { pid: number }) => r.pid),
+      [middle],
+      'the deleted entry keeps its place',
+    );
     const thread = await visitor(t.board).get(`/api/entry/${middle}/thread`);
     assert.equal(thread.status, 200, 'the thread of a deleted entry is still there');
     assert.equal(thread.body.entry.deleted, 1);
@@ -257,11 +322,14 @@ describe('deleting an entry', () => {
     assert.equal(thread.body.entry.filepath, '');
     assert.equal(thread.body.entry.username, 'Anna');
     assert.equal(thread.body.entry.uid, uidOf(t.board, 'Anna'));
-    assert.deepEqual(thread.body.replies.map((r: { pid: number }) => r.pid), [below]);
+    assert.deepEqual(
+      thread.body.replies.map((r: { pid: number }) => r.pid),
+      [below],
+    );
     assert.equal(thread.body.replies[0].content, 'Antwort unten');
   });
 
-  test('a deleted reply keeps its place in its parent\'s thread, shown blank with its author', async () => {
+  test("a deleted reply keeps its place in its parent's thread, shown blank with its author", async () => {
     const root = await post(t.members.Bert, 'Wurzel');
     const reply = await post(t.members.Anna, 'Antwort', root);
     assert.equal((await t.members.Anna.post(`/api/entry/${reply}/delete`)).status, 200);
@@ -299,7 +367,10 @@ describe('deleting an entry', () => {
     assertError(await t.members.Bert.post(`/api/entry/${pid}/vote`, { mode: 'no' }), 404, 'entry.not_found');
     assertError(await t.members.Bert.post(`/api/entry/${pid}/bump`), 404, 'entry.not_found');
     assertError(await t.members.Anna.post(`/api/entry/${pid}/edit`, { content: 'zurück' }), 404, 'entry.not_found');
-    assert.equal(t.board.app.services.db.one<{ n: number }>('SELECT count(*) AS n FROM reports WHERE pid = ?', pid)!.n, 0);
+    assert.equal(
+      t.board.app.services.db.one<{ n: number }>('SELECT count(*) AS n FROM reports WHERE pid = ?', pid)!.n,
+      0,
+    );
 
     const votes = await t.members.Bert.get(`/api/entry/${pid}/votes`);
     assert.equal(votes.status, 200);
@@ -357,7 +428,10 @@ describe('posting from a Tor exit', () => {
   test('edit answers 403 tor.blocked too (after a malformed pid, before the body), and the text stays', async () => {
     const tor = await member(t.board, 'Tor Editor', torAddress);
     const pid = await post(await member(t.board, 'Tor Editor Zuhause'), 'harmlos');
-    t.board.app.services.db.run("UPDATE entries SET uid = (SELECT uid FROM users WHERE username = 'Tor Editor') WHERE pid = ?", pid);
+    t.board.app.services.db.run(
+      "UPDATE entries SET uid = (SELECT uid FROM users WHERE username = 'Tor Editor') WHERE pid = ?",
+      pid,
+    );
     assertError(await tor.post(`/api/entry/${pid}/edit`, { content: 'jetzt Spam' }), 403, 'tor.blocked');
     assertError(await tor.post('/api/entry/abc/edit', { content: 'x' }), 400, 'input.invalid', 'pid');
     assert.equal(entryRow(t.board, pid)!.content, 'harmlos');
@@ -397,22 +471,40 @@ describe('order of checks (docs/API.md "Order of checks")', () => {
   });
 
   test('a body that is not a form answers 415 before the entry is looked up', async () => {
-    const answer = await t.members.Anna.send('POST', '/api/entry/987654/vote', 'mode=yes', { 'content-type': 'text/plain' });
+    const answer = await t.members.Anna.send('POST', '/api/entry/987654/vote', 'mode=yes', {
+      'content-type': 'text/plain',
+    });
     assertError(answer, 415, 'input.unsupported_type');
   });
 
   test('existence comes before permission and validation: 404', async () => {
     const pid = await post(t.members.Anna, 'gleich weg');
     assert.equal((await t.members.Anna.post(`/api/entry/${pid}/delete`)).status, 200);
-    assertError(await t.members.Bert.post(`/api/entry/${pid}/edit`, { content: 'x'.repeat(1001) }), 404, 'entry.not_found');
+    assertError(
+      await t.members.Bert.post(`/api/entry/${pid}/edit`, { content: 'x'.repeat(1001) }),
+      404,
+      'entry.not_found',
+    );
     assertError(await t.members.Bert.post(`/api/entry/${pid}/vote`, { mode: 'vielleicht' }), 404, 'entry.not_found');
-    assertError(await t.members.Bert.post(`/api/entry/${pid}/report`, { reason: 'x'.repeat(501) }), 404, 'entry.not_found');
-    assertError(await t.members.Bert.post('/api/entry/create', { content: 'x'.repeat(1001), reply_to: pid }), 404, 'entry.not_found');
+    assertError(
+      await t.members.Bert.post(`/api/entry/${pid}/report`, { reason: 'x'.repeat(501) }),
+      404,
+      'entry.not_found',
+    );
+    assertError(
+      await t.members.Bert.post('/api/entry/create', { content: 'x'.repeat(1001), reply_to: pid }),
+      404,
+      'entry.not_found',
+    );
   });
 
   test('permission comes before validation: 403', async () => {
     const pid = await post(t.members.Anna, 'meins');
-    assertError(await t.members.Bert.post(`/api/entry/${pid}/edit`, { content: 'x'.repeat(1001) }), 403, 'entry.not_author');
+    assertError(
+      await t.members.Bert.post(`/api/entry/${pid}/edit`, { content: 'x'.repeat(1001) }),
+      403,
+      'entry.not_author',
+    );
     assertError(await t.members.Bert.post(`/api/entry/${pid}/edit`, { content: '' }), 403, 'entry.not_author');
   });
 });

@@ -27,29 +27,48 @@ function cachedLines(lines: string[], path: string): { counted: number; other: s
 }
 
 describe('the fast path for cached pages', () => {
-  const t = useBoard({ env: { ...limitsOff, BOARD_METRICS_PORT: '0' }, members: ['Anna'], start: { timeouts: { hitLinesMs: 50 } } });
+  const t = useBoard({
+    env: { ...limitsOff, BOARD_METRICS_PORT: '0' },
+    members: ['Anna'],
+    start: { timeouts: { hitLinesMs: 50 } },
+  });
   const compared = ['content-type', 'content-length', 'cache-control', 'x-content-type-options', 'referrer-policy'];
 
   test('a cached feed page and thread answer exactly as the pipeline built them, logged and counted', async () => {
     const root = await post(t.members.Anna, 'Hallo');
     for (const path of ['/api/entry/feed/0', `/api/entry/${root}/thread`]) {
       const built = await rawRequest(t.board.url, 'GET', path, { host: 'board' }); // a miss: the pipeline builds it
-      assert.match(t.board.logs.at(-1)!, new RegExp(`^GET ${path.replace(/\//g, '\\/')} 200 \\d+\\.\\dms$`), 'a built answer has its own line');
+      assert.match(
+        t.board.logs.at(-1)!,
+        new RegExp(`^GET ${path.replace(/\//g, '\\/')} 200 \\d+\\.\\dms$`),
+        'a built answer has its own line',
+      );
       const logged = t.board.logs.length;
-      const hits = t.board.app.services.db.responses.tally.feedHits + t.board.app.services.db.responses.tally.threadHits;
+      const hits =
+        t.board.app.services.db.responses.tally.feedHits + t.board.app.services.db.responses.tally.threadHits;
       for (let i = 0; i < 3; i++) {
         const cached = await rawRequest(t.board.url, 'GET', path, { host: 'board' });
         assert.equal(cached.status, 200);
         assert.equal(cached.text, built.text);
         for (const name of compared) assert.equal(cached.headers[name], built.headers[name], `${path}: ${name}`);
       }
-      assert.equal(t.board.app.services.db.responses.tally.feedHits + t.board.app.services.db.responses.tally.threadHits, hits + 3, `${path} came from the cache`);
+      assert.equal(
+        t.board.app.services.db.responses.tally.feedHits + t.board.app.services.db.responses.tally.threadHits,
+        hits + 3,
+        `${path} came from the cache`,
+      );
       // Cached answers are counted into lines per target (lib/http/hit-lines.ts; here every 50 ms).
-      await eventually(() => cachedLines(t.board.logs.slice(logged), path).counted === 3, `three cached answers to ${path} in the log`);
+      await eventually(
+        () => cachedLines(t.board.logs.slice(logged), path).counted === 3,
+        `three cached answers to ${path} in the log`,
+      );
       assert.deepEqual(cachedLines(t.board.logs.slice(logged), path).other, [], 'no line of their own');
     }
     const metrics = await (await fetch(`${t.board.metricsUrl}/metrics`)).text();
-    assert.match(metrics, /board_http_request_duration_seconds_count\{route="\/api\/entry\/feed\/:page",method="GET",status="2xx"\} [2-9]/);
+    assert.match(
+      metrics,
+      /board_http_request_duration_seconds_count\{route="\/api\/entry\/feed\/:page",method="GET",status="2xx"\} [2-9]/,
+    );
   });
 
   test('what it does not cover reaches the pipeline: a query string, HEAD, a page out of range, no Host, an unknown thread', async () => {
@@ -60,7 +79,10 @@ describe('the fast path for cached pages', () => {
     assert.equal(head.text, '');
     assert.equal((await visitor(t.board).get('/api/entry/feed/101')).body.error.code, 'input.invalid');
     assert.equal((await visitor(t.board).get('/api/entry/99999/thread')).status, 404);
-    const noHost = await sendRaw(Number(new URL(t.board.url).port), Buffer.from('GET /api/entry/feed/0 HTTP/1.1\r\nConnection: close\r\n\r\n'));
+    const noHost = await sendRaw(
+      Number(new URL(t.board.url).port),
+      Buffer.from('GET /api/entry/feed/0 HTTP/1.1\r\nConnection: close\r\n\r\n'),
+    );
     assert.equal(noHost.status, 400, 'HTTP/1.1 without Host stays a bad request');
   });
 });
@@ -81,7 +103,7 @@ test('a graceful stop writes the counts of cached answers not yet logged', async
   }
 });
 
-test('data_version through the WAL-index header: another connection\'s commit moves it, our own does not', (t) => {
+test("data_version through the WAL-index header: another connection's commit moves it, our own does not", (t) => {
   const dir = mkdtempSync(join(tmpdir(), 'board-dv-'));
   t.after(() => rmSync(dir, { recursive: true, force: true }));
   const path = join(dir, 'board.db');

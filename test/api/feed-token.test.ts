@@ -1,7 +1,18 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { tokenHash } from '../../lib/accounts/tokens.ts';
-import { assertDocumented, assertError, day, limitsOff, password, post, uidOf, useBoard, visitor, type Client } from '../helpers.ts';
+import {
+  assertDocumented,
+  assertError,
+  day,
+  limitsOff,
+  password,
+  post,
+  uidOf,
+  useBoard,
+  visitor,
+  type Client,
+} from '../helpers.ts';
 import { atomEntries, parseAtom } from '../atom-helpers.ts';
 
 /** docs/API.md "Private Atom feed": the token, what ends it, what the log writes. */
@@ -32,8 +43,14 @@ describe('the private Atom feed of notifications', () => {
     assertDocumented(answer);
     assert.match(answer.headers.get('cache-control')!, /private/);
     const entries = atomEntries(parseAtom(answer.text));
-    assert.deepEqual(entries.map((e) => e.title), ['Erwähnung von Bert: Frag mal @anna.', 'Antwort von Bert: Hallo Anna!']);
-    const stored = t.board.app.services.db.one<{ token_hash: Buffer }>('SELECT token_hash FROM feed_tokens WHERE uid = ?', uidOf(t.board, 'Anna'))!;
+    assert.deepEqual(
+      entries.map((e) => e.title),
+      ['Erwähnung von Bert: Frag mal @anna.', 'Antwort von Bert: Hallo Anna!'],
+    );
+    const stored = t.board.app.services.db.one<{ token_hash: Buffer }>(
+      'SELECT token_hash FROM feed_tokens WHERE uid = ?',
+      uidOf(t.board, 'Anna'),
+    )!;
     assert.deepEqual(stored.token_hash, tokenHash(token));
     assert.ok(!JSON.stringify(t.board.app.services.db.all('SELECT * FROM feed_tokens')).includes(token));
   });
@@ -43,7 +60,10 @@ describe('the private Atom feed of notifications', () => {
     const token = url.slice(url.lastIndexOf('/') + 1);
     await visitor(t.board).get(path(url));
     await visitor(t.board).get('/n/unbekannt.atom');
-    assert.ok(t.board.logs.some((line) => line.startsWith('GET /n/… 200')), 'the request is logged');
+    assert.ok(
+      t.board.logs.some((line) => line.startsWith('GET /n/… 200')),
+      'the request is logged',
+    );
     assert.ok(!t.board.logs.some((line) => line.includes(token) || line.includes('unbekannt')));
   });
 
@@ -62,7 +82,8 @@ describe('the private Atom feed of notifications', () => {
     const ended = await visitor(t.board).get(path(current));
     assert.equal(ended.status, 404);
     assertDocumented(ended);
-    for (const unknown of ['/n/x.atom', `/n/${'A'.repeat(43)}.atom`, `/n/${'A'.repeat(43)}`]) assert.equal((await visitor(t.board).get(unknown)).status, 404, unknown);
+    for (const unknown of ['/n/x.atom', `/n/${'A'.repeat(43)}.atom`, `/n/${'A'.repeat(43)}`])
+      assert.equal((await visitor(t.board).get(unknown)).status, 404, unknown);
     assertError(await visitor(t.board).post('/api/user/feed-token'), 401, 'auth.required');
     assertError(await visitor(t.board).post('/api/user/feed-token/revoke'), 401, 'auth.required');
   });
@@ -71,12 +92,16 @@ describe('the private Atom feed of notifications', () => {
     const { Bert } = t.members;
     const url = await newFeedUrl(Bert);
     assert.equal((await visitor(t.board).get(path(url))).status, 200);
-    const changed = await Bert.post('/api/user/password', { pass: password, pass1: 'ein ganz neues Passwort', pass2: 'ein ganz neues Passwort' });
+    const changed = await Bert.post('/api/user/password', {
+      pass: password,
+      pass1: 'ein ganz neues Passwort',
+      pass2: 'ein ganz neues Passwort',
+    });
     assert.equal(changed.status, 200, changed.text);
     assert.equal((await visitor(t.board).get(path(url))).status, 404);
   });
 
-  test('a banned account\'s feed answers 404 while the ban lasts, and 200 again once it is lifted or has ended', async () => {
+  test("a banned account's feed answers 404 while the ban lasts, and 200 again once it is lifted or has ended", async () => {
     const { Anna, Mia } = t.members;
     const url = await newFeedUrl(Anna);
     const feed = () => visitor(t.board).get(path(url));

@@ -4,7 +4,16 @@ import { connect } from 'node:net';
 import { join } from 'node:path';
 import { before, describe, test } from 'node:test';
 import { createEntry } from '../../lib/entries/entries.ts';
-import { assertDocumented, assertError, imageFixture, password, rawRequest, useBoard, type Answer, type TestBoard } from '../helpers.ts';
+import {
+  assertDocumented,
+  assertError,
+  imageFixture,
+  password,
+  rawRequest,
+  useBoard,
+  type Answer,
+  type TestBoard,
+} from '../helpers.ts';
 
 const urlencoded = { 'content-type': 'application/x-www-form-urlencoded' };
 
@@ -27,7 +36,14 @@ describe('routing and errors', () => {
   const t = useBoard();
 
   test('an unknown /api path answers 404 api.not_found in JSON, for any method', async () => {
-    for (const [method, path] of [['GET', '/api/nope'], ['POST', '/api/nope'], ['GET', '/api'], ['GET', '/api/'], ['GET', '/api/health/'], ['PUT', '/api/auth/nothing']] as const) {
+    for (const [method, path] of [
+      ['GET', '/api/nope'],
+      ['POST', '/api/nope'],
+      ['GET', '/api'],
+      ['GET', '/api/'],
+      ['GET', '/api/health/'],
+      ['PUT', '/api/auth/nothing'],
+    ] as const) {
       const answer = await t.board.client().send(method, path, undefined);
       assertError(answer, 404, 'api.not_found', { exact: true, note: `${method} ${path}` });
     }
@@ -83,15 +99,28 @@ describe('request bodies', () => {
   const t = useBoard();
 
   test('a non-empty text/plain or JSON body answers 415 input.unsupported_type', async () => {
-    for (const [type, body] of [['text/plain', 'user=a&pass=b'], ['application/json', '{"user":"a","pass":"b"}'], ['', 'user=a']] as const) {
-      const answer = await rawRequest(t.board.url, 'POST', '/api/auth/newuser', type ? { 'content-type': type } : {}, body);
+    for (const [type, body] of [
+      ['text/plain', 'user=a&pass=b'],
+      ['application/json', '{"user":"a","pass":"b"}'],
+      ['', 'user=a'],
+    ] as const) {
+      const answer = await rawRequest(
+        t.board.url,
+        'POST',
+        '/api/auth/newuser',
+        type ? { 'content-type': type } : {},
+        body,
+      );
       assertError(answer, 415, 'input.unsupported_type', { exact: true, note: type || 'no type' });
     }
   });
 
   test('an empty POST body is an empty form whatever its content type', async () => {
     for (const type of ['application/json', 'text/plain', 'multipart/form-data', 'application/x-www-form-urlencoded']) {
-      const answer = await rawRequest(t.board.url, 'POST', '/api/auth/newuser', { 'content-type': type, 'content-length': '0' });
+      const answer = await rawRequest(t.board.url, 'POST', '/api/auth/newuser', {
+        'content-type': type,
+        'content-length': '0',
+      });
       assertError(answer, 400, 'auth.invalid', { note: type });
     }
     const noLength = await rawRequest(t.board.url, 'POST', '/api/auth/login', { 'content-type': 'application/json' });
@@ -101,7 +130,11 @@ describe('request bodies', () => {
 
   test('every POST endpoint takes multipart as well as urlencoded', async () => {
     const client = t.board.client();
-    const created = await client.postMultipart('/api/auth/newuser', { user: 'Multi Part', pass1: password, pass2: password });
+    const created = await client.postMultipart('/api/auth/newuser', {
+      user: 'Multi Part',
+      pass1: password,
+      pass2: password,
+    });
     assert.equal(created.status, 201, created.text);
     const login = await client.postMultipart('/api/auth/login', { user: 'Multi Part', pass: password });
     assert.equal(login.status, 200, login.text);
@@ -127,7 +160,13 @@ describe('request bodies', () => {
 
   test('the first value of a repeated field counts', async () => {
     await t.board.client().post('/api/auth/newuser', { user: 'First Value', pass1: password, pass2: password });
-    const answer = await rawRequest(t.board.url, 'POST', '/api/auth/login', urlencoded, `user=First+Value&pass=${encodeURIComponent(password)}&pass=wrong`);
+    const answer = await rawRequest(
+      t.board.url,
+      'POST',
+      '/api/auth/login',
+      urlencoded,
+      `user=First+Value&pass=${encodeURIComponent(password)}&pass=wrong`,
+    );
     assert.equal(answer.status, 200, answer.text);
   });
 });
@@ -141,7 +180,17 @@ describe('headers on every kind of answer', () => {
   });
 
   test('X-Content-Type-Options: nosniff on API answers, errors, pages and files', async () => {
-    for (const path of ['/api/health', '/api/nope', '/api/user/info', '/', '/login', '/no/such/page', `/static/media/${mediaPath}`, '/static/media/missing.png', '/static/app.js']) {
+    for (const path of [
+      '/api/health',
+      '/api/nope',
+      '/api/user/info',
+      '/',
+      '/login',
+      '/no/such/page',
+      `/static/media/${mediaPath}`,
+      '/static/media/missing.png',
+      '/static/app.js',
+    ]) {
       const answer = await t.board.client().get(path);
       assertDocumented(answer);
       assert.equal(answer.headers.get('x-content-type-options'), 'nosniff', path);
@@ -149,14 +198,30 @@ describe('headers on every kind of answer', () => {
   });
 
   test('pages answer HTML with a Content-Security-Policy that allows only the board itself', async () => {
-    for (const [path, status] of [['/', 200], ['/reset', 200], ['/login', 200], ['/register', 200], ['/settings', 200], ['/stats', 200], ['/mod', 200], ['/modlog', 200], ['/no/such/page', 404], ['/static/media/missing.png', 404]] as const) {
+    for (const [path, status] of [
+      ['/', 200],
+      ['/reset', 200],
+      ['/login', 200],
+      ['/register', 200],
+      ['/settings', 200],
+      ['/stats', 200],
+      ['/mod', 200],
+      ['/modlog', 200],
+      ['/no/such/page', 404],
+      ['/static/media/missing.png', 404],
+    ] as const) {
       const answer = await t.board.client().get(path);
       assert.equal(answer.status, status, path);
       assertDocumented(answer);
       assert.match(answer.headers.get('content-type')!, /^text\/html/, path);
       assert.match(answer.text, /<html/i, path);
       const csp = answer.headers.get('content-security-policy') ?? '';
-      for (const directive of ["default-src 'self'", "img-src 'self' data: blob:", "object-src 'none'", "frame-ancestors 'none'"]) {
+      for (const directive of [
+        "default-src 'self'",
+        "img-src 'self' data: blob:",
+        "object-src 'none'",
+        "frame-ancestors 'none'",
+      ]) {
         assert.ok(csp.split(/;\s*/).includes(directive), `${path}: ${directive} in ${csp}`);
       }
     }
@@ -180,7 +245,12 @@ describe('pages', () => {
   const t = useBoard({ members: ['Page Owner'] });
 
   test('a user page answers 200 for a known name in any letter case and 404 for an unknown one', async () => {
-    for (const [path, status] of [['/u/Page%20Owner', 200], ['/u/page%20owner', 200], ['/u/Nobody', 404], ['/u/%', 404]] as const) {
+    for (const [path, status] of [
+      ['/u/Page%20Owner', 200],
+      ['/u/page%20owner', 200],
+      ['/u/Nobody', 404],
+      ['/u/%', 404],
+    ] as const) {
       const answer = await rawRequest(t.board.url, 'GET', path);
       assert.equal(answer.status, status, path);
       assert.match(String(answer.headers['content-type']), /^text\/html/, path);
@@ -200,12 +270,20 @@ describe('pages', () => {
 describe('cross-site request forgery guard', () => {
   const t = useBoard({ env: { BOARD_ORIGIN: 'https://board.example' } });
   let host: string;
-  before(() => { host = new URL(t.board.url).host; });
+  before(() => {
+    host = new URL(t.board.url).host;
+  });
 
   const logout = (headers: Record<string, string>) => rawRequest(t.board.url, 'POST', '/api/auth/logout', headers);
 
   test('a POST from a foreign Origin answers 403 csrf.bad_origin', async () => {
-    for (const origin of ['http://evil.example', 'https://board.example.evil.example', `http://${host}.evil.example`, 'https://board.example:8443', 'http://board.example']) {
+    for (const origin of [
+      'http://evil.example',
+      'https://board.example.evil.example',
+      `http://${host}.evil.example`,
+      'https://board.example:8443',
+      'http://board.example',
+    ]) {
       const answer = await logout({ host, origin });
       assertError(answer, 403, 'csrf.bad_origin', { exact: true, note: origin });
       assert.equal(answer.headers['set-cookie'], undefined, 'a refused request changes no cookie');
@@ -227,7 +305,11 @@ describe('cross-site request forgery guard', () => {
     assert.equal((await logout({ host, origin: `http://${host}` })).status, 200);
     assert.equal((await logout({ host, origin: `https://${host}` })).status, 200, 'behind a TLS proxy');
     assert.equal((await logout({ host: 'proxy.example', origin: 'https://proxy.example' })).status, 200);
-    assert.equal((await logout({ host: 'Proxy.Example', origin: 'https://proxy.example' })).status, 200, 'host names ignore case');
+    assert.equal(
+      (await logout({ host: 'Proxy.Example', origin: 'https://proxy.example' })).status,
+      200,
+      'host names ignore case',
+    );
   });
 
   test('a POST without Origin is allowed (curl)', async () => {
@@ -257,7 +339,11 @@ describe('static files never leave their folders', () => {
     writeFileSync(join(t.board.config.mediaDir, real), jpeg);
     writeFileSync(join(t.board.config.dataDir, 'secret.txt'), 'TOPSECRET');
     // An entry image is served only while a live entry owns it.
-    createEntry(t.board.app.services.db, { uid: 0, content: '', filepath: real, replyTo: 0, link: '' }, t.board.clock.now());
+    createEntry(
+      t.board.app.services.db,
+      { uid: 0, content: '', filepath: real, replyTo: 0, link: '' },
+      t.board.clock.now(),
+    );
   });
 
   const attempts = [
@@ -296,7 +382,11 @@ describe('static files never leave their folders', () => {
   });
 
   test('the same attempts on a bare socket answer 404 too', async () => {
-    for (const path of ['/static/../package.json', '/static/media/../../secret.txt', '/static/media/..%2f..%2fboard.db']) {
+    for (const path of [
+      '/static/../package.json',
+      '/static/media/../../secret.txt',
+      '/static/media/..%2f..%2fboard.db',
+    ]) {
       const answer = await rawSocket(t.board, `GET ${path} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`);
       assert.match(answer, /^HTTP\/1\.1 404 /, path);
       assert.doesNotMatch(answer, /TOPSECRET|SQLite format|"name": "board"/, path);
@@ -361,7 +451,10 @@ describe('database failures and the log', () => {
       t.board.app.services.db.setFault(undefined);
     }
     await client.get('/no/such/page');
-    assert.ok(t.board.logs.some((line) => /^GET \/api\/health 200 \d+(\.\d+)?ms$/.test(line)), t.board.logs.join('\n'));
+    assert.ok(
+      t.board.logs.some((line) => /^GET \/api\/health 200 \d+(\.\d+)?ms$/.test(line)),
+      t.board.logs.join('\n'),
+    );
     assert.ok(t.board.logs.some((line) => /^POST \/api\/auth\/login 401 \d+(\.\d+)?ms$/.test(line)));
     assert.ok(t.board.logs.some((line) => /^GET \/api\/health 500 \d+(\.\d+)?ms$/.test(line)));
     assert.ok(t.board.logs.some((line) => /^GET \/no\/such\/page 404 \d+(\.\d+)?ms$/.test(line)));

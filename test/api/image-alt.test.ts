@@ -1,6 +1,15 @@
 import assert from 'node:assert/strict';
 import { before, describe, test } from 'node:test';
-import { assertDocumented, assertError, entryRow, imageFixture, limitsOff, post, useBoard, type Client } from '../helpers.ts';
+import {
+  assertDocumented,
+  assertError,
+  entryRow,
+  imageFixture,
+  limitsOff,
+  post,
+  useBoard,
+  type Client,
+} from '../helpers.ts';
 
 /** docs/API.md "POST /api/entry/create": the author's optional description of the image, `alt`. */
 describe('image descriptions (alt)', () => {
@@ -12,7 +21,9 @@ describe('image descriptions (alt)', () => {
   });
 
   function createWithImage(client: Client, fields: Record<string, string | undefined>) {
-    return client.postMultipart('/api/entry/create', fields, [{ name: 'file', filename: 'bild.jpg', type: 'image/jpeg', data: image }]);
+    return client.postMultipart('/api/entry/create', fields, [
+      { name: 'file', filename: 'bild.jpg', type: 'image/jpeg', data: image },
+    ]);
   }
 
   async function shown(pid: number): Promise<Record<string, unknown>> {
@@ -40,7 +51,10 @@ describe('image descriptions (alt)', () => {
 
   test('without a description (absent or blank) the Entry has no alt field at all', async () => {
     for (const alt of [undefined, '', '  \n ']) {
-      const answer = await createWithImage(t.members.Anna, { content: `ohne Beschreibung ${JSON.stringify(alt)}`, alt });
+      const answer = await createWithImage(t.members.Anna, {
+        content: `ohne Beschreibung ${JSON.stringify(alt)}`,
+        alt,
+      });
       assert.equal(answer.status, 201, answer.text);
       assert.ok(!('alt' in answer.body));
       assertDocumented(answer);
@@ -49,7 +63,10 @@ describe('image descriptions (alt)', () => {
   });
 
   test('a description without an image is not stored', async () => {
-    const answer = await t.members.Anna.post('/api/entry/create', { content: 'Nur Text', alt: 'Ein Bild, das es nicht gibt' });
+    const answer = await t.members.Anna.post('/api/entry/create', {
+      content: 'Nur Text',
+      alt: 'Ein Bild, das es nicht gibt',
+    });
     assert.equal(answer.status, 201, answer.text);
     assert.ok(!('alt' in answer.body));
     assert.equal(entryRow(t.board, answer.body.pid)!.alt, '');
@@ -60,12 +77,20 @@ describe('image descriptions (alt)', () => {
     assert.equal(ok.status, 201, ok.text);
     assert.equal(ok.body.alt, '🌷'.repeat(300));
     const before = t.board.app.services.db.one<{ n: number }>('SELECT count(*) AS n FROM entries')!.n;
-    assertError(await createWithImage(t.members.Anna, { content: 'zu lang', alt: 'a'.repeat(301) }), 400, 'input.invalid', { field: 'alt', exact: true });
+    assertError(
+      await createWithImage(t.members.Anna, { content: 'zu lang', alt: 'a'.repeat(301) }),
+      400,
+      'input.invalid',
+      { field: 'alt', exact: true },
+    );
     assert.equal(t.board.app.services.db.one<{ n: number }>('SELECT count(*) AS n FROM entries')!.n, before);
   });
 
   test('bidi controls are dropped and line breaks, tabs and runs of spaces become one space', async () => {
-    const answer = await createWithImage(t.members.Anna, { content: 'Steuerzeichen', alt: ' Zwei\u202e Katzen\r\n\tauf  dem\u2066 Sofa ' });
+    const answer = await createWithImage(t.members.Anna, {
+      content: 'Steuerzeichen',
+      alt: ' Zwei\u202e Katzen\r\n\tauf  dem\u2066 Sofa ',
+    });
     assert.equal(answer.status, 201, answer.text);
     assert.equal(answer.body.alt, 'Zwei Katzen auf dem Sofa');
     assert.equal((await shown(answer.body.pid)).alt, 'Zwei Katzen auf dem Sofa');
@@ -79,7 +104,10 @@ describe('image descriptions (alt)', () => {
     assertDocumented(keep);
     assert.equal((await shown(pid)).alt, 'Ein Hund');
 
-    const replace = await t.members.Anna.post(`/api/entry/${pid}/edit`, { content: 'Nachher', alt: 'Ein schwarzer Hund am Strand' });
+    const replace = await t.members.Anna.post(`/api/entry/${pid}/edit`, {
+      content: 'Nachher',
+      alt: 'Ein schwarzer Hund am Strand',
+    });
     assert.deepEqual(replace.body, { pid, content: 'Nachher', alt: 'Ein schwarzer Hund am Strand' });
     assertDocumented(replace);
     assert.equal((await shown(pid)).alt, 'Ein schwarzer Hund am Strand', 'the cached thread shows the edit');
@@ -92,7 +120,12 @@ describe('image descriptions (alt)', () => {
 
   test('edit: over 300 code points is 400 naming alt and changes nothing; an entry without an image keeps none', async () => {
     const { pid } = (await createWithImage(t.members.Anna, { content: 'Bleibt', alt: 'Ein Baum' })).body;
-    assertError(await t.members.Anna.post(`/api/entry/${pid}/edit`, { content: 'Geändert', alt: 'x'.repeat(301) }), 400, 'input.invalid', 'alt');
+    assertError(
+      await t.members.Anna.post(`/api/entry/${pid}/edit`, { content: 'Geändert', alt: 'x'.repeat(301) }),
+      400,
+      'input.invalid',
+      'alt',
+    );
     assert.deepEqual([entryRow(t.board, pid)!.content, entryRow(t.board, pid)!.alt], ['Bleibt', 'Ein Baum']);
 
     const textOnly = await post(t.members.Anna, 'Nur Text, später beschrieben');
@@ -102,12 +135,14 @@ describe('image descriptions (alt)', () => {
   });
 
   test('a deleted entry loses its description with its image; a removed one hides it until it is restored', async () => {
-    const deleted = (await createWithImage(t.members.Bert, { content: 'Weg damit', alt: 'Ein Sonnenuntergang' })).body.pid;
+    const deleted = (await createWithImage(t.members.Bert, { content: 'Weg damit', alt: 'Ein Sonnenuntergang' })).body
+      .pid;
     assert.equal((await t.members.Bert.post(`/api/entry/${deleted}/delete`)).status, 200);
     assert.ok(!('alt' in (await shown(deleted))));
     assert.equal(entryRow(t.board, deleted)!.alt, '');
 
-    const removed = (await createWithImage(t.members.Bert, { content: 'Wird entfernt', alt: 'Ein Werbeplakat' })).body.pid;
+    const removed = (await createWithImage(t.members.Bert, { content: 'Wird entfernt', alt: 'Ein Werbeplakat' })).body
+      .pid;
     assert.equal((await t.members.Mona.post(`/api/mod/entry/${removed}/remove`, { reason: 'Werbung' })).status, 200);
     assert.ok(!('alt' in (await shown(removed))));
     assert.equal((await t.members.Mona.post(`/api/mod/entry/${removed}/restore`)).status, 200);

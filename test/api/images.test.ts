@@ -8,14 +8,28 @@ import { deflateSync } from 'node:zlib';
 import sharp from 'sharp';
 import { maxGifFrames, maxGifPixels } from '../../lib/media/images.ts';
 import {
-  assertError, entryCount, entryRow, handMadePng, imageFixture, limitsOff, mediaFiles, photoExif, post, rawRequest, useBoard, visitor, type Answer, type Client,
+  assertError,
+  entryCount,
+  entryRow,
+  handMadePng,
+  imageFixture,
+  limitsOff,
+  mediaFiles,
+  photoExif,
+  post,
+  rawRequest,
+  useBoard,
+  visitor,
+  type Answer,
+  type Client,
 } from '../helpers.ts';
 
 const maxUpload = 8 * 1024 * 1024; // the BOARD_MAX_UPLOAD default
 
 /** The position again, as XMP (some apps write it there instead of EXIF). */
-const xmpWithGps = '<x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#">'
-  + '<rdf:Description xmlns:exif="http://ns.adobe.com/exif/1.0/" exif:GPSLatitude="52,31.0N"/></rdf:RDF></x:xmpmeta>';
+const xmpWithGps =
+  '<x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#">' +
+  '<rdf:Description xmlns:exif="http://ns.adobe.com/exif/1.0/" exif:GPSLatitude="52,31.0N"/></rdf:RDF></x:xmpmeta>';
 
 /** A phone photo: 2000×1200 JPEG with camera EXIF and a GPS position (EXIF and XMP). */
 function photoWithGps(): Promise<Buffer> {
@@ -51,7 +65,8 @@ function multipart(parts: Part[]): { body: Buffer; contentType: string } {
   const chunks: Buffer[] = [];
   for (const part of parts) {
     let head = `--${boundary}\r\nContent-Disposition: form-data; name="${part.name}"`;
-    if (part.filename !== undefined) head += `; filename="${part.filename}"\r\nContent-Type: ${part.type ?? 'application/octet-stream'}`;
+    if (part.filename !== undefined)
+      head += `; filename="${part.filename}"\r\nContent-Type: ${part.type ?? 'application/octet-stream'}`;
     chunks.push(Buffer.from(`${head}\r\n\r\n`), Buffer.from(part.data), Buffer.from('\r\n'));
   }
   chunks.push(Buffer.from(`--${boundary}--\r\n`));
@@ -69,7 +84,11 @@ function upload(client: Client, data: Buffer, filename: string, type: string, co
 
 /** Multipart parts whose encoded body is exactly `size` bytes: a small image plus a padding file part. */
 function partsOfSize(size: number, image: Buffer): Part[] {
-  const withoutPadding = multipart([{ name: 'content', data: 'groß' }, { name: 'file', filename: 'a.jpg', type: 'image/jpeg', data: image }, { name: 'padding', filename: 'pad.bin', data: '' }]).body.length;
+  const withoutPadding = multipart([
+    { name: 'content', data: 'groß' },
+    { name: 'file', filename: 'a.jpg', type: 'image/jpeg', data: image },
+    { name: 'padding', filename: 'pad.bin', data: '' },
+  ]).body.length;
   return [
     { name: 'content', data: 'groß' },
     { name: 'file', filename: 'a.jpg', type: 'image/jpeg', data: image },
@@ -123,8 +142,29 @@ describe('entry images', () => {
 
   test('a PNG and a WebP keep their format and lose their metadata, and a small image is not enlarged', async () => {
     const cases = [
-      { format: 'png', data: await imageFixture({ format: 'png', width: 120, height: 80, channels: 4, background: '#f80a', exif: { IFD0: { Make: 'PhoneCo' } }, xmp: xmpWithGps }) },
-      { format: 'webp', data: await imageFixture({ format: 'webp', width: 120, height: 80, background: '#0a8', exif: { IFD0: { Make: 'PhoneCo' } }, xmp: xmpWithGps }) },
+      {
+        format: 'png',
+        data: await imageFixture({
+          format: 'png',
+          width: 120,
+          height: 80,
+          channels: 4,
+          background: '#f80a',
+          exif: { IFD0: { Make: 'PhoneCo' } },
+          xmp: xmpWithGps,
+        }),
+      },
+      {
+        format: 'webp',
+        data: await imageFixture({
+          format: 'webp',
+          width: 120,
+          height: 80,
+          background: '#0a8',
+          exif: { IFD0: { Make: 'PhoneCo' } },
+          xmp: xmpWithGps,
+        }),
+      },
     ];
     for (const { format, data } of cases) {
       // The name and the declared type say JPEG: the bytes decide.
@@ -164,7 +204,10 @@ describe('entry images', () => {
   test('the stored file is served at /static/media/<filepath> with its image type', async () => {
     const jpeg = await upload(t.members.Anna, await photoWithGps(), 'a.jpg', 'image/jpeg');
     const gif = await upload(t.members.Anna, await animatedGif(30, 20), 'b.gif', 'image/gif');
-    for (const [answer, type] of [[jpeg, 'image/jpeg'], [gif, 'image/gif']] as const) {
+    for (const [answer, type] of [
+      [jpeg, 'image/jpeg'],
+      [gif, 'image/gif'],
+    ] as const) {
       const res = await fetch(`${t.board.url}/static/media/${answer.body.filepath}`);
       assert.equal(res.status, 200);
       assert.equal(res.headers.get('content-type'), type);
@@ -227,19 +270,28 @@ describe('refused uploads store nothing', () => {
   test('the same body sent chunked, without a Content-Length, is refused as it streams in', async () => {
     const image = await imageFixture({ width: 8, height: 8, background: '#000' });
     const { body, contentType } = multipart(partsOfSize(maxUpload + 1, image));
-    const answer = await rawRequest(t.board.url, 'POST', '/api/entry/create', {
-      'content-type': contentType,
-      'transfer-encoding': 'chunked',
-      cookie: `session=${t.members.Anna.cookie}`,
-      'x-forwarded-for': t.members.Anna.ip!,
-    }, body);
+    const answer = await rawRequest(
+      t.board.url,
+      'POST',
+      '/api/entry/create',
+      {
+        'content-type': contentType,
+        'transfer-encoding': 'chunked',
+        cookie: `session=${t.members.Anna.cookie}`,
+        'x-forwarded-for': t.members.Anna.ip!,
+      },
+      body,
+    );
     assertError(answer, 413, 'upload.too_large');
     assertNothingStored();
   });
 
   test('a multipart body cut off inside the file answers 400 input.invalid and the server keeps serving', async () => {
     const image = await imageFixture({ width: 64, height: 64, background: '#000' });
-    const { body, contentType } = multipart([{ name: 'content', data: 'abgeschnitten' }, { name: 'file', filename: 'a.jpg', type: 'image/jpeg', data: image }]);
+    const { body, contentType } = multipart([
+      { name: 'content', data: 'abgeschnitten' },
+      { name: 'file', filename: 'a.jpg', type: 'image/jpeg', data: image },
+    ]);
     const cut = body.subarray(0, body.length - 200); // no closing boundary: the file part never ends
     const answer = await t.members.Anna.send('POST', '/api/entry/create', cut, { 'content-type': contentType });
     assertError(answer, 400, 'input.invalid');
@@ -250,20 +302,29 @@ describe('refused uploads store nothing', () => {
   test('a client that hangs up in the middle of a body neither takes the server down nor counts as a server error', async () => {
     const before = entryCount(t.board);
     const bodies: [string, string][] = [
-      ['multipart/form-data; boundary=xx', '--xx\r\nContent-Disposition: form-data; name="file"; filename="a.jpg"\r\nContent-Type: image/jpeg\r\n\r\n' + 'a'.repeat(5000)],
+      [
+        'multipart/form-data; boundary=xx',
+        '--xx\r\nContent-Disposition: form-data; name="file"; filename="a.jpg"\r\nContent-Type: image/jpeg\r\n\r\n' +
+          'a'.repeat(5000),
+      ],
       ['application/x-www-form-urlencoded', `content=${'a'.repeat(3000)}`],
     ];
     for (const [type, partial] of bodies) {
       const socket = connect(Number(new URL(t.board.url).port), '127.0.0.1');
       await once(socket, 'connect');
-      socket.write(`POST /api/entry/create HTTP/1.1\r\nHost: 127.0.0.1\r\nCookie: session=${t.members.Anna.cookie}\r\nX-Forwarded-For: ${t.members.Anna.ip}\r\n`
-        + `Content-Type: ${type}\r\nContent-Length: 60000\r\n\r\n${partial}`);
+      socket.write(
+        `POST /api/entry/create HTTP/1.1\r\nHost: 127.0.0.1\r\nCookie: session=${t.members.Anna.cookie}\r\nX-Forwarded-For: ${t.members.Anna.ip}\r\n` +
+          `Content-Type: ${type}\r\nContent-Length: 60000\r\n\r\n${partial}`,
+      );
       await new Promise((resolve) => setTimeout(resolve, 100)); // let the server start reading
       socket.destroy();
       await new Promise((resolve) => setTimeout(resolve, 200)); // and notice the hang-up
       assert.equal((await visitor(t.board).get('/api/entry/feed/0')).status, 200, `${type}: the server is still up`);
     }
-    assert.deepEqual(t.board.logs.filter((line) => line.startsWith('error')), []);
+    assert.deepEqual(
+      t.board.logs.filter((line) => line.startsWith('error')),
+      [],
+    );
     assertNothingStored(before);
   });
 
@@ -309,15 +370,30 @@ describe('animated GIF caps (finding 5 of the abuse review)', () => {
 
   /** A GIF of `frames` frames of width×height, each another colour. */
   function gifOf(frames: number, width: number, height: number): Promise<Buffer> {
-    return imageFixture({ format: 'gif', width, height, frames: Array.from({ length: frames }, (_, i) => `#${(i * 4099 % 4096).toString(16).padStart(3, '0')}`) });
+    return imageFixture({
+      format: 'gif',
+      width,
+      height,
+      frames: Array.from({ length: frames }, (_, i) => `#${((i * 4099) % 4096).toString(16).padStart(3, '0')}`),
+    });
   }
 
   test(`more than ${maxGifFrames} frames, or more than ${maxGifPixels / 1e6} megapixels of frames in all, answers 413 upload.too_large and stores nothing`, async () => {
     const tooLong = await gifOf(maxGifFrames + 1, 8, 8);
     const tooBig = await gifOf(21, 1000, 1000); // 21 megapixels of frames in all
-    for (const [what, gif] of [['frames', tooLong], ['pixels', tooBig]] as const) {
+    for (const [what, gif] of [
+      ['frames', tooLong],
+      ['pixels', tooBig],
+    ] as const) {
       assertError(await upload(t.members.Anna, gif, 'a.gif', 'image/gif'), 413, 'upload.too_large', { note: what });
-      assertError(await t.members.Anna.postMultipart('/api/user/avatar', {}, [{ name: 'avatar', filename: 'a.gif', type: 'image/gif', data: gif }]), 413, 'upload.too_large', { note: `avatar: ${what}` });
+      assertError(
+        await t.members.Anna.postMultipart('/api/user/avatar', {}, [
+          { name: 'avatar', filename: 'a.gif', type: 'image/gif', data: gif },
+        ]),
+        413,
+        'upload.too_large',
+        { note: `avatar: ${what}` },
+      );
     }
     assert.equal(entryCount(t.board), 0);
     assert.deepEqual(mediaFiles(t.board), []);

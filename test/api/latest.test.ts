@@ -1,9 +1,26 @@
 import assert from 'node:assert/strict';
 import { before, describe, test } from 'node:test';
 import {
-  assertDocumented, accountRemovalDone, assertError, entryRow, limitsOff, member, password, post, useBoard, visitor, type Client, type TestBoard,
+  assertDocumented,
+  accountRemovalDone,
+  assertError,
+  entryRow,
+  limitsOff,
+  member,
+  password,
+  post,
+  useBoard,
+  visitor,
+  type Client,
+  type TestBoard,
 } from '../helpers.ts';
-import { assertStoredLatestMatchesBruteForce, bruteForceLatest, entryFields, latestOf, wholeFeed } from '../entry-helpers.ts';
+import {
+  assertStoredLatestMatchesBruteForce,
+  bruteForceLatest,
+  entryFields,
+  latestOf,
+  wholeFeed,
+} from '../entry-helpers.ts';
 import { prng } from '../prng.ts';
 
 async function feedEntry(board: TestBoard, pid: number) {
@@ -36,12 +53,16 @@ describe('latest on short chains', () => {
     return [a, b, c];
   }
 
-  test('on a chain of 3 levels the feed shows the grandchild with skipped 1, the thread the child\'s latest with skipped 0', async () => {
+  test("on a chain of 3 levels the feed shows the grandchild with skipped 1, the thread the child's latest with skipped 0", async () => {
     const [a, b, c] = await chainOfThree();
     const top = await feedEntry(t.board, a);
     assert.deepEqual(latestOf(top), { pid: c, skipped: 1 });
     assert.deepEqual(Object.keys(top.latest).sort(), ['entry', 'skipped']);
-    assert.deepEqual(Object.keys(top.latest.entry).sort(), entryFields, 'latest.entry is a full Entry without a latest of its own');
+    assert.deepEqual(
+      Object.keys(top.latest.entry).sort(),
+      entryFields,
+      'latest.entry is a full Entry without a latest of its own',
+    );
     assert.equal(top.latest.entry.content, 'C');
     assert.equal(top.latest.entry.username, 'Anna');
     assert.equal(top.latest.entry.reply_to, b);
@@ -153,7 +174,7 @@ describe('latest on a chain deeper than 50 levels', () => {
 describe('latest after a random sequence of creates and deletes', () => {
   const t = useBoard({ env: limitsOff });
 
-  test('every entry\'s latest equals a brute-force recomputation, in the database and in the API', async () => {
+  test("every entry's latest equals a brute-force recomputation, in the database and in the API", async () => {
     // LATEST_SEED=<n> replays another sequence.
     const random = prng(Number(process.env.LATEST_SEED ?? 20261121));
     const pick = <T>(items: T[]): T => items[Math.floor(random() * items.length)]!;
@@ -208,10 +229,16 @@ async function assertApiLatestMatchesBruteForce(board: TestBoard): Promise<void>
   const client = visitor(board);
 
   const feed = await wholeFeed(client);
-  const shouldShow = db.all<{ pid: number; deleted: number }>(
-    'SELECT pid, deleted FROM entries WHERE reply_to = 0 ORDER BY last_activity DESC, pid DESC',
-  ).filter((row) => !row.deleted || expected.get(row.pid) !== undefined);
-  assert.deepEqual(feed.map((e: { pid: number }) => e.pid), shouldShow.map((r) => r.pid), 'feed membership and order');
+  const shouldShow = db
+    .all<{ pid: number; deleted: number }>(
+      'SELECT pid, deleted FROM entries WHERE reply_to = 0 ORDER BY last_activity DESC, pid DESC',
+    )
+    .filter((row) => !row.deleted || expected.get(row.pid) !== undefined);
+  assert.deepEqual(
+    feed.map((e: { pid: number }) => e.pid),
+    shouldShow.map((r) => r.pid),
+    'feed membership and order',
+  );
   for (const entry of feed) assert.deepEqual(latestOf(entry), expected.get(entry.pid), `feed latest of ${entry.pid}`);
 
   const parents = db.all<{ pid: number }>('SELECT DISTINCT reply_to AS pid FROM entries WHERE reply_to <> 0');
@@ -235,7 +262,10 @@ describe('feed', () => {
     await remove(t.members.Anna, parent);
 
     let feed = await wholeFeed(visitor(t.board));
-    assert.equal(feed.some((e: { pid: number }) => e.pid === lonely), false);
+    assert.equal(
+      feed.some((e: { pid: number }) => e.pid === lonely),
+      false,
+    );
     const shown = feed.find((e: { pid: number }) => e.pid === parent);
     assert.ok(shown, 'a deleted top-level entry with a live reply stays');
     assert.equal(shown.deleted, 1);
@@ -245,7 +275,11 @@ describe('feed', () => {
 
     await remove(t.members.Bert, reply);
     feed = await wholeFeed(visitor(t.board));
-    assert.equal(feed.some((e: { pid: number }) => e.pid === parent), false, 'gone once nothing live is below it');
+    assert.equal(
+      feed.some((e: { pid: number }) => e.pid === parent),
+      false,
+      'gone once nothing live is below it',
+    );
   });
 
   test('is ordered by last_activity then pid, and replies and bumps move a thread to the top', async () => {
@@ -256,7 +290,8 @@ describe('feed', () => {
     t.board.clock.advance(1);
     const c = await post(t.members.Anna, 'C');
     const d = await post(t.members.Anna, 'D'); // same second as C: the higher pid comes first
-    const top = async (n: number) => (await visitor(t.board).get('/api/entry/feed/0')).body.slice(0, n).map((e: { pid: number }) => e.pid);
+    const top = async (n: number) =>
+      (await visitor(t.board).get('/api/entry/feed/0')).body.slice(0, n).map((e: { pid: number }) => e.pid);
     assert.deepEqual(await top(4), [d, c, b, a]);
 
     t.board.clock.advance(1);
@@ -298,11 +333,20 @@ describe('feed pages', () => {
     const page0 = await client.get('/api/entry/feed/0');
     assert.equal(page0.status, 200);
     assertDocumented(page0);
-    assert.deepEqual(page0.body.map((e: { pid: number }) => e.pid), newestFirst.slice(0, 20));
+    assert.deepEqual(
+      page0.body.map((e: { pid: number }) => e.pid),
+      newestFirst.slice(0, 20),
+    );
     const page1 = await client.get('/api/entry/feed/1');
-    assert.deepEqual(page1.body.map((e: { pid: number }) => e.pid), newestFirst.slice(20, 40));
+    assert.deepEqual(
+      page1.body.map((e: { pid: number }) => e.pid),
+      newestFirst.slice(20, 40),
+    );
     const page2 = await client.get('/api/entry/feed/2');
-    assert.deepEqual(page2.body.map((e: { pid: number }) => e.pid), newestFirst.slice(40));
+    assert.deepEqual(
+      page2.body.map((e: { pid: number }) => e.pid),
+      newestFirst.slice(40),
+    );
     for (const page of [3, 100]) {
       const answer = await client.get(`/api/entry/feed/${page}`);
       assert.equal(answer.status, 200);
@@ -329,8 +373,16 @@ describe('thread', () => {
     assert.equal(thread.status, 200);
     assertDocumented(thread);
     assert.equal(thread.body.entry.pid, d);
-    assert.deepEqual(thread.body.ancestors.map((e: { pid: number }) => e.pid), [a, b, c]);
-    assert.deepEqual(Object.keys(thread.body.ancestors[0]).filter((k) => k !== 'latest').sort(), entryFields);
+    assert.deepEqual(
+      thread.body.ancestors.map((e: { pid: number }) => e.pid),
+      [a, b, c],
+    );
+    assert.deepEqual(
+      Object.keys(thread.body.ancestors[0])
+        .filter((k) => k !== 'latest')
+        .sort(),
+      entryFields,
+    );
     assert.deepEqual(thread.body.replies, []);
   });
 
@@ -350,11 +402,21 @@ describe('thread', () => {
     assert.equal(thread.status, 200);
     const shown = thread.body.replies as { pid: number; last_activity: number; reply_to: number; latest?: unknown }[];
     assert.equal(shown.length, 100);
-    assert.ok(shown.every((e) => e.reply_to === root), 'direct replies only');
+    assert.ok(
+      shown.every((e) => e.reply_to === root),
+      'direct replies only',
+    );
     assert.equal(shown[0]!.pid, replies[0], 'the reply with the newest activity comes first');
     assert.deepEqual(latestOf(shown[0] as never), { pid: nested, skipped: 1 });
-    assert.deepEqual(shown.slice(1).map((e) => e.pid), replies.slice(6).reverse(), 'then by last_activity, the least active left out');
-    assert.ok(shown.slice(1).every((e) => !('latest' in e)), 'no latest without replies');
+    assert.deepEqual(
+      shown.slice(1).map((e) => e.pid),
+      replies.slice(6).reverse(),
+      'then by last_activity, the least active left out',
+    );
+    assert.ok(
+      shown.slice(1).every((e) => !('latest' in e)),
+      'no latest without replies',
+    );
     assert.equal(entryRow(t.board, root)!.reply_count, 105);
   });
 
@@ -363,6 +425,9 @@ describe('thread', () => {
     const first = await post(t.members.Anna, 'eins', root);
     const second = await post(t.members.Anna, 'zwei', root);
     const thread = await visitor(t.board).get(`/api/entry/${root}/thread`);
-    assert.deepEqual(thread.body.replies.map((e: { pid: number }) => e.pid), [second, first]);
+    assert.deepEqual(
+      thread.body.replies.map((e: { pid: number }) => e.pid),
+      [second, first],
+    );
   });
 });

@@ -21,7 +21,9 @@ describe('the hashing line', () => {
 
   test('a burst of logins from many addresses, each within its limit, gets 503 auth.busy with Retry-After once the line is full', async () => {
     await register(t.board, 'Anna');
-    const answers = await Promise.all(Array.from({ length: 40 }, (_, i) => login(t.board, i % 2 ? 'Anna' : `Niemand ${i}`, 'falsches Passwort')));
+    const answers = await Promise.all(
+      Array.from({ length: 40 }, (_, i) => login(t.board, i % 2 ? 'Anna' : `Niemand ${i}`, 'falsches Passwort')),
+    );
     const busy = answers.filter((a) => a.status === 503);
     assert.ok(busy.length > 0, 'some were refused');
     for (const answer of busy) {
@@ -52,9 +54,14 @@ describe('failed logins per name, per IPv6 site and board-wide', () => {
 
   test('an IPv6 site (/48) gets 6 logins a minute in all, however many /64s it uses', async () => {
     const answers: number[] = [];
-    for (let i = 0; i < 7; i++) answers.push((await login(t.board, `Site ${i}`, 'falsch', `2001:db8:77:${i.toString(16)}::1`)).status);
+    for (let i = 0; i < 7; i++)
+      answers.push((await login(t.board, `Site ${i}`, 'falsch', `2001:db8:77:${i.toString(16)}::1`)).status);
     assert.deepEqual(answers, [401, 401, 401, 401, 401, 401, 429]);
-    assert.equal((await login(t.board, 'Site x', 'falsch', '2001:db8:78::1')).status, 401, 'the next /48 is another site');
+    assert.equal(
+      (await login(t.board, 'Site x', 'falsch', '2001:db8:78::1')).status,
+      401,
+      'the next /48 is another site',
+    );
   });
 
   test('after 30 failures board-wide an address that failed waits, others go on', async () => {
@@ -72,10 +79,33 @@ describe('the current password of a signed-in account', () => {
   test('a wrong one in a password change or an account deletion counts as a failed login of the name: that address then waits, the owner elsewhere does not', async () => {
     const thief = freshAddress();
     const stolen = await member(t.board, 'Bestohlen', thief);
-    assertError(await stolen.post('/api/user/password', { pass: 'geraten 1', pass1: 'ein neues Passwort', pass2: 'ein neues Passwort' }), 403, 'auth.bad_password', { field: 'pass' });
-    assertError(await stolen.post('/api/user/delete', { pass1: 'geraten 2' }), 403, 'auth.bad_password', { field: 'pass1' });
-    assertError(await login(t.board, 'Bestohlen', password, thief), 429, 'rate.limited', { exact: true, note: 'the name has its 2 failures, and this address made them' });
-    assertError(await stolen.post('/api/user/password', { pass: password, pass1: 'ein neues Passwort', pass2: 'ein neues Passwort' }), 429, 'rate.limited', { note: 'held before the hashing work' });
+    assertError(
+      await stolen.post('/api/user/password', {
+        pass: 'geraten 1',
+        pass1: 'ein neues Passwort',
+        pass2: 'ein neues Passwort',
+      }),
+      403,
+      'auth.bad_password',
+      { field: 'pass' },
+    );
+    assertError(await stolen.post('/api/user/delete', { pass1: 'geraten 2' }), 403, 'auth.bad_password', {
+      field: 'pass1',
+    });
+    assertError(await login(t.board, 'Bestohlen', password, thief), 429, 'rate.limited', {
+      exact: true,
+      note: 'the name has its 2 failures, and this address made them',
+    });
+    assertError(
+      await stolen.post('/api/user/password', {
+        pass: password,
+        pass1: 'ein neues Passwort',
+        pass2: 'ein neues Passwort',
+      }),
+      429,
+      'rate.limited',
+      { note: 'held before the hashing work' },
+    );
     assert.equal((await login(t.board, 'Bestohlen', password)).status, 200, 'the owner from a clean address');
   });
 });
@@ -83,10 +113,11 @@ describe('the current password of a signed-in account', () => {
 describe('BOARD_LIMITS=0', () => {
   const t = useBoard({ env: { BOARD_LIMITS: '0' } });
 
-  test('no login brake beyond SPEC\'s 20 a minute per address', async () => {
+  test("no login brake beyond SPEC's 20 a minute per address", async () => {
     const ip = freshAddress();
     for (let i = 0; i < 20; i++) assert.equal((await login(t.board, 'Niemand', 'falsch', ip)).status, 401);
-    assertError(await login(t.board, 'Niemand', 'falsch', ip), 429, 'rate.limited', { note: 'SPEC\'s limit stays' });
-    for (let i = 0; i < 8; i++) assert.equal((await login(t.board, 'Site', 'falsch', `2001:db8:99:${i}::1`)).status, 401);
+    assertError(await login(t.board, 'Niemand', 'falsch', ip), 429, 'rate.limited', { note: "SPEC's limit stays" });
+    for (let i = 0; i < 8; i++)
+      assert.equal((await login(t.board, 'Site', 'falsch', `2001:db8:99:${i}::1`)).status, 401);
   });
 });

@@ -2,14 +2,25 @@ import assert from 'node:assert/strict';
 import { mkdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
-import { assertDocumented, boardMediaPath, emptyFolder, entryRow, imageFixture, limitsOff, useBoard, visitor } from '../helpers.ts';
+import {
+  assertDocumented,
+  boardMediaPath,
+  emptyFolder,
+  entryRow,
+  imageFixture,
+  limitsOff,
+  useBoard,
+  visitor,
+} from '../helpers.ts';
 
 /** Finding 9 of the abuse review: entry images stayed in caches for a year, and files were readable by anyone on the machine. */
 describe('entry images and the data folder', () => {
   const t = useBoard({ env: limitsOff, members: ['Bea'] });
 
   async function postImage(content: string): Promise<{ pid: number; filepath: string }> {
-    const answer = await t.members.Bea.postMultipart('/api/entry/create', { content }, [{ name: 'file', filename: 'a.png', data: await imageFixture({ format: 'png' }) }]);
+    const answer = await t.members.Bea.postMultipart('/api/entry/create', { content }, [
+      { name: 'file', filename: 'a.png', data: await imageFixture({ format: 'png' }) },
+    ]);
     assert.equal(answer.status, 201, answer.text);
     return answer.body;
   }
@@ -19,7 +30,9 @@ describe('entry images and the data folder', () => {
     const image = await fetch(`${t.board.url}/static/media/${filepath}`);
     assert.equal(image.status, 200);
     assert.equal(image.headers.get('cache-control'), 'public, max-age=300');
-    const avatar = await t.members.Bea.postMultipart('/api/user/avatar', {}, [{ name: 'avatar', filename: 'a.png', data: await imageFixture({ format: 'png' }) }]);
+    const avatar = await t.members.Bea.postMultipart('/api/user/avatar', {}, [
+      { name: 'avatar', filename: 'a.png', data: await imageFixture({ format: 'png' }) },
+    ]);
     const served = await fetch(`${t.board.url}/static/media/${avatar.body.avatar}`);
     assert.equal(served.headers.get('cache-control'), 'public, max-age=86400');
   });
@@ -30,7 +43,8 @@ describe('entry images and the data folder', () => {
     const bytes = readFileSync(file);
     assert.equal((await t.members.Bea.post(`/api/entry/${pid}/delete`)).status, 200);
     writeFileSync(file, bytes); // as if its removal had failed
-    for (const method of ['GET', 'HEAD']) assert.equal((await fetch(`${t.board.url}/static/media/${filepath}`, { method })).status, 404, method);
+    for (const method of ['GET', 'HEAD'])
+      assert.equal((await fetch(`${t.board.url}/static/media/${filepath}`, { method })).status, 404, method);
   });
 
   test('so does the image of an entry removed with its file kept (deleted = 1, as moderation removes)', async () => {
@@ -40,7 +54,7 @@ describe('entry images and the data folder', () => {
     assert.equal((await visitor(t.board).get(`/static/media/${filepath}`)).status, 404);
   });
 
-  test('board.db, its WAL and the media folder are the owner\'s only, and so are uploaded files', async () => {
+  test("board.db, its WAL and the media folder are the owner's only, and so are uploaded files", async () => {
     const { filepath } = await postImage('Rechte');
     const mode = (path: string) => statSync(path).mode & 0o777;
     assert.equal(mode(t.board.config.dbPath), 0o600);
@@ -73,13 +87,21 @@ describe('only the images the board writes are served from /static/media/', () =
     const formats = ['jpeg', 'png', 'gif', 'webp'] as const;
     const served: [string, string, string][] = [];
     for (const format of formats) {
-      const answer = await t.members.Bea.postMultipart('/api/entry/create', { content: format }, [{ name: 'file', filename: 'x', data: await imageFixture({ format }) }]);
+      const answer = await t.members.Bea.postMultipart('/api/entry/create', { content: format }, [
+        { name: 'file', filename: 'x', data: await imageFixture({ format }) },
+      ]);
       assert.equal(answer.status, 201, answer.text);
       served.push([answer.body.filepath, `image/${format}`, 'public, max-age=300']);
     }
-    const avatar = await t.members.Bea.postMultipart('/api/user/avatar', {}, [{ name: 'avatar', filename: 'x', data: await imageFixture({ format: 'webp' }) }]);
+    const avatar = await t.members.Bea.postMultipart('/api/user/avatar', {}, [
+      { name: 'avatar', filename: 'x', data: await imageFixture({ format: 'webp' }) },
+    ]);
     served.push([avatar.body.avatar, 'image/webp', 'public, max-age=86400']);
-    served.push([plant(boardMediaPath('preview'), await imageFixture()), 'image/jpeg', 'public, max-age=31536000, immutable']);
+    served.push([
+      plant(boardMediaPath('preview'), await imageFixture()),
+      'image/jpeg',
+      'public, max-age=31536000, immutable',
+    ]);
     for (const [path, type, cache] of served) {
       for (const method of ['GET', 'HEAD']) {
         const answer = await visitor(t.board).send(method, `/static/media/${path}`, undefined);
@@ -89,14 +111,20 @@ describe('only the images the board writes are served from /static/media/', () =
         assert.equal(answer.headers.get('x-content-type-options'), 'nosniff', path);
         assert.equal(answer.headers.get('content-security-policy'), mediaCsp, path);
         assert.equal(answer.headers.get('cache-control'), cache, path);
-        assert.equal(answer.headers.get('content-length'), String(statSync(join(t.board.config.mediaDir, path)).size), path);
+        assert.equal(
+          answer.headers.get('content-length'),
+          String(statSync(join(t.board.config.mediaDir, path)).size),
+          path,
+        );
       }
     }
   });
 
-  test('a page, an SVG, or a page under an image\'s name, put there by any means: 404, never the file', async () => {
+  test("a page, an SVG, or a page under an image's name, put there by any means: 404, never the file", async () => {
     const jpeg = await imageFixture();
-    const liveEntry = await t.members.Bea.postMultipart('/api/entry/create', { content: 'wird ersetzt' }, [{ name: 'file', filename: 'x', data: jpeg }]);
+    const liveEntry = await t.members.Bea.postMultipart('/api/entry/create', { content: 'wird ersetzt' }, [
+      { name: 'file', filename: 'x', data: jpeg },
+    ]);
     writeFileSync(join(t.board.config.mediaDir, liveEntry.body.filepath), script); // a live entry's image, its bytes a page
     const outside = join(emptyFolder(), 'elsewhere.jpg');
     writeFileSync(outside, jpeg);

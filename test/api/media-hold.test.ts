@@ -7,8 +7,24 @@ import { before, describe, test } from 'node:test';
 import { writeArchive } from '../../lib/admin/archive.ts';
 import { copyDatabase, mediaReferencedBy } from '../../lib/admin/backup.ts';
 import { collectOrphanMedia } from '../../lib/admin/gc-media.ts';
-import { createMediaHold, dropMediaHold, emptyHeldMedia, heldFolder, holdFolder, holdMaxAgeMs } from '../../lib/media/hold.ts';
-import { emptyFolder, imageFixture, limitsOff, runAdmin, runAdminWith, startProxiedBoard, useBoard, visitor } from '../helpers.ts';
+import {
+  createMediaHold,
+  dropMediaHold,
+  emptyHeldMedia,
+  heldFolder,
+  holdFolder,
+  holdMaxAgeMs,
+} from '../../lib/media/hold.ts';
+import {
+  emptyFolder,
+  imageFixture,
+  limitsOff,
+  runAdmin,
+  runAdminWith,
+  startProxiedBoard,
+  useBoard,
+  visitor,
+} from '../helpers.ts';
 import { waitFor } from '../preview-helpers.ts';
 
 /**
@@ -24,14 +40,22 @@ describe('a media hold while a backup runs', () => {
 
   /** Posts an entry with an image; returns its pid and the image's path. */
   async function entryWithImage(): Promise<{ pid: number; path: string }> {
-    const res = await t.members.Anna.postMultipart('/api/entry/create', { content: 'mit Bild' }, [{ name: 'file', filename: 'a.jpg', type: 'image/jpeg', data: image }]);
+    const res = await t.members.Anna.postMultipart('/api/entry/create', { content: 'mit Bild' }, [
+      { name: 'file', filename: 'a.jpg', type: 'image/jpeg', data: image },
+    ]);
     assert.equal(res.status, 201, res.text);
     const pid = res.body.pid as number;
-    return { pid, path: t.board.app.services.db.one<{ filepath: string }>('SELECT filepath FROM entries WHERE pid = ?', pid)!.filepath };
+    return {
+      pid,
+      path: t.board.app.services.db.one<{ filepath: string }>('SELECT filepath FROM entries WHERE pid = ?', pid)!
+        .filepath,
+    };
   }
 
   async function setAvatar(): Promise<string> {
-    const res = await t.members.Anna.postMultipart('/api/user/avatar', {}, [{ name: 'avatar', filename: 'me.jpg', type: 'image/jpeg', data: image }]);
+    const res = await t.members.Anna.postMultipart('/api/user/avatar', {}, [
+      { name: 'avatar', filename: 'me.jpg', type: 'image/jpeg', data: image },
+    ]);
     assert.equal(res.status, 200, res.text);
     return t.board.app.services.db.one<{ avatar: string }>("SELECT avatar FROM users WHERE username = 'Anna'")!.avatar;
   }
@@ -55,7 +79,7 @@ describe('a media hold while a backup runs', () => {
       await copyDatabase(t.board.config.dbPath, snapshot);
       await deleteEntry(entry.pid);
       await setAvatar();
-      assert.equal(await status(entry.path), 404, 'the deleted entry\'s image is gone at once');
+      assert.equal(await status(entry.path), 404, "the deleted entry's image is gone at once");
       assert.equal(await status(avatar), 404, 'the replaced avatar is gone at once');
       assert.ok(held(entry.path) && held(avatar), 'both wait in the held folder');
       assert.equal(await status(`${heldFolder}/${avatar}`), 404, 'the held folder is never served');
@@ -108,7 +132,7 @@ describe('a media hold while a backup runs', () => {
     assert.equal(existsSync(old), false, 'the old hold is gone');
   });
 
-  test('gc-media walks only the board\'s folders and, under a hold, moves orphans aside too', async () => {
+  test("gc-media walks only the board's folders and, under a hold, moves orphans aside too", async () => {
     const orphan = 'e/orphan0123456789abcdef.jpg';
     writeFileSync(join(media(), orphan), image);
     const hold = createMediaHold(media());
@@ -118,7 +142,10 @@ describe('a media hold while a backup runs', () => {
       writeFileSync(inHeld, image);
       const gc = await collectOrphanMedia(t.board.config, t.board.app.services.db, Date.now() + 2 * 3600_000);
       assert.ok(gc.removed.includes(orphan));
-      assert.ok(gc.removed.every((path) => !path.startsWith('.')), gc.removed.join(', '));
+      assert.ok(
+        gc.removed.every((path) => !path.startsWith('.')),
+        gc.removed.join(', '),
+      );
       assert.ok(held(orphan), 'the orphan waits for the backup');
       assert.ok(existsSync(inHeld));
     } finally {
@@ -128,7 +155,7 @@ describe('a media hold while a backup runs', () => {
   });
 });
 
-test('the server\'s housekeeping empties what a killed backup left in media/.held, once no hold remains', async () => {
+test("the server's housekeeping empties what a killed backup left in media/.held, once no hold remains", async () => {
   const dataDir = mkdtempSync(join(tmpdir(), 'board-held-'));
   const leftBehind = join(dataDir, 'media', heldFolder, 'e', 'left-by-a-killed-backup.jpg');
   mkdirSync(dirname(leftBehind), { recursive: true });

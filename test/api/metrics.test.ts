@@ -25,10 +25,18 @@ function parseExposition(text: string): Scrape {
     if (line === '' || /^# (HELP|TYPE) [a-zA-Z_:][a-zA-Z0-9_:]* /.test(line)) continue;
     const match = /^([a-zA-Z_:][a-zA-Z0-9_:]*)(?:\{(.*)\})? (\S+)$/.exec(line);
     assert.ok(match, `a sample line: ${line}`);
-    const labels = [...(match[2] ?? '').matchAll(/([a-zA-Z_]\w*)="((?:[^"\\]|\\.)*)"/g)].map(([, k, v]) => `${k}="${v}"`).sort();
+    const labels = [...(match[2] ?? '').matchAll(/([a-zA-Z_]\w*)="((?:[^"\\]|\\.)*)"/g)]
+      .map(([, k, v]) => `${k}="${v}"`)
+      .sort();
     // Go's ParseFloat (Prometheus' reader) takes NaN and Inf in any letter case; prom-client writes "Nan" before the first event-loop sample.
     const raw = match[3]!;
-    const value = /^nan$/i.test(raw) ? NaN : /^[+-]?inf$/i.test(raw) ? (raw.startsWith('-') ? -Infinity : Infinity) : Number(raw);
+    const value = /^nan$/i.test(raw)
+      ? NaN
+      : /^[+-]?inf$/i.test(raw)
+        ? raw.startsWith('-')
+          ? -Infinity
+          : Infinity
+        : Number(raw);
     assert.ok(/^nan$/i.test(raw) || !Number.isNaN(value), `a number: ${line}`);
     samples.set(labels.length ? `${match[1]}{${labels.join(',')}}` : match[1]!, value);
   }
@@ -38,12 +46,16 @@ function parseExposition(text: string): Scrape {
 /** How far board_response_cache_total{answer,result} moved between two scrapes. */
 function cacheMoves(before: Scrape, after: Scrape) {
   return (answer: string, result: string) =>
-    value(after, 'board_response_cache_total', { answer, result }) - value(before, 'board_response_cache_total', { answer, result });
+    value(after, 'board_response_cache_total', { answer, result }) -
+    value(before, 'board_response_cache_total', { answer, result });
 }
 
 /** A series' value, 0 when the scrape does not have it (a counter never moved). */
 function value(samples: Scrape, name: string, labels: Record<string, string> = {}): number {
-  const text = Object.entries(labels).map(([k, v]) => `${k}="${v}"`).sort().join(',');
+  const text = Object.entries(labels)
+    .map(([k, v]) => `${k}="${v}"`)
+    .sort()
+    .join(',');
   return samples.get(text ? `${name}{${text}}` : name) ?? 0;
 }
 
@@ -62,11 +74,24 @@ describe('the metrics listener', () => {
     assertError(await reader.get('/api/no/such/path'), 404, 'api.not_found');
     const after = await scrape(t.board.metricsUrl);
 
-    assert.equal(requests(after, '/api/entry/feed/:page', 'GET', '2xx') - requests(before, '/api/entry/feed/:page', 'GET', '2xx'), 2);
-    assert.equal(requests(after, '/api/entry/feed/:page', 'GET', '4xx') - requests(before, '/api/entry/feed/:page', 'GET', '4xx'), 1);
-    assert.equal(requests(after, 'none', 'GET', '4xx') - requests(before, 'none', 'GET', '4xx'), 1, 'an unknown path counts under "none"');
+    assert.equal(
+      requests(after, '/api/entry/feed/:page', 'GET', '2xx') - requests(before, '/api/entry/feed/:page', 'GET', '2xx'),
+      2,
+    );
+    assert.equal(
+      requests(after, '/api/entry/feed/:page', 'GET', '4xx') - requests(before, '/api/entry/feed/:page', 'GET', '4xx'),
+      1,
+    );
+    assert.equal(
+      requests(after, 'none', 'GET', '4xx') - requests(before, 'none', 'GET', '4xx'),
+      1,
+      'an unknown path counts under "none"',
+    );
     const series = [...after.keys()].filter((key) => key.startsWith('board_http_request_duration_seconds'));
-    assert.ok(series.some((key) => key.includes('le="0.001"')), 'a latency histogram with buckets');
+    assert.ok(
+      series.some((key) => key.includes('le="0.001"')),
+      'a latency histogram with buckets',
+    );
     for (const key of series) assert.doesNotMatch(key, /feed\/\d|no\/such/, `route labels are patterns: ${key}`);
   });
 
@@ -89,7 +114,8 @@ describe('the metrics listener', () => {
     const before = await scrape(t.board.metricsUrl);
     await post(writer, 'Ein Beitrag für den Schreibzähler');
     const after = await scrape(t.board.metricsUrl);
-    const moved = (kind: string) => value(after, 'board_batched_writes_total', { kind }) - value(before, 'board_batched_writes_total', { kind });
+    const moved = (kind: string) =>
+      value(after, 'board_batched_writes_total', { kind }) - value(before, 'board_batched_writes_total', { kind });
     assert.equal(moved('write'), 1);
     assert.equal(moved('commit'), 1);
   });
@@ -112,17 +138,24 @@ describe('the metrics listener', () => {
     const pid = await post(t.members.Bert, 'Bitte melden');
     const reporter = visitor(t.board);
     const before = await scrape(t.board.metricsUrl);
-    for (let i = 0; i < 10; i++) assert.equal((await reporter.post(`/api/entry/${pid}/report`, { reason: `Grund ${i}` })).status, 200);
+    for (let i = 0; i < 10; i++)
+      assert.equal((await reporter.post(`/api/entry/${pid}/report`, { reason: `Grund ${i}` })).status, 200);
     assertError(await reporter.post(`/api/entry/${pid}/report`), 429, 'rate.limited');
-    for (const name of ['Anna Neu', 'Anna Neuer']) assert.equal((await t.members.Anna.post('/api/user/rename', { user: name })).status, 200);
+    for (const name of ['Anna Neu', 'Anna Neuer'])
+      assert.equal((await t.members.Anna.post('/api/user/rename', { user: name })).status, 200);
     assertError(await t.members.Anna.post('/api/user/rename', { user: 'Anna Zuviel' }), 429, 'rate.limited');
     const after = await scrape(t.board.metricsUrl);
 
     const refused = (kind: string, group: string) =>
-      value(after, 'board_limit_refusals_total', { kind, group }) - value(before, 'board_limit_refusals_total', { kind, group });
+      value(after, 'board_limit_refusals_total', { kind, group }) -
+      value(before, 'board_limit_refusals_total', { kind, group });
     assert.equal(refused('rate', 'report'), 1);
     assert.equal(refused('write', 'rename'), 1);
-    assert.equal(value(after, 'board_reports_open') - value(before, 'board_reports_open'), 10, 'anonymous reports are all kept');
+    assert.equal(
+      value(after, 'board_reports_open') - value(before, 'board_reports_open'),
+      10,
+      'anonymous reports are all kept',
+    );
   });
 
   test('shows the database, the queues, memory and event-loop delay', async () => {
@@ -144,7 +177,7 @@ describe('the metrics listener', () => {
     const health = await visitor(t.board).get('/api/health');
     assert.equal(health.status, 200);
     assert.deepEqual(health.body, { status: 'ok' });
-    assert.equal((await visitor(t.board).get('/metrics')).status, 404, 'the board\'s own port has no metrics');
+    assert.equal((await visitor(t.board).get('/metrics')).status, 404, "the board's own port has no metrics");
   });
 });
 
@@ -155,7 +188,11 @@ describe('preview jobs in the metrics', () => {
   test('a failed preview fetch counts as a failed job', async () => {
     await post(t.members.Carla, 'Siehe http://127.0.0.1:9/nirgends');
     let samples = await scrape(t.board.metricsUrl);
-    for (const deadline = Date.now() + 10_000; value(samples, 'board_preview_jobs_total', { outcome: 'failed' }) < 1; samples = await scrape(t.board.metricsUrl)) {
+    for (
+      const deadline = Date.now() + 10_000;
+      value(samples, 'board_preview_jobs_total', { outcome: 'failed' }) < 1;
+      samples = await scrape(t.board.metricsUrl)
+    ) {
       assert.ok(Date.now() < deadline, 'the job fails within seconds');
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
@@ -167,18 +204,29 @@ describe('preview jobs in the metrics', () => {
 describe('loopback only', () => {
   test('BOARD_METRICS_HOST must be a loopback address; the metrics are off without BOARD_METRICS_PORT', () => {
     for (const host of ['0.0.0.0', '::', '192.168.1.5', 'localhost', 'metrics.example']) {
-      assert.throws(() => loadConfig({ BOARD_METRICS_PORT: '9464', BOARD_METRICS_HOST: host }), (err: Error) =>
-        err instanceof ConfigError && err.message === `BOARD_METRICS_HOST: "${host}" is not a loopback address; the metrics listen on 127.0.0.1 or ::1 only`);
+      assert.throws(
+        () => loadConfig({ BOARD_METRICS_PORT: '9464', BOARD_METRICS_HOST: host }),
+        (err: Error) =>
+          err instanceof ConfigError &&
+          err.message ===
+            `BOARD_METRICS_HOST: "${host}" is not a loopback address; the metrics listen on 127.0.0.1 or ::1 only`,
+      );
     }
     assert.deepEqual(loadConfig({ BOARD_METRICS_PORT: '9464' }).metrics, { port: 9464, host: '127.0.0.1' });
-    assert.deepEqual(loadConfig({ BOARD_METRICS_PORT: '9464', BOARD_METRICS_HOST: '::1' }).metrics, { port: 9464, host: '::1' });
+    assert.deepEqual(loadConfig({ BOARD_METRICS_PORT: '9464', BOARD_METRICS_HOST: '::1' }).metrics, {
+      port: 9464,
+      host: '::1',
+    });
     assert.equal(loadConfig({}).metrics, undefined);
     assert.equal(loadConfig({ BOARD_METRICS_PORT: ' ' }).metrics, undefined);
   });
 
   test('the listener refuses to bind anything but loopback', async () => {
     const server = createServer();
-    await assert.rejects(listenOnLoopback(server, 0, '0.0.0.0'), /refusing to listen on 0\.0\.0\.0: loopback addresses only/);
+    await assert.rejects(
+      listenOnLoopback(server, 0, '0.0.0.0'),
+      /refusing to listen on 0\.0\.0\.0: loopback addresses only/,
+    );
     assert.equal(server.listening, false);
   });
 

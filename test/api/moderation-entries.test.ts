@@ -4,18 +4,35 @@ import { collectOrphanMedia } from '../../lib/admin/gc-media.ts';
 import { readFeedPage, readThread } from '../../lib/entries/reads.ts';
 import { queueStalePreviews, refreshAfterSeconds, removeUnusedPreviews, savePreview } from '../../lib/preview/store.ts';
 import {
-  assertDocumented, accountRemovalDone, assertError, entryRow, imageFixture, limitsOff, mediaFiles, member, modlogRows, password, post, uidOf, useBoard, visitor, type Client,
+  assertDocumented,
+  accountRemovalDone,
+  assertError,
+  entryRow,
+  imageFixture,
+  limitsOff,
+  mediaFiles,
+  member,
+  modlogRows,
+  password,
+  post,
+  uidOf,
+  useBoard,
+  visitor,
+  type Client,
   type TestBoard,
 } from '../helpers.ts';
 import { assertStoredLatestMatchesBruteForce, latestOf } from '../entry-helpers.ts';
 
 /** docs/API.md "Moderation": removing and restoring entries, and what every other endpoint makes of a removed one. */
 
-const remove = (client: Client, pid: number, reason: string | undefined = 'Spam') => client.post(`/api/mod/entry/${pid}/remove`, { reason });
+const remove = (client: Client, pid: number, reason: string | undefined = 'Spam') =>
+  client.post(`/api/mod/entry/${pid}/remove`, { reason });
 const restore = (client: Client, pid: number) => client.post(`/api/mod/entry/${pid}/restore`);
 
 async function postImage(client: Client, content: string, replyTo?: number): Promise<number> {
-  const answer = await client.postMultipart('/api/entry/create', { content, reply_to: replyTo }, [{ name: 'file', filename: 'a.png', data: await imageFixture({ format: 'png' }) }]);
+  const answer = await client.postMultipart('/api/entry/create', { content, reply_to: replyTo }, [
+    { name: 'file', filename: 'a.png', data: await imageFixture({ format: 'png' }) },
+  ]);
   assert.equal(answer.status, 201, answer.text);
   return answer.body.pid;
 }
@@ -33,7 +50,10 @@ async function statsDetail(board: TestBoard): Promise<{ entries: number; topleve
 }
 
 function openReports(board: TestBoard, pid: number): number {
-  return board.app.services.db.one<{ n: number }>('SELECT count(*) AS n FROM reports WHERE pid = ? AND closed_at = 0', pid)!.n;
+  return board.app.services.db.one<{ n: number }>(
+    'SELECT count(*) AS n FROM reports WHERE pid = ? AND closed_at = 0',
+    pid,
+  )!.n;
 }
 
 describe('removing and restoring an entry', () => {
@@ -49,7 +69,11 @@ describe('removing and restoring an entry', () => {
     reply = await postImage(t.members.Bert, `Werbung mit Bild und Link ${link}`, top);
     t.board.clock.advance(1);
     child = await post(t.members.Anna, 'Eine Antwort auf die Werbung', reply);
-    savePreview(t.board.app.services.db, { url: link, kind: 'page', title: 'Ein Artikel', site: 'example.org', thumb: '' }, t.board.clock.now());
+    savePreview(
+      t.board.app.services.db,
+      { url: link, kind: 'page', title: 'Ein Artikel', site: 'example.org', thumb: '' },
+      t.board.clock.now(),
+    );
   });
 
   test('a removed entry keeps its place: deleted 1, content, filepath and preview blank, removed 1 and the public reason, in every view', async () => {
@@ -62,13 +86,28 @@ describe('removing and restoring an entry', () => {
     assertDocumented(answer);
     assert.deepEqual(answer.body, { pid: reply, status: 'removed' });
 
-    const tombstone = { ...before, deleted: 1, content: '', filepath: '', removed: 1, removed_reason: 'Werbung für Uhren' };
+    const tombstone = {
+      ...before,
+      deleted: 1,
+      content: '',
+      filepath: '',
+      removed: 1,
+      removed_reason: 'Werbung für Uhren',
+    };
     delete tombstone.preview;
     assert.deepEqual((await thread(t.board, reply)).entry, tombstone, 'its own thread');
-    assert.deepEqual((await thread(t.board, top)).replies.find((e: any) => e.pid === reply), { ...tombstone, latest: { entry: (await thread(t.board, child)).entry, skipped: 0 } }, 'the parent\'s replies');
-    assert.deepEqual((await thread(t.board, child)).ancestors[1], tombstone, 'the child\'s ancestors');
+    assert.deepEqual(
+      (await thread(t.board, top)).replies.find((e: any) => e.pid === reply),
+      { ...tombstone, latest: { entry: (await thread(t.board, child)).entry, skipped: 0 } },
+      "the parent's replies",
+    );
+    assert.deepEqual((await thread(t.board, child)).ancestors[1], tombstone, "the child's ancestors");
     const bertsFeed = (await visitor(t.board).get('/api/u/Bert/feed/0')).body;
-    assert.equal(bertsFeed.some((e: any) => e.pid === reply), false, 'the author\'s feed leaves it out like a deleted one');
+    assert.equal(
+      bertsFeed.some((e: any) => e.pid === reply),
+      false,
+      "the author's feed leaves it out like a deleted one",
+    );
     assert.equal((await visitor(t.board).get(`/e/${reply}`)).status, 200, 'its page still answers');
 
     const stored = entryRow(t.board, reply)!;
@@ -85,8 +124,16 @@ describe('removing and restoring an entry', () => {
     assertError(await bert.post(`/api/entry/${reply}/delete`), 404, 'entry.not_found');
     assertError(await bert.post(`/api/entry/${reply}/bump`), 404, 'entry.not_found');
     assertError(await bert.post(`/api/entry/${reply}/vote`, { mode: 'yes' }), 404, 'entry.not_found');
-    assertError(await t.members.Anna.post('/api/entry/create', { content: 'Antwort', reply_to: reply }), 404, 'entry.not_found');
-    assertError(await visitor(t.board).post(`/api/entry/${reply}/report`, { reason: 'nochmal' }), 404, 'entry.not_found');
+    assertError(
+      await t.members.Anna.post('/api/entry/create', { content: 'Antwort', reply_to: reply }),
+      404,
+      'entry.not_found',
+    );
+    assertError(
+      await visitor(t.board).post(`/api/entry/${reply}/report`, { reason: 'nochmal' }),
+      404,
+      'entry.not_found',
+    );
     assertError(await remove(t.members.Mia, reply), 404, 'entry.not_found', { note: 'removing it twice' });
   });
 
@@ -101,7 +148,11 @@ describe('removing and restoring an entry', () => {
     assert.match(entry.filepath, /^e\/[0-9a-f]{32}\.png$/);
     assert.equal(entry.preview?.title, 'Ein Artikel');
     assert.equal('removed' in entry || 'removed_reason' in entry, false);
-    assert.equal((await t.members.Bert.post(`/api/entry/${reply}/edit`, { content: 'Geändert' })).status, 200, 'the author may edit it again');
+    assert.equal(
+      (await t.members.Bert.post(`/api/entry/${reply}/edit`, { content: 'Geändert' })).status,
+      200,
+      'the author may edit it again',
+    );
     assertError(await restore(t.members.Mia, reply), 409, 'mod.not_removed', { note: 'restoring a live entry' });
   });
 
@@ -110,16 +161,21 @@ describe('removing and restoring an entry', () => {
     const gone = await post(t.members.Anna, 'gleich weg');
     assert.equal((await t.members.Anna.post(`/api/entry/${gone}/delete`)).status, 200);
     assertError(await restore(t.members.Mia, gone), 409, 'mod.not_removed');
-    assertError(await remove(t.members.Mia, gone), 404, 'entry.not_found', { note: 'a deleted entry cannot be removed' });
+    assertError(await remove(t.members.Mia, gone), 404, 'entry.not_found', {
+      note: 'a deleted entry cannot be removed',
+    });
     assertError(await remove(t.members.Mia, 987654), 404, 'entry.not_found', { note: 'nor an unknown one' });
   });
 
   test('every action wrote one log row naming the entry, its author and the moderator', () => {
     const rows = modlogRows(t.board).filter((r) => r.pid === reply);
-    assert.deepEqual(rows.map((r) => [r.action, r.uid, r.reason, r.moderator_uid, r.public]), [
-      ['restore', uidOf(t.board, 'Bert'), '', uidOf(t.board, 'Mia'), 1],
-      ['remove', uidOf(t.board, 'Bert'), 'Werbung für Uhren', uidOf(t.board, 'Mia'), 1],
-    ]);
+    assert.deepEqual(
+      rows.map((r) => [r.action, r.uid, r.reason, r.moderator_uid, r.public]),
+      [
+        ['restore', uidOf(t.board, 'Bert'), '', uidOf(t.board, 'Mia'), 1],
+        ['remove', uidOf(t.board, 'Bert'), 'Werbung für Uhren', uidOf(t.board, 'Mia'), 1],
+      ],
+    );
   });
 });
 
@@ -135,13 +191,19 @@ describe('removal, restore and the denormalised state', () => {
     const activity = () => chain.map((pid) => entryRow(t.board, pid)!.last_activity);
     const before = activity();
     const newest = chain[4]!;
-    assert.deepEqual(latestOf((await t.board.client().get('/api/entry/feed/0')).body.find((e: any) => e.pid === chain[0])), { pid: newest, skipped: 3 });
+    assert.deepEqual(
+      latestOf((await t.board.client().get('/api/entry/feed/0')).body.find((e: any) => e.pid === chain[0])),
+      { pid: newest, skipped: 3 },
+    );
 
     t.board.clock.advance(100);
     assert.equal((await remove(t.members.Mia, newest)).status, 200);
     assert.deepEqual(activity(), before, 'removal moves no last_activity');
     assertStoredLatestMatchesBruteForce(t.board, 'after the removal');
-    assert.deepEqual(latestOf((await t.board.client().get('/api/entry/feed/0')).body.find((e: any) => e.pid === chain[0])), { pid: chain[3]!, skipped: 2 });
+    assert.deepEqual(
+      latestOf((await t.board.client().get('/api/entry/feed/0')).body.find((e: any) => e.pid === chain[0])),
+      { pid: chain[3]!, skipped: 2 },
+    );
 
     assert.equal((await remove(t.members.Mia, chain[2]!)).status, 200, 'a removal in the middle of the chain');
     assertStoredLatestMatchesBruteForce(t.board, 'after the second removal');
@@ -150,7 +212,10 @@ describe('removal, restore and the denormalised state', () => {
     assert.equal((await restore(t.members.Mia, newest)).status, 200);
     assert.deepEqual(activity(), before, 'restore moves no last_activity');
     assertStoredLatestMatchesBruteForce(t.board, 'after the restore');
-    assert.deepEqual(latestOf((await t.board.client().get('/api/entry/feed/0')).body.find((e: any) => e.pid === chain[0])), { pid: newest, skipped: 3 });
+    assert.deepEqual(
+      latestOf((await t.board.client().get('/api/entry/feed/0')).body.find((e: any) => e.pid === chain[0])),
+      { pid: newest, skipped: 3 },
+    );
     assert.equal((await restore(t.members.Mia, chain[2]!)).status, 200);
     assertStoredLatestMatchesBruteForce(t.board, 'after both restores');
   });
@@ -166,7 +231,9 @@ describe('removal, restore and the denormalised state', () => {
     const removed = new Set<number>();
     for (let step = 0; step < 40; step++) {
       const pid = pids[random(pids.length)]!;
-      const answer = removed.has(pid) ? await restore(t.members.Mia, pid) : await remove(t.members.Mia, pid, `Schritt ${step}`);
+      const answer = removed.has(pid)
+        ? await restore(t.members.Mia, pid)
+        : await remove(t.members.Mia, pid, `Schritt ${step}`);
       assert.equal(answer.status, 200, answer.text);
       if (removed.has(pid)) removed.delete(pid);
       else removed.add(pid);
@@ -181,7 +248,12 @@ describe('removal, restore and the denormalised state', () => {
     assert.equal((await remove(t.members.Mia, reply)).status, 200);
     assert.deepEqual(await statsDetail(t.board), { ...start, entries: start.entries - 1, replies: start.replies - 1 });
     assert.equal((await remove(t.members.Mia, top)).status, 200);
-    assert.deepEqual(await statsDetail(t.board), { ...start, entries: start.entries - 2, toplevel: start.toplevel - 1, replies: start.replies - 1 });
+    assert.deepEqual(await statsDetail(t.board), {
+      ...start,
+      entries: start.entries - 2,
+      toplevel: start.toplevel - 1,
+      replies: start.replies - 1,
+    });
     assert.equal((await restore(t.members.Mia, top)).status, 200);
     assert.equal((await restore(t.members.Mia, reply)).status, 200);
     assert.deepEqual(await statsDetail(t.board), start);
@@ -212,7 +284,7 @@ describe('removal, restore and the denormalised state', () => {
     assert.equal((await thread(t.board, reply)).entry.content, 'Antwort im Cache');
   });
 
-  test('removing closes every open report on the entry, recording how and when; other entries\' reports stay open', async () => {
+  test("removing closes every open report on the entry, recording how and when; other entries' reports stay open", async () => {
     const spam = await post(t.members.Bert, 'Spam');
     const other = await post(t.members.Bert, 'auch gemeldet');
     await visitor(t.board).post(`/api/entry/${spam}/report`, { reason: 'eins' });
@@ -222,8 +294,14 @@ describe('removal, restore and the denormalised state', () => {
     assert.equal((await remove(t.members.Mia, spam)).status, 200);
     const { db } = t.board.app.services;
     const logId = db.one<{ id: number }>("SELECT id FROM modlog WHERE action = 'remove' AND pid = ?", spam)!.id;
-    const closed = db.all<{ closed_at: number; closed_action: string; closed_log_id: number }>('SELECT closed_at, closed_action, closed_log_id FROM reports WHERE pid = ?', spam);
-    assert.deepEqual(closed, [1, 2].map(() => ({ closed_at: t.board.clock.now(), closed_action: 'remove', closed_log_id: logId })));
+    const closed = db.all<{ closed_at: number; closed_action: string; closed_log_id: number }>(
+      'SELECT closed_at, closed_action, closed_log_id FROM reports WHERE pid = ?',
+      spam,
+    );
+    assert.deepEqual(
+      closed,
+      [1, 2].map(() => ({ closed_at: t.board.clock.now(), closed_action: 'remove', closed_log_id: logId })),
+    );
     assert.equal(openReports(t.board, other), 1);
   });
 });
@@ -231,11 +309,15 @@ describe('removal, restore and the denormalised state', () => {
 describe('removed entries and storage', () => {
   const t = useBoard({ env: limitsOff, members: ['Anna', 'Bert'], moderators: ['Mia'] });
 
-  test('gc-media keeps a removed entry\'s image, and the preview sweep keeps its link in use', async () => {
+  test("gc-media keeps a removed entry's image, and the preview sweep keeps its link in use", async () => {
     const link = 'https://example.org/behalten';
     const pid = await postImage(t.members.Anna, `Bild und ${link}`);
     const { db } = t.board.app.services;
-    savePreview(db, { url: link, kind: 'page', title: 'Behalten', site: 'example.org', thumb: '' }, t.board.clock.now());
+    savePreview(
+      db,
+      { url: link, kind: 'page', title: 'Behalten', site: 'example.org', thumb: '' },
+      t.board.clock.now(),
+    );
     assert.equal((await remove(t.members.Mia, pid)).status, 200);
     const filepath = entryRow(t.board, pid)!.filepath;
 
@@ -243,12 +325,12 @@ describe('removed entries and storage', () => {
     assert.equal(gc.removed.includes(filepath), false, 'the image of a removed entry is in use');
 
     const later = t.board.clock.now() + refreshAfterSeconds + 1;
-    assert.equal(queueStalePreviews(db, later), 1, 'a stale record of a removed entry\'s link is refreshed');
+    assert.equal(queueStalePreviews(db, later), 1, "a stale record of a removed entry's link is refreshed");
     assert.deepEqual(removeUnusedPreviews(db, later), []);
     assert.ok(db.one('SELECT 1 FROM previews WHERE url = ?', link), 'the record stays');
   });
 
-  test('a removed entry\'s image answers 404 while removed and again 200 after a restore', async () => {
+  test("a removed entry's image answers 404 while removed and again 200 after a restore", async () => {
     const pid = await postImage(t.members.Anna, 'Bild weg');
     const path = `/static/media/${entryRow(t.board, pid)!.filepath}`;
     assert.equal((await visitor(t.board).get(path)).status, 200);
@@ -258,7 +340,7 @@ describe('removed entries and storage', () => {
     assert.equal((await visitor(t.board).get(path)).status, 200);
   });
 
-  test('account deletion erases a removed entry\'s text and image like the author\'s others; a later restore answers 404', async () => {
+  test("account deletion erases a removed entry's text and image like the author's others; a later restore answers 404", async () => {
     const carol = await member(t.board, 'Carol');
     const lonely = await postImage(carol, 'allein und entfernt');
     const answered = await postImage(carol, 'entfernt, mit Antwort');
@@ -272,7 +354,11 @@ describe('removed entries and storage', () => {
     await accountRemovalDone(t.board); // entries and files go in the background (docs/API.md "POST /api/user/delete")
     assert.equal(entryRow(t.board, lonely), undefined, 'the entry without replies is gone');
     const tombstone = entryRow(t.board, answered)!;
-    assert.deepEqual([tombstone.uid, tombstone.content, tombstone.filepath, tombstone.link], [0, '', '', ''], 'text, image and link erased');
+    assert.deepEqual(
+      [tombstone.uid, tombstone.content, tombstone.filepath, tombstone.link],
+      [0, '', '', ''],
+      'text, image and link erased',
+    );
     for (const file of files) assert.equal(mediaFiles(t.board).includes(file), false, `${file} deleted`);
     assert.deepEqual(await statsDetail(t.board), statsBefore, 'removed entries were not counted a second time');
 
@@ -280,7 +366,7 @@ describe('removed entries and storage', () => {
     assertError(await restore(t.members.Mia, answered), 404, 'entry.not_found');
   });
 
-  test('a restore while the author\'s account is being deleted (its row gone, its entries not yet) answers 404', async () => {
+  test("a restore while the author's account is being deleted (its row gone, its entries not yet) answers 404", async () => {
     const dora = await member(t.board, 'Dora');
     const pid = await post(dora, 'bald ohne Konto');
     assert.equal((await remove(t.members.Mia, pid)).status, 200);

@@ -1,12 +1,27 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { assertDocumented, assertError, entryRow, limitsOff, member, password, post, uidOf, useBoard, visitor, type TestBoard } from '../helpers.ts';
+import {
+  assertDocumented,
+  assertError,
+  entryRow,
+  limitsOff,
+  member,
+  password,
+  post,
+  uidOf,
+  useBoard,
+  visitor,
+  type TestBoard,
+} from '../helpers.ts';
 import { entryFields } from '../entry-helpers.ts';
 
 /** docs/API.md "GET /api/mod/reports/{page}", "POST /api/mod/entry/{pid}/dismiss" and "GET /api/modlog/{page}": the queue and the public log. */
 
 function openReports(board: TestBoard, pid: number): number {
-  return board.app.services.db.one<{ n: number }>('SELECT count(*) AS n FROM reports WHERE pid = ? AND closed_at = 0', pid)!.n;
+  return board.app.services.db.one<{ n: number }>(
+    'SELECT count(*) AS n FROM reports WHERE pid = ? AND closed_at = 0',
+    pid,
+  )!.n;
 }
 
 describe('the report queue', () => {
@@ -37,12 +52,26 @@ describe('the report queue', () => {
     const page = await t.members.Mia.get('/api/mod/reports/0');
     assertDocumented(page);
     const queue = page.body;
-    assert.deepEqual(queue.map((item: any) => [item.entry.pid, item.open_reports]), [[twiceEarly, 2], [twiceLater, 2], [once, 1]]);
+    assert.deepEqual(
+      queue.map((item: any) => [item.entry.pid, item.open_reports]),
+      [
+        [twiceEarly, 2],
+        [twiceLater, 2],
+        [once, 1],
+      ],
+    );
     const first = queue[0];
     assert.deepEqual(Object.keys(first).sort(), ['entry', 'open_reports', 'reports']);
     assert.deepEqual(Object.keys(first.entry).sort(), entryFields, 'a full Entry');
     assert.equal(first.entry.username, 'Bert');
-    assert.deepEqual(first.reports.map((r: any) => [r.reason, r.reporter]), [['b1', ''], ['b2 von Bert', '']], 'oldest first; no reporter named');
+    assert.deepEqual(
+      first.reports.map((r: any) => [r.reason, r.reporter]),
+      [
+        ['b1', ''],
+        ['b2 von Bert', ''],
+      ],
+      'oldest first; no reporter named',
+    );
     for (const r of first.reports) assert.deepEqual(Object.keys(r).sort(), ['created_at', 'id', 'reason', 'reporter']);
     assert.doesNotMatch(JSON.stringify(queue), /"reporter":"[^"]/);
     const size = await t.members.Mia.get('/api/mod/queue');
@@ -53,7 +82,8 @@ describe('the report queue', () => {
   test('20 entries a page, at most 50 reports shown per entry with the full count', async () => {
     const many = await post(t.members.Anna, 'sehr oft gemeldet');
     for (let i = 0; i < 52; i++) await visitor(t.board).post(`/api/entry/${many}/report`, { reason: `Nr. ${i}` });
-    for (let i = 0; i < 20; i++) await visitor(t.board).post(`/api/entry/${await post(t.members.Bert, `Seite ${i}`)}/report`);
+    for (let i = 0; i < 20; i++)
+      await visitor(t.board).post(`/api/entry/${await post(t.members.Bert, `Seite ${i}`)}/report`);
     const page0 = (await t.members.Mia.get('/api/mod/reports/0')).body;
     assert.equal(page0.length, 20);
     assert.equal(page0[0].entry.pid, many);
@@ -80,11 +110,20 @@ describe('dismissing the reports of an entry', () => {
     assert.equal(openReports(t.board, pid), 0);
     assert.equal(entryRow(t.board, pid)!.deleted, 0);
     const { db } = t.board.app.services;
-    const log = db.one<{ id: number; action: string; reason: string; uid: number }>('SELECT id, action, reason, uid FROM modlog WHERE pid = ?', pid)!;
+    const log = db.one<{ id: number; action: string; reason: string; uid: number }>(
+      'SELECT id, action, reason, uid FROM modlog WHERE pid = ?',
+      pid,
+    )!;
     assert.deepEqual([log.action, log.reason, log.uid], ['dismiss', 'kein Verstoß', uidOf(t.board, 'Anna')]);
-    assert.deepEqual(db.all('SELECT DISTINCT closed_action, closed_log_id FROM reports WHERE pid = ?', pid), [{ closed_action: 'dismiss', closed_log_id: log.id }]);
+    assert.deepEqual(db.all('SELECT DISTINCT closed_action, closed_log_id FROM reports WHERE pid = ?', pid), [
+      { closed_action: 'dismiss', closed_log_id: log.id },
+    ]);
 
-    assert.equal((await t.members.Bert.post(`/api/entry/${pid}/report`, { reason: 'doch' })).status, 200, 'the same user may report again');
+    assert.equal(
+      (await t.members.Bert.post(`/api/entry/${pid}/report`, { reason: 'doch' })).status,
+      200,
+      'the same user may report again',
+    );
     assert.equal(openReports(t.board, pid), 1);
   });
 
@@ -93,7 +132,9 @@ describe('dismissing the reports of an entry', () => {
     assertError(await t.members.Mia.post(`/api/mod/entry/${pid}/dismiss`), 404, 'report.not_found');
     await visitor(t.board).post(`/api/entry/${pid}/report`);
     assert.equal((await t.members.Mia.post(`/api/mod/entry/${pid}/dismiss`)).status, 200);
-    assertError(await t.members.Mia.post(`/api/mod/entry/${pid}/dismiss`), 404, 'report.not_found', { note: 'a second dismiss' });
+    assertError(await t.members.Mia.post(`/api/mod/entry/${pid}/dismiss`), 404, 'report.not_found', {
+      note: 'a second dismiss',
+    });
     assertError(await t.members.Mia.post('/api/mod/entry/987654/dismiss'), 404, 'entry.not_found');
   });
 
@@ -131,14 +172,18 @@ describe('the public moderation log', () => {
     const logPage = await visitor(t.board).get('/api/modlog/0');
     assertDocumented(logPage);
     const log = logPage.body;
-    assert.deepEqual(log.map(({ action, pid, username, reason, until }: any) => ({ action, pid, username, reason, until })), [
-      { action: 'unban', pid: 0, username: 'Bert', reason: '', until: 0 },
-      { action: 'ban', pid: 0, username: 'Bert', reason: 'Pöbelei', until },
-      { action: 'restore', pid, username: 'Anna', reason: '', until: 0 },
-      { action: 'remove', pid, username: 'Anna', reason: 'Spam', until: 0 },
-      { action: 'dismiss', pid, username: 'Anna', reason: 'ok', until: 0 },
-    ]);
-    for (const row of log) assert.deepEqual(Object.keys(row), ['id', 'created_at', 'action', 'pid', 'username', 'reason', 'until']);
+    assert.deepEqual(
+      log.map(({ action, pid, username, reason, until }: any) => ({ action, pid, username, reason, until })),
+      [
+        { action: 'unban', pid: 0, username: 'Bert', reason: '', until: 0 },
+        { action: 'ban', pid: 0, username: 'Bert', reason: 'Pöbelei', until },
+        { action: 'restore', pid, username: 'Anna', reason: '', until: 0 },
+        { action: 'remove', pid, username: 'Anna', reason: 'Spam', until: 0 },
+        { action: 'dismiss', pid, username: 'Anna', reason: 'ok', until: 0 },
+      ],
+    );
+    for (const row of log)
+      assert.deepEqual(Object.keys(row), ['id', 'created_at', 'action', 'pid', 'username', 'reason', 'until']);
     assert.ok(log[0].id > log[1].id && log[0].created_at === t.board.clock.now());
     assert.doesNotMatch(JSON.stringify(log), /Mia|moderator/, 'the board speaks as "die Moderation"');
   });
@@ -149,7 +194,10 @@ describe('the public moderation log', () => {
     const logPage = await visitor(t.board).get('/api/modlog/0');
     assertDocumented(logPage);
     const log = logPage.body;
-    assert.equal(log.some((r: any) => r.action.startsWith('mod_')), false);
+    assert.equal(
+      log.some((r: any) => r.action.startsWith('mod_')),
+      false,
+    );
   });
 
   test('a deleted account\'s name leaves the log: username ""', async () => {

@@ -1,18 +1,40 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import {
-  assertDocumented, assertError, day, entryRow, imageFixture, limitsOff, mediaFiles, member, modlogRows, password, post, register, resetToken, uidOf,
-  useBoard, visitor, type Client, type TestBoard,
+  assertDocumented,
+  assertError,
+  day,
+  entryRow,
+  imageFixture,
+  limitsOff,
+  mediaFiles,
+  member,
+  modlogRows,
+  password,
+  post,
+  register,
+  resetToken,
+  uidOf,
+  useBoard,
+  visitor,
+  type Client,
+  type TestBoard,
 } from '../helpers.ts';
 
 /** docs/API.md "Moderation": bans, avatars and the role, and what a ban does to logins, resets and sessions. */
 
-const ban = (client: Client, username: string, fields: Record<string, string | number | undefined> = { reason: 'Spam' }) =>
-  client.post(`/api/mod/user/${encodeURIComponent(username)}/ban`, fields);
+const ban = (
+  client: Client,
+  username: string,
+  fields: Record<string, string | number | undefined> = { reason: 'Spam' },
+) => client.post(`/api/mod/user/${encodeURIComponent(username)}/ban`, fields);
 const unban = (client: Client, username: string) => client.post(`/api/mod/user/${encodeURIComponent(username)}/unban`);
 
 function sessionsOf(board: TestBoard, username: string): number {
-  return board.app.services.db.one<{ n: number }>('SELECT count(*) AS n FROM sessions WHERE uid = ?', uidOf(board, username))!.n;
+  return board.app.services.db.one<{ n: number }>(
+    'SELECT count(*) AS n FROM sessions WHERE uid = ?',
+    uidOf(board, username),
+  )!.n;
 }
 
 async function login(board: TestBoard, user: string, pass = password) {
@@ -34,7 +56,10 @@ describe('banning an account', () => {
     assertError(await t.members.Anna.post('/api/entry/create', { content: 'noch da?' }), 401, 'auth.required');
     assertError(await t.members.Anna.get('/api/user/info'), 401, 'auth.required');
     const [row] = modlogRows(t.board);
-    assert.deepEqual([row!.action, row!.uid, row!.reason, row!.until, row!.moderator_uid], ['ban', uidOf(t.board, 'Anna'), 'Beleidigungen', -1, uidOf(t.board, 'Mia')]);
+    assert.deepEqual(
+      [row!.action, row!.uid, row!.reason, row!.until, row!.moderator_uid],
+      ['ban', uidOf(t.board, 'Anna'), 'Beleidigungen', -1, uidOf(t.board, 'Mia')],
+    );
   });
 
   test('while banned: the right password answers 403 auth.banned ("dauerhaft"), a wrong one stays 401', async () => {
@@ -52,19 +77,44 @@ describe('banning an account', () => {
     const info = answer.body;
     assert.equal(info.banned_until, -1);
     assert.equal('role' in info, false);
-    assertError(await visitor(t.board).post('/api/auth/newuser', { user: 'ANNA', pass1: password, pass2: password }), 409, 'user.name_taken');
-    assert.equal('banned_until' in (await visitor(t.board).get('/api/u/Bert/info')).body, false, 'absent when not banned');
+    assertError(
+      await visitor(t.board).post('/api/auth/newuser', { user: 'ANNA', pass1: password, pass2: password }),
+      409,
+      'user.name_taken',
+    );
+    assert.equal(
+      'banned_until' in (await visitor(t.board).get('/api/u/Bert/info')).body,
+      false,
+      'absent when not banned',
+    );
   });
 
   test('a reset link of a banned account answers 403 auth.banned at check and reset and stays unused', async () => {
     const token = await resetToken(t.board, 'Anna');
     assertError(await visitor(t.board).post('/api/auth/reset/check', { token }), 403, 'auth.banned');
-    assertError(await visitor(t.board).post('/api/auth/reset', { token, pass1: 'kurz', pass2: 'anders' }), 403, 'auth.banned', { note: 'checked before the passwords' });
-    assertError(await visitor(t.board).post('/api/auth/reset', { token, pass1: 'ein neues Passwort', pass2: 'ein neues Passwort' }), 403, 'auth.banned');
+    assertError(
+      await visitor(t.board).post('/api/auth/reset', { token, pass1: 'kurz', pass2: 'anders' }),
+      403,
+      'auth.banned',
+      { note: 'checked before the passwords' },
+    );
+    assertError(
+      await visitor(t.board).post('/api/auth/reset', {
+        token,
+        pass1: 'ein neues Passwort',
+        pass2: 'ein neues Passwort',
+      }),
+      403,
+      'auth.banned',
+    );
     assert.equal(sessionsOf(t.board, 'Anna'), 0);
 
     assert.equal((await unban(t.members.Mia, 'Anna')).status, 200);
-    const reset = await visitor(t.board).post('/api/auth/reset', { token, pass1: 'ein neues Passwort', pass2: 'ein neues Passwort' });
+    const reset = await visitor(t.board).post('/api/auth/reset', {
+      token,
+      pass1: 'ein neues Passwort',
+      pass2: 'ein neues Passwort',
+    });
     assert.equal(reset.status, 200, `the link was not used up: ${reset.text}`);
   });
 
@@ -96,10 +146,21 @@ describe('banning an account', () => {
   });
 
   test('a second ban of a banned account answers 200 with the new end', async () => {
-    assert.equal((await ban(t.members.Mia, 'Carl', { reason: 'erst', days: 1 })).body.banned_until, t.board.clock.now() + day);
+    assert.equal(
+      (await ban(t.members.Mia, 'Carl', { reason: 'erst', days: 1 })).body.banned_until,
+      t.board.clock.now() + day,
+    );
     const again = await ban(t.members.Max, 'Carl', { reason: 'dann länger', days: 30 });
     assert.deepEqual(again.body, { username: 'Carl', banned_until: t.board.clock.now() + 30 * day });
-    assert.deepEqual(modlogRows(t.board).slice(0, 2).map((r) => [r.action, r.reason]), [['ban', 'dann länger'], ['ban', 'erst']]);
+    assert.deepEqual(
+      modlogRows(t.board)
+        .slice(0, 2)
+        .map((r) => [r.action, r.reason]),
+      [
+        ['ban', 'dann länger'],
+        ['ban', 'erst'],
+      ],
+    );
   });
 
   test('a moderator cannot ban a moderator through the API: 403 mod.target_moderator; unknown users 404', async () => {
@@ -124,13 +185,27 @@ describe('a ban with purge, and reports', () => {
 
     const answer = await ban(t.members.Mia, 'Spammer', { reason: 'Werbung', purge: 1 });
     assert.deepEqual(answer.body, { username: 'Spammer', banned_until: -1 });
-    for (const pid of [top, reply]) assert.deepEqual([entryRow(t.board, pid)!.removed, entryRow(t.board, pid)!.removed_reason], [1, 'Werbung']);
+    for (const pid of [top, reply])
+      assert.deepEqual([entryRow(t.board, pid)!.removed, entryRow(t.board, pid)!.removed_reason], [1, 'Werbung']);
     assert.equal(entryRow(t.board, deleted)!.removed, 0, 'an entry its author deleted stays as it was');
     const rows = modlogRows(t.board).filter((r) => r.public);
-    assert.deepEqual(rows.map((r) => [r.action, r.pid]).sort(), [['ban', 0], ['remove', reply], ['remove', top]].sort());
-    assert.equal(t.board.app.services.db.one<{ n: number }>('SELECT count(*) AS n FROM reports WHERE closed_at = 0')!.n, 0);
+    assert.deepEqual(
+      rows.map((r) => [r.action, r.pid]).sort(),
+      [
+        ['ban', 0],
+        ['remove', reply],
+        ['remove', top],
+      ].sort(),
+    );
+    assert.equal(
+      t.board.app.services.db.one<{ n: number }>('SELECT count(*) AS n FROM reports WHERE closed_at = 0')!.n,
+      0,
+    );
     assert.deepEqual((await t.board.client().get('/api/stats')).body, { ...stats, entries: stats.entries - 2 });
-    assert.equal(t.board.app.services.db.one<{ role: string }>('SELECT role FROM users WHERE username = ?', 'Spammer')!.role, '');
+    assert.equal(
+      t.board.app.services.db.one<{ role: string }>('SELECT role FROM users WHERE username = ?', 'Spammer')!.role,
+      '',
+    );
   });
 
   test('purge must be 1 (or absent, empty or 0); anything else 400 input.invalid, field purge', async () => {
@@ -139,7 +214,7 @@ describe('a ban with purge, and reports', () => {
     assert.equal((await ban(t.members.Mia, 'Vorsicht', { reason: 'x', purge: 0 })).status, 200);
   });
 
-  test('a banned user\'s reports stay open', async () => {
+  test("a banned user's reports stay open", async () => {
     const reporter = await member(t.board, 'Melderin');
     const pid = await post(t.members.Anna, 'fragwürdig');
     assert.equal((await reporter.post(`/api/entry/${pid}/report`, { reason: 'fragwürdig' })).status, 200);
@@ -153,10 +228,16 @@ describe('removing an avatar', () => {
   const t = useBoard({ members: ['Anna'], moderators: ['Mia'] });
 
   test('answers {username, avatar: ""}, deletes the file, shows at once in cached pages, and is logged', async () => {
-    const upload = await t.members.Anna.postMultipart('/api/user/avatar', {}, [{ name: 'avatar', filename: 'a.png', data: await imageFixture({ format: 'png' }) }]);
+    const upload = await t.members.Anna.postMultipart('/api/user/avatar', {}, [
+      { name: 'avatar', filename: 'a.png', data: await imageFixture({ format: 'png' }) },
+    ]);
     const avatar = upload.body.avatar as string;
     const pid = await post(t.members.Anna, 'mit Avatar');
-    assert.equal((await t.board.client().get(`/api/entry/${pid}/thread`)).body.entry.avatar, avatar, 'cached with the avatar');
+    assert.equal(
+      (await t.board.client().get(`/api/entry/${pid}/thread`)).body.entry.avatar,
+      avatar,
+      'cached with the avatar',
+    );
 
     const answer = await t.members.Mia.post('/api/mod/user/Anna/avatar/remove', { reason: 'unpassendes Bild' });
     assert.equal(answer.status, 200, answer.text);
@@ -166,11 +247,20 @@ describe('removing an avatar', () => {
     assert.equal((await visitor(t.board).get('/api/u/Anna/info')).body.avatar, '');
     assert.equal((await t.board.client().get(`/api/entry/${pid}/thread`)).body.entry.avatar, '');
     assert.equal((await t.board.client().get('/api/entry/feed/0')).body[0].avatar, '');
-    assert.deepEqual(modlogRows(t.board).filter((r) => r.public).map((r) => [r.action, r.reason]), [['avatar_remove', 'unpassendes Bild']]);
+    assert.deepEqual(
+      modlogRows(t.board)
+        .filter((r) => r.public)
+        .map((r) => [r.action, r.reason]),
+      [['avatar_remove', 'unpassendes Bild']],
+    );
   });
 
   test('without an avatar 409 mod.no_avatar, after the reason check; an unknown user 404 first', async () => {
-    assertError(await t.members.Mia.post('/api/mod/user/Anna/avatar/remove', { reason: 'nochmal' }), 409, 'mod.no_avatar');
+    assertError(
+      await t.members.Mia.post('/api/mod/user/Anna/avatar/remove', { reason: 'nochmal' }),
+      409,
+      'mod.no_avatar',
+    );
     assertError(await t.members.Mia.post('/api/mod/user/Anna/avatar/remove'), 400, 'input.invalid', 'reason');
     assertError(await t.members.Mia.post('/api/mod/user/Niemand/avatar/remove'), 404, 'user.not_found');
   });

@@ -1,10 +1,23 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { isMuted, maxMutes } from '../../lib/accounts/mutes.ts';
-import { assertDocumented, assertError, member, password, post, uidOf, useBoard, visitor, type Client, type TestBoard } from '../helpers.ts';
+import {
+  assertDocumented,
+  assertError,
+  member,
+  password,
+  post,
+  uidOf,
+  useBoard,
+  visitor,
+  type Client,
+  type TestBoard,
+} from '../helpers.ts';
 
 function muteRows(board: TestBoard) {
-  return board.app.services.db.all<{ uid: number; muted_uid: number }>('SELECT uid, muted_uid FROM mutes ORDER BY uid, muted_uid');
+  return board.app.services.db.all<{ uid: number; muted_uid: number }>(
+    'SELECT uid, muted_uid FROM mutes ORDER BY uid, muted_uid',
+  );
 }
 
 describe('mutes', () => {
@@ -30,7 +43,11 @@ describe('mutes', () => {
       { uid: uidOf(t.board, 'Laut'), username: 'Laut' },
     ]);
     assert.equal(isMuted(t.board.app.services.db, uidOf(t.board, 'Leserin'), uidOf(t.board, 'Laut')), true);
-    assert.equal(isMuted(t.board.app.services.db, uidOf(t.board, 'Laut'), uidOf(t.board, 'Leserin')), false, 'a mute has a direction');
+    assert.equal(
+      isMuted(t.board.app.services.db, uidOf(t.board, 'Laut'), uidOf(t.board, 'Leserin')),
+      false,
+      'a mute has a direction',
+    );
     assert.deepEqual(await mutes(t.members.Dritte), [], "one reader's mutes are nobody else's");
   });
 
@@ -77,7 +94,10 @@ describe('mutes', () => {
     await t.members.Dritte.post('/api/user/unmute', { user: 'Leise' });
     const before = [await seen(t.members.Leise), await seen(t.members.Dritte)];
     assert.equal((await t.members.Dritte.post('/api/user/mute', { user: 'Leise' })).status, 200);
-    assert.deepEqual([await seen(t.members.Leise), (await seen(t.members.Dritte)).slice(0, 5)], [before[0], before[1]!.slice(0, 5)]);
+    assert.deepEqual(
+      [await seen(t.members.Leise), (await seen(t.members.Dritte)).slice(0, 5)],
+      [before[0], before[1]!.slice(0, 5)],
+    );
   });
 
   test(`an account holds at most ${maxMutes} mutes; muting a muted one again still answers 200`, async () => {
@@ -86,7 +106,12 @@ describe('mutes', () => {
     const readerUid = uidOf(t.board, 'Viel Stumm');
     db.tx(() => {
       for (let i = 0; i < maxMutes; i++) {
-        const uid = db.run('INSERT INTO users (username, username_key, pass_hash, created_at) VALUES (?, ?, ?, 0)', `Masse ${i}`, `masse ${i}`, 'x').lastInsertRowid;
+        const uid = db.run(
+          'INSERT INTO users (username, username_key, pass_hash, created_at) VALUES (?, ?, ?, 0)',
+          `Masse ${i}`,
+          `masse ${i}`,
+          'x',
+        ).lastInsertRowid;
         db.run('INSERT INTO mutes (uid, muted_uid, created_at) VALUES (?, ?, 0)', readerUid, uid);
       }
     });
@@ -106,7 +131,10 @@ describe('mutes', () => {
     assert.equal(muteRows(t.board).filter((row) => row.uid === leavingUid || row.muted_uid === leavingUid).length, 3);
 
     assert.equal((await leaving.post('/api/user/delete', { pass1: password })).status, 200);
-    assert.deepEqual(muteRows(t.board).filter((row) => row.uid === leavingUid || row.muted_uid === leavingUid), []);
+    assert.deepEqual(
+      muteRows(t.board).filter((row) => row.uid === leavingUid || row.muted_uid === leavingUid),
+      [],
+    );
     assert.deepEqual(await mutes(stays), []);
     assert.ok(!(await mutes(t.members.Dritte)).some((m: { uid: number }) => m.uid === leavingUid));
   });

@@ -1,6 +1,17 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { assertDocumented, assertError, limitsOff, member, password, post, uidOf, useBoard, visitor, type Client } from '../helpers.ts';
+import {
+  assertDocumented,
+  assertError,
+  limitsOff,
+  member,
+  password,
+  post,
+  uidOf,
+  useBoard,
+  visitor,
+  type Client,
+} from '../helpers.ts';
 
 /** docs/API.md "Notifications of replies and mentions": who is told, when not, what hides and returns. */
 
@@ -14,7 +25,11 @@ async function seen(client: Client, page = 0): Promise<Seen[]> {
   const answer = await client.get(`/api/user/notifications/${page}`);
   assert.equal(answer.status, 200, answer.text);
   assertDocumented(answer);
-  return answer.body.map((n: { kind: string; read: number; entry: { pid: number } }) => ({ kind: n.kind, pid: n.entry.pid, read: n.read }));
+  return answer.body.map((n: { kind: string; read: number; entry: { pid: number } }) => ({
+    kind: n.kind,
+    pid: n.entry.pid,
+    read: n.read,
+  }));
 }
 
 async function unread(client: Client): Promise<number> {
@@ -27,7 +42,7 @@ async function unread(client: Client): Promise<number> {
 describe('notifications: replies', () => {
   const t = useBoard({ env: limitsOff, members: ['Anna', 'Bert', 'Carla'] });
 
-  test('a reply tells the parent\'s author: {id, created_at, kind, read, entry}; an own reply tells nobody', async () => {
+  test("a reply tells the parent's author: {id, created_at, kind, read, entry}; an own reply tells nobody", async () => {
     const { Anna, Bert } = t.members;
     const top = await post(Anna, 'Wer kennt ein gutes Café?');
     await post(Anna, 'Ich antworte mir selbst.', top);
@@ -52,7 +67,7 @@ describe('notifications: replies', () => {
     const top = await post(Anna, 'Noch eine Frage.');
     assert.equal((await Anna.post('/api/user/mute', { user: 'Carla' })).status, 200);
     await post(Carla, 'Laute Antwort.', top);
-    assert.ok(!(await seen(Anna)).some((n) => n.pid > top), 'a muted account\'s reply tells nothing');
+    assert.ok(!(await seen(Anna)).some((n) => n.pid > top), "a muted account's reply tells nothing");
     assert.equal((await Anna.post('/api/user/unmute', { user: 'Carla' })).status, 200);
   });
 
@@ -73,8 +88,12 @@ describe('notifications: replies', () => {
     assert.deepEqual(all.body, { count: 0 });
     assert.equal(await unread(Anna), 0);
     assert.ok((await seen(Anna)).every((n) => n.read === 1));
-    assertError(await Anna.post('/api/user/notifications/read', { up_to: 'alle' }), 400, 'input.invalid', { field: 'up_to' });
-    assertError(await Anna.post('/api/user/notifications/read', { up_to: '-1' }), 400, 'input.invalid', { field: 'up_to' });
+    assertError(await Anna.post('/api/user/notifications/read', { up_to: 'alle' }), 400, 'input.invalid', {
+      field: 'up_to',
+    });
+    assertError(await Anna.post('/api/user/notifications/read', { up_to: '-1' }), 400, 'input.invalid', {
+      field: 'up_to',
+    });
   });
 
   test('a session is needed; pages are 0–100, 20 a page, newest first', async () => {
@@ -87,13 +106,22 @@ describe('notifications: replies', () => {
     for (let i = 0; i < 22; i++) replies.push(await post(t.members.Bert, `Antwort ${i}`, top));
     const first = await seen(t.members.Carla, 0);
     assert.equal(first.length, 20);
-    assert.deepEqual(first.map((n) => n.pid), replies.slice(-20).reverse());
-    assert.deepEqual((await seen(t.members.Carla, 1)).map((n) => n.pid), replies.slice(0, 2).reverse());
+    assert.deepEqual(
+      first.map((n) => n.pid),
+      replies.slice(-20).reverse(),
+    );
+    assert.deepEqual(
+      (await seen(t.members.Carla, 1)).map((n) => n.pid),
+      replies.slice(0, 2).reverse(),
+    );
   });
 });
 
 describe('notifications: mentions', () => {
-  const t = useBoard({ env: limitsOff, members: ['Anna', 'Anna Maria', 'Dr. Bo', 'Ede', 'Fritz', 'Gabi', 'Hans', 'Ida', 'Jo Ko'] });
+  const t = useBoard({
+    env: limitsOff,
+    members: ['Anna', 'Anna Maria', 'Dr. Bo', 'Ede', 'Fritz', 'Gabi', 'Hans', 'Ida', 'Jo Ko'],
+  });
   const mentioned = async (name: 'Anna' | 'Anna Maria' | 'Dr. Bo' | 'Ede' | 'Jo Ko', pid: number) =>
     (await seen(t.members[name])).some((n) => n.pid === pid && n.kind === 'mention');
 
@@ -121,33 +149,42 @@ describe('notifications: mentions', () => {
     assert.equal(count, 5);
   });
 
-  test('an edit that adds a mention tells once; a reply that mentions the parent\'s author tells once', async () => {
+  test("an edit that adds a mention tells once; a reply that mentions the parent's author tells once", async () => {
     const pid = await post(t.members.Ede, 'Noch ohne Namen.');
     assert.equal((await t.members.Ede.post(`/api/entry/${pid}/edit`, { content: 'Jetzt mit @Jo Ko.' })).status, 200);
     assert.equal((await t.members.Ede.post(`/api/entry/${pid}/edit`, { content: 'Wieder mit @Jo Ko!' })).status, 200);
     assert.equal((await seen(t.members['Jo Ko'])).filter((n) => n.pid === pid).length, 1);
     const top = await post(t.members['Jo Ko'], 'Ein Thema.');
     const reply = await post(t.members.Ede, 'Genau, @Jo Ko.', top);
-    assert.deepEqual((await seen(t.members['Jo Ko'])).filter((n) => n.pid === reply).map((n) => n.kind), ['reply']);
+    assert.deepEqual(
+      (await seen(t.members['Jo Ko'])).filter((n) => n.pid === reply).map((n) => n.kind),
+      ['reply'],
+    );
   });
 });
 
 describe('notifications: deleted, removed, restored entries and deleted accounts', () => {
   const t = useBoard({ env: limitsOff, members: ['Anna', 'Bert', 'Weg'], moderators: ['Mod'] });
 
-  test('a deleted or removed entry\'s notification disappears; a restore brings it back', async () => {
+  test("a deleted or removed entry's notification disappears; a restore brings it back", async () => {
     const { Anna, Bert, Mod } = t.members;
     const top = await post(Anna, 'Frage an alle.');
     const deleted = await post(Bert, 'Gleich gelöscht.', top);
     const removed = await post(Bert, 'Gleich entfernt.', top);
-    assert.deepEqual((await seen(Anna)).map((n) => n.pid), [removed, deleted]);
+    assert.deepEqual(
+      (await seen(Anna)).map((n) => n.pid),
+      [removed, deleted],
+    );
     assert.equal(await unread(Anna), 2);
     assert.equal((await Bert.post(`/api/entry/${deleted}/delete`)).status, 200);
     assert.equal((await Mod.post(`/api/mod/entry/${removed}/remove`, { reason: 'Spam' })).status, 200);
     assert.deepEqual(await seen(Anna), []);
     assert.equal(await unread(Anna), 0);
     assert.equal((await Mod.post(`/api/mod/entry/${removed}/restore`, { reason: 'Doch kein Spam' })).status, 200);
-    assert.deepEqual((await seen(Anna)).map((n) => n.pid), [removed]);
+    assert.deepEqual(
+      (await seen(Anna)).map((n) => n.pid),
+      [removed],
+    );
     assert.equal(await unread(Anna), 1);
   });
 
@@ -159,7 +196,8 @@ describe('notifications: deleted, removed, restored entries and deleted accounts
     const wegsTop = await post(Weg, 'Von Weg.');
     await post(Anna, 'Antwort an Weg.', wegsTop);
     const weg = uidOf(t.board, 'Weg');
-    const rows = () => db.one<{ n: number }>('SELECT count(*) AS n FROM notifications WHERE uid = ? OR actor_uid = ?', weg, weg)!.n;
+    const rows = () =>
+      db.one<{ n: number }>('SELECT count(*) AS n FROM notifications WHERE uid = ? OR actor_uid = ?', weg, weg)!.n;
     assert.equal(rows(), 2);
     assert.equal((await Weg.post('/api/user/delete', { pass1: password })).status, 200);
     assert.equal(rows(), 0);

@@ -19,7 +19,9 @@ interface Received {
 }
 
 /** A fake webhook: records every POST; `mode` decides the answer ('hang': held until `release`). */
-async function startWebhook(): Promise<FakeSite & { received: Received[]; mode: 'ok' | 'fail' | 'hang'; held: ServerResponse[]; release(): void }> {
+async function startWebhook(): Promise<
+  FakeSite & { received: Received[]; mode: 'ok' | 'fail' | 'hang'; held: ServerResponse[]; release(): void }
+> {
   const hook = Object.assign(await startFakeSite(), {
     received: [] as Received[],
     mode: 'ok' as 'ok' | 'fail' | 'hang',
@@ -32,7 +34,10 @@ async function startWebhook(): Promise<FakeSite & { received: Received[]; mode: 
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => {
-      hook.received.push({ body: Buffer.concat(chunks).toString('utf8'), contentType: String(req.headers['content-type']) });
+      hook.received.push({
+        body: Buffer.concat(chunks).toString('utf8'),
+        contentType: String(req.headers['content-type']),
+      });
       if (hook.mode === 'hang') hook.held.push(res);
       else res.writeHead(hook.mode === 'ok' ? 200 : 503).end();
     });
@@ -43,7 +48,9 @@ async function startWebhook(): Promise<FakeSite & { received: Received[]; mode: 
 describe('report notifications on a board with BOARD_NOTIFY_URL', () => {
   let hook: Awaited<ReturnType<typeof startWebhook>>;
   const t = useBoard({
-    prepare: async () => { hook = await startWebhook(); },
+    prepare: async () => {
+      hook = await startWebhook();
+    },
     env: () => ({ ...limitsOff, BOARD_NOTIFY_URL: hook.url('/hook'), BOARD_ORIGIN: 'https://board.example' }),
     start: { notify: { timeoutMs: 300, backoffMs: 10, gapMs: 0 } },
     members: ['Anna', 'Bert'],
@@ -55,7 +62,10 @@ describe('report notifications on a board with BOARD_NOTIFY_URL', () => {
     const pid = await post(t.members.Anna, 'gemeldet');
     assert.equal((await visitor(t.board).post(`/api/entry/${pid}/report`, { reason: 'geheimer Grund' })).status, 200);
     await eventually(() => hook.received.length === 1, 'the message');
-    assert.deepEqual(hook.received[0], { body: `Neue Meldung im Board: https://board.example/e/${pid}`, contentType: 'text/plain; charset=utf-8' });
+    assert.deepEqual(hook.received[0], {
+      body: `Neue Meldung im Board: https://board.example/e/${pid}`,
+      contentType: 'text/plain; charset=utf-8',
+    });
     assert.doesNotMatch(hook.received[0]!.body, /geheimer Grund|gemeldet/, 'neither the reason nor the text');
   });
 
@@ -67,10 +77,13 @@ describe('report notifications on a board with BOARD_NOTIFY_URL', () => {
     for (let i = 2; i <= 6; i++) await visitor(t.board).post(`/api/entry/${pid}/report`);
     await eventually(() => hook.received.length === 2, 'two messages');
     await new Promise((resolve) => setTimeout(resolve, 100));
-    assert.deepEqual(hook.received.map((r) => r.body), [
-      `Neue Meldung im Board: https://board.example/e/${pid}`,
-      `5 offene Meldungen zu einem Beitrag im Board: https://board.example/e/${pid}`,
-    ]);
+    assert.deepEqual(
+      hook.received.map((r) => r.body),
+      [
+        `Neue Meldung im Board: https://board.example/e/${pid}`,
+        `5 offene Meldungen zu einem Beitrag im Board: https://board.example/e/${pid}`,
+      ],
+    );
   });
 
   test('after a dismiss, the next report is the first open one again', async () => {
@@ -90,12 +103,17 @@ describe('report notifications on a board with BOARD_NOTIFY_URL', () => {
     const reporter = t.board.client({ ip: '203.0.113.77' });
     const answer = await reporter.post(`/api/entry/${pid}/report`);
     assert.equal(answer.status, 200, 'answered while the webhook holds the message');
-    await eventually(() => t.board.logs.some((line) => /notify: no answer within 300 ms; gave up after 3 tries/.test(line)), 'three timed-out tries', 5_000);
+    await eventually(
+      () => t.board.logs.some((line) => /notify: no answer within 300 ms; gave up after 3 tries/.test(line)),
+      'three timed-out tries',
+      5_000,
+    );
     assert.equal(hook.received.length, 3, 'three tries');
     for (const res of hook.held.splice(0)) res.destroy();
     const notifyLines = t.board.logs.filter((line) => line.startsWith('notify'));
     assert.ok(notifyLines.length >= 3);
-    for (const line of notifyLines) assert.doesNotMatch(line, /203\.0\.113\.77|hook|127\.0\.0\.1/, `no client address and no webhook URL: ${line}`);
+    for (const line of notifyLines)
+      assert.doesNotMatch(line, /203\.0\.113\.77|hook|127\.0\.0\.1/, `no client address and no webhook URL: ${line}`);
     hook.mode = 'ok';
   });
 });
@@ -103,8 +121,16 @@ describe('report notifications on a board with BOARD_NOTIFY_URL', () => {
 describe('30 anonymous reports from 30 addresses while the webhook is slow', () => {
   let hook: Awaited<ReturnType<typeof startWebhook>>;
   const t = useBoard({
-    prepare: async () => { hook = await startWebhook(); },
-    env: () => ({ ...limitsOff, BOARD_TRUST_PROXY: '1', BOARD_METRICS_PORT: '0', BOARD_NOTIFY_URL: hook.url('/hook'), BOARD_ORIGIN: 'https://board.example' }),
+    prepare: async () => {
+      hook = await startWebhook();
+    },
+    env: () => ({
+      ...limitsOff,
+      BOARD_TRUST_PROXY: '1',
+      BOARD_METRICS_PORT: '0',
+      BOARD_NOTIFY_URL: hook.url('/hook'),
+      BOARD_ORIGIN: 'https://board.example',
+    }),
     // No gap and no timeout that could decide: the webhook's gate alone holds the sender.
     start: { notify: { timeoutMs: 600_000, gapMs: 0 } },
     members: ['Anna'],
@@ -123,13 +149,20 @@ describe('30 anonymous reports from 30 addresses while the webhook is slow', () 
     hook.mode = 'ok';
     hook.release();
     await eventually(() => hook.received.length === 2, 'the message that counts the rest');
-    const addresses = pids.slice(1, 6).map((pid) => `https://board.example/e/${pid}`).join(' ');
-    assert.deepEqual(hook.received.map((r) => r.body), [
-      `Neue Meldung im Board: https://board.example/e/${pids[0]}`,
-      `Meldungen im Board seit der letzten Nachricht: 29 Beiträge neu gemeldet. ${addresses} … Alle offenen Meldungen: https://board.example/mod`,
-    ]);
+    const addresses = pids
+      .slice(1, 6)
+      .map((pid) => `https://board.example/e/${pid}`)
+      .join(' ');
+    assert.deepEqual(
+      hook.received.map((r) => r.body),
+      [
+        `Neue Meldung im Board: https://board.example/e/${pids[0]}`,
+        `Meldungen im Board seit der letzten Nachricht: 29 Beiträge neu gemeldet. ${addresses} … Alle offenen Meldungen: https://board.example/mod`,
+      ],
+    );
     const metrics = await (await fetch(`${t.board.metricsUrl}/metrics`)).text();
-    const value = (series: string) => Number(new RegExp(`^${series.replace(/[{}]/g, '\\$&')} (\\d+)$`, 'm').exec(metrics)?.[1]);
+    const value = (series: string) =>
+      Number(new RegExp(`^${series.replace(/[{}]/g, '\\$&')} (\\d+)$`, 'm').exec(metrics)?.[1]);
     assert.equal(value('board_notify_messages_total{outcome="sent"}'), 2);
     assert.equal(value('board_notify_messages_total{outcome="failed"}'), 0);
     assert.equal(value('board_notify_reports_total{outcome="alone"}'), 1);
@@ -142,10 +175,11 @@ describe('30 anonymous reports from 30 addresses while the webhook is slow', () 
 /** A sender's waits (back-off and gap) held until the test opens them; `ms` is what each asked for. */
 function sleepGate() {
   const waits: { ms: number; open(): void }[] = [];
-  const sleep: NonNullable<NotifyOptions['sleep']> = (ms, signal) => new Promise<void>((resolve) => {
-    waits.push({ ms, open: resolve });
-    signal.addEventListener('abort', () => resolve(), { once: true });
-  });
+  const sleep: NonNullable<NotifyOptions['sleep']> = (ms, signal) =>
+    new Promise<void>((resolve) => {
+      waits.push({ ms, open: resolve });
+      signal.addEventListener('abort', () => resolve(), { once: true });
+    });
   return { waits, sleep };
 }
 
@@ -154,7 +188,9 @@ const first = (pid: number) => ({ pid, openReports: 1 });
 
 describe('the notification sender', () => {
   let hook: Awaited<ReturnType<typeof startWebhook>>;
-  before(async () => { hook = await startWebhook(); });
+  before(async () => {
+    hook = await startWebhook();
+  });
   after(() => hook.close());
 
   test('after a message it waits a minute; the reports meanwhile go out as one message that counts them', async () => {
@@ -171,13 +207,19 @@ describe('the notification sender', () => {
     assert.equal(hook.received.length, 1, 'nothing during the gap');
     gate.waits[0]!.open();
     await eventually(() => hook.received.length === 2, 'the next message');
-    assert.deepEqual(hook.received.map((r) => r.body), [
-      `Neue Meldung im Board: ${origin}/e/1`,
-      `Meldungen im Board seit der letzten Nachricht: 2 Beiträge neu gemeldet, 1 Beitrag mit 5 offenen Meldungen. ${origin}/e/2 ${origin}/e/3 ${origin}/e/1 Alle offenen Meldungen: ${origin}/mod`,
-    ]);
+    assert.deepEqual(
+      hook.received.map((r) => r.body),
+      [
+        `Neue Meldung im Board: ${origin}/e/1`,
+        `Meldungen im Board seit der letzten Nachricht: 2 Beiträge neu gemeldet, 1 Beitrag mit 5 offenen Meldungen. ${origin}/e/2 ${origin}/e/3 ${origin}/e/1 Alle offenen Meldungen: ${origin}/mod`,
+      ],
+    );
     await eventually(() => gate.waits.length === 2, 'a gap after that one too');
     gate.waits[1]!.open();
-    assert.deepEqual(notifier.stats(), { messages: { sent: 2, failed: 0 }, notices: { alone: 1, coalesced: 3, unsent: 0 } });
+    assert.deepEqual(notifier.stats(), {
+      messages: { sent: 2, failed: 0 },
+      notices: { alone: 1, coalesced: 3, unsent: 0 },
+    });
     await notifier.stop();
   });
 
@@ -186,14 +228,21 @@ describe('the notification sender', () => {
     hook.mode = 'fail';
     const logs: string[] = [];
     const gate = sleepGate();
-    const notifier = startNotifier(hook.url('/hook'), origin, (line) => logs.push(line), { timeoutMs: 1000, backoffMs: 20, sleep: gate.sleep });
+    const notifier = startNotifier(hook.url('/hook'), origin, (line) => logs.push(line), {
+      timeoutMs: 1000,
+      backoffMs: 20,
+      sleep: gate.sleep,
+    });
     notifier.send(first(1));
     await eventually(() => gate.waits.length === 1, 'the first back-off');
     gate.waits[0]!.open();
     await eventually(() => gate.waits.length === 2, 'the second back-off');
     gate.waits[1]!.open();
     await eventually(() => logs.length === 3, 'three log lines');
-    assert.deepEqual(gate.waits.map((w) => w.ms), [20, 40]);
+    assert.deepEqual(
+      gate.waits.map((w) => w.ms),
+      [20, 40],
+    );
     assert.deepEqual(logs, [
       'notify: the webhook answered 503; trying again (2 of 3)',
       'notify: the webhook answered 503; trying again (3 of 3)',
@@ -204,9 +253,15 @@ describe('the notification sender', () => {
     hook.mode = 'ok';
     notifier.send(first(2));
     await eventually(() => hook.received.length === 4, 'the next message still goes out');
-    assert.equal(hook.received[3]!.body, `Meldungen im Board seit der letzten Nachricht: 2 Beiträge neu gemeldet. ${origin}/e/1 ${origin}/e/2 Alle offenen Meldungen: ${origin}/mod`);
+    assert.equal(
+      hook.received[3]!.body,
+      `Meldungen im Board seit der letzten Nachricht: 2 Beiträge neu gemeldet. ${origin}/e/1 ${origin}/e/2 Alle offenen Meldungen: ${origin}/mod`,
+    );
     await notifier.stop();
-    assert.deepEqual(notifier.stats(), { messages: { sent: 1, failed: 1 }, notices: { alone: 0, coalesced: 2, unsent: 0 } });
+    assert.deepEqual(notifier.stats(), {
+      messages: { sent: 1, failed: 1 },
+      notices: { alone: 0, coalesced: 2, unsent: 0 },
+    });
   });
 
   test('an unreachable webhook is logged by cause', async () => {
@@ -216,7 +271,10 @@ describe('the notification sender', () => {
     const notifier = startNotifier(closed.url('/hook'), origin, (line) => logs.push(line), { backoffMs: 1 });
     notifier.send(first(1));
     await eventually(() => logs.length === 3, 'three log lines');
-    assert.match(logs[2]!, /^notify: cannot reach the webhook \(.*ECONNREFUSED.*\); gave up after 3 tries; the next message counts its reports$/);
+    assert.match(
+      logs[2]!,
+      /^notify: cannot reach the webhook \(.*ECONNREFUSED.*\); gave up after 3 tries; the next message counts its reports$/,
+    );
     await notifier.stop();
   });
 
@@ -231,7 +289,10 @@ describe('the notification sender', () => {
     assert.deepEqual(logs, [], 'nothing dropped, nothing logged');
     await notifier.stop();
     assert.deepEqual(logs, ['notify: stopping; 1000 reports not sent']);
-    assert.deepEqual(notifier.stats(), { messages: { sent: 0, failed: 0 }, notices: { alone: 0, coalesced: 0, unsent: 1000 } });
+    assert.deepEqual(notifier.stats(), {
+      messages: { sent: 0, failed: 0 },
+      notices: { alone: 0, coalesced: 0, unsent: 1000 },
+    });
     for (const res of hook.held.splice(0)) res.destroy();
     notifier.send(first(1001));
     assert.equal(hook.received.length, 1, 'nothing is sent after stop()');

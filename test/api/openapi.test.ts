@@ -11,30 +11,51 @@ import { assertDocumented, assertError, openApiDocument, openApiSchemaAt, useBoa
 
 const t = useBoard();
 type Content = Record<string, { schema?: unknown }>;
-type Operations = Record<string, {
-  operationId: string;
-  parameters?: { schema: unknown }[];
-  requestBody?: { content: Content };
-  responses: Record<string, { content?: Content }>;
-}>;
+type Operations = Record<
+  string,
+  {
+    operationId: string;
+    parameters?: { schema: unknown }[];
+    requestBody?: { content: Content };
+    responses: Record<string, { content?: Content }>;
+  }
+>;
 const paths = openApiDocument().paths as Record<string, Operations>;
 
 test('every route of lib/routes.ts is in the OpenAPI document', () => {
   const missing = routes.filter((route) => !paths[openApiPath(route.path)]?.[route.method.toLowerCase()]).map(routeKey);
-  assert.deepEqual(missing, [], `routes missing from the OpenAPI document: ${missing.join('; ')}. Add an entry for each, keyed '${missing[0] ?? 'METHOD /path'}', to its area in lib/openapi/ (auth.ts, entries.ts, users.ts, moderation.ts, pages.ts)`);
+  assert.deepEqual(
+    missing,
+    [],
+    `routes missing from the OpenAPI document: ${missing.join('; ')}. Add an entry for each, keyed '${missing[0] ?? 'METHOD /path'}', to its area in lib/openapi/ (auth.ts, entries.ts, users.ts, moderation.ts, pages.ts)`,
+  );
 });
 
 test('every path parameter of the route table is described', () => {
-  const undescribed = routes.flatMap((route) => [...route.path.matchAll(/:(\w+)/g)].filter((m) => !pathParameters[m[1]!]).map((m) => `${m[1]} (${routeKey(route)})`));
-  assert.deepEqual(undescribed, [], `path parameters without a description: ${undescribed.join('; ')}; add them to pathParameters in lib/openapi/document.ts`);
+  const undescribed = routes.flatMap((route) =>
+    [...route.path.matchAll(/:(\w+)/g)]
+      .filter((m) => !pathParameters[m[1]!])
+      .map((m) => `${m[1]} (${routeKey(route)})`),
+  );
+  assert.deepEqual(
+    undescribed,
+    [],
+    `path parameters without a description: ${undescribed.join('; ')}; add them to pathParameters in lib/openapi/document.ts`,
+  );
 });
 
 test('every operation entry belongs to a route, and operation ids are unique', () => {
   const known = new Set(routes.map(routeKey));
   const stale = areas.flatMap((area) => Object.keys(area.operations)).filter((key) => !known.has(key));
   assert.deepEqual(stale, [], `OpenAPI entries without a route in lib/routes.ts: ${stale.join('; ')}`);
-  const ids = Object.values(paths).flatMap((operations) => Object.values(operations).map((operation) => operation.operationId));
-  assert.equal(new Set(ids).size, ids.length, `duplicate operationId: ${ids.filter((id, i) => ids.indexOf(id) !== i).join(', ')}`);
+  const ids = Object.values(paths).flatMap((operations) =>
+    Object.values(operations).map((operation) => operation.operationId),
+  );
+  assert.equal(
+    new Set(ids).size,
+    ids.length,
+    `duplicate operationId: ${ids.filter((id, i) => ids.indexOf(id) !== i).join(', ')}`,
+  );
 });
 
 test('the board serves the document, as built from the route table, for its own origin', async () => {
@@ -69,8 +90,11 @@ test('the document is valid OpenAPI 3.1 (the official schema) and every schema i
   for (const name of Object.keys(openApiDocument().components.schemas)) openApiSchemaAt('components', 'schemas', name);
   for (const [path, operations] of Object.entries(paths)) {
     for (const [method, operation] of Object.entries(operations)) {
-      operation.parameters?.forEach((_, i) => openApiSchemaAt('paths', path, method, 'parameters', String(i), 'schema'));
-      for (const type of Object.keys(operation.requestBody?.content ?? {})) openApiSchemaAt('paths', path, method, 'requestBody', 'content', type, 'schema');
+      operation.parameters?.forEach((_, i) =>
+        openApiSchemaAt('paths', path, method, 'parameters', String(i), 'schema'),
+      );
+      for (const type of Object.keys(operation.requestBody?.content ?? {}))
+        openApiSchemaAt('paths', path, method, 'requestBody', 'content', type, 'schema');
       for (const [status, response] of Object.entries(operation.responses)) {
         for (const [type, media] of Object.entries(response.content ?? {})) {
           if (media.schema) openApiSchemaAt('paths', path, method, 'responses', status, 'content', type, 'schema');
@@ -81,10 +105,16 @@ test('the document is valid OpenAPI 3.1 (the official schema) and every schema i
 });
 
 test('every error code the board answers is documented for some route, and every documented code exists', () => {
-  const documented = new Set(JSON.stringify(openApiDocument()).match(/"(?:const|enum)":(?:"[^"]+"|\[[^\]]*\])/g)!.flatMap((m) => [...m.matchAll(/"([a-z]+\.[a-z_]+|internal)"/g)].map((c) => c[1]!)));
+  const documented = new Set(
+    JSON.stringify(openApiDocument())
+      .match(/"(?:const|enum)":(?:"[^"]+"|\[[^\]]*\])/g)!
+      .flatMap((m) => [...m.matchAll(/"([a-z]+\.[a-z_]+|internal)"/g)].map((c) => c[1]!)),
+  );
   // Answered by the router for every path alike: the document's description says so.
   const global: ErrorCode[] = ['api.not_found', 'api.method_not_allowed'];
-  const undocumented = (Object.keys(messages) as ErrorCode[]).filter((code) => !documented.has(code) && !global.includes(code));
+  const undocumented = (Object.keys(messages) as ErrorCode[]).filter(
+    (code) => !documented.has(code) && !global.includes(code),
+  );
   assert.deepEqual(undocumented, [], 'codes of lib/messages.ts no operation lists');
   const unknown = [...documented].filter((code) => code.includes('.') && !(code in messages));
   assert.deepEqual(unknown, [], 'codes in the document that lib/messages.ts does not know');

@@ -84,7 +84,10 @@ describe('board-admin previews', () => {
       assert.equal(all.code, 0, all.stderr);
       assert.match(all.stdout, /^queued 3 links; /);
       // the server learns of records another process wrote and drops its cached pages
-      await waitFor('the renamed title in the server\'s feed', async () => (await feedTitles(server)).get(pids.one!) === 'Page one, renamed');
+      await waitFor(
+        "the renamed title in the server's feed",
+        async () => (await feedTitles(server)).get(pids.one!) === 'Page one, renamed',
+      );
     } finally {
       await server.close();
     }

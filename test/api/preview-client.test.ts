@@ -1,15 +1,31 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { createPreviewClient, maxRedirects, PreviewFetchError, type GetOptions, type PreviewClientOptions } from '../../lib/preview/client.ts';
+import {
+  createPreviewClient,
+  maxRedirects,
+  PreviewFetchError,
+  type GetOptions,
+  type PreviewClientOptions,
+} from '../../lib/preview/client.ts';
 import { PreviewBlockedError } from '../../lib/preview/guard.ts';
 import { answer, page, redirect, startFakeSite, type FakeSite } from '../preview-helpers.ts';
 
 /** The guarded client against fake sites on loopback: every refusal happens before a request leaves. */
 
-const htmlGet: GetOptions = { accept: 'text/html', type: (t) => t.startsWith('text/html'), maxBytes: 1024 * 1024, overflow: 'truncate' };
+const htmlGet: GetOptions = {
+  accept: 'text/html',
+  type: (t) => t.startsWith('text/html'),
+  maxBytes: 1024 * 1024,
+  overflow: 'truncate',
+};
 
 function client(options: Partial<PreviewClientOptions> & { ports: number[] }) {
-  return createPreviewClient({ allow: [], userAgent: 'BoardPreview/1.0 (+http://board.test)', timeoutMs: 3_000, ...options });
+  return createPreviewClient({
+    allow: [],
+    userAgent: 'BoardPreview/1.0 (+http://board.test)',
+    timeoutMs: 3_000,
+    ...options,
+  });
 }
 
 async function refused(promise: Promise<unknown>, reason: string): Promise<void> {
@@ -63,7 +79,10 @@ describe('guard with the default settings (no allow-list)', () => {
   test('a host whose DNS answer mixes a public and a private address is refused', async () => {
     const c = client({
       ports: [site.port],
-      resolve: async () => [{ address: '93.184.215.14', family: 4 }, { address: '127.0.0.1', family: 4 }],
+      resolve: async () => [
+        { address: '93.184.215.14', family: 4 },
+        { address: '127.0.0.1', family: 4 },
+      ],
     });
     await refused(c.get(`http://mixed.test:${site.port}/`, htmlGet), 'address');
     await c.close();
@@ -82,7 +101,12 @@ describe('guard with the default settings (no allow-list)', () => {
 
   test('schemes other than http and https are refused', async () => {
     const c = client({ ports: [80, 443, 21] });
-    for (const url of ['ftp://127.0.0.1/', 'file:///etc/passwd', 'data:text/html,<title>x</title>', 'ws://example.com/']) {
+    for (const url of [
+      'ftp://127.0.0.1/',
+      'file:///etc/passwd',
+      'data:text/html,<title>x</title>',
+      'ws://example.com/',
+    ]) {
       await refused(c.get(url, htmlGet), 'scheme');
     }
     await c.close();
@@ -130,7 +154,11 @@ describe('guard with an allow-list (tests reach 127.0.0.1 only)', () => {
   });
 
   test('every hop is checked: scheme, port and a name resolving to a refused address', async () => {
-    const c = client({ ports: [site.port], allow: ['127.0.0.1/32'], resolve: async () => [{ address: '127.0.0.3', family: 4 }] });
+    const c = client({
+      ports: [site.port],
+      allow: ['127.0.0.1/32'],
+      resolve: async () => [{ address: '127.0.0.3', family: 4 }],
+    });
     await refused(c.get(site.url('/to-file'), htmlGet), 'scheme');
     await refused(c.get(site.url('/to-port'), htmlGet), 'port');
     await refused(c.get(site.url('/to-localhost'), htmlGet), 'address');
@@ -183,7 +211,10 @@ describe('limits', () => {
 
   test('a body over the limit is refused when it must be whole, cut when it may be', async () => {
     const fetcher = c();
-    await refused(fetcher.get(site.url('/big'), { accept: '*/*', type: () => true, maxBytes: 64 * 1024, overflow: 'fail' }), 'size');
+    await refused(
+      fetcher.get(site.url('/big'), { accept: '*/*', type: () => true, maxBytes: 64 * 1024, overflow: 'fail' }),
+      'size',
+    );
     const cut = await fetcher.get(site.url('/big-html'), { ...htmlGet, maxBytes: 100_000 });
     assert.equal(cut.body.length <= 100_000, true);
     await fetcher.close();
@@ -191,7 +222,10 @@ describe('limits', () => {
 
   test('reading stops at </head>', async () => {
     const fetcher = c();
-    const got = await fetcher.get(site.url('/big-html'), { ...htmlGet, enough: (tail) => tail.toString('latin1').includes('</head') });
+    const got = await fetcher.get(site.url('/big-html'), {
+      ...htmlGet,
+      enough: (tail) => tail.toString('latin1').includes('</head'),
+    });
     assert.ok(got.body.length < 300_000, `read ${got.body.length} bytes`);
     await fetcher.close();
   });

@@ -60,7 +60,9 @@ let dns: FakeDns;
 let site: FakeSite;
 
 describe('the cancellable resolver', () => {
-  before(async () => { dns = await startFakeDns(); });
+  before(async () => {
+    dns = await startFakeDns();
+  });
   after(() => dns.close());
 
   test('asks A and AAAA and returns what there is', async () => {
@@ -78,12 +80,18 @@ describe('the cancellable resolver', () => {
     const controller = new AbortController();
     const lookup = resolve('cancelled.never.test', controller.signal);
     setTimeout(() => controller.abort(new Error('stopping')), 50);
-    await assert.rejects(lookup, (err: NodeJS.ErrnoException) => err.code === 'ECANCELLED' || /stopping/.test(err.message));
+    await assert.rejects(
+      lookup,
+      (err: NodeJS.ErrnoException) => err.code === 'ECANCELLED' || /stopping/.test(err.message),
+    );
   });
 
   test('localhost names are loopback without asking anyone (the guard then refuses them)', async () => {
     const resolve = createDnsResolver({ servers: [dns.server] });
-    assert.deepEqual((await resolve('LocalHost')).map((a) => a.address), ['127.0.0.1', '::1']);
+    assert.deepEqual(
+      (await resolve('LocalHost')).map((a) => a.address),
+      ['127.0.0.1', '::1'],
+    );
     assert.equal(dns.queries.has('localhost'), false);
   });
 });
@@ -109,13 +117,19 @@ describe('previews while a DNS never answers', () => {
     const good = `http://good.test:${site.port}/page`;
     await post(t.members.linda, `gut ${good}`);
     assert.equal(await waitFor('the good preview', () => previewRow(t.board, good)?.title), 'Good page');
-    await waitFor('the silent lookups gave up', () => (silent.every((url) => dns.queries.has(new URL(url).hostname)) && jobsDeferred(silent) ? 'yes' : undefined));
+    await waitFor('the silent lookups gave up', () =>
+      silent.every((url) => dns.queries.has(new URL(url).hostname)) && jobsDeferred(silent) ? 'yes' : undefined,
+    );
     for (const url of silent) assert.equal(previewRow(t.board, url)?.failed_at ?? 0, 0, `${url}: no failure recorded`);
   });
 
   function jobsDeferred(urls: string[]): boolean {
     const now = t.board.clock.now();
-    const jobs = t.board.app.services.db.all<{ url: string; not_before: number; attempts: number }>('SELECT url, not_before, attempts FROM preview_jobs');
-    return urls.every((url) => jobs.some((j) => j.url === url && j.not_before > now && j.not_before <= now + 60 && j.attempts === 1));
+    const jobs = t.board.app.services.db.all<{ url: string; not_before: number; attempts: number }>(
+      'SELECT url, not_before, attempts FROM preview_jobs',
+    );
+    return urls.every((url) =>
+      jobs.some((j) => j.url === url && j.not_before > now && j.not_before <= now + 60 && j.attempts === 1),
+    );
   }
 });

@@ -9,8 +9,16 @@ import { openDb, type Db } from '../../lib/db/db.ts';
 import type { PreviewClient } from '../../lib/preview/client.ts';
 import { runPreviewJob } from '../../lib/preview/queue.ts';
 import {
-  claimPreviewJob, jobLeaseSeconds, maxJobAttempts, queueEntryLinks, queuePreviewIfDue, queueStalePreviews, releasePreviewJob,
-  removeUnusedPreviews, savePreview, savePreviewFailure,
+  claimPreviewJob,
+  jobLeaseSeconds,
+  maxJobAttempts,
+  queueEntryLinks,
+  queuePreviewIfDue,
+  queueStalePreviews,
+  releasePreviewJob,
+  removeUnusedPreviews,
+  savePreview,
+  savePreviewFailure,
 } from '../../lib/preview/store.ts';
 import { day, limitsOff, member, post, startBoard } from '../helpers.ts';
 import { answer, page, previewEnv, previewRow, startFakeSite, waitFor } from '../preview-helpers.ts';
@@ -26,11 +34,24 @@ function jobs(): { url: string; not_before: number; attempts: number }[] {
 }
 
 function addEntry(link: string, deleted = 0): void {
-  db.run('INSERT INTO entries (uid, created_at, root, depth, last_activity, link, deleted) VALUES (1, ?, 0, 0, ?, ?, ?)', now, now, link, deleted);
+  db.run(
+    'INSERT INTO entries (uid, created_at, root, depth, last_activity, link, deleted) VALUES (1, ?, 0, 0, ?, ?, ?)',
+    now,
+    now,
+    link,
+    deleted,
+  );
 }
 
 function record(url: string, fetchedAt: number, failedAt = 0, thumb = ''): void {
-  db.run('INSERT INTO previews (url, title, thumb, fetched_at, failed_at) VALUES (?, ?, ?, ?, ?)', url, fetchedAt ? 'T' : '', thumb, fetchedAt, failedAt);
+  db.run(
+    'INSERT INTO previews (url, title, thumb, fetched_at, failed_at) VALUES (?, ?, ?, ?, ?)',
+    url,
+    fetchedAt ? 'T' : '',
+    thumb,
+    fetchedAt,
+    failedAt,
+  );
 }
 
 beforeEach(() => {
@@ -81,23 +102,47 @@ describe('jobs', () => {
     const client: PreviewClient = { get: () => assert.fail('no fetch for a given-up job'), close: async () => {} };
     const logs: string[] = [];
     const config = loadConfig({ BOARD_DATA: dir });
-    const outcome = await runPreviewJob({ db, config, clock: movableClock(now), log: (l) => logs.push(l), client }, job, new AbortController().signal);
+    const outcome = await runPreviewJob(
+      { db, config, clock: movableClock(now), log: (l) => logs.push(l), client },
+      job,
+      new AbortController().signal,
+    );
     assert.equal(outcome, 'failed');
     assert.deepEqual(jobs(), []);
-    assert.equal(db.one<{ failed_at: number }>('SELECT failed_at FROM previews WHERE url = ?', 'https://crashy.example/')!.failed_at, now);
+    assert.equal(
+      db.one<{ failed_at: number }>('SELECT failed_at FROM previews WHERE url = ?', 'https://crashy.example/')!
+        .failed_at,
+      now,
+    );
     assert.match(logs.join('\n'), /given up/);
   });
 
   test('a failed refresh keeps the usable record', () => {
     savePreview(db, { url: 'https://a.example/', kind: 'page', title: 'Kept', site: 'a', thumb: 'preview/x.jpg' }, now);
     savePreviewFailure(db, 'https://a.example/', now + 31 * day);
-    const row = db.one<{ title: string; thumb: string; failed_at: number }>('SELECT title, thumb, failed_at FROM previews')!;
+    const row = db.one<{ title: string; thumb: string; failed_at: number }>(
+      'SELECT title, thumb, failed_at FROM previews',
+    )!;
     assert.deepEqual(row, { title: 'Kept', thumb: 'preview/x.jpg', failed_at: now + 31 * day });
   });
 
   test('a new record reports the thumbnail it replaced', () => {
-    assert.equal(savePreview(db, { url: 'https://a.example/', kind: 'page', title: 'One', site: 'a', thumb: 'preview/1.jpg' }, now), '');
-    assert.equal(savePreview(db, { url: 'https://a.example/', kind: 'page', title: 'Two', site: 'a', thumb: 'preview/2.jpg' }, now), 'preview/1.jpg');
+    assert.equal(
+      savePreview(
+        db,
+        { url: 'https://a.example/', kind: 'page', title: 'One', site: 'a', thumb: 'preview/1.jpg' },
+        now,
+      ),
+      '',
+    );
+    assert.equal(
+      savePreview(
+        db,
+        { url: 'https://a.example/', kind: 'page', title: 'Two', site: 'a', thumb: 'preview/2.jpg' },
+        now,
+      ),
+      'preview/1.jpg',
+    );
   });
 });
 
@@ -107,9 +152,17 @@ describe('daily sweep and backfill', () => {
     record('https://fresh-used.example/', now - 29 * day);
     record('https://stale-unused.example/', now - 40 * day);
     record('https://failed-long-ago.example/', 0, now - 31 * day);
-    for (const url of ['https://stale-used.example/', 'https://fresh-used.example/', 'https://failed-long-ago.example/']) addEntry(url);
+    for (const url of [
+      'https://stale-used.example/',
+      'https://fresh-used.example/',
+      'https://failed-long-ago.example/',
+    ])
+      addEntry(url);
     assert.equal(queueStalePreviews(db, now), 2);
-    assert.deepEqual(jobs().map((j) => j.url), ['https://failed-long-ago.example/', 'https://stale-used.example/']);
+    assert.deepEqual(
+      jobs().map((j) => j.url),
+      ['https://failed-long-ago.example/', 'https://stale-used.example/'],
+    );
   });
 
   test('records no entry uses any more are removed after 30 days, with their thumbnails', () => {
@@ -118,7 +171,10 @@ describe('daily sweep and backfill', () => {
     record('https://old-used.example/', now - 31 * day, 0, 'preview/used.jpg');
     addEntry('https://old-used.example/');
     assert.deepEqual(removeUnusedPreviews(db, now), ['preview/old.jpg']);
-    assert.deepEqual(db.all<{ url: string }>('SELECT url FROM previews ORDER BY url').map((r) => r.url), ['https://new-unused.example/', 'https://old-used.example/']);
+    assert.deepEqual(
+      db.all<{ url: string }>('SELECT url FROM previews ORDER BY url').map((r) => r.url),
+      ['https://new-unused.example/', 'https://old-used.example/'],
+    );
   });
 
   test('backfill queues links without a record or older than 30 days; --all queues every live link', () => {
@@ -132,7 +188,10 @@ describe('daily sweep and backfill', () => {
     record('https://fresh.example/', now - day);
     record('https://recently-failed.example/', 0, now - 3600);
     assert.equal(queueEntryLinks(db, now, false), 2);
-    assert.deepEqual(jobs().map((j) => j.url), ['https://none.example/', 'https://stale.example/']);
+    assert.deepEqual(
+      jobs().map((j) => j.url),
+      ['https://none.example/', 'https://stale.example/'],
+    );
     assert.equal(queueEntryLinks(db, now, true), 2);
     assert.equal(jobs().length, 4);
   });
@@ -161,6 +220,11 @@ describe('the server', () => {
     site.route('/news', answer(page('<title>Version two</title>')));
     const second = await startBoard(env, { dataDir });
     cleanup.push(second.close);
-    assert.equal(await waitFor('the refreshed record', () => (previewRow(second, url)?.title === 'Version two' ? 'yes' : undefined)), 'yes');
+    assert.equal(
+      await waitFor('the refreshed record', () =>
+        previewRow(second, url)?.title === 'Version two' ? 'yes' : undefined,
+      ),
+      'yes',
+    );
   });
 });

@@ -4,8 +4,27 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
 import sharp from 'sharp';
-import { assertDocumented, imageFixture, limitsOff, mediaFiles, member, post, startBoard, startProxiedBoard, useBoard } from '../helpers.ts';
-import { answer, page, previewEnv, previewRow, queuedJobs, startFakeSite, waitFor, type FakeSite } from '../preview-helpers.ts';
+import {
+  assertDocumented,
+  imageFixture,
+  limitsOff,
+  mediaFiles,
+  member,
+  post,
+  startBoard,
+  startProxiedBoard,
+  useBoard,
+} from '../helpers.ts';
+import {
+  answer,
+  page,
+  previewEnv,
+  previewRow,
+  queuedJobs,
+  startFakeSite,
+  waitFor,
+  type FakeSite,
+} from '../preview-helpers.ts';
 
 /**
  * Link previews end to end: a real board whose fetcher may reach only 127.0.0.1 and the fake
@@ -18,7 +37,9 @@ const watchUrl = `https://www.youtube.com/watch?v=${videoId}`;
 /** A route that holds its answer until `open()` is called: lets a test look before the record exists. */
 function gate() {
   let release: () => void = () => {};
-  const opened = new Promise<void>((resolve) => { release = resolve; });
+  const opened = new Promise<void>((resolve) => {
+    release = resolve;
+  });
   return {
     open: () => release(),
     route: (body: string) => (_req: unknown, res: import('node:http').ServerResponse) => {
@@ -56,11 +77,16 @@ async function postAndWait(content: string, url: string, client = t.members.alic
 const t = useBoard({
   prepare: async () => {
     const photo = await imageFixture({ width: 800, height: 600 });
-    const windows1252 = Buffer.from('<html><head><title>Gr\xfc\xdfe aus K\xf6ln \x96 \x84Zitat\x93 f\xfcr 5 \x80</title></head></html>', 'latin1');
+    const windows1252 = Buffer.from(
+      '<html><head><title>Gr\xfc\xdfe aus K\xf6ln \x96 \x84Zitat\x93 f\xfcr 5 \x80</title></head></html>',
+      'latin1',
+    );
     site = await startFakeSite({
-      '/og': answer(page(`<meta property="og:title" content="An OpenGraph title">
+      '/og': answer(
+        page(`<meta property="og:title" content="An OpenGraph title">
       <meta property="og:site_name" content="Fake Site"><meta property="og:image" content="/img/photo.jpg">
-      <title>Not this one</title>`)),
+      <title>Not this one</title>`),
+      ),
       '/img/photo.jpg': answer(photo, 'image/jpeg'),
       '/img/tiny.jpg': answer(await imageFixture({ width: 100, height: 50 }), 'image/jpeg'),
       '/img/broken.jpg': answer('not an image at all', 'image/jpeg'),
@@ -68,9 +94,15 @@ const t = useBoard({
       '/latin': answer(windows1252, 'text/html; charset=windows-1252'),
       '/latin-meta': answer(Buffer.concat([Buffer.from('<meta charset="windows-1252">'), windows1252]), 'text/html'),
       '/entities': answer(page('<title>Fish &amp; Chips &ndash; &quot;caf&eacute;&quot; &#128031;</title>')),
-      '/relative/article': answer(page('<meta property="og:title" content="Relative image"><meta property="og:image" content="../img/tiny.jpg">')),
-      '/broken-image': answer(page('<meta property="og:title" content="Broken image"><meta property="og:image" content="/img/broken.jpg">')),
-      '/huge': answer(page(`<meta property="og:title" content="Huge page"><script>${'x'.repeat(2 * 1024 * 1024)}</script>`)),
+      '/relative/article': answer(
+        page('<meta property="og:title" content="Relative image"><meta property="og:image" content="../img/tiny.jpg">'),
+      ),
+      '/broken-image': answer(
+        page('<meta property="og:title" content="Broken image"><meta property="og:image" content="/img/broken.jpg">'),
+      ),
+      '/huge': answer(
+        page(`<meta property="og:title" content="Huge page"><script>${'x'.repeat(2 * 1024 * 1024)}</script>`),
+      ),
       '/slow': (_req, res) => {
         res.writeHead(200, { 'content-type': 'text/html' });
         res.write('<html><head>'); // the rest never comes
@@ -86,7 +118,12 @@ const t = useBoard({
           res.writeHead(200, { 'content-type': 'text/plain' }).end('Bad Request');
           return;
         }
-        const body = JSON.stringify({ type: 'video', title: 'Never Gonna  Give You Up', author_name: 'Rick Astley', thumbnail_url: site.url('/img/photo.jpg') });
+        const body = JSON.stringify({
+          type: 'video',
+          title: 'Never Gonna  Give You Up',
+          author_name: 'Rick Astley',
+          thumbnail_url: site.url('/img/photo.jpg'),
+        });
         res.writeHead(200, { 'content-type': 'application/json' }).end(body);
       },
       '/oembed-text': answer('Not Found', 'application/json'),
@@ -158,7 +195,7 @@ describe('pages', () => {
     assert.equal((await feedEntry(pid)).preview.title, 'Fish & Chips – "café" 🐟');
   });
 
-  test('a relative og:image is fetched from the page\'s address; a small image is not enlarged', async () => {
+  test("a relative og:image is fetched from the page's address; a small image is not enlarged", async () => {
     const url = site.url('/relative/article');
     const pid = await postAndWait(url, url);
     const { preview } = await feedEntry(pid);
@@ -226,10 +263,16 @@ describe('the video site', () => {
     await waitFor('the video record', () => previewRow(t.board, watchUrl)?.title);
     const feed = (await t.members.alice.get('/api/entry/feed/0')).body;
     for (const pid of pids) {
-      assert.deepEqual({ ...entryIn(feed, pid).preview, thumb: '' }, { url: watchUrl, kind: 'youtube', title: 'Never Gonna Give You Up', site: 'Rick Astley', thumb: '' });
+      assert.deepEqual(
+        { ...entryIn(feed, pid).preview, thumb: '' },
+        { url: watchUrl, kind: 'youtube', title: 'Never Gonna Give You Up', site: 'Rick Astley', thumb: '' },
+      );
     }
     assert.equal(new Set(pids.map((pid) => entryIn(feed, pid).preview.thumb)).size, 1);
-    assert.equal(t.board.app.services.db.one<{ n: number }>('SELECT count(*) AS n FROM previews WHERE url LIKE ?', '%youtube%')!.n, 1);
+    assert.equal(
+      t.board.app.services.db.one<{ n: number }>('SELECT count(*) AS n FROM previews WHERE url LIKE ?', '%youtube%')!.n,
+      1,
+    );
     assert.equal(site.requests.filter((r) => r.startsWith('/oembed?')).length, 1);
   });
 });
@@ -243,7 +286,12 @@ describe('a 200 answer of oEmbed in plain text', () => {
   test('is a failed fetch, not a crash', async () => {
     const bob = await member(text.board, 'bob');
     const pid = await post(bob, `https://youtu.be/${videoId}`);
-    await waitFor('the failure', () => text.board.app.services.db.one<{ failed_at: number }>('SELECT failed_at FROM previews WHERE url = ?', watchUrl)?.failed_at);
+    await waitFor(
+      'the failure',
+      () =>
+        text.board.app.services.db.one<{ failed_at: number }>('SELECT failed_at FROM previews WHERE url = ?', watchUrl)
+          ?.failed_at,
+    );
     const feed = await bob.get('/api/entry/feed/0');
     assert.equal(entryIn(feed.body, pid).preview, undefined);
     assert.ok(text.board.logs.some((line) => line.includes('not a JSON object')));

@@ -16,9 +16,18 @@ async function recordStatements(db: Db, action: () => Promise<void>): Promise<St
   const seen: Statement[] = [];
   const original = { one: db.one, all: db.all, run: db.run };
   const writable = db as { -readonly [K in keyof Db]: Db[K] };
-  writable.one = ((sql: string, ...params: unknown[]) => { seen.push({ sql, params }); return original.one(sql, ...params); }) as Db['one'];
-  writable.all = ((sql: string, ...params: unknown[]) => { seen.push({ sql, params }); return original.all(sql, ...params); }) as Db['all'];
-  writable.run = (sql: string, ...params: unknown[]) => { seen.push({ sql, params }); return original.run(sql, ...params); };
+  writable.one = ((sql: string, ...params: unknown[]) => {
+    seen.push({ sql, params });
+    return original.one(sql, ...params);
+  }) as Db['one'];
+  writable.all = ((sql: string, ...params: unknown[]) => {
+    seen.push({ sql, params });
+    return original.all(sql, ...params);
+  }) as Db['all'];
+  writable.run = (sql: string, ...params: unknown[]) => {
+    seen.push({ sql, params });
+    return original.run(sql, ...params);
+  };
   try {
     await action();
   } finally {
@@ -27,7 +36,22 @@ async function recordStatements(db: Db, action: () => Promise<void>): Promise<St
   return seen;
 }
 
-const notAliases = new Set(['set', 'where', 'join', 'left', 'inner', 'cross', 'on', 'order', 'group', 'limit', 'values', 'using', 'as', 'natural']);
+const notAliases = new Set([
+  'set',
+  'where',
+  'join',
+  'left',
+  'inner',
+  'cross',
+  'on',
+  'order',
+  'group',
+  'limit',
+  'values',
+  'using',
+  'as',
+  'natural',
+]);
 
 /** The names the entries table goes by in a statement: `entries` and every alias. */
 function entriesNames(sql: string): Set<string> {
@@ -93,22 +117,36 @@ describe('query plans on the entries table', () => {
       assert.equal((await visitor(t.board).get('/api/entry/feed/0')).status, 200);
     });
     const feed = statements.find((s) => /e\.reply_to = 0/.test(s.sql))!;
-    const plan = (db.raw.prepare(`EXPLAIN QUERY PLAN ${feed.sql}`).all(...feed.params) as { detail: string }[]).map((r) => r.detail);
-    assert.ok(plan.some((line) => /USING INDEX entries_feed/.test(line)), plan.join('\n'));
+    const plan = (db.raw.prepare(`EXPLAIN QUERY PLAN ${feed.sql}`).all(...feed.params) as { detail: string }[]).map(
+      (r) => r.detail,
+    );
+    assert.ok(
+      plan.some((line) => /USING INDEX entries_feed/.test(line)),
+      plan.join('\n'),
+    );
     assert.ok(!plan.some((line) => /TEMP B-TREE/.test(line)), plan.join('\n'));
   });
 
   test('a search walks the index newest first and stops after its page: no sort, no scan of entries', async () => {
     await post(t.members.Bert, 'frisch, damit keine Suche aus dem Zwischenspeicher kommt');
     const statements = await recordStatements(db, async () => {
-      for (const q of ['thema', 'ant wort', 'thema&user=Anna']) assert.equal((await visitor(t.board).get(`/api/search/0?q=${q}`)).status, 200);
+      for (const q of ['thema', 'ant wort', 'thema&user=Anna'])
+        assert.equal((await visitor(t.board).get(`/api/search/0?q=${q}`)).status, 200);
     });
     const searches = statements.filter((s) => /FROM search WHERE search MATCH/.test(s.sql));
     assert.equal(searches.length, 3);
     for (const search of searches) {
-      const plan = (db.raw.prepare(`EXPLAIN QUERY PLAN ${search.sql}`).all(...search.params) as { detail: string }[]).map((r) => r.detail);
-      assert.ok(plan.some((line) => /VIRTUAL TABLE INDEX/.test(line)), plan.join('\n'));
-      assert.ok(!plan.some((line) => /TEMP B-TREE/.test(line)), `FTS5 gives the rows in rowid order: ${plan.join('\n')}`);
+      const plan = (
+        db.raw.prepare(`EXPLAIN QUERY PLAN ${search.sql}`).all(...search.params) as { detail: string }[]
+      ).map((r) => r.detail);
+      assert.ok(
+        plan.some((line) => /VIRTUAL TABLE INDEX/.test(line)),
+        plan.join('\n'),
+      );
+      assert.ok(
+        !plan.some((line) => /TEMP B-TREE/.test(line)),
+        `FTS5 gives the rows in rowid order: ${plan.join('\n')}`,
+      );
     }
     assertNoFullScan(statements, 'search');
   });
@@ -139,35 +177,53 @@ describe('query plans on the entries table', () => {
   test('a feed page and a thread take a fixed number of queries, not one per entry, and no recursive query per row', async () => {
     // 20+ threads with replies, and a thread with 30 replies that each have one of their own.
     const many = await post(t.members.Anna, 'viele');
-    for (let i = 0; i < 30; i++) await post(t.members.Bert, `unten ${i}`, await post(t.members.Anna, `Antwort ${i}`, many));
+    for (let i = 0; i < 30; i++)
+      await post(t.members.Bert, `unten ${i}`, await post(t.members.Anna, `Antwort ${i}`, many));
     const selects = (statements: Statement[]) => statements.filter((s) => /^\s*(WITH|SELECT)/i.test(s.sql));
 
-    const feed = selects(await recordStatements(db, async () => {
-      const answer = await visitor(t.board).get('/api/entry/feed/0');
-      assert.equal(answer.body.length, 20);
-      assert.ok(answer.body.filter((e: { latest?: unknown }) => e.latest).length >= 10, 'most of the page has a latest');
-    }));
+    const feed = selects(
+      await recordStatements(db, async () => {
+        const answer = await visitor(t.board).get('/api/entry/feed/0');
+        assert.equal(answer.body.length, 20);
+        assert.ok(
+          answer.body.filter((e: { latest?: unknown }) => e.latest).length >= 10,
+          'most of the page has a latest',
+        );
+      }),
+    );
     assert.ok(feed.length <= 3, `feed page: ${feed.length} queries`);
-    assert.ok(feed.every((s) => !/RECURSIVE/i.test(s.sql)), 'no recursive query on the feed');
+    assert.ok(
+      feed.every((s) => !/RECURSIVE/i.test(s.sql)),
+      'no recursive query on the feed',
+    );
 
-    const thread = selects(await recordStatements(db, async () => {
-      const answer = await visitor(t.board).get(`/api/entry/${many}/thread`);
-      assert.equal(answer.body.replies.length, 30);
-      assert.ok(answer.body.replies.every((e: { latest?: unknown }) => e.latest));
-    }));
+    const thread = selects(
+      await recordStatements(db, async () => {
+        const answer = await visitor(t.board).get(`/api/entry/${many}/thread`);
+        assert.equal(answer.body.replies.length, 30);
+        assert.ok(answer.body.replies.every((e: { latest?: unknown }) => e.latest));
+      }),
+    );
     assert.ok(thread.length <= 5, `thread: ${thread.length} queries`);
-    assert.ok(thread.filter((s) => /RECURSIVE/i.test(s.sql)).length <= 1, 'one recursive query (the ancestors) at most');
+    assert.ok(
+      thread.filter((s) => /RECURSIVE/i.test(s.sql)).length <= 1,
+      'one recursive query (the ancestors) at most',
+    );
   });
 
   test('notifications, the unread count and the Atom feeds read by index: no scan of entries or notifications', async () => {
     await post(t.members.Bert, 'Hallo @Anna, frisch für die Feeds', root);
     const statements = await recordStatements(db, async () => {
-      for (const path of ['/api/user/notifications/0', '/api/user/notifications/unread']) assert.equal((await t.members.Anna.get(path)).status, 200);
-      for (const path of ['/feed.atom', `/e/${root}/feed.atom`, '/u/Anna/feed.atom']) assert.equal((await visitor(t.board).get(path)).status, 200);
+      for (const path of ['/api/user/notifications/0', '/api/user/notifications/unread'])
+        assert.equal((await t.members.Anna.get(path)).status, 200);
+      for (const path of ['/feed.atom', `/e/${root}/feed.atom`, '/u/Anna/feed.atom'])
+        assert.equal((await visitor(t.board).get(path)).status, 200);
     });
     assertNoFullScan(statements, 'notifications and feeds');
     for (const statement of statements.filter((s) => /FROM notifications/.test(s.sql))) {
-      const plan = (db.raw.prepare(`EXPLAIN QUERY PLAN ${statement.sql}`).all(...statement.params) as { detail: string }[]).map((r) => r.detail);
+      const plan = (
+        db.raw.prepare(`EXPLAIN QUERY PLAN ${statement.sql}`).all(...statement.params) as { detail: string }[]
+      ).map((r) => r.detail);
       assert.ok(!plan.some((line) => /^SCAN n\b(?!.*USING)/.test(line)), `notifications scanned:\n${plan.join('\n')}`);
       assert.ok(!plan.some((line) => /TEMP B-TREE/.test(line)), `no sort: ${plan.join('\n')}`);
     }
@@ -212,7 +268,12 @@ describe('query plans on the entries table', () => {
     });
     assertNoFullScan(statements, 'moderation');
     const log = statements.find((s) => /FROM modlog m/.test(s.sql))!;
-    const plan = (db.raw.prepare(`EXPLAIN QUERY PLAN ${log.sql}`).all(...log.params) as { detail: string }[]).map((r) => r.detail);
-    assert.ok(plan.some((line) => /USING INDEX modlog_public/.test(line)) && !plan.some((line) => /TEMP B-TREE/.test(line)), plan.join('\n'));
+    const plan = (db.raw.prepare(`EXPLAIN QUERY PLAN ${log.sql}`).all(...log.params) as { detail: string }[]).map(
+      (r) => r.detail,
+    );
+    assert.ok(
+      plan.some((line) => /USING INDEX modlog_public/.test(line)) && !plan.some((line) => /TEMP B-TREE/.test(line)),
+      plan.join('\n'),
+    );
   });
 });

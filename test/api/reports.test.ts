@@ -1,6 +1,17 @@
 import assert from 'node:assert/strict';
 import { before, describe, test } from 'node:test';
-import { assertDocumented, assertError, limitsOff, member, post, runAdmin, uidOf, useBoard, visitor, type TestBoard } from '../helpers.ts';
+import {
+  assertDocumented,
+  assertError,
+  limitsOff,
+  member,
+  post,
+  runAdmin,
+  uidOf,
+  useBoard,
+  visitor,
+  type TestBoard,
+} from '../helpers.ts';
 
 interface ReportRow {
   id: number;
@@ -11,7 +22,10 @@ interface ReportRow {
 }
 
 function reportsOf(board: TestBoard, pid: number): ReportRow[] {
-  return board.app.services.db.all<ReportRow>('SELECT id, pid, reporter_uid, reason, closed_at FROM reports WHERE pid = ? ORDER BY id', pid);
+  return board.app.services.db.all<ReportRow>(
+    'SELECT id, pid, reporter_uid, reason, closed_at FROM reports WHERE pid = ? ORDER BY id',
+    pid,
+  );
 }
 
 describe('reporting an entry', () => {
@@ -34,7 +48,10 @@ describe('reporting an entry', () => {
     const pid = await post(t.members.Anna, 'ohne Grund');
     const answer = await t.members.Bert.post(`/api/entry/${pid}/report`);
     assert.equal(answer.status, 200, answer.text);
-    assert.deepEqual(reportsOf(t.board, pid).map((r) => r.reason), ['']);
+    assert.deepEqual(
+      reportsOf(t.board, pid).map((r) => r.reason),
+      [''],
+    );
   });
 
   test('anonymous reports are all kept', async () => {
@@ -69,7 +86,10 @@ describe('reporting an entry', () => {
     assert.equal((await t.members.Bert.post(`/api/entry/${pid}/report`, { reason: 'neu' })).status, 200);
     const rows = reportsOf(t.board, pid);
     assert.equal(rows.length, 2);
-    assert.deepEqual(rows.filter((r) => r.closed_at === 0).map((r) => r.reason), ['neu']);
+    assert.deepEqual(
+      rows.filter((r) => r.closed_at === 0).map((r) => r.reason),
+      ['neu'],
+    );
 
     const again = await runAdmin(t.board, ['report-close', String(open!.id)]);
     assert.equal(again.code, 1, 'closing a closed report fails');
@@ -77,7 +97,12 @@ describe('reporting an entry', () => {
 
   test('a reason over 500 code points answers 400 report.too_long; 500 emoji are accepted', async () => {
     const pid = await post(t.members.Anna, 'lang');
-    assertError(await visitor(t.board).post(`/api/entry/${pid}/report`, { reason: 'x'.repeat(501) }), 400, 'report.too_long', 'reason');
+    assertError(
+      await visitor(t.board).post(`/api/entry/${pid}/report`, { reason: 'x'.repeat(501) }),
+      400,
+      'report.too_long',
+      'reason',
+    );
     assert.equal(reportsOf(t.board, pid).length, 0);
     const answer = await visitor(t.board).post(`/api/entry/${pid}/report`, { reason: '🚩'.repeat(500) });
     assert.equal(answer.status, 200, answer.text);
@@ -96,7 +121,10 @@ describe('reporting an entry', () => {
     const pid = await post(t.members.Anna, 'multipart');
     const answer = await visitor(t.board).postMultipart(`/api/entry/${pid}/report`, { reason: 'per multipart' });
     assert.equal(answer.status, 200, answer.text);
-    assert.deepEqual(reportsOf(t.board, pid).map((r) => r.reason), ['per multipart']);
+    assert.deepEqual(
+      reportsOf(t.board, pid).map((r) => r.reason),
+      ['per multipart'],
+    );
   });
 });
 

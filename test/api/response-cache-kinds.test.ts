@@ -11,7 +11,7 @@ import { limitsOff, post, uidOf, useBoard, visitor } from '../helpers.ts';
  */
 const t = useBoard({ env: limitsOff, members: ['Anna'] });
 
-test('search pages, Atom feeds and share pages come from the cache, and another process\'s commit drops them', async () => {
+test("search pages, Atom feeds and share pages come from the cache, and another process's commit drops them", async () => {
   const pid = await post(t.members.Anna, 'Holunderblüten im Mai');
   const paths = ['/api/search/0?q=holunder', '/feed.atom', '/u/Anna/feed.atom', `/e/${pid}`];
   const read = async (path: string) => {
@@ -36,7 +36,11 @@ test('search pages, Atom feeds and share pages come from the cache, and another 
   } finally {
     await other.close();
   }
-  for (const path of paths.slice(1)) assert.match(await read(path), /Fliedersirup im Juni/, `${path} after another process's commit`);
+  for (const path of paths.slice(1))
+    assert.match(await read(path), /Fliedersirup im Juni/, `${path} after another process's commit`);
   assert.deepEqual(JSON.parse(await read('/api/search/0?q=holunder')), [], 'the old words find nothing');
-  assert.deepEqual(JSON.parse(await read('/api/search/0?q=flieder')).map((e: { pid: number }) => e.pid), [pid]);
+  assert.deepEqual(
+    JSON.parse(await read('/api/search/0?q=flieder')).map((e: { pid: number }) => e.pid),
+    [pid],
+  );
 });

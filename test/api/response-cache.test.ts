@@ -4,7 +4,20 @@ import Database from 'better-sqlite3';
 import { readFeedPage, readThread, readUserFeedPage } from '../../lib/entries/reads.ts';
 import { findUserByName } from '../../lib/accounts/users.ts';
 import {
-  accountRemovalDone, day, imageFixture, limitsOff, member, moderator, password, post, startProxiedBoard, uidOf, useBoard, visitor, type Client, type TestBoard,
+  accountRemovalDone,
+  day,
+  imageFixture,
+  limitsOff,
+  member,
+  moderator,
+  password,
+  post,
+  startProxiedBoard,
+  uidOf,
+  useBoard,
+  visitor,
+  type Client,
+  type TestBoard,
 } from '../helpers.ts';
 import { assertStoredLatestMatchesBruteForce, latestOf } from '../entry-helpers.ts';
 import { prng } from '../prng.ts';
@@ -32,8 +45,7 @@ function freshPage(board: TestBoard, path: string): unknown {
   else if (userFeed) {
     const user = findUserByName(db, decodeURIComponent(userFeed[1]!));
     value = user && readUserFeedPage(db, user.uid, Number(userFeed[2])).entries;
-  }
-  else throw new Error(`not a cached page: ${path}`);
+  } else throw new Error(`not a cached page: ${path}`);
   return value === undefined ? undefined : JSON.parse(JSON.stringify(value));
 }
 
@@ -151,7 +163,7 @@ describe('response cache: every write is visible at once in cached feed pages an
     assert.equal(findIn(pages[paths[0]!], own).content, 'verborgen');
   });
 
-  test('a write by another process (board-admin) shows at once: the cache checks SQLite\'s data_version', async () => {
+  test("a write by another process (board-admin) shows at once: the cache checks SQLite's data_version", async () => {
     const root = await post(t.members.Anna, 'vorher');
     const paths = [feedPath(0), threadPath(root)];
     await readPages(t.board, paths);
@@ -181,7 +193,14 @@ describe('response cache: every write is visible at once in cached feed pages an
   test('a reply 30 levels deep moves last_activity, reply_count and latest of every ancestor, and the thread to the top of the feed', async () => {
     const c = await chain(t.board, [t.members.Anna, t.members.Bert], 30, 'Tief');
     await pushDownFeed(t.board, t.members.Anna, 'Tief');
-    const watched = [feedPath(0), feedPath(1), threadPath(c[0]!), threadPath(c[15]!), threadPath(c[29]!), threadPath(c[30]!)];
+    const watched = [
+      feedPath(0),
+      feedPath(1),
+      threadPath(c[0]!),
+      threadPath(c[15]!),
+      threadPath(c[29]!),
+      threadPath(c[30]!),
+    ];
     const before = await readPages(t.board, watched);
     assert.ok(findIn(before[feedPath(1)], c[0]!), 'the thread starts on feed page 1');
     assert.deepEqual(latestOf(findIn(before[feedPath(1)], c[0]!)), { pid: c[30], skipped: 29 });
@@ -216,7 +235,10 @@ describe('response cache: every write is visible at once in cached feed pages an
 
     const parent = pages[threadPath(c[30]!)];
     assert.equal(parent.entry.reply_count, 1);
-    assert.deepEqual(parent.replies.map((e: { pid: number }) => e.pid), [reply]);
+    assert.deepEqual(
+      parent.replies.map((e: { pid: number }) => e.pid),
+      [reply],
+    );
     assert.equal(parent.ancestors.length, 30);
     for (const ancestor of parent.ancestors) assert.equal(ancestor.last_activity, now, `ancestor ${ancestor.pid}`);
   });
@@ -235,8 +257,16 @@ describe('response cache: every write is visible at once in cached feed pages an
     const root = findIn(pages[feedPath(0)], c[0]!);
     assert.equal(root.last_activity, now);
     assert.deepEqual(latestOf(root), { pid: c[50], skipped: 49 }, '61 levels down is out of reach');
-    assert.deepEqual(latestOf(pages[threadPath(c[5]!)].replies[0]), { pid: c[56], skipped: 49 }, 'c6 is 55 levels above');
-    assert.deepEqual(latestOf(pages[threadPath(c[10]!)].replies[0]), { pid: reply, skipped: 49 }, 'c11 is exactly 50 levels above');
+    assert.deepEqual(
+      latestOf(pages[threadPath(c[5]!)].replies[0]),
+      { pid: c[56], skipped: 49 },
+      'c6 is 55 levels above',
+    );
+    assert.deepEqual(
+      latestOf(pages[threadPath(c[10]!)].replies[0]),
+      { pid: reply, skipped: 49 },
+      'c11 is exactly 50 levels above',
+    );
     assert.equal(pages[threadPath(c[10]!)].ancestors[0].last_activity, now);
     assert.equal(pages[threadPath(c[60]!)].entry.reply_count, 1);
   });
@@ -253,7 +283,7 @@ describe('response cache: every write is visible at once in cached feed pages an
     assert.equal(pages[threadPath(reply)].ancestors[0].content, 'nachher');
   });
 
-  test('an edit of a reply that is someone\'s latest shows in the feed\'s and the thread\'s latest', async () => {
+  test("an edit of a reply that is someone's latest shows in the feed's and the thread's latest", async () => {
     const [root, middle, newest] = await chain(t.board, [t.members.Anna, t.members.Bert], 2, 'Neueste');
     const watched = [feedPath(0), threadPath(root!), threadPath(middle!), threadPath(newest!)];
     const before = await readPages(t.board, watched);
@@ -296,7 +326,11 @@ describe('response cache: every write is visible at once in cached feed pages an
     await ok(t.members.Anna.post(`/api/entry/${deep}/delete`));
     pages = await readPages(t.board, watched);
     assert.deepEqual(latestOf(findIn(pages[feedPath(0)], root!)), { pid: middle, skipped: 0 });
-    assert.equal('latest' in findIn(pages[threadPath(root!)].replies, middle!), false, 'nothing live below the middle entry');
+    assert.equal(
+      'latest' in findIn(pages[threadPath(root!)].replies, middle!),
+      false,
+      'nothing live below the middle entry',
+    );
     assert.equal(pages[threadPath(middle!)].replies[0].deleted, 1);
   });
 
@@ -363,7 +397,13 @@ describe('response cache: every write is visible at once in cached feed pages an
     return { own, answer, deep, foreign, latest };
   }
 
-  function assertAuthorShown(pages: Record<string, any>, uid: number, field: 'username' | 'avatar', value: string, atLeast: number) {
+  function assertAuthorShown(
+    pages: Record<string, any>,
+    uid: number,
+    field: 'username' | 'avatar',
+    value: string,
+    atLeast: number,
+  ) {
     let seen = 0;
     for (const [path, page] of Object.entries(pages)) {
       for (const entry of entriesIn(page)) {
@@ -378,7 +418,13 @@ describe('response cache: every write is visible at once in cached feed pages an
   test('a rename shows the new name everywhere: feed, thread entry, ancestors, replies and latest', async () => {
     const rita = await member(t.board, 'Rita');
     const threads = await entriesBy(rita, t.members.Anna, 'Umbenennung');
-    const watched = [feedPath(0), threadPath(threads.own), threadPath(threads.answer), threadPath(threads.deep), threadPath(threads.foreign)];
+    const watched = [
+      feedPath(0),
+      threadPath(threads.own),
+      threadPath(threads.answer),
+      threadPath(threads.deep),
+      threadPath(threads.foreign),
+    ];
     const before = await readPages(t.board, watched);
     assertAuthorShown(before, uidOf(t.board, 'Rita'), 'username', 'Rita', 8);
 
@@ -392,12 +438,25 @@ describe('response cache: every write is visible at once in cached feed pages an
   test('an avatar change shows the new path everywhere the author appears', async () => {
     const paul = await member(t.board, 'Paul');
     const threads = await entriesBy(paul, t.members.Bert, 'Bild');
-    const watched = [feedPath(0), threadPath(threads.own), threadPath(threads.answer), threadPath(threads.deep), threadPath(threads.foreign)];
+    const watched = [
+      feedPath(0),
+      threadPath(threads.own),
+      threadPath(threads.answer),
+      threadPath(threads.deep),
+      threadPath(threads.foreign),
+    ];
     const uid = uidOf(t.board, 'Paul');
     assertAuthorShown(await readPages(t.board, watched), uid, 'avatar', '', 8);
 
     for (const colour of ['#123456', '#654321']) {
-      const upload = await paul.postMultipart('/api/user/avatar', {}, [{ name: 'avatar', filename: 'a.png', type: 'image/png', data: await imageFixture({ format: 'png', background: colour }) }]);
+      const upload = await paul.postMultipart('/api/user/avatar', {}, [
+        {
+          name: 'avatar',
+          filename: 'a.png',
+          type: 'image/png',
+          data: await imageFixture({ format: 'png', background: colour }),
+        },
+      ]);
       assert.equal(upload.status, 200, upload.text);
       const pages = await readPages(t.board, watched);
       assertAuthorShown(pages, uid, 'avatar', upload.body.avatar, 8);
@@ -410,7 +469,15 @@ describe('response cache: every write is visible at once in cached feed pages an
     const threads = await entriesBy(dora, t.members.Anna, 'Abschied');
     const lonely = await post(dora, 'Abschied: ohne Antwort');
     t.board.clock.advance(1);
-    const watched = [feedPath(0), threadPath(threads.own), threadPath(threads.answer), threadPath(threads.deep), threadPath(threads.foreign), threadPath(threads.latest), threadPath(lonely)];
+    const watched = [
+      feedPath(0),
+      threadPath(threads.own),
+      threadPath(threads.answer),
+      threadPath(threads.deep),
+      threadPath(threads.foreign),
+      threadPath(threads.latest),
+      threadPath(lonely),
+    ];
     const before = await readPages(t.board, watched);
     assert.equal(findIn(before[feedPath(0)], threads.foreign).latest.entry.pid, threads.latest);
     const doraUid = uidOf(t.board, 'Dora');
@@ -419,17 +486,29 @@ describe('response cache: every write is visible at once in cached feed pages an
     await accountRemovalDone(t.board);
     const pages = await readPages(t.board, watched);
     for (const [path, page] of Object.entries(pages)) {
-      for (const entry of entriesIn(page)) assert.notEqual(entry.uid, doraUid, `entry ${entry.pid} in ${path} still shows the deleted account`);
+      for (const entry of entriesIn(page))
+        assert.notEqual(entry.uid, doraUid, `entry ${entry.pid} in ${path} still shows the deleted account`);
     }
     const tombstone = findIn(pages[feedPath(0)], threads.own);
-    assert.deepEqual([tombstone.uid, tombstone.username, tombstone.avatar, tombstone.deleted, tombstone.content], [0, '', '', 1, '']);
-    assert.equal(tombstone.latest.entry.pid, threads.answer, 'Dora\'s deep reply is gone; Anna\'s answer is the newest left');
+    assert.deepEqual(
+      [tombstone.uid, tombstone.username, tombstone.avatar, tombstone.deleted, tombstone.content],
+      [0, '', '', 1, ''],
+    );
+    assert.equal(
+      tombstone.latest.entry.pid,
+      threads.answer,
+      "Dora's deep reply is gone; Anna's answer is the newest left",
+    );
     assert.equal(pages[threadPath(threads.answer)].ancestors[0].uid, 0);
     assert.equal(pages[threadPath(threads.answer)].ancestors[0].username, '');
     assert.deepEqual(pages[threadPath(threads.answer)].replies, [], 'the deep reply had no replies, so it is removed');
     assert.equal(pages[threadPath(threads.deep)], undefined);
     assert.equal(pages[threadPath(threads.latest)], undefined);
-    assert.equal('latest' in findIn(pages[feedPath(0)], threads.foreign), false, 'the foreign thread\'s only reply is gone');
+    assert.equal(
+      'latest' in findIn(pages[feedPath(0)], threads.foreign),
+      false,
+      "the foreign thread's only reply is gone",
+    );
     assert.equal(findIn(pages[feedPath(0)], threads.foreign).reply_count, 0);
     assert.equal(findIn(pages[feedPath(0)], lonely), undefined);
   });
@@ -446,7 +525,7 @@ describe('response cache: every write is visible at once in cached feed pages an
 });
 
 describe('response cache: one per board', () => {
-  test('two boards in one process never see each other\'s pages, even with the same pids', async () => {
+  test("two boards in one process never see each other's pages, even with the same pids", async () => {
     const one = await startProxiedBoard(limitsOff);
     const two = await startProxiedBoard(limitsOff);
     try {
@@ -484,12 +563,17 @@ describe('response cache under random writes', () => {
     }
     try {
       for (let i = 0; i < 4; i++) await join();
-      const avatars = [await imageFixture({ format: 'png', background: '#a00' }), await imageFixture({ format: 'png', background: '#0a0' })];
+      const avatars = [
+        await imageFixture({ format: 'png', background: '#a00' }),
+        await imageFixture({ format: 'png', background: '#0a0' }),
+      ];
 
       for (let step = 0; step < 200; step++) {
         // Same second half of the time (pid breaks the tie), now and then a day (bump cooldowns).
         board.clock.advance(random() < 0.5 ? 0 : random() < 0.95 ? 1 + Math.floor(random() * 3) : day);
-        const live = db.all<{ pid: number; uid: number; root: number; reply_to: number }>('SELECT pid, uid, root, reply_to FROM entries WHERE deleted = 0 ORDER BY pid');
+        const live = db.all<{ pid: number; uid: number; root: number; reply_to: number }>(
+          'SELECT pid, uid, root, reply_to FROM entries WHERE deleted = 0 ORDER BY pid',
+        );
         const all = db.all<{ pid: number }>('SELECT pid FROM entries ORDER BY pid').map((e) => e.pid);
         const uids = [...members.keys()];
         const target = live.length > 0 ? pick(live) : undefined;
@@ -500,17 +584,24 @@ describe('response cache under random writes', () => {
         if (!target || r < 0.14) {
           const uid = pick(uids);
           action = `top-level entry by ${uid}`;
-          write = async () => { await post(members.get(uid)!.client, `Faden ${step}`); };
+          write = async () => {
+            await post(members.get(uid)!.client, `Faden ${step}`);
+          };
         } else if (r < 0.44) {
           // Half the replies go to the newest entry, so chains grow deep.
           const parent = random() < 0.5 ? live[live.length - 1]! : target;
           const uid = pick(uids);
           related.push(parent.pid, parent.root);
           action = `reply to ${parent.pid} by ${uid}`;
-          write = async () => { await post(members.get(uid)!.client, `Antwort ${step}`, parent.pid); };
+          write = async () => {
+            await post(members.get(uid)!.client, `Antwort ${step}`, parent.pid);
+          };
         } else if (r < 0.56) {
           action = `edit of ${target.pid}`;
-          write = () => ok(members.get(target.uid)!.client.post(`/api/entry/${target.pid}/edit`, { content: `bearbeitet ${step}` }));
+          write = () =>
+            ok(
+              members.get(target.uid)!.client.post(`/api/entry/${target.pid}/edit`, { content: `bearbeitet ${step}` }),
+            );
         } else if (r < 0.66) {
           action = `delete of ${target.pid}`;
           write = () => ok(members.get(target.uid)!.client.post(`/api/entry/${target.pid}/delete`));
@@ -538,7 +629,14 @@ describe('response cache under random writes', () => {
           const uid = pick(uids);
           action = `avatar of ${uid}`;
           const data = pick(avatars);
-          write = () => ok(members.get(uid)!.client.postMultipart('/api/user/avatar', {}, [{ name: 'avatar', filename: 'a.png', type: 'image/png', data }]));
+          write = () =>
+            ok(
+              members
+                .get(uid)!
+                .client.postMultipart('/api/user/avatar', {}, [
+                  { name: 'avatar', filename: 'a.png', type: 'image/png', data },
+                ]),
+            );
         } else {
           const uid = pick(uids);
           const own = live.filter((e) => e.uid === uid);
@@ -556,7 +654,12 @@ describe('response cache under random writes', () => {
         }
 
         const userFeeds = [...members.values()].flatMap(({ name }) => [userFeedPath(name, 0), userFeedPath(name, 1)]);
-        const watched = [feedPath(0), feedPath(1), ...userFeeds, ...[...new Set([...related, pick(all), pick(all), pick(all)])].filter(Boolean).map(threadPath)];
+        const watched = [
+          feedPath(0),
+          feedPath(1),
+          ...userFeeds,
+          ...[...new Set([...related, pick(all), pick(all), pick(all)])].filter(Boolean).map(threadPath),
+        ];
         const note = `(seed ${seed}, step ${step}: ${action})`;
         await readPages(board, watched, `before ${note}`);
         await write();

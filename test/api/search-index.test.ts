@@ -6,8 +6,21 @@ import { after, describe, test } from 'node:test';
 import { openDb } from '../../lib/db/db.ts';
 import { backfillBelowMark } from '../../lib/search/index.ts';
 import {
-  accountRemovalDone, consistencyProblems, imageFixture, indexedPids, limitsOff, livePids, member, oldBoard, password, post, searchIndexProblems,
-  startProxiedBoard, useBoard, visitor, type TestBoard,
+  accountRemovalDone,
+  consistencyProblems,
+  imageFixture,
+  indexedPids,
+  limitsOff,
+  livePids,
+  member,
+  oldBoard,
+  password,
+  post,
+  searchIndexProblems,
+  startProxiedBoard,
+  useBoard,
+  visitor,
+  type TestBoard,
 } from '../helpers.ts';
 
 /** docs/API.md "Search": the index holds exactly the live entries, kept right in the transaction of every write. */
@@ -35,7 +48,10 @@ describe('the search index under every write', () => {
   test('create indexes at once; edit replaces the words; delete takes the entry out', async () => {
     const pid = await post(t.members.Anna, 'Erdbeerkuchen mit Sahne');
     assert.deepEqual(await pidsFound(t.board, 'erdbeer'), [pid]);
-    assert.equal((await t.members.Anna.post(`/api/entry/${pid}/edit`, { content: 'Apfelstrudel mit Vanille' })).status, 200);
+    assert.equal(
+      (await t.members.Anna.post(`/api/entry/${pid}/edit`, { content: 'Apfelstrudel mit Vanille' })).status,
+      200,
+    );
     assert.deepEqual(await pidsFound(t.board, 'erdbeer'), [], 'the old words are gone');
     assert.deepEqual(await pidsFound(t.board, 'strudel'), [pid]);
     assert.deepEqual(await pidsFound(t.board, 'mit'), [pid], 'words both texts share are there once');
@@ -47,14 +63,25 @@ describe('the search index under every write', () => {
 
   test('an image description is searched with the text: found by its words, replaced by an edit, kept when the edit has no alt field', async () => {
     const image = await imageFixture();
-    const created = await t.members.Anna.postMultipart('/api/entry/create', { content: 'Urlaubsbild', alt: 'Sonnenblumenfeld im Abendlicht' }, [{ name: 'file', filename: 'x.jpg', type: 'image/jpeg', data: image }]);
+    const created = await t.members.Anna.postMultipart(
+      '/api/entry/create',
+      { content: 'Urlaubsbild', alt: 'Sonnenblumenfeld im Abendlicht' },
+      [{ name: 'file', filename: 'x.jpg', type: 'image/jpeg', data: image }],
+    );
     assert.equal(created.status, 201, created.text);
     const pid = created.body.pid as number;
-    assert.deepEqual(await pidsFound(t.board, 'sonnenblumen'), [pid], 'the description\'s words');
+    assert.deepEqual(await pidsFound(t.board, 'sonnenblumen'), [pid], "the description's words");
     assert.deepEqual(await pidsFound(t.board, 'urlaubsbild sonnenblumen'), [pid], 'text and description together');
-    assert.equal((await t.members.Anna.post(`/api/entry/${pid}/edit`, { content: 'Urlaubsbild vom Juli' })).status, 200);
+    assert.equal(
+      (await t.members.Anna.post(`/api/entry/${pid}/edit`, { content: 'Urlaubsbild vom Juli' })).status,
+      200,
+    );
     assert.deepEqual(await pidsFound(t.board, 'abendlicht'), [pid], 'an edit without alt keeps the description');
-    assert.equal((await t.members.Anna.post(`/api/entry/${pid}/edit`, { content: 'Urlaubsbild vom Juli', alt: 'Ein Kornfeld' })).status, 200);
+    assert.equal(
+      (await t.members.Anna.post(`/api/entry/${pid}/edit`, { content: 'Urlaubsbild vom Juli', alt: 'Ein Kornfeld' }))
+        .status,
+      200,
+    );
     assert.deepEqual(await pidsFound(t.board, 'sonnenblumen'), [], 'the old description is gone');
     assert.deepEqual(await pidsFound(t.board, 'kornfeld'), [pid]);
     assertIndexWhole(t.board);
@@ -86,7 +113,7 @@ describe('the search index under every write', () => {
     assertIndexWhole(t.board);
   });
 
-  test('an account deletion takes the account\'s entries out, tombstones and removed rows alike', async () => {
+  test("an account deletion takes the account's entries out, tombstones and removed rows alike", async () => {
     const leaving = await member(t.board, 'Leaving');
     const top = await post(leaving, 'Abschiedsgruß an alle');
     await post(t.members.Anna, 'Schade, Abschiedsgruß erwidert', top);
@@ -110,7 +137,10 @@ describe('the backfill of a board that had entries before the index', () => {
 
   test('while it waits, search answers from what is indexed: new entries, not the old ones', async () => {
     oldBoard(dataDir, old);
-    board = await startProxiedBoard(limitsOff, { dataDir, searchBackfill: { paused: true, batch: 4, sliceMs: 0, progressMs: 0 } });
+    board = await startProxiedBoard(limitsOff, {
+      dataDir,
+      searchBackfill: { paused: true, batch: 4, sliceMs: 0, progressMs: 0 },
+    });
     const { db } = board.app.services;
     assert.deepEqual(db.one('SELECT next_below, total FROM search_backfill'), { next_below: 26, total: 25 });
     const anna = await member(board, 'Anna');
@@ -124,7 +154,11 @@ describe('the backfill of a board that had entries before the index', () => {
 
   test('resumed, it indexes every older live entry, newest first, logs its progress and removes its mark', async () => {
     const { db } = board!.app.services;
-    assert.equal(db.tx(() => backfillBelowMark(db, 4)), 4, 'one batch by hand: the mark moves below it');
+    assert.equal(
+      db.tx(() => backfillBelowMark(db, 4)),
+      4,
+      'one batch by hand: the mark moves below it',
+    );
     assert.deepEqual(db.one('SELECT next_below FROM search_backfill'), { next_below: 22 });
     assert.deepEqual(indexedPids(board!).slice(0, 4), [22, 23, 24, 25]);
     board!.app.jobs!.searchBackfill!.resume();
@@ -132,12 +166,25 @@ describe('the backfill of a board that had entries before the index', () => {
     assert.equal(db.one('SELECT 1 FROM search_backfill'), undefined);
     assertIndexMatchesEntries(board!);
     assert.equal((await pidsFound(board!, 'altbestand')).length, 20);
-    assert.equal((await visitor(board!).get('/api/search/1?q=altbestand')).body.length, 3, '25 old entries, one deleted before, one after the start');
+    assert.equal(
+      (await visitor(board!).get('/api/search/1?q=altbestand')).body.length,
+      3,
+      '25 old entries, one deleted before, one after the start',
+    );
     assert.deepEqual(await pidsFound(board!, 'bearbeitet'), [3]);
-    assert.ok(board!.logs.some((line) => /^search: indexing 21 older entries in the background/.test(line)), board!.logs.join('\n'));
-    assert.ok(board!.logs.some((line) => /^search: \d+ of 25 older entries looked at \(\d+ %\)$/.test(line)), board!.logs.join('\n'));
+    assert.ok(
+      board!.logs.some((line) => /^search: indexing 21 older entries in the background/.test(line)),
+      board!.logs.join('\n'),
+    );
+    assert.ok(
+      board!.logs.some((line) => /^search: \d+ of 25 older entries looked at \(\d+ %\)$/.test(line)),
+      board!.logs.join('\n'),
+    );
     assert.ok(board!.logs.some((line) => line.startsWith('search: the index is complete')));
-    assert.ok(board!.logs.some((line) => line.startsWith('search: segments merged')), 'its many small segments become one');
+    assert.ok(
+      board!.logs.some((line) => line.startsWith('search: segments merged')),
+      'its many small segments become one',
+    );
   });
 
   test('the next start finds the index complete and logs nothing about it', async () => {
@@ -154,7 +201,10 @@ describe('the backfill across restarts and processes', () => {
   after(() => rmSync(dataDir, { recursive: true, force: true }));
 
   test('stopped half-way it goes on where it stopped; two processes at once index every entry once', async () => {
-    oldBoard(dataDir, Array.from({ length: 60 }, (_, i) => `Eintrag ${i}`));
+    oldBoard(
+      dataDir,
+      Array.from({ length: 60 }, (_, i) => `Eintrag ${i}`),
+    );
     const first = openDb(join(dataDir, 'board.db'));
     first.tx(() => backfillBelowMark(first, 10));
     await first.close();

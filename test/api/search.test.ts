@@ -1,6 +1,15 @@
 import assert from 'node:assert/strict';
 import { before, describe, test } from 'node:test';
-import { assertDocumented, assertError, limitsOff, post, uidOf, useBoard, visitor, type TestBoard } from '../helpers.ts';
+import {
+  assertDocumented,
+  assertError,
+  limitsOff,
+  post,
+  uidOf,
+  useBoard,
+  visitor,
+  type TestBoard,
+} from '../helpers.ts';
 import { entryFields } from '../entry-helpers.ts';
 
 /** docs/API.md "Search": German matching, short words, phrases, paging, the author filter and the limits. */
@@ -46,9 +55,16 @@ describe('search: matching German text', () => {
   });
 
   test('a word finds the compounds that contain it, in any letter case', async () => {
-    assert.deepEqual(await found(t.board, 'kraftwerk'), ['Zwei Balkonkraftwerke auf einem Dach?', 'Mein Kraftwerk ist ein Fahrrad.', 'Unser Balkonkraftwerk läuft seit März.']);
+    assert.deepEqual(await found(t.board, 'kraftwerk'), [
+      'Zwei Balkonkraftwerke auf einem Dach?',
+      'Mein Kraftwerk ist ein Fahrrad.',
+      'Unser Balkonkraftwerk läuft seit März.',
+    ]);
     assert.deepEqual(await found(t.board, 'KRAFTWERKE'), ['Zwei Balkonkraftwerke auf einem Dach?']);
-    assert.deepEqual(await found(t.board, 'markt'), ['Schöne Grüße vom Markt!', 'Der Wochenmarkt am Rathaus fällt aus.']);
+    assert.deepEqual(await found(t.board, 'markt'), [
+      'Schöne Grüße vom Markt!',
+      'Der Wochenmarkt am Rathaus fällt aus.',
+    ]);
     assert.deepEqual(await found(t.board, 'RATHAUS'), ['Der Wochenmarkt am Rathaus fällt aus.']);
   });
 
@@ -59,26 +75,61 @@ describe('search: matching German text', () => {
   });
 
   test('words of 1–2 characters match whole words: "KI" finds KI and KI-Modell, not Kino', async () => {
-    assert.deepEqual(await found(t.board, 'KI'), ['Ein KI-Modell für den Stadtrat.', 'Die KI schreibt jetzt Gedichte.', 'KI oder nicht KI, das ist hier die Frage.']);
+    assert.deepEqual(await found(t.board, 'KI'), [
+      'Ein KI-Modell für den Stadtrat.',
+      'Die KI schreibt jetzt Gedichte.',
+      'KI oder nicht KI, das ist hier die Frage.',
+    ]);
     assert.deepEqual(await found(t.board, 'ki gedichte'), ['Die KI schreibt jetzt Gedichte.'], 'with a longer word');
     assert.deepEqual(await found(t.board, 'ki stadtrat'), ['Ein KI-Modell für den Stadtrat.']);
-    assert.deepEqual(await found(t.board, 'am markt'), ['Der Wochenmarkt am Rathaus fällt aus.'], '"am" is a word there, not in "vom Markt"');
+    assert.deepEqual(
+      await found(t.board, 'am markt'),
+      ['Der Wochenmarkt am Rathaus fällt aus.'],
+      '"am" is a word there, not in "vom Markt"',
+    );
     assert.deepEqual(await found(t.board, 'e mail'), ['E-Mail an: info@example.org'], 'a one-letter word');
   });
 
   test('a pair of double quotes makes a phrase; an unbalanced quote is an ordinary character', async () => {
     assert.deepEqual(await found(t.board, '"neue Straße"'), ['Das ist die neue Straße.']);
-    assert.deepEqual(await found(t.board, 'neue Straße'), ['Die Straße ist neue Pflaster wert.', 'Das ist die neue Straße.']);
-    assert.deepEqual(await found(t.board, 'sagte "Hallo'), ['Sie sagte "Hallo Welt" und ging.'], 'the lone quote is searched as a character');
+    assert.deepEqual(await found(t.board, 'neue Straße'), [
+      'Die Straße ist neue Pflaster wert.',
+      'Das ist die neue Straße.',
+    ]);
+    assert.deepEqual(
+      await found(t.board, 'sagte "Hallo'),
+      ['Sie sagte "Hallo Welt" und ging.'],
+      'the lone quote is searched as a character',
+    );
     assert.deepEqual(await found(t.board, '"Hallo Welt"'), ['Sie sagte "Hallo Welt" und ging.']);
     assert.deepEqual(await found(t.board, '""Hallo'), ['Sie sagte "Hallo Welt" und ging.'], 'an empty pair is nothing');
-    assert.deepEqual(await found(t.board, '"Hallo Welt'), ['Sie sagte "Hallo Welt" und ging.'], 'a leading lone quote stays with its word');
-    assert.deepEqual(await found(t.board, '"Hallo Welt" Welt"'), ['Sie sagte "Hallo Welt" und ging.'], 'the third quote is a character of Welt"');
+    assert.deepEqual(
+      await found(t.board, '"Hallo Welt'),
+      ['Sie sagte "Hallo Welt" und ging.'],
+      'a leading lone quote stays with its word',
+    );
+    assert.deepEqual(
+      await found(t.board, '"Hallo Welt" Welt"'),
+      ['Sie sagte "Hallo Welt" und ging.'],
+      'the third quote is a character of Welt"',
+    );
     assert.deepEqual(await found(t.board, '"Hallo Welt" und"'), [], 'und" is not in the text');
   });
 
   test('query syntax is text: FTS5 operators and special characters are searched literally', async () => {
-    for (const q of ['NOT', 'kraftwerk OR markt', 'kraft*', 'text:kraft', '(markt)', 'NEAR(a b)', '^markt', '"', '""""', "it's", 'a"b"c"d']) {
+    for (const q of [
+      'NOT',
+      'kraftwerk OR markt',
+      'kraft*',
+      'text:kraft',
+      '(markt)',
+      'NEAR(a b)',
+      '^markt',
+      '"',
+      '""""',
+      "it's",
+      'a"b"c"d',
+    ]) {
       const answer = await visitor(t.board).get(`/api/search/0?q=${encodeURIComponent(q)}`);
       assert.equal(answer.status, 200, `${q}: ${answer.text}`);
     }
@@ -105,15 +156,27 @@ describe('search: matching German text', () => {
     const answer = await visitor(t.board).get('/api/search/0?q=quittengelee');
     assert.equal(answer.status, 200);
     assert.equal(answer.body.length, 1);
-    assert.deepEqual(Object.keys(answer.body[0]).filter((k) => k !== 'latest').sort(), entryFields);
+    assert.deepEqual(
+      Object.keys(answer.body[0])
+        .filter((k) => k !== 'latest')
+        .sort(),
+      entryFields,
+    );
     assert.equal(answer.body[0].latest.entry.content, 'Antwort ohne das Wort');
     assert.equal(answer.body[0].latest.skipped, 0);
   });
 
   test('user= narrows to one author (any letter case); an unknown user is 404 user.not_found', async () => {
     assert.deepEqual(await found(t.board, 'KI', '&user=bert'), ['KI oder nicht KI, das ist hier die Frage.']);
-    assert.deepEqual(await found(t.board, 'kraftwerk', '&user=Anna'), ['Zwei Balkonkraftwerke auf einem Dach?', 'Unser Balkonkraftwerk läuft seit März.']);
-    assert.deepEqual(await found(t.board, 'kraftwerk', '&user='), (await found(t.board, 'kraftwerk')), 'an empty user= is no filter');
+    assert.deepEqual(await found(t.board, 'kraftwerk', '&user=Anna'), [
+      'Zwei Balkonkraftwerke auf einem Dach?',
+      'Unser Balkonkraftwerk läuft seit März.',
+    ]);
+    assert.deepEqual(
+      await found(t.board, 'kraftwerk', '&user='),
+      await found(t.board, 'kraftwerk'),
+      'an empty user= is no filter',
+    );
     assertError(await visitor(t.board).get('/api/search/0?q=ki&user=Niemand'), 404, 'user.not_found');
     assert.ok(uidOf(t.board, 'Bert'));
   });
@@ -128,7 +191,8 @@ describe('search: paging and input', () => {
       pids.push(await post(t.members.Anna, `Sonnenschein Nummer ${i}`));
       if (i % 10 === 0) t.board.clock.advance(1);
     }
-    const page = async (n: number) => (await visitor(t.board).get(`/api/search/${n}?q=sonnenschein`)).body.map((e: { pid: number }) => e.pid);
+    const page = async (n: number) =>
+      (await visitor(t.board).get(`/api/search/${n}?q=sonnenschein`)).body.map((e: { pid: number }) => e.pid);
     const newest = [...pids].reverse();
     assert.deepEqual(await page(0), newest.slice(0, 20));
     assert.deepEqual(await page(1), newest.slice(20, 40));
@@ -139,13 +203,18 @@ describe('search: paging and input', () => {
 
   test('q missing, empty, blank or over 200 characters: 400 input.invalid, field q; 200 characters are fine', async () => {
     for (const query of ['', '?q=', '?q=%20%20', '?q=%0A%09', `?q=${'a'.repeat(201)}`, `?q=${'ä'.repeat(201)}`]) {
-      assertError(await visitor(t.board).get(`/api/search/0${query}`), 400, 'input.invalid', { field: 'q', note: query, exact: true });
+      assertError(await visitor(t.board).get(`/api/search/0${query}`), 400, 'input.invalid', {
+        field: 'q',
+        note: query,
+        exact: true,
+      });
     }
     assert.equal((await visitor(t.board).get(`/api/search/0?q=${'ä'.repeat(200)}`)).status, 200);
   });
 
   test('page outside 0–100 or not an integer: 400 input.invalid, field page', async () => {
-    for (const page of ['101', '-1', 'x', '1.5']) assertError(await visitor(t.board).get(`/api/search/${page}?q=abc`), 400, 'input.invalid', 'page');
+    for (const page of ['101', '-1', 'x', '1.5'])
+      assertError(await visitor(t.board).get(`/api/search/${page}?q=abc`), 400, 'input.invalid', 'page');
   });
 });
 
@@ -154,7 +223,8 @@ describe('search: rate limit', () => {
 
   test('30 searches a minute per address; the 31st answers 429 rate.limited with Retry-After; another address goes on', async () => {
     const client = visitor(t.board);
-    for (let i = 0; i < 30; i++) assert.equal((await client.get(`/api/search/0?q=wort${i}`)).status, 200, `search ${i + 1}`);
+    for (let i = 0; i < 30; i++)
+      assert.equal((await client.get(`/api/search/0?q=wort${i}`)).status, 200, `search ${i + 1}`);
     const refused = await client.get('/api/search/0?q=wort');
     assertError(refused, 429, 'rate.limited');
     assert.ok(Number(refused.headers.get('retry-after')) > 0);

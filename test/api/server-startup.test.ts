@@ -12,26 +12,39 @@ import { emptyFolder } from '../helpers.ts';
 const projectRoot = fileURLToPath(new URL('../..', import.meta.url));
 
 /** Starts server.ts and waits for it to exit; a server still running after 20 s is killed and reported. */
-function startFailing(env: Record<string, string>, options: { uid?: number } = {}): Promise<{ code: number | null; stdout: string; stderr: string; killed: boolean }> {
+function startFailing(
+  env: Record<string, string>,
+  options: { uid?: number } = {},
+): Promise<{ code: number | null; stdout: string; stderr: string; killed: boolean }> {
   const base: Record<string, string> = {};
-  for (const [name, value] of Object.entries(process.env)) if (value !== undefined && !name.startsWith('BOARD_')) base[name] = value;
+  for (const [name, value] of Object.entries(process.env))
+    if (value !== undefined && !name.startsWith('BOARD_')) base[name] = value;
   const child = spawn(process.execPath, ['--import', 'tsx', 'server.ts'], {
-    cwd: projectRoot, env: { ...base, HOST: '127.0.0.1', BOARD_SCRYPT_LOGN: '14', BOARD_PREVIEW: '0', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'], uid: options.uid, gid: options.uid,
+    cwd: projectRoot,
+    env: { ...base, HOST: '127.0.0.1', BOARD_SCRYPT_LOGN: '14', BOARD_PREVIEW: '0', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+    uid: options.uid,
+    gid: options.uid,
   });
   let stdout = '';
   let stderr = '';
   let killed = false;
-  child.stdout.on('data', (chunk: Buffer) => { stdout += chunk.toString('utf8'); });
-  child.stderr.on('data', (chunk: Buffer) => { stderr += chunk.toString('utf8'); });
+  child.stdout.on('data', (chunk: Buffer) => {
+    stdout += chunk.toString('utf8');
+  });
+  child.stderr.on('data', (chunk: Buffer) => {
+    stderr += chunk.toString('utf8');
+  });
   const timer = setTimeout(() => {
     killed = true;
     child.kill('SIGKILL');
   }, 20_000);
-  return new Promise((resolve) => child.on('close', (code) => {
-    clearTimeout(timer);
-    resolve({ code, stdout, stderr, killed });
-  }));
+  return new Promise((resolve) =>
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr, killed });
+    }),
+  );
 }
 
 function assertOneLine(run: { code: number | null; stderr: string; killed: boolean }, pattern: RegExp): void {
@@ -41,7 +54,9 @@ function assertOneLine(run: { code: number | null; stderr: string; killed: boole
   assert.match(run.stderr, pattern);
 }
 
-test('a port already in use ends in one line naming PORT, exit 1, and frees the data folder again', { timeout: 60_000 }, async () => {
+test('a port already in use ends in one line naming PORT, exit 1, and frees the data folder again', {
+  timeout: 60_000,
+}, async () => {
   const taken = createServer();
   await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
   try {
@@ -54,13 +69,22 @@ test('a port already in use ends in one line naming PORT, exit 1, and frees the 
   }
 });
 
-test('a BOARD_METRICS_PORT already in use ends in one line naming it, exit 1, and frees the data folder again', { timeout: 60_000 }, async () => {
+test('a BOARD_METRICS_PORT already in use ends in one line naming it, exit 1, and frees the data folder again', {
+  timeout: 60_000,
+}, async () => {
   const taken = createServer();
   await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
   try {
     const data = emptyFolder();
-    const run = await startFailing({ BOARD_DATA: data, PORT: '0', BOARD_METRICS_PORT: String((taken.address() as AddressInfo).port) });
-    assertOneLine(run, /^board: BOARD_METRICS_PORT: \d+ on 127\.0\.0\.1 is already in use; choose another BOARD_METRICS_PORT/);
+    const run = await startFailing({
+      BOARD_DATA: data,
+      PORT: '0',
+      BOARD_METRICS_PORT: String((taken.address() as AddressInfo).port),
+    });
+    assertOneLine(
+      run,
+      /^board: BOARD_METRICS_PORT: \d+ on 127\.0\.0\.1 is already in use; choose another BOARD_METRICS_PORT/,
+    );
     assert.ok(!readdirSync(data).includes('server.pid'), 'the pid file is released');
   } finally {
     taken.close();
@@ -68,8 +92,16 @@ test('a BOARD_METRICS_PORT already in use ends in one line naming it, exit 1, an
 });
 
 test('a BOARD_METRICS_HOST that is not loopback ends in one line, exit 1', { timeout: 60_000 }, async () => {
-  const run = await startFailing({ BOARD_DATA: emptyFolder(), PORT: '0', BOARD_METRICS_PORT: '0', BOARD_METRICS_HOST: '0.0.0.0' });
-  assertOneLine(run, /^board: BOARD_METRICS_HOST: "0\.0\.0\.0" is not a loopback address; the metrics listen on 127\.0\.0\.1 or ::1 only$/m);
+  const run = await startFailing({
+    BOARD_DATA: emptyFolder(),
+    PORT: '0',
+    BOARD_METRICS_PORT: '0',
+    BOARD_METRICS_HOST: '0.0.0.0',
+  });
+  assertOneLine(
+    run,
+    /^board: BOARD_METRICS_HOST: "0\.0\.0\.0" is not a loopback address; the metrics listen on 127\.0\.0\.1 or ::1 only$/m,
+  );
 });
 
 test('a HOST that does not resolve ends in one line naming HOST, exit 1', { timeout: 60_000 }, async () => {
@@ -77,7 +109,10 @@ test('a HOST that does not resolve ends in one line naming HOST, exit 1', { time
   assertOneLine(run, /^board: HOST: "no-such-host\.invalid" does not resolve/);
 });
 
-test('BOARD_DATA=/proc/nope (mkdir answers ENOENT under an existing parent) exits within seconds with one line', { timeout: 60_000, skip: process.platform !== 'linux' && 'needs Linux /proc' }, async () => {
+test('BOARD_DATA=/proc/nope (mkdir answers ENOENT under an existing parent) exits within seconds with one line', {
+  timeout: 60_000,
+  skip: process.platform !== 'linux' && 'needs Linux /proc',
+}, async () => {
   const run = await startFailing({ BOARD_DATA: '/proc/nope', PORT: '0' });
   assertOneLine(run, /^board: BOARD_DATA: cannot use \/proc\/nope \(ENOENT/);
 });
@@ -115,8 +150,11 @@ function othersCanEnter(folder: string): boolean {
 }
 test('PORT=80 without the right to bind it ends in one line naming PORT, exit 1', {
   timeout: 60_000,
-  skip: (unprivilegedStart <= 80 && 'this machine lets anyone bind port 80')
-    || (isRoot && !othersCanEnter(process.cwd()) && 'the checkout lies in a folder only its owner may enter, so nobody cannot start the server from it'),
+  skip:
+    (unprivilegedStart <= 80 && 'this machine lets anyone bind port 80') ||
+    (isRoot &&
+      !othersCanEnter(process.cwd()) &&
+      'the checkout lies in a folder only its owner may enter, so nobody cannot start the server from it'),
 }, async () => {
   const data = emptyFolder();
   if (isRoot) chmodSync(data, 0o777);

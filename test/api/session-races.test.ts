@@ -1,7 +1,20 @@
 import assert from 'node:assert/strict';
 import { afterEach, describe, test } from 'node:test';
 import {
-  assertDocumented, assertError, day, passwordGate, password, post, resetToken, slowPost, uidOf, useBoard, visitor, type Answer, type Client, type TestBoard,
+  assertDocumented,
+  assertError,
+  day,
+  passwordGate,
+  password,
+  post,
+  resetToken,
+  slowPost,
+  uidOf,
+  useBoard,
+  visitor,
+  type Answer,
+  type Client,
+  type TestBoard,
 } from '../helpers.ts';
 
 /**
@@ -14,11 +27,17 @@ import {
 const newPassword = 'ein ganz neues Passwort';
 
 function sessionCount(board: TestBoard, username: string): number {
-  return board.app.services.db.one<{ n: number }>('SELECT count(*) AS n FROM sessions WHERE uid = ?', uidOf(board, username))!.n;
+  return board.app.services.db.one<{ n: number }>(
+    'SELECT count(*) AS n FROM sessions WHERE uid = ?',
+    uidOf(board, username),
+  )!.n;
 }
 
 function passHash(board: TestBoard, username: string): string {
-  return board.app.services.db.one<{ pass_hash: string }>('SELECT pass_hash FROM users WHERE uid = ?', uidOf(board, username))!.pass_hash;
+  return board.app.services.db.one<{ pass_hash: string }>(
+    'SELECT pass_hash FROM users WHERE uid = ?',
+    uidOf(board, username),
+  )!.pass_hash;
 }
 
 const ban = (moderator: Client, username: string, fields: Record<string, string | number> = { reason: 'Spam' }) =>
@@ -33,7 +52,12 @@ function assertBannedAnswer(answer: Answer, until: number): void {
 
 /** A cookie that is no session: 401 auth.required on authed endpoints, {uid: 0} from whoami, public answers as for anyone. */
 async function assertNoSession(board: TestBoard, client: Client, pid: number): Promise<void> {
-  for (const path of ['/api/user/info', '/api/auth/sessioninfo', '/api/user/sessions', '/api/user/notifications/unread']) {
+  for (const path of [
+    '/api/user/info',
+    '/api/auth/sessioninfo',
+    '/api/user/sessions',
+    '/api/user/notifications/unread',
+  ]) {
     assertError(await client.get(path), 401, 'auth.required', { note: path });
   }
   assertError(await client.post('/api/entry/create', { content: 'Bin ich noch da?' }), 401, 'auth.required');
@@ -49,7 +73,12 @@ async function assertNoSession(board: TestBoard, client: Client, pid: number): P
 
 describe('a login in flight', () => {
   const gate = passwordGate();
-  const t = useBoard({ start: { passwords: gate.passwords }, users: ['Dora', 'Emil'], members: ['Anna', 'Carl'], moderators: ['Mia'] });
+  const t = useBoard({
+    start: { passwords: gate.passwords },
+    users: ['Dora', 'Emil'],
+    members: ['Anna', 'Carl'],
+    moderators: ['Mia'],
+  });
   afterEach(() => gate.releaseAll());
 
   test('a ban that commits while the login checks the password wins: 403 auth.banned, no session row, the older session is none', async () => {
@@ -105,13 +134,17 @@ describe('a login in flight', () => {
     assertError(login, 401, 'auth.bad_credentials');
     assert.equal(login.headers.get('set-cookie'), null);
     assert.notEqual(passHash(t.board, 'Dora'), oldHash);
-    assert.equal(sessionCount(t.board, 'Dora'), 1, 'only the owner\'s session');
+    assert.equal(sessionCount(t.board, 'Dora'), 1, "only the owner's session");
     assert.equal((await owner.get('/api/user/info')).status, 200);
-    assertError(await visitor(t.board).post('/api/auth/login', { user: 'Dora', pass: password }), 401, 'auth.bad_credentials');
+    assertError(
+      await visitor(t.board).post('/api/auth/login', { user: 'Dora', pass: password }),
+      401,
+      'auth.bad_credentials',
+    );
     assert.equal((await visitor(t.board).post('/api/auth/login', { user: 'Dora', pass: newPassword })).status, 200);
   });
 
-  test('a reset that commits while the login checks the old password wins: 401 auth.bad_credentials, only the reset\'s session', async () => {
+  test("a reset that commits while the login checks the old password wins: 401 auth.bad_credentials, only the reset's session", async () => {
     const token = await resetToken(t.board, 'Emil');
     const held = gate.holdNext('verify');
     const loggingIn = visitor(t.board).post('/api/auth/login', { user: 'Emil', pass: password });
@@ -143,7 +176,12 @@ describe('a login in flight', () => {
 
 describe('a reset or a password change in flight', () => {
   const gate = passwordGate();
-  const t = useBoard({ start: { passwords: gate.passwords }, users: ['Fritz'], members: ['Gerda', 'Hugo', 'Ida', 'Jan'], moderators: ['Mia'] });
+  const t = useBoard({
+    start: { passwords: gate.passwords },
+    users: ['Fritz'],
+    members: ['Gerda', 'Hugo', 'Ida', 'Jan'],
+    moderators: ['Mia'],
+  });
   afterEach(() => gate.releaseAll());
 
   test('a ban that commits while the reset hashes the new password wins: 403 auth.banned, nothing changed, the link still unused', async () => {
@@ -168,17 +206,22 @@ describe('a reset or a password change in flight', () => {
     const { Gerda: owner } = t.members;
     const thief = visitor(t.board);
     assert.equal((await thief.post('/api/auth/login', { user: 'Gerda', pass: password })).status, 200);
-    const thiefSession = (await owner.get('/api/user/sessions')).body.find((s: { current: number }) => s.current === 0).id as string;
+    const thiefSession = (await owner.get('/api/user/sessions')).body.find((s: { current: number }) => s.current === 0)
+      .id as string;
     const oldHash = passHash(t.board, 'Gerda');
     const held = gate.holdNext('hash');
-    const changing = thief.post('/api/user/password', { pass: password, pass1: 'das Passwort des Diebes', pass2: 'das Passwort des Diebes' });
+    const changing = thief.post('/api/user/password', {
+      pass: password,
+      pass1: 'das Passwort des Diebes',
+      pass2: 'das Passwort des Diebes',
+    });
     await held.reachedBy(changing); // the current password was right; the new hash is made
     const revoked = await owner.post(`/api/user/sessions/${thiefSession}/revoke`);
     assert.equal(revoked.status, 200, revoked.text);
     held.release();
     assertError(await changing, 401, 'auth.required');
     assert.equal(passHash(t.board, 'Gerda'), oldHash, 'the password is unchanged');
-    assert.equal(sessionCount(t.board, 'Gerda'), 1, 'the owner\'s session stays');
+    assert.equal(sessionCount(t.board, 'Gerda'), 1, "the owner's session stays");
     assert.equal((await owner.get('/api/user/info')).status, 200);
   });
 
@@ -188,14 +231,18 @@ describe('a reset or a password change in flight', () => {
     const thief = visitor(t.board);
     thief.cookie = owner.cookie;
     const held = gate.holdNext('hash');
-    const changing = thief.post('/api/user/password', { pass: password, pass1: 'das Passwort des Diebes', pass2: 'das Passwort des Diebes' });
+    const changing = thief.post('/api/user/password', {
+      pass: password,
+      pass1: 'das Passwort des Diebes',
+      pass2: 'das Passwort des Diebes',
+    });
     await held.reachedBy(changing);
     const changed = await owner.post('/api/user/password', { pass: password, pass1: newPassword, pass2: newPassword });
     assert.equal(changed.status, 200, changed.text);
     const ownerHash = passHash(t.board, 'Hugo');
     held.release();
     assertError(await changing, 403, 'auth.bad_password', 'pass');
-    assert.equal(passHash(t.board, 'Hugo'), ownerHash, 'the owner\'s new password stands');
+    assert.equal(passHash(t.board, 'Hugo'), ownerHash, "the owner's new password stands");
     assert.equal((await visitor(t.board).post('/api/auth/login', { user: 'Hugo', pass: newPassword })).status, 200);
   });
   test('an account deletion in flight whose current password a change replaced meanwhile deletes nothing: 403 auth.bad_password', async () => {
@@ -210,17 +257,27 @@ describe('a reset or a password change in flight', () => {
     held.release();
     assertError(await deleting, 403, 'auth.bad_password', 'pass1');
     assert.equal((await owner.get('/api/user/info')).body.username, 'Ida', 'the account is still there');
-    assert.equal(t.board.app.services.db.one('SELECT 1 AS x FROM pending_deletions WHERE uid = ?', uidOf(t.board, 'Ida')), undefined);
+    assert.equal(
+      t.board.app.services.db.one('SELECT 1 AS x FROM pending_deletions WHERE uid = ?', uidOf(t.board, 'Ida')),
+      undefined,
+    );
   });
 
   test('"end other sessions" and "end this session" from a session ended while their body comes end nothing: 401 auth.required', async () => {
     const { Jan: owner } = t.members;
-    const revokes = [() => '/api/user/sessions/revoke-others', (ownerSession: string) => `/api/user/sessions/${ownerSession}/revoke`];
+    const revokes = [
+      () => '/api/user/sessions/revoke-others',
+      (ownerSession: string) => `/api/user/sessions/${ownerSession}/revoke`,
+    ];
     for (const pathOf of revokes) {
-      const ownerSession = (await owner.get('/api/user/sessions')).body.find((s: { current: number }) => s.current === 1).id as string;
+      const ownerSession = (await owner.get('/api/user/sessions')).body.find(
+        (s: { current: number }) => s.current === 1,
+      ).id as string;
       const thief = visitor(t.board);
       assert.equal((await thief.post('/api/auth/login', { user: 'Jan', pass: password })).status, 200);
-      const thiefSession = (await owner.get('/api/user/sessions')).body.find((s: { current: number }) => s.current === 0).id as string;
+      const thiefSession = (await owner.get('/api/user/sessions')).body.find(
+        (s: { current: number }) => s.current === 0,
+      ).id as string;
       const slow = slowPost(t.board, thief, pathOf(ownerSession));
       await slow.started; // the thief's session was live when the request came
       assert.equal((await owner.post(`/api/user/sessions/${thiefSession}/revoke`)).status, 200);
@@ -228,7 +285,7 @@ describe('a reset or a password change in flight', () => {
       const answer = await slow.answer;
       assert.equal(answer.status, 401, answer.text);
       assert.equal(JSON.parse(answer.text).error.code, 'auth.required');
-      assert.equal((await owner.get('/api/user/info')).status, 200, 'the owner\'s session stays');
+      assert.equal((await owner.get('/api/user/info')).status, 200, "the owner's session stays");
       assert.equal(sessionCount(t.board, 'Jan'), 1);
     }
   });

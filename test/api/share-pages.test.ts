@@ -8,7 +8,9 @@ import { impressionsSoFar } from '../atom-helpers.ts';
 /** docs/API.md "Pages that share well": the head tags of /e/{pid} and /u/{username}, escaped, and nothing about gone entries. */
 
 /** The front end's script tag as web/index.html has it: a share page is that same shell. */
-const shellScript = /<script type="module" src="[^"]+"><\/script>/.exec(readFileSync(new URL('../../web/index.html', import.meta.url), 'utf8'))![0];
+const shellScript = /<script type="module" src="[^"]+"><\/script>/.exec(
+  readFileSync(new URL('../../web/index.html', import.meta.url), 'utf8'),
+)![0];
 
 interface Head {
   title: string;
@@ -30,7 +32,9 @@ function headOf(html: string): Head {
   return {
     title: DomUtils.textContent(titles[0]!),
     meta,
-    alternate: DomUtils.getElementsByTagName('link', doc).filter((l) => l.attribs.rel === 'alternate').map((l) => l.attribs.href!),
+    alternate: DomUtils.getElementsByTagName('link', doc)
+      .filter((l) => l.attribs.rel === 'alternate')
+      .map((l) => l.attribs.href!),
     elements: DomUtils.getElementsByTagName(() => true, doc).map((el) => el.name),
   };
 }
@@ -49,9 +53,13 @@ const hostile = `Er sagte "Hallo" & 'Tschüss' </title><script>alert(1)</script>
 describe('pages that share well', () => {
   const t = useBoard({ env: limitsOff, members: ['Anna Q.', 'Bert'], moderators: ['Mod'] });
 
-  test('/e/{pid}: title, description, Open Graph and Twitter tags with absolute URLs; the thread\'s feed as alternate', async () => {
+  test("/e/{pid}: title, description, Open Graph and Twitter tags with absolute URLs; the thread's feed as alternate", async () => {
     const origin = t.board.config.origin;
-    const withImage = await t.members.Bert.postMultipart('/api/entry/create', { content: 'Ein Foto vom Wochenmarkt.' }, [{ name: 'file', filename: 'a.png', data: await imageFixture({ format: 'png' }) }]);
+    const withImage = await t.members.Bert.postMultipart(
+      '/api/entry/create',
+      { content: 'Ein Foto vom Wochenmarkt.' },
+      [{ name: 'file', filename: 'a.png', data: await imageFixture({ format: 'png' }) }],
+    );
     assert.equal(withImage.status, 201, withImage.text);
     const { pid, filepath } = withImage.body;
     const head = await page(`/e/${pid}`, t.board);
@@ -76,8 +84,11 @@ describe('pages that share well', () => {
     assert.ok(!answer.text.includes('<script>alert(1)'), 'no markup from the text');
     assert.ok(!/[\u202a-\u202e\u2066-\u2069]/.test(answer.text), 'no bidi controls');
     const head = headOf(answer.text);
-    assert.equal(head.elements.filter((name) => name === 'script').length, 1, 'only the shell\'s own script');
-    assert.match(head.meta.description!, /^Anna Q\.: Er sagte "Hallo" & 'Tschüss' <\/title><script>alert\(1\)<\/script> evil\.example lang/);
+    assert.equal(head.elements.filter((name) => name === 'script').length, 1, "only the shell's own script");
+    assert.match(
+      head.meta.description!,
+      /^Anna Q\.: Er sagte "Hallo" & 'Tschüss' <\/title><script>alert\(1\)<\/script> evil\.example lang/,
+    );
     assert.ok([...head.meta.description!].length <= 'Anna Q.: '.length + 200);
     assert.match(head.title, /^Er sagte "Hallo" & 'Tschüss' <\/title><script>/);
     const profile = await page('/u/anna%20q.', t.board);
@@ -94,7 +105,12 @@ describe('pages that share well', () => {
     const removed = await post(Bert, 'Entferntes Geheimnis XYZ.');
     assert.equal((await Bert.post(`/api/entry/${top}/delete`)).status, 200);
     assert.equal((await Mod.post(`/api/mod/entry/${removed}/remove`, { reason: 'Spam' })).status, 200);
-    for (const [path, status] of [[`/e/${top}`, 200], [`/e/${removed}`, 200], ['/e/999999', 404], ['/u/Niemand', 404]] as const) {
+    for (const [path, status] of [
+      [`/e/${top}`, 200],
+      [`/e/${removed}`, 200],
+      ['/e/999999', 404],
+      ['/u/Niemand', 404],
+    ] as const) {
       const answer = await visitor(t.board).get(path);
       assert.equal(answer.status, status, path);
       assertDocumented(answer);

@@ -5,7 +5,17 @@ import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import Database from 'better-sqlite3';
 import { flushImpressions } from '../../lib/stats/impressions.ts';
-import { assertDocumented, accountRemovalDone, assertError, member, password, post, startProxiedBoard, useBoard, type TestBoard } from '../helpers.ts';
+import {
+  assertDocumented,
+  accountRemovalDone,
+  assertError,
+  member,
+  password,
+  post,
+  startProxiedBoard,
+  useBoard,
+  type TestBoard,
+} from '../helpers.ts';
 
 /** 2026-03-10 12:00 UTC: a fixed "today", so day strings are known. */
 const noon = Date.parse('2026-03-10T12:00:00Z') / 1000;
@@ -31,7 +41,10 @@ function today(body: { daily: { day: string; impressions: number; visitors: numb
 }
 
 function storedDay(board: TestBoard, day: string) {
-  return board.app.services.db.one<{ impressions: number; visitors: number }>('SELECT impressions, visitors FROM daily_stats WHERE day = ?', day);
+  return board.app.services.db.one<{ impressions: number; visitors: number }>(
+    'SELECT impressions, visitors FROM daily_stats WHERE day = ?',
+    day,
+  );
 }
 
 describe('GET /api/stats and /api/stats/detail: counts', () => {
@@ -43,15 +56,34 @@ describe('GET /api/stats and /api/stats/detail: counts', () => {
     assertDocumented(summary);
     const full = await detail(t.board);
     assert.deepEqual(summary.body, { users: full.users, entries: full.entries });
-    return { users: full.users, entries: full.entries, toplevel: full.toplevel, replies: full.replies, votes: full.votes };
+    return {
+      users: full.users,
+      entries: full.entries,
+      toplevel: full.toplevel,
+      replies: full.replies,
+      votes: full.votes,
+    };
   }
 
-  test('an empty board counts zeros, in the spec\'s shapes', async () => {
+  test("an empty board counts zeros, in the spec's shapes", async () => {
     const summary = await t.board.client().get('/api/stats');
     assert.deepEqual(summary.body, { users: 0, entries: 0 });
     assert.equal(summary.headers.get('content-type'), 'application/json; charset=utf-8');
     const body = await detail(t.board);
-    assert.deepEqual(Object.keys(body).sort(), ['daily', 'entries', 'impressions_total', 'replies', 'top_asns', 'toplevel', 'users', 'visitors_total', 'votes'].sort());
+    assert.deepEqual(
+      Object.keys(body).sort(),
+      [
+        'daily',
+        'entries',
+        'impressions_total',
+        'replies',
+        'top_asns',
+        'toplevel',
+        'users',
+        'visitors_total',
+        'votes',
+      ].sort(),
+    );
     assert.deepEqual(body.votes, { yes: 0, no: 0 });
     assert.equal(body.impressions_total, 0);
     assert.equal(body.visitors_total, 0);
@@ -101,55 +133,85 @@ describe('impressions and visitors', () => {
     const was = await detail(t.board);
     await action();
     const now = await detail(t.board);
-    const moved = { impressions: now.impressions_total - was.impressions_total, visitors: now.visitors_total - was.visitors_total };
+    const moved = {
+      impressions: now.impressions_total - was.impressions_total,
+      visitors: now.visitors_total - was.visitors_total,
+    };
     // Everything happens today, so today's item in daily moves by the same amounts.
     assert.equal(today(now).day, '2026-03-10');
-    assert.deepEqual({ impressions: today(now).impressions - today(was).impressions, visitors: today(now).visitors - today(was).visitors }, moved);
+    assert.deepEqual(
+      {
+        impressions: today(now).impressions - today(was).impressions,
+        visitors: today(now).visitors - today(was).visitors,
+      },
+      moved,
+    );
     return moved;
   }
 
   test('each page view of /, /e/{pid} and /u/{username} is one impression; a visitor counts once a day', async () => {
-    assert.deepEqual(await delta(async () => {
-      assert.equal((await view(t.board, '/', '198.51.100.1')).status, 200);
-      assert.equal((await view(t.board, `/e/${pid}`, '198.51.100.1')).status, 200);
-      assert.equal((await view(t.board, '/u/ann', '198.51.100.1')).status, 200);
-      assert.equal((await view(t.board, '/', '198.51.100.1')).status, 200);
-    }), { impressions: 4, visitors: 1 });
+    assert.deepEqual(
+      await delta(async () => {
+        assert.equal((await view(t.board, '/', '198.51.100.1')).status, 200);
+        assert.equal((await view(t.board, `/e/${pid}`, '198.51.100.1')).status, 200);
+        assert.equal((await view(t.board, '/u/ann', '198.51.100.1')).status, 200);
+        assert.equal((await view(t.board, '/', '198.51.100.1')).status, 200);
+      }),
+      { impressions: 4, visitors: 1 },
+    );
   });
 
   test('distinct (IP, User-Agent) pairs are distinct visitors; repeated pairs are not', async () => {
-    assert.deepEqual(await delta(async () => {
-      await view(t.board, '/', '198.51.100.2');
-      await view(t.board, '/', '198.51.100.2', 'Mozilla/5.0 (Android 15) Chrome/140.0');
-      await view(t.board, '/', '2001:db8::2');
-      await view(t.board, '/', '198.51.100.2');
-      await view(t.board, '/', '2001:db8::2');
-    }), { impressions: 5, visitors: 3 });
+    assert.deepEqual(
+      await delta(async () => {
+        await view(t.board, '/', '198.51.100.2');
+        await view(t.board, '/', '198.51.100.2', 'Mozilla/5.0 (Android 15) Chrome/140.0');
+        await view(t.board, '/', '2001:db8::2');
+        await view(t.board, '/', '198.51.100.2');
+        await view(t.board, '/', '2001:db8::2');
+      }),
+      { impressions: 5, visitors: 3 },
+    );
   });
 
   test('bot-like user agents count nothing', async () => {
-    const bots = ['Googlebot/2.1 (+http://www.google.com/bot.html)', 'Mozilla/5.0 (compatible; bingbot/2.0)', 'Yahoo! Slurp', 'SomeCrawler/1.0', 'Baiduspider', 'WhatsApp link PREVIEW', 'facebookexternalhit/1.1 Preview'];
-    assert.deepEqual(await delta(async () => {
-      for (const ua of bots) assert.equal((await view(t.board, '/', '198.51.100.3', ua)).status, 200);
-    }), { impressions: 0, visitors: 0 });
+    const bots = [
+      'Googlebot/2.1 (+http://www.google.com/bot.html)',
+      'Mozilla/5.0 (compatible; bingbot/2.0)',
+      'Yahoo! Slurp',
+      'SomeCrawler/1.0',
+      'Baiduspider',
+      'WhatsApp link PREVIEW',
+      'facebookexternalhit/1.1 Preview',
+    ];
+    assert.deepEqual(
+      await delta(async () => {
+        for (const ua of bots) assert.equal((await view(t.board, '/', '198.51.100.3', ua)).status, 200);
+      }),
+      { impressions: 0, visitors: 0 },
+    );
   });
 
   test('API, static, other views, 404 pages and HEAD requests count nothing', async () => {
-    assert.deepEqual(await delta(async () => {
-      const ip = '198.51.100.4';
-      assert.equal((await view(t.board, '/api/entry/feed/0', ip)).status, 200);
-      assert.equal((await view(t.board, `/api/entry/${pid}/thread`, ip)).status, 200);
-      assert.equal((await view(t.board, '/api/stats', ip)).status, 200);
-      assert.equal((await view(t.board, '/static/no-such-file.js', ip)).status, 404);
-      assert.equal((await view(t.board, '/static/media/no-such.jpg', ip)).status, 404);
-      for (const path of ['/login', '/register', '/settings', '/stats', '/reset', '/mod', '/modlog']) assert.equal((await view(t.board, path, ip)).status, 200, path);
-      assert.equal((await view(t.board, '/e/999999', ip)).status, 404);
-      assert.equal((await view(t.board, '/e/abc', ip)).status, 404);
-      assert.equal((await view(t.board, '/u/nobody-here', ip)).status, 404);
-      assert.equal((await view(t.board, '/no/such/page', ip)).status, 404);
-      const head = await t.board.client({ ip }).send('HEAD', '/', undefined, { 'user-agent': browser });
-      assert.equal(head.status, 200);
-    }), { impressions: 0, visitors: 0 });
+    assert.deepEqual(
+      await delta(async () => {
+        const ip = '198.51.100.4';
+        assert.equal((await view(t.board, '/api/entry/feed/0', ip)).status, 200);
+        assert.equal((await view(t.board, `/api/entry/${pid}/thread`, ip)).status, 200);
+        assert.equal((await view(t.board, '/api/stats', ip)).status, 200);
+        assert.equal((await view(t.board, '/static/no-such-file.js', ip)).status, 404);
+        assert.equal((await view(t.board, '/static/media/no-such.jpg', ip)).status, 404);
+        for (const path of ['/login', '/register', '/settings', '/stats', '/reset', '/mod', '/modlog'])
+          assert.equal((await view(t.board, path, ip)).status, 200, path);
+        assert.equal((await view(t.board, '/e/999999', ip)).status, 404);
+        assert.equal((await view(t.board, '/e/abc', ip)).status, 404);
+        assert.equal((await view(t.board, '/u/nobody-here', ip)).status, 404);
+        assert.equal((await view(t.board, '/no/such/page', ip)).status, 404);
+        const head = await t.board.client({ ip }).send('HEAD', '/', undefined, { 'user-agent': browser });
+        assert.equal(head.status, 200);
+      }),
+      { impressions: 0, visitors: 0 },
+    );
   });
 
   test('past the daily cap, new visitors are not counted (impressions still are)', async () => {
@@ -157,10 +219,13 @@ describe('impressions and visitors', () => {
     const was = tally.maxVisitorsPerDay;
     tally.maxVisitorsPerDay = tally.today!.seen.size + 1;
     try {
-      assert.deepEqual(await delta(async () => {
-        for (let i = 0; i < 3; i++) await view(t.board, '/', '198.51.100.5', `Agent ${i}`);
-        await view(t.board, '/', '198.51.100.1'); // seen before: still one visitor
-      }), { impressions: 4, visitors: 1 });
+      assert.deepEqual(
+        await delta(async () => {
+          for (let i = 0; i < 3; i++) await view(t.board, '/', '198.51.100.5', `Agent ${i}`);
+          await view(t.board, '/', '198.51.100.1'); // seen before: still one visitor
+        }),
+        { impressions: 4, visitors: 1 },
+      );
       assert.equal(t.board.logs.filter((line) => line.includes('more are not counted as visitors')).length, 1);
     } finally {
       tally.maxVisitorsPerDay = was;
@@ -172,20 +237,36 @@ describe('impressions and visitors', () => {
     flushImpressions(t.board.app.services);
     assert.equal(t.board.app.services.impressions.pending.size, 0);
     assert.deepEqual(await detail(t.board), before);
-    assert.deepEqual(storedDay(t.board, '2026-03-10'), { impressions: before.impressions_total, visitors: before.visitors_total });
-    const counters = t.board.app.services.db.all<{ name: string; value: number }>("SELECT name, value FROM counters WHERE name IN ('impressions', 'visitors') ORDER BY name");
-    assert.deepEqual(counters, [{ name: 'impressions', value: before.impressions_total }, { name: 'visitors', value: before.visitors_total }]);
+    assert.deepEqual(storedDay(t.board, '2026-03-10'), {
+      impressions: before.impressions_total,
+      visitors: before.visitors_total,
+    });
+    const counters = t.board.app.services.db.all<{ name: string; value: number }>(
+      "SELECT name, value FROM counters WHERE name IN ('impressions', 'visitors') ORDER BY name",
+    );
+    assert.deepEqual(counters, [
+      { name: 'impressions', value: before.impressions_total },
+      { name: 'visitors', value: before.visitors_total },
+    ]);
   });
 });
 
 describe('daily', () => {
   const t = useBoard();
 
-  test('30 days ending today, oldest first, zero-filled, with today\'s counts', async () => {
+  test("30 days ending today, oldest first, zero-filled, with today's counts", async () => {
     t.board.clock.set(noon);
     const db = t.board.app.services.db;
     // One stored day just inside the window and one just outside it.
-    db.run('INSERT INTO daily_stats (day, impressions, visitors) VALUES (?, ?, ?), (?, ?, ?)', '2026-02-09', 7, 3, '2026-02-08', 99, 99);
+    db.run(
+      'INSERT INTO daily_stats (day, impressions, visitors) VALUES (?, ?, ?), (?, ?, ?)',
+      '2026-02-09',
+      7,
+      3,
+      '2026-02-08',
+      99,
+      99,
+    );
     await view(t.board, '/', '198.51.100.10');
     await view(t.board, '/', '198.51.100.11');
     await view(t.board, '/', '198.51.100.11');
@@ -194,8 +275,13 @@ describe('daily', () => {
     assert.deepEqual(daily[0], { day: '2026-02-09', impressions: 7, visitors: 3 });
     assert.deepEqual(daily[29], { day: '2026-03-10', impressions: 3, visitors: 2 });
     // Every day in between, across the end of February, once and in order, with zeros.
-    const expected = Array.from({ length: 28 }, (_, i) => new Date(Date.UTC(2026, 1, 10 + i)).toISOString().slice(0, 10));
-    assert.deepEqual(daily.slice(1, 29).map((d: { day: string }) => d.day), expected);
+    const expected = Array.from({ length: 28 }, (_, i) =>
+      new Date(Date.UTC(2026, 1, 10 + i)).toISOString().slice(0, 10),
+    );
+    assert.deepEqual(
+      daily.slice(1, 29).map((d: { day: string }) => d.day),
+      expected,
+    );
     assert.equal(expected.at(-1), '2026-03-09');
     assert.ok(expected.includes('2026-02-28') && expected.includes('2026-03-01') && !expected.includes('2026-02-29'));
     for (const d of daily.slice(1, 29)) assert.deepEqual([d.impressions, d.visitors], [0, 0]);
@@ -226,7 +312,9 @@ describe('visitors per address (finding 8 of the abuse review)', () => {
 
   test('the count holds across a flush and a restart (kept as a daily HMAC of the address), and starts over the next day', async () => {
     flushImpressions(t.board.app.services);
-    const rows = t.board.app.services.db.all<{ hash: Buffer; visitors: number }>("SELECT hash, visitors FROM visitor_subjects WHERE day = '2026-03-10'");
+    const rows = t.board.app.services.db.all<{ hash: Buffer; visitors: number }>(
+      "SELECT hash, visitors FROM visitor_subjects WHERE day = '2026-03-10'",
+    );
     assert.deepEqual(rows.map((r) => r.visitors).sort(), [1, 3, 3]);
     t.board.app.services.impressions.today = undefined; // as after a restart: today is read back from the database
     const was = await detail(t.board);
@@ -236,7 +324,11 @@ describe('visitors per address (finding 8 of the abuse review)', () => {
     await view(t.board, '/', '198.51.100.60', 'Mozilla/5.0 Probe/new');
     assert.equal((await detail(t.board)).visitors_total, was.visitors_total + 1);
     flushImpressions(t.board.app.services);
-    assert.deepEqual(t.board.app.services.db.all("SELECT day FROM visitor_subjects WHERE day < '2026-03-11'"), [], 'gone with its day');
+    assert.deepEqual(
+      t.board.app.services.db.all("SELECT day FROM visitor_subjects WHERE day < '2026-03-11'"),
+      [],
+      'gone with its day',
+    );
   });
 
   describe('with BOARD_LIMITS=0', () => {
@@ -253,7 +345,7 @@ describe('visitors per address (finding 8 of the abuse review)', () => {
 describe('the day rollover (UTC midnight)', () => {
   const t = useBoard();
 
-  test('yesterday\'s counts stay; its visitor hashes and secret are deleted; the same visitor counts again', async () => {
+  test("yesterday's counts stay; its visitor hashes and secret are deleted; the same visitor counts again", async () => {
     const db = t.board.app.services.db;
     t.board.clock.set(Date.parse('2026-03-10T23:59:00Z') / 1000);
     await view(t.board, '/', '198.51.100.20');
@@ -308,9 +400,15 @@ describe('restarts', () => {
     await board.close();
     const db = new Database(join(dataDir, 'board.db'), { readonly: true });
     try {
-      assert.deepEqual(db.prepare("SELECT impressions, visitors FROM daily_stats WHERE day = '2026-03-10'").get(), { impressions: 2, visitors: 1 });
+      assert.deepEqual(db.prepare("SELECT impressions, visitors FROM daily_stats WHERE day = '2026-03-10'").get(), {
+        impressions: 2,
+        visitors: 1,
+      });
       assert.deepEqual(db.prepare("SELECT value FROM counters WHERE name = 'impressions'").get(), { value: 2 });
-      assert.equal((db.prepare("SELECT count(*) AS n FROM visitor_hashes WHERE day = '2026-03-10'").get() as { n: number }).n, 1);
+      assert.equal(
+        (db.prepare("SELECT count(*) AS n FROM visitor_hashes WHERE day = '2026-03-10'").get() as { n: number }).n,
+        1,
+      );
     } finally {
       db.close();
     }
@@ -330,13 +428,15 @@ describe('restarts', () => {
     }
   });
 
-  test('after a restart, today\'s secret and visitors are loaded at start-up, before the first page', async () => {
+  test("after a restart, today's secret and visitors are loaded at start-up, before the first page", async () => {
     const board = await startProxiedBoard({}, { dataDir, now: noon + 7200 });
     try {
       const today = board.app.services.impressions.today;
       assert.equal(today?.day, '2026-03-10');
       assert.equal(today.seen.size, 2);
-      const stored = board.app.services.db.one<{ secret: Buffer }>("SELECT secret FROM daily_secrets WHERE day = '2026-03-10'")!;
+      const stored = board.app.services.db.one<{ secret: Buffer }>(
+        "SELECT secret FROM daily_secrets WHERE day = '2026-03-10'",
+      )!;
       assert.deepEqual(today.secret, stored.secret);
     } finally {
       await board.close();
@@ -364,7 +464,18 @@ describe('ASNs', () => {
   test('visitors count under their ASN, private and unlisted addresses under 0 "unknown"; most visitors first', async () => {
     // Rows of the fixture (real rows of the data set): 8.8.8.0/24 and 2001:4860::/… are Google (15169),
     // 1.0.0.0/24 and 2606:4700::/… Cloudflare (13335), 9.9.9.0/24 Quad9 (19281).
-    for (const ip of ['8.8.8.8', '8.8.8.9', '8.8.4.4', '2001:4860:4860::8888', '1.0.0.1', '2606:4700:10::6', '9.9.9.9', '10.0.0.1', '192.168.1.20', '203.0.113.5']) {
+    for (const ip of [
+      '8.8.8.8',
+      '8.8.8.9',
+      '8.8.4.4',
+      '2001:4860:4860::8888',
+      '1.0.0.1',
+      '2606:4700:10::6',
+      '9.9.9.9',
+      '10.0.0.1',
+      '192.168.1.20',
+      '203.0.113.5',
+    ]) {
       await view(t.board, '/', ip);
     }
     await view(t.board, '/', '8.8.8.8'); // repeated: not a new visitor
@@ -381,17 +492,39 @@ describe('ASNs', () => {
 
   test('top_asns adds stored and unflushed visitors, looks back 30 days and lists at most 10', async () => {
     const db = t.board.app.services.db;
-    db.run("INSERT INTO daily_asn (day, asn, name, visitors) VALUES ('2026-02-09', 3333, 'RIPE NCC', 2), ('2026-02-08', 64500, 'Too Old', 1000)");
-    for (const ip of ['2.26.200.1', '185.199.108.1', '193.0.0.1', '193.0.8.1', '2001:4860:4805::1', '2001:4860:480c::1', '2606:4700:4f::1', '193.0.0.2']) {
+    db.run(
+      "INSERT INTO daily_asn (day, asn, name, visitors) VALUES ('2026-02-09', 3333, 'RIPE NCC', 2), ('2026-02-08', 64500, 'Too Old', 1000)",
+    );
+    for (const ip of [
+      '2.26.200.1',
+      '185.199.108.1',
+      '193.0.0.1',
+      '193.0.8.1',
+      '2001:4860:4805::1',
+      '2001:4860:480c::1',
+      '2606:4700:4f::1',
+      '193.0.0.2',
+    ]) {
       await view(t.board, '/', ip);
     }
     const top = (await detail(t.board)).top_asns as { asn: number; name: string; visitors: number }[];
     assert.equal(top.length, 10);
     assert.ok(!top.some((a) => a.asn === 64500));
-    assert.deepEqual(top.slice(0, 4).map((a) => [a.asn, a.visitors]), [[3333, 4], [15169, 4], [0, 3], [13335, 2]]);
+    assert.deepEqual(
+      top.slice(0, 4).map((a) => [a.asn, a.visitors]),
+      [
+        [3333, 4],
+        [15169, 4],
+        [0, 3],
+        [13335, 2],
+      ],
+    );
     assert.equal(top.find((a) => a.asn === 3333)!.name, 'Reseaux IP Europeens Network Coordination Centre (RIPE NCC)');
     for (let i = 1; i < top.length; i++) {
-      assert.ok(top[i - 1]!.visitors > top[i]!.visitors || (top[i - 1]!.visitors === top[i]!.visitors && top[i - 1]!.asn < top[i]!.asn));
+      assert.ok(
+        top[i - 1]!.visitors > top[i]!.visitors ||
+          (top[i - 1]!.visitors === top[i]!.visitors && top[i - 1]!.asn < top[i]!.asn),
+      );
     }
     // 11 ASNs had visitors (10 of the fixture, plus unknown): the one with fewest and the highest number is left out.
     assert.ok(!top.some((a) => a.asn === 209242));
@@ -458,7 +591,8 @@ describe('privacy', () => {
           const text = Buffer.isBuffer(value) ? value.toString('latin1') : String(value);
           for (const ip of ips) {
             assert.ok(!text.includes(ip), `${table}.${column} holds ${ip}`);
-            if (Buffer.isBuffer(value) && ip.includes('.')) assert.ok(!value.includes(packed(ip)), `${table}.${column} holds ${ip} packed`);
+            if (Buffer.isBuffer(value) && ip.includes('.'))
+              assert.ok(!value.includes(packed(ip)), `${table}.${column} holds ${ip} packed`);
           }
         }
       }

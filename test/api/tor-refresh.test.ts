@@ -45,7 +45,9 @@ function runAdmin(...args: string[]): Promise<{ code: number; stdout: string; st
 
 const exitsFile = () => join(dataDir, 'tor-exits.txt');
 
-test('tor-refresh writes the downloaded list with a header and leaves no temporary file', { timeout: 30_000 }, async () => {
+test('tor-refresh writes the downloaded list with a header and leaves no temporary file', {
+  timeout: 30_000,
+}, async () => {
   answer = { status: 200, type: 'text/plain', body: '185.220.101.1\n185.220.101.2\r\n\n2001:db8::7\n185.220.101.1\n' };
   const run = await runAdmin('tor-refresh', `${base}/list`);
   assert.equal(run.code, 0, run.stderr);

@@ -15,19 +15,37 @@ describe('user feed', () => {
     }
   });
 
-  test('lists the user\'s entries, replies included, newest first, 20 a page, then []', async () => {
+  test("lists the user's entries, replies included, newest first, 20 a page, then []", async () => {
     const client = visitor(t.board);
     const page0 = await client.get('/api/u/Anna%20Lena/feed/0');
     assert.equal(page0.status, 200, page0.text);
     assertDocumented(page0);
     const newestFirst = [...annas].reverse();
-    assert.deepEqual(page0.body.map((e: { pid: number }) => e.pid), newestFirst.slice(0, 20));
-    assert.ok(page0.body.some((e: { reply_to: number }) => e.reply_to !== 0), 'replies are included');
-    assert.ok(page0.body.every((e: { uid: number; username: string }) => e.uid === uidOf(t.board, 'Anna Lena') && e.username === 'Anna Lena'));
-    assert.deepEqual(Object.keys(page0.body[0]).filter((k) => k !== 'latest').sort(), entryFields);
+    assert.deepEqual(
+      page0.body.map((e: { pid: number }) => e.pid),
+      newestFirst.slice(0, 20),
+    );
+    assert.ok(
+      page0.body.some((e: { reply_to: number }) => e.reply_to !== 0),
+      'replies are included',
+    );
+    assert.ok(
+      page0.body.every(
+        (e: { uid: number; username: string }) => e.uid === uidOf(t.board, 'Anna Lena') && e.username === 'Anna Lena',
+      ),
+    );
+    assert.deepEqual(
+      Object.keys(page0.body[0])
+        .filter((k) => k !== 'latest')
+        .sort(),
+      entryFields,
+    );
 
     const page1 = await client.get('/api/u/Anna%20Lena/feed/1');
-    assert.deepEqual(page1.body.map((e: { pid: number }) => e.pid), newestFirst.slice(20));
+    assert.deepEqual(
+      page1.body.map((e: { pid: number }) => e.pid),
+      newestFirst.slice(20),
+    );
     const page2 = await client.get('/api/u/Anna%20Lena/feed/2');
     assert.equal(page2.status, 200);
     assert.deepEqual(page2.body, []);
@@ -46,11 +64,14 @@ describe('user feed', () => {
     const first = await visitor(t.board).get('/api/u/Anna%20Lena/feed/0');
     const second = await visitor(t.board).get('/api/u/Anna%20Lena/feed/1');
     const shown = [...first.body, ...second.body].map((e: { pid: number }) => e.pid);
-    assert.deepEqual(shown, [...annas].reverse().filter((pid) => !gone.includes(pid)));
+    assert.deepEqual(
+      shown,
+      [...annas].reverse().filter((pid) => !gone.includes(pid)),
+    );
     assert.equal(first.body.length, 20);
   });
 
-  test('shows only that user\'s entries', async () => {
+  test("shows only that user's entries", async () => {
     const answer = await visitor(t.board).get('/api/u/Bert/feed/0');
     assert.equal(answer.status, 200);
     assert.equal(answer.body.length, 2);

@@ -4,7 +4,17 @@ import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import sharp from 'sharp';
 import {
-  assertDocumented, accountRemovalDone, assertError, imageFixture, limitsOff, mediaFiles, password, photoExif, useBoard, type Client, type TestBoard,
+  assertDocumented,
+  accountRemovalDone,
+  assertError,
+  imageFixture,
+  limitsOff,
+  mediaFiles,
+  password,
+  photoExif,
+  useBoard,
+  type Client,
+  type TestBoard,
 } from '../helpers.ts';
 
 function userRow(board: TestBoard, username: string): { uid: number; last_login: number; avatar: string } | undefined {
@@ -33,7 +43,12 @@ describe('user info', () => {
       const answer = await t.board.client().get(`/api/u/${encodeURIComponent(name)}/info`);
       assert.equal(answer.status, 200, `${name}: ${answer.text}`);
       assertDocumented(answer);
-      assert.deepEqual(answer.body, { uid: userRow(t.board, 'Jürgen Maier')!.uid, username: 'Jürgen Maier', created_at: t.board.clock.now(), avatar: '' });
+      assert.deepEqual(answer.body, {
+        uid: userRow(t.board, 'Jürgen Maier')!.uid,
+        username: 'Jürgen Maier',
+        created_at: t.board.clock.now(),
+        avatar: '',
+      });
     }
   });
 
@@ -78,7 +93,10 @@ describe('rename', () => {
   });
 
   test('the old name is free again after a rename', async () => {
-    assert.equal((await t.board.client().post('/api/auth/newuser', { user: 'Carla', pass1: password, pass2: password })).status, 201);
+    assert.equal(
+      (await t.board.client().post('/api/auth/newuser', { user: 'Carla', pass1: password, pass2: password })).status,
+      201,
+    );
   });
 
   test("another user's name in any letter case answers 409 user.name_taken", async () => {
@@ -162,11 +180,23 @@ describe('avatar', () => {
     const stored = await sharp(join(t.board.config.mediaDir, answer.body.avatar), { animated: true }).metadata();
     assert.deepEqual([stored.format, stored.width, stored.pageHeight, stored.pages], ['gif', 256, 256, 3]);
 
-    const webp = await imageFixture({ format: 'webp', width: 500, height: 400, background: '#456', exif: { IFD0: { Make: 'X' } } });
+    const webp = await imageFixture({
+      format: 'webp',
+      width: 500,
+      height: 400,
+      background: '#456',
+      exif: { IFD0: { Make: 'X' } },
+    });
     const second = await uploadAvatar(client, webp, 'me.webp', 'image/webp');
     const storedWebp = await sharp(join(t.board.config.mediaDir, second.body.avatar)).metadata();
-    assert.deepEqual([storedWebp.format, storedWebp.width, storedWebp.height, storedWebp.exif], ['webp', 256, 256, undefined]);
-    assert.equal((await t.board.client().get(`/static/media/${second.body.avatar}`)).headers.get('content-type'), 'image/webp');
+    assert.deepEqual(
+      [storedWebp.format, storedWebp.width, storedWebp.height, storedWebp.exif],
+      ['webp', 256, 256, undefined],
+    );
+    assert.equal(
+      (await t.board.client().get(`/static/media/${second.body.avatar}`)).headers.get('content-type'),
+      'image/webp',
+    );
   });
 
   test('an image claiming more than 50 megapixels answers 413 upload.too_large before it is decoded', async () => {
@@ -190,7 +220,12 @@ describe('avatar', () => {
   test('a text file answers 400 upload.bad_type and writes nothing', async () => {
     const client = await t.board.client().signUp('Text Sender');
     const before = mediaFiles(t.board);
-    const answer = await uploadAvatar(client, Buffer.from('just some words, not a picture\n'.repeat(50)), 'me.jpg', 'image/jpeg');
+    const answer = await uploadAvatar(
+      client,
+      Buffer.from('just some words, not a picture\n'.repeat(50)),
+      'me.jpg',
+      'image/jpeg',
+    );
     assertError(answer, 400, 'upload.bad_type');
     assert.deepEqual(mediaFiles(t.board), before);
     assert.equal(userRow(t.board, 'Text Sender')!.avatar, '');
@@ -198,7 +233,9 @@ describe('avatar', () => {
 
   test('an SVG is not accepted as an avatar', async () => {
     const client = await t.board.client().signUp('Svg Sender');
-    const svg = Buffer.from('<svg xmlns="http://www.w3.org/2000/svg" width="300" height="300"><rect width="300" height="300" fill="red"/></svg>');
+    const svg = Buffer.from(
+      '<svg xmlns="http://www.w3.org/2000/svg" width="300" height="300"><rect width="300" height="300" fill="red"/></svg>',
+    );
     const answer = await uploadAvatar(client, svg, 'me.svg', 'image/svg+xml');
     assertError(answer, 400, 'upload.bad_type');
   });
@@ -208,7 +245,9 @@ describe('avatar', () => {
     const none = await client.postMultipart('/api/user/avatar', { note: 'hi' });
     assert.equal(none.status, 400);
     assert.equal(none.body.error.field, 'avatar');
-    const emptyPart = await client.postMultipart('/api/user/avatar', {}, [{ name: 'avatar', filename: '', data: Buffer.alloc(0) }]);
+    const emptyPart = await client.postMultipart('/api/user/avatar', {}, [
+      { name: 'avatar', filename: '', data: Buffer.alloc(0) },
+    ]);
     assert.equal(emptyPart.status, 400, 'an empty part without filename is no file');
     assert.equal(emptyPart.body.error.field, 'avatar');
     const urlencoded = await client.post('/api/user/avatar', { avatar: 'x' });
@@ -226,7 +265,9 @@ describe('avatar size limit', () => {
 
   test('a body over BOARD_MAX_UPLOAD answers 413 upload.too_large and writes nothing', async () => {
     const client = await t.board.client().signUp('Big Uploader');
-    const noise = await sharp(Buffer.from(Array.from({ length: 400 * 400 * 3 }, (_, i) => (i * 7919) % 251)), { raw: { width: 400, height: 400, channels: 3 } })
+    const noise = await sharp(Buffer.from(Array.from({ length: 400 * 400 * 3 }, (_, i) => (i * 7919) % 251)), {
+      raw: { width: 400, height: 400, channels: 3 },
+    })
       .png({ compressionLevel: 0 })
       .toBuffer();
     assert.ok(noise.length > 100_000);
@@ -275,16 +316,27 @@ describe('account deletion', () => {
     assert.equal((await t.board.client().get('/api/u/Leaving%20Lou/info')).status, 404);
     assert.equal((await t.board.client().post('/api/auth/login', { user: 'Leaving Lou', pass: password })).status, 401);
 
-    const again = await t.board.client().post('/api/auth/newuser', { user: 'leaving lou', pass1: password, pass2: password });
+    const again = await t.board
+      .client()
+      .post('/api/auth/newuser', { user: 'leaving lou', pass1: password, pass2: password });
     assert.equal(again.status, 201);
   });
 
   test('deletion removes pending reset links of the user', async () => {
     const client = await t.board.client().signUp('Reset Then Leave');
     const { uid } = userRow(t.board, 'Reset Then Leave')!;
-    t.board.app.services.db.run('INSERT INTO reset_links (token_hash, uid, created_at, expires) VALUES (?, ?, ?, ?)', Buffer.alloc(32, 7), uid, 0, t.board.clock.now() + 3600);
+    t.board.app.services.db.run(
+      'INSERT INTO reset_links (token_hash, uid, created_at, expires) VALUES (?, ?, ?, ?)',
+      Buffer.alloc(32, 7),
+      uid,
+      0,
+      t.board.clock.now() + 3600,
+    );
     assert.equal((await client.post('/api/user/delete', { pass1: password })).status, 200);
-    assert.equal(t.board.app.services.db.one<{ n: number }>('SELECT count(*) AS n FROM reset_links WHERE uid = ?', uid)!.n, 0);
+    assert.equal(
+      t.board.app.services.db.one<{ n: number }>('SELECT count(*) AS n FROM reset_links WHERE uid = ?', uid)!.n,
+      0,
+    );
   });
 
   test('deletion needs a session', async () => {

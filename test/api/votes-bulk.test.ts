@@ -6,7 +6,11 @@ describe('GET /api/entry/votes?pids= (extension: many tallies at once)', () => {
   const t = useBoard({ env: limitsOff, members: ['Anna', 'Bert'] });
   let pids: number[];
   before(async () => {
-    pids = [await post(t.members.Anna, 'Erste Frage'), await post(t.members.Anna, 'Zweite Frage'), await post(t.members.Anna, 'Dritte Frage')];
+    pids = [
+      await post(t.members.Anna, 'Erste Frage'),
+      await post(t.members.Anna, 'Zweite Frage'),
+      await post(t.members.Anna, 'Dritte Frage'),
+    ];
     await t.members.Bert.post(`/api/entry/${pids[0]}/vote`, { mode: 'yes' });
     await t.members.Bert.post(`/api/entry/${pids[1]}/vote`, { mode: 'no' });
     await t.members.Anna.post(`/api/entry/${pids[1]}/vote`, { mode: 'no' });
@@ -18,7 +22,9 @@ describe('GET /api/entry/votes?pids= (extension: many tallies at once)', () => {
     assert.equal(answer.status, 200, answer.text);
     assertDocumented(answer);
     assert.equal(answer.headers.get('content-type'), 'application/json; charset=utf-8');
-    const single = await Promise.all(order.map(async (pid) => (await t.members.Bert.get(`/api/entry/${pid}/votes`)).body));
+    const single = await Promise.all(
+      order.map(async (pid) => (await t.members.Bert.get(`/api/entry/${pid}/votes`)).body),
+    );
     assert.deepEqual(answer.body, single);
     assert.deepEqual(answer.body, [
       { pid: pids[2], yes: 0, no: 0, selected: 'none' },
@@ -27,10 +33,16 @@ describe('GET /api/entry/votes?pids= (extension: many tallies at once)', () => {
     ]);
   });
 
-  test('selected is the caller\'s own vote, and none without a session', async () => {
+  test("selected is the caller's own vote, and none without a session", async () => {
     const list = pids.join(',');
-    assert.deepEqual((await t.members.Anna.get(`/api/entry/votes?pids=${list}`)).body.map((t: { selected: string }) => t.selected), ['none', 'no', 'none']);
-    assert.deepEqual((await visitor(t.board).get(`/api/entry/votes?pids=${list}`)).body.map((t: { selected: string }) => t.selected), ['none', 'none', 'none']);
+    assert.deepEqual(
+      (await t.members.Anna.get(`/api/entry/votes?pids=${list}`)).body.map((t: { selected: string }) => t.selected),
+      ['none', 'no', 'none'],
+    );
+    assert.deepEqual(
+      (await visitor(t.board).get(`/api/entry/votes?pids=${list}`)).body.map((t: { selected: string }) => t.selected),
+      ['none', 'none', 'none'],
+    );
   });
 
   test('unknown pids are left out, a repeated pid is answered once, deleted entries keep their tally', async () => {

@@ -1,11 +1,25 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { assertDocumented, assertError, limitsOff, member, post, uidOf, useBoard, visitor, type TestBoard } from '../helpers.ts';
+import {
+  assertDocumented,
+  assertError,
+  limitsOff,
+  member,
+  post,
+  uidOf,
+  useBoard,
+  visitor,
+  type TestBoard,
+} from '../helpers.ts';
 
 type Mode = 'yes' | 'no';
 
 function storedVote(board: TestBoard, pid: number, username: string): Mode | 'none' {
-  const row = board.app.services.db.one<{ yes: number }>('SELECT yes FROM votes WHERE pid = ? AND uid = ?', pid, uidOf(board, username));
+  const row = board.app.services.db.one<{ yes: number }>(
+    'SELECT yes FROM votes WHERE pid = ? AND uid = ?',
+    pid,
+    uidOf(board, username),
+  );
   return row === undefined ? 'none' : row.yes ? 'yes' : 'no';
 }
 
@@ -32,7 +46,8 @@ describe('the vote state machine (docs/API.md "POST /api/entry/{pid}/vote"), row
   for (const [from, mode, to, name] of rows) {
     test(name, async () => {
       const pid = await post(t.members.Autorin, `Frage: ${name}`);
-      if (from !== 'none') assert.equal((await t.members.Wähler.post(`/api/entry/${pid}/vote`, { mode: from })).status, 200);
+      if (from !== 'none')
+        assert.equal((await t.members.Wähler.post(`/api/entry/${pid}/vote`, { mode: from })).status, 200);
       assert.equal(storedVote(t.board, pid, 'Wähler'), from);
 
       const answer = await t.members.Wähler.post(`/api/entry/${pid}/vote`, { mode });
@@ -52,14 +67,34 @@ describe('the vote state machine (docs/API.md "POST /api/entry/{pid}/vote"), row
 describe('votes', () => {
   const t = useBoard({ env: limitsOff, members: ['Anna', 'Bert', 'Cora'] });
 
-  test('selected is each caller\'s own vote, and none without a session or without a vote', async () => {
+  test("selected is each caller's own vote, and none without a session or without a vote", async () => {
     const pid = await post(t.members.Anna, 'Abstimmung');
     await t.members.Bert.post(`/api/entry/${pid}/vote`, { mode: 'yes' });
     await t.members.Cora.post(`/api/entry/${pid}/vote`, { mode: 'no' });
-    assert.deepEqual((await t.members.Bert.get(`/api/entry/${pid}/votes`)).body, { pid, yes: 1, no: 1, selected: 'yes' });
-    assert.deepEqual((await t.members.Cora.get(`/api/entry/${pid}/votes`)).body, { pid, yes: 1, no: 1, selected: 'no' });
-    assert.deepEqual((await t.members.Anna.get(`/api/entry/${pid}/votes`)).body, { pid, yes: 1, no: 1, selected: 'none' });
-    assert.deepEqual((await visitor(t.board).get(`/api/entry/${pid}/votes`)).body, { pid, yes: 1, no: 1, selected: 'none' });
+    assert.deepEqual((await t.members.Bert.get(`/api/entry/${pid}/votes`)).body, {
+      pid,
+      yes: 1,
+      no: 1,
+      selected: 'yes',
+    });
+    assert.deepEqual((await t.members.Cora.get(`/api/entry/${pid}/votes`)).body, {
+      pid,
+      yes: 1,
+      no: 1,
+      selected: 'no',
+    });
+    assert.deepEqual((await t.members.Anna.get(`/api/entry/${pid}/votes`)).body, {
+      pid,
+      yes: 1,
+      no: 1,
+      selected: 'none',
+    });
+    assert.deepEqual((await visitor(t.board).get(`/api/entry/${pid}/votes`)).body, {
+      pid,
+      yes: 1,
+      no: 1,
+      selected: 'none',
+    });
   });
 
   test('the author may vote on their own entry', async () => {
@@ -78,7 +113,12 @@ describe('votes', () => {
     }
     assertError(await t.members.Bert.post(`/api/entry/${pid}/vote`), 400, 'vote.invalid_mode');
     assert.equal(storedVote(t.board, pid, 'Bert'), 'no');
-    assert.deepEqual((await t.members.Bert.get(`/api/entry/${pid}/votes`)).body, { pid, yes: 1, no: 1, selected: 'no' });
+    assert.deepEqual((await t.members.Bert.get(`/api/entry/${pid}/votes`)).body, {
+      pid,
+      yes: 1,
+      no: 1,
+      selected: 'no',
+    });
   });
 
   test('multipart votes work like urlencoded ones', async () => {
@@ -91,7 +131,10 @@ describe('votes', () => {
   test('an unknown entry answers 404 entry.not_found, for reading and for voting', async () => {
     assertError(await visitor(t.board).get('/api/entry/987654/votes'), 404, 'entry.not_found');
     assertError(await t.members.Bert.post('/api/entry/987654/vote', { mode: 'yes' }), 404, 'entry.not_found');
-    assert.equal(t.board.app.services.db.one<{ n: number }>('SELECT count(*) AS n FROM votes WHERE pid = 987654')!.n, 0);
+    assert.equal(
+      t.board.app.services.db.one<{ n: number }>('SELECT count(*) AS n FROM votes WHERE pid = 987654')!.n,
+      0,
+    );
   });
 
   test('voting needs a session: 401 auth.required', async () => {
@@ -101,15 +144,27 @@ describe('votes', () => {
   });
 
   test('after many votes every tally equals the count of vote rows, and the statistics counters agree', async () => {
-    const pids = [await post(t.members.Anna, 'eins'), await post(t.members.Bert, 'zwei'), await post(t.members.Cora, 'drei')];
-    const voters = [t.members.Anna, t.members.Bert, t.members.Cora, await member(t.board, 'Dora'), await member(t.board, 'Emil')];
+    const pids = [
+      await post(t.members.Anna, 'eins'),
+      await post(t.members.Bert, 'zwei'),
+      await post(t.members.Cora, 'drei'),
+    ];
+    const voters = [
+      t.members.Anna,
+      t.members.Bert,
+      t.members.Cora,
+      await member(t.board, 'Dora'),
+      await member(t.board, 'Emil'),
+    ];
     const modes: Mode[] = ['yes', 'no'];
     let n = 0;
     for (let round = 0; round < 4; round++) {
       for (const [i, client] of voters.entries()) {
         for (const [j, pid] of pids.entries()) {
           n++;
-          const answer = await client.post(`/api/entry/${pid}/vote`, { mode: modes[(i * 7 + j * 3 + round * 5 + n) % 2]! });
+          const answer = await client.post(`/api/entry/${pid}/vote`, {
+            mode: modes[(i * 7 + j * 3 + round * 5 + n) % 2]!,
+          });
           assert.equal(answer.status, 200);
         }
       }
@@ -119,8 +174,12 @@ describe('votes', () => {
       assert.deepEqual({ yes: tally.yes, no: tally.no }, voteRowCounts(t.board, pid), `tally of ${pid}`);
     }
     const db = t.board.app.services.db;
-    const counters = Object.fromEntries(db.all<{ name: string; value: number }>('SELECT name, value FROM counters').map((c) => [c.name, c.value]));
-    const totals = db.one<{ yes: number; no: number }>('SELECT coalesce(sum(yes), 0) AS yes, coalesce(sum(1 - yes), 0) AS no FROM votes')!;
+    const counters = Object.fromEntries(
+      db.all<{ name: string; value: number }>('SELECT name, value FROM counters').map((c) => [c.name, c.value]),
+    );
+    const totals = db.one<{ yes: number; no: number }>(
+      'SELECT coalesce(sum(yes), 0) AS yes, coalesce(sum(1 - yes), 0) AS no FROM votes',
+    )!;
     assert.equal(counters.votes_yes, totals.yes);
     assert.equal(counters.votes_no, totals.no);
   });
@@ -151,22 +210,37 @@ describe('a database failure while voting or counting', () => {
       db.setFault(undefined);
     }
     assert.equal(storedVote(t.board, pid, 'Bert'), 'yes');
-    assert.deepEqual((await t.members.Bert.get(`/api/entry/${pid}/votes`)).body, { pid, yes: 1, no: 0, selected: 'yes' });
-    assert.ok(t.board.logs.some((line) => line.includes('disk I/O error')), 'the cause goes to the log');
+    assert.deepEqual((await t.members.Bert.get(`/api/entry/${pid}/votes`)).body, {
+      pid,
+      yes: 1,
+      no: 0,
+      selected: 'yes',
+    });
+    assert.ok(
+      t.board.logs.some((line) => line.includes('disk I/O error')),
+      'the cause goes to the log',
+    );
   });
 
   test('while reading a tally answers 500 internal, never zeros', async () => {
     const pid = await post(t.members.Anna, 'zählen');
     await t.members.Bert.post(`/api/entry/${pid}/vote`, { mode: 'yes' });
     const db = t.board.app.services.db;
-    db.setFault((sql) => (/FROM entries e LEFT JOIN votes/.test(sql) ? new Error('database disk image is malformed') : undefined));
+    db.setFault((sql) =>
+      /FROM entries e LEFT JOIN votes/.test(sql) ? new Error('database disk image is malformed') : undefined,
+    );
     try {
       assertError(await visitor(t.board).get(`/api/entry/${pid}/votes`), 500, 'internal');
       assertError(await t.members.Bert.get(`/api/entry/${pid}/votes`), 500, 'internal');
     } finally {
       db.setFault(undefined);
     }
-    assert.deepEqual((await visitor(t.board).get(`/api/entry/${pid}/votes`)).body, { pid, yes: 1, no: 0, selected: 'none' });
+    assert.deepEqual((await visitor(t.board).get(`/api/entry/${pid}/votes`)).body, {
+      pid,
+      yes: 1,
+      no: 0,
+      selected: 'none',
+    });
   });
 
   test('when the tally after a successful vote cannot be read, the answer is 500 (the vote itself stays)', async () => {

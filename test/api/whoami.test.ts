@@ -16,7 +16,10 @@ describe('GET /api/auth/whoami', () => {
       assert.equal(answer.headers.get('cache-control'), 'no-store');
     }
     const brief = visitor(t.board);
-    assert.equal((await brief.post('/api/auth/login', { user: 'Wer Bin Ich', pass: password, timeout: 60 })).status, 200);
+    assert.equal(
+      (await brief.post('/api/auth/login', { user: 'Wer Bin Ich', pass: password, timeout: 60 })).status,
+      200,
+    );
     t.board.clock.advance(61);
     assert.deepEqual((await brief.get('/api/auth/whoami')).body, { uid: 0 });
   });

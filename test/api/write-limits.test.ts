@@ -1,7 +1,18 @@
 import assert from 'node:assert/strict';
 import { before, describe, test } from 'node:test';
 import { writeLimitRules } from '../../lib/limits/write-limits.ts';
-import { assertError, day, imageFixture, member, post, useBoard, visitor, type Answer, type Client, type TestBoard } from '../helpers.ts';
+import {
+  assertError,
+  day,
+  imageFixture,
+  member,
+  post,
+  useBoard,
+  visitor,
+  type Answer,
+  type Client,
+  type TestBoard,
+} from '../helpers.ts';
 
 /** docs/API.md "Rate limits": the write limits per account and per address, the new-account brakes, the duplicate rule. */
 
@@ -13,7 +24,10 @@ function assertLimited(answer: Answer, note: string): number {
 }
 
 /** Sends `send` until it is refused; returns how many passed. Stops after `max`. */
-async function passesUntilRefused(send: (i: number) => Promise<Answer>, max: number): Promise<{ passed: number; refused: Answer | undefined }> {
+async function passesUntilRefused(
+  send: (i: number) => Promise<Answer>,
+  max: number,
+): Promise<{ passed: number; refused: Answer | undefined }> {
   for (let i = 0; i < max; i++) {
     const answer = await send(i);
     if (answer.status === 429) return { passed: i, refused: answer };
@@ -27,7 +41,12 @@ function moveToNoon(board: TestBoard): void {
 }
 
 const perMinute = (group: keyof typeof writeLimitRules, who: 'account' | 'address') =>
-  (writeLimitRules[group] as { account?: readonly (readonly [number, number])[]; address: readonly (readonly [number, number])[] })[who]![0]![0];
+  (
+    writeLimitRules[group] as {
+      account?: readonly (readonly [number, number])[];
+      address: readonly (readonly [number, number])[];
+    }
+  )[who]![0]![0];
 
 describe('write limits of an established account (older than a day)', () => {
   const t = useBoard({ members: ['Olga', 'Paul'] });
@@ -35,7 +54,10 @@ describe('write limits of an established account (older than a day)', () => {
 
   test('the 7th entry in a minute answers 429 rate.limited with Retry-After; a refused one does not count, and the next minute works', async () => {
     const olga = t.members.Olga;
-    const { passed, refused } = await passesUntilRefused((i) => olga.post('/api/entry/create', { content: `Beitrag Nummer ${i} von Olga` }), 20);
+    const { passed, refused } = await passesUntilRefused(
+      (i) => olga.post('/api/entry/create', { content: `Beitrag Nummer ${i} von Olga` }),
+      20,
+    );
     assert.equal(passed, perMinute('create', 'account'));
     const wait = assertLimited(refused!, 'the 7th create');
     assert.ok(wait <= 60);
@@ -64,11 +86,16 @@ describe('write limits of an established account (older than a day)', () => {
 
   test('the write limit comes right after the session: no session answers 401 and counts nothing; over the limit, even a malformed pid answers 429', async () => {
     const anonymous = visitor(t.board);
-    for (let i = 0; i < 30; i++) assertError(await anonymous.post('/api/entry/create', { content: 'ohne Konto' }), 401, 'auth.required');
+    for (let i = 0; i < 30; i++)
+      assertError(await anonymous.post('/api/entry/create', { content: 'ohne Konto' }), 401, 'auth.required');
     t.board.clock.advance(3600);
     const olga = t.members.Olga;
-    for (let i = 0; i < perMinute('create', 'account'); i++) assert.equal((await olga.post('/api/entry/create', { content: `Runde zwei, ${i}` })).status, 201);
-    assertLimited(await olga.post('/api/entry/create', { reply_to: 'x' }), 'over the limit, a malformed field is not even read');
+    for (let i = 0; i < perMinute('create', 'account'); i++)
+      assert.equal((await olga.post('/api/entry/create', { content: `Runde zwei, ${i}` })).status, 201);
+    assertLimited(
+      await olga.post('/api/entry/create', { reply_to: 'x' }),
+      'over the limit, a malformed field is not even read',
+    );
   });
 });
 
@@ -84,8 +111,13 @@ describe('write limits per address', () => {
     let refused: Answer | undefined;
     for (let round = 0; round < 6 && !refused; round++) {
       for (const [k, client] of accounts.entries()) {
-        const answer = await client.post('/api/entry/create', { content: `Adresse teilen, Runde ${round}, Konto ${k}` });
-        if (answer.status === 429) { refused = answer; break; }
+        const answer = await client.post('/api/entry/create', {
+          content: `Adresse teilen, Runde ${round}, Konto ${k}`,
+        });
+        if (answer.status === 429) {
+          refused = answer;
+          break;
+        }
         assert.equal(answer.status, 201, answer.text);
         created++;
       }
@@ -94,7 +126,11 @@ describe('write limits per address', () => {
     assertLimited(refused!, 'the address is full');
     const elsewhere = await member(t.board, 'Fay');
     t.board.clock.advance(day + 1);
-    assert.equal((await elsewhere.post('/api/entry/create', { content: 'von woanders' })).status, 201, 'another address is not held');
+    assert.equal(
+      (await elsewhere.post('/api/entry/create', { content: 'von woanders' })).status,
+      201,
+      'another address is not held',
+    );
   });
 
   test('registration: at most 50 a day per address (besides 20 a minute)', async () => {
@@ -103,7 +139,9 @@ describe('write limits per address', () => {
     let created = 0;
     for (let i = 0; i < 60; i++) {
       if (i > 0 && i % 20 === 0) t.board.clock.advance(61); // SPEC's 20 a minute is another limit
-      const answer = await t.board.client({ ip }).post('/api/auth/newuser', { user: `Neu ${i}`, pass1: 'ein langes Passwort', pass2: 'ein langes Passwort' });
+      const answer = await t.board
+        .client({ ip })
+        .post('/api/auth/newuser', { user: `Neu ${i}`, pass1: 'ein langes Passwort', pass2: 'ein langes Passwort' });
       if (answer.status === 429) {
         assertLimited(answer, 'registration number 51');
         break;
@@ -119,7 +157,10 @@ describe('new accounts (younger than 24 hours)', () => {
   const t = useBoard({ members: ['Nina', 'Nora'] });
 
   test('create at a third of the account limit', async () => {
-    const { passed, refused } = await passesUntilRefused((i) => t.members.Nina.post('/api/entry/create', { content: `Neu hier, Nummer ${i}` }), 20);
+    const { passed, refused } = await passesUntilRefused(
+      (i) => t.members.Nina.post('/api/entry/create', { content: `Neu hier, Nummer ${i}` }),
+      20,
+    );
     assert.equal(passed, Math.round(perMinute('create', 'account') / 3));
     assertLimited(refused!, 'a new account');
   });
@@ -132,12 +173,24 @@ describe('new accounts (younger than 24 hours)', () => {
     assert.ok(Number(link.headers.get('retry-after')) > 0 && Number(link.headers.get('retry-after')) <= 600);
     assert.match(link.body.error.message, /in (\d+ Minuten|einer Minute)/);
     t.board.clock.advance(61); // a refused entry counted against the create limit (a later check refused it)
-    const image = await nora.postMultipart('/api/entry/create', { content: '' }, [{ name: 'file', filename: 'a.png', data: await imageFixture({ format: 'png' }) }]);
+    const image = await nora.postMultipart('/api/entry/create', { content: '' }, [
+      { name: 'file', filename: 'a.png', data: await imageFixture({ format: 'png' }) },
+    ]);
     assertError(image, 429, 'rate.new_account');
-    assertError(await nora.post(`/api/entry/${pid}/edit`, { content: 'jetzt mit https://example.org/' }), 429, 'rate.new_account');
+    assertError(
+      await nora.post(`/api/entry/${pid}/edit`, { content: 'jetzt mit https://example.org/' }),
+      429,
+      'rate.new_account',
+    );
     t.board.clock.advance(600);
-    assert.equal((await nora.post(`/api/entry/${pid}/edit`, { content: 'jetzt mit https://example.org/' })).status, 200);
-    assert.equal((await nora.post('/api/entry/create', { content: 'und noch ein Link https://example.org/x' })).status, 201);
+    assert.equal(
+      (await nora.post(`/api/entry/${pid}/edit`, { content: 'jetzt mit https://example.org/' })).status,
+      200,
+    );
+    assert.equal(
+      (await nora.post('/api/entry/create', { content: 'und noch ein Link https://example.org/x' })).status,
+      201,
+    );
   });
 });
 
@@ -145,7 +198,10 @@ describe('BOARD_NEW_ACCOUNT_HOURS=0', () => {
   const t = useBoard({ env: { BOARD_NEW_ACCOUNT_HOURS: '0' }, members: ['Ines'] });
 
   test('no account counts as new: the full create limit, and links at once', async () => {
-    const { passed } = await passesUntilRefused((i) => t.members.Ines.post('/api/entry/create', { content: `Link Nummer ${i}: https://example.org/${i}` }), 20);
+    const { passed } = await passesUntilRefused(
+      (i) => t.members.Ines.post('/api/entry/create', { content: `Link Nummer ${i}: https://example.org/${i}` }),
+      20,
+    );
     assert.equal(passed, perMinute('create', 'account'));
   });
 });
@@ -158,13 +214,28 @@ describe('the same text twice', () => {
     const dora = t.members.Dora;
     const text = 'Kauft billige Uhren bei uns!';
     assert.equal((await dora.post('/api/entry/create', { content: text })).status, 201);
-    assertError(await dora.post('/api/entry/create', { content: `  ${text.toUpperCase()} ` }), 409, 'entry.duplicate', { exact: true, field: 'content' });
+    assertError(await dora.post('/api/entry/create', { content: `  ${text.toUpperCase()} ` }), 409, 'entry.duplicate', {
+      exact: true,
+      field: 'content',
+    });
     assert.equal((await dora.post('/api/entry/create', { content: 'Danke!' })).status, 201);
-    assert.equal((await dora.post('/api/entry/create', { content: 'Danke!' })).status, 201, 'under 10 characters: exempt');
+    assert.equal(
+      (await dora.post('/api/entry/create', { content: 'Danke!' })).status,
+      201,
+      'under 10 characters: exempt',
+    );
     const other = await member(t.board, 'Otto');
     t.board.clock.advance(day + 1);
-    assert.equal((await other.post('/api/entry/create', { content: text })).status, 201, 'another account may say the same');
-    assert.equal((await dora.post('/api/entry/create', { content: text })).status, 201, 'ten minutes later (the day moved) it is new again');
+    assert.equal(
+      (await other.post('/api/entry/create', { content: text })).status,
+      201,
+      'another account may say the same',
+    );
+    assert.equal(
+      (await dora.post('/api/entry/create', { content: text })).status,
+      201,
+      'ten minutes later (the day moved) it is new again',
+    );
   });
 
   test('a deleted entry does not count, and image-only entries are exempt', async () => {
@@ -175,7 +246,9 @@ describe('the same text twice', () => {
     assert.equal((await dora.post('/api/entry/create', { content: 'Ein Satz, der gelöscht wird.' })).status, 201);
     const image = await imageFixture({ format: 'png' });
     for (let i = 0; i < 2; i++) {
-      const answer = await dora.postMultipart('/api/entry/create', { content: '' }, [{ name: 'file', filename: 'a.png', data: image }]);
+      const answer = await dora.postMultipart('/api/entry/create', { content: '' }, [
+        { name: 'file', filename: 'a.png', data: image },
+      ]);
       assert.equal(answer.status, 201, answer.text);
     }
   });
@@ -187,7 +260,11 @@ describe('BOARD_LIMITS', () => {
 
     test('a new account posts 40 entries, links and the same text again at once', async () => {
       const lena = t.members.Lena;
-      for (let i = 0; i < 40; i++) assert.equal((await lena.post('/api/entry/create', { content: `Lasttest https://example.org/${i}` })).status, 201);
+      for (let i = 0; i < 40; i++)
+        assert.equal(
+          (await lena.post('/api/entry/create', { content: `Lasttest https://example.org/${i}` })).status,
+          201,
+        );
       assert.equal((await lena.post('/api/entry/create', { content: 'Lasttest https://example.org/0' })).status, 201);
     });
   });
@@ -197,7 +274,10 @@ describe('BOARD_LIMITS', () => {
     before(() => t.board.clock.advance(day + 1));
 
     test('an established account creates 3 a minute', async () => {
-      const { passed } = await passesUntilRefused((i) => t.members.Hans.post('/api/entry/create', { content: `halbe Grenze ${i}` }), 20);
+      const { passed } = await passesUntilRefused(
+        (i) => t.members.Hans.post('/api/entry/create', { content: `halbe Grenze ${i}` }),
+        20,
+      );
       assert.equal(passed, 3);
     });
   });

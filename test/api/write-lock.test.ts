@@ -15,9 +15,12 @@ describe('a write past the lock deadline', () => {
     const holder = await holdWriteLock(t.board.config.dbPath, 6500);
     const answer = await t.members.Anna.post('/api/entry/create', { content: 'wartet auf die Sperre' });
     assertError(answer, 500, 'internal');
-    assert.ok(t.board.logs.some((line) => line.includes('database is locked')), 'the log names the lock');
+    assert.ok(
+      t.board.logs.some((line) => line.includes('database is locked')),
+      'the log names the lock',
+    );
     await holder.released;
     assert.equal(t.board.app.services.db.one<{ n: number }>('SELECT count(*) AS n FROM entries')!.n, before);
-    assert.ok(await post(t.members.Anna, 'jetzt frei') > 0);
+    assert.ok((await post(t.members.Anna, 'jetzt frei')) > 0);
   });
 });

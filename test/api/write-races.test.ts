@@ -5,8 +5,22 @@ import { afterEach, describe, test } from 'node:test';
 import { accountArchive } from '../../lib/accounts/export.ts';
 import { makeContext, requireModerator } from '../../lib/http/context.ts';
 import {
-  assertError, imageFixture, imageGate, limitsOff, mediaFiles, modlogRows, password, post, runAdmin, sessionInDb, slowPost, uidOf, useBoard, visitor,
-  type Client, type TestBoard,
+  assertError,
+  imageFixture,
+  imageGate,
+  limitsOff,
+  mediaFiles,
+  modlogRows,
+  password,
+  post,
+  runAdmin,
+  sessionInDb,
+  slowPost,
+  uidOf,
+  useBoard,
+  visitor,
+  type Client,
+  type TestBoard,
 } from '../helpers.ts';
 
 /**
@@ -20,11 +34,17 @@ import {
 const ban = (moderator: Client, username: string, fields: Record<string, string | number>) =>
   moderator.post(`/api/mod/user/${encodeURIComponent(username)}/ban`, fields);
 
-const count = (board: TestBoard, sql: string, ...params: unknown[]) => board.app.services.db.one<{ n: number }>(sql, ...params)!.n;
+const count = (board: TestBoard, sql: string, ...params: unknown[]) =>
+  board.app.services.db.one<{ n: number }>(sql, ...params)!.n;
 
 describe('a write whose image is being scaled', () => {
   const gate = imageGate();
-  const t = useBoard({ env: limitsOff, start: { images: gate.images }, members: ['Anna', 'Bert'], moderators: ['Mia'] });
+  const t = useBoard({
+    env: limitsOff,
+    start: { images: gate.images },
+    members: ['Anna', 'Bert'],
+    moderators: ['Mia'],
+  });
   afterEach(() => gate.releaseAll());
 
   test('a create whose author is banned with purge meanwhile stores nothing: 401 auth.required, no entry row, no file', async () => {
@@ -40,8 +60,16 @@ describe('a write whose image is being scaled', () => {
     assert.equal(banned.status, 200, banned.text);
     held.release();
     assertError(await creating, 401, 'auth.required');
-    assert.equal(count(t.board, "SELECT count(*) AS n FROM entries WHERE content = 'Mit Bild, nach der Sperre'"), 0, 'no entry row');
-    assert.equal(count(t.board, 'SELECT count(*) AS n FROM entries WHERE uid = ? AND removed = 0', uidOf(t.board, 'Anna')), 0, 'nothing of Anna is live');
+    assert.equal(
+      count(t.board, "SELECT count(*) AS n FROM entries WHERE content = 'Mit Bild, nach der Sperre'"),
+      0,
+      'no entry row',
+    );
+    assert.equal(
+      count(t.board, 'SELECT count(*) AS n FROM entries WHERE uid = ? AND removed = 0', uidOf(t.board, 'Anna')),
+      0,
+      'nothing of Anna is live',
+    );
     assert.deepEqual(mediaFiles(t.board), filesBefore, 'the saved image is removed again');
   });
 
@@ -52,7 +80,9 @@ describe('a write whose image is being scaled', () => {
     const thiefSession = await otherSessionId(owner);
     const filesBefore = mediaFiles(t.board);
     const held = gate.holdNext('avatar');
-    const changing = thief.postMultipart('/api/user/avatar', {}, [{ name: 'avatar', filename: 'a.png', type: 'image/png', data: await imageFixture({ format: 'png' }) }]);
+    const changing = thief.postMultipart('/api/user/avatar', {}, [
+      { name: 'avatar', filename: 'a.png', type: 'image/png', data: await imageFixture({ format: 'png' }) },
+    ]);
     await held.reachedBy(changing);
     assert.equal((await owner.post(`/api/user/sessions/${thiefSession}/revoke`)).status, 200);
     held.release();
@@ -87,12 +117,17 @@ describe('a write whose body comes after its session ended', () => {
   test('an edit from an account banned meanwhile leaves the text as it was: 401 auth.required', async () => {
     const { Emil, Mia } = t.members;
     const pid = await post(Emil, 'Harmloser Text.');
-    const editing = slowPost(t.board, Emil, `/api/entry/${pid}/edit`, { content: 'Jetzt mit Werbung https://spam.example/' });
+    const editing = slowPost(t.board, Emil, `/api/entry/${pid}/edit`, {
+      content: 'Jetzt mit Werbung https://spam.example/',
+    });
     await editing.started;
     assert.equal((await ban(Mia, 'Emil', { reason: 'Werbung' })).status, 200);
     editing.finish();
     assertError(await editing.answer, 401, 'auth.required');
-    const row = t.board.app.services.db.one<{ content: string; edited_at: number }>('SELECT content, edited_at FROM entries WHERE pid = ?', pid)!;
+    const row = t.board.app.services.db.one<{ content: string; edited_at: number }>(
+      'SELECT content, edited_at FROM entries WHERE pid = ?',
+      pid,
+    )!;
     assert.deepEqual(row, { content: 'Harmloser Text.', edited_at: 0 });
   });
 
@@ -105,8 +140,15 @@ describe('a write whose body comes after its session ended', () => {
     assert.equal(demoted.code, 0, demoted.stderr);
     removing.finish();
     assertError(await removing.answer, 403, 'mod.required');
-    assert.equal(t.board.app.services.db.one<{ removed: number }>('SELECT removed FROM entries WHERE pid = ?', pid)!.removed, 0);
-    assert.equal(modlogRows(t.board).filter((row) => row.action === 'remove' && row.pid === pid).length, 0, 'no log row');
+    assert.equal(
+      t.board.app.services.db.one<{ removed: number }>('SELECT removed FROM entries WHERE pid = ?', pid)!.removed,
+      0,
+    );
+    assert.equal(
+      modlogRows(t.board).filter((row) => row.action === 'remove' && row.pid === pid).length,
+      0,
+      'no log row',
+    );
     assert.equal((await visitor(t.board).get(`/api/entry/${pid}/thread`)).body.entry.content, 'Soll bleiben.');
   });
 
@@ -121,11 +163,27 @@ describe('a write whose body comes after its session ended', () => {
     // Each with a body (an unknown field where the endpoint takes none): an empty POST would not wait
     // for one. The rename last: on code without the re-check it lands, and no later login by name would.
     const writes: { path: string; fields: Record<string, string>; unchanged(): void }[] = [
-      { path: '/api/user/mute', fields: { user: 'Carl' }, unchanged: () => assert.equal(count(t.board, 'SELECT count(*) AS n FROM mutes WHERE uid = ?', janUid), 0) },
-      { path: `/api/entry/${carlsPid}/bump`, fields: { x: '1' }, unchanged: () => assert.equal(count(t.board, 'SELECT bump_count AS n FROM entries WHERE pid = ?', carlsPid), 0) },
-      { path: `/api/entry/${ownPid}/delete`, fields: { x: '1' }, unchanged: () => assert.equal(count(t.board, 'SELECT deleted AS n FROM entries WHERE pid = ?', ownPid), 0) },
+      {
+        path: '/api/user/mute',
+        fields: { user: 'Carl' },
+        unchanged: () => assert.equal(count(t.board, 'SELECT count(*) AS n FROM mutes WHERE uid = ?', janUid), 0),
+      },
+      {
+        path: `/api/entry/${carlsPid}/bump`,
+        fields: { x: '1' },
+        unchanged: () => assert.equal(count(t.board, 'SELECT bump_count AS n FROM entries WHERE pid = ?', carlsPid), 0),
+      },
+      {
+        path: `/api/entry/${ownPid}/delete`,
+        fields: { x: '1' },
+        unchanged: () => assert.equal(count(t.board, 'SELECT deleted AS n FROM entries WHERE pid = ?', ownPid), 0),
+      },
       { path: '/api/user/notifications/read', fields: { x: '1' }, unchanged: () => assert.equal(unread(), 1) },
-      { path: '/api/user/rename', fields: { user: 'Dieb' }, unchanged: () => assert.equal(count(t.board, "SELECT count(*) AS n FROM users WHERE username = 'Jan'"), 1) },
+      {
+        path: '/api/user/rename',
+        fields: { user: 'Dieb' },
+        unchanged: () => assert.equal(count(t.board, "SELECT count(*) AS n FROM users WHERE username = 'Jan'"), 1),
+      },
     ];
     const answers: string[] = [];
     for (const write of writes) {
@@ -137,11 +195,16 @@ describe('a write whose body comes after its session ended', () => {
       assert.equal((await owner.post(`/api/user/sessions/${thiefSession}/revoke`)).status, 200);
       slow.finish();
       const answer = await slow.answer;
-      answers.push(`${write.path} ${answer.status} ${answer.status === 401 ? JSON.parse(answer.text).error.code : answer.text}`);
+      answers.push(
+        `${write.path} ${answer.status} ${answer.status === 401 ? JSON.parse(answer.text).error.code : answer.text}`,
+      );
     }
-    assert.deepEqual(answers, writes.map((write) => `${write.path} 401 auth.required`));
+    assert.deepEqual(
+      answers,
+      writes.map((write) => `${write.path} 401 auth.required`),
+    );
     for (const write of writes) write.unchanged();
-    assert.equal((await owner.get('/api/user/info')).body.username, 'Jan', 'the owner\'s session stays');
+    assert.equal((await owner.get('/api/user/info')).body.username, 'Jan', "the owner's session stays");
   });
 });
 
@@ -150,7 +213,10 @@ describe('the database a handler sees (ctx.app.db)', () => {
 
   /** A request's context as the pipeline makes it, for `cookie`. */
   const contextFor = (cookie: string) => {
-    const req = { headers: { cookie: `session=${cookie}` }, socket: { remoteAddress: '127.0.0.1' } } as unknown as IncomingMessage;
+    const req = {
+      headers: { cookie: `session=${cookie}` },
+      socket: { remoteAddress: '127.0.0.1' },
+    } as unknown as IncomingMessage;
     const res = { getHeader: () => undefined, setHeader: () => {}, once: () => {} } as unknown as ServerResponse;
     return makeContext(t.board.app.services, req, res, new URL('http://board.invalid/'));
   };
@@ -172,7 +238,12 @@ describe('the database a handler sees (ctx.app.db)', () => {
     assert.throws(() => ended.app.db.tx(() => ended.app.db.run(write, uid)), refused);
     assert.throws(() => ended.app.db.one(`${write} RETURNING uid`, uid), refused);
     // Two writes in one batch (one commit): only the one whose session ended is refused.
-    const batched = [ended.app.db.txBatched(() => ended.app.db.run(write, uid)), live.app.db.txBatched(() => live.app.db.run('UPDATE users SET last_login = 8 WHERE uid = ?', uidOf(t.board, 'Lena')))];
+    const batched = [
+      ended.app.db.txBatched(() => ended.app.db.run(write, uid)),
+      live.app.db.txBatched(() =>
+        live.app.db.run('UPDATE users SET last_login = 8 WHERE uid = ?', uidOf(t.board, 'Lena')),
+      ),
+    ];
     const [mine, other] = await Promise.allSettled(batched);
     assert.equal(mine?.status, 'rejected');
     assert.equal((mine as PromiseRejectedResult).reason.code, 'auth.required');
@@ -191,7 +262,10 @@ describe('the database a handler sees (ctx.app.db)', () => {
     requireModerator(ctx);
     assert.equal(ctx.app.db.run('UPDATE users SET last_login = last_login WHERE uid = ?', 0).changes, 0);
     db.run("UPDATE users SET role = '' WHERE uid = ?", uidOf(t.board, 'Mia'));
-    assert.throws(() => ctx.app.db.run('UPDATE users SET last_login = last_login WHERE uid = ?', 0), { status: 403, code: 'mod.required' });
+    assert.throws(() => ctx.app.db.run('UPDATE users SET last_login = last_login WHERE uid = ?', 0), {
+      status: 403,
+      code: 'mod.required',
+    });
   });
 
   test('a data export stops at its next page of rows once its session ended: the zip fails instead of going on', async () => {
@@ -200,11 +274,22 @@ describe('the database a handler sees (ctx.app.db)', () => {
     const ctx = contextFor(sessionInDb(db, uid, clock.now(), 3600, 'test'));
     const session = ctx.session()!;
     // What GET /api/user/export builds once its headers are out (lib/api/export.ts); then the owner ends the session.
-    const archive = accountArchive({ db: ctx.app.db, mediaDir: config.mediaDir, uid, user: { avatar: '' }, sessions: [], now: clock.now(), recheck: () => ctx.recheckSession() });
+    const archive = accountArchive({
+      db: ctx.app.db,
+      mediaDir: config.mediaDir,
+      uid,
+      user: { avatar: '' },
+      sessions: [],
+      now: clock.now(),
+      recheck: () => ctx.recheckSession(),
+    });
     db.run('DELETE FROM sessions WHERE public_id = ?', session.id);
-    await assert.rejects(async () => {
-      for await (const chunk of archive) void chunk;
-    }, { status: 401, code: 'auth.required' });
+    await assert.rejects(
+      async () => {
+        for await (const chunk of archive) void chunk;
+      },
+      { status: 401, code: 'auth.required' },
+    );
   });
 
   test('handlers reach the database only through their context: no module of lib/api or lib/pages opens one or takes the raw connection', () => {

@@ -52,7 +52,10 @@ describe('bench/seed.ts with 1,000 entries', () => {
     assert.equal(count('SELECT count(*) AS n FROM entries'), size.entries);
     assert.equal(count('SELECT count(*) AS n FROM votes'), size.votes);
     assert.equal(count('SELECT count(*) AS n FROM sessions'), size.sessions);
-    assert.deepEqual(rows.map((r) => r.pid), Array.from({ length: size.entries }, (_, i) => i + 1));
+    assert.deepEqual(
+      rows.map((r) => r.pid),
+      Array.from({ length: size.entries }, (_, i) => i + 1),
+    );
     assert.equal(count('SELECT count(*) AS n FROM users WHERE username = ?', benchUsername(1)), 1);
     assert.equal(byPid.get(hotThreadPid)!.reply_count, 150, 'the hot thread has 150 direct replies');
     assert.equal(stats.hot_thread_replies, 150);
@@ -61,8 +64,14 @@ describe('bench/seed.ts with 1,000 entries', () => {
     assert.ok(stats.max_depth! > 60, `some chains run deeper than 60 levels (max ${stats.max_depth})`);
     const topLevel = rows.filter((r) => r.reply_to === 0).length / rows.length;
     assert.ok(topLevel > 0.2 && topLevel < 0.4, `about 30 % top-level (${topLevel})`);
-    assert.ok(rows.some((r) => r.deleted), 'some deletions');
-    assert.ok(rows.some((r) => r.bump_count > 0), 'some bumps');
+    assert.ok(
+      rows.some((r) => r.deleted),
+      'some deletions',
+    );
+    assert.ok(
+      rows.some((r) => r.bump_count > 0),
+      'some bumps',
+    );
   });
 
   test('every reply points at an older entry; authors exist; deleted entries are blanked', () => {
@@ -71,10 +80,14 @@ describe('bench/seed.ts with 1,000 entries', () => {
       if (r.reply_to !== 0) {
         const parent = byPid.get(r.reply_to);
         assert.ok(parent, `parent of ${r.pid} exists`);
-        assert.ok(parent.created_at < r.created_at || (parent.created_at === r.created_at && parent.pid < r.pid), `parent of ${r.pid} is older`);
+        assert.ok(
+          parent.created_at < r.created_at || (parent.created_at === r.created_at && parent.pid < r.pid),
+          `parent of ${r.pid} is older`,
+        );
       }
       assert.ok(uids.has(r.uid), `author of ${r.pid} exists`);
-      if (r.deleted) assert.deepEqual([r.content, r.filepath, r.link], ['', '', ''], `deleted entry ${r.pid} is blanked`);
+      if (r.deleted)
+        assert.deepEqual([r.content, r.filepath, r.link], ['', '', ''], `deleted entry ${r.pid} is blanked`);
       else assert.notEqual(r.content, '', `live entry ${r.pid} has text`);
     }
   });
@@ -94,7 +107,8 @@ describe('bench/seed.ts with 1,000 entries', () => {
   });
 
   test('latest is the newest live descendant within 50 levels (created_at, then pid), skipped its distance − 1', () => {
-    const isNewer = (a: Row, b: Row | undefined) => !b || a.created_at > b.created_at || (a.created_at === b.created_at && a.pid > b.pid);
+    const isNewer = (a: Row, b: Row | undefined) =>
+      !b || a.created_at > b.created_at || (a.created_at === b.created_at && a.pid > b.pid);
     let withLatest = 0;
     let cutByTheLimit = 0;
     for (const r of rows) {
@@ -118,10 +132,13 @@ describe('bench/seed.ts with 1,000 entries', () => {
       if (beyond && isNewer(beyond, best?.row)) cutByTheLimit++;
     }
     assert.ok(withLatest > 100);
-    assert.ok(cutByTheLimit > 0, 'for some entries the newest descendant lies beyond 50 levels, so the limit is tested');
+    assert.ok(
+      cutByTheLimit > 0,
+      'for some entries the newest descendant lies beyond 50 levels, so the limit is tested',
+    );
   });
 
-  test('last_activity is the newest of its own and every descendant\'s creation and bump', () => {
+  test("last_activity is the newest of its own and every descendant's creation and bump", () => {
     // Walk newest first: every child is later than its parent, so a subtree is done before its root.
     const newest = new Map<number, number>();
     for (let i = rows.length - 1; i >= 0; i--) {
@@ -150,19 +167,28 @@ describe('bench/seed.ts with 1,000 entries', () => {
   });
 
   test('votes_yes and votes_no equal the vote rows; votes are by existing users', () => {
-    const tallies = new Map(db.all<{ pid: number; yes: number; no: number }>(
-      'SELECT pid, sum(yes) AS yes, sum(1 - yes) AS no FROM votes GROUP BY pid',
-    ).map((t) => [t.pid, t]));
+    const tallies = new Map(
+      db
+        .all<{ pid: number; yes: number; no: number }>(
+          'SELECT pid, sum(yes) AS yes, sum(1 - yes) AS no FROM votes GROUP BY pid',
+        )
+        .map((t) => [t.pid, t]),
+    );
     for (const r of rows) {
       const t = tallies.get(r.pid);
       assert.deepEqual([r.votes_yes, r.votes_no], [t?.yes ?? 0, t?.no ?? 0], `tally of ${r.pid}`);
     }
     assert.equal(count('SELECT count(*) AS n FROM votes v LEFT JOIN users u ON u.uid = v.uid WHERE u.uid IS NULL'), 0);
-    assert.equal(count('SELECT count(*) AS n FROM votes v LEFT JOIN entries e ON e.pid = v.pid WHERE e.pid IS NULL'), 0);
+    assert.equal(
+      count('SELECT count(*) AS n FROM votes v LEFT JOIN entries e ON e.pid = v.pid WHERE e.pid IS NULL'),
+      0,
+    );
   });
 
   test('counters equal COUNT(*) recomputations (entries, toplevel and replies count live ones)', () => {
-    const counters = Object.fromEntries(db.all<{ name: string; value: number }>('SELECT name, value FROM counters').map((c) => [c.name, c.value]));
+    const counters = Object.fromEntries(
+      db.all<{ name: string; value: number }>('SELECT name, value FROM counters').map((c) => [c.name, c.value]),
+    );
     const expected = {
       users: count('SELECT count(*) AS n FROM users'),
       entries: count('SELECT count(*) AS n FROM entries WHERE deleted = 0'),
@@ -187,24 +213,29 @@ describe('bench/seed.ts with 1,000 entries', () => {
     try {
       const info = await fetch(`${url}/api/user/info`, { headers: { cookie: `session=${benchSessionToken(1)}` } });
       assert.equal(info.status, 200, await info.clone().text());
-      const user = await info.json() as { uid: number; username: string };
+      const user = (await info.json()) as { uid: number; username: string };
       assert.deepEqual([user.uid, user.username], [1, benchUsername(1)]);
 
-      const anonymous = await fetch(`${url}/api/user/info`, { headers: { cookie: `session=${benchSessionToken(size.sessions + 1)}` } });
+      const anonymous = await fetch(`${url}/api/user/info`, {
+        headers: { cookie: `session=${benchSessionToken(size.sessions + 1)}` },
+      });
       assert.equal(anonymous.status, 401, 'only users 1..sessions have a session');
 
       const feed = await fetch(`${url}/api/entry/feed/0`);
       assert.equal(feed.status, 200);
-      const entries = await feed.json() as { pid: number; last_activity: number }[];
+      const entries = (await feed.json()) as { pid: number; last_activity: number }[];
       assert.equal(entries.length, 20);
       const order = db.all<{ pid: number }>(
         'SELECT pid FROM entries WHERE reply_to = 0 AND (deleted = 0 OR latest_pid <> 0) ORDER BY last_activity DESC, pid DESC LIMIT 20',
       );
-      assert.deepEqual(entries.map((e) => e.pid), order.map((e) => e.pid));
+      assert.deepEqual(
+        entries.map((e) => e.pid),
+        order.map((e) => e.pid),
+      );
 
       const thread = await fetch(`${url}/api/entry/${hotThreadPid}/thread`);
       assert.equal(thread.status, 200);
-      const body = await thread.json() as { entry: { reply_count: number }; replies: unknown[] };
+      const body = (await thread.json()) as { entry: { reply_count: number }; replies: unknown[] };
       assert.equal(body.entry.reply_count, 150);
       assert.equal(body.replies.length, 100);
     } finally {
@@ -223,7 +254,9 @@ describe('bench/seed.ts is deterministic', () => {
       for (const name of ['a.db', 'b.db']) {
         await seedBoard(join(dir, name), { entries: 300, users: 20, votes: 500, sessions: 1 });
         const seeded = openDb(join(dir, name));
-        const entries = seeded.all('SELECT pid, uid, reply_to, deleted, bump_count, latest_pid, latest_skipped, votes_yes, votes_no, content FROM entries ORDER BY pid');
+        const entries = seeded.all(
+          'SELECT pid, uid, reply_to, deleted, bump_count, latest_pid, latest_skipped, votes_yes, votes_no, content FROM entries ORDER BY pid',
+        );
         const votes = seeded.all('SELECT pid, uid, yes FROM votes ORDER BY pid, uid');
         shapes.push(JSON.stringify({ entries, votes }));
         await seeded.close();

@@ -22,14 +22,28 @@ interface Finding {
 /** Runs every axe rule (WCAG 2.x A and AA and best practices) on the page as it is; the serious and critical findings. */
 async function seriousFindings(page: Page): Promise<Finding[]> {
   if (!(await page.evaluate('typeof window.axe === "object"'))) await page.evaluate(axeSource);
-  const findings = await page.evaluate(`axe.run(document, { resultTypes: ['violations'] }).then((result) => result.violations.map((v) => ({
+  const findings =
+    (await page.evaluate(`axe.run(document, { resultTypes: ['violations'] }).then((result) => result.violations.map((v) => ({
     rule: v.id, impact: v.impact, help: v.help, where: v.nodes.slice(0, 4).map((node) => node.target.join(' ')),
-  })))`) as Finding[];
+  })))`)) as Finding[];
   return findings.filter((f) => f.impact === 'serious' || f.impact === 'critical');
 }
 
 /** Roles that take no name (WAI-ARIA 1.2, "name prohibited"): an aria-label or aria-labelledby on them reaches nobody. */
-const rolesWithoutName = new Set(['generic', 'paragraph', 'caption', 'code', 'deletion', 'emphasis', 'insertion', 'strong', 'subscript', 'superscript', 'none', 'presentation']);
+const rolesWithoutName = new Set([
+  'generic',
+  'paragraph',
+  'caption',
+  'code',
+  'deletion',
+  'emphasis',
+  'insertion',
+  'strong',
+  'subscript',
+  'superscript',
+  'none',
+  'presentation',
+]);
 
 /**
  * What axe lets pass but a screen reader loses (issue 30): a name given by aria-label or
@@ -42,12 +56,19 @@ async function lostSemantics(page: Page): Promise<string[]> {
   const { nodes } = await cdp.send('Accessibility.getFullAXTree');
   await cdp.detach();
   const byAria = (source: { attribute?: string; value?: unknown; superseded?: boolean }) =>
-    (source.attribute === 'aria-label' || source.attribute === 'aria-labelledby') && source.value !== undefined && !source.superseded;
-  const named = nodes.filter((node) => !node.ignored && rolesWithoutName.has(String(node.role?.value)) && node.name?.sources?.some(byAria));
-  const headings = await page.evaluate(`[...document.querySelectorAll(':is(summary, button, [role="button"]) :is(h1, h2, h3, h4, h5, h6, [role="heading"])')]
-    .map((el) => el.textContent)`) as string[];
+    (source.attribute === 'aria-label' || source.attribute === 'aria-labelledby') &&
+    source.value !== undefined &&
+    !source.superseded;
+  const named = nodes.filter(
+    (node) => !node.ignored && rolesWithoutName.has(String(node.role?.value)) && node.name?.sources?.some(byAria),
+  );
+  const headings =
+    (await page.evaluate(`[...document.querySelectorAll(':is(summary, button, [role="button"]) :is(h1, h2, h3, h4, h5, h6, [role="heading"])')]
+    .map((el) => el.textContent)`)) as string[];
   return [
-    ...named.map((node) => `a ${String(node.role?.value)} named "${String(node.name?.value)}" by aria-label or aria-labelledby`),
+    ...named.map(
+      (node) => `a ${String(node.role?.value)} named "${String(node.name?.value)}" by aria-label or aria-labelledby`,
+    ),
     ...headings.map((text) => `the heading "${text}" inside a summary or a button`),
   ];
 }
@@ -62,15 +83,25 @@ async function lostSemantics(page: Page): Promise<string[]> {
 describe('accessibility of every page (axe-core)', { skip: skipWithoutChromium }, () => {
   const t = useBrowserBoard({
     env: { ...limitsOff, BOARD_CONTACT: 'Matrix: @betrieb:example.org oder https://example.org/kontakt' },
-    moderators: ['Anna'], members: ['Bert', 'Cora'],
+    moderators: ['Anna'],
+    members: ['Bert', 'Cora'],
   });
   const pages: Record<string, string> = {};
 
   before(async () => {
     const { Anna: anna, Bert: bert, Cora: cora } = t.members;
-    const photo = await bert.postMultipart('/api/entry/create', { content: 'Gestern am See', alt: 'Ein Steg im Abendlicht' }, [
-      { name: 'file', filename: 'see.png', type: 'image/png', data: await imageFixture({ format: 'png', width: 400, height: 260, background: '#2a6f97' }) },
-    ]);
+    const photo = await bert.postMultipart(
+      '/api/entry/create',
+      { content: 'Gestern am See', alt: 'Ein Steg im Abendlicht' },
+      [
+        {
+          name: 'file',
+          filename: 'see.png',
+          type: 'image/png',
+          data: await imageFixture({ format: 'png', width: 400, height: 260, background: '#2a6f97' }),
+        },
+      ],
+    );
     assert.equal(photo.status, 201, photo.text);
     const root = await post(anna, 'Kennt jemand ein ruhiges Café mit WLAN? Mehr unter https://example.org/cafe');
     const middle = await post(bert, 'Das am Markt!', root);
@@ -84,13 +115,29 @@ describe('accessibility of every page (axe-core)', { skip: skipWithoutChromium }
     assert.equal((await anna.post(`/api/mod/entry/${spam}/remove`, { reason: 'Werbung' })).status, 200);
     assert.equal((await anna.post('/api/user/mute', { user: 'Cora' })).status, 200); // a folded card on Anna's pages
     Object.assign(pages, {
-      feed: '/', thread: `/e/${root}`, reply: `/e/${deepest}`, removed: `/e/${spam}`, profile: '/u/Bert', login: '/login', register: '/register',
-      reset: '/reset', settings: '/settings', stats: '/stats', mod: '/mod', modlog: '/modlog', notFound: '/gibt-es-nicht',
-      search: '/suche?q=ruhig', searchEmpty: '/suche?q=Tiefgarage', notifications: '/benachrichtigungen',
+      feed: '/',
+      thread: `/e/${root}`,
+      reply: `/e/${deepest}`,
+      removed: `/e/${spam}`,
+      profile: '/u/Bert',
+      login: '/login',
+      register: '/register',
+      reset: '/reset',
+      settings: '/settings',
+      stats: '/stats',
+      mod: '/mod',
+      modlog: '/modlog',
+      notFound: '/gibt-es-nicht',
+      search: '/suche?q=ruhig',
+      searchEmpty: '/suche?q=Tiefgarage',
+      notifications: '/benachrichtigungen',
     });
   });
 
-  for (const [width, scheme] of [[1280, 'light'], [390, 'dark']] as const) {
+  for (const [width, scheme] of [
+    [1280, 'light'],
+    [390, 'dark'],
+  ] as const) {
     for (const who of ['logged out', 'logged in'] as const) {
       test(`${who}, ${width} px (${scheme}): no serious or critical violation and no lost name or heading on any page`, async () => {
         let login: Client | undefined;
@@ -98,11 +145,17 @@ describe('accessibility of every page (axe-core)', { skip: skipWithoutChromium }
           login = t.board.client();
           assert.equal((await login.post('/api/auth/login', { user: 'Anna', pass: password })).status, 200);
         }
-        const { page, context } = await t.newPage({ width, height: width > 800 ? 900 : 844, colorScheme: scheme, as: login });
+        const { page, context } = await t.newPage({
+          width,
+          height: width > 800 ? 900 : 844,
+          colorScheme: scheme,
+          as: login,
+        });
         const problems: string[] = [];
         const lost: string[] = [];
         const check = async (what: string) => {
-          for (const f of await seriousFindings(page)) problems.push(`${what}: ${f.rule} (${f.impact}) ${f.help} at ${f.where.join(', ')}`);
+          for (const f of await seriousFindings(page))
+            problems.push(`${what}: ${f.rule} (${f.impact}) ${f.help} at ${f.where.join(', ')}`);
           for (const problem of await lostSemantics(page)) lost.push(`${what}: ${problem}`);
         };
         for (const [name, path] of Object.entries(pages)) {
@@ -113,8 +166,16 @@ describe('accessibility of every page (axe-core)', { skip: skipWithoutChromium }
         }
         // The states a page changes into.
         await openBoard(page, t.board, pages.feed!);
-        await page.locator('main article.entry:not(.entry-muted)').first().getByRole('button', { name: 'Mehr' }).click();
-        await page.locator('main article.entry:not(.entry-muted)').first().getByRole('button', { name: 'Antworten' }).click();
+        await page
+          .locator('main article.entry:not(.entry-muted)')
+          .first()
+          .getByRole('button', { name: 'Mehr' })
+          .click();
+        await page
+          .locator('main article.entry:not(.entry-muted)')
+          .first()
+          .getByRole('button', { name: 'Antworten' })
+          .click();
         if (who === 'logged in') await page.getByRole('button', { name: 'Neues Thema schreiben' }).click();
         await check('feed with "Mehr", a reply form and the composer open');
         await page.locator('.site-footer').getByRole('button', { name: 'Tastenkürzel' }).click();
@@ -134,7 +195,7 @@ describe('accessibility of every page (axe-core)', { skip: skipWithoutChromium }
     }
   }
 
-  test('the checks ran under the page\'s own CSP without a violation', () => {
+  test("the checks ran under the page's own CSP without a violation", () => {
     assert.equal(t.recorders.length, 4);
     for (const recorder of t.recorders) assertCleanConsole(recorder);
   });

@@ -10,7 +10,8 @@ import { holdRequests, openBoard, screenshotDir, skipWithoutChromium, useBrowser
 if (skipWithoutChromium) test('account browser tests', { skip: skipWithoutChromium }, () => {});
 
 const firefoxOnLinux = 'Mozilla/5.0 (X11; Linux x86_64; rv:128.0) Gecko/20100101 Firefox/128.0';
-const safariOnIphone = 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1';
+const safariOnIphone =
+  'Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1';
 
 /**
  * The settings page of issue 16 (docs/API.md "Account self-service") and the mutes in the feed and
@@ -61,8 +62,14 @@ describe('account self-service in a real browser', { skip: skipWithoutChromium }
     assert.equal(await page.getByText('Mozilla/5.0').count(), 0, 'no raw User-Agent anywhere');
     await page.screenshot({ path: join(shots, 'settings-sessions.png'), fullPage: true });
 
-    await items.filter({ hasText: 'Firefox auf Linux' }).getByRole('button', { name: /^Beenden/ }).click();
-    await page.locator('main .local-status').filter({ hasText: 'Die Anmeldung „Firefox auf Linux“ ist beendet.' }).waitFor();
+    await items
+      .filter({ hasText: 'Firefox auf Linux' })
+      .getByRole('button', { name: /^Beenden/ })
+      .click();
+    await page
+      .locator('main .local-status')
+      .filter({ hasText: 'Die Anmeldung „Firefox auf Linux“ ist beendet.' })
+      .waitFor();
     assert.equal((await laptop.get('/api/user/info')).status, 401);
     assert.equal((await phone.get('/api/user/info')).status, 200);
 
@@ -108,7 +115,11 @@ describe('account self-service in a real browser', { skip: skipWithoutChromium }
     await change.arrived();
     await assertWaitsFocused(submit);
     await change.release();
-    await page.locator('.field', { has: page.getByLabel('Aktuelles Passwort') }).locator('.field-error').filter({ hasText: /falsch/ }).waitFor();
+    await page
+      .locator('.field', { has: page.getByLabel('Aktuelles Passwort') })
+      .locator('.field-error')
+      .filter({ hasText: /falsch/ })
+      .waitFor();
     assert.equal(await focused(page.getByLabel('Aktuelles Passwort')), true, 'the error takes the focus to its field');
     assert.equal(await submit.getAttribute('aria-disabled'), null);
   });
@@ -116,12 +127,15 @@ describe('account self-service in a real browser', { skip: skipWithoutChromium }
   test('the password change asks for the current password first, names each bad field, and ends the other sessions', async () => {
     const other = await annaElsewhere(firefoxOnLinux);
     await settings();
-    const errorOf = (label: string) => page.locator('.field', { has: page.getByLabel(label, { exact: true }) }).locator('.field-error');
+    const errorOf = (label: string) =>
+      page.locator('.field', { has: page.getByLabel(label, { exact: true }) }).locator('.field-error');
     await page.getByLabel('Aktuelles Passwort').fill('nicht mein Passwort');
     await page.getByLabel('Neues Passwort', { exact: true }).fill('ein neues Passwort 1');
     await page.getByLabel('Neues Passwort wiederholen').fill('ein neues Passwort 1');
     await page.getByRole('button', { name: 'Passwort ändern' }).click();
-    await errorOf('Aktuelles Passwort').filter({ hasText: /falsch/ }).waitFor();
+    await errorOf('Aktuelles Passwort')
+      .filter({ hasText: /falsch/ })
+      .waitFor();
     await page.getByLabel('Aktuelles Passwort').fill(password);
     await errorOf('Aktuelles Passwort').waitFor({ state: 'hidden' });
     await page.getByLabel('Neues Passwort wiederholen').fill('ein anderes Passwort');
@@ -129,18 +143,28 @@ describe('account self-service in a real browser', { skip: skipWithoutChromium }
     await errorOf('Neues Passwort wiederholen').filter({ hasText: 'stimmen nicht überein' }).waitFor();
     await page.getByLabel('Neues Passwort wiederholen').fill('ein neues Passwort 1');
     await page.getByRole('button', { name: 'Passwort ändern' }).click();
-    await page.locator('main .local-status').filter({ hasText: 'Dein Passwort ist geändert. Alle anderen Anmeldungen sind beendet.' }).waitFor();
+    await page
+      .locator('main .local-status')
+      .filter({ hasText: 'Dein Passwort ist geändert. Alle anderen Anmeldungen sind beendet.' })
+      .waitFor();
     assert.equal(await page.getByLabel('Aktuelles Passwort').inputValue(), '');
     assert.equal((await other.get('/api/user/info')).status, 401, 'the other session ended');
-    await page.getByRole('list', { name: 'Deine Anmeldungen' }).getByRole('listitem').filter({ hasText: 'Diese Anmeldung' }).waitFor();
+    await page
+      .getByRole('list', { name: 'Deine Anmeldungen' })
+      .getByRole('listitem')
+      .filter({ hasText: 'Diese Anmeldung' })
+      .waitFor();
     assert.equal(await page.getByRole('list', { name: 'Deine Anmeldungen' }).getByRole('listitem').count(), 1);
     const fresh = visitor(t.board);
     assert.equal((await fresh.post('/api/auth/login', { user: 'Anna', pass: 'ein neues Passwort 1' })).status, 200);
   });
 
-  test('the data export downloads as a zip with the account\'s name and date', async () => {
+  test("the data export downloads as a zip with the account's name and date", async () => {
     await settings();
-    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('link', { name: 'Daten herunterladen (ZIP)' }).click()]);
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('link', { name: 'Daten herunterladen (ZIP)' }).click(),
+    ]);
     assert.match(download.suggestedFilename(), /^board-Anna-\d{4}-\d{2}-\d{2}\.zip$/);
     const bytes = readFileSync((await download.path())!);
     assert.equal(bytes.subarray(0, 4).toString('latin1'), 'PK\u0003\u0004');
@@ -149,7 +173,9 @@ describe('account self-service in a real browser', { skip: skipWithoutChromium }
 
   test('muting from an entry folds that account\'s entries in feed and threads for this reader only; "anzeigen" unfolds one', async () => {
     const loud = (await t.members.Bert.post('/api/entry/create', { content: 'Bert ist sehr laut' })).body.pid as number;
-    const reply = (await t.members.Bert.post('/api/entry/create', { content: 'Bert antwortet auch laut', reply_to: loud })).body.pid as number;
+    const reply = (
+      await t.members.Bert.post('/api/entry/create', { content: 'Bert antwortet auch laut', reply_to: loud })
+    ).body.pid as number;
     await openBoard(page, t.board, '/');
     const card = page.locator(`article#e${loud}`);
     await card.getByRole('button', { name: 'Mehr' }).click();
@@ -191,7 +217,10 @@ describe('account self-service in a real browser', { skip: skipWithoutChromium }
     await mutes.getByRole('link', { name: 'Bert' }).waitFor();
     await page.screenshot({ path: join(shots, 'settings-mutes.png'), fullPage: true });
     await mutes.getByRole('button', { name: 'Stummschaltung von Bert aufheben' }).click();
-    await page.locator('main .local-status').filter({ hasText: 'Die Stummschaltung von Bert ist aufgehoben.' }).waitFor();
+    await page
+      .locator('main .local-status')
+      .filter({ hasText: 'Die Stummschaltung von Bert ist aufgehoben.' })
+      .waitFor();
     assert.equal(await mutes.getByRole('listitem').count(), 0);
     await openBoard(page, t.board, '/');
     assert.equal(await page.locator('.entry-muted').count(), 0);
@@ -202,7 +231,12 @@ describe('account self-service in a real browser', { skip: skipWithoutChromium }
     await page.locator('.profile-tools .local-status').filter({ hasText: 'Bert ist stummgeschaltet' }).waitFor();
     await openBoard(page, t.board, '/');
     await page.locator('.entry-muted').first().waitFor();
-    assert.deepEqual((await (await context.request.get(`${t.board.url}/api/user/mutes`)).json()).map((m: { username: string }) => m.username), ['Bert']);
+    assert.deepEqual(
+      (await (await context.request.get(`${t.board.url}/api/user/mutes`)).json()).map(
+        (m: { username: string }) => m.username,
+      ),
+      ['Bert'],
+    );
   });
 
   t.testCleanRecords();

@@ -24,14 +24,17 @@ describe('the front end: contact, titles, keys', { skip: skipWithoutChromium }, 
     const hint = login.locator('main .forgotten');
     await hint.filter({ hasText: 'Passwort vergessen?' }).filter({ hasText: 'Link zum Zurücksetzen' }).waitFor();
     await hint.filter({ hasText: 'Matrix: @betrieb:example.org oder' }).waitFor();
-    assert.equal(await hint.getByRole('link', { name: 'https://example.org/kontakt' }).getAttribute('href'), 'https://example.org/kontakt');
+    assert.equal(
+      await hint.getByRole('link', { name: 'https://example.org/kontakt' }).getAttribute('href'),
+      'https://example.org/kontakt',
+    );
     const footer = login.locator('.site-footer .footer-contact');
     assert.equal(await footer.textContent(), `Kontakt zum Betrieb: ${contact}`);
     await footer.getByRole('link', { name: 'https://example.org/kontakt' }).waitFor();
     await visitor.context.close();
   });
 
-  test('10: every view has its own title; an entry\'s and a profile\'s match the format of their server-rendered head', async () => {
+  test("10: every view has its own title; an entry's and a profile's match the format of their server-rendered head", async () => {
     const long = 'Wer hat Lust, am Samstag beim Aufräumen im Stadtpark zu helfen? Handschuhe und Säcke sind da.';
     const pid = await post(t.members.Anna, long);
     const reply = await post(t.members.Anna, '  Ich  komme\nmit zwei Freunden ', pid);
@@ -59,7 +62,7 @@ describe('the front end: contact, titles, keys', { skip: skipWithoutChromium }, 
     // Titles follow client-side navigation too.
     await openBoard(page, t.board, '/');
     await page.locator('#nav').getByRole('link', { name: 'Statistik' }).click();
-    await waitInPage(page, "document.title === 'Statistik – Das Board'", 'the statistics page\'s title');
+    await waitInPage(page, "document.title === 'Statistik – Das Board'", "the statistics page's title");
   });
 
   test('11: j and k move between entries, r replies to the chosen one, ? lists the keys; none fire while typing, and they can be switched off', async () => {
@@ -88,7 +91,13 @@ describe('the front end: contact, titles, keys', { skip: skipWithoutChromium }, 
     await page.keyboard.press('?');
     const dialog = page.getByRole('dialog', { name: 'Tastenkürzel' });
     await dialog.waitFor();
-    for (const what of ['zum nächsten Beitrag', 'zum vorigen Beitrag', 'auf den gewählten Beitrag antworten', 'diese Liste zeigen']) await dialog.getByText(what).waitFor();
+    for (const what of [
+      'zum nächsten Beitrag',
+      'zum vorigen Beitrag',
+      'auf den gewählten Beitrag antworten',
+      'diese Liste zeigen',
+    ])
+      await dialog.getByText(what).waitFor();
     await dialog.getByLabel('Tastenkürzel verwenden').uncheck();
     await page.keyboard.press('Escape');
     await dialog.waitFor({ state: 'hidden' });

@@ -10,7 +10,12 @@ import { makePng, openBoard, screenshotDir, skipWithoutChromium, useBrowserBoard
 if (skipWithoutChromium) test('dead-end browser tests', { skip: skipWithoutChromium }, () => {});
 
 /** Box of an element in the page, for "does it fit, does it cover". */
-interface Box { x: number; y: number; width: number; height: number }
+interface Box {
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+}
 
 function overlaps(a: Box, b: Box): boolean {
   return a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
@@ -59,8 +64,14 @@ describe('no dead ends for a new user', { skip: skipWithoutChromium }, () => {
     await offer.getByRole('link', { name: 'anmelden' }).waitFor();
     await page.locator(`article#e${target} .login-offer a:focus`).waitFor(); // focus moved to the way on
     const back = `/?seite=2#e${target}`;
-    assert.equal(await offer.getByRole('link', { name: 'anmelden' }).getAttribute('href'), `/login?weiter=${encodeURIComponent(back)}`);
-    assert.equal(await offer.getByRole('link', { name: 'ein Konto anlegen' }).getAttribute('href'), `/register?weiter=${encodeURIComponent(back)}`);
+    assert.equal(
+      await offer.getByRole('link', { name: 'anmelden' }).getAttribute('href'),
+      `/login?weiter=${encodeURIComponent(back)}`,
+    );
+    assert.equal(
+      await offer.getByRole('link', { name: 'ein Konto anlegen' }).getAttribute('href'),
+      `/register?weiter=${encodeURIComponent(back)}`,
+    );
     assert.deepEqual(voteRequests, [], 'no request that can only fail');
     assert.equal(await page.locator('#status').textContent(), '', 'no error toast');
 
@@ -112,7 +123,7 @@ describe('no dead ends for a new user', { skip: skipWithoutChromium }, () => {
     await nameError.waitFor({ state: 'hidden' });
   });
 
-  test('3: a message belongs to its page: an action\'s shows in its card, covers nothing on a phone, is read out, and a navigation clears it', async () => {
+  test("3: a message belongs to its page: an action's shows in its card, covers nothing on a phone, is read out, and a navigation clears it", async () => {
     const pid = await post(t.members.Bert, 'Ein Beitrag, den man melden kann. '.repeat(4));
     const page = await open(390, true);
     await openBoard(page, t.board, `/e/${pid}`);
@@ -128,14 +139,24 @@ describe('no dead ends for a new user', { skip: skipWithoutChromium }, () => {
     assert.equal(await region.getAttribute('role'), 'status');
     assert.equal(await region.getAttribute('aria-live'), 'polite');
     assert.equal(await region.textContent(), 'Danke! Die Meldung ist eingegangen.');
-    assert.equal(await region.evaluate((el) => el.getBoundingClientRect().width <= 1), true, 'the region itself is not drawn over the page');
+    assert.equal(
+      await region.evaluate((el) => el.getBoundingClientRect().width <= 1),
+      true,
+      'the region itself is not drawn over the page',
+    );
     // Nothing covers the card: at the centre of every action button the button itself is hit.
-    for (const button of await card.locator(':scope > .entry-actions > button, :scope > .entry-actions .votes button').all()) {
+    for (const button of await card
+      .locator(':scope > .entry-actions > button, :scope > .entry-actions .votes button')
+      .all()) {
       const r = (await button.boundingBox())!;
-      const hit = await page.evaluate(`document.elementFromPoint(${r.x + r.width / 2}, ${r.y + r.height / 2})?.closest('button')?.textContent`);
+      const hit = await page.evaluate(
+        `document.elementFromPoint(${r.x + r.width / 2}, ${r.y + r.height / 2})?.closest('button')?.textContent`,
+      );
       assert.equal(hit, await button.textContent());
     }
-    const fixed = await page.evaluate("[...document.querySelectorAll('body *')].filter((el) => getComputedStyle(el).position === 'fixed' && el.getClientRects().length > 0 && el.textContent).length");
+    const fixed = await page.evaluate(
+      "[...document.querySelectorAll('body *')].filter((el) => getComputedStyle(el).position === 'fixed' && el.getClientRects().length > 0 && el.textContent).length",
+    );
     assert.equal(fixed, 0, 'no fixed message box on top of the page');
     await page.screenshot({ path: join(shots, 'phone-report-message.png') });
 
@@ -173,8 +194,13 @@ describe('no dead ends for a new user', { skip: skipWithoutChromium }, () => {
       const { context, page } = await t.newPage({ width, height: 900, as: t.members.Bert });
       await openBoard(page, t.board, '/');
       const row = page.locator(`article#e${own} > .entry-actions`);
-      const buttonsOf = (actions: typeof row) => actions.locator(':scope > button, :scope > .votes > button, :scope > .more > button');
-      const middles = (els: { getBoundingClientRect(): { top: number; height: number } }[]) => els.map((el) => { const r = el.getBoundingClientRect(); return r.top + r.height / 2; });
+      const buttonsOf = (actions: typeof row) =>
+        actions.locator(':scope > button, :scope > .votes > button, :scope > .more > button');
+      const middles = (els: { getBoundingClientRect(): { top: number; height: number } }[]) =>
+        els.map((el) => {
+          const r = el.getBoundingClientRect();
+          return r.top + r.height / 2;
+        });
       const oneLine = (ys: number[]) => Math.max(...ys) - Math.min(...ys) < 6;
       // The thread's card and its newest reply's narrower card below it.
       for (const actions of [row, page.locator(`.thread-item:has(article#e${own}) .latest article > .entry-actions`)]) {
@@ -187,8 +213,11 @@ describe('no dead ends for a new user', { skip: skipWithoutChromium }, () => {
         assert.ok(oneLine(all), `1280px: the whole row is one line (${all.join(', ')})`);
       }
       await row.getByRole('button', { name: 'Mehr' }).click();
-      for (const name of [/Hochholen/, 'Melden', 'Bearbeiten', 'Löschen']) await row.locator('.more-list').getByRole('button', { name }).waitFor();
-      const overflow = await page.evaluate('document.documentElement.scrollWidth - document.documentElement.clientWidth');
+      for (const name of [/Hochholen/, 'Melden', 'Bearbeiten', 'Löschen'])
+        await row.locator('.more-list').getByRole('button', { name }).waitFor();
+      const overflow = await page.evaluate(
+        'document.documentElement.scrollWidth - document.documentElement.clientWidth',
+      );
       assert.equal(overflow, 0, `${width}px: no sideways scrolling`);
       await page.screenshot({ path: join(shots, `actions-${width}.png`) });
       await row.getByRole('button', { name: 'Mehr' }).press('Escape');
@@ -235,7 +264,11 @@ describe('no dead ends for a new user', { skip: skipWithoutChromium }, () => {
     await alt.waitFor();
     await alt.fill('x'.repeat(301));
     await page.getByRole('button', { name: 'Veröffentlichen' }).click();
-    await page.locator('.field', { has: alt }).locator('.field-error').filter({ hasText: 'höchstens 300 Zeichen' }).waitFor();
+    await page
+      .locator('.field', { has: alt })
+      .locator('.field-error')
+      .filter({ hasText: 'höchstens 300 Zeichen' })
+      .waitFor();
     await alt.fill('Ein Innenhof mit blühendem Kirschbaum und zwei Fahrrädern');
     await page.getByRole('button', { name: 'Veröffentlichen' }).click();
     const image = page.locator('article.entry', { hasText: 'Unser Hof im Frühling' }).locator('img.entry-image');
@@ -243,7 +276,9 @@ describe('no dead ends for a new user', { skip: skipWithoutChromium }, () => {
     assert.equal(await image.getAttribute('alt'), 'Ein Innenhof mit blühendem Kirschbaum und zwei Fahrrädern');
     assert.equal(await alt.isHidden(), true, 'the form is empty again');
 
-    const pid = Number((await page.locator('article.entry', { hasText: 'Unser Hof im Frühling' }).getAttribute('data-pid'))!);
+    const pid = Number(
+      (await page.locator('article.entry', { hasText: 'Unser Hof im Frühling' }).getAttribute('data-pid'))!,
+    );
     await card(pid).getByRole('button', { name: 'Mehr' }).click();
     await card(pid).getByRole('button', { name: 'Bearbeiten' }).click();
     const editAlt = card(pid).getByLabel('Bildbeschreibung (optional)');
@@ -252,7 +287,9 @@ describe('no dead ends for a new user', { skip: skipWithoutChromium }, () => {
     await card(pid).getByRole('button', { name: 'Speichern' }).click();
     await card(pid).locator('img.entry-image[alt="Ein Innenhof mit Kirschbaum"]').waitFor();
 
-    const plain = await t.members.Anna.postMultipart('/api/entry/create', { content: 'Ohne Beschreibung' }, [{ name: 'file', filename: 'b.png', type: 'image/png', data: readFileSync(png) }]);
+    const plain = await t.members.Anna.postMultipart('/api/entry/create', { content: 'Ohne Beschreibung' }, [
+      { name: 'file', filename: 'b.png', type: 'image/png', data: readFileSync(png) },
+    ]);
     assert.equal(plain.status, 201, plain.text);
     await page.reload();
     assert.equal(await card(plain.body.pid).locator('img.entry-image').getAttribute('alt'), 'Bild von Anna');

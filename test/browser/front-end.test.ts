@@ -3,7 +3,15 @@ import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { BrowserContext, Locator, Page } from 'playwright-core';
 import { eventually, limitsOff, password, post, resetToken } from '../helpers.ts';
-import { holdRequests, makePng, newRecordedContext, openBoard, screenshotDir, skipWithoutChromium, useBrowserBoard } from '../helpers/browser.ts';
+import {
+  holdRequests,
+  makePng,
+  newRecordedContext,
+  openBoard,
+  screenshotDir,
+  skipWithoutChromium,
+  useBrowserBoard,
+} from '../helpers/browser.ts';
 
 // Counted as skipped in the summary too, not only as a skipped suite.
 if (skipWithoutChromium) test('browser tests', { skip: skipWithoutChromium }, () => {});
@@ -20,7 +28,8 @@ describe('the front end in a real browser', { skip: skipWithoutChromium }, () =>
   const status = () => page.locator('#status');
   const nav = () => page.locator('#nav');
   const shot = (name: string) => page.screenshot({ path: join(shots, `${name}.png`), fullPage: true });
-  const pidOf = (content: string) => db().one<{ pid: number }>('SELECT pid FROM entries WHERE content = ?', content)!.pid;
+  const pidOf = (content: string) =>
+    db().one<{ pid: number }>('SELECT pid FROM entries WHERE content = ?', content)!.pid;
 
   /** Opens the "Mehr" list of an entry's less-used actions (bump, report, edit, delete). */
   async function openMore(pid: number, on: Page = page): Promise<void> {
@@ -55,7 +64,8 @@ describe('the front end in a real browser', { skip: skipWithoutChromium }, () =>
     await page.getByLabel('Passwort', { exact: true }).fill('kurz');
     await page.getByLabel('Passwort wiederholen').fill('anders');
     await page.getByRole('button', { name: 'Konto anlegen' }).click();
-    const errorOf = (label: string) => page.locator('.field', { has: page.getByLabel(label, { exact: true }) }).locator('.field-error');
+    const errorOf = (label: string) =>
+      page.locator('.field', { has: page.getByLabel(label, { exact: true }) }).locator('.field-error');
     await errorOf('Benutzername').filter({ hasText: '3 bis 32 Zeichen' }).waitFor();
     await errorOf('Passwort').filter({ hasText: 'mindestens 10 Zeichen' }).waitFor();
     await errorOf('Passwort wiederholen').filter({ hasText: 'stimmen nicht überein' }).waitFor();
@@ -87,11 +97,22 @@ describe('the front end in a real browser', { skip: skipWithoutChromium }, () =>
     assert.equal(await toggle.getAttribute('aria-expanded'), 'false');
     assert.equal(await page.getByLabel('Dein Beitrag').isHidden(), true, 'folded at first');
     assert.equal(await heading.evaluate((el) => el.tagName), 'H2');
-    assert.equal(await heading.evaluate((el) => el.closest('summary, button') === null), true, 'no control around the heading');
+    assert.equal(
+      await heading.evaluate((el) => el.closest('summary, button') === null),
+      true,
+      'no control around the heading',
+    );
     await toggle.press('Enter');
     await page.getByLabel('Dein Beitrag').waitFor();
     assert.equal(await toggle.getAttribute('aria-expanded'), 'true');
-    assert.equal(await page.locator(`#${await toggle.getAttribute('aria-controls')}`).getByLabel('Dein Beitrag').count(), 1, 'the button names what it unfolds');
+    assert.equal(
+      await page
+        .locator(`#${await toggle.getAttribute('aria-controls')}`)
+        .getByLabel('Dein Beitrag')
+        .count(),
+      1,
+      'the button names what it unfolds',
+    );
     await toggle.press('Space');
     await page.getByLabel('Dein Beitrag').waitFor({ state: 'hidden' });
     assert.equal(await toggle.getAttribute('aria-expanded'), 'false');
@@ -138,7 +159,10 @@ describe('the front end in a real browser', { skip: skipWithoutChromium }, () =>
   });
 
   async function eventuallyPid(content: string): Promise<number> {
-    await eventually(() => db().one('SELECT 1 FROM entries WHERE content = ?', content) !== undefined, `entry "${content}"`);
+    await eventually(
+      () => db().one('SELECT 1 FROM entries WHERE content = ?', content) !== undefined,
+      `entry "${content}"`,
+    );
     return pidOf(content);
   }
 
@@ -154,22 +178,34 @@ describe('the front end in a real browser', { skip: skipWithoutChromium }, () =>
     await page.locator('#replies-heading').filter({ hasText: '1 Antwort' }).waitFor();
 
     // Bert answers the reply: a grandchild, so the feed shows the way to the 1 reply in between above it.
-    const deep = await t.members.Bert.post('/api/entry/create', { content: 'Bert antwortet tiefer', reply_to: replyPid });
+    const deep = await t.members.Bert.post('/api/entry/create', {
+      content: 'Bert antwortet tiefer',
+      reply_to: replyPid,
+    });
     assert.equal(deep.status, 201);
     await card(replyPid).locator('.entry-time').click();
-    await page.locator('.breadcrumb').getByRole('link', { name: /Anna: Mein erstes Bild/ }).waitFor();
-    await page.locator('.breadcrumb [aria-current="page"]').filter({ hasText: 'Anna: Meine Antwort im Thema' }).waitFor();
+    await page
+      .locator('.breadcrumb')
+      .getByRole('link', { name: /Anna: Mein erstes Bild/ })
+      .waitFor();
+    await page
+      .locator('.breadcrumb [aria-current="page"]')
+      .filter({ hasText: 'Anna: Meine Antwort im Thema' })
+      .waitFor();
     await page.locator('.replies').locator(`#e${deep.body.pid}`).waitFor();
 
     await nav().getByRole('link', { name: 'Neueste' }).click();
     const latest = page.locator('.thread-item', { has: card(root) }).locator('.latest');
     await latest.locator(`#e${deep.body.pid}`).filter({ hasText: 'Bert antwortet tiefer' }).waitFor();
     await latest.getByRole('link', { name: '1 weitere Antwort dazwischen ansehen' }).waitFor();
-    assert.equal(await latest.getByRole('link', { name: '1 weitere Antwort dazwischen ansehen' }).getAttribute('href'), `/e/${replyPid}`);
+    assert.equal(
+      await latest.getByRole('link', { name: '1 weitere Antwort dazwischen ansehen' }).getAttribute('href'),
+      `/e/${replyPid}`,
+    );
     await shot('thread-latest');
   });
 
-  test('a reply from the card\'s own reply form', async () => {
+  test("a reply from the card's own reply form", async () => {
     const pid = await post(t.members.Bert, 'Bert fragt etwas');
     await page.reload();
     const toggle = card(pid).locator('.entry-actions').getByRole('button', { name: 'Antworten' });
@@ -203,7 +239,10 @@ describe('the front end in a real browser', { skip: skipWithoutChromium }, () =>
 
     await page.reload();
     await card(pid).locator('.vote-yes[aria-pressed="false"]').filter({ hasText: 'Ja 1' }).waitFor();
-    assert.ok(t.recorders[0]!.requests.some((url) => url.includes('/api/entry/votes?pids=')), 'tallies come in one bulk request');
+    assert.ok(
+      t.recorders[0]!.requests.some((url) => url.includes('/api/entry/votes?pids=')),
+      'tallies come in one bulk request',
+    );
   });
 
   test('<main> is aria-busy while a page loads, and only then: a vote in flight leaves the page readable', async () => {
@@ -239,10 +278,16 @@ describe('the front end in a real browser', { skip: skipWithoutChromium }, () =>
     await bump.click();
     await status().filter({ hasText: 'nach oben geholt' }).waitFor();
     await card(old).locator('.bump[aria-disabled="true"]').waitFor();
-    await card(old).locator('.bump-info').filter({ hasText: /^wieder möglich (morgen|in 24 Stunden)$/ }).waitFor();
+    await card(old)
+      .locator('.bump-info')
+      .filter({ hasText: /^wieder möglich (morgen|in 24 Stunden)$/ })
+      .waitFor();
     assert.equal(db().one<{ bump_count: number }>('SELECT bump_count FROM entries WHERE pid = ?', old)!.bump_count, 1);
     await page.reload();
-    assert.equal(await page.locator('.entry-list > li').first().locator('article').first().getAttribute('id'), `e${old}`);
+    assert.equal(
+      await page.locator('.entry-list > li').first().locator('article').first().getAttribute('id'),
+      `e${old}`,
+    );
     await card(old).locator('.badge').filter({ hasText: '1× hochgeholt' }).waitFor();
     await openMore(old);
     await card(old).locator('.bump-info').filter({ hasText: 'wieder möglich' }).waitFor();
@@ -253,7 +298,9 @@ describe('the front end in a real browser', { skip: skipWithoutChromium }, () =>
     await openMore(fresh);
     await card(fresh).locator('.bump[aria-disabled="false"]').waitFor();
     assert.equal((await t.members.Bert.post(`/api/entry/${fresh}/bump`)).status, 200);
-    await card(fresh).getByRole('button', { name: /Hochholen/ }).click();
+    await card(fresh)
+      .getByRole('button', { name: /Hochholen/ })
+      .click();
     await status().filter({ hasText: 'noch nicht wieder hochgeholt' }).waitFor();
     await card(fresh).locator('.bump-info').filter({ hasText: 'wieder möglich' }).waitFor();
   });
@@ -267,7 +314,10 @@ describe('the front end in a real browser', { skip: skipWithoutChromium }, () =>
     await card(pid).getByRole('button', { name: 'Meldung senden' }).click();
     await status().filter({ hasText: 'Meldung ist eingegangen' }).waitFor();
     await card(pid).locator('.entry-panel form').waitFor({ state: 'detached' });
-    assert.deepEqual(db().one('SELECT reason, closed_at FROM reports WHERE pid = ?', pid), { reason: 'Unfreundlich', closed_at: 0 });
+    assert.deepEqual(db().one('SELECT reason, closed_at FROM reports WHERE pid = ?', pid), {
+      reason: 'Unfreundlich',
+      closed_at: 0,
+    });
   });
 
   test('edit and delete are offered on own entries only', async () => {
@@ -282,7 +332,10 @@ describe('the front end in a real browser', { skip: skipWithoutChromium }, () =>
     await card(mine).getByRole('button', { name: 'Speichern' }).click();
     await card(mine).locator('.entry-text').filter({ hasText: 'Meine verbesserte Antwort' }).waitFor();
     await status().filter({ hasText: 'Änderung gespeichert' }).waitFor();
-    assert.equal(db().one<{ content: string }>('SELECT content FROM entries WHERE pid = ?', mine)!.content, 'Meine verbesserte Antwort');
+    assert.equal(
+      db().one<{ content: string }>('SELECT content FROM entries WHERE pid = ?', mine)!.content,
+      'Meine verbesserte Antwort',
+    );
 
     await openMore(mine);
     await card(mine).getByRole('button', { name: 'Bearbeiten' }).click();
@@ -313,13 +366,17 @@ describe('the front end in a real browser', { skip: skipWithoutChromium }, () =>
     await page.waitForURL(`${t.board.url}/?seite=2`);
     await page.getByRole('heading', { level: 1, name: 'Neueste Themen, Seite 2' }).waitFor();
     await page.locator('article.entry', { hasText: 'Mein erstes Bild' }).waitFor();
-    assert.equal(await page.getByRole('button', { name: 'Neues Thema schreiben' }).count(), 0, 'new threads are written on the first page');
+    assert.equal(
+      await page.getByRole('button', { name: 'Neues Thema schreiben' }).count(),
+      0,
+      'new threads are written on the first page',
+    );
     await page.getByRole('link', { name: '← Neuere' }).click();
     await page.locator('article.entry', { hasText: 'Füllthema 20' }).waitFor();
     assert.equal(new URL(page.url()).search, '');
   });
 
-  test('the profile shows avatar, member since and the user\'s entries', async () => {
+  test("the profile shows avatar, member since and the user's entries", async () => {
     await nav().getByRole('link', { name: 'Anna' }).click();
     await page.getByRole('heading', { level: 1, name: 'Anna' }).waitFor();
     await page.getByText(/^Mitglied seit \d{1,2}\. \S+ \d{4}$/).waitFor();
@@ -394,7 +451,11 @@ describe('the front end in a real browser', { skip: skipWithoutChromium }, () =>
     // The fragment of the page address itself never goes over the wire; no other address may hold the token.
     const sent = t.recorders[0]!.requests.map((url) => url.split('#')[0]!);
     assert.equal(sent.filter((url) => url.includes(token)).length, 0, 'no URL carried the token');
-    assert.equal(bodies.filter((body) => body.includes(`token=${token}`)).length, 3, 'check and both resets sent it in the body');
+    assert.equal(
+      bodies.filter((body) => body.includes(`token=${token}`)).length,
+      3,
+      'check and both resets sent it in the body',
+    );
 
     await openBoard(page, t.board, `/reset#${token}`);
     await page.getByText('ungültig, abgelaufen oder schon benutzt').waitFor();
@@ -408,7 +469,11 @@ describe('the front end in a real browser', { skip: skipWithoutChromium }, () =>
       await page.getByText('Die Statistik ist noch nicht verfügbar.').waitFor();
       return;
     }
-    await page.locator('.stat', { hasText: 'Mitglieder' }).locator('dd').filter({ hasText: String(detail.body.users) }).waitFor();
+    await page
+      .locator('.stat', { hasText: 'Mitglieder' })
+      .locator('dd')
+      .filter({ hasText: String(detail.body.users) })
+      .waitFor();
     assert.equal(await page.locator('svg.chart polyline').count(), 2);
     assert.equal(await page.locator('svg.chart .chart-impressions circle').count(), 30);
     await page.getByText('IP Geolocation by DB-IP').waitFor(); // the CC BY 4.0 attribution with its sources
@@ -445,7 +510,8 @@ describe('the front end in a real browser', { skip: skipWithoutChromium }, () =>
     });
     const probes: string[] = [];
     visitor.page.on('response', (response) => {
-      if (new URL(response.url()).pathname.startsWith('/api/auth/')) probes.push(`${new URL(response.url()).pathname} ${response.status()}`);
+      if (new URL(response.url()).pathname.startsWith('/api/auth/'))
+        probes.push(`${new URL(response.url()).pathname} ${response.status()}`);
     });
     for (const path of ['/', '/login', '/u/Bert', '/stats']) {
       await openBoard(visitor.page, t.board, path);
@@ -478,11 +544,18 @@ describe('the front end in a real browser', { skip: skipWithoutChromium }, () =>
   test('the phone layout: no sideways scrolling on the feed and a thread', async () => {
     const phone = await t.newPage({ width: 390, height: 844, colorScheme: 'dark' });
     const small = phone.page;
-    const paths = { feed: '/', thread: `/e/${pidOf('Mein erstes Bild, mehr unter https://example.org/info.')}`, stats: '/stats', login: '/login' };
+    const paths = {
+      feed: '/',
+      thread: `/e/${pidOf('Mein erstes Bild, mehr unter https://example.org/info.')}`,
+      stats: '/stats',
+      login: '/login',
+    };
     for (const [name, path] of Object.entries(paths)) {
       await openBoard(small, t.board, path);
       await small.locator('main h1').waitFor();
-      const overflow = await small.evaluate('document.documentElement.scrollWidth - document.documentElement.clientWidth');
+      const overflow = await small.evaluate(
+        'document.documentElement.scrollWidth - document.documentElement.clientWidth',
+      );
       assert.equal(overflow, 0, `horizontal overflow on ${path}`);
       await small.screenshot({ path: join(shots, `phone-dark-${name}.png`), fullPage: true });
     }
@@ -504,7 +577,10 @@ describe('the front end in a real browser', { skip: skipWithoutChromium }, () =>
   test('without BOARD_CONTACT the login page says to ask whoever runs the board for a reset link, and the footer names no contact', async () => {
     const visitor = await t.newPage();
     await openBoard(visitor.page, t.board, '/login');
-    await visitor.page.locator('main .forgotten').filter({ hasText: 'Frag die Person, die dieses Board betreibt' }).waitFor();
+    await visitor.page
+      .locator('main .forgotten')
+      .filter({ hasText: 'Frag die Person, die dieses Board betreibt' })
+      .waitFor();
     assert.equal(await visitor.page.locator('.footer-contact').count(), 0);
     await visitor.context.close();
   });
@@ -517,13 +593,27 @@ describe('the front end in a real browser', { skip: skipWithoutChromium }, () =>
     await nav().getByRole('link', { name: 'Bert' }).waitFor();
     assert.equal(page.url(), `${t.board.url}/`);
     await openBoard(page, t.board, '/login?weiter=/%09/evil.example');
-    assert.equal(await page.getByRole('link', { name: 'Weiter' }).getAttribute('href').then((href) => new URL(href!, t.board.url).href), `${t.board.url}/`);
+    assert.equal(
+      await page
+        .getByRole('link', { name: 'Weiter' })
+        .getAttribute('href')
+        .then((href) => new URL(href!, t.board.url).href),
+      `${t.board.url}/`,
+    );
     await openBoard(page, t.board, '/login?weiter=/stats');
-    assert.equal(await page.getByRole('link', { name: 'Weiter' }).getAttribute('href').then((href) => new URL(href!, t.board.url).href), `${t.board.url}/stats`);
+    assert.equal(
+      await page
+        .getByRole('link', { name: 'Weiter' })
+        .getAttribute('href')
+        .then((href) => new URL(href!, t.board.url).href),
+      `${t.board.url}/stats`,
+    );
   });
 
   test('link text is isolated and bidi controls never reach the page', async () => {
-    const pid = (await t.members.Bert.post('/api/entry/create', { content: 'Rechnung: \u202ehttps://example.org/fdp.exe' })).body.pid as number;
+    const pid = (
+      await t.members.Bert.post('/api/entry/create', { content: 'Rechnung: \u202ehttps://example.org/fdp.exe' })
+    ).body.pid as number;
     await openBoard(page, t.board, `/e/${pid}`);
     const text = card(pid).locator('.entry-text');
     await text.locator('a bdi').filter({ hasText: 'https://example.org/fdp.exe' }).waitFor();

@@ -30,15 +30,22 @@ describe('media files opened directly in Chromium', { skip: skipWithoutChromium 
     await board?.close();
   });
 
-  test('an entry image shows whole, centred by the browser\'s own viewer, and the policy reports nothing', async () => {
-    const created = await anna.postMultipart('/api/entry/create', { content: 'Bild' }, [{ name: 'file', filename: 'a.png', data: await imageFixture({ format: 'png', width: 64, height: 48 }) }]);
+  test("an entry image shows whole, centred by the browser's own viewer, and the policy reports nothing", async () => {
+    const created = await anna.postMultipart('/api/entry/create', { content: 'Bild' }, [
+      { name: 'file', filename: 'a.png', data: await imageFixture({ format: 'png', width: 64, height: 48 }) },
+    ]);
     assert.equal(created.status, 201, created.text);
     const { context, recorder } = await newRecordedContext(browser);
     try {
       const page = await context.newPage();
       const answer = await page.goto(`${board.url}/static/media/${created.body.filepath}`);
       assert.equal(answer?.status(), 200);
-      assert.deepEqual(await page.evaluate('(() => { const img = document.querySelector("img"); return [img.naturalWidth, img.naturalHeight]; })()'), [64, 48]);
+      assert.deepEqual(
+        await page.evaluate(
+          '(() => { const img = document.querySelector("img"); return [img.naturalWidth, img.naturalHeight]; })()',
+        ),
+        [64, 48],
+      );
       const box = await page.locator('img').boundingBox();
       assert.ok(box && box.x > 0, `centred by the viewer's inline style (x ${box?.x})`);
       assertCleanConsole(recorder);
@@ -51,8 +58,14 @@ describe('media files opened directly in Chromium', { skip: skipWithoutChromium 
     const media = board.config.mediaDir;
     mkdirSync(join(media, 'a'), { recursive: true });
     mkdirSync(join(media, 'preview'), { recursive: true });
-    writeFileSync(join(media, 'a', 'x.html'), '<!doctype html><title>x</title><script>document.title = "pwned"; fetch("/api/user/info")</script>');
-    writeFileSync(join(media, 'preview', 'y.svg'), '<svg xmlns="http://www.w3.org/2000/svg"><script>document.title = "pwned"</script></svg>');
+    writeFileSync(
+      join(media, 'a', 'x.html'),
+      '<!doctype html><title>x</title><script>document.title = "pwned"; fetch("/api/user/info")</script>',
+    );
+    writeFileSync(
+      join(media, 'preview', 'y.svg'),
+      '<svg xmlns="http://www.w3.org/2000/svg"><script>document.title = "pwned"</script></svg>',
+    );
     const { context, recorder } = await newRecordedContext(browser);
     try {
       const page = await context.newPage();
@@ -61,7 +74,11 @@ describe('media files opened directly in Chromium', { skip: skipWithoutChromium 
         assert.equal(answer?.status(), 404, path);
         assert.notEqual(await page.title(), 'pwned', path);
       }
-      assert.deepEqual(recorder.requests.filter((url) => url.includes('/api/user/info')), [], 'no script asked who the visitor is');
+      assert.deepEqual(
+        recorder.requests.filter((url) => url.includes('/api/user/info')),
+        [],
+        'no script asked who the visitor is',
+      );
     } finally {
       await context.close();
     }

@@ -60,7 +60,10 @@ describe('moderation in a real browser', { skip: skipWithoutChromium }, () => {
     await item.locator('.queue-result').filter({ hasText: 'Entfernt. Die Meldungen sind geschlossen.' }).waitFor();
     await item.getByText('Von der Moderation entfernt: Werbung für Uhren').waitFor();
     await page.locator('#nav').getByRole('link', { name: 'Moderation', exact: true }).waitFor();
-    assert.deepEqual(db().one('SELECT removed, removed_reason FROM entries WHERE pid = ?', pid), { removed: 1, removed_reason: 'Werbung für Uhren' });
+    assert.deepEqual(db().one('SELECT removed, removed_reason FROM entries WHERE pid = ?', pid), {
+      removed: 1,
+      removed_reason: 'Werbung für Uhren',
+    });
     await page.screenshot({ path: join(shots, 'mod-queue.png'), fullPage: true });
   });
 
@@ -73,7 +76,7 @@ describe('moderation in a real browser', { skip: skipWithoutChromium }, () => {
     assert.equal(await page.getByText('Kauft billige Uhren').count(), 0, 'the text is gone from the page');
   });
 
-  test('a visitor finds the moderation log in the footer and reads the line, without a moderator\'s name', async () => {
+  test("a visitor finds the moderation log in the footer and reads the line, without a moderator's name", async () => {
     const page = pages.visitor!;
     await openBoard(page, t.board, '/');
     await page.locator('footer').getByRole('link', { name: 'Moderationsprotokoll' }).click();
@@ -85,7 +88,7 @@ describe('moderation in a real browser', { skip: skipWithoutChromium }, () => {
     assert.equal(await row.getByRole('button', { name: 'Wiederherstellen' }).count(), 0, 'only moderators can undo');
   });
 
-  test('a ban from /mod ends the banned user\'s open session: their next action asks them to log in', async () => {
+  test("a ban from /mod ends the banned user's open session: their next action asks them to log in", async () => {
     const pid = await post(t.members.Bert, 'Ihr seid alle doof');
     await t.board.client().post(`/api/entry/${pid}/report`, { reason: 'Beleidigung' });
     const bert = pages.bert!;
@@ -100,7 +103,10 @@ describe('moderation in a real browser', { skip: skipWithoutChromium }, () => {
     await item.getByLabel('Grund der Sperre von Bert').fill('Beleidigungen');
     await item.getByLabel('Dauer in Tagen').fill('7');
     await item.locator('form').getByRole('button', { name: 'Sperren' }).click();
-    await item.locator('.queue-result').filter({ hasText: /Bert ist gesperrt bis \d\d\.\d\d\.\d{4}/ }).waitFor();
+    await item
+      .locator('.queue-result')
+      .filter({ hasText: /Bert ist gesperrt bis \d\d\.\d\d\.\d{4}/ })
+      .waitFor();
     await item.getByRole('button', { name: 'Verwerfen' }).waitFor(); // the reports stay open after a ban without purge
 
     await bert.getByRole('button', { name: 'Neues Thema schreiben' }).click();
@@ -114,7 +120,10 @@ describe('moderation in a real browser', { skip: skipWithoutChromium }, () => {
     await bert.getByLabel('Benutzername').fill('Bert');
     await bert.getByLabel('Passwort').fill(password);
     await bert.getByRole('button', { name: 'Anmelden' }).click();
-    await bert.locator('.form-message').filter({ hasText: /gesperrt bis/ }).waitFor();
+    await bert
+      .locator('.form-message')
+      .filter({ hasText: /gesperrt bis/ })
+      .waitFor();
     await openBoard(bert, t.board, '/u/Bert');
     await bert.getByText(/Dieses Konto ist gesperrt bis/).waitFor();
   });
@@ -138,11 +147,17 @@ describe('moderation in a real browser', { skip: skipWithoutChromium }, () => {
     assert.equal(db().one<{ deleted: number }>('SELECT deleted FROM entries WHERE pid = ?', reply)!.deleted, 0);
   });
 
-  test('/mod tells others it is only for the moderation; the moderators\' tools are on nobody else\'s page', async () => {
+  test("/mod tells others it is only for the moderation; the moderators' tools are on nobody else's page", async () => {
     const anna = pages.anna!;
     await openBoard(anna, t.board, '/mod');
     await anna.getByText('Diese Seite ist nur für die Moderation.').waitFor();
-    assert.equal(await anna.locator('#nav').getByRole('link', { name: /Moderation/ }).count(), 0);
+    assert.equal(
+      await anna
+        .locator('#nav')
+        .getByRole('link', { name: /Moderation/ })
+        .count(),
+      0,
+    );
     await openBoard(anna, t.board, '/u/Bert');
     assert.equal(await anna.getByRole('heading', { name: 'Moderation' }).count(), 0);
     await openBoard(pages.visitor!, t.board, '/mod');
@@ -156,7 +171,11 @@ describe('moderation in a real browser', { skip: skipWithoutChromium }, () => {
     for (const path of ['/mod', '/modlog']) {
       await openBoard(phone, t.board, path);
       await phone.locator('main h1').waitFor();
-      assert.equal(await phone.evaluate('document.documentElement.scrollWidth - document.documentElement.clientWidth'), 0, `horizontal overflow on ${path}`);
+      assert.equal(
+        await phone.evaluate('document.documentElement.scrollWidth - document.documentElement.clientWidth'),
+        0,
+        `horizontal overflow on ${path}`,
+      );
       await phone.screenshot({ path: join(shots, `phone${path.replace('/', '-')}.png`), fullPage: true });
     }
   });

@@ -18,7 +18,14 @@ import type { Page } from 'playwright-core';
 import sharp from 'sharp';
 import { day, limitsOff, member, password, startBoard, type Client, type TestBoard } from '../helpers.ts';
 import { writeAccountContent } from './screenshot-account.ts';
-import { chromiumMissing, chromiumPath, launchChromium, newRecordedContext, openBoard, waitInPage } from '../helpers/browser.ts';
+import {
+  chromiumMissing,
+  chromiumPath,
+  launchChromium,
+  newRecordedContext,
+  openBoard,
+  waitInPage,
+} from '../helpers/browser.ts';
 
 const outDir = fileURLToPath(new URL('../../docs/screenshots/', import.meta.url));
 const minute = 60;
@@ -65,9 +72,18 @@ function avatarSvg(background: string, shape: string): string {
 }
 
 const avatars: Record<string, string> = {
-  'Anna Beispiel': avatarSvg('#2a9d8f', '<circle cx="128" cy="100" r="52" fill="#f1faee"/><ellipse cx="128" cy="236" rx="92" ry="70" fill="#f1faee"/>'),
-  Cora: avatarSvg('#e9c46a', '<path d="M40 200 L128 50 L216 200 Z" fill="#264653"/><circle cx="128" cy="170" r="26" fill="#e76f51"/>'),
-  'Deniz Yılmaz': avatarSvg('#6d597a', '<rect x="56" y="56" width="144" height="144" rx="30" fill="#eaac8b"/><circle cx="128" cy="128" r="36" fill="#355070"/>'),
+  'Anna Beispiel': avatarSvg(
+    '#2a9d8f',
+    '<circle cx="128" cy="100" r="52" fill="#f1faee"/><ellipse cx="128" cy="236" rx="92" ry="70" fill="#f1faee"/>',
+  ),
+  Cora: avatarSvg(
+    '#e9c46a',
+    '<path d="M40 200 L128 50 L216 200 Z" fill="#264653"/><circle cx="128" cy="170" r="26" fill="#e76f51"/>',
+  ),
+  'Deniz Yılmaz': avatarSvg(
+    '#6d597a',
+    '<rect x="56" y="56" width="144" height="144" rx="30" fill="#eaac8b"/><circle cx="128" cy="128" r="36" fill="#355070"/>',
+  ),
 };
 
 /** A local stand-in for the video site's oEmbed endpoint and its thumbnail. */
@@ -77,13 +93,18 @@ async function startFakeVideoSite(): Promise<{ server: Server; port: number }> {
     const url = new URL(req.url ?? '/', 'http://127.0.0.1');
     if (url.pathname === '/oembed') {
       res.writeHead(200, { 'content-type': 'application/json' });
-      res.end(JSON.stringify({
-        type: 'video', version: '1.0', provider_name: 'YouTube',
-        title: 'Die Stadt für Menschen: wie Straßen wieder zu Plätzen werden',
-        author_name: 'Stadtgespräch',
-        thumbnail_url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/thumb.jpg`,
-        thumbnail_width: 480, thumbnail_height: 360,
-      }));
+      res.end(
+        JSON.stringify({
+          type: 'video',
+          version: '1.0',
+          provider_name: 'YouTube',
+          title: 'Die Stadt für Menschen: wie Straßen wieder zu Plätzen werden',
+          author_name: 'Stadtgespräch',
+          thumbnail_url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/thumb.jpg`,
+          thumbnail_width: 480,
+          thumbnail_height: 360,
+        }),
+      );
     } else if (url.pathname === '/thumb.jpg') {
       res.writeHead(200, { 'content-type': 'image/jpeg', 'content-length': thumb.length });
       res.end(thumb);
@@ -97,7 +118,14 @@ async function startFakeVideoSite(): Promise<{ server: Server; port: number }> {
 
 /** Public addresses of German networks, weighted roughly like a German audience. */
 const networks = [
-  ['80.133', 5], ['91.40', 3], ['88.70', 4], ['95.90', 2], ['77.10', 3], ['46.114', 1], ['78.34', 2], ['88.198', 1],
+  ['80.133', 5],
+  ['91.40', 3],
+  ['88.70', 4],
+  ['95.90', 2],
+  ['77.10', 3],
+  ['46.114', 1],
+  ['78.34', 2],
+  ['88.198', 1],
 ] as const;
 const addressPool = networks.flatMap(([prefix, weight]) => Array.from({ length: weight }, () => prefix));
 
@@ -109,7 +137,7 @@ async function simulateVisits(board: TestBoard, now: number): Promise<void> {
     const weekday = new Date(t * 1000).getUTCDay();
     const visitors = Math.round(9 + (29 - back) * 0.45 + (weekday === 0 || weekday === 6 ? 7 : 0) + 3 * Math.sin(back));
     for (let v = 0; v < visitors; v++) {
-      const ip = `${addressPool[(v * 7 + back) % addressPool.length]}.${(v * 13) % 250 + 1}.${v % 200 + 2}`;
+      const ip = `${addressPool[(v * 7 + back) % addressPool.length]}.${((v * 13) % 250) + 1}.${(v % 200) + 2}`;
       const headers = { 'x-forwarded-for': ip, 'user-agent': `Mozilla/5.0 (Beispiel ${v % 23}) Firefox/140.0` };
       const pages = ['/', '/u/Anna%20Beispiel', '/', '/u/Bert'].slice(0, 1 + ((v + back) % 4));
       for (const path of pages) await (await fetch(board.url + path, { headers })).arrayBuffer();
@@ -127,7 +155,9 @@ async function createUsers(board: TestBoard, names: string[]): Promise<Cast> {
     const client = await member(board, name, `80.133.200.${i + 10}`);
     const svg = avatars[name];
     if (svg) {
-      const answer = await client.postMultipart('/api/user/avatar', {}, [{ name: 'avatar', filename: 'avatar.png', type: 'image/png', data: await picture(svg) }]);
+      const answer = await client.postMultipart('/api/user/avatar', {}, [
+        { name: 'avatar', filename: 'avatar.png', type: 'image/png', data: await picture(svg) },
+      ]);
       if (answer.status !== 200) throw new Error(`avatar ${name}: ${answer.text}`);
     }
     cast[name] = client;
@@ -142,7 +172,9 @@ async function writeContent(board: TestBoard, cast: Cast, now: number): Promise<
     at(secondsAgo);
     const fields = { content, reply_to: replyTo || undefined };
     const answer = image
-      ? await cast[who]!.postMultipart('/api/entry/create', fields, [{ name: 'file', filename: 'see.png', type: 'image/png', data: image }])
+      ? await cast[who]!.postMultipart('/api/entry/create', fields, [
+          { name: 'file', filename: 'see.png', type: 'image/png', data: image },
+        ])
       : await cast[who]!.post('/api/entry/create', fields);
     if (answer.status !== 201) throw new Error(`post by ${who}: ${answer.text}`);
     return answer.body.pid as number;
@@ -152,24 +184,80 @@ async function writeContent(board: TestBoard, cast: Cast, now: number): Promise<
     if (answer.status !== 200) throw new Error(`vote by ${who}: ${answer.text}`);
   }
 
-  const welcome = await post('Anna Beispiel', 6 * day, 'Willkommen auf dem Board! Hier könnt ihr euch über alles austauschen, was in unserer Stadt passiert. Bitte bleibt freundlich zueinander.');
+  const welcome = await post(
+    'Anna Beispiel',
+    6 * day,
+    'Willkommen auf dem Board! Hier könnt ihr euch über alles austauschen, was in unserer Stadt passiert. Bitte bleibt freundlich zueinander.',
+  );
   await post('Bert', 5 * day, 'Danke fürs Aufsetzen, Anna! Schön, dass es so etwas jetzt gibt.', welcome);
 
-  const poll = await post('Cora', day + 2 * hour, 'Kleine Umfrage: Sollen wir im Juni ein Picknick im Stadtpark organisieren? Stimmt mit Ja oder Nein ab, die Details klären wir dann hier im Thema.');
-  const video = await post('Deniz Yılmaz', 5 * hour, 'Sehr sehenswerter Vortrag darüber, wie Städte für Fußgänger und Radfahrer umgebaut werden können: https://www.youtube.com/watch?v=8VtQ2Zx9k3E');
-  const photo = await post('Bert', 4 * hour, 'Gestern Abend am See. Der Sonnenuntergang war unglaublich, das Foto kommt nicht mal annähernd heran.', 0, await picture(sunset));
+  const poll = await post(
+    'Cora',
+    day + 2 * hour,
+    'Kleine Umfrage: Sollen wir im Juni ein Picknick im Stadtpark organisieren? Stimmt mit Ja oder Nein ab, die Details klären wir dann hier im Thema.',
+  );
+  const video = await post(
+    'Deniz Yılmaz',
+    5 * hour,
+    'Sehr sehenswerter Vortrag darüber, wie Städte für Fußgänger und Radfahrer umgebaut werden können: https://www.youtube.com/watch?v=8VtQ2Zx9k3E',
+  );
+  const photo = await post(
+    'Bert',
+    4 * hour,
+    'Gestern Abend am See. Der Sonnenuntergang war unglaublich, das Foto kommt nicht mal annähernd heran.',
+    0,
+    await picture(sunset),
+  );
   const question = await post('Cora', 3 * hour + 50 * minute, 'Wow! Welcher Steg ist das?', photo);
-  await post('Bert', 3 * hour + 30 * minute, 'Der kleine hinter dem Bootsverleih. Abends ist dort kaum jemand.', question);
+  await post(
+    'Bert',
+    3 * hour + 30 * minute,
+    'Der kleine hinter dem Bootsverleih. Abends ist dort kaum jemand.',
+    question,
+  );
 
-  const cafe = await post('Anna Beispiel', 3 * hour, 'Guten Morgen zusammen! Kennt jemand ein gemütliches Café in der Altstadt, in dem man auch mal zwei Stunden mit dem Laptop sitzen kann?');
-  const cafeReply = await post('Bert', 2 * hour + 40 * minute, 'Das Café am Markt: schnelles WLAN, viele Steckdosen und die besten Zimtschnecken der Stadt.', cafe);
-  const confirm = await post('Cora', 2 * hour + 10 * minute, 'Kann ich bestätigen. Aber mittags wird es voll, dann lieber vormittags hin.', cafeReply);
-  await post('Deniz Yılmaz', 90 * minute, 'Im Lesecafé der Stadtbibliothek ist es ruhig, und niemand schaut schief, wenn man länger bleibt.', cafe);
-  await post('Emil', 70 * minute, '@Anna Beispiel und sonntags haben sie dort sogar Kuchen vom Bäcker nebenan.', cafeReply);
+  const cafe = await post(
+    'Anna Beispiel',
+    3 * hour,
+    'Guten Morgen zusammen! Kennt jemand ein gemütliches Café in der Altstadt, in dem man auch mal zwei Stunden mit dem Laptop sitzen kann?',
+  );
+  const cafeReply = await post(
+    'Bert',
+    2 * hour + 40 * minute,
+    'Das Café am Markt: schnelles WLAN, viele Steckdosen und die besten Zimtschnecken der Stadt.',
+    cafe,
+  );
+  const confirm = await post(
+    'Cora',
+    2 * hour + 10 * minute,
+    'Kann ich bestätigen. Aber mittags wird es voll, dann lieber vormittags hin.',
+    cafeReply,
+  );
+  await post(
+    'Deniz Yılmaz',
+    90 * minute,
+    'Im Lesecafé der Stadtbibliothek ist es ruhig, und niemand schaut schief, wenn man länger bleibt.',
+    cafe,
+  );
+  await post(
+    'Emil',
+    70 * minute,
+    '@Anna Beispiel und sonntags haben sie dort sogar Kuchen vom Bäcker nebenan.',
+    cafeReply,
+  );
   await post('Anna Beispiel', 25 * minute, 'Danke euch! Ich probiere morgen früh das Café am Markt aus.', confirm);
 
-  const balcony = await post('Emil', 40 * minute, 'Hat jemand Erfahrung mit Balkonkraftwerken? Lohnt sich das bei einem Balkon nach Westen? Infos gibt es unter https://www.verbraucherzentrale.de/balkonkraftwerk');
-  await post('Bert', 12 * minute, 'Bei uns (Westbalkon) kommen im Jahr gut 300 kWh zusammen. Nach etwa drei Jahren hatte es sich bezahlt gemacht.', balcony);
+  const balcony = await post(
+    'Emil',
+    40 * minute,
+    'Hat jemand Erfahrung mit Balkonkraftwerken? Lohnt sich das bei einem Balkon nach Westen? Infos gibt es unter https://www.verbraucherzentrale.de/balkonkraftwerk',
+  );
+  await post(
+    'Bert',
+    12 * minute,
+    'Bei uns (Westbalkon) kommen im Jahr gut 300 kWh zusammen. Nach etwa drei Jahren hatte es sich bezahlt gemacht.',
+    balcony,
+  );
 
   at(50 * minute);
   const bumped = await cast.Cora!.post(`/api/entry/${welcome}/bump`);
@@ -235,11 +323,23 @@ async function main(): Promise<void> {
     const { cafeReply } = await writeContent(board, cast, now);
     await writeAccountContent(board, cast, cast['Anna Beispiel']!, now);
     board.clock.set(now);
-    if (!(await waitForPreview(board))) console.warn('screenshots: no link preview appeared (is preview fetching built?); continuing without');
+    if (!(await waitForPreview(board)))
+      console.warn('screenshots: no link preview appeared (is preview fetching built?); continuing without');
 
     mkdirSync(outDir, { recursive: true });
-    const pages = { feed: '/', thread: `/e/${cafeReply}`, profile: '/u/Anna%20Beispiel', stats: '/stats', settings: '/settings', queue: '/mod', notifications: '/benachrichtigungen' };
-    for (const [device, width, height] of [['desktop', 1280, 900], ['phone', 390, 844]] as const) {
+    const pages = {
+      feed: '/',
+      thread: `/e/${cafeReply}`,
+      profile: '/u/Anna%20Beispiel',
+      stats: '/stats',
+      settings: '/settings',
+      queue: '/mod',
+      notifications: '/benachrichtigungen',
+    };
+    for (const [device, width, height] of [
+      ['desktop', 1280, 900],
+      ['phone', 390, 844],
+    ] as const) {
       const { context } = await newRecordedContext(browser, { width, height });
       const page = await context.newPage();
       await openBoard(page, board, '/login');
@@ -251,7 +351,8 @@ async function main(): Promise<void> {
         await openBoard(page, board, path);
         await settle(page);
         // The phone shows one screen of the page: on the settings, the sessions it is shown for.
-        if (name === 'settings' && device === 'phone') await page.getByRole('heading', { name: 'Anmeldungen' }).evaluate((heading) => heading.scrollIntoView());
+        if (name === 'settings' && device === 'phone')
+          await page.getByRole('heading', { name: 'Anmeldungen' }).evaluate((heading) => heading.scrollIntoView());
         const file = `${outDir}${name}-${device}.png`;
         await page.screenshot({ path: file, fullPage: device === 'desktop' });
         console.log(`screenshots: ${file}`);

@@ -11,7 +11,7 @@ if (skipWithoutChromium) test('finding browser tests', { skip: skipWithoutChromi
 describe('search and notifications in a real browser', { skip: skipWithoutChromium }, () => {
   const t = useBrowserBoard({ env: limitsOff, members: ['Anna', 'Bert'] });
 
-  test('the header\'s search field finds compounds, marks the words and pages; an empty result helps', async () => {
+  test("the header's search field finds compounds, marks the words and pages; an empty result helps", async () => {
     await post(t.members.Anna, 'Unser Balkonkraftwerk läuft.');
     for (let i = 0; i < 21; i++) await post(t.members.Bert, `Kraftwerk Nummer ${i}`);
     const { page } = await t.newPage();

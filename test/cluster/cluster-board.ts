@@ -30,8 +30,16 @@ export interface ClusterBoard {
   close(): Promise<void>;
 }
 
-export async function startCluster(env: Record<string, string> = {}, dataDir = mkdtempSync(join(tmpdir(), 'board-cluster-'))): Promise<ClusterBoard> {
-  const child = await startServerProcess(dataDir, { BOARD_WORKERS: '2', BOARD_METRICS_PORT: '0', BOARD_ASN_DB: asnFixtureDir, ...env });
+export async function startCluster(
+  env: Record<string, string> = {},
+  dataDir = mkdtempSync(join(tmpdir(), 'board-cluster-')),
+): Promise<ClusterBoard> {
+  const child = await startServerProcess(dataDir, {
+    BOARD_WORKERS: '2',
+    BOARD_METRICS_PORT: '0',
+    BOARD_ASN_DB: asnFixtureDir,
+    ...env,
+  });
   const metricsUrl = await waitForLine(child, /board: metrics on (http:\/\/[\d.]+:\d+)\/metrics/);
   const connections: Connection[] = [];
   let stopped: Promise<number | string> | undefined;
@@ -49,7 +57,10 @@ export async function startCluster(env: Record<string, string> = {}, dataDir = m
   const healthCounts = async () => {
     const counts = new Map<string, number>();
     for (const [name, value] of await scrape()) {
-      const worker = /^board_http_request_duration_seconds_count\{route="\/api\/health",method="GET",status="2xx",worker="(\d+)"\}$/.exec(name)?.[1];
+      const worker =
+        /^board_http_request_duration_seconds_count\{route="\/api\/health",method="GET",status="2xx",worker="(\d+)"\}$/.exec(
+          name,
+        )?.[1];
       if (worker) counts.set(worker, value);
     }
     return counts;
@@ -69,28 +80,35 @@ export async function startCluster(env: Record<string, string> = {}, dataDir = m
       const moved = [...after].filter(([worker, n]) => n !== (before.get(worker) ?? 0)).map(([worker]) => worker);
       if (moved.length === 1) return moved[0]!;
       // The metrics count a request when its answer is handed to the socket: a moment later at most.
-      if (moved.length > 1 || attempt === 10) throw new Error(`not one worker answered: ${JSON.stringify([...before])} → ${JSON.stringify([...after])}`);
+      if (moved.length > 1 || attempt === 10)
+        throw new Error(`not one worker answered: ${JSON.stringify([...before])} → ${JSON.stringify([...after])}`);
       await new Promise((resolve) => setTimeout(resolve, 20));
     }
   };
   const workerOf = (client: Client) => oneAtATime(() => lookUp(client));
   const board: ClusterBoard = {
-    url: child.url, metricsUrl, dataDir, child, scrape, workerOf,
-    clientOn: (worker, ip) => oneAtATime(async () => {
-      // A worker that is being replaced gets connections once it listens: keep trying for a while.
-      for (const deadline = Date.now() + 20_000; Date.now() < deadline;) {
-        // One connection, kept open between requests (the server closes an idle one after 5 s).
-        const connection = new Connection(child.url, { pipelining: 1, keepAliveTimeout: 4_000 });
-        const client = new Client(child.url, ip, connection);
-        if (await lookUp(client) === worker) {
-          connections.push(connection);
-          return client;
+    url: child.url,
+    metricsUrl,
+    dataDir,
+    child,
+    scrape,
+    workerOf,
+    clientOn: (worker, ip) =>
+      oneAtATime(async () => {
+        // A worker that is being replaced gets connections once it listens: keep trying for a while.
+        for (const deadline = Date.now() + 20_000; Date.now() < deadline; ) {
+          // One connection, kept open between requests (the server closes an idle one after 5 s).
+          const connection = new Connection(child.url, { pipelining: 1, keepAliveTimeout: 4_000 });
+          const client = new Client(child.url, ip, connection);
+          if ((await lookUp(client)) === worker) {
+            connections.push(connection);
+            return client;
+          }
+          await connection.close();
+          await new Promise((resolve) => setTimeout(resolve, 20));
         }
-        await connection.close();
-        await new Promise((resolve) => setTimeout(resolve, 20));
-      }
-      throw new Error(`no connection reached worker ${worker}:\n${child.output().split("\n").slice(-30).join("\n")}`);
-    }),
+        throw new Error(`no connection reached worker ${worker}:\n${child.output().split('\n').slice(-30).join('\n')}`);
+      }),
     stop() {
       stopped ??= (child.process.kill('SIGTERM'), child.exited);
       return stopped;

@@ -23,25 +23,40 @@ describe('BOARD_WORKERS=2: a primary and two workers on one port', () => {
     const series = await board.scrape();
     assert.equal(series.get('board_workers'), 2);
     assert.ok(series.has('board_machine_slots_peak{pool="hash"}'));
-    assert.equal([...series.keys()].filter((name) => name.startsWith('board_database_size_bytes')).length, 1, 'the database figures come from the primary, once');
+    assert.equal(
+      [...series.keys()].filter((name) => name.startsWith('board_database_size_bytes')).length,
+      1,
+      'the database figures come from the primary, once',
+    );
   });
 
   test('each worker listens on the port with a socket of its own (reusePort); the primary holds none', () => {
     const primary = board.child.process.pid!;
     const port = Number(new URL(board.url).port);
     const held = listeningSocketsOn(port, [primary, ...childPids(primary)]);
-    assert.deepEqual([...held.values()], [0, 1, 1], `listening sockets on ${port} by process: ${JSON.stringify([...held])}`);
+    assert.deepEqual(
+      [...held.values()],
+      [0, 1, 1],
+      `listening sockets on ${port} by process: ${JSON.stringify([...held])}`,
+    );
   });
 
   test('a second board on the same port fails with one line instead of sharing the port', async () => {
     const port = new URL(board.url).port;
-    const failed = await startCluster({ PORT: port }).then(async (second) => {
-      await second.close();
-      return undefined;
-    }, (err: Error) => err);
+    const failed = await startCluster({ PORT: port }).then(
+      async (second) => {
+        await second.close();
+        return undefined;
+      },
+      (err: Error) => err,
+    );
     assert.match(String(failed?.message), /exited \(1\) before listening/);
     assert.match(String(failed?.message), new RegExp(`board: PORT: ${port} on 127.0.0.1 is already in use`));
-    assert.deepEqual((await (await board.clientOn('1')).get('/api/health')).body, { status: 'ok' }, 'the first board serves on');
+    assert.deepEqual(
+      (await (await board.clientOn('1')).get('/api/health')).body,
+      { status: 'ok' },
+      'the first board serves on',
+    );
   });
 
   test('a killed worker is logged and replaced; the other keeps answering meanwhile', async () => {
@@ -52,12 +67,20 @@ describe('BOARD_WORKERS=2: a primary and two workers on one port', () => {
     for (let i = 0; i < 20; i++) assert.equal((await survivor.get('/api/entry/feed/0')).status, 200);
     await waitForLine(board.child, new RegExp(`worker \\d \\(pid ${victim}\\) ended \\(SIGKILL\\); a new one starts`));
     const deadline = Date.now() + 20_000;
-    while (childPids(board.child.process.pid!).filter((pid) => !before.includes(pid)).length === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    while (
+      childPids(board.child.process.pid!).filter((pid) => !before.includes(pid)).length === 0 &&
+      Date.now() < deadline
+    )
+      await new Promise((r) => setTimeout(r, 50));
     assert.equal(childPids(board.child.process.pid!).length, 2);
     await board.clientOn('1');
     await board.clientOn('2'); // both numbers serve again
     const primary = board.child.process.pid!;
-    assert.deepEqual([...listeningSocketsOn(Number(new URL(board.url).port), [primary, ...childPids(primary)]).values()], [0, 1, 1], 'the new worker listens on the same port');
+    assert.deepEqual(
+      [...listeningSocketsOn(Number(new URL(board.url).port), [primary, ...childPids(primary)]).values()],
+      [0, 1, 1],
+      'the new worker listens on the same port',
+    );
     assert.ok((await board.scrape()).get('board_worker_restarts_total')! >= 1);
   });
 
@@ -75,12 +98,18 @@ test('BOARD_WORKERS=2 on a port in use: one line and exit 1', async (t) => {
   await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve));
   t.after(() => blocker.close());
   const port = (blocker.address() as { port: number }).port;
-  const failed = await startCluster({ PORT: String(port) }).then(() => undefined, (err: Error) => err);
+  const failed = await startCluster({ PORT: String(port) }).then(
+    () => undefined,
+    (err: Error) => err,
+  );
   assert.match(String(failed?.message), /exited \(1\) before listening/);
   assert.match(String(failed?.message), new RegExp(`board: PORT: ${port} on 127.0.0.1 is already in use`));
 });
 
 test('BOARD_WORKERS: a bad value stops the start with one line', async () => {
-  const failed = await startServerProcess(join('/tmp', 'never-created-board'), { BOARD_WORKERS: 'many' }).then(() => undefined, (err: Error) => err);
+  const failed = await startServerProcess(join('/tmp', 'never-created-board'), { BOARD_WORKERS: 'many' }).then(
+    () => undefined,
+    (err: Error) => err,
+  );
   assert.match(String(failed?.message), /board: BOARD_WORKERS: "many" must be a whole number 1–64 or auto/);
 });

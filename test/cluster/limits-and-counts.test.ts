@@ -18,25 +18,35 @@ describe('two workers, one database: limits, impressions', () => {
   after(() => board.close());
 
   test('the primary runs the background jobs, once; no worker does', () => {
-    const lines = board.child.output().split('\n').filter((line) => line.includes('runs the background jobs'));
-    assert.deepEqual(lines, [`board: primary (pid ${board.child.process.pid}) runs the background jobs: housekeeping, accountRemoval, searchBackfill, statisticsSweep, WAL checkpoints`]);
+    const lines = board.child
+      .output()
+      .split('\n')
+      .filter((line) => line.includes('runs the background jobs'));
+    assert.deepEqual(lines, [
+      `board: primary (pid ${board.child.process.pid}) runs the background jobs: housekeeping, accountRemoval, searchBackfill, statisticsSweep, WAL checkpoints`,
+    ]);
   });
 
   test('a per-address limit (20 reset checks a minute) holds for both workers together', async () => {
     const [one, two] = [await board.clientOn('1', '203.0.113.7'), await board.clientOn('2', '203.0.113.7')];
     const statuses: number[] = [];
-    for (let i = 0; i < 30; i++) statuses.push((await (i % 2 ? two : one).post('/api/auth/reset/check', { token: 'x'.repeat(43) })).status);
+    for (let i = 0; i < 30; i++)
+      statuses.push((await (i % 2 ? two : one).post('/api/auth/reset/check', { token: 'x'.repeat(43) })).status);
     assert.equal(statuses.filter((s) => s !== 429).length, 20, statuses.join(' '));
     assert.ok(statuses.slice(20).every((s) => s === 429));
   });
 
   test('a write limit per account (6 creates a minute) holds for both workers together', async () => {
     const [one, two] = [await board.clientOn('1', '203.0.113.8'), await board.clientOn('2', '203.0.113.9')];
-    assert.equal((await one.post('/api/auth/newuser', { user: 'Zwei Prozesse', pass1: password, pass2: password })).status, 201);
+    assert.equal(
+      (await one.post('/api/auth/newuser', { user: 'Zwei Prozesse', pass1: password, pass2: password })).status,
+      201,
+    );
     assert.equal((await one.post('/api/auth/login', { user: 'Zwei Prozesse', pass: password })).status, 200);
     two.cookie = one.cookie; // the same session on the other worker
     const statuses: number[] = [];
-    for (let i = 0; i < 10; i++) statuses.push((await (i % 2 ? two : one).post('/api/entry/create', { content: `Beitrag Nummer ${i}` })).status);
+    for (let i = 0; i < 10; i++)
+      statuses.push((await (i % 2 ? two : one).post('/api/entry/create', { content: `Beitrag Nummer ${i}` })).status);
     assert.deepEqual(statuses, [201, 201, 201, 201, 201, 201, 429, 429, 429, 429]);
   });
 
@@ -61,7 +71,8 @@ describe('two workers, one database: limits, impressions', () => {
     assert.equal(await board.stop(), 0);
     const db = new Database(join(board.dataDir, 'board.db'), { readonly: true });
     try {
-      const counter = (name: string) => (db.prepare('SELECT value FROM counters WHERE name = ?').get(name) as { value: number }).value;
+      const counter = (name: string) =>
+        (db.prepare('SELECT value FROM counters WHERE name = ?').get(name) as { value: number }).value;
       assert.equal(counter('impressions'), impressions);
       assert.equal(counter('visitors'), 4, 'three from the first address, one from the second');
       const today = db.prepare('SELECT impressions, visitors FROM daily_stats').all();
@@ -79,7 +90,7 @@ describe('two workers, one database: limits, impressions', () => {
  * machine's business, so the line's 5 s wait must not decide the answers. The line's bounds have
  * tests of their own with a gate: test/unit/semaphore.test.ts and test/unit/cluster-slots.test.ts.
  */
-describe('two workers, one database: the machine\'s hashing slots, a banned account', () => {
+describe("two workers, one database: the machine's hashing slots, a banned account", () => {
   let board: ClusterBoard;
   before(async () => {
     board = await startCluster({ BOARD_LIMITS: '0', BOARD_SCRYPT_LOGN: '15' });
@@ -89,19 +100,46 @@ describe('two workers, one database: the machine\'s hashing slots, a banned acco
   test('password hashing: logins through both workers at once never run more than two hashes on the machine', async () => {
     const registrar = await board.clientOn('1', '203.0.113.10');
     const names = Array.from({ length: 6 }, (_, i) => `Hasher ${i}`);
-    for (const name of names) assert.equal((await registrar.post('/api/auth/newuser', { user: name, pass1: password, pass2: password }, { 'x-forwarded-for': `203.0.113.${20 + names.indexOf(name)}` })).status, 201);
-    const clients = await Promise.all(Array.from({ length: 12 }, (_, i) => board.clientOn(i % 2 ? '2' : '1', `203.0.113.${40 + i}`)));
-    const answers = await Promise.all(clients.map((client, i) => client.post('/api/auth/login', { user: names[i % names.length], pass: password })));
-    assert.deepEqual(answers.map((a) => a.status), Array(12).fill(200));
+    for (const name of names)
+      assert.equal(
+        (
+          await registrar.post(
+            '/api/auth/newuser',
+            { user: name, pass1: password, pass2: password },
+            { 'x-forwarded-for': `203.0.113.${20 + names.indexOf(name)}` },
+          )
+        ).status,
+        201,
+      );
+    const clients = await Promise.all(
+      Array.from({ length: 12 }, (_, i) => board.clientOn(i % 2 ? '2' : '1', `203.0.113.${40 + i}`)),
+    );
+    const answers = await Promise.all(
+      clients.map((client, i) => client.post('/api/auth/login', { user: names[i % names.length], pass: password })),
+    );
+    assert.deepEqual(
+      answers.map((a) => a.status),
+      Array(12).fill(200),
+    );
     const series = await board.scrape();
-    const loginsOn = (worker: string) => series.get(`board_http_request_duration_seconds_count{route="/api/auth/login",method="POST",status="2xx",worker="${worker}"}`) ?? 0;
+    const loginsOn = (worker: string) =>
+      series.get(
+        `board_http_request_duration_seconds_count{route="/api/auth/login",method="POST",status="2xx",worker="${worker}"}`,
+      ) ?? 0;
     assert.ok(loginsOn('1') >= 6 && loginsOn('2') >= 6, 'both workers hashed');
-    assert.equal(series.get('board_machine_slots_peak{pool="hash"}'), 2, 'two at once at most, and the bound was reached');
+    assert.equal(
+      series.get('board_machine_slots_peak{pool="hash"}'),
+      2,
+      'two at once at most, and the bound was reached',
+    );
   });
 
-  test('a ban written by another connection: neither worker honours the account\'s session or its private feed while it lasts', async () => {
+  test("a ban written by another connection: neither worker honours the account's session or its private feed while it lasts", async () => {
     const [one, two] = [await board.clientOn('1', '203.0.113.60'), await board.clientOn('2', '203.0.113.61')];
-    assert.equal((await one.post('/api/auth/newuser', { user: 'Gesperrt', pass1: password, pass2: password })).status, 201);
+    assert.equal(
+      (await one.post('/api/auth/newuser', { user: 'Gesperrt', pass1: password, pass2: password })).status,
+      201,
+    );
     assert.equal((await one.post('/api/auth/login', { user: 'Gesperrt', pass: password })).status, 200);
     two.cookie = one.cookie;
     const feed = new URL((await one.post('/api/user/feed-token')).body.url).pathname;

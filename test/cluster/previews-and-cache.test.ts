@@ -21,12 +21,25 @@ describe('two workers, one database: the preview queue and the response cache', 
     site = await startFakeSite();
     // Each page answers after 300 ms: long enough for a second fetcher to try the same job.
     for (let i = 0; i < 10; i++) {
-      site.route(`/p${i}`, (_req, res) => void setTimeout(() => res.writeHead(200, { 'content-type': 'text/html' }).end(page(`<title>Seite ${i}</title>`)), 300));
+      site.route(
+        `/p${i}`,
+        (_req, res) =>
+          void setTimeout(
+            () => res.writeHead(200, { 'content-type': 'text/html' }).end(page(`<title>Seite ${i}</title>`)),
+            300,
+          ),
+      );
     }
     board = await startCluster(previewEnv([site.port]));
     writer = await board.clientOn('2', '192.0.2.10');
-    assert.equal((await writer.post('/api/auth/newuser', { user: 'Schreiberin', pass1: password, pass2: password })).status, 201);
-    assert.equal((await writer.post('/api/auth/login', { user: 'Schreiberin', pass: password, timeout: 31_536_000 })).status, 200);
+    assert.equal(
+      (await writer.post('/api/auth/newuser', { user: 'Schreiberin', pass1: password, pass2: password })).status,
+      201,
+    );
+    assert.equal(
+      (await writer.post('/api/auth/login', { user: 'Schreiberin', pass: password, timeout: 31_536_000 })).status,
+      200,
+    );
     writerOnOne = await board.clientOn('1', '192.0.2.11');
     writerOnOne.cookie = writer.cookie;
   });
@@ -39,7 +52,10 @@ describe('two workers, one database: the preview queue and the response cache', 
     const posted: Promise<unknown>[] = [];
     for (let i = 0; i < 10; i++) {
       posted.push((i % 2 ? writer : writerOnOne).post('/api/entry/create', { content: `Lies ${site.url(`/p${i}`)}` }));
-      if (i < 3) posted.push((i % 2 ? writerOnOne : writer).post('/api/entry/create', { content: `Nochmal ${site.url(`/p${i}`)}` }));
+      if (i < 3)
+        posted.push(
+          (i % 2 ? writerOnOne : writer).post('/api/entry/create', { content: `Nochmal ${site.url(`/p${i}`)}` }),
+        );
     }
     for (const answer of await Promise.all(posted)) assert.equal((answer as { status: number }).status, 201);
     const env = previewEnv([site.port]);
@@ -47,7 +63,11 @@ describe('two workers, one database: the preview queue and the response cache', 
     assert.equal(admin.code, 0, admin.stderr);
     const db = new Database(join(board.dataDir, 'board.db'), { readonly: true });
     try {
-      await waitFor('ten previews', () => (db.prepare("SELECT count(*) AS n FROM previews WHERE title <> ''").get() as { n: number }).n === 10, 20_000);
+      await waitFor(
+        'ten previews',
+        () => (db.prepare("SELECT count(*) AS n FROM previews WHERE title <> ''").get() as { n: number }).n === 10,
+        20_000,
+      );
     } finally {
       db.close();
     }
@@ -74,18 +94,26 @@ describe('two workers, one database: the preview queue and the response cache', 
       while (writing) {
         const known = acknowledged.length;
         const mustShow = acknowledged.slice();
-        const [thread, feed] = await Promise.all([reader.get(`/api/entry/${root}/thread`), reader.get('/api/entry/feed/0')]);
+        const [thread, feed] = await Promise.all([
+          reader.get(`/api/entry/${root}/thread`),
+          reader.get('/api/entry/feed/0'),
+        ]);
         reads++;
         const shown = new Set((thread.body.replies as { pid: number }[]).map((r) => r.pid));
         const missing = mustShow.filter((pid) => !shown.has(pid));
         if (missing.length) stale.push(`thread without ${missing.join(',')}`);
         const inFeed = (feed.body as { pid: number; reply_count: number }[]).find((e) => e.pid === root);
-        if (!inFeed || inFeed.reply_count < known) stale.push(`feed: reply_count ${inFeed?.reply_count} after ${known} replies`);
+        if (!inFeed || inFeed.reply_count < known)
+          stale.push(`feed: reply_count ${inFeed?.reply_count} after ${known} replies`);
         checked[k] = known;
       }
     };
     // A reader that stopped (done, or failed) holds no write up; Promise.all(loops) reports a failure.
-    const loops = readers.map((reader, k) => read(reader, k).finally(() => { checked[k] = Infinity; }));
+    const loops = readers.map((reader, k) =>
+      read(reader, k).finally(() => {
+        checked[k] = Infinity;
+      }),
+    );
     for (let i = 0; i < 60; i++) {
       const answer = await writer.post('/api/entry/create', { content: `Antwort ${i}`, reply_to: root });
       assert.equal(answer.status, 201);

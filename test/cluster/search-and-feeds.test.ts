@@ -26,7 +26,10 @@ describe('two workers, one database: the search backfill, held media, search pag
   let leftBehind: string;
   before(async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'board-cluster-search-'));
-    oldBoard(dataDir, Array.from({ length: oldEntries }, (_, i) => (i === 99 ? '' : `Altbestand Nummer ${i}`)));
+    oldBoard(
+      dataDir,
+      Array.from({ length: oldEntries }, (_, i) => (i === 99 ? '' : `Altbestand Nummer ${i}`)),
+    );
     leftBehind = join(dataDir, 'media', heldFolder, 'e', 'left-by-a-killed-backup.jpg');
     mkdirSync(dirname(leftBehind), { recursive: true });
     writeFileSync(leftBehind, 'x');
@@ -36,16 +39,25 @@ describe('two workers, one database: the search backfill, held media, search pag
 
   test('the search backfill runs once, in the primary: one start, one end, every old entry indexed once; its housekeeping empties media/.held', async () => {
     await waitForLine(board.child, /search: segments merged/, 120_000);
-    const lines = (text: string) => board.child.output().split('\n').filter((line) => line.includes(text));
-    assert.deepEqual(lines('search: indexing '), [`search: indexing ${oldEntries.toLocaleString('en')} older entries in the background (written before the index existed)`]);
+    const lines = (text: string) =>
+      board.child
+        .output()
+        .split('\n')
+        .filter((line) => line.includes(text));
+    assert.deepEqual(lines('search: indexing '), [
+      `search: indexing ${oldEntries.toLocaleString('en')} older entries in the background (written before the index existed)`,
+    ]);
     assert.equal(lines('search: the index is complete').length, 1);
     assert.equal(lines('search: segments merged').length, 1);
     assert.match(lines('runs the background jobs')[0] ?? '', /housekeeping, accountRemoval, searchBackfill/);
-    await waitFor('media/.held emptied by the primary\'s housekeeping', () => !existsSync(leftBehind));
+    await waitFor("media/.held emptied by the primary's housekeeping", () => !existsSync(leftBehind));
     const db = new Database(join(board.dataDir, 'board.db'), { readonly: true });
     try {
       const pids = (sql: string) => (db.prepare(sql).all() as { pid: number }[]).map((r) => r.pid);
-      assert.deepEqual(pids('SELECT rowid AS pid FROM search ORDER BY rowid'), pids('SELECT pid FROM entries WHERE deleted = 0 ORDER BY pid'));
+      assert.deepEqual(
+        pids('SELECT rowid AS pid FROM search ORDER BY rowid'),
+        pids('SELECT pid FROM entries WHERE deleted = 0 ORDER BY pid'),
+      );
       assert.deepEqual(searchIndexProblems(db), []);
     } finally {
       db.close();
@@ -54,7 +66,10 @@ describe('two workers, one database: the search backfill, held media, search pag
 
   test('a search, an Atom feed and a share page in worker 1 show what worker 2 acknowledged, right after its 201', async () => {
     writer = await board.clientOn('2', '192.0.2.50');
-    assert.equal((await writer.post('/api/auth/newuser', { user: 'Quitte', pass1: password, pass2: password })).status, 201);
+    assert.equal(
+      (await writer.post('/api/auth/newuser', { user: 'Quitte', pass1: password, pass2: password })).status,
+      201,
+    );
     assert.equal((await writer.post('/api/auth/login', { user: 'Quitte', pass: password })).status, 200);
     reader = await board.clientOn('1', '192.0.2.51');
     const found = async (q: string) => {
@@ -75,7 +90,11 @@ describe('two workers, one database: the search backfill, held media, search pag
       assert.deepEqual(await found('quittengelee'), acknowledged.slice().reverse(), `search after entry ${pid}`);
       assert.deepEqual(await found('altbestand 12345'), [12346], 'an old entry, found through the backfill');
       assert.match((await reader.get('/feed.atom')).text, new RegExp(`/e/${pid}<`), `/feed.atom after entry ${pid}`);
-      assert.match((await reader.get('/u/Quitte/feed.atom')).text, new RegExp(`/e/${pid}<`), `the author's feed after entry ${pid}`);
+      assert.match(
+        (await reader.get('/u/Quitte/feed.atom')).text,
+        new RegExp(`/e/${pid}<`),
+        `the author's feed after entry ${pid}`,
+      );
     }
     const pid = acknowledged[0]!;
     assert.match((await reader.get(`/e/${pid}`)).text, /Quittengelee Nummer 0/);
@@ -89,7 +108,8 @@ describe('two workers, one database: the search backfill, held media, search pag
   });
 
   test('a deletion acknowledged by worker 2 moves the Atom feeds of worker 1 forward: If-Modified-Since gets 200 without the entry', async () => {
-    const newest = (await writer.post('/api/entry/create', { content: 'Quittenbrot, gleich wieder weg' })).body.pid as number;
+    const newest = (await writer.post('/api/entry/create', { content: 'Quittenbrot, gleich wieder weg' })).body
+      .pid as number;
     const paths = ['/feed.atom', '/u/Quitte/feed.atom'];
     const seen = new Map<string, string>();
     for (const path of paths) {
@@ -103,7 +123,10 @@ describe('two workers, one database: the search backfill, held media, search pag
       const answer = await reader.get(path, { 'if-modified-since': seen.get(path)! });
       assert.equal(answer.status, 200, `${path}: worker 1 answered 304 for a copy that holds the deleted entry`);
       assert.doesNotMatch(answer.text, new RegExp(`/e/${newest}<`));
-      assert.ok(Date.parse(answer.headers.get('last-modified')!) >= Date.parse(seen.get(path)!), `${path}: Last-Modified went back`);
+      assert.ok(
+        Date.parse(answer.headers.get('last-modified')!) >= Date.parse(seen.get(path)!),
+        `${path}: Last-Modified went back`,
+      );
     }
     assert.equal(await board.workerOf(reader), '1');
     assert.equal(await board.workerOf(writer), '2');

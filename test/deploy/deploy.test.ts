@@ -11,7 +11,13 @@ import { emptyFolder } from '../helpers.ts';
 const projectRoot = fileURLToPath(new URL('../..', import.meta.url));
 const deploy = (name: string) => join(projectRoot, 'deploy', name);
 const read = (name: string) => readFileSync(deploy(name), 'utf8');
-const units = ['board.service', 'board-backup.service', 'board-backup.timer', 'board-tor-refresh.service', 'board-tor-refresh.timer'];
+const units = [
+  'board.service',
+  'board-backup.service',
+  'board-backup.timer',
+  'board-tor-refresh.service',
+  'board-tor-refresh.timer',
+];
 const services = units.filter((u) => u.endsWith('.service'));
 
 /** Where a tool is installed, or undefined. */
@@ -20,16 +26,29 @@ function tool(name: string): string | undefined {
   const found = spawnSync('sh', ['-c', `command -v ${name}`], { encoding: 'utf8' }).stdout.trim();
   return found || undefined;
 }
-const skipWithout = (name: string, debianPackage: string) => (tool(name) ? false : `${name} is not installed here (Debian package ${debianPackage}): not checked`);
+const skipWithout = (name: string, debianPackage: string) =>
+  tool(name) ? false : `${name} is not installed here (Debian package ${debianPackage}): not checked`;
 
-test('systemd-analyze verify finds nothing to say about any unit (code at this checkout instead of /opt/board)', { skip: skipWithout('systemd-analyze', 'systemd'), timeout: 60_000 }, () => {
+test('systemd-analyze verify finds nothing to say about any unit (code at this checkout instead of /opt/board)', {
+  skip: skipWithout('systemd-analyze', 'systemd'),
+  timeout: 60_000,
+}, () => {
   const folder = emptyFolder('board-units-');
   for (const unit of units) {
     // Installed as README says, /opt/board is the checkout; here the checkout is this folder.
-    writeFileSync(join(folder, unit), read(unit).replaceAll('/opt/board', projectRoot.replace(/\/$/, '')).replaceAll('/usr/local/bin/node', process.execPath));
+    writeFileSync(
+      join(folder, unit),
+      read(unit)
+        .replaceAll('/opt/board', projectRoot.replace(/\/$/, ''))
+        .replaceAll('/usr/local/bin/node', process.execPath),
+    );
   }
-  const run = spawnSync(tool('systemd-analyze')!, ['verify', ...units.map((u) => join(folder, u))], { encoding: 'utf8' });
-  const about = (run.stdout + run.stderr).split('\n').filter((line) => line.includes(folder) || units.some((u) => line.includes(u)));
+  const run = spawnSync(tool('systemd-analyze')!, ['verify', ...units.map((u) => join(folder, u))], {
+    encoding: 'utf8',
+  });
+  const about = (run.stdout + run.stderr)
+    .split('\n')
+    .filter((line) => line.includes(folder) || units.some((u) => line.includes(u)));
   assert.deepEqual(about, [], 'no warning or error about our units');
   assert.equal(run.status, 0, run.stderr);
 });
@@ -37,7 +56,16 @@ test('systemd-analyze verify finds nothing to say about any unit (code at this c
 test('every service runs as the dedicated user in the sandbox the README promises', () => {
   for (const unit of services) {
     const text = read(unit);
-    for (const line of ['User=board', 'Group=board', 'EnvironmentFile=/etc/board/board.env', 'NoNewPrivileges=yes', 'ProtectSystem=strict', 'PrivateTmp=yes', 'ProtectHome=yes', 'CapabilityBoundingSet=']) {
+    for (const line of [
+      'User=board',
+      'Group=board',
+      'EnvironmentFile=/etc/board/board.env',
+      'NoNewPrivileges=yes',
+      'ProtectSystem=strict',
+      'PrivateTmp=yes',
+      'ProtectHome=yes',
+      'CapabilityBoundingSet=',
+    ]) {
       assert.ok(text.split('\n').includes(line), `${unit}: ${line}`);
     }
     assert.match(text, /^ReadWritePaths=\/var\/lib\/board\b/m, `${unit}: writes only the data folder (and backups)`);
@@ -51,7 +79,12 @@ test('every service runs as the dedicated user in the sandbox the README promise
 });
 
 test('deploy/board.env holds valid settings, and both proxies accept a body of BOARD_MAX_UPLOAD', () => {
-  const env = Object.fromEntries(read('board.env').split('\n').filter((l) => l && !l.startsWith('#')).map((l) => l.split('=', 2) as [string, string]));
+  const env = Object.fromEntries(
+    read('board.env')
+      .split('\n')
+      .filter((l) => l && !l.startsWith('#'))
+      .map((l) => l.split('=', 2) as [string, string]),
+  );
   const config = loadConfig(env);
   assert.equal(config.trustProxy, true);
   assert.equal(config.host, '127.0.0.1', 'only the proxy reaches the server');
@@ -68,27 +101,59 @@ test('deploy/board.env holds valid settings, and both proxies accept a body of B
   assert.match(read('nginx.conf'), /^\s*access_log off;/m, 'no client addresses in logs');
 });
 
-test('nginx -t accepts deploy/nginx.conf (with a throw-away certificate)', { skip: skipWithout('nginx', 'nginx') || skipWithout('openssl', 'openssl'), timeout: 60_000 }, () => {
+test('nginx -t accepts deploy/nginx.conf (with a throw-away certificate)', {
+  skip: skipWithout('nginx', 'nginx') || skipWithout('openssl', 'openssl'),
+  timeout: 60_000,
+}, () => {
   const folder = emptyFolder('board-nginx-');
-  execFileSync(tool('openssl')!, ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-days', '1', '-subj', '/CN=board.example.org', '-keyout', join(folder, 'key.pem'), '-out', join(folder, 'cert.pem')], { stdio: 'ignore' });
+  execFileSync(
+    tool('openssl')!,
+    [
+      'req',
+      '-x509',
+      '-newkey',
+      'rsa:2048',
+      '-nodes',
+      '-days',
+      '1',
+      '-subj',
+      '/CN=board.example.org',
+      '-keyout',
+      join(folder, 'key.pem'),
+      '-out',
+      join(folder, 'cert.pem'),
+    ],
+    { stdio: 'ignore' },
+  );
   const site = read('nginx.conf')
     .replace('/etc/letsencrypt/live/board.example.org/fullchain.pem', join(folder, 'cert.pem'))
     .replace('/etc/letsencrypt/live/board.example.org/privkey.pem', join(folder, 'key.pem'))
     .replace('/var/log/nginx/board-error.log', join(folder, 'error.log'));
   writeFileSync(join(folder, 'site.conf'), site);
-  writeFileSync(join(folder, 'nginx.conf'), `pid ${folder}/nginx.pid;\nerror_log ${folder}/main-error.log;\nevents {}\nhttp {\n  access_log off;\n  include ${folder}/site.conf;\n}\n`);
+  writeFileSync(
+    join(folder, 'nginx.conf'),
+    `pid ${folder}/nginx.pid;\nerror_log ${folder}/main-error.log;\nevents {}\nhttp {\n  access_log off;\n  include ${folder}/site.conf;\n}\n`,
+  );
   const run = spawnSync(tool('nginx')!, ['-t', '-p', folder, '-c', join(folder, 'nginx.conf')], { encoding: 'utf8' });
   assert.equal(run.status, 0, run.stderr);
   assert.match(run.stderr, /test is successful/);
 });
 
 test('caddy validate accepts deploy/Caddyfile', { skip: skipWithout('caddy', 'caddy'), timeout: 60_000 }, () => {
-  const run = spawnSync(tool('caddy')!, ['validate', '--config', deploy('Caddyfile'), '--adapter', 'caddyfile'], { encoding: 'utf8', env: { ...process.env, HOME: emptyFolder('board-caddy-'), XDG_DATA_HOME: emptyFolder('board-caddy-'), XDG_CONFIG_HOME: emptyFolder('board-caddy-') } });
+  const run = spawnSync(tool('caddy')!, ['validate', '--config', deploy('Caddyfile'), '--adapter', 'caddyfile'], {
+    encoding: 'utf8',
+    env: {
+      ...process.env,
+      HOME: emptyFolder('board-caddy-'),
+      XDG_DATA_HOME: emptyFolder('board-caddy-'),
+      XDG_CONFIG_HOME: emptyFolder('board-caddy-'),
+    },
+  });
   assert.equal(run.status, 0, run.stderr);
   assert.match(run.stdout + run.stderr, /Valid configuration/);
 });
 
-test('deploy/board-admin is a valid shell script that runs the checkout\'s board-admin with /etc/board/board.env', () => {
+test("deploy/board-admin is a valid shell script that runs the checkout's board-admin with /etc/board/board.env", () => {
   assert.equal(spawnSync('sh', ['-n', deploy('board-admin')]).status, 0);
   const text = read('board-admin');
   assert.match(text, /^\. \/etc\/board\/board\.env$/m);

@@ -18,7 +18,8 @@ export function runAdmin(board: TestBoard, args: string[], env: Record<string, s
 /** Runs bin/board-admin with only these BOARD_* variables (none: as in a fresh shell), in `cwd` if given. */
 export function runAdminWith(args: string[], env: Record<string, string> = {}, cwd?: string): Promise<AdminRun> {
   const childEnv: Record<string, string> = {};
-  for (const [name, value] of Object.entries(process.env)) if (value !== undefined && !name.startsWith('BOARD_')) childEnv[name] = value;
+  for (const [name, value] of Object.entries(process.env))
+    if (value !== undefined && !name.startsWith('BOARD_')) childEnv[name] = value;
   Object.assign(childEnv, env);
   return new Promise((resolve, reject) => {
     execFile(adminBin, args, { env: childEnv, cwd, timeout: 30_000 }, (err, stdout, stderr) => {
@@ -41,11 +42,20 @@ export async function resetToken(board: TestBoard, username: string): Promise<st
  * Runs bin/board-admin's runCli in this process with only these variables (none: as in a fresh
  * shell): for the many cases that need no real process (help, argument errors).
  */
-export async function runAdminInProcess(args: string[], env: Record<string, string> = {}): Promise<AdminRun & { code: number }> {
+export async function runAdminInProcess(
+  args: string[],
+  env: Record<string, string> = {},
+): Promise<AdminRun & { code: number }> {
   // Loaded on first use: most tests that import the helpers never need the command table.
-  const [{ runCli }, { commands }] = await Promise.all([import('../../bin/cli.ts'), import('../../bin/commands/index.ts')]);
+  const [{ runCli }, { commands }] = await Promise.all([
+    import('../../bin/cli.ts'),
+    import('../../bin/commands/index.ts'),
+  ]);
   let stdout = '';
   let stderr = '';
-  const code = await runCli(commands, args, env, { out: { write: (text: string) => (stdout += text) }, err: { write: (text: string) => (stderr += text) } });
+  const code = await runCli(commands, args, env, {
+    out: { write: (text: string) => (stdout += text) },
+    err: { write: (text: string) => (stderr += text) },
+  });
   return { code, stdout, stderr };
 }

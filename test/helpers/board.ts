@@ -62,17 +62,41 @@ export const asnFixtureDir = fileURLToPath(new URL('../fixtures/asn', import.met
  */
 export async function startBoard(env: Record<string, string> = {}, options: StartOptions = {}): Promise<TestBoard> {
   const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'board-test-'));
-  const config = loadConfig({ BOARD_DATA: dataDir, PORT: '0', BOARD_SCRYPT_LOGN: '14', BOARD_PREVIEW: '0', BOARD_ASN_DB: asnFixtureDir, ...env });
+  const config = loadConfig({
+    BOARD_DATA: dataDir,
+    PORT: '0',
+    BOARD_SCRYPT_LOGN: '14',
+    BOARD_PREVIEW: '0',
+    BOARD_ASN_DB: asnFixtureDir,
+    ...env,
+  });
   prepareDataDir(config);
   const clock = movableClock(options.now);
   const logs: string[] = [];
-  const app = createApp(config, { clock, log: (line) => logs.push(line), preview: options.preview, timeouts: options.timeouts, notify: options.notify, accountRemoval: options.accountRemoval, searchBackfill: options.searchBackfill, passwords: options.passwords, images: options.images });
+  const app = createApp(config, {
+    clock,
+    log: (line) => logs.push(line),
+    preview: options.preview,
+    timeouts: options.timeouts,
+    notify: options.notify,
+    accountRemoval: options.accountRemoval,
+    searchBackfill: options.searchBackfill,
+    passwords: options.passwords,
+    images: options.images,
+  });
   await new Promise<void>((resolve) => app.server.listen(0, '127.0.0.1', resolve));
   const url = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
   const metrics = app.metricsServer && config.metrics;
-  const metricsUrl = metrics ? `http://${metrics.host.includes(':') ? `[${metrics.host}]` : metrics.host}:${await listenOnLoopback(app.metricsServer!, metrics.port, metrics.host)}` : undefined;
+  const metricsUrl = metrics
+    ? `http://${metrics.host.includes(':') ? `[${metrics.host}]` : metrics.host}:${await listenOnLoopback(app.metricsServer!, metrics.port, metrics.host)}`
+    : undefined;
   return {
-    url, metricsUrl, app, config, clock, logs,
+    url,
+    metricsUrl,
+    app,
+    config,
+    clock,
+    logs,
     client: (options = {}) => new Client(url, options.ip),
     async close() {
       app.server.closeAllConnections();

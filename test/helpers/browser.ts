@@ -17,15 +17,22 @@ export const chromiumPath = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
 export const chromiumMissing = !existsSync(chromiumPath);
 /** The `skip` option for a browser suite: false, or the reason shown in the test report. */
 export const skipWithoutChromium = chromiumMissing ? `Chromium not found at ${chromiumPath}` : false;
-if (chromiumMissing) console.log(`browser tests skipped: Chromium not found at ${chromiumPath} (set CHROMIUM_PATH or install chromium)`);
+if (chromiumMissing)
+  console.log(`browser tests skipped: Chromium not found at ${chromiumPath} (set CHROMIUM_PATH or install chromium)`);
 
 /**
  * Without these flags Chromium tries to reach Google's services and stalls on a closed network.
  * Playwright adds a fresh temporary --user-data-dir of its own for every launch.
  */
 const launchArgs = [
-  '--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update',
-  '--disable-sync', '--no-first-run', '--disable-quic',
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+  '--disable-quic',
 ];
 
 export function launchChromium(): Promise<Browser> {
@@ -47,7 +54,10 @@ export interface WindowOptions {
 }
 
 /** A fresh context (its own cookies) that records every request its pages make. */
-export async function newRecordedContext(browser: Browser, options: WindowOptions = {}): Promise<{ context: BrowserContext; recorder: Recorder }> {
+export async function newRecordedContext(
+  browser: Browser,
+  options: WindowOptions = {},
+): Promise<{ context: BrowserContext; recorder: Recorder }> {
   const context = await browser.newContext({
     viewport: { width: options.width ?? 1280, height: options.height ?? 900 },
     colorScheme: options.colorScheme ?? 'light',
@@ -63,7 +73,8 @@ export async function newRecordedContext(browser: Browser, options: WindowOption
 
 function watchPage(page: Page, recorder: Recorder): void {
   page.on('console', (message) => {
-    if (/Content Security Policy|Content-Security-Policy/i.test(message.text())) recorder.cspViolations.push(message.text());
+    if (/Content Security Policy|Content-Security-Policy/i.test(message.text()))
+      recorder.cspViolations.push(message.text());
   });
   page.on('pageerror', (error) => recorder.pageErrors.push(error.message));
 }
@@ -76,7 +87,9 @@ export async function openBoard(page: Page, board: TestBoard, path = '/'): Promi
 
 /** Every request went to the board itself (data: and blob: URLs are the page's own). */
 export function assertOnlyBoardRequests(recorder: Recorder, board: TestBoard): void {
-  const foreign = recorder.requests.filter((url) => !url.startsWith(board.url + '/') && !url.startsWith('data:') && !url.startsWith('blob:'));
+  const foreign = recorder.requests.filter(
+    (url) => !url.startsWith(board.url + '/') && !url.startsWith('data:') && !url.startsWith('blob:'),
+  );
   assert.deepEqual(foreign, [], 'requests that left the board');
   assert.ok(recorder.requests.length > 0, 'no request recorded at all');
 }
@@ -131,9 +144,13 @@ export interface HeldRequests {
 export async function holdRequests(page: Page, url: string): Promise<HeldRequests> {
   let count = 0;
   let arrive!: () => void;
-  const first = new Promise<void>((resolve) => { arrive = resolve; });
+  const first = new Promise<void>((resolve) => {
+    arrive = resolve;
+  });
   let open!: () => void;
-  const gate = new Promise<void>((resolve) => { open = resolve; });
+  const gate = new Promise<void>((resolve) => {
+    open = resolve;
+  });
   const going: Promise<void>[] = [];
   await page.route(url, (route) => {
     count++;
@@ -144,7 +161,9 @@ export async function holdRequests(page: Page, url: string): Promise<HeldRequest
   });
   return {
     arrived: () => first,
-    get count() { return count; },
+    get count() {
+      return count;
+    },
     async release() {
       open();
       await Promise.all(going); // each held request on its way before the hold goes (playwright would take them over)
@@ -191,7 +210,7 @@ export function useBrowserBoard<const M extends string = never>(setup: BoardSetu
     return { page: await context.newPage(), context, recorder };
   };
   used.testCleanRecords = () => {
-    test('no request left the board\'s origin and the CSP reported nothing', () => {
+    test("no request left the board's origin and the CSP reported nothing", () => {
       for (const recorder of used.recorders) {
         assertOnlyBoardRequests(recorder, used.board);
         assertCleanConsole(recorder);

@@ -30,7 +30,11 @@ export interface FilePart {
  */
 export class Client {
   cookie = '';
-  constructor(readonly base: string, readonly ip?: string, readonly dispatcher?: Dispatcher) {}
+  constructor(
+    readonly base: string,
+    readonly ip?: string,
+    readonly dispatcher?: Dispatcher,
+  ) {}
 
   get(path: string, headers: Record<string, string> = {}): Promise<Answer> {
     return this.send('GET', path, undefined, headers);
@@ -39,23 +43,41 @@ export class Client {
   /** POST urlencoded fields (or nothing). */
   post(path: string, fields?: Fields, headers: Record<string, string> = {}): Promise<Answer> {
     const body = fields ? new URLSearchParams(definedFields(fields)).toString() : undefined;
-    return this.send('POST', path, body, { ...(body !== undefined ? { 'content-type': 'application/x-www-form-urlencoded' } : {}), ...headers });
+    return this.send('POST', path, body, {
+      ...(body !== undefined ? { 'content-type': 'application/x-www-form-urlencoded' } : {}),
+      ...headers,
+    });
   }
 
   /** POST multipart/form-data with fields and files. */
-  postMultipart(path: string, fields: Fields, files: FilePart[] = [], headers: Record<string, string> = {}): Promise<Answer> {
+  postMultipart(
+    path: string,
+    fields: Fields,
+    files: FilePart[] = [],
+    headers: Record<string, string> = {},
+  ): Promise<Answer> {
     const form = new FormData();
     for (const [k, v] of definedFields(fields)) form.append(k, v);
-    for (const f of files) form.append(f.name, new Blob([f.data], { type: f.type ?? 'application/octet-stream' }), f.filename);
+    for (const f of files)
+      form.append(f.name, new Blob([f.data], { type: f.type ?? 'application/octet-stream' }), f.filename);
     return this.send('POST', path, form, headers);
   }
 
-  async send(method: string, path: string, body: string | FormData | Buffer | undefined, headers: Record<string, string> = {}): Promise<Answer> {
+  async send(
+    method: string,
+    path: string,
+    body: string | FormData | Buffer | undefined,
+    headers: Record<string, string> = {},
+  ): Promise<Answer> {
     const all: Record<string, string> = { ...headers };
     if (this.cookie) all.cookie = `session=${this.cookie}`;
     if (this.ip) all['x-forwarded-for'] = this.ip;
     const init = { method, body, headers: all, redirect: 'manual' as const };
-    const res = this.dispatcher ? (await undiciFetch(this.base + path, { ...init, dispatcher: this.dispatcher } as Parameters<typeof undiciFetch>[1])) as unknown as Response : await fetch(this.base + path, init);
+    const res = this.dispatcher
+      ? ((await undiciFetch(this.base + path, { ...init, dispatcher: this.dispatcher } as Parameters<
+          typeof undiciFetch
+        >[1])) as unknown as Response)
+      : await fetch(this.base + path, init);
     const setCookie = res.headers.getSetCookie().find((c) => c.startsWith('session='));
     if (setCookie) this.cookie = setCookie.slice('session='.length).split(';')[0]!;
     const text = await res.text();
@@ -88,13 +110,21 @@ export interface RawAnswer {
  * One request through node:http with the path sent exactly as given (fetch would normalise
  * `..`, `%2e` and backslashes) and any headers, Host and Origin included.
  */
-export function rawRequest(base: string, method: string, path: string, headers: Record<string, string> = {}, body?: string | Buffer): Promise<RawAnswer> {
+export function rawRequest(
+  base: string,
+  method: string,
+  path: string,
+  headers: Record<string, string> = {},
+  body?: string | Buffer,
+): Promise<RawAnswer> {
   const { hostname, port } = new URL(base);
   return new Promise((resolve, reject) => {
     const req = httpRequest({ host: hostname, port, method, path, headers, agent: false, timeout: 10_000 }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (chunk: Buffer) => chunks.push(chunk));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, text: Buffer.concat(chunks).toString('utf8') }));
+      res.on('end', () =>
+        resolve({ status: res.statusCode ?? 0, headers: res.headers, text: Buffer.concat(chunks).toString('utf8') }),
+      );
       res.on('error', reject);
     });
     req.on('timeout', () => req.destroy(new Error(`${method} ${path}: no answer within 10 s`)));

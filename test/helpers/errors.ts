@@ -3,7 +3,8 @@ import type { Answer, RawAnswer } from './client.ts';
 import { assertDocumented } from './openapi.ts';
 
 /** Heuristic for "a German sentence": umlauts or common German words. */
-const germanWords = /[äöüßÄÖÜ]|\b(der|die|das|dies\w*|ist|sind|nicht|bitte|zu|ein\w*|es|gibt|hier|oder|mit|von|noch|dich|Anfrage|Fehler|Format|Feld)\b/;
+const germanWords =
+  /[äöüßÄÖÜ]|\b(der|die|das|dies\w*|ist|sind|nicht|bitte|zu|ein\w*|es|gibt|hier|oder|mit|von|noch|dich|Anfrage|Fehler|Format|Feld)\b/;
 
 /** docs/API.md "Errors": the keys an `error` object may have. */
 const errorKeys = ['code', 'message', 'field', 'fields'];
@@ -18,7 +19,9 @@ export interface ExpectedError {
 }
 
 function contentType(answer: Answer | RawAnswer): string | null | undefined {
-  return answer.headers instanceof Headers ? answer.headers.get('content-type') : String(answer.headers['content-type']);
+  return answer.headers instanceof Headers
+    ? answer.headers.get('content-type')
+    : String(answer.headers['content-type']);
 }
 
 /**
@@ -26,8 +29,14 @@ function contentType(answer: Answer | RawAnswer): string | null | undefined {
  * spec's keys in `error`, and the field when given (a string is short for `{field}`). An answer of the
  * test Client is also checked against its route's OpenAPI entry (status, code, shape: assertDocumented).
  */
-export function assertError(answer: Answer | RawAnswer, status: number, code: string, expected: string | ExpectedError = {}): void {
-  const { field, note, exact } = typeof expected === 'string' ? { field: expected, note: undefined, exact: false } : expected;
+export function assertError(
+  answer: Answer | RawAnswer,
+  status: number,
+  code: string,
+  expected: string | ExpectedError = {},
+): void {
+  const { field, note, exact } =
+    typeof expected === 'string' ? { field: expected, note: undefined, exact: false } : expected;
   const context = note === undefined ? answer.text : `${note}: ${answer.text}`;
   assert.equal(answer.status, status, context);
   assert.equal(contentType(answer), 'application/json; charset=utf-8', context);

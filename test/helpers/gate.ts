@@ -30,18 +30,25 @@ export function callGate<K extends string>(kinds: readonly K[]) {
     holdNext(kind: K): HeldRequest {
       let arrive!: () => void;
       let release!: () => void;
-      const reached = new Promise<void>((resolve) => { arrive = resolve; });
-      const released = new Promise<void>((resolve) => { release = resolve; });
+      const reached = new Promise<void>((resolve) => {
+        arrive = resolve;
+      });
+      const released = new Promise<void>((resolve) => {
+        release = resolve;
+      });
       releases.add(release);
       holds.get(kind)!.push({ arrive, released });
       let arrived = false;
-      void reached.then(() => { arrived = true; });
-      const reachedBy = (request: Promise<{ status: number; text: string }>) => Promise.race([
-        reached,
-        request.then((answer) => {
-          if (!arrived) assert.fail(`answered before it reached the gate: ${answer.status} ${answer.text}`);
-        }),
-      ]);
+      void reached.then(() => {
+        arrived = true;
+      });
+      const reachedBy = (request: Promise<{ status: number; text: string }>) =>
+        Promise.race([
+          reached,
+          request.then((answer) => {
+            if (!arrived) assert.fail(`answered before it reached the gate: ${answer.status} ${answer.text}`);
+          }),
+        ]);
       return { reachedBy, release };
     },
     /** After each test, so that a failed one leaves no request held and no hold waiting for the next. */

@@ -68,10 +68,18 @@ export function handMadePng(width: number, height: number, colourType: number, i
   header.writeUInt32BE(height, 4);
   header[8] = 8; // bit depth
   header[9] = colourType;
-  return Buffer.concat([Buffer.from([137, 80, 78, 71, 13, 10, 26, 10]), chunk('IHDR', header), chunk('IDAT', idat), chunk('IEND', Buffer.alloc(0))]);
+  return Buffer.concat([
+    Buffer.from([137, 80, 78, 71, 13, 10, 26, 10]),
+    chunk('IHDR', header),
+    chunk('IDAT', idat),
+    chunk('IEND', Buffer.alloc(0)),
+  ]);
 }
 
 /** A new media path named as the board names its files (`preview/<32 hex>.jpg`), for a file a test puts there itself. */
-export function boardMediaPath(folder: 'e' | 'a' | 'preview', extension: 'jpg' | 'png' | 'gif' | 'webp' = 'jpg'): string {
+export function boardMediaPath(
+  folder: 'e' | 'a' | 'preview',
+  extension: 'jpg' | 'png' | 'gif' | 'webp' = 'jpg',
+): string {
   return `${folder}/${randomBytes(16).toString('hex')}.${extension}`;
 }

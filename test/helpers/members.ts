@@ -11,7 +11,9 @@ let addressCounter = 0;
 /** A fresh anonymous visitor with an address of its own (it counts behind a trusted proxy). */
 export function visitor(board: TestBoard): Client {
   addressCounter++;
-  return board.client({ ip: `10.${(addressCounter >> 16) & 255}.${(addressCounter >> 8) & 255}.${addressCounter & 255}` });
+  return board.client({
+    ip: `10.${(addressCounter >> 16) & 255}.${(addressCounter >> 8) & 255}.${addressCounter & 255}`,
+  });
 }
 
 /** Registers a user through the API, from `ip` or a fresh visitor's address; no session yet. */

@@ -19,6 +19,16 @@ export function makeModerator(board: TestBoard, username: string): void {
 }
 
 /** Every moderation log row straight from the database, newest first. */
-export function modlogRows(board: TestBoard): { action: string; pid: number; uid: number; reason: string; until: number; moderator_uid: number; public: number }[] {
-  return board.app.services.db.all('SELECT action, pid, uid, reason, until, moderator_uid, public FROM modlog ORDER BY id DESC');
+export function modlogRows(board: TestBoard): {
+  action: string;
+  pid: number;
+  uid: number;
+  reason: string;
+  until: number;
+  moderator_uid: number;
+  public: number;
+}[] {
+  return board.app.services.db.all(
+    'SELECT action, pid, uid, reason, until, moderator_uid, public FROM modlog ORDER BY id DESC',
+  );
 }

@@ -10,9 +10,15 @@ import { migrate } from '../../lib/db/schema.ts';
 export function oldBoard(dataDir: string, entries: string[]): void {
   const raw = new Database(join(dataDir, 'board.db'));
   migrate(raw, 7);
-  raw.prepare("INSERT INTO users (uid, username, username_key, pass_hash, created_at) VALUES (1, 'Alt', 'alt', 'x', 1)").run();
-  const insert = raw.prepare('INSERT INTO entries (uid, created_at, content, root, depth, last_activity, deleted) VALUES (1, ?, ?, 0, 0, ?, ?)');
-  raw.transaction(() => entries.forEach((content, i) => insert.run(1000 + i, content, 1000 + i, content === '' ? 1 : 0)))();
+  raw
+    .prepare("INSERT INTO users (uid, username, username_key, pass_hash, created_at) VALUES (1, 'Alt', 'alt', 'x', 1)")
+    .run();
+  const insert = raw.prepare(
+    'INSERT INTO entries (uid, created_at, content, root, depth, last_activity, deleted) VALUES (1, ?, ?, 0, 0, ?, ?)',
+  );
+  raw.transaction(() =>
+    entries.forEach((content, i) => insert.run(1000 + i, content, 1000 + i, content === '' ? 1 : 0)),
+  )();
   raw.exec('UPDATE entries SET root = pid');
   raw.close();
 }

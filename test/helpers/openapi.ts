@@ -61,7 +61,9 @@ function mediaTypeOf(answer: Answer): string {
 }
 
 const covers = (documented: string, actual: string) =>
-  documented === '*/*' || documented === actual || (documented.endsWith('/*') && actual.startsWith(documented.slice(0, -1)));
+  documented === '*/*' ||
+  documented === actual ||
+  (documented.endsWith('/*') && actual.startsWith(documented.slice(0, -1)));
 
 /** Asserts that a Client's answer is what the OpenAPI document says its route answers with that status. */
 export function assertDocumented(answer: Answer): void {
@@ -75,10 +77,17 @@ export function assertDocumented(answer: Answer): void {
   const key = routeKey(match.route);
   const documentPath = openApiPath(match.route.path);
   const operationMethod = match.route.method.toLowerCase();
-  const operation = (openApiDocument().paths[documentPath] as Record<string, { responses: Record<string, DocumentedResponse> }> | undefined)?.[operationMethod];
+  const operation = (
+    openApiDocument().paths[documentPath] as
+      | Record<string, { responses: Record<string, DocumentedResponse> }>
+      | undefined
+  )?.[operationMethod];
   assert.ok(operation, `${key} is not in the OpenAPI document: add its entry to its area in lib/openapi/ (${context})`);
   const documented = operation.responses[answer.status];
-  assert.ok(documented, `${key} answered ${answer.status}, which its OpenAPI entry does not document (lib/openapi/): ${context}`);
+  assert.ok(
+    documented,
+    `${key} answered ${answer.status}, which its OpenAPI entry does not document (lib/openapi/): ${context}`,
+  );
   // OPENAPI_COVERAGE=<file>: one line per checked answer, to see which routes have a success and an error checked.
   if (process.env.OPENAPI_COVERAGE) appendFileSync(process.env.OPENAPI_COVERAGE, `${key} ${answer.status}\n`);
 
@@ -89,16 +98,32 @@ export function assertDocumented(answer: Answer): void {
   if (!documented.content) return assert.equal(answer.text, '', `${key} ${answer.status} has no body: ${context}`); // 304
   const actualType = mediaTypeOf(answer);
   const mediaType = Object.keys(documented.content ?? {}).find((type) => covers(type, actualType));
-  assert.ok(mediaType, `${key} ${answer.status} answered ${actualType}, the document says ${Object.keys(documented.content ?? {}).join(', ')}: ${context}`);
+  assert.ok(
+    mediaType,
+    `${key} ${answer.status} answered ${actualType}, the document says ${Object.keys(documented.content ?? {}).join(', ')}: ${context}`,
+  );
   if (mediaType !== 'application/json' || !documented.content?.[mediaType]?.schema) return;
-  const validate = openApiSchemaAt('paths', documentPath, operationMethod, 'responses', String(answer.status), 'content', mediaType, 'schema');
-  assert.ok(validate(answer.body), `${key} ${answer.status} does not match its OpenAPI schema: ${JSON.stringify(validate.errors)}; ${context}`);
+  const validate = openApiSchemaAt(
+    'paths',
+    documentPath,
+    operationMethod,
+    'responses',
+    String(answer.status),
+    'content',
+    mediaType,
+    'schema',
+  );
+  assert.ok(
+    validate(answer.body),
+    `${key} ${answer.status} does not match its OpenAPI schema: ${JSON.stringify(validate.errors)}; ${context}`,
+  );
 }
 
 /** No route: an unknown path (404: JSON under /api, the front end's page elsewhere) or a wrong method (405 with Allow). */
 function assertUnrouted(answer: Answer, pathname: string, context: string): void {
   if (answer.status === 405) assert.ok(answer.headers.has('allow'), `405 with Allow: ${context}`);
-  if (answer.request?.method === 'HEAD' || (mediaTypeOf(answer) === 'text/html' && !pathname.startsWith('/api/'))) return;
+  if (answer.request?.method === 'HEAD' || (mediaTypeOf(answer) === 'text/html' && !pathname.startsWith('/api/')))
+    return;
   assert.equal(mediaTypeOf(answer), 'application/json', context);
   const validate = openApiSchemaAt('components', 'schemas', 'Error');
   assert.ok(validate(answer.body?.error), `an error body: ${JSON.stringify(validate.errors)}; ${context}`);

@@ -5,7 +5,11 @@ import { callGate, type HeldRequest } from './gate.ts';
  * Real scrypt with a gate behind it (test/helpers/gate.ts): `holdNext('verify')` holds the next
  * password check after it has run, `holdNext('hash')` the next new hash, until `release()`.
  */
-export function passwordGate(): { passwords: Passwords; holdNext(kind: keyof Passwords): HeldRequest; releaseAll(): void } {
+export function passwordGate(): {
+  passwords: Passwords;
+  holdNext(kind: keyof Passwords): HeldRequest;
+  releaseAll(): void;
+} {
   const gate = callGate<keyof Passwords>(['verify', 'hash']);
   return {
     passwords: {

@@ -35,7 +35,10 @@ export function sendRaw(port: number, request: Buffer, options: RawSendOptions =
       socket.destroy();
       resolve(result);
     };
-    const timer = setTimeout(() => finish({ ...parse(received, options.headOnly, true) ?? noAnswer(), hung: true }), options.timeoutMs ?? 15_000);
+    const timer = setTimeout(
+      () => finish({ ...(parse(received, options.headOnly, true) ?? noAnswer()), hung: true }),
+      options.timeoutMs ?? 15_000,
+    );
     socket.on('connect', () => {
       socket.write(request);
       if (options.endAfterSend) socket.end();
@@ -74,14 +77,19 @@ function parse(data: Buffer, headOnly: boolean | undefined, closed: boolean): Ra
       rest = rest.subarray(bodyStart);
       continue;
     }
-    const length = headOnly ? 0 : headers['content-length'] !== undefined ? Number(headers['content-length']) : undefined;
+    const length = headOnly
+      ? 0
+      : headers['content-length'] !== undefined
+        ? Number(headers['content-length'])
+        : undefined;
     const body = rest.subarray(bodyStart);
     if (headers['transfer-encoding'] === 'chunked' && !headOnly) {
       const decoded = unchunk(body);
       if (decoded) return { status, headers, body: decoded, hung: false };
       return closed ? { status, headers, body, hung: false } : undefined;
     }
-    if (length !== undefined && body.length >= length) return { status, headers, body: body.subarray(0, length), hung: false };
+    if (length !== undefined && body.length >= length)
+      return { status, headers, body: body.subarray(0, length), hung: false };
     return closed ? { status, headers, body, hung: false } : undefined;
   }
 }

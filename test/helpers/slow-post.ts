@@ -16,20 +16,32 @@ export interface SlowPost {
  * at the server's 'request' event: the pipeline's listener runs first and synchronously up to the
  * handler's first await, the body read, so the test acts in between without any timing.
  */
-export function slowPost(board: TestBoard, client: Client, path: string, fields: Record<string, string> = { x: '1' }): SlowPost {
+export function slowPost(
+  board: TestBoard,
+  client: Client,
+  path: string,
+  fields: Record<string, string> = { x: '1' },
+): SlowPost {
   const body = new URLSearchParams(fields).toString();
   const started = new Promise<void>((resolve) => board.app.server.once('request', () => resolve()));
   const req = request(`${board.url}${path}`, {
     method: 'POST',
     headers: {
-      cookie: `session=${client.cookie}`, 'x-forwarded-for': client.ip!,
-      'content-type': 'application/x-www-form-urlencoded', 'content-length': String(Buffer.byteLength(body)),
+      cookie: `session=${client.cookie}`,
+      'x-forwarded-for': client.ip!,
+      'content-type': 'application/x-www-form-urlencoded',
+      'content-length': String(Buffer.byteLength(body)),
     },
   });
   const answer = new Promise<RawAnswer>((resolve, reject) => {
     req.on('response', (res) => {
       let text = '';
-      res.setEncoding('utf8').on('data', (chunk: string) => { text += chunk; }).on('end', () => resolve({ status: res.statusCode!, headers: res.headers, text }));
+      res
+        .setEncoding('utf8')
+        .on('data', (chunk: string) => {
+          text += chunk;
+        })
+        .on('end', () => resolve({ status: res.statusCode!, headers: res.headers, text }));
     });
     req.on('error', reject);
   });

@@ -60,5 +60,7 @@ export function indexedPids(board: TestBoard): number[] {
 
 /** The pids of live entries (not deleted, not removed), ascending: what the search index must hold. */
 export function livePids(board: TestBoard): number[] {
-  return board.app.services.db.all<{ pid: number }>('SELECT pid FROM entries WHERE deleted = 0 ORDER BY pid').map((r) => r.pid);
+  return board.app.services.db
+    .all<{ pid: number }>('SELECT pid FROM entries WHERE deleted = 0 ORDER BY pid')
+    .map((r) => r.pid);
 }

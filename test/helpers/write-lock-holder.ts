@@ -7,7 +7,11 @@ import { Worker } from 'node:worker_threads';
  * transaction, inserts `row` into `table` (when given), and commits after `holdMs`. `locked`
  * resolves once it holds the lock, `released` once it has committed and closed.
  */
-export async function holdWriteLock(path: string, holdMs: number, insert?: { table: string; row: string }): Promise<{ released: Promise<void> }> {
+export async function holdWriteLock(
+  path: string,
+  holdMs: number,
+  insert?: { table: string; row: string },
+): Promise<{ released: Promise<void> }> {
   const source = `
     const { workerData, parentPort } = require('node:worker_threads');
     const Database = require(workerData.module);

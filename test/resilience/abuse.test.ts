@@ -62,7 +62,10 @@ async function attack(send: () => Promise<Answer>): Promise<Answer> {
 }
 
 function tally(counts: Map<string, number>, answer: Answer): Answer {
-  const key = answer.status === 429 || answer.status === 400 || answer.status === 503 ? `${answer.status} ${answer.body?.error?.code}` : String(answer.status);
+  const key =
+    answer.status === 429 || answer.status === 400 || answer.status === 503
+      ? `${answer.status} ${answer.body?.error?.code}`
+      : String(answer.status);
   counts.set(key, (counts.get(key) ?? 0) + 1);
   if (answer.status >= 500 && answer.status !== 503) serverErrors++;
   return answer;
@@ -81,9 +84,18 @@ before(async () => {
     cookies[name] = sessionInDb(db, uids[name]!, now, 86_400, 'abuse test');
   }
   let parent = 0;
-  for (let depth = 0; depth <= maxReplyDepth; depth++) parent = createEntry(db, { uid: uids.chain!, content: `Tiefe ${depth}`, filepath: '', replyTo: parent, link: '' }, now - 86_400)!;
+  for (let depth = 0; depth <= maxReplyDepth; depth++)
+    parent = createEntry(
+      db,
+      { uid: uids.chain!, content: `Tiefe ${depth}`, filepath: '', replyTo: parent, link: '' },
+      now - 86_400,
+    )!;
   deepLeaf = parent;
-  honestRoot = createEntry(db, { uid: uids.honest!, content: 'Ein ehrliches Thema', filepath: '', replyTo: 0, link: '' }, now - 86_400)!;
+  honestRoot = createEntry(
+    db,
+    { uid: uids.honest!, content: 'Ein ehrliches Thema', filepath: '', replyTo: 0, link: '' },
+    now - 86_400,
+  )!;
   server = await startServerProcess(dataDir, { BOARD_LIMITS: '1' });
   for (const name of ['honest', 'spammer', 'chain', 'gif'] as const) {
     established[name] = new Client(server.url, freshAddress());
@@ -124,7 +136,11 @@ async function honestClient(posts = true): Promise<{ answered: number; failed: s
       expect(path, answer, 200);
     }
     if (posts && round % honestPostEvery === 0) {
-      expect('create', await honest.post('/api/entry/create', { content: `Ehrliche Antwort ${round}`, reply_to: honestRoot }), 201);
+      expect(
+        'create',
+        await honest.post('/api/entry/create', { content: `Ehrliche Antwort ${round}`, reply_to: honestRoot }),
+        201,
+      );
       expect('vote', await honest.post(`/api/entry/${honestRoot}/vote`, { mode: 'yes' }), 200);
     }
   }
@@ -136,15 +152,22 @@ async function honestClient(posts = true): Promise<{ answered: number; failed: s
  * every honest request meets the attack) and until `done()` says it has met the limit under test,
  * at most attackCap requests. Returns whether the honest client had finished when it stopped.
  */
-async function attackWhileHonest(honestRunning: () => boolean, done: () => boolean, step: (i: number) => Promise<unknown>): Promise<boolean> {
+async function attackWhileHonest(
+  honestRunning: () => boolean,
+  done: () => boolean,
+  step: (i: number) => Promise<unknown>,
+): Promise<boolean> {
   for (let i = 0; i < attackCap && (honestRunning() || !done()); i++) await step(i);
   return !honestRunning();
 }
 
-const percentile = (values: number[], p: number) => [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor(values.length * p))] ?? 0;
+const percentile = (values: number[], p: number) =>
+  [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor(values.length * p))] ?? 0;
 
 describe('a scripted attack against a running server', () => {
-  test(`every attacker is held to its limits, and all ${honestRequests} requests of the honest client, made while the attack runs, are answered 2xx`, { timeout: scaled(300_000, 1_200_000) }, async () => {
+  test(`every attacker is held to its limits, and all ${honestRequests} requests of the honest client, made while the attack runs, are answered 2xx`, {
+    timeout: scaled(300_000, 1_200_000),
+  }, async () => {
     const baseline = soak ? await honestClient(false) : undefined;
 
     // Ten fresh accounts, each from its own address (within SPEC's limits).
@@ -154,9 +177,20 @@ describe('a scripted attack against a running server', () => {
       await client.signUp(`frisch ${i}`);
       fresh.push(client);
     }
-    const gif = await imageFixture({ format: 'gif', width: 32, height: 32, frames: Array.from({ length: 301 }, (_, i) => `#${(i * 37 % 4096).toString(16).padStart(3, '0')}`) });
+    const gif = await imageFixture({
+      format: 'gif',
+      width: 32,
+      height: 32,
+      frames: Array.from({ length: 301 }, (_, i) => `#${((i * 37) % 4096).toString(16).padStart(3, '0')}`),
+    });
 
-    const counts = { spammer: new Map<string, number>(), fresh: new Map<string, number>(), logins: new Map<string, number>(), chain: new Map<string, number>(), gif: new Map<string, number>() };
+    const counts = {
+      spammer: new Map<string, number>(),
+      fresh: new Map<string, number>(),
+      logins: new Map<string, number>(),
+      chain: new Map<string, number>(),
+      gif: new Map<string, number>(),
+    };
     const freshCreated = fresh.map(() => 0);
     let chainParent = deepLeaf - 1; // one level above the deepest: its replies are allowed, deeper ones not
     let chainDepthRefused = 0;
@@ -166,24 +200,64 @@ describe('a scripted attack against a running server', () => {
     const seen = (map: Map<string, number>, key: string) => () => (map.get(key) ?? 0) > 0;
     const attackStarted = Date.now();
     // The login burst is a count of its own: 100 addresses, 3 guesses each.
-    const loginBurst = Promise.all(Array.from({ length: 100 }, async () => {
-      const attacker = new Client(server.url, freshAddress());
-      for (let i = 0; i < 3; i++) tally(counts.logins, await attack(() => attacker.post('/api/auth/login', { user: 'abuse honest', pass: `geraten ${i}` })));
-    }));
-    const [honest, ...ranThroughout] = await Promise.all([
-      honestClient().finally(() => { honestRunning = false; }),
-      attackWhileHonest(running, seen(counts.spammer, '429 rate.limited'), async (i) => tally(counts.spammer, await attack(() => established.spammer.post('/api/entry/create', { content: `Spam Nummer ${i}` })))),
-      ...fresh.map((client, k) => attackWhileHonest(running, seen(counts.fresh, '429 rate.new_account'), async (i) => {
-        const answer = tally(counts.fresh, await attack(() => client.post('/api/entry/create', { content: i % 2 ? `Billig kaufen https://spam.example/${k}/${i}` : `Hallo von ${k}, Nummer ${i}` })));
-        if (answer.status === 201) freshCreated[k]!++;
-      })),
-      attackWhileHonest(running, () => chainDepthRefused > 0, async (i) => {
-        const replyTo = i % 5 === 0 ? deepLeaf : chainParent;
-        const answer = tally(counts.chain, await attack(() => established.chain.post('/api/entry/create', { content: `tiefer ${i}`, reply_to: replyTo })));
-        if (answer.status === 201) chainParent = answer.body.pid;
-        if (answer.status === 400 && answer.body.error.code === 'entry.too_deep') chainDepthRefused++;
+    const loginBurst = Promise.all(
+      Array.from({ length: 100 }, async () => {
+        const attacker = new Client(server.url, freshAddress());
+        for (let i = 0; i < 3; i++)
+          tally(
+            counts.logins,
+            await attack(() => attacker.post('/api/auth/login', { user: 'abuse honest', pass: `geraten ${i}` })),
+          );
       }),
-      attackWhileHonest(running, seen(counts.gif, '413'), async () => tally(counts.gif, await attack(() => established.gif.postMultipart('/api/entry/create', { content: '' }, [{ name: 'file', filename: 'flut.gif', type: 'image/gif', data: gif }])))),
+    );
+    const [honest, ...ranThroughout] = await Promise.all([
+      honestClient().finally(() => {
+        honestRunning = false;
+      }),
+      attackWhileHonest(running, seen(counts.spammer, '429 rate.limited'), async (i) =>
+        tally(
+          counts.spammer,
+          await attack(() => established.spammer.post('/api/entry/create', { content: `Spam Nummer ${i}` })),
+        ),
+      ),
+      ...fresh.map((client, k) =>
+        attackWhileHonest(running, seen(counts.fresh, '429 rate.new_account'), async (i) => {
+          const answer = tally(
+            counts.fresh,
+            await attack(() =>
+              client.post('/api/entry/create', {
+                content: i % 2 ? `Billig kaufen https://spam.example/${k}/${i}` : `Hallo von ${k}, Nummer ${i}`,
+              }),
+            ),
+          );
+          if (answer.status === 201) freshCreated[k]!++;
+        }),
+      ),
+      attackWhileHonest(
+        running,
+        () => chainDepthRefused > 0,
+        async (i) => {
+          const replyTo = i % 5 === 0 ? deepLeaf : chainParent;
+          const answer = tally(
+            counts.chain,
+            await attack(() =>
+              established.chain.post('/api/entry/create', { content: `tiefer ${i}`, reply_to: replyTo }),
+            ),
+          );
+          if (answer.status === 201) chainParent = answer.body.pid;
+          if (answer.status === 400 && answer.body.error.code === 'entry.too_deep') chainDepthRefused++;
+        },
+      ),
+      attackWhileHonest(running, seen(counts.gif, '413'), async () =>
+        tally(
+          counts.gif,
+          await attack(() =>
+            established.gif.postMultipart('/api/entry/create', { content: '' }, [
+              { name: 'file', filename: 'flut.gif', type: 'image/gif', data: gif },
+            ]),
+          ),
+        ),
+      ),
     ]);
     await loginBurst;
     // The limits count in fixed windows; the attack, however long it took on this machine, spans at most this many.
@@ -195,14 +269,22 @@ describe('a scripted attack against a running server', () => {
     assert.equal(serverErrors, 0, note);
     assert.deepEqual(honest.failed, [], 'every honest request answered as asked');
     assert.equal(honest.answered, honestRequests, 'the honest client made all its requests');
-    assert.deepEqual(ranThroughout, ranThroughout.map(() => true), `every attacker went on until the honest client was done: ${note}`);
+    assert.deepEqual(
+      ranThroughout,
+      ranThroughout.map(() => true),
+      `every attacker went on until the honest client was done: ${note}`,
+    );
 
     assert.ok((counts.spammer.get('201') ?? 0) <= perMinute(createPerMinute), `the spammer: ${note}`);
     assert.ok((counts.spammer.get('429 rate.limited') ?? 0) > 0, note);
-    for (const created of freshCreated) assert.ok(created <= perMinute(Math.round(createPerMinute / 3)), `a fresh account posted ${created}: ${note}`);
+    for (const created of freshCreated)
+      assert.ok(created <= perMinute(Math.round(createPerMinute / 3)), `a fresh account posted ${created}: ${note}`);
     assert.ok((counts.fresh.get('429 rate.new_account') ?? 0) > 0, `fresh accounts' links are held: ${note}`);
     assert.equal(counts.logins.get('200') ?? 0, 0, note);
-    assert.ok((counts.logins.get('429 rate.limited') ?? 0) + (counts.logins.get('503 auth.busy') ?? 0) > 0, `the login burst is braked: ${note}`);
+    assert.ok(
+      (counts.logins.get('429 rate.limited') ?? 0) + (counts.logins.get('503 auth.busy') ?? 0) > 0,
+      `the login burst is braked: ${note}`,
+    );
     assert.ok((counts.chain.get('201') ?? 0) <= perMinute(createPerMinute), `the chain: ${note}`);
     assert.ok(chainDepthRefused > 0, `replies below depth 200 are refused: ${note}`);
     assert.equal(counts.gif.get('201') ?? 0, 0, `no GIF of the flood is stored: ${note}`);
@@ -212,9 +294,11 @@ describe('a scripted attack against a running server', () => {
     const attacked = { p50: percentile(honest.readMs, 0.5), p99: percentile(honest.readMs, 0.99) };
     if (baseline) {
       const quiet = { p50: percentile(baseline.readMs, 0.5), p99: percentile(baseline.readMs, 0.99) };
-      console.log(`abuse: honest reads without the attack p50 ${quiet.p50.toFixed(1)} ms, p99 ${quiet.p99.toFixed(1)} ms; `
-        + `under the attack p50 ${attacked.p50.toFixed(1)} ms, p99 ${attacked.p99.toFixed(1)} ms `
-        + `(ratio p50 ${(attacked.p50 / quiet.p50).toFixed(2)}, p99 ${(attacked.p99 / quiet.p99).toFixed(2)}); counts ${note}`);
+      console.log(
+        `abuse: honest reads without the attack p50 ${quiet.p50.toFixed(1)} ms, p99 ${quiet.p99.toFixed(1)} ms; ` +
+          `under the attack p50 ${attacked.p50.toFixed(1)} ms, p99 ${attacked.p99.toFixed(1)} ms ` +
+          `(ratio p50 ${(attacked.p50 / quiet.p50).toFixed(2)}, p99 ${(attacked.p99 / quiet.p99).toFixed(2)}); counts ${note}`,
+      );
     }
   });
 });

@@ -30,11 +30,15 @@ function readOnly<T>(path: string, fn: (db: Database.Database) => T): T {
   }
 }
 
-const entryCount = (db: Database.Database) => (db.prepare('SELECT count(*) AS n FROM entries').get() as { n: number }).n;
-const maxPid = (db: Database.Database) => (db.prepare('SELECT coalesce(max(pid), 0) AS n FROM entries').get() as { n: number }).n;
+const entryCount = (db: Database.Database) =>
+  (db.prepare('SELECT count(*) AS n FROM entries').get() as { n: number }).n;
+const maxPid = (db: Database.Database) =>
+  (db.prepare('SELECT coalesce(max(pid), 0) AS n FROM entries').get() as { n: number }).n;
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-test('board-admin backup copies the live database under write load; restore refuses while the server runs, then puts the copy back', { timeout: scaled(120_000, 600_000) }, async () => {
+test('board-admin backup copies the live database under write load; restore refuses while the server runs, then puts the copy back', {
+  timeout: scaled(120_000, 600_000),
+}, async () => {
   server = await startServerProcess(dataDir);
   const load = new WriteLoad(server.url, prng(seed + 1), scaled(4, 8), 'backup');
   await load.start();
@@ -70,7 +74,11 @@ test('board-admin backup copies the live database under write load; restore refu
   const inBackup = readOnly(backup, (copy) => ({ entries: entryCount(copy), maxPid: maxPid(copy) }));
 
   // A write after the last backup, so the restore visibly goes back in time.
-  const late = await fetch(`${server.url}/api/auth/newuser`, { method: 'POST', headers: { 'x-forwarded-for': '198.18.9.9' }, body: new URLSearchParams({ user: 'After Backup', pass1: 'after backup 123', pass2: 'after backup 123' }) });
+  const late = await fetch(`${server.url}/api/auth/newuser`, {
+    method: 'POST',
+    headers: { 'x-forwarded-for': '198.18.9.9' },
+    body: new URLSearchParams({ user: 'After Backup', pass1: 'after backup 123', pass2: 'after backup 123' }),
+  });
   assert.equal(late.status, 201);
 
   // restore refuses while a live server holds the folder, and touches nothing.
@@ -85,7 +93,10 @@ test('board-admin backup copies the live database under write load; restore refu
   server.process.kill('SIGTERM');
   assert.equal(await server.exited, 0);
   server = undefined;
-  const live = readOnly(dbPath, (db) => ({ entries: entryCount(db), users: (db.prepare('SELECT count(*) AS n FROM users').get() as { n: number }).n }));
+  const live = readOnly(dbPath, (db) => ({
+    entries: entryCount(db),
+    users: (db.prepare('SELECT count(*) AS n FROM users').get() as { n: number }).n,
+  }));
   assert.ok(live.entries >= inBackup.entries);
 
   // Something that is not a board database is refused too, and changes nothing.
@@ -111,19 +122,39 @@ test('board-admin backup copies the live database under write load; restore refu
   server = await startServerProcess(dataDir);
   const thread = await fetch(`${server.url}/api/entry/${inBackup.maxPid}/thread`);
   assert.equal(thread.status, 200);
-  assert.equal((await fetch(`${server.url}/api/entry/${inBackup.maxPid + 1}/thread`)).status, 404, 'nothing newer than the backup');
-  assert.equal((await fetch(`${server.url}/api/u/After%20Backup/info`)).status, 404, 'the user registered after the backup is gone');
-  const again = await fetch(`${server.url}/api/auth/newuser`, { method: 'POST', headers: { 'x-forwarded-for': '198.18.9.10' }, body: new URLSearchParams({ user: 'After Restore', pass1: 'after restore 123', pass2: 'after restore 123' }) });
+  assert.equal(
+    (await fetch(`${server.url}/api/entry/${inBackup.maxPid + 1}/thread`)).status,
+    404,
+    'nothing newer than the backup',
+  );
+  assert.equal(
+    (await fetch(`${server.url}/api/u/After%20Backup/info`)).status,
+    404,
+    'the user registered after the backup is gone',
+  );
+  const again = await fetch(`${server.url}/api/auth/newuser`, {
+    method: 'POST',
+    headers: { 'x-forwarded-for': '198.18.9.10' },
+    body: new URLSearchParams({ user: 'After Restore', pass1: 'after restore 123', pass2: 'after restore 123' }),
+  });
   assert.equal(again.status, 201, 'the restored board takes writes');
   server.process.kill('SIGTERM');
   assert.equal(await server.exited, 0);
   server = undefined;
 
-  console.log(`backup: ${backups.length} backups under load, ${found}/${acknowledged} writes acknowledged before each backup found in it`);
-  recordSummary({ backupWritesAcknowledged: acknowledged, backupWritesFound: found, serverErrors: load.stats.serverErrors.length });
+  console.log(
+    `backup: ${backups.length} backups under load, ${found}/${acknowledged} writes acknowledged before each backup found in it`,
+  );
+  recordSummary({
+    backupWritesAcknowledged: acknowledged,
+    backupWritesFound: found,
+    serverErrors: load.stats.serverErrors.length,
+  });
 });
 
-test('board-admin backup --with-media under write load, restored into a fresh BOARD_DATA and served: every entry and every image answers 200', { timeout: scaled(120_000, 600_000) }, async () => {
+test('board-admin backup --with-media under write load, restored into a fresh BOARD_DATA and served: every entry and every image answers 200', {
+  timeout: scaled(120_000, 600_000),
+}, async () => {
   const liveData = mkdtempSync(join(tmpdir(), 'board-backup-media-'));
   const freshData = join(mkdtempSync(join(tmpdir(), 'board-restored-')), 'data');
   const archive = join(backupDir, 'board-with-media.tar');
@@ -158,12 +189,21 @@ test('board-admin backup --with-media under write load, restored into a fresh BO
       assert.deepEqual(check.problems, []);
       return {
         pids: (db.prepare('SELECT pid FROM entries ORDER BY pid').all() as { pid: number }[]).map((r) => r.pid),
-        media: (db.prepare("SELECT filepath AS path FROM entries WHERE filepath <> '' UNION SELECT avatar FROM users WHERE avatar <> ''").all() as { path: string }[]).map((r) => r.path),
+        media: (
+          db
+            .prepare(
+              "SELECT filepath AS path FROM entries WHERE filepath <> '' UNION SELECT avatar FROM users WHERE avatar <> ''",
+            )
+            .all() as { path: string }[]
+        ).map((r) => r.path),
         acknowledged: check.checked,
         found: check.found,
       };
     });
-    assert.ok(rows.pids.length > 0 && rows.media.length > 0, `entries ${rows.pids.length}, images ${rows.media.length}`);
+    assert.ok(
+      rows.pids.length > 0 && rows.media.length > 0,
+      `entries ${rows.pids.length}, images ${rows.media.length}`,
+    );
 
     restoredServer = await startServerProcess(freshData);
     const failures: string[] = [];
@@ -177,8 +217,15 @@ test('board-admin backup --with-media under write load, restored into a fresh BO
       if (res.status !== 200) failures.push(`${path}: ${res.status}`);
     }
     assert.deepEqual(failures, []);
-    console.log(`backup --with-media: ${rows.pids.length} entries and ${rows.media.length} images served after the restore`);
-    recordSummary({ backupWritesAcknowledged: rows.acknowledged, backupWritesFound: rows.found, restoredServed: rows.pids.length + rows.media.length, serverErrors: load.stats.serverErrors.length });
+    console.log(
+      `backup --with-media: ${rows.pids.length} entries and ${rows.media.length} images served after the restore`,
+    );
+    recordSummary({
+      backupWritesAcknowledged: rows.acknowledged,
+      backupWritesFound: rows.found,
+      restoredServed: rows.pids.length + rows.media.length,
+      serverErrors: load.stats.serverErrors.length,
+    });
   } finally {
     restoredServer?.process.kill('SIGTERM');
     await restoredServer?.exited;

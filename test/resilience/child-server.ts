@@ -15,7 +15,8 @@ export interface ChildServer {
 /** The environment of a server child: the test process's own, less any BOARD_* setting, plus `env`. */
 function childEnv(env: Record<string, string>): Record<string, string> {
   const result: Record<string, string> = {};
-  for (const [name, value] of Object.entries(process.env)) if (value !== undefined && !name.startsWith('BOARD_')) result[name] = value;
+  for (const [name, value] of Object.entries(process.env))
+    if (value !== undefined && !name.startsWith('BOARD_')) result[name] = value;
   return { ...result, ...env };
 }
 
@@ -29,7 +30,14 @@ export function startServerProcess(dataDir: string, env: Record<string, string> 
   const child = spawn(process.execPath, ['--import', 'tsx', 'server.ts'], {
     cwd: projectRoot,
     env: childEnv({
-      PORT: '0', HOST: '127.0.0.1', BOARD_DATA: dataDir, BOARD_TRUST_PROXY: '1', BOARD_SCRYPT_LOGN: '14', BOARD_PREVIEW: '0', BOARD_LIMITS: '0', ...env,
+      PORT: '0',
+      HOST: '127.0.0.1',
+      BOARD_DATA: dataDir,
+      BOARD_TRUST_PROXY: '1',
+      BOARD_SCRYPT_LOGN: '14',
+      BOARD_PREVIEW: '0',
+      BOARD_LIMITS: '0',
+      ...env,
     }),
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -38,7 +46,9 @@ export function startServerProcess(dataDir: string, env: Record<string, string> 
     lines.push(...chunk.toString('utf8').split('\n').filter(Boolean));
     if (lines.length > 200) lines.splice(0, lines.length - 200);
   };
-  const exited = new Promise<number | string>((resolve) => child.on('exit', (code, signal) => resolve(code ?? signal ?? 'unknown')));
+  const exited = new Promise<number | string>((resolve) =>
+    child.on('exit', (code, signal) => resolve(code ?? signal ?? 'unknown')),
+  );
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
@@ -62,7 +72,11 @@ export function startServerProcess(dataDir: string, env: Record<string, string> 
 }
 
 /** Runs bin/board-admin with BOARD_DATA as a child process. */
-export function runAdminIn(dataDir: string, args: string[], env: Record<string, string> = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
+export function runAdminIn(
+  dataDir: string,
+  args: string[],
+  env: Record<string, string> = {},
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
   const child = spawn(fileURLToPath(new URL('../../bin/board-admin', import.meta.url)), args, {
     cwd: projectRoot,
     env: childEnv({ BOARD_DATA: dataDir, ...env }),
@@ -70,11 +84,17 @@ export function runAdminIn(dataDir: string, args: string[], env: Record<string, 
   });
   let stdout = '';
   let stderr = '';
-  child.stdout.on('data', (chunk: Buffer) => { stdout += chunk.toString('utf8'); });
-  child.stderr.on('data', (chunk: Buffer) => { stderr += chunk.toString('utf8'); });
+  child.stdout.on('data', (chunk: Buffer) => {
+    stdout += chunk.toString('utf8');
+  });
+  child.stderr.on('data', (chunk: Buffer) => {
+    stderr += chunk.toString('utf8');
+  });
   const timer = setTimeout(() => child.kill('SIGKILL'), 60_000);
-  return new Promise((resolve) => child.on('close', (code) => {
-    clearTimeout(timer);
-    resolve({ code, stdout, stderr });
-  }));
+  return new Promise((resolve) =>
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr });
+    }),
+  );
 }

@@ -36,7 +36,9 @@ function checkDatabase(written: WriteLoad, when: string): void {
   }
 }
 
-test(`BOARD_WORKERS=2: SIGKILL to one worker at a time (${kills} times) under a write load loses no acknowledged write, and the other worker keeps answering`, { timeout: scaled(120_000, 1_200_000) }, async () => {
+test(`BOARD_WORKERS=2: SIGKILL to one worker at a time (${kills} times) under a write load loses no acknowledged write, and the other worker keeps answering`, {
+  timeout: scaled(120_000, 1_200_000),
+}, async () => {
   const rnd = randomTools(prng(seed));
   board = await startCluster({}, dataDir);
   const primary = board.child.process.pid!;
@@ -50,18 +52,31 @@ test(`BOARD_WORKERS=2: SIGKILL to one worker at a time (${kills} times) under a 
     const victim = childPids(primary).find((pid) => workerIndexOf(pid) === target)!;
     load.serverDown(); // requests in flight on the victim's connections are cut off, not lost
     process.kill(victim, 'SIGKILL');
-    for (let i = 0; i < 10; i++) assert.equal((await survivor.get('/api/entry/feed/0')).status, 200, `the other worker answers after kill ${kill}`);
+    for (let i = 0; i < 10; i++)
+      assert.equal(
+        (await survivor.get('/api/entry/feed/0')).status,
+        200,
+        `the other worker answers after kill ${kill}`,
+      );
     await load.settled();
     checkDatabase(load, `after kill ${kill}`);
     load.serverUp(board.url);
     const deadline = Date.now() + 20_000;
-    while (!childPids(primary).some((pid) => pid !== victim && workerIndexOf(pid) === target) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
-    assert.ok(childPids(primary).some((pid) => workerIndexOf(pid) === target), `worker ${target} was replaced`);
+    while (!childPids(primary).some((pid) => pid !== victim && workerIndexOf(pid) === target) && Date.now() < deadline)
+      await new Promise((r) => setTimeout(r, 50));
+    assert.ok(
+      childPids(primary).some((pid) => workerIndexOf(pid) === target),
+      `worker ${target} was replaced`,
+    );
   }
 
   // The last stop is a SIGTERM to the primary under the load: the workers finish what they answer.
   await new Promise((resolve) => setTimeout(resolve, 500));
-  assert.equal((await board.scrape()).get('board_worker_restarts_total'), kills, 'every death was counted (and logged)');
+  assert.equal(
+    (await board.scrape()).get('board_worker_restarts_total'),
+    kills,
+    'every death was counted (and logged)',
+  );
   load.serverDown();
   assert.equal(await board.stop(), 0, 'SIGTERM under load stops the cluster cleanly');
   await load.stop();
@@ -70,6 +85,12 @@ test(`BOARD_WORKERS=2: SIGKILL to one worker at a time (${kills} times) under a 
   assert.deepEqual(load.stats.unexpectedFailures, [], 'no request failed while its worker was up');
   checkDatabase(load, 'at the end');
   assert.ok(load.acked.entries.size > 20, `the load wrote entries (${load.acked.entries.size})`);
-  console.log(`crash-worker: seed ${seed}, ${kills} worker kills, ${load.stats.acknowledged} writes acknowledged, ${load.stats.cutOff} cut off`);
-  recordSummary({ workerKills: kills, writesAcknowledged: load.stats.acknowledged, serverErrors: load.stats.serverErrors.length });
+  console.log(
+    `crash-worker: seed ${seed}, ${kills} worker kills, ${load.stats.acknowledged} writes acknowledged, ${load.stats.cutOff} cut off`,
+  );
+  recordSummary({
+    workerKills: kills,
+    writesAcknowledged: load.stats.acknowledged,
+    serverErrors: load.stats.serverErrors.length,
+  });
 });

@@ -34,10 +34,14 @@ function withDatabase<T>(fn: (db: Database.Database) => T): T {
 
 /** Media files on disk, as paths relative to media/. */
 function mediaOnDisk(): string[] {
-  return ['e', 'a'].flatMap((folder) => (existsSync(join(mediaDir, folder)) ? readdirSync(join(mediaDir, folder)).map((name) => `${folder}/${name}`) : []));
+  return ['e', 'a'].flatMap((folder) =>
+    existsSync(join(mediaDir, folder)) ? readdirSync(join(mediaDir, folder)).map((name) => `${folder}/${name}`) : [],
+  );
 }
 
-test(`SIGKILL at ${kills} random moments under a write load loses no acknowledged write and leaves nothing half-written`, { timeout: scaled(120_000, 1_200_000) }, async () => {
+test(`SIGKILL at ${kills} random moments under a write load loses no acknowledged write and leaves nothing half-written`, {
+  timeout: scaled(120_000, 1_200_000),
+}, async () => {
   const rnd = randomTools(prng(seed));
   server = await startServerProcess(dataDir);
   const load = new WriteLoad(server.url, rnd.random, writers, 'crash');
@@ -50,7 +54,11 @@ test(`SIGKILL at ${kills} random moments under a write load loses no acknowledge
     victim.process.kill('SIGKILL');
     assert.equal(await victim.exited, 'SIGKILL');
     // A killed server cannot remove its pid file; the next start must see that the pid is dead.
-    assert.equal(readFileSync(join(dataDir, 'server.pid'), 'utf8').trim(), String(victim.process.pid), 'the dead server left its pid file');
+    assert.equal(
+      readFileSync(join(dataDir, 'server.pid'), 'utf8').trim(),
+      String(victim.process.pid),
+      'the dead server left its pid file',
+    );
     await load.settled();
 
     withDatabase((db) => {
@@ -60,7 +68,11 @@ test(`SIGKILL at ${kills} random moments under a write load loses no acknowledge
     });
 
     server = await startServerProcess(dataDir);
-    assert.equal(readFileSync(join(dataDir, 'server.pid'), 'utf8').trim(), String(server.process.pid), 'the new server claimed the folder');
+    assert.equal(
+      readFileSync(join(dataDir, 'server.pid'), 'utf8').trim(),
+      String(server.process.pid),
+      'the new server claimed the folder',
+    );
     load.serverUp(server.url);
   }
 
@@ -80,7 +92,15 @@ test(`SIGKILL at ${kills} random moments under a write load loses no acknowledge
     assert.deepEqual(consistencyProblems(db), [], 'at the end');
     const check = verifyAcked(db, load.acked, mediaDir);
     assert.deepEqual(check.problems, [], 'at the end');
-    const referenced = new Set((db.prepare("SELECT filepath AS path FROM entries WHERE filepath <> '' UNION SELECT avatar FROM users WHERE avatar <> ''").all() as { path: string }[]).map((r) => r.path));
+    const referenced = new Set(
+      (
+        db
+          .prepare(
+            "SELECT filepath AS path FROM entries WHERE filepath <> '' UNION SELECT avatar FROM users WHERE avatar <> ''",
+          )
+          .all() as { path: string }[]
+      ).map((r) => r.path),
+    );
     return { check, referenced, entries: (db.prepare('SELECT count(*) AS n FROM entries').get() as { n: number }).n };
   });
   assert.ok(load.acked.entries.size > 20, `the load wrote entries (${load.acked.entries.size})`);
@@ -90,7 +110,10 @@ test(`SIGKILL at ${kills} random moments under a write load loses no acknowledge
   const files = mediaOnDisk();
   for (const path of final.referenced) assert.ok(files.includes(path), `referenced file ${path} exists`);
   const orphans = files.filter((path) => !final.referenced.has(path));
-  assert.ok(orphans.length <= load.stats.mediaAtRisk, `${orphans.length} orphaned files, but only ${load.stats.mediaAtRisk} image requests were cut off`);
+  assert.ok(
+    orphans.length <= load.stats.mediaAtRisk,
+    `${orphans.length} orphaned files, but only ${load.stats.mediaAtRisk} image requests were cut off`,
+  );
 
   // gc-media keeps files younger than an hour; age them all, then it must take exactly the orphans.
   // One more planted orphan (as a kill between writing a file and committing its row leaves),
@@ -101,11 +124,25 @@ test(`SIGKILL at ${kills} random moments under a write load loses no acknowledge
   writeFileSync(join(mediaDir, 'e', 'young-orphan.jpg'), 'x');
   const gc = await runAdminIn(dataDir, ['gc-media']);
   assert.equal(gc.code, 0, gc.stderr);
-  const removed = gc.stdout.split('\n').filter((line) => line.startsWith('removed ') && !line.includes('unreferenced')).map((line) => line.slice('removed '.length));
+  const removed = gc.stdout
+    .split('\n')
+    .filter((line) => line.startsWith('removed ') && !line.includes('unreferenced'))
+    .map((line) => line.slice('removed '.length));
   assert.deepEqual(removed.sort(), [...orphans, 'e/planted-orphan.jpg'].sort());
-  assert.deepEqual(mediaOnDisk().sort(), [...final.referenced, 'e/young-orphan.jpg'].sort(), 'gc-media left every referenced file and the young one');
+  assert.deepEqual(
+    mediaOnDisk().sort(),
+    [...final.referenced, 'e/young-orphan.jpg'].sort(),
+    'gc-media left every referenced file and the young one',
+  );
 
-  console.log(`crash: seed ${seed}, ${kills} kills, ${final.entries} entries, ${final.check.found}/${final.check.checked} acknowledged writes found, ` +
-    `${load.stats.cutOff} requests cut off, ${orphans.length} orphaned files collected`);
-  recordSummary({ writesAcknowledged: final.check.checked, writesFound: final.check.found, kills, serverErrors: load.stats.serverErrors.length });
+  console.log(
+    `crash: seed ${seed}, ${kills} kills, ${final.entries} entries, ${final.check.found}/${final.check.checked} acknowledged writes found, ` +
+      `${load.stats.cutOff} requests cut off, ${orphans.length} orphaned files collected`,
+  );
+  recordSummary({
+    writesAcknowledged: final.check.checked,
+    writesFound: final.check.found,
+    kills,
+    serverErrors: load.stats.serverErrors.length,
+  });
 });

@@ -1,7 +1,17 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { after, before, describe, test } from 'node:test';
-import { imageFixture, limitsOff, mediaFiles, password, resetToken, startProxiedBoard, type Answer, type Client, type TestBoard } from '../helpers.ts';
+import {
+  imageFixture,
+  limitsOff,
+  mediaFiles,
+  password,
+  resetToken,
+  startProxiedBoard,
+  type Answer,
+  type Client,
+  type TestBoard,
+} from '../helpers.ts';
 import { consistencyProblems, snapshotRows } from '../helpers/consistency.ts';
 import { recordSummary } from './soak.ts';
 
@@ -34,12 +44,24 @@ before(async () => {
   alice = await freshClient().signUp('Alice Fault', password);
   bob = await freshClient().signUp('Bob Fault', password);
   carol = await freshClient().signUp('Carol Fault', password);
-  assert.equal((await alice.postMultipart('/api/user/avatar', {}, [{ name: 'avatar', filename: 'a.png', data: image }])).status, 200);
-  assert.equal((await carol.postMultipart('/api/user/avatar', {}, [{ name: 'avatar', filename: 'c.png', data: image }])).status, 200);
+  assert.equal(
+    (await alice.postMultipart('/api/user/avatar', {}, [{ name: 'avatar', filename: 'a.png', data: image }])).status,
+    200,
+  );
+  assert.equal(
+    (await carol.postMultipart('/api/user/avatar', {}, [{ name: 'avatar', filename: 'c.png', data: image }])).status,
+    200,
+  );
   topPid = (await alice.post('/api/entry/create', { content: 'a thread' })).body.pid;
-  imagePid = (await alice.postMultipart('/api/entry/create', { content: 'with a picture' }, [{ name: 'file', filename: 'p.png', data: image }])).body.pid;
+  imagePid = (
+    await alice.postMultipart('/api/entry/create', { content: 'with a picture' }, [
+      { name: 'file', filename: 'p.png', data: image },
+    ])
+  ).body.pid;
   replyPid = (await bob.post('/api/entry/create', { content: 'a reply', reply_to: topPid })).body.pid;
-  await carol.postMultipart('/api/entry/create', { content: 'carol was here', reply_to: replyPid }, [{ name: 'file', filename: 'p.png', data: image }]);
+  await carol.postMultipart('/api/entry/create', { content: 'carol was here', reply_to: replyPid }, [
+    { name: 'file', filename: 'p.png', data: image },
+  ]);
   await bob.post(`/api/entry/${topPid}/vote`, { mode: 'yes' });
   await carol.post(`/api/entry/${topPid}/vote`, { mode: 'no' });
   bobToken = await resetToken(board, 'Bob Fault');
@@ -61,9 +83,13 @@ function isReadOnly(sql: string): boolean {
 /** Each fault, and whether only the writes that move a counter fail under it. */
 const faults: Record<string, () => Fault> = {
   'a read-only database file (every write statement fails)': () => (sql) =>
-    sql !== 'COMMIT' && !isReadOnly(sql) ? Object.assign(new Error('attempt to write a readonly database'), { code: 'SQLITE_READONLY' }) : undefined,
+    sql !== 'COMMIT' && !isReadOnly(sql)
+      ? Object.assign(new Error('attempt to write a readonly database'), { code: 'SQLITE_READONLY' })
+      : undefined,
   'a write failing half-way through a transaction (the counters update)': () => (sql) =>
-    /^UPDATE counters/.test(sql.trim()) ? Object.assign(new Error('disk I/O error'), { code: 'SQLITE_IOERR' }) : undefined,
+    /^UPDATE counters/.test(sql.trim())
+      ? Object.assign(new Error('disk I/O error'), { code: 'SQLITE_IOERR' })
+      : undefined,
   'a full disk (the commit fails; so do writes outside a transaction)': () => (sql) => {
     const { raw } = board.app.services.db;
     const fails = sql === 'COMMIT' || (!raw.inTransaction && sql !== 'COMMIT' && !isReadOnly(sql));
@@ -78,7 +104,11 @@ function writes(): [string, boolean, () => Promise<Answer>][] {
     ['create', true, () => alice.post('/api/entry/create', { content: 'never stored' })],
     ['create with an image', true, () => alice.postMultipart('/api/entry/create', { content: 'never stored' }, file)],
     ['reply', true, () => bob.post('/api/entry/create', { content: 'never stored', reply_to: replyPid })],
-    ['reply with an image', true, () => bob.postMultipart('/api/entry/create', { content: 'never stored', reply_to: topPid }, file)],
+    [
+      'reply with an image',
+      true,
+      () => bob.postMultipart('/api/entry/create', { content: 'never stored', reply_to: topPid }, file),
+    ],
     ['vote', true, () => alice.post(`/api/entry/${topPid}/vote`, { mode: 'no' })],
     ['vote withdrawn', true, () => bob.post(`/api/entry/${topPid}/vote`, { mode: 'yes' })],
     ['vote switched', true, () => carol.post(`/api/entry/${topPid}/vote`, { mode: 'yes' })],
@@ -87,12 +117,25 @@ function writes(): [string, boolean, () => Promise<Answer>][] {
     ['delete an entry with an image', true, () => alice.post(`/api/entry/${imagePid}/delete`)],
     ['delete a reply', true, () => bob.post(`/api/entry/${replyPid}/delete`)],
     ['report', false, () => freshClient().post(`/api/entry/${topPid}/report`, { reason: 'never filed' })],
-    ['register', true, () => freshClient().post('/api/auth/newuser', { user: 'Never Born', pass1: password, pass2: password })],
+    [
+      'register',
+      true,
+      () => freshClient().post('/api/auth/newuser', { user: 'Never Born', pass1: password, pass2: password }),
+    ],
     ['login', false, () => freshClient().post('/api/auth/login', { user: 'Alice Fault', pass: password })],
     ['rename', false, () => alice.post('/api/user/rename', { user: 'Alice Renamed' })],
-    ['avatar', false, () => alice.postMultipart('/api/user/avatar', {}, [{ name: 'avatar', filename: 'b.png', data: image }])],
+    [
+      'avatar',
+      false,
+      () => alice.postMultipart('/api/user/avatar', {}, [{ name: 'avatar', filename: 'b.png', data: image }]),
+    ],
     ['account deletion', true, () => carol.post('/api/user/delete', { pass1: password })],
-    ['password reset', false, () => freshClient().post('/api/auth/reset', { token: bobToken, pass1: 'a new password!', pass2: 'a new password!' })],
+    [
+      'password reset',
+      false,
+      () =>
+        freshClient().post('/api/auth/reset', { token: bobToken, pass1: 'a new password!', pass2: 'a new password!' }),
+    ],
     ['logout', false, () => alice.post('/api/auth/logout')], // last: once it works, alice is logged out
   ];
 }
@@ -115,7 +158,13 @@ function reads(): [string, () => Promise<Answer>][] {
     ['reset check', () => anyone.post('/api/auth/reset/check', { token: bobToken })],
     ['home page', () => anyone.get('/')],
     ['entry page', () => anyone.get(`/e/${topPid}`)],
-    ['an image', () => anyone.get(`/static/media/${board.app.services.db.one<{ filepath: string }>('SELECT filepath FROM entries WHERE pid = ?', imagePid)!.filepath}`)],
+    [
+      'an image',
+      () =>
+        anyone.get(
+          `/static/media/${board.app.services.db.one<{ filepath: string }>('SELECT filepath FROM entries WHERE pid = ?', imagePid)!.filepath}`,
+        ),
+    ],
   ];
 }
 
@@ -137,7 +186,11 @@ describe('database faults', () => {
         for (const [label, movesCounter, write] of writes()) {
           if (name.includes('counters') && !movesCounter) continue;
           const answer = await write();
-          if (answer.status !== 500 || answer.body?.error?.code !== 'internal' || typeof answer.body.error.message !== 'string') {
+          if (
+            answer.status !== 500 ||
+            answer.body?.error?.code !== 'internal' ||
+            typeof answer.body.error.message !== 'string'
+          ) {
             wrong.push(`${label}: ${answer.status} ${answer.text.slice(0, 200)}`);
           }
           if (answer.headers.getSetCookie().length) wrong.push(`${label}: a failed write set a cookie`);
@@ -167,9 +220,23 @@ describe('database faults', () => {
     }
     const { db } = board.app.services;
     assert.deepEqual(consistencyProblems(db.raw), []);
-    assert.equal(db.one('SELECT 1 FROM users WHERE username = ?', 'Carol Fault'), undefined, 'the account deletion went through');
-    const referenced = new Set(db.all<{ path: string }>("SELECT filepath AS path FROM entries WHERE filepath <> '' UNION SELECT avatar FROM users WHERE avatar <> ''").map((r) => r.path));
-    assert.deepEqual(mediaFiles(board).filter((path) => !referenced.has(path)), [], 'no unreferenced media file');
+    assert.equal(
+      db.one('SELECT 1 FROM users WHERE username = ?', 'Carol Fault'),
+      undefined,
+      'the account deletion went through',
+    );
+    const referenced = new Set(
+      db
+        .all<{ path: string }>(
+          "SELECT filepath AS path FROM entries WHERE filepath <> '' UNION SELECT avatar FROM users WHERE avatar <> ''",
+        )
+        .map((r) => r.path),
+    );
+    assert.deepEqual(
+      mediaFiles(board).filter((path) => !referenced.has(path)),
+      [],
+      'no unreferenced media file',
+    );
     for (const path of referenced) assert.ok(readFileSync(`${board.config.mediaDir}/${path}`).length > 0);
   });
 });

@@ -60,7 +60,9 @@ function hold(cap: number, behave: (socket: Socket) => () => void = () => () => 
       socket.on('end', end);
       socket.on('close', end);
     });
-    socket.on('data', (chunk: Buffer) => { answer += chunk.toString('utf8'); });
+    socket.on('data', (chunk: Buffer) => {
+      answer += chunk.toString('utf8');
+    });
     socket.on('error', () => {});
     socket.once('connect', () => {
       stop = behave(socket);
@@ -85,7 +87,9 @@ function dribble(text: string, everyMs: number) {
 /** A normal visitor's requests, while the abuse goes on: they must all succeed. */
 async function normalVisitorMeanwhile(whileRunning: Promise<unknown>): Promise<number> {
   let done = false;
-  void whileRunning.finally(() => { done = true; });
+  void whileRunning.finally(() => {
+    done = true;
+  });
   const client = board.client({ ip: '203.0.113.6' });
   let answered = 0;
   do {
@@ -115,9 +119,13 @@ async function openConnections(expected: number): Promise<number> {
 }
 
 describe(`slow and abusive clients (timeouts: headers ${headersMs} ms, request ${requestMs} ms)`, () => {
-  test(`slowloris: ${slowlorisCount} connections dribbling header bytes are closed by the headers timeout while others are served`, { timeout: capMs(headersMs) + 30_000 }, async () => {
+  test(`slowloris: ${slowlorisCount} connections dribbling header bytes are closed by the headers timeout while others are served`, {
+    timeout: capMs(headersMs) + 30_000,
+  }, async () => {
     const endless = `GET /api/health HTTP/1.1\r\nHost: 127.0.0.1\r\n${'X-Slow: '.padEnd(100_000, 'z')}`;
-    const held = await Promise.all(Array.from({ length: slowlorisCount }, () => hold(capMs(headersMs), dribble(endless, soak ? 500 : 100))));
+    const held = await Promise.all(
+      Array.from({ length: slowlorisCount }, () => hold(capMs(headersMs), dribble(endless, soak ? 500 : 100))),
+    );
     const results = Promise.all(held.map((h) => h.closed));
     const served = await normalVisitorMeanwhile(results);
     for (const result of await results) {
@@ -127,8 +135,11 @@ describe(`slow and abusive clients (timeouts: headers ${headersMs} ms, request $
     assert.ok(served > 0);
   });
 
-  test('a body sent at 1 byte a second is cut off by the request timeout, in the JSON shape', { timeout: capMs(requestMs) + 30_000 }, async () => {
-    const head = 'POST /api/entry/1/report HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Forwarded-For: 203.0.113.7\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: 10000\r\n\r\n';
+  test('a body sent at 1 byte a second is cut off by the request timeout, in the JSON shape', {
+    timeout: capMs(requestMs) + 30_000,
+  }, async () => {
+    const head =
+      'POST /api/entry/1/report HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Forwarded-For: 203.0.113.7\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: 10000\r\n\r\n';
     const held = await hold(capMs(requestMs), (socket) => {
       socket.write(head);
       return dribble(`reason=${'s'.repeat(9993)}`, 1000)(socket);
@@ -141,19 +152,29 @@ describe(`slow and abusive clients (timeouts: headers ${headersMs} ms, request $
       assert.match(result.answer, /"error":\{"code":"input\.invalid"/);
     }
     assert.ok(served > 0);
-    assert.equal(board.logs.filter((line) => / 5\d\d [\d.]+ms$/.test(line) || line.startsWith('error ')).length, 0, board.logs.join('\n'));
+    assert.equal(
+      board.logs.filter((line) => / 5\d\d [\d.]+ms$/.test(line) || line.startsWith('error ')).length,
+      0,
+      board.logs.join('\n'),
+    );
   });
 
-  test(`${idleCount} idle connections: others are served, memory stays bounded, and the headers timeout closes them all`, { timeout: capMs(headersMs) + 60_000 }, async () => {
+  test(`${idleCount} idle connections: others are served, memory stays bounded, and the headers timeout closes them all`, {
+    timeout: capMs(headersMs) + 60_000,
+  }, async () => {
     const before = rssMiB();
     let peak = before;
     const held: Held[] = [];
     for (let i = 0; i < idleCount; i += 100) {
-      held.push(...(await Promise.all(Array.from({ length: Math.min(100, idleCount - i) }, () => hold(capMs(headersMs))))));
+      held.push(
+        ...(await Promise.all(Array.from({ length: Math.min(100, idleCount - i) }, () => hold(capMs(headersMs))))),
+      );
       peak = Math.max(peak, rssMiB());
     }
     const results = Promise.all(held.map((h) => h.closed));
-    const sampler = setInterval(() => { peak = Math.max(peak, rssMiB()); }, 100);
+    const sampler = setInterval(() => {
+      peak = Math.max(peak, rssMiB());
+    }, 100);
     const served = await normalVisitorMeanwhile(results);
     clearInterval(sampler);
     const closed = await results;
@@ -163,6 +184,8 @@ describe(`slow and abusive clients (timeouts: headers ${headersMs} ms, request $
     assert.ok(peak - before < 256, `RSS grew by ${(peak - before).toFixed(0)} MiB with ${idleCount} idle connections`);
     const left = await openConnections(4);
     assert.ok(left <= 4, `${left} connections open; only the normal visitor's keep-alive connections may be`);
-    console.log(`slow clients: ${idleCount} idle connections, RSS ${before.toFixed(0)} → peak ${peak.toFixed(0)} MiB, ${served} normal requests served meanwhile`);
+    console.log(
+      `slow clients: ${idleCount} idle connections, RSS ${before.toFixed(0)} → peak ${peak.toFixed(0)} MiB, ${served} normal requests served meanwhile`,
+    );
   });
 });

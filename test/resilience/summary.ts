@@ -9,7 +9,8 @@ const file = process.argv[2];
 const totals: Record<string, number> = {};
 const text = file ? readFileSync(file, 'utf8') : '';
 for (const line of text.split('\n').filter(Boolean)) {
-  for (const [key, value] of Object.entries(JSON.parse(line) as Record<string, number>)) totals[key] = (totals[key] ?? 0) + value;
+  for (const [key, value] of Object.entries(JSON.parse(line) as Record<string, number>))
+    totals[key] = (totals[key] ?? 0) + value;
 }
 const n = (key: string) => totals[key] ?? 0;
 const rows: [string, number][] = [
@@ -28,6 +29,10 @@ for (const [label, value] of rows) console.log(`  ${label.padEnd(46)} ${value}`)
 const lost = n('writesAcknowledged') - n('writesFound') + n('backupWritesAcknowledged') - n('backupWritesFound');
 const ok = text.length > 0 && n('serverErrors') === 0 && lost === 0;
 const testsPassed = process.argv[3] === '0';
-console.log(ok ? '  counts: ok' : `  counts: FAILED (${text.length ? `${n('serverErrors')} 500s, ${lost} acknowledged writes missing` : 'no test reported'})`);
+console.log(
+  ok
+    ? '  counts: ok'
+    : `  counts: FAILED (${text.length ? `${n('serverErrors')} 500s, ${lost} acknowledged writes missing` : 'no test reported'})`,
+);
 console.log(`  tests: ${testsPassed ? 'all passed' : 'FAILED (see above)'}`);
 process.exit(ok && testsPassed ? 0 : 1);

@@ -52,7 +52,6 @@ export interface LoadStats {
   unexpectedFailures: string[];
 }
 
-
 interface Worker {
   index: number;
   ip: string;
@@ -63,8 +62,16 @@ interface Worker {
 
 export class WriteLoad {
   readonly acked: AckedWrites = {
-    entries: new Map(), deleted: new Set(), maybeDeleted: new Set(), maybeEdited: new Set(), avatars: new Map(), maybeAvatar: new Set(),
-    votes: new Map(), maybeVoted: new Set(), bumps: new Map(), registrations: new Set(),
+    entries: new Map(),
+    deleted: new Set(),
+    maybeDeleted: new Set(),
+    maybeEdited: new Set(),
+    avatars: new Map(),
+    maybeAvatar: new Set(),
+    votes: new Map(),
+    maybeVoted: new Set(),
+    bumps: new Map(),
+    registrations: new Set(),
   };
   readonly stats: LoadStats = { acknowledged: 0, cutOff: 0, mediaAtRisk: 0, serverErrors: [], unexpectedFailures: [] };
   private url: string;
@@ -80,7 +87,12 @@ export class WriteLoad {
   private image: Buffer = Buffer.alloc(0);
   private readonly rnd;
 
-  constructor(url: string, random: () => number, private readonly workerCount: number, private readonly tag: string) {
+  constructor(
+    url: string,
+    random: () => number,
+    private readonly workerCount: number,
+    private readonly tag: string,
+  ) {
     this.url = url;
     this.rnd = randomTools(random);
   }
@@ -92,10 +104,21 @@ export class WriteLoad {
     for (let i = 0; i < this.workerCount; i++) {
       const worker: Worker = { index: i, ip: `198.18.${i}.${this.rnd.int(1, 254)}`, cookie: '', uid: 0, own: [] };
       const name = `${this.tag} writer ${i}`;
-      const created = await this.call(worker, 'POST', '/api/auth/newuser', form({ user: name, pass1: password, pass2: password }));
-      if (created?.status !== 201) throw new Error(`register ${name}: ${created?.status} ${JSON.stringify(created?.body)}`);
+      const created = await this.call(
+        worker,
+        'POST',
+        '/api/auth/newuser',
+        form({ user: name, pass1: password, pass2: password }),
+      );
+      if (created?.status !== 201)
+        throw new Error(`register ${name}: ${created?.status} ${JSON.stringify(created?.body)}`);
       this.acked.registrations.add(name);
-      const login = await this.call(worker, 'POST', '/api/auth/login', form({ user: name, pass: password, timeout: '31536000' }));
+      const login = await this.call(
+        worker,
+        'POST',
+        '/api/auth/login',
+        form({ user: name, pass: password, timeout: '31536000' }),
+      );
       if (login?.status !== 200) throw new Error(`login ${name}: ${login?.status}`);
       const info = await this.call(worker, 'GET', '/api/user/info');
       worker.uid = (info!.body as { uid: number }).uid;
@@ -115,7 +138,9 @@ export class WriteLoad {
   serverDown(): void {
     this.down = true;
     this.generation++;
-    this.up = new Promise((resolve) => { this.markUp = resolve; });
+    this.up = new Promise((resolve) => {
+      this.markUp = resolve;
+    });
   }
 
   /**
@@ -137,9 +162,16 @@ export class WriteLoad {
   snapshot(): AckedWrites {
     const a = this.acked;
     return {
-      entries: new Map([...a.entries].map(([pid, e]) => [pid, { ...e }])), deleted: new Set(a.deleted), maybeDeleted: new Set(a.maybeDeleted),
-      maybeEdited: new Set(a.maybeEdited), avatars: new Map(a.avatars), maybeAvatar: new Set(a.maybeAvatar), votes: new Map(a.votes),
-      maybeVoted: new Set(a.maybeVoted), bumps: new Map(a.bumps), registrations: new Set(a.registrations),
+      entries: new Map([...a.entries].map(([pid, e]) => [pid, { ...e }])),
+      deleted: new Set(a.deleted),
+      maybeDeleted: new Set(a.maybeDeleted),
+      maybeEdited: new Set(a.maybeEdited),
+      avatars: new Map(a.avatars),
+      maybeAvatar: new Set(a.maybeAvatar),
+      votes: new Map(a.votes),
+      maybeVoted: new Set(a.maybeVoted),
+      bumps: new Map(a.bumps),
+      registrations: new Set(a.registrations),
     };
   }
 
@@ -159,7 +191,12 @@ export class WriteLoad {
     const n = ++this.counter;
     if (roll < 0.45 || this.pids.length < 3) {
       // Replies go mostly to the newest entry, so chains grow deep; an image now and then.
-      const replyTo = this.pids.length && this.rnd.chance(0.6) ? (this.rnd.chance(0.6) ? this.pids.at(-1)! : this.rnd.pick(this.pids)) : 0;
+      const replyTo =
+        this.pids.length && this.rnd.chance(0.6)
+          ? this.rnd.chance(0.6)
+            ? this.pids.at(-1)!
+            : this.rnd.pick(this.pids)
+          : 0;
       const withImage = this.rnd.chance(0.12);
       const content = `${this.tag} entry ${n} by ${w.index} ${this.rnd.pick(['Grüße', 'hello', 'ünïcødé ✓', 'a\nb', ''])}`;
       const body = new FormData();
@@ -176,7 +213,13 @@ export class WriteLoad {
     } else if (roll < 0.75) {
       const pid = this.rnd.pick(this.pids);
       const key = `${w.uid}:${pid}`;
-      const answer = await this.call(w, 'POST', `/api/entry/${pid}/vote`, form({ mode: this.rnd.pick(['yes', 'no']) }), { onCutOff: () => this.acked.maybeVoted.add(key) });
+      const answer = await this.call(
+        w,
+        'POST',
+        `/api/entry/${pid}/vote`,
+        form({ mode: this.rnd.pick(['yes', 'no']) }),
+        { onCutOff: () => this.acked.maybeVoted.add(key) },
+      );
       if (answer?.status === 200) {
         this.acked.votes.set(key, (answer.body as { selected: 'yes' | 'no' | 'none' }).selected);
         this.acked.maybeVoted.delete(key);
@@ -191,7 +234,9 @@ export class WriteLoad {
       if (candidates.length && this.rnd.chance(0.6)) {
         const pid = this.rnd.pick(candidates);
         const content = `${this.tag} edit ${n} by ${w.index}`;
-        const answer = await this.call(w, 'POST', `/api/entry/${pid}/edit`, form({ content }), { onCutOff: () => this.acked.maybeEdited.add(pid) });
+        const answer = await this.call(w, 'POST', `/api/entry/${pid}/edit`, form({ content }), {
+          onCutOff: () => this.acked.maybeEdited.add(pid),
+        });
         if (answer?.status === 200) {
           this.acked.entries.get(pid)!.content = content;
           this.acked.maybeEdited.delete(pid);
@@ -199,7 +244,10 @@ export class WriteLoad {
       } else {
         const body = new FormData();
         body.append('avatar', new Blob([this.image], { type: 'image/jpeg' }), 'me.jpg');
-        const answer = await this.call(w, 'POST', '/api/user/avatar', body, { mediaAtRisk: true, onCutOff: () => this.acked.maybeAvatar.add(w.uid) });
+        const answer = await this.call(w, 'POST', '/api/user/avatar', body, {
+          mediaAtRisk: true,
+          onCutOff: () => this.acked.maybeAvatar.add(w.uid),
+        });
         if (answer?.status === 200) {
           this.acked.avatars.set(w.uid, (answer.body as { avatar: string }).avatar);
           this.acked.maybeAvatar.delete(w.uid);
@@ -210,13 +258,27 @@ export class WriteLoad {
       if (!candidates.length) return;
       const pid = this.rnd.pick(candidates);
       const hasImage = Boolean(this.acked.entries.get(pid)?.filepath);
-      const answer = await this.call(w, 'POST', `/api/entry/${pid}/delete`, undefined, { mediaAtRisk: hasImage, onCutOff: () => this.acked.maybeDeleted.add(pid) });
+      const answer = await this.call(w, 'POST', `/api/entry/${pid}/delete`, undefined, {
+        mediaAtRisk: hasImage,
+        onCutOff: () => this.acked.maybeDeleted.add(pid),
+      });
       if (answer?.status === 200) this.acked.deleted.add(pid);
     } else {
       // A newcomer from an address of their own (registrations are limited per address).
       const name = `${this.tag} newcomer ${n}`;
-      const visitor: Worker = { index: -1, ip: `198.19.${this.rnd.int(0, 255)}.${this.rnd.int(1, 254)}`, cookie: '', uid: 0, own: [] };
-      const answer = await this.call(visitor, 'POST', '/api/auth/newuser', form({ user: name, pass1: password, pass2: password }));
+      const visitor: Worker = {
+        index: -1,
+        ip: `198.19.${this.rnd.int(0, 255)}.${this.rnd.int(1, 254)}`,
+        cookie: '',
+        uid: 0,
+        own: [],
+      };
+      const answer = await this.call(
+        visitor,
+        'POST',
+        '/api/auth/newuser',
+        form({ user: name, pass1: password, pass2: password }),
+      );
       if (answer?.status === 201) this.acked.registrations.add(name);
     }
   }
@@ -225,7 +287,13 @@ export class WriteLoad {
    * One request; undefined when the server died under it. 2xx writes count as acknowledged;
    * 4xx answers (a reply to an entry just deleted, a bump in its cooldown) are normal here.
    */
-  private async call(w: Worker, method: string, path: string, body?: FormData | URLSearchParams, options: { mediaAtRisk?: boolean; onCutOff?: () => void } = {}) {
+  private async call(
+    w: Worker,
+    method: string,
+    path: string,
+    body?: FormData | URLSearchParams,
+    options: { mediaAtRisk?: boolean; onCutOff?: () => void } = {},
+  ) {
     const generation = this.generation;
     const headers: Record<string, string> = { 'x-forwarded-for': w.ip };
     if (w.cookie) headers.cookie = `session=${w.cookie}`;
@@ -240,7 +308,9 @@ export class WriteLoad {
       return { status: res.status, body: text ? (JSON.parse(text) as unknown) : undefined };
     } catch (err) {
       if (generation === this.generation && !this.down) {
-        this.stats.unexpectedFailures.push(`${method} ${path}: ${(err as Error).message} ${String((err as Error).cause ?? '')}`);
+        this.stats.unexpectedFailures.push(
+          `${method} ${path}: ${(err as Error).message} ${String((err as Error).cause ?? '')}`,
+        );
         await new Promise((resolve) => setTimeout(resolve, 100));
       } else {
         this.stats.cutOff++;
@@ -275,7 +345,12 @@ export interface Verification {
  * `monotonicOnly` checks only what later writes cannot undo (entries exist, bumps, registrations):
  * for a backup taken while the load went on.
  */
-export function verifyAcked(db: Database.Database, acked: AckedWrites, mediaDir: string | undefined, options: { monotonicOnly?: boolean } = {}): Verification {
+export function verifyAcked(
+  db: Database.Database,
+  acked: AckedWrites,
+  mediaDir: string | undefined,
+  options: { monotonicOnly?: boolean } = {},
+): Verification {
   const problems: string[] = [];
   let checked = 0;
   let found = 0;
@@ -286,7 +361,9 @@ export function verifyAcked(db: Database.Database, acked: AckedWrites, mediaDir:
   };
   const entry = db.prepare('SELECT uid, content, filepath, reply_to, deleted, bump_count FROM entries WHERE pid = ?');
   for (const [pid, want] of acked.entries) {
-    const row = entry.get(pid) as { uid: number; content: string; filepath: string; reply_to: number; deleted: number } | undefined;
+    const row = entry.get(pid) as
+      | { uid: number; content: string; filepath: string; reply_to: number; deleted: number }
+      | undefined;
     if (!row || row.uid !== want.uid || row.reply_to !== want.replyTo) {
       check(false, `acknowledged entry ${pid} ${row ? `differs: ${JSON.stringify(row)}` : 'is missing'}`);
       continue;
@@ -295,12 +372,22 @@ export function verifyAcked(db: Database.Database, acked: AckedWrites, mediaDir:
       check(true, '');
       continue;
     }
-    const same = row.deleted === 0 && (row.content === want.content || acked.maybeEdited.has(pid)) && row.filepath === want.filepath;
+    const same =
+      row.deleted === 0 &&
+      (row.content === want.content || acked.maybeEdited.has(pid)) &&
+      row.filepath === want.filepath;
     const fileThere = !want.filepath || !mediaDir || existsSync(join(mediaDir, want.filepath));
-    check(same && fileThere, `acknowledged entry ${pid}: ${JSON.stringify(row)}, expected ${JSON.stringify(want)}${fileThere ? '' : ', its image file is missing'}`);
+    check(
+      same && fileThere,
+      `acknowledged entry ${pid}: ${JSON.stringify(row)}, expected ${JSON.stringify(want)}${fileThere ? '' : ', its image file is missing'}`,
+    );
   }
   if (!options.monotonicOnly) {
-    for (const pid of acked.deleted) check((entry.get(pid) as { deleted: number } | undefined)?.deleted === 1, `acknowledged delete of ${pid} is not in the database`);
+    for (const pid of acked.deleted)
+      check(
+        (entry.get(pid) as { deleted: number } | undefined)?.deleted === 1,
+        `acknowledged delete of ${pid} is not in the database`,
+      );
     const vote = db.prepare('SELECT yes FROM votes WHERE uid = ? AND pid = ?');
     for (const [key, selected] of acked.votes) {
       if (acked.maybeVoted.has(key)) continue;
@@ -312,7 +399,8 @@ export function verifyAcked(db: Database.Database, acked: AckedWrites, mediaDir:
   }
   for (const [pid, count] of acked.bumps) {
     const row = entry.get(pid) as { bump_count: number } | undefined;
-    for (let i = 0; i < count; i++) check((row?.bump_count ?? 0) > i, `entry ${pid}: bump_count ${row?.bump_count}, ${count} bumps acknowledged`);
+    for (let i = 0; i < count; i++)
+      check((row?.bump_count ?? 0) > i, `entry ${pid}: bump_count ${row?.bump_count}, ${count} bumps acknowledged`);
   }
   if (!options.monotonicOnly) {
     const avatar = db.prepare('SELECT avatar FROM users WHERE uid = ?');
@@ -320,10 +408,14 @@ export function verifyAcked(db: Database.Database, acked: AckedWrites, mediaDir:
       if (acked.maybeAvatar.has(uid)) continue;
       const stored = (avatar.get(uid) as { avatar: string } | undefined)?.avatar;
       const fileThere = !mediaDir || existsSync(join(mediaDir, path));
-      check(stored === path && fileThere, `user ${uid}: avatar ${stored}, acknowledged ${path}${fileThere ? '' : ', its file is missing'}`);
+      check(
+        stored === path && fileThere,
+        `user ${uid}: avatar ${stored}, acknowledged ${path}${fileThere ? '' : ', its file is missing'}`,
+      );
     }
   }
   const user = db.prepare('SELECT 1 FROM users WHERE username = ?');
-  for (const name of acked.registrations) check(user.get(name) !== undefined, `acknowledged registration of ${name} is missing`);
+  for (const name of acked.registrations)
+    check(user.get(name) !== undefined, `acknowledged registration of ${name} is missing`);
   return { checked, found, problems };
 }

@@ -43,7 +43,10 @@ const wrong: [string[], RegExp][] = [
   [['modlog', '1', '2'], /unexpected argument "2"/],
   [['modlog', '101'], /up to 100/],
   [['modlog', '--all'], /--all/],
-  [['modlog', '--since', 'gestern'], /--since must be a date \(2026-11-21\), a UTC time .* or a time ago \(90m, 2h, 3d\)/],
+  [
+    ['modlog', '--since', 'gestern'],
+    /--since must be a date \(2026-11-21\), a UTC time .* or a time ago \(90m, 2h, 3d\)/,
+  ],
   [['modlog', '--until', '2026-02-30'], /--until must be a date/],
   [['modlog', '--since', '1h', '--until', '2h'], /--since must be before --until/],
   [['modlog', '3', '--by', 'Anna'], /a page or --by\/--since\/--until, not both/],
@@ -73,7 +76,8 @@ test('only the table\'s commands are commands: "constructor" is none', async () 
 
 test('a point in time for modlog --since/--until: a UTC date or time, with Z or an offset, or a time ago', () => {
   const now = 1_795_000_000;
-  const utc = (...parts: [number, number, number, number?, number?, number?]) => Date.UTC(parts[0], parts[1] - 1, parts[2], parts[3] ?? 0, parts[4] ?? 0, parts[5] ?? 0) / 1000;
+  const utc = (...parts: [number, number, number, number?, number?, number?]) =>
+    Date.UTC(parts[0], parts[1] - 1, parts[2], parts[3] ?? 0, parts[4] ?? 0, parts[5] ?? 0) / 1000;
   const cases: [string, number][] = [
     ['2026-11-21', utc(2026, 11, 21)],
     ['2026-11-21 06:30', utc(2026, 11, 21, 6, 30)],
@@ -87,7 +91,25 @@ test('a point in time for modlog --since/--until: a UTC date or time, with Z or 
     [' 3d ', now - 3 * 86_400],
   ];
   for (const [raw, expected] of cases) assert.equal(pointInTime(raw, '--since', now), expected, raw);
-  for (const raw of ['', 'gestern', '2026-02-30', '2025-02-29', '2026-13-01', '2026-11-21 24:00', '2026-11-21 06:60', '2026-11-21T06', '2 h', '5y', '-2h', '1795000000', '2026-11-21T06:30+1']) {
-    assert.throws(() => pointInTime(raw, '--until', now), (err: Error) => err instanceof UsageError && /^--until must be a date/.test(err.message), raw);
+  for (const raw of [
+    '',
+    'gestern',
+    '2026-02-30',
+    '2025-02-29',
+    '2026-13-01',
+    '2026-11-21 24:00',
+    '2026-11-21 06:60',
+    '2026-11-21T06',
+    '2 h',
+    '5y',
+    '-2h',
+    '1795000000',
+    '2026-11-21T06:30+1',
+  ]) {
+    assert.throws(
+      () => pointInTime(raw, '--until', now),
+      (err: Error) => err instanceof UsageError && /^--until must be a date/.test(err.message),
+      raw,
+    );
   }
 });

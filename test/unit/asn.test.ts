@@ -39,13 +39,37 @@ describe('IP address parsing', () => {
     assert.deepEqual(words('1::'), [0x00010000, 0, 0, 0]);
     assert.deepEqual(words('A:B:C:D:E:F:0:FFFF'), [0x000a000b, 0x000c000d, 0x000e000f, 0x0000ffff]);
     const out = new Uint32Array(4);
-    for (const bad of ['1:2:3', '1::2::3', 'g::1', '1:2:3:4:5:6:7:8:9', '12345::', '1:2:3:4:5:6:7::8:9', '1:', ':1', '1:2:3:4:5:6:7:8:', '1:2:3:4:5:6:7:1.2.3.4', '::1.2.3', '1:::2', '']) {
+    for (const bad of [
+      '1:2:3',
+      '1::2::3',
+      'g::1',
+      '1:2:3:4:5:6:7:8:9',
+      '12345::',
+      '1:2:3:4:5:6:7::8:9',
+      '1:',
+      ':1',
+      '1:2:3:4:5:6:7:8:',
+      '1:2:3:4:5:6:7:1.2.3.4',
+      '::1.2.3',
+      '1:::2',
+      '',
+    ]) {
       assert.equal(parseIpv6(bad, out), false, bad);
     }
   });
 
   test('private and reserved IPv4 ranges', () => {
-    for (const ip of ['10.1.2.3', '172.16.0.1', '172.31.255.255', '192.168.1.1', '127.0.0.1', '169.254.1.1', '100.64.0.1', '0.0.0.0', '224.0.0.1']) {
+    for (const ip of [
+      '10.1.2.3',
+      '172.16.0.1',
+      '172.31.255.255',
+      '192.168.1.1',
+      '127.0.0.1',
+      '169.254.1.1',
+      '100.64.0.1',
+      '0.0.0.0',
+      '224.0.0.1',
+    ]) {
       assert.ok(isPrivateIpv4(parseIpv4(ip)), ip);
     }
     for (const ip of ['8.8.8.8', '172.32.0.1', '100.128.0.1', '1.0.0.1']) assert.ok(!isPrivateIpv4(parseIpv4(ip)), ip);
@@ -111,10 +135,14 @@ describe('ASN data set loading', () => {
   });
 
   test('the numeric files, CRLF lines, rows out of order and bad rows', async () => {
-    const db = openAsnDb(folder({
-      'asn-ipv4-num.csv': '134744064,134744319,15169,Google LLC\r\nnonsense\r\n16777216,16777471,13335,"Cloudflare, Inc."\r\n1,2,notanumber,x\r\n',
-      'asn-ipv6-num.csv': '42540528726795050063891204319802818560,42540528727329395276160870415022948351,2500,WIDE Project\n',
-    }));
+    const db = openAsnDb(
+      folder({
+        'asn-ipv4-num.csv':
+          '134744064,134744319,15169,Google LLC\r\nnonsense\r\n16777216,16777471,13335,"Cloudflare, Inc."\r\n1,2,notanumber,x\r\n',
+        'asn-ipv6-num.csv':
+          '42540528726795050063891204319802818560,42540528727329395276160870415022948351,2500,WIDE Project\n',
+      }),
+    );
     const result = await db.ready;
     assert.equal(result.loaded, true);
     assert.equal(result.v4Ranges, 2);
@@ -162,7 +190,9 @@ describe('the bundled data set (@ip-location-db/asn)', () => {
   });
 
   test('the tables stay well under 30 MB', (t) => {
-    t.diagnostic(`loaded ${result.v4Ranges} IPv4 + ${result.v6Ranges} IPv6 ranges, ${result.asns} ASNs in ${result.ms} ms; tables ${(result.tableBytes / 1048576).toFixed(1)} MB`);
+    t.diagnostic(
+      `loaded ${result.v4Ranges} IPv4 + ${result.v6Ranges} IPv6 ranges, ${result.asns} ASNs in ${result.ms} ms; tables ${(result.tableBytes / 1048576).toFixed(1)} MB`,
+    );
     assert.ok(result.tableBytes < 30 * 1024 * 1024);
   });
 
@@ -170,7 +200,11 @@ describe('the bundled data set (@ip-location-db/asn)', () => {
     const rows = sampleRows(join(dir, 'asn-ipv4.csv'), 25_000);
     assert.ok(rows.length >= 10);
     for (const row of rows) {
-      assert.deepEqual(db.lookup(row.start), { asn: row.asn, name: row.name }, `${row.start} in ${JSON.stringify(row)}`);
+      assert.deepEqual(
+        db.lookup(row.start),
+        { asn: row.asn, name: row.name },
+        `${row.start} in ${JSON.stringify(row)}`,
+      );
       assert.deepEqual(db.lookup(row.end), { asn: row.asn, name: row.name }, `${row.end} in ${JSON.stringify(row)}`);
     }
     assert.deepEqual(db.lookup('8.8.8.8'), { asn: 15169, name: 'Google LLC' });
@@ -181,7 +215,11 @@ describe('the bundled data set (@ip-location-db/asn)', () => {
     const rows = sampleRows(join(dir, 'asn-ipv6.csv'), 5_000);
     assert.ok(rows.length >= 10);
     for (const row of rows) {
-      assert.deepEqual(db.lookup(row.start), { asn: row.asn, name: row.name }, `${row.start} in ${JSON.stringify(row)}`);
+      assert.deepEqual(
+        db.lookup(row.start),
+        { asn: row.asn, name: row.name },
+        `${row.start} in ${JSON.stringify(row)}`,
+      );
       assert.deepEqual(db.lookup(row.end), { asn: row.asn, name: row.name }, `${row.end} in ${JSON.stringify(row)}`);
     }
     assert.deepEqual(db.lookup('2001:4860:4860::8888'), { asn: 15169, name: 'Google LLC' });

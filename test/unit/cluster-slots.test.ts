@@ -11,29 +11,39 @@ function fakeWorker(server: ReturnType<typeof serveSlots>) {
     isConnected: () => true,
     send: (message: SlotMessage) => void setImmediate(() => onGrant(message.id)),
   } as unknown as Worker;
-  const semaphore = remoteSemaphore('hash', (message) => setImmediate(() => server.handle(worker, message)), (listener) => { onGrant = listener; });
+  const semaphore = remoteSemaphore(
+    'hash',
+    (message) => setImmediate(() => server.handle(worker, message)),
+    (listener) => {
+      onGrant = listener;
+    },
+  );
   return { worker, semaphore };
 }
 
 /** Waits until `check` holds (messages hop through setImmediate, as IPC would), failing after a second. */
 async function until(what: string, check: () => boolean): Promise<void> {
-  for (const deadline = Date.now() + 1000; !check();) {
+  for (const deadline = Date.now() + 1000; !check(); ) {
     if (Date.now() > deadline) assert.fail(`timed out waiting for ${what}`);
     await new Promise((resolve) => setTimeout(resolve, 2));
   }
 }
 
-test('two workers share the machine\'s two hashing slots; a dead worker\'s slots and places in line are given back', async () => {
+test("two workers share the machine's two hashing slots; a dead worker's slots and places in line are given back", async () => {
   const server = serveSlots();
   const [a, b] = [fakeWorker(server), fakeWorker(server)];
   let running = 0;
   let most = 0;
   const releases = new Map<string, () => void>();
-  const job = (name: string) => () => new Promise<void>((resolve) => {
-    running++;
-    most = Math.max(most, running);
-    releases.set(name, () => { running--; resolve(); });
-  });
+  const job = (name: string) => () =>
+    new Promise<void>((resolve) => {
+      running++;
+      most = Math.max(most, running);
+      releases.set(name, () => {
+        running--;
+        resolve();
+      });
+    });
   void a.semaphore(job('a1'));
   void a.semaphore(job('a2'));
   const fromB = [b.semaphore(job('b1')), b.semaphore(job('b2'))];
@@ -51,20 +61,23 @@ test('two workers share the machine\'s two hashing slots; a dead worker\'s slots
   assert.equal(most, 2, 'never more than two at once');
 });
 
-test('a worker\'s line is bounded like a local one, and a caller that gives up leaves the primary\'s line', async () => {
+test("a worker's line is bounded like a local one, and a caller that gives up leaves the primary's line", async () => {
   const server = serveSlots();
   const a = fakeWorker(server);
   const hold: (() => void)[] = [];
   const holding = () => new Promise<void>((resolve) => hold.push(resolve));
   const held = [a.semaphore(holding), a.semaphore(holding)];
   await until('both slots held', () => hold.length === 2);
-  await assert.rejects(a.semaphore(holding, undefined, { maxWaiting: 0, maxWaitMs: 1000 }), (err) => err instanceof SlotRefused && err.reason === 'full');
+  await assert.rejects(
+    a.semaphore(holding, undefined, { maxWaiting: 0, maxWaitMs: 1000 }),
+    (err) => err instanceof SlotRefused && err.reason === 'full',
+  );
   const controller = new AbortController();
   const waiting = a.semaphore(holding, controller.signal);
   await until('one waiting in the primary', () => server.load('hash').waiting === 1);
   controller.abort(new Error('client gone'));
   await assert.rejects(waiting, /client gone/);
-  await until('it left the primary\'s line', () => server.load('hash').waiting === 0);
+  await until("it left the primary's line", () => server.load('hash').waiting === 0);
   for (const release of hold.splice(0)) release();
   await Promise.all(held);
   await until('all slots free', () => server.load('hash').running === 0);

@@ -81,7 +81,11 @@ test('BOARD_TOR_EXITS defaults to a file inside BOARD_DATA', () => {
 
 test('a bad PORT is a ConfigError naming the variable', () => {
   for (const port of ['abc', '70000', '-1', '80.5', '1e3']) {
-    assert.throws(() => loadConfig({ PORT: port }), (err: unknown) => err instanceof ConfigError && err.message.includes('PORT'), port);
+    assert.throws(
+      () => loadConfig({ PORT: port }),
+      (err: unknown) => err instanceof ConfigError && err.message.includes('PORT'),
+      port,
+    );
   }
 });
 
@@ -107,7 +111,11 @@ test('BOARD_LIMITS is a factor ≥ 0, decimals allowed, default 1', () => {
   assert.equal(loadConfig({ BOARD_LIMITS: '0.5' }).limitsFactor, 0.5);
   assert.equal(loadConfig({ BOARD_LIMITS: '10' }).limitsFactor, 10);
   for (const value of ['-1', 'x', '1e3', '.5', '1,5', '5000']) {
-    assert.throws(() => loadConfig({ BOARD_LIMITS: value }), (err: unknown) => err instanceof ConfigError && err.message.includes('BOARD_LIMITS'), value);
+    assert.throws(
+      () => loadConfig({ BOARD_LIMITS: value }),
+      (err: unknown) => err instanceof ConfigError && err.message.includes('BOARD_LIMITS'),
+      value,
+    );
   }
 });
 
@@ -117,7 +125,12 @@ test('BOARD_WORKERS is 1 by default, a whole number 1–64, or auto for one per 
   assert.equal(loadConfig({ BOARD_WORKERS: 'auto' }).workers, Math.min(64, availableParallelism()));
   assert.equal(loadConfig({ BOARD_WORKERS: 'AUTO' }).workers, Math.min(64, availableParallelism()));
   for (const value of ['0', '65', '-1', '1.5', 'all']) {
-    assert.throws(() => loadConfig({ BOARD_WORKERS: value }), (err: unknown) => err instanceof ConfigError && err.message === `BOARD_WORKERS: "${value}" must be a whole number 1–64 or auto`, value);
+    assert.throws(
+      () => loadConfig({ BOARD_WORKERS: value }),
+      (err: unknown) =>
+        err instanceof ConfigError && err.message === `BOARD_WORKERS: "${value}" must be a whole number 1–64 or auto`,
+      value,
+    );
   }
 });
 
@@ -129,17 +142,31 @@ test('BOARD_NEW_ACCOUNT_HOURS is whole hours, default 24', () => {
 
 test('BOARD_ORIGIN must be an http or https URL', () => {
   for (const value of ['not a url', 'board.example', 'ftp://board.example', 'javascript:alert(1)']) {
-    assert.throws(() => loadConfig({ BOARD_ORIGIN: value }), (err: unknown) => err instanceof ConfigError && err.message.includes('BOARD_ORIGIN'), value);
+    assert.throws(
+      () => loadConfig({ BOARD_ORIGIN: value }),
+      (err: unknown) => err instanceof ConfigError && err.message.includes('BOARD_ORIGIN'),
+      value,
+    );
   }
 });
 
 test('BOARD_NOTIFY_URL is empty by default; else an http or https URL, kept with path and query', () => {
   assert.equal(loadConfig({}).notifyUrl, '');
   assert.equal(loadConfig({ BOARD_NOTIFY_URL: '  ' }).notifyUrl, '');
-  assert.equal(loadConfig({ BOARD_NOTIFY_URL: 'https://ntfy.sh/board-meldungen' }).notifyUrl, 'https://ntfy.sh/board-meldungen');
-  assert.equal(loadConfig({ BOARD_NOTIFY_URL: 'http://127.0.0.1:8090/hook?token=abc' }).notifyUrl, 'http://127.0.0.1:8090/hook?token=abc');
+  assert.equal(
+    loadConfig({ BOARD_NOTIFY_URL: 'https://ntfy.sh/board-meldungen' }).notifyUrl,
+    'https://ntfy.sh/board-meldungen',
+  );
+  assert.equal(
+    loadConfig({ BOARD_NOTIFY_URL: 'http://127.0.0.1:8090/hook?token=abc' }).notifyUrl,
+    'http://127.0.0.1:8090/hook?token=abc',
+  );
   for (const value of ['ntfy.sh/board', 'mailto:ops@board.example', 'not a url']) {
-    assert.throws(() => loadConfig({ BOARD_NOTIFY_URL: value }), (err: unknown) => err instanceof ConfigError && err.message.includes('BOARD_NOTIFY_URL'), value);
+    assert.throws(
+      () => loadConfig({ BOARD_NOTIFY_URL: value }),
+      (err: unknown) => err instanceof ConfigError && err.message.includes('BOARD_NOTIFY_URL'),
+      value,
+    );
   }
 });
 
@@ -168,31 +195,58 @@ test('prepareDataDir on an unusable path is a ConfigError naming BOARD_DATA', ()
     const file = join(parent, 'a-file');
     writeFileSync(file, 'not a folder');
     const config = loadConfig({ BOARD_DATA: join(file, 'data') });
-    assert.throws(() => prepareDataDir(config), (err: unknown) => err instanceof ConfigError && err.message.includes('BOARD_DATA'));
+    assert.throws(
+      () => prepareDataDir(config),
+      (err: unknown) => err instanceof ConfigError && err.message.includes('BOARD_DATA'),
+    );
   } finally {
     rmSync(parent, { recursive: true, force: true });
   }
 });
 
 test('every on/off setting takes 1 or 0, or true or false in any letter case, and the error names the rule', () => {
-  for (const [raw, value] of [['1', true], ['TRUE', true], ['True', true], ['0', false], ['false', false], ['FALSE', false]] as const) {
+  for (const [raw, value] of [
+    ['1', true],
+    ['TRUE', true],
+    ['True', true],
+    ['0', false],
+    ['false', false],
+    ['FALSE', false],
+  ] as const) {
     assert.equal(loadConfig({ BOARD_TRUST_PROXY: raw }).trustProxy, value, raw);
     assert.equal(loadConfig({ BOARD_PREVIEW: raw }).previewEnabled, value, raw);
   }
-  assert.throws(() => loadConfig({ BOARD_TRUST_PROXY: 'yes' }), { message: 'BOARD_TRUST_PROXY: "yes" must be 1 or 0 (or true or false)' });
-  assert.throws(() => loadConfig({ BOARD_PREVIEW: 'off' }), { message: 'BOARD_PREVIEW: "off" must be 1 or 0 (or true or false)' });
+  assert.throws(() => loadConfig({ BOARD_TRUST_PROXY: 'yes' }), {
+    message: 'BOARD_TRUST_PROXY: "yes" must be 1 or 0 (or true or false)',
+  });
+  assert.throws(() => loadConfig({ BOARD_PREVIEW: 'off' }), {
+    message: 'BOARD_PREVIEW: "off" must be 1 or 0 (or true or false)',
+  });
 });
 
-test('prepareDataDir on a folder where mkdir answers ENOENT under an existing parent (/proc/nope) fails at once instead of looping', { skip: !existsSync('/proc/self') && 'no /proc here' }, () => {
+test('prepareDataDir on a folder where mkdir answers ENOENT under an existing parent (/proc/nope) fails at once instead of looping', {
+  skip: !existsSync('/proc/self') && 'no /proc here',
+}, () => {
   const config = loadConfig({ BOARD_DATA: '/proc/nope/deeper' });
-  assert.throws(() => prepareDataDir(config), (err: unknown) => err instanceof ConfigError && /^BOARD_DATA: cannot use \/proc\/nope\/deeper \(ENOENT/.test(err.message));
+  assert.throws(
+    () => prepareDataDir(config),
+    (err: unknown) =>
+      err instanceof ConfigError && /^BOARD_DATA: cannot use \/proc\/nope\/deeper \(ENOENT/.test(err.message),
+  );
 });
 
 test('BOARD_CONTACT: text or a URL, trimmed; a line break, a bidi control or more than 200 characters stop the start', () => {
-  assert.equal(loadConfig({ BOARD_CONTACT: '  Matrix: @betrieb:example.org ' }).contact, 'Matrix: @betrieb:example.org');
+  assert.equal(
+    loadConfig({ BOARD_CONTACT: '  Matrix: @betrieb:example.org ' }).contact,
+    'Matrix: @betrieb:example.org',
+  );
   assert.equal(loadConfig({ BOARD_CONTACT: 'https://example.org/kontakt' }).contact, 'https://example.org/kontakt');
   assert.equal(loadConfig({ BOARD_CONTACT: 'ä'.repeat(200) }).contact, 'ä'.repeat(200));
-  assert.throws(() => loadConfig({ BOARD_CONTACT: 'Zeile 1\nZeile 2' }), { message: /^BOARD_CONTACT: must be one line/ });
+  assert.throws(() => loadConfig({ BOARD_CONTACT: 'Zeile 1\nZeile 2' }), {
+    message: /^BOARD_CONTACT: must be one line/,
+  });
   assert.throws(() => loadConfig({ BOARD_CONTACT: 'a\u202eb' }), ConfigError);
-  assert.throws(() => loadConfig({ BOARD_CONTACT: 'ä'.repeat(201) }), { message: 'BOARD_CONTACT: longer than 200 characters' });
+  assert.throws(() => loadConfig({ BOARD_CONTACT: 'ä'.repeat(201) }), {
+    message: 'BOARD_CONTACT: longer than 200 characters',
+  });
 });

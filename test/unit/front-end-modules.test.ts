@@ -14,7 +14,9 @@ const staticDir = fileURLToPath(new URL('../../web/static/', import.meta.url));
 const entry = 'main.js';
 
 test('importing any front-end module but main.js draws, listens and schedules nothing', async () => {
-  const modules = readdirSync(staticDir, { recursive: true, encoding: 'utf8' }).filter((file) => file.endsWith('.js') && file !== entry).sort();
+  const modules = readdirSync(staticDir, { recursive: true, encoding: 'utf8' })
+    .filter((file) => file.endsWith('.js') && file !== entry)
+    .sort();
   assert.ok(modules.includes('app.js') && modules.includes(join('components', 'entry.js')), 'the modules were found');
   const scheduling = ['setTimeout', 'setInterval', 'setImmediate', 'queueMicrotask', 'fetch'] as const;
   const originals = Object.fromEntries(scheduling.map((name) => [name, globalThis[name]]));

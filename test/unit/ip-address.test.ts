@@ -1,7 +1,15 @@
 import assert from 'node:assert/strict';
 import { SocketAddress } from 'node:net';
 import { describe, test } from 'node:test';
-import { canonicalIp, ipv6SiteSubject, isIpv4Mapped, parseIp, parseIpv4, parseIpv6, rateLimitSubject } from '../../lib/ip/address.ts';
+import {
+  canonicalIp,
+  ipv6SiteSubject,
+  isIpv4Mapped,
+  parseIp,
+  parseIpv4,
+  parseIpv6,
+  rateLimitSubject,
+} from '../../lib/ip/address.ts';
 import { inCidr, isPrivateIpv4, isPrivateIpv6, parseCidr, specialRange } from '../../lib/ip/ranges.ts';
 
 const ip = (text: string) => {
@@ -24,7 +32,8 @@ describe('parsing the strict text forms', () => {
   });
 
   test('a zone index on IPv6 is ignored, whatever follows the %', () => {
-    for (const text of ['fe80::1%eth0', 'fe80::1%1', 'fe80::1%', '[fe80::1%eth0]']) assert.deepEqual(ip(text), ip('fe80::1'), text);
+    for (const text of ['fe80::1%eth0', 'fe80::1%1', 'fe80::1%', '[fe80::1%eth0]'])
+      assert.deepEqual(ip(text), ip('fe80::1'), text);
   });
 
   test('forms that other parsers read differently are refused', () => {
@@ -35,8 +44,27 @@ describe('parsing the strict text forms', () => {
   });
 
   test('a zone or brackets on IPv4, and malformed text, are refused', () => {
-    for (const text of ['1.2.3.4%eth0', '[1.2.3.4]', '', ' 1.2.3.4', '1.2.3.4 ', '1.2.3', '1.2.3.4.5', '256.1.1.1', 'localhost',
-      ':::1', '1::2::3', ':1', '1:', '1:2:3:4:5:6:7:8:9', '12345::', '1:2:3:4:5:6:7:1.2.3.4', '::1.2.3', '[::1', 'g::1']) {
+    for (const text of [
+      '1.2.3.4%eth0',
+      '[1.2.3.4]',
+      '',
+      ' 1.2.3.4',
+      '1.2.3.4 ',
+      '1.2.3',
+      '1.2.3.4.5',
+      '256.1.1.1',
+      'localhost',
+      ':::1',
+      '1::2::3',
+      ':1',
+      '1:',
+      '1:2:3:4:5:6:7:8:9',
+      '12345::',
+      '1:2:3:4:5:6:7:1.2.3.4',
+      '::1.2.3',
+      '[::1',
+      'g::1',
+    ]) {
       assert.equal(parseIp(text), undefined, text);
     }
   });
@@ -80,13 +108,22 @@ describe('canonical text', () => {
   });
 
   test("IPv6 canonical text is the spelling Node's sockets report", () => {
-    for (const text of ['2001:db8::1', '2001:db8:0:0:1:0:0:1', '2001:0:0:1:0:0:0:1', 'fe80::a:b:c:d', '1:2:3:4:5:6:7:8', '1::8', '2606:4700:4700::1111']) {
+    for (const text of [
+      '2001:db8::1',
+      '2001:db8:0:0:1:0:0:1',
+      '2001:0:0:1:0:0:0:1',
+      'fe80::a:b:c:d',
+      '1:2:3:4:5:6:7:8',
+      '1::8',
+      '2606:4700:4700::1111',
+    ]) {
       assert.equal(canonicalIp(text), new SocketAddress({ address: text, family: 'ipv6' }).address, text);
     }
   });
 
   test('what is not an address has no canonical text', () => {
-    for (const text of ['', 'example.com', '1.2.3.4%eth0', '010.0.0.1', '2130706433']) assert.equal(canonicalIp(text), undefined, text);
+    for (const text of ['', 'example.com', '1.2.3.4%eth0', '010.0.0.1', '2130706433'])
+      assert.equal(canonicalIp(text), undefined, text);
   });
 });
 
@@ -111,7 +148,16 @@ describe('CIDR ranges', () => {
   });
 
   test('malformed ranges are refused', () => {
-    for (const text of ['10.0.0.0/33', '::/129', '10.0.0.0/', '10.0.0.0/-1', '10.0.0.0/8/8', 'localhost/8', '/8', '010.0.0.0/8']) {
+    for (const text of [
+      '10.0.0.0/33',
+      '::/129',
+      '10.0.0.0/',
+      '10.0.0.0/-1',
+      '10.0.0.0/8/8',
+      'localhost/8',
+      '/8',
+      '010.0.0.0/8',
+    ]) {
       assert.equal(parseCidr(text), undefined, text);
     }
   });

@@ -11,7 +11,9 @@ import { createLineLog } from '../../lib/log.ts';
 
 function capture() {
   const writes: string[] = [];
-  const log = createLineLog({ write: (chunk: string | Uint8Array) => writes.push(String(chunk)) > 0 } as unknown as NodeJS.WritableStream);
+  const log = createLineLog({
+    write: (chunk: string | Uint8Array) => writes.push(String(chunk)) > 0,
+  } as unknown as NodeJS.WritableStream);
   return { log, writes };
 }
 

@@ -7,15 +7,40 @@ import { boardMediaPath, handMadePng, imageFixture } from '../helpers.ts';
 
 const hex = '0123456789abcdef0123456789abcdef';
 
-test('the board\'s names: its three folders, 32 lower-case hex digits, its extensions (thumbnails JPEG only)', () => {
-  for (const path of [`e/${hex}.jpg`, `e/${hex}.png`, `e/${hex}.gif`, `e/${hex}.webp`, `a/${hex}.webp`, `preview/${hex}.jpg`, boardMediaPath('a', 'gif')]) {
+test("the board's names: its three folders, 32 lower-case hex digits, its extensions (thumbnails JPEG only)", () => {
+  for (const path of [
+    `e/${hex}.jpg`,
+    `e/${hex}.png`,
+    `e/${hex}.gif`,
+    `e/${hex}.webp`,
+    `a/${hex}.webp`,
+    `preview/${hex}.jpg`,
+    boardMediaPath('a', 'gif'),
+  ]) {
     assert.ok(boardMediaName(path), path);
   }
   assert.deepEqual(boardMediaName(`preview/${hex}.jpg`), { folder: 'preview', extension: 'jpg' });
   for (const path of [
-    'a/x.html', 'preview/y.svg', `a/${hex}.svg`, `a/${hex}.html`, `preview/${hex}.png`, `e/${hex}.jpeg`, `e/${hex}.JPG`,
-    `e/${hex.toUpperCase()}.jpg`, `e/${hex.slice(1)}.jpg`, `e/${hex}0.jpg`, `x/${hex}.jpg`, `e/sub/${hex}.jpg`, `/e/${hex}.jpg`,
-    `e/../a/${hex}.jpg`, `.held/e/${hex}.jpg`, `e/${hex}.jpg/`, `e/${hex}.jpg.html`, `e/${hex}.jpg\n`, `e/${hex}`, '',
+    'a/x.html',
+    'preview/y.svg',
+    `a/${hex}.svg`,
+    `a/${hex}.html`,
+    `preview/${hex}.png`,
+    `e/${hex}.jpeg`,
+    `e/${hex}.JPG`,
+    `e/${hex.toUpperCase()}.jpg`,
+    `e/${hex.slice(1)}.jpg`,
+    `e/${hex}0.jpg`,
+    `x/${hex}.jpg`,
+    `e/sub/${hex}.jpg`,
+    `/e/${hex}.jpg`,
+    `e/../a/${hex}.jpg`,
+    `.held/e/${hex}.jpg`,
+    `e/${hex}.jpg/`,
+    `e/${hex}.jpg.html`,
+    `e/${hex}.jpg\n`,
+    `e/${hex}`,
+    '',
   ]) {
     assert.equal(boardMediaName(path), undefined, JSON.stringify(path));
   }
@@ -31,7 +56,12 @@ test('the first bytes must be the format the extension names; text, SVG, another
   for (const [extension, bytes] of Object.entries(images) as [keyof typeof images, Buffer][]) {
     assert.ok(isMediaFormat(extension, bytes.subarray(0, mediaHeadBytes)), extension);
     for (const [other, otherBytes] of Object.entries(images)) {
-      if (other !== extension) assert.equal(isMediaFormat(extension, otherBytes.subarray(0, mediaHeadBytes)), false, `${other} as ${extension}`);
+      if (other !== extension)
+        assert.equal(
+          isMediaFormat(extension, otherBytes.subarray(0, mediaHeadBytes)),
+          false,
+          `${other} as ${extension}`,
+        );
     }
     for (const text of ['<!doctype html><script>', '<svg xmlns="http://www.w3.org/2000/svg">', 'JPEGDATA', '']) {
       assert.equal(isMediaFormat(extension, Buffer.from(text)), false, `${JSON.stringify(text)} as ${extension}`);

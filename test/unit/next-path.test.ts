@@ -3,7 +3,9 @@ import { test } from 'node:test';
 
 /** web/static/next-path.js, the login page's ?weiter= (finding 6 of the abuse review: an open redirect). */
 const modulePath: string = '../../web/static/next-path.js';
-const { sameOriginPath } = (await import(modulePath)) as { sameOriginPath: (raw: string | null, origin: string) => string };
+const { sameOriginPath } = (await import(modulePath)) as {
+  sameOriginPath: (raw: string | null, origin: string) => string;
+};
 const origin = 'https://board.example';
 
 test('a path of the board is kept, with its query and fragment', () => {
@@ -14,8 +16,21 @@ test('a path of the board is kept, with its query and fragment', () => {
 });
 
 test('anything that leads to another site, or is no URL, goes to the feed', () => {
-  for (const raw of ['/\t/evil.example', '/\n/evil.example', '//evil.example', '/\\evil.example', '\\\\evil.example', 'https://evil.example/',
-    'javascript:alert(1)', 'data:text/html,x', 'http://board.example/', 'https://board.example:444/', 'http://[', '', null]) {
+  for (const raw of [
+    '/\t/evil.example',
+    '/\n/evil.example',
+    '//evil.example',
+    '/\\evil.example',
+    '\\\\evil.example',
+    'https://evil.example/',
+    'javascript:alert(1)',
+    'data:text/html,x',
+    'http://board.example/',
+    'https://board.example:444/',
+    'http://[',
+    '',
+    null,
+  ]) {
     assert.equal(sameOriginPath(raw, origin), '/', JSON.stringify(raw));
   }
 });

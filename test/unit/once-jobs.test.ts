@@ -9,7 +9,13 @@ import type { ReportNotice } from '../../lib/moderation/operator-webhook.ts';
 import { asnFixtureDir } from '../helpers.ts';
 
 function boardConfig(dataDir: string) {
-  const config = loadConfig({ BOARD_DATA: dataDir, BOARD_PREVIEW: '1', BOARD_NOTIFY_URL: 'http://127.0.0.1:9/hook', BOARD_ASN_DB: asnFixtureDir, BOARD_SCRYPT_LOGN: '14' });
+  const config = loadConfig({
+    BOARD_DATA: dataDir,
+    BOARD_PREVIEW: '1',
+    BOARD_NOTIFY_URL: 'http://127.0.0.1:9/hook',
+    BOARD_ASN_DB: asnFixtureDir,
+    BOARD_SCRYPT_LOGN: '14',
+  });
   prepareDataDir(config);
   return config;
 }
@@ -19,7 +25,13 @@ test('one process runs every once-job itself; the statistics sweep stays with it
   t.after(() => rmSync(dataDir, { recursive: true, force: true }));
   const app = createApp(boardConfig(dataDir), { log: () => {} });
   try {
-    assert.ok(app.jobs?.housekeeping && app.jobs.accountRemoval && app.jobs.searchBackfill && app.jobs.previews && app.jobs.notifier);
+    assert.ok(
+      app.jobs?.housekeeping &&
+        app.jobs.accountRemoval &&
+        app.jobs.searchBackfill &&
+        app.jobs.previews &&
+        app.jobs.notifier,
+    );
     assert.equal(app.jobs.statisticsSweep, undefined);
     assert.equal(app.services.previews, app.jobs.previews);
     assert.equal(app.services.impressions.sweepsFinishedDays, true);
@@ -32,7 +44,10 @@ test('a cluster worker runs no once-job: it forwards wakes and messages to the p
   const dataDir = mkdtempSync(join(tmpdir(), 'board-jobs-'));
   t.after(() => rmSync(dataDir, { recursive: true, force: true }));
   const forwarded: string[] = [];
-  const link = { wake: (job: string) => forwarded.push(`wake ${job}`), notify: (notice: ReportNotice) => forwarded.push(`notify ${JSON.stringify(notice)}`) };
+  const link = {
+    wake: (job: string) => forwarded.push(`wake ${job}`),
+    notify: (notice: ReportNotice) => forwarded.push(`notify ${JSON.stringify(notice)}`),
+  };
   const app = createApp(boardConfig(dataDir), { log: () => {}, worker: { link, label: '1' } });
   try {
     assert.equal(app.jobs, undefined);

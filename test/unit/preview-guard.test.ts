@@ -3,7 +3,15 @@ import type { LookupAddress } from 'node:dns';
 import { describe, test } from 'node:test';
 import { ConfigError, loadConfig } from '../../lib/config.ts';
 import { guardedLookup } from '../../lib/preview/client.ts';
-import { checkTarget, createAddressPolicy, isPublicAddress, parseCidr, parseIp, PreviewBlockedError, specialRange } from '../../lib/preview/guard.ts';
+import {
+  checkTarget,
+  createAddressPolicy,
+  isPublicAddress,
+  parseCidr,
+  parseIp,
+  PreviewBlockedError,
+  specialRange,
+} from '../../lib/preview/guard.ts';
 
 const noAllowList = createAddressPolicy([]);
 
@@ -43,10 +51,34 @@ describe('address classification', () => {
   }
 
   test('public IPv4 addresses next to the special blocks are allowed', () => {
-    for (const address of ['1.1.1.1', '8.8.8.8', '9.255.255.255', '11.0.0.0', '100.63.255.255', '100.128.0.0', '126.255.255.255', '128.0.0.0',
-      '169.253.255.255', '169.255.0.0', '172.15.255.255', '172.32.0.0', '192.0.1.255', '192.0.3.0', '192.88.98.255', '192.88.100.0',
-      '192.167.255.255', '192.169.0.0', '198.17.255.255', '198.20.0.0', '198.51.99.255', '198.51.101.0', '203.0.112.255', '203.0.114.0',
-      '223.255.255.255', '93.184.215.14']) {
+    for (const address of [
+      '1.1.1.1',
+      '8.8.8.8',
+      '9.255.255.255',
+      '11.0.0.0',
+      '100.63.255.255',
+      '100.128.0.0',
+      '126.255.255.255',
+      '128.0.0.0',
+      '169.253.255.255',
+      '169.255.0.0',
+      '172.15.255.255',
+      '172.32.0.0',
+      '192.0.1.255',
+      '192.0.3.0',
+      '192.88.98.255',
+      '192.88.100.0',
+      '192.167.255.255',
+      '192.169.0.0',
+      '198.17.255.255',
+      '198.20.0.0',
+      '198.51.99.255',
+      '198.51.101.0',
+      '203.0.112.255',
+      '203.0.114.0',
+      '223.255.255.255',
+      '93.184.215.14',
+    ]) {
       assert.equal(rangeOf(address), undefined, address);
       assert.equal(isPublicAddress(address), true, address);
     }
@@ -83,7 +115,16 @@ describe('address classification', () => {
   }
 
   test('global unicast IPv6 outside the special blocks is allowed', () => {
-    for (const address of ['2001:200::1', '2001:4860:4860::8888', '2606:4700:4700::1111', '2a00:1450:4001:82a::200e', '2003::1', '3ffe::1', '2000::1', '3fff:1000::1']) {
+    for (const address of [
+      '2001:200::1',
+      '2001:4860:4860::8888',
+      '2606:4700:4700::1111',
+      '2a00:1450:4001:82a::200e',
+      '2003::1',
+      '3ffe::1',
+      '2000::1',
+      '3fff:1000::1',
+    ]) {
       assert.equal(rangeOf(address), undefined, address);
       assert.equal(isPublicAddress(address), true, address);
     }
@@ -98,7 +139,18 @@ describe('address classification', () => {
   });
 
   test('what is not an address is never public', () => {
-    for (const text of ['', 'localhost', 'example.com', '1.2.3', '1.2.3.4.5', '256.1.1.1', '0x7f.1', '2130706433', ':::1', '1::2::3']) {
+    for (const text of [
+      '',
+      'localhost',
+      'example.com',
+      '1.2.3',
+      '1.2.3.4.5',
+      '256.1.1.1',
+      '0x7f.1',
+      '2130706433',
+      ':::1',
+      '1::2::3',
+    ]) {
       assert.equal(parseIp(text), undefined, text);
       assert.equal(isPublicAddress(text), false, text);
     }
@@ -153,16 +205,30 @@ describe('allow-list', () => {
 describe('URL checks before connecting', () => {
   const ports = [80, 443];
   const refusedBecause = (href: string, reason: string, policy = noAllowList, allowedPorts = ports) => {
-    assert.throws(() => checkTarget(new URL(href), allowedPorts, policy), (err: unknown) => {
-      assert.ok(err instanceof PreviewBlockedError, String(err));
-      assert.equal(err.reason, reason, `${href}: ${err.message}`);
-      return true;
-    });
+    assert.throws(
+      () => checkTarget(new URL(href), allowedPorts, policy),
+      (err: unknown) => {
+        assert.ok(err instanceof PreviewBlockedError, String(err));
+        assert.equal(err.reason, reason, `${href}: ${err.message}`);
+        return true;
+      },
+    );
   };
 
   test('odd IPv4 forms are normalised by URL parsing and refused', () => {
-    for (const href of ['http://0x7f.1/', 'http://2130706433/', 'http://0177.0.0.1/', 'http://127.1/', 'http://0x7f000001/', 'http://127.0.0.1./',
-      'http://0/', 'http://0x0a.0.0.1/', 'http://167772161/', 'http://0xa9.0xfe.0xa9.0xfe/', 'HTTP://LOCALHOST.localdomain@127.0.0.1/']) {
+    for (const href of [
+      'http://0x7f.1/',
+      'http://2130706433/',
+      'http://0177.0.0.1/',
+      'http://127.1/',
+      'http://0x7f000001/',
+      'http://127.0.0.1./',
+      'http://0/',
+      'http://0x0a.0.0.1/',
+      'http://167772161/',
+      'http://0xa9.0xfe.0xa9.0xfe/',
+      'HTTP://LOCALHOST.localdomain@127.0.0.1/',
+    ]) {
       const url = new URL(href);
       if (url.username) {
         refusedBecause(href, 'credentials');
@@ -175,8 +241,19 @@ describe('URL checks before connecting', () => {
   });
 
   test('IPv6 literals are checked, mapped and compatible forms included', () => {
-    for (const href of ['http://[::1]/', 'http://[::ffff:127.0.0.1]/', 'http://[::ffff:7f00:1]/', 'http://[::127.0.0.1]/', 'http://[64:ff9b::7f00:1]/',
-      'http://[2002:7f00:1::1]/', 'http://[2001::1]/', 'http://[fe80::1]/', 'http://[fd00::1]/', 'http://[::]/', 'http://[0:0:0:0:0:0:0:1]/']) {
+    for (const href of [
+      'http://[::1]/',
+      'http://[::ffff:127.0.0.1]/',
+      'http://[::ffff:7f00:1]/',
+      'http://[::127.0.0.1]/',
+      'http://[64:ff9b::7f00:1]/',
+      'http://[2002:7f00:1::1]/',
+      'http://[2001::1]/',
+      'http://[fe80::1]/',
+      'http://[fd00::1]/',
+      'http://[::]/',
+      'http://[0:0:0:0:0:0:0:1]/',
+    ]) {
       refusedBecause(href, 'address');
     }
     assert.equal(new URL('http://[::ffff:127.0.0.1]/').hostname, '[::ffff:7f00:1]');
@@ -184,7 +261,14 @@ describe('URL checks before connecting', () => {
   });
 
   test('only http and https, whatever the letter case', () => {
-    for (const href of ['ftp://example.com/', 'file:///etc/passwd', 'gopher://example.com/', 'data:text/html,hi', 'ws://example.com/', 'javascript:alert(1)']) {
+    for (const href of [
+      'ftp://example.com/',
+      'file:///etc/passwd',
+      'gopher://example.com/',
+      'data:text/html,hi',
+      'ws://example.com/',
+      'javascript:alert(1)',
+    ]) {
       refusedBecause(href, 'scheme');
     }
     assert.doesNotThrow(() => checkTarget(new URL('HTTPS://example.com/'), ports, noAllowList));
@@ -219,10 +303,22 @@ describe('guarded DNS lookup', () => {
 
   test('an answer mixing a public and a private address is refused whole', async () => {
     for (const answer of [
-      [{ address: '93.184.215.14', family: 4 }, { address: '10.0.0.1', family: 4 }],
-      [{ address: '127.0.0.1', family: 4 }, { address: '93.184.215.14', family: 4 }],
-      [{ address: '2606:4700:4700::1111', family: 6 }, { address: '::1', family: 6 }],
-      [{ address: '93.184.215.14', family: 4 }, { address: '::ffff:169.254.169.254', family: 6 }],
+      [
+        { address: '93.184.215.14', family: 4 },
+        { address: '10.0.0.1', family: 4 },
+      ],
+      [
+        { address: '127.0.0.1', family: 4 },
+        { address: '93.184.215.14', family: 4 },
+      ],
+      [
+        { address: '2606:4700:4700::1111', family: 6 },
+        { address: '::1', family: 6 },
+      ],
+      [
+        { address: '93.184.215.14', family: 4 },
+        { address: '::ffff:169.254.169.254', family: 6 },
+      ],
     ]) {
       for (const all of [true, false]) {
         const { err } = await lookupWith(answer)({ all });
@@ -233,12 +329,18 @@ describe('guarded DNS lookup', () => {
   });
 
   test('a private answer is refused even when the caller wants only the other family', async () => {
-    const { err } = await lookupWith([{ address: '93.184.215.14', family: 4 }, { address: 'fd00::1', family: 6 }])({ family: 4 });
+    const { err } = await lookupWith([
+      { address: '93.184.215.14', family: 4 },
+      { address: 'fd00::1', family: 6 },
+    ])({ family: 4 });
     assert.ok(err instanceof PreviewBlockedError);
   });
 
   test('a public answer is handed on in both callback shapes', async () => {
-    const answer = [{ address: '93.184.215.14', family: 4 }, { address: '2606:4700:4700::1111', family: 6 }];
+    const answer = [
+      { address: '93.184.215.14', family: 4 },
+      { address: '2606:4700:4700::1111', family: 6 },
+    ];
     const all = await lookupWith(answer)({ all: true });
     assert.equal(all.err, null);
     assert.deepEqual(all.address, answer);
@@ -252,7 +354,13 @@ describe('guarded DNS lookup', () => {
     const { err, address } = await lookupWith([{ address: '127.0.0.1', family: 4 }], ['127.0.0.1/32'])({ all: true });
     assert.equal(err, null);
     assert.deepEqual(address, [{ address: '127.0.0.1', family: 4 }]);
-    const refused = await lookupWith([{ address: '127.0.0.1', family: 4 }, { address: '127.0.0.2', family: 4 }], ['127.0.0.1/32'])({ all: true });
+    const refused = await lookupWith(
+      [
+        { address: '127.0.0.1', family: 4 },
+        { address: '127.0.0.2', family: 4 },
+      ],
+      ['127.0.0.1/32'],
+    )({ all: true });
     assert.ok(refused.err instanceof PreviewBlockedError);
   });
 
@@ -260,7 +368,9 @@ describe('guarded DNS lookup', () => {
     const lookup = guardedLookup(noAllowList, async () => {
       throw Object.assign(new Error('getaddrinfo ENOTFOUND nowhere.test'), { code: 'ENOTFOUND' });
     });
-    const err = await new Promise<NodeJS.ErrnoException | null>((resolve) => lookup('nowhere.test', { all: true }, (e) => resolve(e)));
+    const err = await new Promise<NodeJS.ErrnoException | null>((resolve) =>
+      lookup('nowhere.test', { all: true }, (e) => resolve(e)),
+    );
     assert.equal(err?.code, 'ENOTFOUND');
     const empty = await lookupWith([])({ all: true });
     assert.equal(empty.err?.code, 'ENOTFOUND');

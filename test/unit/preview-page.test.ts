@@ -1,31 +1,54 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { acceptedTypes } from '../../lib/preview/fetch.ts';
-import { cleanText, decodeText, detectCharset, isBotChallenge, parseOembed, parsePage } from '../../lib/preview/page.ts';
+import {
+  cleanText,
+  decodeText,
+  detectCharset,
+  isBotChallenge,
+  parseOembed,
+  parsePage,
+} from '../../lib/preview/page.ts';
 
 const pageUrl = new URL('https://www.example.com:8443/articles/one.html');
-const html = (head: string, body = '') => Buffer.from(`<!doctype html><html><head>${head}</head><body>${body}</body></html>`);
+const html = (head: string, body = '') =>
+  Buffer.from(`<!doctype html><html><head>${head}</head><body>${body}</body></html>`);
 
 describe('page metadata', () => {
   test('OpenGraph wins over Twitter cards and <title>, whatever the attribute order and quoting', () => {
-    const meta = parsePage(html(`<title>Plain</title>
+    const meta = parsePage(
+      html(`<title>Plain</title>
       <meta name="twitter:title" content="Card title">
       <meta content='OG title' property='og:title'>
       <META PROPERTY=og:site_name CONTENT="The Site">
-      <meta property="og:image" content="https://cdn.example.com/a.jpg">`), 'text/html', pageUrl);
+      <meta property="og:image" content="https://cdn.example.com/a.jpg">`),
+      'text/html',
+      pageUrl,
+    );
     assert.deepEqual(meta, { title: 'OG title', site: 'The Site', image: 'https://cdn.example.com/a.jpg' });
   });
 
   test('twitter:title, then <title>; the site falls back to the host without www. and port', () => {
-    assert.equal(parsePage(html('<title>Plain</title><meta name="twitter:title" content="Card">'), 'text/html', pageUrl).title, 'Card');
+    assert.equal(
+      parsePage(html('<title>Plain</title><meta name="twitter:title" content="Card">'), 'text/html', pageUrl).title,
+      'Card',
+    );
     const plain = parsePage(html('<title>Only a title</title>'), 'text/html', pageUrl);
     assert.deepEqual(plain, { title: 'Only a title', site: 'example.com', image: '' });
   });
 
   test('entities are decoded and whitespace collapsed', () => {
-    const meta = parsePage(html('<title>\n  Fish &amp; Chips &#8211; caf&eacute;\t&lt;b&gt;  &#x1F41F; </title>'), 'text/html', pageUrl);
+    const meta = parsePage(
+      html('<title>\n  Fish &amp; Chips &#8211; caf&eacute;\t&lt;b&gt;  &#x1F41F; </title>'),
+      'text/html',
+      pageUrl,
+    );
     assert.equal(meta.title, 'Fish & Chips – café <b> 🐟');
-    const og = parsePage(html('<meta property="og:title" content="A &quot;quoted&quot; &amp;amp; title">'), 'text/html', pageUrl);
+    const og = parsePage(
+      html('<meta property="og:title" content="A &quot;quoted&quot; &amp;amp; title">'),
+      'text/html',
+      pageUrl,
+    );
     assert.equal(og.title, 'A "quoted" &amp; title');
   });
 
@@ -36,17 +59,35 @@ describe('page metadata', () => {
   });
 
   test('a relative og:image is resolved against the page; non-http images are dropped', () => {
-    assert.equal(parsePage(html('<meta property="og:image" content="/img/a.png">'), 'text/html', pageUrl).image, 'https://www.example.com:8443/img/a.png');
-    assert.equal(parsePage(html('<meta property="og:image" content="b.png">'), 'text/html', pageUrl).image, 'https://www.example.com:8443/articles/b.png');
-    assert.equal(parsePage(html('<meta property="og:image" content="//cdn.example.net/c.png">'), 'text/html', pageUrl).image, 'https://cdn.example.net/c.png');
-    assert.equal(parsePage(html('<meta property="og:image" content="javascript:alert(1)">'), 'text/html', pageUrl).image, '');
-    assert.equal(parsePage(html('<meta property="og:image" content="data:image/png;base64,AAAA">'), 'text/html', pageUrl).image, '');
+    assert.equal(
+      parsePage(html('<meta property="og:image" content="/img/a.png">'), 'text/html', pageUrl).image,
+      'https://www.example.com:8443/img/a.png',
+    );
+    assert.equal(
+      parsePage(html('<meta property="og:image" content="b.png">'), 'text/html', pageUrl).image,
+      'https://www.example.com:8443/articles/b.png',
+    );
+    assert.equal(
+      parsePage(html('<meta property="og:image" content="//cdn.example.net/c.png">'), 'text/html', pageUrl).image,
+      'https://cdn.example.net/c.png',
+    );
+    assert.equal(
+      parsePage(html('<meta property="og:image" content="javascript:alert(1)">'), 'text/html', pageUrl).image,
+      '',
+    );
+    assert.equal(
+      parsePage(html('<meta property="og:image" content="data:image/png;base64,AAAA">'), 'text/html', pageUrl).image,
+      '',
+    );
   });
 
   test('a <title> inside inline SVG is not the page title', () => {
     const meta = parsePage(html('', '<svg><title>icon</title></svg>'), 'text/html', pageUrl);
     assert.equal(meta.title, '');
-    assert.equal(parsePage(html('<title>Page</title>', '<svg><title>icon</title></svg>'), 'text/html', pageUrl).title, 'Page');
+    assert.equal(
+      parsePage(html('<title>Page</title>', '<svg><title>icon</title></svg>'), 'text/html', pageUrl).title,
+      'Page',
+    );
   });
 
   test('no title at all: empty', () => {
@@ -75,7 +116,10 @@ describe('charset', () => {
   test('from <meta charset> and <meta http-equiv> when the header has none', () => {
     const withMeta = Buffer.concat([Buffer.from('<meta charset="windows-1252">'), latin]);
     assert.equal(parsePage(withMeta, 'text/html', pageUrl).title, 'Grüße aus Köln €');
-    const httpEquiv = Buffer.concat([Buffer.from('<meta http-equiv="Content-Type" content="text/html; charset=iso-8859-1">'), latin]);
+    const httpEquiv = Buffer.concat([
+      Buffer.from('<meta http-equiv="Content-Type" content="text/html; charset=iso-8859-1">'),
+      latin,
+    ]);
     assert.equal(parsePage(httpEquiv, 'text/html', pageUrl).title, 'Grüße aus Köln €');
   });
 
@@ -101,14 +145,28 @@ describe('charset', () => {
 
 describe('bot challenges', () => {
   test('interstitial titles are recognised', () => {
-    for (const title of ['Just a moment...', 'Just a moment…', 'Attention Required! | Cloudflare', 'Please Wait... | Cloudflare', 'DDoS-Guard',
-      'One moment, please...', 'Checking your browser before accessing example.com', 'Access denied', 'Pardon Our Interruption']) {
+    for (const title of [
+      'Just a moment...',
+      'Just a moment…',
+      'Attention Required! | Cloudflare',
+      'Please Wait... | Cloudflare',
+      'DDoS-Guard',
+      'One moment, please...',
+      'Checking your browser before accessing example.com',
+      'Access denied',
+      'Pardon Our Interruption',
+    ]) {
       assert.equal(isBotChallenge(title), true, title);
     }
   });
 
   test('ordinary titles are not', () => {
-    for (const title of ['How to wait for a moment', 'Access to justice', 'Example Domain', 'Security checklist for small boards']) {
+    for (const title of [
+      'How to wait for a moment',
+      'Access to justice',
+      'Example Domain',
+      'Security checklist for small boards',
+    ]) {
       assert.equal(isBotChallenge(title), false, title);
     }
   });
@@ -118,8 +176,19 @@ describe('oEmbed answers', () => {
   const endpoint = new URL('https://www.youtube.com/oembed?url=x&format=json');
 
   test('title, channel and thumbnail', () => {
-    const answer = Buffer.from(JSON.stringify({ title: ' A  video ', author_name: 'Channel', thumbnail_url: 'https://i.ytimg.com/vi/x/hqdefault.jpg', type: 'video' }));
-    assert.deepEqual(parseOembed(answer, endpoint), { title: 'A video', site: 'Channel', image: 'https://i.ytimg.com/vi/x/hqdefault.jpg' });
+    const answer = Buffer.from(
+      JSON.stringify({
+        title: ' A  video ',
+        author_name: 'Channel',
+        thumbnail_url: 'https://i.ytimg.com/vi/x/hqdefault.jpg',
+        type: 'video',
+      }),
+    );
+    assert.deepEqual(parseOembed(answer, endpoint), {
+      title: 'A video',
+      site: 'Channel',
+      image: 'https://i.ytimg.com/vi/x/hqdefault.jpg',
+    });
   });
 
   test('anything but a JSON object is no answer, without throwing', () => {
@@ -129,19 +198,34 @@ describe('oEmbed answers', () => {
   });
 
   test('fields of the wrong type count as missing', () => {
-    assert.deepEqual(parseOembed(Buffer.from('{"title":42,"author_name":["x"],"thumbnail_url":{}}'), endpoint), { title: '', site: '', image: '' });
+    assert.deepEqual(parseOembed(Buffer.from('{"title":42,"author_name":["x"],"thumbnail_url":{}}'), endpoint), {
+      title: '',
+      site: '',
+      image: '',
+    });
   });
 });
 
 describe('content types', () => {
   test('each resource accepts only its own types', () => {
-    for (const type of ['text/html', 'text/html; charset=utf-8', 'application/xhtml+xml']) assert.equal(acceptedTypes.html(type), true, type);
-    for (const type of ['', 'text/plain', 'text/htmlx', 'application/json', 'image/svg+xml']) assert.equal(acceptedTypes.html(type), false, type);
-    for (const type of ['application/json', 'application/json; charset=utf-8', 'text/json', 'application/json+oembed', 'application/ld+json']) {
+    for (const type of ['text/html', 'text/html; charset=utf-8', 'application/xhtml+xml'])
+      assert.equal(acceptedTypes.html(type), true, type);
+    for (const type of ['', 'text/plain', 'text/htmlx', 'application/json', 'image/svg+xml'])
+      assert.equal(acceptedTypes.html(type), false, type);
+    for (const type of [
+      'application/json',
+      'application/json; charset=utf-8',
+      'text/json',
+      'application/json+oembed',
+      'application/ld+json',
+    ]) {
       assert.equal(acceptedTypes.json(type), true, type);
     }
-    for (const type of ['', 'text/plain', 'text/html', 'application/jsonp', 'application/javascript']) assert.equal(acceptedTypes.json(type), false, type);
-    for (const type of ['image/jpeg', 'image/png', 'image/webp', 'image/gif', 'image/jpeg; q=1']) assert.equal(acceptedTypes.image(type), true, type);
-    for (const type of ['', 'image/svg+xml', 'text/html', 'application/octet-stream']) assert.equal(acceptedTypes.image(type), false, type);
+    for (const type of ['', 'text/plain', 'text/html', 'application/jsonp', 'application/javascript'])
+      assert.equal(acceptedTypes.json(type), false, type);
+    for (const type of ['image/jpeg', 'image/png', 'image/webp', 'image/gif', 'image/jpeg; q=1'])
+      assert.equal(acceptedTypes.image(type), true, type);
+    for (const type of ['', 'image/svg+xml', 'text/html', 'application/octet-stream'])
+      assert.equal(acceptedTypes.image(type), false, type);
   });
 });

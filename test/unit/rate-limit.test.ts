@@ -85,7 +85,7 @@ test("the board's limits: 20 a minute for login, registration and reset, 10 for 
   });
 });
 
-test('a scaled group follows BOARD_LIMITS (0 lifts it); SPEC\'s groups do not', () => {
+test("a scaled group follows BOARD_LIMITS (0 lifts it); SPEC's groups do not", () => {
   const rules = { login: { limit: 2, windowSeconds: 60 }, search: { limit: 2, windowSeconds: 60, scaled: true } };
   const store = () => createLimitStore(openDb(':memory:'));
   const doubled = createRateLimiter(store(), rules, 2);
@@ -99,14 +99,17 @@ test('a scaled group follows BOARD_LIMITS (0 lifts it); SPEC\'s groups do not', 
   assert.equal(off.size(), 0, 'nothing counted');
   off.hit('login', '192.0.2.1', t0);
   off.hit('login', '192.0.2.1', t0);
-  assert.ok(off.hit('login', '192.0.2.1', t0) > 0, 'SPEC\'s limit stays with BOARD_LIMITS=0');
+  assert.ok(off.hit('login', '192.0.2.1', t0) > 0, "SPEC's limit stays with BOARD_LIMITS=0");
 });
 
 test('IPv6 clients share one bucket per /64; IPv4 addresses and other /64s count apart', () => {
   const limiter = limiterOf({ login: { limit: 2, windowSeconds: 60 } });
   assert.equal(limiter.hit('login', '2001:db8:1:2::1', 0), 0);
   assert.equal(limiter.hit('login', '2001:db8:1:2:ffff:ffff:ffff:fffe', 0), 0);
-  assert.ok(limiter.hit('login', '2001:0db8:0001:0002::77', 0) > 0, 'a third address of the same /64 is over the limit');
+  assert.ok(
+    limiter.hit('login', '2001:0db8:0001:0002::77', 0) > 0,
+    'a third address of the same /64 is over the limit',
+  );
   assert.equal(limiter.hit('login', '2001:db8:1:3::1', 0), 0, 'the next /64 has its own bucket');
   assert.equal(limiter.hit('login', '192.0.2.1', 0), 0);
   assert.equal(limiter.hit('login', '192.0.2.2', 0), 0);
@@ -121,7 +124,10 @@ test('counters live in SQLite: a second store on the same database sees the same
   assert.equal(one.hit('login', '192.0.2.1', t0), 0);
   assert.equal(two.hit('login', '192.0.2.1', t0), 0);
   assert.equal(one.hit('login', '192.0.2.1', t0), 0);
-  assert.ok(two.hit('login', '192.0.2.1', t0) > 0, 'the fourth request of two processes together is over the limit of 3');
+  assert.ok(
+    two.hit('login', '192.0.2.1', t0) > 0,
+    'the fourth request of two processes together is over the limit of 3',
+  );
 });
 
 test('an address window that would cross UTC midnight starts over with the new day', () => {

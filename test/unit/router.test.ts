@@ -51,7 +51,10 @@ test('a known path with another method lists the allowed methods, GET bringing H
   assert.deepEqual(router.match('POST', '/api/health'), { kind: 'method_not_allowed', allow: ['GET', 'HEAD'] });
   assert.deepEqual(router.match('GET', '/api/auth/login'), { kind: 'method_not_allowed', allow: ['POST'] });
   assert.deepEqual(router.match('HEAD', '/api/auth/login'), { kind: 'method_not_allowed', allow: ['POST'] });
-  assert.deepEqual(router.match('DELETE', '/api/entry/7/votes'), { kind: 'method_not_allowed', allow: ['GET', 'HEAD', 'POST'] });
+  assert.deepEqual(router.match('DELETE', '/api/entry/7/votes'), {
+    kind: 'method_not_allowed',
+    allow: ['GET', 'HEAD', 'POST'],
+  });
 });
 
 test('the same path with two methods finds each', () => {

@@ -11,7 +11,12 @@ import { fileURLToPath } from 'node:url';
 const apiDir = fileURLToPath(new URL('../api/', import.meta.url));
 
 test('API tests import shared code from test/helpers, never from browser/ or resilience/', () => {
-  const wrong = readdirSync(apiDir).filter((file) => file.endsWith('.ts')).flatMap((file) =>
-    [...readFileSync(join(apiDir, file), 'utf8').matchAll(/from '\.\.\/(browser|resilience)\/[^']+'/g)].map((match) => `${file}: ${match[0]}`));
+  const wrong = readdirSync(apiDir)
+    .filter((file) => file.endsWith('.ts'))
+    .flatMap((file) =>
+      [...readFileSync(join(apiDir, file), 'utf8').matchAll(/from '\.\.\/(browser|resilience)\/[^']+'/g)].map(
+        (match) => `${file}: ${match[0]}`,
+      ),
+    );
   assert.deepEqual(wrong, []);
 });

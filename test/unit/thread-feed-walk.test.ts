@@ -51,7 +51,11 @@ function randomBoard(db: Db, seed: number): void {
     } else if (roll < 0.85) {
       // Mostly near the newest entries: deep chains as a discussion makes them.
       const parent = random() < 0.6 ? live[Math.max(0, live.length - 1 - Math.floor(random() * 3))]! : pick(live);
-      const pid = createEntry(db, { uid: 1 + (i % 5), content: `Antwort ${i}`, filepath: '', replyTo: parent, link: '' }, now);
+      const pid = createEntry(
+        db,
+        { uid: 1 + (i % 5), content: `Antwort ${i}`, filepath: '', replyTo: parent, link: '' },
+        now,
+      );
       if (pid) live.push(pid);
     } else if (roll < 0.9) {
       bumpEntry(db, pick(live), now);
@@ -75,7 +79,10 @@ test('the walk finds exactly the 50 newest live entries of any subtree and reads
       const starts = rows.filter((row) => !row.deleted && (row.reply_to === 0 || row.pid % 7 === 0));
       for (const start of starts) {
         const subtree = everyEntryBelow(rows, start.pid);
-        const expected = subtree.filter((row) => !row.deleted).sort(newestFirst).slice(0, atomFeedSize);
+        const expected = subtree
+          .filter((row) => !row.deleted)
+          .sort(newestFirst)
+          .slice(0, atomFeedSize);
         // The fewest pages the walk must read: those of the entries whose last_activity reaches the
         // 50th newest's creation, and of their replies as far as those reach it (pages of 50, 100, 200...).
         const oldest = expected.at(-1)!.created_at;
@@ -87,10 +94,22 @@ test('the walk finds exactly the 50 newest live entries of any subtree and reads
         }
         const found = threadFeedEntries(db, start.pid, reads).map((entry) => entry.pid);
         const label = `seed ${seed}, subtree of ${start.pid} (${subtree.length} entries, ${reads} reads)`;
-        assert.deepEqual(found, expected.map((row) => row.pid), label);
-        assert.deepEqual(threadFeedEntries(db, start.pid).map((entry) => entry.pid), found, `${label}, with the default bound`);
+        assert.deepEqual(
+          found,
+          expected.map((row) => row.pid),
+          label,
+        );
+        assert.deepEqual(
+          threadFeedEntries(db, start.pid).map((entry) => entry.pid),
+          found,
+          `${label}, with the default bound`,
+        );
         if (expected.length === atomFeedSize && reads > 0) {
-          assert.notDeepEqual(threadFeedEntries(db, start.pid, reads - 1).map((entry) => entry.pid), found, `${label}: one read fewer is not enough`);
+          assert.notDeepEqual(
+            threadFeedEntries(db, start.pid, reads - 1).map((entry) => entry.pid),
+            found,
+            `${label}: one read fewer is not enough`,
+          );
         }
         if (reads < subtree.filter((row) => row.reply_count > 0).length) pruned++;
       }

@@ -22,7 +22,9 @@ test('a missing file is an empty list, not an error', () => {
 });
 
 test('comments, blank lines and surrounding whitespace are ignored', () => {
-  const list = openTorExitList(listFile('# ExitAddress list', '', '  1.2.3.4  ', '\t5.6.7.8\r', '   # 9.9.9.9', ''), { recheckMs: 0 });
+  const list = openTorExitList(listFile('# ExitAddress list', '', '  1.2.3.4  ', '\t5.6.7.8\r', '   # 9.9.9.9', ''), {
+    recheckMs: 0,
+  });
   assert.equal(list.has('1.2.3.4'), true);
   assert.equal(list.has('5.6.7.8'), true);
   assert.equal(list.has('9.9.9.9'), false);

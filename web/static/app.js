@@ -73,9 +73,17 @@ function drawNav(user) {
     ...(isModerator(user) ? [modLink()] : []),
     ...(user ? [notifyLink()] : []),
     ...(user
-      ? [navLink(`/u/${encodeURIComponent(user.username)}`, avatar(user.username, user.avatar), h('span', { class: 'nav-name' }, user.username)),
-        navLink('/settings', 'Einstellungen'), logoutButton({ class: 'nav-button' })]
-      : [navLink('/login', 'Anmelden'), navLink('/register', 'Registrieren')]));
+      ? [
+          navLink(
+            `/u/${encodeURIComponent(user.username)}`,
+            avatar(user.username, user.avatar),
+            h('span', { class: 'nav-name' }, user.username),
+          ),
+          navLink('/settings', 'Einstellungen'),
+          logoutButton({ class: 'nav-button' }),
+        ]
+      : [navLink('/login', 'Anmelden'), navLink('/register', 'Registrieren')]),
+  );
   markCurrentLink();
 }
 
@@ -115,7 +123,10 @@ async function render({ moveFocus = false, scroll = false } = {}) {
   document.title = pageTitle(title);
   markCurrentLink();
   if (scroll) window.scrollTo(0, 0);
-  const target = location.hash.length > 1 && /^#[\w-]+$/.test(location.hash) ? document.getElementById(location.hash.slice(1)) : null;
+  const target =
+    location.hash.length > 1 && /^#[\w-]+$/.test(location.hash)
+      ? document.getElementById(location.hash.slice(1))
+      : null;
   target?.scrollIntoView();
   if (moveFocus) {
     // An address with an anchor in the view (an entry, back from the login) puts the focus there.
@@ -133,12 +144,15 @@ function drawFooter() {
   const keys = h('button', { type: 'button', class: 'link-button' }, 'Tastenkürzel');
   keys.addEventListener('click', showShortcuts);
   const contact = footerContact();
-  document.querySelector('.site-footer')?.append(h('p', {}, keys, ' – oder die Taste ', h('kbd', {}, '?')), ...(contact ? [contact] : []));
+  document
+    .querySelector('.site-footer')
+    ?.append(h('p', {}, keys, ' – oder die Taste ', h('kbd', {}, '?')), ...(contact ? [contact] : []));
 }
 
 /** Relative times ("vor 5 Minuten") stay right while the page is open. */
 function refreshTimes() {
-  for (const time of /** @type {NodeListOf<HTMLTimeElement>} */ (document.querySelectorAll('time[data-ts]'))) time.textContent = relativeTime(Number(time.dataset.ts));
+  for (const time of /** @type {NodeListOf<HTMLTimeElement>} */ (document.querySelectorAll('time[data-ts]')))
+    time.textContent = relativeTime(Number(time.dataset.ts));
 }
 
 /** The header's search field goes to /suche without a page load. */

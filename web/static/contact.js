@@ -13,7 +13,9 @@ export function boardContact() {
  * @param {string} contact
  */
 function contactNodes(contact) {
-  return splitLinks(contact).map((part) => (typeof part === 'string' ? part : h('a', { href: part.url, rel: 'noopener' }, part.url)));
+  return splitLinks(contact).map((part) =>
+    typeof part === 'string' ? part : h('a', { href: part.url, rel: 'noopener' }, part.url),
+  );
 }
 
 /**
@@ -22,10 +24,15 @@ function contactNodes(contact) {
  */
 export function forgottenPasswordHint() {
   const contact = boardContact();
-  return h('p', { class: 'note forgotten' },
+  return h(
+    'p',
+    { class: 'note forgotten' },
     h('strong', {}, 'Passwort vergessen? '),
     'Das Board verschickt keine E-Mails. Wer es betreibt, kann dir einen Link zum Zurücksetzen geben',
-    contact ? [' – so erreichst du den Betrieb: ', contactNodes(contact)] : ': Frag die Person, die dieses Board betreibt, danach.');
+    contact
+      ? [' – so erreichst du den Betrieb: ', contactNodes(contact)]
+      : ': Frag die Person, die dieses Board betreibt, danach.',
+  );
 }
 
 /** The footer line, or null without a contact. */

@@ -113,6 +113,7 @@ export function excerpt(entry, max = 40) {
   const who = entry.username || 'gelöschtes Konto';
   if (entry.deleted) return `${who}: (${entry.removed ? 'entfernt' : 'gelöscht'})`;
   const chars = [...entry.content.replace(/\s+/g, ' ').trim()];
-  const text = chars.length === 0 ? '(Bild)' : chars.length > max ? `${chars.slice(0, max).join('')} …` : chars.join('');
+  const text =
+    chars.length === 0 ? '(Bild)' : chars.length > max ? `${chars.slice(0, max).join('')} …` : chars.join('');
   return `${who}: ${text}`;
 }

@@ -35,11 +35,16 @@ function setEnabled(on) {
  * @param {EventTarget | null} target
  */
 function typing(target) {
-  return target instanceof Element && Boolean(target.closest('input, textarea, select, [contenteditable]:not([contenteditable="false"])'));
+  return (
+    target instanceof Element &&
+    Boolean(target.closest('input, textarea, select, [contenteditable]:not([contenteditable="false"])'))
+  );
 }
 
 function entries() {
-  return [.../** @type {NodeListOf<HTMLElement>} */ (document.querySelectorAll('#main article.entry'))].filter((card) => card.getClientRects().length > 0);
+  return [.../** @type {NodeListOf<HTMLElement>} */ (document.querySelectorAll('#main article.entry'))].filter(
+    (card) => card.getClientRects().length > 0,
+  );
 }
 
 /**
@@ -68,17 +73,27 @@ function move(step) {
   const current = currentEntry();
   let index;
   if (current && list.includes(current)) index = Math.min(list.length - 1, Math.max(0, list.indexOf(current) + step));
-  else index = Math.max(0, list.findIndex((card) => card.getBoundingClientRect().bottom > 0));
+  else
+    index = Math.max(
+      0,
+      list.findIndex((card) => card.getBoundingClientRect().bottom > 0),
+    );
   focusEntry(/** @type {HTMLElement} */ (list[index]));
 }
 
 /** r: the entry's own reply form (or the login offer), else the page's reply box. */
 function reply() {
   const current = currentEntry() ?? (location.pathname.startsWith('/e/') ? entries()[0] : null);
-  const button = current && [.../** @type {NodeListOf<HTMLButtonElement>} */ (current.querySelectorAll(':scope > .entry-actions > button'))].find((b) => b.textContent === 'Antworten');
+  const button =
+    current &&
+    [
+      .../** @type {NodeListOf<HTMLButtonElement>} */ (current.querySelectorAll(':scope > .entry-actions > button')),
+    ].find((b) => b.textContent === 'Antworten');
   if (current && button) {
     if (button.getAttribute('aria-expanded') !== 'true') button.click();
-    else /** @type {HTMLTextAreaElement | null} */ (current.querySelector('.entry-panel textarea'))?.focus();
+    else {
+      /** @type {HTMLTextAreaElement | null} */ (current.querySelector('.entry-panel textarea'))?.focus();
+    }
     return;
   }
   /** @type {HTMLTextAreaElement | null} */
@@ -97,12 +112,19 @@ function keysDialog() {
   const toggle = h('input', { type: 'checkbox', id: toggleId });
   toggle.addEventListener('change', () => setEnabled(toggle.checked));
   const close = h('button', { type: 'button', class: 'primary' }, 'Schließen');
-  const box = h('dialog', { class: 'keys-dialog card', 'aria-labelledby': headingId },
+  const box = h(
+    'dialog',
+    { class: 'keys-dialog card', 'aria-labelledby': headingId },
     h('h2', { id: headingId }, 'Tastenkürzel'),
-    h('dl', { class: 'keys' }, shortcuts.map(([key, what]) => [h('dt', {}, h('kbd', {}, key)), h('dd', {}, what)])),
+    h(
+      'dl',
+      { class: 'keys' },
+      shortcuts.map(([key, what]) => [h('dt', {}, h('kbd', {}, key)), h('dd', {}, what)]),
+    ),
     h('p', { class: 'muted small' }, 'Sie wirken nicht, während du in ein Feld schreibst.'),
     h('div', { class: 'field field-check' }, toggle, h('label', { for: toggleId }, 'Tastenkürzel verwenden')),
-    h('div', { class: 'form-actions' }, close));
+    h('div', { class: 'form-actions' }, close),
+  );
   close.addEventListener('click', () => box.close());
   document.body.append(box);
   dialog = box;

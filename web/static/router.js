@@ -51,7 +51,8 @@ export function refresh() {
  * @returns {a is HTMLAnchorElement}
  */
 function isBoardLink(a, event) {
-  if (event.defaultPrevented || event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return false;
+  if (event.defaultPrevented || event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey)
+    return false;
   if (!a || a.target || a.hasAttribute('download') || a.origin !== location.origin) return false;
   return !a.pathname.startsWith('/static/') && !a.pathname.startsWith('/api/');
 }

@@ -38,7 +38,7 @@ export function isMuted(uid) {
 
 async function loadMutes() {
   try {
-    muted = new Set((/** @type {Api.MutedAccount[]} */ (await api.get('/api/user/mutes'))).map((m) => m.uid));
+    muted = new Set(/** @type {Api.MutedAccount[]} */ (await api.get('/api/user/mutes')).map((m) => m.uid));
   } catch {
     muted = new Set(); // without the list nothing is folded; the page itself still works
   }

@@ -37,7 +37,12 @@ const workerAnswerMs = 2_000;
  * every forked worker, and one still loading its modules drops the question, so the scrape failed
  * after 5 s whenever a worker was being replaced.
  */
-export function createClusterMetrics(app: JobDeps & { config: Config }, jobs: RunningJobs, slots: SlotServer, serving: () => Worker[]): ClusterMetrics {
+export function createClusterMetrics(
+  app: JobDeps & { config: Config },
+  jobs: RunningJobs,
+  slots: SlotServer,
+  serving: () => Worker[],
+): ClusterMetrics {
   const asked = new Map<number, (metrics: MetricJson[]) => void>();
   let nextId = 1;
   const own = new Registry();
@@ -45,36 +50,59 @@ export function createClusterMetrics(app: JobDeps & { config: Config }, jobs: Ru
   collectDefaultMetrics({ register: own, prefix: 'board_primary_' });
   defineJobMetrics(app, jobs, registers);
   const pools = Object.keys(slotLimits) as SlotPool[];
-  const slotGauge = (name: string, help: string, read: (pool: SlotPool) => number) => new Gauge({
-    name, help, labelNames: ['pool'], registers,
-    collect() {
-      for (const pool of pools) this.set({ pool }, read(pool));
-    },
-  });
-  slotGauge('board_machine_slots_running', 'Password hashes (pool hash) and image jobs (pool image) running on the machine, all workers together; at most 2 each.', (pool) => slots.load(pool).running);
-  slotGauge('board_machine_slots_waiting', 'Requests of all workers waiting for a machine slot.', (pool) => slots.load(pool).waiting);
-  slotGauge('board_machine_slots_peak', 'The most slots held at once since the start (never above the pool\'s bound).', (pool) => slots.load(pool).peak);
+  const slotGauge = (name: string, help: string, read: (pool: SlotPool) => number) =>
+    new Gauge({
+      name,
+      help,
+      labelNames: ['pool'],
+      registers,
+      collect() {
+        for (const pool of pools) this.set({ pool }, read(pool));
+      },
+    });
+  slotGauge(
+    'board_machine_slots_running',
+    'Password hashes (pool hash) and image jobs (pool image) running on the machine, all workers together; at most 2 each.',
+    (pool) => slots.load(pool).running,
+  );
+  slotGauge(
+    'board_machine_slots_waiting',
+    'Requests of all workers waiting for a machine slot.',
+    (pool) => slots.load(pool).waiting,
+  );
+  slotGauge(
+    'board_machine_slots_peak',
+    "The most slots held at once since the start (never above the pool's bound).",
+    (pool) => slots.load(pool).peak,
+  );
   new Gauge({
-    name: 'board_workers', help: 'Worker processes serving now (BOARD_WORKERS).', registers,
+    name: 'board_workers',
+    help: 'Worker processes serving now (BOARD_WORKERS).',
+    registers,
     collect() {
       this.set(serving().length);
     },
   });
-  const restarts = new Counter({ name: 'board_worker_restarts_total', help: 'Workers that died and were replaced.', registers });
-
-  const ask = (worker: Worker) => new Promise<MetricJson[] | undefined>((resolve) => {
-    const id = nextId++;
-    const timer = setTimeout(() => {
-      asked.delete(id);
-      resolve(undefined);
-    }, workerAnswerMs);
-    asked.set(id, (metrics) => {
-      clearTimeout(timer);
-      asked.delete(id);
-      resolve(metrics);
-    });
-    if (worker.isConnected()) worker.send({ board: 'metrics', id } satisfies MetricsMessage);
+  const restarts = new Counter({
+    name: 'board_worker_restarts_total',
+    help: 'Workers that died and were replaced.',
+    registers,
   });
+
+  const ask = (worker: Worker) =>
+    new Promise<MetricJson[] | undefined>((resolve) => {
+      const id = nextId++;
+      const timer = setTimeout(() => {
+        asked.delete(id);
+        resolve(undefined);
+      }, workerAnswerMs);
+      asked.set(id, (metrics) => {
+        clearTimeout(timer);
+        asked.delete(id);
+        resolve(metrics);
+      });
+      if (worker.isConnected()) worker.send({ board: 'metrics', id } satisfies MetricsMessage);
+    });
 
   return {
     contentType: own.contentType,

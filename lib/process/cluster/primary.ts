@@ -37,16 +37,27 @@ export function runPrimary(config: Config, releasePidFile: () => void, fail: Fai
   let jobs: RunningJobs;
   try {
     db = openDb(config.dbPath, { backgroundCheckpoints: true });
-    jobs = startOnceJobs({ db, clock: systemClock, log, config, limits: createLimitStore(db, { log }), options: {}, clustered: true });
+    jobs = startOnceJobs({
+      db,
+      clock: systemClock,
+      log,
+      config,
+      limits: createLimitStore(db, { log }),
+      options: {},
+      clustered: true,
+    });
   } catch (err) {
     releasePidFile();
     return fail(err, config);
   }
-  log(`board: primary (pid ${process.pid}) runs the background jobs: ${runningJobNames(jobs).join(', ')}, WAL checkpoints`);
+  log(
+    `board: primary (pid ${process.pid}) runs the background jobs: ${runningJobNames(jobs).join(', ')}, WAL checkpoints`,
+  );
   const slots = serveSlots();
   const workers = new Map<number, Worker>();
   const serving = new Set<Worker>();
-  const metrics = config.metrics && createClusterMetrics({ db, clock: systemClock, log, config }, jobs, slots, () => [...serving]);
+  const metrics =
+    config.metrics && createClusterMetrics({ db, clock: systemClock, log, config }, jobs, slots, () => [...serving]);
   const metricsServer = metrics && createMetricsServer(metrics, log);
   let listening = 0;
   let started = false;
@@ -58,12 +69,15 @@ export function runPrimary(config: Config, releasePidFile: () => void, fail: Fai
   /** All workers listen: the start-up line, then the metrics listener. */
   const announceStart = (port: number) => {
     started = true;
-    console.log(`board listening on http://${config.host}:${port} (data in ${config.dataDir}; ${config.workers} workers)`);
+    console.log(
+      `board listening on http://${config.host}:${port} (data in ${config.dataDir}; ${config.workers} workers)`,
+    );
     if (!metricsServer || !config.metrics) return;
     const { port: wanted, host } = config.metrics;
     listenOnLoopback(metricsServer, wanted, host).then(
       (metricsPort) => console.log(`board: metrics on ${metricsUrl(host, metricsPort)}`),
-      (err: Error) => void stop('metrics listener failed').then(() => fail(err, config, metricsListenFailure(err, config.metrics!))),
+      (err: Error) =>
+        void stop('metrics listener failed').then(() => fail(err, config, metricsListenFailure(err, config.metrics!))),
     );
   };
 
@@ -95,7 +109,9 @@ export function runPrimary(config: Config, releasePidFile: () => void, fail: Fai
       quickDeaths = Date.now() - bornAt < quickDeathMs ? quickDeaths + 1 : 0;
       const delay = quickDeaths === 0 ? 0 : Math.min(maxBackoffMs, firstBackoffMs * 2 ** (quickDeaths - 1));
       metrics?.countRestart();
-      log(`board: worker ${index} (pid ${worker.process.pid}) ended (${signal ?? `exit code ${code}`}); a new one starts ${delay ? `in ${delay / 1000} s` : 'now'}`);
+      log(
+        `board: worker ${index} (pid ${worker.process.pid}) ended (${signal ?? `exit code ${code}`}); a new one starts ${delay ? `in ${delay / 1000} s` : 'now'}`,
+      );
       const timer = setTimeout(() => {
         pendingForks.delete(timer);
         if (!stopping) fork(index);
@@ -105,30 +121,34 @@ export function runPrimary(config: Config, releasePidFile: () => void, fail: Fai
   };
 
   let stopped: Promise<void> | undefined;
-  const stop = (reason: string) => (stopped ??= (async () => {
-    stopping = true;
-    for (const timer of pendingForks) clearTimeout(timer);
-    if (started) log(`board: ${reason}, stopping ${workers.size} workers`);
-    const exits = [...workers.values()].map((worker) => new Promise<void>((resolve) => {
-      if (worker.isDead()) return resolve();
-      worker.once('exit', () => resolve());
-      // A signal, not a message: a worker still loading its modules would drop a message, while
-      // SIGTERM ends it (no handler yet: nothing to finish) or stops it gracefully.
-      worker.process.kill('SIGTERM');
-    }));
-    const kill = setTimeout(() => {
-      log(`board: workers still running after ${stopGraceMs / 1000} s, killing them`);
-      for (const worker of workers.values()) worker.process.kill('SIGKILL');
-    }, stopGraceMs);
-    await Promise.all(exits);
-    clearTimeout(kill);
-    metricsServer?.close();
-    metricsServer?.closeAllConnections();
-    await jobs.stop(); // the last slice commits, fetches are given back
-    await db.close();
-    releasePidFile();
-    log.flush();
-  })());
+  const stop = (reason: string) =>
+    (stopped ??= (async () => {
+      stopping = true;
+      for (const timer of pendingForks) clearTimeout(timer);
+      if (started) log(`board: ${reason}, stopping ${workers.size} workers`);
+      const exits = [...workers.values()].map(
+        (worker) =>
+          new Promise<void>((resolve) => {
+            if (worker.isDead()) return resolve();
+            worker.once('exit', () => resolve());
+            // A signal, not a message: a worker still loading its modules would drop a message, while
+            // SIGTERM ends it (no handler yet: nothing to finish) or stops it gracefully.
+            worker.process.kill('SIGTERM');
+          }),
+      );
+      const kill = setTimeout(() => {
+        log(`board: workers still running after ${stopGraceMs / 1000} s, killing them`);
+        for (const worker of workers.values()) worker.process.kill('SIGKILL');
+      }, stopGraceMs);
+      await Promise.all(exits);
+      clearTimeout(kill);
+      metricsServer?.close();
+      metricsServer?.closeAllConnections();
+      await jobs.stop(); // the last slice commits, fetches are given back
+      await db.close();
+      releasePidFile();
+      log.flush();
+    })());
 
   claimWorkersPort(config.host, config.port).then(
     (claimed) => {

@@ -25,7 +25,11 @@ export function isSlotMessage(message: unknown): message is SlotMessage {
  * A worker's semaphore for one pool, with the local one's contract: the bound (line length, wait)
  * applies to this process's line; a caller that gives up while waiting leaves the primary's line too.
  */
-export function remoteSemaphore(pool: SlotPool, send: (message: SlotMessage) => void, onGrant: (listener: (id: number) => void) => void): Semaphore {
+export function remoteSemaphore(
+  pool: SlotPool,
+  send: (message: SlotMessage) => void,
+  onGrant: (listener: (id: number) => void) => void,
+): Semaphore {
   let nextId = 1;
   let running = 0;
   const waiting = new Map<number, () => void>();
@@ -35,28 +39,29 @@ export function remoteSemaphore(pool: SlotPool, send: (message: SlotMessage) => 
     else send({ board: 'slot', op: 'release', pool, id }); // granted after the caller gave up
   });
 
-  const acquire = (signal?: AbortSignal, bound?: QueueBound) => new Promise<number>((resolve, reject) => {
-    if (bound && waiting.size >= bound.maxWaiting) return reject(new SlotRefused('full'));
-    const id = nextId++;
-    let timer: NodeJS.Timeout | undefined;
-    const leave = (reason: unknown) => {
-      waiting.delete(id);
-      clearTimeout(timer);
-      signal?.removeEventListener('abort', onAbort);
-      send({ board: 'slot', op: 'cancel', pool, id });
-      reject(reason);
-    };
-    const onAbort = () => leave(signal!.reason);
-    waiting.set(id, () => {
-      waiting.delete(id);
-      clearTimeout(timer);
-      signal?.removeEventListener('abort', onAbort);
-      resolve(id);
+  const acquire = (signal?: AbortSignal, bound?: QueueBound) =>
+    new Promise<number>((resolve, reject) => {
+      if (bound && waiting.size >= bound.maxWaiting) return reject(new SlotRefused('full'));
+      const id = nextId++;
+      let timer: NodeJS.Timeout | undefined;
+      const leave = (reason: unknown) => {
+        waiting.delete(id);
+        clearTimeout(timer);
+        signal?.removeEventListener('abort', onAbort);
+        send({ board: 'slot', op: 'cancel', pool, id });
+        reject(reason);
+      };
+      const onAbort = () => leave(signal!.reason);
+      waiting.set(id, () => {
+        waiting.delete(id);
+        clearTimeout(timer);
+        signal?.removeEventListener('abort', onAbort);
+        resolve(id);
+      });
+      signal?.addEventListener('abort', onAbort, { once: true });
+      if (bound) timer = setTimeout(() => leave(new SlotRefused('waited')), bound.maxWaitMs);
+      send({ board: 'slot', op: 'acquire', pool, id });
     });
-    signal?.addEventListener('abort', onAbort, { once: true });
-    if (bound) timer = setTimeout(() => leave(new SlotRefused('waited')), bound.maxWaitMs);
-    send({ board: 'slot', op: 'acquire', pool, id });
-  });
 
   const withSlot = async <T>(work: () => Promise<T>, signal?: AbortSignal, bound?: QueueBound): Promise<T> => {
     signal?.throwIfAborted();
@@ -83,7 +88,8 @@ export interface SlotServer {
 
 export function serveSlots(): SlotServer {
   const pools = new Map<SlotPool, { semaphore: Semaphore; peak: number }>();
-  for (const pool of Object.keys(slotLimits) as SlotPool[]) pools.set(pool, { semaphore: createSemaphore(slotLimits[pool]), peak: 0 });
+  for (const pool of Object.keys(slotLimits) as SlotPool[])
+    pools.set(pool, { semaphore: createSemaphore(slotLimits[pool]), peak: 0 });
   // By worker and request: the release of a granted slot, or the abort of a waiting request.
   const held = new Map<Worker, Map<string, { release?: () => void; abort: AbortController }>>();
 
@@ -108,12 +114,19 @@ export function serveSlots(): SlotServer {
       if (!pool) return;
       const request: { release?: () => void; abort: AbortController } = { abort: new AbortController() };
       requestsOf(worker).set(key, request);
-      pool.semaphore(() => new Promise<void>((release) => {
-        request.release = release;
-        pool.peak = Math.max(pool.peak, pool.semaphore.load().running);
-        if (worker.isConnected()) worker.send({ board: 'slot', op: 'grant', pool: message.pool, id: message.id } satisfies SlotMessage);
-        else finish(worker, key);
-      }), request.abort.signal).catch(() => {}); // aborted while waiting: nothing to give back
+      pool
+        .semaphore(
+          () =>
+            new Promise<void>((release) => {
+              request.release = release;
+              pool.peak = Math.max(pool.peak, pool.semaphore.load().running);
+              if (worker.isConnected())
+                worker.send({ board: 'slot', op: 'grant', pool: message.pool, id: message.id } satisfies SlotMessage);
+              else finish(worker, key);
+            }),
+          request.abort.signal,
+        )
+        .catch(() => {}); // aborted while waiting: nothing to give back
     },
     forget(worker) {
       for (const key of [...(held.get(worker)?.keys() ?? [])]) finish(worker, key);

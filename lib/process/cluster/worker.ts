@@ -47,10 +47,11 @@ export function runWorker(): void {
   }
   const registry = app.services.metrics?.registry;
   // The primary's scrape asks each serving worker for its registry (lib/process/cluster/metrics.ts).
-  const answerMetrics = (id: number) => void registry?.getMetricsAsJSON().then(
-    (metrics) => send({ board: 'metrics', id, metrics }),
-    (err: Error) => app.services.log(`metrics: ${err.message}`),
-  );
+  const answerMetrics = (id: number) =>
+    void registry?.getMetricsAsJSON().then(
+      (metrics) => send({ board: 'metrics', id, metrics }),
+      (err: Error) => app.services.log(`metrics: ${err.message}`),
+    );
 
   const serving = serveApp(app, config, {
     reusePort: true,
@@ -63,7 +64,8 @@ export function runWorker(): void {
   const shutdown = (reason: string) => void serving.shutdown(reason).then(() => process.exit(0));
   process.on('message', (message: unknown) => {
     if (isSlotMessage(message) && message.op === 'grant') grantListeners.get(message.pool)?.(message.id);
-    else if ((message as MetricsMessage | undefined)?.board === 'metrics') answerMetrics((message as MetricsMessage).id);
+    else if ((message as MetricsMessage | undefined)?.board === 'metrics')
+      answerMetrics((message as MetricsMessage).id);
   });
   process.on('SIGTERM', () => shutdown('SIGTERM'));
   process.on('SIGINT', () => shutdown('SIGINT'));

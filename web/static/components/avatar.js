@@ -16,8 +16,20 @@ function colourIndex(name) {
  * @param {'small' | 'medium' | 'large'} [size]
  */
 export function avatar(username, path, size = 'small') {
-  if (path) return h('img', { class: `avatar avatar-${size}`, src: `/static/media/${path}`, alt: '', width: avatarSize, height: avatarSize, loading: 'lazy' });
+  if (path)
+    return h('img', {
+      class: `avatar avatar-${size}`,
+      src: `/static/media/${path}`,
+      alt: '',
+      width: avatarSize,
+      height: avatarSize,
+      loading: 'lazy',
+    });
   const [first] = username;
   const initial = first ? first.toUpperCase() : '?';
-  return h('span', { class: `avatar avatar-${size} avatar-c${colourIndex(username || '?')}`, 'aria-hidden': 'true' }, initial);
+  return h(
+    'span',
+    { class: `avatar avatar-${size} avatar-c${colourIndex(username || '?')}`, 'aria-hidden': 'true' },
+    initial,
+  );
 }

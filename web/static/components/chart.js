@@ -50,25 +50,85 @@ export function dailyChart(daily) {
   /** @param {number} v */
   const y = (v) => pad.top + plotH - (v / top) * plotH;
   const titleId = uid('chart');
-  const grid = ticks.map((v) => svg('g', { class: 'chart-grid' },
-    svg('line', { x1: pad.left, x2: width - pad.right, y1: y(v), y2: y(v) }),
-    svg('text', { x: pad.left - 8, y: y(v) + 4, 'text-anchor': 'end' }, number(v))));
+  const grid = ticks.map((v) =>
+    svg(
+      'g',
+      { class: 'chart-grid' },
+      svg('line', { x1: pad.left, x2: width - pad.right, y1: y(v), y2: y(v) }),
+      svg('text', { x: pad.left - 8, y: y(v) + 4, 'text-anchor': 'end' }, number(v)),
+    ),
+  );
   // A label every 7 days, counted back from today so the last two never collide.
-  const labels = daily.map((d, i) => ((daily.length - 1 - i) % 7 === 0)
-    ? svg('text', { class: 'chart-label', x: x(i), y: height - pad.bottom + 20, 'text-anchor': 'middle' }, shortDay(d.day))
-    : null);
-  const lines = series.map(([key, name]) => svg('g', { class: `chart-series chart-${key}` },
-    svg('polyline', { points: daily.map((d, i) => `${x(i).toFixed(1)},${y(d[key]).toFixed(1)}`).join(' ') }),
-    daily.map((d, i) => svg('circle', { cx: x(i).toFixed(1), cy: y(d[key]).toFixed(1), r: 3 },
-      svg('title', {}, `${shortDay(d.day)}: ${number(d[key])} ${name}`)))));
-  const chart = svg('svg', { class: 'chart', viewBox: `0 0 ${width} ${height}`, role: 'img', 'aria-labelledby': titleId },
-    svg('title', { id: titleId }, `Seitenaufrufe und Besucher pro Tag, ${shortDay(daily[0]?.day ?? '--')} bis ${shortDay(daily.at(-1)?.day ?? '--')}`),
-    grid, labels, lines);
-  const legend = h('ul', { class: 'chart-legend' }, series.map(([key, name]) => h('li', {}, h('span', { class: `swatch chart-${key}`, 'aria-hidden': 'true' }), name)));
-  const table = h('details', { class: 'chart-table' },
+  const labels = daily.map((d, i) =>
+    (daily.length - 1 - i) % 7 === 0
+      ? svg(
+          'text',
+          { class: 'chart-label', x: x(i), y: height - pad.bottom + 20, 'text-anchor': 'middle' },
+          shortDay(d.day),
+        )
+      : null,
+  );
+  const lines = series.map(([key, name]) =>
+    svg(
+      'g',
+      { class: `chart-series chart-${key}` },
+      svg('polyline', { points: daily.map((d, i) => `${x(i).toFixed(1)},${y(d[key]).toFixed(1)}`).join(' ') }),
+      daily.map((d, i) =>
+        svg(
+          'circle',
+          { cx: x(i).toFixed(1), cy: y(d[key]).toFixed(1), r: 3 },
+          svg('title', {}, `${shortDay(d.day)}: ${number(d[key])} ${name}`),
+        ),
+      ),
+    ),
+  );
+  const chart = svg(
+    'svg',
+    { class: 'chart', viewBox: `0 0 ${width} ${height}`, role: 'img', 'aria-labelledby': titleId },
+    svg(
+      'title',
+      { id: titleId },
+      `Seitenaufrufe und Besucher pro Tag, ${shortDay(daily[0]?.day ?? '--')} bis ${shortDay(daily.at(-1)?.day ?? '--')}`,
+    ),
+    grid,
+    labels,
+    lines,
+  );
+  const legend = h(
+    'ul',
+    { class: 'chart-legend' },
+    series.map(([key, name]) => h('li', {}, h('span', { class: `swatch chart-${key}`, 'aria-hidden': 'true' }), name)),
+  );
+  const table = h(
+    'details',
+    { class: 'chart-table' },
     h('summary', {}, 'Werte als Tabelle'),
-    h('table', {},
-      h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, 'Tag'), series.map(([, name]) => h('th', { scope: 'col' }, name)))),
-      h('tbody', {}, daily.map((d) => h('tr', {}, h('th', { scope: 'row' }, shortDay(d.day)), series.map(([key]) => h('td', {}, number(d[key]))))))));
+    h(
+      'table',
+      {},
+      h(
+        'thead',
+        {},
+        h(
+          'tr',
+          {},
+          h('th', { scope: 'col' }, 'Tag'),
+          series.map(([, name]) => h('th', { scope: 'col' }, name)),
+        ),
+      ),
+      h(
+        'tbody',
+        {},
+        daily.map((d) =>
+          h(
+            'tr',
+            {},
+            h('th', { scope: 'row' }, shortDay(d.day)),
+            series.map(([key]) => h('td', {}, number(d[key]))),
+          ),
+        ),
+      ),
+    ),
+  );
   return h('figure', { class: 'chart-figure' }, chart, h('figcaption', {}, legend), table);
 }

@@ -33,7 +33,9 @@ export function contentField(label, value = '') {
  */
 export function altField(value = '') {
   return field({
-    label: 'Bildbeschreibung (optional)', name: 'alt', value,
+    label: 'Bildbeschreibung (optional)',
+    name: 'alt',
+    value,
     hint: `Was zeigt das Bild? Für alle, die es nicht sehen können. Höchstens ${maxAltLength} Zeichen.`,
   });
 }
@@ -57,29 +59,45 @@ export function composer({ replyTo = 0, onPosted, label = replyTo ? 'Deine Antwo
   const progress = uploadProgress();
   const message = formMessage();
   const button = h('button', { type: 'submit', class: 'primary' }, replyTo ? 'Antworten' : 'Veröffentlichen');
-  const form = h('form', { class: 'composer', novalidate: true }, content.wrap, image.wrap, alt.wrap, progress.wrap, message, h('div', { class: 'form-actions' }, button));
+  const form = h(
+    'form',
+    { class: 'composer', novalidate: true },
+    content.wrap,
+    image.wrap,
+    alt.wrap,
+    progress.wrap,
+    message,
+    h('div', { class: 'form-actions' }, button),
+  );
   const fields = { content, file: image, alt };
-  onSubmit(form, button, fields, message, async () => {
-    const data = new FormData();
-    data.append('content', content.input.value);
-    if (replyTo) data.append('reply_to', String(replyTo));
-    const file = image.file();
-    if (file) {
-      data.append('file', file);
-      data.append('alt', alt.input.value);
-    }
-    progress.set(file ? 0 : -1);
-    try {
-      const created = await api.upload('/api/entry/create', data, (f) => progress.set(f));
-      content.input.value = '';
-      content.input.dispatchEvent(new Event('input'));
-      image.reset();
-      alt.input.value = '';
-      announce(replyTo ? 'Antwort veröffentlicht.' : 'Beitrag veröffentlicht.');
-      onPosted?.(created);
-    } finally {
-      progress.hide();
-    }
-  }, { 'entry.empty': 'content', 'upload.bad_type': 'file', 'upload.too_large': 'file' });
+  onSubmit(
+    form,
+    button,
+    fields,
+    message,
+    async () => {
+      const data = new FormData();
+      data.append('content', content.input.value);
+      if (replyTo) data.append('reply_to', String(replyTo));
+      const file = image.file();
+      if (file) {
+        data.append('file', file);
+        data.append('alt', alt.input.value);
+      }
+      progress.set(file ? 0 : -1);
+      try {
+        const created = await api.upload('/api/entry/create', data, (f) => progress.set(f));
+        content.input.value = '';
+        content.input.dispatchEvent(new Event('input'));
+        image.reset();
+        alt.input.value = '';
+        announce(replyTo ? 'Antwort veröffentlicht.' : 'Beitrag veröffentlicht.');
+        onPosted?.(created);
+      } finally {
+        progress.hide();
+      }
+    },
+    { 'entry.empty': 'content', 'upload.bad_type': 'file', 'upload.too_large': 'file' },
+  );
   return form;
 }

@@ -23,7 +23,8 @@ import { muteButton } from './mute-button.js';
 function openInPanel(panel, content) {
   panel.replaceChildren(content);
   const card = /** @type {HTMLElement} */ (panel.parentElement);
-  for (const other of card.querySelectorAll(`[aria-controls="${panel.id}"]`)) other.setAttribute('aria-expanded', 'false');
+  for (const other of card.querySelectorAll(`[aria-controls="${panel.id}"]`))
+    other.setAttribute('aria-expanded', 'false');
   const first = /** @type {HTMLElement | null} */ (panel.querySelector('textarea, input, button, a'));
   first?.focus();
 }
@@ -36,8 +37,13 @@ function openInPanel(panel, content) {
  */
 function voteButton(entry, mode, label, panel) {
   const count = h('span', { class: 'vote-count' }, '–');
-  const button = h('button', { type: 'button', class: `vote vote-${mode}`, 'aria-pressed': 'false' },
-    h('span', { class: 'vote-icon', 'aria-hidden': 'true' }, mode === 'yes' ? '▲' : '▼'), ` ${label} `, count);
+  const button = h(
+    'button',
+    { type: 'button', class: `vote vote-${mode}`, 'aria-pressed': 'false' },
+    h('span', { class: 'vote-icon', 'aria-hidden': 'true' }, mode === 'yes' ? '▲' : '▼'),
+    ` ${label} `,
+    count,
+  );
   button.addEventListener('click', async () => {
     // Logged out: the way to log in, right here, and back to this entry afterwards.
     if (!me()) return openInPanel(panel, loginOffer('Abstimmen', entry.pid));
@@ -85,7 +91,11 @@ function voteButtons(entry, panel) {
  * @param {(() => HTMLElement) | null} [returnFocus]
  */
 export function panelToggle(label, panel, build, className = '', returnFocus = null) {
-  const button = h('button', { type: 'button', class: `action ${className}`, 'aria-expanded': 'false', 'aria-controls': panel.id }, label);
+  const button = h(
+    'button',
+    { type: 'button', class: `action ${className}`, 'aria-expanded': 'false', 'aria-controls': panel.id },
+    label,
+  );
   const close = () => {
     panel.replaceChildren();
     button.setAttribute('aria-expanded', 'false');
@@ -109,10 +119,22 @@ function cancelButton(close) {
  * @param {() => void} close
  */
 function reportForm(pid, close) {
-  const reason = field({ label: 'Grund (optional)', name: 'reason', tag: 'textarea', rows: 2, hint: `Höchstens ${maxReasonLength} Zeichen.` });
+  const reason = field({
+    label: 'Grund (optional)',
+    name: 'reason',
+    tag: 'textarea',
+    rows: 2,
+    hint: `Höchstens ${maxReasonLength} Zeichen.`,
+  });
   const message = formMessage();
   const send = h('button', { type: 'submit', class: 'primary' }, 'Meldung senden');
-  const form = h('form', { class: 'panel-form' }, reason.wrap, message, h('div', { class: 'form-actions' }, send, cancelButton(close)));
+  const form = h(
+    'form',
+    { class: 'panel-form' },
+    reason.wrap,
+    message,
+    h('div', { class: 'form-actions' }, send, cancelButton(close)),
+  );
   onSubmit(form, send, { reason }, message, async () => {
     await api.post(`/api/entry/${pid}/report`, { reason: reason.input.value });
     const card = form.closest('article');
@@ -132,16 +154,30 @@ function editForm(entry, close, onEdited) {
   const alt = entry.filepath ? altField(entry.alt ?? '') : null;
   const message = formMessage();
   const save = h('button', { type: 'submit', class: 'primary' }, 'Speichern');
-  const form = h('form', { class: 'panel-form' }, content.wrap, alt?.wrap, message, h('div', { class: 'form-actions' }, save, cancelButton(close)));
-  onSubmit(form, save, alt ? { content, alt } : { content }, message, async () => {
-    /** @type {Record<string, string>} */
-    const fields = alt ? { content: content.input.value, alt: alt.input.value } : { content: content.input.value };
-    const edited = await api.post(`/api/entry/${entry.pid}/edit`, fields);
-    const card = form.closest('article');
-    close();
-    onEdited(edited);
-    announce('Änderung gespeichert.', 'info', card);
-  }, { 'entry.empty': 'content' });
+  const form = h(
+    'form',
+    { class: 'panel-form' },
+    content.wrap,
+    alt?.wrap,
+    message,
+    h('div', { class: 'form-actions' }, save, cancelButton(close)),
+  );
+  onSubmit(
+    form,
+    save,
+    alt ? { content, alt } : { content },
+    message,
+    async () => {
+      /** @type {Record<string, string>} */
+      const fields = alt ? { content: content.input.value, alt: alt.input.value } : { content: content.input.value };
+      const edited = await api.post(`/api/entry/${entry.pid}/edit`, fields);
+      const card = form.closest('article');
+      close();
+      onEdited(edited);
+      announce('Änderung gespeichert.', 'info', card);
+    },
+    { 'entry.empty': 'content' },
+  );
   return form;
 }
 
@@ -164,9 +200,13 @@ function deleteConfirm(entry, close, onDeleted) {
       setWaiting(yes, false);
     }
   });
-  return h('div', { class: 'panel-form' },
+  return h(
+    'div',
+    { class: 'panel-form' },
     h('p', {}, 'Diesen Beitrag wirklich löschen? Das lässt sich nicht rückgängig machen.'),
-    message, h('div', { class: 'form-actions' }, yes, cancelButton(close)));
+    message,
+    h('div', { class: 'form-actions' }, yes, cancelButton(close)),
+  );
 }
 
 /**
@@ -175,7 +215,11 @@ function deleteConfirm(entry, close, onDeleted) {
  */
 function repliesLink(entry) {
   if (entry.reply_count === 0 || location.pathname === `/e/${entry.pid}`) return null;
-  return h('a', { class: 'action replies-link', href: `/e/${entry.pid}` }, entry.reply_count === 1 ? '1 Antwort ansehen' : `Alle ${entry.reply_count} Antworten`);
+  return h(
+    'a',
+    { class: 'action replies-link', href: `/e/${entry.pid}` },
+    entry.reply_count === 1 ? '1 Antwort ansehen' : `Alle ${entry.reply_count} Antworten`,
+  );
 }
 
 /**
@@ -197,19 +241,34 @@ export function entryActions(entry, { panel, hideReply, replyForm, onEdited, onD
   menu = moreMenu([
     user ? bumpButton(entry) : null,
     panelToggle('Melden', panel, (close) => reportForm(entry.pid, close), '', backToMenu),
-    user && !own && entry.username ? muteButton({ uid: entry.uid, username: entry.username }, isMuted(entry.uid)) : null,
+    user && !own && entry.username
+      ? muteButton({ uid: entry.uid, username: entry.username }, isMuted(entry.uid))
+      : null,
     own ? panelToggle('Bearbeiten', panel, (close) => editForm(entry, close, onEdited), '', backToMenu) : null,
-    own ? panelToggle('Löschen', panel, (close) => deleteConfirm(entry, close, onDeleted), 'danger-text', backToMenu) : null,
-    isModerator(user) ? panelToggle('Entfernen', panel, (close) => removeForm(entry.pid, {
-      onCancel: close,
-      onDone(reason) {
-        announce('Beitrag entfernt.', 'info', onRemoved(reason));
-      },
-    }), 'danger-text', backToMenu) : null,
+    own
+      ? panelToggle('Löschen', panel, (close) => deleteConfirm(entry, close, onDeleted), 'danger-text', backToMenu)
+      : null,
+    isModerator(user)
+      ? panelToggle(
+          'Entfernen',
+          panel,
+          (close) =>
+            removeForm(entry.pid, {
+              onCancel: close,
+              onDone(reason) {
+                announce('Beitrag entfernt.', 'info', onRemoved(reason));
+              },
+            }),
+          'danger-text',
+          backToMenu,
+        )
+      : null,
   ]);
-  return replace(bar,
+  return replace(
+    bar,
     voteButtons(entry, panel),
     hideReply ? null : panelToggle('Antworten', panel, () => (user ? replyForm() : loginOffer('Antworten', entry.pid))),
     menu?.wrap,
-    repliesLink(entry));
+    repliesLink(entry),
+  );
 }

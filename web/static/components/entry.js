@@ -38,8 +38,15 @@ export function timeAgo(seconds) {
  * @param {string} content
  */
 export function entryText(content) {
-  return h('p', { class: 'entry-text' }, splitLinks(content).map((part) =>
-    typeof part === 'string' ? part : h('a', { href: part.url, rel: externalRel, class: 'external' }, h('bdi', {}, part.url))));
+  return h(
+    'p',
+    { class: 'entry-text' },
+    splitLinks(content).map((part) =>
+      typeof part === 'string'
+        ? part
+        : h('a', { href: part.url, rel: externalRel, class: 'external' }, h('bdi', {}, part.url)),
+    ),
+  );
 }
 
 /**
@@ -48,12 +55,20 @@ export function entryText(content) {
  */
 export function previewCard(preview) {
   const video = preview.kind === 'youtube';
-  return h('a', { class: `preview${video ? ' preview-video' : ''}`, href: preview.url, rel: externalRel },
-    preview.thumb ? h('img', { class: 'preview-thumb', src: `/static/media/${preview.thumb}`, alt: '', loading: 'lazy' }) : null,
-    h('span', { class: 'preview-text' },
+  return h(
+    'a',
+    { class: `preview${video ? ' preview-video' : ''}`, href: preview.url, rel: externalRel },
+    preview.thumb
+      ? h('img', { class: 'preview-thumb', src: `/static/media/${preview.thumb}`, alt: '', loading: 'lazy' })
+      : null,
+    h(
+      'span',
+      { class: 'preview-text' },
       video ? h('span', { class: 'preview-badge' }, '▶ YouTube-Video') : null,
       h('span', { class: 'preview-title' }, preview.title),
-      h('span', { class: 'preview-site' }, preview.site)));
+      h('span', { class: 'preview-site' }, preview.site),
+    ),
+  );
 }
 
 /**
@@ -65,14 +80,33 @@ function authorLine(entry, opts) {
   const who = name
     ? h('a', { class: 'author', href: `/u/${encodeURIComponent(name)}` }, name)
     : h('span', { class: 'author author-gone' }, 'gelöschtes Konto');
-  return h('header', { class: 'entry-head' },
-    name ? h('a', { href: `/u/${encodeURIComponent(name)}`, tabindex: '-1', 'aria-hidden': 'true' }, avatar(name, entry.avatar)) : avatar('', ''),
-    h('div', { class: 'entry-meta' },
+  return h(
+    'header',
+    { class: 'entry-head' },
+    name
+      ? h(
+          'a',
+          { href: `/u/${encodeURIComponent(name)}`, tabindex: '-1', 'aria-hidden': 'true' },
+          avatar(name, entry.avatar),
+        )
+      : avatar('', ''),
+    h(
+      'div',
+      { class: 'entry-meta' },
       who,
       h('a', { class: 'entry-time', href: `/e/${entry.pid}` }, timeAgo(entry.created_at)),
       entry.edited_at ? h('span', { class: 'entry-edited' }, 'bearbeitet ', timeAgo(entry.edited_at)) : null,
       entry.bump_count > 0 ? h('span', { class: 'badge' }, `${entry.bump_count}× hochgeholt`) : null,
-      opts.replyContext && entry.reply_to ? h('span', { class: 'entry-context' }, 'Antwort auf ', h('a', { href: `/e/${entry.reply_to}` }, `Beitrag #${entry.reply_to}`)) : null));
+      opts.replyContext && entry.reply_to
+        ? h(
+            'span',
+            { class: 'entry-context' },
+            'Antwort auf ',
+            h('a', { href: `/e/${entry.reply_to}` }, `Beitrag #${entry.reply_to}`),
+          )
+        : null,
+    ),
+  );
 }
 
 /**
@@ -93,12 +127,30 @@ function imageAlt(entry) {
 
 /** @param {Api.Entry} entry */
 function entryBody(entry) {
-  if (entry.deleted) return h('div', { class: 'entry-body' }, h('p', { class: `entry-text deleted-note${entry.removed ? ' removed-note' : ''}` }, goneNote(entry)));
-  return h('div', { class: 'entry-body' },
+  if (entry.deleted)
+    return h(
+      'div',
+      { class: 'entry-body' },
+      h('p', { class: `entry-text deleted-note${entry.removed ? ' removed-note' : ''}` }, goneNote(entry)),
+    );
+  return h(
+    'div',
+    { class: 'entry-body' },
     entry.content ? entryText(entry.content) : null,
-    entry.filepath ? h('a', { class: 'entry-image-link', href: `/static/media/${entry.filepath}` },
-      h('img', { class: 'entry-image', src: `/static/media/${entry.filepath}`, alt: imageAlt(entry), loading: 'lazy' })) : null,
-    entry.preview ? previewCard(entry.preview) : null);
+    entry.filepath
+      ? h(
+          'a',
+          { class: 'entry-image-link', href: `/static/media/${entry.filepath}` },
+          h('img', {
+            class: 'entry-image',
+            src: `/static/media/${entry.filepath}`,
+            alt: imageAlt(entry),
+            loading: 'lazy',
+          }),
+        )
+      : null,
+    entry.preview ? previewCard(entry.preview) : null,
+  );
 }
 
 /**
@@ -109,7 +161,15 @@ function entryBody(entry) {
  */
 export function goneEntry(entry, removedReason) {
   /** @type {Api.Entry} */
-  const gone = { ...entry, deleted: 1, content: '', filepath: '', preview: undefined, alt: undefined, edited_at: undefined };
+  const gone = {
+    ...entry,
+    deleted: 1,
+    content: '',
+    filepath: '',
+    preview: undefined,
+    alt: undefined,
+    edited_at: undefined,
+  };
   return removedReason === undefined ? gone : { ...gone, removed: 1, removed_reason: removedReason };
 }
 
@@ -124,7 +184,12 @@ const drawnFrom = new WeakMap();
  * @param {string} className
  */
 function cardShell(entry, className) {
-  return h('article', { class: `entry ${className}`, id: `e${entry.pid}`, 'data-pid': entry.pid, 'data-uid': entry.uid });
+  return h('article', {
+    class: `entry ${className}`,
+    id: `e${entry.pid}`,
+    'data-pid': entry.pid,
+    'data-uid': entry.uid,
+  });
 }
 
 /**
@@ -135,7 +200,10 @@ function cardShell(entry, className) {
 function mutedCard(entry, opts) {
   const show = h('button', { type: 'button', class: 'link-button' }, 'anzeigen');
   const card = cardShell(entry, 'entry-muted');
-  card.append(h('p', { class: 'muted-note' }, 'Beitrag eines stummgeschalteten Kontos — ', show), h('p', { class: 'local-status' }));
+  card.append(
+    h('p', { class: 'muted-note' }, 'Beitrag eines stummgeschalteten Kontos — ', show),
+    h('p', { class: 'local-status' }),
+  );
   watchTally(entry.pid, () => {}); // the tally is loaded with the page's, ready for unfolding
   show.addEventListener('click', () => {
     const full = entryCard(entry, { ...opts, unfolded: true });
@@ -237,9 +305,21 @@ export function entryWithLatest(entry, opts = {}) {
   const card = entryCard(entry, opts);
   if (!entry.latest) return card;
   const { entry: latest, skipped } = entry.latest;
-  return h('div', { class: 'thread-item' }, card,
-    h('div', { class: 'latest', role: 'group', 'aria-label': 'Neueste Antwort' },
-      skipped > 0 ? h('a', { class: 'skipped', href: `/e/${latest.reply_to}` },
-        skipped === 1 ? '1 weitere Antwort dazwischen ansehen' : `${skipped} weitere Antworten dazwischen ansehen`) : null,
-      entryCard(latest, { ...opts, compact: true })));
+  return h(
+    'div',
+    { class: 'thread-item' },
+    card,
+    h(
+      'div',
+      { class: 'latest', role: 'group', 'aria-label': 'Neueste Antwort' },
+      skipped > 0
+        ? h(
+            'a',
+            { class: 'skipped', href: `/e/${latest.reply_to}` },
+            skipped === 1 ? '1 weitere Antwort dazwischen ansehen' : `${skipped} weitere Antworten dazwischen ansehen`,
+          )
+        : null,
+      entryCard(latest, { ...opts, compact: true }),
+    ),
+  );
 }

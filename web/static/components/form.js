@@ -55,17 +55,25 @@ export function field({ label, name, tag = 'input', type = 'text', value = '', h
   const id = uid(name);
   const errorId = `${id}-error`;
   const hintId = hint ? `${id}-hint` : null;
-  const input = tag === 'select'
-    ? h('select', { id, name, ...attrs }, options.map(([v, text]) => h('option', { value: v, selected: v === value }, text)))
-    : h(tag, { id, name, ...(tag === 'input' ? { type } : {}), ...attrs });
+  const input =
+    tag === 'select'
+      ? h(
+          'select',
+          { id, name, ...attrs },
+          options.map(([v, text]) => h('option', { value: v, selected: v === value }, text)),
+        )
+      : h(tag, { id, name, ...(tag === 'input' ? { type } : {}), ...attrs });
   if (tag !== 'select' && value) input.value = value;
   const error = h('p', { class: 'field-error', id: errorId });
   input.setAttribute('aria-describedby', [hintId, errorId].filter(Boolean).join(' '));
-  const wrap = h('div', { class: 'field' },
+  const wrap = h(
+    'div',
+    { class: 'field' },
     h('label', { for: id }, label),
     input,
     hint && h('p', { class: 'field-hint', id: hintId }, hint),
-    error);
+    error,
+  );
   return withError(wrap, input, error);
 }
 
@@ -82,12 +90,23 @@ export function fileField({ label, name, accept }) {
   const input = h('input', { id, name, type: 'file', accept, class: 'file-input', 'aria-describedby': errorId });
   const fileName = h('span', { class: 'file-name', 'aria-hidden': 'true' }, 'Keine Datei ausgewählt');
   const error = h('p', { class: 'field-error', id: errorId });
-  const wrap = h('div', { class: 'field' },
+  const wrap = h(
+    'div',
+    { class: 'field' },
     input,
-    h('label', { for: id, class: 'file-label' },
+    h(
+      'label',
+      { for: id, class: 'file-label' },
       h('span', { class: 'file-label-text' }, label),
-      h('span', { class: 'file-row' }, h('span', { class: 'file-button', 'aria-hidden': 'true' }, 'Datei auswählen …'), fileName)),
-    error);
+      h(
+        'span',
+        { class: 'file-row' },
+        h('span', { class: 'file-button', 'aria-hidden': 'true' }, 'Datei auswählen …'),
+        fileName,
+      ),
+    ),
+    error,
+  );
   input.addEventListener('change', () => {
     fileName.textContent = input.files?.[0]?.name ?? 'Keine Datei ausgewählt';
   });
@@ -195,7 +214,11 @@ export function onClickBusy(button, action) {
     try {
       await action();
     } catch (err) {
-      announce(/** @type {Error | undefined} */ (err)?.message || 'Unerwarteter Fehler. Bitte lade die Seite neu.', 'error', button);
+      announce(
+        /** @type {Error | undefined} */ (err)?.message || 'Unerwarteter Fehler. Bitte lade die Seite neu.',
+        'error',
+        button,
+      );
     } finally {
       setWaiting(button, false);
     }

@@ -17,7 +17,12 @@ export function searchWords(q) {
     const open = /** @type {number} */ (quotes[i]);
     const close = /** @type {number} */ (quotes[i + 1]);
     split(q.slice(rest, open));
-    words.push(q.slice(open + 1, close).trim().replace(/\s+/gu, ' '));
+    words.push(
+      q
+        .slice(open + 1, close)
+        .trim()
+        .replace(/\s+/gu, ' '),
+    );
     rest = close + 1;
   }
   split(q.slice(rest));
@@ -41,11 +46,13 @@ const toUmlaut = { ae: 'ä', oe: 'ö', ue: 'ü', ss: 'ß' };
  * @param {string} word
  */
 function germanSpellings(word) {
-  return [...new Set([
-    word,
-    word.replace(/[äöüßÄÖÜ]/g, (c) => toDigraph[c] ?? c),
-    word.replace(/ae|oe|ue|ss/gi, (pair) => toUmlaut[pair.toLowerCase()] ?? pair),
-  ])];
+  return [
+    ...new Set([
+      word,
+      word.replace(/[äöüßÄÖÜ]/g, (c) => toDigraph[c] ?? c),
+      word.replace(/ae|oe|ue|ss/gi, (pair) => toUmlaut[pair.toLowerCase()] ?? pair),
+    ]),
+  ];
 }
 
 /**
@@ -53,7 +60,9 @@ function germanSpellings(word) {
  * @param {string[]} words
  */
 function wordsPattern(words) {
-  const parts = words.flatMap(germanSpellings).map((w) => ([...w].length <= 2 ? `(?<![\\p{L}\\p{N}])${escapeRegExp(w)}(?![\\p{L}\\p{N}])` : escapeRegExp(w)));
+  const parts = words
+    .flatMap(germanSpellings)
+    .map((w) => ([...w].length <= 2 ? `(?<![\\p{L}\\p{N}])${escapeRegExp(w)}(?![\\p{L}\\p{N}])` : escapeRegExp(w)));
   return parts.length ? new RegExp(parts.sort((a, b) => b.length - a.length).join('|'), 'giu') : null;
 }
 

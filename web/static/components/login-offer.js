@@ -18,8 +18,13 @@ function backHere(pid) {
  */
 export function loginOffer(what, pid = 0) {
   const weiter = encodeURIComponent(backHere(pid));
-  return h('p', { class: 'note login-offer' },
-    `Zum ${what} bitte `, h('a', { href: `/login?weiter=${weiter}` }, 'anmelden'),
-    ' oder ', h('a', { href: `/register?weiter=${weiter}` }, 'ein Konto anlegen'),
-    '. Danach geht es genau hier weiter.');
+  return h(
+    'p',
+    { class: 'note login-offer' },
+    `Zum ${what} bitte `,
+    h('a', { href: `/login?weiter=${weiter}` }, 'anmelden'),
+    ' oder ',
+    h('a', { href: `/register?weiter=${weiter}` }, 'ein Konto anlegen'),
+    '. Danach geht es genau hier weiter.',
+  );
 }

@@ -19,7 +19,14 @@ const publicNote = 'Der Grund ist öffentlich: Er steht am entfernten Beitrag un
  * @param {{ required?: boolean, note?: string }} [options]
  */
 function reasonField(label, { required = true, note = publicNote } = {}) {
-  return field({ label, name: 'reason', tag: 'textarea', rows: 2, required, hint: `${note} Höchstens ${maxModReasonLength} Zeichen.` });
+  return field({
+    label,
+    name: 'reason',
+    tag: 'textarea',
+    rows: 2,
+    required,
+    hint: `${note} Höchstens ${maxModReasonLength} Zeichen.`,
+  });
 }
 
 /**
@@ -27,7 +34,12 @@ function reasonField(label, { required = true, note = publicNote } = {}) {
  * @param {(() => void) | undefined} onCancel
  */
 function buttons(submit, onCancel) {
-  return h('div', { class: 'form-actions' }, submit, onCancel ? h('button', { type: 'button', onclick: onCancel }, 'Abbrechen') : null);
+  return h(
+    'div',
+    { class: 'form-actions' },
+    submit,
+    onCancel ? h('button', { type: 'button', onclick: onCancel }, 'Abbrechen') : null,
+  );
 }
 
 /**
@@ -61,7 +73,10 @@ export function removeForm(pid, { onDone, onCancel }) {
  * @param {FormCallbacks} callbacks
  */
 export function dismissForm(pid, { onDone, onCancel }) {
-  const reason = reasonField('Grund (optional)', { required: false, note: 'Der Grund ist öffentlich: Er steht im Moderationsprotokoll.' });
+  const reason = reasonField('Grund (optional)', {
+    required: false,
+    note: 'Der Grund ist öffentlich: Er steht im Moderationsprotokoll.',
+  });
   const message = formMessage();
   const send = h('button', { type: 'submit', class: 'primary' }, 'Meldungen verwerfen');
   const form = h('form', { class: 'panel-form', novalidate: true }, reason.wrap, message, buttons(send, onCancel));
@@ -80,7 +95,11 @@ export function dismissForm(pid, { onDone, onCancel }) {
 function checkbox(label, name) {
   const id = uid(name);
   const input = h('input', { type: 'checkbox', id, name, value: '1' });
-  return { input, wrap: h('div', { class: 'field field-check' }, input, h('label', { for: id }, label)), setError() {} };
+  return {
+    input,
+    wrap: h('div', { class: 'field field-check' }, input, h('label', { for: id }, label)),
+    setError() {},
+  };
 }
 
 /**
@@ -89,15 +108,35 @@ function checkbox(label, name) {
  * @param {FormCallbacks<[ban: { username: string, banned_until: number }, purged: boolean, reason: string]>} callbacks
  */
 export function banForm(username, { onDone, onCancel }) {
-  const reason = reasonField(`Grund der Sperre von ${username}`, { note: 'Der Grund ist öffentlich: Er steht im Moderationsprotokoll.' });
-  const days = field({ label: 'Dauer in Tagen', name: 'days', type: 'number', min: 1, max: maxBanDays, inputmode: 'numeric', hint: `1 bis ${maxBanDays}; leer lassen für eine dauerhafte Sperre.` });
+  const reason = reasonField(`Grund der Sperre von ${username}`, {
+    note: 'Der Grund ist öffentlich: Er steht im Moderationsprotokoll.',
+  });
+  const days = field({
+    label: 'Dauer in Tagen',
+    name: 'days',
+    type: 'number',
+    min: 1,
+    max: maxBanDays,
+    inputmode: 'numeric',
+    hint: `1 bis ${maxBanDays}; leer lassen für eine dauerhafte Sperre.`,
+  });
   const purge = checkbox('Auch alle Beiträge entfernen (mit demselben Grund)', 'purge');
   const message = formMessage();
   const send = h('button', { type: 'submit', class: 'danger' }, 'Sperren');
-  const form = h('form', { class: 'panel-form', novalidate: true }, reason.wrap, days.wrap, purge.wrap, message, buttons(send, onCancel));
+  const form = h(
+    'form',
+    { class: 'panel-form', novalidate: true },
+    reason.wrap,
+    days.wrap,
+    purge.wrap,
+    message,
+    buttons(send, onCancel),
+  );
   onSubmit(form, send, { reason, days, purge }, message, async () => {
     const result = await api.post(`/api/mod/user/${encodeURIComponent(username)}/ban`, {
-      reason: reason.input.value, days: days.input.value, purge: purge.input.checked ? '1' : '',
+      reason: reason.input.value,
+      days: days.input.value,
+      purge: purge.input.checked ? '1' : '',
     });
     onDone(result, purge.input.checked, reason.input.value.replace(/\s+/g, ' ').trim());
   });
@@ -134,7 +173,9 @@ export function unbanButton(username, onDone) {
  * @param {FormCallbacks} callbacks
  */
 export function avatarRemoveForm(username, { onDone, onCancel }) {
-  const reason = reasonField(`Grund für das Entfernen des Avatars von ${username}`, { note: 'Der Grund ist öffentlich: Er steht im Moderationsprotokoll.' });
+  const reason = reasonField(`Grund für das Entfernen des Avatars von ${username}`, {
+    note: 'Der Grund ist öffentlich: Er steht im Moderationsprotokoll.',
+  });
   const message = formMessage();
   const send = h('button', { type: 'submit', class: 'danger' }, 'Avatar entfernen');
   const form = h('form', { class: 'panel-form', novalidate: true }, reason.wrap, message, buttons(send, onCancel));

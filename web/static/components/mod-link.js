@@ -38,5 +38,8 @@ export function showModCount(n) {
   const { link, count } = made();
   count.textContent = n > 0 ? String(n) : '';
   count.hidden = !(n > 0);
-  link.setAttribute('aria-label', n > 0 ? `Moderation: ${n} ${n === 1 ? 'gemeldeter Beitrag' : 'gemeldete Beiträge'}` : 'Moderation');
+  link.setAttribute(
+    'aria-label',
+    n > 0 ? `Moderation: ${n} ${n === 1 ? 'gemeldeter Beitrag' : 'gemeldete Beiträge'}` : 'Moderation',
+  );
 }

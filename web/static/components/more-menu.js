@@ -34,9 +34,17 @@ export function moreMenu(items, label = 'Mehr') {
   const present = items.filter(Boolean);
   if (present.length === 0) return null;
   listenForOutside();
-  const list = h('ul', { class: 'more-list', id: uid('more'), hidden: true }, present.map((item) => h('li', {}, item)));
-  const button = h('button', { type: 'button', class: 'action more-button', 'aria-expanded': 'false', 'aria-controls': list.id },
-    label, h('span', { class: 'more-caret', 'aria-hidden': 'true' }, ' ▾'));
+  const list = h(
+    'ul',
+    { class: 'more-list', id: uid('more'), hidden: true },
+    present.map((item) => h('li', {}, item)),
+  );
+  const button = h(
+    'button',
+    { type: 'button', class: 'action more-button', 'aria-expanded': 'false', 'aria-controls': list.id },
+    label,
+    h('span', { class: 'more-caret', 'aria-hidden': 'true' }, ' ▾'),
+  );
   const wrap = h('span', { class: 'more' }, button, list);
   /** @param {boolean} isOpen */
   const setOpen = (isOpen) => {

@@ -16,7 +16,13 @@ function made() {
   const count = h('span', { class: 'badge notify-count', hidden: true });
   // The space keeps the shown text ("Benachrichtigungen 2") a part of the spoken name ("Benachrichtigungen: 2 ungelesen"):
   // speech input users say what they see.
-  const link = h('a', { href: '/benachrichtigungen', class: 'notify-link', 'aria-label': 'Benachrichtigungen' }, 'Benachrichtigungen', ' ', count);
+  const link = h(
+    'a',
+    { href: '/benachrichtigungen', class: 'notify-link', 'aria-label': 'Benachrichtigungen' },
+    'Benachrichtigungen',
+    ' ',
+    count,
+  );
   parts = { link, count };
   return parts;
 }

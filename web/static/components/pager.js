@@ -28,10 +28,16 @@ function pageHref(basePath, page) {
  */
 export function pager(basePath, page, count, pageSize = feedPageSize) {
   const newer = page > 0 ? h('a', { href: pageHref(basePath, page - 1), rel: 'prev' }, '← Neuere') : null;
-  const older = count >= pageSize && page < maxFeedPage ? h('a', { href: pageHref(basePath, page + 1), rel: 'next' }, 'Ältere →') : null;
+  const older =
+    count >= pageSize && page < maxFeedPage
+      ? h('a', { href: pageHref(basePath, page + 1), rel: 'next' }, 'Ältere →')
+      : null;
   if (!newer && !older) return null;
-  return h('nav', { class: 'pager', 'aria-label': 'Seiten' },
+  return h(
+    'nav',
+    { class: 'pager', 'aria-label': 'Seiten' },
     newer ?? h('span'),
     h('span', { class: 'pager-page' }, `Seite ${page + 1}`),
-    older ?? h('span'));
+    older ?? h('span'),
+  );
 }

@@ -10,6 +10,11 @@ import { h } from '../dom.js';
  * @param {...Child} children
  */
 export function section(id, title, ...children) {
-  return h('section', { class: 'card settings-section', 'aria-labelledby': id },
-    h('h2', { id }, title), ...children, h('p', { class: 'local-status' }));
+  return h(
+    'section',
+    { class: 'card settings-section', 'aria-labelledby': id },
+    h('h2', { id }, title),
+    ...children,
+    h('p', { class: 'local-status' }),
+  );
 }

@@ -39,7 +39,13 @@ function nextPath(query) {
  */
 function authForm(fields, button) {
   const message = formMessage();
-  const form = h('form', { class: 'card auth-form', novalidate: true }, Object.values(fields).map((f) => f.wrap), message, h('div', { class: 'form-actions' }, button));
+  const form = h(
+    'form',
+    { class: 'card auth-form', novalidate: true },
+    Object.values(fields).map((f) => f.wrap),
+    message,
+    h('div', { class: 'form-actions' }, button),
+  );
   return { form, message };
 }
 
@@ -57,20 +63,51 @@ export async function loginView(root, { query }) {
   }
   const fields = {
     user: field({ label: 'Benutzername', name: 'user', autocomplete: 'username', required: true }),
-    pass: field({ label: 'Passwort', name: 'pass', type: 'password', autocomplete: 'current-password', required: true }),
-    timeout: field({ label: 'Angemeldet bleiben für', name: 'timeout', tag: 'select', value: String(defaultLoginSeconds), options: durations }),
+    pass: field({
+      label: 'Passwort',
+      name: 'pass',
+      type: 'password',
+      autocomplete: 'current-password',
+      required: true,
+    }),
+    timeout: field({
+      label: 'Angemeldet bleiben für',
+      name: 'timeout',
+      tag: 'select',
+      value: String(defaultLoginSeconds),
+      options: durations,
+    }),
   };
   const button = h('button', { type: 'submit', class: 'primary' }, 'Anmelden');
   const { form, message } = authForm(fields, button);
-  onSubmit(form, button, fields, message, async () => {
-    await api.post('/api/auth/login', { user: fields.user.input.value, pass: fields.pass.input.value, timeout: fields.timeout.input.value });
-    await refreshMe();
-    navigate(next);
-    announce(`Willkommen, ${me()?.username ?? ''}!`);
-  }, { 'auth.bad_credentials': 'pass' });
-  add(root, form,
+  onSubmit(
+    form,
+    button,
+    fields,
+    message,
+    async () => {
+      await api.post('/api/auth/login', {
+        user: fields.user.input.value,
+        pass: fields.pass.input.value,
+        timeout: fields.timeout.input.value,
+      });
+      await refreshMe();
+      navigate(next);
+      announce(`Willkommen, ${me()?.username ?? ''}!`);
+    },
+    { 'auth.bad_credentials': 'pass' },
+  );
+  add(
+    root,
+    form,
     forgottenPasswordHint(),
-    h('p', {}, 'Noch kein Konto? ', h('a', { href: next === '/' ? '/register' : `/register?weiter=${encodeURIComponent(next)}` }, 'Registrieren')));
+    h(
+      'p',
+      {},
+      'Noch kein Konto? ',
+      h('a', { href: next === '/' ? '/register' : `/register?weiter=${encodeURIComponent(next)}` }, 'Registrieren'),
+    ),
+  );
   return 'Anmelden';
 }
 
@@ -83,29 +120,58 @@ export async function registerView(root, { query }) {
   add(root, h('h1', {}, 'Registrieren'));
   const fields = {
     user: field({ label: 'Benutzername', name: 'user', autocomplete: 'username', required: true, hint: usernameRule }),
-    pass1: field({ label: 'Passwort', name: 'pass1', type: 'password', autocomplete: 'new-password', required: true, hint: passwordRule }),
-    pass2: field({ label: 'Passwort wiederholen', name: 'pass2', type: 'password', autocomplete: 'new-password', required: true }),
+    pass1: field({
+      label: 'Passwort',
+      name: 'pass1',
+      type: 'password',
+      autocomplete: 'new-password',
+      required: true,
+      hint: passwordRule,
+    }),
+    pass2: field({
+      label: 'Passwort wiederholen',
+      name: 'pass2',
+      type: 'password',
+      autocomplete: 'new-password',
+      required: true,
+    }),
   };
   const button = h('button', { type: 'submit', class: 'primary' }, 'Konto anlegen');
   const { form, message } = authForm(fields, button);
-  onSubmit(form, button, fields, message, async () => {
-    const user = fields.user.input.value;
-    const pass = fields.pass1.input.value;
-    /** @type {{ username: string }} */
-    const created = await api.post('/api/auth/newuser', { user, pass1: pass, pass2: fields.pass2.input.value });
-    // Registration does not log in (docs/API.md "POST /api/auth/newuser"); the page does it next with the default duration.
-    try {
-      await api.post('/api/auth/login', { user: created.username, pass });
-    } catch {
-      navigate(`/login?weiter=${encodeURIComponent(next)}`);
-      announce('Dein Konto ist angelegt. Bitte melde dich an.');
-      return;
-    }
-    await refreshMe();
-    navigate(next);
-    announce(`Willkommen, ${created.username}! Dein Konto ist angelegt.`);
-  }, { 'user.name_taken': 'user' });
-  add(root, form, h('p', {}, 'Schon ein Konto? ', h('a', { href: next === '/' ? '/login' : `/login?weiter=${encodeURIComponent(next)}` }, 'Anmelden')));
+  onSubmit(
+    form,
+    button,
+    fields,
+    message,
+    async () => {
+      const user = fields.user.input.value;
+      const pass = fields.pass1.input.value;
+      /** @type {{ username: string }} */
+      const created = await api.post('/api/auth/newuser', { user, pass1: pass, pass2: fields.pass2.input.value });
+      // Registration does not log in (docs/API.md "POST /api/auth/newuser"); the page does it next with the default duration.
+      try {
+        await api.post('/api/auth/login', { user: created.username, pass });
+      } catch {
+        navigate(`/login?weiter=${encodeURIComponent(next)}`);
+        announce('Dein Konto ist angelegt. Bitte melde dich an.');
+        return;
+      }
+      await refreshMe();
+      navigate(next);
+      announce(`Willkommen, ${created.username}! Dein Konto ist angelegt.`);
+    },
+    { 'user.name_taken': 'user' },
+  );
+  add(
+    root,
+    form,
+    h(
+      'p',
+      {},
+      'Schon ein Konto? ',
+      h('a', { href: next === '/' ? '/login' : `/login?weiter=${encodeURIComponent(next)}` }, 'Anmelden'),
+    ),
+  );
   return 'Registrieren';
 }
 
@@ -131,19 +197,49 @@ export async function resetView(root) {
     ({ username } = await api.post('/api/auth/reset/check', { token: resetToken }));
   } catch (err) {
     if (!(err instanceof api.ApiError) || err.code !== 'reset.invalid') throw err;
-    add(root, h('p', { class: 'form-message' }, err.message), h('p', {}, 'Bitte frag die Administration nach einem neuen Link.'));
+    add(
+      root,
+      h('p', { class: 'form-message' }, err.message),
+      h('p', {}, 'Bitte frag die Administration nach einem neuen Link.'),
+    );
     return 'Neues Passwort';
   }
   const fields = {
-    pass1: field({ label: 'Neues Passwort', name: 'pass1', type: 'password', autocomplete: 'new-password', required: true, hint: passwordRule }),
-    pass2: field({ label: 'Neues Passwort wiederholen', name: 'pass2', type: 'password', autocomplete: 'new-password', required: true }),
+    pass1: field({
+      label: 'Neues Passwort',
+      name: 'pass1',
+      type: 'password',
+      autocomplete: 'new-password',
+      required: true,
+      hint: passwordRule,
+    }),
+    pass2: field({
+      label: 'Neues Passwort wiederholen',
+      name: 'pass2',
+      type: 'password',
+      autocomplete: 'new-password',
+      required: true,
+    }),
   };
   const button = h('button', { type: 'submit', class: 'primary' }, 'Passwort speichern');
   const { form, message } = authForm(fields, button);
-  form.prepend(h('p', {}, 'Neues Passwort für ', h('strong', {}, username), ':'),
-    h('input', { type: 'text', name: 'username', autocomplete: 'username', value: username, hidden: true, readonly: true }));
+  form.prepend(
+    h('p', {}, 'Neues Passwort für ', h('strong', {}, username), ':'),
+    h('input', {
+      type: 'text',
+      name: 'username',
+      autocomplete: 'username',
+      value: username,
+      hidden: true,
+      readonly: true,
+    }),
+  );
   onSubmit(form, button, fields, message, async () => {
-    await api.post('/api/auth/reset', { token: resetToken, pass1: fields.pass1.input.value, pass2: fields.pass2.input.value });
+    await api.post('/api/auth/reset', {
+      token: resetToken,
+      pass1: fields.pass1.input.value,
+      pass2: fields.pass2.input.value,
+    });
     resetToken = '';
     await refreshMe();
     navigate('/');

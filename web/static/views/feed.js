@@ -22,8 +22,12 @@ export function writeBox(onPosted) {
     return loginOffer('Schreiben');
   }
   const panel = h('div', { class: 'write-panel', id: uid('write'), hidden: true }, composer({ onPosted }));
-  const toggle = h('button', { type: 'button', class: 'write-toggle', 'aria-expanded': 'false', 'aria-controls': panel.id },
-    h('span', { class: 'write-mark', 'aria-hidden': 'true' }), 'Neues Thema schreiben');
+  const toggle = h(
+    'button',
+    { type: 'button', class: 'write-toggle', 'aria-expanded': 'false', 'aria-controls': panel.id },
+    h('span', { class: 'write-mark', 'aria-hidden': 'true' }),
+    'Neues Thema schreiben',
+  );
   toggle.addEventListener('click', () => {
     panel.hidden = !panel.hidden;
     toggle.setAttribute('aria-expanded', String(!panel.hidden));
@@ -39,13 +43,23 @@ export async function feedView(root, { query }) {
   const page = pageFromQuery(query);
   /** @type {Api.EntryWithLatest[]} */
   const entries = await api.get(`/api/entry/feed/${page}`);
-  add(root, 
+  add(
+    root,
     h('h1', {}, page ? `Neueste Themen, Seite ${page + 1}` : 'Neueste Themen'),
     page === 0 ? writeBox(() => refresh()) : null,
     entries.length
-      ? h('ul', { class: 'entry-list', 'aria-label': 'Themen' }, entries.map((entry) => h('li', {}, entryWithLatest(entry, { refresh }))))
-      : h('p', { class: 'empty' }, page ? 'Auf dieser Seite ist nichts mehr.' : 'Noch keine Beiträge. Schreib den ersten!'),
-    pager('/', page, entries.length));
+      ? h(
+          'ul',
+          { class: 'entry-list', 'aria-label': 'Themen' },
+          entries.map((entry) => h('li', {}, entryWithLatest(entry, { refresh }))),
+        )
+      : h(
+          'p',
+          { class: 'empty' },
+          page ? 'Auf dieser Seite ist nichts mehr.' : 'Noch keine Beiträge. Schreib den ersten!',
+        ),
+    pager('/', page, entries.length),
+  );
   if (page > 0 && entries.length === 0) add(root, h('p', {}, h('a', { href: '/' }, 'Zur ersten Seite')));
   return page ? `Neueste Themen, Seite ${page + 1}` : 'Neueste Themen';
 }

@@ -18,7 +18,10 @@ function userLink(username) {
 
 /** @param {Api.ModlogRow} row */
 function entryLink(row) {
-  return [h('a', { href: `/e/${row.pid}` }, `Beitrag #${row.pid}`), row.username ? [' von ', userLink(row.username)] : null];
+  return [
+    h('a', { href: `/e/${row.pid}` }, `Beitrag #${row.pid}`),
+    row.username ? [' von ', userLink(row.username)] : null,
+  ];
 }
 
 /**
@@ -27,13 +30,20 @@ function entryLink(row) {
  */
 function sentence(row) {
   switch (row.action) {
-    case 'remove': return [entryLink(row), ' entfernt'];
-    case 'restore': return [entryLink(row), ' wiederhergestellt'];
-    case 'dismiss': return ['Meldungen zu ', entryLink(row), ' verworfen'];
-    case 'ban': return [row.username ? userLink(row.username) : 'Ein Konto', ` ${banText(row.until)}`];
-    case 'unban': return ['Sperre von ', userLink(row.username), ' aufgehoben'];
-    case 'avatar_remove': return ['Avatar von ', userLink(row.username), ' entfernt'];
-    default: return [row.action];
+    case 'remove':
+      return [entryLink(row), ' entfernt'];
+    case 'restore':
+      return [entryLink(row), ' wiederhergestellt'];
+    case 'dismiss':
+      return ['Meldungen zu ', entryLink(row), ' verworfen'];
+    case 'ban':
+      return [row.username ? userLink(row.username) : 'Ein Konto', ` ${banText(row.until)}`];
+    case 'unban':
+      return ['Sperre von ', userLink(row.username), ' aufgehoben'];
+    case 'avatar_remove':
+      return ['Avatar von ', userLink(row.username), ' entfernt'];
+    default:
+      return [row.action];
   }
 }
 
@@ -61,11 +71,18 @@ function restoreButton(row) {
 
 /** @param {Api.ModlogRow} row */
 function logRow(row) {
-  return h('li', { class: 'modlog-row' },
+  return h(
+    'li',
+    { class: 'modlog-row' },
     h('p', { class: 'modlog-what' }, sentence(row)),
     row.reason ? h('p', { class: 'modlog-reason' }, 'Grund: ', `„${row.reason}“`) : null,
-    h('p', { class: 'muted small' }, timeAgo(row.created_at),
-      row.action === 'remove' && isModerator() ? [' · ', restoreButton(row)] : null));
+    h(
+      'p',
+      { class: 'muted small' },
+      timeAgo(row.created_at),
+      row.action === 'remove' && isModerator() ? [' · ', restoreButton(row)] : null,
+    ),
+  );
 }
 
 /**
@@ -76,12 +93,18 @@ export async function modlogView(root, { query }) {
   const page = pageFromQuery(query);
   /** @type {Api.ModlogRow[]} */
   const rows = await api.get(`/api/modlog/${page}`);
-  add(root,
+  add(
+    root,
     h('h1', {}, page ? `Moderationsprotokoll, Seite ${page + 1}` : 'Moderationsprotokoll'),
-    h('p', { class: 'muted' }, 'Jede Entscheidung der Moderation mit ihrem Grund, die neueste zuerst. Hier spricht „die Moderation“: einzelne Namen stehen nicht dabei.'),
+    h(
+      'p',
+      { class: 'muted' },
+      'Jede Entscheidung der Moderation mit ihrem Grund, die neueste zuerst. Hier spricht „die Moderation“: einzelne Namen stehen nicht dabei.',
+    ),
     rows.length
       ? h('ol', { class: 'modlog', 'aria-label': 'Entscheidungen' }, rows.map(logRow))
       : h('p', { class: 'empty' }, page ? 'Auf dieser Seite ist nichts mehr.' : 'Noch keine Entscheidungen.'),
-    pager('/modlog', page, rows.length, modlogPageSize));
+    pager('/modlog', page, rows.length, modlogPageSize),
+  );
   return page ? `Moderationsprotokoll, Seite ${page + 1}` : 'Moderationsprotokoll';
 }

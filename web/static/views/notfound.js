@@ -9,10 +9,12 @@ import { add, h } from '../dom.js';
  * @param {string} [message]
  */
 export function notFoundView(root, _ctx, message = 'Diese Seite gibt es nicht.') {
-  add(root, 
+  add(
+    root,
     h('h1', {}, 'Nicht gefunden'),
     h('p', {}, message),
-    h('p', {}, h('a', { href: '/' }, 'Zu den neuesten Themen')));
+    h('p', {}, h('a', { href: '/' }, 'Zu den neuesten Themen')),
+  );
   return 'Nicht gefunden';
 }
 
@@ -25,9 +27,11 @@ export function errorView(root, err) {
   if (err instanceof ApiError && err.status === 404) return notFoundView(root, null, err.message);
   const again = h('button', { type: 'button' }, 'Erneut versuchen');
   again.addEventListener('click', () => location.reload());
-  add(root, 
+  add(
+    root,
     h('h1', {}, 'Das hat nicht geklappt'),
     h('p', { class: 'form-message' }, err?.message || 'Unerwarteter Fehler.'),
-    h('p', {}, again));
+    h('p', {}, again),
+  );
   return 'Fehler';
 }

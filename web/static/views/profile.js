@@ -35,15 +35,40 @@ function moderationTools(user) {
     announce(text);
     refresh();
   };
-  const tools = h('div', { class: 'entry-actions' },
+  const tools = h(
+    'div',
+    { class: 'entry-actions' },
     user.banned_until
-      ? panelToggle('Sperre aufheben', panel, () => unbanButton(user.username, () => finish(`Die Sperre von ${user.username} ist aufgehoben.`)))
-      : panelToggle('Sperren', panel, (close) => banForm(user.username, { onCancel: close, onDone: (ban) => finish(`${user.username} ist ${banText(ban.banned_until)}.`) }), 'danger-text'),
+      ? panelToggle('Sperre aufheben', panel, () =>
+          unbanButton(user.username, () => finish(`Die Sperre von ${user.username} ist aufgehoben.`)),
+        )
+      : panelToggle(
+          'Sperren',
+          panel,
+          (close) =>
+            banForm(user.username, {
+              onCancel: close,
+              onDone: (ban) => finish(`${user.username} ist ${banText(ban.banned_until)}.`),
+            }),
+          'danger-text',
+        ),
     user.avatar
-      ? panelToggle('Avatar entfernen', panel, (close) => avatarRemoveForm(user.username, { onCancel: close, onDone: () => finish('Der Avatar ist entfernt.') }), 'danger-text')
-      : null);
-  return h('section', { class: 'card mod-tools', 'aria-labelledby': 'mod-tools-heading' },
-    h('h2', { id: 'mod-tools-heading' }, 'Moderation'), tools, panel);
+      ? panelToggle(
+          'Avatar entfernen',
+          panel,
+          (close) =>
+            avatarRemoveForm(user.username, { onCancel: close, onDone: () => finish('Der Avatar ist entfernt.') }),
+          'danger-text',
+        )
+      : null,
+  );
+  return h(
+    'section',
+    { class: 'card mod-tools', 'aria-labelledby': 'mod-tools-heading' },
+    h('h2', { id: 'mod-tools-heading' }, 'Moderation'),
+    tools,
+    panel,
+  );
 }
 
 /**
@@ -53,11 +78,15 @@ function moderationTools(user) {
 function muteTools(user) {
   const line = h('p', { class: 'local-status' });
   const wrap = h('div', { class: 'profile-tools' });
-  const draw = () => wrap.replaceChildren(muteButton(user, isMuted(user.uid), 'small-button', (change) => {
-    draw();
-    wrap.querySelector('button')?.focus();
-    announce(muteChangeText(change), 'info', line);
-  }), line);
+  const draw = () =>
+    wrap.replaceChildren(
+      muteButton(user, isMuted(user.uid), 'small-button', (change) => {
+        draw();
+        wrap.querySelector('button')?.focus();
+        announce(muteChangeText(change), 'info', line);
+      }),
+      line,
+    );
   draw();
   return wrap;
 }
@@ -72,20 +101,32 @@ export async function profileView(root, { params, query }) {
   /** @type {[Api.PublicUser, Api.Entry[]]} */
   const [user, entries] = await Promise.all([api.get(`/api/u/${name}/info`), api.get(`/api/u/${name}/feed/${page}`)]);
   const own = me()?.uid === user.uid;
-  add(root,
-    h('header', { class: 'profile-head' },
+  add(
+    root,
+    h(
+      'header',
+      { class: 'profile-head' },
       avatar(user.username, user.avatar, 'large'),
-      h('div', {},
+      h(
+        'div',
+        {},
         h('h1', {}, user.username),
         h('p', { class: 'muted' }, `Mitglied seit ${longDate(user.created_at)}`),
         user.banned_until ? h('p', { class: 'ban-note' }, `Dieses Konto ist ${banText(user.banned_until)}.`) : null,
         own ? h('p', {}, h('a', { href: '/settings' }, 'Profil bearbeiten')) : null,
-        me() && !own ? muteTools(user) : null)),
+        me() && !own ? muteTools(user) : null,
+      ),
+    ),
     isModerator() && !own ? moderationTools(user) : null,
     h('h2', {}, 'Beiträge'),
     entries.length
-      ? h('ul', { class: 'entry-list' }, entries.map((entry) => h('li', {}, entryCard(entry, { refresh, replyContext: true, neverFold: true }))))
+      ? h(
+          'ul',
+          { class: 'entry-list' },
+          entries.map((entry) => h('li', {}, entryCard(entry, { refresh, replyContext: true, neverFold: true }))),
+        )
       : h('p', { class: 'empty' }, page ? 'Auf dieser Seite ist nichts mehr.' : 'Noch keine Beiträge.'),
-    pager(`/u/${name}`, page, entries.length));
+    pager(`/u/${name}`, page, entries.length),
+  );
   return page ? `${user.username}, Seite ${page + 1}` : user.username;
 }

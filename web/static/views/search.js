@@ -15,11 +15,21 @@ import { maxSearchLength } from '../limits.js';
  * @param {string} user
  */
 function searchForm(q, user) {
-  return h('form', { class: 'search-form', role: 'search', action: '/suche', method: 'get' },
+  return h(
+    'form',
+    { class: 'search-form', role: 'search', action: '/suche', method: 'get' },
     h('label', { for: 'search-page-q' }, 'Suchbegriff'),
-    h('input', { id: 'search-page-q', name: 'q', type: 'search', value: q, maxlength: maxSearchLength, required: true }),
+    h('input', {
+      id: 'search-page-q',
+      name: 'q',
+      type: 'search',
+      value: q,
+      maxlength: maxSearchLength,
+      required: true,
+    }),
     user ? h('input', { type: 'hidden', name: 'user', value: user }) : null,
-    h('button', { type: 'submit' }, 'Suchen'));
+    h('button', { type: 'submit' }, 'Suchen'),
+  );
 }
 
 /**
@@ -28,13 +38,19 @@ function searchForm(q, user) {
  * @param {string} user
  */
 function emptyState(q, user) {
-  return h('div', { class: 'empty search-empty' },
+  return h(
+    'div',
+    { class: 'empty search-empty' },
     h('p', {}, `Nichts gefunden für „${q}“${user ? ` in den Beiträgen von ${user}` : ''}.`),
-    h('ul', {},
+    h(
+      'ul',
+      {},
       h('li', {}, 'Ein Wortteil genügt: „kraftwerk“ findet auch „Balkonkraftwerke“.'),
       h('li', {}, 'Jedes Wort muss vorkommen: weniger Wörter finden mehr.'),
-      h('li', {}, 'Anführungszeichen suchen genau diese Wortfolge: „"gute Nacht"“.')),
-    user ? h('p', {}, h('a', { href: `/suche?q=${encodeURIComponent(q)}` }, 'In allen Beiträgen suchen')) : null);
+      h('li', {}, 'Anführungszeichen suchen genau diese Wortfolge: „"gute Nacht"“.'),
+    ),
+    user ? h('p', {}, h('a', { href: `/suche?q=${encodeURIComponent(q)}` }, 'In allen Beiträgen suchen')) : null,
+  );
 }
 
 /**
@@ -53,11 +69,28 @@ export async function searchView(root, { query }) {
   const params = new URLSearchParams({ q, ...(user ? { user } : {}) });
   /** @type {Api.EntryWithLatest[]} */
   const entries = await api.get(`/api/search/${page}?${params}`);
-  const list = h('ul', { class: 'entry-list search-results', 'aria-label': 'Suchergebnisse' }, entries.map((entry) => h('li', {}, entryWithLatest(entry, { refresh }))));
+  const list = h(
+    'ul',
+    { class: 'entry-list search-results', 'aria-label': 'Suchergebnisse' },
+    entries.map((entry) => h('li', {}, entryWithLatest(entry, { refresh }))),
+  );
   for (const text of list.querySelectorAll('.entry-text')) markWords(text, searchWords(q));
-  add(root,
-    user ? h('p', { class: 'note' }, `Nur Beiträge von ${user}. `, h('a', { href: `/suche?q=${encodeURIComponent(q)}` }, 'Alle durchsuchen')) : null,
-    entries.length ? list : page ? h('p', { class: 'empty' }, 'Auf dieser Seite ist nichts mehr.') : emptyState(q, user),
-    pager(`/suche?${params}`, page, entries.length));
+  add(
+    root,
+    user
+      ? h(
+          'p',
+          { class: 'note' },
+          `Nur Beiträge von ${user}. `,
+          h('a', { href: `/suche?q=${encodeURIComponent(q)}` }, 'Alle durchsuchen'),
+        )
+      : null,
+    entries.length
+      ? list
+      : page
+        ? h('p', { class: 'empty' }, 'Auf dieser Seite ist nichts mehr.')
+        : emptyState(q, user),
+    pager(`/suche?${params}`, page, entries.length),
+  );
   return page ? `Suche: ${q}, Seite ${page + 1}` : `Suche: ${q}`;
 }

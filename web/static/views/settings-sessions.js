@@ -17,25 +17,67 @@ import { section } from '../components/section.js';
  */
 export function passwordSection(user, onChanged) {
   const fields = {
-    pass: field({ label: 'Aktuelles Passwort', name: 'pass', type: 'password', autocomplete: 'current-password', required: true }),
-    pass1: field({ label: 'Neues Passwort', name: 'pass1', type: 'password', autocomplete: 'new-password', required: true, hint: passwordRule }),
-    pass2: field({ label: 'Neues Passwort wiederholen', name: 'pass2', type: 'password', autocomplete: 'new-password', required: true }),
+    pass: field({
+      label: 'Aktuelles Passwort',
+      name: 'pass',
+      type: 'password',
+      autocomplete: 'current-password',
+      required: true,
+    }),
+    pass1: field({
+      label: 'Neues Passwort',
+      name: 'pass1',
+      type: 'password',
+      autocomplete: 'new-password',
+      required: true,
+      hint: passwordRule,
+    }),
+    pass2: field({
+      label: 'Neues Passwort wiederholen',
+      name: 'pass2',
+      type: 'password',
+      autocomplete: 'new-password',
+      required: true,
+    }),
   };
   const message = formMessage();
   const button = h('button', { type: 'submit', class: 'primary' }, 'Passwort ändern');
   // The name helps password managers file the new password under the right account.
-  const form = h('form', { novalidate: true },
-    h('input', { type: 'text', name: 'username', autocomplete: 'username', value: user.username, hidden: true, readonly: true }),
-    Object.values(fields).map((f) => f.wrap), message, h('div', { class: 'form-actions' }, button));
+  const form = h(
+    'form',
+    { novalidate: true },
+    h('input', {
+      type: 'text',
+      name: 'username',
+      autocomplete: 'username',
+      value: user.username,
+      hidden: true,
+      readonly: true,
+    }),
+    Object.values(fields).map((f) => f.wrap),
+    message,
+    h('div', { class: 'form-actions' }, button),
+  );
   onSubmit(form, button, fields, message, async () => {
-    await api.post('/api/user/password', { pass: fields.pass.input.value, pass1: fields.pass1.input.value, pass2: fields.pass2.input.value });
+    await api.post('/api/user/password', {
+      pass: fields.pass.input.value,
+      pass1: fields.pass1.input.value,
+      pass2: fields.pass2.input.value,
+    });
     for (const f of Object.values(fields)) f.input.value = '';
     announce('Dein Passwort ist geändert. Alle anderen Anmeldungen sind beendet.', 'info', form);
     onChanged();
   });
-  return section('password-heading', 'Passwort ändern',
-    h('p', { class: 'muted' }, 'Danach bist du nur noch hier angemeldet: Alle anderen Anmeldungen enden, ebenso offene Links zum Zurücksetzen.'),
-    form);
+  return section(
+    'password-heading',
+    'Passwort ändern',
+    h(
+      'p',
+      { class: 'muted' },
+      'Danach bist du nur noch hier angemeldet: Alle anderen Anmeldungen enden, ebenso offene Links zum Zurücksetzen.',
+    ),
+    form,
+  );
 }
 
 /**
@@ -58,16 +100,34 @@ async function revoke(session, item) {
 
 /** @param {Api.SessionListItem} session */
 function sessionItem(session) {
-  const end = h('button', { type: 'button', class: session.current ? '' : 'danger-outline' }, session.current ? 'Abmelden' : 'Beenden');
-  const item = h('li', { class: 'session-item', 'data-current': session.current ? 'true' : null },
-    h('div', { class: 'session-what' },
+  const end = h(
+    'button',
+    { type: 'button', class: session.current ? '' : 'danger-outline' },
+    session.current ? 'Abmelden' : 'Beenden',
+  );
+  const item = h(
+    'li',
+    { class: 'session-item', 'data-current': session.current ? 'true' : null },
+    h(
+      'div',
+      { class: 'session-what' },
       h('strong', {}, session.device),
-      session.current ? h('span', { class: 'badge' }, 'Diese Anmeldung') : null),
-    h('dl', { class: 'facts' },
-      h('dt', {}, 'Angemeldet seit'), h('dd', {}, dateTime(session.created_at)),
-      h('dt', {}, 'Gültig bis'), h('dd', {}, dateTime(session.expires))),
-    end);
-  end.setAttribute('aria-label', `${session.current ? 'Abmelden' : 'Beenden'}: ${session.device}, angemeldet seit ${dateTime(session.created_at)}`);
+      session.current ? h('span', { class: 'badge' }, 'Diese Anmeldung') : null,
+    ),
+    h(
+      'dl',
+      { class: 'facts' },
+      h('dt', {}, 'Angemeldet seit'),
+      h('dd', {}, dateTime(session.created_at)),
+      h('dt', {}, 'Gültig bis'),
+      h('dd', {}, dateTime(session.expires)),
+    ),
+    end,
+  );
+  end.setAttribute(
+    'aria-label',
+    `${session.current ? 'Abmelden' : 'Beenden'}: ${session.device}, angemeldet seit ${dateTime(session.created_at)}`,
+  );
   onClickBusy(end, () => revoke(session, item));
   return item;
 }
@@ -82,10 +142,21 @@ export async function sessionsSection() {
     /** @type {{ count: number }} */
     const { count } = await api.post('/api/user/sessions/revoke-others');
     for (const item of list.querySelectorAll('.session-item:not([data-current])')) item.remove();
-    announce(count === 1 ? 'Eine andere Anmeldung ist beendet.' : `${count} andere Anmeldungen sind beendet.`, 'info', list);
+    announce(
+      count === 1 ? 'Eine andere Anmeldung ist beendet.' : `${count} andere Anmeldungen sind beendet.`,
+      'info',
+      list,
+    );
   });
-  return section('sessions-heading', 'Anmeldungen',
-    h('p', { class: 'muted' }, 'Wo dein Konto gerade angemeldet ist. Kennst du eine Anmeldung nicht, beende sie und ändere dein Passwort.'),
+  return section(
+    'sessions-heading',
+    'Anmeldungen',
+    h(
+      'p',
+      { class: 'muted' },
+      'Wo dein Konto gerade angemeldet ist. Kennst du eine Anmeldung nicht, beende sie und ändere dein Passwort.',
+    ),
     list,
-    sessions.length > 1 ? h('div', { class: 'form-actions' }, others) : null);
+    sessions.length > 1 ? h('div', { class: 'form-actions' }, others) : null,
+  );
 }

@@ -15,7 +15,16 @@ import { passwordSection, sessionsSection } from './settings-sessions.js';
 
 /** @param {Api.OwnUser} user */
 function renameSection(user) {
-  const fields = { user: field({ label: 'Neuer Name', name: 'user', value: user.username, autocomplete: 'username', required: true, hint: usernameRule }) };
+  const fields = {
+    user: field({
+      label: 'Neuer Name',
+      name: 'user',
+      value: user.username,
+      autocomplete: 'username',
+      required: true,
+      hint: usernameRule,
+    }),
+  };
   const message = formMessage();
   const button = h('button', { type: 'submit', class: 'primary' }, 'Namen ändern');
   const form = h('form', { novalidate: true }, fields.user.wrap, message, h('div', { class: 'form-actions' }, button));
@@ -33,26 +42,53 @@ function avatarSection() {
   const progress = uploadProgress();
   const message = formMessage();
   const button = h('button', { type: 'submit', class: 'primary' }, 'Avatar hochladen');
-  const form = h('form', { novalidate: true }, image.wrap, progress.wrap, message, h('div', { class: 'form-actions' }, button));
-  onSubmit(form, button, { avatar: image }, message, async () => {
-    const data = new FormData();
-    const file = image.file();
-    if (file) data.append('avatar', file);
-    progress.set(0);
-    try {
-      const { avatar: path } = await api.upload('/api/user/avatar', data, (f) => progress.set(f));
-      setMe({ .../** @type {Api.OwnUser} */ (me()), avatar: path });
-      announce('Dein Avatar ist geändert.');
-      refresh();
-    } finally {
-      progress.hide();
-    }
-  }, { 'upload.bad_type': 'avatar', 'upload.too_large': 'avatar' });
-  return section('avatar-heading', 'Avatar ändern', h('p', { class: 'muted' }, `Das Bild wird quadratisch zugeschnitten (${avatarSize} × ${avatarSize} Pixel).`), form);
+  const form = h(
+    'form',
+    { novalidate: true },
+    image.wrap,
+    progress.wrap,
+    message,
+    h('div', { class: 'form-actions' }, button),
+  );
+  onSubmit(
+    form,
+    button,
+    { avatar: image },
+    message,
+    async () => {
+      const data = new FormData();
+      const file = image.file();
+      if (file) data.append('avatar', file);
+      progress.set(0);
+      try {
+        const { avatar: path } = await api.upload('/api/user/avatar', data, (f) => progress.set(f));
+        setMe({ .../** @type {Api.OwnUser} */ (me()), avatar: path });
+        announce('Dein Avatar ist geändert.');
+        refresh();
+      } finally {
+        progress.hide();
+      }
+    },
+    { 'upload.bad_type': 'avatar', 'upload.too_large': 'avatar' },
+  );
+  return section(
+    'avatar-heading',
+    'Avatar ändern',
+    h('p', { class: 'muted' }, `Das Bild wird quadratisch zugeschnitten (${avatarSize} × ${avatarSize} Pixel).`),
+    form,
+  );
 }
 
 function deleteSection() {
-  const fields = { pass1: field({ label: 'Passwort zur Bestätigung', name: 'pass1', type: 'password', autocomplete: 'current-password', required: true }) };
+  const fields = {
+    pass1: field({
+      label: 'Passwort zur Bestätigung',
+      name: 'pass1',
+      type: 'password',
+      autocomplete: 'current-password',
+      required: true,
+    }),
+  };
   const message = formMessage();
   const button = h('button', { type: 'submit', class: 'danger' }, 'Konto endgültig löschen');
   const form = h('form', { novalidate: true }, fields.pass1.wrap, message, h('div', { class: 'form-actions' }, button));
@@ -62,9 +98,16 @@ function deleteSection() {
     navigate('/');
     announce('Dein Konto ist gelöscht.');
   });
-  return section('delete-heading', 'Konto löschen',
-    h('p', {}, 'Dein Konto, deine Beiträge, Stimmen und Bilder werden gelöscht. Beiträge, auf die andere geantwortet haben, bleiben als „gelöscht“ stehen, damit deren Antworten lesbar bleiben. Das lässt sich nicht rückgängig machen.'),
-    form);
+  return section(
+    'delete-heading',
+    'Konto löschen',
+    h(
+      'p',
+      {},
+      'Dein Konto, deine Beiträge, Stimmen und Bilder werden gelöscht. Beiträge, auf die andere geantwortet haben, bleiben als „gelöscht“ stehen, damit deren Antworten lesbar bleiben. Das lässt sich nicht rückgängig machen.',
+    ),
+    form,
+  );
 }
 
 /** @param {HTMLElement} root */
@@ -72,7 +115,16 @@ export async function settingsView(root) {
   add(root, h('h1', {}, 'Einstellungen'));
   const user = me();
   if (!user) {
-    add(root, h('p', { class: 'note' }, 'Bitte ', h('a', { href: '/login?weiter=/settings' }, 'melde dich an'), ', um deine Einstellungen zu ändern.'));
+    add(
+      root,
+      h(
+        'p',
+        { class: 'note' },
+        'Bitte ',
+        h('a', { href: '/login?weiter=/settings' }, 'melde dich an'),
+        ', um deine Einstellungen zu ändern.',
+      ),
+    );
     return 'Einstellungen';
   }
   const [sessions, mutes] = await Promise.all([sessionsSection(), mutesSection()]);
@@ -83,18 +135,26 @@ export async function settingsView(root) {
     sessionsCard.replaceWith(fresh);
     sessionsCard = fresh;
   };
-  add(root,
-    h('div', { class: 'profile-head' },
+  add(
+    root,
+    h(
+      'div',
+      { class: 'profile-head' },
       avatar(user.username, user.avatar, 'medium'),
-      h('div', {},
+      h(
+        'div',
+        {},
         h('p', {}, h('a', { href: `/u/${encodeURIComponent(user.username)}` }, h('strong', {}, user.username))),
-        h('p', { class: 'muted' }, `Mitglied seit ${longDate(user.created_at)}`))),
+        h('p', { class: 'muted' }, `Mitglied seit ${longDate(user.created_at)}`),
+      ),
+    ),
     renameSection(user),
     avatarSection(),
     passwordSection(user, () => reloadSessions().catch((err) => announce(err.message, 'error'))),
     sessionsCard,
     mutes,
     exportSection(),
-    deleteSection());
+    deleteSection(),
+  );
   return 'Einstellungen';
 }
