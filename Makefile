@@ -51,6 +51,15 @@ typecheck: deps
 	npx tsc --noEmit -p .
 	npx tsc -p web
 
+# Biome (biome.json): `make lint` checks formatting and the lint rules without changing a file
+# (CI runs it); `make format` rewrites the files into the formatter's shape.
+.PHONY: lint format
+lint: deps
+	npx biome ci .
+
+format: deps
+	npx biome format --write .
+
 # The dependency checks of CI: npm audit of the runtime dependencies fails on a high or critical
 # advisory (README "Known advisories" lists the accepted ones); npm outdated only reports.
 .PHONY: audit outdated

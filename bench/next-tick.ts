@@ -67,7 +67,7 @@ for (let minute = 1; minute <= minutes; minute++) {
   const results = await Promise.all(
     servers.map((server) => wrk(server.url, '/', { threads: 1, connections: 16, duration: 60 })),
   );
-  results.forEach((result, k) => servers[k]!.rates.push(result.rps));
+  for (const [k, result] of results.entries()) servers[k]!.rates.push(result.rps);
   console.log(`minute ${minute}: ${servers.map((s, k) => `${s.version} ${results[k]!.rps.toFixed(0)}/s`).join(', ')}`);
 }
 

@@ -73,6 +73,7 @@ export async function runCli(
     if (!name && rest.some((arg) => arg === '-h' || arg === '--help')) return printHelp(commands, io);
     return usageError(io, name ? `unknown command "${name}"` : 'no command given', 'see: board-admin help');
   }
+  // biome-ignore lint/suspicious/noImplicitAnyLet: typed by its assignment below (parseArgs infers the options' types)
   let parsed;
   try {
     parsed = parseArgs({
@@ -209,6 +210,6 @@ function printHelp(commands: readonly Command[], io: CliOutput): number {
 }
 
 function printCommandHelp(command: Command, io: CliOutput): number {
-  io.out.write(`usage: board-admin ${command.name} ${command.usage}`.trim() + `\n\n${command.help.trim()}\n`);
+  io.out.write(`${`usage: board-admin ${command.name} ${command.usage}`.trim()}\n\n${command.help.trim()}\n`);
   return 0;
 }

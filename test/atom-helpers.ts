@@ -18,7 +18,7 @@ export function parseAtom(xml: string): Document {
   const parser = new Parser(
     {
       ...handler,
-      onclosetag(name: string, isImplied: boolean) {
+      onclosetag(_name: string, isImplied: boolean) {
         if (isImplied) implied++;
         handler.onclosetag();
       },

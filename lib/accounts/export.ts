@@ -53,7 +53,7 @@ export function accountArchive(source: ExportSource): Readable {
   zip.once('error', fail);
   output.once('close', () => {
     closed = true;
-    inputs.forEach((input) => input.destroy());
+    for (const input of inputs) input.destroy();
   });
 
   zip.addReadStream(track(Readable.from(accountJson(source), { objectMode: false })), 'account.json', {

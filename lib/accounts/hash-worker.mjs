@@ -11,6 +11,6 @@ parentPort.on('message', ({ id, password, salt, keyLength, N, r, p, maxmem }) =>
     const key = scryptSync(password, salt, keyLength, { N, r, p, maxmem });
     parentPort.postMessage({ id, key });
   } catch (err) {
-    parentPort.postMessage({ id, error: String(err && err.message ? err.message : err) });
+    parentPort.postMessage({ id, error: String(err?.message ? err.message : err) });
   }
 });

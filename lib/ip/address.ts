@@ -56,7 +56,7 @@ export function parseIp(text: string): IpAddress | undefined {
 function ipFromWords(family: 4 | 6, words: Uint32Array): IpAddress {
   const bytes = new Uint8Array(words.length * 4);
   const view = new DataView(bytes.buffer);
-  words.forEach((word, k) => view.setUint32(4 * k, word));
+  for (const [k, word] of words.entries()) view.setUint32(4 * k, word);
   return { family, words, bytes };
 }
 

@@ -38,6 +38,6 @@ parentPort.on('message', ({ sql, params }) => {
   try {
     parentPort.postMessage({ rows: statementFor(sql).all(...params) });
   } catch (err) {
-    parentPort.postMessage({ error: String(err && err.message ? err.message : err) });
+    parentPort.postMessage({ error: String(err?.message ? err.message : err) });
   }
 });

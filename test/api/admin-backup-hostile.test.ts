@@ -255,7 +255,7 @@ describe('a backup archive with more in it than the board wrote', () => {
       ],
       [
         'an image in a folder the board does not have',
-        writeTar([...entries, { name: 'media/x/' + media[0]!.name.split('/')[2], data: image }]),
+        writeTar([...entries, { name: `media/x/${media[0]!.name.split('/')[2]}`, data: image }]),
         /which is neither board\.db nor a media file$/,
       ],
       [

@@ -12,7 +12,7 @@ import {
   statSync,
   writeFileSync,
 } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { before, describe, test } from 'node:test';
 import { pack } from 'tar-stream';
 import { restoreBackup } from '../../lib/admin/restore.ts';

@@ -223,7 +223,7 @@ describe('registration', () => {
   test('a password of 9 characters is refused and one of 10 accepted; passwords must match', async () => {
     const short = await newUser('Nine Chars', '123456789');
     assert.deepEqual(Object.keys(short.body.error.fields), ['pass1']);
-    const mismatch = await newUser('Mismatch', password, password + '!');
+    const mismatch = await newUser('Mismatch', password, `${password}!`);
     assert.deepEqual(Object.keys(mismatch.body.error.fields), ['pass2']);
     assert.equal((await newUser('Ten Chars', '1234567890')).status, 201);
   });
@@ -359,7 +359,7 @@ describe('logout, session info and expiry', () => {
 
   test('sessioninfo shows uid, created_at, expires and the User-Agent cut to 200 characters', async () => {
     const client = visitor(t.board);
-    const agent = 'Mozilla/5.0 ' + 'x'.repeat(300);
+    const agent = `Mozilla/5.0 ${'x'.repeat(300)}`;
     await client.post('/api/auth/login', { user: 'Otto', pass: password, timeout: 3600 }, { 'user-agent': agent });
     const info = await client.get('/api/auth/sessioninfo');
     assert.equal(info.status, 200);

@@ -142,15 +142,15 @@ describe('request bodies', () => {
   });
 
   test('a urlencoded body of up to 64 KiB is read; one byte more answers 413 input.too_large', async () => {
-    const fits = 'user=' + 'a'.repeat(64 * 1024 - 5);
+    const fits = `user=${'a'.repeat(64 * 1024 - 5)}`;
     const ok = await rawRequest(t.board.url, 'POST', '/api/auth/newuser', urlencoded, fits);
     assertError(ok, 400, 'auth.invalid', { note: 'read and validated' });
-    const answer = await rawRequest(t.board.url, 'POST', '/api/auth/newuser', urlencoded, fits + 'a');
+    const answer = await rawRequest(t.board.url, 'POST', '/api/auth/newuser', urlencoded, `${fits}a`);
     assertError(answer, 413, 'input.too_large', { exact: true });
   });
 
   test('a chunked urlencoded body over 64 KiB answers 413 too, not a dropped connection', async () => {
-    const body = 'user=' + 'a'.repeat(100 * 1024);
+    const body = `user=${'a'.repeat(100 * 1024)}`;
     const chunked = `${body.length.toString(16)}\r\n${body}\r\n0\r\n\r\n`;
     const head = `POST /api/auth/newuser HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/x-www-form-urlencoded\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n`;
     const answer = await rawSocket(t.board, head + chunked);

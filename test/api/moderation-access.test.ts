@@ -164,7 +164,7 @@ describe('every action and its log row in one transaction', () => {
       );
     const before = snapshot();
     db.setFault((sql) => (sql.includes('INSERT INTO modlog') ? new Error('disk I/O error') : undefined));
-    let answer;
+    let answer: Awaited<ReturnType<typeof request>> | undefined;
     try {
       answer = await request();
     } finally {

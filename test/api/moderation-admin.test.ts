@@ -158,13 +158,13 @@ describe('board-admin moderation commands', () => {
       lines[0]!,
       new RegExp(`^#\\d+  \\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d  remove entry ${pid} \\(Bert\\)  by Mia  "Off-Topic"$`),
     );
-    assert.match(lines[1]!, /  mod_add Mia  by admin$/);
+    assert.match(lines[1]!, / {2}mod_add Mia {2}by admin$/);
     assert.ok(
-      lines.some((l) => /  ban Carl permanently  by admin  "für immer"$/.test(l)),
+      lines.some((l) => / {2}ban Carl permanently {2}by admin {2}"für immer"$/.test(l)),
       run.stdout,
     );
     assert.ok(
-      lines.some((l) => / avatar_remove Bert  by admin  "unpassend"$/.test(l)),
+      lines.some((l) => / avatar_remove Bert {2}by admin {2}"unpassend"$/.test(l)),
       run.stdout,
     );
     assert.equal(page1.stdout, 'nothing on page 1\n');

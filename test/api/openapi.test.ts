@@ -90,9 +90,8 @@ test('the document is valid OpenAPI 3.1 (the official schema) and every schema i
   for (const name of Object.keys(openApiDocument().components.schemas)) openApiSchemaAt('components', 'schemas', name);
   for (const [path, operations] of Object.entries(paths)) {
     for (const [method, operation] of Object.entries(operations)) {
-      operation.parameters?.forEach((_, i) =>
-        openApiSchemaAt('paths', path, method, 'parameters', String(i), 'schema'),
-      );
+      for (const i of (operation.parameters ?? []).keys())
+        openApiSchemaAt('paths', path, method, 'parameters', String(i), 'schema');
       for (const type of Object.keys(operation.requestBody?.content ?? {}))
         openApiSchemaAt('paths', path, method, 'requestBody', 'content', type, 'schema');
       for (const [status, response] of Object.entries(operation.responses)) {

@@ -3,7 +3,7 @@ import { createSocket, type Socket } from 'node:dgram';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import { createDnsResolver, DnsTimeout } from '../../lib/preview/dns.ts';
-import { member, post, useBoard } from '../helpers.ts';
+import { post, useBoard } from '../helpers.ts';
 import { answer, page, previewEnv, previewRow, startFakeSite, waitFor, type FakeSite } from '../preview-helpers.ts';
 
 /**

@@ -20,7 +20,7 @@ import {
   savePreview,
   savePreviewFailure,
 } from '../../lib/preview/store.ts';
-import { day, limitsOff, member, post, startBoard } from '../helpers.ts';
+import { day, member, post, startBoard } from '../helpers.ts';
 import { answer, page, previewEnv, previewRow, startFakeSite, waitFor } from '../preview-helpers.ts';
 
 /** The queue's bookkeeping in SQLite: leases, give-ups, the daily sweep, the backfill selection. */

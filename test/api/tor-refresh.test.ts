@@ -17,7 +17,7 @@ let base = '';
 let dataDir = '';
 
 before(async () => {
-  server = createServer((req, res) => {
+  server = createServer((_req, res) => {
     res.writeHead(answer.status, { 'content-type': answer.type });
     res.end(answer.body);
   });

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { assertDocumented, assertError, day, moderator, password, useBoard, visitor } from '../helpers.ts';
+import { assertDocumented, assertError, moderator, password, useBoard, visitor } from '../helpers.ts';
 
 describe('GET /api/auth/whoami', () => {
   const t = useBoard({ members: ['Wer Bin Ich'] });

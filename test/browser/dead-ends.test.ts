@@ -17,7 +17,7 @@ interface Box {
   height: number;
 }
 
-function overlaps(a: Box, b: Box): boolean {
+function _overlaps(a: Box, b: Box): boolean {
   return a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
 }
 

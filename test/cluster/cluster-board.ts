@@ -110,7 +110,10 @@ export async function startCluster(
         throw new Error(`no connection reached worker ${worker}:\n${child.output().split('\n').slice(-30).join('\n')}`);
       }),
     stop() {
-      stopped ??= (child.process.kill('SIGTERM'), child.exited);
+      if (!stopped) {
+        child.process.kill('SIGTERM');
+        stopped = child.exited;
+      }
       return stopped;
     },
     async close() {

@@ -88,7 +88,7 @@ export async function openBoard(page: Page, board: TestBoard, path = '/'): Promi
 /** Every request went to the board itself (data: and blob: URLs are the page's own). */
 export function assertOnlyBoardRequests(recorder: Recorder, board: TestBoard): void {
   const foreign = recorder.requests.filter(
-    (url) => !url.startsWith(board.url + '/') && !url.startsWith('data:') && !url.startsWith('blob:'),
+    (url) => !url.startsWith(`${board.url}/`) && !url.startsWith('data:') && !url.startsWith('blob:'),
   );
   assert.deepEqual(foreign, [], 'requests that left the board');
   assert.ok(recorder.requests.length > 0, 'no request recorded at all');

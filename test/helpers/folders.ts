@@ -3,7 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 const made: string[] = [];
-process.on('exit', () => made.forEach((folder) => rmSync(folder, { recursive: true, force: true })));
+process.on('exit', () => {
+  for (const folder of made) rmSync(folder, { recursive: true, force: true });
+});
 
 /** A new empty temporary folder, removed when the test process ends. */
 export function emptyFolder(prefix = 'board-test-'): string {

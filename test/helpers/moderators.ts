@@ -19,9 +19,7 @@ export function makeModerator(board: TestBoard, username: string): void {
 }
 
 /** Every moderation log row straight from the database, newest first. */
-export function modlogRows(
-  board: TestBoard,
-): {
+export function modlogRows(board: TestBoard): {
   action: string;
   pid: number;
   uid: number;

@@ -16,9 +16,9 @@ export function oldBoard(dataDir: string, entries: string[]): void {
   const insert = raw.prepare(
     'INSERT INTO entries (uid, created_at, content, root, depth, last_activity, deleted) VALUES (1, ?, ?, 0, 0, ?, ?)',
   );
-  raw.transaction(() =>
-    entries.forEach((content, i) => insert.run(1000 + i, content, 1000 + i, content === '' ? 1 : 0)),
-  )();
+  raw.transaction(() => {
+    for (const [i, content] of entries.entries()) insert.run(1000 + i, content, 1000 + i, content === '' ? 1 : 0);
+  })();
   raw.exec('UPDATE entries SET root = pid');
   raw.close();
 }

@@ -51,6 +51,7 @@ export const fieldValues: readonly string[] = [
   '"><img src=x onerror=alert(1)>',
   "'; DROP TABLE users; --",
   "' OR '1'='1",
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: a template-injection probe, sent as plain text
   '${7*7}',
   '{{7*7}}',
   'ü'.repeat(1001),

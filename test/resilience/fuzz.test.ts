@@ -201,7 +201,7 @@ function makeCase(n: number): FuzzCase {
         'Expect: something-else',
         'Upgrade: websocket\r\nConnection: Upgrade',
         'Transfer-Encoding: gzip',
-        'X-Very-Long: ' + 'v'.repeat(20_000),
+        `X-Very-Long: ${'v'.repeat(20_000)}`,
       ]),
     );
 

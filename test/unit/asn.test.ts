@@ -115,7 +115,9 @@ describe('ASN data set loading', () => {
     for (const [name, text] of Object.entries(files)) writeFileSync(join(dir, name), text);
     return dir;
   };
-  after(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
+  after(() => {
+    for (const d of dirs) rmSync(d, { recursive: true, force: true });
+  });
 
   test('lookups answer unknown until the data set is loaded', async () => {
     const db = openAsnDb(asnFixtureDir);

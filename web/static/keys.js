@@ -91,7 +91,9 @@ function reply() {
     ].find((b) => b.textContent === 'Antworten');
   if (current && button) {
     if (button.getAttribute('aria-expanded') !== 'true') button.click();
-    /** @type {HTMLTextAreaElement | null} */ else (current.querySelector('.entry-panel textarea'))?.focus();
+    else {
+      /** @type {HTMLTextAreaElement | null} */ (current.querySelector('.entry-panel textarea'))?.focus();
+    }
     return;
   }
   /** @type {HTMLTextAreaElement | null} */
