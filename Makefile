@@ -38,6 +38,7 @@ test: deps
 	chromium="$${CHROMIUM_PATH:-/usr/bin/chromium}"; \
 	[ -x "$$chromium" ] || echo "make test: BROWSER TESTS SKIPPED: Chromium not found at $$chromium (apt-get install chromium, or set CHROMIUM_PATH)"; \
 	command -v systemd-analyze >/dev/null || echo "make test: systemd unit check skipped: systemd-analyze not found (apt-get install systemd)"; \
+	{ [ -x /usr/sbin/sshd ] && command -v rsync >/dev/null; } || echo "make test: DISASTER-RECOVERY DRILL SKIPPED: sshd or rsync not found (apt-get install openssh-server rsync)"; \
 	exit $$status
 
 # The tests CI also runs on the newest LTS (.ci/run): pure code, the API on a real server, the cluster, the deploy files.
@@ -68,6 +69,13 @@ audit: deps
 
 outdated: deps
 	@npm outdated || true
+
+# The disaster-recovery drill (test/drill/, docs/DISASTER-RECOVERY.md) five times over: sshd as the
+# replica, Litestream and the media sync, a SIGKILL, a restore. `make test` runs it once; this
+# prints the recovery point's median and worst over the kills. Needs openssh-server and rsync.
+.PHONY: drill
+drill: deps
+	DRILL_KILLS=5 node --import tsx --test --test-reporter=spec test/drill/replica-drill.test.ts
 
 # Benchmarks (not part of make test): seeds boards of 10k, 100k and 1M entries, writes bench/results.md;
 # then search, the share pages and creates with the search index at 1M (bench/search-results.md).

@@ -123,7 +123,7 @@ async function execute(
       args,
       options,
       quiet,
-      db: () => (db ??= openDb(config.dbPath, { mustExist: true })),
+      db: () => (db ??= openDb(config.dbPath, { mustExist: true, litestream: config.litestream })),
       print: (line) => io.out.write(`${line}\n`),
       note: (line) => quiet || io.err.write(`${line}\n`),
       warn: (line) => io.err.write(`${line}\n`),

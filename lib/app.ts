@@ -71,7 +71,9 @@ export function createApp(config: Config, options: AppOptions = {}): App {
     options.db ??
     openDb(
       config.dbPath,
-      worker ? { walLimits: true, batchWindowMs: clusterBatchWindowMs } : { backgroundCheckpoints: true },
+      worker
+        ? { walLimits: true, batchWindowMs: clusterBatchWindowMs, litestream: config.litestream }
+        : { backgroundCheckpoints: true, litestream: config.litestream },
     );
   const log = options.log ?? defaultLog;
   const limits = createLimitStore(db, { log });

@@ -36,7 +36,7 @@ export function runPrimary(config: Config, releasePidFile: () => void, fail: Fai
   let db: Db;
   let jobs: RunningJobs;
   try {
-    db = openDb(config.dbPath, { backgroundCheckpoints: true });
+    db = openDb(config.dbPath, { backgroundCheckpoints: true, litestream: config.litestream });
     jobs = startOnceJobs({
       db,
       clock: systemClock,
