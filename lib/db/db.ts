@@ -64,6 +64,8 @@ export interface OpenOptions {
    * pages, RESTART past 10,000).
    */
   litestream?: boolean;
+  /** Where each migration of an existing database is told, one line each (a new database is built silently). */
+  log?: (line: string) => void;
   mustExist?: boolean;
   /** txBatched's window: 0 (the default) runs the queue at setImmediate, more waits that many ms (lib/db/write-batch.ts). */
   batchWindowMs?: number;
@@ -93,7 +95,12 @@ export function openDb(path: string, options: OpenOptions = {}): Db {
   raw.pragma('temp_store = MEMORY');
   raw.pragma('cache_size = -32768'); // 32 MiB: a reply touches pages of up to 50 ancestors and their index entries
   if (options.litestream) raw.pragma('wal_autocheckpoint = 0'); // before the migrations: they write too
-  migrate(raw);
+  const steps = migrate(raw);
+  // An upgrade says what it did and how long it took (a long one explains a slow start); a new
+  // database's build from schema 0 is no news.
+  if (steps[0]?.from)
+    for (const { from, to, ms } of steps)
+      options.log?.(`database: schema ${from} -> ${to} migrated in ${ms.toFixed(0)} ms`);
   if (!options.litestream && (options.backgroundCheckpoints || options.walLimits)) setWalLimits(raw);
   const checkpointer = !options.litestream && options.backgroundCheckpoints ? startCheckpointer(path) : undefined;
 

@@ -23,6 +23,7 @@ export function impliedErrors(route: Route): Codes {
     add(400, 'input.invalid'); // a broken multipart body
     add(413, 'input.too_large', 'upload.too_large');
     add(415, 'input.unsupported_type');
+    add(507, 'server.disk_full'); // the data volume is full (lib/disk/disk-watch.ts)
   }
   if (route.rateLimit || route.writeLimit) add(429, 'rate.limited');
   if (route.auth || route.mod) add(401, 'auth.required');

@@ -20,6 +20,20 @@ export const operations: Area = {
       id: 'health',
       summary: 'ok after a real database query (for monitoring and load balancers)',
       ok: json('the database answers', status('ok')),
+      more: [
+        json(
+          'the data volume refused a write in the last minute (disk_full) or has less free space than BOARD_DISK_LOW_MB (disk_low)',
+          {
+            type: 'object',
+            required: ['status', 'problems'],
+            properties: {
+              status: constant('degraded'),
+              problems: { type: 'array', items: { enum: ['disk_full', 'disk_low'] }, minItems: 1 },
+            },
+          },
+          503,
+        ),
+      ],
     },
     'GET /api/openapi.json': {
       id: 'openapi',
