@@ -80,6 +80,11 @@ drill: deps
 # Benchmarks (not part of make test): seeds boards of 10k, 100k and 1M entries, writes bench/results.md;
 # then search, the share pages and creates with the search index at 1M (bench/search-results.md).
 # Needs wrk (the Debian package; installed with apt-get when missing).
+# The recovery time at 1M entries (docs/DISASTER-RECOVERY.md): seed, replicate, delete, restore, start.
+.PHONY: bench-restore
+bench-restore: deps
+	node --import tsx bench/restore.ts
+
 .PHONY: bench bench-search bench-search-attack bench-10m
 bench: deps
 	node --import tsx bench/run.ts

@@ -202,7 +202,13 @@ for (let round = 1; round <= kills; round++) {
         LITESTREAM_CONFIG: config,
         BOARD_ADMIN: join(projectRoot, 'bin', 'board-admin'),
       };
-      const restore = await run(deploy('board-replica-restore'), [], restoreEnv);
+      // The documented commands: the restore, and once more with --set-aside-cut-short when it says
+      // the loss cut the newest change file short (docs/DISASTER-RECOVERY.md).
+      let restore = await run(deploy('board-replica-restore'), [], restoreEnv);
+      if (restore.code !== 0 && restore.output.includes('--set-aside-cut-short')) {
+        const again = await run(deploy('board-replica-restore'), ['--set-aside-cut-short'], restoreEnv);
+        restore = { ...again, seconds: restore.seconds + again.seconds, output: restore.output + again.output };
+      }
       t.diagnostic(`restore took ${restore.seconds.toFixed(2)} s`);
       assert.ok(
         existsSync(join(data, 'board.db')),
@@ -294,7 +300,13 @@ test('a change file cut short by the loss (Litestream 0.3 uploads them in place 
   truncateSync(file, Math.floor(statSync(file).size / 2));
   rmSync(data, { recursive: true, force: true });
 
-  const restore = await run(deploy('board-replica-restore'), [], restoreEnv);
+  // Without the option it stops, names the file and touches nothing: a live Litestream may still be writing it.
+  const refused = await run(deploy('board-replica-restore'), [], restoreEnv);
+  assert.equal(refused.code, 1, refused.output);
+  assert.match(refused.output, new RegExp(`the restore stops at .*${newest}, .*run again with --set-aside-cut-short`));
+  assert.ok(existsSync(file));
+
+  const restore = await run(deploy('board-replica-restore'), ['--set-aside-cut-short'], restoreEnv);
   assert.match(
     restore.output,
     new RegExp(`${newest} was cut short by the loss; setting it aside as ${newest}\\.cut-short`),
