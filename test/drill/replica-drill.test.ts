@@ -27,6 +27,8 @@ const deploy = (name: string) => join(projectRoot, 'deploy', name);
 const recoveryPointSeconds = 5;
 const kills = Number(process.env.DRILL_KILLS ?? 1);
 const loadSeconds = Number(process.env.DRILL_LOAD_SECONDS ?? 6);
+/** Clients creating at once (DRILL_CLIENTS; make bench's create load runs 50 connections). */
+const clients = Number(process.env.DRILL_CLIENTS ?? 4);
 
 function litestreamBinary(): string | undefined {
   try {
@@ -185,7 +187,7 @@ for (let round = 1; round <= kills; round++) {
     let killedAt = 0;
     try {
       const cookie = await writer(board.url, `drill ${round}`);
-      const load = createLoad(board.url, cookie, await imageFixture({ width: 200, height: 150 }), 4);
+      const load = createLoad(board.url, cookie, await imageFixture({ width: 200, height: 150 }), clients);
       await new Promise((resolve) => setTimeout(resolve, loadSeconds * 1000));
       // The machine dies: everything on it at once.
       killedAt = Date.now();
