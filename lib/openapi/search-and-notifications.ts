@@ -1,3 +1,4 @@
+import { maxQueryLength, maxQueryTerms } from '../search/query.ts';
 import {
   arrayOf,
   field,
@@ -49,16 +50,17 @@ export const finding: Area = {
       id: 'search',
       summary: 'Live entries holding every word of q, newest first, 20 a page',
       description:
-        'q is taken literally (a pair of double quotes makes a phrase); a word of 3+ characters finds the compounds that contain it, words of 1–2 characters match whole words.',
+        'q is taken literally (a pair of double quotes makes a phrase); a word of 3+ characters finds the compounds that contain it, words of 1–2 characters match whole words. ' +
+        "The match runs on the machine's search threads: when their line is full, 503 search.busy with Retry-After (seconds).",
       query: {
         q: requiredField(
-          'what to look for, 1–200 characters, not only whitespace',
-          string(undefined, { minLength: 1, maxLength: 200 }),
+          `what to look for, 1–${maxQueryLength} characters, not only whitespace, at most ${maxQueryTerms} words (a phrase in quotes counts as one)`,
+          string(undefined, { minLength: 1, maxLength: maxQueryLength }),
         ),
         user: field("a username: search that author's entries only"),
       },
       ok: json('the matching entries, each with latest', arrayOf(ref('EntryWithLatest'), 20)),
-      errors: { 400: ['input.invalid'], 404: ['user.not_found'] },
+      errors: { 400: ['input.invalid'], 404: ['user.not_found'], 503: ['search.busy'] },
     },
     'GET /api/user/notifications/unread': {
       id: 'unreadNotifications',
