@@ -6,12 +6,13 @@ import { basePort, dataRoot, rssEachMb, spawnBoard, stop } from './harness.ts';
 import { benchPassword, benchUsername, seedBoard } from './seed.ts';
 
 /**
- * Resident memory (RSS) of the server's processes, the figures docs/SCALING.md "Memory" holds: a
- * board of 3 users and 30 entries and one of 100,000 entries (bench/seed.ts, 10,000 users), each
- * with BOARD_WORKERS=1 and 2, read at three moments: at rest once the ASN tables are loaded;
- * after reads that fill the response caches (every feed page, 2,000 threads, 500 user feeds, 200
- * entry pages); after 4 logins (scrypt's 128 MiB per hash). Prints a Markdown table.
- * `BENCH_MEMORY_SIZES=30,100000` chooses the boards (entries; the smallest gets 3 users).
+ * `make bench-memory`: resident memory (RSS, MiB) of the server's processes, the figures
+ * docs/SCALING.md "Memory" holds: a board of 3 users and 30 entries and one of 100,000 entries
+ * (bench/seed.ts, 10,000 users), each with BOARD_WORKERS=1 and 2, read at three moments: at rest
+ * once the ASN tables are loaded; after reads that fill the response caches (every feed page,
+ * 2,000 threads, 500 user feeds, 200 entry pages); after 4 logins (scrypt's 128 MiB per hash).
+ * Prints a Markdown table. `BENCH_MEMORY_SIZES=30,100000` chooses the boards (entries; the
+ * smallest gets 3 users).
  */
 const sizes = (process.env.BENCH_MEMORY_SIZES ?? '30,100000').split(',').map(Number);
 const concurrency = 16;
@@ -93,12 +94,12 @@ async function logins(url: string, users: number): Promise<void> {
 }
 
 const settle = () => new Promise((r) => setTimeout(r, 3000));
-const mb = (values: number[]) => values.map((v) => v.toFixed(0)).join(', ');
+const mib = (values: number[]) => values.map((v) => v.toFixed(0)).join(', ');
 
 async function main(): Promise<void> {
   const lines = [
     `${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC, ${cpus().length} cores (${cpus()[0]?.model.trim()}), ` +
-      `${(totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}. RSS in MB: one process, or the primary then each worker.`,
+      `${(totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}. RSS in MiB: one process, or the primary then each worker.`,
     '',
     '| board | BOARD_WORKERS | at rest | after reads | after 4 logins | load average (1 min) |',
     '|---|---:|---:|---:|---:|---:|',
@@ -122,7 +123,7 @@ async function main(): Promise<void> {
         const login = rssEachMb(server.proc.pid!);
         const board = `${entries.toLocaleString('en')} entries, ${users.toLocaleString('en')} users`;
         lines.push(
-          `| ${board} | ${workers} | ${mb(rest)} | ${mb(read)} | ${mb(login)} | ${loadavg()[0]!.toFixed(1)} |`,
+          `| ${board} | ${workers} | ${mib(rest)} | ${mib(read)} | ${mib(login)} | ${loadavg()[0]!.toFixed(1)} |`,
         );
         console.error(lines.at(-1));
       } finally {

@@ -80,7 +80,10 @@ test('every relative link in the documents reaches a file, and every #anchor a h
   assert.deepEqual(broken, []);
 });
 
-/** Files that cite sections: the code, tests, tools, deploy files and the current documents (not bench/'s dated history). */
+/**
+ * Files that cite sections: the code, tests, tools, deploy files and the current documents (not
+ * bench/'s dated history).
+ */
 function citingFiles(dir = ''): string[] {
   const skip = new Set(['node_modules', '.node', '.git', 'data', 'fixtures', 'screenshots', 'bench']);
   const out: string[] = [];
@@ -95,7 +98,10 @@ function citingFiles(dir = ''): string[] {
   return out;
 }
 
-/** Section names a file can be cited by: its headings, and the labels of its lists and paragraphs ("- Log:", "Uploads and images"). */
+/**
+ * Section names a file can be cited by: its headings, and the labels of its lists and paragraphs
+ * ("- Log:", "Uploads and images").
+ */
 function sections(file: string): string[] {
   const lines = readFileSync(join(root, file), 'utf8')
     .replace(/^```[\s\S]*?^```/gm, '')
