@@ -6,9 +6,10 @@ import { fieldMessages } from '../messages.ts';
 import { maxQueryLength, searchExpression } from '../search/query.ts';
 import { searchEntries } from '../search/search.ts';
 import { findUserByName } from '../accounts/users.ts';
+import { arrayOf, field, json, ref, requiredField, string, type Operation } from '../openapi/kit.ts';
 
 /** GET /api/search/{page}?q=…&user=…: served from the response cache (lib/http/response-cache.ts). */
-export function search(ctx: Ctx) {
+export function search(ctx: Ctx<'page'>) {
   const page = integerParam(ctx.params.page, 'page', 0, maxFeedPage);
   const { db } = ctx.app;
   const username = ctx.url.searchParams.get('user') ?? '';
@@ -22,3 +23,18 @@ export function search(ctx: Ctx) {
     searchEntries(db, expression, author?.uid, page),
   );
 }
+search.doc = {
+  id: 'search',
+  summary: 'Live entries holding every word of q, newest first, 20 a page',
+  description:
+    'q is taken literally (a pair of double quotes makes a phrase); a word of 3+ characters finds the compounds that contain it, words of 1–2 characters match whole words.',
+  query: {
+    q: requiredField(
+      'what to look for, 1–200 characters, not only whitespace',
+      string(undefined, { minLength: 1, maxLength: 200 }),
+    ),
+    user: field("a username: search that author's entries only"),
+  },
+  ok: json('the matching entries, each with latest', arrayOf(ref('EntryWithLatest'), 20)),
+  errors: { 400: ['input.invalid'], 404: ['user.not_found'] },
+} satisfies Operation;
