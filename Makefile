@@ -72,13 +72,18 @@ outdated: deps
 # Benchmarks (not part of make test): seeds boards of 10k, 100k and 1M entries, writes bench/results.md;
 # then search, the share pages and creates with the search index at 1M (bench/search-results.md).
 # Needs wrk (the Debian package; installed with apt-get when missing).
-.PHONY: bench bench-search bench-10m
+.PHONY: bench bench-search bench-search-attack bench-10m
 bench: deps
 	node --import tsx bench/run.ts
 	node --import tsx bench/search.ts
 
 bench-search: deps
 	node --import tsx bench/search.ts
+
+# Not in CI: costly searches against honest feed reads and ordinary searches at 1M entries (issue 28; BENCH_ATTACK_SIZE, BENCH_ATTACK_WORKERS,
+# BENCH_ATTACK_SECONDS, BENCH_BEFORE=<checkout> for another version's server), writes its section of bench/search-results.md.
+bench-search-attack: deps
+	node --import tsx bench/search-attack.ts
 
 # Not in CI: 1M and 10M entries (about 10 GB of disk; seeding 10M with the search index takes well over ten minutes), writes bench/results-10m.md.
 # BENCH_10M_SEED_ONLY=1 only seeds, BENCH_10M_REUSE=1 measures the boards seeded before (bench/ten-million.ts).

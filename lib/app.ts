@@ -20,6 +20,7 @@ import type { PreviewOptions } from './preview/queue.ts';
 import { boardRateRules, createLimitStore, createRateLimiter, scaledLimit } from './limits/rate-limit.ts';
 import { routes } from './routes.ts';
 import type { BackfillOptions } from './search/backfill.ts';
+import { startSearchThreads, type SearchThreadOptions } from './search/threads.ts';
 import type { Services } from './services.ts';
 import { openTorExitList } from './limits/tor.ts';
 import { clusterBatchWindowMs } from './db/write-batch.ts';
@@ -42,6 +43,8 @@ export interface AppOptions {
   accountRemoval?: RemovalOptions;
   /** The search index's backfill of older entries (tests pause it or shrink its batches). */
   searchBackfill?: BackfillOptions;
+  /** The search threads (tests hold their jobs). */
+  searchThreads?: SearchThreadOptions;
   /**
    * A cluster worker (lib/process/cluster/worker.ts): no once-jobs here (the primary runs them) but the
    * link that wakes them there; no checkpoint thread; metrics labelled with the worker's number.
@@ -84,6 +87,7 @@ export function createApp(config: Config, options: AppOptions = {}): App {
     log,
     asn: openAsnDb(config.asnDb),
     impressions: new ImpressionTally(),
+    searchThreads: startSearchThreads(db.raw.name, options.searchThreads),
   };
   services.impressions.maxVisitorsPerAddress =
     config.limitsFactor === 0 ? Infinity : scaledLimit(services.impressions.maxVisitorsPerAddress, config.limitsFactor);
@@ -137,6 +141,7 @@ export function createApp(config: Config, options: AppOptions = {}): App {
       // batch in progress commits, the rest waits for the next start; previews: fetches in flight
       // are aborted, their jobs stay queued; notifications not yet sent are dropped.
       await jobs?.stop();
+      await services.searchThreads.close(); // their read-only connections close before the database's last one
       stopImpressions(); // writes the last counts: before the database closes
       services.asn.close();
       await services.db.close();

@@ -1,3 +1,5 @@
+import { maxQueryTerms } from './search/query.ts';
+
 /** German messages for every error code the API answers (docs/API.md "Errors"). */
 export const messages = {
   'api.not_found': 'Diese Adresse gibt es nicht.',
@@ -36,6 +38,7 @@ export const messages = {
   'rate.limited': 'Zu viele Anfragen. Bitte warte einen Moment.',
   'rate.new_account': 'Neue Konten können in den ersten 10 Minuten keine Links oder Bilder posten.',
   'auth.busy': 'Der Server ist gerade ausgelastet. Bitte versuche es in ein paar Sekunden noch einmal.',
+  'search.busy': 'Die Suche ist gerade ausgelastet. Bitte versuche es in ein paar Sekunden noch einmal.',
   internal: 'Interner Fehler. Bitte versuche es später noch einmal.',
 } as const satisfies Record<string, string>;
 
@@ -62,6 +65,7 @@ export const fieldMessages = {
   muteSelf: 'Du kannst dich nicht selbst stummschalten.',
   muteLimit: 'Du kannst höchstens 1000 Konten stummschalten.',
   searchQuery: 'Bitte einen Suchbegriff mit 1 bis 200 Zeichen eingeben.',
+  searchTerms: `Bitte höchstens ${maxQueryTerms} Suchwörter eingeben; eine Wortfolge in Anführungszeichen zählt als eines.`,
   altLong: 'Die Bildbeschreibung darf höchstens 300 Zeichen lang sein.',
 } as const;
 

@@ -169,7 +169,7 @@ export function openDb(path: string, options: OpenOptions = {}): Db {
 }
 
 /** How long a statement waits for another connection's lock before it fails with SQLITE_BUSY (a 500). */
-const busyTimeoutMs = 5000;
+export const busyTimeoutMs = 5000;
 /** The longest pause between two tries for the write lock, in ms. */
 const maxLockPauseMs = 0.5;
 const sleeper = new Int32Array(new SharedArrayBuffer(4));

@@ -16,6 +16,16 @@ import { maxShortWord, searchableText, shortWordTerm } from './terms.ts';
 /** docs/API.md "GET /api/search/{page}": `q` is 1–200 characters. */
 export const maxQueryLength = 200;
 
+/**
+ * At most 10 terms in `q` (a phrase in quotes is one). Why: every term is ANDed into the match and
+ * adds its lists of the index to what one search reads, so work grows with the terms (20 common
+ * words took 0.2 s on a 200k board, issue 28), while people search with a few words; an entry
+ * holding more than ten given words is one quoted from, and its text in quotes finds it as one
+ * term. Why a 400 rather than dropping the rest: an answer must hold every term of q, and results
+ * for fewer terms than typed would look like matches that are not.
+ */
+export const maxQueryTerms = 10;
+
 /** The terms of q: phrases between balanced quote pairs, and the whitespace-separated words around them. */
 export function queryTerms(q: string): string[] {
   const text = searchableText(q);
@@ -67,10 +77,15 @@ function termExpression(term: string): string | undefined {
   return words.length ? words.join(' AND ') : undefined;
 }
 
-/** q as one FTS5 expression (every term ANDed), or '' when no term holds a letter, digit or 3 characters. */
-export function searchExpression(q: string): string {
-  return queryTerms(q)
+/** The terms (queryTerms) as one FTS5 expression (every term ANDed), or '' when no term holds a letter, digit or 3 characters. */
+export function termsExpression(terms: readonly string[]): string {
+  return terms
     .map(termExpression)
     .filter((e) => e !== undefined)
     .join(' AND ');
+}
+
+/** q as one FTS5 expression: termsExpression of its terms. */
+export function searchExpression(q: string): string {
+  return termsExpression(queryTerms(q));
 }

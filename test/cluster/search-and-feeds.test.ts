@@ -107,6 +107,38 @@ describe('two workers, one database: the search backfill, held media, search pag
     assert.equal(await board.workerOf(writer), '2', 'the writer stayed on worker 2');
   });
 
+  test("searches through both workers run on the machine's search slots, which the primary hands out: never more than two at once", async () => {
+    const clients = await Promise.all(
+      Array.from({ length: 6 }, (_, i) => board.clientOn(i % 2 ? '2' : '1', `192.0.2.${60 + i}`)),
+    );
+    const numbers = Array.from({ length: 24 }, (_, i) => 20_000 + 7 * i);
+    const answers = await Promise.all(
+      clients.map(async (client, c) => {
+        const pids: number[][] = [];
+        for (let i = c; i < numbers.length; i += clients.length) {
+          const answer = await client.get(`/api/search/0?q=altbestand%20${numbers[i]}`);
+          assert.equal(answer.status, 200, answer.text);
+          pids[i] = (answer.body as { pid: number }[]).map((e) => e.pid);
+        }
+        return pids;
+      }),
+    );
+    for (const [i, n] of numbers.entries())
+      assert.deepEqual(answers[i % clients.length]![i], [n + 1], `altbestand ${n}`);
+    const series = await board.scrape();
+    const searchesOn = (worker: string) =>
+      series.get(
+        `board_http_request_duration_seconds_count{route="/api/search/:page",method="GET",status="2xx",worker="${worker}"}`,
+      ) ?? 0;
+    assert.ok(searchesOn('1') >= 12 && searchesOn('2') >= 12, 'both workers searched');
+    const peak = series.get('board_machine_slots_peak{pool="search"}');
+    assert.ok(
+      peak !== undefined && peak >= 1 && peak <= 2,
+      `the primary handed out the search slots, at most two at once (peak ${peak})`,
+    );
+    assert.equal(series.get('board_machine_slots_running{pool="search"}'), 0);
+  });
+
   test('a deletion acknowledged by worker 2 moves the Atom feeds of worker 1 forward: If-Modified-Since gets 200 without the entry', async () => {
     const newest = (await writer.post('/api/entry/create', { content: 'Quittenbrot, gleich wieder weg' })).body
       .pid as number;

@@ -3,7 +3,8 @@ import { loadConfig, type Config } from '../../config.ts';
 import type { ReportNotice } from '../../moderation/operator-webhook.ts';
 import type { JobLink } from '../../jobs/once-jobs.ts';
 import { serveApp } from '../serve.ts';
-import { useSlots, type SlotPool } from '../../limits/machine-slots.ts';
+import type { Semaphore } from '../../limits/semaphore.ts';
+import { slotLimits, useSlots, type SlotPool } from '../../limits/machine-slots.ts';
 import { startupFailure } from '../startup-errors.ts';
 import type { MetricsMessage } from './metrics.ts';
 import { isSlotMessage, remoteSemaphore, type SlotMessage } from './slots-ipc.ts';
@@ -21,8 +22,9 @@ export const workerIndexVariable = 'BOARD_WORKER_INDEX';
  * One cluster worker: serves HTTP on its own socket of the shared port (`reusePort`: the kernel
  * hands it its share of the connections), with its own database connection, its own
  * response cache and its own impression counts. The once-jobs run in the primary; this process
- * wakes them over IPC, takes hashing and image slots from the primary, and stops gracefully on
- * SIGTERM (from the primary, or from systemd to the whole group) or when the primary is gone.
+ * wakes them over IPC, takes hashing, image and search slots from the primary, and stops
+ * gracefully on SIGTERM (from the primary, or from systemd to the whole group) or when the primary
+ * is gone.
  */
 export function runWorker(): void {
   const send = (message: WorkerMessage | SlotMessage | MetricsMessage) => {
@@ -30,7 +32,12 @@ export function runWorker(): void {
   };
   const grantListeners = new Map<SlotPool, (id: number) => void>();
   const remote = (pool: SlotPool) => remoteSemaphore(pool, send, (listener) => grantListeners.set(pool, listener));
-  useSlots({ hash: remote('hash'), image: remote('image') });
+  useSlots(
+    Object.fromEntries((Object.keys(slotLimits) as SlotPool[]).map((pool) => [pool, remote(pool)])) as Record<
+      SlotPool,
+      Semaphore
+    >,
+  );
 
   let config: Config;
   let app: App;
