@@ -41,7 +41,11 @@ export const pathParameters: Record<string, { description: string; schema: JsonS
   },
 };
 
-const { version } = createRequire(import.meta.url)('../../package.json') as { version: string };
+/** The board's version and licence, as package.json states them (the one place they are written). */
+const { version, license } = createRequire(import.meta.url)('../../package.json') as {
+  version: string;
+  license: string;
+};
 
 /** Builds the document of `routes` for a board served at `origin`. */
 export function buildOpenApiDocument(routes: readonly Route[], origin: string) {
@@ -63,8 +67,13 @@ export function buildOpenApiDocument(routes: readonly Route[], origin: string) {
         'A known path with another method answers 405 api.method_not_allowed with Allow; an unknown /api path 404 api.not_found; HEAD is answered wherever GET is.',
         'A non-GET request with a foreign Origin header answers 403 csrf.bad_origin. The session is the cookie `session` that login sets.',
       ].join('\n\n'),
+      // npm's UNLICENSED (no licence is granted) is on no SPDX list: it becomes the SPDX expression for
+      // a licence stated elsewhere (LicenseRef-, here package.json); any other value is an SPDX expression.
+      license: { name: license, identifier: license === 'UNLICENSED' ? `LicenseRef-${license}` : license },
     },
     servers: [{ url: origin }],
+    // Needs a session unless an operation says otherwise: every public one says `security: []`.
+    security: [{ session: [] }],
     tags: [...tags].map(({ name, description }) => ({ name, description })),
     paths,
     components: {
@@ -93,7 +102,7 @@ function operationObject(route: Route, operation: Operation) {
     summary: operation.summary,
     ...(notes.length ? { description: notes.join(' ') } : {}),
     tags: [route.tag.name],
-    ...(route.auth || route.mod ? { security: [{ session: [] }] } : {}),
+    security: route.auth || route.mod ? [{ session: [] }] : [],
     ...parametersOf(route, operation),
     ...(operation.fields ? { requestBody: requestBodyOf(operation.fields) } : {}),
     responses: responsesOf(route, operation),

@@ -40,7 +40,7 @@ function validator(): Ajv2020 {
   ajv = new Ajv({ strict: true, allErrors: true });
   addFormats(ajv);
   // The document's own members are not schema keywords; the schemas inside are found by JSON pointer.
-  ajv.addVocabulary(['openapi', 'info', 'servers', 'tags', 'paths', 'components']);
+  ajv.addVocabulary(['openapi', 'info', 'servers', 'security', 'tags', 'paths', 'components']);
   ajv.addSchema(openApiDocument(), 'openapi.json');
   return ajv;
 }
