@@ -79,7 +79,7 @@ audit: deps
 outdated: deps
 	@npm outdated || true
 
-# The disaster-recovery drill (test/drill/, docs/DISASTER-RECOVERY.md) five times over: sshd as the
+# The disaster-recovery drill (test/drill/, docs/OPERATIONS.md "Disaster recovery") five times over: sshd as the
 # replica, Litestream and the media sync, a SIGKILL, a restore; it prints the recovery point's
 # median and worst over the kills. CI runs it after make test. Needs openssh-server and rsync.
 .PHONY: drill
@@ -90,7 +90,7 @@ drill: deps
 # Benchmarks (not part of make test): seeds boards of 10k, 100k and 1M entries, writes bench/results.md;
 # then search, the share pages and creates with the search index at 1M (bench/search-results.md).
 # Needs wrk (the Debian package; installed with apt-get when missing).
-# The recovery time at 1M entries (docs/DISASTER-RECOVERY.md): seed, replicate, delete, restore, start.
+# The recovery time at 1M entries (docs/OPERATIONS.md "Disaster recovery"): seed, replicate, delete, restore, start.
 .PHONY: bench-restore
 bench-restore: deps
 	node --import tsx bench/restore.ts

@@ -10,7 +10,7 @@ import { startServerProcess } from '../test/resilience/child-server.ts';
 import { seedBoard } from './seed.ts';
 
 /*
- * `make bench-restore`: the recovery time of docs/DISASTER-RECOVERY.md on a big board. Seeds
+ * `make bench-restore`: the recovery time of docs/OPERATIONS.md "Disaster recovery" on a big board. Seeds
  * BENCH_RESTORE_ENTRIES entries (default 1,000,000; no media), lets Litestream 0.3.13 replicate it
  * to Debian's sshd on 127.0.0.1 as deploy/litestream.yml says (the first snapshot), deletes the
  * data folder, runs deploy/board-replica-restore (Litestream's restore, the media rsync,

@@ -101,7 +101,7 @@ the problem names the entry. Never opens the live database. Prints one summary l
 
 --data  checks the board in BOARD_DATA instead of a file: board.db (the same checks, read-only)
         and every media file it refers to in BOARD_DATA/media. After a restore from the replica
-        (docs/DISASTER-RECOVERY.md), or any time: safe while the server runs.`,
+        (docs/OPERATIONS.md "Disaster recovery"), or any time: safe while the server runs.`,
   needsBoard: false,
   options: { data: { type: 'boolean' } },
   args: [0, 1],

@@ -11,7 +11,7 @@ import { startServerProcess, type ChildServer } from '../resilience/child-server
 import { missingTools, startSftpTarget, stopChild, type SftpTarget } from './sftp-target.ts';
 
 /*
- * The disaster-recovery drill (issue 33; docs/DISASTER-RECOVERY.md): the board under
+ * The disaster-recovery drill (issue 33; docs/OPERATIONS.md "Disaster recovery"): the board under
  * a create load with Litestream and the media sync running as deploy/ configures them, an SFTP
  * target of Debian's sshd; then the machine "dies": the board, Litestream and the media sync are
  * killed with SIGKILL at once and the data folder is deleted. deploy/board-replica-restore brings
@@ -23,7 +23,7 @@ import { missingTools, startSftpTarget, stopChild, type SftpTarget } from './sft
  */
 const projectRoot = fileURLToPath(new URL('../..', import.meta.url));
 const deploy = (name: string) => join(projectRoot, 'deploy', name);
-/** The recovery point docs/DISASTER-RECOVERY.md promises: writes acknowledged longer ago than this are in the replica. */
+/** The recovery point docs/OPERATIONS.md "Disaster recovery" promises: writes acknowledged longer ago than this are in the replica. */
 const recoveryPointSeconds = 5;
 const kills = Number(process.env.DRILL_KILLS ?? 1);
 const loadSeconds = Number(process.env.DRILL_LOAD_SECONDS ?? 6);
@@ -205,7 +205,7 @@ for (let round = 1; round <= kills; round++) {
         BOARD_ADMIN: join(projectRoot, 'bin', 'board-admin'),
       };
       // The documented commands: the restore, and once more with --set-aside-cut-short when it says
-      // the loss cut the newest change file short (docs/DISASTER-RECOVERY.md).
+      // the loss cut the newest change file short (docs/OPERATIONS.md "Disaster recovery").
       let restore = await run(deploy('board-replica-restore'), [], restoreEnv);
       if (restore.code !== 0 && restore.output.includes('--set-aside-cut-short')) {
         const again = await run(deploy('board-replica-restore'), ['--set-aside-cut-short'], restoreEnv);
