@@ -3,6 +3,7 @@ import type { JobDeps } from '../services.ts';
 import { removeMedia } from '../media/files.ts';
 import { createPreviewClient, PreviewFetchError, type PreviewClient, type Resolver } from './client.ts';
 import { createDnsResolver, type DnsOptions } from './dns.ts';
+import { PreviewBlockedError } from './guard.ts';
 import { fetchPreview, fetchThumbnail } from './fetch.ts';
 import {
   claimPreviewJob,
@@ -17,6 +18,7 @@ import {
   savePreviewFailure,
   type ClaimedJob,
 } from './store.ts';
+import { logFailure } from '../log.ts';
 
 /** Knobs for tests; production uses the defaults. */
 export interface PreviewOptions {
@@ -98,10 +100,13 @@ export async function runPreviewJob(worker: PreviewWorker, job: ClaimedJob, sign
         deferPreviewJob(db, job.url, clock.now() + localTimeoutRetrySeconds);
         return 'deferred';
       }
-      log(`preview ${job.url}: ${(err as Error).message}`);
+      // A site that fails or is refused is an outcome, not a fault of ours: its reason is enough.
+      if (err instanceof PreviewFetchError || err instanceof PreviewBlockedError)
+        log(`preview ${job.url}: ${err.message}`);
+      else logFailure(log, `preview ${job.url}`, err);
       savePreviewFailure(db, job.url, clock.now());
     } catch (dbErr) {
-      log(`preview ${job.url}: cannot record the outcome: ${(dbErr as Error).message}`);
+      logFailure(log, `preview ${job.url}: cannot record the outcome`, dbErr);
     }
     return 'failed';
   }
@@ -134,7 +139,7 @@ export function startPreviewQueue(app: PreviewDeps, options: PreviewOptions = {}
       try {
         job = claimPreviewJob(app.db, app.clock.now());
       } catch (err) {
-        app.log(`preview queue: ${(err as Error).message}`);
+        logFailure(app.log, 'preview queue', err);
         return;
       }
       if (!job) return;
@@ -159,7 +164,7 @@ export function startPreviewQueue(app: PreviewDeps, options: PreviewOptions = {}
       queueStalePreviews(app.db, now);
       void removeMedia(app.config, removeUnusedPreviews(app.db, now));
     } catch (err) {
-      app.log(`preview sweep failed: ${(err as Error).message}`);
+      logFailure(app.log, 'preview sweep failed', err);
     }
     pump();
   };
@@ -203,7 +208,7 @@ export function requestPreview(app: JobDeps & { previews?: Pick<PreviewQueue, 'w
   try {
     if (queuePreviewIfDue(app.db, link, app.clock.now())) app.previews.wake();
   } catch (err) {
-    app.log(`preview queue: ${(err as Error).message}`);
+    logFailure(app.log, 'preview queue', err);
   }
 }
 

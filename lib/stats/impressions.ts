@@ -4,6 +4,7 @@ import { dailySecret, utcDay } from './daily-secret.ts';
 import type { Db } from '../db/db.ts';
 import { rateLimitSubject } from '../ip/address.ts';
 import type { JobDeps } from '../services.ts';
+import { logFailure } from '../log.ts';
 
 /**
  * Page impressions and daily visitors, counted in memory and written in one small transaction
@@ -95,7 +96,7 @@ export function countImpression(app: ImpressionDeps, ip: string, userAgent: stri
   try {
     if (tally.today?.day !== day) tally.today = openDay(app.db, day, tally.pending.get(day));
   } catch (err) {
-    app.log(`statistics: cannot open day ${day}: ${(err as Error).message}`);
+    logFailure(app.log, `statistics: cannot open day ${day}`, err);
     return;
   }
   const counts = pendingDay(tally, day);
@@ -269,7 +270,7 @@ export function startStatisticsSweep(app: JobDeps): () => void {
       app.db.tx(() => sweepFinishedDays(app.db, day));
       sweptFor = day;
     } catch (err) {
-      app.log(`statistics: day sweep failed, tried again in a minute: ${(err as Error).message}`);
+      logFailure(app.log, 'statistics: day sweep failed, tried again in a minute', err);
     }
   };
   const first = setImmediate(sweep);
@@ -296,13 +297,13 @@ export function startImpressionFlush(app: ImpressionDeps): () => void {
     try {
       flushImpressions(app);
     } catch (err) {
-      app.log(`statistics: flush failed, counts kept for the next try: ${(err as Error).message}`);
+      logFailure(app.log, 'statistics: flush failed, counts kept for the next try', err);
     }
   };
   try {
     resumeToday(app);
   } catch (err) {
-    app.log(`statistics: cannot load today's visitors: ${(err as Error).message}`);
+    logFailure(app.log, "statistics: cannot load today's visitors", err);
   }
   const timer = setInterval(flush, flushIntervalMs);
   timer.unref();
