@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { rmSync } from 'node:fs';
 import { openDb } from '../lib/db/db.ts';
-import { latestMaxDepth } from '../lib/entries/latest.ts';
+import { latestMaxDepth } from '../lib/limits/product.ts';
 import { hashPassword } from '../lib/accounts/passwords.ts';
 import { entryLink } from '../lib/preview/links.ts';
 import { indexEntry } from '../lib/search/index.ts';

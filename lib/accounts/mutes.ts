@@ -1,13 +1,11 @@
 import { noticesChanged } from '../atom/changes.ts';
 import type { Db } from '../db/db.ts';
+import { maxMutes } from '../limits/product.ts';
 
 /**
  * Mutes: a reader hides another account's entries for themselves. The muted account is never
  * told: no answer but the reader's own mute list shows a mute.
  */
-
-/** Why a bound: the front end filters with the whole list on every page, so it must stay small. */
-export const maxMutes = 1000;
 
 export interface MutedAccount {
   uid: number;

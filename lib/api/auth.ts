@@ -6,6 +6,13 @@ import { ApiError, invalidField } from '../http/errors.ts';
 import { codePoints, textField } from '../http/fields.ts';
 import { checkLoginAllowed, recordFailedLogin, type LoginAttempt } from '../limits/login-limits.ts';
 import { fieldMessages } from '../messages.ts';
+import {
+  defaultLoginSeconds,
+  maxLoginSeconds,
+  maxPasswordLength,
+  minLoginSeconds,
+  minPasswordLength,
+} from '../limits/product.ts';
 import { bannedMessage } from '../moderation/accounts.ts';
 import { activeBanUntil } from '../moderation/bans.ts';
 import { dummyHash, hashQueueBound } from '../accounts/passwords.ts';
@@ -23,11 +30,6 @@ import {
 } from '../accounts/users.ts';
 
 const day = 86_400;
-const year = 365 * day;
-const minTimeout = 60; // the form offers 1 hour and up; below a minute a session is useless
-/** Passwords have at least 10 characters (code points): docs/API.md "POST /api/auth/newuser". */
-export const minPasswordLength = 10;
-const maxPassword = 1024; // bounds the work one request can ask of the hasher
 
 /** POST /api/auth/login */
 export async function login(ctx: Ctx) {
@@ -179,9 +181,9 @@ export function isSecure(ctx: Ctx): boolean {
 
 /** Login `timeout`: whole seconds from a minute to a year, one day when absent. */
 function parseTimeout(raw: string | undefined): number {
-  if (raw === undefined || raw === '') return day;
+  if (raw === undefined || raw === '') return defaultLoginSeconds;
   const value = /^\d{1,9}$/.test(raw) ? Number(raw) : NaN;
-  if (!(value >= minTimeout && value <= year)) {
+  if (!(value >= minLoginSeconds && value <= maxLoginSeconds)) {
     throw invalidField('timeout', fieldMessages.loginTimeout);
   }
   return value;
@@ -204,6 +206,6 @@ export function newPassword(form: Form): string {
 function checkPassword(password: string): string | undefined {
   const length = codePoints(password);
   if (length < minPasswordLength) return fieldMessages.passwordShort;
-  if (length > maxPassword) return fieldMessages.passwordLong;
+  if (length > maxPasswordLength) return fieldMessages.passwordLong;
   return undefined;
 }

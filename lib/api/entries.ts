@@ -7,10 +7,9 @@ import {
   findEntry,
   findLiveEntry,
   isRecentDuplicate,
-  maxReplyDepth,
   softDeleteEntry,
 } from '../entries/entries.ts';
-import { maxFeedPage, readFeedPage, readThread, readUserFeedPage } from '../entries/reads.ts';
+import { readFeedPage, readThread, readUserFeedPage } from '../entries/reads.ts';
 import type { Form } from '../http/body.ts';
 import { created, requireUser, type Ctx } from '../http/context.ts';
 import { ApiError, invalidField } from '../http/errors.ts';
@@ -20,10 +19,8 @@ import { fieldMessages } from '../messages.ts';
 import { entryLink } from '../preview/links.ts';
 import { requestPreview } from '../preview/queue.ts';
 import { findUserByName } from '../accounts/users.ts';
-import { checkNewAccountBrake } from '../limits/write-limits.ts';
-
-/** Entry text is at most 1000 characters (code points): docs/API.md "POST /api/entry/create". */
-const maxContentLength = 1000;
+import { accountStanding, refuseLinksWhileNew } from '../limits/new-accounts.ts';
+import { maxAltLength, maxContentLength, maxFeedPage, maxReplyDepth } from '../limits/product.ts';
 
 /** Text as stored: line breaks unified, control characters other than tab and newline dropped, bidi controls too, trimmed. */
 function cleanContent(raw: string): string {
@@ -33,9 +30,6 @@ function cleanContent(raw: string): string {
 function checkContentLength(content: string): void {
   if (codePoints(content) > maxContentLength) throw new ApiError(400, 'entry.too_long', { field: 'content' });
 }
-
-/** An image description is at most 300 characters (code points): enough for a sentence or two, as screen readers read it at once. */
-const maxAltLength = 300;
 
 /**
  * The optional `alt` field (docs/API.md "POST /api/entry/create"): one line (control characters
@@ -82,7 +76,7 @@ export async function create(ctx: Ctx) {
   // A description without an image describes nothing: it is not stored.
   const alt = file ? (altField(form) ?? '') : '';
   const link = entryLink(content);
-  if (link || file) checkNewAccountBrake(db, me.uid, config, clock.now());
+  if (link || file) refuseLinksWhileNew(accountStanding(me.account_created_at, config, clock.now()));
 
   let filepath = '';
   if (file) {
@@ -135,7 +129,8 @@ export async function edit(ctx: Ctx) {
   const alt = entry.filepath ? (newAlt ?? entry.alt) : '';
   const link = entryLink(content);
   // A new account may not add a link by editing either.
-  if (link && link !== entry.link) checkNewAccountBrake(ctx.app.db, me.uid, ctx.app.config, ctx.app.clock.now());
+  if (link && link !== entry.link)
+    refuseLinksWhileNew(accountStanding(me.account_created_at, ctx.app.config, ctx.app.clock.now()));
   editEntry(ctx.app.db, pid, content, link, ctx.app.clock.now(), alt);
   requestPreview(ctx.app, link); // an edit re-triggers the preview fetch (docs/API.md "Link previews")
   return { pid, content, ...(alt ? { alt } : {}) };

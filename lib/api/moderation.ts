@@ -5,12 +5,13 @@ import { ApiError, invalidField } from '../http/errors.ts';
 import { integerParam } from '../http/fields.ts';
 import { removeMedia } from '../media/files.ts';
 import { fieldMessages } from '../messages.ts';
-import { banUser, maxBanDays, removeAvatarOf, unbanUser } from '../moderation/accounts.ts';
+import { maxBanDays, maxModlogPage, maxQueuePage } from '../limits/product.ts';
+import { banUser, removeAvatarOf, unbanUser } from '../moderation/accounts.ts';
 import { permanentBan } from '../moderation/bans.ts';
 import { dismissReports, removeEntry, restoreEntry } from '../moderation/entries.ts';
 import { moderationReason } from '../moderation/reasons.ts';
-import { maxModlogPage, readPublicModlog } from '../moderation/modlog.ts';
-import { countEntriesWithOpenReports, countOpenReports, maxQueuePage, readReportQueue } from '../moderation/reports.ts';
+import { readPublicModlog } from '../moderation/modlog.ts';
+import { countEntriesWithOpenReports, countOpenReports, readReportQueue } from '../moderation/reports.ts';
 import { findUserByName, moderatorRole } from '../accounts/users.ts';
 
 /**

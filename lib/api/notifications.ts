@@ -1,7 +1,7 @@
 import { requireUser, type Ctx } from '../http/context.ts';
 import { integerParam, textField } from '../http/fields.ts';
 import { createFeedToken, endFeedToken } from '../notifications/feed-tokens.ts';
-import { maxFeedPage } from '../entries/reads.ts';
+import { maxFeedPage } from '../limits/product.ts';
 import { countUnread, markRead, readNotifications } from '../notifications/notifications.ts';
 
 /** GET /api/user/notifications/{page}: 20 a page, newest first, each with its Entry. */

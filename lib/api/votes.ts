@@ -3,6 +3,7 @@ import { requireUser, type Ctx } from '../http/context.ts';
 import { ApiError, invalidField } from '../http/errors.ts';
 import { integerParam, textField } from '../http/fields.ts';
 import { fieldMessages } from '../messages.ts';
+import { maxBulkPids } from '../limits/product.ts';
 import { castVote, findTallies, findTally, type VoteMode } from '../entries/votes.ts';
 
 /** GET /api/entry/{pid}/votes: also for a deleted entry; `selected` is none without a session. */
@@ -12,9 +13,6 @@ export function votes(ctx: Ctx) {
   if (!tally) throw new ApiError(404, 'entry.not_found');
   return tally;
 }
-
-/** A page shows up to 100 entries (feed 20 + their latest 20, thread up to 100 replies): one request, not one per entry. */
-const maxBulkPids = 100;
 
 /**
  * GET /api/entry/votes?pids=1,2,3 (extension): the tallies of many entries, in the order asked,

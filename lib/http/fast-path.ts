@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { performance } from 'node:perf_hooks';
-import { maxFeedPage } from '../entries/reads.ts';
+import { maxFeedPage } from '../limits/product.ts';
 import type { HitLines } from './hit-lines.ts';
 import type { Route } from './route.ts';
 import type { Services } from '../services.ts';

@@ -3,19 +3,8 @@ import type { Metadata, Sharp } from 'sharp';
 import { ApiError } from '../http/errors.ts';
 import { mediaFormats, type MediaExtension } from './files.ts';
 import { slots } from '../limits/machine-slots.ts';
+import { avatarSize, maxGifFrames, maxGifPixels, maxImageEdge, maxImagePixels } from '../limits/product.ts';
 
-/** Decompression-bomb guard: a larger image is refused before it is decoded. */
-export const maxInputPixels = 50_000_000;
-
-/**
- * Animated GIFs (docs/API.md "Uploads and images"): at most 300 frames and 20 megapixels of frames
- * in all, refused before the frames are decoded. Why: a 1,000-frame GIF cost seconds of CPU per
- * upload and held the image slots avatars and thumbnails share. An honest animation fits: 300
- * frames are 30 s at 10 frames a second, and 20 megapixels hold 150 frames of 480×270 or 40 of
- * 720×690; a longer clip belongs in a video link.
- */
-export const maxGifFrames = 300;
-export const maxGifPixels = 20_000_000;
 /** sharp's format name → the extension the board stores it under (lib/media/files.ts has the list). */
 const extensions = new Map(
   Object.entries(mediaFormats).map(([extension, format]) => [format.sharp as string, extension as MediaExtension]),
@@ -41,7 +30,7 @@ async function inspect(data: Buffer): Promise<{ format: string; pages: number }>
   if (!meta.format || !extensions.has(meta.format)) throw new ApiError(400, 'upload.bad_type');
   const pages = meta.pages ?? 1;
   const pixels = (meta.width ?? 0) * (meta.pageHeight ?? meta.height ?? 0) * pages;
-  if (pixels > maxInputPixels) throw new ApiError(413, 'upload.too_large');
+  if (pixels > maxImagePixels) throw new ApiError(413, 'upload.too_large');
   if (meta.format === 'gif' && (pages > maxGifFrames || pixels > maxGifPixels))
     throw new ApiError(413, 'upload.too_large');
   return { format: meta.format, pages };
@@ -57,26 +46,30 @@ async function render(pipeline: Sharp): Promise<Buffer> {
 }
 
 function open(data: Buffer, format: string, pages: number): Sharp {
-  return sharp(data, { limitInputPixels: maxInputPixels, animated: format === 'gif' && pages > 1 });
+  return sharp(data, { limitInputPixels: maxImagePixels, animated: format === 'gif' && pages > 1 });
 }
 
 /**
- * An entry image: at most 1024 px on the longer side, never enlarged, orientation applied,
+ * An entry image: at most maxImageEdge pixels on the longer side, never enlarged, orientation applied,
  * all metadata (EXIF, GPS) dropped, format kept, animated GIFs kept animated.
  */
 export function processEntryImage(data: Buffer): Promise<ProcessedImage> {
   return slots.image(async () => {
     const { format, pages } = await inspect(data);
-    const pipeline = open(data, format, pages).rotate().resize(1024, 1024, { fit: 'inside', withoutEnlargement: true });
+    const pipeline = open(data, format, pages)
+      .rotate()
+      .resize(maxImageEdge, maxImageEdge, { fit: 'inside', withoutEnlargement: true });
     return { data: await render(pipeline), extension: extensions.get(format)! };
   });
 }
 
-/** An avatar: centre-cropped to exactly 256×256, metadata dropped, format kept. */
+/** An avatar: centre-cropped to exactly avatarSize × avatarSize pixels, metadata dropped, format kept. */
 export function processAvatar(data: Buffer): Promise<ProcessedImage> {
   return slots.image(async () => {
     const { format, pages } = await inspect(data);
-    const pipeline = open(data, format, pages).rotate().resize(256, 256, { fit: 'cover', position: 'centre' });
+    const pipeline = open(data, format, pages)
+      .rotate()
+      .resize(avatarSize, avatarSize, { fit: 'cover', position: 'centre' });
     return { data: await render(pipeline), extension: extensions.get(format)! };
   });
 }
@@ -92,16 +85,16 @@ export const sharpImages: Images = { entry: processEntryImage, avatar: processAv
 /**
  * A link preview's thumbnail from an image fetched off another site: the first frame, orientation
  * applied, fit inside 320×320 and never enlarged, transparency on white, JPEG without metadata.
- * Throws on anything sharp cannot read or that has more than maxInputPixels.
+ * Throws on anything sharp cannot read or that has more than maxImagePixels.
  */
 export function processPreviewThumbnail(data: Buffer): Promise<Buffer> {
   return slots.image(async () => {
     const meta = await sharp(data, { limitInputPixels: false }).metadata();
     if (!meta.format || !extensions.has(meta.format))
       throw new Error(`thumbnail: ${meta.format ?? 'unknown'} is not an accepted format`);
-    if ((meta.width ?? 0) * (meta.pageHeight ?? meta.height ?? 0) > maxInputPixels)
+    if ((meta.width ?? 0) * (meta.pageHeight ?? meta.height ?? 0) > maxImagePixels)
       throw new Error('thumbnail: too many pixels');
-    return sharp(data, { limitInputPixels: maxInputPixels, animated: false })
+    return sharp(data, { limitInputPixels: maxImagePixels, animated: false })
       .rotate()
       .resize(320, 320, { fit: 'inside', withoutEnlargement: true })
       .flatten({ background: '#ffffff' })

@@ -1,8 +1,6 @@
 import type { Db } from '../db/db.ts';
 import { readEntriesByPid, type EntryJson } from '../entries/reads.ts';
-
-/** docs/API.md "POST /api/entry/{pid}/report": a report reason is at most 500 characters. */
-export const maxReasonLength = 500;
+import { queuePageSize, maxReportsPerEntry } from '../limits/product.ts';
 
 /**
  * Files a report. A logged-in reporter holds at most one open report per entry (the partial
@@ -89,11 +87,6 @@ export function anonymiseReportsOf(db: Db, uid: number, limit: number): number {
     limit,
   ).changes;
 }
-
-/** docs/API.md "GET /api/mod/reports/{page}": 20 entries a page, pages 0–100, at most 50 reports shown per entry. */
-export const queuePageSize = 20;
-export const maxQueuePage = 100;
-export const maxReportsPerEntry = 50;
 
 export interface QueueItem {
   entry: EntryJson;

@@ -2,6 +2,7 @@ import type { Db } from '../db/db.ts';
 import { readEntriesByPid, type EntryJson } from '../entries/reads.ts';
 import { mentionedUids } from './mentions.ts';
 import { isMuted } from '../accounts/mutes.ts';
+import { maxNotifiedPerEntry, notificationPageSize } from '../limits/product.ts';
 
 /**
  * Notifications of replies and mentions (docs/API.md "Notifications of replies and mentions"),
@@ -11,8 +12,6 @@ import { isMuted } from '../accounts/mutes.ts';
 
 export type NotificationKind = 'reply' | 'mention';
 
-/** Why a bound: a long list of names must not turn one entry into a way to ping the whole board. */
-export const maxNotifiedPerEntry = 5;
 /** Each account keeps its newest 1000 (older ones go): bounded rows, and a badge count that stays cheap. */
 export const maxKeptPerAccount = 1000;
 /**
@@ -25,8 +24,6 @@ export const maxKeptPerAccount = 1000;
  * (docs/SCALING.md "What a create wrote").
  */
 export const trimGroup = 100;
-/** docs/API.md "GET /api/user/notifications/{page}": 20 a page. */
-export const notificationPageSize = 20;
 
 interface Caused {
   pid: number;

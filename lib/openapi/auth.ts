@@ -1,3 +1,12 @@
+import {
+  defaultLoginSeconds,
+  maxLoginSeconds,
+  maxPasswordLength,
+  maxUsernameLength,
+  minLoginSeconds,
+  minPasswordLength,
+  minUsernameLength,
+} from '../limits/product.ts';
 import { constant, field, integer, json, object, ref, requiredField, status, string, type Area } from './kit.ts';
 
 /** docs/API.md "Auth": the operations of /api/auth. */
@@ -5,7 +14,11 @@ import { constant, field, integer, json, object, ref, requiredField, status, str
 const username = object({ username: string('the name as stored, after normalising') });
 /** A new password, as registration, reset and password change take it. */
 export const newPasswords = {
-  pass1: requiredField('the new password, 10–1024 characters', { type: 'string', minLength: 10, maxLength: 1024 }),
+  pass1: requiredField(`the new password, ${minPasswordLength}–${maxPasswordLength} characters`, {
+    type: 'string',
+    minLength: minPasswordLength,
+    maxLength: maxPasswordLength,
+  }),
   pass2: requiredField('equal to pass1'),
 };
 
@@ -22,8 +35,8 @@ export const auth: Area = {
         user: requiredField('the username, any letter case'),
         pass: requiredField('the password'),
         timeout: field(
-          'session lifetime in whole seconds, 60–31536000; default 86400',
-          integer(undefined, { minimum: 60, maximum: 31_536_000 }),
+          `session lifetime in whole seconds, ${minLoginSeconds}–${maxLoginSeconds}; default ${defaultLoginSeconds}`,
+          integer(undefined, { minimum: minLoginSeconds, maximum: maxLoginSeconds }),
         ),
       },
       ok: json('logged in, or already logged in', status('ok', 'already_logged_in')),
@@ -39,11 +52,14 @@ export const auth: Area = {
       id: 'register',
       summary: 'Register (does not log in)',
       fields: {
-        user: requiredField('3–32 letters, digits, `.`, `_`, space and `-`, normalised', {
-          type: 'string',
-          minLength: 3,
-          maxLength: 32,
-        }),
+        user: requiredField(
+          `${minUsernameLength}–${maxUsernameLength} letters, digits, \`.\`, \`_\`, space and \`-\`, normalised`,
+          {
+            type: 'string',
+            minLength: minUsernameLength,
+            maxLength: maxUsernameLength,
+          },
+        ),
         ...newPasswords,
       },
       ok: json('the account exists', username, 201),

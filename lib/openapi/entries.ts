@@ -1,3 +1,4 @@
+import { feedPageSize, maxAltLength, maxBulkPids, maxContentLength, maxReportReasonLength } from '../limits/product.ts';
 import {
   arrayOf,
   field,
@@ -16,15 +17,22 @@ import {
 /** docs/API.md "Entries", "Votes", "Reports" and the bulk tallies of "Extensions". */
 
 const content = (required: boolean) =>
-  field('text, cleaned and trimmed, at most 1000 characters', { type: 'string', maxLength: 1000 }, required);
+  field(
+    `text, cleaned and trimmed, at most ${maxContentLength} characters`,
+    { type: 'string', maxLength: maxContentLength },
+    required,
+  );
 /** The image description of create and edit (docs/API.md "POST /api/entry/create"), and how answers show it. */
-const altSchema = string("the author's description of the image, at most 300 characters; only when one is stored", {
-  minLength: 1,
-  maxLength: 300,
-});
+const altSchema = string(
+  `the author's description of the image, at most ${maxAltLength} characters; only when one is stored`,
+  {
+    minLength: 1,
+    maxLength: maxAltLength,
+  },
+);
 const alt = (when: string) =>
   field(
-    `optional description of the image, at most 300 characters after cleaning (else 400 input.invalid field alt); ${when}`,
+    `optional description of the image, at most ${maxAltLength} characters after cleaning (else 400 input.invalid field alt); ${when}`,
     { type: 'string' },
   );
 
@@ -34,8 +42,8 @@ export const entries: Area = {
   operations: {
     'GET /api/entry/feed/:page': {
       id: 'feed',
-      summary: 'A page of the feed: top-level entries by last activity, 20 a page',
-      ok: json('the page; [] past the end', arrayOf(ref('EntryWithLatest'), 20)),
+      summary: `A page of the feed: top-level entries by last activity, ${feedPageSize} a page`,
+      ok: json('the page; [] past the end', arrayOf(ref('EntryWithLatest'), feedPageSize)),
     },
     'POST /api/entry/create': {
       id: 'createEntry',
@@ -55,7 +63,7 @@ export const entries: Area = {
         object(
           {
             pid: integer(undefined, { minimum: 1 }),
-            content: string(undefined, { maxLength: 1000 }),
+            content: string(undefined, { maxLength: maxContentLength }),
             filepath: string(undefined, { pattern: '^(e/[^/]+)?$' }),
             reply_to: integer(),
           },
@@ -87,7 +95,7 @@ export const entries: Area = {
       },
       ok: json(
         'the new text',
-        object({ pid: integer(), content: string(undefined, { maxLength: 1000 }) }, { alt: altSchema }),
+        object({ pid: integer(), content: string(undefined, { maxLength: maxContentLength }) }, { alt: altSchema }),
       ),
       errors: {
         400: ['input.invalid', 'entry.empty', 'entry.too_long'],
@@ -120,20 +128,25 @@ export const entries: Area = {
     'POST /api/entry/:pid/report': {
       id: 'report',
       summary: 'Report an entry (anonymous without a session)',
-      fields: { reason: field('optional, at most 500 characters', { type: 'string', maxLength: 500 }) },
+      fields: {
+        reason: field(`optional, at most ${maxReportReasonLength} characters`, {
+          type: 'string',
+          maxLength: maxReportReasonLength,
+        }),
+      },
       ok: json('reported (a repeated open report of the same account stores nothing)', status('reported')),
       errors: { 400: ['report.too_long'], 404: ['entry.not_found'] },
     },
     'GET /api/entry/votes': {
       id: 'bulkVotes',
-      summary: 'The vote tallies of up to 100 entries in one request',
+      summary: `The vote tallies of up to ${maxBulkPids} entries in one request`,
       query: {
-        pids: requiredField('1 to 100 entry ids, comma-separated, no spaces', {
+        pids: requiredField(`1 to ${maxBulkPids} entry ids, comma-separated, no spaces`, {
           type: 'string',
           pattern: '^\\d{1,15}(,\\d{1,15})*$',
         }),
       },
-      ok: json('the tallies in the order asked; unknown pids left out', arrayOf(ref('VoteTally'), 100)),
+      ok: json('the tallies in the order asked; unknown pids left out', arrayOf(ref('VoteTally'), maxBulkPids)),
       errors: { 400: ['input.invalid'] },
     },
     'GET /api/entry/:pid/votes': {

@@ -1,11 +1,12 @@
+import { maxBanDays, maxModReasonLength, modlogPageSize, queuePageSize } from '../limits/product.ts';
 import { arrayOf, constant, field, integer, json, object, ref, string, type Area } from './kit.ts';
 
 /** docs/API.md "Moderation": the moderators' actions and queue, and the public log. */
 
 const reason = (required: boolean) =>
   field(
-    `${required ? '1' : '0'}–500 characters after cleaning; public (on the entry and in the log)`,
-    { type: 'string', maxLength: 500 },
+    `${required ? '1' : '0'}–${maxModReasonLength} characters after cleaning; public (on the entry and in the log)`,
+    { type: 'string', maxLength: maxModReasonLength },
     required,
   );
 const entryAction = (done: string) => object({ pid: integer(undefined, { minimum: 1 }), status: constant(done) });
@@ -21,8 +22,8 @@ export const moderation: Area = {
   operations: {
     'GET /api/mod/reports/:page': {
       id: 'reportQueue',
-      summary: 'The entries with open reports, most reports first, 20 a page',
-      ok: json('the page; [] past the end', arrayOf(ref('QueueItem'), 20)),
+      summary: `The entries with open reports, most reports first, ${queuePageSize} a page`,
+      ok: json('the page; [] past the end', arrayOf(ref('QueueItem'), queuePageSize)),
     },
     'GET /api/mod/queue': {
       id: 'queueSize',
@@ -54,7 +55,7 @@ export const moderation: Area = {
       summary: 'Ban an account for some days or for good (ends its sessions)',
       fields: {
         reason: reason(true),
-        days: field('1–3650; absent or empty: permanent', { type: 'string', pattern: '^\\s*\\d*\\s*$' }),
+        days: field(`1–${maxBanDays}; absent or empty: permanent`, { type: 'string', pattern: '^\\s*\\d*\\s*$' }),
         purge: field('1: also remove every live entry of the account', { enum: ['', '0', '1'] }),
       },
       ok: json('banned', banned),
@@ -75,8 +76,8 @@ export const moderation: Area = {
     },
     'GET /api/modlog/:page': {
       id: 'modlog',
-      summary: 'The public moderation log, newest first, 50 rows a page (names no moderator)',
-      ok: json('the page; [] past the end', arrayOf(ref('ModlogRow'), 50)),
+      summary: `The public moderation log, newest first, ${modlogPageSize} rows a page (names no moderator)`,
+      ok: json('the page; [] past the end', arrayOf(ref('ModlogRow'), modlogPageSize)),
     },
   },
 };

@@ -1,3 +1,4 @@
+import { statsWindowDays } from '../limits/product.ts';
 import { constant, json, ref, status, type Answer, type Area, type Operation } from './kit.ts';
 
 /** docs/API.md "Statistics", "Health", this document itself, and "Pages and static files" (not JSON). */
@@ -13,7 +14,7 @@ export const operations: Area = {
     },
     'GET /api/stats/detail': {
       id: 'statsDetail',
-      summary: 'Counts, votes, impressions, visitors, the last 30 days and the top networks',
+      summary: `Counts, votes, impressions, visitors, the last ${statsWindowDays} days and the top networks`,
       ok: json('the statistics', ref('StatsDetail')),
     },
     'GET /api/health': {

@@ -1,3 +1,4 @@
+import { atomFeedSize, feedPageSize, maxSearchLength, notificationPageSize } from '../limits/product.ts';
 import {
   arrayOf,
   field,
@@ -47,17 +48,17 @@ export const finding: Area = {
   operations: {
     'GET /api/search/:page': {
       id: 'search',
-      summary: 'Live entries holding every word of q, newest first, 20 a page',
+      summary: `Live entries holding every word of q, newest first, ${feedPageSize} a page`,
       description:
         'q is taken literally (a pair of double quotes makes a phrase); a word of 3+ characters finds the compounds that contain it, words of 1–2 characters match whole words.',
       query: {
         q: requiredField(
-          'what to look for, 1–200 characters, not only whitespace',
-          string(undefined, { minLength: 1, maxLength: 200 }),
+          `what to look for, 1–${maxSearchLength} characters, not only whitespace`,
+          string(undefined, { minLength: 1, maxLength: maxSearchLength }),
         ),
         user: field("a username: search that author's entries only"),
       },
-      ok: json('the matching entries, each with latest', arrayOf(ref('EntryWithLatest'), 20)),
+      ok: json('the matching entries, each with latest', arrayOf(ref('EntryWithLatest'), feedPageSize)),
       errors: { 400: ['input.invalid'], 404: ['user.not_found'] },
     },
     'GET /api/user/notifications/unread': {
@@ -67,8 +68,8 @@ export const finding: Area = {
     },
     'GET /api/user/notifications/:page': {
       id: 'notifications',
-      summary: 'The own notifications of replies and mentions, newest first, 20 a page',
-      ok: json('one page', arrayOf(ref('Notification'), 20)),
+      summary: `The own notifications of replies and mentions, newest first, ${notificationPageSize} a page`,
+      ok: json('one page', arrayOf(ref('Notification'), notificationPageSize)),
     },
     'POST /api/user/notifications/read': {
       id: 'markNotificationsRead',
@@ -90,16 +91,20 @@ export const finding: Area = {
       summary: "End the private feed's address (also when there is none)",
       ok: json('ended', status('ok')),
     },
-    'GET /feed.atom': publicFeed('boardFeed', 'Atom: the 50 newest threads by last activity'),
+    'GET /feed.atom': publicFeed('boardFeed', `Atom: the ${atomFeedSize} newest threads by last activity`),
     'GET /e/:pid/feed.atom': publicFeed(
       'threadFeed',
-      "Atom: the 50 newest entries of the entry's whole subtree, at any depth",
+      `Atom: the ${atomFeedSize} newest entries of the entry's whole subtree, at any depth`,
       'unknown, deleted or removed entry',
     ),
-    'GET /u/:username/feed.atom': publicFeed('userFeedAtom', "Atom: the user's 50 newest entries", 'no such user'),
+    'GET /u/:username/feed.atom': publicFeed(
+      'userFeedAtom',
+      `Atom: the user's ${atomFeedSize} newest entries`,
+      'no such user',
+    ),
     'GET /n/:token': {
       id: 'privateFeed',
-      summary: "Atom: the private feed of one's 50 newest notifications (the path is <token>.atom)",
+      summary: `Atom: the private feed of one's ${atomFeedSize} newest notifications (the path is <token>.atom)`,
       ok: atom('the feed (Cache-Control: private, no-cache)'),
       more: [notModified, notFoundPage('unknown, replaced or ended token')],
     },

@@ -1,3 +1,11 @@
+import {
+  avatarSize,
+  feedPageSize,
+  maxListedSessions,
+  maxMutes,
+  maxUsernameLength,
+  minUsernameLength,
+} from '../limits/product.ts';
 import { newPasswords } from './auth.ts';
 import { arrayOf, imageFile, integer, json, object, ref, requiredField, status, string, type Area } from './kit.ts';
 
@@ -13,7 +21,7 @@ export const users: Area = {
     'GET /api/u/:username/feed/:page': {
       id: 'userFeed',
       summary: "A page of a user's live entries, replies included, newest first",
-      ok: json('the page; [] past the end', arrayOf(ref('Entry'), 20)),
+      ok: json('the page; [] past the end', arrayOf(ref('Entry'), feedPageSize)),
       errors: { 404: ['user.not_found'] },
     },
     'GET /api/u/:username/info': {
@@ -33,8 +41,8 @@ export const users: Area = {
       fields: {
         user: requiredField('the new name, with the registration rules', {
           type: 'string',
-          minLength: 3,
-          maxLength: 32,
+          minLength: minUsernameLength,
+          maxLength: maxUsernameLength,
         }),
       },
       ok: json('the name as stored', object({ username: string() })),
@@ -42,7 +50,7 @@ export const users: Area = {
     },
     'POST /api/user/avatar': {
       id: 'changeAvatar',
-      summary: 'Upload a new avatar (cropped to 256×256)',
+      summary: `Upload a new avatar (cropped to ${avatarSize}×${avatarSize})`,
       fields: { avatar: imageFile('the image: JPEG, GIF, PNG or WebP', true) },
       ok: json('the new avatar path', object({ avatar: string(undefined, { pattern: '^a/[^/]+$' }) })),
       errors: { 400: ['input.invalid', 'upload.bad_type'] },
@@ -63,8 +71,8 @@ export const users: Area = {
     },
     'GET /api/user/sessions': {
       id: 'sessions',
-      summary: 'The own live sessions, newest first (at most 100)',
-      ok: json('the sessions', arrayOf(ref('SessionListItem'), 100)),
+      summary: `The own live sessions, newest first (at most ${maxListedSessions})`,
+      ok: json('the sessions', arrayOf(ref('SessionListItem'), maxListedSessions)),
     },
     'POST /api/user/sessions/revoke-others': {
       id: 'revokeOtherSessions',
@@ -99,7 +107,7 @@ export const users: Area = {
     'GET /api/user/mutes': {
       id: 'mutes',
       summary: 'The muted accounts, most recently muted first',
-      ok: json('the list', arrayOf(ref('MutedAccount'), 1000)),
+      ok: json('the list', arrayOf(ref('MutedAccount'), maxMutes)),
     },
   },
 };

@@ -13,9 +13,6 @@ import { maxShortWord, searchableText, shortWordTerm } from './terms.ts';
  * two letters would match nearly every entry. An entry matches when it holds every term.
  */
 
-/** docs/API.md "GET /api/search/{page}": `q` is 1–200 characters. */
-export const maxQueryLength = 200;
-
 /** The terms of q: phrases between balanced quote pairs, and the whitespace-separated words around them. */
 export function queryTerms(q: string): string[] {
   const text = searchableText(q);

@@ -1,5 +1,6 @@
 import type { Db } from '../db/db.ts';
-import { feedPageSize, readLiveEntriesWithLatest, type EntryJson } from '../entries/reads.ts';
+import { feedPageSize } from '../limits/product.ts';
+import { readLiveEntriesWithLatest, type EntryJson } from '../entries/reads.ts';
 import { authorTerm } from './terms.ts';
 
 /**

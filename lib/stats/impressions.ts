@@ -4,6 +4,7 @@ import { dailySecret, utcDay } from './daily-secret.ts';
 import type { Db } from '../db/db.ts';
 import { rateLimitSubject } from '../ip/address.ts';
 import type { JobDeps } from '../services.ts';
+import { statsWindowDays } from '../limits/product.ts';
 import { logFailure } from '../log.ts';
 
 /**
@@ -17,8 +18,6 @@ import { logFailure } from '../log.ts';
 /** User agents that look like crawlers or link-preview fetchers count no impression. */
 const botAgent = /bot|crawl|spider|slurp|preview/i;
 export const flushIntervalMs = 5000;
-/** daily_asn rows are kept as long as top_asns looks back. */
-export const statsWindowDays = 30;
 
 /** Counts of one day not yet in the database. */
 export interface PendingDay {
@@ -282,7 +281,7 @@ export function startStatisticsSweep(app: JobDeps): () => void {
   };
 }
 
-/** The first day of the statistics window that ends with `today` (30 days, today included). */
+/** The first day of the statistics window that ends with `today` (statsWindowDays, today included); daily_asn rows are kept that long. */
 export function windowStart(today: string): string {
   const t = Date.parse(`${today}T00:00:00Z`) - (statsWindowDays - 1) * 86400_000;
   return new Date(t).toISOString().slice(0, 10);
