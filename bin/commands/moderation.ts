@@ -152,11 +152,11 @@ Exit 1 when there is no such user or it has no avatar.`,
   validate(_args, options) {
     reasonOption(options);
   },
-  async run({ config, args: [name], options, db, print }) {
+  async run({ config, args: [name], options, db, print, warn }) {
     const user = accountNamed(db(), name!);
     const old = removeAvatarOf(db(), user.uid, reasonOption(options), administrator, systemClock.now());
     if (!old) throw new CommandFailure(`${user.username} has no avatar`);
-    await removeMedia(config, [old]);
+    await removeMedia(config, [old], warn);
     print(`removed the avatar of ${user.username}`);
     return 0;
   },

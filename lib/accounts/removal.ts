@@ -117,7 +117,7 @@ export function startAccountRemoval(app: JobDeps & { config: Config }, options: 
         const slice = removeAccountSlice(app.db, current, app.clock.now(), sliceMs);
         slices++;
         done = slice.done;
-        await removeMedia(app.config, slice.files); // best-effort, after the rows are gone
+        await removeMedia(app.config, slice.files, app.log); // best-effort, after the rows are gone
         await yieldToRequests();
       }
     }

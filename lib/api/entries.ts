@@ -94,11 +94,11 @@ export async function create(ctx: Ctx) {
       return createEntry(db, { uid: me.uid, content, filepath, replyTo, link, alt }, clock.now());
     });
   } catch (err) {
-    await removeMedia(config, [filepath]);
+    await removeMedia(config, [filepath], ctx.app.log);
     throw err;
   }
   if (pid === undefined) {
-    await removeMedia(config, [filepath]);
+    await removeMedia(config, [filepath], ctx.app.log);
     throw new ApiError(404, 'entry.not_found');
   }
   requestPreview(ctx.app, link); // fetched in the background, never on the request path
@@ -143,7 +143,7 @@ export async function remove(ctx: Ctx) {
   await ctx.form(); // no fields, but a malformed or oversized body still answers 413/415
   ownLiveEntry(ctx, me.uid, pid);
   const filepath = softDeleteEntry(ctx.app.db, pid, ctx.app.clock.now());
-  await removeMedia(ctx.app.config, [filepath]);
+  await removeMedia(ctx.app.config, [filepath], ctx.app.log);
   return { status: 'deleted' };
 }
 

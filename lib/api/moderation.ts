@@ -117,7 +117,7 @@ export async function removeAvatar(ctx: Ctx) {
   const reason = reasonField(form, true);
   const old = removeAvatarOf(ctx.app.db, user.uid, reason, mod.uid, ctx.app.clock.now());
   if (!old) throw new ApiError(409, 'mod.no_avatar');
-  await removeMedia(ctx.app.config, [old]);
+  await removeMedia(ctx.app.config, [old], ctx.app.log);
   return { username: user.username, avatar: '' };
 }
 

@@ -93,10 +93,10 @@ export async function changeAvatar(ctx: Ctx) {
   try {
     previous = setAvatar(db, me.uid, avatar);
   } catch (err) {
-    await removeMedia(config, [avatar]);
+    await removeMedia(config, [avatar], ctx.app.log);
     throw err;
   }
-  await removeMedia(config, [previous]);
+  await removeMedia(config, [previous], ctx.app.log);
   return { avatar };
 }
 
@@ -115,6 +115,6 @@ export async function deleteOwnAccount(ctx: Ctx) {
   });
   ctx.app.accountRemoval?.wake(); // entries, votes and reports follow within seconds, in slices
   ctx.setCookie(clearedSessionCookie(config.origin.startsWith('https:')));
-  await removeMedia(config, media);
+  await removeMedia(config, media, ctx.app.log);
   return { status: 'deleted' };
 }

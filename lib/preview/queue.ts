@@ -86,10 +86,10 @@ export async function runPreviewJob(worker: PreviewWorker, job: ClaimedJob, sign
       clock.now(),
     );
     thumb = ''; // stored: no longer ours to delete
-    await removeMedia(config, [replaced]);
+    await removeMedia(config, [replaced], log);
     return 'saved';
   } catch (err) {
-    await removeMedia(config, [thumb]);
+    await removeMedia(config, [thumb], log);
     try {
       if (signal.aborted) {
         releasePreviewJob(db, job.url);
@@ -162,7 +162,7 @@ export function startPreviewQueue(app: PreviewDeps, options: PreviewOptions = {}
     try {
       const now = app.clock.now();
       queueStalePreviews(app.db, now);
-      void removeMedia(app.config, removeUnusedPreviews(app.db, now));
+      void removeMedia(app.config, removeUnusedPreviews(app.db, now), app.log);
     } catch (err) {
       logFailure(app.log, 'preview sweep failed', err);
     }
