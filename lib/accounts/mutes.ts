@@ -24,7 +24,7 @@ export function isMuted(db: Db, uid: number, mutedUid: number): boolean {
 export function muteAccount(db: Db, uid: number, mutedUid: number, now: number): boolean {
   return db.tx(() => {
     if (isMuted(db, uid, mutedUid)) return true;
-    if (db.one<{ n: number }>('SELECT count(*) AS n FROM mutes WHERE uid = ?', uid)!.n >= maxMutes) return false;
+    if (db.value('SELECT count(*) FROM mutes WHERE uid = ?', uid) >= maxMutes) return false;
     db.run('INSERT INTO mutes (uid, muted_uid, created_at) VALUES (?, ?, ?)', uid, mutedUid, now);
     noticesChanged(db, uid, now); // the private feed hides the muted account's entries
     return true;

@@ -210,7 +210,7 @@ export function createLimitStore(db: Db, options: LimitStoreOptions = {}): Limit
       }
       estimatedRows = rows;
     },
-    size: () => db.one<{ n: number }>('SELECT count(*) AS n FROM rate_limits')!.n,
+    size: () => db.value('SELECT count(*) FROM rate_limits'),
   };
   return store;
 }

@@ -22,7 +22,7 @@ export function fileReport(db: Db, pid: number, reporterUid: number, reason: str
 }
 
 export function countOpenReports(db: Db, pid: number): number {
-  return db.one<{ n: number }>('SELECT count(*) AS n FROM reports WHERE closed_at = 0 AND pid = ?', pid)!.n;
+  return db.value('SELECT count(*) FROM reports WHERE closed_at = 0 AND pid = ?', pid);
 }
 
 /** How each report was closed: by a removal of its entry, or dismissed (API dismiss, board-admin report-close). */
@@ -125,10 +125,10 @@ export function readReportQueue(db: Db, page: number): QueueItem[] {
 
 /** Every open report of the board (the metrics' board_reports_open). */
 export function countAllOpenReports(db: Db): number {
-  return db.one<{ n: number }>('SELECT count(*) AS n FROM reports WHERE closed_at = 0')!.n;
+  return db.value('SELECT count(*) FROM reports WHERE closed_at = 0');
 }
 
 /** The number of entries with open reports (the moderators' header link). */
 export function countEntriesWithOpenReports(db: Db): number {
-  return db.one<{ n: number }>('SELECT count(DISTINCT pid) AS n FROM reports WHERE closed_at = 0')!.n;
+  return db.value('SELECT count(DISTINCT pid) FROM reports WHERE closed_at = 0');
 }

@@ -42,8 +42,7 @@ export function notifyAbout(db: Db, entry: Caused, parentUid: number, now: numbe
   const wanted: [number, NotificationKind][] = [];
   if (parentUid) wanted.push([parentUid, 'reply']);
   for (const uid of mentionedUids(db, entry.content)) wanted.push([uid, 'mention']);
-  let room =
-    maxNotifiedPerEntry - db.one<{ n: number }>('SELECT count(*) AS n FROM notifications WHERE pid = ?', entry.pid)!.n;
+  let room = maxNotifiedPerEntry - db.value('SELECT count(*) FROM notifications WHERE pid = ?', entry.pid);
   for (const [uid, kind] of wanted) {
     if (room <= 0) return;
     if (uid === entry.uid || isMuted(db, uid, entry.uid)) continue;
@@ -117,7 +116,7 @@ export function readNotifications(
 
 /** How many of an account's visible notifications are unread. */
 export function countUnread(db: Db, uid: number): number {
-  return db.one<{ n: number }>(`SELECT count(*) AS n ${visible} AND n.read = 0`, uid)!.n;
+  return db.value(`SELECT count(*) ${visible} AND n.read = 0`, uid);
 }
 
 /** Marks an account's notifications read, all of them or those up to an id; returns how many stay unread. */

@@ -108,7 +108,7 @@ const mergePages = 200;
 async function mergeSegments(app: JobDeps, sliceMs: number, stopped: () => boolean): Promise<void> {
   const started = performance.now();
   // Bounded: writes during the merge add segments, and the merge must end some time.
-  const pages = app.db.one<{ n: number }>('SELECT count(*) AS n FROM search_data')!.n;
+  const pages = app.db.value('SELECT count(*) FROM search_data');
   let steps = 0;
   for (let more = true; more && !stopped() && steps < 2 * (pages / mergePages) + 10; ) {
     const deadline = performance.now() + sliceMs;

@@ -269,10 +269,7 @@ describe('the video site', () => {
       );
     }
     assert.equal(new Set(pids.map((pid) => entryIn(feed, pid).preview.thumb)).size, 1);
-    assert.equal(
-      t.board.app.services.db.one<{ n: number }>('SELECT count(*) AS n FROM previews WHERE url LIKE ?', '%youtube%')!.n,
-      1,
-    );
+    assert.equal(t.board.app.services.db.value('SELECT count(*) FROM previews WHERE url LIKE ?', '%youtube%'), 1);
     assert.equal(site.requests.filter((r) => r.startsWith('/oembed?')).length, 1);
   });
 });

@@ -14,7 +14,7 @@ interface Statement {
  */
 async function recordStatements(db: Db, action: () => Promise<void>): Promise<Statement[]> {
   const seen: Statement[] = [];
-  const original = { one: db.one, all: db.all, run: db.run };
+  const original = { one: db.one, all: db.all, value: db.value, run: db.run };
   const writable = db as { -readonly [K in keyof Db]: Db[K] };
   writable.one = ((sql: string, ...params: unknown[]) => {
     seen.push({ sql, params });
@@ -24,6 +24,10 @@ async function recordStatements(db: Db, action: () => Promise<void>): Promise<St
     seen.push({ sql, params });
     return original.all(sql, ...params);
   }) as Db['all'];
+  writable.value = ((sql: string, ...params: unknown[]) => {
+    seen.push({ sql, params });
+    return original.value(sql, ...params);
+  }) as Db['value'];
   writable.run = (sql: string, ...params: unknown[]) => {
     seen.push({ sql, params });
     return original.run(sql, ...params);

@@ -373,7 +373,7 @@ describe('the day rollover (UTC midnight)', () => {
     assert.deepEqual(storedDay(t.board, '2026-03-11'), { impressions: 2, visitors: 1 });
     assert.deepEqual(db.all("SELECT day FROM visitor_hashes WHERE day < '2026-03-11'"), []);
     assert.deepEqual(db.all('SELECT day FROM daily_secrets'), [{ day: '2026-03-11' }]);
-    const newSecret = db.one<{ secret: Buffer }>('SELECT secret FROM daily_secrets')!.secret;
+    const newSecret = db.value<Buffer>('SELECT secret FROM daily_secrets');
     assert.notDeepEqual(newSecret, oldSecret);
     assert.equal(db.one<{ n: number }>("SELECT count(*) AS n FROM visitor_hashes WHERE day = '2026-03-11'")!.n, 1);
   });
