@@ -173,20 +173,20 @@ export function bumpCooldownUntil(entry: Pick<EntryRow, 'bump_count' | 'last_bum
  */
 export function bumpEntry(db: Db, pid: number, now: number): boolean {
   return db.tx(() => {
-    const changed = db.run(
+    const bumped = db.one<{ root: number }>(
       `UPDATE entries SET bump_count = bump_count + 1, last_bump = ?, last_activity = ?
-       WHERE pid = ? AND deleted = 0 AND (bump_count = 0 OR last_bump + bump_count * ? <= ?)`,
+       WHERE pid = ? AND deleted = 0 AND (bump_count = 0 OR last_bump + bump_count * ? <= ?)
+       RETURNING root`,
       now,
       now,
       pid,
       bumpCooldownStepSeconds,
       now,
-    ).changes;
-    if (changed) {
-      refreshActivityToRoot(db, pid, now);
-      db.responses.threadChanged(db.one<{ root: number }>('SELECT root FROM entries WHERE pid = ?', pid)!.root);
-    }
-    return changed === 1;
+    );
+    if (!bumped) return false;
+    refreshActivityToRoot(db, pid, now);
+    db.responses.threadChanged(bumped.root);
+    return true;
   });
 }
 
