@@ -42,6 +42,8 @@ export interface AppOptions {
   accountRemoval?: RemovalOptions;
   /** The search index's backfill of older entries (tests pause it or shrink its batches). */
   searchBackfill?: BackfillOptions;
+  /** The Tor exit list's knobs (tests recheck the file on every lookup instead of every 2 s). */
+  tor?: { recheckMs?: number };
   /**
    * A cluster worker (lib/process/cluster/worker.ts): no once-jobs here (the primary runs them) but the
    * link that wakes them there; no checkpoint thread; metrics labelled with the worker's number.
@@ -80,7 +82,7 @@ export function createApp(config: Config, options: AppOptions = {}): App {
     limiter: createRateLimiter(limits, boardRateRules, config.limitsFactor),
     passwords: options.passwords ?? scryptPasswords,
     images: options.images ?? sharpImages,
-    tor: openTorExitList(config.torExitsFile),
+    tor: openTorExitList(config.torExitsFile, options.tor),
     log,
     asn: openAsnDb(config.asnDb),
     impressions: new ImpressionTally(),

@@ -47,6 +47,8 @@ export interface StartOptions {
   accountRemoval?: AppOptions['accountRemoval'];
   /** The search backfill's knobs for createApp (paused, small batches). */
   searchBackfill?: AppOptions['searchBackfill'];
+  /** The Tor exit list's knobs for createApp (a recheck on every lookup). */
+  tor?: AppOptions['tor'];
   /** Password hashing for createApp: scrypt, or a wrapper that holds requests (test/helpers/password-gate.ts). */
   passwords?: AppOptions['passwords'];
   /** Image scaling for createApp: sharp, or a wrapper that holds requests (test/helpers/image-gate.ts). */
@@ -81,6 +83,7 @@ export async function startBoard(env: Record<string, string> = {}, options: Star
     notify: options.notify,
     accountRemoval: options.accountRemoval,
     searchBackfill: options.searchBackfill,
+    tor: options.tor,
     passwords: options.passwords,
     images: options.images,
   });
