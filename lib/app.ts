@@ -8,7 +8,7 @@ import { createHitLines } from './http/hit-lines.ts';
 import { createRequestListener } from './http/pipeline.ts';
 import { answerMalformedRequest, badRequest, sendError } from './http/respond.ts';
 import { sharpImages, type Images } from './media/images.ts';
-import { ImpressionTally, startImpressionFlush } from './stats/impressions.ts';
+import { ImpressionTally, startImpressionFlush, type TallySettings } from './stats/impressions.ts';
 import { createLineLog } from './log.ts';
 import { createBoardMetrics } from './metrics/board-metrics.ts';
 import { createMetricsServer } from './metrics/listener.ts';
@@ -17,7 +17,7 @@ import { startOnceJobs, type JobLink, type RunningJobs } from './jobs/once-jobs.
 import { notFoundPage } from './pages/shell.ts';
 import { scryptPasswords, type Passwords } from './accounts/passwords.ts';
 import type { PreviewOptions } from './preview/queue.ts';
-import { boardRateRules, createLimitStore, createRateLimiter, scaledLimit } from './limits/rate-limit.ts';
+import { boardRateRules, createLimitStore, createRateLimiter } from './limits/rate-limit.ts';
 import { routes } from './routes.ts';
 import type { BackfillOptions } from './search/backfill.ts';
 import type { Services } from './services.ts';
@@ -42,6 +42,8 @@ export interface AppOptions {
   accountRemoval?: RemovalOptions;
   /** The search index's backfill of older entries (tests pause it or shrink its batches). */
   searchBackfill?: BackfillOptions;
+  /** The visitor count's knobs (tests lower the day's cap to reach it). */
+  impressions?: Pick<TallySettings, 'maxVisitorsPerDay'>;
   /** The Tor exit list's knobs (tests recheck the file on every lookup instead of every 2 s). */
   tor?: { recheckMs?: number };
   /**
@@ -85,14 +87,16 @@ export function createApp(config: Config, options: AppOptions = {}): App {
     tor: openTorExitList(config.torExitsFile, options.tor),
     log,
     asn: openAsnDb(config.asnDb),
-    impressions: new ImpressionTally(),
+    // A cluster worker leaves the sweep of finished days to the primary, which does it once for all.
+    impressions: new ImpressionTally({
+      limitsFactor: config.limitsFactor,
+      sweepsFinishedDays: !worker,
+      maxVisitorsPerDay: options.impressions?.maxVisitorsPerDay,
+    }),
   };
-  services.impressions.maxVisitorsPerAddress =
-    config.limitsFactor === 0 ? Infinity : scaledLimit(services.impressions.maxVisitorsPerAddress, config.limitsFactor);
   const jobDeps = { db: services.db, clock: services.clock, log: services.log };
   const jobs = worker ? undefined : startOnceJobs({ ...jobDeps, config, limits, options, clustered: false });
   if (worker) {
-    services.impressions.sweepsFinishedDays = false; // the primary's statistics sweep does it once for all
     if (config.previewEnabled) services.previews = { wake: () => worker.link.wake('previews') };
     if (config.notifyUrl) services.notifier = { send: (notice) => worker.link.notify(notice) };
     services.accountRemoval = { wake: () => worker.link.wake('accountRemoval') };

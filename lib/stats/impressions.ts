@@ -4,7 +4,8 @@ import { dailySecret, utcDay } from './daily-secret.ts';
 import type { Db } from '../db/db.ts';
 import { rateLimitSubject } from '../ip/address.ts';
 import type { JobDeps } from '../services.ts';
-import { statsWindowDays } from '../limits/product.ts';
+import { maxVisitorsPerAddress, maxVisitorsPerDay, statsWindowDays } from '../limits/product.ts';
+import { scaledLimit } from '../limits/rate-limit.ts';
 import { logFailure } from '../log.ts';
 
 /**
@@ -54,28 +55,36 @@ export interface ImpressionDeps extends JobDeps {
 }
 
 /** The in-memory part of the statistics, one per app (Services.impressions). */
-export class ImpressionTally {
-  /**
-   * Visitors counted per day at most. The User-Agent is the caller's to choose, so one client could
-   * otherwise grow the day's hash set (memory and rows) without end; a small board never gets near.
-   */
-  maxVisitorsPerDay = 250_000;
-  /**
-   * Visitors one address (an IPv6 client: its /64) may bring per day: a client that changes its
-   * User-Agent on every request counted as 300 visitors, and 250,000 such requests used up the
-   * day's cap. A household or an office with a few browsers still counts. createApp scales it with
-   * BOARD_LIMITS; 0 (Infinity) lifts it.
-   */
-  maxVisitorsPerAddress = 3;
-  readonly pending = new Map<string, PendingDay>();
-  today: OpenDay | undefined;
-  /** The day the last clean-up of finished days ran for. */
-  cleanedFor = '';
+/** How a process counts visitors: its caps, and whether its flush sweeps finished days. */
+export interface TallySettings {
+  /** BOARD_LIMITS: scales the visitors one address may bring; 0 lifts that cap. */
+  limitsFactor: number;
   /**
    * Whether this process's flush deletes finished days' hashes and secrets. Off in cluster workers:
    * the job runner does it once for all (startStatisticsSweep), not every worker.
    */
-  sweepsFinishedDays = true;
+  sweepsFinishedDays: boolean;
+  /** Tests lower the day's cap (lib/limits/product.ts maxVisitorsPerDay) to reach it. */
+  maxVisitorsPerDay?: number;
+}
+
+export class ImpressionTally {
+  /** Visitors counted per day at most (lib/limits/product.ts maxVisitorsPerDay says why). */
+  readonly maxVisitorsPerDay: number;
+  /** Visitors one address may bring per day (lib/limits/product.ts maxVisitorsPerAddress), scaled; Infinity: no cap. */
+  readonly maxVisitorsPerAddress: number;
+  readonly sweepsFinishedDays: boolean;
+  readonly pending = new Map<string, PendingDay>();
+  today: OpenDay | undefined;
+  /** The day the last clean-up of finished days ran for. */
+  cleanedFor = '';
+
+  constructor(settings: TallySettings) {
+    this.maxVisitorsPerDay = settings.maxVisitorsPerDay ?? maxVisitorsPerDay;
+    this.maxVisitorsPerAddress =
+      settings.limitsFactor === 0 ? Infinity : scaledLimit(maxVisitorsPerAddress, settings.limitsFactor);
+    this.sweepsFinishedDays = settings.sweepsFinishedDays;
+  }
 }
 
 export { utcDay };

@@ -49,6 +49,8 @@ export interface StartOptions {
   searchBackfill?: AppOptions['searchBackfill'];
   /** The Tor exit list's knobs for createApp (a recheck on every lookup). */
   tor?: AppOptions['tor'];
+  /** The visitor count's knobs for createApp (a lower daily cap). */
+  impressions?: AppOptions['impressions'];
   /** Password hashing for createApp: scrypt, or a wrapper that holds requests (test/helpers/password-gate.ts). */
   passwords?: AppOptions['passwords'];
   /** Image scaling for createApp: sharp, or a wrapper that holds requests (test/helpers/image-gate.ts). */
@@ -84,6 +86,7 @@ export async function startBoard(env: Record<string, string> = {}, options: Star
     accountRemoval: options.accountRemoval,
     searchBackfill: options.searchBackfill,
     tor: options.tor,
+    impressions: options.impressions,
     passwords: options.passwords,
     images: options.images,
   });
