@@ -7,7 +7,7 @@ import { openDb, type Db } from './db/db.ts';
 import { createHitLines } from './http/hit-lines.ts';
 import { createRequestListener } from './http/pipeline.ts';
 import { answerMalformedRequest, badRequest, sendError } from './http/respond.ts';
-import { sharpImages, type Images } from './media/images.ts';
+import { createSharpImages, type Images } from './media/images.ts';
 import { ImpressionTally, startImpressionFlush, type TallySettings } from './stats/impressions.ts';
 import { createLineLog } from './log.ts';
 import { createBoardMetrics } from './metrics/board-metrics.ts';
@@ -15,7 +15,8 @@ import { createMetricsServer } from './metrics/listener.ts';
 import type { NotifyOptions } from './moderation/operator-webhook.ts';
 import { startOnceJobs, type JobLink, type RunningJobs } from './jobs/once-jobs.ts';
 import { notFoundPage } from './pages/shell.ts';
-import { scryptPasswords, type Passwords } from './accounts/passwords.ts';
+import { createScryptPasswords, type Passwords } from './accounts/passwords.ts';
+import { createMachineSlots, type MachineSlots } from './limits/machine-slots.ts';
 import type { PreviewOptions } from './preview/queue.ts';
 import { boardRateRules, createLimitStore, createRateLimiter } from './limits/rate-limit.ts';
 import { routes } from './routes.ts';
@@ -27,9 +28,9 @@ import { clusterBatchWindowMs } from './db/write-batch.ts';
 export interface AppOptions {
   clock?: Clock;
   /** Tests wrap scrypt to hold a request between its password check and its write. */
-  passwords?: Passwords;
+  passwords?: (scrypt: Passwords) => Passwords;
   /** Tests wrap sharp to hold a request while its image is scaled. */
-  images?: Images;
+  images?: (sharp: Images) => Images;
   log?: (line: string) => void;
   db?: Db;
   /** Link-preview fetcher knobs (tests shorten the timeout); the queue runs when config.previewEnabled. */
@@ -50,7 +51,7 @@ export interface AppOptions {
    * A cluster worker (lib/process/cluster/worker.ts): no once-jobs here (the primary runs them) but the
    * link that wakes them there; no checkpoint thread; metrics labelled with the worker's number.
    */
-  worker?: { link: JobLink; label: string };
+  worker?: { link: JobLink; label: string; slots: MachineSlots };
 }
 
 export interface App {
@@ -76,14 +77,18 @@ export function createApp(config: Config, options: AppOptions = {}): App {
     );
   const log = options.log ?? defaultLog;
   const limits = createLimitStore(db, { log });
+  // The machine's hashing and image slots: this process's own, or a cluster worker's from the primary.
+  const slots = worker?.slots ?? createMachineSlots();
+  const scrypt = createScryptPasswords(slots.hash);
+  const sharp = createSharpImages(slots.image);
   const services: Services = {
     config,
     db,
     clock: options.clock ?? systemClock,
     limits,
     limiter: createRateLimiter(limits, boardRateRules, config.limitsFactor),
-    passwords: options.passwords ?? scryptPasswords,
-    images: options.images ?? sharpImages,
+    passwords: options.passwords?.(scrypt) ?? scrypt,
+    images: options.images?.(sharp) ?? sharp,
     tor: openTorExitList(config.torExitsFile, options.tor),
     log,
     asn: openAsnDb(config.asnDb),
@@ -95,7 +100,9 @@ export function createApp(config: Config, options: AppOptions = {}): App {
     }),
   };
   const jobDeps = { db: services.db, clock: services.clock, log: services.log };
-  const jobs = worker ? undefined : startOnceJobs({ ...jobDeps, config, limits, options, clustered: false });
+  const jobs = worker
+    ? undefined
+    : startOnceJobs({ ...jobDeps, config, limits, images: services.images, options, clustered: false });
   if (worker) {
     if (config.previewEnabled) services.previews = { wake: () => worker.link.wake('previews') };
     if (config.notifyUrl) services.notifier = { send: (notice) => worker.link.notify(notice) };

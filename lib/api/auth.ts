@@ -15,7 +15,7 @@ import {
 } from '../limits/product.ts';
 import { bannedMessage } from '../moderation/accounts.ts';
 import { activeBanUntil } from '../moderation/bans.ts';
-import { dummyHash, hashQueueBound } from '../accounts/passwords.ts';
+import { hashQueueBound } from '../accounts/passwords.ts';
 import { consumeResetLink, findResetLink } from '../accounts/reset-links.ts';
 import { createSession, deleteSessionByToken } from '../accounts/sessions.ts';
 import {
@@ -46,7 +46,7 @@ export async function login(ctx: Ctx) {
   checkLoginAllowed(attempt);
   const user = findUserByName(ctx.app.db, username);
   // Unknown names spend the same hashing work as wrong passwords, so timing reveals nothing.
-  const stored = user?.pass_hash ?? (await dummyHash(config.scryptLogN));
+  const stored = user?.pass_hash ?? (await ctx.app.passwords.dummyHash(config.scryptLogN));
   const matches = await ctx.app.passwords.verify(password, stored, ctx.signal, hashQueueBound(config.limitsFactor));
   if (!user || !matches) {
     recordFailedLogin({ ...attempt, now: clock.now() });

@@ -2,7 +2,7 @@ import sharp from 'sharp';
 import type { Metadata, Sharp } from 'sharp';
 import { ApiError } from '../http/errors.ts';
 import { mediaFormats, type MediaExtension } from './files.ts';
-import { slots } from '../limits/machine-slots.ts';
+import type { Semaphore } from '../limits/semaphore.ts';
 import { avatarSize, maxGifFrames, maxGifPixels, maxImageEdge, maxImagePixels } from '../limits/product.ts';
 
 /** sharp's format name → the extension the board stores it under (lib/media/files.ts has the list). */
@@ -53,52 +53,54 @@ function open(data: Buffer, format: string, pages: number): Sharp {
  * An entry image: at most maxImageEdge pixels on the longer side, never enlarged, orientation applied,
  * all metadata (EXIF, GPS) dropped, format kept, animated GIFs kept animated.
  */
-export function processEntryImage(data: Buffer): Promise<ProcessedImage> {
-  return slots.image(async () => {
-    const { format, pages } = await inspect(data);
-    const pipeline = open(data, format, pages)
-      .rotate()
-      .resize(maxImageEdge, maxImageEdge, { fit: 'inside', withoutEnlargement: true });
-    return { data: await render(pipeline), extension: extensions.get(format)! };
-  });
+async function entryImage(data: Buffer): Promise<ProcessedImage> {
+  const { format, pages } = await inspect(data);
+  const pipeline = open(data, format, pages)
+    .rotate()
+    .resize(maxImageEdge, maxImageEdge, { fit: 'inside', withoutEnlargement: true });
+  return { data: await render(pipeline), extension: extensions.get(format)! };
 }
 
 /** An avatar: centre-cropped to exactly avatarSize × avatarSize pixels, metadata dropped, format kept. */
-export function processAvatar(data: Buffer): Promise<ProcessedImage> {
-  return slots.image(async () => {
-    const { format, pages } = await inspect(data);
-    const pipeline = open(data, format, pages)
-      .rotate()
-      .resize(avatarSize, avatarSize, { fit: 'cover', position: 'centre' });
-    return { data: await render(pipeline), extension: extensions.get(format)! };
-  });
+async function avatarImage(data: Buffer): Promise<ProcessedImage> {
+  const { format, pages } = await inspect(data);
+  const pipeline = open(data, format, pages)
+    .rotate()
+    .resize(avatarSize, avatarSize, { fit: 'cover', position: 'centre' });
+  return { data: await render(pipeline), extension: extensions.get(format)! };
 }
-
-/** The image work of requests (Services.images): tests wrap it to hold a request while its image is scaled. */
-export interface Images {
-  entry(data: Buffer): Promise<ProcessedImage>;
-  avatar(data: Buffer): Promise<ProcessedImage>;
-}
-
-export const sharpImages: Images = { entry: processEntryImage, avatar: processAvatar };
 
 /**
  * A link preview's thumbnail from an image fetched off another site: the first frame, orientation
  * applied, fit inside 320×320 and never enlarged, transparency on white, JPEG without metadata.
  * Throws on anything sharp cannot read or that has more than maxImagePixels.
  */
-export function processPreviewThumbnail(data: Buffer): Promise<Buffer> {
-  return slots.image(async () => {
-    const meta = await sharp(data, { limitInputPixels: false }).metadata();
-    if (!meta.format || !extensions.has(meta.format))
-      throw new Error(`thumbnail: ${meta.format ?? 'unknown'} is not an accepted format`);
-    if ((meta.width ?? 0) * (meta.pageHeight ?? meta.height ?? 0) > maxImagePixels)
-      throw new Error('thumbnail: too many pixels');
-    return sharp(data, { limitInputPixels: maxImagePixels, animated: false })
-      .rotate()
-      .resize(320, 320, { fit: 'inside', withoutEnlargement: true })
-      .flatten({ background: '#ffffff' })
-      .jpeg({ quality: 80 })
-      .toBuffer();
-  });
+async function previewThumbnail(data: Buffer): Promise<Buffer> {
+  const meta = await sharp(data, { limitInputPixels: false }).metadata();
+  if (!meta.format || !extensions.has(meta.format))
+    throw new Error(`thumbnail: ${meta.format ?? 'unknown'} is not an accepted format`);
+  if ((meta.width ?? 0) * (meta.pageHeight ?? meta.height ?? 0) > maxImagePixels)
+    throw new Error('thumbnail: too many pixels');
+  return sharp(data, { limitInputPixels: maxImagePixels, animated: false })
+    .rotate()
+    .resize(320, 320, { fit: 'inside', withoutEnlargement: true })
+    .flatten({ background: '#ffffff' })
+    .jpeg({ quality: 80 })
+    .toBuffer();
+}
+
+/** The image work of the board (Services.images): tests wrap it to hold a request while its image is scaled. */
+export interface Images {
+  entry(data: Buffer): Promise<ProcessedImage>;
+  avatar(data: Buffer): Promise<ProcessedImage>;
+  previewThumbnail(data: Buffer): Promise<Buffer>;
+}
+
+/** sharp, each job in one of the machine's image slots (`slot`, lib/limits/machine-slots.ts). */
+export function createSharpImages(slot: Semaphore): Images {
+  return {
+    entry: (data) => slot(() => entryImage(data)),
+    avatar: (data) => slot(() => avatarImage(data)),
+    previewThumbnail: (data) => slot(() => previewThumbnail(data)),
+  };
 }

@@ -1,5 +1,6 @@
 import type { Config } from '../config.ts';
 import type { JobDeps } from '../services.ts';
+import type { Images } from '../media/images.ts';
 import { removeMedia } from '../media/files.ts';
 import { createPreviewClient, PreviewFetchError, type PreviewClient, type Resolver } from './client.ts';
 import { createDnsResolver, type DnsOptions } from './dns.ts';
@@ -42,9 +43,10 @@ export interface PreviewWorker extends PreviewDeps {
   client: PreviewClient;
 }
 
-/** What the queue and its jobs use: a background job's dependencies and the settings. */
+/** What the queue and its jobs use: a background job's dependencies, the settings and the image work. */
 export interface PreviewDeps extends JobDeps {
   config: Config;
+  images: Pick<Images, 'previewThumbnail'>;
 }
 
 /** An honest User-Agent: sites can see who fetches and where to complain. */
@@ -73,12 +75,12 @@ export const localTimeoutRetrySeconds = 60;
  * throws. When `signal` aborts (shutdown) the job goes back to the queue untouched.
  */
 export async function runPreviewJob(worker: PreviewWorker, job: ClaimedJob, signal: AbortSignal): Promise<JobOutcome> {
-  const { db, config, clock, log, client } = worker;
+  const { db, config, clock, log, client, images } = worker;
   let thumb = '';
   try {
     if (job.attempts > maxJobAttempts) throw new Error(`given up after ${maxJobAttempts} unfinished attempts`);
     const found = await fetchPreview(client, config, job.url, signal);
-    if (found.title) thumb = await fetchThumbnail(client, config, found.image, signal, log);
+    if (found.title) thumb = await fetchThumbnail(client, images, config, found.image, signal, log);
     signal.throwIfAborted();
     const replaced = savePreview(
       db,
@@ -127,7 +129,10 @@ export interface PreviewQueue {
  * re-queues stale records.
  */
 export function startPreviewQueue(app: PreviewDeps, options: PreviewOptions = {}): PreviewQueue {
-  const worker = createPreviewWorker({ db: app.db, config: app.config, clock: app.clock, log: app.log }, options);
+  const worker = createPreviewWorker(
+    { db: app.db, config: app.config, clock: app.clock, log: app.log, images: app.images },
+    options,
+  );
   const controller = new AbortController();
   const running = new Set<Promise<unknown>>();
   const outcomes: Record<JobOutcome, number> = { saved: 0, failed: 0, deferred: 0, released: 0 };

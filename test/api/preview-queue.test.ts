@@ -103,7 +103,14 @@ describe('jobs', () => {
     const logs: string[] = [];
     const config = loadConfig({ BOARD_DATA: dir });
     const outcome = await runPreviewJob(
-      { db, config, clock: movableClock(now), log: (l) => logs.push(l), client },
+      {
+        db,
+        config,
+        clock: movableClock(now),
+        log: (l) => logs.push(l),
+        client,
+        images: { previewThumbnail: () => assert.fail('no thumbnail for a given-up job') },
+      },
       job,
       new AbortController().signal,
     );

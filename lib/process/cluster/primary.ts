@@ -6,6 +6,7 @@ import { createLineLog } from '../../log.ts';
 import { createMetricsServer, listenOnLoopback } from '../../metrics/listener.ts';
 import { runningJobNames, startOnceJobs, type RunningJobs } from '../../jobs/once-jobs.ts';
 import { createLimitStore } from '../../limits/rate-limit.ts';
+import { createSharpImages } from '../../media/images.ts';
 import { metricsUrl } from '../serve.ts';
 import { metricsListenFailure } from '../startup-errors.ts';
 import { createClusterMetrics, type MetricsMessage } from './metrics.ts';
@@ -33,6 +34,7 @@ const stopGraceMs = 15_000;
  */
 export function runPrimary(config: Config, releasePidFile: () => void, fail: Fail): void {
   const log = createLineLog();
+  const slots = serveSlots();
   let db: Db;
   let jobs: RunningJobs;
   try {
@@ -43,6 +45,7 @@ export function runPrimary(config: Config, releasePidFile: () => void, fail: Fai
       log,
       config,
       limits: createLimitStore(db, { log }),
+      images: createSharpImages(slots.pools.image),
       options: {},
       clustered: true,
     });
@@ -53,7 +56,6 @@ export function runPrimary(config: Config, releasePidFile: () => void, fail: Fai
   log(
     `board: primary (pid ${process.pid}) runs the background jobs: ${runningJobNames(jobs).join(', ')}, WAL checkpoints`,
   );
-  const slots = serveSlots();
   const workers = new Map<number, Worker>();
   const serving = new Set<Worker>();
   const metrics =
