@@ -6,7 +6,7 @@ import { createScryptPasswords } from '../lib/accounts/passwords.ts';
 import { entryLink } from '../lib/preview/links.ts';
 import { indexEntry } from '../lib/search/index.ts';
 import { tokenHash } from '../lib/accounts/tokens.ts';
-import { prng } from '../test/prng.ts';
+import { prng } from '../test/helpers/prng.ts';
 import { germanText } from './german.ts';
 
 /**

@@ -20,7 +20,7 @@ import {
   type Client,
   type TestBoard,
 } from '../helpers.ts';
-import { assertStoredLatestMatchesBruteForce, latestOf, wholeFeed } from '../entry-helpers.ts';
+import { assertStoredLatestMatchesBruteForce, latestOf, wholeFeed } from '../helpers/entries.ts';
 
 async function postImage(client: Client, content: string): Promise<{ pid: number; filepath: string }> {
   const answer = await client.postMultipart('/api/entry/create', { content }, [

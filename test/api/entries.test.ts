@@ -19,7 +19,7 @@ import {
   type Answer,
   type Client,
 } from '../helpers.ts';
-import { entryFields } from '../entry-helpers.ts';
+import { entryFields } from '../helpers/entries.ts';
 
 function createWithImage(client: Client, content: string, data: Buffer, replyTo = 0): Promise<Answer> {
   const fields = replyTo ? { content, reply_to: replyTo } : { content };

@@ -13,7 +13,7 @@ import {
   visitor,
   type Client,
 } from '../helpers.ts';
-import { atomEntries, parseAtom } from '../atom-helpers.ts';
+import { atomEntries, parseAtom } from '../helpers/atom.ts';
 
 /** docs/API.md "Private Atom feed": the token, what ends it, what the log writes. */
 

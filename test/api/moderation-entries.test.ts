@@ -21,7 +21,7 @@ import {
   type Client,
   type TestBoard,
 } from '../helpers.ts';
-import { assertStoredLatestMatchesBruteForce, latestOf } from '../entry-helpers.ts';
+import { assertStoredLatestMatchesBruteForce, latestOf } from '../helpers/entries.ts';
 
 /** docs/API.md "Moderation": removing and restoring entries, and what every other endpoint makes of a removed one. */
 

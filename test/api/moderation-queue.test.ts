@@ -13,7 +13,7 @@ import {
   visitor,
   type TestBoard,
 } from '../helpers.ts';
-import { entryFields } from '../entry-helpers.ts';
+import { entryFields } from '../helpers/entries.ts';
 
 /** docs/API.md "GET /api/mod/reports/{page}", "POST /api/mod/entry/{pid}/dismiss" and "GET /api/modlog/{page}": the queue and the public log. */
 

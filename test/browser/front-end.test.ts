@@ -159,8 +159,8 @@ describe('the front end in a real browser', { skip: skipWithoutChromium }, () =>
 
   async function eventuallyPid(content: string): Promise<number> {
     await eventually(
-      () => db().one('SELECT 1 FROM entries WHERE content = ?', content) !== undefined,
       `entry "${content}"`,
+      () => db().one('SELECT 1 FROM entries WHERE content = ?', content) !== undefined,
     );
     return pidOf(content);
   }
@@ -623,7 +623,7 @@ describe('the front end in a real browser', { skip: skipWithoutChromium }, () =>
     const probePage = await probe.context.newPage();
     await openBoard(probePage, t.board, '/');
     await probePage.addScriptTag({ content: 'window.inlineRan = true;' }).catch(() => undefined);
-    await eventually(() => probe.recorder.cspViolations.length > 0, 'a CSP console message');
+    await eventually('a CSP console message', () => probe.recorder.cspViolations.length > 0);
     assert.equal(await probePage.evaluate('window.inlineRan'), undefined);
     await probe.context.close();
   });

@@ -11,7 +11,7 @@ import { createScryptPasswords } from '../../lib/accounts/passwords.ts';
 import { createUser } from '../../lib/accounts/users.ts';
 import { writeLimitRules } from '../../lib/limits/write-limits.ts';
 import { Client, imageFixture, password, sessionInDb, type Answer } from '../helpers.ts';
-import { startServerProcess, type ChildServer } from './child-server.ts';
+import { startServerProcess, type ChildServer } from '../helpers/child-server.ts';
 import { recordSummary, scaled, soak } from './soak.ts';
 
 /**

@@ -5,7 +5,7 @@ import { threadFeedEntries } from '../../lib/atom/feeds.ts';
 import { openDb, type Db } from '../../lib/db/db.ts';
 import { bumpEntry, createEntry, softDeleteEntry } from '../../lib/entries/entries.ts';
 import { removeEntry, restoreEntry } from '../../lib/moderation/entries.ts';
-import { prng } from '../prng.ts';
+import { prng } from '../helpers/prng.ts';
 
 /**
  * lib/atom/subtree.ts through threadFeedEntries: the best-first walk down a subtree finds exactly

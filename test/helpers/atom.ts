@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import type { Document, Element } from 'domhandler';
 import { DomHandler, DomUtils, Parser } from 'htmlparser2';
-import { flushImpressions } from '../lib/stats/impressions.ts';
-import type { TestBoard } from './helpers.ts';
+import { flushImpressions } from '../../lib/stats/impressions.ts';
+import type { TestBoard } from './board.ts';
 
 const { findAll, findOne, getAttributeValue, textContent } = DomUtils;
 
