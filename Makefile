@@ -52,10 +52,18 @@ typecheck: deps
 	npx tsc -p web
 
 # Biome (biome.json): `make lint` checks formatting and the lint rules without changing a file
-# (CI runs it); `make format` rewrites the files into the formatter's shape.
-.PHONY: lint format
+# (CI runs it), then the OpenAPI document; `make format` rewrites the files into the formatter's shape.
+.PHONY: lint format openapi-lint
 lint: deps
 	npx biome ci .
+	$(MAKE) --no-print-directory openapi-lint
+
+# /api/openapi.json as the board builds it, linted by Redocly with its recommended rules
+# (redocly.yaml names each rule turned off and why). No telemetry: CI reaches only npm.
+openapi-lint: deps
+	@doc=$$(mktemp -d)/openapi.json; trap 'rm -rf "$${doc%/*}"' EXIT; \
+	node --import tsx .ci/openapi-document.ts > "$$doc" && \
+	REDOCLY_TELEMETRY=off REDOCLY_SUPPRESS_UPDATE_NOTICE=true npx redocly lint --config redocly.yaml "$$doc"
 
 format: deps
 	npx biome format --write .
@@ -72,13 +80,18 @@ outdated: deps
 # Benchmarks (not part of make test): seeds boards of 10k, 100k and 1M entries, writes bench/results.md;
 # then search, the share pages and creates with the search index at 1M (bench/search-results.md).
 # Needs wrk (the Debian package; installed with apt-get when missing).
-.PHONY: bench bench-search bench-10m
+.PHONY: bench bench-search bench-search-attack bench-10m
 bench: deps
 	node --import tsx bench/run.ts
 	node --import tsx bench/search.ts
 
 bench-search: deps
 	node --import tsx bench/search.ts
+
+# Not in CI: costly searches against honest feed reads and ordinary searches at 1M entries (issue 28; BENCH_ATTACK_SIZE, BENCH_ATTACK_WORKERS,
+# BENCH_ATTACK_SECONDS, BENCH_BEFORE=<checkout> for another version's server), writes its section of bench/search-results.md.
+bench-search-attack: deps
+	node --import tsx bench/search-attack.ts
 
 # Not in CI: 1M and 10M entries (about 10 GB of disk; seeding 10M with the search index takes well over ten minutes), writes bench/results-10m.md.
 # BENCH_10M_SEED_ONLY=1 only seeds, BENCH_10M_REUSE=1 measures the boards seeded before (bench/ten-million.ts).
@@ -89,6 +102,12 @@ bench-10m: deps
 .PHONY: asn-measure
 asn-measure: deps
 	node --expose-gc --import tsx bench/asn-load.ts
+
+# The server processes' memory by board size and BOARD_WORKERS, the table of docs/SCALING.md "Memory"
+# (BENCH_MEMORY_SIZES=30,100000: the boards, in entries). Prints a Markdown table; a few minutes.
+.PHONY: bench-memory
+bench-memory: deps
+	node --import tsx bench/memory.ts
 
 # Screenshots of the real pages (feed, thread, profile, statistics, settings, moderation queue; 1280 and 390 px wide) with
 # German sample content, saved under docs/screenshots/. Needs Chromium (CHROMIUM_PATH, default /usr/bin/chromium).

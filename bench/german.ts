@@ -5,7 +5,8 @@
  * rare word in very few. Deterministic for a given random source.
  */
 
-const parts = [
+/** The parts of compound nouns; bench/search-attack.ts searches for them too. */
+export const parts = [
   'Balkon',
   'Kraft',
   'Werk',
@@ -87,8 +88,8 @@ const parts = [
   'Dienst',
 ];
 
-/** Everyday words; the short ones (1–2 letters) are the two-letter search case. */
-const words = [
+/** Everyday words; the short ones (1–2 letters) are the two-letter search case, the long ones bench/search-attack.ts's costly searches. */
+export const everydayWords = [
   'und',
   'der',
   'die',
@@ -210,7 +211,7 @@ export function compound(random: () => number): string {
 function sentence(random: () => number): string {
   const length = 4 + Math.floor(random() * 10);
   const out = [pick(openers, random)];
-  for (let i = 0; i < length; i++) out.push(random() < 0.3 ? compound(random) : pick(words, random));
+  for (let i = 0; i < length; i++) out.push(random() < 0.3 ? compound(random) : pick(everydayWords, random));
   return out.join(' ') + pick(endings, random);
 }
 

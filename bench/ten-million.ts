@@ -108,7 +108,7 @@ async function measure(size: number, dir: string, seeded: Seeded | undefined): P
   result.rssMb = rssMb(server.proc.pid!);
   await stop(server.proc);
   // After the server: reading the whole file (dbstat) first would warm the page cache for its start-up.
-  result.search = timeUncached(dbPath);
+  result.search = await timeUncached(dbPath);
   result.indexMiB = indexBytes(dbPath).index / 2 ** 20;
   console.error(JSON.stringify({ ...result, search: undefined }));
   return result;

@@ -21,6 +21,7 @@ import type { PreviewOptions } from './preview/queue.ts';
 import { boardRateRules, createLimitStore, createRateLimiter } from './limits/rate-limit.ts';
 import { routes } from './routes.ts';
 import type { BackfillOptions } from './search/backfill.ts';
+import { startSearchThreads, type SearchThreadOptions } from './search/threads.ts';
 import type { Services } from './services.ts';
 import { openTorExitList } from './limits/tor.ts';
 import { clusterBatchWindowMs } from './db/write-batch.ts';
@@ -47,6 +48,8 @@ export interface AppOptions {
   impressions?: Pick<TallySettings, 'maxVisitorsPerDay'>;
   /** The Tor exit list's knobs (tests recheck the file on every lookup instead of every 2 s). */
   tor?: { recheckMs?: number };
+  /** The search threads (tests hold their jobs). */
+  searchThreads?: SearchThreadOptions;
   /**
    * A cluster worker (lib/process/cluster/worker.ts): no once-jobs here (the primary runs them) but the
    * link that wakes them there; no checkpoint thread; metrics labelled with the worker's number.
@@ -77,7 +80,7 @@ export function createApp(config: Config, options: AppOptions = {}): App {
     );
   const log = options.log ?? defaultLog;
   const limits = createLimitStore(db, { log });
-  // The machine's hashing and image slots: this process's own, or a cluster worker's from the primary.
+  // The machine's hashing, image and search slots: this process's own, or a cluster worker's from the primary.
   const slots = worker?.slots ?? createMachineSlots();
   const scrypt = createScryptPasswords(slots.hash);
   const sharp = createSharpImages(slots.image);
@@ -98,6 +101,7 @@ export function createApp(config: Config, options: AppOptions = {}): App {
       sweepsFinishedDays: !worker,
       maxVisitorsPerDay: options.impressions?.maxVisitorsPerDay,
     }),
+    searchThreads: startSearchThreads(db.raw.name, slots.search, options.searchThreads),
   };
   const jobDeps = { db: services.db, clock: services.clock, log: services.log };
   const jobs = worker
@@ -150,6 +154,7 @@ export function createApp(config: Config, options: AppOptions = {}): App {
       // batch in progress commits, the rest waits for the next start; previews: fetches in flight
       // are aborted, their jobs stay queued; notifications not yet sent are dropped.
       await jobs?.stop();
+      await services.searchThreads.close(); // their read-only connections close before the database's last one
       stopImpressions(); // writes the last counts: before the database closes
       services.asn.close();
       await services.db.close();

@@ -10,6 +10,7 @@ import {
   maxReplyDepth,
   maxReportReasonLength,
   maxSearchLength,
+  maxSearchTerms,
   maxUsernameLength,
   minLoginSeconds,
   minPasswordLength,
@@ -55,6 +56,7 @@ export const messages = {
   'rate.limited': 'Zu viele Anfragen. Bitte warte einen Moment.',
   'rate.new_account': `Neue Konten können in den ersten ${newAccountLinkDelaySeconds / 60} Minuten keine Links oder Bilder posten.`,
   'auth.busy': 'Der Server ist gerade ausgelastet. Bitte versuche es in ein paar Sekunden noch einmal.',
+  'search.busy': 'Die Suche ist gerade ausgelastet. Bitte versuche es in ein paar Sekunden noch einmal.',
   internal: 'Interner Fehler. Bitte versuche es später noch einmal.',
 } as const satisfies Record<string, string>;
 
@@ -80,6 +82,7 @@ export const fieldMessages = {
   muteSelf: 'Du kannst dich nicht selbst stummschalten.',
   muteLimit: `Du kannst höchstens ${maxMutes} Konten stummschalten.`,
   searchQuery: `Bitte einen Suchbegriff mit 1 bis ${maxSearchLength} Zeichen eingeben.`,
+  searchTerms: `Bitte höchstens ${maxSearchTerms} Suchwörter eingeben; eine Wortfolge in Anführungszeichen zählt als eines.`,
   altLong: `Die Bildbeschreibung darf höchstens ${maxAltLength} Zeichen lang sein.`,
 } as const;
 

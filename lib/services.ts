@@ -8,6 +8,7 @@ import type { BoardMetrics } from './metrics/recorder.ts';
 import type { Notifier } from './moderation/operator-webhook.ts';
 import type { Passwords } from './accounts/passwords.ts';
 import type { LimitStore, RateLimiter } from './limits/rate-limit.ts';
+import type { SearchThreads } from './search/threads.ts';
 import type { TorExitList } from './limits/tor.ts';
 
 /** Where the board writes its lines; never a client address. */
@@ -36,6 +37,8 @@ export interface Services extends JobDeps {
   asn: AsnDb;
   /** Impressions and visitors counted in memory, flushed every few seconds. */
   impressions: ImpressionTally;
+  /** The threads that run the search index's match, off the event loop (lib/search/threads.ts). */
+  searchThreads: SearchThreads;
   /**
    * What handlers may ask of the once-jobs (lib/jobs/once-jobs.ts), which run in this process or, with
    * BOARD_WORKERS > 1, in the cluster's primary (then these forward over IPC):

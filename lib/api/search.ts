@@ -1,14 +1,37 @@
+import { performance } from 'node:perf_hooks';
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { Ctx } from '../http/context.ts';
 import { ApiError, invalidField } from '../http/errors.ts';
 import { codePoints, integerParam } from '../http/fields.ts';
 import { fieldMessages } from '../messages.ts';
-import { searchExpression } from '../search/query.ts';
-import { maxFeedPage, maxSearchLength } from '../limits/product.ts';
+import { queryTerms, termsExpression } from '../search/query.ts';
+import { feedPageSize, maxFeedPage, maxSearchLength, maxSearchTerms } from '../limits/product.ts';
 import { searchEntries } from '../search/search.ts';
 import { findUserByName } from '../accounts/users.ts';
+import { arrayOf, field, json, ref, requiredField, string, type Operation } from '../openapi/kit.ts';
 
-/** GET /api/search/{page}?q=…&user=…: served from the response cache (lib/http/response-cache.ts). */
-export function search(ctx: Ctx) {
+/**
+ * A search this handler turns down (a bad page, q or user; the search line full) is answered no
+ * sooner than this long after it was asked. Why: a script that asks again as soon as it has an
+ * answer made each connection thousands of refusals a second, and answering them took the event
+ * loop from every other request (bench/search-results.md, "Searches under attack"); so a script
+ * gets about one refusal a second per connection. A person sees the message a moment later,
+ * when it says to change the search or to wait anyway.
+ */
+const refusalAfterMs = 1_000;
+
+/** GET /api/search/{page}?q=…&user=…: served from the response cache (lib/http/response-cache.ts), else matched on a search thread. */
+export async function search(ctx: Ctx<'page'>) {
+  const asked = performance.now();
+  try {
+    return await searchPage(ctx);
+  } catch (err) {
+    if (err instanceof ApiError) await sleep(refusalAfterMs - (performance.now() - asked));
+    throw err;
+  }
+}
+
+async function searchPage(ctx: Ctx<'page'>) {
   const page = integerParam(ctx.params.page, 'page', 0, maxFeedPage);
   const { db } = ctx.app;
   const username = ctx.url.searchParams.get('user') ?? '';
@@ -16,9 +39,28 @@ export function search(ctx: Ctx) {
   if (username && !author) throw new ApiError(404, 'user.not_found');
   const q = ctx.url.searchParams.get('q') ?? '';
   if (!q.trim() || codePoints(q) > maxSearchLength) throw invalidField('q', fieldMessages.searchQuery);
-  const expression = searchExpression(q);
+  const terms = queryTerms(q);
+  if (terms.length > maxSearchTerms) throw invalidField('q', fieldMessages.searchTerms);
+  const expression = termsExpression(terms);
   if (!expression) return []; // only characters that no word is made of
-  return db.responses.search(`${author?.uid ?? ''}\n${page}\n${expression}`, () =>
-    searchEntries(db, expression, author?.uid, page),
+  const uid = author?.uid;
+  return db.responses.search(`${uid ?? ''}\n${page}\n${expression}`, () =>
+    searchEntries(db, expression, uid, page, ctx.app.searchThreads.all),
   );
 }
+search.doc = {
+  id: 'search',
+  summary: `Live entries holding every word of q, newest first, ${feedPageSize} a page`,
+  description:
+    'q is taken literally (a pair of double quotes makes a phrase); a word of 3+ characters finds the compounds that contain it, words of 1–2 characters match whole words. ' +
+    "The match runs on the machine's search threads: when their line is full, 503 search.busy with Retry-After (seconds).",
+  query: {
+    q: requiredField(
+      `what to look for, 1–${maxSearchLength} characters, not only whitespace, at most ${maxSearchTerms} words (a phrase in quotes counts as one)`,
+      string(undefined, { minLength: 1, maxLength: maxSearchLength }),
+    ),
+    user: field("a username: search that author's entries only"),
+  },
+  ok: json('the matching entries, each with latest', arrayOf(ref('EntryWithLatest'), feedPageSize)),
+  errors: { 400: ['input.invalid'], 404: ['user.not_found'], 503: ['search.busy'] },
+} satisfies Operation;

@@ -71,6 +71,8 @@ export class ResponseCache {
   );
   private seenDataVersion = -1;
   private searches = new LruPages<string, Cached>(maxCachedSearches, maxSearchBytes);
+  /** Search pages being built now, by versions and key (bounded by the search line: lib/search/threads.ts). */
+  private searchesBuilding = new Map<string, Promise<Buffer>>();
   private documents = new LruPages<string, Cached & CachedDocument>(maxCachedDocuments, maxDocumentBytes);
   /** Answers served from the cache and answers built, since the start (read by lib/metrics). */
   readonly tally = {
@@ -155,18 +157,37 @@ export class ResponseCache {
     return hit.body;
   }
 
-  /** A search page by its key (the expression, the author filter, the page). */
-  search(key: string, build: () => unknown): Buffer {
+  /**
+   * A search page by its key (the expression, the author filter, the page). `build` runs the match
+   * on a search thread (lib/search/threads.ts), so the page is built under the versions of the
+   * moment it was asked for and kept only if no write came in between. Requests for one key under
+   * the same versions while it is built share that build (counted as hits): after a write, the
+   * many readers of a popular search cost one search, not one each in a bounded line.
+   */
+  search(key: string, build: () => Promise<unknown>): Promise<Buffer> {
     this.checkOtherWriters();
     const hit = this.searches.get(key);
     if (hit && this.isFeedCurrent(hit)) {
       this.tally.searchHits++;
-      return hit.body;
+      return Promise.resolve(hit.body);
+    }
+    const asked = { global: this.global, version: this.feedVersion };
+    const buildKey = `${asked.global}:${asked.version}\n${key}`;
+    const building = this.searchesBuilding.get(buildKey);
+    if (building) {
+      this.tally.searchHits++;
+      return building;
     }
     this.tally.searchMisses++;
-    const body = Buffer.from(JSON.stringify(build()));
-    this.searches.set(key, { global: this.global, version: this.feedVersion, body });
-    return body;
+    const built = build()
+      .then((page) => {
+        const body = Buffer.from(JSON.stringify(page));
+        if (this.isFeedCurrent(asked)) this.searches.set(key, { ...asked, body });
+        return body;
+      })
+      .finally(() => this.searchesBuilding.delete(buildKey));
+    this.searchesBuilding.set(buildKey, built);
+    return built;
   }
 
   /** An Atom feed or share page by its path; `build` undefined: nothing there (404), never cached. */
@@ -184,7 +205,7 @@ export class ResponseCache {
   }
 
   /** A page that depends on the feed version (feed, search, documents) is current. */
-  private isFeedCurrent(page: Cached): boolean {
+  private isFeedCurrent(page: Pick<Cached, 'global' | 'version'>): boolean {
     return page.global === this.global && page.version === this.feedVersion;
   }
 

@@ -8,7 +8,7 @@ import type { JobDeps, Services } from '../services.ts';
 import type { BoardMetrics } from './recorder.ts';
 
 /*
- * The board's Prometheus metrics (README "Metrics"), in one registry per process. Most values are
+ * The board's Prometheus metrics (docs/OPERATIONS.md "Metrics"), in one registry per process. Most values are
  * read when Prometheus scrapes (collect callbacks over plain counters the code keeps anyway, a
  * file size, one indexed count); only the request histogram and the refusal counter are written
  * on the request path, each a cached child's observe or inc.
@@ -18,7 +18,7 @@ import type { BoardMetrics } from './recorder.ts';
  * runs in the primary, which answers AggregatorRegistry.clusterMetrics() (per-worker series, as
  * the label keeps them apart) followed by its own registry: the metrics read from the shared
  * database and the once-jobs (defineJobMetrics, read once, not once per worker), the machine's
- * hashing and image slots, and its own process figures under board_primary_.
+ * hashing, image and search slots, and its own process figures under board_primary_.
  */
 
 type HistogramChild = ReturnType<Histogram<string>['labels']>;
@@ -48,7 +48,7 @@ export function createBoardMetrics(app: Services, jobs: RunningJobs | undefined,
   });
   const refusals = new Counter({
     name: 'board_limit_refusals_total',
-    help: 'Requests refused by a limit: kind rate (SPEC per-address groups), write (write limits) or brake (login brakes, new accounts, the hashing line).',
+    help: 'Requests refused by a limit: kind rate (SPEC per-address groups), write (write limits) or brake (login brakes, new accounts, the hashing line, the search line).',
     labelNames: ['kind', 'group'],
     registers,
   });

@@ -64,10 +64,15 @@ function termExpression(term: string): string | undefined {
   return words.length ? words.join(' AND ') : undefined;
 }
 
-/** q as one FTS5 expression (every term ANDed), or '' when no term holds a letter, digit or 3 characters. */
-export function searchExpression(q: string): string {
-  return queryTerms(q)
+/** The terms (queryTerms) as one FTS5 expression (every term ANDed), or '' when no term holds a letter, digit or 3 characters. */
+export function termsExpression(terms: readonly string[]): string {
+  return terms
     .map(termExpression)
     .filter((e) => e !== undefined)
     .join(' AND ');
+}
+
+/** q as one FTS5 expression: termsExpression of its terms. */
+export function searchExpression(q: string): string {
+  return termsExpression(queryTerms(q));
 }

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { before, describe, test } from 'node:test';
 import type { Db } from '../../lib/db/db.ts';
+import type { SearchThreads } from '../../lib/search/threads.ts';
 import { accountRemovalDone, limitsOff, member, moderator, password, post, useBoard, visitor } from '../helpers.ts';
 
 interface Statement {
@@ -10,11 +11,13 @@ interface Statement {
 
 /**
  * Runs `action` while recording every statement the server sends to SQLite, with its parameters:
- * the exact SQL of the request path, not a copy of it.
+ * the exact SQL of the request path, not a copy of it. `threads`: also what it sends to the search
+ * threads (lib/search/threads.ts), which run the search index's match on connections of their own.
  */
-async function recordStatements(db: Db, action: () => Promise<void>): Promise<Statement[]> {
+async function recordStatements(db: Db, action: () => Promise<void>, threads?: SearchThreads): Promise<Statement[]> {
   const seen: Statement[] = [];
   const original = { one: db.one, all: db.all, value: db.value, run: db.run };
+  const originalThreads = threads && { all: threads.all };
   const writable = db as { -readonly [K in keyof Db]: Db[K] };
   writable.one = ((sql: string, ...params: unknown[]) => {
     seen.push({ sql, params });
@@ -32,10 +35,16 @@ async function recordStatements(db: Db, action: () => Promise<void>): Promise<St
     seen.push({ sql, params });
     return original.run(sql, ...params);
   };
+  if (threads)
+    threads.all = ((sql: string, params: unknown[]) => {
+      seen.push({ sql, params });
+      return originalThreads!.all(sql, params);
+    }) as SearchThreads['all'];
   try {
     await action();
   } finally {
     Object.assign(writable, original);
+    if (threads) Object.assign(threads, originalThreads);
   }
   return seen;
 }
@@ -133,10 +142,14 @@ describe('query plans on the entries table', () => {
 
   test('a search walks the index newest first and stops after its page: no sort, no scan of entries', async () => {
     await post(t.members.Bert, 'frisch, damit keine Suche aus dem Zwischenspeicher kommt');
-    const statements = await recordStatements(db, async () => {
-      for (const q of ['thema', 'ant wort', 'thema&user=Anna'])
-        assert.equal((await visitor(t.board).get(`/api/search/0?q=${q}`)).status, 200);
-    });
+    const statements = await recordStatements(
+      db,
+      async () => {
+        for (const q of ['thema', 'ant wort', 'thema&user=Anna'])
+          assert.equal((await visitor(t.board).get(`/api/search/0?q=${q}`)).status, 200);
+      },
+      t.board.app.services.searchThreads,
+    );
     const searches = statements.filter((s) => /FROM search WHERE search MATCH/.test(s.sql));
     assert.equal(searches.length, 3);
     for (const search of searches) {

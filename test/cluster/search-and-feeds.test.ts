@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { heldFolder } from '../../lib/media/hold.ts';
-import { oldBoard, password, type Client, eventually } from '../helpers.ts';
+import { assertError, eventually, oldBoard, password, type Client } from '../helpers.ts';
 import { searchIndexProblems } from '../helpers/consistency.ts';
 import { startCluster, waitForLine, type ClusterBoard } from '../helpers/cluster-board.ts';
 
@@ -106,7 +106,52 @@ describe('two workers, one database: the search backfill, held media, search pag
     assert.equal(await board.workerOf(writer), '2', 'the writer stayed on worker 2');
   });
 
+  test("searches through both workers run on the machine's search slots, which the primary hands out: never more than two at once", async () => {
+    const clients = await Promise.all(
+      Array.from({ length: 6 }, (_, i) => board.clientOn(i % 2 ? '2' : '1', `192.0.2.${60 + i}`)),
+    );
+    const numbers = Array.from({ length: 24 }, (_, i) => 20_000 + 7 * i);
+    const answers = await Promise.all(
+      clients.map(async (client, c) => {
+        const pids: number[][] = [];
+        for (let i = c; i < numbers.length; i += clients.length) {
+          // A search that waited past the line's 2 s bound (a loaded machine starting its threads) is
+          // refused with 503 search.busy and Retry-After; a client tries again, as this one does, a few times.
+          let answer = await client.get(`/api/search/0?q=altbestand%20${numbers[i]}`);
+          for (let tries = 0; answer.status === 503 && tries < 5; tries++) {
+            assertError(answer, 503, 'search.busy');
+            await new Promise((resolve) => setTimeout(resolve, 1000 * Number(answer.headers.get('retry-after'))));
+            answer = await client.get(`/api/search/0?q=altbestand%20${numbers[i]}`);
+          }
+          assert.equal(answer.status, 200, answer.text);
+          pids[i] = (answer.body as { pid: number }[]).map((e) => e.pid);
+        }
+        return pids;
+      }),
+    );
+    for (const [i, n] of numbers.entries())
+      assert.deepEqual(answers[i % clients.length]![i], [n + 1], `altbestand ${n}`);
+    const series = await board.scrape();
+    const searchesOn = (worker: string) =>
+      series.get(
+        `board_http_request_duration_seconds_count{route="/api/search/:page",method="GET",status="2xx",worker="${worker}"}`,
+      ) ?? 0;
+    assert.ok(searchesOn('1') >= 12 && searchesOn('2') >= 12, 'both workers searched');
+    const peak = series.get('board_machine_slots_peak{pool="search"}');
+    assert.ok(
+      peak !== undefined && peak >= 1 && peak <= 2,
+      `the primary handed out the search slots, at most two at once (peak ${peak})`,
+    );
+    assert.equal(series.get('board_machine_slots_running{pool="search"}'), 0);
+  });
+
   test('a deletion acknowledged by worker 2 moves the Atom feeds of worker 1 forward: If-Modified-Since gets 200 without the entry', async () => {
+    // The searches above may leave both connections idle past the server's 5 s keep-alive on a busy
+    // machine, and a new connection lands on either worker: pin them again.
+    const { cookie } = writer;
+    writer = await board.clientOn('2', '192.0.2.50');
+    writer.cookie = cookie;
+    reader = await board.clientOn('1', '192.0.2.51');
     const newest = (await writer.post('/api/entry/create', { content: 'Quittenbrot, gleich wieder weg' })).body
       .pid as number;
     const paths = ['/feed.atom', '/u/Quitte/feed.atom'];

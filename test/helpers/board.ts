@@ -13,7 +13,7 @@ import { Client } from './client.ts';
 export const day = 86_400;
 
 /**
- * BOARD_LIMITS=0: the abuse limits and brakes off (README "Settings"), for tests that write faster
+ * BOARD_LIMITS=0: the abuse limits and brakes off (docs/OPERATIONS.md "Settings"), for tests that write faster
  * than a person would (many entries, links and images from brand-new accounts in a second).
  * SPEC's per-address limits stay on. test/api/write-limits.test.ts tests the limits themselves.
  */
@@ -51,6 +51,8 @@ export interface StartOptions {
   tor?: AppOptions['tor'];
   /** The visitor count's knobs for createApp (a lower daily cap). */
   impressions?: AppOptions['impressions'];
+  /** The search threads' knobs for createApp (jobs held until released). */
+  searchThreads?: AppOptions['searchThreads'];
   /** Password hashing for createApp: scrypt, or a wrapper that holds requests (test/helpers/password-gate.ts). */
   passwords?: AppOptions['passwords'];
   /** Image scaling for createApp: sharp, or a wrapper that holds requests (test/helpers/image-gate.ts). */
@@ -87,6 +89,7 @@ export async function startBoard(env: Record<string, string> = {}, options: Star
     searchBackfill: options.searchBackfill,
     tor: options.tor,
     impressions: options.impressions,
+    searchThreads: options.searchThreads,
     passwords: options.passwords,
     images: options.images,
   });

@@ -3,16 +3,18 @@ import type { Worker } from 'node:cluster';
 import { test } from 'node:test';
 import { remoteSemaphore, serveSlots, type SlotMessage } from '../../lib/process/cluster/slots-ipc.ts';
 import { SlotRefused } from '../../lib/limits/semaphore.ts';
+import type { SlotPool } from '../../lib/limits/machine-slots.ts';
+import { searchQueueBound } from '../../lib/search/threads.ts';
 
-/** A worker as the primary sees it, wired straight to a remote semaphore in this process. */
-function fakeWorker(server: ReturnType<typeof serveSlots>) {
+/** A worker as the primary sees it, wired straight to a remote semaphore of one pool in this process. */
+function fakeWorker(server: ReturnType<typeof serveSlots>, pool: SlotPool = 'hash') {
   let onGrant: (id: number) => void = () => {};
   const worker = {
     isConnected: () => true,
     send: (message: SlotMessage) => void setImmediate(() => onGrant(message.id)),
   } as unknown as Worker;
   const semaphore = remoteSemaphore(
-    'hash',
+    pool,
     (message) => setImmediate(() => server.handle(worker, message)),
     (listener) => {
       onGrant = listener;
@@ -81,4 +83,30 @@ test("a worker's line is bounded like a local one, and a caller that gives up le
   for (const release of hold.splice(0)) release();
   await Promise.all(held);
   await until('all slots free', () => server.load('hash').running === 0);
+});
+
+test("searches are bounded on the machine: two workers' searches run two at once, the rest wait in the primary's line; each worker's line is bounded", async () => {
+  const server = serveSlots();
+  const [a, b] = [fakeWorker(server, 'search'), fakeWorker(server, 'search')];
+  const hold: (() => void)[] = [];
+  const holding = () => new Promise<void>((resolve) => hold.push(resolve));
+  const search = (worker: typeof a) => worker.semaphore(holding, undefined, searchQueueBound);
+  const jobs = [search(a), search(b)];
+  await until('one search running in each worker', () => hold.length === 2);
+  for (let i = 0; i < 6; i++) jobs.push(search(i % 2 ? a : b));
+  await until("six searches in the primary's line", () => server.load('search').waiting === 6);
+  assert.deepEqual(server.load('search'), { running: 2, waiting: 6, peak: 2 });
+  assert.equal(hold.length, 2, 'no third search runs');
+  assert.deepEqual(server.load('hash'), { running: 0, waiting: 0, peak: 0 }, 'a pool of its own');
+  // The waiting bound counts per process (lib/cluster/slots.ts): worker a has 3 waiting, room for 5 more.
+  for (let i = 0; i < searchQueueBound.maxWaiting - 3; i++) jobs.push(search(a));
+  await assert.rejects(search(a), (err) => err instanceof SlotRefused && err.reason === 'full');
+  for (let released = 0; released < jobs.length; released++) {
+    await until('the next search got its slot', () => hold.length > 0);
+    assert.ok(server.load('search').running <= 2);
+    hold.shift()!();
+  }
+  await Promise.all(jobs);
+  await until('all slots free', () => server.load('search').running === 0);
+  assert.equal(server.load('search').peak, 2, 'never more than two at once');
 });

@@ -33,6 +33,7 @@ export const maxReplyDepth = 200;
 export const maxReportReasonLength = 500;
 export const maxReportsPerEntry = 50;
 export const maxSearchLength = 200;
+export const maxSearchTerms = 10;
 export const maxSessionDescriptionLength = 200;
 export const maxThreadReplies = 100;
 export const maxUsernameLength = 32;

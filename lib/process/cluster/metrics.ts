@@ -62,7 +62,7 @@ export function createClusterMetrics(
     });
   slotGauge(
     'board_machine_slots_running',
-    'Password hashes (pool hash) and image jobs (pool image) running on the machine, all workers together; at most 2 each.',
+    'Password hashes (pool hash), image jobs (pool image) and searches (pool search) running on the machine, all workers together; at most 2 each.',
     (pool) => slots.load(pool).running,
   );
   slotGauge(

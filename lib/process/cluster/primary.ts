@@ -26,10 +26,10 @@ const stopGraceMs = 15_000;
 
 /**
  * The cluster's primary (BOARD_WORKERS > 1): holds the pid file, opens the database first (the
- * migrations run once, before any worker), runs the once-jobs (lib/jobs/once-jobs.ts) and the WAL
- * checkpoint thread, hands out the machine's hashing and image slots, answers the metrics, claims
- * the port and forks the workers, each of which listens on it itself (lib/process/cluster/port.ts). It
- * serves no HTTP and accepts no connection of the board's port. A worker that dies is logged and replaced, after a
+ * migrations run once, before any worker), runs the once-jobs (lib/once-jobs.ts) and the WAL
+ * checkpoint thread, hands out the machine's hashing, image and search slots, answers the metrics,
+ * claims the port and forks the workers, each of which listens on it itself (lib/cluster/port.ts).
+ * It serves no HTTP and accepts no connection of the board's port. A worker that dies is logged and replaced, after a
  * back-off when workers keep dying young. SIGTERM stops the workers gracefully, then the jobs,
  * then the database; exit 0. Its parts: startBackground (database and jobs), createWorkerPool
  * (forks, replacements, the stop of the workers), announceStart (the start-up line and the

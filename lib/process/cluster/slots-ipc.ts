@@ -3,8 +3,9 @@ import { createSemaphore, SlotRefused, type QueueBound, type Semaphore } from '.
 import { slotLimits, type MachineSlots, type SlotPool } from '../../limits/machine-slots.ts';
 
 /*
- * The machine's hashing and image slots with several processes (lib/limits/machine-slots.ts says why): the
- * primary holds one semaphore per pool and hands slots to workers over the cluster's IPC channel.
+ * The machine's hashing, image and search slots with several processes (lib/slots.ts says why):
+ * the primary holds one semaphore per pool and hands slots to workers over the cluster's IPC
+ * channel.
  *   worker → primary  {board: 'slot', op: 'acquire' | 'cancel' | 'release', pool, id}
  *   primary → worker  {board: 'slot', op: 'grant', pool, id}
  * Ids count per pool and worker.

@@ -3,7 +3,7 @@ import { loadConfig, type Config } from '../../config.ts';
 import type { ReportNotice } from '../../moderation/operator-webhook.ts';
 import type { JobLink } from '../../jobs/once-jobs.ts';
 import { serveApp } from '../serve.ts';
-import type { SlotPool } from '../../limits/machine-slots.ts';
+import { slotLimits, type MachineSlots, type SlotPool } from '../../limits/machine-slots.ts';
 import { startupFailure } from '../startup-errors.ts';
 import type { MetricsMessage } from './metrics.ts';
 import { isSlotMessage, remoteSemaphore, type SlotMessage } from './slots-ipc.ts';
@@ -21,8 +21,9 @@ export const workerIndexVariable = 'BOARD_WORKER_INDEX';
  * One cluster worker: serves HTTP on its own socket of the shared port (`reusePort`: the kernel
  * hands it its share of the connections), with its own database connection, its own
  * response cache and its own impression counts. The once-jobs run in the primary; this process
- * wakes them over IPC, takes hashing and image slots from the primary, and stops gracefully on
- * SIGTERM (from the primary, or from systemd to the whole group) or when the primary is gone.
+ * wakes them over IPC, takes hashing, image and search slots from the primary, and stops
+ * gracefully on SIGTERM (from the primary, or from systemd to the whole group) or when the primary
+ * is gone.
  */
 export function runWorker(): void {
   const send = (message: WorkerMessage | SlotMessage | MetricsMessage) => {
@@ -30,7 +31,9 @@ export function runWorker(): void {
   };
   const grantListeners = new Map<SlotPool, (id: number) => void>();
   const remote = (pool: SlotPool) => remoteSemaphore(pool, send, (listener) => grantListeners.set(pool, listener));
-  const slots = { hash: remote('hash'), image: remote('image') };
+  const slots = Object.fromEntries(
+    (Object.keys(slotLimits) as SlotPool[]).map((pool) => [pool, remote(pool)]),
+  ) as MachineSlots;
 
   let config: Config;
   let app: App;
