@@ -7,6 +7,7 @@ import { openApiDocument } from './api/openapi.ts';
 import * as moderation from './api/moderation.ts';
 import * as mutes from './api/mutes.ts';
 import * as notifications from './api/notifications.ts';
+import * as registration from './api/registration.ts';
 import * as reports from './api/reports.ts';
 import { search } from './api/search.ts';
 import * as stats from './api/stats.ts';
@@ -111,6 +112,44 @@ export const routes: Route[] = [
     writeLimit: 'feedToken',
   },
   { method: 'POST', path: '/api/user/feed-token/revoke', handler: notifications.revokeFeedToken, auth: true },
+
+  // Registration (docs/API.md "Registration"): the door, invites, applications, trust levels.
+  { method: 'GET', path: '/api/auth/registration', handler: registration.registrationInfo },
+  { method: 'GET', path: '/api/auth/challenge', handler: registration.challenge },
+  { method: 'POST', path: '/api/user/invites', handler: registration.newInvite, auth: true },
+  { method: 'GET', path: '/api/user/invites', handler: registration.invites, auth: true },
+  { method: 'POST', path: '/api/user/invites/:id/revoke', handler: registration.revoke, auth: true },
+  { method: 'GET', path: '/api/mod/applications/:page', handler: registration.applications, mod: true },
+  {
+    method: 'POST',
+    path: '/api/mod/applications/:username/approve',
+    handler: registration.approve,
+    mod: true,
+    writeLimit: 'modAccount',
+  },
+  {
+    method: 'POST',
+    path: '/api/mod/applications/:username/reject',
+    handler: registration.reject,
+    mod: true,
+    writeLimit: 'modAccount',
+  },
+  { method: 'GET', path: '/api/mod/user/:username', handler: registration.accountForModerators, mod: true },
+  { method: 'GET', path: '/api/mod/registration', handler: registration.registrationState, mod: true },
+  {
+    method: 'POST',
+    path: '/api/mod/registration',
+    handler: registration.setRegistration,
+    mod: true,
+    writeLimit: 'modAccount',
+  },
+  {
+    method: 'POST',
+    path: '/api/mod/user/:username/trust',
+    handler: registration.setTrust,
+    mod: true,
+    writeLimit: 'modAccount',
+  },
 
   // Search (docs/API.md "Search")
   { method: 'GET', path: '/api/search/:page', handler: search, rateLimit: 'search' },

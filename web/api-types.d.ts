@@ -96,6 +96,7 @@ declare namespace Api {
     /** 0 until the first login */
     last_login: number;
     role?: "moderator";
+    trust_level?: 0 | 1;
   }
 
   interface Session {
@@ -166,7 +167,7 @@ declare namespace Api {
     id: number;
     /** Unix seconds */
     created_at: number;
-    action: "remove" | "restore" | "ban" | "unban" | "avatar_remove" | "dismiss";
+    action: "remove" | "restore" | "ban" | "unban" | "avatar_remove" | "dismiss" | "approve" | "reject" | "registration";
     /** the entry acted on; 0 for actions on accounts */
     pid: number;
     /** the account acted on, by its current name; "" when deleted */

@@ -5,7 +5,7 @@ import { ApiError, invalidField } from '../http/errors.ts';
 import { integerParam } from '../http/fields.ts';
 import { removeMedia } from '../media/files.ts';
 import { fieldMessages } from '../messages.ts';
-import { banUser, maxBanDays, removeAvatarOf, unbanUser } from '../moderation/accounts.ts';
+import { banTree, banUser, maxBanDays, removeAvatarOf, unbanUser } from '../moderation/accounts.ts';
 import { permanentBan } from '../moderation/bans.ts';
 import { dismissReports, removeEntry, restoreEntry } from '../moderation/entries.ts';
 import { moderationReason } from '../moderation/reasons.ts';
@@ -40,6 +40,13 @@ function banUntil(form: Form, now: number): number {
 function purgeFlag(form: Form): boolean {
   const raw = form.fields.get('purge') ?? '';
   if (raw !== '' && raw !== '0' && raw !== '1') throw invalidField('purge', fieldMessages.purgeFlag);
+  return raw === '1';
+}
+
+/** `tree`: 1 bans the account's invite tree with it (docs/API.md "Registration: invites"). */
+function treeFlag(form: Form): boolean {
+  const raw = form.fields.get('tree') ?? '';
+  if (raw !== '' && raw !== '0' && raw !== '1') throw invalidField('tree', fieldMessages.treeFlag);
   return raw === '1';
 }
 
@@ -95,8 +102,13 @@ export async function ban(ctx: Ctx) {
   const now = ctx.app.clock.now();
   const reason = reasonField(form, true);
   const until = banUntil(form, now);
-  banUser(ctx.app.db, user.uid, { reason, until, purge: purgeFlag(form) }, mod.uid, now);
-  return { username: user.username, banned_until: until };
+  const ban = { reason, until, purge: purgeFlag(form) };
+  if (!treeFlag(form)) {
+    banUser(ctx.app.db, user.uid, ban, mod.uid, now);
+    return { username: user.username, banned_until: until };
+  }
+  const invitees = banTree(ctx.app.db, user.uid, ban, mod.uid, now);
+  return { username: user.username, banned_until: until, invitees_banned: invitees };
 }
 
 /** POST /api/mod/user/{username}/unban */

@@ -1,3 +1,4 @@
+import { trustLevel } from '../accounts/trust.ts';
 import { deleteAccount } from '../accounts/deletion.ts';
 import { clearedSessionCookie } from '../http/cookies.ts';
 import { requireUser, type Ctx } from '../http/context.ts';
@@ -42,14 +43,17 @@ export function ownInfo(ctx: Ctx) {
   const me = requireUser(ctx);
   const user = findUserById(ctx.app.db, me.uid);
   if (!user) throw new ApiError(401, 'auth.required');
-  return ownProfile(user);
+  return { ...ownProfile(user), trust_level: trustLevel(ctx.app.db, user.uid, ctx.app.clock.now()) };
 }
 
 /** GET /api/auth/whoami: always 200, so a logged-out page load logs no error; `{uid: 0}` without a session. */
 export function whoami(ctx: Ctx) {
   const session = ctx.session();
   const user = session && findUserById(ctx.app.db, session.uid);
-  return user ? ownProfile(user) : { uid: 0 };
+  // The trust level lets the composer say what is locked before anyone types (docs/API.md "Trust levels").
+  return user
+    ? { ...ownProfile(user), trust_level: trustLevel(ctx.app.db, user.uid, ctx.app.clock.now()) }
+    : { uid: 0 };
 }
 
 /**

@@ -1,3 +1,4 @@
+import { admissionFields, altchaField, pendingAnswer } from './registration.ts';
 import { constant, field, integer, json, object, ref, requiredField, status, string, type Area } from './kit.ts';
 
 /** docs/API.md "Auth": the operations of /api/auth. */
@@ -25,12 +26,13 @@ export const auth: Area = {
           'session lifetime in whole seconds, 60–31536000; default 86400',
           integer(undefined, { minimum: 60, maximum: 31_536_000 }),
         ),
+        altcha: altchaField,
       },
       ok: json('logged in, or already logged in', status('ok', 'already_logged_in')),
       errors: {
-        400: ['input.invalid'],
+        400: ['input.invalid', 'pow.invalid'],
         401: ['auth.bad_credentials'],
-        403: ['auth.banned'],
+        403: ['auth.banned', 'auth.pending', 'auth.rejected'],
         429: ['rate.limited'],
         503: ['auth.busy'],
       },
@@ -45,9 +47,18 @@ export const auth: Area = {
           maxLength: 32,
         }),
         ...newPasswords,
+        ...admissionFields,
       },
       ok: json('the account exists', username, 201),
-      errors: { 400: ['auth.invalid'], 409: ['user.name_taken'], 429: ['rate.limited'], 503: ['auth.busy'] },
+      more: [pendingAnswer],
+      errors: {
+        400: ['auth.invalid', 'pow.invalid'],
+        403: ['auth.registration_closed', 'auth.invite_required'],
+        404: ['invite.invalid'],
+        409: ['user.name_taken'],
+        429: ['rate.limited'],
+        503: ['auth.busy'],
+      },
     },
     'POST /api/auth/logout': {
       id: 'logout',
@@ -78,7 +89,7 @@ export const auth: Area = {
       ok: json('the password is set and a session cookie is set', username),
       errors: {
         400: ['auth.invalid'],
-        403: ['auth.banned'],
+        403: ['auth.banned', 'auth.pending', 'auth.rejected'],
         404: ['reset.invalid'],
         429: ['rate.limited'],
         503: ['auth.busy'],

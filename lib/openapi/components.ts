@@ -65,7 +65,13 @@ export const schemas: Record<string, JsonSchema> = {
   ),
   VoteTally: object({ pid: entryId, yes: integer(), no: integer(), selected: oneOfValues('yes', 'no', 'none') }),
   PublicUser: object(profile, banned),
-  OwnUser: object({ ...profile, last_login: time('0 until the first login') }, { role: constant('moderator') }),
+  OwnUser: object(
+    { ...profile, last_login: time('0 until the first login') },
+    {
+      role: constant('moderator'),
+      trust_level: oneOfValues(0, 1),
+    },
+  ),
   Session: object({
     uid: integer(undefined, { minimum: 1 }),
     created_at: time(),
@@ -114,7 +120,17 @@ export const schemas: Record<string, JsonSchema> = {
   ModlogRow: object({
     id: integer(),
     created_at: time(),
-    action: oneOfValues('remove', 'restore', 'ban', 'unban', 'avatar_remove', 'dismiss'),
+    action: oneOfValues(
+      'remove',
+      'restore',
+      'ban',
+      'unban',
+      'avatar_remove',
+      'dismiss',
+      'approve',
+      'reject',
+      'registration',
+    ),
     pid: integer('the entry acted on; 0 for actions on accounts'),
     username: string('the account acted on, by its current name; "" when deleted'),
     reason: string(undefined, { maxLength: 500 }),

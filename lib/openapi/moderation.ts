@@ -14,6 +14,12 @@ const banned = object({
   banned_until: integer('-1 permanent, else when it ends; 0 after an unban', { minimum: -1 }),
 });
 
+/** A ban's answer: with tree=1 also how many invited accounts went with it. */
+const bannedTree = object(
+  { username: string(), banned_until: integer('-1 permanent, else when it ends', { minimum: -1 }) },
+  { invitees_banned: integer('tree=1: invited accounts banned with it') },
+);
+
 export const moderation: Area = {
   tag: 'Moderation',
   description:
@@ -56,8 +62,11 @@ export const moderation: Area = {
         reason: reason(true),
         days: field('1–3650; absent or empty: permanent', { type: 'string', pattern: '^\\s*\\d*\\s*$' }),
         purge: field('1: also remove every live entry of the account', { enum: ['', '0', '1'] }),
+        tree: field('1: also ban every account it invited, and theirs (at most 1000; moderators stay)', {
+          enum: ['', '0', '1'],
+        }),
       },
-      ok: json('banned', banned),
+      ok: json('banned', bannedTree),
       errors: { 400: ['input.invalid'], 403: ['mod.target_moderator'], 404: ['user.not_found'] },
     },
     'POST /api/mod/user/:username/unban': {

@@ -1,0 +1,68 @@
+import type { Db } from '../db/db.ts';
+import { writeModlog, type ActorUid } from '../moderation/modlog.ts';
+import { moderatorRole } from './users.ts';
+
+/**
+ * Trust levels (docs/API.md "Trust levels"), as Discourse sandboxes new users: an account starts
+ * at level 0 and earns level 1 by being old enough and having written enough entries that no
+ * moderator removed. Level 0 gets the new-account limits (lib/limits/), few links and images, and
+ * cannot invite. The first account, accounts the admin CLI makes and moderators start trusted; a
+ * moderator can set a level by hand (users.trust_set; -1 means earned). Never shown publicly.
+ */
+
+export type TrustLevel = 0 | 1;
+
+/**
+ * What earns level 1. Why 2 days and 3 entries: a spam account posts at once and is gone within
+ * hours; a person who stays two days and writes three entries that stand has shown a pattern a
+ * bot rarely waits for, and it takes a newcomer no effort beyond using the board.
+ */
+export const trustAfter = { seconds: 2 * 86_400, liveEntries: 3 } as const;
+
+/** Level 0's share of links and images: Discourse lets a new user post 2 links and 1 image. */
+export const newAccountMedia = { linksPerEntry: 2, imagesPerDay: 1, linksPerDay: 2 } as const;
+
+interface TrustRow {
+  created_at: number;
+  role: string;
+  trust_set: number;
+}
+
+/** The level of an account now. */
+export function trustLevel(db: Db, uid: number, now: number): TrustLevel {
+  const row = db.one<TrustRow>('SELECT created_at, role, trust_set FROM users WHERE uid = ?', uid);
+  if (!row) return 0;
+  return levelOf(db, uid, row, now);
+}
+
+function levelOf(db: Db, uid: number, row: TrustRow, now: number): TrustLevel {
+  if (row.trust_set === 0 || row.trust_set === 1) return row.trust_set;
+  if (row.role === moderatorRole) return 1;
+  if (now - row.created_at < trustAfter.seconds) return 0;
+  const live = db.one<{ n: number }>(
+    'SELECT count(*) AS n FROM (SELECT 1 FROM entries WHERE uid = ? AND deleted = 0 LIMIT ?)',
+    uid,
+    trustAfter.liveEntries,
+  )!.n;
+  return live >= trustAfter.liveEntries ? 1 : 0;
+}
+
+/** What a level-0 account still needs for level 1, in German, for messages that say what unlocks more. */
+export function trustUnlockText(): string {
+  return `ab ${trustAfter.seconds / 86_400} Tagen und ${trustAfter.liveEntries} Beiträgen, die stehen geblieben sind`;
+}
+
+/** A moderator sets a level (logged for moderators only: a level is never public). False when unchanged. */
+export function setTrustLevel(db: Db, uid: number, level: TrustLevel, actor: ActorUid, now: number): boolean {
+  return db.tx(() => {
+    const changed = db.run(
+      'UPDATE users SET trust_set = ? WHERE uid = ? AND trust_set <> ?',
+      level,
+      uid,
+      level,
+    ).changes;
+    if (changed === 0) return false;
+    writeModlog(db, actor, { action: 'trust', uid, reason: String(level) }, now);
+    return true;
+  });
+}
