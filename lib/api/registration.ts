@@ -160,7 +160,7 @@ export function registrationState(ctx: Ctx) {
     since: state.since,
     configured: config.registration,
     surge: { threshold: surgeThreshold(config), window: config.registrationSurge.windowSeconds },
-    last_surge: surge ? { at: surge.at, accounts: surge.accounts } : null,
+    ...(surge ? { last_surge: { at: surge.at, accounts: surge.accounts } } : {}),
     wave: surge ? waveAccounts(db, surge) : [],
   };
 }

@@ -9,8 +9,8 @@ import {
   string,
   time,
   type Area,
+  ref,
   type FieldSpec,
-  type JsonSchema,
 } from './kit.ts';
 
 /** docs/API.md "Registration": the door, proof of work, invites, applications, trust levels. */
@@ -40,22 +40,6 @@ export const pendingAnswer = json(
   202,
 );
 
-const challenge: JsonSchema = object({
-  parameters: object(
-    {
-      algorithm: string('PBKDF2/SHA-256'),
-      nonce: string('hex'),
-      salt: string('hex'),
-      cost: integer('PBKDF2 iterations per counter'),
-      keyLength: integer(),
-      keyPrefix: string('hex: the first half of the key of the counter to find'),
-      expiresAt: time(),
-    },
-    { keySignature: string(), data: { type: 'object' } },
-  ),
-  signature: string('HMAC of the parameters'),
-});
-
 const invite = object({
   id: integer(),
   created_at: time(),
@@ -73,21 +57,14 @@ export const registration: Area = {
     'GET /api/auth/registration': {
       id: 'registrationInfo',
       summary: 'What a registration needs now: the mode in force, the question to answer, proof of work',
-      ok: json(
-        'the mode in force',
-        object({
-          mode,
-          question: string('approval mode: the question `application` answers; else ""'),
-          pow: { type: 'boolean', description: 'registration needs a solved challenge in `altcha`' },
-        }),
-      ),
+      ok: json('the mode in force', ref('RegistrationInfo')),
     },
     'GET /api/auth/challenge': {
       id: 'powChallenge',
       summary: 'A proof-of-work challenge (ALTCHA v2), good for 10 minutes and one request',
       description:
         'Find the counter (from 0 up) whose PBKDF2 key starts with `keyPrefix`; send base64 of JSON `{challenge, solution: {counter, derivedKey}}` as `altcha`.',
-      ok: json('a signed challenge', challenge),
+      ok: json('a signed challenge', ref('PowChallenge')),
     },
     'POST /api/user/invites': {
       id: 'createInvite',
@@ -113,19 +90,7 @@ export const registration: Area = {
     'GET /api/mod/applications/:page': {
       id: 'applications',
       summary: 'The applications waiting, oldest first, 50 a page',
-      ok: json(
-        'a page of applications',
-        arrayOf(
-          object({
-            username: string(),
-            created_at: time(),
-            application: string(),
-            same_minute: integer('registrations in the same minute'),
-            same_hour: integer('registrations in the hour before'),
-          }),
-          50,
-        ),
-      ),
+      ok: json('a page of applications', arrayOf(ref('Application'), 50)),
     },
     'POST /api/mod/applications/:username/approve': {
       id: 'approveApplication',
@@ -161,26 +126,7 @@ export const registration: Area = {
     'GET /api/mod/registration': {
       id: 'registrationState',
       summary: 'The mode in force, who set it, the surge gate and the accounts of its last wave',
-      ok: json(
-        'the door',
-        object({
-          mode,
-          set_by: oneOfValues('config', 'moderator', 'surge'),
-          since: time('0 for the configured mode'),
-          configured: mode,
-          surge: object({ threshold: integer('0: off'), window: integer('seconds') }),
-          last_surge: { oneOf: [{ type: 'null' }, object({ at: time(), accounts: integer() })] },
-          wave: arrayOf(
-            object({
-              username: string(),
-              created_at: time(),
-              status: oneOfValues('active', 'pending', 'rejected'),
-              banned: { type: 'boolean' },
-            }),
-            500,
-          ),
-        }),
-      ),
+      ok: json('the door', ref('RegistrationState')),
     },
     'POST /api/mod/registration': {
       id: 'setRegistration',

@@ -65,6 +65,8 @@ export async function newChallenge(db: Db, cost: number, now: number): Promise<C
     algorithm: powAlgorithm,
     cost: powIterations,
     counter: randomInt(cost, Math.ceil(cost / 2)),
+    // Signed with the rest, so a solver can show its progress.
+    data: { max: cost },
     deriveKey,
     expiresAt: now + challengeLifetime,
     hmacSignatureSecret: keys.challenge,

@@ -2,7 +2,7 @@
 import * as api from '../api.js';
 import { forgottenPasswordHint } from '../contact.js';
 import { add, h } from '../dom.js';
-import { defaultLoginSeconds, passwordRule, usernameRule } from '../limits.js';
+import { defaultLoginSeconds, passwordRule } from '../limits.js';
 import { sameOriginPath } from '../next-path.js';
 import { navigate } from '../router.js';
 import { me, refreshMe } from '../session.js';
@@ -29,7 +29,7 @@ const durations = [
  * Where to go after login: a path of the board from ?weiter=, never another site.
  * @param {URLSearchParams} query
  */
-function nextPath(query) {
+export function nextPath(query) {
   return sameOriginPath(query.get('weiter'), location.origin);
 }
 
@@ -37,7 +37,7 @@ function nextPath(query) {
  * @param {Record<string, Field>} fields
  * @param {HTMLButtonElement} button
  */
-function authForm(fields, button) {
+export function authForm(fields, button) {
   const message = formMessage();
   const form = h(
     'form',
@@ -109,70 +109,6 @@ export async function loginView(root, { query }) {
     ),
   );
   return 'Anmelden';
-}
-
-/**
- * @param {HTMLElement} root
- * @param {ViewContext} ctx
- */
-export async function registerView(root, { query }) {
-  const next = nextPath(query);
-  add(root, h('h1', {}, 'Registrieren'));
-  const fields = {
-    user: field({ label: 'Benutzername', name: 'user', autocomplete: 'username', required: true, hint: usernameRule }),
-    pass1: field({
-      label: 'Passwort',
-      name: 'pass1',
-      type: 'password',
-      autocomplete: 'new-password',
-      required: true,
-      hint: passwordRule,
-    }),
-    pass2: field({
-      label: 'Passwort wiederholen',
-      name: 'pass2',
-      type: 'password',
-      autocomplete: 'new-password',
-      required: true,
-    }),
-  };
-  const button = h('button', { type: 'submit', class: 'primary' }, 'Konto anlegen');
-  const { form, message } = authForm(fields, button);
-  onSubmit(
-    form,
-    button,
-    fields,
-    message,
-    async () => {
-      const user = fields.user.input.value;
-      const pass = fields.pass1.input.value;
-      /** @type {{ username: string }} */
-      const created = await api.post('/api/auth/newuser', { user, pass1: pass, pass2: fields.pass2.input.value });
-      // Registration does not log in (docs/API.md "POST /api/auth/newuser"); the page does it next with the default duration.
-      try {
-        await api.post('/api/auth/login', { user: created.username, pass });
-      } catch {
-        navigate(`/login?weiter=${encodeURIComponent(next)}`);
-        announce('Dein Konto ist angelegt. Bitte melde dich an.');
-        return;
-      }
-      await refreshMe();
-      navigate(next);
-      announce(`Willkommen, ${created.username}! Dein Konto ist angelegt.`);
-    },
-    { 'user.name_taken': 'user' },
-  );
-  add(
-    root,
-    form,
-    h(
-      'p',
-      {},
-      'Schon ein Konto? ',
-      h('a', { href: next === '/' ? '/login' : `/login?weiter=${encodeURIComponent(next)}` }, 'Anmelden'),
-    ),
-  );
-  return 'Registrieren';
 }
 
 let resetToken = '';
