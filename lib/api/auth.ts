@@ -6,7 +6,13 @@ import { admissionOf, createAdmittedAccount, requireRegistrationWork } from '../
 import { reopenAfterQuiet } from '../registration/surge.ts';
 import { ApiError, invalidField } from '../http/errors.ts';
 import { codePoints, textField } from '../http/fields.ts';
-import { checkLoginAllowed, recordFailedLogin, type LoginAttempt } from '../limits/login-limits.ts';
+import {
+  checkLoginAllowed,
+  isUnderLoginPressure,
+  recordFailedLogin,
+  type LoginAttempt,
+} from '../limits/login-limits.ts';
+import { powCost, useSolvedChallenge } from '../registration/pow.ts';
 import { fieldMessages } from '../messages.ts';
 import { bannedMessage } from '../moderation/accounts.ts';
 import { activeBanUntil } from '../moderation/bans.ts';
@@ -43,6 +49,8 @@ export async function login(ctx: Ctx) {
   const { config, clock } = ctx.app;
   const attempt = loginAttempt(ctx, username);
   checkLoginAllowed(attempt);
+  if (powCost(config) > 0 && isUnderLoginPressure(attempt))
+    await useSolvedChallenge(ctx.app.db, textField(form, 'altcha'), clock.now());
   const user = findUserByName(ctx.app.db, username);
   // Unknown names spend the same hashing work as wrong passwords, so timing reveals nothing.
   const stored = user?.pass_hash ?? (await dummyHash(config.scryptLogN));

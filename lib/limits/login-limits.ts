@@ -75,6 +75,17 @@ export function checkLoginAllowed(attempt: LoginAttempt): void {
   if (pressure > 0 && store.peek([counters.address], now) > 0) throw limited(pressure, 'login-failures');
 }
 
+/**
+ * True while the name (or the board) has had its failed logins' worth in the last minute: with
+ * BOARD_POW on, every login for it then needs a solved challenge (docs/API.md "Proof of work"), so
+ * the owner still gets in and a guesser with fresh addresses pays for each try.
+ */
+export function isUnderLoginPressure(attempt: LoginAttempt): boolean {
+  if (attempt.factor === 0) return false;
+  const counters = failureCounters(attempt);
+  return attempt.store.peek([counters.name, counters.board], attempt.now) > 0;
+}
+
 /** A failed login: counts for the name, the board and the address. */
 export function recordFailedLogin(attempt: LoginAttempt): void {
   if (attempt.factor === 0) return;

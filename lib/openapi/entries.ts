@@ -1,3 +1,4 @@
+import { altchaField } from './registration.ts';
 import {
   arrayOf,
   field,
@@ -120,9 +121,12 @@ export const entries: Area = {
     'POST /api/entry/:pid/report': {
       id: 'report',
       summary: 'Report an entry (anonymous without a session)',
-      fields: { reason: field('optional, at most 500 characters', { type: 'string', maxLength: 500 }) },
+      fields: {
+        reason: field('optional, at most 500 characters', { type: 'string', maxLength: 500 }),
+        altcha: altchaField,
+      },
       ok: json('reported (a repeated open report of the same account stores nothing)', status('reported')),
-      errors: { 400: ['report.too_long'], 404: ['entry.not_found'] },
+      errors: { 400: ['report.too_long', 'pow.invalid'], 404: ['entry.not_found'] },
     },
     'GET /api/entry/votes': {
       id: 'bulkVotes',

@@ -23,7 +23,7 @@ export const powIterations = 250;
  * BOARD_POW=1: the cost measured to take about a second in Chromium with 4× CPU throttling (a
  * mid-range phone; bench/results.md "Proof of work").
  */
-export const recommendedPowCost = 2000;
+export const recommendedPowCost = 3000;
 /** A challenge is good for 10 minutes: time to fill in a form, too short to stock up on solutions. */
 export const challengeLifetime = 600;
 /**

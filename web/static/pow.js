@@ -16,7 +16,7 @@ export async function solveChallenge(onProgress = () => {}) {
   const challenge = await api.get('/api/auth/challenge');
   const { parameters } = challenge;
   const step = Math.max(1, Math.min(maxWorkers, navigator.hardwareConcurrency || 2));
-  const workers = Array.from({ length: step }, () => new Worker('/static/pow-worker.js'));
+  const workers = Array.from({ length: step }, () => new Worker('/static/pow-worker.js', { type: 'module' }));
   const max = Number(parameters.data?.max) || 1;
   try {
     /** @type {{ counter: number, derivedKey: string }} */
@@ -37,5 +37,22 @@ export async function solveChallenge(onProgress = () => {}) {
     );
   } finally {
     for (const worker of workers) worker.terminate();
+  }
+}
+
+/**
+ * Sends a request; when the board answers 400 pow.invalid (a login for a name under attack, an
+ * anonymous report with BOARD_POW on), solves a challenge and sends it once more with `altcha`.
+ * @template T
+ * @param {(altcha?: string) => Promise<T>} send
+ * @param {(fraction: number) => void} [onProgress]
+ * @returns {Promise<T>}
+ */
+export async function withProofOfWork(send, onProgress) {
+  try {
+    return await send();
+  } catch (err) {
+    if (!(err instanceof api.ApiError) || err.code !== 'pow.invalid') throw err;
+    return send(await solveChallenge(onProgress));
   }
 }

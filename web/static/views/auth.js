@@ -4,6 +4,7 @@ import { forgottenPasswordHint } from '../contact.js';
 import { add, h } from '../dom.js';
 import { defaultLoginSeconds, passwordRule } from '../limits.js';
 import { sameOriginPath } from '../next-path.js';
+import { withProofOfWork } from '../pow.js';
 import { navigate } from '../router.js';
 import { me, refreshMe } from '../session.js';
 import { announce } from '../status.js';
@@ -86,11 +87,19 @@ export async function loginView(root, { query }) {
     fields,
     message,
     async () => {
-      await api.post('/api/auth/login', {
-        user: fields.user.input.value,
-        pass: fields.pass.input.value,
-        timeout: fields.timeout.input.value,
-      });
+      // A name under a guessing attack needs a solved challenge (docs/API.md "Proof of work").
+      await withProofOfWork(
+        (altcha) =>
+          api.post('/api/auth/login', {
+            user: fields.user.input.value,
+            pass: fields.pass.input.value,
+            timeout: fields.timeout.input.value,
+            ...(altcha ? { altcha } : {}),
+          }),
+        (f) => {
+          message.textContent = `Rechenaufgabe gegen Bots: ${Math.round(f * 100)} %`;
+        },
+      );
       await refreshMe();
       navigate(next);
       announce(`Willkommen, ${me()?.username ?? ''}!`);
