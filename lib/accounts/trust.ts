@@ -1,4 +1,7 @@
+import type { Config } from '../config.ts';
 import type { Db } from '../db/db.ts';
+import { ApiError } from '../http/errors.ts';
+import { scaledLimit, type LimitStore } from '../limits/rate-limit.ts';
 import { writeModlog, type ActorUid } from '../moderation/modlog.ts';
 import { moderatorRole } from './users.ts';
 
@@ -19,8 +22,12 @@ export type TrustLevel = 0 | 1;
  */
 export const trustAfter = { seconds: 2 * 86_400, liveEntries: 3 } as const;
 
-/** Level 0's share of links and images: Discourse lets a new user post 2 links and 1 image. */
-export const newAccountMedia = { linksPerEntry: 2, imagesPerDay: 1, linksPerDay: 2 } as const;
+/**
+ * What level 0 may post: Discourse lets a new user post 2 links and 1 image; an entry here holds
+ * one image, so the budget is a day's: at most 2 entries with links (each at most 2 links) and
+ * 1 entry with an image a day. Enough to share something; too little to be worth a spam account.
+ */
+export const levelZeroMedia = { linksPerEntry: 2, entriesWithLinksPerDay: 2, imagesPerDay: 1 } as const;
 
 interface TrustRow {
   created_at: number;
@@ -65,4 +72,61 @@ export function setTrustLevel(db: Db, uid: number, level: TrustLevel, actor: Act
     writeModlog(db, actor, { action: 'trust', uid, reason: String(level) }, now);
     return true;
   });
+}
+
+/**
+ * Whether the new-account rules (lib/limits/write-limits.ts: a third of the create limits, no
+ * links or images in the first 10 minutes) hold for the account now: never for an account that
+ * starts trusted (the first, board-admin's, moderators, a moderator's level 1), always after a
+ * moderator set level 0, else while it is younger than BOARD_NEW_ACCOUNT_HOURS. Off with
+ * BOARD_LIMITS=0 or BOARD_NEW_ACCOUNT_HOURS=0.
+ */
+export function newAccountRulesApply(
+  db: Db,
+  uid: number,
+  config: Pick<Config, 'limitsFactor' | 'newAccountSeconds'>,
+  now: number,
+): boolean {
+  if (config.limitsFactor === 0 || config.newAccountSeconds === 0) return false;
+  const row = db.one<TrustRow>('SELECT created_at, role, trust_set FROM users WHERE uid = ?', uid);
+  if (!row || row.trust_set === 1 || row.role === moderatorRole) return false;
+  return row.trust_set === 0 || now - row.created_at < config.newAccountSeconds;
+}
+
+const day = 86_400;
+
+/** The http(s) links of a text, counted as the preview finds its first one (lib/preview/links.ts). */
+export function countLinks(text: string): number {
+  return text.match(/https?:\/\/[^\s<>"]+/gi)?.length ?? 0;
+}
+
+/**
+ * Level 0's links and images (levelZeroMedia), checked before an entry with a link or an image is
+ * stored (create; edit when it adds a link): 429 rate.new_account with a message that says what
+ * the limit is and what unlocks more. A refused entry counts nowhere. Off with BOARD_LIMITS=0.
+ */
+export function checkLevelZeroMedia(
+  app: { db: Db; limits: LimitStore; config: Pick<Config, 'limitsFactor' | 'newAccountSeconds'> },
+  uid: number,
+  entry: { links: number; image: boolean },
+  now: number,
+): void {
+  const { db, limits, config } = app;
+  if (config.limitsFactor === 0 || config.newAccountSeconds === 0) return;
+  if ((entry.links === 0 && !entry.image) || trustLevel(db, uid, now) === 1) return;
+  const factor = config.limitsFactor;
+  const perDay = (limit: number) => ({ limit: scaledLimit(limit, factor), windowSeconds: day });
+  const refuse = (wait: number) =>
+    new ApiError(429, 'rate.new_account', {
+      headers: { 'Retry-After': String(Math.max(1, wait)) },
+      limit: 'brake/trust-level',
+      message: `Neue Konten können am Tag höchstens ${scaledLimit(levelZeroMedia.entriesWithLinksPerDay, factor)} Beiträge mit Links (je höchstens ${levelZeroMedia.linksPerEntry} Links) und ${scaledLimit(levelZeroMedia.imagesPerDay, factor)} Bild posten. Mehr geht ${trustUnlockText()}.`,
+    });
+  if (entry.links > levelZeroMedia.linksPerEntry) throw refuse(day);
+  const counters = [
+    ...(entry.links ? [limits.account('trust0/links', uid, perDay(levelZeroMedia.entriesWithLinksPerDay))] : []),
+    ...(entry.image ? [limits.account('trust0/images', uid, perDay(levelZeroMedia.imagesPerDay))] : []),
+  ];
+  const wait = limits.hit(counters, now, false);
+  if (wait > 0) throw refuse(wait);
 }

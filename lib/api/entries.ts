@@ -21,6 +21,7 @@ import { entryLink } from '../preview/links.ts';
 import { requestPreview } from '../preview/queue.ts';
 import { findUserByName } from '../accounts/users.ts';
 import { checkNewAccountBrake } from '../limits/write-limits.ts';
+import { checkLevelZeroMedia, countLinks, newAccountRulesApply } from '../accounts/trust.ts';
 
 /** Entry text is at most 1000 characters (code points): docs/API.md "POST /api/entry/create". */
 const maxContentLength = 1000;
@@ -82,7 +83,9 @@ export async function create(ctx: Ctx) {
   // A description without an image describes nothing: it is not stored.
   const alt = file ? (altField(form) ?? '') : '';
   const link = entryLink(content);
-  if (link || file) checkNewAccountBrake(db, me.uid, config, clock.now());
+  if ((link || file) && newAccountRulesApply(db, me.uid, config, clock.now()))
+    checkNewAccountBrake(db, me.uid, config, clock.now());
+  checkLevelZeroMedia(ctx.app, me.uid, { links: countLinks(content), image: file !== undefined }, clock.now());
 
   let filepath = '';
   if (file) {
@@ -135,7 +138,12 @@ export async function edit(ctx: Ctx) {
   const alt = entry.filepath ? (newAlt ?? entry.alt) : '';
   const link = entryLink(content);
   // A new account may not add a link by editing either.
-  if (link && link !== entry.link) checkNewAccountBrake(ctx.app.db, me.uid, ctx.app.config, ctx.app.clock.now());
+  const now = ctx.app.clock.now();
+  if (link && link !== entry.link) {
+    if (newAccountRulesApply(ctx.app.db, me.uid, ctx.app.config, now))
+      checkNewAccountBrake(ctx.app.db, me.uid, ctx.app.config, now);
+    checkLevelZeroMedia(ctx.app, me.uid, { links: countLinks(content), image: false }, now);
+  }
   editEntry(ctx.app.db, pid, content, link, ctx.app.clock.now(), alt);
   requestPreview(ctx.app, link); // an edit re-triggers the preview fetch (docs/API.md "Link previews")
   return { pid, content, ...(alt ? { alt } : {}) };

@@ -2,7 +2,9 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { performance } from 'node:perf_hooks';
 import type { Route } from './route.ts';
 import type { Services } from '../services.ts';
-import { checkWriteLimit, isNewAccount } from '../limits/write-limits.ts';
+import { checkWriteLimit } from '../limits/write-limits.ts';
+import { rateLimitMessage } from '../limits/rate-limit.ts';
+import { newAccountRulesApply } from '../accounts/trust.ts';
 import { makeContext, Reply, requireModerator, type Handler } from './context.ts';
 import { ApiError } from './errors.ts';
 import { loggedPath } from './logged-path.ts';
@@ -73,20 +75,21 @@ export function createRequestListener(
           throw new ApiError(429, 'rate.limited', {
             headers: { 'Retry-After': String(wait) },
             limit: `rate/${route.rateLimit}`,
+            message: rateLimitMessage(route.rateLimit, app.config.limitsFactor, wait),
           });
       }
       if ((route.auth || route.mod) && !ctx.session()) throw new ApiError(401, 'auth.required');
       if (route.mod) requireModerator(ctx); // 403 mod.required before any path 400 or 404
       // Only a request that passed every check before counts against the write limits.
       if (route.writeLimit) {
-        const { limitsFactor, newAccountSeconds } = app.config;
+        const { limitsFactor } = app.config;
         const now = app.clock.now();
         const uid = ctx.session()?.uid;
         const newAccount =
           route.writeLimit === 'create' &&
           limitsFactor > 0 &&
           uid !== undefined &&
-          isNewAccount(app.db, uid, newAccountSeconds, now);
+          newAccountRulesApply(app.db, uid, app.config, now);
         checkWriteLimit(app.limits, route.writeLimit, { uid, ip: ctx.ip, newAccount }, limitsFactor, now);
       }
       const result = await route.handler(ctx);

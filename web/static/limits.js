@@ -65,3 +65,8 @@ export const maxSearchLength = 200; // mirrors maxQueryLength in lib/search/quer
 
 /** The notifications page shows 20 a page; the badge asks at most once a minute. */
 export const notificationPageSize = 20; // mirrors notificationPageSize in lib/notifications/notifications.ts
+
+/** Trust level 0's links and images a day (docs/API.md "Trust levels"). */
+export const levelZeroLinks = { linksPerEntry: 2, entriesWithLinksPerDay: 2, imagesPerDay: 1 }; // mirrors levelZeroMedia in lib/accounts/trust.ts
+/** What earns level 1. */
+export const trustUnlock = 'ab 2 Tagen und 3 Beiträgen, die stehen geblieben sind'; // mirrors trustUnlockText in lib/accounts/trust.ts
