@@ -52,10 +52,18 @@ typecheck: deps
 	npx tsc -p web
 
 # Biome (biome.json): `make lint` checks formatting and the lint rules without changing a file
-# (CI runs it); `make format` rewrites the files into the formatter's shape.
-.PHONY: lint format
+# (CI runs it), then the OpenAPI document; `make format` rewrites the files into the formatter's shape.
+.PHONY: lint format openapi-lint
 lint: deps
 	npx biome ci .
+	$(MAKE) --no-print-directory openapi-lint
+
+# /api/openapi.json as the board builds it, linted by Redocly with its recommended rules
+# (redocly.yaml names each rule turned off and why). No telemetry: CI reaches only npm.
+openapi-lint: deps
+	@doc=$$(mktemp -d)/openapi.json; trap 'rm -rf "$${doc%/*}"' EXIT; \
+	node --import tsx .ci/openapi-document.ts > "$$doc" && \
+	REDOCLY_TELEMETRY=off REDOCLY_SUPPRESS_UPDATE_NOTICE=true npx redocly lint --config redocly.yaml "$$doc"
 
 format: deps
 	npx biome format --write .
@@ -94,6 +102,12 @@ bench-10m: deps
 .PHONY: asn-measure
 asn-measure: deps
 	node --expose-gc --import tsx bench/asn-load.ts
+
+# The server processes' memory by board size and BOARD_WORKERS, the table of docs/SCALING.md "Memory"
+# (BENCH_MEMORY_SIZES=30,100000: the boards, in entries). Prints a Markdown table; a few minutes.
+.PHONY: bench-memory
+bench-memory: deps
+	node --import tsx bench/memory.ts
 
 # Screenshots of the real pages (feed, thread, profile, statistics, settings, moderation queue; 1280 and 390 px wide) with
 # German sample content, saved under docs/screenshots/. Needs Chromium (CHROMIUM_PATH, default /usr/bin/chromium).

@@ -5,13 +5,13 @@ import type { Services } from '../services.ts';
 import { checkWriteLimit } from '../limits/write-limits.ts';
 import { rateLimitMessage } from '../limits/rate-limit.ts';
 import { newAccountRulesApply } from '../accounts/trust.ts';
-import { makeContext, Reply, requireModerator, type Handler } from './context.ts';
+import { makeContext, Reply, requireModerator, type Ctx } from './context.ts';
 import { ApiError } from './errors.ts';
 import { loggedPath } from './logged-path.ts';
 import { isForeignOrigin } from './origin.ts';
 import { createFastPath } from './fast-path.ts';
 import type { HitLines } from './hit-lines.ts';
-import { badRequest, sendError, sendJson, sendJsonText } from './respond.ts';
+import { badRequest, everyAnswerHeaders, sendError, sendJson, sendJsonText } from './respond.ts';
 import { createRouter } from './router.ts';
 
 export type RequestListener = (req: IncomingMessage, res: ServerResponse) => void;
@@ -25,7 +25,7 @@ export type RequestListener = (req: IncomingMessage, res: ServerResponse) => voi
 export function createRequestListener(
   app: Services,
   routes: readonly Route[],
-  notFoundPage: Handler,
+  notFoundPage: (ctx: Ctx) => Promise<void>,
   hitLines: HitLines,
 ): RequestListener {
   const router = createRouter(routes);
@@ -48,8 +48,7 @@ export function createRequestListener(
       app.log(`${method} ${loggedPath(url.pathname)} ${res.statusCode} ${ms.toFixed(1)}ms`);
       app.metrics?.observeRequest(matched, method, res.statusCode, ms / 1000);
     });
-    res.setHeader('X-Content-Type-Options', 'nosniff');
-    res.setHeader('Referrer-Policy', 'same-origin');
+    for (const [name, value] of Object.entries(everyAnswerHeaders)) res.setHeader(name, value);
 
     const ctx = makeContext(app, req, res, url);
     try {
