@@ -14,6 +14,8 @@ export interface User {
   /** 0 none, -1 permanent, else the Unix time the ban ends; see activeBanUntil. */
   banned_until: number;
   ban_reason: string;
+  /** '' for an account in use; 'pending' or 'rejected' for an application (lib/registration/applications.ts). */
+  status: string;
 }
 
 export interface UserWithHash extends User {
@@ -23,7 +25,7 @@ export interface UserWithHash extends User {
 /** The one role an account can have besides plain user: made by board-admin mod add. */
 export const moderatorRole = 'moderator';
 
-const userColumns = 'uid, username, created_at, last_login, avatar, role, banned_until, ban_reason';
+const userColumns = 'uid, username, created_at, last_login, avatar, role, banned_until, ban_reason, status';
 
 /** NFC, bidi controls dropped, trimmed, inner whitespace collapsed to one space (docs/API.md "Choices the spec left open": Accounts). */
 export function normaliseUsername(raw: string): string {

@@ -94,8 +94,7 @@ applications.doc = {
 /** A pending account named in the path: 404 user.not_found, 404 application.not_found when it is not waiting. */
 function pendingAccount(ctx: Ctx<'username'>) {
   const user = namedAccount(ctx);
-  const status = ctx.app.db.one<{ status: string }>('SELECT status FROM users WHERE uid = ?', user.uid)?.status;
-  if (status !== pendingStatus) throw new ApiError(404, 'application.not_found');
+  if (user.status !== pendingStatus) throw new ApiError(404, 'application.not_found');
   return user;
 }
 
@@ -216,11 +215,10 @@ export function accountForModerators(ctx: Ctx<'username'>) {
   requireModerator(ctx);
   const user = namedAccount(ctx);
   const { db, clock } = ctx.app;
-  const row = db.one<{ status: string }>('SELECT status FROM users WHERE uid = ?', user.uid)!;
   return {
     username: user.username,
     created_at: user.created_at,
-    status: row.status || 'active',
+    status: user.status || 'active',
     role: user.role,
     banned_until: user.banned_until,
     trust_level: trustLevel(db, user.uid, clock.now()),

@@ -33,7 +33,8 @@ import {
 /** GET /api/u/{username}/info */
 export function publicInfo(ctx: Ctx<'username'>) {
   const user = findUserByName(ctx.app.db, ctx.params.username);
-  if (!user) throw new ApiError(404, 'user.not_found');
+  // An application is nobody's business but the moderators' until it is approved.
+  if (!user || user.status) throw new ApiError(404, 'user.not_found');
   return {
     uid: user.uid,
     username: user.username,

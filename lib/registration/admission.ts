@@ -50,7 +50,8 @@ export async function requireRegistrationWork(ctx: Ctx, form: Form): Promise<voi
 }
 
 /**
- * Stores the new account as admitted: in one transaction the invite is used up (of two
+ * Stores the new account as admitted by the mode in force at its write: in one transaction the
+ * mode is read again (a registration in flight when the door closed waits, or is refused), the invite is used up (of two
  * registrations with one token one wins; the other answers 404 invite.invalid and leaves no
  * account), the queue's bound is checked, and the surge gate may turn an open registration into an
  * application. Returns the uid and whether it waits, or undefined when the name is taken.
@@ -64,7 +65,13 @@ export function createAdmittedAccount(
   const { db, clock } = ctx.app;
   const now = clock.now();
   return db.tx(() => {
-    const pending = admission.pending || (!admission.invite && surgeSwitch(ctx.app, now));
+    // The door may have changed while the password was hashed (a moderator, the surge gate): the
+    // account is admitted by the mode in force now, read again inside the writing transaction.
+    const { mode } = registrationInForce(db, ctx.app.config);
+    if (mode === 'closed') throw new ApiError(403, 'auth.registration_closed');
+    if (mode === 'invite' && !admission.invite) throw new ApiError(403, 'auth.invite_required');
+    const waitsNow = mode === 'approval' && !admission.invite;
+    const pending = admission.pending || waitsNow || (!admission.invite && surgeSwitch(ctx.app, now));
     if (pending && countPendingApplications(db) >= maxPendingApplications) {
       throw new ApiError(429, 'rate.limited', {
         headers: { 'Retry-After': '3600' },

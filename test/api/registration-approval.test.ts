@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { after, describe, test } from 'node:test';
+import { after, afterEach, describe, test } from 'node:test';
 import { defaultRegistrationQuestion } from '../../lib/config.ts';
 import { deleteExpiredRejections } from '../../lib/registration/applications.ts';
 import {
@@ -10,6 +10,7 @@ import {
   eventually,
   modlogRows,
   password,
+  passwordGate,
   startProxiedBoard,
   uidOf,
   useBoard,
@@ -84,6 +85,7 @@ describe('a board set to BOARD_REGISTRATION=approval', () => {
     assert.deepEqual(applied.body, { username: 'Paula', status: 'pending' });
     assertDocumented(applied);
     assert.equal(statusOf(t.board, 'Paula'), 'pending');
+    assertError(await visitor(t.board).get('/api/u/Paula/info'), 404, 'user.not_found', { note: 'not public yet' });
     assertError(await applyFrom(t.board, 'paula'), 409, 'user.name_taken');
     await eventually(() => hook.bodies.length > 0, 'the webhook message');
     assert.equal(hook.bodies[0], 'Ein neuer Antrag wartet auf die Freischaltung. https://b.example/mod');
@@ -198,5 +200,32 @@ describe('a closed board', () => {
     } finally {
       await board.close();
     }
+  });
+});
+
+describe('a registration in flight while the door changes', () => {
+  const gate = passwordGate();
+  const t = useBoard({ start: { passwords: gate.passwords }, moderators: ['Mia'] });
+  afterEach(() => gate.releaseAll());
+
+  test('admitted in open mode, written after the switch to approval: it waits (202), it does not slip in', async () => {
+    const held = gate.holdNext('hash');
+    const registering = applyFrom(t.board, 'Im Flug', {});
+    await held.reachedBy(registering); // checked in open mode; its password is hashed, nothing written yet
+    assert.equal((await t.members.Mia.post('/api/mod/registration', { mode: 'approval' })).status, 200);
+    held.release();
+    const answer = await registering;
+    assert.equal(answer.status, 202, answer.text);
+    assert.equal(statusOf(t.board, 'Im Flug'), 'pending');
+  });
+
+  test('written after the door closed: 403 auth.registration_closed and no account', async () => {
+    const held = gate.holdNext('hash');
+    const registering = applyFrom(t.board, 'Zu spät dran');
+    await held.reachedBy(registering);
+    assert.equal((await t.members.Mia.post('/api/mod/registration', { mode: 'closed' })).status, 200);
+    held.release();
+    assertError(await registering, 403, 'auth.registration_closed');
+    assert.equal(statusOf(t.board, 'Zu spät dran'), undefined);
   });
 });

@@ -60,5 +60,8 @@ describe('registration in a real browser', { skip: skipWithoutChromium }, () => 
     await page.getByLabel('Passwort wiederholen').fill(password);
     await page.getByRole('button', { name: 'Konto anlegen' }).click();
     await page.locator('#nav').getByRole('link', { name: 'Eingeladene' }).waitFor({ timeout: 60_000 });
+    // A level-0 account: the composer says what is locked before anyone types.
+    await openBoard(page, t.board, '/');
+    await page.getByText('Als neues Konto kannst du am Tag höchstens 2 Beiträge mit Links').waitFor();
   });
 });
