@@ -33,16 +33,20 @@ export interface Config {
   readonly contact: string;
   /** BOARD_METRICS_PORT and BOARD_METRICS_HOST: the Prometheus listener (lib/metrics/); undefined when off. */
   readonly metrics: { readonly port: number; readonly host: string } | undefined;
-  /** BOARD_REGISTRATION: how people get in (lib/accounts/registration.ts); moderators may override it at run time. */
+  /** BOARD_REGISTRATION: how people get in (lib/registration/mode.ts); moderators may override it at run time. */
   readonly registration: RegistrationMode;
   /** BOARD_REGISTRATION_QUESTION: what applicants answer in approval mode. */
   readonly registrationQuestion: string;
-  /** BOARD_REGISTRATION_SURGE and _MINUTES: accounts per window that switch open registration to approval (lib/accounts/surge.ts); 0 off. */
+  /** BOARD_REGISTRATION_SURGE and _MINUTES: accounts per window that switch open registration to approval (lib/registration/surge.ts); 0 off. */
   readonly registrationSurge: { readonly accounts: number; readonly windowSeconds: number };
-  /** BOARD_POW: proof-of-work cost (lib/accounts/pow.ts); 0 off, 1 the recommended cost. */
+  /** BOARD_POW: proof-of-work cost (lib/registration/pow.ts); 0 off, 1 the recommended cost. */
   readonly pow: number;
   /** BOARD_WORKERS: server processes forked by node:cluster, each listening on the port itself (lib/process/cluster/); 1 runs everything in one process. */
   readonly workers: number;
+  /** BOARD_LITESTREAM: Litestream replicates board.db, so the board leaves every WAL checkpoint to it (lib/db/db.ts, docs/OPERATIONS.md "Disaster recovery"). */
+  readonly litestream: boolean;
+  /** BOARD_DISK_LOW_MB in bytes: /api/health says degraded while the data folder's volume has less free space than this (lib/api/health.ts); 0 turns that check off. */
+  readonly diskLowBytes: number;
 }
 
 export class ConfigError extends Error {}
@@ -90,6 +94,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       windowSeconds: integerSetting(env, 'BOARD_REGISTRATION_SURGE_MINUTES', 60, 1, 1440) * 60,
     }),
     pow: powSetting(env),
+    litestream: flagSetting(env, 'BOARD_LITESTREAM', false),
+    diskLowBytes: integerSetting(env, 'BOARD_DISK_LOW_MB', 500, 0, 10 ** 7) * 1048576,
   });
 }
 
