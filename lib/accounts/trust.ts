@@ -1,6 +1,14 @@
 import type { Config } from '../config.ts';
 import type { Db } from '../db/db.ts';
 import { ApiError } from '../http/errors.ts';
+import { newAccountCreateShare, type AccountStanding } from '../limits/new-accounts.ts';
+import {
+  levelZeroEntriesWithLinksPerDay,
+  levelZeroImagesPerDay,
+  levelZeroLinksPerEntry,
+  trustAfterLiveEntries,
+  trustAfterSeconds,
+} from '../limits/product.ts';
 import { scaledLimit, type LimitStore } from '../limits/rate-limit.ts';
 import { writeModlog, type ActorUid } from '../moderation/modlog.ts';
 import { moderatorRole } from './users.ts';
@@ -15,19 +23,15 @@ import { moderatorRole } from './users.ts';
 
 export type TrustLevel = 0 | 1;
 
-/**
- * What earns level 1. Why 2 days and 3 entries: a spam account posts at once and is gone within
- * hours; a person who stays two days and writes three entries that stand has shown a pattern a
- * bot rarely waits for, and it takes a newcomer no effort beyond using the board.
- */
-export const trustAfter = { seconds: 2 * 86_400, liveEntries: 3 } as const;
+/** What earns level 1 (lib/limits/product.ts). */
+export const trustAfter = { seconds: trustAfterSeconds, liveEntries: trustAfterLiveEntries } as const;
 
-/**
- * What level 0 may post: Discourse lets a new user post 2 links and 1 image; an entry here holds
- * one image, so the budget is a day's: at most 2 entries with links (each at most 2 links) and
- * 1 entry with an image a day. Enough to share something; too little to be worth a spam account.
- */
-export const levelZeroMedia = { linksPerEntry: 2, entriesWithLinksPerDay: 2, imagesPerDay: 1 } as const;
+/** What level 0 may post (lib/limits/product.ts). */
+export const levelZeroMedia = {
+  linksPerEntry: levelZeroLinksPerEntry,
+  entriesWithLinksPerDay: levelZeroEntriesWithLinksPerDay,
+  imagesPerDay: levelZeroImagesPerDay,
+} as const;
 
 interface TrustRow {
   created_at: number;
@@ -75,22 +79,22 @@ export function setTrustLevel(db: Db, uid: number, level: TrustLevel, actor: Act
 }
 
 /**
- * Whether the new-account rules (lib/limits/write-limits.ts: a third of the create limits, no
- * links or images in the first 10 minutes) hold for the account now: never for an account that
- * starts trusted (the first, board-admin's, moderators, a moderator's level 1), always after a
- * moderator set level 0, else while it is younger than BOARD_NEW_ACCOUNT_HOURS. Off with
- * BOARD_LIMITS=0 or BOARD_NEW_ACCOUNT_HOURS=0.
+ * The new-account rules (lib/limits/new-accounts.ts: a third of the create limits, no links or
+ * images in the first 10 minutes) with trust weighed in: none for an account that starts trusted
+ * (the first, board-admin's, moderators, a moderator's level 1), all of them after a moderator
+ * set level 0, else the age-based standing as it is. Off with BOARD_LIMITS=0 or BOARD_NEW_ACCOUNT_HOURS=0.
  */
-export function newAccountRulesApply(
+export function standingWithTrust(
   db: Db,
   uid: number,
+  standing: AccountStanding,
   config: Pick<Config, 'limitsFactor' | 'newAccountSeconds'>,
-  now: number,
-): boolean {
-  if (config.limitsFactor === 0 || config.newAccountSeconds === 0) return false;
+): AccountStanding {
+  if (config.limitsFactor === 0 || config.newAccountSeconds === 0) return standing;
   const row = db.one<TrustRow>('SELECT created_at, role, trust_set FROM users WHERE uid = ?', uid);
-  if (!row || row.trust_set === 1 || row.role === moderatorRole) return false;
-  return row.trust_set === 0 || now - row.created_at < config.newAccountSeconds;
+  if (!row || row.trust_set === 1 || row.role === moderatorRole) return { createShare: 1, linksWait: 0 };
+  if (row.trust_set === 0) return { ...standing, createShare: newAccountCreateShare };
+  return standing;
 }
 
 const day = 86_400;

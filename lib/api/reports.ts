@@ -6,7 +6,8 @@ import type { Ctx } from '../http/context.ts';
 import { ApiError } from '../http/errors.ts';
 import { codePoints, integerParam, textField } from '../http/fields.ts';
 import { announceReports } from '../moderation/operator-webhook.ts';
-import { fileReport, maxReasonLength } from '../moderation/reports.ts';
+import { fileReport } from '../moderation/reports.ts';
+import { maxReportReasonLength } from '../limits/product.ts';
 import { field, json, status, type Operation } from '../openapi/kit.ts';
 
 /** POST /api/entry/{pid}/report: open to everyone; without a session the reporter is anonymous (uid 0). */
@@ -16,7 +17,7 @@ export async function report(ctx: Ctx<'pid'>) {
   const { db, clock } = ctx.app;
   if (!findLiveEntry(db, pid)) throw new ApiError(404, 'entry.not_found');
   const reason = stripBidiControls(textField(form, 'reason')).trim();
-  if (codePoints(reason) > maxReasonLength) throw new ApiError(400, 'report.too_long', { field: 'reason' });
+  if (codePoints(reason) > maxReportReasonLength) throw new ApiError(400, 'report.too_long', { field: 'reason' });
   // Anonymous reports are free to send from many addresses: with BOARD_POW on, each costs a solved challenge.
   if (!ctx.session() && powCost(ctx.app.config) > 0)
     await useSolvedChallenge(db, textField(form, 'altcha'), clock.now());
@@ -28,7 +29,10 @@ report.doc = {
   id: 'report',
   summary: 'Report an entry (anonymous without a session)',
   fields: {
-    reason: field('optional, at most 500 characters', { type: 'string', maxLength: 500 }),
+    reason: field(`optional, at most ${maxReportReasonLength} characters`, {
+      type: 'string',
+      maxLength: maxReportReasonLength,
+    }),
     altcha: altchaField,
   },
   ok: json('reported (a repeated open report of the same account stores nothing)', status('reported')),

@@ -8,6 +8,7 @@ import { deleteExpiredRejections } from '../registration/applications.ts';
 import { deleteStaleInvites } from '../registration/invites.ts';
 import { deleteExpiredChallenges } from '../registration/pow.ts';
 import { reopenAfterQuiet } from '../registration/surge.ts';
+import { logFailure } from '../log.ts';
 
 /**
  * Hourly clean-up of rows that can no longer be used, also once at start (rate-limit rows of a
@@ -29,12 +30,12 @@ export function startHousekeeping(
       deleteExpiredChallenges(app.db, now);
       if (app.config) reopenAfterQuiet(app.db, app.config, now);
     } catch (err) {
-      app.log(`housekeeping failed: ${(err as Error).message}`);
+      logFailure(app.log, 'housekeeping failed', err);
     }
     // Files a killed backup kept in media/.held (lib/media/hold.ts) go once its hold is stale.
     if (app.mediaDir)
-      void emptyHeldMedia(app.mediaDir).catch((err: Error) =>
-        app.log(`housekeeping: emptying media/.held failed: ${err.message}`),
+      void emptyHeldMedia(app.mediaDir).catch((err: unknown) =>
+        logFailure(app.log, 'housekeeping: emptying media/.held failed', err),
       );
   };
   const first = setImmediate(run);

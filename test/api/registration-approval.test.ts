@@ -17,7 +17,7 @@ import {
   visitor,
   type TestBoard,
 } from '../helpers.ts';
-import { startFakeSite, type FakeSite } from '../preview-helpers.ts';
+import { startFakeSite, type FakeSite } from '../helpers/previews.ts';
 
 /**
  * docs/API.md "Registration: approval": in approval mode a registration with an answer to the
@@ -87,7 +87,7 @@ describe('a board set to BOARD_REGISTRATION=approval', () => {
     assert.equal(statusOf(t.board, 'Paula'), 'pending');
     assertError(await visitor(t.board).get('/api/u/Paula/info'), 404, 'user.not_found', { note: 'not public yet' });
     assertError(await applyFrom(t.board, 'paula'), 409, 'user.name_taken');
-    await eventually(() => hook.bodies.length > 0, 'the webhook message');
+    await eventually('the webhook message', () => hook.bodies.length > 0);
     assert.equal(hook.bodies[0], 'Ein neuer Antrag wartet auf die Freischaltung. https://b.example/mod');
   });
 

@@ -13,7 +13,7 @@ import {
   visitor,
   type TestBoard,
 } from '../helpers.ts';
-import { startFakeSite, type FakeSite } from '../preview-helpers.ts';
+import { startFakeSite, type FakeSite } from '../helpers/previews.ts';
 
 /**
  * docs/API.md "The surge gate": with the default threshold (30 accounts) and a 10-minute window set
@@ -65,9 +65,8 @@ describe('the surge gate at its default threshold', () => {
     assert.ok(answerless.body.error.fields.application, 'approval now asks the question');
     const row = modlogRows(t.board).find((r) => r.action === 'registration')!;
     assert.deepEqual([row.reason, row.public], [`approval: ${defaultSurgeAccounts} neue Konten in 10 Minuten`, 1]);
-    await eventually(
-      () => hook.bodies.some((b) => b.startsWith('Ansturm auf die Registrierung')),
-      'the webhook message',
+    await eventually('the webhook message', () =>
+      hook.bodies.some((b) => b.startsWith('Ansturm auf die Registrierung')),
     );
   });
 

@@ -3,7 +3,7 @@
 // work solved in the background when the board asks for it.
 import * as api from '../api.js';
 import { add, h } from '../dom.js';
-import { passwordRule, usernameRule } from '../limits.js';
+import { passwordRule, usernameRule } from '../rules.js';
 import { solveChallenge } from '../pow.js';
 import { navigate } from '../router.js';
 import { refreshMe } from '../session.js';
