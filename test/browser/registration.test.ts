@@ -62,6 +62,7 @@ describe('registration in a real browser', { skip: skipWithoutChromium }, () => 
     await page.locator('#nav').getByRole('link', { name: 'Eingeladene' }).waitFor({ timeout: 60_000 });
     // A level-0 account: the composer says what is locked before anyone types.
     await openBoard(page, t.board, '/');
+    await page.getByRole('button', { name: 'Neues Thema schreiben' }).click();
     await page.getByText('Als neues Konto kannst du am Tag höchstens 2 Beiträge mit Links').waitFor();
   });
 });
