@@ -27,6 +27,16 @@ export const messages = {
   'auth.bad_password': 'Das Passwort ist falsch.',
   'auth.invalid': 'Bitte prüfe die markierten Felder.',
   'auth.banned': 'Dieses Konto ist gesperrt.',
+  'auth.pending': 'Dein Konto wartet noch auf die Freischaltung durch die Moderation.',
+  'auth.rejected': 'Dein Antrag auf ein Konto wurde abgelehnt.',
+  'auth.invite_required': 'Neue Konten gibt es hier nur mit einer Einladung.',
+  'auth.registration_closed': 'Die Registrierung ist zurzeit geschlossen.',
+  'invite.invalid': 'Diese Einladung ist ungültig, abgelaufen oder schon benutzt.',
+  'invite.not_found': 'Diese Einladung gibt es nicht.',
+  'invite.not_open': 'Diese Einladung ist schon benutzt, abgelaufen oder zurückgezogen.',
+  'application.not_found': 'Zu diesem Konto gibt es keinen offenen Antrag.',
+  'pow.invalid': 'Die Rechenaufgabe fehlt, ist abgelaufen oder falsch gelöst. Bitte versuche es noch einmal.',
+  'trust.required': 'Das können neue Konten noch nicht.',
   'csrf.bad_origin': 'Anfrage von fremder Herkunft abgelehnt.',
   'tor.blocked': 'Beiträge über das Tor-Netzwerk sind nicht möglich.',
   'entry.not_found': 'Diesen Beitrag gibt es nicht.',
@@ -85,6 +95,11 @@ export const fieldMessages = {
   searchQuery: `Bitte einen Suchbegriff mit 1 bis ${maxSearchLength} Zeichen eingeben.`,
   searchTerms: `Bitte höchstens ${maxSearchTerms} Suchwörter eingeben; eine Wortfolge in Anführungszeichen zählt als eines.`,
   altLong: `Die Bildbeschreibung darf höchstens ${maxAltLength} Zeichen lang sein.`,
+  application: 'Bitte beantworte die Frage mit 10 bis 1000 Zeichen.',
+  altcha: 'Bitte die Rechenaufgabe lösen lassen (GET /api/auth/challenge, Feld altcha).',
+  registrationMode: 'Erlaubt sind „open“, „approval“, „invite“ und „closed“.',
+  trustLevel: 'Erlaubt sind die Stufen 0 und 1.',
+  treeFlag: 'Erlaubt ist nur „1“ (auch die eingeladenen Konten sperren) oder nichts.',
 } as const;
 
 /** More specific messages for input.invalid when the request itself, not one field, is at fault. */

@@ -8,6 +8,7 @@ import * as moderation from './api/moderation.ts';
 import * as mutes from './api/mutes.ts';
 import * as notifications from './api/notifications.ts';
 import { openApi } from './api/openapi.ts';
+import * as registration from './api/registration.ts';
 import * as reports from './api/reports.ts';
 import { search } from './api/search.ts';
 import * as stats from './api/stats.ts';
@@ -87,6 +88,23 @@ export const routes: readonly Route[] = [
     post('/api/mod/user/:username/unban', moderation.unban, { mod: true, writeLimit: 'modAccount' }),
     post('/api/mod/user/:username/avatar/remove', moderation.removeAvatar, { mod: true, writeLimit: 'modAccount' }),
     get('/api/modlog/:page', moderation.publicLog),
+  ),
+
+  // docs/API.md "Registration": the door, proof of work, invites, applications, trust levels.
+  ...group(
+    tags.registration,
+    get('/api/auth/registration', registration.registrationInfo),
+    get('/api/auth/challenge', registration.challenge),
+    post('/api/user/invites', registration.newInvite, { auth: true }),
+    get('/api/user/invites', registration.invites, { auth: true }),
+    post('/api/user/invites/:id/revoke', registration.revoke, { auth: true }),
+    get('/api/mod/applications/:page', registration.applications, { mod: true }),
+    post('/api/mod/applications/:username/approve', registration.approve, { mod: true, writeLimit: 'modAccount' }),
+    post('/api/mod/applications/:username/reject', registration.reject, { mod: true, writeLimit: 'modAccount' }),
+    get('/api/mod/user/:username', registration.accountForModerators, { mod: true }),
+    get('/api/mod/registration', registration.registrationState, { mod: true }),
+    post('/api/mod/registration', registration.setRegistration, { mod: true, writeLimit: 'modAccount' }),
+    post('/api/mod/user/:username/trust', registration.setTrust, { mod: true, writeLimit: 'modAccount' }),
   ),
 
   ...group(

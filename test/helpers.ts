@@ -27,3 +27,4 @@ export * from './helpers/slow-post.ts';
 export * from './helpers/consistency.ts';
 export * from './helpers/raw-http.ts';
 export * from './helpers/eventually.ts';
+export * from './helpers/pow.ts';

@@ -41,11 +41,13 @@ export interface NewSession {
 export type SessionRefusal =
   | { refused: 'account_gone' }
   | { refused: 'banned'; until: number }
-  | { refused: 'password_changed' };
+  | { refused: 'password_changed' }
+  | { refused: 'pending' }
+  | { refused: 'rejected'; reason: string };
 
 /**
  * The only way a session comes to be: in one transaction it reads the account again and refuses
- * when it is gone, banned, or its password hash is no longer the one the caller checked; else it
+ * when it is gone, banned, still an application or rejected, or its password hash is no longer the one the caller checked; else it
  * sets `last_login` and stores the session. Why: a login checks the password outside any
  * transaction, for as long as scrypt takes, and a ban, a password change or a reset may commit
  * meanwhile; none of them may be undone by a login that was already in flight.
@@ -53,11 +55,14 @@ export type SessionRefusal =
  */
 export function createSession(db: Db, session: NewSession, now: number): { token: string } | SessionRefusal {
   return db.tx(() => {
-    const account = db.one<{ pass_hash: string; banned_until: number }>(
-      'SELECT pass_hash, banned_until FROM users WHERE uid = ?',
+    const account = db.one<{ pass_hash: string; banned_until: number; status: string; reject_reason: string }>(
+      'SELECT pass_hash, banned_until, status, reject_reason FROM users WHERE uid = ?',
       session.uid,
     );
     if (!account) return { refused: 'account_gone' };
+    // An application not yet approved (lib/registration/applications.ts): no session, whatever the password.
+    if (account.status === 'pending') return { refused: 'pending' };
+    if (account.status === 'rejected') return { refused: 'rejected', reason: account.reject_reason };
     const until = activeBanUntil(account, now);
     if (until) return { refused: 'banned', until };
     if (account.pass_hash !== session.passHash) return { refused: 'password_changed' };

@@ -6,6 +6,7 @@ import { listSessionsOfUser } from '../accounts/sessions.ts';
 import { findUserById } from '../accounts/users.ts';
 import { sessionJson } from './account.ts';
 import { ownProfile } from './users.ts';
+import { trustLevel } from '../accounts/trust.ts';
 import type { Operation } from '../openapi/kit.ts';
 
 /**
@@ -31,7 +32,7 @@ export async function exportAccount(ctx: Ctx) {
     db,
     mediaDir: config.mediaDir,
     uid: me.uid,
-    user: ownProfile(user),
+    user: ownProfile(user, trustLevel(db, user.uid, now)),
     sessions,
     now,
     recheck: () => ctx.recheckSession(),

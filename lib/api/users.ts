@@ -1,3 +1,4 @@
+import { trustLevel, type TrustLevel } from '../accounts/trust.ts';
 import { avatarSize, maxUsernameLength, minUsernameLength } from '../limits/product.ts';
 import { deleteAccount } from '../accounts/deletion.ts';
 import { clearedSessionCookie } from '../http/cookies.ts';
@@ -33,7 +34,8 @@ import {
 /** GET /api/u/{username}/info */
 export function publicInfo(ctx: Ctx<'username'>) {
   const user = findUserByName(ctx.app.db, ctx.params.username);
-  if (!user) throw new ApiError(404, 'user.not_found');
+  // An application is nobody's business but the moderators' until it is approved.
+  if (!user || user.status) throw new ApiError(404, 'user.not_found');
   return {
     uid: user.uid,
     username: user.username,
@@ -60,7 +62,7 @@ export function ownInfo(ctx: Ctx) {
   const me = requireUser(ctx);
   const user = findUserById(ctx.app.db, me.uid);
   if (!user) throw new ApiError(401, 'auth.required');
-  return ownProfile(user);
+  return ownProfile(user, trustLevel(ctx.app.db, user.uid, ctx.app.clock.now()));
 }
 ownInfo.doc = {
   id: 'ownUserInfo',
@@ -72,7 +74,8 @@ ownInfo.doc = {
 export function whoami(ctx: Ctx) {
   const session = ctx.session();
   const user = session && findUserById(ctx.app.db, session.uid);
-  return user ? ownProfile(user) : { uid: 0 };
+  // The trust level lets the composer say what is locked before anyone types (docs/API.md "Trust levels").
+  return user ? ownProfile(user, trustLevel(ctx.app.db, user.uid, ctx.app.clock.now())) : { uid: 0 };
 }
 whoami.doc = {
   id: 'whoami',
@@ -82,9 +85,10 @@ whoami.doc = {
 
 /**
  * The account as its owner sees it (user info, whoami, the data export). No `banned_until`: a
- * banned account has no session to ask with.
+ * banned account has no session to ask with. The trust level is the owner's to know (the composer
+ * says what it locks), never public (docs/API.md "Trust levels").
  */
-export function ownProfile(user: User) {
+export function ownProfile(user: User, trust: TrustLevel) {
   // The role shows only here: the public info never tells who moderates.
   const role = user.role === moderatorRole ? { role: moderatorRole } : {};
   return {
@@ -94,6 +98,7 @@ export function ownProfile(user: User) {
     last_login: user.last_login,
     avatar: user.avatar,
     ...role,
+    trust_level: trust,
   };
 }
 

@@ -360,6 +360,47 @@ const migrations: Migration[] = [
   `
   CREATE INDEX modlog_by_actor ON modlog(moderator_uid);
   `,
+
+  // 15: registration (issue 31): how an account got in (application, invite), its trust, the
+  // invites, the board-wide registration mode a moderator or the surge gate set, and the proof-of-work
+  // challenges already used.
+  `
+  ALTER TABLE users ADD COLUMN status TEXT NOT NULL DEFAULT '';          -- '', 'pending' or 'rejected' (lib/accounts/applications.ts)
+  ALTER TABLE users ADD COLUMN application TEXT NOT NULL DEFAULT '';     -- the answer to the question; emptied once decided
+  ALTER TABLE users ADD COLUMN decided_at INTEGER NOT NULL DEFAULT 0;    -- a rejection's time: the account goes 30 days later
+  ALTER TABLE users ADD COLUMN reject_reason TEXT NOT NULL DEFAULT '';
+  ALTER TABLE users ADD COLUMN invited_by INTEGER NOT NULL DEFAULT 0;    -- the inviter's uid; 0: none or the administrator
+  ALTER TABLE users ADD COLUMN trust_set INTEGER NOT NULL DEFAULT -1;    -- -1: earned (lib/accounts/trust.ts), else the level set
+  CREATE INDEX users_by_status ON users(status, created_at) WHERE status <> '';
+  CREATE INDEX users_by_inviter ON users(invited_by) WHERE invited_by <> 0;
+  CREATE INDEX users_by_created ON users(created_at);
+
+  CREATE TABLE invites (
+    id         INTEGER PRIMARY KEY,
+    token_hash BLOB NOT NULL UNIQUE,          -- SHA-256 of the token; the token is only in the link
+    uid        INTEGER NOT NULL,              -- the inviter; 0: the administrator (board-admin invite)
+    created_at INTEGER NOT NULL,
+    expires    INTEGER NOT NULL,
+    used_by    INTEGER NOT NULL DEFAULT 0,    -- the account it made
+    used_at    INTEGER NOT NULL DEFAULT 0,
+    revoked_at INTEGER NOT NULL DEFAULT 0
+  );
+  CREATE INDEX invites_by_uid ON invites(uid, id DESC);
+
+  -- One row per setting the board changes at run time (the registration mode and who set it, the
+  -- proof-of-work key).
+  CREATE TABLE board_state (
+    name  TEXT PRIMARY KEY,
+    value TEXT NOT NULL
+  ) WITHOUT ROWID;
+
+  -- Signatures of solved challenges until they expire: each challenge is good for one request.
+  CREATE TABLE used_challenges (
+    signature TEXT PRIMARY KEY,
+    expires   INTEGER NOT NULL
+  ) WITHOUT ROWID;
+  CREATE INDEX used_challenges_by_expiry ON used_challenges(expires);
+  `,
 ];
 
 /** Migration 10: in slices by pid, since a statement cannot write while another reads. */

@@ -4,7 +4,7 @@ import { startHousekeeping } from './housekeeping.ts';
 import { startStatisticsSweep } from '../stats/impressions.ts';
 import type { JobDeps } from '../services.ts';
 import type { Images } from '../media/images.ts';
-import { startNotifier, type NotifyOptions, type ReportNotice } from '../moderation/operator-webhook.ts';
+import { startNotifier, type NotifyOptions, type Notice } from '../moderation/operator-webhook.ts';
 import { startPreviewQueue, type PreviewOptions } from '../preview/queue.ts';
 import type { LimitStore } from '../limits/rate-limit.ts';
 import { startSearchBackfill, type BackfillOptions } from '../search/backfill.ts';
@@ -23,7 +23,7 @@ import { startSearchBackfill, type BackfillOptions } from '../search/backfill.ts
 /** How a cluster worker reaches the once-jobs in the primary (lib/process/cluster/worker.ts). */
 export interface JobLink {
   wake(job: 'previews' | 'accountRemoval'): void;
-  notify(notice: ReportNotice): void;
+  notify(notice: Notice): void;
 }
 
 export interface OnceJobContext extends JobDeps {

@@ -156,6 +156,23 @@ export const maxVisitorsPerAddress = 3;
  */
 export const maxVisitorsPerDay = 250_000;
 
+// Trust levels (the rules: lib/accounts/trust.ts)
+
+/**
+ * Level 1 is earned at this age with this many live entries no moderator removed. Why 2 days and
+ * 3 entries: a spam account posts at once and is gone within hours; a person who stays two days
+ * and writes three entries that stand has shown a pattern a bot rarely waits for.
+ */
+export const trustAfterSeconds = 2 * day;
+export const trustAfterLiveEntries = 3;
+/**
+ * Level 0's links and images: Discourse lets a new user post 2 links and 1 image; an entry here
+ * holds one image, so the budget is a day's: 2 entries with links (2 links each), 1 with an image.
+ */
+export const levelZeroLinksPerEntry = 2;
+export const levelZeroEntriesWithLinksPerDay = 2;
+export const levelZeroImagesPerDay = 1;
+
 // New accounts (the rules: lib/limits/new-accounts.ts)
 
 /** A new account's first 10 minutes pass without links and images: most spam is exactly that. */

@@ -18,6 +18,11 @@ export const tags = {
     description:
       "For moderators (403 mod.required for everyone else, checked right after the session; then the actions' write limits, 429 rate.limited); the log is public.",
   },
+  registration: {
+    name: 'Registration',
+    description:
+      "How people get in (BOARD_REGISTRATION: open, approval, invite, closed), proof of work, invites, the moderators' queue of applications, the surge gate and trust levels.",
+  },
   finding: {
     name: 'Search, notifications and feeds',
     description: 'Full-text search, notifications of replies and mentions, and the Atom feeds.',

@@ -29,7 +29,7 @@ import {
 const t = useBoard({ env: limitsOff, members: ['Anna', 'Bert'], moderators: ['Moni'] });
 
 /** What the cases share: the thread they write in. */
-const state = { root: 0, reply: 0, image: 0, link: 'https://example.org/holunder' };
+const state = { root: 0, reply: 0, image: 0, invite: 0, link: 'https://example.org/holunder' };
 
 /** The cached answers a case is checked on, for the entries it knows now. */
 function watched(): string[] {
@@ -257,6 +257,53 @@ const cases: [route: string, name: string, write: () => Promise<void>][] = [
     'a registration',
     async () => {
       await expect(visitor(t.board).post('/api/auth/newuser', { user: 'Cora', pass1: password, pass2: password }), 201);
+    },
+  ],
+  [
+    'POST /api/mod/registration',
+    'the door switched to approval',
+    async () => {
+      await expect(member('Moni').post('/api/mod/registration', { mode: 'approval' }));
+    },
+  ],
+  [
+    'POST /api/mod/applications/:username/approve',
+    'an application and its approval',
+    async () => {
+      const application = 'Ich schreibe gern über Holunder und Gärten.';
+      const fields = { pass1: password, pass2: password, application };
+      await expect(visitor(t.board).post('/api/auth/newuser', { user: 'Dora', ...fields }), 202);
+      await expect(member('Moni').post('/api/mod/applications/Dora/approve'));
+      await expect(visitor(t.board).post('/api/auth/newuser', { user: 'Emma', ...fields }), 202);
+    },
+  ],
+  [
+    'POST /api/mod/applications/:username/reject',
+    'a rejected application',
+    async () => {
+      await expect(member('Moni').post('/api/mod/applications/Emma/reject', { reason: 'nein' }));
+      await expect(member('Moni').post('/api/mod/registration', { mode: 'open' }));
+    },
+  ],
+  [
+    'POST /api/user/invites',
+    'an invite',
+    async () => {
+      state.invite = (await expect(member('Anna').post('/api/user/invites'), 201)).body.id;
+    },
+  ],
+  [
+    'POST /api/user/invites/:id/revoke',
+    'a revoked invite',
+    async () => {
+      await expect(member('Anna').post(`/api/user/invites/${state.invite}/revoke`));
+    },
+  ],
+  [
+    'POST /api/mod/user/:username/trust',
+    'a trust level set by hand',
+    async () => {
+      await expect(member('Moni').post('/api/mod/user/Bert/trust', { level: 1 }));
     },
   ],
   [

@@ -7,6 +7,7 @@ import { maxAltLength, maxContentLength } from '../limits.js';
 import { announce } from '../status.js';
 import { field, formMessage, onSubmit } from './form.js';
 import { imageField, uploadProgress } from './image-field.js';
+import { trustNote } from './trust-note.js';
 
 /**
  * A labelled textarea whose hint counts code points like the server ("12 / 1000 Zeichen"), red when over.
@@ -62,6 +63,7 @@ export function composer({ replyTo = 0, onPosted, label = replyTo ? 'Deine Antwo
   const form = h(
     'form',
     { class: 'composer', novalidate: true },
+    trustNote(),
     content.wrap,
     image.wrap,
     alt.wrap,

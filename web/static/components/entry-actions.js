@@ -2,6 +2,7 @@
 // delete, remove), and the way to its replies. Forms open one at a time in the card's panel;
 // results show in the card's own message line.
 import * as api from '../api.js';
+import { withProofOfWork } from '../pow.js';
 import { h, replace, uid } from '../dom.js';
 import { maxReportReasonLength } from '../limits.js';
 import { isModerator, isMuted, me } from '../session.js';
@@ -136,7 +137,10 @@ function reportForm(pid, close) {
     h('div', { class: 'form-actions' }, send, cancelButton(close)),
   );
   onSubmit(form, send, { reason }, message, async () => {
-    await api.post(`/api/entry/${pid}/report`, { reason: reason.input.value });
+    // Anonymous reports may need a solved challenge (docs/API.md "Proof of work").
+    await withProofOfWork((altcha) =>
+      api.post(`/api/entry/${pid}/report`, { reason: reason.input.value, ...(altcha ? { altcha } : {}) }),
+    );
     const card = form.closest('article');
     close();
     announce('Danke! Die Meldung ist eingegangen.', 'info', card);
