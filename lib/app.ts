@@ -17,6 +17,7 @@ import { startOnceJobs, type JobLink, type RunningJobs } from './jobs/once-jobs.
 import { notFoundPage } from './pages/shell.ts';
 import { scryptPasswords, type Passwords } from './accounts/passwords.ts';
 import type { PreviewOptions } from './preview/queue.ts';
+import type { PushOptions } from './push/queue.ts';
 import { boardRateRules, createLimitStore, createRateLimiter, scaledLimit } from './limits/rate-limit.ts';
 import { routes } from './routes.ts';
 import type { BackfillOptions } from './search/backfill.ts';
@@ -43,6 +44,8 @@ export interface AppOptions {
   accountRemoval?: RemovalOptions;
   /** The search index's backfill of older entries (tests pause it or shrink its batches). */
   searchBackfill?: BackfillOptions;
+  /** The Web Push sender (tests shorten its poll and timeout). */
+  push?: PushOptions;
   /** The search threads (tests hold their jobs). */
   searchThreads?: SearchThreadOptions;
   /**

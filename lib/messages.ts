@@ -1,3 +1,5 @@
+import { maxFollows } from './follows/follows.ts';
+import { maxEndpointLength, maxPushDevices } from './push/devices.ts';
 import { maxQueryTerms } from './search/query.ts';
 
 /** German messages for every error code the API answers (docs/API.md "Errors"). */
@@ -67,6 +69,11 @@ export const fieldMessages = {
   searchQuery: 'Bitte einen Suchbegriff mit 1 bis 200 Zeichen eingeben.',
   searchTerms: `Bitte höchstens ${maxQueryTerms} Suchwörter eingeben; eine Wortfolge in Anführungszeichen zählt als eines.`,
   altLong: 'Die Bildbeschreibung darf höchstens 300 Zeichen lang sein.',
+  followLimit: `Du kannst höchstens ${maxFollows} Beiträgen folgen: entfolge zuerst einem anderen.`,
+  followFlag: 'Erlaubt ist „1“ (folgen) oder „0“ (nicht folgen).',
+  pushEndpoint: `Die Push-Adresse muss eine erlaubte https-Adresse mit höchstens ${maxEndpointLength} Zeichen sein.`,
+  pushKey: 'Der Schlüssel des Browsers fehlt oder ist ungültig.',
+  pushLimit: `Höchstens ${maxPushDevices} Geräte können Push-Nachrichten bekommen: beende zuerst eines in den Einstellungen.`,
 } as const;
 
 /** More specific messages for input.invalid when the request itself, not one field, is at fault. */

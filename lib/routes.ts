@@ -1,12 +1,14 @@
 import * as account from './api/account.ts';
 import * as auth from './api/auth.ts';
 import * as entries from './api/entries.ts';
+import * as follows from './api/follows.ts';
 import { exportAccount } from './api/export.ts';
 import { health } from './api/health.ts';
 import { openApiDocument } from './api/openapi.ts';
 import * as moderation from './api/moderation.ts';
 import * as mutes from './api/mutes.ts';
 import * as notifications from './api/notifications.ts';
+import * as push from './api/push.ts';
 import * as reports from './api/reports.ts';
 import { search } from './api/search.ts';
 import * as stats from './api/stats.ts';
@@ -15,6 +17,7 @@ import * as votes from './api/votes.ts';
 import type { Route } from './http/route.ts';
 import * as atom from './pages/atom.ts';
 import * as files from './pages/files.ts';
+import { serviceWorker } from './pages/service-worker.ts';
 import * as pages from './pages/shell.ts';
 
 /** THE route table: every endpoint of the board, in one place. Each has its entry in the OpenAPI document (lib/openapi/). */
@@ -111,6 +114,17 @@ export const routes: Route[] = [
     writeLimit: 'feedToken',
   },
   { method: 'POST', path: '/api/user/feed-token/revoke', handler: notifications.revokeFeedToken, auth: true },
+
+  // Following threads and Web Push (docs/API.md "Following threads", "Web Push"); /state before /{page}.
+  { method: 'POST', path: '/api/entry/:pid/follow', handler: follows.follow, auth: true, writeLimit: 'follow' },
+  { method: 'POST', path: '/api/entry/:pid/unfollow', handler: follows.unfollow, auth: true, writeLimit: 'follow' },
+  { method: 'GET', path: '/api/user/following/state', handler: follows.followingState, auth: true },
+  { method: 'GET', path: '/api/user/following/:page', handler: follows.following, auth: true },
+  { method: 'POST', path: '/api/user/following/own-threads', handler: follows.followOwnThreads, auth: true },
+  { method: 'GET', path: '/api/user/push', handler: push.pushState, auth: true },
+  { method: 'POST', path: '/api/user/push', handler: push.subscribe, auth: true, writeLimit: 'push' },
+  { method: 'POST', path: '/api/user/push/delete', handler: push.unsubscribe, auth: true },
+  { method: 'GET', path: '/sw.js', handler: serviceWorker },
 
   // Search (docs/API.md "Search")
   { method: 'GET', path: '/api/search/:page', handler: search, rateLimit: 'search' },

@@ -9,7 +9,8 @@ import { isMuted } from '../accounts/mutes.ts';
  * on the notifications page, the header's badge and the private Atom feed.
  */
 
-export type NotificationKind = 'reply' | 'mention';
+/** thread_reply: lib/notifications/thread-replies.ts. */
+export type NotificationKind = 'reply' | 'mention' | 'thread_reply';
 
 /** Why a bound: a long list of names must not turn one entry into a way to ping the whole board. */
 export const maxNotifiedPerEntry = 5;
@@ -46,7 +47,9 @@ export function notifyAbout(db: Db, entry: Caused, parentUid: number, now: numbe
   if (parentUid) wanted.push([parentUid, 'reply']);
   for (const uid of mentionedUids(db, entry.content)) wanted.push([uid, 'mention']);
   let room =
-    maxNotifiedPerEntry - db.one<{ n: number }>('SELECT count(*) AS n FROM notifications WHERE pid = ?', entry.pid)!.n;
+    maxNotifiedPerEntry -
+    // Followers' notifications (thread = their followed entry) do not use up the room of replies and mentions.
+    db.one<{ n: number }>('SELECT count(*) AS n FROM notifications WHERE pid = ? AND thread = 0', entry.pid)!.n;
   for (const [uid, kind] of wanted) {
     if (room <= 0) return;
     if (uid === entry.uid || isMuted(db, uid, entry.uid)) continue;
@@ -72,7 +75,7 @@ export function notifyAbout(db: Db, entry: Caused, parentUid: number, now: numbe
  * lib/db/schema.ts migration 11): finding the 1000th newest row walked 1000 index entries (23 µs) at
  * every notification of an account at the limit (docs/SCALING.md).
  */
-function keepNewest(db: Db, uid: number): void {
+export function keepNewest(db: Db, uid: number): void {
   const kept = db.one<{ kept: number }>('SELECT kept FROM notification_counts WHERE uid = ?', uid)?.kept ?? 0;
   if (kept < maxKeptPerAccount + trimGroup) return;
   db.run(

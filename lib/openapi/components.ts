@@ -72,14 +72,19 @@ export const schemas: Record<string, JsonSchema> = {
     expires: time(),
     description: string('the User-Agent at login', { maxLength: 200 }),
   }),
-  SessionListItem: object({
-    id: string('opaque session id', { pattern: '^[0-9a-f]{32}$' }),
-    created_at: time(),
-    expires: time(),
-    description: string('the User-Agent at login', { maxLength: 200 }),
-    device: string('a readable German guess at the device'),
-    current: oneOfValues(0, 1),
-  }),
+  SessionListItem: object(
+    {
+      id: string('opaque session id', { pattern: '^[0-9a-f]{32}$' }),
+      created_at: time(),
+      expires: time(),
+      description: string('the User-Agent at login', { maxLength: 200 }),
+      device: string('a readable German guess at the device'),
+      current: oneOfValues(0, 1),
+    },
+    {
+      push: object({ service: string("the push service's origin"), created_at: time() }),
+    },
+  ),
   Stats: object({ users: integer(), entries: integer() }),
   StatsDetail: object({
     users: integer(),

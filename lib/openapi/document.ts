@@ -5,6 +5,7 @@ import { auth } from './auth.ts';
 import { schemas } from './components.ts';
 import { entries } from './entries.ts';
 import { finding } from './search-and-notifications.ts';
+import { followAndPush } from './follow-and-push.ts';
 import { errorBody, impliedErrors, retryAfterStatuses } from './errors.ts';
 import { integer, string, type Answer, type Area, type FieldSpec, type JsonSchema, type Operation } from './kit.ts';
 import { moderation } from './moderation.ts';
@@ -17,7 +18,7 @@ import { users } from './users.ts';
  * areas below (fields, answers, their own errors). A new route needs one entry in its area's
  * file; test/api/openapi.test.ts names any route without one.
  */
-export const areas: readonly Area[] = [auth, entries, users, moderation, finding, operations, pages];
+export const areas: readonly Area[] = [auth, entries, users, moderation, finding, followAndPush, operations, pages];
 
 /** The route table's key of a route, which its operation entry uses too: `GET /api/entry/:pid/thread`. */
 export const routeKey = (route: Pick<Route, 'method' | 'path'>): string => `${route.method} ${route.path}`;

@@ -112,7 +112,7 @@ export const finding: Area = {
 export const notificationSchema = object({
   id: integer('notification id (for up_to)', { minimum: 1 }),
   created_at: time(),
-  kind: oneOfValues('reply', 'mention'),
+  kind: oneOfValues('reply', 'mention', 'thread_reply'),
   read: oneOfValues(0, 1),
   entry: ref('Entry'),
 });

@@ -1,4 +1,5 @@
 import type { Config } from '../config.ts';
+import { settleWithin } from '../jobs/settle.ts';
 import type { JobDeps } from '../services.ts';
 import { removeMedia } from '../media/files.ts';
 import { createPreviewClient, PreviewFetchError, type PreviewClient, type Resolver } from './client.ts';
@@ -179,14 +180,7 @@ export function startPreviewQueue(app: PreviewDeps, options: PreviewOptions = {}
       clearInterval(pollTimer);
       clearInterval(sweepTimer);
       controller.abort();
-      let grace: NodeJS.Timeout | undefined;
-      await Promise.race([
-        Promise.allSettled([...running]),
-        new Promise((resolve) => {
-          grace = setTimeout(resolve, stopGraceMs);
-        }),
-      ]);
-      clearTimeout(grace);
+      await settleWithin(running, stopGraceMs);
       await worker.client.close();
     },
     stats: () => ({ running: running.size, outcomes }),
