@@ -261,6 +261,22 @@ describe('web push', () => {
     hang.release();
   });
 
+  test('a push waiting behind one on its way is checked again when its turn comes: read by then, it is not sent', async () => {
+    const { Bert, Carla } = t.members;
+    const hang = service.holdHang();
+    const sent = service.received.filter((r) => r.path === '/push/hang').length;
+    const top = await post(Bert, 'Bert liest gleich alles.');
+    await post(Carla, 'Die erste hängt.', top);
+    await hang.arrival; // one push per device at a time: the next waits in the queue
+    const skipped = t.board.app.jobs!.push.stats().outcomes.skipped;
+    await post(Carla, 'Die zweite wartet.', top);
+    assert.equal((await Bert.post('/api/user/notifications/read')).status, 200);
+    hang.release();
+    await eventually(() => t.board.app.jobs!.push.stats().outcomes.skipped > skipped, 'the waiting push is dropped');
+    assert.equal(service.received.filter((r) => r.path === '/push/hang').length, sent + 1, 'only the first went out');
+    assert.equal(t.board.app.services.db.one<{ n: number }>('SELECT count(*) AS n FROM push_outbox')!.n, 0);
+  });
+
   test('a device’s pushes end with its session, and with POST /api/user/push/delete', async () => {
     const { Anna } = t.members;
     const anna = uidOf(t.board, 'Anna');
