@@ -13,7 +13,7 @@ let loaded = null;
  * @returns {Promise<FollowState>}
  */
 export function followState(uid) {
-  if (loaded?.uid !== uid) {
+  if (!loaded || loaded.uid !== uid) {
     loaded = {
       uid,
       state: api.get('/api/user/following/state').catch(() => ({ own_threads: 1, pids: [] })),
