@@ -4,12 +4,15 @@ import { textField } from '../http/fields.ts';
 import { fieldMessages } from '../messages.ts';
 import {
   deletePushDevice,
+  maxEndpointLength,
+  maxPushDevices,
   listPushDevices,
   savePushDevice,
   subscriptionProblem,
   type PushDeviceInfo,
 } from '../push/devices.ts';
 import { vapidKeys } from '../push/keys.ts';
+import { field, json, object, oneOfValues, requiredField, status, string, type Operation } from '../openapi/kit.ts';
 
 const problemMessages = {
   endpoint: fieldMessages.pushEndpoint,
@@ -24,6 +27,17 @@ export function pushState(ctx: Ctx) {
   const subscribed = listPushDevices(db, me.uid).some((device) => device.session_id === me.id);
   return { public_key: vapidKeys(db, clock.now()).publicKey, subscribed: subscribed ? 1 : 0 };
 }
+pushState.doc = {
+  id: 'pushState',
+  summary: "The board's VAPID public key, and whether this session gets pushes",
+  ok: json(
+    'the state',
+    object({
+      public_key: string('base64url, the applicationServerKey to subscribe with'),
+      subscribed: oneOfValues(0, 1),
+    }),
+  ),
+} satisfies Operation;
 
 /** POST /api/user/push with endpoint, p256dh and auth (a browser's PushSubscription): this session's device, replacing its earlier one. */
 export async function subscribe(ctx: Ctx) {
@@ -41,6 +55,18 @@ export async function subscribe(ctx: Ctx) {
   if (outcome === 'full') throw invalidField('endpoint', fieldMessages.pushLimit);
   return { status: 'ok' };
 }
+subscribe.doc = {
+  id: 'subscribePush',
+  summary: "This session's browser gets push notifications (replaces its earlier subscription)",
+  description: `The fields of the browser's PushSubscription. At most ${maxPushDevices} devices per account; the subscription ends with the session.`,
+  fields: {
+    endpoint: requiredField(`the push service's https URL, at most ${maxEndpointLength} characters`),
+    p256dh: requiredField("the browser's P-256 public key, base64url"),
+    auth: requiredField("the browser's auth secret, base64url (16 bytes)"),
+  },
+  ok: json('stored', status('ok')),
+  errors: { 400: ['input.invalid'] },
+} satisfies Operation;
 
 /**
  * POST /api/user/push/delete with an optional id (a session id of GET /api/user/sessions; absent:
@@ -53,6 +79,13 @@ export async function unsubscribe(ctx: Ctx) {
   if (!deletePushDevice(ctx.app.db, me.uid, id || me.id) && id) throw new ApiError(404, 'session.not_found');
   return { status: 'ok' };
 }
+unsubscribe.doc = {
+  id: 'unsubscribePush',
+  summary: 'A device gets no more pushes: this session, or the session named by id',
+  fields: { id: field('a session id of GET /api/user/sessions; absent: this session') },
+  ok: json('done', status('ok')),
+  errors: { 404: ['session.not_found'] },
+} satisfies Operation;
 
 /** A session-list row with its push device, when it has one (`push`: which service, since when). */
 export function withPushDevice<T extends { id: string }>(session: T, devices: Map<string, PushDeviceInfo>) {

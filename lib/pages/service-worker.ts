@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import type { Ctx } from '../http/context.ts';
 import { sendFile } from '../http/static.ts';
+import type { Operation } from '../openapi/kit.ts';
 import { notFoundPage } from './shell.ts';
 
 /**
@@ -18,3 +19,8 @@ export async function serviceWorker(ctx: Ctx) {
   });
   if (!sent) await notFoundPage(ctx);
 }
+serviceWorker.doc = {
+  id: 'serviceWorker',
+  summary: 'The service worker that shows push notifications (scope /)',
+  ok: { status: 200, description: 'the script', mediaType: 'text/javascript' },
+} satisfies Operation;
