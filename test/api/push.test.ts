@@ -123,6 +123,7 @@ describe('web push', () => {
     env: () => ({
       ...limitsOff,
       BOARD_PREVIEW: '1',
+      BOARD_METRICS_PORT: '0',
       BOARD_PREVIEW_ALLOW: '127.0.0.1/32',
       BOARD_PREVIEW_PORTS: String(site.port),
     }),
@@ -169,6 +170,12 @@ describe('web push', () => {
       t.board.app.services.db.one<{ n: number }>('SELECT count(*) AS n FROM push_outbox')!.n,
       0,
       'sent pushes leave the queue',
+    );
+    // The service has the push before the sender has its answer: the count follows.
+    const delivered = /^board_push_total\{outcome="delivered"\} 1$/m;
+    await eventually(
+      async () => delivered.test(await (await fetch(`${t.board.metricsUrl}/metrics`)).text()),
+      'the operator sees it in the metrics',
     );
   });
 
