@@ -9,13 +9,13 @@ import { announce } from '../status.js';
  * @param {number} uid the reader
  */
 export function followButton(entry, uid) {
-  const button = h('button', { type: 'button', class: 'action follow-button', 'aria-pressed': 'false' }, 'Folgen');
+  // The label says what a click does; no aria-pressed as well, which would say it twice and contradict it.
+  const button = h('button', { type: 'button', class: 'action follow-button' }, 'Folgen');
   let following = false;
   /** @param {boolean} on */
   const show = (on) => {
     following = on;
     button.textContent = on ? 'Nicht mehr folgen' : 'Folgen';
-    button.setAttribute('aria-pressed', String(on));
   };
   void followState(uid).then((state) => show(state.pids.includes(entry.pid)));
   button.addEventListener('click', async () => {

@@ -103,7 +103,7 @@ export async function notificationsView(root, { query }) {
           { class: 'empty' },
           page
             ? 'Auf dieser Seite ist nichts mehr.'
-            : 'Noch nichts Neues. Wenn jemand auf deine Beiträge antwortet oder dich mit @Name erwähnt, steht es hier.',
+            : 'Noch nichts Neues. Wenn jemand auf deine Beiträge antwortet, dich mit @Name erwähnt oder in einem Thread schreibt, dem du folgst, steht es hier.',
         ),
     pager('/benachrichtigungen', page, list.length, notificationPageSize),
     page === 0 ? feedBox() : null,
