@@ -127,7 +127,14 @@ describe('web push', () => {
       BOARD_PREVIEW_ALLOW: '127.0.0.1/32',
       BOARD_PREVIEW_PORTS: String(site.port),
     }),
-    start: { push: { pollMs: 20 }, preview: { pollMs: 20 } },
+    start: {
+      // The sender's DNS: one name answers a private address, as a rebinding attacker's would.
+      push: {
+        pollMs: 20,
+        resolve: async (host) => (host === 'push.intern.test' ? [{ address: '10.0.0.5', family: 4 }] : []),
+      },
+      preview: { pollMs: 20 },
+    },
     members: ['Anna', 'Bert', 'Carla'],
   });
   after(() => site?.close());
@@ -243,6 +250,24 @@ describe('web push', () => {
       await eventually(() => deviceRows(t.board, bert) === 0, `the device is dropped after ${status}`);
       assert.equal((await Bert.get('/api/user/push')).body.subscribed, 0);
     }
+  });
+
+  test('an endpoint whose name resolves to a private address is refused when sending, and its subscription dropped', async () => {
+    const { Bert, Carla } = t.members;
+    const bert = uidOf(t.board, 'Bert');
+    const browser = fakeBrowser();
+    // Allowed when subscribing: https, an allowed port, a name (its DNS answer is checked at every send).
+    const endpoint = `https://push.intern.test:${site.port}/push/bert`;
+    const subscribed = await Bert.post('/api/user/push', { endpoint, p256dh: browser.p256dh, auth: browser.auth });
+    assert.equal(subscribed.status, 200, subscribed.text);
+    const blocked = t.board.app.jobs!.push.stats().outcomes.blocked;
+    await post(Carla, 'Antwort an Bert.', await post(Bert, 'Bert hat eine interne Adresse angegeben.'));
+    await eventually(() => deviceRows(t.board, bert) === 0, 'the subscription is dropped');
+    assert.equal(t.board.app.jobs!.push.stats().outcomes.blocked, blocked + 1);
+    assert.ok(
+      t.board.logs.some((line) => /push to https:\/\/push\.intern\.test:\d+: blocked: .*10\.0\.0\.5/.test(line)),
+      'the log names the push service and why, never a reader',
+    );
   });
 
   test('a hanging push service delays no request, no other device’s push and no preview', async () => {
