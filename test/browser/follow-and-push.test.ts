@@ -23,7 +23,7 @@ describe('following and push in a real browser', { skip: skipWithoutChromium }, 
     const { page } = await t.newPage({ as: Anna });
     await openBoard(page, t.board, `/e/${top}`);
     const card = page.locator('article').first();
-    await card.getByRole('button', { name: 'Mehr' }).click();
+    await card.getByRole('button', { name: 'Mehr', exact: true }).click();
     await card.getByRole('button', { name: 'Folgen', exact: true }).click();
     await card.getByRole('button', { name: 'Nicht mehr folgen' }).waitFor();
     assert.ok(followed('Anna').includes(top));
@@ -36,7 +36,7 @@ describe('following and push in a real browser', { skip: skipWithoutChromium }, 
     assert.match((await items.first().textContent()) ?? '', /Erste Ebene\./);
 
     await openBoard(page, t.board, `/e/${top}`);
-    await card.getByRole('button', { name: 'Mehr' }).click();
+    await card.getByRole('button', { name: 'Mehr', exact: true }).click();
     await card.getByRole('button', { name: 'Nicht mehr folgen' }).click();
     await card.getByRole('button', { name: 'Folgen', exact: true }).waitFor();
     assert.ok(!followed('Anna').includes(top));
