@@ -3,15 +3,8 @@ import { ApiError, invalidField } from '../http/errors.ts';
 import { integerParam, textField } from '../http/fields.ts';
 import { fieldMessages } from '../messages.ts';
 import { findLiveEntry } from '../entries/entries.ts';
-import { maxFeedPage } from '../entries/reads.ts';
-import {
-  followEntry,
-  followState,
-  maxFollows,
-  readFollowing,
-  setFollowOwnThreads,
-  unfollowEntry,
-} from '../follows/follows.ts';
+import { maxFeedPage, maxFollows } from '../limits/product.ts';
+import { followEntry, followState, readFollowing, setFollowOwnThreads, unfollowEntry } from '../follows/follows.ts';
 import {
   arrayOf,
   constant,

@@ -4,14 +4,13 @@ import { textField } from '../http/fields.ts';
 import { fieldMessages } from '../messages.ts';
 import {
   deletePushDevice,
-  maxEndpointLength,
-  maxPushDevices,
   listPushDevices,
   savePushDevice,
   subscriptionProblem,
   type PushDeviceInfo,
 } from '../push/devices.ts';
 import { vapidKeys } from '../push/keys.ts';
+import { maxEndpointLength, maxPushDevices } from '../limits/product.ts';
 import { field, json, object, oneOfValues, requiredField, status, string, type Operation } from '../openapi/kit.ts';
 
 const problemMessages = {

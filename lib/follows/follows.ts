@@ -1,19 +1,12 @@
 import type { Db } from '../db/db.ts';
 import { readEntriesByPid, type EntryJson } from '../entries/reads.ts';
+import { followingPageSize, maxFollows } from '../limits/product.ts';
 
 /**
  * Following (docs/API.md "Following threads"): a reader follows an entry's whole subtree and is
  * told of new replies anywhere below it, as a `thread_reply` notification
  * (lib/notifications/thread-replies.ts).
  */
-
-/**
- * Why a bound: every follow is a row a new reply's fan-out may probe, and the front end loads the
- * whole list of followed pids once per page load (GET /api/user/following/state).
- */
-export const maxFollows = 1000;
-/** docs/API.md "GET /api/user/following/{page}": 20 a page, like the notifications. */
-export const followingPageSize = 20;
 
 /** True when the account follows this entry itself (not through an ancestor). */
 export function isFollowing(db: Db, uid: number, pid: number): boolean {

@@ -1,8 +1,9 @@
 import { statSync } from 'node:fs';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { Config } from '../config.ts';
+import type { DiskWatch } from '../disk/disk-watch.ts';
+import { mediaUsage, mediaUsageMaxAgeSeconds } from '../media/usage.ts';
 import type { RunningJobs } from '../jobs/once-jobs.ts';
-import { hashingLoad } from '../accounts/passwords.ts';
 import { countDueJobs } from '../preview/store.ts';
 import { countAllOpenReports } from '../moderation/reports.ts';
 import type { JobDeps, Services } from '../services.ts';
@@ -122,7 +123,7 @@ function defineProcessMetrics(app: Services, registers: Registry[]): void {
     help: 'Requests waiting for a password-hashing slot (the line is bounded: 503 auth.busy past it).',
     registers,
     collect() {
-      this.set(hashingLoad().waiting);
+      this.set(app.passwords.load().waiting);
     },
   });
   new Gauge({
@@ -130,14 +131,14 @@ function defineProcessMetrics(app: Services, registers: Registry[]): void {
     help: 'Password hashes this process runs now (at most two on the machine).',
     registers,
     collect() {
-      this.set(hashingLoad().running);
+      this.set(app.passwords.load().running);
     },
   });
 }
 
 /** The database's and the once-jobs' figures: in the process that runs the jobs, read once per scrape. */
 export function defineJobMetrics(
-  app: JobDeps & { config: Config },
+  app: JobDeps & { config: Config; disk: Pick<DiskWatch, 'freeBytes'> },
   jobs: Pick<RunningJobs, 'previews' | 'notifier' | 'push'>,
   registers: Registry[],
 ): void {
@@ -209,6 +210,24 @@ export function defineJobMetrics(
     registers,
     collect() {
       this.set(fileSize(`${app.config.dbPath}-wal`));
+    },
+  });
+  new Gauge({
+    name: 'board_data_volume_free_bytes',
+    help: 'Free bytes of the volume that holds BOARD_DATA (as an unprivileged writer sees them); writes fail with 507 server.disk_full at 0.',
+    registers,
+    collect() {
+      this.set(app.disk.freeBytes());
+    },
+  });
+  const media = mediaUsage(app.config.mediaDir, () => app.clock.now());
+  new Gauge({
+    name: 'board_media_bytes',
+    help: `Bytes of the files in each media folder: e (entry images), a (avatars), preview (link-preview thumbnails); counted by a walk at most every ${mediaUsageMaxAgeSeconds / 60} minutes.`,
+    labelNames: ['folder'],
+    registers,
+    async collect() {
+      for (const [folder, bytes] of Object.entries(await media.current())) this.set({ folder }, bytes);
     },
   });
   new Gauge({

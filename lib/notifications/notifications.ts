@@ -2,6 +2,7 @@ import type { Db } from '../db/db.ts';
 import { readEntriesByPid, type EntryJson } from '../entries/reads.ts';
 import { mentionedUids } from './mentions.ts';
 import { isMuted } from '../accounts/mutes.ts';
+import { maxNotifiedPerEntry, notificationPageSize } from '../limits/product.ts';
 
 /**
  * Notifications of replies and mentions (docs/API.md "Notifications of replies and mentions"),
@@ -12,8 +13,6 @@ import { isMuted } from '../accounts/mutes.ts';
 /** thread_reply: lib/notifications/thread-replies.ts. */
 export type NotificationKind = 'reply' | 'mention' | 'thread_reply';
 
-/** Why a bound: a long list of names must not turn one entry into a way to ping the whole board. */
-export const maxNotifiedPerEntry = 5;
 /** Each account keeps its newest 1000 (older ones go): bounded rows, and a badge count that stays cheap. */
 export const maxKeptPerAccount = 1000;
 /**
@@ -25,8 +24,6 @@ export const maxKeptPerAccount = 1000;
  * (docs/SCALING.md "Reads and writes per core").
  */
 export const trimGroup = 100;
-/** docs/API.md "GET /api/user/notifications/{page}": 20 a page. */
-export const notificationPageSize = 20;
 
 interface Caused {
   pid: number;
@@ -45,10 +42,9 @@ export function notifyAbout(db: Db, entry: Caused, parentUid: number, now: numbe
   const wanted: [number, NotificationKind][] = [];
   if (parentUid) wanted.push([parentUid, 'reply']);
   for (const uid of mentionedUids(db, entry.content)) wanted.push([uid, 'mention']);
+  // Followers' notifications (thread = their followed entry) do not use up the room of replies and mentions.
   let room =
-    maxNotifiedPerEntry -
-    // Followers' notifications (thread = their followed entry) do not use up the room of replies and mentions.
-    db.one<{ n: number }>('SELECT count(*) AS n FROM notifications WHERE pid = ? AND thread = 0', entry.pid)!.n;
+    maxNotifiedPerEntry - db.value('SELECT count(*) FROM notifications WHERE pid = ? AND thread = 0', entry.pid);
   for (const [uid, kind] of wanted) {
     if (room <= 0) return;
     if (uid === entry.uid || isMuted(db, uid, entry.uid)) continue;
@@ -122,7 +118,7 @@ export function readNotifications(
 
 /** How many of an account's visible notifications are unread. */
 export function countUnread(db: Db, uid: number): number {
-  return db.one<{ n: number }>(`SELECT count(*) AS n ${visible} AND n.read = 0`, uid)!.n;
+  return db.value(`SELECT count(*) ${visible} AND n.read = 0`, uid);
 }
 
 /** Marks an account's notifications read, all of them or those up to an id; returns how many stay unread. */

@@ -2,17 +2,13 @@ import { ECDH } from 'node:crypto';
 import type { Db } from '../db/db.ts';
 import { checkTarget, createAddressPolicy, parseIp, PreviewBlockedError } from '../preview/guard.ts';
 import { inCidr, parseCidr } from '../ip/ranges.ts';
+import { maxEndpointLength, maxPushDevices } from '../limits/product.ts';
 
 /**
  * Push devices (docs/API.md "Web Push"): one browser subscription per session, so the session
  * list shows which devices get pushes and ending a session (logout, revoke, a password change, its
  * expiry) stops them. The keys are the browser's, used only to encrypt what is sent to it.
  */
-
-/** Why a bound: each device costs every notification of the account a push request. */
-export const maxPushDevices = 10;
-/** Real push services' endpoints are 100–400 characters; more is not a subscription. */
-export const maxEndpointLength = 1000;
 
 export interface PushSubscriptionInput {
   endpoint: string;

@@ -1,3 +1,4 @@
+import { maxPushTextLength } from '../limits/product.ts';
 import type { NotificationKind } from '../notifications/notifications.ts';
 
 /**
@@ -12,9 +13,6 @@ export const kindTexts: Record<NotificationKind, string> = {
   mention: 'hat dich erwähnt',
   thread_reply: 'hat in einem Thread geantwortet, dem du folgst',
 };
-
-/** A lock screen shows a few lines: the text is cut here (the notification page shows all of it). */
-export const maxPushTextLength = 200;
 
 export interface PushedNotification {
   kind: NotificationKind;

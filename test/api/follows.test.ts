@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { maxFollows } from '../../lib/follows/follows.ts';
+import { maxFollows } from '../../lib/limits/product.ts';
 import {
   assertDocumented,
   assertError,

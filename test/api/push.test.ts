@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { after, afterEach, describe, test } from 'node:test';
-import { maxPushDevices } from '../../lib/push/devices.ts';
+import { maxPushDevices } from '../../lib/limits/product.ts';
 import {
   assertDocumented,
   assertError,
@@ -15,9 +15,9 @@ import {
   type Client,
   type TestBoard,
 } from '../helpers.ts';
-import { page, previewRow, startFakeSite, type FakeSite } from '../preview-helpers.ts';
+import { page, previewRow, startFakeSite, type FakeSite } from '../helpers/previews.ts';
 import { download, unzip } from '../helpers/export.ts';
-import { bodyOf, decryptPush, fakeBrowser, verifyVapid, type FakeBrowser } from '../push-helpers.ts';
+import { bodyOf, decryptPush, fakeBrowser, verifyVapid, type FakeBrowser } from '../helpers/push.ts';
 
 /**
  * docs/API.md "Web Push": the board's pushes reach a push service on 127.0.0.1 written for the
@@ -95,8 +95,8 @@ async function subscribe(client: Client, path: string): Promise<FakeBrowser> {
 
 async function pushesTo(path: string, count: number): Promise<Received[]> {
   await eventually(
-    () => service.received.filter((r) => r.path === path).length >= count,
     `${count} push(es) to ${path}`,
+    () => service.received.filter((r) => r.path === path).length >= count,
   );
   return service.received.filter((r) => r.path === path);
 }
@@ -180,9 +180,8 @@ describe('web push', () => {
     );
     // The service has the push before the sender has its answer: the count follows.
     const delivered = /^board_push_total\{outcome="delivered"\} 1$/m;
-    await eventually(
-      async () => delivered.test(await (await fetch(`${t.board.metricsUrl}/metrics`)).text()),
-      'the operator sees it in the metrics',
+    await eventually('the operator sees it in the metrics', async () =>
+      delivered.test(await (await fetch(`${t.board.metricsUrl}/metrics`)).text()),
     );
   });
 
@@ -247,7 +246,7 @@ describe('web push', () => {
       service.answers.set('/push/gone', status);
       const top = await post(Bert, `Gleich ${status}.`);
       await post(Carla, 'Antwort.', top);
-      await eventually(() => deviceRows(t.board, bert) === 0, `the device is dropped after ${status}`);
+      await eventually(`the device is dropped after ${status}`, () => deviceRows(t.board, bert) === 0);
       assert.equal((await Bert.get('/api/user/push')).body.subscribed, 0);
     }
   });
@@ -262,7 +261,7 @@ describe('web push', () => {
     assert.equal(subscribed.status, 200, subscribed.text);
     const blocked = t.board.app.jobs!.push.stats().outcomes.blocked;
     await post(Carla, 'Antwort an Bert.', await post(Bert, 'Bert hat eine interne Adresse angegeben.'));
-    await eventually(() => deviceRows(t.board, bert) === 0, 'the subscription is dropped');
+    await eventually('the subscription is dropped', () => deviceRows(t.board, bert) === 0);
     assert.equal(t.board.app.jobs!.push.stats().outcomes.blocked, blocked + 1);
     assert.ok(
       t.board.logs.some((line) => /push to https:\/\/push\.intern\.test:\d+: blocked: .*10\.0\.0\.5/.test(line)),
@@ -289,7 +288,7 @@ describe('web push', () => {
     assert.equal(JSON.parse(fast.at(-1)!.text).url, `/e/${reply}`);
     // And the other jobs run: a link preview is fetched.
     await post(Carla, `Lesetipp: ${site.url('/artikel')}`);
-    await eventually(() => previewRow(t.board, site.url('/artikel'))?.title === 'Ein Artikel', 'the preview');
+    await eventually('the preview', () => previewRow(t.board, site.url('/artikel'))?.title === 'Ein Artikel');
     hang.release();
   });
 
@@ -304,7 +303,7 @@ describe('web push', () => {
     await post(Carla, 'Die zweite wartet.', top);
     assert.equal((await Bert.post('/api/user/notifications/read')).status, 200);
     hang.release();
-    await eventually(() => t.board.app.jobs!.push.stats().outcomes.skipped > skipped, 'the waiting push is dropped');
+    await eventually('the waiting push is dropped', () => t.board.app.jobs!.push.stats().outcomes.skipped > skipped);
     assert.equal(service.received.filter((r) => r.path === '/push/hang').length, sent + 1, 'only the first went out');
     assert.equal(t.board.app.services.db.one<{ n: number }>('SELECT count(*) AS n FROM push_outbox')!.n, 0);
   });

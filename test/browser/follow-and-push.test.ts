@@ -73,9 +73,8 @@ describe('following and push in a real browser', { skip: skipWithoutChromium }, 
     await page.getByRole('button', { name: 'Push auf diesem Gerät einschalten' }).click();
     const sw = await worker;
     assert.equal(sw.url(), `${t.board.url}/sw.js`);
-    await eventually(
-      () => page.evaluate('navigator.serviceWorker.controller !== null'),
-      'the worker controls the page (scope /)',
+    await eventually('the worker controls the page (scope /)', () =>
+      page.evaluate('navigator.serviceWorker.controller !== null'),
     );
     const registration = registrations.find((r) => r.scopeURL === `${t.board.url}/`);
     assert.ok(registration, JSON.stringify(registrations));
@@ -100,7 +99,7 @@ describe('following and push in a real browser', { skip: skipWithoutChromium }, 
     const shown = (): Promise<Shown[]> =>
       sw.evaluate(`self.registration.getNotifications().then((list) =>
         list.map((n) => ({ title: n.title, body: n.body, tag: n.tag, data: n.data })))`);
-    await eventually(async () => (await shown()).length === 1, 'the notification shows');
+    await eventually('the notification shows', async () => (await shown()).length === 1);
     assert.deepEqual(await shown(), [
       {
         title: 'Bert hat dir geantwortet',

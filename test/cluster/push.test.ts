@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { after, before, describe, test } from 'node:test';
-import { password, type Client } from '../helpers.ts';
-import { previewEnv, startFakeSite, waitFor, type FakeSite } from '../preview-helpers.ts';
-import { bodyOf, decryptPush, fakeBrowser, verifyVapid } from '../push-helpers.ts';
-import { startCluster, type ClusterBoard } from './cluster-board.ts';
+import { eventually, password, type Client } from '../helpers.ts';
+import { previewEnv, startFakeSite, type FakeSite } from '../helpers/previews.ts';
+import { bodyOf, decryptPush, fakeBrowser, verifyVapid } from '../helpers/push.ts';
+import { startCluster, type ClusterBoard } from '../helpers/cluster-board.ts';
 
 /**
  * Two workers on one database: a notification written by either worker is pushed once, by the
@@ -57,7 +57,7 @@ describe('two workers, one database: Web Push', () => {
     assert.equal(subscribed.status, 200, subscribed.text);
     const top = (await anna.post('/api/entry/create', { content: 'Anna fragt im Cluster.' })).body.pid;
     const reply = (await bert.post('/api/entry/create', { content: 'Bert antwortet.', reply_to: top })).body.pid;
-    await waitFor('the push', () => received.length > 0);
+    await eventually('the push', () => received.length > 0);
     assert.deepEqual(JSON.parse(received[0]!.text), {
       title: 'Bert hat dir geantwortet',
       body: 'Bert antwortet.',
@@ -65,7 +65,7 @@ describe('two workers, one database: Web Push', () => {
       tag: `e${reply}`,
     });
     assert.equal(received[0]!.aud, new URL(site.url()).origin);
-    await waitFor(
+    await eventually(
       'the count in the metrics',
       async () => (await board.scrape()).get('board_push_total{outcome="delivered"}') === 1,
     );

@@ -49,12 +49,18 @@ export interface StartOptions {
   accountRemoval?: AppOptions['accountRemoval'];
   /** The search backfill's knobs for createApp (paused, small batches). */
   searchBackfill?: AppOptions['searchBackfill'];
+  /** The Tor exit list's knobs for createApp (a recheck on every lookup). */
+  tor?: AppOptions['tor'];
+  /** The visitor count's knobs for createApp (a lower daily cap). */
+  impressions?: AppOptions['impressions'];
   /** The search threads' knobs for createApp (jobs held until released). */
   searchThreads?: AppOptions['searchThreads'];
   /** Password hashing for createApp: scrypt, or a wrapper that holds requests (test/helpers/password-gate.ts). */
   passwords?: AppOptions['passwords'];
   /** Image scaling for createApp: sharp, or a wrapper that holds requests (test/helpers/image-gate.ts). */
   images?: AppOptions['images'];
+  /** Free bytes of the data volume as the board sees them; default a roomy 1 TiB, so no test depends on this machine's disk. */
+  freeBytes?: AppOptions['freeBytes'];
 }
 
 /** A few real rows of the bundled IP-to-ASN data set: test servers need not load all 33 MB. */
@@ -86,9 +92,12 @@ export async function startBoard(env: Record<string, string> = {}, options: Star
     notify: options.notify,
     accountRemoval: options.accountRemoval,
     searchBackfill: options.searchBackfill,
+    tor: options.tor,
+    impressions: options.impressions,
     searchThreads: options.searchThreads,
     passwords: options.passwords,
     images: options.images,
+    freeBytes: options.freeBytes ?? (() => 2 ** 40),
   });
   await new Promise<void>((resolve) => app.server.listen(0, '127.0.0.1', resolve));
   const url = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
