@@ -19,6 +19,7 @@ import { notFoundPage } from './pages/shell.ts';
 import { createScryptPasswords, type Passwords } from './accounts/passwords.ts';
 import { createMachineSlots, type MachineSlots } from './limits/machine-slots.ts';
 import type { PreviewOptions } from './preview/queue.ts';
+import type { PushOptions } from './push/queue.ts';
 import { boardRateRules, createLimitStore, createRateLimiter } from './limits/rate-limit.ts';
 import { routes } from './routes.ts';
 import type { BackfillOptions } from './search/backfill.ts';
@@ -47,6 +48,8 @@ export interface AppOptions {
   accountRemoval?: RemovalOptions;
   /** The search index's backfill of older entries (tests pause it or shrink its batches). */
   searchBackfill?: BackfillOptions;
+  /** The Web Push sender (tests shorten its poll and timeout). */
+  push?: PushOptions;
   /** The visitor count's knobs (tests lower the day's cap to reach it). */
   impressions?: Pick<TallySettings, 'maxVisitorsPerDay'>;
   /** The Tor exit list's knobs (tests recheck the file on every lookup instead of every 2 s). */

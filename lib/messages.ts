@@ -3,10 +3,13 @@ import {
   maxBanDays,
   maxBulkPids,
   maxContentLength,
+  maxEndpointLength,
+  maxFollows,
   maxLoginSeconds,
   maxModReasonLength,
   maxMutes,
   maxPasswordLength,
+  maxPushDevices,
   maxReplyDepth,
   maxReportReasonLength,
   maxSearchLength,
@@ -100,6 +103,11 @@ export const fieldMessages = {
   registrationMode: 'Erlaubt sind „open“, „approval“, „invite“ und „closed“.',
   trustLevel: 'Erlaubt sind die Stufen 0 und 1.',
   treeFlag: 'Erlaubt ist nur „1“ (auch die eingeladenen Konten sperren) oder nichts.',
+  followLimit: `Du kannst höchstens ${maxFollows} Beiträgen folgen: entfolge zuerst einem anderen.`,
+  followFlag: 'Erlaubt ist „1“ (folgen) oder „0“ (nicht folgen).',
+  pushEndpoint: `Die Push-Adresse muss eine erlaubte https-Adresse mit höchstens ${maxEndpointLength} Zeichen sein.`,
+  pushKey: 'Der Schlüssel des Browsers fehlt oder ist ungültig.',
+  pushLimit: `Höchstens ${maxPushDevices} Geräte können Push-Nachrichten bekommen: beende zuerst eines in den Einstellungen.`,
 } as const;
 
 /** More specific messages for input.invalid when the request itself, not one field, is at fault. */

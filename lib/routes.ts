@@ -2,11 +2,13 @@ import * as account from './api/account.ts';
 import * as auth from './api/auth.ts';
 import * as entries from './api/entries.ts';
 import * as feeds from './api/feeds.ts';
+import * as follows from './api/follows.ts';
 import { exportAccount } from './api/export.ts';
 import { health } from './api/health.ts';
 import * as moderation from './api/moderation.ts';
 import * as mutes from './api/mutes.ts';
 import * as notifications from './api/notifications.ts';
+import * as push from './api/push.ts';
 import { openApi } from './api/openapi.ts';
 import * as registration from './api/registration.ts';
 import * as reports from './api/reports.ts';
@@ -18,6 +20,7 @@ import { get, group, post, type Route } from './http/route.ts';
 import { tags } from './openapi/tags.ts';
 import * as atom from './pages/atom.ts';
 import * as files from './pages/files.ts';
+import { serviceWorker } from './pages/service-worker.ts';
 import * as pages from './pages/shell.ts';
 
 /**
@@ -122,6 +125,21 @@ export const routes: readonly Route[] = [
     get('/e/:pid/feed.atom', atom.threadAtom),
     get('/u/:username/feed.atom', atom.userAtom),
     get('/n/:token', atom.privateAtom),
+  ),
+
+  // docs/API.md "Following threads" and "Web Push"; /state before /{page}.
+  ...group(
+    tags.followAndPush,
+    post('/api/entry/:pid/follow', follows.follow, { auth: true, writeLimit: 'follow' }),
+    post('/api/entry/:pid/unfollow', follows.unfollow, { auth: true, writeLimit: 'follow' }),
+    get('/api/user/following/state', follows.followingState, { auth: true }),
+    get('/api/user/following/:page', follows.following, { auth: true }),
+    post('/api/user/following/own-threads', follows.followOwnThreads, { auth: true }),
+    get('/api/user/push', push.pushState, { auth: true }),
+    post('/api/user/push', push.subscribe, { auth: true, writeLimit: 'push' }),
+    post('/api/user/push/delete', push.unsubscribe, { auth: true }),
+    // The service worker lives at the root so that its scope can be the whole board.
+    get('/sw.js', serviceWorker),
   ),
 
   ...group(

@@ -121,6 +121,12 @@ declare namespace Api {
     /** a readable German guess at the device */
     device: string;
     current: 0 | 1;
+    push?: {
+      /** the push service's origin */
+      service: string;
+      /** Unix seconds */
+      created_at: number;
+    };
   }
 
   interface Stats {
@@ -182,7 +188,7 @@ declare namespace Api {
     id: number;
     /** Unix seconds */
     created_at: number;
-    kind: "reply" | "mention";
+    kind: "reply" | "mention" | "thread_reply";
     read: 0 | 1;
     entry: Entry;
   }

@@ -20,8 +20,10 @@ export interface ExportSource {
   uid: number;
   /** The profile as GET /api/user/info answers it. */
   user: { avatar: string };
-  /** The session list as GET /api/user/sessions answers it. */
+  /** The session list as GET /api/user/sessions answers it (each with its push device: which service, since when; never a key). */
   sessions: unknown[];
+  /** The followed entries {pid, created_at}: at most maxFollows (lib/follows/follows.ts). */
+  following: unknown[];
   now: number;
   /**
    * Called before each page of rows and each file; a throw ends the export there (the zip is cut).
@@ -84,8 +86,8 @@ async function openMedia(path: string): Promise<Readable> {
   }
 }
 
-/** account.json, piece by piece: {user, entries, votes, reports, sessions}. */
-function* accountJson({ db, uid, user, sessions, recheck }: ExportSource): Generator<Buffer> {
+/** account.json, piece by piece: {user, entries, votes, reports, sessions, following}. */
+function* accountJson({ db, uid, user, sessions, following, recheck }: ExportSource): Generator<Buffer> {
   yield Buffer.from(`{"user":${JSON.stringify(user)},"entries":[`);
   yield* jsonRows(
     recheck,
@@ -107,7 +109,7 @@ function* accountJson({ db, uid, user, sessions, recheck }: ExportSource): Gener
     (row) => row.id,
     reportJson,
   );
-  yield Buffer.from(`],"sessions":${JSON.stringify(sessions)}}`);
+  yield Buffer.from(`],"sessions":${JSON.stringify(sessions)},"following":${JSON.stringify(following)}}`);
 }
 
 /** The rows of one array, comma-separated, a page at a time (keyset: the key after the last row). */

@@ -3,8 +3,10 @@ import { accountArchive } from '../accounts/export.ts';
 import { ClientGone, requireUser, type Ctx } from '../http/context.ts';
 import { ApiError } from '../http/errors.ts';
 import { listSessionsOfUser } from '../accounts/sessions.ts';
+import { listFollowsForExport } from '../follows/follows.ts';
 import { findUserById } from '../accounts/users.ts';
 import { sessionJson } from './account.ts';
+import { pushDevicesBySession, withPushDevice } from './push.ts';
 import { ownProfile } from './users.ts';
 import { trustLevel } from '../accounts/trust.ts';
 import type { Operation } from '../openapi/kit.ts';
@@ -27,13 +29,17 @@ export async function exportAccount(ctx: Ctx) {
   };
   if (ctx.req.method === 'HEAD') return void ctx.res.writeHead(200, headers).end();
   // Read before the headers go out, so a database failure here is still a clean 500.
-  const sessions = listSessionsOfUser(db, me.uid, now, Infinity).map((session) => sessionJson(session, me.id));
+  const devices = pushDevicesBySession(ctx, me.uid);
+  const sessions = listSessionsOfUser(db, me.uid, now, Infinity).map((session) =>
+    withPushDevice(sessionJson(session, me.id), devices),
+  );
   const archive = accountArchive({
     db,
     mediaDir: config.mediaDir,
     uid: me.uid,
     user: ownProfile(user, trustLevel(db, user.uid, now)),
     sessions,
+    following: listFollowsForExport(db, me.uid),
     now,
     recheck: () => ctx.recheckSession(),
   });

@@ -401,6 +401,57 @@ const migrations: Migration[] = [
   ) WITHOUT ROWID;
   CREATE INDEX used_challenges_by_expiry ON used_challenges(expires);
   `,
+
+  // 16: following threads and Web Push (issue 34; lib/follows/, lib/push/).
+  `
+  -- Who follows which entry's subtree. Found from a new reply's ancestor chain by follows_by_entry.
+  CREATE TABLE follows (
+    uid        INTEGER NOT NULL REFERENCES users(uid) ON DELETE CASCADE,
+    pid        INTEGER NOT NULL,            -- the followed entry: its whole subtree
+    created_at INTEGER NOT NULL,
+    PRIMARY KEY (uid, pid)
+  ) WITHOUT ROWID;
+  CREATE INDEX follows_by_entry ON follows(pid);
+  -- 1: a new thread of the account is followed by its author (switchable in the settings).
+  ALTER TABLE users ADD COLUMN follow_own_threads INTEGER NOT NULL DEFAULT 1;
+
+  -- A thread_reply notification names the followed entry it came through (0 for the other kinds),
+  -- so "one per followed thread until read" is one probe of the partial index.
+  ALTER TABLE notifications ADD COLUMN thread INTEGER NOT NULL DEFAULT 0;
+  CREATE INDEX notifications_thread_unread ON notifications(uid, thread) WHERE thread <> 0 AND read = 0;
+
+  -- The board's VAPID key pair (RFC 8292), made at the first start; never in the repository or a log line.
+  CREATE TABLE push_keys (
+    id          INTEGER PRIMARY KEY CHECK (id = 1),
+    public_key  TEXT NOT NULL,              -- base64url, uncompressed P-256 point
+    private_key TEXT NOT NULL,              -- base64url
+    created_at  INTEGER NOT NULL
+  );
+  -- One push subscription per session: it ends with the session (logout, revoke, password change).
+  CREATE TABLE push_devices (
+    session_id TEXT PRIMARY KEY REFERENCES sessions(public_id) ON DELETE CASCADE,
+    uid        INTEGER NOT NULL REFERENCES users(uid) ON DELETE CASCADE,
+    endpoint   TEXT NOT NULL,
+    p256dh     TEXT NOT NULL,               -- the browser's public key, base64url
+    auth       TEXT NOT NULL,               -- the browser's auth secret, base64url
+    created_at INTEGER NOT NULL
+  );
+  CREATE INDEX push_devices_by_uid ON push_devices(uid);
+  -- Pushes waiting for the background sender (lib/push/queue.ts), at most 20 per device.
+  CREATE TABLE push_outbox (
+    id              INTEGER PRIMARY KEY,
+    session_id      TEXT NOT NULL REFERENCES push_devices(session_id) ON DELETE CASCADE,
+    notification_id INTEGER NOT NULL,
+    created_at      INTEGER NOT NULL
+  );
+  CREATE INDEX push_outbox_by_device ON push_outbox(session_id, id);
+  -- Every new notification of an account with push devices is queued for each, whichever code wrote it.
+  CREATE TRIGGER notification_pushed AFTER INSERT ON notifications BEGIN
+    INSERT INTO push_outbox (session_id, notification_id, created_at)
+      SELECT d.session_id, new.id, new.created_at FROM push_devices d
+      WHERE d.uid = new.uid AND (SELECT count(*) FROM push_outbox o WHERE o.session_id = d.session_id) < 20;
+  END;
+  `,
 ];
 
 /** Migration 10: in slices by pid, since a statement cannot write while another reads. */

@@ -137,6 +137,22 @@ export const notificationPageSize = 20;
 /** Why a bound: a long list of names must not turn one entry into a way to ping the whole board. */
 export const maxNotifiedPerEntry = 5;
 
+// Following and Web Push (docs/API.md "Following threads", "Web Push")
+
+/**
+ * Follows per account. Why a bound: every follow is a row a new reply's fan-out may probe, and
+ * the front end loads the whole list of followed pids once per page load.
+ */
+export const maxFollows = 1000;
+/** The list of followed entries shows 20 a page, like the notifications. */
+export const followingPageSize = 20;
+/** Push devices per account (one per session). Why a bound: each costs every notification of the account a push request. */
+export const maxPushDevices = 10;
+/** A push endpoint's length: real push services' are 100–400 characters; more is not a subscription. */
+export const maxEndpointLength = 1000;
+/** A push's text is cut here: a lock screen shows a few lines, and a push stays far under the 4 KiB push services take. */
+export const maxPushTextLength = 200;
+
 // Statistics
 
 /** The statistics look back 30 days (the chart, `daily`, and the networks of `top_asns`). */

@@ -126,6 +126,20 @@ export const writeLimitRules = {
   export: { account: [[3, hour]], address: [], alwaysOn: true, counts: 'Datenexporte' },
   // A new private feed address now and then; more is someone scripting against the token table.
   feedToken: { account: [[10, hour]], address: [[30, hour]], counts: 'neue Feed-Adressen' },
+  // Follow and unfollow together (issue 34): like mutes, a reader tidies a list in bursts.
+  follow: {
+    account: [
+      [30, minute],
+      [300, day],
+    ],
+    address: [
+      [90, minute],
+      [900, day],
+    ],
+    counts: 'Folgen und Entfolgen',
+  },
+  // A browser subscribes to pushes once per session; more is a script filling the device table.
+  push: { account: [[20, hour]], address: [[60, hour]], counts: 'Push-Anmeldungen' },
   // SPEC's 20 a minute per address stays (group newuser); this caps a whole day of them.
   register: { address: [[50, day]], counts: 'Registrierungen' },
   // The moderation's actions, per moderator account (only moderators reach them, so no address

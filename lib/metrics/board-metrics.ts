@@ -139,7 +139,7 @@ function defineProcessMetrics(app: Services, registers: Registry[]): void {
 /** The database's and the once-jobs' figures: in the process that runs the jobs, read once per scrape. */
 export function defineJobMetrics(
   app: JobDeps & { config: Config; disk: Pick<DiskWatch, 'freeBytes'> },
-  jobs: Pick<RunningJobs, 'previews' | 'notifier'>,
+  jobs: Pick<RunningJobs, 'previews' | 'notifier' | 'push'>,
   registers: Registry[],
 ): void {
   new Gauge({
@@ -160,6 +160,16 @@ export function defineJobMetrics(
       const outcomes = jobs.previews?.stats().outcomes;
       if (!outcomes) return; // BOARD_PREVIEW=0: no queue runs in this process
       for (const [outcome, count] of Object.entries(outcomes)) this.inc({ outcome }, count);
+    },
+  });
+  new Counter({
+    name: 'board_push_total',
+    help: 'Web Push sends by outcome: delivered, gone (404/410: the subscription was dropped), blocked (the guard refused the endpoint; dropped), failed (not retried), skipped (read, hidden or too old by its turn).',
+    labelNames: ['outcome'],
+    registers,
+    collect() {
+      this.reset();
+      for (const [outcome, count] of Object.entries(jobs.push.stats().outcomes)) this.inc({ outcome }, count);
     },
   });
   new Counter({

@@ -100,14 +100,19 @@ export const schemas: Record<string, JsonSchema> = {
     expires: time(),
     description: string('the User-Agent at login', { maxLength: maxSessionDescriptionLength }),
   }),
-  SessionListItem: object({
-    id: string('opaque session id', { pattern: '^[0-9a-f]{32}$' }),
-    created_at: time(),
-    expires: time(),
-    description: string('the User-Agent at login', { maxLength: maxSessionDescriptionLength }),
-    device: string('a readable German guess at the device'),
-    current: oneOfValues(0, 1),
-  }),
+  SessionListItem: object(
+    {
+      id: string('opaque session id', { pattern: '^[0-9a-f]{32}$' }),
+      created_at: time(),
+      expires: time(),
+      description: string('the User-Agent at login', { maxLength: maxSessionDescriptionLength }),
+      device: string('a readable German guess at the device'),
+      current: oneOfValues(0, 1),
+    },
+    {
+      push: object({ service: string("the push service's origin"), created_at: time() }),
+    },
+  ),
   Stats: object({ users: integer(), entries: integer() }),
   StatsDetail: object({
     users: integer(),
@@ -162,7 +167,7 @@ export const schemas: Record<string, JsonSchema> = {
   Notification: object({
     id: integer('notification id (for up_to)', { minimum: 1 }),
     created_at: time(),
-    kind: oneOfValues('reply', 'mention'),
+    kind: oneOfValues('reply', 'mention', 'thread_reply'),
     read: oneOfValues(0, 1),
     entry: ref('Entry'),
   }),

@@ -27,6 +27,10 @@ export const tags = {
     name: 'Search, notifications and feeds',
     description: 'Full-text search, notifications of replies and mentions, and the Atom feeds.',
   },
+  followAndPush: {
+    name: 'Following and Web Push',
+    description: 'Following an entry’s subtree, and push notifications to the own devices.',
+  },
   operations: {
     name: 'Statistics and operations',
     description: 'Public statistics, the health check and this document.',

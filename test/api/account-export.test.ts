@@ -3,7 +3,6 @@ import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { before, describe, test } from 'node:test';
-import yauzl from 'yauzl';
 import {
   assertDocumented,
   assertError,
@@ -17,32 +16,7 @@ import {
   type Client,
   type TestBoard,
 } from '../helpers.ts';
-
-interface Download {
-  status: number;
-  headers: Headers;
-  bytes: Buffer;
-}
-
-/** GET with the client's session, the body as bytes (Client keeps text only). */
-async function download(client: Client, path = '/api/user/export'): Promise<Download> {
-  const headers: Record<string, string> = { 'x-forwarded-for': client.ip! };
-  if (client.cookie) headers.cookie = `session=${client.cookie}`;
-  const res = await fetch(client.base + path, { headers });
-  return { status: res.status, headers: res.headers, bytes: Buffer.from(await res.arrayBuffer()) };
-}
-
-/** Every file of a zip by name, read through yauzl (which checks each file's CRC and size). */
-async function unzip(bytes: Buffer): Promise<Map<string, Buffer>> {
-  const zip = await yauzl.fromBufferPromise(bytes, { lazyEntries: true });
-  const files = new Map<string, Buffer>();
-  for await (const entry of zip.eachEntry()) {
-    const chunks: Buffer[] = [];
-    for await (const chunk of await zip.openReadStreamPromise(entry)) chunks.push(chunk as Buffer);
-    files.set(entry.fileName, Buffer.concat(chunks));
-  }
-  return files;
-}
+import { download, unzip, type Download } from '../helpers/export.ts';
 
 async function postImage(
   client: Client,
@@ -157,7 +131,7 @@ describe('GET /api/user/export', () => {
   });
 
   test('account.json has the profile as user info shows it', async () => {
-    assert.deepEqual(Object.keys(account), ['user', 'entries', 'votes', 'reports', 'sessions']);
+    assert.deepEqual(Object.keys(account), ['user', 'entries', 'votes', 'reports', 'sessions', 'following']);
     assert.deepEqual(account.user, (await t.members['Anna Export'].get('/api/user/info')).body);
   });
 

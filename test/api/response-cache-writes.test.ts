@@ -15,6 +15,7 @@ import {
   type Answer,
   type Client,
 } from '../helpers.ts';
+import { fakeBrowser } from '../helpers/push.ts';
 
 /**
  * The response cache's invalidation points (lib/http/response-cache.ts), checked instead of listed:
@@ -250,6 +251,44 @@ const cases: [route: string, name: string, write: () => Promise<void>][] = [
     'the private feed ended',
     async () => {
       await expect(member('Anna').post('/api/user/feed-token/revoke'));
+    },
+  ],
+  [
+    'POST /api/entry/:pid/follow',
+    'a follow',
+    async () => {
+      await expect(member('Moni').post(`/api/entry/${state.root}/follow`));
+    },
+  ],
+  [
+    'POST /api/entry/:pid/unfollow',
+    'an unfollow',
+    async () => {
+      await expect(member('Moni').post(`/api/entry/${state.root}/unfollow`));
+    },
+  ],
+  [
+    'POST /api/user/following/own-threads',
+    "the author's default follow switched",
+    async () => {
+      await expect(member('Anna').post('/api/user/following/own-threads', { follow: '0' }));
+      await expect(member('Anna').post('/api/user/following/own-threads', { follow: '1' }));
+    },
+  ],
+  [
+    'POST /api/user/push',
+    'a push subscription',
+    async () => {
+      const browser = fakeBrowser();
+      const endpoint = 'https://push.example.org/abo/anna';
+      await expect(member('Anna').post('/api/user/push', { endpoint, p256dh: browser.p256dh, auth: browser.auth }));
+    },
+  ],
+  [
+    'POST /api/user/push/delete',
+    'a push subscription ended',
+    async () => {
+      await expect(member('Anna').post('/api/user/push/delete'));
     },
   ],
   [

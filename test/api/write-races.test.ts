@@ -277,6 +277,7 @@ describe('the database a handler sees (ctx.app.db)', () => {
       uid,
       user: { avatar: '' },
       sessions: [],
+      following: [],
       now: clock.now(),
       recheck: () => ctx.recheckSession(),
     });

@@ -32,7 +32,7 @@ describe('the front end in a real browser', { skip: skipWithoutChromium }, () =>
 
   /** Opens the "Mehr" list of an entry's less-used actions (bump, report, edit, delete). */
   async function openMore(pid: number, on: Page = page): Promise<void> {
-    const more = on.locator(`article#e${pid} > .entry-actions`).getByRole('button', { name: 'Mehr' });
+    const more = on.locator(`article#e${pid} > .entry-actions`).getByRole('button', { name: 'Mehr', exact: true });
     if ((await more.getAttribute('aria-expanded')) !== 'true') await more.click();
   }
 

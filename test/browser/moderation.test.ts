@@ -134,7 +134,7 @@ describe('moderation in a real browser', { skip: skipWithoutChromium }, () => {
     const page = pages.mia!;
     await openBoard(page, t.board, `/e/${top}`);
     const card = page.locator(`article#e${reply}`);
-    await card.getByRole('button', { name: 'Mehr' }).click(); // the less-used actions are folded (issue 16)
+    await card.getByRole('button', { name: 'Mehr', exact: true }).click(); // the less-used actions are folded (issue 16)
     await card.getByRole('button', { name: 'Entfernen' }).click();
     await card.getByLabel('Grund der Entfernung').fill('Off-Topic');
     await card.locator('form').getByRole('button', { name: 'Entfernen' }).click();

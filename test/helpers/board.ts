@@ -39,6 +39,8 @@ export interface StartOptions {
   now?: number;
   /** Link-preview knobs for createApp (a short fetch timeout, injected DNS). */
   preview?: AppOptions['preview'];
+  /** Web Push sender knobs for createApp (a short poll). */
+  push?: AppOptions['push'];
   /** Slow-client timeouts for createApp (short ones keep the resilience tests fast). */
   timeouts?: AppOptions['timeouts'];
   /** Report-notification knobs for createApp (a short timeout and back-off). */
@@ -85,6 +87,7 @@ export async function startBoard(env: Record<string, string> = {}, options: Star
     clock,
     log: (line) => logs.push(line),
     preview: options.preview,
+    push: options.push,
     timeouts: options.timeouts,
     notify: options.notify,
     accountRemoval: options.accountRemoval,

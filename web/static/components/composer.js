@@ -4,6 +4,8 @@ import * as api from '../api.js';
 import { h } from '../dom.js';
 import { codePoints } from '../format.js';
 import { maxAltLength, maxContentLength } from '../limits.js';
+import { noteOwnThread } from '../follows.js';
+import { me } from '../session.js';
 import { announce } from '../status.js';
 import { field, formMessage, onSubmit } from './form.js';
 import { imageField, uploadProgress } from './image-field.js';
@@ -94,6 +96,8 @@ export function composer({ replyTo = 0, onPosted, label = replyTo ? 'Deine Antwo
         image.reset();
         alt.input.value = '';
         announce(replyTo ? 'Antwort veröffentlicht.' : 'Beitrag veröffentlicht.');
+        const author = me();
+        if (!replyTo && author) void noteOwnThread(author.uid, created.pid); // its author follows it (the setting's default)
         onPosted?.(created);
       } finally {
         progress.hide();

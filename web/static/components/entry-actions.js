@@ -1,4 +1,4 @@
-// The action row under an entry: the votes, "Antworten" and "Mehr" (bump, report, mute, edit,
+// The action row under an entry: the votes, "Antworten" and "Mehr" (bump, follow, report, mute, edit,
 // delete, remove), and the way to its replies. Forms open one at a time in the card's panel;
 // results show in the card's own message line.
 import * as api from '../api.js';
@@ -9,6 +9,7 @@ import { isModerator, isMuted, me } from '../session.js';
 import { announce } from '../status.js';
 import { showTally, watchTally } from '../votes.js';
 import { bumpButton } from './bump-button.js';
+import { followButton } from './follow-button.js';
 import { altField, contentField } from './composer.js';
 import { field, formMessage, isWaiting, onSubmit, setWaiting } from './form.js';
 import { loginOffer } from './login-offer.js';
@@ -244,6 +245,7 @@ export function entryActions(entry, { panel, hideReply, replyForm, onEdited, onD
   const backToMenu = () => /** @type {HTMLButtonElement} */ (menu?.button);
   menu = moreMenu([
     user ? bumpButton(entry) : null,
+    user ? followButton(entry, user.uid) : null,
     panelToggle('Melden', panel, (close) => reportForm(entry.pid, close), '', backToMenu),
     user && !own && entry.username
       ? muteButton({ uid: entry.uid, username: entry.username }, isMuted(entry.uid))
