@@ -16,6 +16,7 @@ import type { NotifyOptions } from './moderation/operator-webhook.ts';
 import { startOnceJobs, type JobLink, type RunningJobs } from './jobs/once-jobs.ts';
 import { notFoundPage } from './pages/shell.ts';
 import { scryptPasswords, type Passwords } from './accounts/passwords.ts';
+import { simpleWebAuthn, type WebAuthn } from './accounts/webauthn.ts';
 import type { PreviewOptions } from './preview/queue.ts';
 import { boardRateRules, createLimitStore, createRateLimiter, scaledLimit } from './limits/rate-limit.ts';
 import { routes } from './routes.ts';
@@ -29,6 +30,8 @@ export interface AppOptions {
   clock?: Clock;
   /** Tests wrap scrypt to hold a request between its password check and its write. */
   passwords?: Passwords;
+  /** Tests wrap the passkey checks to hold a request between its signature check and its session. */
+  webauthn?: WebAuthn;
   /** Tests wrap sharp to hold a request while its image is scaled. */
   images?: Images;
   log?: (line: string) => void;
@@ -82,6 +85,7 @@ export function createApp(config: Config, options: AppOptions = {}): App {
     limits,
     limiter: createRateLimiter(limits, boardRateRules, config.limitsFactor),
     passwords: options.passwords ?? scryptPasswords,
+    webauthn: options.webauthn ?? simpleWebAuthn,
     images: options.images ?? sharpImages,
     tor: openTorExitList(config.torExitsFile),
     log,

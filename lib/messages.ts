@@ -1,3 +1,4 @@
+import { maxPasskeyNameLength, maxPasskeysPerAccount } from './accounts/passkeys.ts';
 import { maxQueryTerms } from './search/query.ts';
 
 /** German messages for every error code the API answers (docs/API.md "Errors"). */
@@ -38,6 +39,15 @@ export const messages = {
   'rate.limited': 'Zu viele Anfragen. Bitte warte einen Moment.',
   'rate.new_account': 'Neue Konten können in den ersten 10 Minuten keine Links oder Bilder posten.',
   'auth.busy': 'Der Server ist gerade ausgelastet. Bitte versuche es in ein paar Sekunden noch einmal.',
+  // Passkeys and recovery codes (docs/API.md "Passkeys", "Recovery codes")
+  'passkey.failed':
+    'Die Anmeldung mit dem Passkey hat nicht geklappt. Bitte versuche es noch einmal oder melde dich mit deinem Passwort an.',
+  'passkey.registration_failed': 'Der Passkey konnte nicht eingerichtet werden. Bitte versuche es noch einmal.',
+  'passkey.exists': 'Dieser Passkey ist schon eingerichtet.',
+  'passkey.limit': `Du kannst höchstens ${maxPasskeysPerAccount} Passkeys einrichten.`,
+  'passkey.not_found': 'Diesen Passkey gibt es nicht.',
+  'auth.bad_passkey': 'Der Passkey wurde nicht bestätigt.',
+  'recovery.invalid': 'Benutzername oder Wiederherstellungscode ist falsch.',
   'search.busy': 'Die Suche ist gerade ausgelastet. Bitte versuche es in ein paar Sekunden noch einmal.',
   internal: 'Interner Fehler. Bitte versuche es später noch einmal.',
 } as const satisfies Record<string, string>;
@@ -67,6 +77,8 @@ export const fieldMessages = {
   searchQuery: 'Bitte einen Suchbegriff mit 1 bis 200 Zeichen eingeben.',
   searchTerms: `Bitte höchstens ${maxQueryTerms} Suchwörter eingeben; eine Wortfolge in Anführungszeichen zählt als eines.`,
   altLong: 'Die Bildbeschreibung darf höchstens 300 Zeichen lang sein.',
+  passkeyName: `Bitte einen Namen mit 1 bis ${maxPasskeyNameLength} Zeichen angeben.`,
+  passkeyCredential: 'Die Antwort des Passkeys fehlt oder ist beschädigt.',
 } as const;
 
 /** More specific messages for input.invalid when the request itself, not one field, is at fault. */

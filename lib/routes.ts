@@ -4,6 +4,8 @@ import * as entries from './api/entries.ts';
 import { exportAccount } from './api/export.ts';
 import { health } from './api/health.ts';
 import { openApiDocument } from './api/openapi.ts';
+import * as passkeys from './api/passkeys.ts';
+import * as recovery from './api/recovery.ts';
 import * as moderation from './api/moderation.ts';
 import * as mutes from './api/mutes.ts';
 import * as notifications from './api/notifications.ts';
@@ -63,6 +65,36 @@ export const routes: Route[] = [
   { method: 'POST', path: '/api/user/mute', handler: mutes.mute, auth: true, writeLimit: 'mute' },
   { method: 'POST', path: '/api/user/unmute', handler: mutes.unmute, auth: true, writeLimit: 'mute' },
   { method: 'GET', path: '/api/user/mutes', handler: mutes.mutes, auth: true },
+
+  // Passkeys and recovery codes (docs/API.md "Passkeys", "Recovery codes"). Every route that
+  // checks a credential (a signature, a password, a code) counts in the login bucket, as login does.
+  { method: 'POST', path: '/api/auth/passkey/options', handler: passkeys.signInOptions, rateLimit: 'login' },
+  { method: 'POST', path: '/api/auth/passkey/login', handler: passkeys.signIn, rateLimit: 'login' },
+  { method: 'POST', path: '/api/auth/recover', handler: recovery.recover, rateLimit: 'login' },
+  {
+    method: 'POST',
+    path: '/api/user/passkeys/options',
+    handler: passkeys.newPasskeyOptions,
+    auth: true,
+    rateLimit: 'login',
+  },
+  { method: 'GET', path: '/api/user/passkeys', handler: passkeys.passkeys, auth: true },
+  { method: 'POST', path: '/api/user/passkeys', handler: passkeys.addNewPasskey, auth: true },
+  {
+    method: 'POST',
+    path: '/api/user/passkeys/:id/delete',
+    handler: passkeys.removePasskey,
+    auth: true,
+    rateLimit: 'login',
+  },
+  { method: 'GET', path: '/api/user/recovery-codes', handler: recovery.recoveryCodes, auth: true },
+  {
+    method: 'POST',
+    path: '/api/user/recovery-codes',
+    handler: recovery.newRecoveryCodes,
+    auth: true,
+    rateLimit: 'login',
+  },
 
   // Moderation (docs/API.md "Moderation")
   { method: 'GET', path: '/api/mod/reports/:page', handler: moderation.reportQueue, mod: true },
@@ -131,6 +163,7 @@ export const routes: Route[] = [
   { method: 'GET', path: '/reset', handler: pages.appPage },
   { method: 'GET', path: '/login', handler: pages.appPage },
   { method: 'GET', path: '/register', handler: pages.appPage },
+  { method: 'GET', path: '/recover', handler: pages.appPage },
   { method: 'GET', path: '/settings', handler: pages.appPage },
   { method: 'GET', path: '/stats', handler: pages.appPage },
   { method: 'GET', path: '/suche', handler: pages.appPage },
@@ -143,5 +176,6 @@ export const routes: Route[] = [
   { method: 'GET', path: '/u/:username/feed.atom', handler: atom.userAtom },
   { method: 'GET', path: '/n/:token', handler: atom.privateAtom },
   { method: 'GET', path: '/static/media/*', handler: files.media },
+  { method: 'GET', path: '/static/vendor/simplewebauthn/*', handler: files.webAuthnBrowser },
   { method: 'GET', path: '/static/*', handler: files.staticFile },
 ];

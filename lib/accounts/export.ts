@@ -22,6 +22,8 @@ export interface ExportSource {
   user: { avatar: string };
   /** The session list as GET /api/user/sessions answers it. */
   sessions: unknown[];
+  /** The account's passkeys: name, created_at, last_used (none when absent). */
+  passkeys?: unknown[];
   now: number;
   /**
    * Called before each page of rows and each file; a throw ends the export there (the zip is cut).
@@ -84,8 +86,8 @@ async function openMedia(path: string): Promise<Readable> {
   }
 }
 
-/** account.json, piece by piece: {user, entries, votes, reports, sessions}. */
-function* accountJson({ db, uid, user, sessions, recheck }: ExportSource): Generator<Buffer> {
+/** account.json, piece by piece: {user, entries, votes, reports, sessions, passkeys}. */
+function* accountJson({ db, uid, user, sessions, passkeys = [], recheck }: ExportSource): Generator<Buffer> {
   yield Buffer.from(`{"user":${JSON.stringify(user)},"entries":[`);
   yield* jsonRows(
     recheck,
@@ -107,7 +109,7 @@ function* accountJson({ db, uid, user, sessions, recheck }: ExportSource): Gener
     (row) => row.id,
     reportJson,
   );
-  yield Buffer.from(`],"sessions":${JSON.stringify(sessions)}}`);
+  yield Buffer.from(`],"sessions":${JSON.stringify(sessions)},"passkeys":${JSON.stringify(passkeys)}}`);
 }
 
 /** The rows of one array, comma-separated, a page at a time (keyset: the key after the last row). */

@@ -10,6 +10,7 @@ import { bannedMessage } from '../moderation/accounts.ts';
 import { activeBanUntil } from '../moderation/bans.ts';
 import { dummyHash, hashQueueBound } from '../accounts/passwords.ts';
 import { consumeResetLink, findResetLink } from '../accounts/reset-links.ts';
+import type { PasskeyUse } from '../accounts/passkeys.ts';
 import { createSession, deleteSessionByToken } from '../accounts/sessions.ts';
 import {
   createUser,
@@ -144,7 +145,7 @@ export function loginAttempt(ctx: Ctx, username: string): LoginAttempt {
 }
 
 /** 403 auth.banned while a ban is in force. */
-function refuseBanned(ctx: Ctx, user: User): void {
+export function refuseBanned(ctx: Ctx, user: User): void {
   const until = activeBanUntil(user, ctx.app.clock.now());
   if (until) throw bannedError(until);
 }
@@ -158,17 +159,18 @@ function bannedError(until: number): ApiError {
  * A session for the account whose password hash `passHash` was checked (createSession reads the
  * account again): its cookie value, or the answer the request gets now, as if it had started
  * after what came in between: 403 auth.banned after a ban, 401 auth.bad_credentials after a new
- * password (the one given is no longer right) or when the account is gone.
+ * password (the one given is no longer right) or when the account is gone; for a passkey
+ * sign-in (`passkey`), 401 passkey.failed instead, also when the passkey was deleted meanwhile.
  */
-function startSession(ctx: Ctx, uid: number, passHash: string, lifetime: number): string {
+export function startSession(ctx: Ctx, uid: number, passHash: string, lifetime: number, passkey?: PasskeyUse): string {
   const description = ctx.req.headers['user-agent'] ?? '';
-  const session = createSession(ctx.app.db, { uid, passHash, lifetime, description }, ctx.app.clock.now());
+  const session = createSession(ctx.app.db, { uid, passHash, passkey, lifetime, description }, ctx.app.clock.now());
   if ('token' in session) return session.token;
   if (session.refused === 'banned') throw bannedError(session.until);
-  throw new ApiError(401, 'auth.bad_credentials');
+  throw new ApiError(401, passkey ? 'passkey.failed' : 'auth.bad_credentials');
 }
 
-function setSessionCookie(ctx: Ctx, token: string, lifetime: number): void {
+export function setSessionCookie(ctx: Ctx, token: string, lifetime: number): void {
   ctx.setCookie(sessionCookie(token, { maxAge: lifetime, secure: isSecure(ctx) }));
 }
 
@@ -178,7 +180,7 @@ export function isSecure(ctx: Ctx): boolean {
 }
 
 /** Login `timeout`: whole seconds from a minute to a year, one day when absent. */
-function parseTimeout(raw: string | undefined): number {
+export function parseTimeout(raw: string | undefined): number {
   if (raw === undefined || raw === '') return day;
   const value = /^\d{1,9}$/.test(raw) ? Number(raw) : NaN;
   if (!(value >= minTimeout && value <= year)) {

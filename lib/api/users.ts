@@ -16,7 +16,7 @@ import {
   setAvatar,
   type User,
 } from '../accounts/users.ts';
-import { confirmPassword, recheckConfirmed } from './account.ts';
+import { confirmIdentity, recheckIdentity } from './reauth.ts';
 
 /** GET /api/u/{username}/info */
 export function publicInfo(ctx: Ctx) {
@@ -107,10 +107,11 @@ export async function deleteOwnAccount(ctx: Ctx) {
   const { db, config } = ctx.app;
   const user = findUserById(db, session.uid);
   if (!user) throw new ApiError(401, 'auth.required');
-  await confirmPassword(ctx, user, textField(form, 'pass1'), 'pass1');
+  // The password or one of the account's passkeys (lib/api/reauth.ts).
+  const confirmation = await confirmIdentity(ctx, user, form);
 
   const media = db.tx(() => {
-    recheckConfirmed(ctx, session, user.pass_hash, 'pass1');
+    recheckIdentity(ctx, session, confirmation);
     return deleteAccount(db, user.uid, ctx.app.clock.now());
   });
   ctx.app.accountRemoval?.wake(); // entries, votes and reports follow within seconds, in slices

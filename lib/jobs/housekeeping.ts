@@ -3,6 +3,7 @@ import { emptyHeldMedia } from '../media/hold.ts';
 import type { LimitStore } from '../limits/rate-limit.ts';
 import { deleteExpiredResetLinks } from '../accounts/reset-links.ts';
 import { deleteExpiredSessions } from '../accounts/sessions.ts';
+import { deleteExpiredChallenges } from '../accounts/webauthn-challenges.ts';
 
 /**
  * Hourly clean-up of rows that can no longer be used, also once at start (rate-limit rows of a
@@ -14,6 +15,7 @@ export function startHousekeeping(app: JobDeps & { limits: Pick<LimitStore, 'pru
       const now = app.clock.now();
       deleteExpiredSessions(app.db, now);
       deleteExpiredResetLinks(app.db, now);
+      deleteExpiredChallenges(app.db, now);
       app.limits.prune(now);
     } catch (err) {
       app.log(`housekeeping failed: ${(err as Error).message}`);

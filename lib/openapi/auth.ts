@@ -9,6 +9,12 @@ export const newPasswords = {
   pass2: requiredField('equal to pass1'),
 };
 
+/** A login's `timeout` field (a password or a passkey login). */
+export const loginTimeout = field(
+  'session lifetime in whole seconds, 60–31536000; default 86400',
+  integer(undefined, { minimum: 60, maximum: 31_536_000 }),
+);
+
 export const auth: Area = {
   tag: 'Auth',
   description:
@@ -21,10 +27,7 @@ export const auth: Area = {
       fields: {
         user: requiredField('the username, any letter case'),
         pass: requiredField('the password'),
-        timeout: field(
-          'session lifetime in whole seconds, 60–31536000; default 86400',
-          integer(undefined, { minimum: 60, maximum: 31_536_000 }),
-        ),
+        timeout: loginTimeout,
       },
       ok: json('logged in, or already logged in', status('ok', 'already_logged_in')),
       errors: {

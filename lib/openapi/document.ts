@@ -9,6 +9,7 @@ import { errorBody, impliedErrors, retryAfterStatuses } from './errors.ts';
 import { integer, string, type Answer, type Area, type FieldSpec, type JsonSchema, type Operation } from './kit.ts';
 import { moderation } from './moderation.ts';
 import { operations, pages } from './pages.ts';
+import { passkeys } from './passkeys.ts';
 import { users } from './users.ts';
 
 /**
@@ -17,7 +18,7 @@ import { users } from './users.ts';
  * areas below (fields, answers, their own errors). A new route needs one entry in its area's
  * file; test/api/openapi.test.ts names any route without one.
  */
-export const areas: readonly Area[] = [auth, entries, users, moderation, finding, operations, pages];
+export const areas: readonly Area[] = [auth, entries, users, passkeys, moderation, finding, operations, pages];
 
 /** The route table's key of a route, which its operation entry uses too: `GET /api/entry/:pid/thread`. */
 export const routeKey = (route: Pick<Route, 'method' | 'path'>): string => `${route.method} ${route.path}`;
@@ -37,7 +38,7 @@ export const pathParameters: Record<string, { description: string; schema: JsonS
     schema: string(),
   },
   id: {
-    description: 'a session id from GET /api/user/sessions',
+    description: 'a session id from GET /api/user/sessions, or a passkey id from GET /api/user/passkeys',
     schema: string(undefined, { pattern: '^[0-9a-f]{32}$' }),
   },
   path: { description: "the file's path below the folder; may hold slashes", schema: string() },

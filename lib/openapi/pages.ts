@@ -67,6 +67,7 @@ export const pages: Area = {
     'GET /reset': view('resetPage', 'password reset (the token follows # in the address)'),
     'GET /login': view('loginPage', 'login'),
     'GET /register': view('registerPage', 'registration'),
+    'GET /recover': view('recoverPage', 'a new password with a recovery code'),
     'GET /settings': view('settingsPage', 'the own account'),
     'GET /stats': view('statsPage', 'statistics'),
     'GET /mod': view('moderationPage', 'the moderation queue'),
@@ -88,6 +89,12 @@ export const pages: Area = {
           'no such file, a file the board did not write (by its name and first bytes), or an image no live entry owns',
         ),
       ],
+    },
+    'GET /static/vendor/simplewebauthn/*': {
+      id: 'webAuthnBrowser',
+      summary: "The ES modules of @simplewebauthn/browser, served from the board's origin for the passkey pages",
+      ok: { status: 200, description: 'the module', mediaType: 'text/javascript' },
+      more: [html(404, 'no such module')],
     },
     'GET /static/*': {
       id: 'staticFile',

@@ -1,4 +1,5 @@
 import { newPasswords } from './auth.ts';
+import { reauthentication } from './passkeys.ts';
 import { arrayOf, imageFile, integer, json, object, ref, requiredField, status, string, type Area } from './kit.ts';
 
 /** docs/API.md "Users" and "Account self-service". */
@@ -49,10 +50,15 @@ export const users: Area = {
     },
     'POST /api/user/delete': {
       id: 'deleteAccount',
-      summary: 'Delete the own account (password confirmation; the rest follows in the background)',
-      fields: { pass1: requiredField("the account's password") },
+      summary: 'Delete the own account (the password or a passkey confirms; the rest follows in the background)',
+      fields: reauthentication,
       ok: json('the account is gone and the cookie cleared', status('deleted')),
-      errors: { 403: ['auth.bad_password'], 429: ['rate.limited'], 503: ['auth.busy'] },
+      errors: {
+        400: ['input.invalid'],
+        403: ['auth.bad_password', 'auth.bad_passkey'],
+        429: ['rate.limited'],
+        503: ['auth.busy'],
+      },
     },
     'POST /api/user/password': {
       id: 'changePassword',

@@ -1,0 +1,149 @@
+import type { RegistrationResponseJSON } from '@simplewebauthn/server';
+import {
+  addPasskey,
+  credentialIdsOf,
+  deletePasskey,
+  listPasskeys,
+  maxPasskeyNameLength,
+  userHandle,
+} from '../accounts/passkeys.ts';
+import { findUserById } from '../accounts/users.ts';
+import { createChallenge, takeChallenge } from '../accounts/webauthn-challenges.ts';
+import {
+  authenticationOptions,
+  challengeOf,
+  parseCredential,
+  registrationOptions,
+  relyingParty,
+} from '../accounts/webauthn.ts';
+import { created, requireUser, type Ctx } from '../http/context.ts';
+import { ApiError, invalidField } from '../http/errors.ts';
+import { codePoints, textField } from '../http/fields.ts';
+import { checkLoginAllowed, recordFailedLogin } from '../limits/login-limits.ts';
+import { fieldMessages } from '../messages.ts';
+import { loginAttempt, parseTimeout, setSessionCookie, startSession } from './auth.ts';
+import { readAssertion, verifyAssertion } from './passkey-assertion.ts';
+import { confirmIdentity, recheckIdentity } from './reauth.ts';
+
+/** POST /api/auth/passkey/options: a sign-in challenge (single use, 5 minutes) and the options for navigator.credentials.get. */
+export async function signInOptions(ctx: Ctx) {
+  await ctx.form(); // no fields, but a malformed or oversized body still answers 413/415
+  const challenge = createChallenge(ctx.app.db, 0, ctx.app.clock.now());
+  return authenticationOptions(ctx.app.config.origin, challenge);
+}
+
+/** POST /api/auth/passkey/login: signs in with a passkey's signature over a sign-in challenge, as a password login does. */
+export async function signIn(ctx: Ctx) {
+  const form = await ctx.form();
+  if (ctx.session()) return { status: 'already_logged_in' };
+  const timeout = parseTimeout(form.fields.get('timeout'));
+  const assertion = readAssertion(ctx, textField(form, 'credential'), 'credential');
+  const user = assertion.passkey && findUserById(ctx.app.db, assertion.passkey.uid);
+  // The brakes of the account where the credential names one; an unknown credential counts under no name.
+  const attempt = loginAttempt(ctx, user?.username ?? '');
+  checkLoginAllowed(attempt);
+  const passkey = user && (await verifyAssertion(ctx, assertion));
+  if (!user || !passkey) {
+    recordFailedLogin({ ...attempt, now: ctx.app.clock.now() });
+    throw new ApiError(401, 'passkey.failed');
+  }
+  // createSession re-reads the account: a ban, a new password or the passkey's deletion while
+  // the signature was checked refuses the session, as for a password login.
+  setSessionCookie(ctx, startSession(ctx, user.uid, user.pass_hash, timeout, passkey), timeout);
+  return { status: 'ok' };
+}
+
+/**
+ * POST /api/user/passkeys/options: re-authentication first (lib/api/reauth.ts: a stolen session
+ * must not plant a passkey that outlives it), then a registration challenge of this account and
+ * the options for navigator.credentials.create.
+ */
+export async function newPasskeyOptions(ctx: Ctx) {
+  const session = requireUser(ctx);
+  const form = await ctx.form();
+  const { db, config, clock } = ctx.app;
+  const user = findUserById(db, session.uid);
+  if (!user) throw new ApiError(401, 'auth.required');
+  const confirmation = await confirmIdentity(ctx, user, form);
+  const challenge = db.tx(() => {
+    recheckIdentity(ctx, session, confirmation);
+    return createChallenge(db, user.uid, clock.now());
+  });
+  return registrationOptions({
+    origin: config.origin,
+    challenge,
+    username: user.username,
+    handle: userHandle(db, user.uid),
+    exclude: credentialIdsOf(db, user.uid),
+  });
+}
+
+/** POST /api/user/passkeys: stores the new passkey under the name its owner chose; 201 with its list item. */
+export async function addNewPasskey(ctx: Ctx) {
+  const session = requireUser(ctx);
+  const form = await ctx.form();
+  const name = textField(form, 'name').trim();
+  if (!name || codePoints(name) > maxPasskeyNameLength || /\p{Cc}/u.test(name))
+    throw invalidField('name', fieldMessages.passkeyName);
+  const response = parseCredential<RegistrationResponseJSON>(textField(form, 'credential'));
+  const challenge = response && challengeOf(response);
+  if (!response || !challenge) throw invalidField('credential', fieldMessages.passkeyCredential);
+  const { db, clock, config, webauthn } = ctx.app;
+  // Used up whatever comes next: a registration response answers once.
+  const failed = () => new ApiError(400, 'passkey.registration_failed', { field: 'credential' });
+  if (!takeChallenge(db, challenge, session.uid, clock.now())) throw failed();
+  const rp = relyingParty(config.origin);
+  const result = await webauthn
+    .verifyRegistration({
+      response,
+      expectedChallenge: challenge,
+      expectedOrigin: rp.origin,
+      expectedRPID: rp.id,
+      requireUserVerification: false,
+    })
+    .catch(() => undefined);
+  if (!result?.verified) throw failed();
+  const { credential, credentialDeviceType, credentialBackedUp } = result.registrationInfo;
+  // The write checks the session again (ctx.app.db): a session ended meanwhile adds nothing.
+  const added = addPasskey(
+    db,
+    {
+      uid: session.uid,
+      credentialId: credential.id,
+      publicKey: credential.publicKey,
+      counter: credential.counter,
+      transports: credential.transports ?? [],
+      deviceType: credentialDeviceType,
+      backedUp: credentialBackedUp,
+      name,
+    },
+    clock.now(),
+  );
+  if ('refused' in added)
+    throw new ApiError(409, added.refused === 'limit' ? 'passkey.limit' : 'passkey.exists', { field: 'credential' });
+  return created(listPasskeys(db, session.uid).find((passkey) => passkey.id === added.id));
+}
+
+/** GET /api/user/passkeys: the account's passkeys, oldest first (never a key). */
+export function passkeys(ctx: Ctx) {
+  const me = requireUser(ctx);
+  return listPasskeys(ctx.app.db, me.uid);
+}
+
+/** POST /api/user/passkeys/{id}/delete: re-authentication (password or a passkey), then the passkey goes. */
+export async function removePasskey(ctx: Ctx) {
+  const session = requireUser(ctx);
+  const form = await ctx.form();
+  const { db } = ctx.app;
+  const id = ctx.params.id!;
+  // Another account's id answers like an unknown one: ids are not to be probed.
+  if (!listPasskeys(db, session.uid).some((passkey) => passkey.id === id)) throw new ApiError(404, 'passkey.not_found');
+  const user = findUserById(db, session.uid);
+  if (!user) throw new ApiError(401, 'auth.required');
+  const confirmation = await confirmIdentity(ctx, user, form);
+  db.tx(() => {
+    recheckIdentity(ctx, session, confirmation);
+    if (!deletePasskey(db, session.uid, id)) throw new ApiError(404, 'passkey.not_found');
+  });
+  return { status: 'deleted' };
+}
