@@ -11,6 +11,8 @@ import { imageField, uploadProgress } from '../components/image-field.js';
 import { field, formMessage, onSubmit } from '../components/form.js';
 import { section } from '../components/section.js';
 import { exportSection, mutesSection } from './settings-data.js';
+import { passkeysSection } from './settings-passkeys.js';
+import { recoverySection } from './settings-recovery.js';
 import { passwordSection, sessionsSection } from './settings-sessions.js';
 
 /** @param {Api.OwnUser} user */
@@ -127,7 +129,12 @@ export async function settingsView(root) {
     );
     return 'Einstellungen';
   }
-  const [sessions, mutes] = await Promise.all([sessionsSection(), mutesSection()]);
+  const [sessions, mutes, passkeys, recovery] = await Promise.all([
+    sessionsSection(),
+    mutesSection(),
+    passkeysSection(),
+    recoverySection(),
+  ]);
   let sessionsCard = sessions;
   // After a password change only the other sessions are gone: the list is drawn again, the rest stays.
   const reloadSessions = async () => {
@@ -152,6 +159,8 @@ export async function settingsView(root) {
     avatarSection(),
     passwordSection(user, () => reloadSessions().catch((err) => announce(err.message, 'error'))),
     sessionsCard,
+    passkeys,
+    recovery,
     mutes,
     exportSection(),
     deleteSection(),
