@@ -183,6 +183,21 @@ describe('registering a passkey', () => {
     assert.equal(passkeyRows(t.board, 'Dirk').length, 0);
   });
 
+  test('a credential registered already (to this account or another) answers 409 passkey.exists', async () => {
+    const { Dirk } = t.members;
+    const authenticator = authenticatorFor(t.board);
+    assert.equal((await addPasskey(Dirk, authenticator)).status, 201);
+    const taken = authenticator.credentials[0]!.id;
+    for (const client of [Dirk, t.members.Carla]) {
+      const options = await client.post('/api/user/passkeys/options', { pass1: password });
+      const again = authenticator.create(options.body, undefined, taken);
+      const answer = await client.post('/api/user/passkeys', { name: 'Nochmal', credential: JSON.stringify(again) });
+      assertError(answer, 409, 'passkey.exists', 'credential');
+      assertDocumented(answer);
+    }
+    assert.equal(passkeyRows(t.board, 'Dirk').length, 1);
+  });
+
   test('at most 20 passkeys an account: the 21st answers 409 passkey.limit', async () => {
     const dora = await member(t.board, 'Dora');
     const authenticator = authenticatorFor(t.board);

@@ -76,7 +76,7 @@ describe('passkeys in a real browser', { skip: skipWithoutChromium }, () => {
     await open(page, '/settings');
     const add = page.locator('form.passkey-add');
     await add.getByLabel('Name des Passkeys').fill('Laptop');
-    await add.getByLabel('Passwort zur Bestätigung').fill(password);
+    await add.getByLabel('Dein Passwort').fill(password);
     await add.getByRole('button', { name: 'Passkey hinzufügen' }).click();
     const item = page.locator('.passkey-item').filter({ hasText: 'Laptop' });
     await item.waitFor();
@@ -115,7 +115,7 @@ describe('passkeys in a real browser', { skip: skipWithoutChromium }, () => {
     assert.equal((await second.context.cookies(origin())).filter((c) => c.name === 'session').length, 0);
 
     await open(page, '/settings');
-    await item.getByLabel('Passwort zur Bestätigung').fill(password);
+    await item.getByLabel('Dein Passwort').fill(password);
     await item.getByRole('button', { name: 'Passkey „Laptop“ löschen' }).click();
     await page.locator('.passkeys-empty').filter({ hasText: 'noch keinen Passkey' }).waitFor({ state: 'visible' });
     assert.equal(db.one<{ n: number }>('SELECT count(*) AS n FROM passkeys')!.n, 0);
@@ -138,7 +138,7 @@ describe('passkeys in a real browser', { skip: skipWithoutChromium }, () => {
     await open(page, '/settings');
     const section = page.locator('section[aria-labelledby="recovery-heading"]');
     await section.filter({ hasText: 'noch keine Wiederherstellungscodes' }).waitFor();
-    await section.getByLabel('Passwort zur Bestätigung').fill(password);
+    await section.getByLabel('Dein Passwort').fill(password);
     await section.getByRole('button', { name: 'Neue Codes erstellen' }).click();
     const codes = section.locator('ol.recovery-codes li');
     await codes.nth(9).waitFor();

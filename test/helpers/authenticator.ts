@@ -33,8 +33,15 @@ export class SoftAuthenticator {
     readonly options: { countSignatures?: boolean } = {},
   ) {}
 
-  /** navigator.credentials.create: a new key pair for the options' RP and user. */
-  create(options: PublicKeyCredentialCreationOptionsJSON, origin = this.origin): RegistrationResponseJSON {
+  /**
+   * navigator.credentials.create: a new key pair for the options' RP and user, under a new
+   * credential id or, to test a duplicate, one given.
+   */
+  create(
+    options: PublicKeyCredentialCreationOptionsJSON,
+    origin = this.origin,
+    credentialId: Buffer = randomBytes(16),
+  ): RegistrationResponseJSON {
     const { privateKey, publicKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
     const jwk = publicKey.export({ format: 'jwk' });
     const cose = isoCBOR.encode(
@@ -48,7 +55,7 @@ export class SoftAuthenticator {
     );
     const rpId = options.rp.id!;
     const credential: Credential = {
-      id: randomBytes(16),
+      id: credentialId,
       key: privateKey,
       rpId,
       userHandle: options.user.id,

@@ -10,10 +10,10 @@ import { section } from '../components/section.js';
 
 /** @import { PasskeyItem } from '../passkeys.js' */
 
-/** The password field every confirmation form has. */
-function passwordField() {
+/** The password field every confirmation form here has (not labelled like the account deletion's, which is a different act). */
+export function passwordField() {
   return field({
-    label: 'Passwort zur Bestätigung',
+    label: 'Dein Passwort',
     name: 'pass1',
     type: 'password',
     autocomplete: 'current-password',

@@ -4,8 +4,9 @@ import * as api from '../api.js';
 import { h } from '../dom.js';
 import { longDate } from '../format.js';
 import { announce } from '../status.js';
-import { field, formMessage, onSubmit } from '../components/form.js';
+import { formMessage, onSubmit } from '../components/form.js';
 import { section } from '../components/section.js';
+import { passwordField } from './settings-passkeys.js';
 
 /** @param {{ remaining: number, created_at: number }} count */
 function countText({ remaining, created_at }) {
@@ -21,13 +22,7 @@ export async function recoverySection() {
   const status = h('p', { class: 'recovery-count' }, countText(count));
   const shown = h('div', { class: 'recovery-new' });
   const fields = {
-    pass1: field({
-      label: 'Passwort zur Bestätigung',
-      name: 'pass1',
-      type: 'password',
-      autocomplete: 'current-password',
-      required: true,
-    }),
+    pass1: passwordField(),
   };
   const message = formMessage();
   const button = h('button', { type: 'submit', class: 'primary' }, 'Neue Codes erstellen');
