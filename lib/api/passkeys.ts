@@ -5,6 +5,7 @@ import {
   deletePasskey,
   listPasskeys,
   maxPasskeyNameLength,
+  maxPasskeysPerAccount,
   userHandle,
 } from '../accounts/passkeys.ts';
 import { findUserById } from '../accounts/users.ts';
@@ -21,9 +22,52 @@ import { ApiError, invalidField } from '../http/errors.ts';
 import { codePoints, textField } from '../http/fields.ts';
 import { checkLoginAllowed, recordFailedLogin } from '../limits/login-limits.ts';
 import { fieldMessages } from '../messages.ts';
-import { loginAttempt, parseTimeout, setSessionCookie, startSession } from './auth.ts';
+import {
+  arrayOf,
+  json,
+  object,
+  oneOfValues,
+  requiredField,
+  status,
+  string,
+  time,
+  type JsonSchema,
+  type Operation,
+} from '../openapi/kit.ts';
+import { loginAttempt, loginTimeoutField, parseTimeout, setSessionCookie, startSession } from './auth.ts';
 import { readAssertion, verifyAssertion } from './passkey-assertion.ts';
-import { confirmIdentity, recheckIdentity } from './reauth.ts';
+import { confirmIdentity, recheckIdentity, reauthenticationFields } from './reauth.ts';
+
+/** WebAuthn options as @simplewebauthn/server writes them, for navigator.credentials; open to members WebAuthn adds later. */
+const webAuthnOptions = (description: string, required: string[]): JsonSchema => ({
+  type: 'object',
+  description,
+  required: ['challenge', ...required],
+  properties: {
+    challenge: string('base64url; single use, valid 5 minutes'),
+    timeout: { type: 'integer', minimum: 0, description: 'milliseconds' },
+    ...Object.fromEntries(required.map((name) => [name, name === 'rpId' ? string('the RP ID') : { type: 'object' }])),
+  },
+});
+
+/** A passkey as the list shows it (the OpenAPI document's schema). */
+const passkeyItem = object({
+  id: string('the passkey id', { pattern: '^[0-9a-f]{32}$' }),
+  name: string(undefined, { minLength: 1, maxLength: maxPasskeyNameLength }),
+  created_at: time(),
+  last_used: time('Unix seconds of the last sign-in or confirmation with it; 0 never'),
+  synced: oneOfValues(0, 1),
+  backed_up: oneOfValues(0, 1),
+});
+
+const credentialField = (what: string) => requiredField(`the JSON of PublicKeyCredential.toJSON() from ${what}`);
+
+/** The errors of a re-authenticated route (lib/api/reauth.ts), besides what its row implies. */
+const reauthenticationErrors = {
+  400: ['input.invalid'],
+  403: ['auth.bad_password', 'auth.bad_passkey'],
+  503: ['auth.busy'],
+} as const;
 
 /** POST /api/auth/passkey/options: a sign-in challenge (single use, 5 minutes) and the options for navigator.credentials.get. */
 export async function signInOptions(ctx: Ctx) {
@@ -31,6 +75,11 @@ export async function signInOptions(ctx: Ctx) {
   const challenge = createChallenge(ctx.app.db, 0, ctx.app.clock.now());
   return authenticationOptions(ctx.app.config.origin, challenge);
 }
+signInOptions.doc = {
+  id: 'passkeySignInOptions',
+  summary: 'A sign-in challenge and the options for navigator.credentials.get (no account named)',
+  ok: json('the options', webAuthnOptions('PublicKeyCredentialRequestOptionsJSON', ['rpId'])),
+} satisfies Operation;
 
 /** POST /api/auth/passkey/login: signs in with a passkey's signature over a sign-in challenge, as a password login does. */
 export async function signIn(ctx: Ctx) {
@@ -52,6 +101,14 @@ export async function signIn(ctx: Ctx) {
   setSessionCookie(ctx, startSession(ctx, user.uid, user.pass_hash, timeout, passkey), timeout);
   return { status: 'ok' };
 }
+signIn.doc = {
+  id: 'passkeySignIn',
+  summary: 'Sign in with a passkey (sets the session cookie, as login)',
+  description: 'With a valid session already: 200 `already_logged_in`, no new session.',
+  fields: { credential: credentialField('navigator.credentials.get'), timeout: loginTimeoutField },
+  ok: json('logged in, or already logged in', status('ok', 'already_logged_in')),
+  errors: { 400: ['input.invalid'], 401: ['passkey.failed'], 403: ['auth.banned'] },
+} satisfies Operation;
 
 /**
  * POST /api/user/passkeys/options: re-authentication first (lib/api/reauth.ts: a stolen session
@@ -77,6 +134,13 @@ export async function newPasskeyOptions(ctx: Ctx) {
     exclude: credentialIdsOf(db, user.uid),
   });
 }
+newPasskeyOptions.doc = {
+  id: 'newPasskeyOptions',
+  summary: 'Re-authenticate, then a registration challenge and the options for navigator.credentials.create',
+  fields: reauthenticationFields,
+  ok: json('the options', webAuthnOptions('PublicKeyCredentialCreationOptionsJSON', ['rp', 'user'])),
+  errors: reauthenticationErrors,
+} satisfies Operation;
 
 /** POST /api/user/passkeys: stores the new passkey under the name its owner chose; 201 with its list item. */
 export async function addNewPasskey(ctx: Ctx) {
@@ -123,19 +187,38 @@ export async function addNewPasskey(ctx: Ctx) {
     throw new ApiError(409, added.refused === 'limit' ? 'passkey.limit' : 'passkey.exists', { field: 'credential' });
   return created(listPasskeys(db, session.uid).find((passkey) => passkey.id === added.id));
 }
+addNewPasskey.doc = {
+  id: 'addPasskey',
+  summary: 'Store a new passkey under a chosen name',
+  fields: {
+    name: requiredField(`1–${maxPasskeyNameLength} characters`, {
+      type: 'string',
+      minLength: 1,
+      maxLength: maxPasskeyNameLength,
+    }),
+    credential: credentialField('navigator.credentials.create'),
+  },
+  ok: json('the new passkey', passkeyItem, 201),
+  errors: { 400: ['input.invalid', 'passkey.registration_failed'], 409: ['passkey.limit', 'passkey.exists'] },
+} satisfies Operation;
 
 /** GET /api/user/passkeys: the account's passkeys, oldest first (never a key). */
 export function passkeys(ctx: Ctx) {
   const me = requireUser(ctx);
   return listPasskeys(ctx.app.db, me.uid);
 }
+passkeys.doc = {
+  id: 'passkeys',
+  summary: 'The own passkeys, oldest first (never a key)',
+  ok: json('the passkeys', arrayOf(passkeyItem, maxPasskeysPerAccount)),
+} satisfies Operation;
 
 /** POST /api/user/passkeys/{id}/delete: re-authentication (password or a passkey), then the passkey goes. */
-export async function removePasskey(ctx: Ctx) {
+export async function removePasskey(ctx: Ctx<'id'>) {
   const session = requireUser(ctx);
   const form = await ctx.form();
   const { db } = ctx.app;
-  const id = ctx.params.id!;
+  const id = ctx.params.id;
   // Another account's id answers like an unknown one: ids are not to be probed.
   if (!listPasskeys(db, session.uid).some((passkey) => passkey.id === id)) throw new ApiError(404, 'passkey.not_found');
   const user = findUserById(db, session.uid);
@@ -147,3 +230,10 @@ export async function removePasskey(ctx: Ctx) {
   });
   return { status: 'deleted' };
 }
+removePasskey.doc = {
+  id: 'deletePasskey',
+  summary: 'Delete a passkey (re-authentication: the password or a passkey)',
+  fields: reauthenticationFields,
+  ok: json('deleted', status('deleted')),
+  errors: { ...reauthenticationErrors, 404: ['passkey.not_found'] },
+} satisfies Operation;

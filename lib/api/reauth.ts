@@ -10,6 +10,7 @@ import { checkLoginAllowed, recordFailedLogin } from '../limits/login-limits.ts'
 import { confirmPassword } from './account.ts';
 import { loginAttempt } from './auth.ts';
 import { readAssertion, verifyAssertion } from './passkey-assertion.ts';
+import { field } from '../openapi/kit.ts';
 
 /**
  * The re-authentication rule (docs/API.md "Re-authentication"): account deletion, a new passkey,
@@ -25,6 +26,14 @@ export interface Confirmation {
   /** The passkey that confirmed, when one did. */
   passkey?: PasskeyUse;
 }
+
+/** The rule's form fields, as the OpenAPI document shows them: one of the two. */
+export const reauthenticationFields = {
+  pass1: field("the account's password (or give `passkey`)"),
+  passkey: field(
+    'instead of the password: a passkey of the account, the JSON of PublicKeyCredential.toJSON() over a challenge of POST /api/auth/passkey/options',
+  ),
+};
 
 const badPasskey = () => new ApiError(403, 'auth.bad_passkey', { field: 'passkey' });
 

@@ -1,6 +1,7 @@
 import { afterPasswordChange } from '../accounts/deletion.ts';
 import { hashQueueBound } from '../accounts/passwords.ts';
 import {
+  recoveryCodeCount,
   matchRecoveryCode,
   recoveryCodesLeft,
   replaceRecoveryCodes,
@@ -12,8 +13,9 @@ import { ApiError, invalidField } from '../http/errors.ts';
 import { textField } from '../http/fields.ts';
 import { checkLoginAllowed, recordFailedLogin } from '../limits/login-limits.ts';
 import { fieldMessages } from '../messages.ts';
-import { loginAttempt, newPassword, refuseBanned, setSessionCookie, startSession } from './auth.ts';
-import { confirmIdentity, recheckIdentity } from './reauth.ts';
+import { json, object, requiredField, string, time, type Operation } from '../openapi/kit.ts';
+import { loginAttempt, newPassword, newPasswordFields, refuseBanned, setSessionCookie, startSession } from './auth.ts';
+import { confirmIdentity, recheckIdentity, reauthenticationFields } from './reauth.ts';
 
 /** A recovery logs in for a day, as a reset does. */
 const sessionLifetime = 86_400;
@@ -33,12 +35,41 @@ export async function newRecoveryCodes(ctx: Ctx) {
   });
   return { codes, created_at: now };
 }
+newRecoveryCodes.doc = {
+  id: 'newRecoveryCodes',
+  summary: `Re-authenticate, then ${recoveryCodeCount} new recovery codes replace the old ones (shown this once)`,
+  fields: reauthenticationFields,
+  ok: json(
+    'the codes',
+    object({
+      codes: {
+        type: 'array',
+        items: string(undefined, { pattern: '^[0-9A-Z]{4}(-[0-9A-Z]{4}){3}$' }),
+        minItems: recoveryCodeCount,
+        maxItems: recoveryCodeCount,
+      },
+      created_at: time(),
+    }),
+  ),
+  errors: { 400: ['input.invalid'], 403: ['auth.bad_password', 'auth.bad_passkey'], 503: ['auth.busy'] },
+} satisfies Operation;
 
 /** GET /api/user/recovery-codes: how many unused codes are left (never the codes). */
 export function recoveryCodes(ctx: Ctx) {
   const me = requireUser(ctx);
   return recoveryCodesLeft(ctx.app.db, me.uid);
 }
+recoveryCodes.doc = {
+  id: 'recoveryCodes',
+  summary: 'How many recovery codes are left (never the codes)',
+  ok: json(
+    'the count',
+    object({
+      remaining: { type: 'integer', minimum: 0, maximum: recoveryCodeCount },
+      created_at: time('when the set was made; 0 when there is none'),
+    }),
+  ),
+} satisfies Operation;
 
 /**
  * POST /api/auth/recover: a recovery code and a new password. As a reset: the password is set,
@@ -82,3 +113,19 @@ export async function recover(ctx: Ctx) {
   setSessionCookie(ctx, session, sessionLifetime);
   return { username: user.username };
 }
+recover.doc = {
+  id: 'recover',
+  summary: 'Set a new password with a recovery code (logs in, ends every other session and reset link)',
+  fields: {
+    user: requiredField('the username, any letter case'),
+    code: requiredField('one of the recovery codes; dashes, spaces and letter case do not matter'),
+    ...newPasswordFields,
+  },
+  ok: json('the password is set and a session cookie is set', object({ username: string() })),
+  errors: {
+    400: ['input.invalid', 'auth.invalid'],
+    401: ['recovery.invalid'],
+    403: ['auth.banned'],
+    503: ['auth.busy'],
+  },
+} satisfies Operation;

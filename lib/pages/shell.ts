@@ -5,6 +5,8 @@ import { countImpression } from '../stats/impressions.ts';
 import { entryExists } from '../entries/entries.ts';
 import { usernameKey } from '../accounts/users.ts';
 import { entryShare, userShare } from './share.ts';
+import type { Endpoint } from '../http/route.ts';
+import { html, type Operation } from '../openapi/kit.ts';
 
 /** Pages may load only from the board itself: no CDN, no hotlinked image, no framing. */
 const pageCsp = [
@@ -66,36 +68,82 @@ async function sendCountedPage(ctx: Ctx, status: number, page?: Buffer): Promise
 export function home(ctx: Ctx) {
   return sendCountedPage(ctx, 200);
 }
+home.doc = {
+  id: 'homePage',
+  summary: 'The feed page (counts an impression)',
+  ok: html(200, 'the page'),
+} satisfies Operation;
+home.shell = true;
+
+/**
+ * What a page's path parameter must look like for the page to exist (else the 404 page): an entry
+ * id is decimal digits, at most 15. The front end's page list (web/static/pages.js) matches with these.
+ */
+export const pageParams: Readonly<Record<string, RegExp>> = { pid: /^\d{1,15}$/ };
 
 /**
  * GET /e/{pid}: the page with the entry's share tags (lib/pages/share.ts), kept in the response
  * cache like the feed; a deleted entry's thread is the plain shell (it reveals nothing), an
  * unknown entry the 404 page.
  */
-export async function entryPage(ctx: Ctx) {
-  const pid = /^\d{1,15}$/.test(ctx.params.pid!) ? Number(ctx.params.pid) : 0;
+export async function entryPage(ctx: Ctx<'pid'>) {
+  const pid = pageParams.pid!.test(ctx.params.pid) ? Number(ctx.params.pid) : 0;
   if (pid === 0) return sendCountedPage(ctx, 404);
   const { db, config } = ctx.app;
   const shell = await shellOf(config.webDir, config.contact);
   const shared = db.responses.document(`share /e/${pid}`, () => entryShare(db, config.origin, shell, pid));
   return sendCountedPage(ctx, shared || entryExists(db, pid) ? 200 : 404, shared?.body);
 }
+entryPage.doc = {
+  id: 'entryPage',
+  summary: "An entry's page with its share tags: title, description, Open Graph, Twitter card (counts an impression)",
+  ok: html(200, 'the page, when the entry exists (deleted ones too)'),
+  more: [html(404, 'the page with status 404: no such entry')],
+} satisfies Operation;
+entryPage.shell = true;
 
 /** GET /u/{username}: the page with the profile's share tags; 404 page for an unknown user. */
-export async function userPage(ctx: Ctx) {
+export async function userPage(ctx: Ctx<'username'>) {
   const { db, config } = ctx.app;
   const shell = await shellOf(config.webDir, config.contact);
-  const name = ctx.params.username!;
+  const name = ctx.params.username;
   const shared = db.responses.document(`share /u/${usernameKey(name)}`, () =>
     userShare(db, config.origin, shell, name),
   );
   return sendCountedPage(ctx, shared ? 200 : 404, shared?.body);
 }
+userPage.doc = {
+  id: 'userPage',
+  summary: "A user's profile page with its share tags (counts an impression)",
+  ok: html(200, 'the page, when the user exists'),
+  more: [html(404, 'the page with status 404: no such user')],
+} satisfies Operation;
+userPage.shell = true;
 
-/** The other pages of the front end (/login, /register, /settings, /stats, /reset, /mod, /modlog, /suche, /benachrichtigungen): no impression counted. */
-export function appPage(ctx: Ctx) {
-  return sendShell(ctx, 200);
+/**
+ * One of the other pages of the front end: the page shell, always 200, no impression counted. The
+ * operator's contact rides in it so every visitor gets the same bytes (README "Settings").
+ */
+function appPage(id: string, what: string): Endpoint {
+  const page = (ctx: Ctx) => sendShell(ctx, 200);
+  const doc: Operation = {
+    id,
+    summary: `The front end's page: ${what}`,
+    ok: html(200, 'the page; <body data-contact="…"> carries BOARD_CONTACT when it is set'),
+  };
+  return Object.assign(page, { doc, shell: true });
 }
+
+export const resetPage = appPage('resetPage', 'password reset (the token follows # in the address)');
+export const loginPage = appPage('loginPage', 'login');
+export const registerPage = appPage('registerPage', 'registration');
+export const recoverPage = appPage('recoverPage', 'a new password with a recovery code');
+export const settingsPage = appPage('settingsPage', 'the own account');
+export const statsPage = appPage('statsPage', 'statistics');
+export const moderationPage = appPage('moderationPage', 'the moderation queue');
+export const modlogPage = appPage('modlogPage', 'the public moderation log');
+export const searchPage = appPage('searchPage', 'search results (?q=, no impression counted)');
+export const notificationsPage = appPage('notificationsPage', 'the own notifications');
 
 /** Any other path outside /api: the front end's page with status 404. */
 export function notFoundPage(ctx: Ctx) {
