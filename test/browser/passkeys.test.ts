@@ -115,6 +115,7 @@ describe('passkeys in a real browser', { skip: skipWithoutChromium }, () => {
     assert.equal((await second.context.cookies(origin())).filter((c) => c.name === 'session').length, 0);
 
     await open(page, '/settings');
+    await item.getByText('Löschen …').click(); // unfolds the step
     await item.getByLabel('Dein Passwort').fill(password);
     await item.getByRole('button', { name: 'Passkey „Laptop“ löschen' }).click();
     await page.locator('.passkeys-empty').filter({ hasText: 'noch keinen Passkey' }).waitFor({ state: 'visible' });

@@ -49,7 +49,8 @@ function passkeyItem(passkey, onDeleted) {
       h('dt', {}, 'Zuletzt benutzt'),
       h('dd', {}, passkey.last_used ? dateTime(passkey.last_used) : 'noch nie'),
     ),
-    form,
+    // Folded: the list stays short, and deleting takes a deliberate step.
+    h('details', { class: 'passkey-delete-step' }, h('summary', {}, 'Löschen …'), form),
   );
   remove.setAttribute('aria-label', `Passkey „${passkey.name}“ löschen`);
   /** @param {Record<string, string>} confirmation */
