@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { createServer } from 'node:net';
 import { describe, test } from 'node:test';
 import type { BrowserContext, CDPSession, Page } from 'playwright-core';
-import { password, uidOf, visitor } from '../helpers.ts';
+import { password, uidOf } from '../helpers.ts';
 import {
   assertCleanConsole,
   newRecordedContext,
@@ -38,7 +38,7 @@ describe('passkeys in a real browser', { skip: skipWithoutChromium }, () => {
     },
     env: () => ({ BOARD_ORIGIN: `http://localhost:${port}` }),
     start: () => ({ port }),
-    members: ['Anna'],
+    members: ['Anna', 'Bert'],
   });
   const origin = () => `http://localhost:${port}`;
   const recorders: Recorder[] = [];
@@ -114,7 +114,16 @@ describe('passkeys in a real browser', { skip: skipWithoutChromium }, () => {
     await second.page.locator('#nav').getByRole('link', { name: 'Anmelden' }).waitFor();
     assert.equal((await second.context.cookies(origin())).filter((c) => c.name === 'session').length, 0);
 
+    // Signed in with the passkey, without the password: the passkey confirms new recovery codes.
     await open(page, '/settings');
+    const recovery = page.locator('section[aria-labelledby="recovery-heading"]');
+    await recovery.getByRole('button', { name: 'Mit einem Passkey bestätigen' }).click();
+    await recovery.locator('ol.recovery-codes li').nth(9).waitFor();
+    assert.equal(
+      db.one<{ n: number }>('SELECT count(*) AS n FROM recovery_codes WHERE uid = ?', uidOf(t.board, 'Anna'))!.n,
+      10,
+    );
+
     await item.getByText('Löschen …').click(); // unfolds the step
     await item.getByLabel('Dein Passwort').fill(password);
     await item.getByRole('button', { name: 'Passkey „Laptop“ löschen' }).click();
@@ -133,9 +142,7 @@ describe('passkeys in a real browser', { skip: skipWithoutChromium }, () => {
 
   test('recovery codes in the settings, then a new password with one on the recover page', async () => {
     const { context, page } = await profile();
-    const anna = visitor(t.board); // the member's own session ended with the first test's logout
-    assert.equal((await anna.post('/api/auth/login', { user: 'Anna', pass: password })).status, 200);
-    await context.addCookies([{ name: 'session', value: anna.cookie, url: origin() }]);
+    await context.addCookies([{ name: 'session', value: t.members.Bert.cookie, url: origin() }]);
     await open(page, '/settings');
     const section = page.locator('section[aria-labelledby="recovery-heading"]');
     await section.filter({ hasText: 'noch keine Wiederherstellungscodes' }).waitFor();
@@ -152,7 +159,7 @@ describe('passkeys in a real browser', { skip: skipWithoutChromium }, () => {
     await open(page, '/login');
     await page.locator('main .forgotten').getByRole('link', { name: 'Mit Wiederherstellungscode anmelden' }).click();
     await page.getByRole('heading', { name: 'Mit Wiederherstellungscode anmelden' }).waitFor();
-    await page.getByLabel('Benutzername').fill('Anna');
+    await page.getByLabel('Benutzername').fill('Bert');
     await page.getByLabel('Wiederherstellungscode').fill(code);
     await page.getByLabel('Neues Passwort', { exact: true }).fill('ein neues Passwort');
     await page.getByLabel('Neues Passwort wiederholen').fill('ein neues Passwort');

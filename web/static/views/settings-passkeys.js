@@ -84,20 +84,25 @@ export async function passkeysSection() {
   };
   const message = formMessage();
   const button = h('button', { type: 'submit', class: 'primary' }, 'Passkey hinzufügen');
+  const byPasskey = h('button', { type: 'button' }, 'Mit einem Passkey bestätigen');
   const form = h(
     'form',
     { novalidate: true, class: 'passkey-add' },
     Object.values(fields).map((f) => f.wrap),
     message,
-    h('div', { class: 'form-actions' }, button),
+    h('div', { class: 'form-actions' }, button, byPasskey),
   );
-  onSubmit(form, button, fields, message, async () => {
-    const added = await addPasskey(fields.name.input.value, { pass1: fields.pass1.input.value });
+  /** @param {Record<string, string>} confirmation */
+  const addWith = async (confirmation) => {
+    const added = await addPasskey(fields.name.input.value, confirmation);
     list.append(passkeyItem(added, showEmpty));
     showEmpty();
     for (const f of Object.values(fields)) f.input.value = '';
     announce(`Der Passkey „${added.name}“ ist eingerichtet.`, 'info', form);
-  });
+  };
+  onSubmit(form, button, fields, message, () => addWith({ pass1: fields.pass1.input.value }));
+  // Whoever signs in with a passkey and forgot the password confirms with a passkey instead.
+  onClickBusy(byPasskey, async () => addWith({ passkey: await passkeySignature() }));
   return section(
     'passkeys-heading',
     'Passkeys',

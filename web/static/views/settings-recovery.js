@@ -3,8 +3,9 @@
 import * as api from '../api.js';
 import { h } from '../dom.js';
 import { longDate } from '../format.js';
+import { passkeySignature, passkeysSupported } from '../passkeys.js';
 import { announce } from '../status.js';
-import { formMessage, onSubmit } from '../components/form.js';
+import { formMessage, onClickBusy, onSubmit } from '../components/form.js';
 import { section } from '../components/section.js';
 import { passwordField } from './settings-passkeys.js';
 
@@ -26,10 +27,18 @@ export async function recoverySection() {
   };
   const message = formMessage();
   const button = h('button', { type: 'submit', class: 'primary' }, 'Neue Codes erstellen');
-  const form = h('form', { novalidate: true }, fields.pass1.wrap, message, h('div', { class: 'form-actions' }, button));
-  onSubmit(form, button, fields, message, async () => {
+  const byPasskey = h('button', { type: 'button' }, 'Mit einem Passkey bestätigen');
+  const form = h(
+    'form',
+    { novalidate: true },
+    fields.pass1.wrap,
+    message,
+    h('div', { class: 'form-actions' }, button, passkeysSupported() ? byPasskey : null),
+  );
+  /** @param {Record<string, string>} confirmation */
+  const makeWith = async (confirmation) => {
     /** @type {{ codes: string[], created_at: number }} */
-    const made = await api.post('/api/user/recovery-codes', { pass1: fields.pass1.input.value });
+    const made = await api.post('/api/user/recovery-codes', confirmation);
     fields.pass1.input.value = '';
     status.textContent = countText({ remaining: made.codes.length, created_at: made.created_at });
     shown.replaceChildren(
@@ -46,7 +55,10 @@ export async function recoverySection() {
       ),
     );
     announce('Neue Wiederherstellungscodes sind erstellt.', 'info', form);
-  });
+  };
+  onSubmit(form, button, fields, message, () => makeWith({ pass1: fields.pass1.input.value }));
+  // Whoever signs in with a passkey and forgot the password needs codes most: a passkey confirms too.
+  onClickBusy(byPasskey, async () => makeWith({ passkey: await passkeySignature() }));
   return section(
     'recovery-heading',
     'Wiederherstellungscodes',
