@@ -57,6 +57,8 @@ export interface StartOptions {
   webauthn?: AppOptions['webauthn'];
   /** Listen on this port instead of any free one (a browser test whose BOARD_ORIGIN must name it). */
   port?: number;
+  /** Free bytes of the data volume as the board sees them; default a roomy 1 TiB, so no test depends on this machine's disk. */
+  freeBytes?: AppOptions['freeBytes'];
 }
 
 /** A few real rows of the bundled IP-to-ASN data set: test servers need not load all 33 MB. */
@@ -91,6 +93,7 @@ export async function startBoard(env: Record<string, string> = {}, options: Star
     passwords: options.passwords,
     images: options.images,
     webauthn: options.webauthn,
+    freeBytes: options.freeBytes ?? (() => 2 ** 40),
   });
   await new Promise<void>((resolve) => app.server.listen(options.port ?? 0, '127.0.0.1', resolve));
   const url = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
