@@ -1,12 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import type { Db } from '../db/db.ts';
+import { maxPasskeysPerAccount } from '../limits/product.ts';
 
 /** An account's passkeys: the credentials its authenticators hold (docs/API.md "Passkeys"). */
-
-/** Why a bound: each is a row the list and every sign-in's exclude list carry; 20 covers every device a person has. */
-export const maxPasskeysPerAccount = 20;
-/** A passkey's name, chosen by its owner ("Handy", "Laptop"): 1 to this many code points. */
-export const maxPasskeyNameLength = 64;
 
 /** A stored credential, as verification needs it. */
 export interface StoredPasskey {

@@ -1,12 +1,12 @@
 import { createHmac, randomBytes, randomInt, timingSafeEqual } from 'node:crypto';
 import type { Db } from '../db/db.ts';
+import { recoveryCodeCount } from '../limits/product.ts';
 
 /**
  * Recovery codes (docs/API.md "Recovery codes"): ten single-use codes that set a new password
  * without the operator. Shown once; only a hash of each is stored.
  */
 
-export const recoveryCodeCount = 10;
 /**
  * Crockford's base32 (no I, L, O, U: nothing to misread), 16 characters: 80 random bits a code,
  * written in four groups of four.

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { Db } from '../db/db.ts';
+import { maxRegisterChallenges, maxSignInChallenges, passkeyChallengeSeconds } from '../limits/product.ts';
 
 /**
  * The challenges of passkey ceremonies (docs/API.md "Passkeys"), kept in the database so that
@@ -7,19 +8,6 @@ import type { Db } from '../db/db.ts';
  * minutes, and bounded. A sign-in challenge belongs to nobody yet (uid 0); a registration's to
  * the account that asked for it.
  */
-
-/** Why 5 minutes: the browser's own prompt times out after 2 (challengeTimeoutMs); a slow person gets one retry's worth. */
-export const challengeLifetime = 300;
-/** What the options tell the browser: how long it may wait for the person at the authenticator. */
-export const challengeTimeoutMs = 120_000;
-/**
- * Sign-in challenges outstanding board-wide. Why a bound: each is a row anyone can make (held
- * only by the login rate limit per address); at the bound the oldest go first, so a flood can at
- * worst make an honest person press the passkey button again, and never grow the table.
- */
-export const maxSignInChallenges = 10_000;
-/** Registration challenges outstanding per account (several tabs); older ones go first. */
-export const maxRegisterChallenges = 5;
 
 /** A fresh challenge for `uid` (0: a sign-in), stored until used or expired; returns it base64url. */
 export function createChallenge(db: Db, uid: number, now: number): string {
@@ -37,7 +25,7 @@ export function createChallenge(db: Db, uid: number, now: number): string {
       'INSERT INTO webauthn_challenges (challenge, uid, expires) VALUES (?, ?, ?)',
       challenge,
       uid,
-      now + challengeLifetime,
+      now + passkeyChallengeSeconds,
     );
   });
   return challenge;

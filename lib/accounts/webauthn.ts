@@ -11,7 +11,7 @@ import {
   type VerifiedRegistrationResponse,
 } from '@simplewebauthn/server';
 import { decodeClientDataJSON } from '@simplewebauthn/server/helpers';
-import { challengeTimeoutMs } from './webauthn-challenges.ts';
+import { passkeyPromptMs } from '../limits/product.ts';
 
 /**
  * Every call into @simplewebauthn/server, the well-kept WebAuthn library the board relies on for
@@ -57,7 +57,7 @@ export function registrationOptions(p: {
     userDisplayName: p.username,
     userID: new Uint8Array(p.handle),
     challenge: challengeBytes(p.challenge),
-    timeout: challengeTimeoutMs,
+    timeout: passkeyPromptMs,
     attestationType: 'none',
     excludeCredentials: p.exclude.map(({ id, transports }) => ({ id, transports: splitTransports(transports) })),
     authenticatorSelection: { residentKey: 'required', requireResidentKey: true, userVerification: 'preferred' },
@@ -72,7 +72,7 @@ export function authenticationOptions(
   return generateAuthenticationOptions({
     rpID: relyingParty(origin).id,
     challenge: challengeBytes(challenge),
-    timeout: challengeTimeoutMs,
+    timeout: passkeyPromptMs,
     userVerification: 'preferred',
   });
 }

@@ -1,13 +1,5 @@
 import type { RegistrationResponseJSON } from '@simplewebauthn/server';
-import {
-  addPasskey,
-  credentialIdsOf,
-  deletePasskey,
-  listPasskeys,
-  maxPasskeyNameLength,
-  maxPasskeysPerAccount,
-  userHandle,
-} from '../accounts/passkeys.ts';
+import { addPasskey, credentialIdsOf, deletePasskey, listPasskeys, userHandle } from '../accounts/passkeys.ts';
 import { findUserById } from '../accounts/users.ts';
 import { createChallenge, takeChallenge } from '../accounts/webauthn-challenges.ts';
 import {
@@ -22,6 +14,7 @@ import { ApiError, invalidField } from '../http/errors.ts';
 import { codePoints, textField } from '../http/fields.ts';
 import { checkLoginAllowed, recordFailedLogin } from '../limits/login-limits.ts';
 import { fieldMessages } from '../messages.ts';
+import { maxPasskeyNameLength, maxPasskeysPerAccount } from '../limits/product.ts';
 import {
   arrayOf,
   json,

@@ -1,7 +1,6 @@
 import { afterPasswordChange } from '../accounts/deletion.ts';
 import { hashQueueBound } from '../accounts/passwords.ts';
 import {
-  recoveryCodeCount,
   matchRecoveryCode,
   recoveryCodesLeft,
   replaceRecoveryCodes,
@@ -9,6 +8,7 @@ import {
 } from '../accounts/recovery-codes.ts';
 import { findUserById, findUserByName, setPasswordHash } from '../accounts/users.ts';
 import { requireUser, type Ctx } from '../http/context.ts';
+import { recoveryCodeCount } from '../limits/product.ts';
 import { ApiError, invalidField } from '../http/errors.ts';
 import { textField } from '../http/fields.ts';
 import { checkLoginAllowed, recordFailedLogin } from '../limits/login-limits.ts';

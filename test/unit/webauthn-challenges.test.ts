@@ -1,14 +1,12 @@
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { test } from 'node:test';
+import { createChallenge, deleteExpiredChallenges, takeChallenge } from '../../lib/accounts/webauthn-challenges.ts';
 import {
-  challengeLifetime,
-  createChallenge,
-  deleteExpiredChallenges,
   maxRegisterChallenges,
   maxSignInChallenges,
-  takeChallenge,
-} from '../../lib/accounts/webauthn-challenges.ts';
+  passkeyChallengeSeconds as challengeLifetime,
+} from '../../lib/limits/product.ts';
 import { openDb, type Db } from '../../lib/db/db.ts';
 import { emptyFolder } from '../helpers.ts';
 

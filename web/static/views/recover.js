@@ -2,7 +2,7 @@
 // whoever lost the password and kept the codes; logs in, as a reset link does.
 import * as api from '../api.js';
 import { add, h } from '../dom.js';
-import { passwordRule } from '../limits.js';
+import { passwordRule } from '../rules.js';
 import { navigate } from '../router.js';
 import { me, refreshMe } from '../session.js';
 import { announce } from '../status.js';

@@ -3,6 +3,7 @@
 import * as api from '../api.js';
 import { h } from '../dom.js';
 import { dateTime } from '../format.js';
+import { maxPasskeyNameLength } from '../limits.js';
 import { addPasskey, passkeySignature, passkeysSupported } from '../passkeys.js';
 import { announce } from '../status.js';
 import { field, formMessage, onClickBusy, onSubmit } from '../components/form.js';
@@ -79,7 +80,12 @@ export async function passkeysSection() {
   showEmpty();
 
   const fields = {
-    name: field({ label: 'Name des Passkeys (z. B. „Handy“)', name: 'name', required: true }),
+    name: field({
+      label: 'Name des Passkeys (z. B. „Handy“)',
+      name: 'name',
+      required: true,
+      maxlength: maxPasskeyNameLength,
+    }),
     pass1: passwordField(),
   };
   const message = formMessage();
