@@ -17,6 +17,7 @@ import type { NotifyOptions } from './moderation/operator-webhook.ts';
 import { startOnceJobs, type JobLink, type RunningJobs } from './jobs/once-jobs.ts';
 import { notFoundPage } from './pages/shell.ts';
 import { createScryptPasswords, type Passwords } from './accounts/passwords.ts';
+import { simpleWebAuthn, type WebAuthn } from './accounts/webauthn.ts';
 import { createMachineSlots, type MachineSlots } from './limits/machine-slots.ts';
 import type { PreviewOptions } from './preview/queue.ts';
 import type { PushOptions } from './push/queue.ts';
@@ -32,6 +33,8 @@ export interface AppOptions {
   clock?: Clock;
   /** Tests wrap scrypt to hold a request between its password check and its write. */
   passwords?: (scrypt: Passwords) => Passwords;
+  /** Tests wrap the passkey checks to hold a request between its signature check and its session. */
+  webauthn?: (library: WebAuthn) => WebAuthn;
   /** Tests wrap sharp to hold a request while its image is scaled. */
   images?: (sharp: Images) => Images;
   /** Free bytes of the data folder's volume; tests pass their own (lib/disk/disk-watch.ts). */
@@ -100,6 +103,7 @@ export function createApp(config: Config, options: AppOptions = {}): App {
     limits,
     limiter: createRateLimiter(limits, boardRateRules, config.limitsFactor),
     passwords: options.passwords?.(scrypt) ?? scrypt,
+    webauthn: options.webauthn?.(simpleWebAuthn) ?? simpleWebAuthn,
     images: options.images?.(sharp) ?? sharp,
     tor: openTorExitList(config.torExitsFile, options.tor),
     log,

@@ -8,6 +8,8 @@ import {
   maxLoginSeconds,
   maxModReasonLength,
   maxMutes,
+  maxPasskeyNameLength,
+  maxPasskeysPerAccount,
   maxPasswordLength,
   maxPushDevices,
   maxReplyDepth,
@@ -69,6 +71,15 @@ export const messages = {
   'rate.limited': 'Zu viele Anfragen. Bitte warte einen Moment.',
   'rate.new_account': `Neue Konten können in den ersten ${newAccountLinkDelaySeconds / 60} Minuten keine Links oder Bilder posten.`,
   'auth.busy': 'Der Server ist gerade ausgelastet. Bitte versuche es in ein paar Sekunden noch einmal.',
+  // Passkeys and recovery codes (docs/API.md "Passkeys", "Recovery codes")
+  'passkey.failed':
+    'Die Anmeldung mit dem Passkey hat nicht geklappt. Bitte versuche es noch einmal oder melde dich mit deinem Passwort an.',
+  'passkey.registration_failed': 'Der Passkey konnte nicht eingerichtet werden. Bitte versuche es noch einmal.',
+  'passkey.exists': 'Dieser Passkey ist schon eingerichtet.',
+  'passkey.limit': `Du kannst höchstens ${maxPasskeysPerAccount} Passkeys einrichten.`,
+  'passkey.not_found': 'Diesen Passkey gibt es nicht.',
+  'auth.bad_passkey': 'Der Passkey wurde nicht bestätigt.',
+  'recovery.invalid': 'Benutzername oder Wiederherstellungscode ist falsch.',
   'search.busy': 'Die Suche ist gerade ausgelastet. Bitte versuche es in ein paar Sekunden noch einmal.',
   internal: 'Interner Fehler. Bitte versuche es später noch einmal.',
   'server.disk_full': 'Der Speicher des Servers ist voll. Bitte versuche es später noch einmal.',
@@ -108,6 +119,8 @@ export const fieldMessages = {
   pushEndpoint: `Die Push-Adresse muss eine erlaubte https-Adresse mit höchstens ${maxEndpointLength} Zeichen sein.`,
   pushKey: 'Der Schlüssel des Browsers fehlt oder ist ungültig.',
   pushLimit: `Höchstens ${maxPushDevices} Geräte können Push-Nachrichten bekommen: beende zuerst eines in den Einstellungen.`,
+  passkeyName: `Bitte einen Namen mit 1 bis ${maxPasskeyNameLength} Zeichen angeben.`,
+  passkeyCredential: 'Die Antwort des Passkeys fehlt oder ist beschädigt.',
 } as const;
 
 /** More specific messages for input.invalid when the request itself, not one field, is at fault. */

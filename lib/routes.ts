@@ -9,6 +9,8 @@ import * as moderation from './api/moderation.ts';
 import * as mutes from './api/mutes.ts';
 import * as notifications from './api/notifications.ts';
 import * as push from './api/push.ts';
+import * as passkeys from './api/passkeys.ts';
+import * as recovery from './api/recovery.ts';
 import { openApi } from './api/openapi.ts';
 import * as registration from './api/registration.ts';
 import * as reports from './api/reports.ts';
@@ -77,6 +79,21 @@ export const routes: readonly Route[] = [
     post('/api/user/mute', mutes.mute, { auth: true, writeLimit: 'mute' }),
     post('/api/user/unmute', mutes.unmute, { auth: true, writeLimit: 'mute' }),
     get('/api/user/mutes', mutes.mutes, { auth: true }),
+  ),
+
+  // docs/API.md "Passkeys" and "Recovery codes". Every row that checks a credential (a signature,
+  // a password, a code) counts in the login bucket, as login does.
+  ...group(
+    tags.passkeys,
+    post('/api/auth/passkey/options', passkeys.signInOptions, { rateLimit: 'login' }),
+    post('/api/auth/passkey/login', passkeys.signIn, { rateLimit: 'login' }),
+    post('/api/user/passkeys/options', passkeys.newPasskeyOptions, { auth: true, rateLimit: 'login' }),
+    get('/api/user/passkeys', passkeys.passkeys, { auth: true }),
+    post('/api/user/passkeys', passkeys.addNewPasskey, { auth: true }),
+    post('/api/user/passkeys/:id/delete', passkeys.removePasskey, { auth: true, rateLimit: 'login' }),
+    post('/api/auth/recover', recovery.recover, { rateLimit: 'login' }),
+    get('/api/user/recovery-codes', recovery.recoveryCodes, { auth: true }),
+    post('/api/user/recovery-codes', recovery.newRecoveryCodes, { auth: true, rateLimit: 'login' }),
   ),
 
   // docs/API.md "Moderation"
@@ -163,6 +180,7 @@ export const routes: readonly Route[] = [
     get('/reset', pages.resetPage),
     get('/login', pages.loginPage),
     get('/register', pages.registerPage),
+    get('/recover', pages.recoverPage),
     get('/settings', pages.settingsPage),
     get('/stats', pages.statsPage),
     get('/suche', pages.searchPage),
@@ -170,6 +188,7 @@ export const routes: readonly Route[] = [
     get('/modlog', pages.modlogPage),
     get('/benachrichtigungen', pages.notificationsPage),
     get('/static/media/*', files.media),
+    get('/static/vendor/simplewebauthn/*', files.webAuthnBrowser),
     get('/static/*', files.staticFile),
   ),
 ];

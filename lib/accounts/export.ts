@@ -24,6 +24,8 @@ export interface ExportSource {
   sessions: unknown[];
   /** The followed entries {pid, created_at}: at most maxFollows (lib/follows/follows.ts). */
   following: unknown[];
+  /** The account's passkeys: name, created_at, last_used (none when absent). */
+  passkeys?: unknown[];
   now: number;
   /**
    * Called before each page of rows and each file; a throw ends the export there (the zip is cut).
@@ -86,8 +88,8 @@ async function openMedia(path: string): Promise<Readable> {
   }
 }
 
-/** account.json, piece by piece: {user, entries, votes, reports, sessions, following}. */
-function* accountJson({ db, uid, user, sessions, following, recheck }: ExportSource): Generator<Buffer> {
+/** account.json, piece by piece: {user, entries, votes, reports, sessions, passkeys, following}. */
+function* accountJson({ db, uid, user, sessions, passkeys = [], following, recheck }: ExportSource): Generator<Buffer> {
   yield Buffer.from(`{"user":${JSON.stringify(user)},"entries":[`);
   yield* jsonRows(
     recheck,
@@ -109,7 +111,9 @@ function* accountJson({ db, uid, user, sessions, following, recheck }: ExportSou
     (row) => row.id,
     reportJson,
   );
-  yield Buffer.from(`],"sessions":${JSON.stringify(sessions)},"following":${JSON.stringify(following)}}`);
+  yield Buffer.from(
+    `],"sessions":${JSON.stringify(sessions)},"passkeys":${JSON.stringify(passkeys)},"following":${JSON.stringify(following)}}`,
+  );
 }
 
 /** The rows of one array, comma-separated, a page at a time (keyset: the key after the last row). */

@@ -28,6 +28,7 @@ import { bannedMessage } from '../moderation/accounts.ts';
 import { activeBanUntil } from '../moderation/bans.ts';
 import { hashQueueBound } from '../accounts/passwords.ts';
 import { consumeResetLink, findResetLink } from '../accounts/reset-links.ts';
+import type { PasskeyUse } from '../accounts/passkeys.ts';
 import { createSession, deleteSessionByToken } from '../accounts/sessions.ts';
 import {
   findUserById,
@@ -53,6 +54,12 @@ export const newPasswordFields = {
   }),
   pass2: requiredField('equal to pass1'),
 };
+
+/** A login's `timeout` field, a password's or a passkey's (the OpenAPI document's field). */
+export const loginTimeoutField = field(
+  `session lifetime in whole seconds, ${minLoginSeconds}–${maxLoginSeconds}; default ${defaultLoginSeconds}`,
+  integer(undefined, { minimum: minLoginSeconds, maximum: maxLoginSeconds }),
+);
 
 /** POST /api/auth/login */
 export async function login(ctx: Ctx) {
@@ -89,10 +96,7 @@ login.doc = {
   fields: {
     user: requiredField('the username, any letter case'),
     pass: requiredField('the password'),
-    timeout: field(
-      `session lifetime in whole seconds, ${minLoginSeconds}–${maxLoginSeconds}; default ${defaultLoginSeconds}`,
-      integer(undefined, { minimum: minLoginSeconds, maximum: maxLoginSeconds }),
-    ),
+    timeout: loginTimeoutField,
     altcha: altchaField,
   },
   ok: json('logged in, or already logged in', status('ok', 'already_logged_in')),
@@ -257,7 +261,7 @@ export function loginAttempt(ctx: Ctx, username: string): LoginAttempt {
 }
 
 /** 403 auth.banned while a ban is in force. */
-function refuseBanned(ctx: Ctx, user: User): void {
+export function refuseBanned(ctx: Ctx, user: User): void {
   const until = activeBanUntil(user, ctx.app.clock.now());
   if (until) throw bannedError(until);
 }
@@ -270,21 +274,23 @@ function bannedError(until: number): ApiError {
 /**
  * A session for the account whose password hash `passHash` was checked (createSession reads the
  * account again): its cookie value, or the answer the request gets now, as if it had started
- * after what came in between: 403 auth.banned after a ban, auth.pending or auth.rejected for an application, 401 auth.bad_credentials after a new
- * password (the one given is no longer right) or when the account is gone.
+ * after what came in between: 403 auth.banned after a ban, auth.pending or auth.rejected for an
+ * application, 401 auth.bad_credentials after a new password (the one given is no longer right) or
+ * when the account is gone; for a passkey sign-in (`passkey`), 401 passkey.failed instead, also
+ * when the passkey was deleted meanwhile.
  */
-function startSession(ctx: Ctx, uid: number, passHash: string, lifetime: number): string {
+export function startSession(ctx: Ctx, uid: number, passHash: string, lifetime: number, passkey?: PasskeyUse): string {
   const description = ctx.req.headers['user-agent'] ?? '';
-  const session = createSession(ctx.app.db, { uid, passHash, lifetime, description }, ctx.app.clock.now());
+  const session = createSession(ctx.app.db, { uid, passHash, passkey, lifetime, description }, ctx.app.clock.now());
   if ('token' in session) return session.token;
   if (session.refused === 'banned') throw bannedError(session.until);
   if (session.refused === 'pending') throw new ApiError(403, 'auth.pending');
   // The reason stands beside the error, as banned_until does for a ban: "" when none was given.
   if (session.refused === 'rejected') throw new ApiError(403, 'auth.rejected', { extra: { reason: session.reason } });
-  throw new ApiError(401, 'auth.bad_credentials');
+  throw new ApiError(401, passkey ? 'passkey.failed' : 'auth.bad_credentials');
 }
 
-function setSessionCookie(ctx: Ctx, token: string, lifetime: number): void {
+export function setSessionCookie(ctx: Ctx, token: string, lifetime: number): void {
   ctx.setCookie(sessionCookie(token, { maxAge: lifetime, secure: isSecure(ctx) }));
 }
 
@@ -294,7 +300,7 @@ export function isSecure(ctx: Ctx): boolean {
 }
 
 /** Login `timeout`: whole seconds from a minute to a year, one day when absent. */
-function parseTimeout(raw: string | undefined): number {
+export function parseTimeout(raw: string | undefined): number {
   if (raw === undefined || raw === '') return defaultLoginSeconds;
   const value = /^\d{1,9}$/.test(raw) ? Number(raw) : NaN;
   if (!(value >= minLoginSeconds && value <= maxLoginSeconds)) {

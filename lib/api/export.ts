@@ -2,6 +2,7 @@ import { pipeline } from 'node:stream/promises';
 import { accountArchive } from '../accounts/export.ts';
 import { ClientGone, requireUser, type Ctx } from '../http/context.ts';
 import { ApiError } from '../http/errors.ts';
+import { listPasskeys } from '../accounts/passkeys.ts';
 import { listSessionsOfUser } from '../accounts/sessions.ts';
 import { listFollowsForExport } from '../follows/follows.ts';
 import { findUserById } from '../accounts/users.ts';
@@ -39,6 +40,8 @@ export async function exportAccount(ctx: Ctx) {
     uid: me.uid,
     user: ownProfile(user, trustLevel(db, user.uid, now)),
     sessions,
+    // Names and times only: never a key or a credential id (docs/API.md "GET /api/user/export").
+    passkeys: listPasskeys(db, me.uid).map(({ name, created_at, last_used }) => ({ name, created_at, last_used })),
     following: listFollowsForExport(db, me.uid),
     now,
     recheck: () => ctx.recheckSession(),

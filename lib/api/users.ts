@@ -18,7 +18,7 @@ import {
   setAvatar,
   type User,
 } from '../accounts/users.ts';
-import { confirmPassword, recheckConfirmed } from './account.ts';
+import { confirmIdentity, recheckIdentity, reauthenticationFields } from './reauth.ts';
 import {
   constant,
   imageFile,
@@ -160,10 +160,11 @@ export async function deleteOwnAccount(ctx: Ctx) {
   const { db, config } = ctx.app;
   const user = findUserById(db, session.uid);
   if (!user) throw new ApiError(401, 'auth.required');
-  await confirmPassword(ctx, user, textField(form, 'pass1'), 'pass1');
+  // The password or one of the account's passkeys (lib/api/reauth.ts).
+  const confirmation = await confirmIdentity(ctx, user, form);
 
   const media = db.tx(() => {
-    recheckConfirmed(ctx, session, user.pass_hash, 'pass1');
+    recheckIdentity(ctx, session, confirmation);
     return deleteAccount(db, user.uid, ctx.app.clock.now());
   });
   ctx.app.accountRemoval?.wake(); // entries, votes and reports follow within seconds, in slices
@@ -173,8 +174,13 @@ export async function deleteOwnAccount(ctx: Ctx) {
 }
 deleteOwnAccount.doc = {
   id: 'deleteAccount',
-  summary: 'Delete the own account (password confirmation; the rest follows in the background)',
-  fields: { pass1: requiredField("the account's password") },
+  summary: 'Delete the own account (the password or a passkey confirms; the rest follows in the background)',
+  fields: reauthenticationFields,
   ok: json('the account is gone and the cookie cleared', status('deleted')),
-  errors: { 403: ['auth.bad_password'], 429: ['rate.limited'], 503: ['auth.busy'] },
+  errors: {
+    400: ['input.invalid'],
+    403: ['auth.bad_password', 'auth.bad_passkey'],
+    429: ['rate.limited'],
+    503: ['auth.busy'],
+  },
 } satisfies Operation;

@@ -452,6 +452,45 @@ const migrations: Migration[] = [
       WHERE d.uid = new.uid AND (SELECT count(*) FROM push_outbox o WHERE o.session_id = d.session_id) < 20;
   END;
   `,
+
+  // 17: passkeys and recovery codes (issue 34): credentials, the WebAuthn user handle of each
+  // account, the outstanding challenges (single use, a few minutes) and the hashed recovery codes.
+  `
+  CREATE TABLE passkeys (
+    id            TEXT PRIMARY KEY,          -- public id (32 hex), unrelated to the credential
+    uid           INTEGER NOT NULL REFERENCES users(uid) ON DELETE CASCADE,
+    credential_id TEXT NOT NULL UNIQUE,      -- base64url, as the authenticator names it
+    public_key    BLOB NOT NULL,             -- COSE key
+    counter       INTEGER NOT NULL,          -- signature counter; 0 when the authenticator keeps none
+    transports    TEXT NOT NULL DEFAULT '',  -- comma-separated hints for the browser
+    device_type   TEXT NOT NULL,             -- singleDevice or multiDevice (may be synced)
+    backed_up     INTEGER NOT NULL,          -- 1 while the authenticator says it is backed up
+    name          TEXT NOT NULL,
+    created_at    INTEGER NOT NULL,
+    last_used     INTEGER NOT NULL DEFAULT 0
+  ) WITHOUT ROWID;
+  CREATE INDEX passkeys_by_uid ON passkeys(uid);
+
+  CREATE TABLE webauthn_users (
+    uid    INTEGER PRIMARY KEY REFERENCES users(uid) ON DELETE CASCADE,
+    handle BLOB NOT NULL UNIQUE              -- random 32 bytes: what authenticators store as the user id
+  );
+
+  CREATE TABLE webauthn_challenges (
+    challenge  TEXT PRIMARY KEY,             -- base64url, as the client data carries it back
+    uid        INTEGER NOT NULL,             -- the registering account; 0 for a sign-in
+    expires    INTEGER NOT NULL
+  ) WITHOUT ROWID;
+  CREATE INDEX webauthn_challenges_by_uid ON webauthn_challenges(uid, expires);
+  CREATE INDEX webauthn_challenges_by_expiry ON webauthn_challenges(expires);
+
+  CREATE TABLE recovery_codes (
+    uid        INTEGER NOT NULL REFERENCES users(uid) ON DELETE CASCADE,
+    code_hash  BLOB NOT NULL,                -- HMAC-SHA256 of the code (lib/accounts/recovery-codes.ts)
+    created_at INTEGER NOT NULL,
+    PRIMARY KEY (uid, code_hash)
+  ) WITHOUT ROWID;
+  `,
 ];
 
 /** Migration 10: in slices by pid, since a statement cannot write while another reads. */

@@ -6,8 +6,9 @@ import { deleteExpiredSessions } from '../accounts/sessions.ts';
 import type { Config } from '../config.ts';
 import { deleteExpiredRejections } from '../registration/applications.ts';
 import { deleteStaleInvites } from '../registration/invites.ts';
-import { deleteExpiredChallenges } from '../registration/pow.ts';
+import { deleteExpiredChallenges as deleteUsedPowChallenges } from '../registration/pow.ts';
 import { reopenAfterQuiet } from '../registration/surge.ts';
+import { deleteExpiredChallenges as deleteExpiredPasskeyChallenges } from '../accounts/webauthn-challenges.ts';
 import { logFailure } from '../log.ts';
 
 /**
@@ -22,12 +23,13 @@ export function startHousekeeping(
       const now = app.clock.now();
       deleteExpiredSessions(app.db, now);
       deleteExpiredResetLinks(app.db, now);
+      deleteExpiredPasskeyChallenges(app.db, now);
       app.limits.prune(now);
       // The registration's tables stay bounded (lib/registration/): rejected accounts after 30 days,
       // dead invites, used challenges; and a door the surge gate closed opens after its quiet period.
       deleteExpiredRejections(app.db, now);
       deleteStaleInvites(app.db, now);
-      deleteExpiredChallenges(app.db, now);
+      deleteUsedPowChallenges(app.db, now);
       if (app.config) reopenAfterQuiet(app.db, app.config, now);
     } catch (err) {
       logFailure(app.log, 'housekeeping failed', err);

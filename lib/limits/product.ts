@@ -84,6 +84,26 @@ export const maxListedSessions = 100;
 export const resetLinkLifetimeSeconds = 72 * hour;
 /** Why a bound: the front end filters with the whole list on every page, so it must stay small. */
 export const maxMutes = 1000;
+/**
+ * Passkeys an account may hold. Why a bound: each is a row the list and every registration's
+ * exclude list carry; 20 covers every device a person has.
+ */
+export const maxPasskeysPerAccount = 20;
+/** A passkey's name, chosen by its owner ("Handy", "Laptop"), in code points. */
+export const maxPasskeyNameLength = 64;
+/** Recovery codes a set holds (docs/API.md "Recovery codes"). */
+export const recoveryCodeCount = 10;
+/** A passkey challenge is valid 5 minutes; the browser's own prompt is told to wait 2 (in ms). */
+export const passkeyChallengeSeconds = 5 * minute;
+export const passkeyPromptMs = 2 * minute * 1000;
+/**
+ * Sign-in challenges outstanding board-wide. Why a bound: each is a row anyone can make (held only
+ * by the login rate limit per address); at the bound the oldest go first, so a flood can at worst
+ * make an honest person press the passkey button again, and never grow the table.
+ */
+export const maxSignInChallenges = 10_000;
+/** Registration challenges outstanding per account (several tabs); older ones go first. */
+export const maxRegisterChallenges = 5;
 
 // Images
 

@@ -31,7 +31,8 @@ export const pathParameters: Record<string, { description: string; schema: JsonS
     schema: string(),
   },
   id: {
-    description: 'a session id from GET /api/user/sessions (32 hex digits), or an invite id from GET /api/user/invites',
+    description:
+      'a session id from GET /api/user/sessions or a passkey id from GET /api/user/passkeys (32 hex digits), or an invite id from GET /api/user/invites',
     schema: string(undefined, { pattern: '^([0-9a-f]{32}|[0-9]{1,15})$' }),
   },
   path: { description: "the file's path below the folder; may hold slashes", schema: string() },

@@ -13,6 +13,11 @@ export const tags = {
     description:
       'Profiles, and what an account can do about itself: rename, avatar, password, sessions, export, mutes, deletion.',
   },
+  passkeys: {
+    name: 'Passkeys and recovery codes',
+    description:
+      'Sign-in with passkeys (WebAuthn: discoverable, RP ID and origin from BOARD_ORIGIN) and recovery codes for a lost password.',
+  },
   moderation: {
     name: 'Moderation',
     description:

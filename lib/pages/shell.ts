@@ -137,6 +137,7 @@ function appPage(id: string, what: string): Endpoint {
 export const resetPage = appPage('resetPage', 'password reset (the token follows # in the address)');
 export const loginPage = appPage('loginPage', 'login');
 export const registerPage = appPage('registerPage', 'registration');
+export const recoverPage = appPage('recoverPage', 'a new password with a recovery code');
 export const settingsPage = appPage('settingsPage', 'the own account');
 export const statsPage = appPage('statsPage', 'statistics');
 export const moderationPage = appPage('moderationPage', 'the moderation queue');

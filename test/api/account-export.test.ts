@@ -131,7 +131,15 @@ describe('GET /api/user/export', () => {
   });
 
   test('account.json has the profile as user info shows it', async () => {
-    assert.deepEqual(Object.keys(account), ['user', 'entries', 'votes', 'reports', 'sessions', 'following']);
+    assert.deepEqual(Object.keys(account), [
+      'user',
+      'entries',
+      'votes',
+      'reports',
+      'sessions',
+      'passkeys',
+      'following',
+    ]);
     assert.deepEqual(account.user, (await t.members['Anna Export'].get('/api/user/info')).body);
   });
 

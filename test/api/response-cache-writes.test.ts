@@ -5,6 +5,10 @@ import { savePreview } from '../../lib/preview/store.ts';
 import { routes } from '../../lib/routes.ts';
 import {
   accountRemovalDone,
+  addPasskey,
+  authenticatorFor,
+  passkeySignIn,
+  type SoftAuthenticator,
   imageFixture,
   limitsOff,
   password,
@@ -28,6 +32,9 @@ import { fakeBrowser } from '../helpers/push.ts';
  */
 
 const t = useBoard({ env: limitsOff, members: ['Anna', 'Bert'], moderators: ['Moni'] });
+
+/** Paula's client, passkey and recovery codes, for the passkey cases. */
+const keys: { paula?: Client; authenticator?: SoftAuthenticator; codes: string[] } = { codes: [] };
 
 /** What the cases share: the thread they write in. */
 const state = { root: 0, reply: 0, image: 0, invite: 0, link: 'https://example.org/holunder' };
@@ -390,6 +397,61 @@ const cases: [route: string, name: string, write: () => Promise<void>][] = [
       const next = `${password} 2`;
       await expect(cora.post('/api/user/password', { pass: password, pass1: next, pass2: next }));
       await expect(cora.post('/api/user/password', { pass: next, pass1: password, pass2: password }));
+    },
+  ],
+  // Passkeys and recovery codes (docs/API.md "Passkeys", "Recovery codes"): Paula's, made here.
+  [
+    'POST /api/user/passkeys/options',
+    'a passkey registration begun',
+    async () => {
+      keys.paula = await visitor(t.board).signUp('Paula');
+      await expect(keys.paula.post('/api/user/passkeys/options', { pass1: password }));
+    },
+  ],
+  [
+    'POST /api/user/passkeys',
+    'a passkey registered',
+    async () => {
+      keys.authenticator = authenticatorFor(t.board);
+      await expect(addPasskey(keys.paula!, keys.authenticator, 'Handy'), 201);
+    },
+  ],
+  [
+    'POST /api/auth/passkey/options',
+    'a passkey sign-in begun',
+    async () => {
+      await expect(visitor(t.board).post('/api/auth/passkey/options'));
+    },
+  ],
+  [
+    'POST /api/auth/passkey/login',
+    'a passkey sign-in',
+    async () => {
+      await expect(passkeySignIn(visitor(t.board), keys.authenticator!));
+    },
+  ],
+  [
+    'POST /api/user/recovery-codes',
+    'recovery codes made',
+    async () => {
+      keys.codes = (await expect(keys.paula!.post('/api/user/recovery-codes', { pass1: password }))).body.codes;
+    },
+  ],
+  [
+    'POST /api/auth/recover',
+    'a password set with a recovery code',
+    async () => {
+      const fields = { user: 'Paula', code: keys.codes[0], pass1: password, pass2: password };
+      keys.paula = visitor(t.board);
+      await expect(keys.paula.post('/api/auth/recover', fields));
+    },
+  ],
+  [
+    'POST /api/user/passkeys/:id/delete',
+    'a passkey deleted',
+    async () => {
+      const [passkey] = (await expect(keys.paula!.get('/api/user/passkeys'))).body;
+      await expect(keys.paula!.post(`/api/user/passkeys/${passkey.id}/delete`, { pass1: password }));
     },
   ],
   [

@@ -38,7 +38,7 @@ describe('account self-service in a real browser', { skip: skipWithoutChromium }
     await openBoard(page, t.board, '/login');
     await page.getByLabel('Benutzername').fill('Anna');
     await page.getByLabel('Passwort').fill(password);
-    await page.getByRole('button', { name: 'Anmelden' }).click();
+    await page.getByRole('button', { name: 'Anmelden', exact: true }).click();
     await page.locator('#nav').getByRole('link', { name: 'Anna' }).waitFor();
   });
 

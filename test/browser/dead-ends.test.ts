@@ -81,7 +81,7 @@ describe('no dead ends for a new user', { skip: skipWithoutChromium }, () => {
     await page.getByRole('heading', { level: 1, name: 'Anmelden' }).waitFor();
     await page.getByLabel('Benutzername').fill('Anna');
     await page.getByLabel('Passwort').fill(password);
-    await page.getByRole('button', { name: 'Anmelden' }).click();
+    await page.getByRole('button', { name: 'Anmelden', exact: true }).click();
     await page.waitForURL(`${t.board.url}${back}`);
     await page.locator(`article#e${target}:focus`).waitFor();
     const box = (await card.boundingBox())!;

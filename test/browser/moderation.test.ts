@@ -119,7 +119,7 @@ describe('moderation in a real browser', { skip: skipWithoutChromium }, () => {
     await openBoard(bert, t.board, '/login');
     await bert.getByLabel('Benutzername').fill('Bert');
     await bert.getByLabel('Passwort').fill(password);
-    await bert.getByRole('button', { name: 'Anmelden' }).click();
+    await bert.getByRole('button', { name: 'Anmelden', exact: true }).click();
     await bert
       .locator('.form-message')
       .filter({ hasText: /gesperrt bis/ })

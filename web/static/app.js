@@ -22,6 +22,7 @@ import { modlogView } from './views/modlog.js';
 import { notificationsView } from './views/notifications.js';
 import { notFoundView, errorView } from './views/notfound.js';
 import { profileView } from './views/profile.js';
+import { recoverView } from './views/recover.js';
 import { searchView } from './views/search.js';
 import { settingsView } from './views/settings.js';
 import { statsView } from './views/stats.js';
@@ -43,6 +44,7 @@ const views = {
   '/login': loginView,
   '/register': registerView,
   '/reset': resetView,
+  '/recover': recoverView,
   '/settings': settingsView,
   '/stats': statsView,
   '/mod': modView,

@@ -6,6 +6,7 @@ import { defaultLoginSeconds } from '../limits.js';
 import { passwordRule } from '../rules.js';
 import { sameOriginPath } from '../next-path.js';
 import { withProofOfWork } from '../pow.js';
+import { passkeysSupported, signInWithPasskey } from '../passkeys.js';
 import { navigate } from '../router.js';
 import { me, refreshMe } from '../session.js';
 import { announce } from '../status.js';
@@ -110,6 +111,7 @@ export async function loginView(root, { query }) {
   add(
     root,
     form,
+    passkeysSupported() ? passkeySignIn(fields.timeout.input, next) : null,
     forgottenPasswordHint(),
     h(
       'p',
@@ -119,6 +121,33 @@ export async function loginView(root, { query }) {
     ),
   );
   return 'Anmelden';
+}
+
+/**
+ * "Mit Passkey anmelden": no name typed, the authenticator offers its passkeys for this board
+ * (docs/API.md "Passkeys"); the duration is the login form's.
+ * @param {HTMLInputElement | HTMLSelectElement | HTMLTextAreaElement} timeout
+ * @param {string} next
+ */
+function passkeySignIn(timeout, next) {
+  const message = formMessage();
+  const button = h('button', { type: 'button', class: 'passkey-sign-in' }, 'Mit Passkey anmelden');
+  button.addEventListener('click', async () => {
+    if (button.getAttribute('aria-disabled') === 'true') return;
+    message.textContent = '';
+    button.setAttribute('aria-disabled', 'true');
+    try {
+      await signInWithPasskey(timeout.value);
+      await refreshMe();
+      navigate(next);
+      announce(`Willkommen, ${me()?.username ?? ''}!`);
+    } catch (err) {
+      message.textContent = err instanceof Error ? err.message : String(err);
+    } finally {
+      button.removeAttribute('aria-disabled');
+    }
+  });
+  return h('div', { class: 'card auth-form passkey-login' }, h('div', { class: 'form-actions' }, button), message);
 }
 
 let resetToken = '';

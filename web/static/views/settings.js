@@ -14,6 +14,8 @@ import { field, formMessage, onSubmit } from '../components/form.js';
 import { section } from '../components/section.js';
 import { exportSection, mutesSection } from './settings-data.js';
 import { notificationsSection } from './settings-notifications.js';
+import { passkeysSection } from './settings-passkeys.js';
+import { recoverySection } from './settings-recovery.js';
 import { passwordSection, sessionsSection } from './settings-sessions.js';
 
 /** @param {Api.OwnUser} user */
@@ -130,7 +132,13 @@ export async function settingsView(root) {
     );
     return 'Einstellungen';
   }
-  const [sessions, mutes, notify] = await Promise.all([sessionsSection(), mutesSection(), notificationsSection()]);
+  const [sessions, mutes, notify, passkeys, recovery] = await Promise.all([
+    sessionsSection(),
+    mutesSection(),
+    notificationsSection(),
+    passkeysSection(),
+    recoverySection(),
+  ]);
   let sessionsCard = sessions;
   // After a password change only the other sessions are gone: the list is drawn again, the rest stays.
   const reloadSessions = async () => {
@@ -156,6 +164,8 @@ export async function settingsView(root) {
     passwordSection(user, () => reloadSessions().catch((err) => announce(err.message, 'error'))),
     sessionsCard,
     notify,
+    passkeys,
+    recovery,
     mutes,
     exportSection(),
     deleteSection(),
