@@ -72,7 +72,7 @@ function purgeFlag(form: Form): boolean {
   return raw === '1';
 }
 
-/** `tree`: 1 bans the account's invite tree with it (docs/API.md "Registration: invites"). */
+/** `tree`: 1 bans the account's invite tree with it (docs/API.md "Invites"). */
 function treeFlag(form: Form): boolean {
   const raw = form.fields.get('tree') ?? '';
   if (raw !== '' && raw !== '0' && raw !== '1') throw invalidField('tree', fieldMessages.treeFlag);

@@ -3,7 +3,7 @@ import { codePoints } from '../http/fields.ts';
 import { writeModlog, type ActorUid } from '../moderation/modlog.ts';
 
 /**
- * Registration applications (docs/API.md "Registration: approval"): in approval mode a new account
+ * Registration applications (docs/API.md "Registration"): in approval mode a new account
  * is stored with status 'pending' and its answer; it cannot log in until a moderator decides.
  * Rejected accounts stay 30 days so their owner can learn why, then they go and the name is free.
  */
@@ -23,7 +23,7 @@ export const rejectedKeptSeconds = 30 * 86_400;
  */
 export const maxPendingApplications = 1000;
 
-/** docs/API.md "GET /api/mod/applications/{page}": 50 a page, pages 0–100. */
+/** docs/API.md "Registration": 50 a page, pages 0–100. */
 export const applicationsPageSize = 50;
 export const maxApplicationsPage = 100;
 

@@ -2,7 +2,7 @@ import type { Db } from '../db/db.ts';
 import { isTokenShaped, newToken, tokenHash } from '../accounts/tokens.ts';
 
 /**
- * Invites (docs/API.md "Registration: invites"): a member or the administrator makes a one-time
+ * Invites (docs/API.md "Invites"): a member or the administrator makes a one-time
  * token; the link carries it in its fragment (`/register#<token>`), the database only its hash.
  * The board remembers who invited whom (users.invited_by), so moderators see an account's inviter
  * and invitees and a ban can take the invitees with it.

@@ -20,7 +20,7 @@ import {
 import { startFakeSite, type FakeSite } from '../helpers/previews.ts';
 
 /**
- * docs/API.md "Registration: approval": in approval mode a registration with an answer to the
+ * docs/API.md "Registration": in approval mode a registration with an answer to the
  * question answers 202 pending, the name is taken, login says auth.pending until a moderator
  * decides; a rejection shows its reason at login for 30 days, then the account goes. Default limits.
  */

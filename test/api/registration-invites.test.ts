@@ -17,7 +17,7 @@ import {
 } from '../helpers.ts';
 
 /**
- * docs/API.md "Registration: invites": hashed single-use tokens valid 7 days, the link with the
+ * docs/API.md "Invites": hashed single-use tokens valid 7 days, the link with the
  * token in its fragment, one's own list and revoke, who invited whom for moderators, a ban that
  * takes the invite tree, and an invite that skips approval. Default limits.
  */

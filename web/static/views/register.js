@@ -15,7 +15,7 @@ import { authForm, nextPath } from './auth.js';
 
 let inviteToken = '';
 
-/** The answer's length (docs/API.md "Registration: approval"). */
+/** The answer's length (docs/API.md "Registration"). */
 const applicationRule = '10 bis 1000 Zeichen. Die Moderation liest die Antwort und schaltet dein Konto frei.';
 
 /**
