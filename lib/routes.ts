@@ -15,6 +15,7 @@ import * as votes from './api/votes.ts';
 import type { Route } from './http/route.ts';
 import * as atom from './pages/atom.ts';
 import * as files from './pages/files.ts';
+import * as publicPages from './pages/public.ts';
 import * as pages from './pages/shell.ts';
 
 /** THE route table: every endpoint of the board, in one place. Each has its entry in the OpenAPI document (lib/openapi/). */
@@ -125,17 +126,18 @@ export const routes: Route[] = [
   { method: 'GET', path: '/api/openapi.json', handler: (ctx) => openApiDocument(ctx, routes) },
 
   // Pages and files (not JSON)
-  { method: 'GET', path: '/', handler: pages.home },
-  { method: 'GET', path: '/e/:pid', handler: pages.entryPage },
-  { method: 'GET', path: '/u/:username', handler: pages.userPage },
+  // The public pages are drawn on the server too (docs/API.md "Pages without JavaScript").
+  { method: 'GET', path: '/', handler: publicPages.home },
+  { method: 'GET', path: '/e/:pid', handler: publicPages.entryPage },
+  { method: 'GET', path: '/u/:username', handler: publicPages.userPage },
   { method: 'GET', path: '/reset', handler: pages.appPage },
   { method: 'GET', path: '/login', handler: pages.appPage },
   { method: 'GET', path: '/register', handler: pages.appPage },
   { method: 'GET', path: '/settings', handler: pages.appPage },
-  { method: 'GET', path: '/stats', handler: pages.appPage },
-  { method: 'GET', path: '/suche', handler: pages.appPage },
+  { method: 'GET', path: '/stats', handler: publicPages.stats },
+  { method: 'GET', path: '/suche', handler: publicPages.searchPage },
   { method: 'GET', path: '/mod', handler: pages.appPage },
-  { method: 'GET', path: '/modlog', handler: pages.appPage },
+  { method: 'GET', path: '/modlog', handler: publicPages.modlog },
   { method: 'GET', path: '/benachrichtigungen', handler: pages.appPage },
   // Atom feeds (docs/API.md "Atom feeds"); the private one's path is never logged with its token.
   { method: 'GET', path: '/feed.atom', handler: atom.boardAtom },

@@ -50,28 +50,48 @@ export const pages: Area = {
   tag: 'Pages and files',
   description: 'HTML pages and files, not JSON (only errors such as 405 are JSON).',
   operations: {
-    'GET /': { id: 'homePage', summary: 'The feed page (counts an impression)', ok: html(200, 'the page') },
+    'GET /': {
+      id: 'homePage',
+      summary: 'The newest threads drawn in HTML, ?seite=N for later pages (counts an impression)',
+      ok: html(200, 'the page'),
+    },
     'GET /e/:pid': {
       id: 'entryPage',
       summary:
         "An entry's page with its share tags: title, description, Open Graph, Twitter card (counts an impression)",
-      ok: html(200, 'the page, when the entry exists (deleted ones too)'),
-      more: [html(404, 'the page with status 404: no such entry')],
+      ok: html(200, 'the thread drawn in HTML; a gone entry with live replies is marked gone'),
+      more: [
+        html(404, 'the page with status 404: no such entry'),
+        html(410, 'the entry is deleted or removed and nothing live hangs below it'),
+      ],
     },
     'GET /u/:username': {
       id: 'userPage',
       summary: "A user's profile page with its share tags (counts an impression)",
-      ok: html(200, 'the page, when the user exists'),
+      ok: html(200, 'the profile and the entries drawn in HTML, ?seite=N for later pages'),
       more: [html(404, 'the page with status 404: no such user')],
     },
     'GET /reset': view('resetPage', 'password reset (the token follows # in the address)'),
     'GET /login': view('loginPage', 'login'),
     'GET /register': view('registerPage', 'registration'),
     'GET /settings': view('settingsPage', 'the own account'),
-    'GET /stats': view('statsPage', 'statistics'),
+    'GET /stats': { id: 'statsPage', summary: 'The statistics drawn in HTML', ok: html(200, 'the page') },
     'GET /mod': view('moderationPage', 'the moderation queue'),
-    'GET /modlog': view('modlogPage', 'the public moderation log'),
-    'GET /suche': view('searchPage', 'search results (?q=, no impression counted)'),
+    'GET /modlog': {
+      id: 'modlogPage',
+      summary: 'The public moderation log drawn in HTML, ?seite=N for later pages',
+      ok: html(200, 'the page'),
+    },
+    'GET /suche': {
+      id: 'searchPage',
+      summary: 'Search results drawn in HTML (?q=, &user=, &seite=; counts against the search rate limit)',
+      ok: html(200, 'the form, or the results'),
+      more: [
+        html(400, 'the form with why: q too long or too many words'),
+        html(404, 'the form with why: no such author'),
+        html(429, 'the form with why: too many searches (Retry-After)'),
+      ],
+    },
     'GET /benachrichtigungen': view('notificationsPage', 'the own notifications'),
     'GET /static/media/*': {
       id: 'media',

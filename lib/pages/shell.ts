@@ -2,9 +2,10 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Ctx } from '../http/context.ts';
 import { countImpression } from '../stats/impressions.ts';
-import { entryExists } from '../entries/entries.ts';
-import { usernameKey } from '../accounts/users.ts';
-import { entryShare, userShare } from './share.ts';
+import { etagOf } from '../http/conditional.ts';
+import type { CachedDocument } from '../http/response-cache.ts';
+import { fill, html, toText, trustedFile, type Html } from './html.ts';
+import { layout, needsScript, type PageView } from './layout.ts';
 
 /** Pages may load only from the board itself: no CDN, no hotlinked image, no framing. */
 const pageCsp = [
@@ -17,35 +18,49 @@ const pageCsp = [
 ].join('; ');
 
 /** The one page shell, read once per process: it changes only with a deploy, which restarts the server. */
-const shells = new Map<string, Promise<Buffer>>();
+const shells = new Map<string, Promise<Html>>();
 
-function shellOf(webDir: string, contact: string): Promise<Buffer> {
+/** web/index.html with the operator's contact, the markup every page is drawn into (lib/pages/layout.ts). */
+export function shellOf(webDir: string, contact: string): Promise<Html> {
   const key = `${webDir}\u0000${contact}`;
   let shell = shells.get(key);
   if (!shell) {
-    shell = readFile(join(webDir, 'index.html'), 'utf8').then((html) => Buffer.from(withContact(html, contact)));
+    shell = readFile(join(webDir, 'index.html'), 'utf8').then((file) => withContact(trustedFile(file), contact));
     shell.catch(() => shells.delete(key)); // a failed read is retried by the next request
     shells.set(key, shell);
   }
   return shell;
 }
 
-const attributeEscapes: Record<string, string> = { '&': '&amp;', '"': '&quot;', '<': '&lt;', '>': '&gt;' };
-
 /**
  * BOARD_CONTACT goes into the shell as `<body data-contact="…">` (the front end shows it on the
  * login page and in the footer). Why in the shell and not from an endpoint: the shell is the same
  * bytes for every visitor, so it stays cacheable, and no page load waits for one more request.
  */
-export function withContact(html: string, contact: string): string {
-  if (!contact) return html;
-  const escaped = contact.replace(/[&"<>]/g, (ch) => attributeEscapes[ch]!);
-  return html.replace('<body>', `<body data-contact="${escaped}">`);
+export function withContact(shell: Html, contact: string): Html {
+  return contact ? fill(shell, { '<body>': html`<body data-contact="${contact}">` }) : shell;
 }
 
-/** The front end's one HTML page (or that page with share tags), with the page headers (CSP, no framing). */
-async function sendShell(ctx: Ctx, status: number, page?: Buffer): Promise<void> {
-  const html = page ?? (await shellOf(ctx.app.config.webDir, ctx.app.config.contact));
+/** A page's bytes with what its conditional requests need. */
+export function pageDocument(page: Html): CachedDocument {
+  const body = Buffer.from(toText(page));
+  return { body, etag: etagOf(body), updated: 0 };
+}
+
+/** The front end's page with `view` drawn into it, or (without one) the page of a view that needs scripts. */
+export async function pageOf(ctx: Ctx, view: PageView): Promise<Buffer> {
+  return pageDocument(layout(await shellOf(ctx.app.config.webDir, ctx.app.config.contact), view)).body;
+}
+
+const scriptPage: Omit<PageView, 'status'> = { title: '', main: needsScript };
+const notFoundView: Omit<PageView, 'status'> = {
+  title: 'Nicht gefunden',
+  main: html`<div class="view"><h1>Nicht gefunden</h1><p>Diese Seite gibt es nicht.</p><p><a href="/">Zu den neuesten Themen</a></p></div>`,
+};
+
+/** A drawn page (or the shell of a view that needs scripts), with the page headers (CSP, no framing). */
+export async function sendShell(ctx: Ctx, status: number, page?: Buffer): Promise<void> {
+  const html = page ?? (await pageOf(ctx, { ...(status === 404 ? notFoundView : scriptPage), status }));
   ctx.res.writeHead(status, {
     'Content-Type': 'text/html; charset=utf-8',
     'Content-Length': html.length,
@@ -57,47 +72,17 @@ async function sendShell(ctx: Ctx, status: number, page?: Buffer): Promise<void>
 }
 
 /** A page that counts an impression when a GET is answered 200 (HEAD and 404 pages count none). */
-async function sendCountedPage(ctx: Ctx, status: number, page?: Buffer): Promise<void> {
+export async function sendCountedPage(ctx: Ctx, status: number, page?: Buffer): Promise<void> {
   await sendShell(ctx, status, page);
   if (status === 200 && ctx.req.method === 'GET') countImpression(ctx.app, ctx.ip, ctx.req.headers['user-agent'] ?? '');
 }
 
-/** GET / : the feed page. */
-export function home(ctx: Ctx) {
-  return sendCountedPage(ctx, 200);
-}
-
-/**
- * GET /e/{pid}: the page with the entry's share tags (lib/pages/share.ts), kept in the response
- * cache like the feed; a deleted entry's thread is the plain shell (it reveals nothing), an
- * unknown entry the 404 page.
- */
-export async function entryPage(ctx: Ctx) {
-  const pid = /^\d{1,15}$/.test(ctx.params.pid!) ? Number(ctx.params.pid) : 0;
-  if (pid === 0) return sendCountedPage(ctx, 404);
-  const { db, config } = ctx.app;
-  const shell = await shellOf(config.webDir, config.contact);
-  const shared = db.responses.document(`share /e/${pid}`, () => entryShare(db, config.origin, shell, pid));
-  return sendCountedPage(ctx, shared || entryExists(db, pid) ? 200 : 404, shared?.body);
-}
-
-/** GET /u/{username}: the page with the profile's share tags; 404 page for an unknown user. */
-export async function userPage(ctx: Ctx) {
-  const { db, config } = ctx.app;
-  const shell = await shellOf(config.webDir, config.contact);
-  const name = ctx.params.username!;
-  const shared = db.responses.document(`share /u/${usernameKey(name)}`, () =>
-    userShare(db, config.origin, shell, name),
-  );
-  return sendCountedPage(ctx, shared ? 200 : 404, shared?.body);
-}
-
-/** The other pages of the front end (/login, /register, /settings, /stats, /reset, /mod, /modlog, /suche, /benachrichtigungen): no impression counted. */
+/** The pages of the front end that need scripts (/login, /register, /settings, /reset, /mod, /benachrichtigungen): no impression counted. */
 export function appPage(ctx: Ctx) {
   return sendShell(ctx, 200);
 }
 
-/** Any other path outside /api: the front end's page with status 404. */
+/** Any other path outside /api: the 404 page. */
 export function notFoundPage(ctx: Ctx) {
   return sendShell(ctx, 404);
 }

@@ -1,0 +1,136 @@
+import { findUserByName } from '../accounts/users.ts';
+import { cachedSearch, slowRefusals } from '../api/search.ts';
+import { maxFeedPage, type EntryJson } from '../entries/reads.ts';
+import type { Ctx } from '../http/context.ts';
+import { ApiError } from '../http/errors.ts';
+import type { CachedDocument } from '../http/response-cache.ts';
+import { maxModlogPage } from '../moderation/modlog.ts';
+import { messages } from '../messages.ts';
+import { readStatsDetail } from '../stats/stats.ts';
+import { layout, type PageView } from './layout.ts';
+import { pageDocument, pageOf, sendCountedPage, sendShell, shellOf } from './shell.ts';
+import { feedPage } from './views/feed.ts';
+import { talliesOf } from './views/lists.ts';
+import { modlogPage } from './views/modlog.ts';
+import { profilePage } from './views/profile.ts';
+import { searchFormPage, searchRefusedPage, searchResultsPage, type SearchAsked } from './views/search.ts';
+import { statsPage } from './views/stats.ts';
+import { threadPage } from './views/thread.ts';
+
+/**
+ * The public pages drawn on the server (docs/API.md "Pages without JavaScript"): the content in
+ * HTML inside the front end's shell, so readers without scripts, text browsers, reader modes and
+ * crawlers see it, and the front end draws the same view again once it has started. /, /e/{pid}
+ * and /u/{username} count an impression as before; they and the search pages are kept in the
+ * response cache until a write changes what they show (lib/http/response-cache.ts `page`).
+ */
+
+/** The API page (0…max) from ?seite= (1…max+1); anything else is the first page (as pageFromQuery in web/static/components/pager.js). */
+function pageFromQuery(ctx: Ctx, max: number): number {
+  const n = Number(ctx.url.searchParams.get('seite'));
+  return Number.isInteger(n) && n >= 1 && n <= max + 1 ? n - 1 : 0;
+}
+
+/** A page from the response cache, else drawn now (a view with a status other than 200 is drawn, never kept). */
+async function cachedView(
+  ctx: Ctx,
+  key: string,
+  draw: () => PageView | undefined,
+): Promise<{ status: number; doc?: CachedDocument }> {
+  const shell = await shellOf(ctx.app.config.webDir, ctx.app.config.contact);
+  let status = 404;
+  let other: CachedDocument | undefined;
+  const doc = ctx.app.db.responses.page(key, () => {
+    const view = draw();
+    if (!view) return undefined;
+    status = view.status;
+    if (status !== 200) {
+      other = pageDocument(layout(shell, view));
+      return undefined;
+    }
+    return pageDocument(layout(shell, view));
+  });
+  return doc ? { status: 200, doc } : { status, doc: other };
+}
+
+/** GET / and /?seite=N: the newest threads. */
+export async function home(ctx: Ctx) {
+  const page = pageFromQuery(ctx, maxFeedPage);
+  const { db, config } = ctx.app;
+  const { status, doc } = await cachedView(ctx, `/ ${page}`, () => feedPage(db, config.origin, page));
+  return sendCountedPage(ctx, status, doc?.body);
+}
+
+/** GET /e/{pid}: the thread; 410 for a gone entry with nothing live below it, 404 for an unknown one. */
+export async function entryPage(ctx: Ctx) {
+  const pid = /^\d{1,15}$/.test(ctx.params.pid!) ? Number(ctx.params.pid) : 0;
+  if (pid === 0) return sendCountedPage(ctx, 404);
+  const { db, config } = ctx.app;
+  const { status, doc } = await cachedView(ctx, `/e/ ${pid}`, () => threadPage(db, config.origin, pid));
+  return sendCountedPage(ctx, status, doc?.body);
+}
+
+/** GET /u/{username} and ?seite=N: the profile and the user's entries; 404 for an unknown user. */
+export async function userPage(ctx: Ctx) {
+  const { db, config } = ctx.app;
+  const user = findUserByName(db, ctx.params.username!);
+  if (!user) return sendCountedPage(ctx, 404);
+  const page = pageFromQuery(ctx, maxFeedPage);
+  const { status, doc } = await cachedView(ctx, `/u/ ${user.uid} ${page}`, () =>
+    profilePage(db, config.origin, user, page),
+  );
+  return sendCountedPage(ctx, status, doc?.body);
+}
+
+/** GET /modlog and ?seite=N: the public moderation log (not cached, as its JSON). */
+export async function modlog(ctx: Ctx) {
+  const page = pageFromQuery(ctx, maxModlogPage);
+  return sendShell(ctx, 200, await pageOf(ctx, modlogPage(ctx.app.db, ctx.app.config.origin, page)));
+}
+
+/** GET /stats: the board in numbers (not cached, as its JSON). */
+export async function stats(ctx: Ctx) {
+  const { db, impressions, clock, config } = ctx.app;
+  return sendShell(
+    ctx,
+    200,
+    await pageOf(ctx, statsPage(config.origin, readStatsDetail(db, impressions, clock.now()))),
+  );
+}
+
+/**
+ * GET /suche?q=…[&user=…][&seite=N]: the search as a page, so a result has an address and the form
+ * works without scripts. A page not in the cache costs a search: it counts against the search
+ * rate limit as GET /api/search does, and its refusals are as slow (lib/api/search.ts).
+ */
+export async function searchPage(ctx: Ctx) {
+  const asked: SearchAsked = {
+    q: ctx.url.searchParams.get('q') ?? '',
+    user: ctx.url.searchParams.get('user') ?? '',
+    page: pageFromQuery(ctx, maxFeedPage),
+  };
+  if (!asked.q.trim() && !asked.user) return sendShell(ctx, 200, await pageOf(ctx, searchFormPage()));
+  const { db, limiter, clock } = ctx.app;
+  const key = `/suche ${asked.page} ${asked.user}\n${asked.q}`;
+  const hit = db.responses.cachedPage(key);
+  if (hit) return sendShell(ctx, 200, hit.body);
+  const wait = limiter.hit('search', ctx.ip, clock.now());
+  if (wait > 0) {
+    ctx.res.setHeader('Retry-After', String(wait));
+    return sendShell(ctx, 429, await pageOf(ctx, searchRefusedPage(asked, 429, messages['rate.limited'])));
+  }
+  const versions = db.responses.pageVersions();
+  let found: Buffer | undefined;
+  try {
+    found = await slowRefusals(() => cachedSearch(ctx, asked.q, asked.user, asked.page));
+  } catch (err) {
+    if (!(err instanceof ApiError) || err.status >= 500) throw err;
+    const { message } = err.body().error as { message: string };
+    return sendShell(ctx, err.status, await pageOf(ctx, searchRefusedPage(asked, err.status, message)));
+  }
+  const entries: EntryJson[] = found ? JSON.parse(found.toString('utf8')) : [];
+  const view = searchResultsPage(asked, entries, talliesOf(db, entries));
+  const doc = pageDocument(layout(await shellOf(ctx.app.config.webDir, ctx.app.config.contact), view));
+  db.responses.keepPage(key, versions, doc);
+  return sendShell(ctx, 200, doc.body);
+}
