@@ -17,6 +17,7 @@ import * as atom from './pages/atom.ts';
 import * as files from './pages/files.ts';
 import * as publicPages from './pages/public.ts';
 import * as pages from './pages/shell.ts';
+import * as sitemap from './pages/sitemap.ts';
 
 /** THE route table: every endpoint of the board, in one place. Each has its entry in the OpenAPI document (lib/openapi/). */
 export const routes: Route[] = [
@@ -144,6 +145,10 @@ export const routes: Route[] = [
   { method: 'GET', path: '/e/:pid/feed.atom', handler: atom.threadAtom },
   { method: 'GET', path: '/u/:username/feed.atom', handler: atom.userAtom },
   { method: 'GET', path: '/n/:token', handler: atom.privateAtom },
+  // docs/API.md "Robots and sitemap"
+  { method: 'GET', path: '/robots.txt', handler: sitemap.robots },
+  { method: 'GET', path: '/sitemap.xml', handler: sitemap.sitemap },
+  { method: 'GET', path: '/sitemap/:file', handler: sitemap.sitemapPart },
   { method: 'GET', path: '/static/media/*', handler: files.media },
   { method: 'GET', path: '/static/*', handler: files.staticFile },
 ];

@@ -46,6 +46,10 @@ export const pathParameters: Record<string, { description: string; schema: JsonS
       "the private feed's secret token followed by .atom (POST /api/user/feed-token gives the whole address)",
     schema: string(undefined, { pattern: '^[A-Za-z0-9_-]+\\.atom$' }),
   },
+  file: {
+    description: 'a file of the sitemap index: {n}.xml, n from 1',
+    schema: string(undefined, { pattern: '^[1-9][0-9]{0,5}\\.xml$' }),
+  },
 };
 
 const { version } = createRequire(import.meta.url)('../../package.json') as { version: string };

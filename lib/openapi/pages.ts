@@ -93,6 +93,26 @@ export const pages: Area = {
       ],
     },
     'GET /benachrichtigungen': view('notificationsPage', 'the own notifications'),
+    'GET /robots.txt': {
+      id: 'robots',
+      summary: 'What crawlers may read, and where the sitemap is',
+      ok: { status: 200, description: 'the rules', mediaType: 'text/plain' },
+    },
+    'GET /sitemap.xml': {
+      id: 'sitemap',
+      summary: 'The live threads by last activity; an index of /sitemap/{n}.xml past 50,000',
+      ok: { status: 200, description: 'a urlset or a sitemapindex', mediaType: 'application/xml' },
+      more: [{ status: 304, description: 'unchanged since If-None-Match', empty: true }],
+    },
+    'GET /sitemap/:file': {
+      id: 'sitemapFile',
+      summary: 'The n-th file of the sitemap index ({n}.xml)',
+      ok: { status: 200, description: 'a urlset', mediaType: 'application/xml' },
+      more: [
+        html(404, 'no such file (or one file holds every thread)'),
+        { status: 304, description: 'unchanged', empty: true },
+      ],
+    },
     'GET /static/media/*': {
       id: 'media',
       summary: 'An uploaded image, avatar or preview thumbnail (the path may hold slashes)',

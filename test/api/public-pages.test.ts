@@ -242,3 +242,67 @@ describe('public pages without JavaScript', () => {
     assert.equal(impressionsSoFar(t.board), before);
   });
 });
+
+describe('robots.txt and the sitemap', () => {
+  const t = useBoard({ env: limitsOff, members: ['Anna'], moderators: ['Mod'] });
+
+  const locs = (xml: string, tag: string) =>
+    [...xml.matchAll(new RegExp(`<${tag}>\\s*<loc>([^<]+)</loc>`, 'g'))].map((m) => m[1]);
+
+  test('robots.txt names the sitemap and keeps crawlers off the API and the search', async () => {
+    const robots = await visitor(t.board).get('/robots.txt');
+    assert.equal(robots.status, 200);
+    assertDocumented(robots);
+    assert.match(robots.headers.get('content-type')!, /^text\/plain/);
+    const lines = robots.text.split('\n');
+    for (const line of ['User-agent: *', 'Disallow: /api/', 'Disallow: /suche', 'Disallow: /n/'])
+      assert.ok(lines.includes(line), line);
+    assert.ok(lines.includes(`Sitemap: ${t.board.config.origin}/sitemap.xml`));
+  });
+
+  test('/sitemap.xml: live threads by last activity; removed and deleted ones leave it', async () => {
+    const { Anna, Mod } = t.members;
+    const origin = t.board.config.origin;
+    const first = await post(Anna, 'Erstes Thema.');
+    t.board.clock.advance(10);
+    const second = await post(Anna, 'Zweites Thema.');
+    const removed = await post(Anna, 'Wird entfernt.');
+    const deleted = await post(Anna, 'Wird gelöscht.');
+    t.board.clock.advance(10);
+    await post(Anna, 'Eine Antwort holt das erste Thema nach oben.', first);
+    assert.equal((await Mod.post(`/api/mod/entry/${removed}/remove`, { reason: 'Spam' })).status, 200);
+    assert.equal((await Anna.post(`/api/entry/${deleted}/delete`)).status, 200);
+    const answer = await visitor(t.board).get('/sitemap.xml');
+    assert.equal(answer.status, 200);
+    assertDocumented(answer);
+    assert.match(answer.headers.get('content-type')!, /^application\/xml/);
+    assert.match(answer.text, /<urlset xmlns="http:\/\/www\.sitemaps\.org\/schemas\/sitemap\/0\.9">/);
+    assert.deepEqual(locs(answer.text, 'url'), [`${origin}/e/${first}`, `${origin}/e/${second}`]);
+    assert.match(answer.text, /<lastmod>\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ<\/lastmod>/);
+    const again = await visitor(t.board).get('/sitemap.xml', { 'If-None-Match': answer.headers.get('etag')! });
+    assert.equal(again.status, 304);
+    await page(t.board, '/sitemap/1.xml', 404);
+  });
+
+  test('past the per-file limit the sitemap is an index of files that hold every thread once', async () => {
+    const { sitemapDocument, sitemapFile } = await import('../../lib/pages/sitemap.ts');
+    const db = t.board.app.services.db;
+    const origin = t.board.config.origin;
+    for (let i = 0; i < 3; i++) await post(t.members.Anna, `Füllthema ${i}.`);
+    const all = locs(sitemapDocument(db, origin).body.toString(), 'url');
+    assert.equal(all.length, 5);
+    const index = sitemapDocument(db, origin, 2).body.toString();
+    assert.match(index, /<sitemapindex /);
+    assert.deepEqual(
+      locs(index, 'sitemap'),
+      [1, 2, 3].map((n) => `${origin}/sitemap/${n}.xml`),
+    );
+    const files = [1, 2, 3].map((n) => locs(sitemapFile(db, origin, n, 2)!.body.toString(), 'url'));
+    assert.deepEqual(
+      files.map((f) => f.length),
+      [2, 2, 1],
+    );
+    assert.deepEqual(files.flat(), all, 'the files together, in the same order');
+    assert.equal(sitemapFile(db, origin, 4, 2), undefined);
+  });
+});
