@@ -6,6 +6,7 @@ import { etagOf } from '../http/conditional.ts';
 import type { CachedDocument } from '../http/response-cache.ts';
 import { fill, html, toText, trustedFile, type Html } from './html.ts';
 import { layout, needsScript, type PageView } from './layout.ts';
+import { moduleGraph, preloadTags } from './module-graph.ts';
 
 /** Pages may load only from the board itself: no CDN, no hotlinked image, no framing. */
 const pageCsp = [
@@ -20,12 +21,21 @@ const pageCsp = [
 /** The one page shell, read once per process: it changes only with a deploy, which restarts the server. */
 const shells = new Map<string, Promise<Html>>();
 
-/** web/index.html with the operator's contact, the markup every page is drawn into (lib/pages/layout.ts). */
+/**
+ * web/index.html with the preload tags of the front end's modules (lib/pages/module-graph.ts) and
+ * the operator's contact: the markup every page is drawn into (lib/pages/layout.ts).
+ */
 export function shellOf(webDir: string, contact: string): Promise<Html> {
   const key = `${webDir}\u0000${contact}`;
   let shell = shells.get(key);
   if (!shell) {
-    shell = readFile(join(webDir, 'index.html'), 'utf8').then((file) => withContact(trustedFile(file), contact));
+    shell = readFile(join(webDir, 'index.html'), 'utf8').then(async (file) => {
+      // The graph starts at the page's one module script (web/index.html names it once).
+      const entry = /<script type="module" src="\/static\/([^"]+)"><\/script>/.exec(file)?.[1];
+      if (!entry) throw new Error('web/index.html has no module script under /static/');
+      const modules = await moduleGraph(join(webDir, 'static'), entry);
+      return withContact(fill(trustedFile(file), { '<!-- preload -->': preloadTags(modules) }), contact);
+    });
     shell.catch(() => shells.delete(key)); // a failed read is retried by the next request
     shells.set(key, shell);
   }

@@ -306,3 +306,37 @@ describe('robots.txt and the sitemap', () => {
     assert.equal(sitemapFile(db, origin, 4, 2), undefined);
   });
 });
+
+describe('first load', () => {
+  const t = useBoard({ env: limitsOff });
+
+  test('every page preloads the whole module graph of web/static, each module once', async () => {
+    const { readFileSync } = await import('node:fs');
+    const staticDir = new URL('../../web/static/', import.meta.url);
+    for (const path of ['/', '/login', '/nirgends']) {
+      const answer = await visitor(t.board).get(path);
+      const preloaded = [...answer.text.matchAll(/<link rel="modulepreload" href="\/static\/([^"]+)">/g)].map(
+        (m) => m[1]!,
+      );
+      assert.equal(new Set(preloaded).size, preloaded.length, 'each once');
+      assert.ok(!preloaded.includes('main.js'), 'the entry has its <script>');
+      // The closure, found here on its own: every relative import of main.js and of what it imports.
+      const wanted = new Set<string>();
+      const walk = (file: string) => {
+        const source = readFileSync(new URL(file, staticDir), 'utf8');
+        for (const [, spec] of source.matchAll(/^(?:import|export)[^'"]*?from '(\.{1,2}\/[^']+)'/gm)) {
+          const target = new URL(spec!, new URL(file, staticDir)).pathname.slice(staticDir.pathname.length);
+          if (!wanted.has(target)) {
+            wanted.add(target);
+            walk(target);
+          }
+        }
+      };
+      walk('main.js');
+      assert.deepEqual(new Set(preloaded), wanted, path);
+      assert.ok(preloaded.length > 30);
+    }
+    const one = await visitor(t.board).get('/static/app.js');
+    assert.equal(one.status, 200);
+  });
+});
