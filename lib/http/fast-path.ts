@@ -6,7 +6,7 @@ import type { Route } from './route.ts';
 import type { Services } from '../services.ts';
 
 /**
- * The cached pages' short way out (README "Performance"): a GET of a feed page or a thread that
+ * The cached pages' short way out (docs/SCALING.md "Reads and writes per core"): a GET of a feed page or a thread that
  * the response cache holds, current, is answered here before the pipeline, as close to writing a
  * Buffer as node:http allows: one regular expression on the request target, the cache's check
  * for other processes' commits, headers made once per cached body. Everything the pipeline would

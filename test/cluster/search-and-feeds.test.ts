@@ -140,6 +140,12 @@ describe('two workers, one database: the search backfill, held media, search pag
   });
 
   test('a deletion acknowledged by worker 2 moves the Atom feeds of worker 1 forward: If-Modified-Since gets 200 without the entry', async () => {
+    // The searches above may leave both connections idle past the server's 5 s keep-alive on a busy
+    // machine, and a new connection lands on either worker: pin them again.
+    const { cookie } = writer;
+    writer = await board.clientOn('2', '192.0.2.50');
+    writer.cookie = cookie;
+    reader = await board.clientOn('1', '192.0.2.51');
     const newest = (await writer.post('/api/entry/create', { content: 'Quittenbrot, gleich wieder weg' })).body
       .pid as number;
     const paths = ['/feed.atom', '/u/Quitte/feed.atom'];
