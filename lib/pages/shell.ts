@@ -68,9 +68,25 @@ const notFoundView: Omit<PageView, 'status'> = {
   main: html`<div class="view"><h1>Nicht gefunden</h1><p>Diese Seite gibt es nicht.</p><p><a href="/">Zu den neuesten Themen</a></p></div>`,
 };
 
-/** A drawn page (or the shell of a view that needs scripts), with the page headers (CSP, no framing). */
+/** The two fixed pages (404, and the shell of a view that needs scripts) per shell: made once, sent as they are. */
+const fixedPages = new WeakMap<Html, { notFound: Buffer; script: Buffer }>();
+
+async function fixedPage(ctx: Ctx, status: number): Promise<Buffer> {
+  const shell = await shellOf(ctx.app.config.webDir, ctx.app.config.contact);
+  let pages = fixedPages.get(shell);
+  if (!pages) {
+    pages = {
+      notFound: pageDocument(layout(shell, { ...notFoundView, status: 404 })).body,
+      script: pageDocument(layout(shell, { ...scriptPage, status: 200 })).body,
+    };
+    fixedPages.set(shell, pages);
+  }
+  return status === 404 ? pages.notFound : pages.script;
+}
+
+/** A drawn page (or one of the fixed pages), with the page headers (CSP, no framing). */
 export async function sendShell(ctx: Ctx, status: number, page?: Buffer): Promise<void> {
-  const html = page ?? (await pageOf(ctx, { ...(status === 404 ? notFoundView : scriptPage), status }));
+  const html = page ?? (await fixedPage(ctx, status));
   ctx.res.writeHead(status, {
     'Content-Type': 'text/html; charset=utf-8',
     'Content-Length': html.length,
