@@ -137,6 +137,16 @@ export function shownPids(entries: readonly EntryJson[]): number[] {
   return entries.flatMap((entry) => (entry.latest ? [entry.pid, entry.latest.entry.pid] : [entry.pid]));
 }
 
+/**
+ * The way to log in for an action, and back here afterwards (as loginOffer in
+ * web/static/components/login-offer.js): the drawn page is the same for everyone, and the front
+ * end puts the writing form in its place for a reader who is logged in.
+ */
+export function loginOffer(what: string, back: string): Html {
+  const weiter = encodeURIComponent(back);
+  return html`<p class="note login-offer">Zum ${what} bitte <a href="/login?weiter=${weiter}">anmelden</a> oder <a href="/register?weiter=${weiter}">ein Konto anlegen</a>. Danach geht es genau hier weiter.</p>`;
+}
+
 /** "Neuere" / "Ältere" as links with rel prev/next; pages are ?seite=1… (API page + 1), as web/static/components/pager.js. */
 export function pageHref(basePath: string, page: number): string {
   return page === 0 ? basePath : `${basePath}${basePath.includes('?') ? '&' : '?'}seite=${page + 1}`;

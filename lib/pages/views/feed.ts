@@ -2,7 +2,7 @@ import type { Db } from '../../db/db.ts';
 import { feedPageSize, maxFeedPage, readFeedPage } from '../../entries/reads.ts';
 import { html } from '../html.ts';
 import type { PageView } from '../layout.ts';
-import { entryWithLatest, pager } from './entry.ts';
+import { entryWithLatest, loginOffer, pager } from './entry.ts';
 import { emptyList, pagedLinks, talliesOf, view } from './lists.ts';
 
 /** "/" and "/?seite=N": the newest threads with their latest replies (web/static/views/feed.js). */
@@ -17,6 +17,7 @@ export function feedPage(db: Db, origin: string, page: number): PageView {
     ...pagedLinks(origin, '/', page, hasNext),
     main: view(
       html`<h1>${title}</h1>`,
+      page === 0 ? loginOffer('Schreiben', '/') : html``,
       entries.length
         ? html`<ul class="entry-list" aria-label="Themen">${entries.map((entry) => html`<li>${entryWithLatest(entry, tallies)}</li>`)}</ul>`
         : emptyList(page, 'Noch keine Beiträge.'),

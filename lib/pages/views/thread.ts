@@ -3,7 +3,7 @@ import { readThread, type EntryJson } from '../../entries/reads.ts';
 import { html, type Html } from '../html.ts';
 import type { PageView } from '../layout.ts';
 import { entryShareHead, entryTitle } from '../share.ts';
-import { entryCard, entryWithLatest } from './entry.ts';
+import { entryCard, entryWithLatest, loginOffer } from './entry.ts';
 import { talliesOf, view } from './lists.ts';
 
 /** "Anna: Hallo Welt …" for the breadcrumb (as excerpt in web/static/format.js). */
@@ -75,6 +75,9 @@ export function threadPage(db: Db, origin: string, pid: number): PageView | unde
           ? html`<p class="note">Gezeigt werden die ${replies.length} zuletzt aktiven Antworten.</p>`
           : null
       }</section>`,
+      gone
+        ? html`<p class="note">Auf einen ${entry.removed ? 'entfernten' : 'gelöschten'} Beitrag kann man nicht antworten.</p>`
+        : loginOffer('Antworten', `/e/${pid}#e${pid}`),
     ),
   };
 }
