@@ -8,7 +8,8 @@ import { checkLoginAllowed, recordFailedLogin } from '../limits/login-limits.ts'
 import { hashQueueBound } from '../accounts/passwords.ts';
 import { deleteOtherSessions, deleteSessionById, listSessionsOfUser, type Session } from '../accounts/sessions.ts';
 import { findUserById, setPasswordHash, type UserWithHash } from '../accounts/users.ts';
-import { isSecure, loginAttempt, newPassword } from './auth.ts';
+import { isSecure, loginAttempt, newPassword, newPasswordFields } from './auth.ts';
+import { arrayOf, integer, json, object, ref, requiredField, status, type Operation } from '../openapi/kit.ts';
 
 /** POST /api/user/password: the current password first, then the new ones; every other session and reset link ends. */
 export async function changePassword(ctx: Ctx) {
@@ -34,6 +35,13 @@ export async function changePassword(ctx: Ctx) {
   });
   return { status: 'ok' };
 }
+changePassword.doc = {
+  id: 'changePassword',
+  summary: 'Change the own password (ends every other session and reset link)',
+  fields: { pass: requiredField('the current password'), ...newPasswordFields },
+  ok: json('changed', status('ok')),
+  errors: { 400: ['auth.invalid'], 403: ['auth.bad_password'], 503: ['auth.busy'] },
+} satisfies Operation;
 
 /**
  * The account's current password, asked before a password change or an account deletion: held
@@ -79,12 +87,17 @@ export function sessions(ctx: Ctx) {
   const me = requireUser(ctx);
   return listSessionsOfUser(ctx.app.db, me.uid, ctx.app.clock.now()).map((session) => sessionJson(session, me.id));
 }
+sessions.doc = {
+  id: 'sessions',
+  summary: 'The own live sessions, newest first (at most 100)',
+  ok: json('the sessions', arrayOf(ref('SessionListItem'), 100)),
+} satisfies Operation;
 
 /** POST /api/user/sessions/{id}/revoke: ends one; ending the current one logs out here too. */
-export async function revokeSession(ctx: Ctx) {
+export async function revokeSession(ctx: Ctx<'id'>) {
   const me = requireUser(ctx);
   await ctx.form(); // no fields, but a malformed or oversized body still answers 413/415
-  const id = ctx.params.id!;
+  const id = ctx.params.id;
   const { db, clock } = ctx.app;
   // The write checks the session again (ctx.app.db): an ended session ends no other, however slowly its body came.
   // Another account's id answers like an unknown one: ids are not to be probed.
@@ -92,6 +105,12 @@ export async function revokeSession(ctx: Ctx) {
   if (id === me.id) ctx.setCookie(clearedSessionCookie(isSecure(ctx)));
   return { status: 'ok' };
 }
+revokeSession.doc = {
+  id: 'revokeSession',
+  summary: 'End one session (the calling one: a logout)',
+  ok: json('ended', status('ok')),
+  errors: { 404: ['session.not_found'] },
+} satisfies Operation;
 
 /** POST /api/user/sessions/revoke-others: ends every session but the calling one. */
 export async function revokeOtherSessions(ctx: Ctx) {
@@ -101,3 +120,8 @@ export async function revokeOtherSessions(ctx: Ctx) {
   // The write checks the session again (ctx.app.db): an ended session ends no other, however slowly its body came.
   return { count: deleteOtherSessions(db, me.uid, me.id, clock.now()) };
 }
+revokeOtherSessions.doc = {
+  id: 'revokeOtherSessions',
+  summary: 'End every session but the calling one',
+  ok: json('how many ended', object({ count: integer() })),
+} satisfies Operation;

@@ -21,6 +21,7 @@ import {
   setPasswordHash,
   type User,
 } from '../accounts/users.ts';
+import { field, integer, json, object, ref, requiredField, status, string, type Operation } from '../openapi/kit.ts';
 
 const day = 86_400;
 const year = 365 * day;
@@ -28,6 +29,14 @@ const minTimeout = 60; // the form offers 1 hour and up; below a minute a sessio
 /** Passwords have at least 10 characters (code points): docs/API.md "POST /api/auth/newuser". */
 export const minPasswordLength = 10;
 const maxPassword = 1024; // bounds the work one request can ask of the hasher
+
+/** The answers that name the account, as the OpenAPI document shows them. */
+const usernameAnswer = object({ username: string('the name as stored, after normalising') });
+/** A new password, as registration, reset and password change take it (the OpenAPI document's fields). */
+export const newPasswordFields = {
+  pass1: requiredField('the new password, 10–1024 characters', { type: 'string', minLength: 10, maxLength: 1024 }),
+  pass2: requiredField('equal to pass1'),
+};
 
 /** POST /api/auth/login */
 export async function login(ctx: Ctx) {
@@ -55,6 +64,27 @@ export async function login(ctx: Ctx) {
   setSessionCookie(ctx, startSession(ctx, user.uid, user.pass_hash, timeout), timeout);
   return { status: 'ok' };
 }
+login.doc = {
+  id: 'login',
+  summary: 'Log in (sets the session cookie)',
+  description: 'With a valid session already: 200 `already_logged_in`, no new session, the body is not read.',
+  fields: {
+    user: requiredField('the username, any letter case'),
+    pass: requiredField('the password'),
+    timeout: field(
+      'session lifetime in whole seconds, 60–31536000; default 86400',
+      integer(undefined, { minimum: 60, maximum: 31_536_000 }),
+    ),
+  },
+  ok: json('logged in, or already logged in', status('ok', 'already_logged_in')),
+  errors: {
+    400: ['input.invalid'],
+    401: ['auth.bad_credentials'],
+    403: ['auth.banned'],
+    429: ['rate.limited'],
+    503: ['auth.busy'],
+  },
+} satisfies Operation;
 
 /** POST /api/auth/newuser: answers 201 and does not log in. */
 export async function register(ctx: Ctx) {
@@ -80,6 +110,20 @@ export async function register(ctx: Ctx) {
   if (uid === undefined) throw new ApiError(409, 'user.name_taken', { field: 'user' });
   return created({ username });
 }
+register.doc = {
+  id: 'register',
+  summary: 'Register (does not log in)',
+  fields: {
+    user: requiredField('3–32 letters, digits, `.`, `_`, space and `-`, normalised', {
+      type: 'string',
+      minLength: 3,
+      maxLength: 32,
+    }),
+    ...newPasswordFields,
+  },
+  ok: json('the account exists', usernameAnswer, 201),
+  errors: { 400: ['auth.invalid'], 409: ['user.name_taken'], 429: ['rate.limited'], 503: ['auth.busy'] },
+} satisfies Operation;
 
 /** POST /api/auth/logout: always succeeds for the caller; a database failure is a 500. */
 export async function logout(ctx: Ctx) {
@@ -89,12 +133,22 @@ export async function logout(ctx: Ctx) {
   ctx.setCookie(clearedSessionCookie(isSecure(ctx)));
   return { status: 'ok' };
 }
+logout.doc = {
+  id: 'logout',
+  summary: 'Log out (clears the cookie, also without a session)',
+  ok: json('logged out', status('ok')),
+} satisfies Operation;
 
 /** GET /api/auth/sessioninfo */
 export function sessionInfo(ctx: Ctx) {
   const { uid, created_at, expires, description } = requireUser(ctx);
   return { uid, created_at, expires, description };
 }
+sessionInfo.doc = {
+  id: 'sessionInfo',
+  summary: 'The calling session',
+  ok: json('the session', ref('Session')),
+} satisfies Operation;
 
 /** POST /api/auth/reset/check */
 export async function checkReset(ctx: Ctx) {
@@ -105,6 +159,13 @@ export async function checkReset(ctx: Ctx) {
   refuseBanned(ctx, user); // the reset page can say so before anyone types a password
   return { username: user.username };
 }
+checkReset.doc = {
+  id: 'checkReset',
+  summary: 'Check a reset token (the link stays valid)',
+  fields: { token: requiredField('the part after # in the reset link') },
+  ok: json('the token is valid for this user', usernameAnswer),
+  errors: { 403: ['auth.banned'], 404: ['reset.invalid'], 429: ['rate.limited'] },
+} satisfies Operation;
 
 /** POST /api/auth/reset: sets the password, uses up the link, ends every old session, logs in. */
 export async function reset(ctx: Ctx) {
@@ -136,6 +197,19 @@ export async function reset(ctx: Ctx) {
   setSessionCookie(ctx, session, day);
   return { username: user.username };
 }
+reset.doc = {
+  id: 'reset',
+  summary: 'Set a new password with a reset token (logs in, ends every other session)',
+  fields: { token: requiredField('the part after # in the reset link'), ...newPasswordFields },
+  ok: json('the password is set and a session cookie is set', usernameAnswer),
+  errors: {
+    400: ['auth.invalid'],
+    403: ['auth.banned'],
+    404: ['reset.invalid'],
+    429: ['rate.limited'],
+    503: ['auth.busy'],
+  },
+} satisfies Operation;
 
 /** A password check of `username` from this client, for the login brakes (lib/limits/login-limits.ts). */
 export function loginAttempt(ctx: Ctx, username: string): LoginAttempt {

@@ -4,13 +4,11 @@ import {
   bumpEntry,
   createEntry,
   editEntry,
-  findEntry,
   findLiveEntry,
   isRecentDuplicate,
   maxReplyDepth,
   softDeleteEntry,
 } from '../entries/entries.ts';
-import { maxFeedPage, readFeedPage, readThread, readUserFeedPage } from '../entries/reads.ts';
 import type { Form } from '../http/body.ts';
 import { created, requireUser, type Ctx } from '../http/context.ts';
 import { ApiError, invalidField } from '../http/errors.ts';
@@ -19,8 +17,8 @@ import { removeMedia, saveMedia } from '../media/files.ts';
 import { fieldMessages } from '../messages.ts';
 import { entryLink } from '../preview/links.ts';
 import { requestPreview } from '../preview/queue.ts';
-import { findUserByName } from '../accounts/users.ts';
 import { checkNewAccountBrake } from '../limits/write-limits.ts';
+import { field, imageFile, integer, json, object, status, string, time, type Operation } from '../openapi/kit.ts';
 
 /** Entry text is at most 1000 characters (code points): docs/API.md "POST /api/entry/create". */
 const maxContentLength = 1000;
@@ -51,6 +49,20 @@ function altField(form: Form): string | undefined {
   if (codePoints(alt) > maxAltLength) throw invalidField('alt', fieldMessages.altLong);
   return alt;
 }
+
+/** The text field of create and edit, as the OpenAPI document shows it. */
+const contentDoc = (required: boolean) =>
+  field('text, cleaned and trimmed, at most 1000 characters', { type: 'string', maxLength: 1000 }, required);
+/** The image description of create and edit (docs/API.md "POST /api/entry/create"), and how answers show it. */
+const altSchema = string("the author's description of the image, at most 300 characters; only when one is stored", {
+  minLength: 1,
+  maxLength: 300,
+});
+const altDoc = (when: string) =>
+  field(
+    `optional description of the image, at most 300 characters after cleaning (else 400 input.invalid field alt); ${when}`,
+    { type: 'string' },
+  );
 
 /** `reply_to` absent, empty or 0 means a top-level entry. */
 function parseReplyTo(raw: string | undefined): number {
@@ -110,6 +122,41 @@ export async function create(ctx: Ctx) {
   requestPreview(ctx.app, link); // fetched in the background, never on the request path
   return created({ pid, content, filepath, reply_to: replyTo, ...(alt ? { alt } : {}) });
 }
+create.doc = {
+  id: 'createEntry',
+  summary: 'Write an entry or a reply',
+  description: 'Content or file is required. The first link is queued for a preview.',
+  fields: {
+    content: contentDoc(false),
+    file: imageFile('an image: JPEG, GIF, PNG or WebP (multipart only)'),
+    alt: altDoc('ignored without a file'),
+    reply_to: field('the parent pid; absent, empty or 0: a top-level entry', {
+      type: 'string',
+      pattern: '^\\s*\\d*\\s*$',
+    }),
+  },
+  ok: json(
+    'the stored entry',
+    object(
+      {
+        pid: integer(undefined, { minimum: 1 }),
+        content: string(undefined, { maxLength: 1000 }),
+        filepath: string(undefined, { pattern: '^(e/[^/]+)?$' }),
+        reply_to: integer(),
+      },
+      { alt: altSchema },
+    ),
+    201,
+  ),
+  errors: {
+    400: ['input.invalid', 'entry.too_deep', 'entry.empty', 'entry.too_long', 'upload.bad_type'],
+    403: ['tor.blocked'],
+    404: ['entry.not_found'],
+    409: ['entry.duplicate'],
+    413: ['upload.too_large'],
+    429: ['rate.new_account'],
+  },
+} satisfies Operation;
 
 /** Loads a live entry the caller wrote: 404 when gone, 403 entry.not_author when someone else's. */
 function ownLiveEntry(ctx: Ctx, uid: number, pid: number) {
@@ -120,7 +167,7 @@ function ownLiveEntry(ctx: Ctx, uid: number, pid: number) {
 }
 
 /** POST /api/entry/{pid}/edit */
-export async function edit(ctx: Ctx) {
+export async function edit(ctx: Ctx<'pid'>) {
   const me = requireUser(ctx);
   const pid = integerParam(ctx.params.pid, 'pid');
   refuseTor(ctx); // an edit could turn a harmless entry into spam just as well
@@ -140,9 +187,27 @@ export async function edit(ctx: Ctx) {
   requestPreview(ctx.app, link); // an edit re-triggers the preview fetch (docs/API.md "Link previews")
   return { pid, content, ...(alt ? { alt } : {}) };
 }
+edit.doc = {
+  id: 'editEntry',
+  summary: 'Change the text (and the image description) of an own entry',
+  fields: {
+    content: contentDoc(true),
+    alt: altDoc('absent: the description stays; empty: removed; an entry without an image keeps none'),
+  },
+  ok: json(
+    'the new text',
+    object({ pid: integer(), content: string(undefined, { maxLength: 1000 }) }, { alt: altSchema }),
+  ),
+  errors: {
+    400: ['input.invalid', 'entry.empty', 'entry.too_long'],
+    403: ['tor.blocked', 'entry.not_author'],
+    404: ['entry.not_found'],
+    429: ['rate.new_account'],
+  },
+} satisfies Operation;
 
 /** POST /api/entry/{pid}/delete: soft delete; the thread keeps its shape. */
-export async function remove(ctx: Ctx) {
+export async function remove(ctx: Ctx<'pid'>) {
   const me = requireUser(ctx);
   const pid = integerParam(ctx.params.pid, 'pid');
   await ctx.form(); // no fields, but a malformed or oversized body still answers 413/415
@@ -151,9 +216,15 @@ export async function remove(ctx: Ctx) {
   await removeMedia(ctx.app.config, [filepath]);
   return { status: 'deleted' };
 }
+remove.doc = {
+  id: 'deleteEntry',
+  summary: 'Delete an own entry (soft: it keeps its place in the thread)',
+  ok: json('deleted', status('deleted')),
+  errors: { 403: ['entry.not_author'], 404: ['entry.not_found'] },
+} satisfies Operation;
 
 /** POST /api/entry/{pid}/bump */
-export async function bump(ctx: Ctx) {
+export async function bump(ctx: Ctx<'pid'>) {
   requireUser(ctx); // anyone logged in may bump, the author too (docs/API.md "POST /api/entry/{pid}/bump")
   const pid = integerParam(ctx.params.pid, 'pid');
   await ctx.form(); // no fields, but a malformed or oversized body still answers 413/415
@@ -177,32 +248,18 @@ export async function bump(ctx: Ctx) {
     retry_after: bumpCooldownUntil(bumped) - now,
   };
 }
-
-/** GET /api/entry/feed/{page}: served from the response cache (lib/http/response-cache.ts). */
-export function feed(ctx: Ctx) {
-  const page = integerParam(ctx.params.page, 'page', 0, maxFeedPage);
-  const { db } = ctx.app;
-  return db.responses.feed(page, () => readFeedPage(db, page));
-}
-
-/** GET /api/entry/{pid}/thread: also for a deleted entry (it keeps its place in the tree). */
-export function thread(ctx: Ctx) {
-  const pid = integerParam(ctx.params.pid, 'pid');
-  const { db } = ctx.app;
-  const page = db.responses.thread(
-    pid,
-    () => findEntry(db, pid)?.root,
-    () => readThread(db, pid),
-  );
-  if (!page) throw new ApiError(404, 'entry.not_found');
-  return page;
-}
-
-/** GET /api/u/{username}/feed/{page}: served from the response cache (lib/http/response-cache.ts). */
-export function userFeed(ctx: Ctx) {
-  const page = integerParam(ctx.params.page, 'page', 0, maxFeedPage);
-  const { db } = ctx.app;
-  const user = findUserByName(db, ctx.params.username!);
-  if (!user) throw new ApiError(404, 'user.not_found');
-  return db.responses.userFeed(user.uid, page, () => readUserFeedPage(db, user.uid, page));
-}
+bump.doc = {
+  id: 'bump',
+  summary: 'Bump an entry to the top; the cooldown grows by a day with each bump',
+  ok: json(
+    'bumped',
+    object({
+      pid: integer(),
+      bump_count: integer(undefined, { minimum: 1 }),
+      last_bump: time(),
+      last_activity: time(),
+      retry_after: integer('seconds until the next bump is allowed'),
+    }),
+  ),
+  errors: { 404: ['entry.not_found'], 429: ['entry.bump_cooldown'] },
+} satisfies Operation;

@@ -6,6 +6,7 @@ import { listSessionsOfUser } from '../accounts/sessions.ts';
 import { findUserById } from '../accounts/users.ts';
 import { sessionJson } from './account.ts';
 import { ownProfile } from './users.ts';
+import type { Operation } from '../openapi/kit.ts';
 
 /**
  * GET /api/user/export: the account's data as one zip, streamed (lib/accounts/export.ts). Its
@@ -44,6 +45,11 @@ export async function exportAccount(ctx: Ctx) {
     throw signal.aborted ? new ClientGone('client went away') : err;
   }
 }
+exportAccount.doc = {
+  id: 'exportAccount',
+  summary: 'Download the own data as a zip (account.json and media), 3 an hour',
+  ok: { status: 200, description: 'the archive, streamed', mediaType: 'application/zip' },
+} satisfies Operation;
 
 /** Content-Disposition with an ASCII fallback name and the exact name in UTF-8 (RFC 6266). */
 function attachment(name: string): string {

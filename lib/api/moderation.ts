@@ -12,12 +12,28 @@ import { moderationReason } from '../moderation/reasons.ts';
 import { maxModlogPage, readPublicModlog } from '../moderation/modlog.ts';
 import { countEntriesWithOpenReports, countOpenReports, maxQueuePage, readReportQueue } from '../moderation/reports.ts';
 import { findUserByName, moderatorRole } from '../accounts/users.ts';
+import { arrayOf, constant, field, integer, json, object, ref, string, type Operation } from '../openapi/kit.ts';
 
 /**
  * The moderators' endpoints (docs/API.md "Moderation"). The pipeline has already answered 401
  * and 403 mod.required; each handler still starts with requireModerator to learn who acts.
  * Then: path 400 → body → 404 → 403 → fields 400 → state 409 → write → answer.
  */
+
+/** The `reason` field as the OpenAPI document shows it. */
+const reasonDoc = (required: boolean) =>
+  field(
+    `${required ? '1' : '0'}–500 characters after cleaning; public (on the entry and in the log)`,
+    { type: 'string', maxLength: 500 },
+    required,
+  );
+/** The answer of an action on an entry. */
+const entryAction = (done: string) => object({ pid: integer(undefined, { minimum: 1 }), status: constant(done) });
+/** The answer of a ban and an unban. */
+const banAnswer = object({
+  username: string(),
+  banned_until: integer('-1 permanent, else when it ends; 0 after an unban', { minimum: -1 }),
+});
 
 /** The `reason` field: 1–500 characters, or 0–500 where it is optional (dismiss). */
 function reasonField(form: Form, required: boolean): string {
@@ -43,14 +59,14 @@ function purgeFlag(form: Form): boolean {
   return raw === '1';
 }
 
-function targetUser(ctx: Ctx) {
-  const user = findUserByName(ctx.app.db, ctx.params.username!);
+function targetUser(ctx: Ctx<'username'>) {
+  const user = findUserByName(ctx.app.db, ctx.params.username);
   if (!user) throw new ApiError(404, 'user.not_found');
   return user;
 }
 
 /** POST /api/mod/entry/{pid}/remove */
-export async function remove(ctx: Ctx) {
+export async function remove(ctx: Ctx<'pid'>) {
   const mod = requireModerator(ctx);
   const pid = integerParam(ctx.params.pid, 'pid');
   const form = await ctx.form();
@@ -60,9 +76,16 @@ export async function remove(ctx: Ctx) {
   if (!removeEntry(db, pid, reason, mod.uid, clock.now())) throw new ApiError(404, 'entry.not_found');
   return { pid, status: 'removed' };
 }
+remove.doc = {
+  id: 'removeEntry',
+  summary: 'Remove an entry (can be undone; closes its open reports)',
+  fields: { reason: reasonDoc(true) },
+  ok: json('removed', entryAction('removed')),
+  errors: { 404: ['entry.not_found'] },
+} satisfies Operation;
 
 /** POST /api/mod/entry/{pid}/restore */
-export async function restore(ctx: Ctx) {
+export async function restore(ctx: Ctx<'pid'>) {
   const mod = requireModerator(ctx);
   const pid = integerParam(ctx.params.pid, 'pid');
   await ctx.form(); // no fields, but a malformed or oversized body still answers 413/415
@@ -71,9 +94,15 @@ export async function restore(ctx: Ctx) {
   if (outcome === 'not_removed') throw new ApiError(409, 'mod.not_removed');
   return { pid, status: 'restored' };
 }
+restore.doc = {
+  id: 'restoreEntry',
+  summary: 'Undo a removal',
+  ok: json('restored', entryAction('restored')),
+  errors: { 404: ['entry.not_found'], 409: ['mod.not_removed'] },
+} satisfies Operation;
 
 /** POST /api/mod/entry/{pid}/dismiss */
-export async function dismiss(ctx: Ctx) {
+export async function dismiss(ctx: Ctx<'pid'>) {
   const mod = requireModerator(ctx);
   const pid = integerParam(ctx.params.pid, 'pid');
   const form = await ctx.form();
@@ -84,9 +113,16 @@ export async function dismiss(ctx: Ctx) {
   if (!dismissReports(db, pid, reason, mod.uid, clock.now())) throw new ApiError(404, 'report.not_found');
   return { pid, status: 'dismissed' };
 }
+dismiss.doc = {
+  id: 'dismissReports',
+  summary: "Close an entry's open reports, leaving the entry as it is",
+  fields: { reason: reasonDoc(false) },
+  ok: json('dismissed', entryAction('dismissed')),
+  errors: { 404: ['entry.not_found', 'report.not_found'] },
+} satisfies Operation;
 
 /** POST /api/mod/user/{username}/ban */
-export async function ban(ctx: Ctx) {
+export async function ban(ctx: Ctx<'username'>) {
   const mod = requireModerator(ctx);
   const form = await ctx.form();
   const user = targetUser(ctx);
@@ -98,18 +134,35 @@ export async function ban(ctx: Ctx) {
   banUser(ctx.app.db, user.uid, { reason, until, purge: purgeFlag(form) }, mod.uid, now);
   return { username: user.username, banned_until: until };
 }
+ban.doc = {
+  id: 'ban',
+  summary: 'Ban an account for some days or for good (ends its sessions)',
+  fields: {
+    reason: reasonDoc(true),
+    days: field('1–3650; absent or empty: permanent', { type: 'string', pattern: '^\\s*\\d*\\s*$' }),
+    purge: field('1: also remove every live entry of the account', { enum: ['', '0', '1'] }),
+  },
+  ok: json('banned', banAnswer),
+  errors: { 400: ['input.invalid'], 403: ['mod.target_moderator'], 404: ['user.not_found'] },
+} satisfies Operation;
 
 /** POST /api/mod/user/{username}/unban */
-export async function unban(ctx: Ctx) {
+export async function unban(ctx: Ctx<'username'>) {
   const mod = requireModerator(ctx);
   await ctx.form(); // no fields, but a malformed or oversized body still answers 413/415
   const user = targetUser(ctx);
   if (!unbanUser(ctx.app.db, user.uid, mod.uid, ctx.app.clock.now())) throw new ApiError(409, 'mod.not_banned');
   return { username: user.username, banned_until: 0 };
 }
+unban.doc = {
+  id: 'unban',
+  summary: 'Lift a ban',
+  ok: json('lifted', banAnswer),
+  errors: { 404: ['user.not_found'], 409: ['mod.not_banned'] },
+} satisfies Operation;
 
 /** POST /api/mod/user/{username}/avatar/remove: the file goes after the commit, best-effort. */
-export async function removeAvatar(ctx: Ctx) {
+export async function removeAvatar(ctx: Ctx<'username'>) {
   const mod = requireModerator(ctx);
   const form = await ctx.form();
   const user = targetUser(ctx);
@@ -119,22 +172,44 @@ export async function removeAvatar(ctx: Ctx) {
   await removeMedia(ctx.app.config, [old]);
   return { username: user.username, avatar: '' };
 }
+removeAvatar.doc = {
+  id: 'removeAvatar',
+  summary: "Remove an account's avatar",
+  fields: { reason: reasonDoc(true) },
+  ok: json('removed', object({ username: string(), avatar: constant('') })),
+  errors: { 400: ['input.invalid'], 404: ['user.not_found'], 409: ['mod.no_avatar'] },
+} satisfies Operation;
 
 /** GET /api/mod/reports/{page}: the queue; reporters' names stay with the administrator. */
-export function reportQueue(ctx: Ctx) {
+export function reportQueue(ctx: Ctx<'page'>) {
   requireModerator(ctx);
   const page = integerParam(ctx.params.page, 'page', 0, maxQueuePage);
   return readReportQueue(ctx.app.db, page);
 }
+reportQueue.doc = {
+  id: 'reportQueue',
+  summary: 'The entries with open reports, most reports first, 20 a page',
+  ok: json('the page; [] past the end', arrayOf(ref('QueueItem'), 20)),
+} satisfies Operation;
 
 /** GET /api/mod/queue: how many entries wait in the queue (the header link's number). */
 export function queueSize(ctx: Ctx) {
   requireModerator(ctx);
   return { open_entries: countEntriesWithOpenReports(ctx.app.db) };
 }
+queueSize.doc = {
+  id: 'queueSize',
+  summary: 'How many entries have open reports',
+  ok: json('the count', object({ open_entries: integer() })),
+} satisfies Operation;
 
 /** GET /api/modlog/{page}: public, no session; names no moderator. */
-export function publicLog(ctx: Ctx) {
+export function publicLog(ctx: Ctx<'page'>) {
   const page = integerParam(ctx.params.page, 'page', 0, maxModlogPage);
   return readPublicModlog(ctx.app.db, page);
 }
+publicLog.doc = {
+  id: 'modlog',
+  summary: 'The public moderation log, newest first, 50 rows a page (names no moderator)',
+  ok: json('the page; [] past the end', arrayOf(ref('ModlogRow'), 50)),
+} satisfies Operation;

@@ -4,6 +4,10 @@ import { textField } from '../http/fields.ts';
 import { fieldMessages } from '../messages.ts';
 import { listMutes, muteAccount, unmuteAccount } from '../accounts/mutes.ts';
 import { findUserByName, type User } from '../accounts/users.ts';
+import { arrayOf, json, ref, requiredField, status, type Operation } from '../openapi/kit.ts';
+
+/** The account a mute or unmute names, as the OpenAPI document shows it. */
+const accountField = requiredField('the account, looked up like a login (any letter case)');
 
 /** POST /api/user/mute: 200 also when already muted; the muted account is never told. */
 export async function mute(ctx: Ctx) {
@@ -15,6 +19,13 @@ export async function mute(ctx: Ctx) {
     throw invalidField('user', fieldMessages.muteLimit);
   return { status: 'ok' };
 }
+mute.doc = {
+  id: 'mute',
+  summary: "Mute an account (hiding its entries is the front end's job)",
+  fields: { user: accountField },
+  ok: json('muted (also when it was already)', status('ok')),
+  errors: { 400: ['input.invalid'], 404: ['user.not_found'] },
+} satisfies Operation;
 
 /** POST /api/user/unmute: 200 also when not muted. */
 export async function unmute(ctx: Ctx) {
@@ -24,12 +35,24 @@ export async function unmute(ctx: Ctx) {
   unmuteAccount(ctx.app.db, me.uid, target.uid, ctx.app.clock.now());
   return { status: 'ok' };
 }
+unmute.doc = {
+  id: 'unmute',
+  summary: 'Unmute an account',
+  fields: { user: accountField },
+  ok: json('unmuted (also when it was not muted)', status('ok')),
+  errors: { 400: ['input.invalid'], 404: ['user.not_found'] },
+} satisfies Operation;
 
 /** GET /api/user/mutes: [{uid, username}], most recently muted first. */
 export function mutes(ctx: Ctx) {
   const me = requireUser(ctx);
   return listMutes(ctx.app.db, me.uid);
 }
+mutes.doc = {
+  id: 'mutes',
+  summary: 'The muted accounts, most recently muted first',
+  ok: json('the list', arrayOf(ref('MutedAccount'), 1000)),
+} satisfies Operation;
 
 /** The account named in `user` (looked up like a login), or 400 when missing, 404 when unknown. */
 async function targetAccount(ctx: Ctx): Promise<User> {

@@ -3,19 +3,33 @@ import { integerParam, textField } from '../http/fields.ts';
 import { createFeedToken, endFeedToken } from '../notifications/feed-tokens.ts';
 import { maxFeedPage } from '../entries/reads.ts';
 import { countUnread, markRead, readNotifications } from '../notifications/notifications.ts';
+import { arrayOf, field, integer, json, object, ref, status, string, type Operation } from '../openapi/kit.ts';
+
+/** The answers that count the unread notifications. */
+const unreadCount = object({ count: integer('unread notifications') });
 
 /** GET /api/user/notifications/{page}: 20 a page, newest first, each with its Entry. */
-export function notifications(ctx: Ctx) {
+export function notifications(ctx: Ctx<'page'>) {
   const me = requireUser(ctx);
   const page = integerParam(ctx.params.page, 'page', 0, maxFeedPage);
   return readNotifications(ctx.app.db, me.uid, page);
 }
+notifications.doc = {
+  id: 'notifications',
+  summary: 'The own notifications of replies and mentions, newest first, 20 a page',
+  ok: json('one page', arrayOf(ref('Notification'), 20)),
+} satisfies Operation;
 
 /** GET /api/user/notifications/unread: {count}, what the header's badge shows. */
 export function unread(ctx: Ctx) {
   const me = requireUser(ctx);
   return { count: countUnread(ctx.app.db, me.uid) };
 }
+unread.doc = {
+  id: 'unreadNotifications',
+  summary: "How many notifications are unread (the header's badge)",
+  ok: json('the count', unreadCount),
+} satisfies Operation;
 
 /** POST /api/user/notifications/read with optional up_to (an id; absent: all): {count} still unread. */
 export async function read(ctx: Ctx) {
@@ -24,6 +38,13 @@ export async function read(ctx: Ctx) {
   const upTo = form.fields.has('up_to') ? integerParam(textField(form, 'up_to'), 'up_to') : undefined;
   return { count: markRead(ctx.app.db, me.uid, upTo) };
 }
+read.doc = {
+  id: 'markNotificationsRead',
+  summary: 'Mark notifications read: up to an id, or all',
+  fields: { up_to: field('a notification id; absent: all', { type: 'string', pattern: '^\\d{1,15}$' }) },
+  ok: json('how many are still unread', unreadCount),
+  errors: { 400: ['input.invalid'] },
+} satisfies Operation;
 
 /** POST /api/user/feed-token: a new secret for the private Atom feed (the one before stops working): {url}. */
 export function newFeedToken(ctx: Ctx) {
@@ -31,6 +52,14 @@ export function newFeedToken(ctx: Ctx) {
   const token = createFeedToken(ctx.app.db, me.uid, ctx.app.clock.now());
   return { url: `${ctx.app.config.origin}/n/${token}.atom` };
 }
+newFeedToken.doc = {
+  id: 'createFeedToken',
+  summary: "Create or replace the secret address of the private Atom feed of one's notifications",
+  ok: json(
+    "the feed's address (the one before stops working)",
+    object({ url: string('<BOARD_ORIGIN>/n/<token>.atom', { format: 'uri' }) }),
+  ),
+} satisfies Operation;
 
 /** POST /api/user/feed-token/revoke: 200 also when there was none. */
 export function revokeFeedToken(ctx: Ctx) {
@@ -38,3 +67,8 @@ export function revokeFeedToken(ctx: Ctx) {
   endFeedToken(ctx.app.db, me.uid);
   return { status: 'ok' };
 }
+revokeFeedToken.doc = {
+  id: 'revokeFeedToken',
+  summary: "End the private feed's address (also when there is none)",
+  ok: json('ended', status('ok')),
+} satisfies Operation;

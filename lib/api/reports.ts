@@ -5,9 +5,10 @@ import { ApiError } from '../http/errors.ts';
 import { codePoints, integerParam, textField } from '../http/fields.ts';
 import { announceReports } from '../moderation/operator-webhook.ts';
 import { fileReport, maxReasonLength } from '../moderation/reports.ts';
+import { field, json, status, type Operation } from '../openapi/kit.ts';
 
 /** POST /api/entry/{pid}/report: open to everyone; without a session the reporter is anonymous (uid 0). */
-export async function report(ctx: Ctx) {
+export async function report(ctx: Ctx<'pid'>) {
   const pid = integerParam(ctx.params.pid, 'pid');
   const form = await ctx.form();
   const { db, clock } = ctx.app;
@@ -18,3 +19,10 @@ export async function report(ctx: Ctx) {
   if (open !== undefined) announceReports(ctx.app, pid, open);
   return { status: 'reported' };
 }
+report.doc = {
+  id: 'report',
+  summary: 'Report an entry (anonymous without a session)',
+  fields: { reason: field('optional, at most 500 characters', { type: 'string', maxLength: 500 }) },
+  ok: json('reported (a repeated open report of the same account stores nothing)', status('reported')),
+  errors: { 400: ['report.too_long'], 404: ['entry.not_found'] },
+} satisfies Operation;

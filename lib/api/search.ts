@@ -8,6 +8,7 @@ import { fieldMessages } from '../messages.ts';
 import { maxQueryLength, maxQueryTerms, queryTerms, termsExpression } from '../search/query.ts';
 import { searchEntries } from '../search/search.ts';
 import { findUserByName } from '../accounts/users.ts';
+import { arrayOf, field, json, ref, requiredField, string, type Operation } from '../openapi/kit.ts';
 
 /**
  * A search this handler turns down (a bad page, q or user; the search line full) is answered no
@@ -19,8 +20,8 @@ import { findUserByName } from '../accounts/users.ts';
  */
 const refusalAfterMs = 1_000;
 
-/** GET /api/search/{page}?q=…&user=…: served from the response cache (lib/response-cache.ts), else matched on a search thread. */
-export function search(ctx: Ctx) {
+/** GET /api/search/{page}?q=…&user=…: served from the response cache (lib/http/response-cache.ts), else matched on a search thread. */
+export function search(ctx: Ctx<'page'>) {
   return slowRefusals(() => searchPage(ctx));
 }
 
@@ -35,7 +36,7 @@ export async function slowRefusals<T>(work: () => Promise<T>): Promise<T> {
   }
 }
 
-async function searchPage(ctx: Ctx) {
+async function searchPage(ctx: Ctx<'page'>) {
   const page = integerParam(ctx.params.page, 'page', 0, maxFeedPage);
   const q = ctx.url.searchParams.get('q') ?? '';
   const username = ctx.url.searchParams.get('user') ?? '';
@@ -62,3 +63,19 @@ export async function cachedSearch(ctx: Ctx, q: string, username: string, page: 
     searchEntries(db, expression, uid, page, ctx.app.searchThreads.all),
   );
 }
+search.doc = {
+  id: 'search',
+  summary: 'Live entries holding every word of q, newest first, 20 a page',
+  description:
+    'q is taken literally (a pair of double quotes makes a phrase); a word of 3+ characters finds the compounds that contain it, words of 1–2 characters match whole words. ' +
+    "The match runs on the machine's search threads: when their line is full, 503 search.busy with Retry-After (seconds).",
+  query: {
+    q: requiredField(
+      `what to look for, 1–${maxQueryLength} characters, not only whitespace, at most ${maxQueryTerms} words (a phrase in quotes counts as one)`,
+      string(undefined, { minLength: 1, maxLength: maxQueryLength }),
+    ),
+    user: field("a username: search that author's entries only"),
+  },
+  ok: json('the matching entries, each with latest', arrayOf(ref('EntryWithLatest'), 20)),
+  errors: { 400: ['input.invalid'], 404: ['user.not_found'], 503: ['search.busy'] },
+} satisfies Operation;

@@ -1,12 +1,23 @@
 import type { Ctx } from '../http/context.ts';
 import { readStatsDetail, readStatsSummary } from '../stats/stats.ts';
+import { json, ref, type Operation } from '../openapi/kit.ts';
 
 /** GET /api/stats: users and non-deleted entries. */
 export function summary(ctx: Ctx) {
   return readStatsSummary(ctx.app.db);
 }
+summary.doc = {
+  id: 'stats',
+  summary: 'Users and live entries',
+  ok: json('the counts', ref('Stats')),
+} satisfies Operation;
 
 /** GET /api/stats/detail: counts, votes, impressions, visitors, the last 30 days and the top ASNs. */
 export function detail(ctx: Ctx) {
   return readStatsDetail(ctx.app.db, ctx.app.impressions, ctx.app.clock.now());
 }
+detail.doc = {
+  id: 'statsDetail',
+  summary: 'Counts, votes, impressions, visitors, the last 30 days and the top networks',
+  ok: json('the statistics', ref('StatsDetail')),
+} satisfies Operation;

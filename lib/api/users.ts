@@ -17,10 +17,21 @@ import {
   type User,
 } from '../accounts/users.ts';
 import { confirmPassword, recheckConfirmed } from './account.ts';
+import {
+  constant,
+  imageFile,
+  json,
+  object,
+  ref,
+  requiredField,
+  status,
+  string,
+  type Operation,
+} from '../openapi/kit.ts';
 
 /** GET /api/u/{username}/info */
-export function publicInfo(ctx: Ctx) {
-  const user = findUserByName(ctx.app.db, ctx.params.username!);
+export function publicInfo(ctx: Ctx<'username'>) {
+  const user = findUserByName(ctx.app.db, ctx.params.username);
   if (!user) throw new ApiError(404, 'user.not_found');
   return {
     uid: user.uid,
@@ -30,6 +41,12 @@ export function publicInfo(ctx: Ctx) {
     ...banOf(ctx, user),
   };
 }
+publicInfo.doc = {
+  id: 'publicUserInfo',
+  summary: "A user's public profile",
+  ok: json('the profile', ref('PublicUser')),
+  errors: { 404: ['user.not_found'] },
+} satisfies Operation;
 
 /** `banned_until` only while a ban is in force (new fields appear only when they have something to say). */
 function banOf(ctx: Ctx, user: User): { banned_until?: number } {
@@ -44,6 +61,11 @@ export function ownInfo(ctx: Ctx) {
   if (!user) throw new ApiError(401, 'auth.required');
   return ownProfile(user);
 }
+ownInfo.doc = {
+  id: 'ownUserInfo',
+  summary: 'The own profile (with last_login; role for moderators)',
+  ok: json('the profile', ref('OwnUser')),
+} satisfies Operation;
 
 /** GET /api/auth/whoami: always 200, so a logged-out page load logs no error; `{uid: 0}` without a session. */
 export function whoami(ctx: Ctx) {
@@ -51,6 +73,11 @@ export function whoami(ctx: Ctx) {
   const user = session && findUserById(ctx.app.db, session.uid);
   return user ? ownProfile(user) : { uid: 0 };
 }
+whoami.doc = {
+  id: 'whoami',
+  summary: 'Who is calling: the own profile, or `{uid: 0}` without a session (always 200)',
+  ok: json('the own profile, or uid 0', { oneOf: [ref('OwnUser'), object({ uid: constant(0) })] }),
+} satisfies Operation;
 
 /**
  * The account as its owner sees it (user info, whoami, the data export). No `banned_until`: a
@@ -79,6 +106,19 @@ export async function rename(ctx: Ctx) {
     throw new ApiError(409, 'user.name_taken', { field: 'user' });
   return { username };
 }
+rename.doc = {
+  id: 'rename',
+  summary: 'Change the own username',
+  fields: {
+    user: requiredField('the new name, with the registration rules', {
+      type: 'string',
+      minLength: 3,
+      maxLength: 32,
+    }),
+  },
+  ok: json('the name as stored', object({ username: string() })),
+  errors: { 400: ['input.invalid'], 409: ['user.name_taken'] },
+} satisfies Operation;
 
 /** POST /api/user/avatar: 256×256 centre crop; the old file is removed once the new one is in place. */
 export async function changeAvatar(ctx: Ctx) {
@@ -99,6 +139,13 @@ export async function changeAvatar(ctx: Ctx) {
   await removeMedia(config, [previous]);
   return { avatar };
 }
+changeAvatar.doc = {
+  id: 'changeAvatar',
+  summary: 'Upload a new avatar (cropped to 256×256)',
+  fields: { avatar: imageFile('the image: JPEG, GIF, PNG or WebP', true) },
+  ok: json('the new avatar path', object({ avatar: string(undefined, { pattern: '^a/[^/]+$' }) })),
+  errors: { 400: ['input.invalid', 'upload.bad_type'] },
+} satisfies Operation;
 
 /** POST /api/user/delete: password confirmation, then the account (at once) and its data (in the background). */
 export async function deleteOwnAccount(ctx: Ctx) {
@@ -118,3 +165,10 @@ export async function deleteOwnAccount(ctx: Ctx) {
   await removeMedia(config, media);
   return { status: 'deleted' };
 }
+deleteOwnAccount.doc = {
+  id: 'deleteAccount',
+  summary: 'Delete the own account (password confirmation; the rest follows in the background)',
+  fields: { pass1: requiredField("the account's password") },
+  ok: json('the account is gone and the cookie cleared', status('deleted')),
+  errors: { 403: ['auth.bad_password'], 429: ['rate.limited'], 503: ['auth.busy'] },
+} satisfies Operation;

@@ -4,14 +4,21 @@ import { ApiError, invalidField } from '../http/errors.ts';
 import { integerParam, textField } from '../http/fields.ts';
 import { fieldMessages } from '../messages.ts';
 import { castVote, findTallies, findTally, type VoteMode } from '../entries/votes.ts';
+import { arrayOf, json, ref, requiredField, type Operation } from '../openapi/kit.ts';
 
 /** GET /api/entry/{pid}/votes: also for a deleted entry; `selected` is none without a session. */
-export function votes(ctx: Ctx) {
+export function votes(ctx: Ctx<'pid'>) {
   const pid = integerParam(ctx.params.pid, 'pid');
   const tally = findTally(ctx.app.db, pid, ctx.session()?.uid ?? 0);
   if (!tally) throw new ApiError(404, 'entry.not_found');
   return tally;
 }
+votes.doc = {
+  id: 'votes',
+  summary: "An entry's vote tally (a session fills in `selected`)",
+  ok: json('the tally', ref('VoteTally')),
+  errors: { 404: ['entry.not_found'] },
+} satisfies Operation;
 
 /** A page shows up to 100 entries (feed 20 + their latest 20, thread up to 100 replies): one request, not one per entry. */
 const maxBulkPids = 100;
@@ -29,9 +36,21 @@ export function bulkVotes(ctx: Ctx) {
   const byPid = new Map(findTallies(ctx.app.db, pids, ctx.session()?.uid ?? 0).map((t) => [t.pid, t]));
   return pids.flatMap((pid) => byPid.get(pid) ?? []);
 }
+bulkVotes.doc = {
+  id: 'bulkVotes',
+  summary: 'The vote tallies of up to 100 entries in one request',
+  query: {
+    pids: requiredField('1 to 100 entry ids, comma-separated, no spaces', {
+      type: 'string',
+      pattern: '^\\d{1,15}(,\\d{1,15})*$',
+    }),
+  },
+  ok: json('the tallies in the order asked; unknown pids left out', arrayOf(ref('VoteTally'), 100)),
+  errors: { 400: ['input.invalid'] },
+} satisfies Operation;
 
 /** POST /api/entry/{pid}/vote: the vote state machine (lib/entries/votes.ts); an invalid mode changes nothing. */
-export async function vote(ctx: Ctx) {
+export async function vote(ctx: Ctx<'pid'>) {
   const { uid } = requireUser(ctx);
   const pid = integerParam(ctx.params.pid, 'pid');
   const form = await ctx.form();
@@ -42,3 +61,10 @@ export async function vote(ctx: Ctx) {
   castVote(db, pid, uid, mode satisfies VoteMode, clock.now());
   return findTally(db, pid, uid);
 }
+vote.doc = {
+  id: 'vote',
+  summary: 'Vote yes or no; the same vote again withdraws it',
+  fields: { mode: requiredField('yes or no', { enum: ['yes', 'no'] }) },
+  ok: json('the tally after the vote', ref('VoteTally')),
+  errors: { 400: ['vote.invalid_mode'], 404: ['entry.not_found'] },
+} satisfies Operation;

@@ -8,8 +8,8 @@ import { parseCookies } from './cookies.ts';
 import { ApiError } from './errors.ts';
 import { sessionBoundDb } from './session-bound-db.ts';
 
-/** One request as a handler sees it. */
-export interface Ctx {
+/** One request as a handler sees it; `Params` are its route's path parameters (lib/http/route.ts ParamsOf). */
+export interface Ctx<Params extends string = never> {
   /**
    * The board's services, with `db` bound to this request's session: each write transaction
    * first checks again, inside it, that the session is still live and (once requireModerator
@@ -19,7 +19,8 @@ export interface Ctx {
   req: IncomingMessage;
   res: ServerResponse;
   url: URL;
-  params: Record<string, string>;
+  /** The path parameters, percent-decoded (`*`: the rest of the path, still encoded). */
+  params: Readonly<Record<Params, string>>;
   /** Client address, for rate limits, Tor and visitor hashing only: never stored or logged. */
   ip: string;
   cookies: Record<string, string>;
@@ -39,8 +40,6 @@ export interface Ctx {
   /** Aborts when the client goes away before its answer is written (skips queued hashing). */
   readonly signal: AbortSignal;
 }
-
-export type Handler = (ctx: Ctx) => unknown;
 
 /** The reason ctx.signal aborts with: nobody is left to answer, so it is neither answered nor logged. */
 export class ClientGone extends Error {}
@@ -80,12 +79,12 @@ export function requireModerator(ctx: Ctx): User {
 const urlencodedLimit = 64 * 1024;
 
 /** Builds a request's context; the session, the body and the abort signal are made on first use. */
-export function makeContext(app: Services, req: IncomingMessage, res: ServerResponse, url: URL): Ctx {
+export function makeContext(app: Services, req: IncomingMessage, res: ServerResponse, url: URL): Ctx<string> {
   let session: Session | undefined | null = null;
   let form: Promise<Form> | undefined;
   let aborter: AbortController | undefined;
   const cookies = parseCookies(req.headers.cookie);
-  const ctx: Ctx = {
+  const ctx: Ctx<string> = {
     app: { ...app, db: sessionBoundDb(app.db, () => ctx.recheckSession()) },
     req,
     res,

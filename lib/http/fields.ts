@@ -21,3 +21,12 @@ export function integerParam(raw: string | undefined, field: string, min = 0, ma
   if (value < min || value > max) throw invalidField(field, fieldMessages.outOfRange);
   return value;
 }
+
+/**
+ * A number in its one spelling (no sign, no leading zeros): the fast path serves a cached page
+ * only under it, so the log counts one target per page (lib/http/hit-lines.ts); `01` takes the
+ * pipeline, which reads it as 1.
+ */
+export function plainNumber(raw: string): boolean {
+  return /^(0|[1-9]\d*)$/.test(raw);
+}

@@ -3,13 +3,13 @@ import { performance } from 'node:perf_hooks';
 import type { Route } from './route.ts';
 import type { Services } from '../services.ts';
 import { checkWriteLimit, isNewAccount } from '../limits/write-limits.ts';
-import { makeContext, Reply, requireModerator, type Handler } from './context.ts';
+import { makeContext, Reply, requireModerator, type Ctx } from './context.ts';
 import { ApiError } from './errors.ts';
 import { loggedPath } from './logged-path.ts';
 import { isForeignOrigin } from './origin.ts';
 import { createFastPath } from './fast-path.ts';
 import type { HitLines } from './hit-lines.ts';
-import { badRequest, sendError, sendJson, sendJsonText } from './respond.ts';
+import { badRequest, everyAnswerHeaders, sendError, sendJson, sendJsonText } from './respond.ts';
 import { createRouter } from './router.ts';
 
 export type RequestListener = (req: IncomingMessage, res: ServerResponse) => void;
@@ -23,7 +23,7 @@ export type RequestListener = (req: IncomingMessage, res: ServerResponse) => voi
 export function createRequestListener(
   app: Services,
   routes: readonly Route[],
-  notFoundPage: Handler,
+  notFoundPage: (ctx: Ctx) => Promise<void>,
   hitLines: HitLines,
 ): RequestListener {
   const router = createRouter(routes);
@@ -46,8 +46,7 @@ export function createRequestListener(
       app.log(`${method} ${loggedPath(url.pathname)} ${res.statusCode} ${ms.toFixed(1)}ms`);
       app.metrics?.observeRequest(matched, method, res.statusCode, ms / 1000);
     });
-    res.setHeader('X-Content-Type-Options', 'nosniff');
-    res.setHeader('Referrer-Policy', 'same-origin');
+    for (const [name, value] of Object.entries(everyAnswerHeaders)) res.setHeader(name, value);
 
     const ctx = makeContext(app, req, res, url);
     try {

@@ -6,7 +6,30 @@ import { ClientGone } from './context.ts';
 import { ApiError } from './errors.ts';
 import { loggedPath } from './logged-path.ts';
 
-/** Writes a JSON answer; API answers are personal, so nothing may cache them. */
+/**
+ * The headers every answer of the board carries, pages and files included (the pipeline sets them
+ * first): no type sniffing, and no address of ours in another site's Referer.
+ */
+export const everyAnswerHeaders: Readonly<Record<string, string>> = {
+  'X-Content-Type-Options': 'nosniff',
+  'Referrer-Policy': 'same-origin',
+};
+
+/**
+ * The headers of a JSON answer of `length` bytes, whichever way it leaves: the pipeline's
+ * (sendJsonText) and the fast path's for cached pages (lib/http/fast-path.ts). API answers are
+ * personal, so nothing may cache them.
+ */
+export function jsonHeaders(length: number): Record<string, string> {
+  return {
+    'Content-Type': 'application/json; charset=utf-8',
+    'Content-Length': String(length),
+    'Cache-Control': 'no-store',
+    ...everyAnswerHeaders,
+  };
+}
+
+/** Writes a JSON answer. */
 export function sendJson(
   res: ServerResponse,
   status: number,
@@ -23,12 +46,7 @@ export function sendJsonText(
   text: string | Buffer,
   headers: Record<string, string> = {},
 ): void {
-  res.writeHead(status, {
-    'Content-Type': 'application/json; charset=utf-8',
-    'Content-Length': Buffer.byteLength(text),
-    'Cache-Control': 'no-store',
-    ...headers,
-  });
+  res.writeHead(status, { ...jsonHeaders(Buffer.byteLength(text)), ...headers });
   res.end(text);
 }
 

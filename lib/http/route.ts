@@ -1,18 +1,110 @@
 import type { RateGroup } from '../limits/rate-limit.ts';
 import type { WriteGroup } from '../limits/write-limits.ts';
-import type { Handler } from './context.ts';
+import type { Operation } from '../openapi/kit.ts';
+import type { Services } from '../services.ts';
+import type { Ctx } from './context.ts';
 
-/** One entry of the route table (lib/routes.ts): what the pipeline checks before the handler runs. */
-export interface Route {
-  method: 'GET' | 'POST';
-  path: string;
-  handler: Handler;
+/**
+ * The route table's vocabulary (lib/routes.ts): one row per endpoint, `get(path, endpoint, policy)`,
+ * describes it whole: method, path, the checks the pipeline makes before the handler, whether the
+ * fast path answers it from the response cache, and (in the endpoint) its OpenAPI operation.
+ */
+
+/**
+ * The parameter names of a path, as hono derives them: `'/api/entry/:pid/thread'` → `'pid'`,
+ * `'/static/*'` → `'*'` (the rest of the path, still encoded). A handler reads only these.
+ */
+export type ParamsOf<Path extends string> = Path extends `${string}:${infer Name}/${infer Rest}`
+  ? Name | ParamsOf<`/${Rest}`>
+  : Path extends `${string}:${infer Name}`
+    ? Name
+    : Path extends `${string}/*`
+      ? '*'
+      : never;
+
+/** What a handler is called with: a context whose `params` hold exactly its path's parameters. */
+export type Handler<Params extends string = never> = (ctx: Ctx<Params>) => unknown;
+
+/**
+ * An endpoint: a plain handler function in lib/api/ or lib/pages/ with its operation in the
+ * OpenAPI document beside it (`feed.doc = {...}`). `Params` are the path parameters it reads; a
+ * row whose path lacks one of them does not compile.
+ */
+export type Endpoint<Params extends string = never> = Handler<Params> & {
+  /** Its operation in /api/openapi.json (lib/openapi/document.ts adds what the row implies). */
+  readonly doc: Operation;
+  /** It answers the front end's page shell: the front end draws a view for its path (web/static/pages.js). */
+  readonly shell?: boolean;
+};
+
+/**
+ * The response cache's answer for a cached row (lib/http/fast-path.ts): the current cached body
+ * for these parameters, else undefined. It reads the parameters as the handler does (a bad one
+ * may throw: the pipeline then answers) and must count a hit only when it returns a body.
+ */
+export type CacheLookup<Params extends string = string> = (
+  app: Services,
+  params: Readonly<Record<Params, string>>,
+) => Buffer | undefined;
+
+/** The checks a row asks of the pipeline before its handler runs, and its cache. */
+export interface Policy<Params extends string = string> {
   /** A valid session is required, else 401 auth.required. */
-  auth?: boolean;
+  readonly auth?: boolean;
   /** A moderator's session is required: 401 auth.required, then 403 mod.required before any path 400 or 404. */
-  mod?: boolean;
+  readonly mod?: boolean;
   /** Per-IP rate-limit group (lib/limits/rate-limit.ts); every request to the group counts. */
-  rateLimit?: RateGroup;
+  readonly rateLimit?: RateGroup;
   /** Write-limit group, per account and per address (lib/limits/write-limits.ts), checked after the session; export's too. */
-  writeLimit?: WriteGroup;
+  readonly writeLimit?: WriteGroup;
+  /**
+   * Served from the response cache before the pipeline when current (lib/http/fast-path.ts). Only
+   * for a GET that needs no session, limit or body: the fast path makes none of those checks.
+   */
+  readonly cache?: CacheLookup<Params>;
+}
+
+/** One row of the route table. */
+export interface Route extends Policy {
+  readonly method: 'GET' | 'POST';
+  readonly path: string;
+  readonly handler: Endpoint<string>;
+  /** The OpenAPI tag of its group of rows (lib/routes.ts). */
+  readonly tag: Tag;
+}
+
+/** A row before its group gives it a tag. */
+export type Row = Omit<Route, 'tag'>;
+
+/** Only a GET may name a cache: the fast path answers nothing else. */
+type GetPolicy<Path extends string> = Policy<ParamsOf<Path>>;
+type PostPolicy = Omit<Policy, 'cache'>;
+
+/** A GET row (HEAD is answered wherever GET is). */
+export function get<Path extends string>(
+  path: Path,
+  endpoint: Endpoint<ParamsOf<Path>>,
+  policy: GetPolicy<Path> = {},
+): Row {
+  return { method: 'GET', path, handler: endpoint as Endpoint<string>, ...(policy as Policy) };
+}
+
+/** A POST row. */
+export function post<Path extends string>(
+  path: Path,
+  endpoint: Endpoint<ParamsOf<Path>>,
+  policy: PostPolicy = {},
+): Row {
+  return { method: 'POST', path, handler: endpoint as Endpoint<string>, ...policy };
+}
+
+/** An OpenAPI tag and what it covers: a group of rows of the route table. */
+export interface Tag {
+  readonly name: string;
+  readonly description: string;
+}
+
+/** A group of rows under one tag; the table lists the groups in the order the router tries the rows. */
+export function group(tag: Tag, ...rows: Row[]): Route[] {
+  return rows.map((row) => ({ ...row, tag }));
 }

@@ -1,4 +1,3 @@
-import { notificationSchema } from './search-and-notifications.ts';
 import { arrayOf, constant, integer, object, oneOfValues, ref, string, time, type JsonSchema } from './kit.ts';
 
 /**
@@ -120,7 +119,14 @@ export const schemas: Record<string, JsonSchema> = {
     reason: string(undefined, { maxLength: 500 }),
     until: integer('for ban: banned_until (-1 permanent); else 0', { minimum: -1 }),
   }),
-  Notification: notificationSchema,
+  /** The notification list's item (docs/API.md "GET /api/user/notifications/{page}"). */
+  Notification: object({
+    id: integer('notification id (for up_to)', { minimum: 1 }),
+    created_at: time(),
+    kind: oneOfValues('reply', 'mention'),
+    read: oneOfValues(0, 1),
+    entry: ref('Entry'),
+  }),
   MutedAccount: object({ uid: integer(undefined, { minimum: 1 }), username: string() }),
   Error: object(
     { code: string('stable, <area>.<thing> or internal'), message: string('German, for people', { minLength: 1 }) },

@@ -1,25 +1,18 @@
 import { createRequire } from 'node:module';
 import type { ErrorCode } from '../messages.ts';
-import type { Route } from '../http/route.ts';
-import { auth } from './auth.ts';
+import type { Route, Tag } from '../http/route.ts';
 import { schemas } from './components.ts';
-import { entries } from './entries.ts';
-import { finding } from './search-and-notifications.ts';
 import { errorBody, impliedErrors, retryAfterStatuses } from './errors.ts';
-import { integer, string, type Answer, type Area, type FieldSpec, type JsonSchema, type Operation } from './kit.ts';
-import { moderation } from './moderation.ts';
-import { operations, pages } from './pages.ts';
-import { users } from './users.ts';
+import { integer, string, type Answer, type FieldSpec, type JsonSchema, type Operation } from './kit.ts';
 
 /**
- * GET /api/openapi.json: the OpenAPI 3.1 document of every route of lib/routes.ts, built from the
- * route table (paths, methods, the errors its flags imply) and the operation entries of the
- * areas below (fields, answers, their own errors). A new route needs one entry in its area's
- * file; test/api/openapi.test.ts names any route without one.
+ * GET /api/openapi.json: the OpenAPI 3.1 document of every row of the route table (lib/routes.ts),
+ * built from the rows alone: paths, methods and the errors the row's flags imply, the tag of its
+ * group, and the operation its endpoint carries beside its handler (`handler.doc`: fields,
+ * answers, its own errors).
  */
-export const areas: readonly Area[] = [auth, entries, users, moderation, finding, operations, pages];
 
-/** The route table's key of a route, which its operation entry uses too: `GET /api/entry/:pid/thread`. */
+/** How tests and messages name a row of the route table: `GET /api/entry/:pid/thread`. */
 export const routeKey = (route: Pick<Route, 'method' | 'path'>): string => `${route.method} ${route.path}`;
 
 /** `/api/entry/:pid/thread` → `/api/entry/{pid}/thread`; a trailing `*` (the rest of the path) → `{path}`. */
@@ -52,22 +45,19 @@ export const pathParameters: Record<string, { description: string; schema: JsonS
   },
 };
 
-const { version } = createRequire(import.meta.url)('../../package.json') as { version: string };
+/** The board's version and licence, as package.json states them (the one place they are written). */
+const { version, license } = createRequire(import.meta.url)('../../package.json') as {
+  version: string;
+  license: string;
+};
 
-/** Builds the document for a board served at `origin`. Routes without an operation entry are left out (the test names them). */
+/** Builds the document of `routes` for a board served at `origin`. */
 export function buildOpenApiDocument(routes: readonly Route[], origin: string) {
-  const documented = new Map<string, { operation: Operation; tag: string }>();
-  for (const area of areas)
-    for (const [key, operation] of Object.entries(area.operations)) documented.set(key, { operation, tag: area.tag });
   const paths: Record<string, Record<string, unknown>> = {};
+  const tags = new Set<Tag>();
   for (const route of routes) {
-    const entry = documented.get(routeKey(route));
-    if (entry)
-      (paths[openApiPath(route.path)] ??= {})[route.method.toLowerCase()] = operationObject(
-        route,
-        entry.operation,
-        entry.tag,
-      );
+    tags.add(route.tag);
+    (paths[openApiPath(route.path)] ??= {})[route.method.toLowerCase()] = operationObject(route, route.handler.doc);
   }
   return {
     openapi: '3.1.0',
@@ -81,9 +71,14 @@ export function buildOpenApiDocument(routes: readonly Route[], origin: string) {
         'A known path with another method answers 405 api.method_not_allowed with Allow; an unknown /api path 404 api.not_found; HEAD is answered wherever GET is.',
         'A non-GET request with a foreign Origin header answers 403 csrf.bad_origin. The session is the cookie `session` that login sets.',
       ].join('\n\n'),
+      // npm's UNLICENSED (no licence is granted) is on no SPDX list: it becomes the SPDX expression for
+      // a licence stated elsewhere (LicenseRef-, here package.json); any other value is an SPDX expression.
+      license: { name: license, identifier: license === 'UNLICENSED' ? `LicenseRef-${license}` : license },
     },
     servers: [{ url: origin }],
-    tags: areas.map(({ tag, description }) => ({ name: tag, description })),
+    // Needs a session unless an operation says otherwise: every public one says `security: []`.
+    security: [{ session: [] }],
+    tags: [...tags].map(({ name, description }) => ({ name, description })),
     paths,
     components: {
       schemas,
@@ -99,7 +94,7 @@ export function buildOpenApiDocument(routes: readonly Route[], origin: string) {
   };
 }
 
-function operationObject(route: Route, operation: Operation, tag: string) {
+function operationObject(route: Route, operation: Operation) {
   const notes = [
     operation.description,
     route.mod ? 'Moderators only.' : route.auth ? 'Needs a session.' : undefined,
@@ -110,8 +105,8 @@ function operationObject(route: Route, operation: Operation, tag: string) {
     operationId: operation.id,
     summary: operation.summary,
     ...(notes.length ? { description: notes.join(' ') } : {}),
-    tags: [tag],
-    ...(route.auth || route.mod ? { security: [{ session: [] }] } : {}),
+    tags: [route.tag.name],
+    security: route.auth || route.mod ? [{ session: [] }] : [],
     ...parametersOf(route, operation),
     ...(operation.fields ? { requestBody: requestBodyOf(operation.fields) } : {}),
     responses: responsesOf(route, operation),
@@ -167,8 +162,10 @@ function responsesOf(route: Route, operation: Operation) {
   }
   for (const [status, set] of [...codes].sort(([a], [b]) => a - b)) {
     const list = [...set];
+    // A page that answers this status itself in HTML (/suche's 400) keeps that answer beside the JSON error.
+    const own = responses[status] as { description: string; content?: Record<string, unknown> } | undefined;
     responses[status] = {
-      description: `error: ${list.join(', ')}`,
+      description: own ? `${own.description}; error: ${list.join(', ')}` : `error: ${list.join(', ')}`,
       ...(retryAfterStatuses.has(status)
         ? {
             headers: {
@@ -180,7 +177,7 @@ function responsesOf(route: Route, operation: Operation) {
             },
           }
         : {}),
-      content: { 'application/json': { schema: errorBody(list) } },
+      content: { ...own?.content, 'application/json': { schema: errorBody(list) } },
     };
   }
   return responses;

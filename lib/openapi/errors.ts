@@ -17,17 +17,17 @@ export function impliedErrors(route: Route): Codes {
     for (const code of more) set.add(code);
     codes.set(status, set);
   };
-  const isApi = route.path.startsWith('/api/');
+  // Every route: an HTTP/1.1 request without Host, refused before routing (docs/API.md "Errors");
+  // also a broken multipart body (POST) and a bad :pid or :page.
+  add(400, 'input.invalid');
   if (route.method === 'POST') {
     add(403, 'csrf.bad_origin'); // a foreign Origin, before routing
-    add(400, 'input.invalid'); // a broken multipart body
     add(413, 'input.too_large', 'upload.too_large');
     add(415, 'input.unsupported_type');
   }
   if (route.rateLimit || route.writeLimit) add(429, 'rate.limited');
   if (route.auth || route.mod) add(401, 'auth.required');
   if (route.mod) add(403, 'mod.required');
-  if (isApi && /\/:(pid|page)(\/|$)/.test(route.path)) add(400, 'input.invalid');
   add(500, 'internal');
   return codes;
 }

@@ -1,9 +1,9 @@
 import type { ErrorCode } from '../messages.ts';
 
 /**
- * The pieces every operation entry of the OpenAPI document is written with (lib/openapi/*.ts):
- * plain JSON Schema 2020-12 objects (OpenAPI 3.1's dialect), built by a few small functions so
- * an entry reads like the table in docs/API.md it stands for.
+ * The pieces every operation of the OpenAPI document is written with (`handler.doc` beside each
+ * handler in lib/api/ and lib/pages/): plain JSON Schema 2020-12 objects (OpenAPI 3.1's dialect),
+ * built by a few small functions so an operation reads like the table in docs/API.md it stands for.
  */
 
 /** A JSON Schema object, as OpenAPI 3.1 takes it. */
@@ -33,7 +33,7 @@ export interface Answer {
 /** Error codes by status, beside those the route table implies (lib/openapi/document.ts impliedErrors). */
 export type ErrorTable = Readonly<Partial<Record<400 | 401 | 403 | 404 | 409 | 413 | 429 | 503, readonly ErrorCode[]>>>;
 
-/** One operation of the document: the entry to add next to the others when a route is added to lib/routes.ts. */
+/** One operation of the document: what an endpoint says of itself beside its handler (`handler.doc`). */
 export interface Operation {
   /** Unique operationId: what API clients name the request after. */
   readonly id: string;
@@ -48,16 +48,6 @@ export interface Operation {
   /** Further answers that are not errors in the `error` shape (the pages' 404 page). */
   readonly more?: readonly Answer[];
   readonly errors?: ErrorTable;
-}
-
-/** Operations keyed like the route table: `METHOD path` with the route's own path (`/api/entry/:pid/thread`). */
-export type Operations = Readonly<Record<string, Operation>>;
-
-/** A tagged group of operations (one area of the API: Auth, Entries ...). */
-export interface Area {
-  readonly tag: string;
-  readonly description: string;
-  readonly operations: Operations;
 }
 
 /** A reference to a shared schema of lib/openapi/components.ts. */
@@ -102,6 +92,13 @@ export const json = (description: string, schema: JsonSchema, statusCode = 200):
   status: statusCode,
   description,
   schema,
+});
+
+/** An HTML answer (a page of the front end). */
+export const html = (statusCode: number, description: string): Answer => ({
+  status: statusCode,
+  description,
+  mediaType: 'text/html',
 });
 
 /** A form field or query parameter. */

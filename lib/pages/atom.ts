@@ -16,7 +16,8 @@ import { readNotifications } from '../notifications/notifications.ts';
 import type { CachedDocument } from '../http/response-cache.ts';
 import { entryPageTitle } from './share.ts';
 import { findUserByName } from '../accounts/users.ts';
-import { notFoundPage } from './shell.ts';
+import { notFoundPage, pageParams } from './shell.ts';
+import { html, type Answer, type Operation } from '../openapi/kit.ts';
 
 /**
  * The Atom feeds (docs/API.md "Atom feeds"). The public ones are kept in the response cache
@@ -27,6 +28,25 @@ import { notFoundPage } from './shell.ts';
 const atomType = 'application/atom+xml; charset=utf-8';
 /** Public feeds: any cache may keep them, but must ask again (the ETag makes that cheap). */
 const publicCache = 'public, no-cache';
+
+/** The answers of the feeds, as the OpenAPI document shows them. */
+const atomAnswer = (description: string): Answer => ({ status: 200, description, mediaType: 'application/atom+xml' });
+const notModified: Answer = {
+  status: 304,
+  description: "If-None-Match or If-Modified-Since: the client's copy is current (no body)",
+  empty: true,
+};
+const notFoundAnswer = (what: string) => html(404, `the page with status 404: ${what}`);
+
+/** A public feed's operation: valid Atom 1.0, cached, with ETag and Last-Modified. */
+const publicFeed = (id: string, summary: string, notFound?: string): Operation => ({
+  id,
+  summary,
+  description:
+    'Valid Atom 1.0 (RFC 4287); deleted and removed entries left out; no impression counted. ETag and Last-Modified; a matching If-None-Match (or If-Modified-Since) answers 304.',
+  ok: atomAnswer('the feed'),
+  more: [notModified, ...(notFound ? [notFoundAnswer(notFound)] : [])],
+});
 
 function documentOf(ctx: Ctx, feed: AtomFeed): CachedDocument {
   const { xml, updated } = atomXml(ctx.app.config.origin, feed);
@@ -61,14 +81,15 @@ export function boardAtom(ctx: Ctx) {
     };
   });
 }
+boardAtom.doc = publicFeed('boardFeed', 'Atom: the 50 newest threads by last activity');
 
 /**
  * GET /e/{pid}/feed.atom: the 50 newest entries of the entry's subtree, titled like the entry's
  * page; 404 for an unknown, deleted or removed entry.
  */
-export function threadAtom(ctx: Ctx) {
+export function threadAtom(ctx: Ctx<'pid'>) {
   const { db } = ctx.app;
-  const pid = /^\d{1,15}$/.test(ctx.params.pid!) ? Number(ctx.params.pid) : 0;
+  const pid = pageParams.pid!.test(ctx.params.pid) ? Number(ctx.params.pid) : 0;
   return sendPublic(ctx, `/e/${pid}/feed.atom`, () => {
     const entry = pid > 0 ? findLiveEntry(db, pid) : undefined;
     const opening = entry && readEntriesByPid(db, [pid]).get(pid);
@@ -84,10 +105,15 @@ export function threadAtom(ctx: Ctx) {
     };
   });
 }
+threadAtom.doc = publicFeed(
+  'threadFeed',
+  "Atom: the 50 newest entries of the entry's whole subtree, at any depth",
+  'unknown, deleted or removed entry',
+);
 
 /** GET /u/{username}/feed.atom: the author's 50 newest entries; 404 for an unknown user. */
-export function userAtom(ctx: Ctx) {
-  const user = findUserByName(ctx.app.db, ctx.params.username!);
+export function userAtom(ctx: Ctx<'username'>) {
+  const user = findUserByName(ctx.app.db, ctx.params.username);
   if (!user) return notFoundPage(ctx);
   const page = `/u/${encodeURIComponent(user.username)}`;
   return sendPublic(ctx, `/u/${user.uid}/feed.atom`, () => ({
@@ -99,12 +125,13 @@ export function userAtom(ctx: Ctx) {
     changedAt: userFeedChangedAt(ctx.app.db, user.uid),
   }));
 }
+userAtom.doc = publicFeed('userFeedAtom', "Atom: the user's 50 newest entries", 'no such user');
 
 const kindTitles = { reply: 'Antwort', mention: 'Erwähnung' } as const;
 
 /** GET /n/{token}.atom: the account's 50 newest notifications; 404 for an unknown or ended token, and while the account is banned. Never cached by anyone. */
-export function privateAtom(ctx: Ctx) {
-  const token = /^(.*)\.atom$/.exec(ctx.params.token!)?.[1] ?? '';
+export function privateAtom(ctx: Ctx<'token'>) {
+  const token = /^(.*)\.atom$/.exec(ctx.params.token)?.[1] ?? '';
   const uid = findFeedTokenOwner(ctx.app.db, token, ctx.app.clock.now());
   if (uid === undefined) return notFoundPage(ctx);
   const notifications = readNotifications(ctx.app.db, uid, 0, 50);
@@ -120,3 +147,9 @@ export function privateAtom(ctx: Ctx) {
   });
   sendDocument(ctx, atomType, doc, { 'Cache-Control': 'private, no-cache', 'Referrer-Policy': 'no-referrer' });
 }
+privateAtom.doc = {
+  id: 'privateFeed',
+  summary: "Atom: the private feed of one's 50 newest notifications (the path is <token>.atom)",
+  ok: atomAnswer('the feed (Cache-Control: private, no-cache)'),
+  more: [notModified, notFoundAnswer('unknown, replaced or ended token')],
+} satisfies Operation;

@@ -4,6 +4,7 @@ import type { Ctx } from '../http/context.ts';
 import { safeFilePath, sendFile } from '../http/static.ts';
 import { boardMediaName, isMediaFormat, mediaFormats, mediaHeadBytes, type MediaFolder } from '../media/files.ts';
 import { notFoundPage } from './shell.ts';
+import { html, type Operation } from '../openapi/kit.ts';
 
 /**
  * Cache lifetimes of media (docs/API.md "Pages and static files"). Names are random and never
@@ -31,9 +32,9 @@ export const mediaCsp = "default-src 'none'; style-src 'unsafe-inline'; sandbox"
  * bytes of the format its name says, served with that image type. Anything else there (whatever
  * put it there) answers 404. An entry image answers only while a live entry owns it.
  */
-export async function media(ctx: Ctx) {
+export async function media(ctx: Ctx<'*'>) {
   const { mediaDir } = ctx.app.config;
-  const path = safeFilePath(mediaDir, ctx.params['*']!);
+  const path = safeFilePath(mediaDir, ctx.params['*']);
   if (!path) return notFoundPage(ctx);
   const relative = path
     .slice(mediaDir.length + 1)
@@ -53,9 +54,31 @@ export async function media(ctx: Ctx) {
   });
   if (!sent) await notFoundPage(ctx);
 }
+media.doc = {
+  id: 'media',
+  summary: 'An uploaded image, avatar or preview thumbnail (the path may hold slashes)',
+  ok: {
+    status: 200,
+    description:
+      'the image with its type (JPEG, PNG, GIF or WebP), nosniff and a Content-Security-Policy that allows nothing',
+    mediaType: 'image/*',
+  },
+  more: [
+    html(
+      404,
+      'no such file, a file the board did not write (by its name and first bytes), or an image no live entry owns',
+    ),
+  ],
+} satisfies Operation;
 
 /** GET /static/*: the front end's own files. */
-export async function staticFile(ctx: Ctx) {
-  const path = safeFilePath(join(ctx.app.config.webDir, 'static'), ctx.params['*']!);
+export async function staticFile(ctx: Ctx<'*'>) {
+  const path = safeFilePath(join(ctx.app.config.webDir, 'static'), ctx.params['*']);
   if (!path || !(await sendFile(ctx.res, path, { head: ctx.req.method === 'HEAD' }))) await notFoundPage(ctx);
 }
+staticFile.doc = {
+  id: 'staticFile',
+  summary: 'A file of the front end (the path may hold slashes)',
+  ok: { status: 200, description: 'the file', mediaType: '*/*' },
+  more: [html(404, 'no such file')],
+} satisfies Operation;

@@ -7,8 +7,9 @@ import type { CachedDocument } from '../http/response-cache.ts';
 import { maxModlogPage } from '../moderation/modlog.ts';
 import { messages } from '../messages.ts';
 import { readStatsDetail } from '../stats/stats.ts';
+import { html as htmlAnswer, type Operation } from '../openapi/kit.ts';
 import { layout, type PageView } from './layout.ts';
-import { pageDocument, pageOf, sendCountedPage, sendShell, shellOf } from './shell.ts';
+import { pageDocument, pageOf, pageParams, sendCountedPage, sendShell, shellOf } from './shell.ts';
 import { feedPage } from './views/feed.ts';
 import { talliesOf } from './views/lists.ts';
 import { modlogPage } from './views/modlog.ts';
@@ -60,20 +61,36 @@ export async function home(ctx: Ctx) {
   const { status, doc } = await cachedView(ctx, `/ ${page}`, () => feedPage(db, config.origin, page));
   return sendCountedPage(ctx, status, doc?.body);
 }
+home.doc = {
+  id: 'homePage',
+  summary: 'The newest threads drawn in HTML, ?seite=N for later pages (counts an impression)',
+  ok: htmlAnswer(200, 'the page'),
+} satisfies Operation;
+home.shell = true;
 
 /** GET /e/{pid}: the thread; 410 for a gone entry with nothing live below it, 404 for an unknown one. */
-export async function entryPage(ctx: Ctx) {
-  const pid = /^\d{1,15}$/.test(ctx.params.pid!) ? Number(ctx.params.pid) : 0;
+export async function entryPage(ctx: Ctx<'pid'>) {
+  const pid = pageParams.pid!.test(ctx.params.pid) ? Number(ctx.params.pid) : 0;
   if (pid === 0) return sendCountedPage(ctx, 404);
   const { db, config } = ctx.app;
   const { status, doc } = await cachedView(ctx, `/e/ ${pid}`, () => threadPage(db, config.origin, pid));
   return sendCountedPage(ctx, status, doc?.body);
 }
+entryPage.doc = {
+  id: 'entryPage',
+  summary: 'The thread drawn in HTML with its share tags (counts an impression)',
+  ok: htmlAnswer(200, 'the thread; a gone entry with live replies is marked gone'),
+  more: [
+    htmlAnswer(404, 'the page with status 404: no such entry'),
+    htmlAnswer(410, 'the entry is deleted or removed and nothing live hangs below it'),
+  ],
+} satisfies Operation;
+entryPage.shell = true;
 
 /** GET /u/{username} and ?seite=N: the profile and the user's entries; 404 for an unknown user. */
-export async function userPage(ctx: Ctx) {
+export async function userPage(ctx: Ctx<'username'>) {
   const { db, config } = ctx.app;
-  const user = findUserByName(db, ctx.params.username!);
+  const user = findUserByName(db, ctx.params.username);
   if (!user) return sendCountedPage(ctx, 404);
   const page = pageFromQuery(ctx, maxFeedPage);
   const { status, doc } = await cachedView(ctx, `/u/ ${user.uid} ${page}`, () =>
@@ -81,12 +98,26 @@ export async function userPage(ctx: Ctx) {
   );
   return sendCountedPage(ctx, status, doc?.body);
 }
+userPage.doc = {
+  id: 'userPage',
+  summary:
+    "A user's profile and entries drawn in HTML with its share tags, ?seite=N for later pages (counts an impression)",
+  ok: htmlAnswer(200, 'the page, when the user exists'),
+  more: [htmlAnswer(404, 'the page with status 404: no such user')],
+} satisfies Operation;
+userPage.shell = true;
 
 /** GET /modlog and ?seite=N: the public moderation log (not cached, as its JSON). */
 export async function modlog(ctx: Ctx) {
   const page = pageFromQuery(ctx, maxModlogPage);
   return sendShell(ctx, 200, await pageOf(ctx, modlogPage(ctx.app.db, ctx.app.config.origin, page)));
 }
+modlog.doc = {
+  id: 'modlogPage',
+  summary: 'The public moderation log drawn in HTML, ?seite=N for later pages',
+  ok: htmlAnswer(200, 'the page'),
+} satisfies Operation;
+modlog.shell = true;
 
 /** GET /stats: the board in numbers (not cached, as its JSON). */
 export async function stats(ctx: Ctx) {
@@ -97,6 +128,12 @@ export async function stats(ctx: Ctx) {
     await pageOf(ctx, statsPage(config.origin, readStatsDetail(db, impressions, clock.now()))),
   );
 }
+stats.doc = {
+  id: 'statsPage',
+  summary: 'The statistics drawn in HTML',
+  ok: htmlAnswer(200, 'the page'),
+} satisfies Operation;
+stats.shell = true;
 
 /**
  * GET /suche?q=…[&user=…][&seite=N]: the search as a page, so a result has an address and the form
@@ -134,3 +171,14 @@ export async function searchPage(ctx: Ctx) {
   db.responses.keepPage(key, versions, doc);
   return sendShell(ctx, 200, doc.body);
 }
+searchPage.doc = {
+  id: 'searchPage',
+  summary: 'Search results drawn in HTML (?q=, &user=, &seite=; counts against the search rate limit)',
+  ok: htmlAnswer(200, 'the form, or the results'),
+  more: [
+    htmlAnswer(400, 'the form with why: q too long or too many words'),
+    htmlAnswer(404, 'the form with why: no such author'),
+    htmlAnswer(429, 'the form with why: too many searches (Retry-After)'),
+  ],
+} satisfies Operation;
+searchPage.shell = true;

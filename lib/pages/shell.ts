@@ -4,6 +4,8 @@ import type { Ctx } from '../http/context.ts';
 import { countImpression } from '../stats/impressions.ts';
 import { etagOf } from '../http/conditional.ts';
 import type { CachedDocument } from '../http/response-cache.ts';
+import type { Endpoint } from '../http/route.ts';
+import { html as htmlAnswer, type Operation } from '../openapi/kit.ts';
 import { fill, html, toText, trustedFile, type Html } from './html.ts';
 import { layout, needsScript, type PageView } from './layout.ts';
 import { moduleGraph, preloadTags } from './module-graph.ts';
@@ -103,12 +105,35 @@ export async function sendCountedPage(ctx: Ctx, status: number, page?: Buffer): 
   if (status === 200 && ctx.req.method === 'GET') countImpression(ctx.app, ctx.ip, ctx.req.headers['user-agent'] ?? '');
 }
 
-/** The pages of the front end that need scripts (/login, /register, /settings, /reset, /mod, /benachrichtigungen): no impression counted. */
-export function appPage(ctx: Ctx) {
-  return sendShell(ctx, 200);
+/**
+ * What a page's path parameter must look like for the page to exist (else the 404 page): an entry
+ * id is decimal digits, at most 15. The front end's page list (web/static/pages.js) matches with these.
+ */
+export const pageParams: Readonly<Record<string, RegExp>> = { pid: /^\d{1,15}$/ };
+
+/**
+ * One of the pages of the front end that need scripts: the shell with a <noscript> note, always
+ * 200, no impression counted. The operator's contact rides in it so every visitor gets the same
+ * bytes (README "Settings").
+ */
+function appPage(id: string, what: string): Endpoint {
+  const page = (ctx: Ctx) => sendShell(ctx, 200);
+  const doc: Operation = {
+    id,
+    summary: `The front end's page: ${what} (needs scripts)`,
+    ok: htmlAnswer(200, 'the page; <body data-contact="…"> carries BOARD_CONTACT when it is set'),
+  };
+  return Object.assign(page, { doc, shell: true });
 }
 
-/** Any other path outside /api: the 404 page. */
+export const resetPage = appPage('resetPage', 'password reset (the token follows # in the address)');
+export const loginPage = appPage('loginPage', 'login');
+export const registerPage = appPage('registerPage', 'registration');
+export const settingsPage = appPage('settingsPage', 'the own account');
+export const moderationPage = appPage('moderationPage', 'the moderation queue');
+export const notificationsPage = appPage('notificationsPage', 'the own notifications');
+
+/** Any other path outside /api: the 404 page ("Nicht gefunden", drawn). */
 export function notFoundPage(ctx: Ctx) {
   return sendShell(ctx, 404);
 }

@@ -3,6 +3,7 @@ import type { Db } from '../db/db.ts';
 import { etagOf, sendDocument } from '../http/conditional.ts';
 import type { Ctx } from '../http/context.ts';
 import type { CachedDocument } from '../http/response-cache.ts';
+import { html as htmlAnswer, type Answer, type Operation } from '../openapi/kit.ts';
 import { notFoundPage } from './shell.ts';
 
 /**
@@ -77,16 +78,25 @@ export function sitemapFile(db: Db, origin: string, n: number, perFile = sitemap
   return urlset(origin, threadsOfFile(db, n - 1, perFile));
 }
 
+const xmlAnswer = (description: string): Answer => ({ status: 200, description, mediaType: 'application/xml' });
+const notModified: Answer = { status: 304, description: 'If-None-Match: the copy is current (no body)', empty: true };
+
 /** GET /sitemap.xml */
 export function sitemap(ctx: Ctx) {
   const { db, config } = ctx.app;
   const doc = db.responses.document('/sitemap.xml', () => sitemapDocument(db, config.origin));
   sendDocument(ctx, xmlType, doc!, { 'Cache-Control': 'public, no-cache' });
 }
+sitemap.doc = {
+  id: 'sitemap',
+  summary: 'The live threads by last activity; past 50,000 an index of /sitemap/{n}.xml',
+  ok: xmlAnswer('a urlset or a sitemapindex'),
+  more: [notModified],
+} satisfies Operation;
 
 /** GET /sitemap/{n}.xml */
-export function sitemapPart(ctx: Ctx) {
-  const match = /^([1-9]\d{0,5})\.xml$/.exec(ctx.params.file!);
+export function sitemapPart(ctx: Ctx<'file'>) {
+  const match = /^([1-9]\d{0,5})\.xml$/.exec(ctx.params.file);
   if (!match) return notFoundPage(ctx);
   const n = Number(match[1]);
   const { db, config } = ctx.app;
@@ -94,6 +104,12 @@ export function sitemapPart(ctx: Ctx) {
   if (!doc) return notFoundPage(ctx);
   sendDocument(ctx, xmlType, doc, { 'Cache-Control': 'public, no-cache' });
 }
+sitemapPart.doc = {
+  id: 'sitemapFile',
+  summary: 'The n-th file of the sitemap index ({n}.xml, from 1)',
+  ok: xmlAnswer('a urlset'),
+  more: [notModified, htmlAnswer(404, 'no such file, or one file holds every thread')],
+} satisfies Operation;
 
 /**
  * GET /robots.txt: crawlers may read every public page and image; the JSON API, the search
@@ -128,3 +144,9 @@ export function robots(ctx: Ctx) {
     },
   );
 }
+robots.doc = {
+  id: 'robots',
+  summary: 'What crawlers may read, and where the sitemap is',
+  ok: { status: 200, description: 'the rules', mediaType: 'text/plain' },
+  more: [notModified],
+} satisfies Operation;

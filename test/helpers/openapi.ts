@@ -40,7 +40,7 @@ function validator(): Ajv2020 {
   ajv = new Ajv({ strict: true, allErrors: true });
   addFormats(ajv);
   // The document's own members are not schema keywords; the schemas inside are found by JSON pointer.
-  ajv.addVocabulary(['openapi', 'info', 'servers', 'tags', 'paths', 'components']);
+  ajv.addVocabulary(['openapi', 'info', 'servers', 'security', 'tags', 'paths', 'components']);
   ajv.addSchema(openApiDocument(), 'openapi.json');
   return ajv;
 }
@@ -82,11 +82,14 @@ export function assertDocumented(answer: Answer): void {
       | Record<string, { responses: Record<string, DocumentedResponse> }>
       | undefined
   )?.[operationMethod];
-  assert.ok(operation, `${key} is not in the OpenAPI document: add its entry to its area in lib/openapi/ (${context})`);
+  assert.ok(
+    operation,
+    `${key} is not in the OpenAPI document: give its handler its operation (handler.doc, lib/api/ or lib/pages/) (${context})`,
+  );
   const documented = operation.responses[answer.status];
   assert.ok(
     documented,
-    `${key} answered ${answer.status}, which its OpenAPI entry does not document (lib/openapi/): ${context}`,
+    `${key} answered ${answer.status}, which its OpenAPI operation does not document (handler.doc beside its handler): ${context}`,
   );
   // OPENAPI_COVERAGE=<file>: one line per checked answer, to see which routes have a success and an error checked.
   if (process.env.OPENAPI_COVERAGE) appendFileSync(process.env.OPENAPI_COVERAGE, `${key} ${answer.status}\n`);

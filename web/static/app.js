@@ -6,6 +6,7 @@ import { showShortcuts, startShortcuts } from './keys.js';
 import { navigate, startRouter } from './router.js';
 import { isModerator, onMeChange, refreshMe, watchSessionEnd } from './session.js';
 import { announce } from './status.js';
+import { pages } from './pages.js';
 import { pageTitle } from './titles.js';
 import { forgetTallies, loadShownTallies } from './votes.js';
 import { avatar } from './components/avatar.js';
@@ -26,32 +27,37 @@ import { statsView } from './views/stats.js';
 import { threadView } from './views/thread.js';
 
 /** @import { Child } from './dom.js' */
+/** @import { PagePath } from './pages.js' */
 /** @import { View } from './router.js' */
 
-/** @type {[RegExp, View][]} */
-const routes = [
-  [/^\/$/, feedView],
-  [/^\/e\/(\d{1,15})$/, threadView], // the pid pattern mirrors entryPage in lib/pages/shell.ts
-  [/^\/u\/([^/]+)$/, profileView],
-  [/^\/login$/, loginView],
-  [/^\/register$/, registerView],
-  [/^\/reset$/, resetView],
-  [/^\/settings$/, settingsView],
-  [/^\/stats$/, statsView],
-  [/^\/mod$/, modView],
-  [/^\/modlog$/, modlogView],
-  [/^\/suche$/, searchView],
-  [/^\/benachrichtigungen$/, notificationsView],
-];
+/**
+ * The view of each page the server answers with the page shell (pages.js, written from the route
+ * table): a page without a view, or a view without a page, fails `make typecheck`.
+ * @type {Record<PagePath, View>}
+ */
+const views = {
+  '/': feedView,
+  '/e/:pid': threadView,
+  '/u/:username': profileView,
+  '/login': loginView,
+  '/register': registerView,
+  '/reset': resetView,
+  '/settings': settingsView,
+  '/stats': statsView,
+  '/mod': modView,
+  '/modlog': modlogView,
+  '/suche': searchView,
+  '/benachrichtigungen': notificationsView,
+};
 
 /**
  * @param {string} path
  * @returns {[View, string[]]}
  */
 function findView(path) {
-  for (const [pattern, view] of routes) {
+  for (const { path: page, pattern } of pages) {
     const match = pattern.exec(path);
-    if (match) return [view, match];
+    if (match) return [views[page], match];
   }
   return [notFoundView, []];
 }

@@ -1,0 +1,73 @@
+import { findUserByName } from '../accounts/users.ts';
+import { findEntry } from '../entries/entries.ts';
+import { maxFeedPage, readFeedPage, readThread, readUserFeedPage } from '../entries/reads.ts';
+import type { Ctx } from '../http/context.ts';
+import { ApiError } from '../http/errors.ts';
+import { integerParam, plainNumber } from '../http/fields.ts';
+import type { CacheLookup } from '../http/route.ts';
+import { arrayOf, json, ref, type Operation } from '../openapi/kit.ts';
+
+/**
+ * The feed, threads and user feeds, kept as serialised JSON in the response cache
+ * (lib/http/response-cache.ts); the feed pages and threads also by the fast path
+ * (lib/http/fast-path.ts), whose lookups are here, beside the handlers whose reading they share.
+ */
+
+/** A feed page number, as the handlers and the fast path read it: 0–100, else 400 input.invalid. */
+const feedPage = (raw: string) => integerParam(raw, 'page', 0, maxFeedPage);
+/** A thread's entry id, as the handler and the fast path read it. */
+const threadPid = (raw: string) => integerParam(raw, 'pid');
+
+/** GET /api/entry/feed/{page}: served from the response cache (lib/http/response-cache.ts). */
+export function feed(ctx: Ctx<'page'>) {
+  const page = feedPage(ctx.params.page);
+  const { db } = ctx.app;
+  return db.responses.feed(page, () => readFeedPage(db, page));
+}
+feed.doc = {
+  id: 'feed',
+  summary: 'A page of the feed: top-level entries by last activity, 20 a page',
+  ok: json('the page; [] past the end', arrayOf(ref('EntryWithLatest'), 20)),
+} satisfies Operation;
+
+/** The fast path's feed page (lib/routes.ts `cache`): the cached page when current, read as the handler reads it. */
+export const cachedFeed: CacheLookup<'page'> = (app, { page }) =>
+  plainNumber(page) ? app.db.responses.cachedFeed(feedPage(page)) : undefined;
+
+/** GET /api/entry/{pid}/thread: also for a deleted entry (it keeps its place in the tree). */
+export function thread(ctx: Ctx<'pid'>) {
+  const pid = threadPid(ctx.params.pid);
+  const { db } = ctx.app;
+  const page = db.responses.thread(
+    pid,
+    () => findEntry(db, pid)?.root,
+    () => readThread(db, pid),
+  );
+  if (!page) throw new ApiError(404, 'entry.not_found');
+  return page;
+}
+thread.doc = {
+  id: 'thread',
+  summary: 'An entry with its ancestors and direct replies (also when deleted)',
+  ok: json('the thread', ref('Thread')),
+  errors: { 404: ['entry.not_found'] },
+} satisfies Operation;
+
+/** The fast path's thread (lib/routes.ts `cache`): the cached thread when current, read as the handler reads it. */
+export const cachedThread: CacheLookup<'pid'> = (app, { pid }) =>
+  plainNumber(pid) ? app.db.responses.cachedThread(threadPid(pid)) : undefined;
+
+/** GET /api/u/{username}/feed/{page}: served from the response cache (lib/http/response-cache.ts). */
+export function userFeed(ctx: Ctx<'username' | 'page'>) {
+  const page = feedPage(ctx.params.page);
+  const { db } = ctx.app;
+  const user = findUserByName(db, ctx.params.username);
+  if (!user) throw new ApiError(404, 'user.not_found');
+  return db.responses.userFeed(user.uid, page, () => readUserFeedPage(db, user.uid, page));
+}
+userFeed.doc = {
+  id: 'userFeed',
+  summary: "A page of a user's live entries, replies included, newest first",
+  ok: json('the page; [] past the end', arrayOf(ref('Entry'), 20)),
+  errors: { 404: ['user.not_found'] },
+} satisfies Operation;
