@@ -124,9 +124,9 @@ export const routes: readonly Route[] = [
   ...group(
     tags.pages,
     // The public pages are drawn on the server too (docs/API.md "Pages without JavaScript").
-    get('/', publicPages.home),
-    get('/e/:pid', publicPages.entryPage),
-    get('/u/:username', publicPages.userPage),
+    get('/', publicPages.home, { cache: publicPages.cachedHome }),
+    get('/e/:pid', publicPages.entryPage, { cache: publicPages.cachedEntryPage }),
+    get('/u/:username', publicPages.userPage, { cache: publicPages.cachedUserPage }),
     get('/reset', pages.resetPage),
     get('/login', pages.loginPage),
     get('/register', pages.registerPage),

@@ -1,7 +1,9 @@
-import { findUserByName } from '../accounts/users.ts';
+import { findUserByName, usernameKey } from '../accounts/users.ts';
 import { cachedSearch, slowRefusals } from '../api/search.ts';
 import { maxFeedPage, type EntryJson } from '../entries/reads.ts';
 import type { Ctx } from '../http/context.ts';
+import type { CachedPage, CacheLookup } from '../http/route.ts';
+import type { Services } from '../services.ts';
 import { ApiError } from '../http/errors.ts';
 import type { CachedDocument } from '../http/response-cache.ts';
 import { maxModlogPage } from '../moderation/modlog.ts';
@@ -9,7 +11,7 @@ import { messages } from '../messages.ts';
 import { readStatsDetail } from '../stats/stats.ts';
 import { html as htmlAnswer, type Operation } from '../openapi/kit.ts';
 import { layout, type PageView } from './layout.ts';
-import { pageDocument, pageOf, pageParams, sendCountedPage, sendShell, shellOf } from './shell.ts';
+import { countedCachedPage, pageDocument, pageOf, pageParams, sendCountedPage, sendShell, shellOf } from './shell.ts';
 import { feedPage } from './views/feed.ts';
 import { talliesOf } from './views/lists.ts';
 import { modlogPage } from './views/modlog.ts';
@@ -31,6 +33,13 @@ function pageFromQuery(ctx: Ctx, max: number): number {
   const n = Number(ctx.url.searchParams.get('seite'));
   return Number.isInteger(n) && n >= 1 && n <= max + 1 ? n - 1 : 0;
 }
+
+/** The response cache's keys of the drawn pages: the handler keeps a page under it, the fast path's lookup reads it. */
+const pageKeys = {
+  home: (page: number) => `/ ${page}`,
+  entry: (pid: number) => `/e/ ${pid}`,
+  user: (name: string, page: number) => `/u/ ${usernameKey(name)} ${page}`,
+};
 
 /** A page from the response cache, else drawn now (a view with a status other than 200 is drawn, never kept). */
 async function cachedView(
@@ -58,7 +67,7 @@ async function cachedView(
 export async function home(ctx: Ctx) {
   const page = pageFromQuery(ctx, maxFeedPage);
   const { db, config } = ctx.app;
-  const { status, doc } = await cachedView(ctx, `/ ${page}`, () => feedPage(db, config.origin, page));
+  const { status, doc } = await cachedView(ctx, pageKeys.home(page), () => feedPage(db, config.origin, page));
   return sendCountedPage(ctx, status, doc?.body);
 }
 home.doc = {
@@ -68,12 +77,20 @@ home.doc = {
 } satisfies Operation;
 home.shell = true;
 
+/** The fast path's lookup of / (lib/routes.ts `cache`): the first page, current in the cache. */
+export const cachedHome: CacheLookup<never> = (app) => cachedPageOf(app, pageKeys.home(0));
+
+function cachedPageOf(app: Services, key: string): CachedPage | undefined {
+  const doc = app.db.responses.cachedPage(key);
+  return doc && countedCachedPage(app, doc.body);
+}
+
 /** GET /e/{pid}: the thread; 410 for a gone entry with nothing live below it, 404 for an unknown one. */
 export async function entryPage(ctx: Ctx<'pid'>) {
   const pid = pageParams.pid!.test(ctx.params.pid) ? Number(ctx.params.pid) : 0;
   if (pid === 0) return sendCountedPage(ctx, 404);
   const { db, config } = ctx.app;
-  const { status, doc } = await cachedView(ctx, `/e/ ${pid}`, () => threadPage(db, config.origin, pid));
+  const { status, doc } = await cachedView(ctx, pageKeys.entry(pid), () => threadPage(db, config.origin, pid));
   return sendCountedPage(ctx, status, doc?.body);
 }
 entryPage.doc = {
@@ -87,13 +104,17 @@ entryPage.doc = {
 } satisfies Operation;
 entryPage.shell = true;
 
+/** The fast path's lookup of /e/{pid}: a thread's page, current in the cache (only 200 pages are kept). */
+export const cachedEntryPage: CacheLookup<'pid'> = (app, { pid }) =>
+  pageParams.pid!.test(pid) && Number(pid) > 0 ? cachedPageOf(app, pageKeys.entry(Number(pid))) : undefined;
+
 /** GET /u/{username} and ?seite=N: the profile and the user's entries; 404 for an unknown user. */
 export async function userPage(ctx: Ctx<'username'>) {
   const { db, config } = ctx.app;
   const user = findUserByName(db, ctx.params.username);
   if (!user) return sendCountedPage(ctx, 404);
   const page = pageFromQuery(ctx, maxFeedPage);
-  const { status, doc } = await cachedView(ctx, `/u/ ${user.uid} ${page}`, () =>
+  const { status, doc } = await cachedView(ctx, pageKeys.user(user.username, page), () =>
     profilePage(db, config.origin, user, page),
   );
   return sendCountedPage(ctx, status, doc?.body);
@@ -106,6 +127,14 @@ userPage.doc = {
   more: [htmlAnswer(404, 'the page with status 404: no such user')],
 } satisfies Operation;
 userPage.shell = true;
+
+/**
+ * The fast path's lookup of /u/{username}: the profile's first page, current in the cache. The key
+ * is the name as logins match it, so a renamed account's old name finds nothing (a rename drops
+ * every page anyway).
+ */
+export const cachedUserPage: CacheLookup<'username'> = (app, { username }) =>
+  cachedPageOf(app, pageKeys.user(username, 0));
 
 /** GET /modlog and ?seite=N: the public moderation log (not cached, as its JSON). */
 export async function modlog(ctx: Ctx) {

@@ -4,7 +4,10 @@ import type { Ctx } from '../http/context.ts';
 import { countImpression } from '../stats/impressions.ts';
 import { etagOf } from '../http/conditional.ts';
 import type { CachedDocument } from '../http/response-cache.ts';
-import type { Endpoint } from '../http/route.ts';
+import { clientIp } from '../http/client-ip.ts';
+import { everyAnswerHeaders } from '../http/respond.ts';
+import type { CachedPage, Endpoint } from '../http/route.ts';
+import type { Services } from '../services.ts';
 import { html as htmlAnswer, type Operation } from '../openapi/kit.ts';
 import { fill, html, toText, trustedFile, type Html } from './html.ts';
 import { layout, needsScript, type PageView } from './layout.ts';
@@ -86,17 +89,42 @@ async function fixedPage(ctx: Ctx, status: number): Promise<Buffer> {
   return status === 404 ? pages.notFound : pages.script;
 }
 
-/** A drawn page (or one of the fixed pages), with the page headers (CSP, no framing). */
-export async function sendShell(ctx: Ctx, status: number, page?: Buffer): Promise<void> {
-  const html = page ?? (await fixedPage(ctx, status));
-  ctx.res.writeHead(status, {
+/** The headers of a page of `length` bytes, whichever way it leaves (the pipeline, or the fast path with everyAnswerHeaders). */
+function pageHeaders(length: number): Record<string, string> {
+  return {
     'Content-Type': 'text/html; charset=utf-8',
-    'Content-Length': html.length,
+    'Content-Length': String(length),
     'Content-Security-Policy': pageCsp,
     'Cache-Control': 'no-cache',
     'X-Frame-Options': 'DENY',
-  });
+  };
+}
+
+/** A drawn page (or one of the fixed pages), with the page headers (CSP, no framing). */
+export async function sendShell(ctx: Ctx, status: number, page?: Buffer): Promise<void> {
+  const html = page ?? (await fixedPage(ctx, status));
+  ctx.res.writeHead(status, pageHeaders(html.length));
   ctx.res.end(ctx.req.method === 'HEAD' ? undefined : html);
+}
+
+/** The fast path's headers per cached page (bodies never change; a new page is a new Buffer). */
+const cachedHeads = new WeakMap<Buffer, string[]>();
+
+/**
+ * A cached page as the fast path sends it (lib/http/fast-path.ts): the same headers as sendShell
+ * and the pipeline's, and its impression counted as sendCountedPage counts it.
+ */
+export function countedCachedPage(app: Services, body: Buffer): CachedPage {
+  let head = cachedHeads.get(body);
+  if (!head) {
+    head = Object.entries({ ...pageHeaders(body.length), ...everyAnswerHeaders }).flat();
+    cachedHeads.set(body, head);
+  }
+  return {
+    body,
+    head,
+    served: (req) => countImpression(app, clientIp(req, app.config.trustProxy), req.headers['user-agent'] ?? ''),
+  };
 }
 
 /** A page that counts an impression when a GET is answered 200 (HEAD and 404 pages count none). */

@@ -241,6 +241,25 @@ describe('public pages without JavaScript', () => {
     assert.equal((await visitor(t.board).send('HEAD', '/', undefined)).status, 200);
     assert.equal(impressionsSoFar(t.board), before);
   });
+
+  test('a cached page leaves by the fast path and still counts its impression', async () => {
+    await page(t.board, '/'); // drawn and kept
+    const tally = t.board.app.services.db.responses.tally;
+    const hits = tally.pageHits;
+    const logged = t.board.logs.length;
+    const before = impressionsSoFar(t.board);
+    for (let i = 0; i < 3; i++) await page(t.board, '/');
+    assert.equal(tally.pageHits, hits + 3, 'from the cache');
+    assert.deepEqual(
+      t.board.logs.slice(logged).filter((line) => /^GET \/ 200 \d/.test(line)),
+      [],
+      'no pipeline line: the fast path answered',
+    );
+    assert.equal(impressionsSoFar(t.board), before + 3);
+    const bot = await visitor(t.board).get('/', { 'user-agent': 'Googlebot/2.1' });
+    assert.equal(bot.status, 200);
+    assert.equal(impressionsSoFar(t.board), before + 3, 'a crawler counts none, as before');
+  });
 });
 
 describe('robots.txt and the sitemap', () => {
