@@ -47,7 +47,9 @@ export function moreMenu(items, label = 'Mehr') {
     'button',
     { type: 'button', class: 'action more-button', 'aria-expanded': 'false', 'aria-controls': list.id },
     label,
-    h('span', { class: 'more-hint' }, `: ${hint}`),
+    // Seen, not part of the name: the list names its actions to a screen reader when it opens, and
+    // "Melden" or "Hochholen" must name only the action itself.
+    h('span', { class: 'more-hint', 'aria-hidden': 'true' }, `: ${hint}`),
     h('span', { class: 'more-caret', 'aria-hidden': 'true' }, ' ▾'),
   );
   const wrap = h('span', { class: 'more' }, button, list);
