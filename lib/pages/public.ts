@@ -1,12 +1,12 @@
 import { findUserByName, usernameKey } from '../accounts/users.ts';
 import { cachedSearch, slowRefusals } from '../api/search.ts';
-import { maxFeedPage, type EntryJson } from '../entries/reads.ts';
+import type { EntryJson } from '../entries/reads.ts';
+import { maxFeedPage, maxModlogPage } from '../limits/product.ts';
 import type { Ctx } from '../http/context.ts';
 import type { CachedPage, CacheLookup } from '../http/route.ts';
 import type { Services } from '../services.ts';
 import { ApiError } from '../http/errors.ts';
 import type { CachedDocument } from '../http/response-cache.ts';
-import { maxModlogPage } from '../moderation/modlog.ts';
 import { messages } from '../messages.ts';
 import { readStatsDetail } from '../stats/stats.ts';
 import { html as htmlAnswer, type Operation } from '../openapi/kit.ts';

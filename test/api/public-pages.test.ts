@@ -3,7 +3,7 @@ import { describe, test } from 'node:test';
 import { DomUtils, parseDocument } from 'htmlparser2';
 import type { AnyNode, Element, Text } from 'domhandler';
 import { savePreview } from '../../lib/preview/store.ts';
-import { impressionsSoFar } from '../atom-helpers.ts';
+import { impressionsSoFar } from '../helpers/atom.ts';
 import { assertDocumented, imageFixture, limitsOff, post, useBoard, visitor, type TestBoard } from '../helpers.ts';
 
 /** docs/API.md "Pages without JavaScript": the public pages hold their content as HTML. */

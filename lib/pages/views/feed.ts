@@ -1,5 +1,6 @@
 import type { Db } from '../../db/db.ts';
-import { feedPageSize, maxFeedPage, readFeedPage } from '../../entries/reads.ts';
+import { readFeedPage } from '../../entries/reads.ts';
+import { feedPageSize, maxFeedPage } from '../../limits/product.ts';
 import { html } from '../html.ts';
 import type { PageView } from '../layout.ts';
 import { entryWithLatest, loginOffer, pager } from './entry.ts';

@@ -1,5 +1,6 @@
 import type { Db } from '../../db/db.ts';
-import { maxModlogPage, modlogPageSize, readPublicModlog, type PublicModlogRow } from '../../moderation/modlog.ts';
+import { maxModlogPage, modlogPageSize } from '../../limits/product.ts';
+import { readPublicModlog, type PublicModlogRow } from '../../moderation/modlog.ts';
 import { html, type Html } from '../html.ts';
 import type { PageView } from '../layout.ts';
 import { pager, timeOf, userHref } from './entry.ts';

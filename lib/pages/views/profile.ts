@@ -1,6 +1,7 @@
 import type { User } from '../../accounts/users.ts';
 import type { Db } from '../../db/db.ts';
-import { feedPageSize, maxFeedPage, readUserFeedPage } from '../../entries/reads.ts';
+import { readUserFeedPage } from '../../entries/reads.ts';
+import { feedPageSize, maxFeedPage } from '../../limits/product.ts';
 import { html } from '../html.ts';
 import type { PageView } from '../layout.ts';
 import { userShareHead } from '../share.ts';

@@ -1,6 +1,5 @@
 import type { EntryJson } from '../../entries/reads.ts';
-import { feedPageSize, maxFeedPage } from '../../entries/reads.ts';
-import { maxQueryLength } from '../../search/query.ts';
+import { feedPageSize, maxFeedPage, maxSearchLength } from '../../limits/product.ts';
 import { html, type Html } from '../html.ts';
 import type { PageView } from '../layout.ts';
 import { entryWithLatest, pager, type Tallies } from './entry.ts';
@@ -8,7 +7,7 @@ import { view } from './lists.ts';
 
 /** The page's own search form: a plain GET form, so it works without scripts (web/static/views/search.js). */
 function searchForm(q: string, user: string): Html {
-  return html`<form class="search-form" role="search" action="/suche" method="get"><label for="search-page-q">Suchbegriff</label><input id="search-page-q" name="q" type="search" value="${q}" maxlength="${maxQueryLength}" required>${
+  return html`<form class="search-form" role="search" action="/suche" method="get"><label for="search-page-q">Suchbegriff</label><input id="search-page-q" name="q" type="search" value="${q}" maxlength="${maxSearchLength}" required>${
     user ? html`<input type="hidden" name="user" value="${user}">` : null
   }<button type="submit">Suchen</button></form>`;
 }

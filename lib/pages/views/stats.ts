@@ -1,5 +1,5 @@
 import type { StatsDetail } from '../../stats/stats.ts';
-import { statsWindowDays } from '../../stats/impressions.ts';
+import { statsWindowDays } from '../../limits/product.ts';
 import { html, type Html } from '../html.ts';
 import type { PageView } from '../layout.ts';
 import { germanDate, germanNumber } from './format.ts';
