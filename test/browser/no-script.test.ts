@@ -94,8 +94,8 @@ describe('the public pages in Chromium, with scripts off and on', { skip: skipWi
     await card.getByRole('button', { name: /Ja/ }).waitFor();
     await waitInPage(
       page,
-      `document.querySelector('main article#e${pids.top} .vote-count')?.textContent === '1'`,
       'the tally',
+      `document.querySelector('main article#e${pids.top} .vote-count')?.textContent === '1'`,
     );
     assert.match(await card.locator('time').first().innerText(), /^(vor |gerade)/);
     assert.equal(await page.locator('main .view').count(), 1, 'one view: the drawn page was replaced, not added to');
