@@ -23,7 +23,9 @@ import { tags } from './openapi/tags.ts';
 import * as atom from './pages/atom.ts';
 import * as files from './pages/files.ts';
 import { serviceWorker } from './pages/service-worker.ts';
+import * as publicPages from './pages/public.ts';
 import * as pages from './pages/shell.ts';
+import * as sitemap from './pages/sitemap.ts';
 
 /**
  * THE route table: every endpoint of the board, tried in this order. A row is the whole
@@ -174,19 +176,24 @@ export const routes: readonly Route[] = [
   // The front end's pages (the page shell; web/static/pages.js lists them for the front end) and files.
   ...group(
     tags.pages,
-    get('/', pages.home),
-    get('/e/:pid', pages.entryPage),
-    get('/u/:username', pages.userPage),
+    // The public pages are drawn on the server too (docs/API.md "Pages without JavaScript").
+    get('/', publicPages.home, { cache: publicPages.cachedHome }),
+    get('/e/:pid', publicPages.entryPage, { cache: publicPages.cachedEntryPage }),
+    get('/u/:username', publicPages.userPage, { cache: publicPages.cachedUserPage }),
     get('/reset', pages.resetPage),
     get('/login', pages.loginPage),
     get('/register', pages.registerPage),
     get('/recover', pages.recoverPage),
     get('/settings', pages.settingsPage),
-    get('/stats', pages.statsPage),
-    get('/suche', pages.searchPage),
+    get('/stats', publicPages.stats),
+    get('/suche', publicPages.searchPage),
     get('/mod', pages.moderationPage),
-    get('/modlog', pages.modlogPage),
+    get('/modlog', publicPages.modlog),
     get('/benachrichtigungen', pages.notificationsPage),
+    // docs/API.md "Robots and sitemap"
+    get('/robots.txt', sitemap.robots),
+    get('/sitemap.xml', sitemap.sitemap),
+    get('/sitemap/:file', sitemap.sitemapPart),
     get('/static/media/*', files.media),
     get('/static/vendor/simplewebauthn/*', files.webAuthnBrowser),
     get('/static/*', files.staticFile),

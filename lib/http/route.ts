@@ -1,3 +1,4 @@
+import type { IncomingMessage } from 'node:http';
 import type { RateGroup } from '../limits/rate-limit.ts';
 import type { WriteGroup } from '../limits/write-limits.ts';
 import type { Operation } from '../openapi/kit.ts';
@@ -38,14 +39,25 @@ export type Endpoint<Params extends string = never> = Handler<Params> & {
 };
 
 /**
+ * An HTML page from the response cache (lib/pages/public.ts): its bytes, its headers made once per
+ * body, and what serving it still does (count the visitor's impression, as the pipeline's page does).
+ */
+export interface CachedPage {
+  readonly body: Buffer;
+  readonly head: readonly string[];
+  served?(req: IncomingMessage): void;
+}
+
+/**
  * The response cache's answer for a cached row (lib/http/fast-path.ts): the current cached body
- * for these parameters, else undefined. It reads the parameters as the handler does (a bad one
- * may throw: the pipeline then answers) and must count a hit only when it returns a body.
+ * for these parameters (a JSON Buffer, or an HTML page), else undefined. It reads the parameters
+ * as the handler does (a bad one may throw: the pipeline then answers) and must count a hit only
+ * when it returns a body.
  */
 export type CacheLookup<Params extends string = string> = (
   app: Services,
   params: Readonly<Record<Params, string>>,
-) => Buffer | undefined;
+) => Buffer | CachedPage | undefined;
 
 /** The checks a row asks of the pipeline before its handler runs, and its cache. */
 export interface Policy<Params extends string = string> {

@@ -89,7 +89,7 @@ function methodIndexOf(method: string): number {
 function defineProcessMetrics(app: Services, registers: Registry[]): void {
   new Counter({
     name: 'board_response_cache_total',
-    help: 'Answers from the response cache (hit) or built (miss): feed pages, threads, user feeds, search pages, and documents (Atom feeds, pages with share tags).',
+    help: 'Answers from the response cache (hit) or built (miss): feed pages, threads, user feeds, search pages, documents (Atom feeds) and HTML pages.',
     labelNames: ['answer', 'result'],
     registers,
     collect() {
@@ -105,6 +105,8 @@ function defineProcessMetrics(app: Services, registers: Registry[]): void {
       this.inc({ answer: 'search', result: 'miss' }, tally.searchMisses);
       this.inc({ answer: 'document', result: 'hit' }, tally.documentHits);
       this.inc({ answer: 'document', result: 'miss' }, tally.documentMisses);
+      this.inc({ answer: 'page', result: 'hit' }, tally.pageHits);
+      this.inc({ answer: 'page', result: 'miss' }, tally.pageMisses);
     },
   });
   new Counter({

@@ -41,6 +41,10 @@ export const pathParameters: Record<string, { description: string; schema: JsonS
       "the private feed's secret token followed by .atom (POST /api/user/feed-token gives the whole address)",
     schema: string(undefined, { pattern: '^[A-Za-z0-9_-]+\\.atom$' }),
   },
+  file: {
+    description: 'a file of the sitemap index: {n}.xml, n from 1',
+    schema: string(undefined, { pattern: '^[1-9][0-9]{0,5}\\.xml$' }),
+  },
 };
 
 /** The board's version and licence, as package.json states them (the one place they are written). */
@@ -160,8 +164,10 @@ function responsesOf(route: Route, operation: Operation) {
   }
   for (const [status, set] of [...codes].sort(([a], [b]) => a - b)) {
     const list = [...set];
+    // A page that answers this status itself in HTML (/suche's 400) keeps that answer beside the JSON error.
+    const own = responses[status] as { description: string; content?: Record<string, unknown> } | undefined;
     responses[status] = {
-      description: `error: ${list.join(', ')}`,
+      description: own ? `${own.description}; error: ${list.join(', ')}` : `error: ${list.join(', ')}`,
       ...(retryAfterStatuses.has(status)
         ? {
             headers: {
@@ -173,7 +179,7 @@ function responsesOf(route: Route, operation: Operation) {
             },
           }
         : {}),
-      content: { 'application/json': { schema: errorBody(list) } },
+      content: { ...own?.content, 'application/json': { schema: errorBody(list) } },
     };
   }
   return responses;

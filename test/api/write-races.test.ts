@@ -275,7 +275,7 @@ describe('the database a handler sees (ctx.app.db)', () => {
       db: ctx.app.db,
       mediaDir: config.mediaDir,
       uid,
-      user: { avatar: '' },
+      user: { avatar: '', username: 'Lena', created_at: 0 },
       sessions: [],
       following: [],
       now: clock.now(),

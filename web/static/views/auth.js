@@ -2,7 +2,6 @@
 import * as api from '../api.js';
 import { forgottenPasswordHint } from '../contact.js';
 import { add, h } from '../dom.js';
-import { defaultLoginSeconds } from '../limits.js';
 import { passwordRule } from '../rules.js';
 import { sameOriginPath } from '../next-path.js';
 import { withProofOfWork } from '../pow.js';
@@ -27,6 +26,13 @@ const durations = [
   ['2592000', '30 Tage'],
   ['31536000', '1 Jahr'],
 ];
+
+/**
+ * The login form's preselected duration: 30 days, so a phone's reader is not asked to log in every
+ * day (Discourse keeps 60). The API's default without a `timeout` stays the spec's day
+ * (defaultLoginSeconds in limits.js); the form always sends its choice.
+ */
+const preselectedLoginSeconds = 2_592_000;
 
 /**
  * Where to go after login: a path of the board from ?weiter=, never another site.
@@ -77,7 +83,7 @@ export async function loginView(root, { query }) {
       label: 'Angemeldet bleiben für',
       name: 'timeout',
       tag: 'select',
-      value: String(defaultLoginSeconds),
+      value: String(preselectedLoginSeconds),
       options: durations,
     }),
   };
