@@ -103,6 +103,12 @@ bench-10m: deps
 asn-measure: deps
 	node --expose-gc --import tsx bench/asn-load.ts
 
+# The server processes' memory by board size and BOARD_WORKERS, the table of docs/SCALING.md "Memory"
+# (BENCH_MEMORY_SIZES=30,100000: the boards, in entries). Prints a Markdown table; a few minutes.
+.PHONY: bench-memory
+bench-memory: deps
+	node --import tsx bench/memory.ts
+
 # Screenshots of the real pages (feed, thread, profile, statistics, settings, moderation queue; 1280 and 390 px wide) with
 # German sample content, saved under docs/screenshots/. Needs Chromium (CHROMIUM_PATH, default /usr/bin/chromium).
 .PHONY: screenshots

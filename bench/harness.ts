@@ -1,5 +1,5 @@
 import autocannon from 'autocannon';
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess, type StdioOptions } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { benchSessionToken } from './seed.ts';
@@ -120,7 +120,25 @@ export async function startBoard(
   node = process.execPath,
 ): Promise<Board> {
   const started = performance.now();
-  const proc = spawn(node, ['--import', 'tsx', 'server.ts'], {
+  const proc = spawnBoard(dataDir, port, env, ['ignore', 'ignore', 'inherit'], codeRoot, node);
+  const url = `http://127.0.0.1:${port}`;
+  await waitForHealth(url, Date.now() + 120_000); // a 10M-entry database takes a while
+  // With workers, the primary says "listening" once all of them are: the health check above may
+  // have reached the first. Wait for the rest the cheap way: a few more answers.
+  for (let i = 0; i < 20; i++) await fetch(`${url}/api/health`);
+  return { proc, url, startupMs: performance.now() - started };
+}
+
+/** The server process alone, not waited for: startBoard's settings, with the output where `stdio` says. */
+export function spawnBoard(
+  dataDir: string,
+  port: number,
+  env: Record<string, string>,
+  stdio: StdioOptions,
+  codeRoot = root,
+  node = process.execPath,
+): ChildProcess {
+  return spawn(node, ['--import', 'tsx', 'server.ts'], {
     cwd: codeRoot,
     env: {
       ...process.env,
@@ -132,14 +150,8 @@ export async function startBoard(
       BOARD_LIMITS: boardLimits,
       ...env,
     },
-    stdio: ['ignore', 'ignore', 'inherit'],
+    stdio,
   });
-  const url = `http://127.0.0.1:${port}`;
-  await waitForHealth(url, Date.now() + 120_000); // a 10M-entry database takes a while
-  // With workers, the primary says "listening" once all of them are: the health check above may
-  // have reached the first. Wait for the rest the cheap way: a few more answers.
-  for (let i = 0; i < 20; i++) await fetch(`${url}/api/health`);
-  return { proc, url, startupMs: performance.now() - started };
 }
 
 export async function stop(proc: ChildProcess): Promise<void> {

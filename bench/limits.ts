@@ -7,7 +7,7 @@ import { boardRateRules, createLimitStore, createRateLimiter } from '../lib/limi
 import { checkWriteLimit } from '../lib/limits/write-limits.ts';
 
 /**
- * The cost of the abuse limits per request (README "Performance"): every limit counts in SQLite
+ * The cost of the abuse limits per request (docs/SCALING.md "Reads and writes per core"): every limit counts in SQLite
  * (lib/limits/rate-limit.ts), so a limited write pays a small transaction of upserts. Measured on a file
  * database in WAL mode with the server's settings, over many accounts and addresses (a table of
  * realistic size), in microseconds per request. `node --import tsx bench/limits.ts` alone, and

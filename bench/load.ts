@@ -93,7 +93,10 @@ export async function startCeiling(
   return proc;
 }
 
-/** Interleaved rounds (README "Performance"): each side measured `rounds` times, alternating, so drift on the machine hits both. */
+/**
+ * Interleaved rounds (docs/SCALING.md "How far one machine goes"): each side measured `rounds`
+ * times, alternating, so drift on the machine hits both.
+ */
 export const rounds = Number(process.env.BENCH_ROUNDS ?? 5);
 /** Seconds per round and side. */
 export const roundSeconds = Number(process.env.BENCH_ROUND_SECONDS ?? 5);

@@ -528,7 +528,7 @@ async function main(): Promise<void> {
     '',
     `Side by side: in each of the same rounds, after the pair in turn, the read case and its ceiling are measured at the same moment for ${roundSeconds} s, each with its own wrk of half the load ` +
       `(${readLoad.threads / 2} thread, ${readLoad.connections / 2} connections), so the two servers share the cores and a slow second of the machine hits both; "× same bytes, side by side" is the median of those per-round ratios (min–max). ` +
-      'It is the measure of the 0.9 × target (README "Performance"): on this shared VM, rounds in turn swing by ±25 % from one 5-s window to the next.',
+      'It is the measure of the 0.9 × target (docs/SCALING.md "Reads and writes per core"): on this shared VM, rounds in turn swing by ±25 % from one 5-s window to the next.',
     '',
     table(rows),
     '',

@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { makeFolders } from './media/folders.ts';
 import { isLoopbackAddress, parseCidr } from './ip/ranges.ts';
 
-/** The server's settings, read once from the environment (README "Settings"). */
+/** The server's settings, read once from the environment (docs/OPERATIONS.md "Settings"). */
 export interface Config {
   readonly port: number;
   readonly host: string;
@@ -146,7 +146,7 @@ function checkedCidr(raw: string): string {
 }
 
 /**
- * One rule for every on/off setting, the one README "Settings" states: 1 or 0, or true or false
+ * One rule for every on/off setting, the one docs/OPERATIONS.md "Settings" states: 1 or 0, or true or false
  * in any letter case. Why so strict: a typo such as "ture" must stop the start, not switch silently.
  */
 function flagSetting(env: Record<string, string | undefined>, name: string, fallback: boolean): boolean {
@@ -161,7 +161,7 @@ function flagSetting(env: Record<string, string | undefined>, name: string, fall
 /**
  * The metrics listener: off while BOARD_METRICS_PORT is empty; 0 is any free port, as for PORT.
  * Loopback only, whatever is set: the numbers show the board's traffic and load to whoever can
- * reach them, so they are for a scraper on this machine (README "Metrics"), never the world.
+ * reach them, so they are for a scraper on this machine (docs/OPERATIONS.md "Metrics"), never the world.
  */
 function metricsSetting(env: Record<string, string | undefined>): Config['metrics'] {
   const host = setting(env, 'BOARD_METRICS_HOST', '127.0.0.1');
@@ -174,7 +174,7 @@ function metricsSetting(env: Record<string, string | undefined>): Config['metric
   return Object.freeze({ port: integerSetting(env, 'BOARD_METRICS_PORT', 0, 0, 65535), host });
 }
 
-/** The most BOARD_WORKERS may ask for: each worker holds its own caches (about 100 MB, docs/SCALING.md). */
+/** The most BOARD_WORKERS may ask for: each worker holds its own caches (docs/SCALING.md "Memory"). */
 export const maxWorkers = 64;
 
 /** BOARD_WORKERS: a whole number 1–64, or `auto` for one worker per core. */

@@ -11,7 +11,7 @@ import { accountNamed } from './accounts.ts';
 import { reasonOption, utcMinute, wholeNumber } from './args.ts';
 
 /**
- * The administrator's moderation commands (README "Moderating the board"): the same actions as
+ * The administrator's moderation commands (docs/OPERATIONS.md "Moderating the board"): the same actions as
  * the moderators' API, logged with "admin" as the actor. The role itself: `mod` in accounts.ts.
  */
 

@@ -6,13 +6,14 @@ const headerBytes = 48;
 
 /**
  * SQLite's PRAGMA data_version (it moves when another connection commits), asked only when it can
- * have moved. A statement costs 2.5–3.5 µs on every cached page; so first the 48-byte WAL-index
- * header in board.db-shm is read (one pread, under 1 µs): every commit of any connection, in any
- * process, rewrites it (its change counter and frame count) before the commit returns, and a
- * reader that sees the same bytes as last time knows no commit happened since. Any difference (a
- * commit, our own, a WAL restart, a torn read) asks the pragma. Without a -shm file (":memory:",
- * a journal mode other than WAL) the pragma is asked every time. The response cache asks through
- * oncePerTurn below: the pread is a system call, measured at 6–8 % of a cached page's CPU.
+ * have moved, because a statement before every cached page costs more than the page's own work.
+ * So first the 48-byte WAL-index header in board.db-shm is read (one pread): every commit of any
+ * connection, in any process, rewrites it (its change counter and frame count) before the commit
+ * returns, and a reader that sees the same bytes as last time knows no commit happened since. Any
+ * difference (a commit, our own, a WAL restart, a torn read) asks the pragma. Without a -shm file
+ * (":memory:", a journal mode other than WAL) the pragma is asked every time. The response cache
+ * asks through oncePerTurn below, because even the pread is a system call per request
+ * (docs/SCALING.md "Reads and writes per core").
  */
 export function createDataVersion(raw: Database.Database, path: string): { read(): number; close(): void } {
   const pragma = raw.prepare('PRAGMA data_version').pluck();

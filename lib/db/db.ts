@@ -75,8 +75,8 @@ export function openDb(path: string, options: OpenOptions = {}): Db {
   raw.pragma('foreign_keys = ON');
   raw.pragma(`busy_timeout = ${busyTimeoutMs}`);
   // Statement journals (one per savepoint, lib/db/write-batch.ts) stay in memory instead of spilling
-  // to a temporary file past 64 KiB: a batch of creates wrote about two dozen journal pages per
-  // create to that file; in memory, creates ran 1.13 x faster on the 1M board (docs/SCALING.md).
+  // to a temporary file past 64 KiB, where a batch of creates wrote journal pages for every create
+  // (docs/SCALING.md "Reads and writes per core").
   // Temporary tables and sorts go to memory too; every query here is bounded (LIMIT, or a small
   // GROUP BY).
   raw.pragma('temp_store = MEMORY');
@@ -176,13 +176,12 @@ const sleeper = new Int32Array(new SharedArrayBuffer(4));
 
 /**
  * BEGIN IMMEDIATE with a waiting of its own. Why not SQLite's busy handler: it sleeps 1, 2, 5,
- * 10, 15, 20 … ms between tries, while another worker holds the write lock for 0.1–1.5 ms per
- * transaction; with two workers under a create load each slept 1.1–1.6 s of every 5 s (up to
- * 100 ms at a time) long after the lock was free, and its event loop, reads included, with it.
- * So BEGIN runs with busy_timeout 0 and is tried again after 20 µs, 40 µs, … at most 0.5 ms apart
- * (Atomics.wait: the thread sleeps, no spinning), until the same 5 s deadline; that cut the
- * waiting to 0.2–0.5 s of every 5 s (docs/SCALING.md). Past the deadline SQLite's own SQLITE_BUSY
- * error ("database is locked") reaches the client as before: 500 internal, logged. Only BEGIN is
+ * 10, 15, 20 … ms between tries, while another worker holds the write lock for about a
+ * millisecond per transaction, so a waiting worker, its event loop and reads included, slept long
+ * after the lock was free. So BEGIN runs with busy_timeout 0 and is tried again after 20 µs,
+ * 40 µs, … at most 0.5 ms apart (Atomics.wait: the thread sleeps, no spinning), until the same 5 s
+ * deadline (docs/SCALING.md "Reads and writes per core"). Past the deadline SQLite's own
+ * SQLITE_BUSY error ("database is locked") reaches the client: 500 internal, logged. Only BEGIN is
  * tried again, never the transaction's body: it has not run yet when BEGIN fails.
  */
 function createWriteLock(raw: Database.Database): WriteLock {

@@ -340,8 +340,7 @@ const migrations: Migration[] = [
 
   // 12: the index of notifications by their author goes. An account deletion finds the ones its
   // entries caused through its entries (lib/notifications/notifications.ts deleteNotificationsOf), and the
-  // index cost every create and every dropped notification a page of its own: with two workers,
-  // creates ran 1.15 x faster without it on the 1M bench board (docs/SCALING.md).
+  // index cost every create and every dropped notification a page of its own (docs/SCALING.md).
   `
   DROP INDEX notifications_by_actor;
   `,

@@ -23,10 +23,8 @@ export const maxWritesPerCommit = 256;
  * A cluster worker runs its queue this many ms after the first write queued, not at the end of the
  * turn. Why: with two workers each batch reads back the pages the other worker's commit dropped
  * from its cache, and each hand-over of the lock costs that refill; a short window makes batches
- * bigger and hand-overs rarer. Measured (creates/s, 1M board, two workers, 5 interleaved rounds,
- * twice; docs/SCALING.md): at the end of the turn 1,631 and 1,976 (0.80 × and 1.02 × one worker),
- * 1 ms 765 and 1,920 (0.37 × and 1.02 ×), 2 ms 1,809 and 1,886 (0.88 × and 1.03 ×). Only 2 ms
- * never fell to a slow mode of 550–770/s (the others did in 2 and 3 of 10 rounds). A single
+ * bigger and hand-overs rarer. Of the end of the turn, 1 ms and 2 ms, 2 ms was the steadiest
+ * (docs/SCALING.md "Reads and writes per core"; the rounds are in bench/results.md). A single
  * process keeps setImmediate: nobody else takes the lock between its batches.
  */
 export const clusterBatchWindowMs = 2;

@@ -6,7 +6,7 @@ import { jsonHeaders } from './respond.ts';
 import type { CacheLookup, Route } from './route.ts';
 
 /**
- * The cached pages' short way out (README "Performance"): a GET of a row that names a cache
+ * The cached pages' short way out (docs/SCALING.md "Reads and writes per core"): a GET of a row that names a cache
  * (lib/routes.ts `cache`: the feed pages and threads) whose answer the response cache holds,
  * current, is answered here before the pipeline, as close to writing a Buffer as node:http
  * allows: one regular expression per cached row on the request target, the row's lookup (which

@@ -2,7 +2,7 @@ import { readFileSync, statSync } from 'node:fs';
 import { canonicalIp } from '../ip/address.ts';
 
 /**
- * The Tor exit addresses from BOARD_TOR_EXITS (README "Tor exit list").
+ * The Tor exit addresses from BOARD_TOR_EXITS (docs/OPERATIONS.md "Tor exit list").
  * Why (docs/API.md "POST /api/entry/create"): creating an entry from a Tor exit answers 403 `tor.blocked`, so a
  * spammer cannot get a fresh address (and fresh per-IP limits) by switching circuits. Only
  * create is blocked; reading, voting and the rest stay open to Tor users.

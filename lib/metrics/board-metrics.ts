@@ -9,7 +9,7 @@ import type { JobDeps, Services } from '../services.ts';
 import type { BoardMetrics } from './recorder.ts';
 
 /*
- * The board's Prometheus metrics (README "Metrics"), in one registry per process. Most values are
+ * The board's Prometheus metrics (docs/OPERATIONS.md "Metrics"), in one registry per process. Most values are
  * read when Prometheus scrapes (collect callbacks over plain counters the code keeps anyway, a
  * file size, one indexed count); only the request histogram and the refusal counter are written
  * on the request path, each a cached child's observe or inc.

@@ -20,9 +20,8 @@ export const maxKeptPerAccount = 1000;
  * with it in one statement. Why: a dropped notification's row and index entries lie on pages no
  * other write touches (its table row, its entry's index entry, the account's oldest index
  * entries), so dropping one at every notification of an account at the limit wrote more pages
- * than the create itself. In groups, the account's index pages are written once per 100; with
- * migration 12, creates replying to such accounts ran 1.37 x faster on the 1M bench board
- * (docs/SCALING.md "What a create wrote").
+ * than the create itself; in groups, the account's index pages are written once per 100
+ * (docs/SCALING.md "Reads and writes per core").
  */
 export const trimGroup = 100;
 /** docs/API.md "GET /api/user/notifications/{page}": 20 a page. */
@@ -69,8 +68,8 @@ export function notifyAbout(db: Db, entry: Caused, parentUid: number, now: numbe
 /**
  * Drops the account's oldest notifications down to maxKeptPerAccount once it holds
  * maxKeptPerAccount + trimGroup. The count comes from notification_counts (kept by triggers,
- * lib/db/schema.ts migration 11): finding the 1000th newest row walked 1000 index entries (23 µs) at
- * every notification of an account at the limit (docs/SCALING.md).
+ * lib/db/schema.ts migration 11), because finding the 1000th newest row walked 1000 index entries
+ * at every notification of an account at the limit.
  */
 function keepNewest(db: Db, uid: number): void {
   const kept = db.one<{ kept: number }>('SELECT kept FROM notification_counts WHERE uid = ?', uid)?.kept ?? 0;

@@ -5,7 +5,7 @@ import { PreviewFetchError, type PreviewClient } from './client.ts';
 import { isBotChallenge, parseOembed, parsePage, type PageMeta } from './page.ts';
 import { previewKind, type PreviewKind } from './store.ts';
 
-/** Read limits per resource (README "Link previews"): decoded HTML, oEmbed JSON, image. */
+/** Read limits per resource (docs/OPERATIONS.md "Link previews"): decoded HTML, oEmbed JSON, image. */
 export const maxHtmlBytes = 1024 * 1024;
 export const maxOembedBytes = 64 * 1024;
 export const maxImageBytes = 5 * 1024 * 1024;

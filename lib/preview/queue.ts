@@ -30,7 +30,10 @@ export interface PreviewOptions {
   pollMs?: number;
 }
 
-/** README "Link previews": two fetches at a time, so previews never crowd out requests on a small machine. */
+/**
+ * docs/OPERATIONS.md "Link previews": two fetches at a time, so previews never crowd out requests
+ * on a small machine.
+ */
 export const previewConcurrency = 2;
 const sweepIntervalMs = 86_400_000;
 const stopGraceMs = 5_000;

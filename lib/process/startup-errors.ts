@@ -5,7 +5,7 @@ import { SchemaTooNewError } from '../db/schema.ts';
 /**
  * The one line an operator reads when the server cannot start for a reason they can fix (a bad
  * setting, a busy or privileged port, a host name that does not resolve, an unusable data folder
- * or database); README "Settings" promises it. Undefined for anything else: a bug keeps its stack.
+ * or database); docs/OPERATIONS.md "Settings" promises it. Undefined for anything else: a bug keeps its stack.
  */
 export function startupFailure(err: unknown, config?: Pick<Config, 'host' | 'port' | 'dbPath'>): string | undefined {
   if (err instanceof ConfigError) return err.message;

@@ -10,7 +10,7 @@ import { boardMediaPath, emptyFolder, limitsOff, runAdmin, useBoard } from '../h
 
 /**
  * Issue 28, finding 10: `backup --with-media` into a folder whose disk filled up crashed with an
- * uncaught ENOSPC from tar-stream instead of the one line the README promises. The disk here is
+ * uncaught ENOSPC from tar-stream instead of the one line docs/OPERATIONS.md "Backups" promises. The disk here is
  * a real one: a small tmpfs mounted in a mount namespace of the command's own (`unshare`), so no
  * mount outlives the command and, where user namespaces are allowed, no root is needed.
  */

@@ -15,7 +15,10 @@ import {
 } from '../helpers.ts';
 import { atomEntries, parseAtom } from '../atom-helpers.ts';
 
-/** docs/API.md "Private Atom feed": the token, what ends it, what the log writes. */
+/**
+ * docs/API.md "POST /api/user/feed-token" and "Atom feeds": the private feed's token, what ends it,
+ * what the log writes.
+ */
 
 async function newFeedUrl(client: Client): Promise<string> {
   const answer = await client.post('/api/user/feed-token');

@@ -5,7 +5,10 @@ import { ConfigError, loadConfig } from '../../lib/config.ts';
 import { listenOnLoopback } from '../../lib/metrics/listener.ts';
 import { assertError, limitsOff, member, post, startBoard, useBoard, visitor } from '../helpers.ts';
 
-/** README "Metrics": BOARD_METRICS_PORT puts Prometheus' text format on a second, loopback-only listener. */
+/**
+ * docs/OPERATIONS.md "Metrics": BOARD_METRICS_PORT puts Prometheus' text format on a second,
+ * loopback-only listener.
+ */
 
 /** One scrape as series → value; a series is `name{label="value",...}` with the labels sorted, or the bare name. */
 type Scrape = Map<string, number>;

@@ -20,7 +20,7 @@ import {
 } from '../helpers.ts';
 
 /**
- * README "Moderating the board": the administrator's commands, run as the real bin/board-admin
+ * docs/OPERATIONS.md "Moderating the board": the administrator's commands, run as the real bin/board-admin
  * against the board's data folder. Exit codes: 0 done, 1 failed, 2 wrong arguments (one error
  * line showing the command's usage and the hint line "see: board-admin help <command>" on stderr).
  */

@@ -124,7 +124,7 @@ test('a board.db that is not a database ends in one line naming the file, exit 1
   assertOneLine(run, new RegExp(`^board: cannot use the database ${join(data, 'board.db')}: file is not a database`));
 });
 
-test('a bad switch value names the rule README states', { timeout: 60_000 }, async () => {
+test('a bad switch value names the rule docs/OPERATIONS.md states', { timeout: 60_000 }, async () => {
   const run = await startFailing({ BOARD_DATA: emptyFolder(), PORT: '0', BOARD_TRUST_PROXY: 'yes' });
   assertOneLine(run, /^board: BOARD_TRUST_PROXY: "yes" must be 1 or 0 \(or true or false\)$/m);
 });

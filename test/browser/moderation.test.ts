@@ -9,7 +9,7 @@ import { openBoard, screenshotDir, skipWithoutChromium, useBrowserBoard } from '
 if (skipWithoutChromium) test('moderation browser tests', { skip: skipWithoutChromium }, () => {});
 
 /**
- * Moderation in Debian's Chromium (docs/API.md "Moderation", README "Moderating the board"): a
+ * Moderation in Debian's Chromium (docs/API.md "Moderation", docs/OPERATIONS.md "Moderating the board"): a
  * moderator works the queue at /mod, the author sees the tombstone, a visitor reads the log, and
  * a ban ends the banned user's open session.
  */

@@ -35,7 +35,7 @@ test('systemd-analyze verify finds nothing to say about any unit (code at this c
 }, () => {
   const folder = emptyFolder('board-units-');
   for (const unit of units) {
-    // Installed as README says, /opt/board is the checkout; here the checkout is this folder.
+    // Installed as docs/OPERATIONS.md says, /opt/board is the checkout; here the checkout is this folder.
     writeFileSync(
       join(folder, unit),
       read(unit)
@@ -53,7 +53,7 @@ test('systemd-analyze verify finds nothing to say about any unit (code at this c
   assert.equal(run.status, 0, run.stderr);
 });
 
-test('every service runs as the dedicated user in the sandbox the README promises', () => {
+test('every service runs as the dedicated user in the sandbox docs/OPERATIONS.md promises', () => {
   for (const unit of services) {
     const text = read(unit);
     for (const line of [

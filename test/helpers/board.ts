@@ -13,7 +13,7 @@ import { Client } from './client.ts';
 export const day = 86_400;
 
 /**
- * BOARD_LIMITS=0: the abuse limits and brakes off (README "Settings"), for tests that write faster
+ * BOARD_LIMITS=0: the abuse limits and brakes off (docs/OPERATIONS.md "Settings"), for tests that write faster
  * than a person would (many entries, links and images from brand-new accounts in a second).
  * SPEC's per-address limits stay on. test/api/write-limits.test.ts tests the limits themselves.
  */

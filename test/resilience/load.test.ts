@@ -17,7 +17,7 @@ import { prng, randomTools, recordSummary, scaled, seed } from './soak.ts';
 /**
  * Load without loss, behind a trusted proxy: every client has its own X-Forwarded-For address,
  * so the per-IP limits stay on without turning the test into 429s. The voters' accounts and
- * sessions are created straight in the database (the run contract allows it for load tests: README "Performance").
+ * sessions are created straight in the database (the run contract allows it for load tests: as bench/seed.ts does).
  */
 const voters = 50;
 const voteSeconds = scaled(3, 20);
