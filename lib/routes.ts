@@ -4,6 +4,7 @@ import * as entries from './api/entries.ts';
 import * as feeds from './api/feeds.ts';
 import { exportAccount } from './api/export.ts';
 import { health } from './api/health.ts';
+import * as impression from './api/impression.ts';
 import * as moderation from './api/moderation.ts';
 import * as mutes from './api/mutes.ts';
 import * as notifications from './api/notifications.ts';
@@ -23,7 +24,8 @@ import * as pages from './pages/shell.ts';
  * THE route table: every endpoint of the board, tried in this order. A row is the whole
  * description of its endpoint: method, path (its `:name` parameters are what the handler may
  * read), the checks before the handler (auth, mod, rateLimit, writeLimit), `cache` when the fast
- * path answers it from the response cache, and the endpoint, whose handler and OpenAPI operation
+ * path answers it from the response cache, `shared` when a cache in front may keep its answer for
+ * logged-out readers, and the endpoint, whose handler and OpenAPI operation
  * sit side by side in the file named here. Each group is one tag of /api/openapi.json.
  */
 export const routes: readonly Route[] = [
@@ -41,9 +43,9 @@ export const routes: readonly Route[] = [
 
   ...group(
     tags.entries,
-    get('/api/entry/feed/:page', feeds.feed, { cache: feeds.cachedFeed }),
+    get('/api/entry/feed/:page', feeds.feed, { cache: feeds.cachedFeed, shared: true }),
     post('/api/entry/create', entries.create, { auth: true, writeLimit: 'create' }),
-    get('/api/entry/:pid/thread', feeds.thread, { cache: feeds.cachedThread }),
+    get('/api/entry/:pid/thread', feeds.thread, { cache: feeds.cachedThread, shared: true }),
     post('/api/entry/:pid/edit', entries.edit, { auth: true, writeLimit: 'edit' }),
     post('/api/entry/:pid/delete', entries.remove, { auth: true, writeLimit: 'delete' }),
     post('/api/entry/:pid/bump', entries.bump, { auth: true, writeLimit: 'bump' }),
@@ -56,8 +58,8 @@ export const routes: readonly Route[] = [
 
   ...group(
     tags.users,
-    get('/api/u/:username/feed/:page', feeds.userFeed),
-    get('/api/u/:username/info', users.publicInfo),
+    get('/api/u/:username/feed/:page', feeds.userFeed, { shared: true }),
+    get('/api/u/:username/info', users.publicInfo, { shared: true }),
     get('/api/user/info', users.ownInfo, { auth: true }),
     post('/api/user/rename', users.rename, { auth: true, writeLimit: 'rename' }),
     post('/api/user/avatar', users.changeAvatar, { auth: true, writeLimit: 'avatar' }),
@@ -86,7 +88,7 @@ export const routes: readonly Route[] = [
     post('/api/mod/user/:username/ban', moderation.ban, { mod: true, writeLimit: 'modAccount' }),
     post('/api/mod/user/:username/unban', moderation.unban, { mod: true, writeLimit: 'modAccount' }),
     post('/api/mod/user/:username/avatar/remove', moderation.removeAvatar, { mod: true, writeLimit: 'modAccount' }),
-    get('/api/modlog/:page', moderation.publicLog),
+    get('/api/modlog/:page', moderation.publicLog, { shared: true }),
   ),
 
   ...group(
@@ -98,11 +100,11 @@ export const routes: readonly Route[] = [
     post('/api/user/feed-token', notifications.newFeedToken, { auth: true, writeLimit: 'feedToken' }),
     post('/api/user/feed-token/revoke', notifications.revokeFeedToken, { auth: true }),
     // Search (docs/API.md "Search")
-    get('/api/search/:page', search, { rateLimit: 'search' }),
+    get('/api/search/:page', search, { rateLimit: 'search', shared: true }),
     // Atom feeds (docs/API.md "Atom feeds"); the private one's path is never logged with its token.
-    get('/feed.atom', atom.boardAtom),
-    get('/e/:pid/feed.atom', atom.threadAtom),
-    get('/u/:username/feed.atom', atom.userAtom),
+    get('/feed.atom', atom.boardAtom, { shared: true }),
+    get('/e/:pid/feed.atom', atom.threadAtom, { shared: true }),
+    get('/u/:username/feed.atom', atom.userAtom, { shared: true }),
     get('/n/:token', atom.privateAtom),
   ),
 
@@ -110,6 +112,9 @@ export const routes: readonly Route[] = [
     tags.operations,
     get('/api/stats', stats.summary),
     get('/api/stats/detail', stats.detail),
+    // The page view beacon (docs/API.md "Statistics"): pages may come from a cache, so their views count here.
+    post('/api/impression', impression.impression),
+    get('/api/impression', impression.impressionImage),
     get('/api/health', health),
     // The machine-readable contract of every row here.
     get(
@@ -121,18 +126,18 @@ export const routes: readonly Route[] = [
   // The front end's pages (the page shell; web/static/pages.js lists them for the front end) and files.
   ...group(
     tags.pages,
-    get('/', pages.home),
-    get('/e/:pid', pages.entryPage),
-    get('/u/:username', pages.userPage),
-    get('/reset', pages.resetPage),
-    get('/login', pages.loginPage),
-    get('/register', pages.registerPage),
-    get('/settings', pages.settingsPage),
-    get('/stats', pages.statsPage),
-    get('/suche', pages.searchPage),
-    get('/mod', pages.moderationPage),
-    get('/modlog', pages.modlogPage),
-    get('/benachrichtigungen', pages.notificationsPage),
+    get('/', pages.home, { shared: true }),
+    get('/e/:pid', pages.entryPage, { shared: true }),
+    get('/u/:username', pages.userPage, { shared: true }),
+    get('/reset', pages.resetPage, { shared: true }),
+    get('/login', pages.loginPage, { shared: true }),
+    get('/register', pages.registerPage, { shared: true }),
+    get('/settings', pages.settingsPage, { shared: true }),
+    get('/stats', pages.statsPage, { shared: true }),
+    get('/suche', pages.searchPage, { shared: true }),
+    get('/mod', pages.moderationPage, { shared: true }),
+    get('/modlog', pages.modlogPage, { shared: true }),
+    get('/benachrichtigungen', pages.notificationsPage, { shared: true }),
     get('/static/media/*', files.media),
     get('/static/*', files.staticFile),
   ),

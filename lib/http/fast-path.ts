@@ -3,7 +3,7 @@ import { performance } from 'node:perf_hooks';
 import type { Services } from '../services.ts';
 import type { HitLines } from './hit-lines.ts';
 import { jsonHeaders } from './respond.ts';
-import type { CacheLookup, Route } from './route.ts';
+import { mayShare, type CacheLookup, type Route } from './route.ts';
 
 /**
  * The cached pages' short way out (docs/SCALING.md "Reads and writes per core"): a GET of a row that names a cache
@@ -59,15 +59,16 @@ function compile(route: Route, lookup: CacheLookup): CachedRow {
 
 export function createFastPath(app: Services, routes: readonly Route[], hitLines: HitLines): FastPath {
   const rows = routes.flatMap((route) => (route.cache ? [compile(route, route.cache)] : []));
-  // The answer's headers per cached body (bodies never change; a new page is a new Buffer).
-  const heads = new WeakMap<Buffer, string[]>();
-  const headOf = (body: Buffer) => {
+  // The answer's headers per cached body, for a shareable request and for one with a session
+  // cookie (bodies never change; a new page is a new Buffer).
+  const heads = new WeakMap<Buffer, [shared: string[], own: string[]]>();
+  const headOf = (body: Buffer, shared: boolean) => {
     let head = heads.get(body);
     if (!head) {
-      head = Object.entries(jsonHeaders(body.length)).flat();
+      head = [Object.entries(jsonHeaders(body.length, true)).flat(), Object.entries(jsonHeaders(body.length)).flat()];
       heads.set(body, head);
     }
-    return head;
+    return head[shared ? 0 : 1];
   };
 
   return (req, res) => {
@@ -91,7 +92,7 @@ export function createFastPath(app: Services, routes: readonly Route[], hitLines
     if (!body || !row) return false;
     const metrics = app.metrics;
     const started = metrics ? performance.now() : 0; // the clock is read for the metrics only: the log line has no time
-    res.writeHead(200, headOf(body));
+    res.writeHead(200, headOf(body, mayShare(row.route, req.headers.cookie)));
     res.end(body);
     hitLines.count(target);
     metrics?.observeRequest(row.route, 'GET', 200, (performance.now() - started) / 1000);

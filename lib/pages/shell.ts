@@ -1,9 +1,10 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Ctx } from '../http/context.ts';
-import { countImpression } from '../stats/impressions.ts';
+import { cacheHeaders } from '../http/respond.ts';
 import { entryExists } from '../entries/entries.ts';
-import { usernameKey } from '../accounts/users.ts';
+import { findUserByName, usernameKey } from '../accounts/users.ts';
+import type { Db } from '../db/db.ts';
 import { entryShare, userShare } from './share.ts';
 import type { Endpoint } from '../http/route.ts';
 import { html, type Operation } from '../openapi/kit.ts';
@@ -52,25 +53,38 @@ async function sendShell(ctx: Ctx, status: number, page?: Buffer): Promise<void>
     'Content-Type': 'text/html; charset=utf-8',
     'Content-Length': html.length,
     'Content-Security-Policy': pageCsp,
-    'Cache-Control': 'no-cache',
+    ...cacheHeaders(ctx.sharedAnswer(status), 'no-cache'),
     'X-Frame-Options': 'DENY',
   });
   ctx.res.end(ctx.req.method === 'HEAD' ? undefined : html);
 }
 
-/** A page that counts an impression when a GET is answered 200 (HEAD and 404 pages count none). */
-async function sendCountedPage(ctx: Ctx, status: number, page?: Buffer): Promise<void> {
-  await sendShell(ctx, status, page);
-  if (status === 200 && ctx.req.method === 'GET') countImpression(ctx.app, ctx.ip, ctx.req.headers['user-agent'] ?? '');
+/**
+ * Whether a view of this page path counts an impression: the feed, an entry's page and a user's
+ * page, when they answer 200 (a 404 page, the other pages, files and feeds count none). Why not the
+ * page GET itself: a shared cache in front answers most of them; the page's beacon asks here
+ * (lib/api/impression.ts).
+ */
+export function isCountedPage(db: Db, path: string): boolean {
+  if (path === '/') return true;
+  const entry = /^\/e\/([^/]+)$/.exec(path);
+  if (entry) return pageParams.pid!.test(entry[1]!) && entryExists(db, Number(entry[1]));
+  const user = /^\/u\/([^/]+)$/.exec(path);
+  if (!user) return false;
+  try {
+    return findUserByName(db, decodeURIComponent(user[1]!)) !== undefined;
+  } catch {
+    return false; // a malformed escape: no such page
+  }
 }
 
 /** GET / : the feed page. */
 export function home(ctx: Ctx) {
-  return sendCountedPage(ctx, 200);
+  return sendShell(ctx, 200);
 }
 home.doc = {
   id: 'homePage',
-  summary: 'The feed page (counts an impression)',
+  summary: 'The feed page (its beacon counts an impression: POST /api/impression)',
   ok: html(200, 'the page'),
 } satisfies Operation;
 home.shell = true;
@@ -88,15 +102,16 @@ export const pageParams: Readonly<Record<string, RegExp>> = { pid: /^\d{1,15}$/ 
  */
 export async function entryPage(ctx: Ctx<'pid'>) {
   const pid = pageParams.pid!.test(ctx.params.pid) ? Number(ctx.params.pid) : 0;
-  if (pid === 0) return sendCountedPage(ctx, 404);
+  if (pid === 0) return sendShell(ctx, 404);
   const { db, config } = ctx.app;
   const shell = await shellOf(config.webDir, config.contact);
   const shared = db.responses.document(`share /e/${pid}`, () => entryShare(db, config.origin, shell, pid));
-  return sendCountedPage(ctx, shared || entryExists(db, pid) ? 200 : 404, shared?.body);
+  return sendShell(ctx, shared || entryExists(db, pid) ? 200 : 404, shared?.body);
 }
 entryPage.doc = {
   id: 'entryPage',
-  summary: "An entry's page with its share tags: title, description, Open Graph, Twitter card (counts an impression)",
+  summary:
+    "An entry's page with its share tags: title, description, Open Graph, Twitter card (its beacon counts an impression)",
   ok: html(200, 'the page, when the entry exists (deleted ones too)'),
   more: [html(404, 'the page with status 404: no such entry')],
 } satisfies Operation;
@@ -110,18 +125,18 @@ export async function userPage(ctx: Ctx<'username'>) {
   const shared = db.responses.document(`share /u/${usernameKey(name)}`, () =>
     userShare(db, config.origin, shell, name),
   );
-  return sendCountedPage(ctx, shared ? 200 : 404, shared?.body);
+  return sendShell(ctx, shared ? 200 : 404, shared?.body);
 }
 userPage.doc = {
   id: 'userPage',
-  summary: "A user's profile page with its share tags (counts an impression)",
+  summary: "A user's profile page with its share tags (its beacon counts an impression)",
   ok: html(200, 'the page, when the user exists'),
   more: [html(404, 'the page with status 404: no such user')],
 } satisfies Operation;
 userPage.shell = true;
 
 /**
- * One of the other pages of the front end: the page shell, always 200, no impression counted. The
+ * One of the other pages of the front end: the page shell, always 200, its view counts no impression. The
  * operator's contact rides in it so every visitor gets the same bytes (README "Settings").
  */
 function appPage(id: string, what: string): Endpoint {
