@@ -99,6 +99,12 @@ bench-search-attack: deps
 bench-10m: deps
 	node --max-old-space-size=16384 --import tsx bench/ten-million.ts
 
+# Not in CI: logged-out reads through deploy/nginx.conf's cache against the board alone, and the board's CPU
+# under that load (issue 33; BENCH_ROUNDS, BENCH_ROUND_SECONDS, BENCH_SIZE). Needs nginx and wrk; prints a table for bench/results.md.
+.PHONY: bench-nginx-cache
+bench-nginx-cache: deps
+	node --import tsx bench/nginx-cache.ts
+
 # Load time and memory of the IP-to-ASN tables (BOARD_ASN_DB, default the bundled data set).
 .PHONY: asn-measure
 asn-measure: deps

@@ -1,6 +1,7 @@
 import type { Ctx } from '../http/context.ts';
 import { invalidField } from '../http/errors.ts';
 import { textField } from '../http/fields.ts';
+import { cacheHeaders } from '../http/respond.ts';
 import { fieldMessages } from '../messages.ts';
 import { json, object, requiredField, type Operation } from '../openapi/kit.ts';
 import { isCountedPage } from '../pages/shell.ts';
@@ -35,21 +36,26 @@ impression.doc = {
   errors: { 400: ['input.invalid'] },
 } satisfies Operation;
 
+/** A transparent 1×1 GIF: an image element gets an image, so the browser asks once and shows nothing. */
+const pixel = Buffer.from('R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7', 'base64');
+
 /**
  * GET /api/impression: the same for a browser without JavaScript, from the page's
  * `<noscript><img>`; the page is the Referer (same origin only: Referrer-Policy same-origin sends
- * it), so another site's image counts nothing.
+ * it), so another site's image counts nothing. Answers the pixel, never cached.
  */
 export function impressionImage(ctx: Ctx) {
   const page = ownPagePath(ctx);
-  return { counted: page !== undefined && countPageView(ctx, page) };
+  if (page !== undefined) countPageView(ctx, page);
+  ctx.res.writeHead(200, { 'Content-Type': 'image/gif', 'Content-Length': pixel.length, ...cacheHeaders(false) });
+  ctx.res.end(ctx.req.method === 'HEAD' ? undefined : pixel);
 }
 impressionImage.doc = {
   id: 'impressionImage',
   summary: 'Count a page view without JavaScript: the page is the Referer (never cached)',
   description:
-    "The page's `<noscript>` image. Counts as POST /api/impression does for the Referer's path; a missing or foreign Referer counts nothing.",
-  ok: counted,
+    "The page's `<noscript>` image. Counts as POST /api/impression does for the Referer's path; a missing or foreign Referer counts nothing. Always the same transparent 1×1 GIF.",
+  ok: { status: 200, description: 'a transparent 1×1 GIF', mediaType: 'image/gif' },
 } satisfies Operation;
 
 function countPageView(ctx: Ctx, page: string): boolean {

@@ -130,7 +130,7 @@ describe('the board behind deploy/nginx.conf with its cache', { skip, timeout: 1
     // Without JavaScript, the noscript image: a GET, but no-store, so never answered from the cache.
     for (let i = 0; i < 2; i++) {
       const image = await reader.get('/api/impression', { ...browser, referer: `${nginx.url}/` });
-      assert.deepEqual(image.body, { counted: true });
+      assert.equal(image.status, 200);
       assert.equal(cacheStatus(image), 'MISS');
     }
     assert.equal(impressionsSoFar(board), before + 5);
