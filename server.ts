@@ -1,7 +1,8 @@
 import cluster from 'node:cluster';
 import { createApp, type App } from './lib/app.ts';
 import { runPrimary } from './lib/process/cluster/primary.ts';
-import { runWorker } from './lib/process/cluster/worker.ts';
+import { runWorker, workerIndexVariable } from './lib/process/cluster/worker.ts';
+import { settingWarnings } from './lib/process/setting-warnings.ts';
 import { loadConfig, prepareDataDir, type Config } from './lib/config.ts';
 import { nodeTooOld } from './lib/process/node-version.ts';
 import { claimPidFile } from './lib/process/pid-file.ts';
@@ -22,6 +23,8 @@ function main(): void {
   let app: App;
   try {
     config = loadConfig(process.env);
+    for (const line of settingWarnings(process.env, config, [workerIndexVariable]))
+      console.error(`board: warning: ${line}`);
     prepareDataDir(config);
     releasePidFile = claimPidFile(config.dataDir);
     if (config.workers > 1) return runPrimary(config, releasePidFile, fail);

@@ -123,7 +123,12 @@ async function execute(
       args,
       options,
       quiet,
-      db: () => (db ??= openDb(config.dbPath, { mustExist: true })),
+      db: () =>
+        (db ??= openDb(config.dbPath, {
+          mustExist: true,
+          litestream: config.litestream,
+          log: (line) => io.err.write(`board-admin: ${line}\n`), // a migration run by a command says so too
+        })),
       print: (line) => io.out.write(`${line}\n`),
       note: (line) => quiet || io.err.write(`${line}\n`),
       warn: (line) => io.err.write(`${line}\n`),

@@ -9,6 +9,7 @@ import { createRequestListener } from './http/pipeline.ts';
 import { answerMalformedRequest, badRequest, sendError } from './http/respond.ts';
 import { sharpImages, type Images } from './media/images.ts';
 import { ImpressionTally, startImpressionFlush } from './stats/impressions.ts';
+import { createDiskWatch } from './disk/disk-watch.ts';
 import { createLineLog } from './log.ts';
 import { createBoardMetrics } from './metrics/board-metrics.ts';
 import { createMetricsServer } from './metrics/listener.ts';
@@ -31,6 +32,8 @@ export interface AppOptions {
   passwords?: Passwords;
   /** Tests wrap sharp to hold a request while its image is scaled. */
   images?: Images;
+  /** Free bytes of the data folder's volume; tests pass their own (lib/disk/disk-watch.ts). */
+  freeBytes?: (path: string) => number;
   log?: (line: string) => void;
   db?: Db;
   /** Link-preview fetcher knobs (tests shorten the timeout); the queue runs when config.previewEnabled. */
@@ -66,19 +69,22 @@ export interface App {
 /** The composition root: builds the whole board for one config (not yet listening). */
 export function createApp(config: Config, options: AppOptions = {}): App {
   const defaultLog = createLineLog();
+  const log = options.log ?? defaultLog;
   const worker = options.worker;
   const db =
     options.db ??
     openDb(
       config.dbPath,
-      worker ? { walLimits: true, batchWindowMs: clusterBatchWindowMs } : { backgroundCheckpoints: true },
+      worker
+        ? { walLimits: true, batchWindowMs: clusterBatchWindowMs, litestream: config.litestream, log }
+        : { backgroundCheckpoints: true, litestream: config.litestream, log },
     );
-  const log = options.log ?? defaultLog;
+  const clock = options.clock ?? systemClock;
   const limits = createLimitStore(db, { log });
   const services: Services = {
     config,
     db,
-    clock: options.clock ?? systemClock,
+    clock,
     limits,
     limiter: createRateLimiter(limits, boardRateRules, config.limitsFactor),
     passwords: options.passwords ?? scryptPasswords,
@@ -88,6 +94,13 @@ export function createApp(config: Config, options: AppOptions = {}): App {
     asn: openAsnDb(config.asnDb),
     impressions: new ImpressionTally(),
     searchThreads: startSearchThreads(db.raw.name, options.searchThreads),
+    disk: createDiskWatch({
+      dataDir: config.dataDir,
+      lowBytes: config.diskLowBytes,
+      clock,
+      log,
+      freeBytes: options.freeBytes,
+    }),
   };
   services.impressions.maxVisitorsPerAddress =
     config.limitsFactor === 0 ? Infinity : scaledLimit(services.impressions.maxVisitorsPerAddress, config.limitsFactor);

@@ -35,6 +35,10 @@ export interface Config {
   readonly metrics: { readonly port: number; readonly host: string } | undefined;
   /** BOARD_WORKERS: server processes forked by node:cluster, each listening on the port itself (lib/process/cluster/); 1 runs everything in one process. */
   readonly workers: number;
+  /** BOARD_LITESTREAM: Litestream replicates board.db, so the board leaves every WAL checkpoint to it (lib/db/db.ts, docs/OPERATIONS.md "Disaster recovery"). */
+  readonly litestream: boolean;
+  /** BOARD_DISK_LOW_MB in bytes: /api/health says degraded while the data folder's volume has less free space than this (lib/api/health.ts); 0 turns that check off. */
+  readonly diskLowBytes: number;
 }
 
 export class ConfigError extends Error {}
@@ -75,6 +79,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     contact: contactSetting(env),
     metrics: metricsSetting(env),
     workers: workersSetting(env),
+    litestream: flagSetting(env, 'BOARD_LITESTREAM', false),
+    diskLowBytes: integerSetting(env, 'BOARD_DISK_LOW_MB', 500, 0, 10 ** 7) * 1048576,
   });
 }
 

@@ -40,6 +40,7 @@ export const messages = {
   'auth.busy': 'Der Server ist gerade ausgelastet. Bitte versuche es in ein paar Sekunden noch einmal.',
   'search.busy': 'Die Suche ist gerade ausgelastet. Bitte versuche es in ein paar Sekunden noch einmal.',
   internal: 'Interner Fehler. Bitte versuche es später noch einmal.',
+  'server.disk_full': 'Der Speicher des Servers ist voll. Bitte versuche es später noch einmal.',
 } as const satisfies Record<string, string>;
 
 /** An error code the API answers: a typo in a thrown ApiError is a type error, not "Interner Fehler" at run time. */

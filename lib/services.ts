@@ -2,6 +2,7 @@ import type { AsnDb } from './stats/asn.ts';
 import type { Clock } from './clock.ts';
 import type { Config } from './config.ts';
 import type { Db } from './db/db.ts';
+import type { DiskWatch } from './disk/disk-watch.ts';
 import type { Images } from './media/images.ts';
 import type { ImpressionTally } from './stats/impressions.ts';
 import type { BoardMetrics } from './metrics/recorder.ts';
@@ -39,6 +40,8 @@ export interface Services extends JobDeps {
   impressions: ImpressionTally;
   /** The threads that run the search index's match, off the event loop (lib/search/threads.ts). */
   searchThreads: SearchThreads;
+  /** The data volume: writes refused for lack of space (507), free space (lib/disk/disk-watch.ts). */
+  disk: DiskWatch;
   /**
    * What handlers may ask of the once-jobs (lib/jobs/once-jobs.ts), which run in this process or, with
    * BOARD_WORKERS > 1, in the cluster's primary (then these forward over IPC):

@@ -1,8 +1,8 @@
 import { maxArchiveMediaBytes, mebibytes } from '../../lib/admin/archive.ts';
 import { backupDatabase, backupWithMedia } from '../../lib/admin/backup.ts';
 import { restoreBackup } from '../../lib/admin/restore.ts';
-import { verifyBackup } from '../../lib/admin/verify.ts';
-import { CommandFailure, type Command } from '../cli.ts';
+import { verifyBackup, verifyDataFolder } from '../../lib/admin/verify.ts';
+import { CommandFailure, UsageError, type Command } from '../cli.ts';
 
 export const backup: Command = {
   name: 'backup',
@@ -89,24 +89,34 @@ lacks, and warns when there are any (after a database-only restore: bring them b
 
 export const verify: Command = {
   name: 'verify',
-  summary: 'check a backup file without touching the live board (exit 1 on a problem)',
-  usage: '<file>',
+  summary: 'check a backup file, or with --data the board in BOARD_DATA (exit 1 on a problem)',
+  usage: '<file> | --data',
   help: `
 Checks a backup: SQLite's integrity check, that it is a board database, its schema (not newer
 than this code), and that every media file it refers to is there: inside the archive for a
 --with-media backup; for a plain database file, in BOARD_DATA/media (or it reports what is
 missing). An archive must hold nothing restore would refuse (see: board-admin help restore), or
 the problem names the entry. Never opens the live database. Prints one summary line, "ok: ..." (exit 0) or
-"problem: ..." (exit 1), for a cron job to alert on.`,
+"problem: ..." (exit 1), for a cron job to alert on.
+
+--data  checks the board in BOARD_DATA instead of a file: board.db (the same checks, read-only)
+        and every media file it refers to in BOARD_DATA/media. After a restore from the replica
+        (docs/OPERATIONS.md "Disaster recovery"), or any time: safe while the server runs.`,
   needsBoard: false,
-  args: [1, 1],
-  async run({ config, args: [file], print }) {
-    const { problems, facts } = await verifyBackup(config, file!);
+  options: { data: { type: 'boolean' } },
+  args: [0, 1],
+  validate(args, options) {
+    if (options.data === true && args.length) throw new UsageError('give a file or --data, not both');
+    if (options.data !== true && !args.length) throw new UsageError('missing <file> (or --data)');
+  },
+  async run({ config, args: [file], options, print }) {
+    const what = options.data === true ? config.dataDir : file!;
+    const { problems, facts } = options.data === true ? verifyDataFolder(config) : await verifyBackup(config, file!);
     if (problems.length)
       throw new CommandFailure(
-        `problem: ${file}: ${problems.join('; ')}${facts.length ? ` (${facts.join(', ')})` : ''}`,
+        `problem: ${what}: ${problems.join('; ')}${facts.length ? ` (${facts.join(', ')})` : ''}`,
       );
-    print(`ok: ${file}: ${facts.join(', ')}`);
+    print(`ok: ${what}: ${facts.join(', ')}`);
     return 0;
   },
 };

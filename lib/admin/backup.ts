@@ -1,3 +1,4 @@
+import { isDiskFull } from '../disk/disk-watch.ts';
 import Database from 'better-sqlite3';
 import {
   accessSync,
@@ -114,10 +115,7 @@ export function checkedTarget(config: Config, target: string, options: BackupOpt
 
 /** A full target disk as one line, whichever step met it (SQLite's copy or the archive's writes); any other error as it is. */
 function diskFull(err: unknown, folder: string): unknown {
-  const full =
-    (err as NodeJS.ErrnoException).code === 'ENOSPC' ||
-    (err instanceof Database.SqliteError && err.code === 'SQLITE_FULL');
-  return full ? new Error(`no space left in ${folder} (ENOSPC)`) : err;
+  return isDiskFull(err) ? new Error(`no space left in ${folder} (ENOSPC)`) : err;
 }
 
 /**

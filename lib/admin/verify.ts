@@ -32,19 +32,48 @@ export async function verifyBackup(config: Config, source: string): Promise<Veri
   return kind === 'database' ? verifyDatabase(backup, config.mediaDir) : verifyArchive(backup);
 }
 
+/**
+ * `board-admin verify --data`: the board in BOARD_DATA itself, as a restore leaves it or while it
+ * runs: the same checks as for a database file, its media looked for in BOARD_DATA/media. Safe
+ * beside a running server (SQLite reads a consistent snapshot of a live database in WAL mode);
+ * a file that seems missing is looked up once more against a fresh read of the rows, so one the
+ * server removed meanwhile, with its row's reference, is no problem.
+ */
+export function verifyDataFolder(config: Config): Verification {
+  if (!existsSync(config.dbPath)) return { problems: [`${config.dbPath} does not exist`], facts: [] };
+  const found = verifyDatabase(config.dbPath, config.mediaDir, 'data folder');
+  if (!found.problems.length) return found;
+  const referenced = new Set(mediaReferencedBy(config.dbPath));
+  const missing = found.missing.filter((path) => referenced.has(path) && !existsSync(join(config.mediaDir, path)));
+  const facts = found.facts.map((fact) =>
+    fact.endsWith(` media files in ${config.mediaDir}`)
+      ? `${referenced.size - missing.length} of ${referenced.size} media files in ${config.mediaDir}`
+      : fact,
+  );
+  return {
+    problems: missing.length ? [`${missing.length} media files missing from ${config.mediaDir}${sample(missing)}`] : [],
+    facts,
+  };
+}
+
 /** A database file, its media looked for in BOARD_DATA/media. */
-function verifyDatabase(database: string, mediaDir: string): Verification {
+function verifyDatabase(
+  database: string,
+  mediaDir: string,
+  kind: 'database' | 'data folder' = 'database',
+): Verification & { missing: string[] } {
   let facts: string[];
   try {
-    facts = databaseFacts('database', database);
+    facts = databaseFacts(kind, database);
   } catch (err) {
-    return { problems: [(err as Error).message.replaceAll(database, 'the database')], facts: [] };
+    return { problems: [(err as Error).message.replaceAll(database, 'the database')], facts: [], missing: [] };
   }
   const referenced = mediaReferencedBy(database);
   if (referenced.length && !existsSync(mediaDir)) {
     return {
       problems: [`${mediaDir} does not exist: ${referenced.length} media files not found${sample(referenced)}`],
       facts,
+      missing: referenced,
     };
   }
   const missing = referenced.filter((path) => !existsSync(join(mediaDir, path)));
@@ -52,6 +81,7 @@ function verifyDatabase(database: string, mediaDir: string): Verification {
   return {
     problems: missing.length ? [`${missing.length} media files missing from ${mediaDir}${sample(missing)}`] : [],
     facts,
+    missing,
   };
 }
 
@@ -90,7 +120,7 @@ async function verifyArchive(backup: string): Promise<Verification> {
 }
 
 /** The database checks (they throw on a problem) as the summary line's facts. */
-function databaseFacts(kind: 'archive' | 'database', database: string): string[] {
+function databaseFacts(kind: 'archive' | 'database' | 'data folder', database: string): string[] {
   const found = checkBackupFile(database);
   return [
     kind,

@@ -1,14 +1,33 @@
 import { checkDatabase } from '../db/db.ts';
-import type { Ctx } from '../http/context.ts';
-import { json, status, type Operation } from '../openapi/kit.ts';
+import { Reply, type Ctx } from '../http/context.ts';
+import { constant, json, status, type Operation } from '../openapi/kit.ts';
 
-/** GET /api/health: ok only after a real query, so a broken database shows as 500. */
+/**
+ * GET /api/health: ok only after a real query, so a broken database shows as 500; 503 degraded
+ * while the data volume refuses writes or runs low (lib/disk/disk-watch.ts), so a monitor sees a
+ * full disk before the users do.
+ */
 export function health(ctx: Ctx) {
   checkDatabase(ctx.app.db);
-  return { status: 'ok' };
+  const problems = ctx.app.disk.problems();
+  return problems.length ? new Reply(503, { status: 'degraded', problems }) : { status: 'ok' };
 }
 health.doc = {
   id: 'health',
   summary: 'ok after a real database query (for monitoring and load balancers)',
   ok: json('the database answers', status('ok')),
+  more: [
+    json(
+      'the data volume refused a write in the last minute (disk_full) or has less free space than BOARD_DISK_LOW_MB (disk_low)',
+      {
+        type: 'object',
+        required: ['status', 'problems'],
+        properties: {
+          status: constant('degraded'),
+          problems: { type: 'array', items: { enum: ['disk_full', 'disk_low'] }, minItems: 1 },
+        },
+      },
+      503,
+    ),
+  ],
 } satisfies Operation;

@@ -53,6 +53,19 @@ export interface Db {
 export interface OpenOptions {
   backgroundCheckpoints?: boolean;
   walLimits?: boolean;
+  /**
+   * BOARD_LITESTREAM=1: Litestream replicates the database and is its only checkpointer. This
+   * connection then never checkpoints (wal_autocheckpoint 0, no thread, no valve), whatever the
+   * two options above say. Why: Litestream 0.3 copies each WAL frame to its replica before its own
+   * checkpoint moves it into the database; a checkpoint by anyone else that lets the WAL restart
+   * in the moment Litestream's read lock is released overwrites frames it has not copied, and it
+   * must start a new generation (a full snapshot upload) — the Litestream docs' "Disable
+   * autocheckpoints" tip. Litestream's own checkpoints keep the WAL bounded (PASSIVE past 1000
+   * pages, RESTART past 10,000).
+   */
+  litestream?: boolean;
+  /** Where each migration of an existing database is told, one line each (a new database is built silently). */
+  log?: (line: string) => void;
   mustExist?: boolean;
   /** txBatched's window: 0 (the default) runs the queue at setImmediate, more waits that many ms (lib/db/write-batch.ts). */
   batchWindowMs?: number;
@@ -81,9 +94,15 @@ export function openDb(path: string, options: OpenOptions = {}): Db {
   // GROUP BY).
   raw.pragma('temp_store = MEMORY');
   raw.pragma('cache_size = -32768'); // 32 MiB: a reply touches pages of up to 50 ancestors and their index entries
-  migrate(raw);
-  if (options.backgroundCheckpoints || options.walLimits) setWalLimits(raw);
-  const checkpointer = options.backgroundCheckpoints ? startCheckpointer(path) : undefined;
+  if (options.litestream) raw.pragma('wal_autocheckpoint = 0'); // before the migrations: they write too
+  const steps = migrate(raw);
+  // An upgrade says what it did and how long it took (a long one explains a slow start); a new
+  // database's build from schema 0 is no news.
+  if (steps[0]?.from)
+    for (const { from, to, ms } of steps)
+      options.log?.(`database: schema ${from} -> ${to} migrated in ${ms.toFixed(0)} ms`);
+  if (!options.litestream && (options.backgroundCheckpoints || options.walLimits)) setWalLimits(raw);
+  const checkpointer = !options.litestream && options.backgroundCheckpoints ? startCheckpointer(path) : undefined;
 
   const cache = new Map<string, Database.Statement>();
   const writeLock = createWriteLock(raw);
@@ -220,7 +239,9 @@ function createWriteLock(raw: Database.Database): WriteLock {
  * existed when it started, and SQLite rewinds the WAL only once every frame is copied; under
  * steady writes that never happens on its own. So the writing connection keeps a safety valve:
  * past 32 MiB of WAL it completes the (small, already mostly copied) rest itself after a commit,
- * the next write rewinds the WAL, and journal_size_limit trims the file. The WAL stays bounded.
+ * the next write rewinds the WAL, and journal_size_limit trims the file. The valve's checkpoint is
+ * PASSIVE: while the worker's own checkpoint runs it does nothing, so the WAL may grow past 32 MiB
+ * by what is written during one of the worker's checkpoints, and is rewound after it.
  */
 function startCheckpointer(path: string) {
   const worker = new Worker(new URL('./checkpoint-worker.mjs', import.meta.url), {

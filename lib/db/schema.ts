@@ -386,19 +386,30 @@ function reindexDescribedEntries(db: Database.Database): void {
 export class SchemaTooNewError extends Error {}
 
 /** Applies every migration the database has not seen yet (tests: up to `target`), each in its own transaction. */
-export function migrate(db: Database.Database, target = migrations.length): void {
+/** One migration applied: from which schema to which, and how long it took. */
+export interface MigrationStep {
+  from: number;
+  to: number;
+  ms: number;
+}
+
+export function migrate(db: Database.Database, target = migrations.length): MigrationStep[] {
   const applied = db.pragma('user_version', { simple: true }) as number;
   if (applied > migrations.length) {
     throw new SchemaTooNewError(`database schema ${applied} is newer than this code (${migrations.length})`);
   }
+  const steps: MigrationStep[] = [];
   for (let version = applied; version < target; version++) {
+    const started = performance.now();
     db.transaction(() => {
       const migration = migrations[version]!;
       if (typeof migration === 'string') db.exec(migration);
       else migration(db);
       db.pragma(`user_version = ${version + 1}`);
     })();
+    steps.push({ from: version, to: version + 1, ms: performance.now() - started });
   }
+  return steps;
 }
 
 export const schemaVersion = migrations.length;

@@ -97,7 +97,7 @@ export function createRequestListener(
       else sendJson(res, 200, result, {}, ctx.sharedAnswer(200));
     } catch (err) {
       if (err instanceof ApiError && err.options.limit) app.metrics?.countRefusal(err.options.limit);
-      sendError(app.log, maxDrainBytes, req, res, err);
+      sendError(app.log, maxDrainBytes, req, res, app.disk.answer(err));
     }
   }
 }

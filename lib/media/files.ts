@@ -87,7 +87,13 @@ export async function saveMedia(
   const relative = `${folder}/${randomBytes(nameBytes).toString('hex')}.${extension}`;
   const full = join(config.mediaDir, relative);
   await mkdir(dirname(full), { recursive: true, mode: 0o700 });
-  await writeFile(full, data, { flag: 'wx', mode: 0o600 }); // the owner's only, like the database
+  try {
+    await writeFile(full, data, { flag: 'wx', mode: 0o600 }); // the owner's only, like the database
+  } catch (err) {
+    // A full disk leaves the file cut short: nothing half-written stays behind (the name is ours alone, 'wx').
+    await rm(full, { force: true }).catch(() => {});
+    throw err;
+  }
   return relative;
 }
 

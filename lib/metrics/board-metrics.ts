@@ -1,6 +1,8 @@
 import { statSync } from 'node:fs';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { Config } from '../config.ts';
+import type { DiskWatch } from '../disk/disk-watch.ts';
+import { mediaUsage, mediaUsageMaxAgeSeconds } from '../media/usage.ts';
 import type { RunningJobs } from '../jobs/once-jobs.ts';
 import { hashingLoad } from '../accounts/passwords.ts';
 import { countDueJobs } from '../preview/store.ts';
@@ -137,7 +139,7 @@ function defineProcessMetrics(app: Services, registers: Registry[]): void {
 
 /** The database's and the once-jobs' figures: in the process that runs the jobs, read once per scrape. */
 export function defineJobMetrics(
-  app: JobDeps & { config: Config },
+  app: JobDeps & { config: Config; disk: Pick<DiskWatch, 'freeBytes'> },
   jobs: Pick<RunningJobs, 'previews' | 'notifier'>,
   registers: Registry[],
 ): void {
@@ -199,6 +201,24 @@ export function defineJobMetrics(
     registers,
     collect() {
       this.set(fileSize(`${app.config.dbPath}-wal`));
+    },
+  });
+  new Gauge({
+    name: 'board_data_volume_free_bytes',
+    help: 'Free bytes of the volume that holds BOARD_DATA (as an unprivileged writer sees them); writes fail with 507 server.disk_full at 0.',
+    registers,
+    collect() {
+      this.set(app.disk.freeBytes());
+    },
+  });
+  const media = mediaUsage(app.config.mediaDir, () => app.clock.now());
+  new Gauge({
+    name: 'board_media_bytes',
+    help: `Bytes of the files in each media folder: e (entry images), a (avatars), preview (link-preview thumbnails); counted by a walk at most every ${mediaUsageMaxAgeSeconds / 60} minutes.`,
+    labelNames: ['folder'],
+    registers,
+    async collect() {
+      for (const [folder, bytes] of Object.entries(await media.current())) this.set({ folder }, bytes);
     },
   });
   new Gauge({

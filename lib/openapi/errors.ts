@@ -24,6 +24,7 @@ export function impliedErrors(route: Route): Codes {
     add(403, 'csrf.bad_origin'); // a foreign Origin, before routing
     add(413, 'input.too_large', 'upload.too_large');
     add(415, 'input.unsupported_type');
+    add(507, 'server.disk_full'); // the data volume is full (lib/disk/disk-watch.ts)
   }
   if (route.rateLimit || route.writeLimit) add(429, 'rate.limited');
   if (route.auth || route.mod) add(401, 'auth.required');

@@ -24,6 +24,11 @@ import { slots } from '../limits/machine-slots.ts';
 export interface SearchThreadOptions {
   /** Tests: every job waits inside its thread until release(), as a long search would hold it. */
   held?: boolean;
+  /**
+   * Tests that hold jobs: how long a search may wait in the line before search.busy (default the
+   * line's bound), so that a slow machine cannot turn a held wait into a refusal.
+   */
+  maxWaitMs?: number;
 }
 
 export interface SearchThreads {
@@ -61,6 +66,8 @@ export function startSearchThreads(dbPath: string, options: SearchThreadOptions 
   const idle: Worker[] = [];
   const jobs = new Map<Worker, Job>();
   let closed = false;
+  const bound =
+    options.maxWaitMs === undefined ? searchQueueBound : { ...searchQueueBound, maxWaitMs: options.maxWaitMs };
 
   const spawn = (): Worker => {
     const worker = new Worker(new URL('./search-worker.mjs', import.meta.url), {
@@ -108,7 +115,7 @@ export function startSearchThreads(dbPath: string, options: SearchThreadOptions 
   return {
     async all<T>(sql: string, params: unknown[]): Promise<T[]> {
       try {
-        return (await slots.search(() => run(sql, params), undefined, searchQueueBound)) as T[];
+        return (await slots.search(() => run(sql, params), undefined, bound)) as T[];
       } catch (err) {
         if (err instanceof SlotRefused)
           throw new ApiError(503, 'search.busy', {

@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import {
   copyFileSync,
+  cpSync,
   createWriteStream,
   existsSync,
   mkdirSync,
@@ -335,6 +336,33 @@ describe('a board with images, avatars and a preview thumbnail', () => {
       const partly = await runAdminWith(['verify', file], { BOARD_DATA: elsewhere });
       assert.equal(partly.code, 1);
       assert.match(partly.stderr, /problem: .*: 4 media files missing from /);
+    });
+
+    test('--data checks BOARD_DATA itself (a restored pair): ok beside the running board, "problem" naming a missing file', async () => {
+      const live = await runAdmin(t.board, ['verify', '--data']);
+      assert.equal(live.code, 0, live.stderr);
+      assert.match(
+        live.stdout,
+        new RegExp(
+          `^ok: ${t.board.config.dataDir}: data folder, schema \\d+ .*integrity ok, 4 entries, 2 users, 5 of 5 media files in ${t.board.config.mediaDir}\\n$`,
+        ),
+      );
+      // A restored folder whose media copy lacks one image.
+      const restored = emptyFolder();
+      assert.equal((await runAdmin(t.board, ['backup', join(restored, 'board.db'), '-q'])).code, 0);
+      cpSync(t.board.config.mediaDir, join(restored, 'media'), { recursive: true });
+      const gone = referenced().find((p) => p.startsWith('e/'))!;
+      rmSync(join(restored, 'media', gone));
+      const partly = await runAdminWith(['verify', '--data'], { BOARD_DATA: restored });
+      assert.equal(partly.code, 1);
+      assert.match(
+        partly.stderr,
+        new RegExp(`^board-admin: verify: problem: ${restored}: 1 media files missing from .*\\(${gone}\\)`),
+      );
+      for (const args of [['verify'], ['verify', '--data', 'b.db']]) {
+        const wrong = await runAdminWith(args, { BOARD_DATA: restored });
+        assert.equal(wrong.code, 2, wrong.stderr);
+      }
     });
 
     test('a damaged, truncated, foreign or missing file: "problem", exit 1', async () => {

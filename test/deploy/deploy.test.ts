@@ -17,6 +17,8 @@ const units = [
   'board-backup.timer',
   'board-tor-refresh.service',
   'board-tor-refresh.timer',
+  'board-litestream.service',
+  'board-media-sync.service',
 ];
 const services = units.filter((u) => u.endsWith('.service'));
 
@@ -40,7 +42,8 @@ test('systemd-analyze verify finds nothing to say about any unit (code at this c
       join(folder, unit),
       read(unit)
         .replaceAll('/opt/board', projectRoot.replace(/\/$/, ''))
-        .replaceAll('/usr/local/bin/node', process.execPath),
+        .replaceAll('/usr/local/bin/node', process.execPath)
+        .replaceAll('/usr/bin/litestream', '/bin/true'), // Litestream's .deb is not installed here
     );
   }
   const run = spawnSync(tool('systemd-analyze')!, ['verify', ...units.map((u) => join(folder, u))], {
@@ -159,4 +162,23 @@ test("deploy/board-admin is a valid shell script that runs the checkout's board-
   const text = read('board-admin');
   assert.match(text, /^\. \/etc\/board\/board\.env$/m);
   assert.match(text, /^exec \/opt\/board\/bin\/board-admin "\$@"$/m);
+});
+
+test('the replica files: the scripts parse, and each REPLICA_* setting they need is in deploy/replica.env', () => {
+  const settings = new Set(
+    read('replica.env')
+      .split('\n')
+      .filter((l) => l && !l.startsWith('#'))
+      .map((l) => l.split('=', 1)[0]!),
+  );
+  for (const script of ['board-media-sync', 'board-replica-restore']) {
+    assert.equal(spawnSync('sh', ['-n', deploy(script)]).status, 0, `${script} parses`);
+    const needed = [...read(script).matchAll(/\$\{(REPLICA_[A-Z_]+):\?\}/g)].map((m) => m[1]!);
+    assert.ok(needed.length >= 6, script);
+    for (const name of needed) assert.ok(settings.has(name), `${script} needs ${name}`);
+  }
+  assert.match(read('litestream.yml'), /^\s+- type: sftp$/m);
+  for (const unit of ['board-litestream.service', 'board-media-sync.service'])
+    assert.ok(read(unit).split('\n').includes('EnvironmentFile=/etc/board/replica.env'), unit);
+  assert.match(read('board.env'), /^#BOARD_LITESTREAM=1$/m, 'board.env shows the setting Litestream needs');
 });

@@ -53,6 +53,8 @@ export interface StartOptions {
   passwords?: AppOptions['passwords'];
   /** Image scaling for createApp: sharp, or a wrapper that holds requests (test/helpers/image-gate.ts). */
   images?: AppOptions['images'];
+  /** Free bytes of the data volume as the board sees them; default a roomy 1 TiB, so no test depends on this machine's disk. */
+  freeBytes?: AppOptions['freeBytes'];
 }
 
 /** A few real rows of the bundled IP-to-ASN data set: test servers need not load all 33 MB. */
@@ -86,6 +88,7 @@ export async function startBoard(env: Record<string, string> = {}, options: Star
     searchThreads: options.searchThreads,
     passwords: options.passwords,
     images: options.images,
+    freeBytes: options.freeBytes ?? (() => 2 ** 40),
   });
   await new Promise<void>((resolve) => app.server.listen(0, '127.0.0.1', resolve));
   const url = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;

@@ -24,6 +24,8 @@ test('without variables every setting has its documented default', () => {
   assert.equal(config.notifyUrl, '');
   assert.equal(config.contact, '');
   assert.equal(config.metrics, undefined, 'no metrics listener unless BOARD_METRICS_PORT is set');
+  assert.equal(config.litestream, false);
+  assert.equal(config.diskLowBytes, 500 * 2 ** 20);
   assert.ok(Object.isFrozen(config));
 });
 
@@ -249,4 +251,12 @@ test('BOARD_CONTACT: text or a URL, trimmed; a line break, a bidi control or mor
   assert.throws(() => loadConfig({ BOARD_CONTACT: 'ä'.repeat(201) }), {
     message: 'BOARD_CONTACT: longer than 200 characters',
   });
+});
+
+test('BOARD_LITESTREAM is an on/off flag; BOARD_DISK_LOW_MB whole mebibytes, 0 turns the check off', () => {
+  assert.equal(loadConfig({ BOARD_LITESTREAM: '1' }).litestream, true);
+  assert.equal(loadConfig({ BOARD_DISK_LOW_MB: '0' }).diskLowBytes, 0);
+  assert.equal(loadConfig({ BOARD_DISK_LOW_MB: '2048' }).diskLowBytes, 2048 * 2 ** 20);
+  assert.throws(() => loadConfig({ BOARD_DISK_LOW_MB: '1.5' }), /BOARD_DISK_LOW_MB: "1\.5" is not a whole number/);
+  assert.throws(() => loadConfig({ BOARD_LITESTREAM: 'yes' }), /BOARD_LITESTREAM/);
 });

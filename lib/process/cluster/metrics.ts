@@ -3,8 +3,6 @@ import { AggregatorRegistry, collectDefaultMetrics, Counter, Gauge, Registry } f
 
 /** One registry's metrics as getMetricsAsJSON gives them (and AggregatorRegistry.aggregate takes them). */
 type MetricJson = Awaited<ReturnType<Registry['getMetricsAsJSON']>>[number];
-import type { Config } from '../../config.ts';
-import type { JobDeps } from '../../services.ts';
 import { defineJobMetrics } from '../../metrics/board-metrics.ts';
 import type { MetricsSource } from '../../metrics/listener.ts';
 import type { RunningJobs } from '../../jobs/once-jobs.ts';
@@ -38,7 +36,7 @@ const workerAnswerMs = 2_000;
  * after 5 s whenever a worker was being replaced.
  */
 export function createClusterMetrics(
-  app: JobDeps & { config: Config },
+  app: Parameters<typeof defineJobMetrics>[0],
   jobs: RunningJobs,
   slots: SlotServer,
   serving: () => Worker[],

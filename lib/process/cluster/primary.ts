@@ -1,3 +1,4 @@
+import { createDiskWatch } from '../../disk/disk-watch.ts';
 import cluster, { type Worker } from 'node:cluster';
 import { systemClock } from '../../clock.ts';
 import type { Config } from '../../config.ts';
@@ -36,7 +37,7 @@ export function runPrimary(config: Config, releasePidFile: () => void, fail: Fai
   let db: Db;
   let jobs: RunningJobs;
   try {
-    db = openDb(config.dbPath, { backgroundCheckpoints: true });
+    db = openDb(config.dbPath, { backgroundCheckpoints: true, litestream: config.litestream, log });
     jobs = startOnceJobs({
       db,
       clock: systemClock,
@@ -51,13 +52,25 @@ export function runPrimary(config: Config, releasePidFile: () => void, fail: Fai
     return fail(err, config);
   }
   log(
-    `board: primary (pid ${process.pid}) runs the background jobs: ${runningJobNames(jobs).join(', ')}, WAL checkpoints`,
+    `board: primary (pid ${process.pid}) runs the background jobs: ${runningJobNames(jobs).join(', ')}, ${config.litestream ? 'no WAL checkpoints (Litestream runs them)' : 'WAL checkpoints'}`,
   );
   const slots = serveSlots();
   const workers = new Map<number, Worker>();
   const serving = new Set<Worker>();
   const metrics =
-    config.metrics && createClusterMetrics({ db, clock: systemClock, log, config }, jobs, slots, () => [...serving]);
+    config.metrics &&
+    createClusterMetrics(
+      {
+        db,
+        clock: systemClock,
+        log,
+        config,
+        disk: createDiskWatch({ dataDir: config.dataDir, lowBytes: config.diskLowBytes, clock: systemClock, log }),
+      },
+      jobs,
+      slots,
+      () => [...serving],
+    );
   const metricsServer = metrics && createMetricsServer(metrics, log);
   let listening = 0;
   let started = false;

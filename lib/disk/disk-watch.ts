@@ -1,0 +1,88 @@
+import { statfsSync } from 'node:fs';
+import type { Clock } from '../clock.ts';
+import { ApiError } from '../http/errors.ts';
+import type { Log } from '../services.ts';
+
+/** Free bytes an unprivileged process may still write on the volume that holds `path`. */
+export function volumeFreeBytes(path: string): number {
+  const volume = statfsSync(path);
+  return volume.bavail * volume.bsize;
+}
+
+/** A write refused for lack of space: ENOSPC or EDQUOT from the file system, SQLITE_FULL from SQLite. */
+export function isDiskFull(err: unknown): boolean {
+  const code = (err as { code?: unknown } | undefined)?.code;
+  return code === 'ENOSPC' || code === 'EDQUOT' || code === 'SQLITE_FULL';
+}
+
+/** How long a refused write keeps /api/health degraded, and the least time between two log lines about them. */
+export const diskFullSeconds = 60;
+
+/** What /api/health reports (docs/API.md "Health"). */
+export type DiskProblem = 'disk_full' | 'disk_low';
+
+export interface DiskWatch {
+  /**
+   * The answer to a failed request: a write refused for lack of space becomes 507
+   * server.disk_full, counted and logged at most once a minute (a full disk refuses every write,
+   * and a stack per request would bury the log); any other error is returned as it is.
+   */
+  answer(err: unknown): unknown;
+  /** The data volume's problems now: a write refused within the last minute, free space under BOARD_DISK_LOW_MB. */
+  problems(): DiskProblem[];
+  /** Free bytes of the data folder's volume (the metrics' gauge). */
+  freeBytes(): number;
+}
+
+export interface DiskWatchOptions {
+  dataDir: string;
+  /** BOARD_DISK_LOW_MB in bytes; 0 turns the low-space problem off. */
+  lowBytes: number;
+  clock: Clock;
+  log: Log;
+  /** Tests pass their own volume; the board asks the kernel. */
+  freeBytes?: (path: string) => number;
+}
+
+export function createDiskWatch({
+  dataDir,
+  lowBytes,
+  clock,
+  log,
+  freeBytes = volumeFreeBytes,
+}: DiskWatchOptions): DiskWatch {
+  let lastRefused = -Infinity;
+  let lastLine = -Infinity;
+  let unlogged = 0;
+  const free = () => {
+    try {
+      return freeBytes(dataDir);
+    } catch {
+      return Number.NaN; // the folder is gone: the database check of /api/health says so
+    }
+  };
+  return {
+    answer(err) {
+      if (!isDiskFull(err)) return err;
+      const now = clock.now();
+      lastRefused = now;
+      unlogged++;
+      if (now - lastLine >= diskFullSeconds) {
+        const mebibytes = Math.floor(free() / 2 ** 20);
+        log(
+          `disk full: ${unlogged} write${unlogged === 1 ? '' : 's'} refused for lack of space since the last such line (${mebibytes} MiB free in ${dataDir}); the next line comes a minute later at the earliest`,
+        );
+        lastLine = now;
+        unlogged = 0;
+      }
+      return new ApiError(507, 'server.disk_full');
+    },
+    problems() {
+      const problems: DiskProblem[] = [];
+      if (clock.now() - lastRefused < diskFullSeconds) problems.push('disk_full');
+      if (lowBytes > 0 && free() < lowBytes) problems.push('disk_low');
+      return problems;
+    },
+    freeBytes: free,
+  };
+}

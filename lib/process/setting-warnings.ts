@@ -1,0 +1,81 @@
+import { loadConfig, type Config } from '../config.ts';
+import { isLoopbackAddress } from '../ip/ranges.ts';
+
+/**
+ * What the start says about settings that are valid but most likely wrong, one line each
+ * (server.ts prints them; the board starts anyway):
+ * - a variable that is no setting but looks like one (any BOARD_* name, or a name within two typos
+ *   of one, such as BORAD_ORIGIN), naming the nearest setting: a misspelt name is silently ignored;
+ * - BOARD_TRUST_PROXY=1 with a loopback BOARD_ORIGIN: behind a proxy the board has a public
+ *   address, and reset links, feeds and share pages would name http://localhost instead.
+ * `alsoKnown`: variables set by the board itself that loadConfig does not read (the cluster's worker number).
+ */
+export function settingWarnings(
+  env: Record<string, string | undefined>,
+  config: Config,
+  alsoKnown: readonly string[] = [],
+): string[] {
+  const known = [...readSettings(), ...alsoKnown];
+  const warnings: string[] = [];
+  for (const name of Object.keys(env).sort()) {
+    if (known.includes(name)) continue;
+    const nearest = nearestName(name, known);
+    if (!name.startsWith('BOARD_') && nearest.distance > 2) continue;
+    warnings.push(`${name} is not a setting and is ignored; did you mean ${nearest.name}?`);
+  }
+  if (config.trustProxy && isLocalOrigin(config.origin)) {
+    warnings.push(
+      `BOARD_TRUST_PROXY=1 says the board is behind a proxy, but BOARD_ORIGIN is ${config.origin}: reset links, feeds and share pages name that address; set BOARD_ORIGIN to the board's public address`,
+    );
+  }
+  return warnings;
+}
+
+let settingNames: string[] | undefined;
+
+/** The BOARD_* variables loadConfig reads: found by letting it read an empty environment, so the list is never kept by hand. */
+function readSettings(): string[] {
+  if (settingNames) return settingNames;
+  const read = new Set<string>();
+  loadConfig(
+    new Proxy({} as Record<string, string | undefined>, {
+      get(_, name) {
+        if (typeof name === 'string') read.add(name);
+        return undefined;
+      },
+    }),
+  );
+  settingNames = [...read].filter((name) => name.startsWith('BOARD_'));
+  return settingNames;
+}
+
+function isLocalOrigin(origin: string): boolean {
+  const host = new URL(origin).hostname.replace(/^\[|\]$/g, '');
+  return host === 'localhost' || host.endsWith('.localhost') || isLoopbackAddress(host);
+}
+
+/** The known name fewest edits away (insert, delete, replace, swap two neighbours). */
+function nearestName(name: string, known: readonly string[]): { name: string; distance: number } {
+  let best = { name: known[0]!, distance: Infinity };
+  for (const candidate of known) {
+    const distance = editDistance(name, candidate);
+    if (distance < best.distance) best = { name: candidate, distance };
+  }
+  return best;
+}
+
+/** Optimal string alignment distance: Levenshtein plus the swap of two neighbouring letters (BORAD → BOARD is 1). */
+function editDistance(a: string, b: string): number {
+  const rows = Array.from({ length: a.length + 1 }, (_, i) =>
+    Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)),
+  );
+  for (let i = 1; i <= a.length; i++) {
+    for (let j = 1; j <= b.length; j++) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      let d = Math.min(rows[i - 1]![j]! + 1, rows[i]![j - 1]! + 1, rows[i - 1]![j - 1]! + cost);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) d = Math.min(d, rows[i - 2]![j - 2]! + 1);
+      rows[i]![j] = d;
+    }
+  }
+  return rows[a.length]![b.length]!;
+}
