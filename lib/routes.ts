@@ -51,8 +51,8 @@ export const routes: readonly Route[] = [
     post('/api/entry/:pid/bump', entries.bump, { auth: true, writeLimit: 'bump' }),
     post('/api/entry/:pid/report', reports.report, { rateLimit: 'report' }),
     // Votes
-    get('/api/entry/votes', votes.bulkVotes),
-    get('/api/entry/:pid/votes', votes.votes),
+    get('/api/entry/votes', votes.bulkVotes, { shared: true }),
+    get('/api/entry/:pid/votes', votes.votes, { shared: true }),
     post('/api/entry/:pid/vote', votes.vote, { auth: true, writeLimit: 'vote' }),
   ),
 

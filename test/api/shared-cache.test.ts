@@ -47,6 +47,8 @@ describe('shared caches: Cache-Control of every answer', () => {
       '/u/Schreiber',
       '/login',
       '/suche?q=Beitrag',
+      `/api/entry/${pid}/votes`,
+      `/api/entry/votes?pids=${pid}`,
     ];
     const visitor = t.board.client();
     // Twice: the feed and the thread come from the fast path the second time (lib/http/fast-path.ts).
@@ -75,7 +77,7 @@ describe('shared caches: Cache-Control of every answer', () => {
     assert.equal((await t.members.Leserin.get('/')).headers.get('cache-control'), 'no-cache');
   });
 
-  test('errors, personal answers, votes, the beacon and writes are never shared', async () => {
+  test("errors, personal answers, a session's votes, the beacon and writes are never shared", async () => {
     const visitor = t.board.client();
     const cases: [string, Answer][] = [
       ['thread 404', await visitor.get('/api/entry/999999/thread')],
@@ -85,8 +87,8 @@ describe('shared caches: Cache-Control of every answer', () => {
       ['unknown page', await visitor.get('/gibt-es-nicht')],
       ['own info without session', await visitor.get('/api/user/info')],
       ['own info', await t.members.Leserin.get('/api/user/info')],
-      ['votes', await visitor.get(`/api/entry/${pid}/votes`)],
       ['votes with a session', await t.members.Leserin.get(`/api/entry/${pid}/votes`)],
+      ['votes of several with a session', await t.members.Leserin.get(`/api/entry/votes?pids=${pid}`)],
       ['whoami', await visitor.get('/api/auth/whoami')],
       ['beacon', await visitor.post('/api/impression', { page: '/' })],
       ['beacon image', await visitor.get('/api/impression')],
