@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startSftpTarget } from '../test/drill/sftp-target.ts';
-import { startServerProcess } from '../test/resilience/child-server.ts';
+import { startServerProcess } from '../test/helpers/child-server.ts';
 import { seedBoard } from './seed.ts';
 
 /*

@@ -73,7 +73,7 @@ export interface Timing {
 export async function timeUncached(dbPath: string): Promise<Timing[]> {
   const db = openDb(dbPath);
   const runMatch: MatchRunner = async (sql, params) => db.all(sql, ...params);
-  const author = db.one<{ uid: number }>('SELECT uid FROM users WHERE username = ?', benchUsername(7))!.uid;
+  const author = db.value('SELECT uid FROM users WHERE username = ?', benchUsername(7));
   const timings: Timing[] = [];
   for (const [name, q] of searchCases) {
     const [words, user] = q.split('&user=');

@@ -1,12 +1,12 @@
 import { createHash } from 'node:crypto';
 import { rmSync } from 'node:fs';
 import { openDb } from '../lib/db/db.ts';
-import { latestMaxDepth } from '../lib/entries/latest.ts';
-import { hashPassword } from '../lib/accounts/passwords.ts';
+import { latestMaxDepth } from '../lib/limits/product.ts';
+import { createScryptPasswords } from '../lib/accounts/passwords.ts';
 import { entryLink } from '../lib/preview/links.ts';
 import { indexEntry } from '../lib/search/index.ts';
 import { tokenHash } from '../lib/accounts/tokens.ts';
-import { prng } from '../test/prng.ts';
+import { prng } from '../test/helpers/prng.ts';
 import { germanText } from './german.ts';
 
 /**
@@ -136,7 +136,7 @@ export async function seedBoard(dbPath: string, options: SeedOptions): Promise<R
   // The indexes of a 10M-entry board are gigabytes: with the server's 32 MiB page cache the
   // inserts thrashed the disk (1 MiB/s); 256 bytes of cache per entry (2.4 GiB at 10M) keeps them in memory.
   raw.pragma(`cache_size = -${Math.max(32_768, Math.ceil(n / 4))}`);
-  const passHash = await hashPassword(benchPassword, 17); // one real hash, reused by every user
+  const passHash = await createScryptPasswords().hash(benchPassword, 17); // one real hash, reused by every user
 
   const insertUser = raw.prepare(
     'INSERT INTO users (uid, username, username_key, pass_hash, created_at, last_login) VALUES (?, ?, ?, ?, ?, ?)',

@@ -7,8 +7,8 @@ import { openDb, type Db } from './db/db.ts';
 import { createHitLines } from './http/hit-lines.ts';
 import { createRequestListener } from './http/pipeline.ts';
 import { answerMalformedRequest, badRequest, sendError } from './http/respond.ts';
-import { sharpImages, type Images } from './media/images.ts';
-import { ImpressionTally, startImpressionFlush } from './stats/impressions.ts';
+import { createSharpImages, type Images } from './media/images.ts';
+import { ImpressionTally, startImpressionFlush, type TallySettings } from './stats/impressions.ts';
 import { createDiskWatch } from './disk/disk-watch.ts';
 import { createLineLog } from './log.ts';
 import { createBoardMetrics } from './metrics/board-metrics.ts';
@@ -16,9 +16,10 @@ import { createMetricsServer } from './metrics/listener.ts';
 import type { NotifyOptions } from './moderation/operator-webhook.ts';
 import { startOnceJobs, type JobLink, type RunningJobs } from './jobs/once-jobs.ts';
 import { notFoundPage } from './pages/shell.ts';
-import { scryptPasswords, type Passwords } from './accounts/passwords.ts';
+import { createScryptPasswords, type Passwords } from './accounts/passwords.ts';
+import { createMachineSlots, type MachineSlots } from './limits/machine-slots.ts';
 import type { PreviewOptions } from './preview/queue.ts';
-import { boardRateRules, createLimitStore, createRateLimiter, scaledLimit } from './limits/rate-limit.ts';
+import { boardRateRules, createLimitStore, createRateLimiter } from './limits/rate-limit.ts';
 import { routes } from './routes.ts';
 import type { BackfillOptions } from './search/backfill.ts';
 import { startSearchThreads, type SearchThreadOptions } from './search/threads.ts';
@@ -29,9 +30,9 @@ import { clusterBatchWindowMs } from './db/write-batch.ts';
 export interface AppOptions {
   clock?: Clock;
   /** Tests wrap scrypt to hold a request between its password check and its write. */
-  passwords?: Passwords;
+  passwords?: (scrypt: Passwords) => Passwords;
   /** Tests wrap sharp to hold a request while its image is scaled. */
-  images?: Images;
+  images?: (sharp: Images) => Images;
   /** Free bytes of the data folder's volume; tests pass their own (lib/disk/disk-watch.ts). */
   freeBytes?: (path: string) => number;
   log?: (line: string) => void;
@@ -46,13 +47,17 @@ export interface AppOptions {
   accountRemoval?: RemovalOptions;
   /** The search index's backfill of older entries (tests pause it or shrink its batches). */
   searchBackfill?: BackfillOptions;
+  /** The visitor count's knobs (tests lower the day's cap to reach it). */
+  impressions?: Pick<TallySettings, 'maxVisitorsPerDay'>;
+  /** The Tor exit list's knobs (tests recheck the file on every lookup instead of every 2 s). */
+  tor?: { recheckMs?: number };
   /** The search threads (tests hold their jobs). */
   searchThreads?: SearchThreadOptions;
   /**
    * A cluster worker (lib/process/cluster/worker.ts): no once-jobs here (the primary runs them) but the
    * link that wakes them there; no checkpoint thread; metrics labelled with the worker's number.
    */
-  worker?: { link: JobLink; label: string };
+  worker?: { link: JobLink; label: string; slots: MachineSlots };
 }
 
 export interface App {
@@ -81,19 +86,28 @@ export function createApp(config: Config, options: AppOptions = {}): App {
     );
   const clock = options.clock ?? systemClock;
   const limits = createLimitStore(db, { log });
+  // The machine's hashing, image and search slots: this process's own, or a cluster worker's from the primary.
+  const slots = worker?.slots ?? createMachineSlots();
+  const scrypt = createScryptPasswords(slots.hash);
+  const sharp = createSharpImages(slots.image);
   const services: Services = {
     config,
     db,
     clock,
     limits,
     limiter: createRateLimiter(limits, boardRateRules, config.limitsFactor),
-    passwords: options.passwords ?? scryptPasswords,
-    images: options.images ?? sharpImages,
-    tor: openTorExitList(config.torExitsFile),
+    passwords: options.passwords?.(scrypt) ?? scrypt,
+    images: options.images?.(sharp) ?? sharp,
+    tor: openTorExitList(config.torExitsFile, options.tor),
     log,
     asn: openAsnDb(config.asnDb),
-    impressions: new ImpressionTally(),
-    searchThreads: startSearchThreads(db.raw.name, options.searchThreads),
+    // A cluster worker leaves the sweep of finished days to the primary, which does it once for all.
+    impressions: new ImpressionTally({
+      limitsFactor: config.limitsFactor,
+      sweepsFinishedDays: !worker,
+      maxVisitorsPerDay: options.impressions?.maxVisitorsPerDay,
+    }),
+    searchThreads: startSearchThreads(db.raw.name, slots.search, options.searchThreads),
     disk: createDiskWatch({
       dataDir: config.dataDir,
       lowBytes: config.diskLowBytes,
@@ -102,12 +116,11 @@ export function createApp(config: Config, options: AppOptions = {}): App {
       freeBytes: options.freeBytes,
     }),
   };
-  services.impressions.maxVisitorsPerAddress =
-    config.limitsFactor === 0 ? Infinity : scaledLimit(services.impressions.maxVisitorsPerAddress, config.limitsFactor);
   const jobDeps = { db: services.db, clock: services.clock, log: services.log };
-  const jobs = worker ? undefined : startOnceJobs({ ...jobDeps, config, limits, options, clustered: false });
+  const jobs = worker
+    ? undefined
+    : startOnceJobs({ ...jobDeps, config, limits, images: services.images, options, clustered: false });
   if (worker) {
-    services.impressions.sweepsFinishedDays = false; // the primary's statistics sweep does it once for all
     if (config.previewEnabled) services.previews = { wake: () => worker.link.wake('previews') };
     if (config.notifyUrl) services.notifier = { send: (notice) => worker.link.notify(notice) };
     services.accountRemoval = { wake: () => worker.link.wake('accountRemoval') };

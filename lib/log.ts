@@ -43,3 +43,13 @@ export function createLineLog(out: NodeJS.WritableStream = process.stdout): Line
   log.flush = flush;
   return log;
 }
+
+/**
+ * Logs a failure of work no request waits for (housekeeping, statistics, search backfill, account
+ * removal, rate-limit counting, the preview queue) as `what: ` and the error's stack. Why the
+ * stack: the message alone ("database is locked", "Cannot read properties of undefined") does not
+ * say which statement of which job met it, and nobody else sees the error.
+ */
+export function logFailure(log: (line: string) => void, what: string, err: unknown): void {
+  log(`${what}: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
+}

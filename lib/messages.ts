@@ -1,6 +1,24 @@
-import { maxQueryTerms } from './search/query.ts';
+import {
+  maxAltLength,
+  maxBanDays,
+  maxBulkPids,
+  maxContentLength,
+  maxLoginSeconds,
+  maxModReasonLength,
+  maxMutes,
+  maxPasswordLength,
+  maxReplyDepth,
+  maxReportReasonLength,
+  maxSearchLength,
+  maxSearchTerms,
+  maxUsernameLength,
+  minLoginSeconds,
+  minPasswordLength,
+  minUsernameLength,
+  newAccountLinkDelaySeconds,
+} from './limits/product.ts';
 
-/** German messages for every error code the API answers (docs/API.md "Errors"). */
+/** German messages for every error code the API answers (docs/API.md "Errors"); the numbers come from lib/limits/product.ts. */
 export const messages = {
   'api.not_found': 'Diese Adresse gibt es nicht.',
   'api.method_not_allowed': 'Diese Methode ist hier nicht erlaubt.',
@@ -13,13 +31,13 @@ export const messages = {
   'tor.blocked': 'Beiträge über das Tor-Netzwerk sind nicht möglich.',
   'entry.not_found': 'Diesen Beitrag gibt es nicht.',
   'entry.empty': 'Der Beitrag ist leer: bitte Text oder ein Bild angeben.',
-  'entry.too_long': 'Der Beitrag ist länger als 1000 Zeichen.',
+  'entry.too_long': `Der Beitrag ist länger als ${maxContentLength} Zeichen.`,
   'entry.not_author': 'Nur die Autorin oder der Autor darf diesen Beitrag ändern.',
   'entry.bump_cooldown': 'Dieser Beitrag kann noch nicht wieder hochgeholt werden.',
   'entry.duplicate': 'Diesen Text hast du eben schon gepostet: bitte nicht doppelt.',
-  'entry.too_deep': 'Diese Antwort wäre zu tief verschachtelt: höchstens 200 Ebenen unter dem ersten Beitrag.',
+  'entry.too_deep': `Diese Antwort wäre zu tief verschachtelt: höchstens ${maxReplyDepth} Ebenen unter dem ersten Beitrag.`,
   'vote.invalid_mode': 'Ungültige Stimme: erlaubt sind „yes“ und „no“.',
-  'report.too_long': 'Die Begründung ist länger als 500 Zeichen.',
+  'report.too_long': `Die Begründung ist länger als ${maxReportReasonLength} Zeichen.`,
   'report.not_found': 'Zu diesem Beitrag gibt es keine offene Meldung.',
   'mod.required': 'Das ist nur für die Moderation.',
   'mod.not_removed': 'Dieser Beitrag ist nicht von der Moderation entfernt.',
@@ -36,7 +54,7 @@ export const messages = {
   'upload.bad_type': 'Nur Bilder im Format JPEG, GIF, PNG oder WebP sind erlaubt.',
   'upload.too_large': 'Die Datei ist zu groß.',
   'rate.limited': 'Zu viele Anfragen. Bitte warte einen Moment.',
-  'rate.new_account': 'Neue Konten können in den ersten 10 Minuten keine Links oder Bilder posten.',
+  'rate.new_account': `Neue Konten können in den ersten ${newAccountLinkDelaySeconds / 60} Minuten keine Links oder Bilder posten.`,
   'auth.busy': 'Der Server ist gerade ausgelastet. Bitte versuche es in ein paar Sekunden noch einmal.',
   'search.busy': 'Die Suche ist gerade ausgelastet. Bitte versuche es in ein paar Sekunden noch einmal.',
   internal: 'Interner Fehler. Bitte versuche es später noch einmal.',
@@ -48,26 +66,25 @@ export type ErrorCode = keyof typeof messages;
 
 /** Field-level messages, used in error.fields (registration) and for a single error.field. */
 export const fieldMessages = {
-  username:
-    'Der Name muss 3 bis 32 Zeichen lang sein: Buchstaben, Ziffern, Punkt, Unterstrich, Leerzeichen und Bindestrich.',
-  passwordShort: 'Das Passwort muss mindestens 10 Zeichen lang sein.',
+  username: `Der Name muss ${minUsernameLength} bis ${maxUsernameLength} Zeichen lang sein: Buchstaben, Ziffern, Punkt, Unterstrich, Leerzeichen und Bindestrich.`,
+  passwordShort: `Das Passwort muss mindestens ${minPasswordLength} Zeichen lang sein.`,
   passwordMismatch: 'Die Passwörter stimmen nicht überein.',
   required: 'Dieses Feld fehlt.',
   notInteger: 'Hier wird eine ganze Zahl erwartet.',
   outOfRange: 'Dieser Wert liegt außerhalb des erlaubten Bereichs.',
-  pidList: 'Erwartet werden 1 bis 100 Beitragsnummern, durch Kommas getrennt.',
-  passwordLong: 'Das Passwort darf höchstens 1024 Zeichen lang sein.',
-  loginTimeout: 'Die Dauer muss eine ganze Zahl von Sekunden zwischen 60 und 31536000 sein.',
+  pidList: `Erwartet werden 1 bis ${maxBulkPids} Beitragsnummern, durch Kommas getrennt.`,
+  passwordLong: `Das Passwort darf höchstens ${maxPasswordLength} Zeichen lang sein.`,
+  loginTimeout: `Die Dauer muss eine ganze Zahl von Sekunden zwischen ${minLoginSeconds} und ${maxLoginSeconds} sein.`,
   imageRequired: 'Bitte ein Bild auswählen.',
-  modReason: 'Bitte einen Grund mit 1 bis 500 Zeichen angeben.',
-  modReasonLong: 'Der Grund darf höchstens 500 Zeichen lang sein.',
-  banDays: 'Die Dauer muss eine ganze Zahl von 1 bis 3650 Tagen sein; leer lassen für dauerhaft.',
+  modReason: `Bitte einen Grund mit 1 bis ${maxModReasonLength} Zeichen angeben.`,
+  modReasonLong: `Der Grund darf höchstens ${maxModReasonLength} Zeichen lang sein.`,
+  banDays: `Die Dauer muss eine ganze Zahl von 1 bis ${maxBanDays} Tagen sein; leer lassen für dauerhaft.`,
   purgeFlag: 'Erlaubt ist nur „1“ (alle Beiträge entfernen) oder nichts.',
   muteSelf: 'Du kannst dich nicht selbst stummschalten.',
-  muteLimit: 'Du kannst höchstens 1000 Konten stummschalten.',
-  searchQuery: 'Bitte einen Suchbegriff mit 1 bis 200 Zeichen eingeben.',
-  searchTerms: `Bitte höchstens ${maxQueryTerms} Suchwörter eingeben; eine Wortfolge in Anführungszeichen zählt als eines.`,
-  altLong: 'Die Bildbeschreibung darf höchstens 300 Zeichen lang sein.',
+  muteLimit: `Du kannst höchstens ${maxMutes} Konten stummschalten.`,
+  searchQuery: `Bitte einen Suchbegriff mit 1 bis ${maxSearchLength} Zeichen eingeben.`,
+  searchTerms: `Bitte höchstens ${maxSearchTerms} Suchwörter eingeben; eine Wortfolge in Anführungszeichen zählt als eines.`,
+  altLong: `Die Bildbeschreibung darf höchstens ${maxAltLength} Zeichen lang sein.`,
 } as const;
 
 /** More specific messages for input.invalid when the request itself, not one field, is at fault. */

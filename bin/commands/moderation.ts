@@ -1,10 +1,10 @@
 import { systemClock } from '../../lib/clock.ts';
 import { removeMedia } from '../../lib/media/files.ts';
-import { banUser, maxBanDays, removeAvatarOf, unbanUser } from '../../lib/moderation/accounts.ts';
+import { maxBanDays, maxModReasonLength } from '../../lib/limits/product.ts';
+import { banUser, removeAvatarOf, unbanUser } from '../../lib/moderation/accounts.ts';
 import { permanentBan } from '../../lib/moderation/bans.ts';
 import { removeEntry, restoreEntry } from '../../lib/moderation/entries.ts';
 import { administrator } from '../../lib/moderation/modlog.ts';
-import { maxModReasonLength } from '../../lib/moderation/reasons.ts';
 import { moderatorRole } from '../../lib/accounts/users.ts';
 import { CommandFailure, UsageError, type Command, type CommandContext } from '../cli.ts';
 import { accountNamed } from './accounts.ts';
@@ -152,11 +152,11 @@ Exit 1 when there is no such user or it has no avatar.`,
   validate(_args, options) {
     reasonOption(options);
   },
-  async run({ config, args: [name], options, db, print }) {
+  async run({ config, args: [name], options, db, print, warn }) {
     const user = accountNamed(db(), name!);
     const old = removeAvatarOf(db(), user.uid, reasonOption(options), administrator, systemClock.now());
     if (!old) throw new CommandFailure(`${user.username} has no avatar`);
-    await removeMedia(config, [old]);
+    await removeMedia(config, [old], warn);
     print(`removed the avatar of ${user.username}`);
     return 0;
   },

@@ -1,10 +1,9 @@
 import { systemClock } from '../../lib/clock.ts';
 import type { Db } from '../../lib/db/db.ts';
 import { findEntry } from '../../lib/entries/entries.ts';
+import { maxModlogPage, modlogPageSize } from '../../lib/limits/product.ts';
 import {
   administrator,
-  maxModlogPage,
-  modlogPageSize,
   readAdminModlog,
   readModlogRange,
   writeModlog,

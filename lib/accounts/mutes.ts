@@ -1,13 +1,11 @@
 import { noticesChanged } from '../atom/changes.ts';
 import type { Db } from '../db/db.ts';
+import { maxMutes } from '../limits/product.ts';
 
 /**
  * Mutes: a reader hides another account's entries for themselves. The muted account is never
  * told: no answer but the reader's own mute list shows a mute.
  */
-
-/** Why a bound: the front end filters with the whole list on every page, so it must stay small. */
-export const maxMutes = 1000;
 
 export interface MutedAccount {
   uid: number;
@@ -26,7 +24,7 @@ export function isMuted(db: Db, uid: number, mutedUid: number): boolean {
 export function muteAccount(db: Db, uid: number, mutedUid: number, now: number): boolean {
   return db.tx(() => {
     if (isMuted(db, uid, mutedUid)) return true;
-    if (db.one<{ n: number }>('SELECT count(*) AS n FROM mutes WHERE uid = ?', uid)!.n >= maxMutes) return false;
+    if (db.value('SELECT count(*) FROM mutes WHERE uid = ?', uid) >= maxMutes) return false;
     db.run('INSERT INTO mutes (uid, muted_uid, created_at) VALUES (?, ?, ?)', uid, mutedUid, now);
     noticesChanged(db, uid, now); // the private feed hides the muted account's entries
     return true;

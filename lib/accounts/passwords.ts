@@ -1,8 +1,8 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { Worker } from 'node:worker_threads';
 import { ApiError } from '../http/errors.ts';
-import { SlotRefused, type QueueBound } from '../limits/semaphore.ts';
-import { slots } from '../limits/machine-slots.ts';
+import { createSemaphore, SlotRefused, type QueueBound, type Semaphore } from '../limits/semaphore.ts';
+import { slotLimits } from '../limits/machine-slots.ts';
 
 /*
  * scrypt at OWASP's strength (N=2^17, r=8, p=1) in a PHC-style string:
@@ -11,11 +11,6 @@ import { slots } from '../limits/machine-slots.ts';
  */
 const keyLength = 32;
 // Each hash holds 128 MiB at ln=17: two at a time on the machine (lib/limits/machine-slots.ts), so a burst of logins cannot exhaust memory.
-
-/** This process's hashing line right now: hashes running and requests waiting (lib/metrics). */
-export function hashingLoad(): { running: number; waiting: number } {
-  return slots.hash.load();
-}
 
 interface HashJob {
   resolve(key: Buffer): void;
@@ -76,8 +71,6 @@ class HashWorkers {
   }
 }
 
-const workers = new HashWorkers();
-
 /**
  * The hashing line's bound (docs/API.md "Errors": 503 auth.busy). Two hashers at the default cost
  * finish about six hashes a second, so 32 waiting is about five seconds of work; a request that
@@ -92,7 +85,14 @@ export function hashQueueBound(limitsFactor: number): QueueBound | undefined {
 /** Seconds a refused caller is asked to wait: about what the line needs to drain. */
 const busyRetrySeconds = 5;
 
+/** Where hashes run: the hashing slots (lib/limits/machine-slots.ts) and this process's hashing threads. */
+interface Hasher {
+  slot: Semaphore;
+  workers: HashWorkers;
+}
+
 async function derive(
+  hasher: Hasher,
   password: string,
   salt: Buffer,
   logN: number,
@@ -104,7 +104,7 @@ async function derive(
   const N = 2 ** logN;
   const maxmem = 128 * N * r * p + 32 * 1024 * 1024;
   try {
-    return await slots.hash(() => workers.run(password.normalize('NFC'), salt, N, r, p, maxmem), signal, bound);
+    return await hasher.slot(() => hasher.workers.run(password.normalize('NFC'), salt, N, r, p, maxmem), signal, bound);
   } catch (err) {
     if (err instanceof SlotRefused)
       throw new ApiError(503, 'auth.busy', {
@@ -115,24 +115,22 @@ async function derive(
   }
 }
 
-/**
- * Hashes a password with a fresh salt; runs on a hashing worker thread, never on the event loop.
- * `signal`: the request's; a caller that went away while queued costs no hashing. `bound`: see
- * hashQueueBound (503 auth.busy when the line is full or the wait too long).
- */
-export async function hashPassword(
+/** Passwords.hash: a fresh salt, the PHC-style string. */
+async function hashPassword(
+  hasher: Hasher,
   password: string,
   logN: number,
   signal?: AbortSignal,
   bound?: QueueBound,
 ): Promise<string> {
   const salt = randomBytes(16);
-  const key = await derive(password, salt, logN, 8, 1, signal, bound);
+  const key = await derive(hasher, password, salt, logN, 8, 1, signal, bound);
   return `$scrypt$ln=${logN},r=8,p=1$${salt.toString('base64')}$${key.toString('base64')}`;
 }
 
-/** Checks a password against a stored hash in constant time; false for a malformed hash. */
-export async function verifyPassword(
+/** Passwords.verify. */
+async function verifyPassword(
+  hasher: Hasher,
   password: string,
   stored: string,
   signal?: AbortSignal,
@@ -140,7 +138,7 @@ export async function verifyPassword(
 ): Promise<boolean> {
   const parsed = parseHash(stored);
   if (!parsed) return false;
-  const key = await derive(password, parsed.salt, parsed.logN, parsed.r, parsed.p, signal, bound);
+  const key = await derive(hasher, password, parsed.salt, parsed.logN, parsed.r, parsed.p, signal, bound);
   return timingSafeEqual(key, parsed.key);
 }
 
@@ -164,28 +162,47 @@ function parseHash(stored: string) {
 const within = (value: number, min: number, max: number) => value >= min && value <= max;
 
 /**
- * How the request handlers hash and check passwords: scrypt here (`scryptPasswords`). Why a
- * seam: the races with a login in flight (a ban, a password change, a reset committing while
- * its hash runs) are tested by holding a request between its check and its write.
+ * How the request handlers hash and check passwords: scrypt (createScryptPasswords), built by
+ * createApp. Why a seam: the races with a login in flight (a ban, a password change, a reset
+ * committing while its hash runs) are tested by holding a request between its check and its write.
  */
 export interface Passwords {
-  hash: typeof hashPassword;
-  verify: typeof verifyPassword;
+  /**
+   * Hashes a password with a fresh salt; runs on a hashing worker thread, never on the event loop.
+   * `signal`: the request's; a caller that went away while queued costs no hashing. `bound`: see
+   * hashQueueBound (503 auth.busy when the line is full or the wait too long).
+   */
+  hash(password: string, logN: number, signal?: AbortSignal, bound?: QueueBound): Promise<string>;
+  /** Checks a password against a stored hash in constant time; false for a malformed hash. */
+  verify(password: string, stored: string, signal?: AbortSignal, bound?: QueueBound): Promise<boolean>;
+  /**
+   * A hash of a random password at the given cost, made once per cost: login for an unknown user
+   * verifies against it, so it spends the same work as a wrong password and timing does not reveal
+   * which names exist.
+   */
+  dummyHash(logN: number): Promise<string>;
+  /** The hashing line right now: hashes running and requests waiting (lib/metrics). */
+  load(): { running: number; waiting: number };
 }
 
-export const scryptPasswords: Passwords = { hash: hashPassword, verify: verifyPassword };
-
-const dummyHashes = new Map<number, Promise<string>>();
-
 /**
- * A hash of a random password at the given cost: login for an unknown user verifies against it,
- * so it spends the same work as a wrong password and timing does not reveal which names exist.
+ * scrypt on hashing threads of its own, at most as many at once as `slot` allows (the machine's
+ * hashing slots; a process of its own, such as a tool, takes a pool of the same size).
  */
-export function dummyHash(logN: number): Promise<string> {
-  let hash = dummyHashes.get(logN);
-  if (!hash) {
-    hash = hashPassword(randomBytes(16).toString('hex'), logN);
-    dummyHashes.set(logN, hash);
-  }
-  return hash;
+export function createScryptPasswords(slot: Semaphore = createSemaphore(slotLimits.hash)): Passwords {
+  const hasher: Hasher = { slot, workers: new HashWorkers() };
+  const dummyHashes = new Map<number, Promise<string>>();
+  return {
+    hash: (password, logN, signal, bound) => hashPassword(hasher, password, logN, signal, bound),
+    verify: (password, stored, signal, bound) => verifyPassword(hasher, password, stored, signal, bound),
+    dummyHash(logN) {
+      let hash = dummyHashes.get(logN);
+      if (!hash) {
+        hash = hashPassword(hasher, randomBytes(16).toString('hex'), logN);
+        dummyHashes.set(logN, hash);
+      }
+      return hash;
+    },
+    load: () => slot.load(),
+  };
 }

@@ -7,6 +7,7 @@ import type { JobDeps } from '../services.ts';
 import { removeMedia } from '../media/files.ts';
 import { anonymiseReportsOf } from '../moderation/reports.ts';
 import { removeVotesOfUser } from '../entries/votes.ts';
+import { logFailure } from '../log.ts';
 
 /**
  * The background part of an account deletion (docs/API.md "POST /api/user/delete"): the
@@ -116,7 +117,7 @@ export function startAccountRemoval(app: JobDeps & { config: Config }, options: 
         const slice = removeAccountSlice(app.db, current, app.clock.now(), sliceMs);
         slices++;
         done = slice.done;
-        await removeMedia(app.config, slice.files); // best-effort, after the rows are gone
+        await removeMedia(app.config, slice.files, app.log); // best-effort, after the rows are gone
         await yieldToRequests();
       }
     }
@@ -129,7 +130,7 @@ export function startAccountRemoval(app: JobDeps & { config: Config }, options: 
       return;
     }
     running = work()
-      .catch((err: Error) => app.log(`account removal failed, retried later: ${err.message}`))
+      .catch((err: unknown) => logFailure(app.log, 'account removal failed, retried later', err))
       .finally(() => {
         running = undefined;
         if (again) {
@@ -158,7 +159,7 @@ export function startAccountRemoval(app: JobDeps & { config: Config }, options: 
         // The next start (or another process) goes on at once instead of waiting for the lease.
         if (current !== undefined) app.db.run('UPDATE pending_deletions SET claimed_until = 0 WHERE uid = ?', current);
       } catch (err) {
-        app.log(`account removal: cannot give the claim back: ${(err as Error).message}`);
+        logFailure(app.log, 'account removal: cannot give the claim back', err);
       }
     },
     get slices() {

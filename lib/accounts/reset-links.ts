@@ -1,8 +1,6 @@
 import type { Db } from '../db/db.ts';
 import { isTokenShaped, newToken, tokenHash } from './tokens.ts';
-
-/** Why 72 hours: long enough to reach someone by another channel, short enough to go stale. */
-export const resetLinkLifetime = 72 * 3600;
+import { resetLinkLifetimeSeconds } from '../limits/product.ts';
 
 /** Creates a one-time reset token for a user; older links of that user stop working (superseded). */
 export function createResetLink(db: Db, uid: number, now: number): string {
@@ -14,7 +12,7 @@ export function createResetLink(db: Db, uid: number, now: number): string {
       tokenHash(token),
       uid,
       now,
-      now + resetLinkLifetime,
+      now + resetLinkLifetimeSeconds,
     );
   });
   return token;

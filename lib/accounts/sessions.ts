@@ -3,6 +3,7 @@ import type { Db } from '../db/db.ts';
 import { activeBanUntil, noBanInForce } from '../moderation/bans.ts';
 import { isTokenShaped, newToken, tokenHash } from './tokens.ts';
 import { recordLogin } from './users.ts';
+import { maxListedSessions, maxSessionDescriptionLength } from '../limits/product.ts';
 
 export interface Session {
   /** The session's opaque public id: random, unrelated to the token, so listing it reveals nothing. */
@@ -13,8 +14,13 @@ export interface Session {
   description: string;
 }
 
-/** The newest sessions a list shows; revoke-others ends the rest too. */
-export const maxListedSessions = 100;
+/**
+ * A live session as a request sees it: with its account's creation time, read in the same row, for
+ * the rules on new accounts (lib/limits/new-accounts.ts).
+ */
+export interface LiveSession extends Session {
+  account_created_at: number;
+}
 
 /** A session to create: for whom, on what credential, for how long. */
 export interface NewSession {
@@ -27,7 +33,7 @@ export interface NewSession {
   passHash: string;
   /** Seconds. */
   lifetime: number;
-  /** The User-Agent at login; the first 200 characters are kept. */
+  /** The User-Agent at login; the first maxSessionDescriptionLength characters are kept. */
   description: string;
 }
 
@@ -64,7 +70,7 @@ export function createSession(db: Db, session: NewSession, now: number): { token
       session.uid,
       now,
       now + session.lifetime,
-      [...session.description].slice(0, 200).join(''),
+      [...session.description].slice(0, maxSessionDescriptionLength).join(''),
     );
     return { token };
   });
@@ -72,17 +78,18 @@ export function createSession(db: Db, session: NewSession, now: number): { token
 
 /** What makes a stored session live: not expired, and its account under no ban in force (bound: now, now). */
 const live = `FROM sessions s JOIN users u ON u.uid = s.uid WHERE s.expires > ? AND ${noBanInForce}`;
-/** The columns of a Session, of live sessions only. */
-const liveSessions = `SELECT s.public_id AS id, s.uid, s.created_at, s.expires, s.description ${live}`;
+/** The columns of a LiveSession, of live sessions only. */
+const liveSessions = `SELECT s.public_id AS id, s.uid, s.created_at, s.expires, s.description,
+  u.created_at AS account_created_at ${live}`;
 
 /**
  * The live session for a cookie value, or undefined (unknown, malformed or expired, or its account
  * is banned). Why the ban here too: a session of a banned account is no session wherever it is
  * looked up, whatever left its row behind.
  */
-export function findSessionByToken(db: Db, token: string, now: number): Session | undefined {
+export function findSessionByToken(db: Db, token: string, now: number): LiveSession | undefined {
   if (!isTokenShaped(token)) return undefined;
-  return db.one<Session>(`${liveSessions} AND s.token_hash = ?`, now, now, tokenHash(token));
+  return db.one<LiveSession>(`${liveSessions} AND s.token_hash = ?`, now, now, tokenHash(token));
 }
 
 /**

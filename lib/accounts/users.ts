@@ -2,6 +2,7 @@ import { stripBidiControls } from '../entries/bidi.ts';
 import { everyFeedChanged } from '../atom/changes.ts';
 import type { Db } from '../db/db.ts';
 import { nameSkeleton } from './name-skeleton.ts';
+import { maxUsernameLength, minUsernameLength } from '../limits/product.ts';
 
 export interface User {
   uid: number;
@@ -31,7 +32,7 @@ export function normaliseUsername(raw: string): string {
 }
 
 /**
- * 3–32 code points of letters, marks, digits, `.`, `_`, space and `-`, at least one of them a
+ * minUsernameLength to maxUsernameLength code points of letters, marks, digits, `.`, `_`, space and `-`, at least one of them a
  * letter or digit, and no default-ignorable code point. Why the last two: a name with U+034F,
  * U+FE0F or U+E0100 appended renders exactly like another, and one of Hangul fillers (U+3164,
  * U+115F) or marks alone renders blank. Names stored before this rule stay usable.
@@ -39,8 +40,8 @@ export function normaliseUsername(raw: string): string {
 export function isValidUsername(name: string): boolean {
   const length = [...name].length;
   return (
-    length >= 3 &&
-    length <= 32 &&
+    length >= minUsernameLength &&
+    length <= maxUsernameLength &&
     /^[\p{L}\p{M}\p{Nd}._ -]+$/u.test(name) &&
     !/\p{Default_Ignorable_Code_Point}/u.test(name) &&
     /[\p{L}\p{Nd}]/u.test(name)

@@ -3,6 +3,8 @@ import type { Config } from '../config.ts';
 import type { Db } from '../db/db.ts';
 import { createPreviewWorker, drainPreviewQueue, type DrainResult, type PreviewOptions } from '../preview/queue.ts';
 import { queueEntryLinks } from '../preview/store.ts';
+import { createMachineSlots } from '../limits/machine-slots.ts';
+import { createSharpImages } from '../media/images.ts';
 
 export interface BackfillOptions extends PreviewOptions {
   /** Every linked entry, not only links whose record is missing or older than 30 days. */
@@ -22,7 +24,9 @@ export async function backfillPreviews(
   options: BackfillOptions,
 ): Promise<{ queued: number } & DrainResult> {
   const queued = queueEntryLinks(db, options.clock.now(), options.all);
-  const worker = createPreviewWorker({ db, config, clock: options.clock, log: options.log }, options);
+  // A tool's own image pool: board-admin runs beside the server, as one more process.
+  const images = createSharpImages(createMachineSlots().image);
+  const worker = createPreviewWorker({ db, config, clock: options.clock, log: options.log, images }, options);
   try {
     return { queued, ...(await drainPreviewQueue(worker, options.progress)) };
   } finally {

@@ -1,3 +1,4 @@
+import { maxListedSessions } from '../limits/product.ts';
 import { afterPasswordChange } from '../accounts/deletion.ts';
 import { describeDevice } from '../accounts/devices.ts';
 import { clearedSessionCookie } from '../http/cookies.ts';
@@ -89,8 +90,8 @@ export function sessions(ctx: Ctx) {
 }
 sessions.doc = {
   id: 'sessions',
-  summary: 'The own live sessions, newest first (at most 100)',
-  ok: json('the sessions', arrayOf(ref('SessionListItem'), 100)),
+  summary: `The own live sessions, newest first (at most ${maxListedSessions})`,
+  ok: json('the sessions', arrayOf(ref('SessionListItem'), maxListedSessions)),
 } satisfies Operation;
 
 /** POST /api/user/sessions/{id}/revoke: ends one; ending the current one logs out here too. */

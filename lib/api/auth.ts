@@ -6,9 +6,18 @@ import { ApiError, invalidField } from '../http/errors.ts';
 import { codePoints, textField } from '../http/fields.ts';
 import { checkLoginAllowed, recordFailedLogin, type LoginAttempt } from '../limits/login-limits.ts';
 import { fieldMessages } from '../messages.ts';
+import {
+  defaultLoginSeconds,
+  maxLoginSeconds,
+  maxPasswordLength,
+  maxUsernameLength,
+  minLoginSeconds,
+  minPasswordLength,
+  minUsernameLength,
+} from '../limits/product.ts';
 import { bannedMessage } from '../moderation/accounts.ts';
 import { activeBanUntil } from '../moderation/bans.ts';
-import { dummyHash, hashQueueBound } from '../accounts/passwords.ts';
+import { hashQueueBound } from '../accounts/passwords.ts';
 import { consumeResetLink, findResetLink } from '../accounts/reset-links.ts';
 import { createSession, deleteSessionByToken } from '../accounts/sessions.ts';
 import {
@@ -24,17 +33,16 @@ import {
 import { field, integer, json, object, ref, requiredField, status, string, type Operation } from '../openapi/kit.ts';
 
 const day = 86_400;
-const year = 365 * day;
-const minTimeout = 60; // the form offers 1 hour and up; below a minute a session is useless
-/** Passwords have at least 10 characters (code points): docs/API.md "POST /api/auth/newuser". */
-export const minPasswordLength = 10;
-const maxPassword = 1024; // bounds the work one request can ask of the hasher
 
 /** The answers that name the account, as the OpenAPI document shows them. */
 const usernameAnswer = object({ username: string('the name as stored, after normalising') });
 /** A new password, as registration, reset and password change take it (the OpenAPI document's fields). */
 export const newPasswordFields = {
-  pass1: requiredField('the new password, 10–1024 characters', { type: 'string', minLength: 10, maxLength: 1024 }),
+  pass1: requiredField(`the new password, ${minPasswordLength}–${maxPasswordLength} characters`, {
+    type: 'string',
+    minLength: minPasswordLength,
+    maxLength: maxPasswordLength,
+  }),
   pass2: requiredField('equal to pass1'),
 };
 
@@ -53,7 +61,7 @@ export async function login(ctx: Ctx) {
   checkLoginAllowed(attempt);
   const user = findUserByName(ctx.app.db, username);
   // Unknown names spend the same hashing work as wrong passwords, so timing reveals nothing.
-  const stored = user?.pass_hash ?? (await dummyHash(config.scryptLogN));
+  const stored = user?.pass_hash ?? (await ctx.app.passwords.dummyHash(config.scryptLogN));
   const matches = await ctx.app.passwords.verify(password, stored, ctx.signal, hashQueueBound(config.limitsFactor));
   if (!user || !matches) {
     recordFailedLogin({ ...attempt, now: clock.now() });
@@ -72,8 +80,8 @@ login.doc = {
     user: requiredField('the username, any letter case'),
     pass: requiredField('the password'),
     timeout: field(
-      'session lifetime in whole seconds, 60–31536000; default 86400',
-      integer(undefined, { minimum: 60, maximum: 31_536_000 }),
+      `session lifetime in whole seconds, ${minLoginSeconds}–${maxLoginSeconds}; default ${defaultLoginSeconds}`,
+      integer(undefined, { minimum: minLoginSeconds, maximum: maxLoginSeconds }),
     ),
   },
   ok: json('logged in, or already logged in', status('ok', 'already_logged_in')),
@@ -114,11 +122,14 @@ register.doc = {
   id: 'register',
   summary: 'Register (does not log in)',
   fields: {
-    user: requiredField('3–32 letters, digits, `.`, `_`, space and `-`, normalised', {
-      type: 'string',
-      minLength: 3,
-      maxLength: 32,
-    }),
+    user: requiredField(
+      `${minUsernameLength}–${maxUsernameLength} letters, digits, \`.\`, \`_\`, space and \`-\`, normalised`,
+      {
+        type: 'string',
+        minLength: minUsernameLength,
+        maxLength: maxUsernameLength,
+      },
+    ),
     ...newPasswordFields,
   },
   ok: json('the account exists', usernameAnswer, 201),
@@ -253,9 +264,9 @@ export function isSecure(ctx: Ctx): boolean {
 
 /** Login `timeout`: whole seconds from a minute to a year, one day when absent. */
 function parseTimeout(raw: string | undefined): number {
-  if (raw === undefined || raw === '') return day;
+  if (raw === undefined || raw === '') return defaultLoginSeconds;
   const value = /^\d{1,9}$/.test(raw) ? Number(raw) : NaN;
-  if (!(value >= minTimeout && value <= year)) {
+  if (!(value >= minLoginSeconds && value <= maxLoginSeconds)) {
     throw invalidField('timeout', fieldMessages.loginTimeout);
   }
   return value;
@@ -278,6 +289,6 @@ export function newPassword(form: Form): string {
 function checkPassword(password: string): string | undefined {
   const length = codePoints(password);
   if (length < minPasswordLength) return fieldMessages.passwordShort;
-  if (length > maxPassword) return fieldMessages.passwordLong;
+  if (length > maxPasswordLength) return fieldMessages.passwordLong;
   return undefined;
 }

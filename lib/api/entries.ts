@@ -6,7 +6,6 @@ import {
   editEntry,
   findLiveEntry,
   isRecentDuplicate,
-  maxReplyDepth,
   softDeleteEntry,
 } from '../entries/entries.ts';
 import type { Form } from '../http/body.ts';
@@ -17,11 +16,9 @@ import { removeMedia, saveMedia } from '../media/files.ts';
 import { fieldMessages } from '../messages.ts';
 import { entryLink } from '../preview/links.ts';
 import { requestPreview } from '../preview/queue.ts';
-import { checkNewAccountBrake } from '../limits/write-limits.ts';
+import { accountStanding, refuseLinksWhileNew } from '../limits/new-accounts.ts';
+import { maxAltLength, maxContentLength, maxReplyDepth } from '../limits/product.ts';
 import { field, imageFile, integer, json, object, status, string, time, type Operation } from '../openapi/kit.ts';
-
-/** Entry text is at most 1000 characters (code points): docs/API.md "POST /api/entry/create". */
-const maxContentLength = 1000;
 
 /** Text as stored: line breaks unified, control characters other than tab and newline dropped, bidi controls too, trimmed. */
 function cleanContent(raw: string): string {
@@ -31,9 +28,6 @@ function cleanContent(raw: string): string {
 function checkContentLength(content: string): void {
   if (codePoints(content) > maxContentLength) throw new ApiError(400, 'entry.too_long', { field: 'content' });
 }
-
-/** An image description is at most 300 characters (code points): enough for a sentence or two, as screen readers read it at once. */
-const maxAltLength = 300;
 
 /**
  * The optional `alt` field (docs/API.md "POST /api/entry/create"): one line (control characters
@@ -52,15 +46,19 @@ function altField(form: Form): string | undefined {
 
 /** The text field of create and edit, as the OpenAPI document shows it. */
 const contentDoc = (required: boolean) =>
-  field('text, cleaned and trimmed, at most 1000 characters', { type: 'string', maxLength: 1000 }, required);
+  field(
+    `text, cleaned and trimmed, at most ${maxContentLength} characters`,
+    { type: 'string', maxLength: maxContentLength },
+    required,
+  );
 /** The image description of create and edit (docs/API.md "POST /api/entry/create"), and how answers show it. */
-const altSchema = string("the author's description of the image, at most 300 characters; only when one is stored", {
-  minLength: 1,
-  maxLength: 300,
-});
+const altSchema = string(
+  `the author's description of the image, at most ${maxAltLength} characters; only when one is stored`,
+  { minLength: 1, maxLength: maxAltLength },
+);
 const altDoc = (when: string) =>
   field(
-    `optional description of the image, at most 300 characters after cleaning (else 400 input.invalid field alt); ${when}`,
+    `optional description of the image, at most ${maxAltLength} characters after cleaning (else 400 input.invalid field alt); ${when}`,
     { type: 'string' },
   );
 
@@ -94,7 +92,7 @@ export async function create(ctx: Ctx) {
   // A description without an image describes nothing: it is not stored.
   const alt = file ? (altField(form) ?? '') : '';
   const link = entryLink(content);
-  if (link || file) checkNewAccountBrake(db, me.uid, config, clock.now());
+  if (link || file) refuseLinksWhileNew(accountStanding(me.account_created_at, config, clock.now()));
 
   let filepath = '';
   if (file) {
@@ -112,11 +110,11 @@ export async function create(ctx: Ctx) {
       return createEntry(db, { uid: me.uid, content, filepath, replyTo, link, alt }, clock.now());
     });
   } catch (err) {
-    await removeMedia(config, [filepath]);
+    await removeMedia(config, [filepath], ctx.app.log);
     throw err;
   }
   if (pid === undefined) {
-    await removeMedia(config, [filepath]);
+    await removeMedia(config, [filepath], ctx.app.log);
     throw new ApiError(404, 'entry.not_found');
   }
   requestPreview(ctx.app, link); // fetched in the background, never on the request path
@@ -140,7 +138,7 @@ create.doc = {
     object(
       {
         pid: integer(undefined, { minimum: 1 }),
-        content: string(undefined, { maxLength: 1000 }),
+        content: string(undefined, { maxLength: maxContentLength }),
         filepath: string(undefined, { pattern: '^(e/[^/]+)?$' }),
         reply_to: integer(),
       },
@@ -182,7 +180,8 @@ export async function edit(ctx: Ctx<'pid'>) {
   const alt = entry.filepath ? (newAlt ?? entry.alt) : '';
   const link = entryLink(content);
   // A new account may not add a link by editing either.
-  if (link && link !== entry.link) checkNewAccountBrake(ctx.app.db, me.uid, ctx.app.config, ctx.app.clock.now());
+  if (link && link !== entry.link)
+    refuseLinksWhileNew(accountStanding(me.account_created_at, ctx.app.config, ctx.app.clock.now()));
   editEntry(ctx.app.db, pid, content, link, ctx.app.clock.now(), alt);
   requestPreview(ctx.app, link); // an edit re-triggers the preview fetch (docs/API.md "Link previews")
   return { pid, content, ...(alt ? { alt } : {}) };
@@ -196,7 +195,7 @@ edit.doc = {
   },
   ok: json(
     'the new text',
-    object({ pid: integer(), content: string(undefined, { maxLength: 1000 }) }, { alt: altSchema }),
+    object({ pid: integer(), content: string(undefined, { maxLength: maxContentLength }) }, { alt: altSchema }),
   ),
   errors: {
     400: ['input.invalid', 'entry.empty', 'entry.too_long'],
@@ -213,7 +212,7 @@ export async function remove(ctx: Ctx<'pid'>) {
   await ctx.form(); // no fields, but a malformed or oversized body still answers 413/415
   ownLiveEntry(ctx, me.uid, pid);
   const filepath = softDeleteEntry(ctx.app.db, pid, ctx.app.clock.now());
-  await removeMedia(ctx.app.config, [filepath]);
+  await removeMedia(ctx.app.config, [filepath], ctx.app.log);
   return { status: 'deleted' };
 }
 remove.doc = {

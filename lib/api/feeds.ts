@@ -1,6 +1,7 @@
+import { feedPageSize, maxFeedPage } from '../limits/product.ts';
 import { findUserByName } from '../accounts/users.ts';
 import { findEntry } from '../entries/entries.ts';
-import { maxFeedPage, readFeedPage, readThread, readUserFeedPage } from '../entries/reads.ts';
+import { readFeedPage, readThread, readUserFeedPage } from '../entries/reads.ts';
 import type { Ctx } from '../http/context.ts';
 import { ApiError } from '../http/errors.ts';
 import { integerParam, plainNumber } from '../http/fields.ts';
@@ -13,7 +14,7 @@ import { arrayOf, json, ref, type Operation } from '../openapi/kit.ts';
  * (lib/http/fast-path.ts), whose lookups are here, beside the handlers whose reading they share.
  */
 
-/** A feed page number, as the handlers and the fast path read it: 0–100, else 400 input.invalid. */
+/** A feed page number, as the handlers and the fast path read it: 0 to maxFeedPage, else 400 input.invalid. */
 const feedPage = (raw: string) => integerParam(raw, 'page', 0, maxFeedPage);
 /** A thread's entry id, as the handler and the fast path read it. */
 const threadPid = (raw: string) => integerParam(raw, 'pid');
@@ -26,8 +27,8 @@ export function feed(ctx: Ctx<'page'>) {
 }
 feed.doc = {
   id: 'feed',
-  summary: 'A page of the feed: top-level entries by last activity, 20 a page',
-  ok: json('the page; [] past the end', arrayOf(ref('EntryWithLatest'), 20)),
+  summary: `A page of the feed: top-level entries by last activity, ${feedPageSize} a page`,
+  ok: json('the page; [] past the end', arrayOf(ref('EntryWithLatest'), feedPageSize)),
 } satisfies Operation;
 
 /** The fast path's feed page (lib/routes.ts `cache`): the cached page when current, read as the handler reads it. */
@@ -68,6 +69,6 @@ export function userFeed(ctx: Ctx<'username' | 'page'>) {
 userFeed.doc = {
   id: 'userFeed',
   summary: "A page of a user's live entries, replies included, newest first",
-  ok: json('the page; [] past the end', arrayOf(ref('Entry'), 20)),
+  ok: json('the page; [] past the end', arrayOf(ref('Entry'), feedPageSize)),
   errors: { 404: ['user.not_found'] },
 } satisfies Operation;

@@ -5,12 +5,20 @@ import { ApiError, invalidField } from '../http/errors.ts';
 import { integerParam } from '../http/fields.ts';
 import { removeMedia } from '../media/files.ts';
 import { fieldMessages } from '../messages.ts';
-import { banUser, maxBanDays, removeAvatarOf, unbanUser } from '../moderation/accounts.ts';
+import {
+  maxBanDays,
+  maxModlogPage,
+  maxModReasonLength,
+  maxQueuePage,
+  modlogPageSize,
+  queuePageSize,
+} from '../limits/product.ts';
+import { banUser, removeAvatarOf, unbanUser } from '../moderation/accounts.ts';
 import { permanentBan } from '../moderation/bans.ts';
 import { dismissReports, removeEntry, restoreEntry } from '../moderation/entries.ts';
 import { moderationReason } from '../moderation/reasons.ts';
-import { maxModlogPage, readPublicModlog } from '../moderation/modlog.ts';
-import { countEntriesWithOpenReports, countOpenReports, maxQueuePage, readReportQueue } from '../moderation/reports.ts';
+import { readPublicModlog } from '../moderation/modlog.ts';
+import { countEntriesWithOpenReports, countOpenReports, readReportQueue } from '../moderation/reports.ts';
 import { findUserByName, moderatorRole } from '../accounts/users.ts';
 import { arrayOf, constant, field, integer, json, object, ref, string, type Operation } from '../openapi/kit.ts';
 
@@ -23,8 +31,8 @@ import { arrayOf, constant, field, integer, json, object, ref, string, type Oper
 /** The `reason` field as the OpenAPI document shows it. */
 const reasonDoc = (required: boolean) =>
   field(
-    `${required ? '1' : '0'}–500 characters after cleaning; public (on the entry and in the log)`,
-    { type: 'string', maxLength: 500 },
+    `${required ? '1' : '0'}–${maxModReasonLength} characters after cleaning; public (on the entry and in the log)`,
+    { type: 'string', maxLength: maxModReasonLength },
     required,
   );
 /** The answer of an action on an entry. */
@@ -35,7 +43,7 @@ const banAnswer = object({
   banned_until: integer('-1 permanent, else when it ends; 0 after an unban', { minimum: -1 }),
 });
 
-/** The `reason` field: 1–500 characters, or 0–500 where it is optional (dismiss). */
+/** The `reason` field: 1 to maxModReasonLength characters, or 0 to it where it is optional (dismiss). */
 function reasonField(form: Form, required: boolean): string {
   const reason = moderationReason(form.fields.get('reason') ?? '');
   if (reason.error === 'long' || (required && reason.error === 'empty')) {
@@ -44,7 +52,7 @@ function reasonField(form: Form, required: boolean): string {
   return reason.text;
 }
 
-/** A ban's end from `days` (1–3650; absent or empty: permanent). */
+/** A ban's end from `days` (1 to maxBanDays; absent or empty: permanent). */
 function banUntil(form: Form, now: number): number {
   const raw = form.fields.get('days')?.trim() ?? '';
   if (raw === '') return permanentBan;
@@ -139,7 +147,7 @@ ban.doc = {
   summary: 'Ban an account for some days or for good (ends its sessions)',
   fields: {
     reason: reasonDoc(true),
-    days: field('1–3650; absent or empty: permanent', { type: 'string', pattern: '^\\s*\\d*\\s*$' }),
+    days: field(`1–${maxBanDays}; absent or empty: permanent`, { type: 'string', pattern: '^\\s*\\d*\\s*$' }),
     purge: field('1: also remove every live entry of the account', { enum: ['', '0', '1'] }),
   },
   ok: json('banned', banAnswer),
@@ -169,7 +177,7 @@ export async function removeAvatar(ctx: Ctx<'username'>) {
   const reason = reasonField(form, true);
   const old = removeAvatarOf(ctx.app.db, user.uid, reason, mod.uid, ctx.app.clock.now());
   if (!old) throw new ApiError(409, 'mod.no_avatar');
-  await removeMedia(ctx.app.config, [old]);
+  await removeMedia(ctx.app.config, [old], ctx.app.log);
   return { username: user.username, avatar: '' };
 }
 removeAvatar.doc = {
@@ -188,8 +196,8 @@ export function reportQueue(ctx: Ctx<'page'>) {
 }
 reportQueue.doc = {
   id: 'reportQueue',
-  summary: 'The entries with open reports, most reports first, 20 a page',
-  ok: json('the page; [] past the end', arrayOf(ref('QueueItem'), 20)),
+  summary: `The entries with open reports, most reports first, ${queuePageSize} a page`,
+  ok: json('the page; [] past the end', arrayOf(ref('QueueItem'), queuePageSize)),
 } satisfies Operation;
 
 /** GET /api/mod/queue: how many entries wait in the queue (the header link's number). */
@@ -210,6 +218,6 @@ export function publicLog(ctx: Ctx<'page'>) {
 }
 publicLog.doc = {
   id: 'modlog',
-  summary: 'The public moderation log, newest first, 50 rows a page (names no moderator)',
-  ok: json('the page; [] past the end', arrayOf(ref('ModlogRow'), 50)),
+  summary: `The public moderation log, newest first, ${modlogPageSize} rows a page (names no moderator)`,
+  ok: json('the page; [] past the end', arrayOf(ref('ModlogRow'), modlogPageSize)),
 } satisfies Operation;

@@ -1,3 +1,4 @@
+import { maxMutes } from '../limits/product.ts';
 import { requireUser, type Ctx } from '../http/context.ts';
 import { ApiError, invalidField } from '../http/errors.ts';
 import { textField } from '../http/fields.ts';
@@ -51,7 +52,7 @@ export function mutes(ctx: Ctx) {
 mutes.doc = {
   id: 'mutes',
   summary: 'The muted accounts, most recently muted first',
-  ok: json('the list', arrayOf(ref('MutedAccount'), 1000)),
+  ok: json('the list', arrayOf(ref('MutedAccount'), maxMutes)),
 } satisfies Operation;
 
 /** The account named in `user` (looked up like a login), or 400 when missing, 404 when unknown. */

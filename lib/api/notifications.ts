@@ -1,14 +1,14 @@
 import { requireUser, type Ctx } from '../http/context.ts';
 import { integerParam, textField } from '../http/fields.ts';
 import { createFeedToken, endFeedToken } from '../notifications/feed-tokens.ts';
-import { maxFeedPage } from '../entries/reads.ts';
+import { maxFeedPage, notificationPageSize } from '../limits/product.ts';
 import { countUnread, markRead, readNotifications } from '../notifications/notifications.ts';
 import { arrayOf, field, integer, json, object, ref, status, string, type Operation } from '../openapi/kit.ts';
 
 /** The answers that count the unread notifications. */
 const unreadCount = object({ count: integer('unread notifications') });
 
-/** GET /api/user/notifications/{page}: 20 a page, newest first, each with its Entry. */
+/** GET /api/user/notifications/{page}: notificationPageSize a page, newest first, each with its Entry. */
 export function notifications(ctx: Ctx<'page'>) {
   const me = requireUser(ctx);
   const page = integerParam(ctx.params.page, 'page', 0, maxFeedPage);
@@ -16,8 +16,8 @@ export function notifications(ctx: Ctx<'page'>) {
 }
 notifications.doc = {
   id: 'notifications',
-  summary: 'The own notifications of replies and mentions, newest first, 20 a page',
-  ok: json('one page', arrayOf(ref('Notification'), 20)),
+  summary: `The own notifications of replies and mentions, newest first, ${notificationPageSize} a page`,
+  ok: json('one page', arrayOf(ref('Notification'), notificationPageSize)),
 } satisfies Operation;
 
 /** GET /api/user/notifications/unread: {count}, what the header's badge shows. */

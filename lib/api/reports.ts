@@ -4,7 +4,8 @@ import type { Ctx } from '../http/context.ts';
 import { ApiError } from '../http/errors.ts';
 import { codePoints, integerParam, textField } from '../http/fields.ts';
 import { announceReports } from '../moderation/operator-webhook.ts';
-import { fileReport, maxReasonLength } from '../moderation/reports.ts';
+import { fileReport } from '../moderation/reports.ts';
+import { maxReportReasonLength } from '../limits/product.ts';
 import { field, json, status, type Operation } from '../openapi/kit.ts';
 
 /** POST /api/entry/{pid}/report: open to everyone; without a session the reporter is anonymous (uid 0). */
@@ -14,7 +15,7 @@ export async function report(ctx: Ctx<'pid'>) {
   const { db, clock } = ctx.app;
   if (!findLiveEntry(db, pid)) throw new ApiError(404, 'entry.not_found');
   const reason = stripBidiControls(textField(form, 'reason')).trim();
-  if (codePoints(reason) > maxReasonLength) throw new ApiError(400, 'report.too_long', { field: 'reason' });
+  if (codePoints(reason) > maxReportReasonLength) throw new ApiError(400, 'report.too_long', { field: 'reason' });
   const open = fileReport(db, pid, ctx.session()?.uid ?? 0, reason, clock.now());
   if (open !== undefined) announceReports(ctx.app, pid, open);
   return { status: 'reported' };
@@ -22,7 +23,12 @@ export async function report(ctx: Ctx<'pid'>) {
 report.doc = {
   id: 'report',
   summary: 'Report an entry (anonymous without a session)',
-  fields: { reason: field('optional, at most 500 characters', { type: 'string', maxLength: 500 }) },
+  fields: {
+    reason: field(`optional, at most ${maxReportReasonLength} characters`, {
+      type: 'string',
+      maxLength: maxReportReasonLength,
+    }),
+  },
   ok: json('reported (a repeated open report of the same account stores nothing)', status('reported')),
   errors: { 400: ['report.too_long'], 404: ['entry.not_found'] },
 } satisfies Operation;

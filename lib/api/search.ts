@@ -3,9 +3,9 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { Ctx } from '../http/context.ts';
 import { ApiError, invalidField } from '../http/errors.ts';
 import { codePoints, integerParam } from '../http/fields.ts';
-import { maxFeedPage } from '../entries/reads.ts';
 import { fieldMessages } from '../messages.ts';
-import { maxQueryLength, maxQueryTerms, queryTerms, termsExpression } from '../search/query.ts';
+import { queryTerms, termsExpression } from '../search/query.ts';
+import { feedPageSize, maxFeedPage, maxSearchLength, maxSearchTerms } from '../limits/product.ts';
 import { searchEntries } from '../search/search.ts';
 import { findUserByName } from '../accounts/users.ts';
 import { arrayOf, field, json, ref, requiredField, string, type Operation } from '../openapi/kit.ts';
@@ -38,9 +38,9 @@ async function searchPage(ctx: Ctx<'page'>) {
   const author = username ? findUserByName(db, username) : undefined;
   if (username && !author) throw new ApiError(404, 'user.not_found');
   const q = ctx.url.searchParams.get('q') ?? '';
-  if (!q.trim() || codePoints(q) > maxQueryLength) throw invalidField('q', fieldMessages.searchQuery);
+  if (!q.trim() || codePoints(q) > maxSearchLength) throw invalidField('q', fieldMessages.searchQuery);
   const terms = queryTerms(q);
-  if (terms.length > maxQueryTerms) throw invalidField('q', fieldMessages.searchTerms);
+  if (terms.length > maxSearchTerms) throw invalidField('q', fieldMessages.searchTerms);
   const expression = termsExpression(terms);
   if (!expression) return []; // only characters that no word is made of
   const uid = author?.uid;
@@ -50,17 +50,17 @@ async function searchPage(ctx: Ctx<'page'>) {
 }
 search.doc = {
   id: 'search',
-  summary: 'Live entries holding every word of q, newest first, 20 a page',
+  summary: `Live entries holding every word of q, newest first, ${feedPageSize} a page`,
   description:
     'q is taken literally (a pair of double quotes makes a phrase); a word of 3+ characters finds the compounds that contain it, words of 1–2 characters match whole words. ' +
     "The match runs on the machine's search threads: when their line is full, 503 search.busy with Retry-After (seconds).",
   query: {
     q: requiredField(
-      `what to look for, 1–${maxQueryLength} characters, not only whitespace, at most ${maxQueryTerms} words (a phrase in quotes counts as one)`,
-      string(undefined, { minLength: 1, maxLength: maxQueryLength }),
+      `what to look for, 1–${maxSearchLength} characters, not only whitespace, at most ${maxSearchTerms} words (a phrase in quotes counts as one)`,
+      string(undefined, { minLength: 1, maxLength: maxSearchLength }),
     ),
     user: field("a username: search that author's entries only"),
   },
-  ok: json('the matching entries, each with latest', arrayOf(ref('EntryWithLatest'), 20)),
+  ok: json('the matching entries, each with latest', arrayOf(ref('EntryWithLatest'), feedPageSize)),
   errors: { 400: ['input.invalid'], 404: ['user.not_found'], 503: ['search.busy'] },
 } satisfies Operation;

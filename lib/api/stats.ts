@@ -1,3 +1,4 @@
+import { statsWindowDays } from '../limits/product.ts';
 import type { Ctx } from '../http/context.ts';
 import { readStatsDetail, readStatsSummary } from '../stats/stats.ts';
 import { json, ref, type Operation } from '../openapi/kit.ts';
@@ -12,12 +13,12 @@ summary.doc = {
   ok: json('the counts', ref('Stats')),
 } satisfies Operation;
 
-/** GET /api/stats/detail: counts, votes, impressions, visitors, the last 30 days and the top ASNs. */
+/** GET /api/stats/detail: counts, votes, impressions, visitors, the last statsWindowDays days and the top ASNs. */
 export function detail(ctx: Ctx) {
   return readStatsDetail(ctx.app.db, ctx.app.impressions, ctx.app.clock.now());
 }
 detail.doc = {
   id: 'statsDetail',
-  summary: 'Counts, votes, impressions, visitors, the last 30 days and the top networks',
+  summary: `Counts, votes, impressions, visitors, the last ${statsWindowDays} days and the top networks`,
   ok: json('the statistics', ref('StatsDetail')),
 } satisfies Operation;

@@ -1,3 +1,4 @@
+import { avatarSize, maxUsernameLength, minUsernameLength } from '../limits/product.ts';
 import { deleteAccount } from '../accounts/deletion.ts';
 import { clearedSessionCookie } from '../http/cookies.ts';
 import { requireUser, type Ctx } from '../http/context.ts';
@@ -112,15 +113,15 @@ rename.doc = {
   fields: {
     user: requiredField('the new name, with the registration rules', {
       type: 'string',
-      minLength: 3,
-      maxLength: 32,
+      minLength: minUsernameLength,
+      maxLength: maxUsernameLength,
     }),
   },
   ok: json('the name as stored', object({ username: string() })),
   errors: { 400: ['input.invalid'], 409: ['user.name_taken'] },
 } satisfies Operation;
 
-/** POST /api/user/avatar: 256×256 centre crop; the old file is removed once the new one is in place. */
+/** POST /api/user/avatar: an avatarSize square centre crop; the old file is removed once the new one is in place. */
 export async function changeAvatar(ctx: Ctx) {
   const me = requireUser(ctx);
   const form = await ctx.form();
@@ -133,15 +134,15 @@ export async function changeAvatar(ctx: Ctx) {
   try {
     previous = setAvatar(db, me.uid, avatar);
   } catch (err) {
-    await removeMedia(config, [avatar]);
+    await removeMedia(config, [avatar], ctx.app.log);
     throw err;
   }
-  await removeMedia(config, [previous]);
+  await removeMedia(config, [previous], ctx.app.log);
   return { avatar };
 }
 changeAvatar.doc = {
   id: 'changeAvatar',
-  summary: 'Upload a new avatar (cropped to 256×256)',
+  summary: `Upload a new avatar (cropped to ${avatarSize}×${avatarSize})`,
   fields: { avatar: imageFile('the image: JPEG, GIF, PNG or WebP', true) },
   ok: json('the new avatar path', object({ avatar: string(undefined, { pattern: '^a/[^/]+$' }) })),
   errors: { 400: ['input.invalid', 'upload.bad_type'] },
@@ -162,7 +163,7 @@ export async function deleteOwnAccount(ctx: Ctx) {
   });
   ctx.app.accountRemoval?.wake(); // entries, votes and reports follow within seconds, in slices
   ctx.setCookie(clearedSessionCookie(config.origin.startsWith('https:')));
-  await removeMedia(config, media);
+  await removeMedia(config, media, ctx.app.log);
   return { status: 'deleted' };
 }
 deleteOwnAccount.doc = {

@@ -3,6 +3,7 @@ import { requireUser, type Ctx } from '../http/context.ts';
 import { ApiError, invalidField } from '../http/errors.ts';
 import { integerParam, textField } from '../http/fields.ts';
 import { fieldMessages } from '../messages.ts';
+import { maxBulkPids } from '../limits/product.ts';
 import { castVote, findTallies, findTally, type VoteMode } from '../entries/votes.ts';
 import { arrayOf, json, ref, requiredField, type Operation } from '../openapi/kit.ts';
 
@@ -20,9 +21,6 @@ votes.doc = {
   errors: { 404: ['entry.not_found'] },
 } satisfies Operation;
 
-/** A page shows up to 100 entries (feed 20 + their latest 20, thread up to 100 replies): one request, not one per entry. */
-const maxBulkPids = 100;
-
 /**
  * GET /api/entry/votes?pids=1,2,3 (extension): the tallies of many entries, in the order asked,
  * duplicates once, unknown pids left out.
@@ -38,14 +36,14 @@ export function bulkVotes(ctx: Ctx) {
 }
 bulkVotes.doc = {
   id: 'bulkVotes',
-  summary: 'The vote tallies of up to 100 entries in one request',
+  summary: `The vote tallies of up to ${maxBulkPids} entries in one request`,
   query: {
-    pids: requiredField('1 to 100 entry ids, comma-separated, no spaces', {
+    pids: requiredField(`1 to ${maxBulkPids} entry ids, comma-separated, no spaces`, {
       type: 'string',
       pattern: '^\\d{1,15}(,\\d{1,15})*$',
     }),
   },
-  ok: json('the tallies in the order asked; unknown pids left out', arrayOf(ref('VoteTally'), 100)),
+  ok: json('the tallies in the order asked; unknown pids left out', arrayOf(ref('VoteTally'), maxBulkPids)),
   errors: { 400: ['input.invalid'] },
 } satisfies Operation;
 

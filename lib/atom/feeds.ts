@@ -2,6 +2,7 @@ import type { Db } from '../db/db.ts';
 import { readEntriesByPid, type EntryJson } from '../entries/reads.ts';
 import { newestInSubtree } from './subtree.ts';
 import { atomTime, element, parent } from './xml.ts';
+import { atomFeedSize } from '../limits/product.ts';
 
 /**
  * The Atom 1.0 feeds (RFC 4287; docs/API.md "Atom feeds"): the board's newest threads, one
@@ -9,8 +10,6 @@ import { atomTime, element, parent } from './xml.ts';
  * a deleted or removed entry is left out, not shown as a tombstone.
  */
 
-/** docs/API.md "Atom feeds": 50 entries a feed, what feed readers poll for. */
-export const atomFeedSize = 50;
 /** An entry's title: the start of its text, so a feed reader's list says what it is about. */
 const titleLength = 80;
 

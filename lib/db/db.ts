@@ -13,6 +13,11 @@ export interface Db {
   /** First row or undefined. */
   one<T>(sql: string, ...params: Params): T | undefined;
   all<T>(sql: string, ...params: Params): T[];
+  /**
+   * The first column of the first row, for a query that always answers one row (a count, a total):
+   * `db.value('SELECT count(*) FROM mutes WHERE uid = ?', uid)`. Throws when it answers none.
+   */
+  value<T = number>(sql: string, ...params: Params): T;
   run(sql: string, ...params: Params): { changes: number; lastInsertRowid: number };
   /** Whether the statement leaves the database as it is (better-sqlite3's `readonly`; an `UPDATE … RETURNING` is not). */
   isReadOnly(sql: string): boolean;
@@ -138,9 +143,25 @@ export function openDb(path: string, options: OpenOptions = {}): Db {
     return stmt;
   }
 
+  /** value's statements: better-sqlite3's pluck mode belongs to a statement, so they have a cache of their own. */
+  const plucked = new Map<string, Database.Statement>();
+  function value<T>(sql: string, ...params: Params): T {
+    const failure = fault?.(sql);
+    if (failure) throw failure;
+    let stmt = plucked.get(sql);
+    if (!stmt) {
+      stmt = raw.prepare(sql).pluck();
+      plucked.set(sql, stmt);
+    }
+    const result = stmt.get(...params);
+    if (result === undefined) throw new Error(`db.value: no row from ${sql}`);
+    return result as T;
+  }
+
   const one = <T>(sql: string, ...params: Params) => prepare(sql).get(...params) as T | undefined;
   return {
     one,
+    value,
     all: <T>(sql: string, ...params: Params) => prepare(sql).all(...params) as T[],
     run(sql, ...params) {
       const r = prepare(sql).run(...params);

@@ -4,6 +4,7 @@ import type { EntryRow } from './reads.ts';
 import { recordNewDescendant, refreshActivityToRoot, repairLatestAfterRemoval } from './latest.ts';
 import { notifyAbout } from '../notifications/notifications.ts';
 import { indexEntry, reindexEntry, unindexEntry } from '../search/index.ts';
+import { bumpCooldownStepSeconds, duplicateWindowSeconds, minDuplicateLength } from '../limits/product.ts';
 
 /** Every column of an entries row, including the denormalised ones (tests and tools compare them). */
 export interface StoredEntry extends EntryRow {
@@ -44,13 +45,6 @@ export function findLiveEntry(db: Db, pid: number): EntryRow | undefined {
 export function adjustEntryCounters(db: Db, isReply: boolean, delta: number): void {
   db.run(`UPDATE counters SET value = value + ? WHERE name IN ('entries', ?)`, delta, isReply ? 'replies' : 'toplevel');
 }
-
-/**
- * docs/API.md "POST /api/entry/create": a reply lies at most 200 levels below its root. Why: every
- * reply rewrites its ancestors' rows and every thread read walks them; a chain thousands deep made
- * one account able to slow every reader and its own deletion.
- */
-export const maxReplyDepth = 200;
 
 export interface NewEntry {
   uid: number;
@@ -100,9 +94,6 @@ export function createEntry(db: Db, entry: NewEntry, now: number): number | unde
   });
 }
 
-/** docs/API.md "POST /api/entry/create": the same text twice within 10 minutes is refused; short texts ("Danke!") are exempt. */
-export const duplicateWindowSeconds = 600;
-export const minDuplicateLength = 10;
 /** How many of an account's newest entries the duplicate check reads: more than the create limits allow in 10 minutes. */
 const duplicateLookback = 100;
 
@@ -110,8 +101,7 @@ const foldText = (text: string) => text.trim().normalize('NFC').toLowerCase();
 
 /**
  * True when the account posted the same text (trimmed, case-folded) as a live entry within the
- * last 10 minutes. Why: a script posting one message again and again is the cheapest spam there
- * is. Texts under 10 characters are exempt.
+ * last duplicateWindowSeconds; texts under minDuplicateLength are exempt (lib/limits/product.ts says why).
  */
 export function isRecentDuplicate(db: Db, uid: number, content: string, now: number): boolean {
   const folded = foldText(content);
@@ -170,13 +160,9 @@ export function softDeleteEntry(db: Db, pid: number, now: number): string {
 }
 
 /**
- * The bump cooldown (docs/API.md "POST /api/entry/{pid}/bump"): a never-bumped entry may be bumped at once; after its
- * n-th bump the next waits n of these steps. Why it grows: each repost must wait one day longer,
- * so bumping cannot pin a thread on top. The front end mirrors it (web/static/components/bump-button.js).
+ * When the entry may be bumped again (0: at once): docs/API.md "POST /api/entry/{pid}/bump", the
+ * step in lib/limits/product.ts. The front end computes the same (web/static/rules.js).
  */
-export const bumpCooldownStepSeconds = 86_400;
-
-/** When the entry may be bumped again (0: at once). */
 export function bumpCooldownUntil(entry: Pick<EntryRow, 'bump_count' | 'last_bump'>): number {
   return entry.bump_count === 0 ? 0 : entry.last_bump + entry.bump_count * bumpCooldownStepSeconds;
 }
@@ -187,20 +173,20 @@ export function bumpCooldownUntil(entry: Pick<EntryRow, 'bump_count' | 'last_bum
  */
 export function bumpEntry(db: Db, pid: number, now: number): boolean {
   return db.tx(() => {
-    const changed = db.run(
+    const bumped = db.one<{ root: number }>(
       `UPDATE entries SET bump_count = bump_count + 1, last_bump = ?, last_activity = ?
-       WHERE pid = ? AND deleted = 0 AND (bump_count = 0 OR last_bump + bump_count * ? <= ?)`,
+       WHERE pid = ? AND deleted = 0 AND (bump_count = 0 OR last_bump + bump_count * ? <= ?)
+       RETURNING root`,
       now,
       now,
       pid,
       bumpCooldownStepSeconds,
       now,
-    ).changes;
-    if (changed) {
-      refreshActivityToRoot(db, pid, now);
-      db.responses.threadChanged(db.one<{ root: number }>('SELECT root FROM entries WHERE pid = ?', pid)!.root);
-    }
-    return changed === 1;
+    );
+    if (!bumped) return false;
+    refreshActivityToRoot(db, pid, now);
+    db.responses.threadChanged(bumped.root);
+    return true;
   });
 }
 

@@ -1,7 +1,5 @@
 import type { Db } from '../db/db.ts';
-
-/** docs/API.md "Entry": `latest` looks at most 50 levels below an entry. */
-export const latestMaxDepth = 50;
+import { latestMaxDepth } from '../limits/product.ts';
 
 interface Candidate {
   pid: number;

@@ -1,5 +1,6 @@
 import type { Db } from '../db/db.ts';
 import { usablePreviews, type PreviewJson } from '../preview/store.ts';
+import { feedPageSize, maxNearAncestors, maxThreadReplies } from '../limits/product.ts';
 
 /** The stored columns of an entry that handlers decide on. */
 export interface EntryRow {
@@ -50,11 +51,6 @@ interface EntryReadRow
   removed_reason: string;
   alt: string;
 }
-
-/** docs/API.md "GET /api/entry/feed/{page}" and "GET /api/entry/{pid}/thread": 20 entries a feed page, pages 0–100; at most 100 replies in a thread. */
-export const feedPageSize = 20;
-export const maxFeedPage = 100;
-export const maxThreadReplies = 100;
 
 const entryReadColumns = `
   SELECT e.pid, e.uid, e.created_at, e.content, e.filepath, e.reply_to, e.reply_count, e.last_activity,
@@ -153,12 +149,6 @@ export interface ThreadJson {
   ancestors_skipped?: number;
   replies: EntryJson[];
 }
-
-/**
- * docs/API.md "GET /api/entry/{pid}/thread": `ancestors` holds the root and at most the 99 nearest
- * ancestors. Why: a deep chain made every read near its bottom carry megabytes of ancestors.
- */
-export const maxNearAncestors = 99;
 
 /** GET /api/entry/{pid}/thread: the entry, its ancestors root first, its most active replies. */
 export function readThread(db: Db, pid: number): ThreadJson | undefined {

@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { findSessionByToken, liveSessionRole, type Session } from '../accounts/sessions.ts';
+import { findSessionByToken, liveSessionRole, type LiveSession } from '../accounts/sessions.ts';
 import { findUserById, moderatorRole, type User } from '../accounts/users.ts';
 import type { Services } from '../services.ts';
 import { readForm, type Form } from './body.ts';
@@ -25,7 +25,7 @@ export interface Ctx<Params extends string = never> {
   ip: string;
   cookies: Record<string, string>;
   /** The caller's live session, looked up once on first use. */
-  session(): Session | undefined;
+  session(): LiveSession | undefined;
   /** Set by requireModerator: the request acts with a moderator's authority, so its writes re-check the role too. */
   actsAsModerator: boolean;
   /**
@@ -63,7 +63,7 @@ export class Reply {
 export const created = (body: unknown) => new Reply(201, body);
 
 /** Who is calling: the live session, or 401 auth.required. The first line of every handler that needs one. */
-export function requireUser(ctx: Ctx): Session {
+export function requireUser(ctx: Ctx): LiveSession {
   const session = ctx.session();
   if (!session) throw new ApiError(401, 'auth.required');
   return session;
@@ -87,7 +87,7 @@ const urlencodedLimit = 64 * 1024;
 
 /** Builds a request's context; the session, the body and the abort signal are made on first use. */
 export function makeContext(app: Services, req: IncomingMessage, res: ServerResponse, url: URL): Ctx<string> {
-  let session: Session | undefined | null = null;
+  let session: LiveSession | undefined | null = null;
   let form: Promise<Form> | undefined;
   let aborter: AbortController | undefined;
   const cookies = parseCookies(req.headers.cookie);

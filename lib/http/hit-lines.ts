@@ -13,7 +13,7 @@
  * the lines told: path, status, how many.
  *
  * Bounded: only cache hits are counted, so the targets of one second are feed pages (at most 101,
- * lib/entries/reads.ts maxFeedPage) and threads the cache held in it (2,000 at a time,
+ * lib/limits/product.ts maxFeedPage) and threads the cache held in it (2,000 at a time,
  * lib/http/response-cache.ts, each built by a request of its own before it can be counted).
  */
 export interface HitLines {

@@ -2,7 +2,8 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { performance } from 'node:perf_hooks';
 import { mayShare, type Route } from './route.ts';
 import type { Services } from '../services.ts';
-import { checkWriteLimit, isNewAccount } from '../limits/write-limits.ts';
+import { accountStanding } from '../limits/new-accounts.ts';
+import { checkWriteLimit } from '../limits/write-limits.ts';
 import { makeContext, Reply, requireModerator, type Ctx } from './context.ts';
 import { ApiError } from './errors.ts';
 import { loggedPath } from './logged-path.ts';
@@ -79,15 +80,11 @@ export function createRequestListener(
       if (route.mod) requireModerator(ctx); // 403 mod.required before any path 400 or 404
       // Only a request that passed every check before counts against the write limits.
       if (route.writeLimit) {
-        const { limitsFactor, newAccountSeconds } = app.config;
         const now = app.clock.now();
-        const uid = ctx.session()?.uid;
-        const newAccount =
-          route.writeLimit === 'create' &&
-          limitsFactor > 0 &&
-          uid !== undefined &&
-          isNewAccount(app.db, uid, newAccountSeconds, now);
-        checkWriteLimit(app.limits, route.writeLimit, { uid, ip: ctx.ip, newAccount }, limitsFactor, now);
+        const session = ctx.session();
+        const createShare = session && accountStanding(session.account_created_at, app.config, now).createShare;
+        const writer = { uid: session?.uid, ip: ctx.ip, createShare };
+        checkWriteLimit(app.limits, route.writeLimit, writer, app.config.limitsFactor, now);
       }
       const result = await route.handler(ctx);
       if (res.headersSent) return;

@@ -5,23 +5,13 @@ import { LruPages } from './lru-pages.ts';
  * search pages as JSON; Atom feeds and share pages as documents), kept until a write changes what
  * they show. One cache per database connection (`db.responses`). Every write that can
  * change an entry's JSON tells the cache in the same synchronous call as the write, so no reader
- * can see the old answer afterwards. The invalidation points, all of them:
- *
- * | write                                                    | call                |
- * |----------------------------------------------------------|---------------------|
- * | createEntry, editEntry, softDeleteEntry, bumpEntry,      | threadChanged(root) |
- * |   removeEntryOfDeletedAccount (lib/entries/entries.ts: one       |                     |
- * |   thread and the feed move; the last one in the slices   |                     |
- * |   of lib/accounts/removal.ts)                             |                     |
- * | createEntry, softDeleteEntry, removeEntry, restoreEntry  | userChanged(uid)    |
- * |   (the author's list of live entries gains or loses one: |                     |
- * |   their feed's pages shift)                              |                     |
- * | removeEntry, restoreEntry (lib/moderation/entries.ts;    | threadChanged(root) |
- * |   a ban's purge removes entry by entry)                  |                     |
- * | renameUser, setAvatar (lib/accounts/users.ts), deleteAccount      | everythingChanged() |
- * |   (lib/accounts/deletion.ts), savePreview (lib/preview/store.ts), |                     |
- * |   removeAvatarOf (lib/moderation/accounts.ts)            |                     |
- * | any commit by another connection (board-admin, a worker) | data_version check  |
+ * can see the old answer afterwards: threadChanged(root) for a write inside one thread,
+ * userChanged(uid) when an author's list of live entries gains or loses one, everythingChanged()
+ * for a write that can touch many threads at once (a rename, an avatar, an account's deletion, a
+ * link preview). Another connection's commit (board-admin, a worker) is seen by the data_version
+ * check. test/api/response-cache-writes.test.ts holds the list: a case for every write route of the
+ * route table and the background writes, each checked to leave every cached answer equal to a
+ * fresh one; a write route without a case fails it.
  *
  * A thread write moves that thread's version and the feed version (the feed shows
  * last_activity, reply_count and `latest`); a write that can touch many threads at once moves
@@ -31,10 +21,10 @@ import { LruPages } from './lru-pages.ts';
  * Search pages depend on the feed version: any write may add, change or end an entry they show
  * (the index is written in the same transactions as the entries, lib/search/index.ts). The
  * public Atom feeds (/feed.atom, /e/{pid}/feed.atom, /u/{username}/feed.atom, lib/pages/atom.ts)
- * depend on the feed version too: every write in the table above moves it, and each of them can
+ * depend on the feed version too: every write that tells the cache moves it, and each of them can
  * change what one of the feeds shows (an entry, its author's name, its removal). Their shared
  * pages (/e/{pid} and /u/{username} with their share tags, lib/pages/share.ts) are kept the same
- * way. Another process's commit (the last line of the table) moves the global version, so it
+ * way. Another process's commit moves the global version, so it
  * drops every kind at once, search pages and documents included.
  *
  * Threads, user feeds, search pages and documents each live in one LruPages store (lib/http/lru-pages.ts),

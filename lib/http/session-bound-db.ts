@@ -8,7 +8,7 @@ import type { Db } from '../db/db.ts';
  * must stand. `recheck` throws (401 auth.required, 403 mod.required) and the write rolls back.
  * Why here and not in each handler: every write of every handler, those to come included, goes
  * through this object, so none can forget it: db.tx and db.run outside a transaction (a single
- * statement becomes a transaction of its own), a write statement read with one/all (`RETURNING`),
+ * statement becomes a transaction of its own), a write statement read with one/all/value (`RETURNING`),
  * and each txBatched write in its own savepoint. Cost: one indexed read per write transaction;
  * statements inside one that re-checked run as they are.
  */
@@ -34,6 +34,8 @@ export function sessionBoundDb(db: Db, recheck: () => void): Db {
       reads(sql) ? db.one<T>(sql, ...params) : write(() => db.one<T>(sql, ...params)),
     all: <T>(sql: string, ...params: unknown[]) =>
       reads(sql) ? db.all<T>(sql, ...params) : write(() => db.all<T>(sql, ...params)),
+    value: <T>(sql: string, ...params: unknown[]) =>
+      reads(sql) ? db.value<T>(sql, ...params) : write(() => db.value<T>(sql, ...params)),
     run: (sql, ...params) => write(() => db.run(sql, ...params)),
     isReadOnly: db.isReadOnly,
     tx: (fn) => write(fn),

@@ -54,10 +54,27 @@ export interface SendFileOptions {
   noFollow?: boolean;
 }
 
-/** Streams a regular file with its type; false when there is no such file (or `accept` refuses it). */
+/**
+ * Whether opening a path failed because there is no such file to serve: none by that name
+ * (ENOENT), a file where the path wants a folder (ENOTDIR), a name longer than the file system
+ * takes (ENAMETOOLONG), or a symbolic link where links are refused (ELOOP with O_NOFOLLOW). Any
+ * other failure (EACCES, EIO, EMFILE) is a fault of the server, not a missing file.
+ */
+export function isMissingFile(err: unknown): boolean {
+  const code = (err as NodeJS.ErrnoException | undefined)?.code;
+  return code === 'ENOENT' || code === 'ENOTDIR' || code === 'ENAMETOOLONG' || code === 'ELOOP';
+}
+
+/**
+ * Streams a regular file with its type; false when there is no such file (or `accept` refuses it).
+ * Any other failure to open it throws (500 internal, logged with its cause).
+ */
 export async function sendFile(res: ServerResponse, path: string, options: SendFileOptions = {}): Promise<boolean> {
   const file = await open(path, options.noFollow ? constants.O_RDONLY | constants.O_NOFOLLOW : 'r').catch(
-    () => undefined,
+    (err: unknown) => {
+      if (isMissingFile(err)) return undefined;
+      throw err;
+    },
   );
   if (!file) return false;
   try {

@@ -3,6 +3,7 @@ import { emptyHeldMedia } from '../media/hold.ts';
 import type { LimitStore } from '../limits/rate-limit.ts';
 import { deleteExpiredResetLinks } from '../accounts/reset-links.ts';
 import { deleteExpiredSessions } from '../accounts/sessions.ts';
+import { logFailure } from '../log.ts';
 
 /**
  * Hourly clean-up of rows that can no longer be used, also once at start (rate-limit rows of a
@@ -16,12 +17,12 @@ export function startHousekeeping(app: JobDeps & { limits: Pick<LimitStore, 'pru
       deleteExpiredResetLinks(app.db, now);
       app.limits.prune(now);
     } catch (err) {
-      app.log(`housekeeping failed: ${(err as Error).message}`);
+      logFailure(app.log, 'housekeeping failed', err);
     }
     // Files a killed backup kept in media/.held (lib/media/hold.ts) go once its hold is stale.
     if (app.mediaDir)
-      void emptyHeldMedia(app.mediaDir).catch((err: Error) =>
-        app.log(`housekeeping: emptying media/.held failed: ${err.message}`),
+      void emptyHeldMedia(app.mediaDir).catch((err: unknown) =>
+        logFailure(app.log, 'housekeeping: emptying media/.held failed', err),
       );
   };
   const first = setImmediate(run);

@@ -3,6 +3,7 @@ import type { Config } from '../config.ts';
 import { startHousekeeping } from './housekeeping.ts';
 import { startStatisticsSweep } from '../stats/impressions.ts';
 import type { JobDeps } from '../services.ts';
+import type { Images } from '../media/images.ts';
 import { startNotifier, type NotifyOptions, type ReportNotice } from '../moderation/operator-webhook.ts';
 import { startPreviewQueue, type PreviewOptions } from '../preview/queue.ts';
 import type { LimitStore } from '../limits/rate-limit.ts';
@@ -27,6 +28,8 @@ export interface JobLink {
 
 export interface OnceJobContext extends JobDeps {
   config: Config;
+  /** The image work (preview thumbnails), in the machine's image slots. */
+  images: Pick<Images, 'previewThumbnail'>;
   limits: Pick<LimitStore, 'prune'>;
   /** Test knobs passed through from createApp. */
   options: {

@@ -2,6 +2,7 @@ import { createHmac, randomBytes } from 'node:crypto';
 import { dailySecret, nextUtcMidnight, utcDay } from '../stats/daily-secret.ts';
 import type { Db } from '../db/db.ts';
 import { rateLimitSubject } from '../ip/address.ts';
+import { logFailure } from '../log.ts';
 
 /**
  * Every rate limit of the board counts in one SQLite table (rate_limits), so the counts hold
@@ -129,7 +130,7 @@ export function createLimitStore(db: Db, options: LimitStoreOptions = {}): Limit
   function failedOpen(err: unknown, now: number): number {
     if (now >= nextFailureLog) {
       nextFailureLog = now + 60;
-      options.log?.(`rate limits: database failed, requests pass uncounted: ${(err as Error).message}`);
+      if (options.log) logFailure(options.log, 'rate limits: database failed, requests pass uncounted', err);
     }
     return 0;
   }
@@ -209,7 +210,7 @@ export function createLimitStore(db: Db, options: LimitStoreOptions = {}): Limit
       }
       estimatedRows = rows;
     },
-    size: () => db.one<{ n: number }>('SELECT count(*) AS n FROM rate_limits')!.n,
+    size: () => db.value('SELECT count(*) FROM rate_limits'),
   };
   return store;
 }

@@ -1,5 +1,3 @@
-import type { Config } from '../config.ts';
-import type { Db } from '../db/db.ts';
 import { ApiError } from '../http/errors.ts';
 import { rateLimitSubject } from '../ip/address.ts';
 import { scaledLimit, type Counter, type LimitStore, type RateRule } from './rate-limit.ts';
@@ -147,15 +145,12 @@ export const writeLimitRules = {
 /** A write-limit group's name: a typo in a route's writeLimit is a type error. */
 export type WriteGroup = keyof typeof writeLimitRules;
 
-/** Accounts younger than BOARD_NEW_ACCOUNT_HOURS create at a third of the account limits (the common spam pattern: sign up, post, vanish). */
-const newAccountShare = 1 / 3;
-
 export interface Writer {
   /** The account, for routes with a session. */
   uid?: number;
   ip: string;
-  /** The account is younger than BOARD_NEW_ACCOUNT_HOURS (only create asks). */
-  newAccount?: boolean;
+  /** The account's share of its create limits (lib/limits/new-accounts.ts); 1 when absent. */
+  createShare?: number;
 }
 
 /**
@@ -180,7 +175,7 @@ export function checkWriteLimit(
     );
   }
   if (writer.uid !== undefined) {
-    const share = writer.newAccount && group === 'create' ? newAccountShare : 1;
+    const share = group === 'create' ? (writer.createShare ?? 1) : 1;
     for (const [limit, windowSeconds] of rule.account ?? []) {
       const accountRule: RateRule = { limit: scaledLimit(limit, factor * share), windowSeconds };
       counters.push(store.account(`${group}/${windowSeconds}`, writer.uid, accountRule));
@@ -211,36 +206,4 @@ function waitText(seconds: number): string {
   if (seconds < 60) return seconds === 1 ? 'eine Sekunde' : `${seconds} Sekunden`;
   const minutes = Math.ceil(seconds / 60);
   return minutes === 1 ? 'eine Minute' : `${minutes} Minuten`;
-}
-
-/** True while the account is younger than `newAccountSeconds` (0: never). */
-export function isNewAccount(db: Db, uid: number, newAccountSeconds: number, now: number): boolean {
-  if (newAccountSeconds === 0) return false;
-  const user = db.one<{ created_at: number }>('SELECT created_at FROM users WHERE uid = ?', uid);
-  return user !== undefined && now - user.created_at < newAccountSeconds;
-}
-
-/** A new account's first 10 minutes pass without links and images: most spam is exactly that. */
-export const firstPostsWithoutLinksSeconds = 600;
-
-/**
- * 429 rate.new_account with Retry-After when an account in its first 10 minutes posts a link or
- * an image; the message says when it will work. Off with BOARD_LIMITS=0 or BOARD_NEW_ACCOUNT_HOURS=0.
- */
-export function checkNewAccountBrake(
-  db: Db,
-  uid: number,
-  config: Pick<Config, 'limitsFactor' | 'newAccountSeconds'>,
-  now: number,
-): void {
-  if (config.limitsFactor === 0 || config.newAccountSeconds === 0) return;
-  const user = db.one<{ created_at: number }>('SELECT created_at FROM users WHERE uid = ?', uid);
-  const wait = user ? user.created_at + firstPostsWithoutLinksSeconds - now : 0;
-  if (wait <= 0) return;
-  const minutes = Math.ceil(wait / 60);
-  throw new ApiError(429, 'rate.new_account', {
-    headers: { 'Retry-After': String(wait) },
-    limit: 'brake/new-account',
-    message: `Neue Konten können in den ersten 10 Minuten keine Links oder Bilder posten. Das geht in ${minutes === 1 ? 'einer Minute' : `${minutes} Minuten`}.`,
-  });
 }

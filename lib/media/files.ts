@@ -3,6 +3,7 @@ import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { Config } from '../config.ts';
 import { holdMediaFile, mediaHeld } from './hold.ts';
+import { logFailure } from '../log.ts';
 
 /** Media folders under $BOARD_DATA/media: entry images, avatars, preview thumbnails. */
 export type MediaFolder = 'e' | 'a' | 'preview';
@@ -98,16 +99,26 @@ export async function saveMedia(
 }
 
 /**
- * Removes media files, best-effort: a missing file is not an error. The one funnel of every
- * removal: while a backup holds the media (lib/media/hold.ts) the files are moved aside instead.
- * Call it only after the row change that dropped the files is committed.
+ * Removes media files: a missing file is not an error. The one funnel of every removal: while a
+ * backup holds the media (lib/media/hold.ts) the files are moved aside instead. Call it only
+ * after the row change that dropped the files is committed. Why a failure (EACCES, EIO) is logged
+ * and not thrown: the write it follows stands, and its answer with it; the file is left for
+ * `board-admin gc-media`, and the operator learns why from the log.
  */
-export async function removeMedia(config: Config, relativePaths: Iterable<string>): Promise<void> {
+export async function removeMedia(
+  config: Pick<Config, 'mediaDir'>,
+  relativePaths: Iterable<string>,
+  log: (line: string) => void,
+): Promise<void> {
   let held: boolean | undefined; // looked up once per call, and only when there is a file to remove
   for (const relative of relativePaths) {
     if (!relative || relative.includes('..')) continue;
-    held ??= await mediaHeld(config.mediaDir);
-    await retireMedia(config.mediaDir, relative, held).catch(() => {});
+    try {
+      held ??= await mediaHeld(config.mediaDir);
+      await retireMedia(config.mediaDir, relative, held);
+    } catch (err) {
+      logFailure(log, `media: cannot remove ${relative}, left for gc-media`, err);
+    }
   }
 }
 

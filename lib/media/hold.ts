@@ -41,7 +41,11 @@ export function dropMediaHold(path: string): void {
 /** Whether a live backup holds the media now; deletes the holds of dead or too old backups on the way. */
 export async function mediaHeld(mediaDir: string, nowMs = Date.now()): Promise<boolean> {
   const folder = join(mediaDir, holdFolder);
-  const names = await readdir(folder).catch(() => [] as string[]); // no folder: the usual case, one failed call
+  // No folder: the usual case, one failed call. Any other failure throws: unread holds are no holds.
+  const names = await readdir(folder).catch((err: NodeJS.ErrnoException) => {
+    if (err.code === 'ENOENT') return [] as string[];
+    throw err;
+  });
   let held = false;
   for (const name of names) {
     const info = await stat(join(folder, name)).catch(() => undefined);

@@ -2,20 +2,9 @@ import sharp from 'sharp';
 import type { Metadata, Sharp } from 'sharp';
 import { ApiError } from '../http/errors.ts';
 import { mediaFormats, type MediaExtension } from './files.ts';
-import { slots } from '../limits/machine-slots.ts';
+import type { Semaphore } from '../limits/semaphore.ts';
+import { avatarSize, maxGifFrames, maxGifPixels, maxImageEdge, maxImagePixels } from '../limits/product.ts';
 
-/** Decompression-bomb guard: a larger image is refused before it is decoded. */
-export const maxInputPixels = 50_000_000;
-
-/**
- * Animated GIFs (docs/API.md "Uploads and images"): at most 300 frames and 20 megapixels of frames
- * in all, refused before the frames are decoded. Why: a 1,000-frame GIF cost seconds of CPU per
- * upload and held the image slots avatars and thumbnails share. An honest animation fits: 300
- * frames are 30 s at 10 frames a second, and 20 megapixels hold 150 frames of 480×270 or 40 of
- * 720×690; a longer clip belongs in a video link.
- */
-export const maxGifFrames = 300;
-export const maxGifPixels = 20_000_000;
 /** sharp's format name → the extension the board stores it under (lib/media/files.ts has the list). */
 const extensions = new Map(
   Object.entries(mediaFormats).map(([extension, format]) => [format.sharp as string, extension as MediaExtension]),
@@ -41,7 +30,7 @@ async function inspect(data: Buffer): Promise<{ format: string; pages: number }>
   if (!meta.format || !extensions.has(meta.format)) throw new ApiError(400, 'upload.bad_type');
   const pages = meta.pages ?? 1;
   const pixels = (meta.width ?? 0) * (meta.pageHeight ?? meta.height ?? 0) * pages;
-  if (pixels > maxInputPixels) throw new ApiError(413, 'upload.too_large');
+  if (pixels > maxImagePixels) throw new ApiError(413, 'upload.too_large');
   if (meta.format === 'gif' && (pages > maxGifFrames || pixels > maxGifPixels))
     throw new ApiError(413, 'upload.too_large');
   return { format: meta.format, pages };
@@ -57,55 +46,61 @@ async function render(pipeline: Sharp): Promise<Buffer> {
 }
 
 function open(data: Buffer, format: string, pages: number): Sharp {
-  return sharp(data, { limitInputPixels: maxInputPixels, animated: format === 'gif' && pages > 1 });
+  return sharp(data, { limitInputPixels: maxImagePixels, animated: format === 'gif' && pages > 1 });
 }
 
 /**
- * An entry image: at most 1024 px on the longer side, never enlarged, orientation applied,
+ * An entry image: at most maxImageEdge pixels on the longer side, never enlarged, orientation applied,
  * all metadata (EXIF, GPS) dropped, format kept, animated GIFs kept animated.
  */
-export function processEntryImage(data: Buffer): Promise<ProcessedImage> {
-  return slots.image(async () => {
-    const { format, pages } = await inspect(data);
-    const pipeline = open(data, format, pages).rotate().resize(1024, 1024, { fit: 'inside', withoutEnlargement: true });
-    return { data: await render(pipeline), extension: extensions.get(format)! };
-  });
+async function entryImage(data: Buffer): Promise<ProcessedImage> {
+  const { format, pages } = await inspect(data);
+  const pipeline = open(data, format, pages)
+    .rotate()
+    .resize(maxImageEdge, maxImageEdge, { fit: 'inside', withoutEnlargement: true });
+  return { data: await render(pipeline), extension: extensions.get(format)! };
 }
 
-/** An avatar: centre-cropped to exactly 256×256, metadata dropped, format kept. */
-export function processAvatar(data: Buffer): Promise<ProcessedImage> {
-  return slots.image(async () => {
-    const { format, pages } = await inspect(data);
-    const pipeline = open(data, format, pages).rotate().resize(256, 256, { fit: 'cover', position: 'centre' });
-    return { data: await render(pipeline), extension: extensions.get(format)! };
-  });
+/** An avatar: centre-cropped to exactly avatarSize × avatarSize pixels, metadata dropped, format kept. */
+async function avatarImage(data: Buffer): Promise<ProcessedImage> {
+  const { format, pages } = await inspect(data);
+  const pipeline = open(data, format, pages)
+    .rotate()
+    .resize(avatarSize, avatarSize, { fit: 'cover', position: 'centre' });
+  return { data: await render(pipeline), extension: extensions.get(format)! };
 }
-
-/** The image work of requests (Services.images): tests wrap it to hold a request while its image is scaled. */
-export interface Images {
-  entry(data: Buffer): Promise<ProcessedImage>;
-  avatar(data: Buffer): Promise<ProcessedImage>;
-}
-
-export const sharpImages: Images = { entry: processEntryImage, avatar: processAvatar };
 
 /**
  * A link preview's thumbnail from an image fetched off another site: the first frame, orientation
  * applied, fit inside 320×320 and never enlarged, transparency on white, JPEG without metadata.
- * Throws on anything sharp cannot read or that has more than maxInputPixels.
+ * Throws on anything sharp cannot read or that has more than maxImagePixels.
  */
-export function processPreviewThumbnail(data: Buffer): Promise<Buffer> {
-  return slots.image(async () => {
-    const meta = await sharp(data, { limitInputPixels: false }).metadata();
-    if (!meta.format || !extensions.has(meta.format))
-      throw new Error(`thumbnail: ${meta.format ?? 'unknown'} is not an accepted format`);
-    if ((meta.width ?? 0) * (meta.pageHeight ?? meta.height ?? 0) > maxInputPixels)
-      throw new Error('thumbnail: too many pixels');
-    return sharp(data, { limitInputPixels: maxInputPixels, animated: false })
-      .rotate()
-      .resize(320, 320, { fit: 'inside', withoutEnlargement: true })
-      .flatten({ background: '#ffffff' })
-      .jpeg({ quality: 80 })
-      .toBuffer();
-  });
+async function previewThumbnail(data: Buffer): Promise<Buffer> {
+  const meta = await sharp(data, { limitInputPixels: false }).metadata();
+  if (!meta.format || !extensions.has(meta.format))
+    throw new Error(`thumbnail: ${meta.format ?? 'unknown'} is not an accepted format`);
+  if ((meta.width ?? 0) * (meta.pageHeight ?? meta.height ?? 0) > maxImagePixels)
+    throw new Error('thumbnail: too many pixels');
+  return sharp(data, { limitInputPixels: maxImagePixels, animated: false })
+    .rotate()
+    .resize(320, 320, { fit: 'inside', withoutEnlargement: true })
+    .flatten({ background: '#ffffff' })
+    .jpeg({ quality: 80 })
+    .toBuffer();
+}
+
+/** The image work of the board (Services.images): tests wrap it to hold a request while its image is scaled. */
+export interface Images {
+  entry(data: Buffer): Promise<ProcessedImage>;
+  avatar(data: Buffer): Promise<ProcessedImage>;
+  previewThumbnail(data: Buffer): Promise<Buffer>;
+}
+
+/** sharp, each job in one of the machine's image slots (`slot`, lib/limits/machine-slots.ts). */
+export function createSharpImages(slot: Semaphore): Images {
+  return {
+    entry: (data) => slot(() => entryImage(data)),
+    avatar: (data) => slot(() => avatarImage(data)),
+    previewThumbnail: (data) => slot(() => previewThumbnail(data)),
+  };
 }

@@ -4,7 +4,6 @@ import type { Config } from '../config.ts';
 import type { DiskWatch } from '../disk/disk-watch.ts';
 import { mediaUsage, mediaUsageMaxAgeSeconds } from '../media/usage.ts';
 import type { RunningJobs } from '../jobs/once-jobs.ts';
-import { hashingLoad } from '../accounts/passwords.ts';
 import { countDueJobs } from '../preview/store.ts';
 import { countAllOpenReports } from '../moderation/reports.ts';
 import type { JobDeps, Services } from '../services.ts';
@@ -124,7 +123,7 @@ function defineProcessMetrics(app: Services, registers: Registry[]): void {
     help: 'Requests waiting for a password-hashing slot (the line is bounded: 503 auth.busy past it).',
     registers,
     collect() {
-      this.set(hashingLoad().waiting);
+      this.set(app.passwords.load().waiting);
     },
   });
   new Gauge({
@@ -132,7 +131,7 @@ function defineProcessMetrics(app: Services, registers: Registry[]): void {
     help: 'Password hashes this process runs now (at most two on the machine).',
     registers,
     collect() {
-      this.set(hashingLoad().running);
+      this.set(app.passwords.load().running);
     },
   });
 }

@@ -10,9 +10,6 @@ import { removeAllEntriesOf } from './entries.ts';
  * moderator role. Each runs in one transaction with its log row.
  */
 
-/** docs/API.md "POST /api/mod/user/{username}/ban": at most ten years; longer is what a permanent ban is for. */
-export const maxBanDays = 3650;
-
 const banEnd = new Intl.DateTimeFormat('de-DE', { dateStyle: 'long', timeStyle: 'short', timeZone: 'UTC' });
 
 /** The German message of auth.banned: until when, or "dauerhaft". */

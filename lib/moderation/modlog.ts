@@ -1,4 +1,5 @@
 import type { Db } from '../db/db.ts';
+import { modlogPageSize } from '../limits/product.ts';
 
 /** The actions the public log shows (docs/API.md "GET /api/modlog/{page}"). */
 export type PublicModAction = 'remove' | 'restore' | 'ban' | 'unban' | 'avatar_remove' | 'dismiss';
@@ -48,10 +49,6 @@ export interface PublicModlogRow {
   reason: string;
   until: number;
 }
-
-/** docs/API.md "GET /api/modlog/{page}": 50 rows a page, pages 0–100, newest first. */
-export const modlogPageSize = 50;
-export const maxModlogPage = 100;
 
 /** A page of the public log: no moderator named, the board speaks as "die Moderation". */
 export function readPublicModlog(db: Db, page: number): PublicModlogRow[] {

@@ -1,7 +1,5 @@
 import { codePoints } from '../http/fields.ts';
-
-/** docs/API.md "Moderation": a reason has 1–500 characters (code points) after cleaning. */
-export const maxModReasonLength = 500;
+import { maxModReasonLength } from '../limits/product.ts';
 
 export interface CleanedReason {
   text: string;

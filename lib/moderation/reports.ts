@@ -1,8 +1,6 @@
 import type { Db } from '../db/db.ts';
 import { readEntriesByPid, type EntryJson } from '../entries/reads.ts';
-
-/** docs/API.md "POST /api/entry/{pid}/report": a report reason is at most 500 characters. */
-export const maxReasonLength = 500;
+import { queuePageSize, maxReportsPerEntry } from '../limits/product.ts';
 
 /**
  * Files a report. A logged-in reporter holds at most one open report per entry (the partial
@@ -24,7 +22,7 @@ export function fileReport(db: Db, pid: number, reporterUid: number, reason: str
 }
 
 export function countOpenReports(db: Db, pid: number): number {
-  return db.one<{ n: number }>('SELECT count(*) AS n FROM reports WHERE closed_at = 0 AND pid = ?', pid)!.n;
+  return db.value('SELECT count(*) FROM reports WHERE closed_at = 0 AND pid = ?', pid);
 }
 
 /** How each report was closed: by a removal of its entry, or dismissed (API dismiss, board-admin report-close). */
@@ -90,11 +88,6 @@ export function anonymiseReportsOf(db: Db, uid: number, limit: number): number {
   ).changes;
 }
 
-/** docs/API.md "GET /api/mod/reports/{page}": 20 entries a page, pages 0–100, at most 50 reports shown per entry. */
-export const queuePageSize = 20;
-export const maxQueuePage = 100;
-export const maxReportsPerEntry = 50;
-
 export interface QueueItem {
   entry: EntryJson;
   open_reports: number;
@@ -132,10 +125,10 @@ export function readReportQueue(db: Db, page: number): QueueItem[] {
 
 /** Every open report of the board (the metrics' board_reports_open). */
 export function countAllOpenReports(db: Db): number {
-  return db.one<{ n: number }>('SELECT count(*) AS n FROM reports WHERE closed_at = 0')!.n;
+  return db.value('SELECT count(*) FROM reports WHERE closed_at = 0');
 }
 
 /** The number of entries with open reports (the moderators' header link). */
 export function countEntriesWithOpenReports(db: Db): number {
-  return db.one<{ n: number }>('SELECT count(DISTINCT pid) AS n FROM reports WHERE closed_at = 0')!.n;
+  return db.value('SELECT count(DISTINCT pid) FROM reports WHERE closed_at = 0');
 }

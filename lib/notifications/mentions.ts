@@ -1,5 +1,6 @@
 import type { Db } from '../db/db.ts';
 import { usernameKey } from '../accounts/users.ts';
+import { maxUsernameLength, minUsernameLength } from '../limits/product.ts';
 
 /**
  * Mentions in entry text (docs/API.md "Notifications of replies and mentions"): `@` followed by
@@ -12,9 +13,6 @@ import { usernameKey } from '../accounts/users.ts';
 
 /** How many `@` signs of one entry are looked at: more than anyone mentions on purpose. */
 const maxMentionSigns = 20;
-/** Usernames are at most 32 code points (docs/API.md "Choices the spec left open"). */
-const maxNameLength = 32;
-const minNameLength = 3;
 
 /**
  * An `@` that starts a mention: at the start of the text or after a character that cannot be
@@ -28,13 +26,13 @@ const nameEnd = /[\p{L}\p{M}\p{Nd}]/u;
 function candidatesOf(run: string): string[] {
   const chars = [...run];
   const candidates: string[] = [];
-  for (let end = Math.min(chars.length, maxNameLength); end >= minNameLength; end--) {
+  for (let end = Math.min(chars.length, maxUsernameLength); end >= minUsernameLength; end--) {
     // A name ends where a word ends: "@Annabell" is no mention of "Anna".
     if (end < chars.length && nameEnd.test(chars[end]!) && nameEnd.test(chars[end - 1]!)) continue;
     const prefix = chars.slice(0, end).join('');
     candidates.push(prefix, prefix.replace(/\.+$/, ''));
   }
-  return [...new Set(candidates.map(usernameKey))].filter((key) => [...key].length >= minNameLength);
+  return [...new Set(candidates.map(usernameKey))].filter((key) => [...key].length >= minUsernameLength);
 }
 
 /** The accounts an entry's text mentions, in order of appearance, each once. */

@@ -2,6 +2,7 @@ import type { Db } from '../db/db.ts';
 import { readEntriesByPid, type EntryJson } from '../entries/reads.ts';
 import { mentionedUids } from './mentions.ts';
 import { isMuted } from '../accounts/mutes.ts';
+import { maxNotifiedPerEntry, notificationPageSize } from '../limits/product.ts';
 
 /**
  * Notifications of replies and mentions (docs/API.md "Notifications of replies and mentions"),
@@ -11,8 +12,6 @@ import { isMuted } from '../accounts/mutes.ts';
 
 export type NotificationKind = 'reply' | 'mention';
 
-/** Why a bound: a long list of names must not turn one entry into a way to ping the whole board. */
-export const maxNotifiedPerEntry = 5;
 /** Each account keeps its newest 1000 (older ones go): bounded rows, and a badge count that stays cheap. */
 export const maxKeptPerAccount = 1000;
 /**
@@ -24,8 +23,6 @@ export const maxKeptPerAccount = 1000;
  * (docs/SCALING.md "Reads and writes per core").
  */
 export const trimGroup = 100;
-/** docs/API.md "GET /api/user/notifications/{page}": 20 a page. */
-export const notificationPageSize = 20;
 
 interface Caused {
   pid: number;
@@ -44,8 +41,7 @@ export function notifyAbout(db: Db, entry: Caused, parentUid: number, now: numbe
   const wanted: [number, NotificationKind][] = [];
   if (parentUid) wanted.push([parentUid, 'reply']);
   for (const uid of mentionedUids(db, entry.content)) wanted.push([uid, 'mention']);
-  let room =
-    maxNotifiedPerEntry - db.one<{ n: number }>('SELECT count(*) AS n FROM notifications WHERE pid = ?', entry.pid)!.n;
+  let room = maxNotifiedPerEntry - db.value('SELECT count(*) FROM notifications WHERE pid = ?', entry.pid);
   for (const [uid, kind] of wanted) {
     if (room <= 0) return;
     if (uid === entry.uid || isMuted(db, uid, entry.uid)) continue;
@@ -119,7 +115,7 @@ export function readNotifications(
 
 /** How many of an account's visible notifications are unread. */
 export function countUnread(db: Db, uid: number): number {
-  return db.one<{ n: number }>(`SELECT count(*) AS n ${visible} AND n.read = 0`, uid)!.n;
+  return db.value(`SELECT count(*) ${visible} AND n.read = 0`, uid);
 }
 
 /** Marks an account's notifications read, all of them or those up to an id; returns how many stay unread. */

@@ -1,3 +1,18 @@
+import {
+  maxAltLength,
+  maxContentLength,
+  maxModReasonLength,
+  maxNearAncestors,
+  maxPreviewTitleLength,
+  maxReportReasonLength,
+  maxReportsPerEntry,
+  maxSessionDescriptionLength,
+  maxThreadReplies,
+  maxUsernameLength,
+  minUsernameLength,
+  statsWindowDays,
+  topAsnCount,
+} from '../limits/product.ts';
 import { arrayOf, constant, integer, object, oneOfValues, ref, string, time, type JsonSchema } from './kit.ts';
 
 /**
@@ -13,7 +28,7 @@ const entryRequired: Record<string, JsonSchema> = {
   pid: entryId,
   uid: userId,
   created_at: time('creation time'),
-  content: string('text, at most 1000 characters; "" when deleted', { maxLength: 1000 }),
+  content: string(`text, at most ${maxContentLength} characters; "" when deleted`, { maxLength: maxContentLength }),
   filepath: string('image path under static/media/ (e/<random>.<ext>); "" when none or deleted', {
     pattern: '^(e/[^/]+)?$',
   }),
@@ -29,7 +44,7 @@ const entryRequired: Record<string, JsonSchema> = {
 const entryOptional: Record<string, JsonSchema> = {
   alt: string(
     "the author's description of the image, its alt text; only when the entry has an image and it was described",
-    { minLength: 1, maxLength: 300 },
+    { minLength: 1, maxLength: maxAltLength },
   ),
   removed: constant(1),
   removed_reason: string("the moderation's public reason (with removed only)"),
@@ -39,7 +54,7 @@ const entryOptional: Record<string, JsonSchema> = {
 
 const profile = {
   uid: integer('user id', { minimum: 1 }),
-  username: string(undefined, { minLength: 3, maxLength: 32 }),
+  username: string(undefined, { minLength: minUsernameLength, maxLength: maxUsernameLength }),
   created_at: time(),
   avatar: string('avatar path under static/media/; "" when none', { pattern: '^(a/[^/]+)?$' }),
 };
@@ -54,13 +69,21 @@ export const schemas: Record<string, JsonSchema> = {
   Preview: object({
     url: string('canonical address of the first link', { format: 'uri' }),
     kind: oneOfValues('page', 'youtube'),
-    title: string(undefined, { minLength: 1, maxLength: 300 }),
+    title: string(undefined, { minLength: 1, maxLength: maxPreviewTitleLength }),
     site: string('site or channel name'),
     thumb: string('thumbnail path under static/media/; "" when none', { pattern: '^(preview/[^/]+)?$' }),
   }),
   Thread: object(
-    { entry: ref('Entry'), ancestors: arrayOf(ref('Entry'), 100), replies: arrayOf(ref('EntryWithLatest'), 100) },
-    { ancestors_skipped: integer('ancestors left out between the root and the nearest 99', { minimum: 1 }) },
+    {
+      entry: ref('Entry'),
+      ancestors: arrayOf(ref('Entry'), maxNearAncestors + 1),
+      replies: arrayOf(ref('EntryWithLatest'), maxThreadReplies),
+    },
+    {
+      ancestors_skipped: integer(`ancestors left out between the root and the nearest ${maxNearAncestors}`, {
+        minimum: 1,
+      }),
+    },
   ),
   VoteTally: object({ pid: entryId, yes: integer(), no: integer(), selected: oneOfValues('yes', 'no', 'none') }),
   PublicUser: object(profile, banned),
@@ -69,13 +92,13 @@ export const schemas: Record<string, JsonSchema> = {
     uid: integer(undefined, { minimum: 1 }),
     created_at: time(),
     expires: time(),
-    description: string('the User-Agent at login', { maxLength: 200 }),
+    description: string('the User-Agent at login', { maxLength: maxSessionDescriptionLength }),
   }),
   SessionListItem: object({
     id: string('opaque session id', { pattern: '^[0-9a-f]{32}$' }),
     created_at: time(),
     expires: time(),
-    description: string('the User-Agent at login', { maxLength: 200 }),
+    description: string('the User-Agent at login', { maxLength: maxSessionDescriptionLength }),
     device: string('a readable German guess at the device'),
     current: oneOfValues(0, 1),
   }),
@@ -91,11 +114,11 @@ export const schemas: Record<string, JsonSchema> = {
     daily: {
       ...arrayOf(
         object({ day: string('UTC day', { format: 'date' }), impressions: integer(), visitors: integer() }),
-        30,
+        statsWindowDays,
       ),
-      minItems: 30,
+      minItems: statsWindowDays,
     },
-    top_asns: arrayOf(object({ asn: integer('0: unknown'), name: string(), visitors: integer() }), 10),
+    top_asns: arrayOf(object({ asn: integer('0: unknown'), name: string(), visitors: integer() }), topAsnCount),
   }),
   QueueItem: object({
     entry: ref('Entry'),
@@ -104,10 +127,10 @@ export const schemas: Record<string, JsonSchema> = {
       object({
         id: integer(),
         created_at: time(),
-        reason: string(undefined, { maxLength: 500 }),
+        reason: string(undefined, { maxLength: maxReportReasonLength }),
         reporter: constant(''),
       }),
-      50,
+      maxReportsPerEntry,
     ),
   }),
   ModlogRow: object({
@@ -116,7 +139,7 @@ export const schemas: Record<string, JsonSchema> = {
     action: oneOfValues('remove', 'restore', 'ban', 'unban', 'avatar_remove', 'dismiss'),
     pid: integer('the entry acted on; 0 for actions on accounts'),
     username: string('the account acted on, by its current name; "" when deleted'),
-    reason: string(undefined, { maxLength: 500 }),
+    reason: string(undefined, { maxLength: maxModReasonLength }),
     until: integer('for ban: banned_until (-1 permanent); else 0', { minimum: -1 }),
   }),
   /** The notification list's item (docs/API.md "GET /api/user/notifications/{page}"). */

@@ -1,3 +1,4 @@
+import { maxFeedPage } from '../limits/product.ts';
 import { createRequire } from 'node:module';
 import type { ErrorCode } from '../messages.ts';
 import type { Route, Tag } from '../http/route.ts';
@@ -22,8 +23,8 @@ export const openApiPath = (path: string): string => path.replace(/:(\w+)/g, '{$
 export const pathParameters: Record<string, { description: string; schema: JsonSchema }> = {
   pid: { description: 'entry id: decimal digits, at most 15 (else 400 input.invalid)', schema: integer() },
   page: {
-    description: 'page number, 0–100 (else 400 input.invalid)',
-    schema: integer(undefined, { minimum: 0, maximum: 100 }),
+    description: `page number, 0–${maxFeedPage} (else 400 input.invalid)`,
+    schema: integer(undefined, { minimum: 0, maximum: maxFeedPage }),
   },
   username: {
     description: 'a username, percent-encoded; matched like a login (any letter case, spaces normalised)',

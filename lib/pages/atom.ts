@@ -1,3 +1,4 @@
+import { atomFeedSize } from '../limits/product.ts';
 import { boardFeedChangedAt, privateFeedChangedAt, threadFeedChangedAt, userFeedChangedAt } from '../atom/changes.ts';
 import {
   atomXml,
@@ -82,7 +83,7 @@ export function boardAtom(ctx: Ctx) {
     };
   });
 }
-boardAtom.doc = publicFeed('boardFeed', 'Atom: the 50 newest threads by last activity');
+boardAtom.doc = publicFeed('boardFeed', `Atom: the ${atomFeedSize} newest threads by last activity`);
 
 /**
  * GET /e/{pid}/feed.atom: the 50 newest entries of the entry's subtree, titled like the entry's
@@ -108,7 +109,7 @@ export function threadAtom(ctx: Ctx<'pid'>) {
 }
 threadAtom.doc = publicFeed(
   'threadFeed',
-  "Atom: the 50 newest entries of the entry's whole subtree, at any depth",
+  `Atom: the ${atomFeedSize} newest entries of the entry's whole subtree, at any depth`,
   'unknown, deleted or removed entry',
 );
 
@@ -126,7 +127,7 @@ export function userAtom(ctx: Ctx<'username'>) {
     changedAt: userFeedChangedAt(ctx.app.db, user.uid),
   }));
 }
-userAtom.doc = publicFeed('userFeedAtom', "Atom: the user's 50 newest entries", 'no such user');
+userAtom.doc = publicFeed('userFeedAtom', `Atom: the user's ${atomFeedSize} newest entries`, 'no such user');
 
 const kindTitles = { reply: 'Antwort', mention: 'Erwähnung' } as const;
 
@@ -135,7 +136,7 @@ export function privateAtom(ctx: Ctx<'token'>) {
   const token = /^(.*)\.atom$/.exec(ctx.params.token)?.[1] ?? '';
   const uid = findFeedTokenOwner(ctx.app.db, token, ctx.app.clock.now());
   if (uid === undefined) return notFoundPage(ctx);
-  const notifications = readNotifications(ctx.app.db, uid, 0, 50);
+  const notifications = readNotifications(ctx.app.db, uid, 0, atomFeedSize);
   const kinds = new Map(notifications.map((n) => [n.entry.pid, kindTitles[n.kind]]));
   const doc = documentOf(ctx, {
     page: '/benachrichtigungen',
@@ -150,7 +151,7 @@ export function privateAtom(ctx: Ctx<'token'>) {
 }
 privateAtom.doc = {
   id: 'privateFeed',
-  summary: "Atom: the private feed of one's 50 newest notifications (the path is <token>.atom)",
+  summary: `Atom: the private feed of one's ${atomFeedSize} newest notifications (the path is <token>.atom)`,
   ok: atomAnswer('the feed (Cache-Control: private, no-cache)'),
   more: [notModified, notFoundAnswer('unknown, replaced or ended token')],
 } satisfies Operation;

@@ -1,5 +1,5 @@
 import type { Config } from '../config.ts';
-import { processPreviewThumbnail } from '../media/images.ts';
+import type { Images } from '../media/images.ts';
 import { saveMedia } from '../media/files.ts';
 import { PreviewFetchError, type PreviewClient } from './client.ts';
 import { isBotChallenge, parseOembed, parsePage, type PageMeta } from './page.ts';
@@ -88,6 +88,7 @@ async function fetchOembed(
  */
 export async function fetchThumbnail(
   client: PreviewClient,
+  images: Pick<Images, 'previewThumbnail'>,
   config: Config,
   imageUrl: string,
   signal?: AbortSignal,
@@ -102,7 +103,7 @@ export async function fetchThumbnail(
       overflow: 'fail',
       signal,
     });
-    return await saveMedia(config, 'preview', 'jpg', await processPreviewThumbnail(image.body));
+    return await saveMedia(config, 'preview', 'jpg', await images.previewThumbnail(image.body));
   } catch (err) {
     // Stopping, or our resolver's time limit: the whole job is tried again later.
     if (signal?.aborted || (err instanceof PreviewFetchError && err.reason === 'dns-timeout')) throw err;

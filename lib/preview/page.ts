@@ -1,4 +1,5 @@
 import { Parser } from 'htmlparser2';
+import { maxPreviewTitleLength } from '../limits/product.ts';
 
 /** What a page or an oEmbed answer says about itself; '' where it says nothing. */
 export interface PageMeta {
@@ -8,14 +9,11 @@ export interface PageMeta {
   image: string;
 }
 
-/** docs/API.md "Link previews": titles are cut to 300 code points. */
-export const maxTitleLength = 300;
-
 /**
  * Text as a preview shows it: whitespace collapsed, control and bidi-override characters dropped
  * (they could reorder the text around it), at most `max` code points.
  */
-export function cleanText(raw: string, max = maxTitleLength): string {
+export function cleanText(raw: string, max = maxPreviewTitleLength): string {
   const flat = raw
     .replace(/[\u0000-\u0008\u000e-\u001f\u007f-\u009f\u200b\u200e\u200f\u202a-\u202e\u2066-\u2069\ufeff]/g, '')
     .replace(/\s+/g, ' ')

@@ -1,8 +1,10 @@
 import type { Config } from '../config.ts';
 import type { JobDeps } from '../services.ts';
+import type { Images } from '../media/images.ts';
 import { removeMedia } from '../media/files.ts';
 import { createPreviewClient, PreviewFetchError, type PreviewClient, type Resolver } from './client.ts';
 import { createDnsResolver, type DnsOptions } from './dns.ts';
+import { PreviewBlockedError } from './guard.ts';
 import { fetchPreview, fetchThumbnail } from './fetch.ts';
 import {
   claimPreviewJob,
@@ -17,6 +19,7 @@ import {
   savePreviewFailure,
   type ClaimedJob,
 } from './store.ts';
+import { logFailure } from '../log.ts';
 
 /** Knobs for tests; production uses the defaults. */
 export interface PreviewOptions {
@@ -43,9 +46,10 @@ export interface PreviewWorker extends PreviewDeps {
   client: PreviewClient;
 }
 
-/** What the queue and its jobs use: a background job's dependencies and the settings. */
+/** What the queue and its jobs use: a background job's dependencies, the settings and the image work. */
 export interface PreviewDeps extends JobDeps {
   config: Config;
+  images: Pick<Images, 'previewThumbnail'>;
 }
 
 /** An honest User-Agent: sites can see who fetches and where to complain. */
@@ -74,12 +78,12 @@ export const localTimeoutRetrySeconds = 60;
  * throws. When `signal` aborts (shutdown) the job goes back to the queue untouched.
  */
 export async function runPreviewJob(worker: PreviewWorker, job: ClaimedJob, signal: AbortSignal): Promise<JobOutcome> {
-  const { db, config, clock, log, client } = worker;
+  const { db, config, clock, log, client, images } = worker;
   let thumb = '';
   try {
     if (job.attempts > maxJobAttempts) throw new Error(`given up after ${maxJobAttempts} unfinished attempts`);
     const found = await fetchPreview(client, config, job.url, signal);
-    if (found.title) thumb = await fetchThumbnail(client, config, found.image, signal, log);
+    if (found.title) thumb = await fetchThumbnail(client, images, config, found.image, signal, log);
     signal.throwIfAborted();
     const replaced = savePreview(
       db,
@@ -87,10 +91,10 @@ export async function runPreviewJob(worker: PreviewWorker, job: ClaimedJob, sign
       clock.now(),
     );
     thumb = ''; // stored: no longer ours to delete
-    await removeMedia(config, [replaced]);
+    await removeMedia(config, [replaced], log);
     return 'saved';
   } catch (err) {
-    await removeMedia(config, [thumb]);
+    await removeMedia(config, [thumb], log);
     try {
       if (signal.aborted) {
         releasePreviewJob(db, job.url);
@@ -101,10 +105,13 @@ export async function runPreviewJob(worker: PreviewWorker, job: ClaimedJob, sign
         deferPreviewJob(db, job.url, clock.now() + localTimeoutRetrySeconds);
         return 'deferred';
       }
-      log(`preview ${job.url}: ${(err as Error).message}`);
+      // A site that fails or is refused is an outcome, not a fault of ours: its reason is enough.
+      if (err instanceof PreviewFetchError || err instanceof PreviewBlockedError)
+        log(`preview ${job.url}: ${err.message}`);
+      else logFailure(log, `preview ${job.url}`, err);
       savePreviewFailure(db, job.url, clock.now());
     } catch (dbErr) {
-      log(`preview ${job.url}: cannot record the outcome: ${(dbErr as Error).message}`);
+      logFailure(log, `preview ${job.url}: cannot record the outcome`, dbErr);
     }
     return 'failed';
   }
@@ -125,7 +132,10 @@ export interface PreviewQueue {
  * re-queues stale records.
  */
 export function startPreviewQueue(app: PreviewDeps, options: PreviewOptions = {}): PreviewQueue {
-  const worker = createPreviewWorker({ db: app.db, config: app.config, clock: app.clock, log: app.log }, options);
+  const worker = createPreviewWorker(
+    { db: app.db, config: app.config, clock: app.clock, log: app.log, images: app.images },
+    options,
+  );
   const controller = new AbortController();
   const running = new Set<Promise<unknown>>();
   const outcomes: Record<JobOutcome, number> = { saved: 0, failed: 0, deferred: 0, released: 0 };
@@ -137,7 +147,7 @@ export function startPreviewQueue(app: PreviewDeps, options: PreviewOptions = {}
       try {
         job = claimPreviewJob(app.db, app.clock.now());
       } catch (err) {
-        app.log(`preview queue: ${(err as Error).message}`);
+        logFailure(app.log, 'preview queue', err);
         return;
       }
       if (!job) return;
@@ -160,9 +170,9 @@ export function startPreviewQueue(app: PreviewDeps, options: PreviewOptions = {}
     try {
       const now = app.clock.now();
       queueStalePreviews(app.db, now);
-      void removeMedia(app.config, removeUnusedPreviews(app.db, now));
+      void removeMedia(app.config, removeUnusedPreviews(app.db, now), app.log);
     } catch (err) {
-      app.log(`preview sweep failed: ${(err as Error).message}`);
+      logFailure(app.log, 'preview sweep failed', err);
     }
     pump();
   };
@@ -206,7 +216,7 @@ export function requestPreview(app: JobDeps & { previews?: Pick<PreviewQueue, 'w
   try {
     if (queuePreviewIfDue(app.db, link, app.clock.now())) app.previews.wake();
   } catch (err) {
-    app.log(`preview queue: ${(err as Error).message}`);
+    logFailure(app.log, 'preview queue', err);
   }
 }
 

@@ -91,7 +91,7 @@ export function deferPreviewJob(db: Db, url: string, notBefore: number): void {
 }
 
 export function countDueJobs(db: Db, now: number): number {
-  return db.one<{ n: number }>('SELECT count(*) AS n FROM preview_jobs WHERE not_before <= ?', now)!.n;
+  return db.value('SELECT count(*) FROM preview_jobs WHERE not_before <= ?', now);
 }
 
 /**

@@ -2,6 +2,7 @@ import { performance } from 'node:perf_hooks';
 import { setImmediate as yieldToRequests } from 'node:timers/promises';
 import type { JobDeps } from '../services.ts';
 import { backfillBelowMark, mergeIndexStep } from './index.ts';
+import { logFailure } from '../log.ts';
 
 /**
  * Indexes the entries a board had before the search index existed (docs/API.md "Search"): in the
@@ -68,7 +69,7 @@ export function startSearchBackfill(app: JobDeps, options: BackfillOptions = {})
         do looked = app.db.tx(() => backfillBelowMark(app.db, batch));
         while (looked > 0 && performance.now() < deadline && !stopping);
       } catch (err) {
-        app.log(`search: indexing failed, tried again in ${retryMs / 1000} s: ${(err as Error).message}`);
+        logFailure(app.log, `search: indexing failed, tried again in ${retryMs / 1000} s`, err);
         await new Promise((resolve) => setTimeout(resolve, retryMs).unref());
         continue;
       }
@@ -85,7 +86,7 @@ export function startSearchBackfill(app: JobDeps, options: BackfillOptions = {})
     await mergeSegments(app, sliceMs, () => stopping);
   }
 
-  const finished = run().catch((err: Error) => app.log(`search: indexing stopped: ${err.message}`));
+  const finished = run().catch((err: unknown) => logFailure(app.log, 'search: indexing stopped', err));
   return {
     resume() {
       paused = false;
@@ -107,7 +108,7 @@ const mergePages = 200;
 async function mergeSegments(app: JobDeps, sliceMs: number, stopped: () => boolean): Promise<void> {
   const started = performance.now();
   // Bounded: writes during the merge add segments, and the merge must end some time.
-  const pages = app.db.one<{ n: number }>('SELECT count(*) AS n FROM search_data')!.n;
+  const pages = app.db.value('SELECT count(*) FROM search_data');
   let steps = 0;
   for (let more = true; more && !stopped() && steps < 2 * (pages / mergePages) + 10; ) {
     const deadline = performance.now() + sliceMs;

@@ -96,7 +96,7 @@ export function backfillBelowMark(db: Db, limit: number): number {
  * Inside the caller's transaction; true when the step did work (more may be left).
  */
 export function mergeIndexStep(db: Db, pages: number): boolean {
-  const changes = () => db.one<{ n: number }>('SELECT total_changes() AS n')!.n;
+  const changes = () => db.value('SELECT total_changes()');
   const before = changes();
   db.run("INSERT INTO search (search, rank) VALUES ('merge', ?)", -pages);
   return changes() - before > 1; // the command itself counts as one change

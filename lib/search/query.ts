@@ -13,19 +13,6 @@ import { maxShortWord, searchableText, shortWordTerm } from './terms.ts';
  * two letters would match nearly every entry. An entry matches when it holds every term.
  */
 
-/** docs/API.md "GET /api/search/{page}": `q` is 1–200 characters. */
-export const maxQueryLength = 200;
-
-/**
- * At most 10 terms in `q` (a phrase in quotes is one). Why: every term is ANDed into the match and
- * adds its lists of the index to what one search reads, so work grows with the terms (20 common
- * words took 0.2 s on a 200k board, issue 28), while people search with a few words; an entry
- * holding more than ten given words is one quoted from, and its text in quotes finds it as one
- * term. Why a 400 rather than dropping the rest: an answer must hold every term of q, and results
- * for fewer terms than typed would look like matches that are not.
- */
-export const maxQueryTerms = 10;
-
 /** The terms of q: phrases between balanced quote pairs, and the whitespace-separated words around them. */
 export function queryTerms(q: string): string[] {
   const text = searchableText(q);

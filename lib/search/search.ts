@@ -1,5 +1,6 @@
 import type { Db } from '../db/db.ts';
-import { feedPageSize, readLiveEntriesWithLatest, type EntryJson } from '../entries/reads.ts';
+import { feedPageSize } from '../limits/product.ts';
+import { readLiveEntriesWithLatest, type EntryJson } from '../entries/reads.ts';
 import { authorTerm } from './terms.ts';
 
 /** Runs the match statement: on a search thread in the server (lib/search/threads.ts), in the caller's thread in the benchmark. */

@@ -1,8 +1,7 @@
 import { Worker } from 'node:worker_threads';
 import { busyTimeoutMs } from '../db/db.ts';
 import { ApiError } from '../http/errors.ts';
-import { SlotRefused, type QueueBound } from '../limits/semaphore.ts';
-import { slots } from '../limits/machine-slots.ts';
+import { SlotRefused, type QueueBound, type Semaphore } from '../limits/semaphore.ts';
 
 /**
  * The search threads (docs/API.md "Search"): the index's match runs on worker threads with
@@ -10,15 +9,15 @@ import { slots } from '../limits/machine-slots.ts';
  * answers every other request. Why: a match of many common words reads long lists of the index,
  * and run on the event loop, four connections of such searches moved an honest reader's feed page
  * from 5 ms to over half a second (issue 28). How many run at once is bounded by the machine's
- * `search` slots (lib/slots.ts: two, across every server process with BOARD_WORKERS), so a process
+ * `search` slots (lib/limits/machine-slots.ts: two, across every server process with BOARD_WORKERS), so a process
  * never needs more threads than that; they start on first use and stay.
  *
  * No time bound inside a thread: better-sqlite3 cannot interrupt a running statement (no
  * sqlite3_interrupt, no progress handler), Worker.terminate() takes effect only once the statement
  * has returned, and a match cut into rowid ranges, checked for time between them, made ordinary
  * searches 10–300 times slower (FTS5 reads a term's whole list again for each range). One
- * search's work is bounded by the shape of q instead (200 characters, 10 terms,
- * lib/search/query.ts), and the slots and the line below bound how many run and wait.
+ * search's work is bounded by the shape of q instead (maxSearchLength characters, maxSearchTerms
+ * terms, lib/limits/product.ts), and the slots and the line below bound how many run and wait.
  */
 
 export interface SearchThreadOptions {
@@ -34,6 +33,8 @@ export interface SearchThreadOptions {
 export interface SearchThreads {
   /** Runs one read statement on a search thread, inside one of the machine's search slots; 503 search.busy when the line is full. */
   all<T>(sql: string, params: unknown[]): Promise<T[]>;
+  /** The search line right now: searches running (in this process's share of the slots) and waiting. */
+  load(): { running: number; waiting: number };
   /** Tests: lets the held jobs, and every later one, run. */
   release(): void;
   /** Stops the threads (at shutdown, once the requests in flight are answered). */
@@ -59,8 +60,8 @@ interface Job {
   reject(err: Error): void;
 }
 
-/** Starts the (lazily spawned) threads of one process, reading the database at `dbPath`. */
-export function startSearchThreads(dbPath: string, options: SearchThreadOptions = {}): SearchThreads {
+/** Starts the (lazily spawned) threads of one process, reading the database at `dbPath`, in the machine's search `slot`. */
+export function startSearchThreads(dbPath: string, slot: Semaphore, options: SearchThreadOptions = {}): SearchThreads {
   const gate = options.held ? new Int32Array(new SharedArrayBuffer(4)) : undefined;
   const threads = new Set<Worker>();
   const idle: Worker[] = [];
@@ -115,7 +116,7 @@ export function startSearchThreads(dbPath: string, options: SearchThreadOptions 
   return {
     async all<T>(sql: string, params: unknown[]): Promise<T[]> {
       try {
-        return (await slots.search(() => run(sql, params), undefined, bound)) as T[];
+        return (await slot(() => run(sql, params), undefined, bound)) as T[];
       } catch (err) {
         if (err instanceof SlotRefused)
           throw new ApiError(503, 'search.busy', {
@@ -125,6 +126,7 @@ export function startSearchThreads(dbPath: string, options: SearchThreadOptions 
         throw err;
       }
     },
+    load: () => slot.load(),
     release,
     async close() {
       closed = true;

@@ -10,7 +10,7 @@ import type { Db } from '../db/db.ts';
 export function dailySecret(db: Db, day: string): Buffer {
   return db.tx(() => {
     db.run('INSERT OR IGNORE INTO daily_secrets (day, secret) VALUES (?, ?)', day, randomBytes(32));
-    return db.one<{ secret: Buffer }>('SELECT secret FROM daily_secrets WHERE day = ?', day)!.secret;
+    return db.value<Buffer>('SELECT secret FROM daily_secrets WHERE day = ?', day);
   });
 }
 

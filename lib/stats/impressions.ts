@@ -4,6 +4,9 @@ import { dailySecret, utcDay } from './daily-secret.ts';
 import type { Db } from '../db/db.ts';
 import { rateLimitSubject } from '../ip/address.ts';
 import type { JobDeps } from '../services.ts';
+import { maxVisitorsPerAddress, maxVisitorsPerDay, statsWindowDays } from '../limits/product.ts';
+import { scaledLimit } from '../limits/rate-limit.ts';
+import { logFailure } from '../log.ts';
 
 /**
  * Page impressions and daily visitors, counted in memory and written in one small transaction
@@ -16,8 +19,6 @@ import type { JobDeps } from '../services.ts';
 /** User agents that look like crawlers or link-preview fetchers count no impression. */
 const botAgent = /bot|crawl|spider|slurp|preview/i;
 export const flushIntervalMs = 5000;
-/** daily_asn rows are kept as long as top_asns looks back. */
-export const statsWindowDays = 30;
 
 /** Counts of one day not yet in the database. */
 export interface PendingDay {
@@ -54,28 +55,36 @@ export interface ImpressionDeps extends JobDeps {
 }
 
 /** The in-memory part of the statistics, one per app (Services.impressions). */
-export class ImpressionTally {
-  /**
-   * Visitors counted per day at most. The User-Agent is the caller's to choose, so one client could
-   * otherwise grow the day's hash set (memory and rows) without end; a small board never gets near.
-   */
-  maxVisitorsPerDay = 250_000;
-  /**
-   * Visitors one address (an IPv6 client: its /64) may bring per day: a client that changes its
-   * User-Agent on every request counted as 300 visitors, and 250,000 such requests used up the
-   * day's cap. A household or an office with a few browsers still counts. createApp scales it with
-   * BOARD_LIMITS; 0 (Infinity) lifts it.
-   */
-  maxVisitorsPerAddress = 3;
-  readonly pending = new Map<string, PendingDay>();
-  today: OpenDay | undefined;
-  /** The day the last clean-up of finished days ran for. */
-  cleanedFor = '';
+/** How a process counts visitors: its caps, and whether its flush sweeps finished days. */
+export interface TallySettings {
+  /** BOARD_LIMITS: scales the visitors one address may bring; 0 lifts that cap. */
+  limitsFactor: number;
   /**
    * Whether this process's flush deletes finished days' hashes and secrets. Off in cluster workers:
    * the job runner does it once for all (startStatisticsSweep), not every worker.
    */
-  sweepsFinishedDays = true;
+  sweepsFinishedDays: boolean;
+  /** Tests lower the day's cap (lib/limits/product.ts maxVisitorsPerDay) to reach it. */
+  maxVisitorsPerDay?: number;
+}
+
+export class ImpressionTally {
+  /** Visitors counted per day at most (lib/limits/product.ts maxVisitorsPerDay says why). */
+  readonly maxVisitorsPerDay: number;
+  /** Visitors one address may bring per day (lib/limits/product.ts maxVisitorsPerAddress), scaled; Infinity: no cap. */
+  readonly maxVisitorsPerAddress: number;
+  readonly sweepsFinishedDays: boolean;
+  readonly pending = new Map<string, PendingDay>();
+  today: OpenDay | undefined;
+  /** The day the last clean-up of finished days ran for. */
+  cleanedFor = '';
+
+  constructor(settings: TallySettings) {
+    this.maxVisitorsPerDay = settings.maxVisitorsPerDay ?? maxVisitorsPerDay;
+    this.maxVisitorsPerAddress =
+      settings.limitsFactor === 0 ? Infinity : scaledLimit(maxVisitorsPerAddress, settings.limitsFactor);
+    this.sweepsFinishedDays = settings.sweepsFinishedDays;
+  }
 }
 
 export { utcDay };
@@ -95,7 +104,7 @@ export function countImpression(app: ImpressionDeps, ip: string, userAgent: stri
   try {
     if (tally.today?.day !== day) tally.today = openDay(app.db, day, tally.pending.get(day));
   } catch (err) {
-    app.log(`statistics: cannot open day ${day}: ${(err as Error).message}`);
+    logFailure(app.log, `statistics: cannot open day ${day}`, err);
     return false;
   }
   const counts = pendingDay(tally, day);
@@ -270,7 +279,7 @@ export function startStatisticsSweep(app: JobDeps): () => void {
       app.db.tx(() => sweepFinishedDays(app.db, day));
       sweptFor = day;
     } catch (err) {
-      app.log(`statistics: day sweep failed, tried again in a minute: ${(err as Error).message}`);
+      logFailure(app.log, 'statistics: day sweep failed, tried again in a minute', err);
     }
   };
   const first = setImmediate(sweep);
@@ -282,7 +291,7 @@ export function startStatisticsSweep(app: JobDeps): () => void {
   };
 }
 
-/** The first day of the statistics window that ends with `today` (30 days, today included). */
+/** The first day of the statistics window that ends with `today` (statsWindowDays, today included); daily_asn rows are kept that long. */
 export function windowStart(today: string): string {
   const t = Date.parse(`${today}T00:00:00Z`) - (statsWindowDays - 1) * 86400_000;
   return new Date(t).toISOString().slice(0, 10);
@@ -297,13 +306,13 @@ export function startImpressionFlush(app: ImpressionDeps): () => void {
     try {
       flushImpressions(app);
     } catch (err) {
-      app.log(`statistics: flush failed, counts kept for the next try: ${(err as Error).message}`);
+      logFailure(app.log, 'statistics: flush failed, counts kept for the next try', err);
     }
   };
   try {
     resumeToday(app);
   } catch (err) {
-    app.log(`statistics: cannot load today's visitors: ${(err as Error).message}`);
+    logFailure(app.log, "statistics: cannot load today's visitors", err);
   }
   const timer = setInterval(flush, flushIntervalMs);
   timer.unref();

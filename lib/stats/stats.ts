@@ -1,5 +1,6 @@
 import type { Db } from '../db/db.ts';
-import { statsWindowDays, utcDay, windowStart, type ImpressionTally } from './impressions.ts';
+import { utcDay, windowStart, type ImpressionTally } from './impressions.ts';
+import { statsWindowDays, topAsnCount } from '../limits/product.ts';
 
 /** docs/API.md "Statistics": numbers from the counters table (kept on write) plus counts not yet flushed. */
 
@@ -29,8 +30,6 @@ export interface StatsDetail extends StatsSummary {
   daily: DailyStats[];
   top_asns: AsnVisitors[];
 }
-
-const topAsnCount = 10;
 
 function readCounters(db: Db): Map<string, number> {
   const rows = db.all<{ name: string; value: number }>('SELECT name, value FROM counters');
@@ -92,7 +91,7 @@ function readDaily(db: Db, tally: ImpressionTally, today: string): DailyStats[] 
   });
 }
 
-/** Up to 10 ASNs with the most visitors since `first`; ties by ASN number. */
+/** Up to topAsnCount ASNs with the most visitors since `first`; ties by ASN number. */
 function readTopAsns(db: Db, tally: ImpressionTally, first: string): AsnVisitors[] {
   // With a single max() aggregate, SQLite takes the bare column `name` from the newest day's row.
   const rows = db.all<AsnVisitors & { newest: string }>(

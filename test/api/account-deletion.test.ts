@@ -20,7 +20,7 @@ import {
   type Client,
   type TestBoard,
 } from '../helpers.ts';
-import { assertStoredLatestMatchesBruteForce, latestOf, wholeFeed } from '../entry-helpers.ts';
+import { assertStoredLatestMatchesBruteForce, latestOf, wholeFeed } from '../helpers/entries.ts';
 
 async function postImage(client: Client, content: string): Promise<{ pid: number; filepath: string }> {
   const answer = await client.postMultipart('/api/entry/create', { content }, [
@@ -153,7 +153,7 @@ describe('deleting an account', () => {
     assert.ok(cleared && /max-age=0/i.test(cleared), `cookie cleared: ${cleared}`);
     const db = t.board.app.services.db;
     assert.equal(db.one('SELECT uid FROM users WHERE uid = ?', aliceUid), undefined);
-    assert.equal(db.one<{ n: number }>('SELECT count(*) AS n FROM sessions WHERE uid = ?', aliceUid)!.n, 0);
+    assert.equal(db.value('SELECT count(*) FROM sessions WHERE uid = ?', aliceUid), 0);
   });
 
   test("own entries without replies are removed, also those whose only replies were the user's own", () => {
@@ -222,7 +222,7 @@ describe('deleting an account', () => {
 
   test("the user's votes are gone from the tallies; others' votes stay", async () => {
     const db = t.board.app.services.db;
-    assert.equal(db.one<{ n: number }>('SELECT count(*) AS n FROM votes WHERE uid = ?', aliceUid)!.n, 0);
+    assert.equal(db.value('SELECT count(*) FROM votes WHERE uid = ?', aliceUid), 0);
     assert.deepEqual((await visitor(t.board).get(`/api/entry/${pids.bobTop}/votes`)).body, {
       pid: pids.bobTop,
       yes: 0,
@@ -242,7 +242,7 @@ describe('deleting an account', () => {
       selected: 'yes',
     });
     assert.equal(
-      db.one<{ n: number }>('SELECT count(*) AS n FROM votes WHERE pid = ?', pids.lonely)!.n,
+      db.value('SELECT count(*) FROM votes WHERE pid = ?', pids.lonely),
       0,
       'votes on removed entries go too',
     );

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { atomEntries, parseAtom } from '../atom-helpers.ts';
+import { atomEntries, parseAtom } from '../helpers/atom.ts';
 import { limitsOff, post, useBoard, visitor } from '../helpers.ts';
 
 /**

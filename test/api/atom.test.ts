@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { assertDocumented, imageFixture, limitsOff, post, useBoard, visitor, type Client } from '../helpers.ts';
-import { atomEntries, impressionsSoFar, parseAtom } from '../atom-helpers.ts';
+import { atomEntries, impressionsSoFar, parseAtom } from '../helpers/atom.ts';
 
 /** docs/API.md "Atom feeds": valid Atom 1.0, what each feed holds, escaping, 404s and conditional requests. */
 

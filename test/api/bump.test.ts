@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { assertDocumented, assertError, day, entryRow, limitsOff, post, useBoard, visitor } from '../helpers.ts';
-import { latestOf } from '../entry-helpers.ts';
+import { latestOf } from '../helpers/entries.ts';
 
 describe('bump cooldown', () => {
   const t = useBoard({ env: limitsOff, members: ['Anna', 'Bert'] });

@@ -1,7 +1,6 @@
 import assert from 'node:assert/strict';
 import { before, describe, test } from 'node:test';
-import { maxReplyDepth } from '../../lib/entries/entries.ts';
-import { maxNearAncestors } from '../../lib/entries/reads.ts';
+import { maxNearAncestors, maxReplyDepth } from '../../lib/limits/product.ts';
 import { assertError, entryRow, limitsOff, post, useBoard, visitor } from '../helpers.ts';
 
 /**

@@ -71,8 +71,8 @@ describe('the fast path for cached pages', () => {
       assert.equal(hitsSoFar(), hits + 3, `${path} came from the cache`);
       // Cached answers are counted into lines per target (lib/http/hit-lines.ts; here every 50 ms).
       await eventually(
-        () => cachedLines(t.board.logs.slice(logged), path).counted === 3,
         `three cached answers to ${path} in the log`,
+        () => cachedLines(t.board.logs.slice(logged), path).counted === 3,
       );
       assert.deepEqual(cachedLines(t.board.logs.slice(logged), path).other, [], 'no line of their own');
     }

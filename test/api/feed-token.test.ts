@@ -13,7 +13,7 @@ import {
   visitor,
   type Client,
 } from '../helpers.ts';
-import { atomEntries, parseAtom } from '../atom-helpers.ts';
+import { atomEntries, parseAtom } from '../helpers/atom.ts';
 
 /**
  * docs/API.md "POST /api/user/feed-token" and "Atom feeds": the private feed's token, what ends it,

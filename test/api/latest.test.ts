@@ -20,8 +20,8 @@ import {
   entryFields,
   latestOf,
   wholeFeed,
-} from '../entry-helpers.ts';
-import { prng } from '../prng.ts';
+} from '../helpers/entries.ts';
+import { prng } from '../helpers/prng.ts';
 
 async function feedEntry(board: TestBoard, pid: number) {
   const feed = await wholeFeed(visitor(board));

@@ -155,4 +155,15 @@ describe('only the images the board writes are served from /static/media/', () =
       }
     }
   });
+
+  test('a name too long for the file system, or a path through a file, is a missing file: 404, not 500', async () => {
+    for (const path of [
+      `/static/${'a'.repeat(300)}.js`,
+      '/static/app.js/x.js',
+      `/static/media/a/${'b'.repeat(300)}.jpg`,
+    ]) {
+      const answer = await visitor(t.board).get(path);
+      assert.equal(answer.status, 404, path);
+    }
+  });
 });

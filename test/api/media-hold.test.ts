@@ -24,8 +24,8 @@ import {
   startProxiedBoard,
   useBoard,
   visitor,
+  eventually,
 } from '../helpers.ts';
-import { waitFor } from '../preview-helpers.ts';
 
 /**
  * The media hold of backup --with-media (lib/media/hold.ts): a file the server removes between
@@ -163,7 +163,7 @@ test("the server's housekeeping empties what a killed backup left in media/.held
   await new Promise((resolve) => setTimeout(resolve, 100)); // only files held before the check began go
   const board = await startProxiedBoard(limitsOff, { dataDir });
   try {
-    await waitFor('the held folder emptied at start', () => !existsSync(leftBehind));
+    await eventually('the held folder emptied at start', () => !existsSync(leftBehind));
   } finally {
     await board.close();
     rmSync(dataDir, { recursive: true, force: true });

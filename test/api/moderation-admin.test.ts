@@ -74,13 +74,7 @@ describe('board-admin moderation commands', () => {
       [1, 'Spam, mehrfach', ''],
       'the server shows it at once',
     );
-    assert.equal(
-      t.board.app.services.db.one<{ n: number }>(
-        'SELECT count(*) AS n FROM reports WHERE pid = ? AND closed_at = 0',
-        pid,
-      )!.n,
-      0,
-    );
+    assert.equal(t.board.app.services.db.value('SELECT count(*) FROM reports WHERE pid = ? AND closed_at = 0', pid), 0);
     assert.match(
       (await admin(t.board, ['remove', String(pid), '--reason', 'nochmal'], 1)).stderr,
       new RegExp(`no live entry ${pid}`),
@@ -113,10 +107,7 @@ describe('board-admin moderation commands', () => {
     assert.ok(Math.abs(carl.banned_until - (Math.floor(Date.now() / 1000) + 3 * 86_400)) < 60, 'three days from now');
     assert.equal(entryRow(t.board, pid)!.removed, 1);
     assert.equal(
-      t.board.app.services.db.one<{ n: number }>(
-        'SELECT count(*) AS n FROM sessions WHERE uid = ?',
-        uidOf(t.board, 'Carl'),
-      )!.n,
+      t.board.app.services.db.value('SELECT count(*) FROM sessions WHERE uid = ?', uidOf(t.board, 'Carl')),
       0,
     );
     assert.equal((await t.members.Carl.get('/api/user/info')).status, 401);
@@ -235,7 +226,7 @@ describe('board-admin reports and report-close', () => {
     const pid = await post(t.members.Anna, 'einzeln geschlossen');
     await visitor(t.board).post(`/api/entry/${pid}/report`, { reason: 'x' });
     const { db } = t.board.app.services;
-    const id = db.one<{ id: number }>('SELECT id FROM reports WHERE pid = ?', pid)!.id;
+    const id = db.value('SELECT id FROM reports WHERE pid = ?', pid);
     assert.equal((await admin(t.board, ['report-close', String(id)])).stdout, `closed report #${id}\n`);
     const logId = db.one<{ id: number }>("SELECT id FROM modlog WHERE action = 'dismiss' AND pid = ?", pid)!.id;
     assert.deepEqual(db.one('SELECT closed_action, closed_log_id FROM reports WHERE id = ?', id), {

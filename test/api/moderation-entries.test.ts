@@ -21,7 +21,7 @@ import {
   type Client,
   type TestBoard,
 } from '../helpers.ts';
-import { assertStoredLatestMatchesBruteForce, latestOf } from '../entry-helpers.ts';
+import { assertStoredLatestMatchesBruteForce, latestOf } from '../helpers/entries.ts';
 
 /** docs/API.md "Moderation": removing and restoring entries, and what every other endpoint makes of a removed one. */
 
@@ -50,10 +50,7 @@ async function statsDetail(board: TestBoard): Promise<{ entries: number; topleve
 }
 
 function openReports(board: TestBoard, pid: number): number {
-  return board.app.services.db.one<{ n: number }>(
-    'SELECT count(*) AS n FROM reports WHERE pid = ? AND closed_at = 0',
-    pid,
-  )!.n;
+  return board.app.services.db.value('SELECT count(*) FROM reports WHERE pid = ? AND closed_at = 0', pid);
 }
 
 describe('removing and restoring an entry', () => {

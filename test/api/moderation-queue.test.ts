@@ -13,15 +13,12 @@ import {
   visitor,
   type TestBoard,
 } from '../helpers.ts';
-import { entryFields } from '../entry-helpers.ts';
+import { entryFields } from '../helpers/entries.ts';
 
 /** docs/API.md "GET /api/mod/reports/{page}", "POST /api/mod/entry/{pid}/dismiss" and "GET /api/modlog/{page}": the queue and the public log. */
 
 function openReports(board: TestBoard, pid: number): number {
-  return board.app.services.db.one<{ n: number }>(
-    'SELECT count(*) AS n FROM reports WHERE pid = ? AND closed_at = 0',
-    pid,
-  )!.n;
+  return board.app.services.db.value('SELECT count(*) FROM reports WHERE pid = ? AND closed_at = 0', pid);
 }
 
 describe('the report queue', () => {

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { isMuted, maxMutes } from '../../lib/accounts/mutes.ts';
+import { maxMutes } from '../../lib/limits/product.ts';
+import { isMuted } from '../../lib/accounts/mutes.ts';
 import {
   assertDocumented,
   assertError,

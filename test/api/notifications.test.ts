@@ -196,8 +196,7 @@ describe('notifications: deleted, removed, restored entries and deleted accounts
     const wegsTop = await post(Weg, 'Von Weg.');
     await post(Anna, 'Antwort an Weg.', wegsTop);
     const weg = uidOf(t.board, 'Weg');
-    const rows = () =>
-      db.one<{ n: number }>('SELECT count(*) AS n FROM notifications WHERE uid = ? OR actor_uid = ?', weg, weg)!.n;
+    const rows = () => db.value('SELECT count(*) FROM notifications WHERE uid = ? OR actor_uid = ?', weg, weg);
     assert.equal(rows(), 2);
     assert.equal((await Weg.post('/api/user/delete', { pass1: password })).status, 200);
     assert.equal(rows(), 0);

@@ -3,7 +3,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { after, before, describe, test } from 'node:test';
 import { startNotifier, type NotifyOptions } from '../../lib/moderation/operator-webhook.ts';
 import { eventually, limitsOff, post, useBoard, visitor } from '../helpers.ts';
-import { startFakeSite, type FakeSite } from '../preview-helpers.ts';
+import { startFakeSite, type FakeSite } from '../helpers/previews.ts';
 
 /**
  * BOARD_NOTIFY_URL (docs/API.md "Notifications"): a plain-text German POST when an entry gets its
@@ -61,7 +61,7 @@ describe('report notifications on a board with BOARD_NOTIFY_URL', () => {
   test('the first open report of an entry sends its address as German plain text', async () => {
     const pid = await post(t.members.Anna, 'gemeldet');
     assert.equal((await visitor(t.board).post(`/api/entry/${pid}/report`, { reason: 'geheimer Grund' })).status, 200);
-    await eventually(() => hook.received.length === 1, 'the message');
+    await eventually('the message', () => hook.received.length === 1);
     assert.deepEqual(hook.received[0], {
       body: `Neue Meldung im Board: https://board.example/e/${pid}`,
       contentType: 'text/plain; charset=utf-8',
@@ -75,7 +75,7 @@ describe('report notifications on a board with BOARD_NOTIFY_URL', () => {
     await t.members.Bert.post(`/api/entry/${pid}/report`);
     await t.members.Bert.post(`/api/entry/${pid}/report`); // a repeat: no new report
     for (let i = 2; i <= 6; i++) await visitor(t.board).post(`/api/entry/${pid}/report`);
-    await eventually(() => hook.received.length === 2, 'two messages');
+    await eventually('two messages', () => hook.received.length === 2);
     await new Promise((resolve) => setTimeout(resolve, 100));
     assert.deepEqual(
       hook.received.map((r) => r.body),
@@ -90,10 +90,10 @@ describe('report notifications on a board with BOARD_NOTIFY_URL', () => {
     hook.received.length = 0;
     const pid = await post(t.members.Anna, 'wieder gemeldet');
     await visitor(t.board).post(`/api/entry/${pid}/report`);
-    await eventually(() => hook.received.length === 1, 'the first message');
+    await eventually('the first message', () => hook.received.length === 1);
     assert.equal((await t.members.Mia.post(`/api/mod/entry/${pid}/dismiss`)).status, 200);
     await visitor(t.board).post(`/api/entry/${pid}/report`);
-    await eventually(() => hook.received.length === 2, 'a message for the new first report');
+    await eventually('a message for the new first report', () => hook.received.length === 2);
   });
 
   test('never on the request path: a hanging webhook does not hold the report up; failures are logged without any client address', async () => {
@@ -104,8 +104,8 @@ describe('report notifications on a board with BOARD_NOTIFY_URL', () => {
     const answer = await reporter.post(`/api/entry/${pid}/report`);
     assert.equal(answer.status, 200, 'answered while the webhook holds the message');
     await eventually(
-      () => t.board.logs.some((line) => /notify: no answer within 300 ms; gave up after 3 tries/.test(line)),
       'three timed-out tries',
+      () => t.board.logs.some((line) => /notify: no answer within 300 ms; gave up after 3 tries/.test(line)),
       5_000,
     );
     assert.equal(hook.received.length, 3, 'three tries');
@@ -143,12 +143,12 @@ describe('30 anonymous reports from 30 addresses while the webhook is slow', () 
     for (let i = 0; i < 30; i++) pids.push(await post(t.members.Anna, `Beitrag ${i}`));
     const report = (i: number) => t.board.client({ ip: `198.51.100.${i + 1}` }).post(`/api/entry/${pids[i]}/report`);
     assert.equal((await report(0)).status, 200);
-    await eventually(() => hook.received.length === 1, 'the first message is on its way');
+    await eventually('the first message is on its way', () => hook.received.length === 1);
     for (let i = 1; i < 30; i++) assert.equal((await report(i)).status, 200);
     assert.equal(hook.received.length, 1, 'nothing more while the first is on its way');
     hook.mode = 'ok';
     hook.release();
-    await eventually(() => hook.received.length === 2, 'the message that counts the rest');
+    await eventually('the message that counts the rest', () => hook.received.length === 2);
     const addresses = pids
       .slice(1, 6)
       .map((pid) => `https://board.example/e/${pid}`)
@@ -199,14 +199,14 @@ describe('the notification sender', () => {
     const gate = sleepGate();
     const notifier = startNotifier(hook.url('/hook'), origin, () => {}, { sleep: gate.sleep });
     notifier.send(first(1));
-    await eventually(() => gate.waits.length === 1, 'the gap after the first message');
+    await eventually('the gap after the first message', () => gate.waits.length === 1);
     assert.equal(gate.waits[0]!.ms, 60_000);
     notifier.send(first(2));
     notifier.send(first(3));
     notifier.send({ pid: 1, openReports: 5 });
     assert.equal(hook.received.length, 1, 'nothing during the gap');
     gate.waits[0]!.open();
-    await eventually(() => hook.received.length === 2, 'the next message');
+    await eventually('the next message', () => hook.received.length === 2);
     assert.deepEqual(
       hook.received.map((r) => r.body),
       [
@@ -214,7 +214,7 @@ describe('the notification sender', () => {
         `Meldungen im Board seit der letzten Nachricht: 2 Beiträge neu gemeldet, 1 Beitrag mit 5 offenen Meldungen. ${origin}/e/2 ${origin}/e/3 ${origin}/e/1 Alle offenen Meldungen: ${origin}/mod`,
       ],
     );
-    await eventually(() => gate.waits.length === 2, 'a gap after that one too');
+    await eventually('a gap after that one too', () => gate.waits.length === 2);
     gate.waits[1]!.open();
     assert.deepEqual(notifier.stats(), {
       messages: { sent: 2, failed: 0 },
@@ -234,11 +234,11 @@ describe('the notification sender', () => {
       sleep: gate.sleep,
     });
     notifier.send(first(1));
-    await eventually(() => gate.waits.length === 1, 'the first back-off');
+    await eventually('the first back-off', () => gate.waits.length === 1);
     gate.waits[0]!.open();
-    await eventually(() => gate.waits.length === 2, 'the second back-off');
+    await eventually('the second back-off', () => gate.waits.length === 2);
     gate.waits[1]!.open();
-    await eventually(() => logs.length === 3, 'three log lines');
+    await eventually('three log lines', () => logs.length === 3);
     assert.deepEqual(
       gate.waits.map((w) => w.ms),
       [20, 40],
@@ -252,7 +252,7 @@ describe('the notification sender', () => {
     assert.deepEqual(notifier.stats().messages, { sent: 0, failed: 1 });
     hook.mode = 'ok';
     notifier.send(first(2));
-    await eventually(() => hook.received.length === 4, 'the next message still goes out');
+    await eventually('the next message still goes out', () => hook.received.length === 4);
     assert.equal(
       hook.received[3]!.body,
       `Meldungen im Board seit der letzten Nachricht: 2 Beiträge neu gemeldet. ${origin}/e/1 ${origin}/e/2 Alle offenen Meldungen: ${origin}/mod`,
@@ -270,7 +270,7 @@ describe('the notification sender', () => {
     const logs: string[] = [];
     const notifier = startNotifier(closed.url('/hook'), origin, (line) => logs.push(line), { backoffMs: 1 });
     notifier.send(first(1));
-    await eventually(() => logs.length === 3, 'three log lines');
+    await eventually('three log lines', () => logs.length === 3);
     assert.match(
       logs[2]!,
       /^notify: cannot reach the webhook \(.*ECONNREFUSED.*\); gave up after 3 tries; the next message counts its reports$/,
@@ -284,7 +284,7 @@ describe('the notification sender', () => {
     const logs: string[] = [];
     const notifier = startNotifier(hook.url('/hook'), origin, (line) => logs.push(line), { timeoutMs: 600_000 });
     notifier.send(first(1));
-    await eventually(() => hook.received.length === 1, 'the first message is in flight');
+    await eventually('the first message is in flight', () => hook.received.length === 1);
     for (let pid = 2; pid <= 1000; pid++) notifier.send(first(pid));
     assert.deepEqual(logs, [], 'nothing dropped, nothing logged');
     await notifier.stop();

@@ -3,8 +3,17 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { limitsOff, member, post, runAdmin, startBoard, startProxiedBoard, type TestBoard } from '../helpers.ts';
-import { answer, page, previewEnv, startFakeSite, waitFor, type FakeSite } from '../preview-helpers.ts';
+import {
+  limitsOff,
+  member,
+  post,
+  runAdmin,
+  startBoard,
+  startProxiedBoard,
+  type TestBoard,
+  eventually,
+} from '../helpers.ts';
+import { answer, page, previewEnv, startFakeSite, type FakeSite } from '../helpers/previews.ts';
 
 /** board-admin previews as a child process, against a stopped board and beside a running one. */
 
@@ -84,7 +93,7 @@ describe('board-admin previews', () => {
       assert.equal(all.code, 0, all.stderr);
       assert.match(all.stdout, /^queued 3 links; /);
       // the server learns of records another process wrote and drops its cached pages
-      await waitFor(
+      await eventually(
         "the renamed title in the server's feed",
         async () => (await feedTitles(server)).get(pids.one!) === 'Page one, renamed',
       );

@@ -8,7 +8,7 @@ import {
   type PreviewClientOptions,
 } from '../../lib/preview/client.ts';
 import { PreviewBlockedError } from '../../lib/preview/guard.ts';
-import { answer, page, redirect, startFakeSite, type FakeSite } from '../preview-helpers.ts';
+import { answer, page, redirect, startFakeSite, type FakeSite } from '../helpers/previews.ts';
 
 /** The guarded client against fake sites on loopback: every refusal happens before a request leaves. */
 

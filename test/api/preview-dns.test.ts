@@ -3,8 +3,8 @@ import { createSocket, type Socket } from 'node:dgram';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import { createDnsResolver, DnsTimeout } from '../../lib/preview/dns.ts';
-import { post, useBoard } from '../helpers.ts';
-import { answer, page, previewEnv, previewRow, startFakeSite, waitFor, type FakeSite } from '../preview-helpers.ts';
+import { post, useBoard, eventually } from '../helpers.ts';
+import { answer, page, previewEnv, previewRow, startFakeSite, type FakeSite } from '../helpers/previews.ts';
 
 /**
  * Finding 4 of the abuse review: the fetcher resolved with dns.lookup (no time limit, no cancel,
@@ -116,8 +116,8 @@ describe('previews while a DNS never answers', () => {
     for (const url of silent) await post(t.members.linda, `kaputt ${url}`);
     const good = `http://good.test:${site.port}/page`;
     await post(t.members.linda, `gut ${good}`);
-    assert.equal(await waitFor('the good preview', () => previewRow(t.board, good)?.title), 'Good page');
-    await waitFor('the silent lookups gave up', () =>
+    assert.equal(await eventually('the good preview', () => previewRow(t.board, good)?.title), 'Good page');
+    await eventually('the silent lookups gave up', () =>
       silent.every((url) => dns.queries.has(new URL(url).hostname)) && jobsDeferred(silent) ? 'yes' : undefined,
     );
     for (const url of silent) assert.equal(previewRow(t.board, url)?.failed_at ?? 0, 0, `${url}: no failure recorded`);

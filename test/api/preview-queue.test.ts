@@ -20,8 +20,8 @@ import {
   savePreview,
   savePreviewFailure,
 } from '../../lib/preview/store.ts';
-import { day, member, post, startBoard } from '../helpers.ts';
-import { answer, page, previewEnv, previewRow, startFakeSite, waitFor } from '../preview-helpers.ts';
+import { day, member, post, startBoard, eventually } from '../helpers.ts';
+import { answer, page, previewEnv, previewRow, startFakeSite } from '../helpers/previews.ts';
 
 /** The queue's bookkeeping in SQLite: leases, give-ups, the daily sweep, the backfill selection. */
 
@@ -103,7 +103,14 @@ describe('jobs', () => {
     const logs: string[] = [];
     const config = loadConfig({ BOARD_DATA: dir });
     const outcome = await runPreviewJob(
-      { db, config, clock: movableClock(now), log: (l) => logs.push(l), client },
+      {
+        db,
+        config,
+        clock: movableClock(now),
+        log: (l) => logs.push(l),
+        client,
+        images: { previewThumbnail: () => assert.fail('no thumbnail for a given-up job') },
+      },
       job,
       new AbortController().signal,
     );
@@ -213,7 +220,7 @@ describe('the server', () => {
 
     const first = await startBoard(env, { dataDir });
     await post(await member(first, 'frank'), url);
-    await waitFor('the first record', () => previewRow(first, url)?.title);
+    await eventually('the first record', () => previewRow(first, url)?.title);
     first.app.services.db.run('UPDATE previews SET fetched_at = fetched_at - ? WHERE url = ?', 31 * day, url);
     await first.close();
 
@@ -221,7 +228,7 @@ describe('the server', () => {
     const second = await startBoard(env, { dataDir });
     cleanup.push(second.close);
     assert.equal(
-      await waitFor('the refreshed record', () =>
+      await eventually('the refreshed record', () =>
         previewRow(second, url)?.title === 'Version two' ? 'yes' : undefined,
       ),
       'yes',

@@ -14,17 +14,9 @@ import {
   startBoard,
   startProxiedBoard,
   useBoard,
+  eventually,
 } from '../helpers.ts';
-import {
-  answer,
-  page,
-  previewEnv,
-  previewRow,
-  queuedJobs,
-  startFakeSite,
-  waitFor,
-  type FakeSite,
-} from '../preview-helpers.ts';
+import { answer, page, previewEnv, previewRow, queuedJobs, startFakeSite, type FakeSite } from '../helpers/previews.ts';
 
 /**
  * Link previews end to end: a real board whose fetcher may reach only 127.0.0.1 and the fake
@@ -67,7 +59,7 @@ async function feedEntry(pid: number): Promise<any> {
 /** Posts `content` and waits until its link's record is stored (fetched or failed). */
 async function postAndWait(content: string, url: string, client = t.members.alice): Promise<number> {
   const pid = await post(client, content);
-  await waitFor(`preview record of ${url}`, () => {
+  await eventually(`preview record of ${url}`, () => {
     const row = previewRow(t.board, url);
     return row && (row.fetched_at > 0 || row.failed_at > 0) && !queuedJobs(t.board).includes(url) ? row : undefined;
   });
@@ -260,7 +252,7 @@ describe('the video site', () => {
     ];
     const pids: number[] = [];
     for (const form of forms) pids.push(await post(t.members.alice, `video: ${form}`));
-    await waitFor('the video record', () => previewRow(t.board, watchUrl)?.title);
+    await eventually('the video record', () => previewRow(t.board, watchUrl)?.title);
     const feed = (await t.members.alice.get('/api/entry/feed/0')).body;
     for (const pid of pids) {
       assert.deepEqual(
@@ -269,10 +261,7 @@ describe('the video site', () => {
       );
     }
     assert.equal(new Set(pids.map((pid) => entryIn(feed, pid).preview.thumb)).size, 1);
-    assert.equal(
-      t.board.app.services.db.one<{ n: number }>('SELECT count(*) AS n FROM previews WHERE url LIKE ?', '%youtube%')!.n,
-      1,
-    );
+    assert.equal(t.board.app.services.db.value('SELECT count(*) FROM previews WHERE url LIKE ?', '%youtube%'), 1);
     assert.equal(site.requests.filter((r) => r.startsWith('/oembed?')).length, 1);
   });
 });
@@ -286,7 +275,7 @@ describe('a 200 answer of oEmbed in plain text', () => {
   test('is a failed fetch, not a crash', async () => {
     const bob = await member(text.board, 'bob');
     const pid = await post(bob, `https://youtu.be/${videoId}`);
-    await waitFor(
+    await eventually(
       'the failure',
       () =>
         text.board.app.services.db.one<{ failed_at: number }>('SELECT failed_at FROM previews WHERE url = ?', watchUrl)
@@ -305,7 +294,7 @@ describe('refresh rules', () => {
     assert.equal((await feedEntry(pid)).preview, undefined); // the feed page is now cached without it
     assert.equal((await t.members.alice.get(`/api/entry/${pid}/thread`)).body.entry.preview, undefined);
     feedGate.open();
-    await waitFor('the gated record', () => previewRow(t.board, url)?.title);
+    await eventually('the gated record', () => previewRow(t.board, url)?.title);
     assert.equal((await feedEntry(pid)).preview.title, 'Gated page');
     assert.equal((await t.members.alice.get(`/api/entry/${pid}/thread`)).body.entry.preview.title, 'Gated page');
   });
@@ -317,7 +306,7 @@ describe('refresh rules', () => {
     assert.equal((await feedEntry(pid)).preview.title, 'First link');
     const edited = await t.members.alice.post(`/api/entry/${pid}/edit`, { content: `now ${second}` });
     assert.equal(edited.status, 200, edited.text);
-    await waitFor('the second preview', async () => (await feedEntry(pid)).preview?.title === 'Second link');
+    await eventually('the second preview', async () => (await feedEntry(pid)).preview?.title === 'Second link');
     await t.members.alice.post(`/api/entry/${pid}/edit`, { content: 'no link any more' });
     assert.equal((await feedEntry(pid)).preview, undefined);
   });
@@ -346,7 +335,7 @@ describe('refresh rules', () => {
     const newThumb = previewRow(t.board, url)!.thumb;
     assert.notEqual(newThumb, oldThumb);
     // the old file goes right after the new record is committed, never before
-    await waitFor('the old thumbnail to be removed', () => !existsSync(join(t.board.config.mediaDir, oldThumb)));
+    await eventually('the old thumbnail to be removed', () => !existsSync(join(t.board.config.mediaDir, oldThumb)));
     assert.ok(mediaFiles(t.board).includes(newThumb));
   });
 
@@ -373,14 +362,14 @@ describe('the queue', () => {
       const carol = await member(first, 'carol');
       const url = restartSite.url('/held');
       const pid = await post(carol, url);
-      await waitFor('the fetch to start', () => restartSite.requests.length > 0);
+      await eventually('the fetch to start', () => restartSite.requests.length > 0);
       await first.close(); // must not wait for the held page
       assert.deepEqual(first.app.services.db.raw.open, false);
 
       held.open();
       const second = await startBoard(env, { dataDir, preview: { timeoutMs: 5_000 } });
       try {
-        const row = await waitFor('the record after the restart', () => previewRow(second, url)?.title);
+        const row = await eventually('the record after the restart', () => previewRow(second, url)?.title);
         assert.equal(row, 'Held page');
         const feed = await second.client().get('/api/entry/feed/0');
         assert.equal(entryIn(feed.body, pid).preview.title, 'Held page');

@@ -16,7 +16,7 @@ interface Statement {
  */
 async function recordStatements(db: Db, action: () => Promise<void>, threads?: SearchThreads): Promise<Statement[]> {
   const seen: Statement[] = [];
-  const original = { one: db.one, all: db.all, run: db.run };
+  const original = { one: db.one, all: db.all, value: db.value, run: db.run };
   const originalThreads = threads && { all: threads.all };
   const writable = db as { -readonly [K in keyof Db]: Db[K] };
   writable.one = ((sql: string, ...params: unknown[]) => {
@@ -27,6 +27,10 @@ async function recordStatements(db: Db, action: () => Promise<void>, threads?: S
     seen.push({ sql, params });
     return original.all(sql, ...params);
   }) as Db['all'];
+  writable.value = ((sql: string, ...params: unknown[]) => {
+    seen.push({ sql, params });
+    return original.value(sql, ...params);
+  }) as Db['value'];
   writable.run = (sql: string, ...params: unknown[]) => {
     seen.push({ sql, params });
     return original.run(sql, ...params);

@@ -19,8 +19,8 @@ import {
   type Client,
   type TestBoard,
 } from '../helpers.ts';
-import { assertStoredLatestMatchesBruteForce, latestOf } from '../entry-helpers.ts';
-import { prng } from '../prng.ts';
+import { assertStoredLatestMatchesBruteForce, latestOf } from '../helpers/entries.ts';
+import { prng } from '../helpers/prng.ts';
 
 /**
  * The response cache (lib/http/response-cache.ts) keeps the serialised JSON of feed pages, threads and user feeds.

@@ -6,10 +6,11 @@ import { describe, test } from 'node:test';
 import { createApp } from '../../lib/app.ts';
 import { loadConfig, prepareDataDir } from '../../lib/config.ts';
 import { serveApp, type Serving } from '../../lib/process/serve.ts';
-import { slots } from '../../lib/limits/machine-slots.ts';
+import type { SearchThreads } from '../../lib/search/threads.ts';
 import {
   asnFixtureDir,
   assertError,
+  eventually,
   post,
   rawRequest,
   useBoard,
@@ -17,7 +18,6 @@ import {
   type Answer,
   type Client,
 } from '../helpers.ts';
-import { waitFor } from '../preview-helpers.ts';
 
 /**
  * docs/API.md "Search" (issue 28): the match runs on the search threads, never on the event loop;
@@ -29,10 +29,10 @@ import { waitFor } from '../preview-helpers.ts';
 const search = (client: Client, q: string) => client.get(`/api/search/0?q=${encodeURIComponent(q)}`);
 const contents = (answer: Answer) => (answer.body as { content: string }[]).map((e) => e.content);
 
-/** Waits until the machine's search slots (this process's, lib/slots.ts) show this many running and waiting. */
-const searchLine = (running: number, waiting: number) =>
-  waitFor(`${running} searches running, ${waiting} waiting`, () => {
-    const load = slots.search.load();
+/** Waits until the board's search slots (this process's, lib/limits/machine-slots.ts) show this many running and waiting. */
+const searchLine = (threads: SearchThreads, running: number, waiting: number) =>
+  eventually(`${running} searches running, ${waiting} waiting`, () => {
+    const load = threads.load();
     return load.running === running && load.waiting === waiting;
   });
 
@@ -73,7 +73,7 @@ describe('search: a search in its thread holds no other request', () => {
     await post(t.members.Anna, 'Ein Kraftwerk auf dem Dach?');
     let answered = false;
     const pending = search(visitor(t.board), 'kraftwerk').finally(() => (answered = true));
-    await searchLine(1, 0);
+    await searchLine(t.board.app.services.searchThreads, 1, 0);
     const feed = await visitor(t.board).get('/api/entry/feed/0');
     assert.equal(feed.status, 200);
     assert.deepEqual(contents(feed), ['Ein Kraftwerk auf dem Dach?', 'Unser Balkonkraftwerk läuft seit März.']);
@@ -94,7 +94,7 @@ describe('search: the line is bounded', () => {
     await post(t.members.Anna, 'Wort0 steht hier, Wort5 auch.');
     const queries = Array.from({ length: 10 }, (_, i) => `wort${i}`);
     const held = queries.map((q) => search(visitor(t.board), q));
-    await searchLine(2, 8);
+    await searchLine(t.board.app.services.searchThreads, 2, 8);
     const busy = await search(visitor(t.board), 'wort10');
     assertError(busy, 503, 'search.busy', { exact: true });
     assert.equal(busy.headers.get('retry-after'), '2');
@@ -106,8 +106,12 @@ describe('search: the line is bounded', () => {
     const { tally } = t.board.app.services.db.responses;
     const hitsBefore = tally.searchHits;
     const again = search(visitor(t.board), 'wort0');
-    await waitFor("the second wort0 joins the first one's build", () => tally.searchHits === hitsBefore + 1);
-    assert.deepEqual(slots.search.load(), { running: 2, waiting: 8 }, 'it took no place in the line');
+    await eventually("the second wort0 joins the first one's build", () => tally.searchHits === hitsBefore + 1);
+    assert.deepEqual(
+      t.board.app.services.searchThreads.load(),
+      { running: 2, waiting: 8 },
+      'it took no place in the line',
+    );
     t.board.app.services.searchThreads.release();
     const answers = await Promise.all([...held, again]);
     assert.deepEqual(
@@ -150,7 +154,7 @@ describe('search: graceful stop', () => {
       });
       // One request on a connection of its own (agent: false), so the stop waits for nothing but the search.
       const pending = rawRequest(`http://127.0.0.1:${port}`, 'GET', '/api/search/0?q=irgendwas');
-      await searchLine(1, 0);
+      await searchLine(app.services.searchThreads, 1, 0);
       let stopped = false;
       const stopping = serving!.shutdown('SIGTERM').then(() => (stopped = true));
       await new Promise((resolve) => setImmediate(resolve));

@@ -10,7 +10,7 @@ import {
   visitor,
   type TestBoard,
 } from '../helpers.ts';
-import { entryFields } from '../entry-helpers.ts';
+import { entryFields } from '../helpers/entries.ts';
 
 /** docs/API.md "Search": German matching, short words, phrases, paging, the author filter and the limits. */
 

@@ -27,17 +27,11 @@ import {
 const newPassword = 'ein ganz neues Passwort';
 
 function sessionCount(board: TestBoard, username: string): number {
-  return board.app.services.db.one<{ n: number }>(
-    'SELECT count(*) AS n FROM sessions WHERE uid = ?',
-    uidOf(board, username),
-  )!.n;
+  return board.app.services.db.value('SELECT count(*) FROM sessions WHERE uid = ?', uidOf(board, username));
 }
 
 function passHash(board: TestBoard, username: string): string {
-  return board.app.services.db.one<{ pass_hash: string }>(
-    'SELECT pass_hash FROM users WHERE uid = ?',
-    uidOf(board, username),
-  )!.pass_hash;
+  return board.app.services.db.value<string>('SELECT pass_hash FROM users WHERE uid = ?', uidOf(board, username));
 }
 
 const ban = (moderator: Client, username: string, fields: Record<string, string | number> = { reason: 'Spam' }) =>

@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { describe, test } from 'node:test';
 import { DomUtils, parseDocument } from 'htmlparser2';
 import { assertDocumented, imageFixture, limitsOff, post, useBoard, visitor } from '../helpers.ts';
-import { impressionsSoFar } from '../atom-helpers.ts';
+import { impressionsSoFar } from '../helpers/atom.ts';
 
 /** docs/API.md "Pages that share well": the head tags of /e/{pid} and /u/{username}, escaped, and nothing about gone entries. */
 

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { before, describe, test } from 'node:test';
 import { assertDocumented, assertError, limitsOff, member, post, uidOf, useBoard, visitor } from '../helpers.ts';
-import { entryFields } from '../entry-helpers.ts';
+import { entryFields } from '../helpers/entries.ts';
 
 describe('user feed', () => {
   const t = useBoard({ env: limitsOff, members: ['Anna Lena', 'Bert'] });

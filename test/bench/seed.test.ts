@@ -8,7 +8,7 @@ import { benchSessionToken, benchUsername, deepThreadPid, hotThreadPid, seedBoar
 import { createApp } from '../../lib/app.ts';
 import { loadConfig, prepareDataDir } from '../../lib/config.ts';
 import { openDb, type Db } from '../../lib/db/db.ts';
-import { latestMaxDepth } from '../../lib/entries/latest.ts';
+import { latestMaxDepth } from '../../lib/limits/product.ts';
 import type { StoredEntry as Row } from '../../lib/entries/entries.ts';
 import { day } from '../helpers.ts';
 

@@ -161,7 +161,7 @@ describe('accessibility of every page (axe-core)', { skip: skipWithoutChromium }
         for (const [name, path] of Object.entries(pages)) {
           await openBoard(page, t.board, path);
           await page.locator('main h1').waitFor();
-          await waitInPage(page, 'document.getElementById("busy").hidden', 'the busy mark hidden');
+          await waitInPage(page, 'the busy mark hidden', 'document.getElementById("busy").hidden');
           await check(name);
         }
         // The states a page changes into.

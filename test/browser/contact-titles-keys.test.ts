@@ -62,7 +62,7 @@ describe('the front end: contact, titles, keys', { skip: skipWithoutChromium }, 
     // Titles follow client-side navigation too.
     await openBoard(page, t.board, '/');
     await page.locator('#nav').getByRole('link', { name: 'Statistik' }).click();
-    await waitInPage(page, "document.title === 'Statistik – Das Board'", "the statistics page's title");
+    await waitInPage(page, "the statistics page's title", "document.title === 'Statistik – Das Board'");
   });
 
   test('11: j and k move between entries, r replies to the chosen one, ? lists the keys; none fire while typing, and they can be switched off', async () => {

@@ -28,8 +28,7 @@ describe('the front end in a real browser', { skip: skipWithoutChromium }, () =>
   const status = () => page.locator('#status');
   const nav = () => page.locator('#nav');
   const shot = (name: string) => page.screenshot({ path: join(shots, `${name}.png`), fullPage: true });
-  const pidOf = (content: string) =>
-    db().one<{ pid: number }>('SELECT pid FROM entries WHERE content = ?', content)!.pid;
+  const pidOf = (content: string) => db().value('SELECT pid FROM entries WHERE content = ?', content);
 
   /** Opens the "Mehr" list of an entry's less-used actions (bump, report, edit, delete). */
   async function openMore(pid: number, on: Page = page): Promise<void> {
@@ -160,8 +159,8 @@ describe('the front end in a real browser', { skip: skipWithoutChromium }, () =>
 
   async function eventuallyPid(content: string): Promise<number> {
     await eventually(
-      () => db().one('SELECT 1 FROM entries WHERE content = ?', content) !== undefined,
       `entry "${content}"`,
+      () => db().one('SELECT 1 FROM entries WHERE content = ?', content) !== undefined,
     );
     return pidOf(content);
   }
@@ -282,7 +281,7 @@ describe('the front end in a real browser', { skip: skipWithoutChromium }, () =>
       .locator('.bump-info')
       .filter({ hasText: /^wieder möglich (morgen|in 24 Stunden)$/ })
       .waitFor();
-    assert.equal(db().one<{ bump_count: number }>('SELECT bump_count FROM entries WHERE pid = ?', old)!.bump_count, 1);
+    assert.equal(db().value('SELECT bump_count FROM entries WHERE pid = ?', old), 1);
     await page.reload();
     assert.equal(
       await page.locator('.entry-list > li').first().locator('article').first().getAttribute('id'),
@@ -332,10 +331,7 @@ describe('the front end in a real browser', { skip: skipWithoutChromium }, () =>
     await card(mine).getByRole('button', { name: 'Speichern' }).click();
     await card(mine).locator('.entry-text').filter({ hasText: 'Meine verbesserte Antwort' }).waitFor();
     await status().filter({ hasText: 'Änderung gespeichert' }).waitFor();
-    assert.equal(
-      db().one<{ content: string }>('SELECT content FROM entries WHERE pid = ?', mine)!.content,
-      'Meine verbesserte Antwort',
-    );
+    assert.equal(db().value<string>('SELECT content FROM entries WHERE pid = ?', mine), 'Meine verbesserte Antwort');
 
     await openMore(mine);
     await card(mine).getByRole('button', { name: 'Bearbeiten' }).click();
@@ -349,7 +345,7 @@ describe('the front end in a real browser', { skip: skipWithoutChromium }, () =>
     await card(mine).getByRole('button', { name: 'Ja, löschen' }).click();
     await card(mine).locator('.deleted-note').filter({ hasText: 'Dieser Beitrag wurde gelöscht.' }).waitFor();
     await page.locator(`article#e${mine}:focus`).waitFor();
-    assert.equal(db().one<{ deleted: number }>('SELECT deleted FROM entries WHERE pid = ?', mine)!.deleted, 1);
+    assert.equal(db().value('SELECT deleted FROM entries WHERE pid = ?', mine), 1);
 
     await openBoard(page, t.board, `/e/${bertsEntry}`);
     await openMore(bertsEntry);
@@ -627,7 +623,7 @@ describe('the front end in a real browser', { skip: skipWithoutChromium }, () =>
     const probePage = await probe.context.newPage();
     await openBoard(probePage, t.board, '/');
     await probePage.addScriptTag({ content: 'window.inlineRan = true;' }).catch(() => undefined);
-    await eventually(() => probe.recorder.cspViolations.length > 0, 'a CSP console message');
+    await eventually('a CSP console message', () => probe.recorder.cspViolations.length > 0);
     assert.equal(await probePage.evaluate('window.inlineRan'), undefined);
     await probe.context.close();
   });

@@ -293,9 +293,9 @@ async function settle(page: Page): Promise<void> {
   await page.waitForLoadState('networkidle');
   // Lazy images load once scrolled near; a full-page picture needs them all.
   await page.evaluate('window.scrollTo(0, document.body.scrollHeight)');
-  await waitInPage(page, '[...document.images].every((img) => img.complete)', 'every image loaded');
+  await waitInPage(page, 'every image loaded', '[...document.images].every((img) => img.complete)');
   await page.evaluate('window.scrollTo(0, 0)');
-  await waitInPage(page, 'document.getElementById("busy").hidden', 'the busy mark hidden');
+  await waitInPage(page, 'the busy mark hidden', 'document.getElementById("busy").hidden');
 }
 
 async function main(): Promise<void> {

@@ -4,8 +4,14 @@ import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { processAlive } from '../../lib/process/pid-file.ts';
-import { startServerProcess } from '../resilience/child-server.ts';
-import { childPids, listeningSocketsOn, startCluster, waitForLine, type ClusterBoard } from './cluster-board.ts';
+import { startServerProcess } from '../helpers/child-server.ts';
+import {
+  childPids,
+  listeningSocketsOn,
+  startCluster,
+  waitForLine,
+  type ClusterBoard,
+} from '../helpers/cluster-board.ts';
 
 describe('BOARD_WORKERS=2: a primary and two workers on one port', () => {
   let board: ClusterBoard;

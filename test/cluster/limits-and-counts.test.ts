@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { password } from '../helpers.ts';
-import { startCluster, type ClusterBoard } from './cluster-board.ts';
+import { startCluster, type ClusterBoard } from '../helpers/cluster-board.ts';
 
 /**
  * Per-process state with two worker processes on one database (issue 18): the limits hold the

@@ -2,10 +2,10 @@ import Database from 'better-sqlite3';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { password, type Client } from '../helpers.ts';
-import { page, previewEnv, startFakeSite, waitFor, type FakeSite } from '../preview-helpers.ts';
-import { runAdminIn } from '../resilience/child-server.ts';
-import { startCluster, type ClusterBoard } from './cluster-board.ts';
+import { password, type Client, eventually } from '../helpers.ts';
+import { page, previewEnv, startFakeSite, type FakeSite } from '../helpers/previews.ts';
+import { runAdminIn } from '../helpers/child-server.ts';
+import { startCluster, type ClusterBoard } from '../helpers/cluster-board.ts';
 
 /**
  * Two workers on one database: link-preview jobs are fetched once (the primary's queue and a
@@ -63,7 +63,7 @@ describe('two workers, one database: the preview queue and the response cache', 
     assert.equal(admin.code, 0, admin.stderr);
     const db = new Database(join(board.dataDir, 'board.db'), { readonly: true });
     try {
-      await waitFor(
+      await eventually(
         'ten previews',
         () => (db.prepare("SELECT count(*) AS n FROM previews WHERE title <> ''").get() as { n: number }).n === 10,
         20_000,

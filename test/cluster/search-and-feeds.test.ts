@@ -5,10 +5,9 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { heldFolder } from '../../lib/media/hold.ts';
-import { assertError, oldBoard, password, type Client } from '../helpers.ts';
-import { waitFor } from '../preview-helpers.ts';
+import { assertError, eventually, oldBoard, password, type Client } from '../helpers.ts';
 import { searchIndexProblems } from '../helpers/consistency.ts';
-import { startCluster, waitForLine, type ClusterBoard } from './cluster-board.ts';
+import { startCluster, waitForLine, type ClusterBoard } from '../helpers/cluster-board.ts';
 
 /** Entries older than the search index: enough that the backfill is still at work while the workers start. */
 const oldEntries = 50_000;
@@ -50,7 +49,7 @@ describe('two workers, one database: the search backfill, held media, search pag
     assert.equal(lines('search: the index is complete').length, 1);
     assert.equal(lines('search: segments merged').length, 1);
     assert.match(lines('runs the background jobs')[0] ?? '', /housekeeping, accountRemoval, searchBackfill/);
-    await waitFor("media/.held emptied by the primary's housekeeping", () => !existsSync(leftBehind));
+    await eventually("media/.held emptied by the primary's housekeeping", () => !existsSync(leftBehind));
     const db = new Database(join(board.dataDir, 'board.db'), { readonly: true });
     try {
       const pids = (sql: string) => (db.prepare(sql).all() as { pid: number }[]).map((r) => r.pid);

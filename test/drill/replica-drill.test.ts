@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { emptyFolder, imageFixture, password } from '../helpers.ts';
-import { startServerProcess, type ChildServer } from '../resilience/child-server.ts';
+import { startServerProcess, type ChildServer } from '../helpers/child-server.ts';
 import { missingTools, startSftpTarget, stopChild, type SftpTarget } from './sftp-target.ts';
 
 /*

@@ -47,6 +47,10 @@ export interface StartOptions {
   accountRemoval?: AppOptions['accountRemoval'];
   /** The search backfill's knobs for createApp (paused, small batches). */
   searchBackfill?: AppOptions['searchBackfill'];
+  /** The Tor exit list's knobs for createApp (a recheck on every lookup). */
+  tor?: AppOptions['tor'];
+  /** The visitor count's knobs for createApp (a lower daily cap). */
+  impressions?: AppOptions['impressions'];
   /** The search threads' knobs for createApp (jobs held until released). */
   searchThreads?: AppOptions['searchThreads'];
   /** Password hashing for createApp: scrypt, or a wrapper that holds requests (test/helpers/password-gate.ts). */
@@ -85,6 +89,8 @@ export async function startBoard(env: Record<string, string> = {}, options: Star
     notify: options.notify,
     accountRemoval: options.accountRemoval,
     searchBackfill: options.searchBackfill,
+    tor: options.tor,
+    impressions: options.impressions,
     searchThreads: options.searchThreads,
     passwords: options.passwords,
     images: options.images,

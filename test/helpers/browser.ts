@@ -123,8 +123,8 @@ export async function makePng(width = 480, height = 320, colour = { r: 30, g: 11
  * (seen in a fresh-clone run; playwright issue #7395, PR #36986). Each page.evaluate is one
  * evaluation of its own, which the CSP allows.
  */
-export function waitInPage(page: Page, check: string, what: string, timeoutMs = 10_000): Promise<void> {
-  return eventually(async () => Boolean(await page.evaluate(check)), `${what} (in the page)`, timeoutMs);
+export async function waitInPage(page: Page, what: string, check: string, timeoutMs = 10_000): Promise<void> {
+  await eventually(`${what} (in the page)`, async () => Boolean(await page.evaluate(check)), timeoutMs);
 }
 
 /** Requests a test holds back: what the page shows while they are in flight, then the real answer. */

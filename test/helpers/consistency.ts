@@ -1,5 +1,5 @@
 import type Database from 'better-sqlite3';
-import { latestMaxDepth } from '../../lib/entries/latest.ts';
+import { latestMaxDepth } from '../../lib/limits/product.ts';
 import type { StoredEntry as Row } from '../../lib/entries/entries.ts';
 import { authorTerm } from '../../lib/search/terms.ts';
 

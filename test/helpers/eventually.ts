@@ -1,16 +1,19 @@
 import assert from 'node:assert/strict';
 
 /**
- * Polls `check` every 25 ms until it is true, for state that changes out of the test's hands
- * (rows a request in flight writes, a page's own state); fails naming `what` after `timeoutMs`.
+ * Polls `check` every 25 ms until it answers something truthy, for state that changes out of the
+ * test's hands (rows a request in flight or a background job writes, a page's own state), and
+ * returns that answer; fails naming `what` after `timeoutMs`.
  */
-export async function eventually(
-  check: () => boolean | Promise<boolean>,
+export async function eventually<T>(
   what: string,
+  check: () => T | Promise<T>,
   timeoutMs = 5_000,
-): Promise<void> {
+): Promise<NonNullable<T>> {
   const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
+  for (;;) {
+    const value = await check();
+    if (value) return value as NonNullable<T>;
     if (Date.now() > deadline) assert.fail(`timed out waiting for: ${what}`);
     await new Promise((resolve) => setTimeout(resolve, 25));
   }

@@ -14,11 +14,11 @@ export function entryRow(board: TestBoard, pid: number): StoredEntry | undefined
 }
 
 export function entryCount(board: TestBoard): number {
-  return board.app.services.db.one<{ n: number }>('SELECT count(*) AS n FROM entries')!.n;
+  return board.app.services.db.value('SELECT count(*) FROM entries');
 }
 
 export function uidOf(board: TestBoard, username: string): number {
-  return board.app.services.db.one<{ uid: number }>('SELECT uid FROM users WHERE username = ?', username)!.uid;
+  return board.app.services.db.value('SELECT uid FROM users WHERE username = ?', username);
 }
 
 /** A session made straight in the database, through createSession (the only way there is); returns the cookie value. */
@@ -45,7 +45,7 @@ export function mediaFiles(board: TestBoard): string[] {
  */
 export async function accountRemovalDone(board: TestBoard, timeoutMs = 20_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
-  const pending = () => board.app.services.db.one<{ n: number }>('SELECT count(*) AS n FROM pending_deletions')!.n;
+  const pending = () => board.app.services.db.value('SELECT count(*) FROM pending_deletions');
   // The image files go after the last slice commits: wait for the run to end too.
   while (pending() > 0 || board.app.jobs?.accountRemoval.busy) {
     if (Date.now() > deadline) throw new Error(`account removal still pending after ${timeoutMs} ms`);

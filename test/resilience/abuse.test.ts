@@ -5,12 +5,13 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { after, before, describe, test } from 'node:test';
 import { openDb, type Db } from '../../lib/db/db.ts';
-import { createEntry, maxReplyDepth } from '../../lib/entries/entries.ts';
-import { hashPassword } from '../../lib/accounts/passwords.ts';
+import { maxReplyDepth } from '../../lib/limits/product.ts';
+import { createEntry } from '../../lib/entries/entries.ts';
+import { createScryptPasswords } from '../../lib/accounts/passwords.ts';
 import { createUser } from '../../lib/accounts/users.ts';
 import { writeLimitRules } from '../../lib/limits/write-limits.ts';
 import { Client, imageFixture, password, sessionInDb, type Answer } from '../helpers.ts';
-import { startServerProcess, type ChildServer } from './child-server.ts';
+import { startServerProcess, type ChildServer } from '../helpers/child-server.ts';
 import { recordSummary, scaled, soak } from './soak.ts';
 
 /**
@@ -76,7 +77,7 @@ before(async () => {
   // Established accounts (two days old) and their sessions, straight in the database before the server starts.
   db = openDb(join(dataDir, 'board.db'));
   const now = Math.floor(Date.now() / 1000);
-  const hash = await hashPassword(password, 14);
+  const hash = await createScryptPasswords().hash(password, 14);
   const uids: Record<string, number> = {};
   const cookies: Record<string, string> = {};
   for (const name of ['honest', 'spammer', 'chain', 'gif'] as const) {

@@ -4,7 +4,7 @@ import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
-import { childPids, startCluster, type ClusterBoard } from '../cluster/cluster-board.ts';
+import { childPids, startCluster, type ClusterBoard } from '../helpers/cluster-board.ts';
 import { consistencyProblems } from '../helpers/consistency.ts';
 import { prng, randomTools, recordSummary, scaled, seed } from './soak.ts';
 import { verifyAcked, WriteLoad } from './write-load.ts';

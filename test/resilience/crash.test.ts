@@ -4,7 +4,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, utimesSync,
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
-import { runAdminIn, startServerProcess, type ChildServer } from './child-server.ts';
+import { runAdminIn, startServerProcess, type ChildServer } from '../helpers/child-server.ts';
 import { consistencyProblems } from '../helpers/consistency.ts';
 import { prng, randomTools, recordSummary, scaled, seed } from './soak.ts';
 import { verifyAcked, WriteLoad } from './write-load.ts';

@@ -162,7 +162,7 @@ function reads(): [string, () => Promise<Answer>][] {
       'an image',
       () =>
         anyone.get(
-          `/static/media/${board.app.services.db.one<{ filepath: string }>('SELECT filepath FROM entries WHERE pid = ?', imagePid)!.filepath}`,
+          `/static/media/${board.app.services.db.value<string>('SELECT filepath FROM entries WHERE pid = ?', imagePid)}`,
         ),
     ],
   ];

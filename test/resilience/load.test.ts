@@ -1,6 +1,5 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { hashPassword } from '../../lib/accounts/passwords.ts';
 import { createUser } from '../../lib/accounts/users.ts';
 import {
   assertError,
@@ -38,7 +37,7 @@ function count(answer: Answer): Answer {
 before(async () => {
   board = await startProxiedBoard(limitsOff);
   const { db } = board.app.services;
-  const hash = await hashPassword('load test password', 14);
+  const hash = await board.app.services.passwords.hash('load test password', 14);
   const now = board.clock.now();
   clients = Array.from({ length: voters }, (_, i) => {
     const uid = createUser(db, `voter ${i}`, hash, now)!;

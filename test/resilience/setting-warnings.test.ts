@@ -3,7 +3,7 @@ import { test } from 'node:test';
 import { loadConfig } from '../../lib/config.ts';
 import { settingWarnings } from '../../lib/process/setting-warnings.ts';
 import { emptyFolder } from '../helpers.ts';
-import { startServerProcess } from './child-server.ts';
+import { startServerProcess } from '../helpers/child-server.ts';
 
 /** Issue 33: a misspelt setting and a proxy with a localhost origin are said at start, one line each. */
 const warnings = (env: Record<string, string>, also: string[] = []) => settingWarnings(env, loadConfig(env), also);

@@ -14,7 +14,7 @@ export function scaled<T>(short: T, long: T): T {
 /** The seed of every random choice in these tests: SOAK_SEED to replay a run, else a fixed one. */
 export const seed = Number(process.env.SOAK_SEED ?? 20261121);
 
-export { prng } from '../prng.ts';
+export { prng } from '../helpers/prng.ts';
 
 /** Helpers over one generator: integers, picks, chances. */
 export function randomTools(random: () => number) {

@@ -53,7 +53,7 @@ test('past 32 MiB of WAL a commit finishes the checkpoint itself once nothing ho
       `WAL grew from ${(held / mebibyte).toFixed(0)} to ${(largest / mebibyte).toFixed(0)} MiB`,
     );
     assert.ok(board.size() > 96 * mebibyte, 'the rows reached the database file');
-    assert.equal(board.db.one<{ n: number }>('SELECT count(*) AS n FROM blobs')!.n, 136 * 64);
+    assert.equal(board.db.value<number>('SELECT count(*) FROM blobs'), 136 * 64);
   } finally {
     reader.close();
     await board.db.close();
@@ -66,7 +66,7 @@ test('the checkpoint thread copies the WAL into the database without any commit 
     board.db.raw.pragma('wal_autocheckpoint = 0'); // only the thread may checkpoint here
     const before = board.size();
     writeBlobs(board, 4);
-    await eventually(() => board.size() >= before + 4 * mebibyte, 'the thread checkpointed 4 MiB', 20_000);
+    await eventually('the thread checkpointed 4 MiB', () => board.size() >= before + 4 * mebibyte, 20_000);
   } finally {
     await board.db.close();
   }

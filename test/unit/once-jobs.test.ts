@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { createApp } from '../../lib/app.ts';
 import { loadConfig, prepareDataDir } from '../../lib/config.ts';
+import { createMachineSlots } from '../../lib/limits/machine-slots.ts';
 import type { ReportNotice } from '../../lib/moderation/operator-webhook.ts';
 import { asnFixtureDir } from '../helpers.ts';
 
@@ -48,7 +49,10 @@ test('a cluster worker runs no once-job: it forwards wakes and messages to the p
     wake: (job: string) => forwarded.push(`wake ${job}`),
     notify: (notice: ReportNotice) => forwarded.push(`notify ${JSON.stringify(notice)}`),
   };
-  const app = createApp(boardConfig(dataDir), { log: () => {}, worker: { link, label: '1' } });
+  const app = createApp(boardConfig(dataDir), {
+    log: () => {},
+    worker: { link, label: '1', slots: createMachineSlots() },
+  });
   try {
     assert.equal(app.jobs, undefined);
     app.services.previews!.wake();

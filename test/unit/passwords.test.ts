@@ -1,6 +1,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { dummyHash, hashPassword, verifyPassword } from '../../lib/accounts/passwords.ts';
+import { createScryptPasswords } from '../../lib/accounts/passwords.ts';
+
+const { hash: hashPassword, verify: verifyPassword, dummyHash } = createScryptPasswords();
 
 const format = /^\$scrypt\$ln=(\d+),r=8,p=1\$([A-Za-z0-9+/]+={0,2})\$([A-Za-z0-9+/]+={0,2})$/;
 

@@ -1,22 +1,33 @@
 import assert from 'node:assert/strict';
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 
 /**
- * What tests share lives in test/helpers/ (issue 30): an API test that imports from another test
+ * What tests share lives in test/helpers/ (issue 30): a test that imports from another test
  * group's folder ties itself to that group's files, and a move there breaks it.
  */
-const apiDir = fileURLToPath(new URL('../api/', import.meta.url));
+const testDir = fileURLToPath(new URL('..', import.meta.url));
+const groups = readdirSync(testDir).filter(
+  (name) => statSync(join(testDir, name)).isDirectory() && name !== 'helpers' && name !== 'fixtures',
+);
 
-test('API tests import shared code from test/helpers, never from browser/ or resilience/', () => {
-  const wrong = readdirSync(apiDir)
-    .filter((file) => file.endsWith('.ts'))
-    .flatMap((file) =>
-      [...readFileSync(join(apiDir, file), 'utf8').matchAll(/from '\.\.\/(browser|resilience)\/[^']+'/g)].map(
-        (match) => `${file}: ${match[0]}`,
+test('each test group imports shared code from test/helpers, never from another group', () => {
+  const wrong = groups.flatMap((group) =>
+    readdirSync(join(testDir, group))
+      .filter((file) => file.endsWith('.ts'))
+      .flatMap((file) =>
+        [...readFileSync(join(testDir, group, file), 'utf8').matchAll(/from '\.\.\/([\w-]+)\/[^']+'/g)]
+          .filter((match) => match[1] !== 'helpers' && groups.includes(match[1]!))
+          .map((match) => `${group}/${file}: ${match[0]}`),
       ),
-    );
+  );
+  assert.ok(groups.includes('api') && groups.includes('browser'), groups.join(', '));
   assert.deepEqual(wrong, []);
+});
+
+test('the test folder holds the groups, test/helpers/ and its one entry point test/helpers.ts', () => {
+  const loose = readdirSync(testDir).filter((name) => name.endsWith('.ts') && name !== 'helpers.ts');
+  assert.deepEqual(loose, []);
 });

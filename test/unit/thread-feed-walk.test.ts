@@ -1,10 +1,11 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { atomFeedSize, threadFeedEntries } from '../../lib/atom/feeds.ts';
+import { atomFeedSize } from '../../lib/limits/product.ts';
+import { threadFeedEntries } from '../../lib/atom/feeds.ts';
 import { openDb, type Db } from '../../lib/db/db.ts';
 import { bumpEntry, createEntry, softDeleteEntry } from '../../lib/entries/entries.ts';
 import { removeEntry, restoreEntry } from '../../lib/moderation/entries.ts';
-import { prng } from '../prng.ts';
+import { prng } from '../helpers/prng.ts';
 
 /**
  * lib/atom/subtree.ts through threadFeedEntries: the best-first walk down a subtree finds exactly

@@ -1,17 +1,19 @@
 import { createDiskWatch } from '../../disk/disk-watch.ts';
 import cluster, { type Worker } from 'node:cluster';
+import type { Server } from 'node:http';
 import { systemClock } from '../../clock.ts';
 import type { Config } from '../../config.ts';
 import { openDb, type Db } from '../../db/db.ts';
-import { createLineLog } from '../../log.ts';
+import { createLineLog, type LineLog } from '../../log.ts';
 import { createMetricsServer, listenOnLoopback } from '../../metrics/listener.ts';
 import { runningJobNames, startOnceJobs, type RunningJobs } from '../../jobs/once-jobs.ts';
 import { createLimitStore } from '../../limits/rate-limit.ts';
+import { createSharpImages } from '../../media/images.ts';
 import { metricsUrl } from '../serve.ts';
 import { metricsListenFailure } from '../startup-errors.ts';
 import { createClusterMetrics, type MetricsMessage } from './metrics.ts';
 import { claimWorkersPort } from './port.ts';
-import { isSlotMessage, serveSlots } from './slots-ipc.ts';
+import { isSlotMessage, serveSlots, type SlotServer } from './slots-ipc.ts';
 import { workerIndexVariable, type WorkerMessage } from './worker.ts';
 
 type Fail = (err: unknown, config: Config, line?: string) => never;
@@ -30,33 +32,24 @@ const stopGraceMs = 15_000;
  * claims the port and forks the workers, each of which listens on it itself (lib/cluster/port.ts).
  * It serves no HTTP and accepts no connection of the board's port. A worker that dies is logged and replaced, after a
  * back-off when workers keep dying young. SIGTERM stops the workers gracefully, then the jobs,
- * then the database; exit 0.
+ * then the database; exit 0. Its parts: startBackground (database and jobs), createWorkerPool
+ * (forks, replacements, the stop of the workers), announceStart (the start-up line and the
+ * metrics listener); this function wires them and the signals together.
  */
 export function runPrimary(config: Config, releasePidFile: () => void, fail: Fail): void {
   const log = createLineLog();
-  let db: Db;
-  let jobs: RunningJobs;
+  const slots = serveSlots();
+  let background: Background;
   try {
-    db = openDb(config.dbPath, { backgroundCheckpoints: true, litestream: config.litestream, log });
-    jobs = startOnceJobs({
-      db,
-      clock: systemClock,
-      log,
-      config,
-      limits: createLimitStore(db, { log }),
-      options: {},
-      clustered: true,
-    });
+    background = startBackground(config, log, slots);
   } catch (err) {
     releasePidFile();
     return fail(err, config);
   }
+  const { db, jobs } = background;
   log(
     `board: primary (pid ${process.pid}) runs the background jobs: ${runningJobNames(jobs).join(', ')}, ${config.litestream ? 'no WAL checkpoints (Litestream runs them)' : 'WAL checkpoints'}`,
   );
-  const slots = serveSlots();
-  const workers = new Map<number, Worker>();
-  const serving = new Set<Worker>();
   const metrics =
     config.metrics &&
     createClusterMetrics(
@@ -69,59 +62,142 @@ export function runPrimary(config: Config, releasePidFile: () => void, fail: Fai
       },
       jobs,
       slots,
-      () => [...serving],
+      () => [...workers.serving],
     );
   const metricsServer = metrics && createMetricsServer(metrics, log);
   let listening = 0;
   let started = false;
+
+  const workers = createWorkerPool(config, log, {
+    started: () => started,
+    message(worker, message) {
+      if (isSlotMessage(message)) return slots.handle(worker, message);
+      if (message.board === 'metrics') return metrics?.receive(message);
+      if (message.board === 'wake') return jobs[message.job]?.wake();
+      if (message.board === 'notify') return jobs.notifier?.send(message.notice);
+      workers.serving.add(worker); // 'listening'
+      if (!started && ++listening === config.workers) {
+        started = true;
+        announceStart(config, message.port, metricsServer, (err) =>
+          // The metrics listener failed: the board stops with that reason.
+          stop('metrics listener failed').then(() => fail(err, config, metricsListenFailure(err, config.metrics!))),
+        );
+      }
+    },
+    ended: (worker) => slots.forget(worker),
+    // A worker that cannot start (port in use, ...) printed its one line; the whole start fails.
+    startFailed: () => void stop('a worker could not start').then(() => process.exit(1)),
+    restarting: () => metrics?.countRestart(),
+  });
+
+  let stopped: Promise<void> | undefined;
+  const stop = (reason: string) =>
+    (stopped ??= (async () => {
+      if (started) log(`board: ${reason}, stopping ${workers.size()} workers`);
+      await workers.stop();
+      metricsServer?.close();
+      metricsServer?.closeAllConnections();
+      await jobs.stop(); // the last slice commits, fetches are given back
+      await db.close();
+      releasePidFile();
+      log.flush();
+    })());
+
+  claimWorkersPort(config.host, config.port).then(
+    (port) => workers.start(port),
+    (err: Error) => void stop('the port is not free').then(() => fail(err, config)),
+  );
+  const shutdown = (signal: string) => void stop(signal).then(() => process.exit(0));
+  process.on('SIGTERM', () => shutdown('SIGTERM'));
+  process.on('SIGINT', () => shutdown('SIGINT'));
+}
+
+interface Background {
+  db: Db;
+  jobs: RunningJobs;
+}
+
+/** The job runner's database connection (its checkpoint thread with it) and the once-jobs, in the slots it serves. */
+function startBackground(config: Config, log: LineLog, slots: SlotServer): Background {
+  const db = openDb(config.dbPath, { backgroundCheckpoints: true, litestream: config.litestream, log });
+  const jobs = startOnceJobs({
+    db,
+    clock: systemClock,
+    log,
+    config,
+    limits: createLimitStore(db, { log }),
+    images: createSharpImages(slots.pools.image),
+    options: {},
+    clustered: true,
+  });
+  return { db, jobs };
+}
+
+/** All workers listen: the start-up line, then the metrics listener (`failed` when it cannot listen). */
+function announceStart(
+  config: Config,
+  port: number,
+  metricsServer: Server | undefined,
+  failed: (err: Error) => Promise<void>,
+): void {
+  console.log(
+    `board listening on http://${config.host}:${port} (data in ${config.dataDir}; ${config.workers} workers)`,
+  );
+  if (!metricsServer || !config.metrics) return;
+  const { port: wanted, host } = config.metrics;
+  listenOnLoopback(metricsServer, wanted, host).then(
+    (metricsPort) => console.log(`board: metrics on ${metricsUrl(host, metricsPort)}`),
+    (err: Error) => void failed(err),
+  );
+}
+
+/** What the worker pool tells the primary. */
+interface PoolEvents {
+  /** Whether every worker has listened once (a death before that fails the start). */
+  started(): boolean;
+  message(worker: Worker, message: WorkerMessage | MetricsMessage): void;
+  /** A worker is gone (its slots go back). */
+  ended(worker: Worker): void;
+  /** A worker died before all had started. */
+  startFailed(): void;
+  /** A worker died after the start and is replaced. */
+  restarting(): void;
+}
+
+interface WorkerPool {
+  /** Forks workers 1..config.workers onto the claimed port (not once stopping). */
+  start(port: number): void;
+  /** The workers that said they listen, for the metrics' scrapes. */
+  readonly serving: Set<Worker>;
+  size(): number;
+  /** SIGTERM to each, SIGKILL to those still running after stopGraceMs; no more replacements. */
+  stop(): Promise<void>;
+}
+
+/** The workers: forked, replaced when one dies (after a back-off while they die young), stopped together. */
+function createWorkerPool(config: Config, log: LineLog, events: PoolEvents): WorkerPool {
+  const workers = new Map<number, Worker>();
+  const serving = new Set<Worker>();
+  const pendingForks = new Set<NodeJS.Timeout>();
   let stopping = false;
   let quickDeaths = 0;
-  const pendingForks = new Set<NodeJS.Timeout>();
   let port = config.port;
-
-  /** All workers listen: the start-up line, then the metrics listener. */
-  const announceStart = (port: number) => {
-    started = true;
-    console.log(
-      `board listening on http://${config.host}:${port} (data in ${config.dataDir}; ${config.workers} workers)`,
-    );
-    if (!metricsServer || !config.metrics) return;
-    const { port: wanted, host } = config.metrics;
-    listenOnLoopback(metricsServer, wanted, host).then(
-      (metricsPort) => console.log(`board: metrics on ${metricsUrl(host, metricsPort)}`),
-      (err: Error) =>
-        void stop('metrics listener failed').then(() => fail(err, config, metricsListenFailure(err, config.metrics!))),
-    );
-  };
-
-  const onMessage = (worker: Worker, message: WorkerMessage | MetricsMessage) => {
-    if (isSlotMessage(message)) return slots.handle(worker, message);
-    if (message.board === 'metrics') return metrics?.receive(message);
-    if (message.board === 'wake') return jobs[message.job]?.wake();
-    if (message.board === 'notify') return jobs.notifier?.send(message.notice);
-    serving.add(worker); // 'listening'
-    if (!started && ++listening === config.workers) announceStart(message.port);
-  };
 
   const fork = (index: number) => {
     const worker = cluster.fork({ [workerIndexVariable]: String(index), PORT: String(port) });
     const bornAt = Date.now();
     workers.set(index, worker);
-    worker.on('message', (message: WorkerMessage | MetricsMessage) => onMessage(worker, message));
+    worker.on('message', (message: WorkerMessage | MetricsMessage) => events.message(worker, message));
     worker.on('error', () => {}); // a send to a worker that is just exiting; its exit follows
     worker.on('exit', (code, signal) => {
-      slots.forget(worker);
+      events.ended(worker);
       serving.delete(worker);
       if (workers.get(index) === worker) workers.delete(index);
       if (stopping) return;
-      if (!started) {
-        // A worker that cannot start (port in use, ...) printed its one line; the whole start fails.
-        void stop('a worker could not start').then(() => process.exit(1));
-        return;
-      }
+      if (!events.started()) return events.startFailed();
       quickDeaths = Date.now() - bornAt < quickDeathMs ? quickDeaths + 1 : 0;
       const delay = quickDeaths === 0 ? 0 : Math.min(maxBackoffMs, firstBackoffMs * 2 ** (quickDeaths - 1));
-      metrics?.countRestart();
+      events.restarting();
       log(
         `board: worker ${index} (pid ${worker.process.pid}) ended (${signal ?? `exit code ${code}`}); a new one starts ${delay ? `in ${delay / 1000} s` : 'now'}`,
       );
@@ -133,12 +209,16 @@ export function runPrimary(config: Config, releasePidFile: () => void, fail: Fai
     });
   };
 
-  let stopped: Promise<void> | undefined;
-  const stop = (reason: string) =>
-    (stopped ??= (async () => {
+  return {
+    serving,
+    size: () => workers.size,
+    start(claimed) {
+      port = claimed;
+      if (!stopping) for (let index = 1; index <= config.workers; index++) fork(index);
+    },
+    async stop() {
       stopping = true;
       for (const timer of pendingForks) clearTimeout(timer);
-      if (started) log(`board: ${reason}, stopping ${workers.size} workers`);
       const exits = [...workers.values()].map(
         (worker) =>
           new Promise<void>((resolve) => {
@@ -155,22 +235,6 @@ export function runPrimary(config: Config, releasePidFile: () => void, fail: Fai
       }, stopGraceMs);
       await Promise.all(exits);
       clearTimeout(kill);
-      metricsServer?.close();
-      metricsServer?.closeAllConnections();
-      await jobs.stop(); // the last slice commits, fetches are given back
-      await db.close();
-      releasePidFile();
-      log.flush();
-    })());
-
-  claimWorkersPort(config.host, config.port).then(
-    (claimed) => {
-      port = claimed;
-      if (!stopping) for (let index = 1; index <= config.workers; index++) fork(index);
     },
-    (err: Error) => void stop('the port is not free').then(() => fail(err, config)),
-  );
-  const shutdown = (signal: string) => void stop(signal).then(() => process.exit(0));
-  process.on('SIGTERM', () => shutdown('SIGTERM'));
-  process.on('SIGINT', () => shutdown('SIGINT'));
+  };
 }

@@ -1,6 +1,6 @@
 import type { Worker } from 'node:cluster';
 import { createSemaphore, SlotRefused, type QueueBound, type Semaphore } from '../../limits/semaphore.ts';
-import { slotLimits, type SlotPool } from '../../limits/machine-slots.ts';
+import { slotLimits, type MachineSlots, type SlotPool } from '../../limits/machine-slots.ts';
 
 /*
  * The machine's hashing, image and search slots with several processes (lib/slots.ts says why):
@@ -81,6 +81,8 @@ export function remoteSemaphore(
 
 /** The primary's side: one semaphore per pool for the whole machine, and the most ever held at once. */
 export interface SlotServer {
+  /** The pools themselves, for the primary's own work (preview thumbnails): the machine's bound holds for it too. */
+  pools: MachineSlots;
   handle(worker: Worker, message: SlotMessage): void;
   /** A worker is gone: its slots and places in line are given back. */
   forget(worker: Worker): void;
@@ -108,6 +110,7 @@ export function serveSlots(): SlotServer {
   };
 
   return {
+    pools: Object.fromEntries([...pools].map(([pool, { semaphore }]) => [pool, semaphore])) as MachineSlots,
     handle(worker, message) {
       const key = `${message.pool}:${message.id}`;
       if (message.op !== 'acquire') return finish(worker, key);

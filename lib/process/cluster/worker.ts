@@ -3,8 +3,7 @@ import { loadConfig, type Config } from '../../config.ts';
 import type { ReportNotice } from '../../moderation/operator-webhook.ts';
 import type { JobLink } from '../../jobs/once-jobs.ts';
 import { serveApp } from '../serve.ts';
-import type { Semaphore } from '../../limits/semaphore.ts';
-import { slotLimits, useSlots, type SlotPool } from '../../limits/machine-slots.ts';
+import { slotLimits, type MachineSlots, type SlotPool } from '../../limits/machine-slots.ts';
 import { startupFailure } from '../startup-errors.ts';
 import type { MetricsMessage } from './metrics.ts';
 import { isSlotMessage, remoteSemaphore, type SlotMessage } from './slots-ipc.ts';
@@ -32,12 +31,9 @@ export function runWorker(): void {
   };
   const grantListeners = new Map<SlotPool, (id: number) => void>();
   const remote = (pool: SlotPool) => remoteSemaphore(pool, send, (listener) => grantListeners.set(pool, listener));
-  useSlots(
-    Object.fromEntries((Object.keys(slotLimits) as SlotPool[]).map((pool) => [pool, remote(pool)])) as Record<
-      SlotPool,
-      Semaphore
-    >,
-  );
+  const slots = Object.fromEntries(
+    (Object.keys(slotLimits) as SlotPool[]).map((pool) => [pool, remote(pool)]),
+  ) as MachineSlots;
 
   let config: Config;
   let app: App;
@@ -47,7 +43,7 @@ export function runWorker(): void {
   };
   try {
     config = loadConfig(process.env);
-    app = createApp(config, { worker: { link, label: process.env[workerIndexVariable] ?? '0' } });
+    app = createApp(config, { worker: { link, label: process.env[workerIndexVariable] ?? '0', slots } });
   } catch (err) {
     console.error(`board: ${startupFailure(err, undefined) ?? (err instanceof Error ? err.stack : String(err))}`);
     process.exit(1);

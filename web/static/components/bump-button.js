@@ -3,7 +3,7 @@
 import * as api from '../api.js';
 import { h, uid } from '../dom.js';
 import { inDuration } from '../format.js';
-import { bumpCooldownUntil } from '../limits.js';
+import { bumpCooldownUntil } from '../rules.js';
 import { announce } from '../status.js';
 
 /** @import { ApiError } from '../api.js' */

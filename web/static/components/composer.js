@@ -1,4 +1,4 @@
-// Writing: a new thread or a reply, with a 1000-character counter, an image with its preview,
+// Writing: a new thread or a reply, with a character counter (maxContentLength), an image with its preview,
 // its description and upload progress (image-field.js).
 import * as api from '../api.js';
 import { h } from '../dom.js';

@@ -3,7 +3,7 @@
 // results show in the card's own message line.
 import * as api from '../api.js';
 import { h, replace, uid } from '../dom.js';
-import { maxReasonLength } from '../limits.js';
+import { maxReportReasonLength } from '../limits.js';
 import { isModerator, isMuted, me } from '../session.js';
 import { announce } from '../status.js';
 import { showTally, watchTally } from '../votes.js';
@@ -124,7 +124,7 @@ function reportForm(pid, close) {
     name: 'reason',
     tag: 'textarea',
     rows: 2,
-    hint: `Höchstens ${maxReasonLength} Zeichen.`,
+    hint: `Höchstens ${maxReportReasonLength} Zeichen.`,
   });
   const message = formMessage();
   const send = h('button', { type: 'submit', class: 'primary' }, 'Meldung senden');

@@ -2,7 +2,8 @@
 import * as api from '../api.js';
 import { forgottenPasswordHint } from '../contact.js';
 import { add, h } from '../dom.js';
-import { defaultLoginSeconds, passwordRule, usernameRule } from '../limits.js';
+import { defaultLoginSeconds } from '../limits.js';
+import { passwordRule, usernameRule } from '../rules.js';
 import { sameOriginPath } from '../next-path.js';
 import { navigate } from '../router.js';
 import { me, refreshMe } from '../session.js';
@@ -14,7 +15,7 @@ import { field, formMessage, onSubmit } from '../components/form.js';
 
 /**
  * Login durations offered (docs/API.md "POST /api/auth/login": from 1 hour to 1 year), as `timeout` seconds; each within
- * the range parseTimeout accepts in lib/api/auth.ts (minTimeout to a year).
+ * the range the server accepts (minLoginSeconds to maxLoginSeconds, lib/limits/product.ts).
  */
 /** @type {[string, string][]} */
 const durations = [

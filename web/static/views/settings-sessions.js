@@ -3,7 +3,7 @@
 import * as api from '../api.js';
 import { h } from '../dom.js';
 import { dateTime } from '../format.js';
-import { passwordRule } from '../limits.js';
+import { passwordRule } from '../rules.js';
 import { navigate } from '../router.js';
 import { setMe } from '../session.js';
 import { announce } from '../status.js';

@@ -2,7 +2,8 @@
 import * as api from '../api.js';
 import { add, h } from '../dom.js';
 import { longDate } from '../format.js';
-import { avatarSize, usernameRule } from '../limits.js';
+import { avatarSize } from '../limits.js';
+import { usernameRule } from '../rules.js';
 import { navigate, refresh } from '../router.js';
 import { me, setMe } from '../session.js';
 import { announce } from '../status.js';

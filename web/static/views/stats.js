@@ -1,4 +1,4 @@
-// "/stats": the board in numbers, a chart of the last 30 days and the visitors' networks.
+// "/stats": the board in numbers, a chart of the last statsWindowDays days and the visitors' networks.
 import * as api from '../api.js';
 import { add, h } from '../dom.js';
 import { number } from '../format.js';

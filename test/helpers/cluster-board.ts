@@ -3,9 +3,9 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSyn
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client as Connection } from 'undici';
-import { asnFixtureDir } from '../helpers/board.ts';
-import { Client } from '../helpers/client.ts';
-import { startServerProcess, type ChildServer } from '../resilience/child-server.ts';
+import { asnFixtureDir } from './board.ts';
+import { Client } from './client.ts';
+import { startServerProcess, type ChildServer } from './child-server.ts';
 
 /**
  * A real cluster for the tests of several processes on one database: `server.ts` with

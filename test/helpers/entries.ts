@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
-import type { Client, TestBoard } from './helpers.ts';
+import type { TestBoard } from './board.ts';
+import type { Client } from './client.ts';
 
 /** Shared by the entry tests (test/api/entries, latest, account-deletion, response-cache, ...): `latest` and the feed. */
 

@@ -1,7 +1,6 @@
-import assert from 'node:assert/strict';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { limitsOff, type TestBoard } from './helpers.ts';
+import { limitsOff, type TestBoard } from './board.ts';
 
 /** Shared by the link-preview tests: fake sites on loopback and a bounded wait for the background queue. */
 
@@ -76,17 +75,6 @@ export function redirect(location: string, status = 302): Route {
 /** A page whose head carries the given tags. */
 export function page(head: string, body = '<p>Hello</p>'): string {
   return `<!doctype html><html><head>${head}</head><body>${body}</body></html>`;
-}
-
-/** Waits for `check` to return something truthy: up to `ms`, in 50 ms steps; fails with `what` otherwise. */
-export async function waitFor<T>(what: string, check: () => T | Promise<T>, ms = 5_000): Promise<NonNullable<T>> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const value = await check();
-    if (value) return value as NonNullable<T>;
-    if (Date.now() > deadline) assert.fail(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
 }
 
 export interface StoredPreview {

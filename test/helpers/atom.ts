@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import type { Document, Element } from 'domhandler';
 import { DomHandler, DomUtils, Parser } from 'htmlparser2';
-import { flushImpressions } from '../lib/stats/impressions.ts';
-import type { TestBoard } from './helpers.ts';
+import { flushImpressions } from '../../lib/stats/impressions.ts';
+import type { TestBoard } from './board.ts';
 
 const { findAll, findOne, getAttributeValue, textContent } = DomUtils;
 
@@ -80,5 +80,5 @@ export function atomEntries(doc: Document): AtomEntry[] {
 /** Impressions counted so far (flushed first), for "no impression counted". */
 export function impressionsSoFar(board: TestBoard): number {
   flushImpressions(board.app.services);
-  return board.app.services.db.one<{ n: number }>('SELECT coalesce(sum(impressions), 0) AS n FROM daily_stats')!.n;
+  return board.app.services.db.value('SELECT coalesce(sum(impressions), 0) FROM daily_stats');
 }

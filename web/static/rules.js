@@ -1,0 +1,19 @@
+// The product rules the page states or computes from the server's limits (web/static/limits.js).
+
+import { bumpCooldownStepSeconds, maxUsernameLength, minPasswordLength, minUsernameLength } from './limits.js';
+
+/** The hint under a username field. */
+export const usernameRule = `${minUsernameLength} bis ${maxUsernameLength} Zeichen: Buchstaben, Ziffern, Punkt, Unterstrich, Leerzeichen und Bindestrich.`;
+
+/** The hint under a new password field. */
+export const passwordRule = `Mindestens ${minPasswordLength} Zeichen.`;
+
+/**
+ * When the entry may be bumped again (unix seconds, 0 = now): after the n-th bump, n steps after
+ * the last, as the server's bumpCooldownUntil (lib/entries/entries.ts) computes it;
+ * test/unit/front-end-limits.test.ts checks the two agree.
+ * @param {Pick<Api.Entry, 'bump_count' | 'last_bump'>} entry
+ */
+export function bumpCooldownUntil(entry) {
+  return entry.bump_count === 0 ? 0 : entry.last_bump + entry.bump_count * bumpCooldownStepSeconds;
+}
