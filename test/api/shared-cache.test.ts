@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { sharedCache } from '../../lib/http/respond.ts';
 import { assertDocumented, assertError, post, useBoard, type Answer } from '../helpers.ts';
-import { impressionsSoFar } from '../atom-helpers.ts';
+import { impressionsSoFar } from '../helpers/atom.ts';
 
 /**
  * docs/API.md "Shared caches": which answers a cache in front may keep for logged-out readers

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import type { Page } from 'playwright-core';
-import { impressionsSoFar } from '../atom-helpers.ts';
+import { impressionsSoFar } from '../helpers/atom.ts';
 import { eventually, post } from '../helpers.ts';
 import { openBoard, skipWithoutChromium, useBrowserBoard } from '../helpers/browser.ts';
 
@@ -24,7 +24,7 @@ describe('page views count in a real browser, with and without JavaScript', { sk
   async function openCounted(page: Page, path: string) {
     const sent = beacons('POST');
     await openBoard(page, t.board, path);
-    await eventually(() => beacons('POST') === sent + 1, `the beacon of ${path}`);
+    await eventually(`the beacon of ${path}`, () => beacons('POST') === sent + 1);
   }
 
   test('each page load sends one beacon; the board counts the pages that count; moving inside the front end sends none', async () => {
@@ -55,7 +55,7 @@ describe('page views count in a real browser, with and without JavaScript', { sk
       const pixel = page.waitForResponse((answer) => new URL(answer.url()).pathname === '/api/impression');
       await page.goto(`${t.board.url}/u/Z%C3%A4hlerin`);
       assert.equal((await pixel).headers()['content-type'], 'image/gif');
-      await eventually(() => beacons('GET') === images + 1, 'the noscript image');
+      await eventually('the noscript image', () => beacons('GET') === images + 1);
       assert.equal(impressionsSoFar(t.board), before + 1);
       assert.equal(beacons('POST'), posts, 'no script ran');
     } finally {

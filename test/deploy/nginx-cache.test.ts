@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { sharedCache } from '../../lib/http/respond.ts';
-import { impressionsSoFar } from '../atom-helpers.ts';
+import { impressionsSoFar } from '../helpers/atom.ts';
 import { Client, member, post, startProxiedBoard, type Answer, type TestBoard } from '../helpers.ts';
 import { freePort, nginxPath, startNginx, type RunningNginx } from '../helpers/nginx.ts';
 
