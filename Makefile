@@ -49,10 +49,12 @@ CORE_TEST_FILES = $(shell find test/unit test/api test/cluster test/deploy -name
 test-core: deps
 	node --import tsx --test --test-concurrency=2 --test-reporter=spec $(CORE_TEST_FILES)
 
-# The server, tests and tools (tsconfig.json), then the front end from its JSDoc (web/tsconfig.json).
+# The server, tests and tools (tsconfig.json), then the front end from its JSDoc (web/tsconfig.json) and
+# its service worker (web/tsconfig.sw.json: a worker's globals, not a page's).
 typecheck: deps
 	npx tsc --noEmit -p .
 	npx tsc -p web
+	npx tsc -p web/tsconfig.sw.json
 
 # Biome (biome.json): `make lint` checks formatting and the lint rules without changing a file
 # (CI runs it), then the OpenAPI document; `make format` rewrites the files into the formatter's shape.

@@ -17,8 +17,10 @@ import type { NotifyOptions } from './moderation/operator-webhook.ts';
 import { startOnceJobs, type JobLink, type RunningJobs } from './jobs/once-jobs.ts';
 import { notFoundPage } from './pages/shell.ts';
 import { createScryptPasswords, type Passwords } from './accounts/passwords.ts';
+import { simpleWebAuthn, type WebAuthn } from './accounts/webauthn.ts';
 import { createMachineSlots, type MachineSlots } from './limits/machine-slots.ts';
 import type { PreviewOptions } from './preview/queue.ts';
+import type { PushOptions } from './push/queue.ts';
 import { boardRateRules, createLimitStore, createRateLimiter } from './limits/rate-limit.ts';
 import { routes } from './routes.ts';
 import type { BackfillOptions } from './search/backfill.ts';
@@ -31,6 +33,8 @@ export interface AppOptions {
   clock?: Clock;
   /** Tests wrap scrypt to hold a request between its password check and its write. */
   passwords?: (scrypt: Passwords) => Passwords;
+  /** Tests wrap the passkey checks to hold a request between its signature check and its session. */
+  webauthn?: (library: WebAuthn) => WebAuthn;
   /** Tests wrap sharp to hold a request while its image is scaled. */
   images?: (sharp: Images) => Images;
   /** Free bytes of the data folder's volume; tests pass their own (lib/disk/disk-watch.ts). */
@@ -47,6 +51,8 @@ export interface AppOptions {
   accountRemoval?: RemovalOptions;
   /** The search index's backfill of older entries (tests pause it or shrink its batches). */
   searchBackfill?: BackfillOptions;
+  /** The Web Push sender (tests shorten its poll and timeout). */
+  push?: PushOptions;
   /** The visitor count's knobs (tests lower the day's cap to reach it). */
   impressions?: Pick<TallySettings, 'maxVisitorsPerDay'>;
   /** The Tor exit list's knobs (tests recheck the file on every lookup instead of every 2 s). */
@@ -97,6 +103,7 @@ export function createApp(config: Config, options: AppOptions = {}): App {
     limits,
     limiter: createRateLimiter(limits, boardRateRules, config.limitsFactor),
     passwords: options.passwords?.(scrypt) ?? scrypt,
+    webauthn: options.webauthn?.(simpleWebAuthn) ?? simpleWebAuthn,
     images: options.images?.(sharp) ?? sharp,
     tor: openTorExitList(config.torExitsFile, options.tor),
     log,

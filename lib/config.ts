@@ -33,6 +33,14 @@ export interface Config {
   readonly contact: string;
   /** BOARD_METRICS_PORT and BOARD_METRICS_HOST: the Prometheus listener (lib/metrics/); undefined when off. */
   readonly metrics: { readonly port: number; readonly host: string } | undefined;
+  /** BOARD_REGISTRATION: how people get in (lib/registration/mode.ts); moderators may override it at run time. */
+  readonly registration: RegistrationMode;
+  /** BOARD_REGISTRATION_QUESTION: what applicants answer in approval mode. */
+  readonly registrationQuestion: string;
+  /** BOARD_REGISTRATION_SURGE and _MINUTES: accounts per window that switch open registration to approval (lib/registration/surge.ts); 0 off. */
+  readonly registrationSurge: { readonly accounts: number; readonly windowSeconds: number };
+  /** BOARD_POW: proof-of-work cost (lib/registration/pow.ts); 0 off, 1 the recommended cost. */
+  readonly pow: number;
   /** BOARD_WORKERS: server processes forked by node:cluster, each listening on the port itself (lib/process/cluster/); 1 runs everything in one process. */
   readonly workers: number;
   /** BOARD_LITESTREAM: Litestream replicates board.db, so the board leaves every WAL checkpoint to it (lib/db/db.ts, docs/OPERATIONS.md "Disaster recovery"). */
@@ -79,9 +87,55 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     contact: contactSetting(env),
     metrics: metricsSetting(env),
     workers: workersSetting(env),
+    registration: registrationSetting(env),
+    registrationQuestion: questionSetting(env),
+    registrationSurge: Object.freeze({
+      accounts: integerSetting(env, 'BOARD_REGISTRATION_SURGE', defaultSurgeAccounts, 0, 1_000_000),
+      windowSeconds: integerSetting(env, 'BOARD_REGISTRATION_SURGE_MINUTES', 60, 1, 1440) * 60,
+    }),
+    pow: powSetting(env),
     litestream: flagSetting(env, 'BOARD_LITESTREAM', false),
     diskLowBytes: integerSetting(env, 'BOARD_DISK_LOW_MB', 500, 0, 10 ** 7) * 1048576,
   });
+}
+
+/** How people get in: docs/API.md "Registration". */
+export const registrationModes = ['open', 'approval', 'invite', 'closed'] as const;
+export type RegistrationMode = (typeof registrationModes)[number];
+
+/**
+ * BOARD_REGISTRATION_SURGE's default: accounts an hour, board-wide. Why 30: a small board sees a
+ * handful of sign-ups a day and a few dozen in the hour after a link to it goes round; the bot
+ * waves Lemmy admins reported brought hundreds an hour. 30 lets a launch through and stops a wave
+ * at the 31st (docs/API.md "The surge gate").
+ */
+export const defaultSurgeAccounts = 30;
+
+/** The German question applicants answer when BOARD_REGISTRATION_QUESTION is not set. */
+export const defaultRegistrationQuestion =
+  'Warum möchtest du hier mitschreiben, und wie hast du von diesem Board erfahren?';
+const maxQuestionLength = 500;
+
+function registrationSetting(env: Record<string, string | undefined>): RegistrationMode {
+  const value = setting(env, 'BOARD_REGISTRATION', 'open').toLowerCase();
+  if (!(registrationModes as readonly string[]).includes(value))
+    throw new ConfigError(`BOARD_REGISTRATION: "${value}" must be one of ${registrationModes.join(', ')}`);
+  return value as RegistrationMode;
+}
+
+function questionSetting(env: Record<string, string | undefined>): string {
+  const value = setting(env, 'BOARD_REGISTRATION_QUESTION', defaultRegistrationQuestion);
+  if ([...value].length > maxQuestionLength)
+    throw new ConfigError(`BOARD_REGISTRATION_QUESTION: longer than ${maxQuestionLength} characters`);
+  return value;
+}
+
+/** BOARD_POW: 0 (off), 1 (the recommended cost, lib/accounts/pow.ts) or a cost of 100 and more. */
+function powSetting(env: Record<string, string | undefined>): number {
+  const value = integerSetting(env, 'BOARD_POW', 0, 0, 100_000_000);
+  if (value > 1 && value < 100)
+    throw new ConfigError(`BOARD_POW: ${value} is too small to cost anything; use 0, 1 or 100 and more`);
+  return value;
 }
 
 /** BOARD_CONTACT is shown in every page's footer: one short line, so at most this many characters. */

@@ -2,13 +2,18 @@ import * as account from './api/account.ts';
 import * as auth from './api/auth.ts';
 import * as entries from './api/entries.ts';
 import * as feeds from './api/feeds.ts';
+import * as follows from './api/follows.ts';
 import { exportAccount } from './api/export.ts';
 import { health } from './api/health.ts';
 import * as impression from './api/impression.ts';
 import * as moderation from './api/moderation.ts';
 import * as mutes from './api/mutes.ts';
 import * as notifications from './api/notifications.ts';
+import * as push from './api/push.ts';
+import * as passkeys from './api/passkeys.ts';
+import * as recovery from './api/recovery.ts';
 import { openApi } from './api/openapi.ts';
+import * as registration from './api/registration.ts';
 import * as reports from './api/reports.ts';
 import { search } from './api/search.ts';
 import * as stats from './api/stats.ts';
@@ -18,7 +23,10 @@ import { get, group, post, type Route } from './http/route.ts';
 import { tags } from './openapi/tags.ts';
 import * as atom from './pages/atom.ts';
 import * as files from './pages/files.ts';
+import { serviceWorker } from './pages/service-worker.ts';
+import * as publicPages from './pages/public.ts';
 import * as pages from './pages/shell.ts';
+import * as sitemap from './pages/sitemap.ts';
 
 /**
  * THE route table: every endpoint of the board, tried in this order. A row is the whole
@@ -77,6 +85,21 @@ export const routes: readonly Route[] = [
     get('/api/user/mutes', mutes.mutes, { auth: true }),
   ),
 
+  // docs/API.md "Passkeys" and "Recovery codes". Every row that checks a credential (a signature,
+  // a password, a code) counts in the login bucket, as login does.
+  ...group(
+    tags.passkeys,
+    post('/api/auth/passkey/options', passkeys.signInOptions, { rateLimit: 'login' }),
+    post('/api/auth/passkey/login', passkeys.signIn, { rateLimit: 'login' }),
+    post('/api/user/passkeys/options', passkeys.newPasskeyOptions, { auth: true, rateLimit: 'login' }),
+    get('/api/user/passkeys', passkeys.passkeys, { auth: true }),
+    post('/api/user/passkeys', passkeys.addNewPasskey, { auth: true }),
+    post('/api/user/passkeys/:id/delete', passkeys.removePasskey, { auth: true, rateLimit: 'login' }),
+    post('/api/auth/recover', recovery.recover, { rateLimit: 'login' }),
+    get('/api/user/recovery-codes', recovery.recoveryCodes, { auth: true }),
+    post('/api/user/recovery-codes', recovery.newRecoveryCodes, { auth: true, rateLimit: 'login' }),
+  ),
+
   // docs/API.md "Moderation"
   ...group(
     tags.moderation,
@@ -89,6 +112,23 @@ export const routes: readonly Route[] = [
     post('/api/mod/user/:username/unban', moderation.unban, { mod: true, writeLimit: 'modAccount' }),
     post('/api/mod/user/:username/avatar/remove', moderation.removeAvatar, { mod: true, writeLimit: 'modAccount' }),
     get('/api/modlog/:page', moderation.publicLog, { shared: true }),
+  ),
+
+  // docs/API.md "Registration": the door, proof of work, invites, applications, trust levels.
+  ...group(
+    tags.registration,
+    get('/api/auth/registration', registration.registrationInfo),
+    get('/api/auth/challenge', registration.challenge),
+    post('/api/user/invites', registration.newInvite, { auth: true }),
+    get('/api/user/invites', registration.invites, { auth: true }),
+    post('/api/user/invites/:id/revoke', registration.revoke, { auth: true }),
+    get('/api/mod/applications/:page', registration.applications, { mod: true }),
+    post('/api/mod/applications/:username/approve', registration.approve, { mod: true, writeLimit: 'modAccount' }),
+    post('/api/mod/applications/:username/reject', registration.reject, { mod: true, writeLimit: 'modAccount' }),
+    get('/api/mod/user/:username', registration.accountForModerators, { mod: true }),
+    get('/api/mod/registration', registration.registrationState, { mod: true }),
+    post('/api/mod/registration', registration.setRegistration, { mod: true, writeLimit: 'modAccount' }),
+    post('/api/mod/user/:username/trust', registration.setTrust, { mod: true, writeLimit: 'modAccount' }),
   ),
 
   ...group(
@@ -106,6 +146,21 @@ export const routes: readonly Route[] = [
     get('/e/:pid/feed.atom', atom.threadAtom, { shared: true }),
     get('/u/:username/feed.atom', atom.userAtom, { shared: true }),
     get('/n/:token', atom.privateAtom),
+  ),
+
+  // docs/API.md "Following threads" and "Web Push"; /state before /{page}.
+  ...group(
+    tags.followAndPush,
+    post('/api/entry/:pid/follow', follows.follow, { auth: true, writeLimit: 'follow' }),
+    post('/api/entry/:pid/unfollow', follows.unfollow, { auth: true, writeLimit: 'follow' }),
+    get('/api/user/following/state', follows.followingState, { auth: true }),
+    get('/api/user/following/:page', follows.following, { auth: true }),
+    post('/api/user/following/own-threads', follows.followOwnThreads, { auth: true }),
+    get('/api/user/push', push.pushState, { auth: true }),
+    post('/api/user/push', push.subscribe, { auth: true, writeLimit: 'push' }),
+    post('/api/user/push/delete', push.unsubscribe, { auth: true }),
+    // The service worker lives at the root so that its scope can be the whole board.
+    get('/sw.js', serviceWorker),
   ),
 
   ...group(
@@ -126,19 +181,26 @@ export const routes: readonly Route[] = [
   // The front end's pages (the page shell; web/static/pages.js lists them for the front end) and files.
   ...group(
     tags.pages,
-    get('/', pages.home, { shared: true }),
-    get('/e/:pid', pages.entryPage, { shared: true }),
-    get('/u/:username', pages.userPage, { shared: true }),
+    // The public pages are drawn on the server too (docs/API.md "Pages without JavaScript").
+    get('/', publicPages.home, { cache: publicPages.cachedHome, shared: true }),
+    get('/e/:pid', publicPages.entryPage, { cache: publicPages.cachedEntryPage, shared: true }),
+    get('/u/:username', publicPages.userPage, { cache: publicPages.cachedUserPage, shared: true }),
     get('/reset', pages.resetPage, { shared: true }),
     get('/login', pages.loginPage, { shared: true }),
     get('/register', pages.registerPage, { shared: true }),
+    get('/recover', pages.recoverPage, { shared: true }),
     get('/settings', pages.settingsPage, { shared: true }),
-    get('/stats', pages.statsPage, { shared: true }),
-    get('/suche', pages.searchPage, { shared: true }),
+    get('/stats', publicPages.stats, { shared: true }),
+    get('/suche', publicPages.searchPage, { shared: true }),
     get('/mod', pages.moderationPage, { shared: true }),
-    get('/modlog', pages.modlogPage, { shared: true }),
+    get('/modlog', publicPages.modlog, { shared: true }),
     get('/benachrichtigungen', pages.notificationsPage, { shared: true }),
+    // docs/API.md "Robots and sitemap"
+    get('/robots.txt', sitemap.robots, { shared: true }),
+    get('/sitemap.xml', sitemap.sitemap, { shared: true }),
+    get('/sitemap/:file', sitemap.sitemapPart, { shared: true }),
     get('/static/media/*', files.media),
+    get('/static/vendor/simplewebauthn/*', files.webAuthnBrowser),
     get('/static/*', files.staticFile),
   ),
 ];

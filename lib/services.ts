@@ -8,6 +8,7 @@ import type { ImpressionTally } from './stats/impressions.ts';
 import type { BoardMetrics } from './metrics/recorder.ts';
 import type { Notifier } from './moderation/operator-webhook.ts';
 import type { Passwords } from './accounts/passwords.ts';
+import type { WebAuthn } from './accounts/webauthn.ts';
 import type { LimitStore, RateLimiter } from './limits/rate-limit.ts';
 import type { SearchThreads } from './search/threads.ts';
 import type { TorExitList } from './limits/tor.ts';
@@ -31,6 +32,8 @@ export interface Services extends JobDeps {
   limits: LimitStore;
   /** Password hashing and checking (lib/accounts/passwords.ts). */
   passwords: Passwords;
+  /** Passkey signatures and attestations, checked by @simplewebauthn/server (lib/accounts/webauthn.ts). */
+  webauthn: WebAuthn;
   /** Entry images and avatars, scaled by sharp (lib/media/images.ts). */
   images: Images;
   tor: TorExitList;

@@ -96,6 +96,7 @@ declare namespace Api {
     /** 0 until the first login */
     last_login: number;
     role?: "moderator";
+    trust_level?: 0 | 1;
   }
 
   interface Session {
@@ -120,6 +121,12 @@ declare namespace Api {
     /** a readable German guess at the device */
     device: string;
     current: 0 | 1;
+    push?: {
+      /** the push service's origin */
+      service: string;
+      /** Unix seconds */
+      created_at: number;
+    };
   }
 
   interface Stats {
@@ -166,7 +173,7 @@ declare namespace Api {
     id: number;
     /** Unix seconds */
     created_at: number;
-    action: "remove" | "restore" | "ban" | "unban" | "avatar_remove" | "dismiss";
+    action: "remove" | "restore" | "ban" | "unban" | "avatar_remove" | "dismiss" | "approve" | "reject" | "registration";
     /** the entry acted on; 0 for actions on accounts */
     pid: number;
     /** the account acted on, by its current name; "" when deleted */
@@ -181,7 +188,7 @@ declare namespace Api {
     id: number;
     /** Unix seconds */
     created_at: number;
-    kind: "reply" | "mention";
+    kind: "reply" | "mention" | "thread_reply";
     read: 0 | 1;
     entry: Entry;
   }
@@ -189,6 +196,78 @@ declare namespace Api {
   interface MutedAccount {
     uid: number;
     username: string;
+  }
+
+  interface Application {
+    username: string;
+    /** Unix seconds */
+    created_at: number;
+    application: string;
+    /** registrations in the same minute */
+    same_minute: number;
+    /** registrations in the hour before */
+    same_hour: number;
+  }
+
+  interface RegistrationState {
+    mode: "open" | "approval" | "invite" | "closed";
+    set_by: "config" | "moderator" | "surge";
+    /** 0 for the configured mode */
+    since: number;
+    configured: "open" | "approval" | "invite" | "closed";
+    surge: {
+      /** 0: off */
+      threshold: number;
+      /** seconds */
+      window: number;
+    };
+    wave: ({
+      username: string;
+      /** Unix seconds */
+      created_at: number;
+      status: "active" | "pending" | "rejected";
+      banned: boolean;
+    })[];
+    last_surge?: {
+      /** Unix seconds */
+      at: number;
+      accounts: number;
+    };
+  }
+
+  interface RegistrationInfo {
+    mode: "open" | "approval" | "invite" | "closed";
+    /** approval mode: the question `application` answers; else "" */
+    question: string;
+    /** registration needs a solved challenge in `altcha` */
+    pow: boolean;
+  }
+
+  interface PowParameters {
+    /** PBKDF2/SHA-256 */
+    algorithm: string;
+    /** hex */
+    nonce: string;
+    /** hex */
+    salt: string;
+    /** PBKDF2 iterations per counter */
+    cost: number;
+    keyLength: number;
+    /** hex: the first half of the key of the counter to find */
+    keyPrefix: string;
+    /** Unix seconds */
+    expiresAt: number;
+    data: {
+      /** the largest counter it can be */
+      max: number;
+    };
+    keySignature?: string;
+  }
+
+  interface PowChallenge {
+    parameters: PowParameters;
+    /** HMAC of the parameters */
+    signature: string;
   }
 
   interface Error {

@@ -3,6 +3,14 @@ import { mod, resetLink } from './accounts.ts';
 import { backup, restore, verify } from './backups.ts';
 import { gcMedia, previews, torRefreshCommand } from './maintenance.ts';
 import { avatarRemove, ban, remove, restoreEntryCommand, unban } from './moderation.ts';
+import {
+  applicationsCommand,
+  approveCommand,
+  inviteCommand,
+  registrationCommand,
+  rejectCommand,
+  userAddCommand,
+} from './registration.ts';
 import { modlog, reportClose, reports } from './reports.ts';
 
 /**
@@ -19,6 +27,12 @@ export const commands: readonly Command[] = [
   unban,
   avatarRemove,
   mod,
+  userAddCommand,
+  inviteCommand,
+  applicationsCommand,
+  approveCommand,
+  rejectCommand,
+  registrationCommand,
   modlog,
   backup,
   restore,

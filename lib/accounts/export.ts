@@ -3,10 +3,12 @@ import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { ZipFile } from 'yazl';
 import type { Db } from '../db/db.ts';
+import { readableEntriesCsv, readableOverview } from './export-readable.ts';
 
 /**
- * The data export (docs/API.md "GET /api/user/export"): one zip with `account.json` and the
- * account's image files. The archive is streamed: account.json is written from pages of rows as
+ * The data export (docs/API.md "GET /api/user/export"): one zip with `account.json`, the
+ * account's image files, and a readable part for people rather than programs (lib/accounts/export-readable.ts):
+ * `uebersicht.html` and `beitraege.csv` with German dates. The archive is streamed: account.json is written from pages of rows as
  * the client reads, and each file is opened only when its turn comes, so memory does not grow
  * with the account (only the zip's directory of file names does, as the format needs it).
  */
@@ -19,9 +21,13 @@ export interface ExportSource {
   mediaDir: string;
   uid: number;
   /** The profile as GET /api/user/info answers it. */
-  user: { avatar: string };
-  /** The session list as GET /api/user/sessions answers it. */
+  user: { avatar: string; username: string; created_at: number };
+  /** The session list as GET /api/user/sessions answers it (each with its push device: which service, since when; never a key). */
   sessions: unknown[];
+  /** The followed entries {pid, created_at}: at most maxFollows (lib/follows/follows.ts). */
+  following: unknown[];
+  /** The account's passkeys: name, created_at, last_used (none when absent). */
+  passkeys?: unknown[];
   now: number;
   /**
    * Called before each page of rows and each file; a throw ends the export there (the zip is cut).
@@ -60,6 +66,11 @@ export function accountArchive(source: ExportSource): Readable {
     mtime,
     compress: true,
   });
+  for (const [name, content] of [
+    ['uebersicht.html', readableOverview(source)],
+    ['beitraege.csv', readableEntriesCsv(source)],
+  ] as const)
+    zip.addReadStream(track(Readable.from(content, { objectMode: false })), name, { mtime, compress: true });
   for (const path of mediaPaths(source)) {
     // Images are compressed already: stored as they are.
     zip.addReadStreamLazy(`media/${path}`, { mtime, compress: false }, (done) => {
@@ -84,8 +95,8 @@ async function openMedia(path: string): Promise<Readable> {
   }
 }
 
-/** account.json, piece by piece: {user, entries, votes, reports, sessions}. */
-function* accountJson({ db, uid, user, sessions, recheck }: ExportSource): Generator<Buffer> {
+/** account.json, piece by piece: {user, entries, votes, reports, sessions, passkeys, following}. */
+function* accountJson({ db, uid, user, sessions, passkeys = [], following, recheck }: ExportSource): Generator<Buffer> {
   yield Buffer.from(`{"user":${JSON.stringify(user)},"entries":[`);
   yield* jsonRows(
     recheck,
@@ -107,30 +118,43 @@ function* accountJson({ db, uid, user, sessions, recheck }: ExportSource): Gener
     (row) => row.id,
     reportJson,
   );
-  yield Buffer.from(`],"sessions":${JSON.stringify(sessions)}}`);
+  yield Buffer.from(
+    `],"sessions":${JSON.stringify(sessions)},"passkeys":${JSON.stringify(passkeys)},"following":${JSON.stringify(following)}}`,
+  );
 }
 
-/** The rows of one array, comma-separated, a page at a time (keyset: the key after the last row). */
+/** A table's rows a page at a time (keyset: the key after the last row), the session re-checked before each. */
+export function* pagesOf<T>(
+  recheck: () => void,
+  readPage: (after: number) => T[],
+  keyOf: (row: T) => number,
+): Generator<T[]> {
+  let after = 0;
+  for (;;) {
+    recheck();
+    const rows = readPage(after);
+    if (rows.length === 0) return;
+    yield rows;
+    if (rows.length < pageSize) return;
+    after = keyOf(rows.at(-1)!);
+  }
+}
+
+/** The rows of one array, comma-separated, a page at a time. */
 function* jsonRows<T>(
   recheck: () => void,
   readPage: (after: number) => T[],
   keyOf: (row: T) => number,
   toJson: (row: T) => unknown,
 ): Generator<Buffer> {
-  let after = 0;
   let separator = '';
-  for (;;) {
-    recheck();
-    const rows = readPage(after);
-    if (rows.length === 0) return;
+  for (const rows of pagesOf(recheck, readPage, keyOf)) {
     yield Buffer.from(separator + rows.map((row) => JSON.stringify(toJson(row))).join(','));
     separator = ',';
-    if (rows.length < pageSize) return;
-    after = keyOf(rows.at(-1)!);
   }
 }
 
-interface ExportedEntry {
+export interface ExportedEntry {
   pid: number;
   created_at: number;
   content: string;
@@ -152,7 +176,7 @@ interface ExportedEntry {
  * image left to give; one the moderation removed still has them, and the author gets them
  * back: they wrote it.
  */
-function readEntries(db: Db, uid: number, after: number): ExportedEntry[] {
+export function readEntries(db: Db, uid: number, after: number): ExportedEntry[] {
   return db.all<ExportedEntry>(
     `SELECT pid, created_at, content, filepath, reply_to, reply_count, last_activity, deleted, bump_count, last_bump,
             removed, removed_reason, removed_at, alt
@@ -175,7 +199,7 @@ interface ExportedVote {
   created_at: number;
 }
 
-function readVotes(db: Db, uid: number, after: number): ExportedVote[] {
+export function readVotes(db: Db, uid: number, after: number): ExportedVote[] {
   return db.all<ExportedVote>(
     'SELECT pid, yes, created_at FROM votes WHERE uid = ? AND pid > ? ORDER BY pid LIMIT ?',
     uid,
@@ -196,7 +220,7 @@ interface ExportedReport {
 }
 
 /** The reports the account filed (anonymous ones carry no account, so they cannot be among them). */
-function readReports(db: Db, uid: number, after: number): ExportedReport[] {
+export function readReports(db: Db, uid: number, after: number): ExportedReport[] {
   return db.all<ExportedReport>(
     `SELECT id, pid, reason, created_at, closed_at, closed_action FROM reports
      WHERE reporter_uid = ? AND id > ? ORDER BY id LIMIT ?`,

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Db } from '../db/db.ts';
 import { activeBanUntil, noBanInForce } from '../moderation/bans.ts';
+import { usePasskey, type PasskeyUse } from './passkeys.ts';
 import { isTokenShaped, newToken, tokenHash } from './tokens.ts';
 import { recordLogin } from './users.ts';
 import { maxListedSessions, maxSessionDescriptionLength } from '../limits/product.ts';
@@ -26,26 +27,35 @@ export interface LiveSession extends Session {
 export interface NewSession {
   uid: number;
   /**
-   * The stored password hash the password was checked against (a login), or the one the same
-   * transaction has just set (a reset). A later kind of login (passkey, recovery code) adds its
-   * credential here and its re-check to createSession.
+   * The stored password hash the password was checked against (a login), the one the same
+   * transaction has just set (a reset, a recovery code), or the one the account had when a
+   * passkey sign-in looked it up: a password change or reset meanwhile ends that sign-in too.
    */
   passHash: string;
+  /** A passkey sign-in: the passkey that signed, re-checked and its counter stored in the same transaction. */
+  passkey?: PasskeyUse;
   /** Seconds. */
   lifetime: number;
   /** The User-Agent at login; the first maxSessionDescriptionLength characters are kept. */
   description: string;
 }
 
-/** Why createSession made none: the account is gone, banned (until when), or no longer has the password that was checked. */
+/**
+ * Why createSession made none: the account is gone, banned (until when), no longer has the
+ * password that was checked, or the passkey that signed was deleted (or its counter taken) meanwhile.
+ */
 export type SessionRefusal =
   | { refused: 'account_gone' }
   | { refused: 'banned'; until: number }
-  | { refused: 'password_changed' };
+  | { refused: 'password_changed' }
+  | { refused: 'pending' }
+  | { refused: 'rejected'; reason: string }
+  | { refused: 'passkey_gone' };
 
 /**
  * The only way a session comes to be: in one transaction it reads the account again and refuses
- * when it is gone, banned, or its password hash is no longer the one the caller checked; else it
+ * when it is gone, banned, still an application or rejected, or its password hash is no longer the
+ * one the caller checked (or, for a passkey, the passkey is gone); else it
  * sets `last_login` and stores the session. Why: a login checks the password outside any
  * transaction, for as long as scrypt takes, and a ban, a password change or a reset may commit
  * meanwhile; none of them may be undone by a login that was already in flight.
@@ -53,14 +63,18 @@ export type SessionRefusal =
  */
 export function createSession(db: Db, session: NewSession, now: number): { token: string } | SessionRefusal {
   return db.tx(() => {
-    const account = db.one<{ pass_hash: string; banned_until: number }>(
-      'SELECT pass_hash, banned_until FROM users WHERE uid = ?',
+    const account = db.one<{ pass_hash: string; banned_until: number; status: string; reject_reason: string }>(
+      'SELECT pass_hash, banned_until, status, reject_reason FROM users WHERE uid = ?',
       session.uid,
     );
     if (!account) return { refused: 'account_gone' };
+    // An application not yet approved (lib/registration/applications.ts): no session, whatever the password.
+    if (account.status === 'pending') return { refused: 'pending' };
+    if (account.status === 'rejected') return { refused: 'rejected', reason: account.reject_reason };
     const until = activeBanUntil(account, now);
     if (until) return { refused: 'banned', until };
     if (account.pass_hash !== session.passHash) return { refused: 'password_changed' };
+    if (session.passkey && !usePasskey(db, session.uid, session.passkey, now)) return { refused: 'passkey_gone' };
     recordLogin(db, session.uid, now);
     const token = newToken();
     db.run(

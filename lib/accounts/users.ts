@@ -15,6 +15,8 @@ export interface User {
   /** 0 none, -1 permanent, else the Unix time the ban ends; see activeBanUntil. */
   banned_until: number;
   ban_reason: string;
+  /** '' for an account in use; 'pending' or 'rejected' for an application (lib/registration/applications.ts). */
+  status: string;
 }
 
 export interface UserWithHash extends User {
@@ -24,7 +26,7 @@ export interface UserWithHash extends User {
 /** The one role an account can have besides plain user: made by board-admin mod add. */
 export const moderatorRole = 'moderator';
 
-const userColumns = 'uid, username, created_at, last_login, avatar, role, banned_until, ban_reason';
+const userColumns = 'uid, username, created_at, last_login, avatar, role, banned_until, ban_reason, status';
 
 /** NFC, bidi controls dropped, trimmed, inner whitespace collapsed to one space (docs/API.md "Choices the spec left open": Accounts). */
 export function normaliseUsername(raw: string): string {
@@ -76,24 +78,47 @@ export function isNameTaken(db: Db, username: string, exceptUid = 0): boolean {
   );
 }
 
+/** How a new account got in (lib/registration/): absent for an open registration. */
+export interface AccountOrigin {
+  /** 'pending' in approval mode: the account waits for a moderator and is not counted yet. */
+  status?: '' | 'pending';
+  application?: string;
+  /** The inviter's uid (0: none or the administrator). */
+  invitedBy?: number;
+  /** The trust level it starts with (-1: earned; lib/accounts/trust.ts). */
+  trustSet?: number;
+}
+
 /**
  * Inserts a user; undefined when the name or a look-alike is taken. The check and the insert share
  * one transaction, and the UNIQUE index on the key decides a race of the same name.
  */
-export function createUser(db: Db, username: string, passHash: string, now: number): number | undefined {
+export function createUser(
+  db: Db,
+  username: string,
+  passHash: string,
+  now: number,
+  origin: AccountOrigin = {},
+): number | undefined {
   return db.tx(() => {
     if (isNameTaken(db, username)) return undefined;
     const inserted = db.run(
-      `INSERT INTO users (username, username_key, name_skeleton, pass_hash, created_at) VALUES (?, ?, ?, ?, ?)
+      `INSERT INTO users (username, username_key, name_skeleton, pass_hash, created_at, status, application, invited_by, trust_set)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
        ON CONFLICT (username_key) DO NOTHING`,
       username,
       usernameKey(username),
       nameSkeleton(username),
       passHash,
       now,
+      origin.status ?? '',
+      origin.application ?? '',
+      origin.invitedBy ?? 0,
+      origin.trustSet ?? -1,
     );
     if (inserted.changes === 0) return undefined;
-    db.run("UPDATE counters SET value = value + 1 WHERE name = 'users'");
+    // A pending account is counted when a moderator approves it (lib/registration/applications.ts).
+    if (!origin.status) db.run("UPDATE counters SET value = value + 1 WHERE name = 'users'");
     return inserted.lastInsertRowid;
   });
 }

@@ -10,6 +10,7 @@ import { hashQueueBound } from '../accounts/passwords.ts';
 import { deleteOtherSessions, deleteSessionById, listSessionsOfUser, type Session } from '../accounts/sessions.ts';
 import { findUserById, setPasswordHash, type UserWithHash } from '../accounts/users.ts';
 import { isSecure, loginAttempt, newPassword, newPasswordFields } from './auth.ts';
+import { pushDevicesBySession, withPushDevice } from './push.ts';
 import { arrayOf, integer, json, object, ref, requiredField, status, type Operation } from '../openapi/kit.ts';
 
 /** POST /api/user/password: the current password first, then the new ones; every other session and reset link ends. */
@@ -83,10 +84,13 @@ export function sessionJson(session: Session, currentId: string) {
   };
 }
 
-/** GET /api/user/sessions: the account's live sessions, newest first. */
+/** GET /api/user/sessions: the account's live sessions, newest first, each with its push device (lib/api/push.ts). */
 export function sessions(ctx: Ctx) {
   const me = requireUser(ctx);
-  return listSessionsOfUser(ctx.app.db, me.uid, ctx.app.clock.now()).map((session) => sessionJson(session, me.id));
+  const devices = pushDevicesBySession(ctx, me.uid);
+  return listSessionsOfUser(ctx.app.db, me.uid, ctx.app.clock.now()).map((session) =>
+    withPushDevice(sessionJson(session, me.id), devices),
+  );
 }
 sessions.doc = {
   id: 'sessions',

@@ -1,10 +1,19 @@
 import { afterPasswordChange } from '../accounts/deletion.ts';
 import type { Form } from '../http/body.ts';
 import { clearedSessionCookie, sessionCookie } from '../http/cookies.ts';
-import { created, requireUser, type Ctx } from '../http/context.ts';
+import { created, Reply, requireUser, type Ctx } from '../http/context.ts';
+import { admissionFields, altchaField, pendingAnswer } from '../openapi/registration.ts';
+import { admissionOf, createAdmittedAccount, requireRegistrationWork } from '../registration/admission.ts';
+import { reopenAfterQuiet } from '../registration/surge.ts';
 import { ApiError, invalidField } from '../http/errors.ts';
 import { codePoints, textField } from '../http/fields.ts';
-import { checkLoginAllowed, recordFailedLogin, type LoginAttempt } from '../limits/login-limits.ts';
+import {
+  checkLoginAllowed,
+  isUnderLoginPressure,
+  recordFailedLogin,
+  type LoginAttempt,
+} from '../limits/login-limits.ts';
+import { powCost, useSolvedChallenge } from '../registration/pow.ts';
 import { fieldMessages } from '../messages.ts';
 import {
   defaultLoginSeconds,
@@ -19,9 +28,9 @@ import { bannedMessage } from '../moderation/accounts.ts';
 import { activeBanUntil } from '../moderation/bans.ts';
 import { hashQueueBound } from '../accounts/passwords.ts';
 import { consumeResetLink, findResetLink } from '../accounts/reset-links.ts';
+import type { PasskeyUse } from '../accounts/passkeys.ts';
 import { createSession, deleteSessionByToken } from '../accounts/sessions.ts';
 import {
-  createUser,
   findUserById,
   findUserByName,
   isNameTaken,
@@ -46,6 +55,12 @@ export const newPasswordFields = {
   pass2: requiredField('equal to pass1'),
 };
 
+/** A login's `timeout` field, a password's or a passkey's (the OpenAPI document's field). */
+export const loginTimeoutField = field(
+  `session lifetime in whole seconds, ${minLoginSeconds}–${maxLoginSeconds}; default ${defaultLoginSeconds}`,
+  integer(undefined, { minimum: minLoginSeconds, maximum: maxLoginSeconds }),
+);
+
 /** POST /api/auth/login */
 export async function login(ctx: Ctx) {
   const form = await ctx.form();
@@ -59,6 +74,8 @@ export async function login(ctx: Ctx) {
   const { config, clock } = ctx.app;
   const attempt = loginAttempt(ctx, username);
   checkLoginAllowed(attempt);
+  if (powCost(config) > 0 && isUnderLoginPressure(attempt))
+    await useSolvedChallenge(ctx.app.db, textField(form, 'altcha'), clock.now());
   const user = findUserByName(ctx.app.db, username);
   // Unknown names spend the same hashing work as wrong passwords, so timing reveals nothing.
   const stored = user?.pass_hash ?? (await ctx.app.passwords.dummyHash(config.scryptLogN));
@@ -79,32 +96,36 @@ login.doc = {
   fields: {
     user: requiredField('the username, any letter case'),
     pass: requiredField('the password'),
-    timeout: field(
-      `session lifetime in whole seconds, ${minLoginSeconds}–${maxLoginSeconds}; default ${defaultLoginSeconds}`,
-      integer(undefined, { minimum: minLoginSeconds, maximum: maxLoginSeconds }),
-    ),
+    timeout: loginTimeoutField,
+    altcha: altchaField,
   },
   ok: json('logged in, or already logged in', status('ok', 'already_logged_in')),
   errors: {
-    400: ['input.invalid'],
+    400: ['input.invalid', 'pow.invalid'],
     401: ['auth.bad_credentials'],
-    403: ['auth.banned'],
+    403: ['auth.banned', 'auth.pending', 'auth.rejected'],
     429: ['rate.limited'],
     503: ['auth.busy'],
   },
 } satisfies Operation;
 
-/** POST /api/auth/newuser: answers 201 and does not log in. */
+/**
+ * POST /api/auth/newuser: answers 201 and does not log in; in approval mode (or after the surge
+ * gate closed the door) 202 `{username, status: "pending"}` (docs/API.md "Registration").
+ */
 export async function register(ctx: Ctx) {
   const form = await ctx.form();
+  reopenAfterQuiet(ctx.app.db, ctx.app.config, ctx.app.clock.now());
+  const fields: Record<string, string> = {};
+  const admission = admissionOf(ctx, form, fields);
   const username = normaliseUsername(textField(form, 'user'));
   const password = textField(form, 'pass1');
-  const fields: Record<string, string> = {};
   if (!isValidUsername(username)) fields.user = fieldMessages.username;
   const passwordProblem = checkPassword(password);
   if (passwordProblem) fields.pass1 = passwordProblem;
   if (textField(form, 'pass2') !== password) fields.pass2 = fieldMessages.passwordMismatch;
   if (Object.keys(fields).length) throw new ApiError(400, 'auth.invalid', { fields });
+  await requireRegistrationWork(ctx, form);
 
   // Before the hashing work; createUser checks again in its transaction.
   if (isNameTaken(ctx.app.db, username)) throw new ApiError(409, 'user.name_taken', { field: 'user' });
@@ -114,9 +135,11 @@ export async function register(ctx: Ctx) {
     ctx.signal,
     hashQueueBound(ctx.app.config.limitsFactor),
   );
-  const uid = createUser(ctx.app.db, username, hash, ctx.app.clock.now());
-  if (uid === undefined) throw new ApiError(409, 'user.name_taken', { field: 'user' });
-  return created({ username });
+  const account = createAdmittedAccount(ctx, username, hash, admission);
+  if (account === undefined) throw new ApiError(409, 'user.name_taken', { field: 'user' });
+  if (!account.pending) return created({ username });
+  ctx.app.notifier?.send({ about: 'application' });
+  return new Reply(202, { username, status: 'pending' });
 }
 register.doc = {
   id: 'register',
@@ -131,9 +154,18 @@ register.doc = {
       },
     ),
     ...newPasswordFields,
+    ...admissionFields,
   },
   ok: json('the account exists', usernameAnswer, 201),
-  errors: { 400: ['auth.invalid'], 409: ['user.name_taken'], 429: ['rate.limited'], 503: ['auth.busy'] },
+  more: [pendingAnswer],
+  errors: {
+    400: ['auth.invalid', 'pow.invalid'],
+    403: ['auth.registration_closed', 'auth.invite_required'],
+    404: ['invite.invalid'],
+    409: ['user.name_taken'],
+    429: ['rate.limited'],
+    503: ['auth.busy'],
+  },
 } satisfies Operation;
 
 /** POST /api/auth/logout: always succeeds for the caller; a database failure is a 500. */
@@ -215,7 +247,7 @@ reset.doc = {
   ok: json('the password is set and a session cookie is set', usernameAnswer),
   errors: {
     400: ['auth.invalid'],
-    403: ['auth.banned'],
+    403: ['auth.banned', 'auth.pending', 'auth.rejected'],
     404: ['reset.invalid'],
     429: ['rate.limited'],
     503: ['auth.busy'],
@@ -229,7 +261,7 @@ export function loginAttempt(ctx: Ctx, username: string): LoginAttempt {
 }
 
 /** 403 auth.banned while a ban is in force. */
-function refuseBanned(ctx: Ctx, user: User): void {
+export function refuseBanned(ctx: Ctx, user: User): void {
   const until = activeBanUntil(user, ctx.app.clock.now());
   if (until) throw bannedError(until);
 }
@@ -242,18 +274,23 @@ function bannedError(until: number): ApiError {
 /**
  * A session for the account whose password hash `passHash` was checked (createSession reads the
  * account again): its cookie value, or the answer the request gets now, as if it had started
- * after what came in between: 403 auth.banned after a ban, 401 auth.bad_credentials after a new
- * password (the one given is no longer right) or when the account is gone.
+ * after what came in between: 403 auth.banned after a ban, auth.pending or auth.rejected for an
+ * application, 401 auth.bad_credentials after a new password (the one given is no longer right) or
+ * when the account is gone; for a passkey sign-in (`passkey`), 401 passkey.failed instead, also
+ * when the passkey was deleted meanwhile.
  */
-function startSession(ctx: Ctx, uid: number, passHash: string, lifetime: number): string {
+export function startSession(ctx: Ctx, uid: number, passHash: string, lifetime: number, passkey?: PasskeyUse): string {
   const description = ctx.req.headers['user-agent'] ?? '';
-  const session = createSession(ctx.app.db, { uid, passHash, lifetime, description }, ctx.app.clock.now());
+  const session = createSession(ctx.app.db, { uid, passHash, passkey, lifetime, description }, ctx.app.clock.now());
   if ('token' in session) return session.token;
   if (session.refused === 'banned') throw bannedError(session.until);
-  throw new ApiError(401, 'auth.bad_credentials');
+  if (session.refused === 'pending') throw new ApiError(403, 'auth.pending');
+  // The reason stands beside the error, as banned_until does for a ban: "" when none was given.
+  if (session.refused === 'rejected') throw new ApiError(403, 'auth.rejected', { extra: { reason: session.reason } });
+  throw new ApiError(401, passkey ? 'passkey.failed' : 'auth.bad_credentials');
 }
 
-function setSessionCookie(ctx: Ctx, token: string, lifetime: number): void {
+export function setSessionCookie(ctx: Ctx, token: string, lifetime: number): void {
   ctx.setCookie(sessionCookie(token, { maxAge: lifetime, secure: isSecure(ctx) }));
 }
 
@@ -263,7 +300,7 @@ export function isSecure(ctx: Ctx): boolean {
 }
 
 /** Login `timeout`: whole seconds from a minute to a year, one day when absent. */
-function parseTimeout(raw: string | undefined): number {
+export function parseTimeout(raw: string | undefined): number {
   if (raw === undefined || raw === '') return defaultLoginSeconds;
   const value = /^\d{1,9}$/.test(raw) ? Number(raw) : NaN;
   if (!(value >= minLoginSeconds && value <= maxLoginSeconds)) {

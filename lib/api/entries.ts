@@ -18,6 +18,7 @@ import { entryLink } from '../preview/links.ts';
 import { requestPreview } from '../preview/queue.ts';
 import { accountStanding, refuseLinksWhileNew } from '../limits/new-accounts.ts';
 import { maxAltLength, maxContentLength, maxReplyDepth } from '../limits/product.ts';
+import { checkLevelZeroMedia, countLinks, standingWithTrust } from '../accounts/trust.ts';
 import { field, imageFile, integer, json, object, status, string, time, type Operation } from '../openapi/kit.ts';
 
 /** Text as stored: line breaks unified, control characters other than tab and newline dropped, bidi controls too, trimmed. */
@@ -92,7 +93,11 @@ export async function create(ctx: Ctx) {
   // A description without an image describes nothing: it is not stored.
   const alt = file ? (altField(form) ?? '') : '';
   const link = entryLink(content);
-  if (link || file) refuseLinksWhileNew(accountStanding(me.account_created_at, config, clock.now()));
+  if (link || file)
+    refuseLinksWhileNew(
+      standingWithTrust(db, me.uid, accountStanding(me.account_created_at, config, clock.now()), config),
+    );
+  checkLevelZeroMedia(ctx.app, me.uid, { links: countLinks(content), image: file !== undefined }, clock.now());
 
   let filepath = '';
   if (file) {
@@ -180,8 +185,12 @@ export async function edit(ctx: Ctx<'pid'>) {
   const alt = entry.filepath ? (newAlt ?? entry.alt) : '';
   const link = entryLink(content);
   // A new account may not add a link by editing either.
-  if (link && link !== entry.link)
-    refuseLinksWhileNew(accountStanding(me.account_created_at, ctx.app.config, ctx.app.clock.now()));
+  const now = ctx.app.clock.now();
+  if (link && link !== entry.link) {
+    const standing = accountStanding(me.account_created_at, ctx.app.config, now);
+    refuseLinksWhileNew(standingWithTrust(ctx.app.db, me.uid, standing, ctx.app.config));
+    checkLevelZeroMedia(ctx.app, me.uid, { links: countLinks(content), image: false }, now);
+  }
   editEntry(ctx.app.db, pid, content, link, ctx.app.clock.now(), alt);
   requestPreview(ctx.app, link); // an edit re-triggers the preview fetch (docs/API.md "Link previews")
   return { pid, content, ...(alt ? { alt } : {}) };

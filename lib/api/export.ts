@@ -2,10 +2,14 @@ import { pipeline } from 'node:stream/promises';
 import { accountArchive } from '../accounts/export.ts';
 import { ClientGone, requireUser, type Ctx } from '../http/context.ts';
 import { ApiError } from '../http/errors.ts';
+import { listPasskeys } from '../accounts/passkeys.ts';
 import { listSessionsOfUser } from '../accounts/sessions.ts';
+import { listFollowsForExport } from '../follows/follows.ts';
 import { findUserById } from '../accounts/users.ts';
 import { sessionJson } from './account.ts';
+import { pushDevicesBySession, withPushDevice } from './push.ts';
 import { ownProfile } from './users.ts';
+import { trustLevel } from '../accounts/trust.ts';
 import type { Operation } from '../openapi/kit.ts';
 
 /**
@@ -26,13 +30,19 @@ export async function exportAccount(ctx: Ctx) {
   };
   if (ctx.req.method === 'HEAD') return void ctx.res.writeHead(200, headers).end();
   // Read before the headers go out, so a database failure here is still a clean 500.
-  const sessions = listSessionsOfUser(db, me.uid, now, Infinity).map((session) => sessionJson(session, me.id));
+  const devices = pushDevicesBySession(ctx, me.uid);
+  const sessions = listSessionsOfUser(db, me.uid, now, Infinity).map((session) =>
+    withPushDevice(sessionJson(session, me.id), devices),
+  );
   const archive = accountArchive({
     db,
     mediaDir: config.mediaDir,
     uid: me.uid,
-    user: ownProfile(user),
+    user: ownProfile(user, trustLevel(db, user.uid, now)),
     sessions,
+    // Names and times only: never a key or a credential id (docs/API.md "GET /api/user/export").
+    passkeys: listPasskeys(db, me.uid).map(({ name, created_at, last_used }) => ({ name, created_at, last_used })),
+    following: listFollowsForExport(db, me.uid),
     now,
     recheck: () => ctx.recheckSession(),
   });

@@ -13,7 +13,7 @@ import {
   modlogPageSize,
   queuePageSize,
 } from '../limits/product.ts';
-import { banUser, removeAvatarOf, unbanUser } from '../moderation/accounts.ts';
+import { banTree, banUser, removeAvatarOf, unbanUser } from '../moderation/accounts.ts';
 import { permanentBan } from '../moderation/bans.ts';
 import { dismissReports, removeEntry, restoreEntry } from '../moderation/entries.ts';
 import { moderationReason } from '../moderation/reasons.ts';
@@ -42,6 +42,11 @@ const banAnswer = object({
   username: string(),
   banned_until: integer('-1 permanent, else when it ends; 0 after an unban', { minimum: -1 }),
 });
+/** A ban's answer: with tree=1 also how many invited accounts went with it. */
+const banTreeAnswer = object(
+  { username: string(), banned_until: integer('-1 permanent, else when it ends', { minimum: -1 }) },
+  { invitees_banned: integer('tree=1: invited accounts banned with it') },
+);
 
 /** The `reason` field: 1 to maxModReasonLength characters, or 0 to it where it is optional (dismiss). */
 function reasonField(form: Form, required: boolean): string {
@@ -64,6 +69,13 @@ function banUntil(form: Form, now: number): number {
 function purgeFlag(form: Form): boolean {
   const raw = form.fields.get('purge') ?? '';
   if (raw !== '' && raw !== '0' && raw !== '1') throw invalidField('purge', fieldMessages.purgeFlag);
+  return raw === '1';
+}
+
+/** `tree`: 1 bans the account's invite tree with it (docs/API.md "Invites"). */
+function treeFlag(form: Form): boolean {
+  const raw = form.fields.get('tree') ?? '';
+  if (raw !== '' && raw !== '0' && raw !== '1') throw invalidField('tree', fieldMessages.treeFlag);
   return raw === '1';
 }
 
@@ -139,8 +151,13 @@ export async function ban(ctx: Ctx<'username'>) {
   const now = ctx.app.clock.now();
   const reason = reasonField(form, true);
   const until = banUntil(form, now);
-  banUser(ctx.app.db, user.uid, { reason, until, purge: purgeFlag(form) }, mod.uid, now);
-  return { username: user.username, banned_until: until };
+  const ban = { reason, until, purge: purgeFlag(form) };
+  if (!treeFlag(form)) {
+    banUser(ctx.app.db, user.uid, ban, mod.uid, now);
+    return { username: user.username, banned_until: until };
+  }
+  const invitees = banTree(ctx.app.db, user.uid, ban, mod.uid, now);
+  return { username: user.username, banned_until: until, invitees_banned: invitees };
 }
 ban.doc = {
   id: 'ban',
@@ -149,8 +166,11 @@ ban.doc = {
     reason: reasonDoc(true),
     days: field(`1–${maxBanDays}; absent or empty: permanent`, { type: 'string', pattern: '^\\s*\\d*\\s*$' }),
     purge: field('1: also remove every live entry of the account', { enum: ['', '0', '1'] }),
+    tree: field('1: also ban every account it invited, and theirs (at most 1000; moderators stay)', {
+      enum: ['', '0', '1'],
+    }),
   },
-  ok: json('banned', banAnswer),
+  ok: json('banned', banTreeAnswer),
   errors: { 400: ['input.invalid'], 403: ['mod.target_moderator'], 404: ['user.not_found'] },
 } satisfies Operation;
 

@@ -1,3 +1,5 @@
+import { altchaField } from '../openapi/registration.ts';
+import { powCost, useSolvedChallenge } from '../registration/pow.ts';
 import { stripBidiControls } from '../entries/bidi.ts';
 import { findLiveEntry } from '../entries/entries.ts';
 import type { Ctx } from '../http/context.ts';
@@ -16,6 +18,9 @@ export async function report(ctx: Ctx<'pid'>) {
   if (!findLiveEntry(db, pid)) throw new ApiError(404, 'entry.not_found');
   const reason = stripBidiControls(textField(form, 'reason')).trim();
   if (codePoints(reason) > maxReportReasonLength) throw new ApiError(400, 'report.too_long', { field: 'reason' });
+  // Anonymous reports are free to send from many addresses: with BOARD_POW on, each costs a solved challenge.
+  if (!ctx.session() && powCost(ctx.app.config) > 0)
+    await useSolvedChallenge(db, textField(form, 'altcha'), clock.now());
   const open = fileReport(db, pid, ctx.session()?.uid ?? 0, reason, clock.now());
   if (open !== undefined) announceReports(ctx.app, pid, open);
   return { status: 'reported' };
@@ -28,7 +33,8 @@ report.doc = {
       type: 'string',
       maxLength: maxReportReasonLength,
     }),
+    altcha: altchaField,
   },
   ok: json('reported (a repeated open report of the same account stores nothing)', status('reported')),
-  errors: { 400: ['report.too_long'], 404: ['entry.not_found'] },
+  errors: { 400: ['report.too_long', 'pow.invalid'], 404: ['entry.not_found'] },
 } satisfies Operation;

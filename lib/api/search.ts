@@ -21,10 +21,15 @@ import { arrayOf, field, json, ref, requiredField, string, type Operation } from
 const refusalAfterMs = 1_000;
 
 /** GET /api/search/{page}?q=…&user=…: served from the response cache (lib/http/response-cache.ts), else matched on a search thread. */
-export async function search(ctx: Ctx<'page'>) {
+export function search(ctx: Ctx<'page'>) {
+  return slowRefusals(() => searchPage(ctx));
+}
+
+/** Runs a search; an ApiError it throws comes no sooner than refusalAfterMs after the start (also for the page /suche). */
+export async function slowRefusals<T>(work: () => Promise<T>): Promise<T> {
   const asked = performance.now();
   try {
-    return await searchPage(ctx);
+    return await work();
   } catch (err) {
     if (err instanceof ApiError) await sleep(refusalAfterMs - (performance.now() - asked));
     throw err;
@@ -33,16 +38,26 @@ export async function search(ctx: Ctx<'page'>) {
 
 async function searchPage(ctx: Ctx<'page'>) {
   const page = integerParam(ctx.params.page, 'page', 0, maxFeedPage);
-  const { db } = ctx.app;
+  const q = ctx.url.searchParams.get('q') ?? '';
   const username = ctx.url.searchParams.get('user') ?? '';
+  const cached = await cachedSearch(ctx, q, username, page);
+  return cached ?? [];
+}
+
+/**
+ * A page of a search as JSON (lib/search/search.ts), from the response cache or matched on a
+ * search thread; undefined when the query holds no word characters (nothing can match). Throws
+ * the API's errors for a bad q or an unknown author. The page /suche (lib/pages/public.ts) asks here too.
+ */
+export async function cachedSearch(ctx: Ctx, q: string, username: string, page: number): Promise<Buffer | undefined> {
+  const { db } = ctx.app;
   const author = username ? findUserByName(db, username) : undefined;
   if (username && !author) throw new ApiError(404, 'user.not_found');
-  const q = ctx.url.searchParams.get('q') ?? '';
   if (!q.trim() || codePoints(q) > maxSearchLength) throw invalidField('q', fieldMessages.searchQuery);
   const terms = queryTerms(q);
   if (terms.length > maxSearchTerms) throw invalidField('q', fieldMessages.searchTerms);
   const expression = termsExpression(terms);
-  if (!expression) return []; // only characters that no word is made of
+  if (!expression) return undefined; // only characters that no word is made of
   const uid = author?.uid;
   return db.responses.search(`${uid ?? ''}\n${page}\n${expression}`, () =>
     searchEntries(db, expression, uid, page, ctx.app.searchThreads.all),

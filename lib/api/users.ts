@@ -1,3 +1,4 @@
+import { trustLevel, type TrustLevel } from '../accounts/trust.ts';
 import { avatarSize, maxUsernameLength, minUsernameLength } from '../limits/product.ts';
 import { deleteAccount } from '../accounts/deletion.ts';
 import { clearedSessionCookie } from '../http/cookies.ts';
@@ -17,7 +18,7 @@ import {
   setAvatar,
   type User,
 } from '../accounts/users.ts';
-import { confirmPassword, recheckConfirmed } from './account.ts';
+import { confirmIdentity, recheckIdentity, reauthenticationFields } from './reauth.ts';
 import {
   constant,
   imageFile,
@@ -33,7 +34,8 @@ import {
 /** GET /api/u/{username}/info */
 export function publicInfo(ctx: Ctx<'username'>) {
   const user = findUserByName(ctx.app.db, ctx.params.username);
-  if (!user) throw new ApiError(404, 'user.not_found');
+  // An application is nobody's business but the moderators' until it is approved.
+  if (!user || user.status) throw new ApiError(404, 'user.not_found');
   return {
     uid: user.uid,
     username: user.username,
@@ -60,7 +62,7 @@ export function ownInfo(ctx: Ctx) {
   const me = requireUser(ctx);
   const user = findUserById(ctx.app.db, me.uid);
   if (!user) throw new ApiError(401, 'auth.required');
-  return ownProfile(user);
+  return ownProfile(user, trustLevel(ctx.app.db, user.uid, ctx.app.clock.now()));
 }
 ownInfo.doc = {
   id: 'ownUserInfo',
@@ -72,7 +74,8 @@ ownInfo.doc = {
 export function whoami(ctx: Ctx) {
   const session = ctx.session();
   const user = session && findUserById(ctx.app.db, session.uid);
-  return user ? ownProfile(user) : { uid: 0 };
+  // The trust level lets the composer say what is locked before anyone types (docs/API.md "Trust levels").
+  return user ? ownProfile(user, trustLevel(ctx.app.db, user.uid, ctx.app.clock.now())) : { uid: 0 };
 }
 whoami.doc = {
   id: 'whoami',
@@ -82,9 +85,10 @@ whoami.doc = {
 
 /**
  * The account as its owner sees it (user info, whoami, the data export). No `banned_until`: a
- * banned account has no session to ask with.
+ * banned account has no session to ask with. The trust level is the owner's to know (the composer
+ * says what it locks), never public (docs/API.md "Trust levels").
  */
-export function ownProfile(user: User) {
+export function ownProfile(user: User, trust: TrustLevel) {
   // The role shows only here: the public info never tells who moderates.
   const role = user.role === moderatorRole ? { role: moderatorRole } : {};
   return {
@@ -94,6 +98,7 @@ export function ownProfile(user: User) {
     last_login: user.last_login,
     avatar: user.avatar,
     ...role,
+    trust_level: trust,
   };
 }
 
@@ -155,10 +160,11 @@ export async function deleteOwnAccount(ctx: Ctx) {
   const { db, config } = ctx.app;
   const user = findUserById(db, session.uid);
   if (!user) throw new ApiError(401, 'auth.required');
-  await confirmPassword(ctx, user, textField(form, 'pass1'), 'pass1');
+  // The password or one of the account's passkeys (lib/api/reauth.ts).
+  const confirmation = await confirmIdentity(ctx, user, form);
 
   const media = db.tx(() => {
-    recheckConfirmed(ctx, session, user.pass_hash, 'pass1');
+    recheckIdentity(ctx, session, confirmation);
     return deleteAccount(db, user.uid, ctx.app.clock.now());
   });
   ctx.app.accountRemoval?.wake(); // entries, votes and reports follow within seconds, in slices
@@ -168,8 +174,13 @@ export async function deleteOwnAccount(ctx: Ctx) {
 }
 deleteOwnAccount.doc = {
   id: 'deleteAccount',
-  summary: 'Delete the own account (password confirmation; the rest follows in the background)',
-  fields: { pass1: requiredField("the account's password") },
+  summary: 'Delete the own account (the password or a passkey confirms; the rest follows in the background)',
+  fields: reauthenticationFields,
   ok: json('the account is gone and the cookie cleared', status('deleted')),
-  errors: { 403: ['auth.bad_password'], 429: ['rate.limited'], 503: ['auth.busy'] },
+  errors: {
+    400: ['input.invalid'],
+    403: ['auth.bad_password', 'auth.bad_passkey'],
+    429: ['rate.limited'],
+    503: ['auth.busy'],
+  },
 } satisfies Operation;

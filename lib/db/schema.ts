@@ -360,6 +360,137 @@ const migrations: Migration[] = [
   `
   CREATE INDEX modlog_by_actor ON modlog(moderator_uid);
   `,
+
+  // 15: registration (issue 31): how an account got in (application, invite), its trust, the
+  // invites, the board-wide registration mode a moderator or the surge gate set, and the proof-of-work
+  // challenges already used.
+  `
+  ALTER TABLE users ADD COLUMN status TEXT NOT NULL DEFAULT '';          -- '', 'pending' or 'rejected' (lib/accounts/applications.ts)
+  ALTER TABLE users ADD COLUMN application TEXT NOT NULL DEFAULT '';     -- the answer to the question; emptied once decided
+  ALTER TABLE users ADD COLUMN decided_at INTEGER NOT NULL DEFAULT 0;    -- a rejection's time: the account goes 30 days later
+  ALTER TABLE users ADD COLUMN reject_reason TEXT NOT NULL DEFAULT '';
+  ALTER TABLE users ADD COLUMN invited_by INTEGER NOT NULL DEFAULT 0;    -- the inviter's uid; 0: none or the administrator
+  ALTER TABLE users ADD COLUMN trust_set INTEGER NOT NULL DEFAULT -1;    -- -1: earned (lib/accounts/trust.ts), else the level set
+  CREATE INDEX users_by_status ON users(status, created_at) WHERE status <> '';
+  CREATE INDEX users_by_inviter ON users(invited_by) WHERE invited_by <> 0;
+  CREATE INDEX users_by_created ON users(created_at);
+
+  CREATE TABLE invites (
+    id         INTEGER PRIMARY KEY,
+    token_hash BLOB NOT NULL UNIQUE,          -- SHA-256 of the token; the token is only in the link
+    uid        INTEGER NOT NULL,              -- the inviter; 0: the administrator (board-admin invite)
+    created_at INTEGER NOT NULL,
+    expires    INTEGER NOT NULL,
+    used_by    INTEGER NOT NULL DEFAULT 0,    -- the account it made
+    used_at    INTEGER NOT NULL DEFAULT 0,
+    revoked_at INTEGER NOT NULL DEFAULT 0
+  );
+  CREATE INDEX invites_by_uid ON invites(uid, id DESC);
+
+  -- One row per setting the board changes at run time (the registration mode and who set it, the
+  -- proof-of-work key).
+  CREATE TABLE board_state (
+    name  TEXT PRIMARY KEY,
+    value TEXT NOT NULL
+  ) WITHOUT ROWID;
+
+  -- Signatures of solved challenges until they expire: each challenge is good for one request.
+  CREATE TABLE used_challenges (
+    signature TEXT PRIMARY KEY,
+    expires   INTEGER NOT NULL
+  ) WITHOUT ROWID;
+  CREATE INDEX used_challenges_by_expiry ON used_challenges(expires);
+  `,
+
+  // 16: following threads and Web Push (issue 34; lib/follows/, lib/push/).
+  `
+  -- Who follows which entry's subtree. Found from a new reply's ancestor chain by follows_by_entry.
+  CREATE TABLE follows (
+    uid        INTEGER NOT NULL REFERENCES users(uid) ON DELETE CASCADE,
+    pid        INTEGER NOT NULL,            -- the followed entry: its whole subtree
+    created_at INTEGER NOT NULL,
+    PRIMARY KEY (uid, pid)
+  ) WITHOUT ROWID;
+  CREATE INDEX follows_by_entry ON follows(pid);
+  -- 1: a new thread of the account is followed by its author (switchable in the settings).
+  ALTER TABLE users ADD COLUMN follow_own_threads INTEGER NOT NULL DEFAULT 1;
+
+  -- A thread_reply notification names the followed entry it came through (0 for the other kinds),
+  -- so "one per followed thread until read" is one probe of the partial index.
+  ALTER TABLE notifications ADD COLUMN thread INTEGER NOT NULL DEFAULT 0;
+  CREATE INDEX notifications_thread_unread ON notifications(uid, thread) WHERE thread <> 0 AND read = 0;
+
+  -- The board's VAPID key pair (RFC 8292), made at the first start; never in the repository or a log line.
+  CREATE TABLE push_keys (
+    id          INTEGER PRIMARY KEY CHECK (id = 1),
+    public_key  TEXT NOT NULL,              -- base64url, uncompressed P-256 point
+    private_key TEXT NOT NULL,              -- base64url
+    created_at  INTEGER NOT NULL
+  );
+  -- One push subscription per session: it ends with the session (logout, revoke, password change).
+  CREATE TABLE push_devices (
+    session_id TEXT PRIMARY KEY REFERENCES sessions(public_id) ON DELETE CASCADE,
+    uid        INTEGER NOT NULL REFERENCES users(uid) ON DELETE CASCADE,
+    endpoint   TEXT NOT NULL,
+    p256dh     TEXT NOT NULL,               -- the browser's public key, base64url
+    auth       TEXT NOT NULL,               -- the browser's auth secret, base64url
+    created_at INTEGER NOT NULL
+  );
+  CREATE INDEX push_devices_by_uid ON push_devices(uid);
+  -- Pushes waiting for the background sender (lib/push/queue.ts), at most 20 per device.
+  CREATE TABLE push_outbox (
+    id              INTEGER PRIMARY KEY,
+    session_id      TEXT NOT NULL REFERENCES push_devices(session_id) ON DELETE CASCADE,
+    notification_id INTEGER NOT NULL,
+    created_at      INTEGER NOT NULL
+  );
+  CREATE INDEX push_outbox_by_device ON push_outbox(session_id, id);
+  -- Every new notification of an account with push devices is queued for each, whichever code wrote it.
+  CREATE TRIGGER notification_pushed AFTER INSERT ON notifications BEGIN
+    INSERT INTO push_outbox (session_id, notification_id, created_at)
+      SELECT d.session_id, new.id, new.created_at FROM push_devices d
+      WHERE d.uid = new.uid AND (SELECT count(*) FROM push_outbox o WHERE o.session_id = d.session_id) < 20;
+  END;
+  `,
+
+  // 17: passkeys and recovery codes (issue 34): credentials, the WebAuthn user handle of each
+  // account, the outstanding challenges (single use, a few minutes) and the hashed recovery codes.
+  `
+  CREATE TABLE passkeys (
+    id            TEXT PRIMARY KEY,          -- public id (32 hex), unrelated to the credential
+    uid           INTEGER NOT NULL REFERENCES users(uid) ON DELETE CASCADE,
+    credential_id TEXT NOT NULL UNIQUE,      -- base64url, as the authenticator names it
+    public_key    BLOB NOT NULL,             -- COSE key
+    counter       INTEGER NOT NULL,          -- signature counter; 0 when the authenticator keeps none
+    transports    TEXT NOT NULL DEFAULT '',  -- comma-separated hints for the browser
+    device_type   TEXT NOT NULL,             -- singleDevice or multiDevice (may be synced)
+    backed_up     INTEGER NOT NULL,          -- 1 while the authenticator says it is backed up
+    name          TEXT NOT NULL,
+    created_at    INTEGER NOT NULL,
+    last_used     INTEGER NOT NULL DEFAULT 0
+  ) WITHOUT ROWID;
+  CREATE INDEX passkeys_by_uid ON passkeys(uid);
+
+  CREATE TABLE webauthn_users (
+    uid    INTEGER PRIMARY KEY REFERENCES users(uid) ON DELETE CASCADE,
+    handle BLOB NOT NULL UNIQUE              -- random 32 bytes: what authenticators store as the user id
+  );
+
+  CREATE TABLE webauthn_challenges (
+    challenge  TEXT PRIMARY KEY,             -- base64url, as the client data carries it back
+    uid        INTEGER NOT NULL,             -- the registering account; 0 for a sign-in
+    expires    INTEGER NOT NULL
+  ) WITHOUT ROWID;
+  CREATE INDEX webauthn_challenges_by_uid ON webauthn_challenges(uid, expires);
+  CREATE INDEX webauthn_challenges_by_expiry ON webauthn_challenges(expires);
+
+  CREATE TABLE recovery_codes (
+    uid        INTEGER NOT NULL REFERENCES users(uid) ON DELETE CASCADE,
+    code_hash  BLOB NOT NULL,                -- HMAC-SHA256 of the code (lib/accounts/recovery-codes.ts)
+    created_at INTEGER NOT NULL,
+    PRIMARY KEY (uid, code_hash)
+  ) WITHOUT ROWID;
+  `,
 ];
 
 /** Migration 10: in slices by pid, since a statement cannot write while another reads. */

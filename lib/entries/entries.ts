@@ -2,7 +2,9 @@ import { entryFeedsChanged } from '../atom/changes.ts';
 import type { Db } from '../db/db.ts';
 import type { EntryRow } from './reads.ts';
 import { recordNewDescendant, refreshActivityToRoot, repairLatestAfterRemoval } from './latest.ts';
+import { followOwnThread } from '../follows/follows.ts';
 import { notifyAbout } from '../notifications/notifications.ts';
+import { notifyFollowers } from '../notifications/thread-replies.ts';
 import { indexEntry, reindexEntry, unindexEntry } from '../search/index.ts';
 import { bumpCooldownStepSeconds, duplicateWindowSeconds, minDuplicateLength } from '../limits/product.ts';
 
@@ -59,7 +61,7 @@ export interface NewEntry {
 /**
  * Inserts an entry and, for a reply, updates the parent's reply_count and every ancestor's
  * last_activity and `latest`; indexes it for search and tells whoever it replies to or
- * mentions; all in one transaction. Undefined when the parent is gone.
+ * mentions and the followers of its ancestors (a new thread: its author follows it); all in one transaction. Undefined when the parent is gone.
  */
 export function createEntry(db: Db, entry: NewEntry, now: number): number | undefined {
   return db.tx(() => {
@@ -88,6 +90,8 @@ export function createEntry(db: Db, entry: NewEntry, now: number): number | unde
     adjustEntryCounters(db, Boolean(parent), 1);
     indexEntry(db, { pid, uid: entry.uid, content: entry.content, alt: entry.alt ?? '' });
     notifyAbout(db, { pid, uid: entry.uid, content: entry.content }, parent?.uid ?? 0, now);
+    if (parent) notifyFollowers(db, { pid, uid: entry.uid }, parent.pid, now);
+    else followOwnThread(db, entry.uid, pid, now);
     db.responses.threadChanged(parent?.root ?? pid);
     db.responses.userChanged(entry.uid);
     return pid;

@@ -3,20 +3,21 @@ import { performance } from 'node:perf_hooks';
 import type { Services } from '../services.ts';
 import type { HitLines } from './hit-lines.ts';
 import { jsonHeaders } from './respond.ts';
-import { mayShare, type CacheLookup, type Route } from './route.ts';
+import { mayShare, type CacheLookup, type CachedPage, type Route } from './route.ts';
 
 /**
  * The cached pages' short way out (docs/SCALING.md "Reads and writes per core"): a GET of a row that names a cache
- * (lib/routes.ts `cache`: the feed pages and threads) whose answer the response cache holds,
- * current, is answered here before the pipeline, as close to writing a Buffer as node:http
- * allows: one regular expression per cached row on the request target, the row's lookup (which
- * reads the parameters as the handler does and checks for other processes' commits), headers made
- * once per cached body by the function the pipeline's JSON answers use. Everything the pipeline
- * would have done for these rows still happens: they have no rate limit, session or body, the
- * Host rule is checked here, the log counts the answer (one line per target and second,
- * lib/http/hit-lines.ts) and the metrics observe it. Anything else (a query string, an encoded
- * character, HEAD, a miss, a bad number) takes the pipeline, which builds the page and answers
- * errors; so this path can only ever be a shortcut.
+ * (lib/routes.ts `cache`: the feed pages and threads, and the drawn pages /, /e/{pid} and
+ * /u/{username}) whose answer the response cache holds, current, is answered here before the
+ * pipeline, as close to writing a Buffer as node:http allows: one regular expression per cached
+ * row on the request target, the row's lookup (which reads the parameters as the handler does and
+ * checks for other processes' commits), headers made once per cached body (by the function the
+ * pipeline's JSON answers use, or the page's own). Everything the pipeline would have done for
+ * these rows still happens: they have no rate limit, session or body, the Host rule is checked
+ * here, the log counts the answer (one line per target and
+ * second, lib/http/hit-lines.ts) and the metrics observe it. Anything else (a query string, an
+ * encoded character, HEAD, a miss, a bad number) takes the pipeline, which builds the page and
+ * answers errors; so this path can only ever be a shortcut.
  */
 export type FastPath = (req: IncomingMessage, res: ServerResponse) => boolean;
 
@@ -74,7 +75,7 @@ export function createFastPath(app: Services, routes: readonly Route[], hitLines
   return (req, res) => {
     if (req.method !== 'GET' || (req.headers.host === undefined && req.httpVersion === '1.1')) return false;
     const target = req.url ?? '';
-    let body: Buffer | undefined;
+    let body: Buffer | CachedPage | undefined;
     let row: CachedRow | undefined;
     try {
       for (const candidate of rows) {
@@ -92,8 +93,14 @@ export function createFastPath(app: Services, routes: readonly Route[], hitLines
     if (!body || !row) return false;
     const metrics = app.metrics;
     const started = metrics ? performance.now() : 0; // the clock is read for the metrics only: the log line has no time
-    res.writeHead(200, headOf(body, mayShare(row.route, req.headers.cookie)));
-    res.end(body);
+    const shared = mayShare(row.route, req.headers.cookie);
+    if (Buffer.isBuffer(body)) {
+      res.writeHead(200, headOf(body, shared));
+      res.end(body);
+    } else {
+      res.writeHead(200, (shared ? body.head.shared : body.head.own) as string[]);
+      res.end(body.body);
+    }
     hitLines.count(target);
     metrics?.observeRequest(row.route, 'GET', 200, (performance.now() - started) / 1000);
     return true;

@@ -4,6 +4,8 @@ import { mayShare, type Route } from './route.ts';
 import type { Services } from '../services.ts';
 import { accountStanding } from '../limits/new-accounts.ts';
 import { checkWriteLimit } from '../limits/write-limits.ts';
+import { rateLimitMessage } from '../limits/rate-limit.ts';
+import { standingWithTrust } from '../accounts/trust.ts';
 import { makeContext, Reply, requireModerator, type Ctx } from './context.ts';
 import { ApiError } from './errors.ts';
 import { loggedPath } from './logged-path.ts';
@@ -74,6 +76,7 @@ export function createRequestListener(
           throw new ApiError(429, 'rate.limited', {
             headers: { 'Retry-After': String(wait) },
             limit: `rate/${route.rateLimit}`,
+            message: rateLimitMessage(route.rateLimit, app.config.limitsFactor, wait),
           });
       }
       if ((route.auth || route.mod) && !ctx.session()) throw new ApiError(401, 'auth.required');
@@ -82,7 +85,14 @@ export function createRequestListener(
       if (route.writeLimit) {
         const now = app.clock.now();
         const session = ctx.session();
-        const createShare = session && accountStanding(session.account_created_at, app.config, now).createShare;
+        const createShare =
+          session &&
+          standingWithTrust(
+            app.db,
+            session.uid,
+            accountStanding(session.account_created_at, app.config, now),
+            app.config,
+          ).createShare;
         const writer = { uid: session?.uid, ip: ctx.ip, createShare };
         checkWriteLimit(app.limits, route.writeLimit, writer, app.config.limitsFactor, now);
       }

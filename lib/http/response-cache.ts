@@ -27,6 +27,11 @@ import { LruPages } from './lru-pages.ts';
  * way. Another process's commit moves the global version, so it
  * drops every kind at once, search pages and documents included.
  *
+ * The server-drawn HTML pages (/, /e/{pid}, /u/{username}, /suche?q=…, lib/pages/public.ts) are
+ * documents too, under the feed version, and under the votes version besides: they show vote
+ * counts, which the JSON does not, so castVote (lib/entries/votes.ts) calls votesChanged() and only
+ * the pages are drawn again.
+ *
  * Threads, user feeds, search pages and documents each live in one LruPages store (lib/http/lru-pages.ts),
  * bounded by count and bytes; feed pages are bounded by the page limit (maxFeedPage).
  */
@@ -35,6 +40,13 @@ interface Cached {
   global: number;
   version: number;
   body: Buffer;
+}
+
+/** The versions a page was built under; a page is kept only if they are still current when it is done. */
+export interface PageVersions {
+  global: number;
+  version: number;
+  votes: number;
 }
 
 const maxCachedThreads = 2000;
@@ -46,6 +58,8 @@ const maxCachedSearches = 500;
 const maxSearchBytes = 8 * 1024 * 1024;
 const maxCachedDocuments = 2000;
 const maxDocumentBytes = 16 * 1024 * 1024;
+const maxCachedPages = 2000;
+const maxPageBytes = 32 * 1024 * 1024;
 
 /** A cached document that is not JSON (an Atom feed, a page with share tags), with what its conditional requests need. */
 export interface CachedDocument {
@@ -74,6 +88,8 @@ export class ResponseCache {
   /** Search pages being built now, by versions and key (bounded by the search line: lib/search/threads.ts). */
   private searchesBuilding = new Map<string, Promise<Buffer>>();
   private documents = new LruPages<string, Cached & CachedDocument>(maxCachedDocuments, maxDocumentBytes);
+  private votesVersion = 0;
+  private pages = new LruPages<string, PageVersions & CachedDocument>(maxCachedPages, maxPageBytes);
   /** Answers served from the cache and answers built, since the start (read by lib/metrics). */
   readonly tally = {
     feedHits: 0,
@@ -86,7 +102,49 @@ export class ResponseCache {
     searchMisses: 0,
     documentHits: 0,
     documentMisses: 0,
+    pageHits: 0,
+    pageMisses: 0,
   };
+
+  /** A vote moved a tally: the HTML pages show the counts (the JSON does not). */
+  votesChanged(): void {
+    this.votesVersion++;
+  }
+
+  /** The versions a page built now depends on (for a page built over an await: keepPage checks them again). */
+  pageVersions(): PageVersions {
+    this.checkOtherWriters();
+    return { global: this.global, version: this.feedVersion, votes: this.votesVersion };
+  }
+
+  private isPageCurrent(page: PageVersions): boolean {
+    return this.isFeedCurrent(page) && page.votes === this.votesVersion;
+  }
+
+  /** A server-drawn page by its key (the path and query it answers) if it is cached and current. */
+  cachedPage(key: string): CachedDocument | undefined {
+    this.checkOtherWriters();
+    const hit = this.pages.get(key);
+    if (!hit || !this.isPageCurrent(hit)) return undefined;
+    this.tally.pageHits++;
+    return hit;
+  }
+
+  /** Keeps a page built under `asked` unless a write came in between. */
+  keepPage(key: string, asked: PageVersions, page: CachedDocument): void {
+    if (this.isPageCurrent(asked)) this.pages.set(key, { ...page, ...asked });
+  }
+
+  /** A page from the cache, else built now and kept; `build` undefined: nothing there, never cached. */
+  page(key: string, build: () => CachedDocument | undefined): CachedDocument | undefined {
+    const hit = this.cachedPage(key);
+    if (hit) return hit;
+    this.tally.pageMisses++;
+    const asked = this.pageVersions();
+    const built = build();
+    if (built) this.keepPage(key, asked, built);
+    return built;
+  }
 
   /** A write inside one thread changed what its answers and the feed show. */
   threadChanged(root: number): void {

@@ -39,14 +39,25 @@ export type Endpoint<Params extends string = never> = Handler<Params> & {
 };
 
 /**
+ * An HTML page from the response cache (lib/pages/public.ts): its bytes and its headers made once
+ * per body, `shared` for a request a shared cache may keep and `own` for one with a session cookie
+ * (mayShare). Serving it counts nothing: the page's beacon counts the impression (lib/api/impression.ts).
+ */
+export interface CachedPage {
+  readonly body: Buffer;
+  readonly head: { readonly shared: readonly string[]; readonly own: readonly string[] };
+}
+
+/**
  * The response cache's answer for a cached row (lib/http/fast-path.ts): the current cached body
- * for these parameters, else undefined. It reads the parameters as the handler does (a bad one
- * may throw: the pipeline then answers) and must count a hit only when it returns a body.
+ * for these parameters (a JSON Buffer, or an HTML page), else undefined. It reads the parameters
+ * as the handler does (a bad one may throw: the pipeline then answers) and must count a hit only
+ * when it returns a body.
  */
 export type CacheLookup<Params extends string = string> = (
   app: Services,
   params: Readonly<Record<Params, string>>,
-) => Buffer | undefined;
+) => Buffer | CachedPage | undefined;
 
 /** The checks a row asks of the pipeline before its handler runs, and its cache. */
 export interface Policy<Params extends string = string> {

@@ -4,8 +4,9 @@ import { startHousekeeping } from './housekeeping.ts';
 import { startStatisticsSweep } from '../stats/impressions.ts';
 import type { JobDeps } from '../services.ts';
 import type { Images } from '../media/images.ts';
-import { startNotifier, type NotifyOptions, type ReportNotice } from '../moderation/operator-webhook.ts';
+import { startNotifier, type NotifyOptions, type Notice } from '../moderation/operator-webhook.ts';
 import { startPreviewQueue, type PreviewOptions } from '../preview/queue.ts';
+import { startPushQueue, type PushOptions } from '../push/queue.ts';
 import type { LimitStore } from '../limits/rate-limit.ts';
 import { startSearchBackfill, type BackfillOptions } from '../search/backfill.ts';
 
@@ -23,7 +24,7 @@ import { startSearchBackfill, type BackfillOptions } from '../search/backfill.ts
 /** How a cluster worker reaches the once-jobs in the primary (lib/process/cluster/worker.ts). */
 export interface JobLink {
   wake(job: 'previews' | 'accountRemoval'): void;
-  notify(notice: ReportNotice): void;
+  notify(notice: Notice): void;
 }
 
 export interface OnceJobContext extends JobDeps {
@@ -37,6 +38,7 @@ export interface OnceJobContext extends JobDeps {
     notify?: NotifyOptions;
     accountRemoval?: RemovalOptions;
     searchBackfill?: BackfillOptions;
+    push?: PushOptions;
   };
   /** True in a cluster's primary: no process's flush sweeps finished statistics days, so a job does. */
   clustered: boolean;
@@ -50,6 +52,8 @@ const onceJobs = {
   // Indexes the entries older than the search index, then merges the index's segments.
   searchBackfill: (c: OnceJobContext) => startSearchBackfill(c, c.options.searchBackfill),
   previews: (c: OnceJobContext) => (c.config.previewEnabled ? startPreviewQueue(c, c.options.preview) : undefined),
+  // Web Push: sends what the notification trigger queued (lib/push/queue.ts); makes the VAPID keys on the first start.
+  push: (c: OnceJobContext) => startPushQueue(c, c.options.push),
   notifier: (c: OnceJobContext) =>
     c.config.notifyUrl ? startNotifier(c.config.notifyUrl, c.config.origin, c.log, c.options.notify) : undefined,
   statisticsSweep: (c: OnceJobContext) => (c.clustered ? { stop: startStatisticsSweep(c) } : undefined),

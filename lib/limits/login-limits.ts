@@ -1,6 +1,6 @@
 import { ApiError } from '../http/errors.ts';
 import { ipv6SiteSubject, rateLimitSubject } from '../ip/address.ts';
-import { scaledLimit, type Counter, type LimitStore } from './rate-limit.ts';
+import { scaledLimit, waitText, type Counter, type LimitStore } from './rate-limit.ts';
 import { usernameKey } from '../accounts/users.ts';
 
 /**
@@ -54,8 +54,20 @@ function failureCounters({ store, factor, ip, username, now }: LoginAttempt): {
   };
 }
 
-const limited = (wait: number, brake: 'login-site' | 'login-failures') =>
-  new ApiError(429, 'rate.limited', { headers: { 'Retry-After': String(wait) }, limit: `brake/${brake}` });
+/** What each brake says it is (every 429 names its limit). */
+const brakeText = {
+  'login-site': (factor: number) =>
+    `Zu viele Anmeldeversuche aus diesem Netz: höchstens ${scaledLimit(siteLogins.limit, factor)} pro Minute`,
+  'login-failures': () =>
+    'Für diesen Namen (oder das ganze Board) gab es gerade zu viele falsche Passwörter, und von deiner Adresse kam eines davon',
+};
+
+const limited = (wait: number, brake: 'login-site' | 'login-failures', factor: number) =>
+  new ApiError(429, 'rate.limited', {
+    headers: { 'Retry-After': String(wait) },
+    limit: `brake/${brake}`,
+    message: `${brakeText[brake](factor)}. Bitte warte noch ${waitText(wait)}.`,
+  });
 
 /** Counts the attempt against its IPv6 site and refuses it (429) when a brake holds; before hashing. */
 export function checkLoginAllowed(attempt: LoginAttempt): void {
@@ -68,11 +80,22 @@ export function checkLoginAllowed(attempt: LoginAttempt): void {
       now,
       true,
     );
-    if (wait > 0) throw limited(wait, 'login-site');
+    if (wait > 0) throw limited(wait, 'login-site', factor);
   }
   const counters = failureCounters(attempt);
   const pressure = store.peek([counters.name, counters.board], now);
-  if (pressure > 0 && store.peek([counters.address], now) > 0) throw limited(pressure, 'login-failures');
+  if (pressure > 0 && store.peek([counters.address], now) > 0) throw limited(pressure, 'login-failures', factor);
+}
+
+/**
+ * True while the name (or the board) has had its failed logins' worth in the last minute: with
+ * BOARD_POW on, every login for it then needs a solved challenge (docs/API.md "Proof of work"), so
+ * the owner still gets in and a guesser with fresh addresses pays for each try.
+ */
+export function isUnderLoginPressure(attempt: LoginAttempt): boolean {
+  if (attempt.factor === 0) return false;
+  const counters = failureCounters(attempt);
+  return attempt.store.peek([counters.name, counters.board], attempt.now) > 0;
 }
 
 /** A failed login: counts for the name, the board and the address. */

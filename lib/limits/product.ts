@@ -84,6 +84,26 @@ export const maxListedSessions = 100;
 export const resetLinkLifetimeSeconds = 72 * hour;
 /** Why a bound: the front end filters with the whole list on every page, so it must stay small. */
 export const maxMutes = 1000;
+/**
+ * Passkeys an account may hold. Why a bound: each is a row the list and every registration's
+ * exclude list carry; 20 covers every device a person has.
+ */
+export const maxPasskeysPerAccount = 20;
+/** A passkey's name, chosen by its owner ("Handy", "Laptop"), in code points. */
+export const maxPasskeyNameLength = 64;
+/** Recovery codes a set holds (docs/API.md "Recovery codes"). */
+export const recoveryCodeCount = 10;
+/** A passkey challenge is valid 5 minutes; the browser's own prompt is told to wait 2 (in ms). */
+export const passkeyChallengeSeconds = 5 * minute;
+export const passkeyPromptMs = 2 * minute * 1000;
+/**
+ * Sign-in challenges outstanding board-wide. Why a bound: each is a row anyone can make (held only
+ * by the login rate limit per address); at the bound the oldest go first, so a flood can at worst
+ * make an honest person press the passkey button again, and never grow the table.
+ */
+export const maxSignInChallenges = 10_000;
+/** Registration challenges outstanding per account (several tabs); older ones go first. */
+export const maxRegisterChallenges = 5;
 
 // Images
 
@@ -137,6 +157,22 @@ export const notificationPageSize = 20;
 /** Why a bound: a long list of names must not turn one entry into a way to ping the whole board. */
 export const maxNotifiedPerEntry = 5;
 
+// Following and Web Push (docs/API.md "Following threads", "Web Push")
+
+/**
+ * Follows per account. Why a bound: every follow is a row a new reply's fan-out may probe, and
+ * the front end loads the whole list of followed pids once per page load.
+ */
+export const maxFollows = 1000;
+/** The list of followed entries shows 20 a page, like the notifications. */
+export const followingPageSize = 20;
+/** Push devices per account (one per session). Why a bound: each costs every notification of the account a push request. */
+export const maxPushDevices = 10;
+/** A push endpoint's length: real push services' are 100–400 characters; more is not a subscription. */
+export const maxEndpointLength = 1000;
+/** A push's text is cut here: a lock screen shows a few lines, and a push stays far under the 4 KiB push services take. */
+export const maxPushTextLength = 200;
+
 // Statistics
 
 /** The statistics look back 30 days (the chart, `daily`, and the networks of `top_asns`). */
@@ -155,6 +191,23 @@ export const maxVisitorsPerAddress = 3;
  * otherwise grow the day's hash set (memory and rows) without end; a small board never gets near.
  */
 export const maxVisitorsPerDay = 250_000;
+
+// Trust levels (the rules: lib/accounts/trust.ts)
+
+/**
+ * Level 1 is earned at this age with this many live entries no moderator removed. Why 2 days and
+ * 3 entries: a spam account posts at once and is gone within hours; a person who stays two days
+ * and writes three entries that stand has shown a pattern a bot rarely waits for.
+ */
+export const trustAfterSeconds = 2 * day;
+export const trustAfterLiveEntries = 3;
+/**
+ * Level 0's links and images: Discourse lets a new user post 2 links and 1 image; an entry here
+ * holds one image, so the budget is a day's: 2 entries with links (2 links each), 1 with an image.
+ */
+export const levelZeroLinksPerEntry = 2;
+export const levelZeroEntriesWithLinksPerDay = 2;
+export const levelZeroImagesPerDay = 1;
 
 // New accounts (the rules: lib/limits/new-accounts.ts)
 

@@ -226,6 +226,8 @@ export interface RateLimiter<G extends string = RateGroup> {
 /** A per-address rule; `scaled`: the board's own addition, which BOARD_LIMITS scales and 0 lifts. */
 export interface AddressRateRule extends RateRule {
   scaled?: boolean;
+  /** What it counts, in German, for the 429's message (every 429 names its limit). */
+  counts?: string;
 }
 
 /** A limit scaled by BOARD_LIMITS, never below one request. */
@@ -264,12 +266,26 @@ export function createRateLimiter<G extends string>(
  * reports; and search, 30 a minute (a search that finds nothing reads the index to its end).
  */
 export const boardRateRules = {
-  login: { limit: 20, windowSeconds: 60 },
-  newuser: { limit: 20, windowSeconds: 60 },
-  reset: { limit: 20, windowSeconds: 60 },
-  report: { limit: 10, windowSeconds: 60 },
-  search: { limit: 30, windowSeconds: 60, scaled: true },
+  login: { limit: 20, windowSeconds: 60, counts: 'Anmeldeversuche' },
+  newuser: { limit: 20, windowSeconds: 60, counts: 'Registrierungen' },
+  reset: { limit: 20, windowSeconds: 60, counts: 'Versuche mit Links zum Zurücksetzen' },
+  report: { limit: 10, windowSeconds: 60, counts: 'Meldungen' },
+  search: { limit: 30, windowSeconds: 60, scaled: true, counts: 'Suchanfragen' },
 } as const satisfies Record<string, AddressRateRule>;
+
+/** The German 429 message of a per-address group: "Zu viele Meldungen: höchstens 10 pro Minute von einer Adresse. …" */
+export function rateLimitMessage(group: RateGroup, limitsFactor: number, wait: number): string {
+  const rule: AddressRateRule = boardRateRules[group];
+  const limit = rule.scaled ? scaledLimit(rule.limit, limitsFactor) : rule.limit;
+  return `Zu viele ${rule.counts}: höchstens ${limit} pro Minute von einer Adresse. Bitte warte noch ${waitText(wait)}.`;
+}
+
+/** "42 Sekunden", "eine Minute", "17 Minuten": how long a 429 asks to wait. */
+export function waitText(seconds: number): string {
+  if (seconds < 60) return seconds === 1 ? 'eine Sekunde' : `${seconds} Sekunden`;
+  const minutes = Math.ceil(seconds / 60);
+  return minutes === 1 ? 'eine Minute' : `${minutes} Minuten`;
+}
 
 /** A rate-limit group's name: a typo in a route's rateLimit is a type error, not a 500. */
 export type RateGroup = keyof typeof boardRateRules;

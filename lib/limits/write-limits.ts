@@ -1,6 +1,6 @@
 import { ApiError } from '../http/errors.ts';
 import { rateLimitSubject } from '../ip/address.ts';
-import { scaledLimit, type Counter, type LimitStore, type RateRule } from './rate-limit.ts';
+import { scaledLimit, waitText, type Counter, type LimitStore, type RateRule } from './rate-limit.ts';
 
 /**
  * The write limits (docs/API.md "Rate limits"): every write counts per account and per client
@@ -23,13 +23,14 @@ interface WriteRule {
   address: Windows;
   /** Not an abuse brake but a privacy and cost limit: BOARD_LIMITS neither scales nor lifts it. */
   alwaysOn?: boolean;
-  /** What it counts, in German: the 429's message then names the limit and its numbers. */
-  counts?: string;
+  /** What it counts, in German: the 429's message names the limit and its numbers (issue 31: every 429 does). */
+  counts: string;
 }
 
 export const writeLimitRules = {
   // 6 a minute is a fast typist's pace; 60 an hour still lets a lively discussion run.
   create: {
+    counts: 'Beiträge',
     account: [
       [6, minute],
       [60, hour],
@@ -40,6 +41,7 @@ export const writeLimitRules = {
     ],
   },
   edit: {
+    counts: 'Bearbeitungen',
     account: [
       [20, minute],
       [200, hour],
@@ -50,6 +52,7 @@ export const writeLimitRules = {
     ],
   },
   delete: {
+    counts: 'Löschungen',
     account: [
       [20, minute],
       [200, hour],
@@ -61,6 +64,7 @@ export const writeLimitRules = {
   },
   // A reader may go through a page of 20 entries and vote on each: 60 a minute leaves room.
   vote: {
+    counts: 'Stimmen',
     account: [
       [60, minute],
       [600, hour],
@@ -72,6 +76,7 @@ export const writeLimitRules = {
   },
   // Each entry has its own growing cooldown; this bounds how many entries one account pushes up.
   bump: {
+    counts: 'Hochholungen',
     account: [
       [10, minute],
       [60, hour],
@@ -83,6 +88,7 @@ export const writeLimitRules = {
   },
   // A name change shows on every entry of the account (and empties every cached page).
   rename: {
+    counts: 'Namensänderungen',
     account: [
       [2, minute],
       [5, hour],
@@ -93,6 +99,7 @@ export const writeLimitRules = {
     ],
   },
   avatar: {
+    counts: 'Avatar-Änderungen',
     account: [
       [3, minute],
       [10, hour],
@@ -104,6 +111,7 @@ export const writeLimitRules = {
   },
   // Mute and unmute together: a reader tidying up a list clicks fast, nobody needs 300 a day.
   mute: {
+    counts: 'Stummschaltungen',
     account: [
       [30, minute],
       [300, day],
@@ -115,11 +123,25 @@ export const writeLimitRules = {
   },
   // A data export reads every row and file of the account: 3 an hour per account, from wherever
   // it is asked (a stolen session must not turn it into a way to wear the server down).
-  export: { account: [[3, hour]], address: [], alwaysOn: true },
+  export: { account: [[3, hour]], address: [], alwaysOn: true, counts: 'Datenexporte' },
   // A new private feed address now and then; more is someone scripting against the token table.
-  feedToken: { account: [[10, hour]], address: [[30, hour]] },
+  feedToken: { account: [[10, hour]], address: [[30, hour]], counts: 'neue Feed-Adressen' },
+  // Follow and unfollow together (issue 34): like mutes, a reader tidies a list in bursts.
+  follow: {
+    account: [
+      [30, minute],
+      [300, day],
+    ],
+    address: [
+      [90, minute],
+      [900, day],
+    ],
+    counts: 'Folgen und Entfolgen',
+  },
+  // A browser subscribes to pushes once per session; more is a script filling the device table.
+  push: { account: [[20, hour]], address: [[60, hour]], counts: 'Push-Anmeldungen' },
   // SPEC's 20 a minute per address stays (group newuser); this caps a whole day of them.
-  register: { address: [[50, day]] },
+  register: { address: [[50, day]], counts: 'Registrierungen' },
   // The moderation's actions, per moderator account (only moderators reach them, so no address
   // limit: moderators sharing an office must not share one). Why: a stolen or rogue moderator
   // account removed 200 entries in a quarter of a second. A spam wave cleaned by hand goes at about
@@ -183,15 +205,23 @@ export function checkWriteLimit(
   }
   const wait = store.hit(counters, now, false);
   if (wait > 0) {
-    const message =
-      rule.counts &&
-      `Zu viele ${rule.counts}: höchstens ${windowsText(rule.account ?? [], factor)}. Bitte warte noch ${waitText(wait)}.`;
+    const share = group === 'create' ? (writer.createShare ?? 1) : 1;
     throw new ApiError(429, 'rate.limited', {
       headers: { 'Retry-After': String(wait) },
       limit: `write/${group}`,
-      ...(message ? { message } : {}),
+      message: `Zu viele ${rule.counts}: höchstens ${limitText(rule, writer.uid !== undefined, factor, share)}. Bitte warte noch ${waitText(wait)}.`,
     });
   }
+}
+
+/** "6 pro Minute und 60 pro Stunde, 18 pro Minute und 180 pro Stunde von einer Adresse"; "… für neue Konten" at a new account's share. */
+function limitText(rule: WriteRule, perAccount: boolean, factor: number, share: number): string {
+  const account = perAccount && rule.account?.length ? windowsText(rule.account, factor * share) : '';
+  const parts = [
+    account && (share < 1 ? `${account} für neue Konten` : account),
+    rule.address.length ? `${windowsText(rule.address, factor)} von einer Adresse` : '',
+  ];
+  return parts.filter(Boolean).join(', ');
 }
 
 const perWindow: Record<number, string> = { [minute]: 'pro Minute', [hour]: 'pro Stunde', [day]: 'pro Tag' };
@@ -199,11 +229,4 @@ const perWindow: Record<number, string> = { [minute]: 'pro Minute', [hour]: 'pro
 /** "30 pro Minute und 500 pro Stunde", with BOARD_LIMITS applied. */
 function windowsText(windows: Windows, factor: number): string {
   return windows.map(([limit, seconds]) => `${scaledLimit(limit, factor)} ${perWindow[seconds]}`).join(' und ');
-}
-
-/** "42 Sekunden", "eine Minute", "17 Minuten". */
-function waitText(seconds: number): string {
-  if (seconds < 60) return seconds === 1 ? 'eine Sekunde' : `${seconds} Sekunden`;
-  const minutes = Math.ceil(seconds / 60);
-  return minutes === 1 ? 'eine Minute' : `${minutes} Minuten`;
 }

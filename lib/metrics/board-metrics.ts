@@ -89,7 +89,7 @@ function methodIndexOf(method: string): number {
 function defineProcessMetrics(app: Services, registers: Registry[]): void {
   new Counter({
     name: 'board_response_cache_total',
-    help: 'Answers from the response cache (hit) or built (miss): feed pages, threads, user feeds, search pages, and documents (Atom feeds, pages with share tags).',
+    help: 'Answers from the response cache (hit) or built (miss): feed pages, threads, user feeds, search pages, documents (Atom feeds) and HTML pages.',
     labelNames: ['answer', 'result'],
     registers,
     collect() {
@@ -105,6 +105,8 @@ function defineProcessMetrics(app: Services, registers: Registry[]): void {
       this.inc({ answer: 'search', result: 'miss' }, tally.searchMisses);
       this.inc({ answer: 'document', result: 'hit' }, tally.documentHits);
       this.inc({ answer: 'document', result: 'miss' }, tally.documentMisses);
+      this.inc({ answer: 'page', result: 'hit' }, tally.pageHits);
+      this.inc({ answer: 'page', result: 'miss' }, tally.pageMisses);
     },
   });
   new Counter({
@@ -139,7 +141,7 @@ function defineProcessMetrics(app: Services, registers: Registry[]): void {
 /** The database's and the once-jobs' figures: in the process that runs the jobs, read once per scrape. */
 export function defineJobMetrics(
   app: JobDeps & { config: Config; disk: Pick<DiskWatch, 'freeBytes'> },
-  jobs: Pick<RunningJobs, 'previews' | 'notifier'>,
+  jobs: Pick<RunningJobs, 'previews' | 'notifier' | 'push'>,
   registers: Registry[],
 ): void {
   new Gauge({
@@ -160,6 +162,16 @@ export function defineJobMetrics(
       const outcomes = jobs.previews?.stats().outcomes;
       if (!outcomes) return; // BOARD_PREVIEW=0: no queue runs in this process
       for (const [outcome, count] of Object.entries(outcomes)) this.inc({ outcome }, count);
+    },
+  });
+  new Counter({
+    name: 'board_push_total',
+    help: 'Web Push sends by outcome: delivered, gone (404/410: the subscription was dropped), blocked (the guard refused the endpoint; dropped), failed (not retried), skipped (read, hidden or too old by its turn).',
+    labelNames: ['outcome'],
+    registers,
+    collect() {
+      this.reset();
+      for (const [outcome, count] of Object.entries(jobs.push.stats().outcomes)) this.inc({ outcome }, count);
     },
   });
   new Counter({

@@ -4,6 +4,7 @@ import { deleteSessionsOfUser } from '../accounts/sessions.ts';
 import { moderatorRole } from '../accounts/users.ts';
 import { permanentBan } from './bans.ts';
 import { removeAllEntriesOf } from './entries.ts';
+import { invitedTree } from '../registration/invites.ts';
 
 /**
  * The moderation's actions on accounts (docs/API.md "Moderation"): bans, avatars and the
@@ -25,6 +26,32 @@ export interface Ban {
   until: number;
   /** Also remove every live entry of the account. */
   purge: boolean;
+  /** Also ban every account it invited, and theirs (lib/registration/invites.ts invitedTree). */
+  tree?: boolean;
+}
+
+/** The reason an invitee's ban row carries: the moderators' reason, marked as coming from the tree. */
+export function treeBanReason(reason: string, inviter: string): string {
+  return `${reason} (Einladungsbaum von ${inviter})`.slice(0, 500);
+}
+
+/**
+ * A ban with tree=1: the account and every account in its invite tree (moderators stay), each with
+ * its own log row, in one transaction. Returns how many invitees were banned.
+ */
+export function banTree(db: Db, uid: number, ban: Ban, actor: ActorUid, now: number): number {
+  return db.tx(() => {
+    banUser(db, uid, ban, actor, now);
+    const inviter = db.one<{ username: string }>('SELECT username FROM users WHERE uid = ?', uid)?.username ?? '';
+    let banned = 0;
+    for (const child of invitedTree(db, uid)) {
+      const role = db.one<{ role: string }>('SELECT role FROM users WHERE uid = ?', child)?.role;
+      if (role === moderatorRole) continue;
+      banUser(db, child, { ...ban, reason: treeBanReason(ban.reason, inviter) }, actor, now);
+      banned++;
+    }
+    return banned;
+  });
 }
 
 /**

@@ -2,9 +2,21 @@ import type { Db } from '../db/db.ts';
 import { modlogPageSize } from '../limits/product.ts';
 
 /** The actions the public log shows (docs/API.md "GET /api/modlog/{page}"). */
-export type PublicModAction = 'remove' | 'restore' | 'ban' | 'unban' | 'avatar_remove' | 'dismiss';
-/** Role changes are the administrator's business: only `board-admin modlog` shows them. */
-export type ModAction = PublicModAction | 'mod_add' | 'mod_remove';
+export type PublicModAction =
+  | 'remove'
+  | 'restore'
+  | 'ban'
+  | 'unban'
+  | 'avatar_remove'
+  | 'dismiss'
+  | 'approve'
+  | 'reject'
+  | 'registration';
+/**
+ * Role changes are the administrator's business: only `board-admin modlog` shows them. A trust
+ * level is never public (docs/API.md "Trust levels"), so neither is its change.
+ */
+export type ModAction = PublicModAction | 'mod_add' | 'mod_remove' | 'trust';
 
 /** Who acted: a moderator's uid, or 0 for the administrator at the command line. */
 export type ActorUid = number;
@@ -21,7 +33,7 @@ export interface ModlogWrite {
   until?: number;
 }
 
-const privateActions: ReadonlySet<ModAction> = new Set(['mod_add', 'mod_remove']);
+const privateActions: ReadonlySet<ModAction> = new Set(['mod_add', 'mod_remove', 'trust']);
 
 /** Writes one log row; call it inside the action's transaction, so a failed write undoes the action. Returns the row id. */
 export function writeModlog(db: Db, actor: ActorUid, row: ModlogWrite, now: number): number {

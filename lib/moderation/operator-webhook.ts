@@ -23,9 +23,18 @@ export interface ReportNotice {
   openReports: number;
 }
 
+/**
+ * A notice about the board's door (lib/registration/): an application waits, or the surge gate
+ * switched registration to approval. Coalesced with the reports, so a wave of bots is one message.
+ */
+export type DoorNotice = { about: 'application' } | { about: 'surge'; accounts: number };
+
+/** Whatever the operator is told. */
+export type Notice = ReportNotice | DoorNotice;
+
 export interface Notifier {
   /** Counts a notice in; returns at once. */
-  send(notice: ReportNotice): void;
+  send(notice: Notice): void;
   /** What reached the operator and how, since the start (lib/metrics). */
   stats(): NotifyStats;
   /** Shutdown: aborts the message being sent and drops what waits, logging how many reports. */
@@ -65,9 +74,22 @@ interface Tally {
   /** Entries whose open reports reached notifyManyReports. */
   many: number;
   first: ReportNotice[];
+  /** Applications that came in. */
+  applications: number;
+  /** The surge gate's switches, and the accounts the last one counted. */
+  surges: number;
+  surgeAccounts: number;
 }
 
-const emptyTally = (): Tally => ({ notices: 0, reported: 0, many: 0, first: [] });
+const emptyTally = (): Tally => ({
+  notices: 0,
+  reported: 0,
+  many: 0,
+  first: [],
+  applications: 0,
+  surges: 0,
+  surgeAccounts: 0,
+});
 
 function merged(older: Tally, newer: Tally): Tally {
   return {
@@ -75,13 +97,34 @@ function merged(older: Tally, newer: Tally): Tally {
     reported: older.reported + newer.reported,
     many: older.many + newer.many,
     first: [...older.first, ...newer.first].slice(0, addressesShown),
+    applications: older.applications + newer.applications,
+    surges: older.surges + newer.surges,
+    surgeAccounts: newer.surges ? newer.surgeAccounts : older.surgeAccounts,
   };
+}
+
+/** The door's part of a message: the switch first, then the waiting applications. */
+function doorText(origin: string, tally: Tally): string {
+  const surge = tally.surges
+    ? `Ansturm auf die Registrierung: ${tally.surgeAccounts} neue Konten in kurzer Zeit; neue Konten warten jetzt auf eine Freischaltung.`
+    : '';
+  const waiting = tally.applications
+    ? `${tally.applications === 1 ? 'Ein neuer Antrag wartet' : `${tally.applications} neue Anträge warten`} auf die Freischaltung.`
+    : '';
+  return [surge, waiting, `${origin}/mod`].filter(Boolean).join(' ');
 }
 
 const entries = (n: number) => (n === 1 ? '1 Beitrag' : `${n} Beiträge`);
 
 /** A message's German text: one notice as it is, several as counts with the first addresses. */
 function notifyText(origin: string, tally: Tally): string {
+  const reportNotices = tally.notices - tally.applications - tally.surges;
+  if (reportNotices === 0) return doorText(origin, tally);
+  const door = tally.applications || tally.surges ? ` ${doorText(origin, tally)}` : '';
+  return reportText(origin, { ...tally, notices: reportNotices }) + door;
+}
+
+function reportText(origin: string, tally: Tally): string {
   const address = (notice: ReportNotice) => `${origin}/e/${notice.pid}`;
   const [notice] = tally.first;
   if (tally.notices === 1 && notice) {
@@ -186,8 +229,20 @@ export function startNotifier(url: string, origin: string, log: Log, options: No
   return {
     send(notice) {
       if (stopping.signal.aborted) return;
+      if ('about' in notice) {
+        const surge = notice.about === 'surge';
+        waiting = merged(waiting, {
+          ...emptyTally(),
+          notices: 1,
+          applications: surge ? 0 : 1,
+          surges: surge ? 1 : 0,
+          surgeAccounts: surge ? notice.accounts : 0,
+        });
+        if (!busy) running = work();
+        return;
+      }
       const many = notice.openReports === notifyManyReports ? 1 : 0;
-      waiting = merged(waiting, { notices: 1, reported: 1 - many, many, first: [notice] });
+      waiting = merged(waiting, { ...emptyTally(), notices: 1, reported: 1 - many, many, first: [notice] });
       if (!busy) running = work();
     },
     stats: () => structuredClone(stats),

@@ -10,7 +10,8 @@ import { maxNotifiedPerEntry, notificationPageSize } from '../limits/product.ts'
  * on the notifications page, the header's badge and the private Atom feed.
  */
 
-export type NotificationKind = 'reply' | 'mention';
+/** thread_reply: lib/notifications/thread-replies.ts. */
+export type NotificationKind = 'reply' | 'mention' | 'thread_reply';
 
 /** Each account keeps its newest 1000 (older ones go): bounded rows, and a badge count that stays cheap. */
 export const maxKeptPerAccount = 1000;
@@ -41,7 +42,9 @@ export function notifyAbout(db: Db, entry: Caused, parentUid: number, now: numbe
   const wanted: [number, NotificationKind][] = [];
   if (parentUid) wanted.push([parentUid, 'reply']);
   for (const uid of mentionedUids(db, entry.content)) wanted.push([uid, 'mention']);
-  let room = maxNotifiedPerEntry - db.value('SELECT count(*) FROM notifications WHERE pid = ?', entry.pid);
+  // Followers' notifications (thread = their followed entry) do not use up the room of replies and mentions.
+  let room =
+    maxNotifiedPerEntry - db.value('SELECT count(*) FROM notifications WHERE pid = ? AND thread = 0', entry.pid);
   for (const [uid, kind] of wanted) {
     if (room <= 0) return;
     if (uid === entry.uid || isMuted(db, uid, entry.uid)) continue;
@@ -67,7 +70,7 @@ export function notifyAbout(db: Db, entry: Caused, parentUid: number, now: numbe
  * lib/db/schema.ts migration 11), because finding the 1000th newest row walked 1000 index entries
  * at every notification of an account at the limit.
  */
-function keepNewest(db: Db, uid: number): void {
+export function keepNewest(db: Db, uid: number): void {
   const kept = db.one<{ kept: number }>('SELECT kept FROM notification_counts WHERE uid = ?', uid)?.kept ?? 0;
   if (kept < maxKeptPerAccount + trimGroup) return;
   db.run(

@@ -87,21 +87,32 @@ export const schemas: Record<string, JsonSchema> = {
   ),
   VoteTally: object({ pid: entryId, yes: integer(), no: integer(), selected: oneOfValues('yes', 'no', 'none') }),
   PublicUser: object(profile, banned),
-  OwnUser: object({ ...profile, last_login: time('0 until the first login') }, { role: constant('moderator') }),
+  OwnUser: object(
+    { ...profile, last_login: time('0 until the first login') },
+    {
+      role: constant('moderator'),
+      trust_level: oneOfValues(0, 1),
+    },
+  ),
   Session: object({
     uid: integer(undefined, { minimum: 1 }),
     created_at: time(),
     expires: time(),
     description: string('the User-Agent at login', { maxLength: maxSessionDescriptionLength }),
   }),
-  SessionListItem: object({
-    id: string('opaque session id', { pattern: '^[0-9a-f]{32}$' }),
-    created_at: time(),
-    expires: time(),
-    description: string('the User-Agent at login', { maxLength: maxSessionDescriptionLength }),
-    device: string('a readable German guess at the device'),
-    current: oneOfValues(0, 1),
-  }),
+  SessionListItem: object(
+    {
+      id: string('opaque session id', { pattern: '^[0-9a-f]{32}$' }),
+      created_at: time(),
+      expires: time(),
+      description: string('the User-Agent at login', { maxLength: maxSessionDescriptionLength }),
+      device: string('a readable German guess at the device'),
+      current: oneOfValues(0, 1),
+    },
+    {
+      push: object({ service: string("the push service's origin"), created_at: time() }),
+    },
+  ),
   Stats: object({ users: integer(), entries: integer() }),
   StatsDetail: object({
     users: integer(),
@@ -136,7 +147,17 @@ export const schemas: Record<string, JsonSchema> = {
   ModlogRow: object({
     id: integer(),
     created_at: time(),
-    action: oneOfValues('remove', 'restore', 'ban', 'unban', 'avatar_remove', 'dismiss'),
+    action: oneOfValues(
+      'remove',
+      'restore',
+      'ban',
+      'unban',
+      'avatar_remove',
+      'dismiss',
+      'approve',
+      'reject',
+      'registration',
+    ),
     pid: integer('the entry acted on; 0 for actions on accounts'),
     username: string('the account acted on, by its current name; "" when deleted'),
     reason: string(undefined, { maxLength: maxModReasonLength }),
@@ -146,11 +167,57 @@ export const schemas: Record<string, JsonSchema> = {
   Notification: object({
     id: integer('notification id (for up_to)', { minimum: 1 }),
     created_at: time(),
-    kind: oneOfValues('reply', 'mention'),
+    kind: oneOfValues('reply', 'mention', 'thread_reply'),
     read: oneOfValues(0, 1),
     entry: ref('Entry'),
   }),
   MutedAccount: object({ uid: integer(undefined, { minimum: 1 }), username: string() }),
+  Application: object({
+    username: string(),
+    created_at: time(),
+    application: string(),
+    same_minute: integer('registrations in the same minute'),
+    same_hour: integer('registrations in the hour before'),
+  }),
+  RegistrationState: object(
+    {
+      mode: oneOfValues('open', 'approval', 'invite', 'closed'),
+      set_by: oneOfValues('config', 'moderator', 'surge'),
+      since: time('0 for the configured mode'),
+      configured: oneOfValues('open', 'approval', 'invite', 'closed'),
+      surge: object({ threshold: integer('0: off'), window: integer('seconds') }),
+      wave: arrayOf(
+        object({
+          username: string(),
+          created_at: time(),
+          status: oneOfValues('active', 'pending', 'rejected'),
+          banned: { type: 'boolean' },
+        }),
+        500,
+      ),
+    },
+    { last_surge: object({ at: time(), accounts: integer() }) },
+  ),
+  RegistrationInfo: object({
+    mode: oneOfValues('open', 'approval', 'invite', 'closed'),
+    question: string('approval mode: the question `application` answers; else ""'),
+    pow: { type: 'boolean', description: 'registration needs a solved challenge in `altcha`' },
+  }),
+  // A proof-of-work challenge (ALTCHA v2, lib/registration/pow.ts), signed over every parameter.
+  PowParameters: object(
+    {
+      algorithm: string('PBKDF2/SHA-256'),
+      nonce: string('hex'),
+      salt: string('hex'),
+      cost: integer('PBKDF2 iterations per counter'),
+      keyLength: integer(),
+      keyPrefix: string('hex: the first half of the key of the counter to find'),
+      expiresAt: time(),
+      data: object({ max: integer('the largest counter it can be') }),
+    },
+    { keySignature: string() },
+  ),
+  PowChallenge: object({ parameters: ref('PowParameters'), signature: string('HMAC of the parameters') }),
   Error: object(
     { code: string('stable, <area>.<thing> or internal'), message: string('German, for people', { minLength: 1 }) },
     {

@@ -31,14 +31,19 @@ export const pathParameters: Record<string, { description: string; schema: JsonS
     schema: string(),
   },
   id: {
-    description: 'a session id from GET /api/user/sessions',
-    schema: string(undefined, { pattern: '^[0-9a-f]{32}$' }),
+    description:
+      'a session id from GET /api/user/sessions or a passkey id from GET /api/user/passkeys (32 hex digits), or an invite id from GET /api/user/invites',
+    schema: string(undefined, { pattern: '^([0-9a-f]{32}|[0-9]{1,15})$' }),
   },
   path: { description: "the file's path below the folder; may hold slashes", schema: string() },
   token: {
     description:
       "the private feed's secret token followed by .atom (POST /api/user/feed-token gives the whole address)",
     schema: string(undefined, { pattern: '^[A-Za-z0-9_-]+\\.atom$' }),
+  },
+  file: {
+    description: 'a file of the sitemap index: {n}.xml, n from 1',
+    schema: string(undefined, { pattern: '^[1-9][0-9]{0,5}\\.xml$' }),
   },
 };
 
@@ -159,8 +164,10 @@ function responsesOf(route: Route, operation: Operation) {
   }
   for (const [status, set] of [...codes].sort(([a], [b]) => a - b)) {
     const list = [...set];
+    // A page that answers this status itself in HTML (/suche's 400) keeps that answer beside the JSON error.
+    const own = responses[status] as { description: string; content?: Record<string, unknown> } | undefined;
     responses[status] = {
-      description: `error: ${list.join(', ')}`,
+      description: own ? `${own.description}; error: ${list.join(', ')}` : `error: ${list.join(', ')}`,
       ...(retryAfterStatuses.has(status)
         ? {
             headers: {
@@ -172,7 +179,7 @@ function responsesOf(route: Route, operation: Operation) {
             },
           }
         : {}),
-      content: { 'application/json': { schema: errorBody(list) } },
+      content: { ...own?.content, 'application/json': { schema: errorBody(list) } },
     };
   }
   return responses;

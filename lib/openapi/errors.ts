@@ -40,6 +40,7 @@ const extraMembers: Partial<Record<ErrorCode, Record<string, JsonSchema>>> = {
     bump_count: integer(),
   },
   'auth.banned': { banned_until: integer('-1 permanent, else when the ban ends', { minimum: -1 }) },
+  'auth.rejected': { reason: { type: 'string', description: 'the moderator\'s reason, "" when none was given' } },
 };
 
 const errorWith = (code: JsonSchema): JsonSchema => ({ type: 'object', allOf: [ref('Error')], properties: { code } });

@@ -13,14 +13,28 @@ export const tags = {
     description:
       'Profiles, and what an account can do about itself: rename, avatar, password, sessions, export, mutes, deletion.',
   },
+  passkeys: {
+    name: 'Passkeys and recovery codes',
+    description:
+      'Sign-in with passkeys (WebAuthn: discoverable, RP ID and origin from BOARD_ORIGIN) and recovery codes for a lost password.',
+  },
   moderation: {
     name: 'Moderation',
     description:
       "For moderators (403 mod.required for everyone else, checked right after the session; then the actions' write limits, 429 rate.limited); the log is public.",
   },
+  registration: {
+    name: 'Registration',
+    description:
+      "How people get in (BOARD_REGISTRATION: open, approval, invite, closed), proof of work, invites, the moderators' queue of applications, the surge gate and trust levels.",
+  },
   finding: {
     name: 'Search, notifications and feeds',
     description: 'Full-text search, notifications of replies and mentions, and the Atom feeds.',
+  },
+  followAndPush: {
+    name: 'Following and Web Push',
+    description: 'Following an entry’s subtree, and push notifications to the own devices.',
   },
   operations: {
     name: 'Statistics and operations',

@@ -129,7 +129,11 @@ export function userAtom(ctx: Ctx<'username'>) {
 }
 userAtom.doc = publicFeed('userFeedAtom', `Atom: the user's ${atomFeedSize} newest entries`, 'no such user');
 
-const kindTitles = { reply: 'Antwort', mention: 'Erwähnung' } as const;
+const kindTitles = {
+  reply: 'Antwort',
+  mention: 'Erwähnung',
+  thread_reply: 'Antwort in einem gefolgten Thread',
+} as const;
 
 /** GET /n/{token}.atom: the account's 50 newest notifications; 404 for an unknown or ended token, and while the account is banned. Never cached by anyone. */
 export function privateAtom(ctx: Ctx<'token'>) {

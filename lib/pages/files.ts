@@ -1,4 +1,5 @@
-import { join, sep } from 'node:path';
+import { dirname, join, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { isLiveEntryImage } from '../entries/entries.ts';
 import type { Ctx } from '../http/context.ts';
 import { safeFilePath, sendFile } from '../http/static.ts';
@@ -81,4 +82,24 @@ staticFile.doc = {
   summary: 'A file of the front end (the path may hold slashes)',
   ok: { status: 200, description: 'the file', mediaType: '*/*' },
   more: [html(404, 'no such file')],
+} satisfies Operation;
+
+/**
+ * The ES modules of @simplewebauthn/browser, from the installed package: the front end's passkey
+ * ceremonies load them from the board's own origin (CSP `default-src 'self'`), at the version
+ * package-lock.json pins, with no copy in web/ to fall behind.
+ */
+const webAuthnBrowserDir = dirname(fileURLToPath(import.meta.resolve('@simplewebauthn/browser')));
+
+/** GET /static/vendor/simplewebauthn/*: the browser library's .js files (not its .d.ts or maps). */
+export async function webAuthnBrowser(ctx: Ctx<'*'>) {
+  const path = safeFilePath(webAuthnBrowserDir, ctx.params['*']);
+  if (!path?.endsWith('.js') || !(await sendFile(ctx.res, path, { head: ctx.req.method === 'HEAD' })))
+    await notFoundPage(ctx);
+}
+webAuthnBrowser.doc = {
+  id: 'webAuthnBrowser',
+  summary: "The ES modules of @simplewebauthn/browser, served from the board's origin for the passkey pages",
+  ok: { status: 200, description: 'the module', mediaType: 'text/javascript' },
+  more: [html(404, 'no such module')],
 } satisfies Operation;

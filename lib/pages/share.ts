@@ -1,32 +1,20 @@
 import { stripBidiControls } from '../entries/bidi.ts';
-import type { Db } from '../db/db.ts';
-import { readEntriesByPid } from '../entries/reads.ts';
-import { etagOf } from '../http/conditional.ts';
-import type { CachedDocument } from '../http/response-cache.ts';
-import { findUserByName } from '../accounts/users.ts';
+import type { EntryJson } from '../entries/reads.ts';
+import { html, type Html } from './html.ts';
 
 /**
  * The head tags that make /e/{pid} and /u/{username} preview well when their link is pasted
  * into a chat or another board (docs/API.md "Pages that share well"): <title>, description, Open
- * Graph and Twitter card tags, and the page's Atom feed as <link rel="alternate">. They replace
- * the shell's <title> and its marker; the rest of the page stays the same shell.
+ * Graph and Twitter card tags, the canonical address, and the page's Atom feed as
+ * <link rel="alternate">. The page (lib/pages/layout.ts) puts them where the shell's <title> goes.
  */
 
-/** Where the shell takes the tags (web/index.html). */
-export const shareMarker = '<!-- share -->';
-const shellTitle = '<title>Das Board</title>';
 /** A description as long as previews show: about two lines in a chat. */
 const descriptionLength = 200;
 
-/** Text for an attribute value or element text: markup and quotes escaped, bidi and other controls gone. */
-export function htmlAttribute(text: string): string {
-  return stripBidiControls(text)
-    .replace(/[\u0000-\u001F\u007F]/g, ' ') // C0 controls (newlines too): a tag's value is one line
-    .replace(/&/g, '&amp;')
-    .replace(/</g, '&lt;')
-    .replace(/>/g, '&gt;')
-    .replace(/"/g, '&quot;')
-    .replace(/'/g, '&#39;');
+/** Text for a tag's value: one line, bidi and other controls gone (the html template escapes it). */
+function oneLine(text: string): string {
+  return stripBidiControls(text).replace(/[\u0000-\u001F\u007F]/g, ' '); // C0 controls (newlines too)
 }
 
 /** The text's start on one line, at most `max` code points, with an ellipsis when cut. */
@@ -41,7 +29,7 @@ function excerpt(text: string, max: number): string {
  * chat's link preview, the tab before the front end starts and the tab after it read alike.
  * test/unit/page-titles.test.ts holds both to the same output.
  */
-const boardName = 'Das Board';
+export const boardName = 'Das Board';
 /** How much of an entry's text the title shows, in code points. */
 const titleTextLength = 60;
 
@@ -54,9 +42,20 @@ function titleTextStart(content: string): string {
   return `${space > titleTextLength / 2 ? cut.slice(0, space) : cut} …`;
 }
 
+/** "Hallo Welt – Anna"; a gone entry says only that (as entryTitle in web/static/titles.js). */
+export function entryTitle(entry: { content: string; username: string; deleted?: number; removed?: number }): string {
+  if (entry.deleted) return entry.removed ? 'Entfernter Beitrag' : 'Gelöschter Beitrag';
+  return `${titleTextStart(entry.content) || 'Bild'} – ${entry.username || 'gelöschtes Konto'}`;
+}
+
 /** A live entry's page title: "Hallo Welt – Anna – Das Board"; "Bild – Anna – Das Board" without text. */
 export function entryPageTitle(entry: { content: string; username: string }): string {
-  return `${titleTextStart(entry.content) || 'Bild'} – ${entry.username || 'gelöschtes Konto'} – ${boardName}`;
+  return pageTitle(entryTitle(entry));
+}
+
+/** Any other page's title: "Statistik – Das Board" (as pageTitle in web/static/titles.js). */
+export function pageTitle(title: string): string {
+  return title ? `${title} – ${boardName}` : boardName;
 }
 
 /** A profile's page title: "Anna – Das Board". */
@@ -74,55 +73,50 @@ interface Share {
   type: 'article' | 'profile';
 }
 
-function headTags(share: Share): string {
+function headTags(share: Share): Html {
   const meta = (attr: 'name' | 'property', key: string, value: string) =>
-    `<meta ${attr}="${key}" content="${htmlAttribute(value)}">`;
-  return [
-    `<title>${htmlAttribute(share.title)}</title>`,
+    html`<meta ${attr}="${key}" content="${oneLine(value)}">`;
+  const title = oneLine(share.title);
+  return html`<title>${title}</title>
+  ${[
     meta('name', 'description', share.description),
-    `<link rel="canonical" href="${htmlAttribute(share.url)}">`,
-    `<link rel="alternate" type="application/atom+xml" title="${htmlAttribute(share.title)}" href="${htmlAttribute(share.feed)}">`,
-    meta('property', 'og:site_name', 'Das Board'),
+    html`<link rel="canonical" href="${share.url}">`,
+    html`<link rel="alternate" type="application/atom+xml" title="${title}" href="${share.feed}">`,
+    meta('property', 'og:site_name', boardName),
     meta('property', 'og:type', share.type),
     meta('property', 'og:title', share.title),
     meta('property', 'og:description', share.description),
     meta('property', 'og:url', share.url),
-    ...(share.image ? [meta('property', 'og:image', share.image)] : []),
+    share.image ? meta('property', 'og:image', share.image) : null,
     meta('name', 'twitter:card', share.image ? 'summary_large_image' : 'summary'),
     meta('name', 'twitter:title', share.title),
     meta('name', 'twitter:description', share.description),
-    ...(share.image ? [meta('name', 'twitter:image', share.image)] : []),
-  ].join('\n  ');
+    share.image ? meta('name', 'twitter:image', share.image) : null,
+  ].map(
+    (tag) =>
+      tag &&
+      html`${tag}
+  `,
+  )}`;
 }
 
-function documentOf(shell: Buffer, share: Share): CachedDocument {
-  const html = shell.toString('utf8').replace(`${shellTitle}\n  ${shareMarker}`, headTags(share));
-  const body = Buffer.from(html);
-  return { body, etag: etagOf(body), updated: 0 };
-}
-
-/** /e/{pid}'s page with the entry's tags; undefined for an unknown, deleted or removed entry (which reveal nothing). */
-export function entryShare(db: Db, origin: string, shell: Buffer, pid: number): CachedDocument | undefined {
-  const entry = readEntriesByPid(db, [pid]).get(pid);
-  if (!entry || entry.deleted) return undefined;
+/** A live entry's head tags. */
+export function entryShareHead(origin: string, entry: EntryJson): Html {
   const author = entry.username || 'gelöschtes Konto';
   const text = excerpt(entry.content, descriptionLength);
-  return documentOf(shell, {
+  return headTags({
     title: entryPageTitle(entry),
     description: text ? `${author}: ${text}` : `Ein Bild von ${author} auf Das Board.`,
-    url: `${origin}/e/${pid}`,
+    url: `${origin}/e/${entry.pid}`,
     image: entry.filepath ? `${origin}/static/media/${entry.filepath}` : undefined,
-    feed: `${origin}/e/${pid}/feed.atom`,
+    feed: `${origin}/e/${entry.pid}/feed.atom`,
     type: 'article',
   });
 }
 
-/** /u/{username}'s page with the profile's tags; undefined for an unknown user. */
-export function userShare(db: Db, origin: string, shell: Buffer, username: string): CachedDocument | undefined {
-  const user = findUserByName(db, username);
-  if (!user) return undefined;
-  const page = `${origin}/u/${encodeURIComponent(user.username)}`;
-  return documentOf(shell, {
+/** A profile's head tags; `page` is its absolute address. */
+export function userShareHead(origin: string, user: { username: string; avatar: string }, page: string): Html {
+  return headTags({
     title: userPageTitle(user.username),
     description: `Die Beiträge von ${user.username} auf Das Board, einer öffentlichen Diskussionsseite.`,
     url: page,

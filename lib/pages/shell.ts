@@ -1,13 +1,17 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Ctx } from '../http/context.ts';
-import { cacheHeaders } from '../http/respond.ts';
-import { entryExists } from '../entries/entries.ts';
-import { findUserByName, usernameKey } from '../accounts/users.ts';
+import { findUserByName } from '../accounts/users.ts';
 import type { Db } from '../db/db.ts';
-import { entryShare, userShare } from './share.ts';
-import type { Endpoint } from '../http/route.ts';
-import { html, type Operation } from '../openapi/kit.ts';
+import { entryExists } from '../entries/entries.ts';
+import { etagOf } from '../http/conditional.ts';
+import type { CachedDocument } from '../http/response-cache.ts';
+import { cacheHeaders, everyAnswerHeaders } from '../http/respond.ts';
+import type { CachedPage, Endpoint } from '../http/route.ts';
+import { html as htmlAnswer, type Operation } from '../openapi/kit.ts';
+import { fill, html, toText, trustedFile, type Html } from './html.ts';
+import { layout, needsScript, type PageView } from './layout.ts';
+import { moduleGraph, preloadTags } from './module-graph.ts';
 
 /** Pages may load only from the board itself: no CDN, no hotlinked image, no framing. */
 const pageCsp = [
@@ -20,42 +24,86 @@ const pageCsp = [
 ].join('; ');
 
 /** The one page shell, read once per process: it changes only with a deploy, which restarts the server. */
-const shells = new Map<string, Promise<Buffer>>();
+const shells = new Map<string, Promise<Html>>();
 
-function shellOf(webDir: string, contact: string): Promise<Buffer> {
+/**
+ * web/index.html with the preload tags of the front end's modules (lib/pages/module-graph.ts) and
+ * the operator's contact: the markup every page is drawn into (lib/pages/layout.ts).
+ */
+export function shellOf(webDir: string, contact: string): Promise<Html> {
   const key = `${webDir}\u0000${contact}`;
   let shell = shells.get(key);
   if (!shell) {
-    shell = readFile(join(webDir, 'index.html'), 'utf8').then((html) => Buffer.from(withContact(html, contact)));
+    shell = readFile(join(webDir, 'index.html'), 'utf8').then(async (file) => {
+      // The graph starts at the page's one module script (web/index.html names it once).
+      const entry = /<script type="module" src="\/static\/([^"]+)"><\/script>/.exec(file)?.[1];
+      if (!entry) throw new Error('web/index.html has no module script under /static/');
+      const modules = await moduleGraph(join(webDir, 'static'), entry);
+      return withContact(fill(trustedFile(file), { '<!-- preload -->': preloadTags(modules) }), contact);
+    });
     shell.catch(() => shells.delete(key)); // a failed read is retried by the next request
     shells.set(key, shell);
   }
   return shell;
 }
 
-const attributeEscapes: Record<string, string> = { '&': '&amp;', '"': '&quot;', '<': '&lt;', '>': '&gt;' };
-
 /**
  * BOARD_CONTACT goes into the shell as `<body data-contact="…">` (the front end shows it on the
  * login page and in the footer). Why in the shell and not from an endpoint: the shell is the same
  * bytes for every visitor, so it stays cacheable, and no page load waits for one more request.
  */
-export function withContact(html: string, contact: string): string {
-  if (!contact) return html;
-  const escaped = contact.replace(/[&"<>]/g, (ch) => attributeEscapes[ch]!);
-  return html.replace('<body>', `<body data-contact="${escaped}">`);
+export function withContact(shell: Html, contact: string): Html {
+  return contact ? fill(shell, { '<body>': html`<body data-contact="${contact}">` }) : shell;
 }
 
-/** The front end's one HTML page (or that page with share tags), with the page headers (CSP, no framing). */
-async function sendShell(ctx: Ctx, status: number, page?: Buffer): Promise<void> {
-  const html = page ?? (await shellOf(ctx.app.config.webDir, ctx.app.config.contact));
-  ctx.res.writeHead(status, {
+/** A page's bytes with what its conditional requests need. */
+export function pageDocument(page: Html): CachedDocument {
+  const body = Buffer.from(toText(page));
+  return { body, etag: etagOf(body), updated: 0 };
+}
+
+/** The front end's page with `view` drawn into it, or (without one) the page of a view that needs scripts. */
+export async function pageOf(ctx: Ctx, view: PageView): Promise<Buffer> {
+  return pageDocument(layout(await shellOf(ctx.app.config.webDir, ctx.app.config.contact), view)).body;
+}
+
+const scriptPage: Omit<PageView, 'status'> = { title: '', main: needsScript };
+const notFoundView: Omit<PageView, 'status'> = {
+  title: 'Nicht gefunden',
+  main: html`<div class="view"><h1>Nicht gefunden</h1><p>Diese Seite gibt es nicht.</p><p><a href="/">Zu den neuesten Themen</a></p></div>`,
+};
+
+/** The two fixed pages (404, and the shell of a view that needs scripts) per shell: made once, sent as they are. */
+const fixedPages = new WeakMap<Html, { notFound: Buffer; script: Buffer }>();
+
+async function fixedPage(ctx: Ctx, status: number): Promise<Buffer> {
+  const shell = await shellOf(ctx.app.config.webDir, ctx.app.config.contact);
+  let pages = fixedPages.get(shell);
+  if (!pages) {
+    pages = {
+      notFound: pageDocument(layout(shell, { ...notFoundView, status: 404 })).body,
+      script: pageDocument(layout(shell, { ...scriptPage, status: 200 })).body,
+    };
+    fixedPages.set(shell, pages);
+  }
+  return status === 404 ? pages.notFound : pages.script;
+}
+
+/** The headers of a page of `length` bytes, whichever way it leaves (the pipeline, or the fast path with everyAnswerHeaders). */
+function pageHeaders(length: number, shared: boolean): Record<string, string> {
+  return {
     'Content-Type': 'text/html; charset=utf-8',
-    'Content-Length': html.length,
+    'Content-Length': String(length),
     'Content-Security-Policy': pageCsp,
-    ...cacheHeaders(ctx.sharedAnswer(status), 'no-cache'),
+    ...cacheHeaders(shared, 'no-cache'),
     'X-Frame-Options': 'DENY',
-  });
+  };
+}
+
+/** A drawn page (or one of the fixed pages), with the page headers (CSP, no framing). */
+export async function sendShell(ctx: Ctx, status: number, page?: Buffer): Promise<void> {
+  const html = page ?? (await fixedPage(ctx, status));
+  ctx.res.writeHead(status, pageHeaders(html.length, ctx.sharedAnswer(status)));
   ctx.res.end(ctx.req.method === 'HEAD' ? undefined : html);
 }
 
@@ -78,16 +126,24 @@ export function isCountedPage(db: Db, path: string): boolean {
   }
 }
 
-/** GET / : the feed page. */
-export function home(ctx: Ctx) {
-  return sendShell(ctx, 200);
+/** The fast path's two header sets per cached page (bodies never change; a new page is a new Buffer). */
+const cachedHeads = new WeakMap<Buffer, CachedPage['head']>();
+
+/**
+ * A cached page as the fast path sends it (lib/http/fast-path.ts): the same headers as sendShell,
+ * one set for a request a shared cache may keep and one for a request with a session cookie
+ * (lib/http/route.ts mayShare). Serving it counts no impression: the page's beacon does.
+ */
+export function cachedPageAnswer(body: Buffer): CachedPage {
+  let head = cachedHeads.get(body);
+  if (!head) {
+    const headOf = (shared: boolean) =>
+      Object.entries({ ...pageHeaders(body.length, shared), ...everyAnswerHeaders }).flat();
+    head = { shared: headOf(true), own: headOf(false) };
+    cachedHeads.set(body, head);
+  }
+  return { body, head };
 }
-home.doc = {
-  id: 'homePage',
-  summary: 'The feed page (its beacon counts an impression: POST /api/impression)',
-  ok: html(200, 'the page'),
-} satisfies Operation;
-home.shell = true;
 
 /**
  * What a page's path parameter must look like for the page to exist (else the 404 page): an entry
@@ -96,55 +152,16 @@ home.shell = true;
 export const pageParams: Readonly<Record<string, RegExp>> = { pid: /^\d{1,15}$/ };
 
 /**
- * GET /e/{pid}: the page with the entry's share tags (lib/pages/share.ts), kept in the response
- * cache like the feed; a deleted entry's thread is the plain shell (it reveals nothing), an
- * unknown entry the 404 page.
- */
-export async function entryPage(ctx: Ctx<'pid'>) {
-  const pid = pageParams.pid!.test(ctx.params.pid) ? Number(ctx.params.pid) : 0;
-  if (pid === 0) return sendShell(ctx, 404);
-  const { db, config } = ctx.app;
-  const shell = await shellOf(config.webDir, config.contact);
-  const shared = db.responses.document(`share /e/${pid}`, () => entryShare(db, config.origin, shell, pid));
-  return sendShell(ctx, shared || entryExists(db, pid) ? 200 : 404, shared?.body);
-}
-entryPage.doc = {
-  id: 'entryPage',
-  summary:
-    "An entry's page with its share tags: title, description, Open Graph, Twitter card (its beacon counts an impression)",
-  ok: html(200, 'the page, when the entry exists (deleted ones too)'),
-  more: [html(404, 'the page with status 404: no such entry')],
-} satisfies Operation;
-entryPage.shell = true;
-
-/** GET /u/{username}: the page with the profile's share tags; 404 page for an unknown user. */
-export async function userPage(ctx: Ctx<'username'>) {
-  const { db, config } = ctx.app;
-  const shell = await shellOf(config.webDir, config.contact);
-  const name = ctx.params.username;
-  const shared = db.responses.document(`share /u/${usernameKey(name)}`, () =>
-    userShare(db, config.origin, shell, name),
-  );
-  return sendShell(ctx, shared ? 200 : 404, shared?.body);
-}
-userPage.doc = {
-  id: 'userPage',
-  summary: "A user's profile page with its share tags (its beacon counts an impression)",
-  ok: html(200, 'the page, when the user exists'),
-  more: [html(404, 'the page with status 404: no such user')],
-} satisfies Operation;
-userPage.shell = true;
-
-/**
- * One of the other pages of the front end: the page shell, always 200, its view counts no impression. The
- * operator's contact rides in it so every visitor gets the same bytes (README "Settings").
+ * One of the pages of the front end that need scripts: the shell with a <noscript> note, always
+ * 200, no impression counted. The operator's contact rides in it so every visitor gets the same
+ * bytes (README "Settings").
  */
 function appPage(id: string, what: string): Endpoint {
   const page = (ctx: Ctx) => sendShell(ctx, 200);
   const doc: Operation = {
     id,
-    summary: `The front end's page: ${what}`,
-    ok: html(200, 'the page; <body data-contact="…"> carries BOARD_CONTACT when it is set'),
+    summary: `The front end's page: ${what} (needs scripts)`,
+    ok: htmlAnswer(200, 'the page; <body data-contact="…"> carries BOARD_CONTACT when it is set'),
   };
   return Object.assign(page, { doc, shell: true });
 }
@@ -152,14 +169,12 @@ function appPage(id: string, what: string): Endpoint {
 export const resetPage = appPage('resetPage', 'password reset (the token follows # in the address)');
 export const loginPage = appPage('loginPage', 'login');
 export const registerPage = appPage('registerPage', 'registration');
+export const recoverPage = appPage('recoverPage', 'a new password with a recovery code');
 export const settingsPage = appPage('settingsPage', 'the own account');
-export const statsPage = appPage('statsPage', 'statistics');
 export const moderationPage = appPage('moderationPage', 'the moderation queue');
-export const modlogPage = appPage('modlogPage', 'the public moderation log');
-export const searchPage = appPage('searchPage', 'search results (?q=, no impression counted)');
 export const notificationsPage = appPage('notificationsPage', 'the own notifications');
 
-/** Any other path outside /api: the front end's page with status 404. */
+/** Any other path outside /api: the 404 page ("Nicht gefunden", drawn). */
 export function notFoundPage(ctx: Ctx) {
   return sendShell(ctx, 404);
 }

@@ -18,6 +18,23 @@ export function firstLink(text: string): string | undefined {
   return match ? match[0].replace(trailingPunctuation, '') : undefined;
 }
 
+/**
+ * The text cut into plain runs and http(s) links (each link trimmed as `firstLink` trims it), for
+ * the server's pages; web/static/format.js splitLinks does the same in the front end.
+ */
+export function splitLinks(text: string): (string | { url: string })[] {
+  const parts: (string | { url: string })[] = [];
+  let last = 0;
+  for (const match of text.matchAll(new RegExp(linkPattern.source, 'gi'))) {
+    const url = match[0].replace(trailingPunctuation, '');
+    if (match.index > last) parts.push(text.slice(last, match.index));
+    parts.push({ url });
+    last = match.index + url.length;
+  }
+  if (last < text.length) parts.push(text.slice(last));
+  return parts;
+}
+
 /** The video id of a video-site link in any of its forms, or undefined. */
 export function youtubeVideoId(url: URL): string | undefined {
   const host = url.hostname.toLowerCase();

@@ -1,4 +1,5 @@
 import type { Config } from '../config.ts';
+import { settleWithin } from '../jobs/settle.ts';
 import type { JobDeps } from '../services.ts';
 import type { Images } from '../media/images.ts';
 import { removeMedia } from '../media/files.ts';
@@ -192,14 +193,7 @@ export function startPreviewQueue(app: PreviewDeps, options: PreviewOptions = {}
       clearInterval(pollTimer);
       clearInterval(sweepTimer);
       controller.abort();
-      let grace: NodeJS.Timeout | undefined;
-      await Promise.race([
-        Promise.allSettled([...running]),
-        new Promise((resolve) => {
-          grace = setTimeout(resolve, stopGraceMs);
-        }),
-      ]);
-      clearTimeout(grace);
+      await settleWithin(running, stopGraceMs);
       await worker.client.close();
     },
     stats: () => ({ running: running.size, outcomes }),

@@ -3,7 +3,6 @@ import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { before, describe, test } from 'node:test';
-import yauzl from 'yauzl';
 import {
   assertDocumented,
   assertError,
@@ -17,32 +16,7 @@ import {
   type Client,
   type TestBoard,
 } from '../helpers.ts';
-
-interface Download {
-  status: number;
-  headers: Headers;
-  bytes: Buffer;
-}
-
-/** GET with the client's session, the body as bytes (Client keeps text only). */
-async function download(client: Client, path = '/api/user/export'): Promise<Download> {
-  const headers: Record<string, string> = { 'x-forwarded-for': client.ip! };
-  if (client.cookie) headers.cookie = `session=${client.cookie}`;
-  const res = await fetch(client.base + path, { headers });
-  return { status: res.status, headers: res.headers, bytes: Buffer.from(await res.arrayBuffer()) };
-}
-
-/** Every file of a zip by name, read through yauzl (which checks each file's CRC and size). */
-async function unzip(bytes: Buffer): Promise<Map<string, Buffer>> {
-  const zip = await yauzl.fromBufferPromise(bytes, { lazyEntries: true });
-  const files = new Map<string, Buffer>();
-  for await (const entry of zip.eachEntry()) {
-    const chunks: Buffer[] = [];
-    for await (const chunk of await zip.openReadStreamPromise(entry)) chunks.push(chunk as Buffer);
-    files.set(entry.fileName, Buffer.concat(chunks));
-  }
-  return files;
-}
+import { download, unzip, type Download } from '../helpers/export.ts';
 
 async function postImage(
   client: Client,
@@ -151,13 +125,26 @@ describe('GET /api/user/export', () => {
   });
 
   test('holds account.json and exactly the avatar and the images of the account, byte for byte', () => {
-    assert.deepEqual([...files.keys()].sort(), ['account.json', ...annaFiles.map((path) => `media/${path}`)].sort());
+    // Issue 32 added the readable part beside account.json.
+    const readable = ['uebersicht.html', 'beitraege.csv'];
+    assert.deepEqual(
+      [...files.keys()].sort(),
+      ['account.json', ...readable, ...annaFiles.map((path) => `media/${path}`)].sort(),
+    );
     for (const path of annaFiles)
       assert.ok(readFileSync(join(t.board.config.mediaDir, path)).equals(files.get(`media/${path}`)!), path);
   });
 
   test('account.json has the profile as user info shows it', async () => {
-    assert.deepEqual(Object.keys(account), ['user', 'entries', 'votes', 'reports', 'sessions']);
+    assert.deepEqual(Object.keys(account), [
+      'user',
+      'entries',
+      'votes',
+      'reports',
+      'sessions',
+      'passkeys',
+      'following',
+    ]);
     assert.deepEqual(account.user, (await t.members['Anna Export'].get('/api/user/info')).body);
   });
 
@@ -232,8 +219,42 @@ describe('GET /api/user/export', () => {
     assert.ok(!text.includes(t.members['Anna Export'].cookie));
   });
 
+  test('the readable part: an overview page and a table of every entry with German dates', () => {
+    const stored = rows<{ pid: number; created_at: number }>(
+      t.board,
+      'SELECT pid, created_at FROM entries WHERE uid = ? ORDER BY pid',
+      annaUid,
+    );
+    const csv = files.get('beitraege.csv')!.toString('utf8');
+    assert.ok(
+      csv.startsWith(
+        '\uFEFFNr.;Geschrieben;Antwort auf Nr.;Text;Bild;Bildbeschreibung;Antworten;Hochgeholt;Zustand\r\n',
+      ),
+    );
+    const lines = csv.slice(1).trimEnd().split('\r\n');
+    assert.equal(lines.length, 1 + stored.length, 'a row per entry');
+    const german = new Intl.DateTimeFormat('de-DE', {
+      dateStyle: 'long',
+      timeStyle: 'short',
+      timeZone: 'Europe/Berlin',
+    });
+    for (const [i, entry] of stored.entries())
+      assert.ok(lines[i + 1]!.startsWith(`${entry.pid};${german.format(entry.created_at * 1000)};`));
+    assert.match(csv, /;Anna mit Bild;media\/e\/[^;]+;Ein roter Ball im Gras;/);
+    assert.match(csv, /von der Moderation entfernt \(Werbung\)/);
+    assert.match(csv, /;gelöscht\r\n/);
+    const page = files.get('uebersicht.html')!.toString('utf8');
+    assert.match(page, /^<!doctype html>/);
+    assert.ok(page.includes('Konto <strong>Anna Export</strong>'));
+    for (const entry of stored) assert.ok(page.includes(`<article id="e${entry.pid}">`), String(entry.pid));
+    assert.ok(page.includes('<img src="media/e/') && page.includes('alt="Ein roter Ball im Gras"'));
+    assert.ok(!/<script/i.test(page), 'no script');
+  });
+
   test("nobody else's data is in it: no other account's text, name, avatar or image", () => {
-    const text = files.get('account.json')!.toString('utf8');
+    const text = ['account.json', 'uebersicht.html', 'beitraege.csv']
+      .map((name) => files.get(name)!.toString('utf8'))
+      .join('\n');
     for (const other of [...othersText, 'Bodo Fremd', 'Mona Mod']) assert.ok(!text.includes(other), other);
     const othersFiles = rows<{ path: string }>(
       t.board,
@@ -390,5 +411,21 @@ describe('export failures', () => {
     }
     assert.ok(t.board.logs.some((line) => line.includes('disk I/O error')));
     assert.equal((await t.members['Kopf Frage'].get('/api/user/info')).status, 200);
+  });
+});
+
+describe('the readable export is safe to open', () => {
+  const t = useBoard({ env: limitsOff, members: ['Formel Fritz'] });
+
+  test('text a spreadsheet would run as a formula is defused; markup in the overview is text', async () => {
+    const fritz = t.members['Formel Fritz'];
+    await post(fritz, '=HYPERLINK("http://example.org";"klick")');
+    await post(fritz, '<script>alert(1)</script> & <b>fett</b>');
+    const files = await unzip((await download(fritz)).bytes);
+    const csv = files.get('beitraege.csv')!.toString('utf8');
+    assert.ok(csv.includes(`;"'=HYPERLINK(""http://example.org"";""klick"")";`), csv);
+    const page = files.get('uebersicht.html')!.toString('utf8');
+    assert.ok(page.includes('&lt;script&gt;alert(1)&lt;/script&gt; &amp; &lt;b&gt;fett&lt;/b&gt;'));
+    assert.ok(!page.includes('<script>'));
   });
 });

@@ -46,7 +46,7 @@ describe('the fast path for cached pages', () => {
 
   test('every cached row answers exactly as the pipeline built it (status, body, every header), logged and counted', async () => {
     const root = await post(t.members.Anna, 'Hallo');
-    const example: Record<string, string> = { page: '0', pid: String(root) };
+    const example: Record<string, string> = { page: '0', pid: String(root), username: 'Anna' };
     assert.ok(cachedRows.length >= 2, 'the feed and threads are cached rows');
     for (const route of cachedRows) {
       const path = route.path.replace(

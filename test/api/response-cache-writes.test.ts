@@ -5,6 +5,10 @@ import { savePreview } from '../../lib/preview/store.ts';
 import { routes } from '../../lib/routes.ts';
 import {
   accountRemovalDone,
+  addPasskey,
+  authenticatorFor,
+  passkeySignIn,
+  type SoftAuthenticator,
   imageFixture,
   limitsOff,
   password,
@@ -15,6 +19,7 @@ import {
   type Answer,
   type Client,
 } from '../helpers.ts';
+import { fakeBrowser } from '../helpers/push.ts';
 
 /**
  * The response cache's invalidation points (lib/http/response-cache.ts), checked instead of listed:
@@ -28,8 +33,11 @@ import {
 
 const t = useBoard({ env: limitsOff, members: ['Anna', 'Bert'], moderators: ['Moni'] });
 
+/** Paula's client, passkey and recovery codes, for the passkey cases. */
+const keys: { paula?: Client; authenticator?: SoftAuthenticator; codes: string[] } = { codes: [] };
+
 /** What the cases share: the thread they write in. */
-const state = { root: 0, reply: 0, image: 0, link: 'https://example.org/holunder' };
+const state = { root: 0, reply: 0, image: 0, invite: 0, link: 'https://example.org/holunder' };
 
 /** The cached answers a case is checked on, for the entries it knows now. */
 function watched(): string[] {
@@ -260,10 +268,95 @@ const cases: [route: string, name: string, write: () => Promise<void>][] = [
     },
   ],
   [
+    'POST /api/entry/:pid/follow',
+    'a follow',
+    async () => {
+      await expect(member('Moni').post(`/api/entry/${state.root}/follow`));
+    },
+  ],
+  [
+    'POST /api/entry/:pid/unfollow',
+    'an unfollow',
+    async () => {
+      await expect(member('Moni').post(`/api/entry/${state.root}/unfollow`));
+    },
+  ],
+  [
+    'POST /api/user/following/own-threads',
+    "the author's default follow switched",
+    async () => {
+      await expect(member('Anna').post('/api/user/following/own-threads', { follow: '0' }));
+      await expect(member('Anna').post('/api/user/following/own-threads', { follow: '1' }));
+    },
+  ],
+  [
+    'POST /api/user/push',
+    'a push subscription',
+    async () => {
+      const browser = fakeBrowser();
+      const endpoint = 'https://push.example.org/abo/anna';
+      await expect(member('Anna').post('/api/user/push', { endpoint, p256dh: browser.p256dh, auth: browser.auth }));
+    },
+  ],
+  [
+    'POST /api/user/push/delete',
+    'a push subscription ended',
+    async () => {
+      await expect(member('Anna').post('/api/user/push/delete'));
+    },
+  ],
+  [
     'POST /api/auth/newuser',
     'a registration',
     async () => {
       await expect(visitor(t.board).post('/api/auth/newuser', { user: 'Cora', pass1: password, pass2: password }), 201);
+    },
+  ],
+  [
+    'POST /api/mod/registration',
+    'the door switched to approval',
+    async () => {
+      await expect(member('Moni').post('/api/mod/registration', { mode: 'approval' }));
+    },
+  ],
+  [
+    'POST /api/mod/applications/:username/approve',
+    'an application and its approval',
+    async () => {
+      const application = 'Ich schreibe gern über Holunder und Gärten.';
+      const fields = { pass1: password, pass2: password, application };
+      await expect(visitor(t.board).post('/api/auth/newuser', { user: 'Dora', ...fields }), 202);
+      await expect(member('Moni').post('/api/mod/applications/Dora/approve'));
+      await expect(visitor(t.board).post('/api/auth/newuser', { user: 'Emma', ...fields }), 202);
+    },
+  ],
+  [
+    'POST /api/mod/applications/:username/reject',
+    'a rejected application',
+    async () => {
+      await expect(member('Moni').post('/api/mod/applications/Emma/reject', { reason: 'nein' }));
+      await expect(member('Moni').post('/api/mod/registration', { mode: 'open' }));
+    },
+  ],
+  [
+    'POST /api/user/invites',
+    'an invite',
+    async () => {
+      state.invite = (await expect(member('Anna').post('/api/user/invites'), 201)).body.id;
+    },
+  ],
+  [
+    'POST /api/user/invites/:id/revoke',
+    'a revoked invite',
+    async () => {
+      await expect(member('Anna').post(`/api/user/invites/${state.invite}/revoke`));
+    },
+  ],
+  [
+    'POST /api/mod/user/:username/trust',
+    'a trust level set by hand',
+    async () => {
+      await expect(member('Moni').post('/api/mod/user/Bert/trust', { level: 1 }));
     },
   ],
   [
@@ -311,6 +404,61 @@ const cases: [route: string, name: string, write: () => Promise<void>][] = [
       const next = `${password} 2`;
       await expect(cora.post('/api/user/password', { pass: password, pass1: next, pass2: next }));
       await expect(cora.post('/api/user/password', { pass: next, pass1: password, pass2: password }));
+    },
+  ],
+  // Passkeys and recovery codes (docs/API.md "Passkeys", "Recovery codes"): Paula's, made here.
+  [
+    'POST /api/user/passkeys/options',
+    'a passkey registration begun',
+    async () => {
+      keys.paula = await visitor(t.board).signUp('Paula');
+      await expect(keys.paula.post('/api/user/passkeys/options', { pass1: password }));
+    },
+  ],
+  [
+    'POST /api/user/passkeys',
+    'a passkey registered',
+    async () => {
+      keys.authenticator = authenticatorFor(t.board);
+      await expect(addPasskey(keys.paula!, keys.authenticator, 'Handy'), 201);
+    },
+  ],
+  [
+    'POST /api/auth/passkey/options',
+    'a passkey sign-in begun',
+    async () => {
+      await expect(visitor(t.board).post('/api/auth/passkey/options'));
+    },
+  ],
+  [
+    'POST /api/auth/passkey/login',
+    'a passkey sign-in',
+    async () => {
+      await expect(passkeySignIn(visitor(t.board), keys.authenticator!));
+    },
+  ],
+  [
+    'POST /api/user/recovery-codes',
+    'recovery codes made',
+    async () => {
+      keys.codes = (await expect(keys.paula!.post('/api/user/recovery-codes', { pass1: password }))).body.codes;
+    },
+  ],
+  [
+    'POST /api/auth/recover',
+    'a password set with a recovery code',
+    async () => {
+      const fields = { user: 'Paula', code: keys.codes[0], pass1: password, pass2: password };
+      keys.paula = visitor(t.board);
+      await expect(keys.paula.post('/api/auth/recover', fields));
+    },
+  ],
+  [
+    'POST /api/user/passkeys/:id/delete',
+    'a passkey deleted',
+    async () => {
+      const [passkey] = (await expect(keys.paula!.get('/api/user/passkeys'))).body;
+      await expect(keys.paula!.post(`/api/user/passkeys/${passkey.id}/delete`, { pass1: password }));
     },
   ],
   [

@@ -71,7 +71,15 @@ describe('user info', () => {
     const info = await client.get('/api/user/info');
     assert.equal(info.status, 200);
     assertDocumented(info);
-    assert.deepEqual(Object.keys(info.body).sort(), ['avatar', 'created_at', 'last_login', 'uid', 'username']);
+    // trust_level: issue 31 shows the account its own level (docs/API.md "Trust levels").
+    assert.deepEqual(Object.keys(info.body).sort(), [
+      'avatar',
+      'created_at',
+      'last_login',
+      'trust_level',
+      'uid',
+      'username',
+    ]);
     assert.equal(info.body.username, 'Fresh');
     assert.equal(info.body.last_login, t.board.clock.now());
     assert.equal(info.body.created_at, t.board.clock.now() - 90);

@@ -275,8 +275,9 @@ describe('the database a handler sees (ctx.app.db)', () => {
       db: ctx.app.db,
       mediaDir: config.mediaDir,
       uid,
-      user: { avatar: '' },
+      user: { avatar: '', username: 'Lena', created_at: 0 },
       sessions: [],
+      following: [],
       now: clock.now(),
       recheck: () => ctx.recheckSession(),
     });

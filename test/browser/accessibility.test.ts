@@ -169,7 +169,7 @@ describe('accessibility of every page (axe-core)', { skip: skipWithoutChromium }
         await page
           .locator('main article.entry:not(.entry-muted)')
           .first()
-          .getByRole('button', { name: 'Mehr' })
+          .getByRole('button', { name: 'Mehr', exact: true })
           .click();
         await page
           .locator('main article.entry:not(.entry-muted)')

@@ -38,7 +38,7 @@ describe('account self-service in a real browser', { skip: skipWithoutChromium }
     await openBoard(page, t.board, '/login');
     await page.getByLabel('Benutzername').fill('Anna');
     await page.getByLabel('Passwort').fill(password);
-    await page.getByRole('button', { name: 'Anmelden' }).click();
+    await page.getByRole('button', { name: 'Anmelden', exact: true }).click();
     await page.locator('#nav').getByRole('link', { name: 'Anna' }).waitFor();
   });
 
@@ -178,7 +178,7 @@ describe('account self-service in a real browser', { skip: skipWithoutChromium }
     ).body.pid as number;
     await openBoard(page, t.board, '/');
     const card = page.locator(`article#e${loud}`);
-    await card.getByRole('button', { name: 'Mehr' }).click();
+    await card.getByRole('button', { name: 'Mehr', exact: true }).click();
     await card.getByRole('button', { name: 'Bert stummschalten' }).click();
     const folded = page.locator(`article#e${loud}.entry-muted`);
     await folded.filter({ hasText: 'Beitrag eines stummgeschalteten Kontos — anzeigen' }).waitFor();

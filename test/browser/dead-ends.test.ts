@@ -81,7 +81,7 @@ describe('no dead ends for a new user', { skip: skipWithoutChromium }, () => {
     await page.getByRole('heading', { level: 1, name: 'Anmelden' }).waitFor();
     await page.getByLabel('Benutzername').fill('Anna');
     await page.getByLabel('Passwort').fill(password);
-    await page.getByRole('button', { name: 'Anmelden' }).click();
+    await page.getByRole('button', { name: 'Anmelden', exact: true }).click();
     await page.waitForURL(`${t.board.url}${back}`);
     await page.locator(`article#e${target}:focus`).waitFor();
     const box = (await card.boundingBox())!;
@@ -128,7 +128,7 @@ describe('no dead ends for a new user', { skip: skipWithoutChromium }, () => {
     const page = await open(390, true);
     await openBoard(page, t.board, `/e/${pid}`);
     const card = page.locator(`article#e${pid}`);
-    await card.getByRole('button', { name: 'Mehr' }).click();
+    await card.getByRole('button', { name: 'Mehr', exact: true }).click();
     await card.getByRole('button', { name: 'Melden' }).click();
     await card.getByLabel('Grund (optional)').fill('Doppelt gepostet, bitte zusammenführen, danke');
     await card.getByRole('button', { name: 'Meldung senden' }).click();
@@ -212,7 +212,7 @@ describe('no dead ends for a new user', { skip: skipWithoutChromium }, () => {
         const all = await row.locator(':scope > *:not(.more), :scope > .more > button').evaluateAll(middles);
         assert.ok(oneLine(all), `1280px: the whole row is one line (${all.join(', ')})`);
       }
-      await row.getByRole('button', { name: 'Mehr' }).click();
+      await row.getByRole('button', { name: 'Mehr', exact: true }).click();
       for (const name of [/Hochholen/, 'Melden', 'Bearbeiten', 'Löschen'])
         await row.locator('.more-list').getByRole('button', { name }).waitFor();
       const overflow = await page.evaluate(
@@ -220,7 +220,7 @@ describe('no dead ends for a new user', { skip: skipWithoutChromium }, () => {
       );
       assert.equal(overflow, 0, `${width}px: no sideways scrolling`);
       await page.screenshot({ path: join(shots, `actions-${width}.png`) });
-      await row.getByRole('button', { name: 'Mehr' }).press('Escape');
+      await row.getByRole('button', { name: 'Mehr', exact: true }).press('Escape');
       await page.keyboard.press('Escape');
       await context.close();
     }
@@ -281,7 +281,7 @@ describe('no dead ends for a new user', { skip: skipWithoutChromium }, () => {
     const pid = Number(
       (await page.locator('article.entry', { hasText: 'Unser Hof im Frühling' }).getAttribute('data-pid'))!,
     );
-    await card(pid).getByRole('button', { name: 'Mehr' }).click();
+    await card(pid).getByRole('button', { name: 'Mehr', exact: true }).click();
     await card(pid).getByRole('button', { name: 'Bearbeiten' }).click();
     const editAlt = card(pid).getByLabel('Bildbeschreibung (optional)');
     assert.equal(await editAlt.inputValue(), 'Ein Innenhof mit blühendem Kirschbaum und zwei Fahrrädern');

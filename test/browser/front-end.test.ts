@@ -32,7 +32,7 @@ describe('the front end in a real browser', { skip: skipWithoutChromium }, () =>
 
   /** Opens the "Mehr" list of an entry's less-used actions (bump, report, edit, delete). */
   async function openMore(pid: number, on: Page = page): Promise<void> {
-    const more = on.locator(`article#e${pid} > .entry-actions`).getByRole('button', { name: 'Mehr' });
+    const more = on.locator(`article#e${pid} > .entry-actions`).getByRole('button', { name: 'Mehr', exact: true });
     if ((await more.getAttribute('aria-expanded')) !== 'true') await more.click();
   }
 
@@ -415,12 +415,12 @@ describe('the front end in a real browser', { skip: skipWithoutChromium }, () =>
     await nav().getByRole('link', { name: 'Anmelden' }).click();
     await page.getByLabel('Benutzername').fill('Anna Neu');
     await page.getByLabel('Passwort').fill('falsches passwort');
-    await page.getByRole('button', { name: 'Anmelden' }).click();
+    await page.getByRole('button', { name: 'Anmelden', exact: true }).click();
     await page.locator('.field-error').filter({ hasText: 'Benutzername oder Passwort ist falsch' }).waitFor();
 
     await page.getByLabel('Passwort').fill(password);
     await page.getByLabel('Angemeldet bleiben für').selectOption({ label: '1 Woche' });
-    await page.getByRole('button', { name: 'Anmelden' }).click();
+    await page.getByRole('button', { name: 'Anmelden', exact: true }).click();
     await nav().getByRole('link', { name: 'Anna Neu' }).waitFor();
     const session = await (await context.request.get(`${t.board.url}/api/auth/sessioninfo`)).json();
     assert.equal(session.expires - session.created_at, 7 * 86400);
@@ -585,7 +585,7 @@ describe('the front end in a real browser', { skip: skipWithoutChromium }, () =>
     await openBoard(page, t.board, '/login?weiter=/%09/evil.example');
     await page.getByLabel('Benutzername').fill('Bert');
     await page.getByLabel('Passwort').fill(password);
-    await page.getByRole('button', { name: 'Anmelden' }).click();
+    await page.getByRole('button', { name: 'Anmelden', exact: true }).click();
     await nav().getByRole('link', { name: 'Bert' }).waitFor();
     assert.equal(page.url(), `${t.board.url}/`);
     await openBoard(page, t.board, '/login?weiter=/%09/evil.example');

@@ -119,7 +119,7 @@ describe('moderation in a real browser', { skip: skipWithoutChromium }, () => {
     await openBoard(bert, t.board, '/login');
     await bert.getByLabel('Benutzername').fill('Bert');
     await bert.getByLabel('Passwort').fill(password);
-    await bert.getByRole('button', { name: 'Anmelden' }).click();
+    await bert.getByRole('button', { name: 'Anmelden', exact: true }).click();
     await bert
       .locator('.form-message')
       .filter({ hasText: /gesperrt bis/ })
@@ -134,7 +134,7 @@ describe('moderation in a real browser', { skip: skipWithoutChromium }, () => {
     const page = pages.mia!;
     await openBoard(page, t.board, `/e/${top}`);
     const card = page.locator(`article#e${reply}`);
-    await card.getByRole('button', { name: 'Mehr' }).click(); // the less-used actions are folded (issue 16)
+    await card.getByRole('button', { name: 'Mehr', exact: true }).click(); // the less-used actions are folded (issue 16)
     await card.getByRole('button', { name: 'Entfernen' }).click();
     await card.getByLabel('Grund der Entfernung').fill('Off-Topic');
     await card.locator('form').getByRole('button', { name: 'Entfernen' }).click();

@@ -345,7 +345,7 @@ async function main(): Promise<void> {
       await openBoard(page, board, '/login');
       await page.getByLabel('Benutzername').fill('Anna Beispiel');
       await page.getByLabel('Passwort').fill(password);
-      await page.getByRole('button', { name: 'Anmelden' }).click();
+      await page.getByRole('button', { name: 'Anmelden', exact: true }).click();
       await page.locator('#nav').getByRole('link', { name: 'Anna Beispiel' }).waitFor();
       for (const [name, path] of Object.entries(pages)) {
         await openBoard(page, board, path);

@@ -2,7 +2,7 @@ import Database from 'better-sqlite3';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { password } from '../helpers.ts';
+import { password, SoftAuthenticator } from '../helpers.ts';
 import { startCluster, type ClusterBoard } from '../helpers/cluster-board.ts';
 
 /**
@@ -23,7 +23,7 @@ describe('two workers, one database: limits, impressions', () => {
       .split('\n')
       .filter((line) => line.includes('runs the background jobs'));
     assert.deepEqual(lines, [
-      `board: primary (pid ${board.child.process.pid}) runs the background jobs: housekeeping, accountRemoval, searchBackfill, statisticsSweep, WAL checkpoints`,
+      `board: primary (pid ${board.child.process.pid}) runs the background jobs: housekeeping, accountRemoval, searchBackfill, push, statisticsSweep, WAL checkpoints`,
     ]);
   });
 
@@ -166,5 +166,35 @@ describe("two workers, one database: the machine's hashing slots, a banned accou
       assert.equal((await client.get('/api/user/info')).status, 200);
       assert.equal((await client.get(feed)).status, 200);
     }
+  });
+
+  test('a passkey challenge made by one worker is taken by the other, and only once', async () => {
+    const [one, two] = [await board.clientOn('1', '203.0.113.70'), await board.clientOn('2', '203.0.113.71')];
+    assert.equal(
+      (await one.post('/api/auth/newuser', { user: 'Schlüssel', pass1: password, pass2: password })).status,
+      201,
+    );
+    assert.equal((await one.post('/api/auth/login', { user: 'Schlüssel', pass: password })).status, 200);
+    two.cookie = one.cookie;
+    // BOARD_ORIGIN is the default, http://localhost:<the port the cluster listens on>.
+    const authenticator = new SoftAuthenticator(`http://localhost:${new URL(board.url).port}`);
+    const options = await one.post('/api/user/passkeys/options', { pass1: password });
+    assert.equal(options.status, 200, options.text);
+    const added = await two.post('/api/user/passkeys', {
+      name: 'Handy',
+      credential: JSON.stringify(authenticator.create(options.body)),
+    });
+    assert.equal(added.status, 201, added.text);
+
+    const [three, four] = [await board.clientOn('2', '203.0.113.72'), await board.clientOn('1', '203.0.113.73')];
+    const signIn = await three.post('/api/auth/passkey/options');
+    const credential = JSON.stringify(authenticator.get(signIn.body));
+    assert.equal((await four.post('/api/auth/passkey/login', { credential })).status, 200);
+    assert.equal((await four.get('/api/user/info')).body.username, 'Schlüssel');
+    assert.equal(
+      (await three.post('/api/auth/passkey/login', { credential })).status,
+      401,
+      'a replay on the other worker',
+    );
   });
 });

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { heldFolder } from '../../lib/media/hold.ts';
-import { assertError, eventually, oldBoard, password, type Client } from '../helpers.ts';
+import { eventually, oldBoard, password, type Client } from '../helpers.ts';
 import { searchIndexProblems } from '../helpers/consistency.ts';
 import { startCluster, waitForLine, type ClusterBoard } from '../helpers/cluster-board.ts';
 
@@ -119,7 +119,7 @@ describe('two workers, one database: the search backfill, held media, search pag
           // refused with 503 search.busy and Retry-After; a client tries again, as this one does, a few times.
           let answer = await client.get(`/api/search/0?q=altbestand%20${numbers[i]}`);
           for (let tries = 0; answer.status === 503 && tries < 5; tries++) {
-            assertError(answer, 503, 'search.busy');
+            assert.equal((answer.body as { error: { code: string } }).error.code, 'search.busy', answer.text);
             await new Promise((resolve) => setTimeout(resolve, 1000 * Number(answer.headers.get('retry-after'))));
             answer = await client.get(`/api/search/0?q=altbestand%20${numbers[i]}`);
           }

@@ -39,6 +39,8 @@ export interface StartOptions {
   now?: number;
   /** Link-preview knobs for createApp (a short fetch timeout, injected DNS). */
   preview?: AppOptions['preview'];
+  /** Web Push sender knobs for createApp (a short poll). */
+  push?: AppOptions['push'];
   /** Slow-client timeouts for createApp (short ones keep the resilience tests fast). */
   timeouts?: AppOptions['timeouts'];
   /** Report-notification knobs for createApp (a short timeout and back-off). */
@@ -57,6 +59,10 @@ export interface StartOptions {
   passwords?: AppOptions['passwords'];
   /** Image scaling for createApp: sharp, or a wrapper that holds requests (test/helpers/image-gate.ts). */
   images?: AppOptions['images'];
+  /** Passkey checks for createApp: the library's, or a wrapper that holds requests (test/helpers/passkey-gate.ts). */
+  webauthn?: AppOptions['webauthn'];
+  /** Listen on this port instead of any free one (a browser test whose BOARD_ORIGIN must name it). */
+  port?: number;
   /** Free bytes of the data volume as the board sees them; default a roomy 1 TiB, so no test depends on this machine's disk. */
   freeBytes?: AppOptions['freeBytes'];
 }
@@ -85,6 +91,7 @@ export async function startBoard(env: Record<string, string> = {}, options: Star
     clock,
     log: (line) => logs.push(line),
     preview: options.preview,
+    push: options.push,
     timeouts: options.timeouts,
     notify: options.notify,
     accountRemoval: options.accountRemoval,
@@ -94,9 +101,10 @@ export async function startBoard(env: Record<string, string> = {}, options: Star
     searchThreads: options.searchThreads,
     passwords: options.passwords,
     images: options.images,
+    webauthn: options.webauthn,
     freeBytes: options.freeBytes ?? (() => 2 ** 40),
   });
-  await new Promise<void>((resolve) => app.server.listen(0, '127.0.0.1', resolve));
+  await new Promise<void>((resolve) => app.server.listen(options.port ?? 0, '127.0.0.1', resolve));
   const url = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
   const metrics = app.metricsServer && config.metrics;
   const metricsUrl = metrics

@@ -51,6 +51,8 @@ export interface WindowOptions {
   width?: number;
   height?: number;
   colorScheme?: 'light' | 'dark';
+  /** false: the page's scripts do not run (the server-drawn pages, issue 32). */
+  javaScriptEnabled?: boolean;
 }
 
 /** A fresh context (its own cookies) that records every request its pages make. */
@@ -61,6 +63,7 @@ export async function newRecordedContext(
   const context = await browser.newContext({
     viewport: { width: options.width ?? 1280, height: options.height ?? 900 },
     colorScheme: options.colorScheme ?? 'light',
+    javaScriptEnabled: options.javaScriptEnabled ?? true,
     locale: 'de-DE',
     timezoneId: 'Europe/Berlin',
   });

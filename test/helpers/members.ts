@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import type { TestBoard } from './board.ts';
 import type { Client } from './client.ts';
+import { solvedAltcha } from './pow.ts';
 
 /** The people of a test board: anonymous visitors, registered users and members, and what they post. */
 
@@ -19,7 +20,9 @@ export function visitor(board: TestBoard): Client {
 /** Registers a user through the API, from `ip` or a fresh visitor's address; no session yet. */
 export async function register(board: TestBoard, username: string, ip?: string): Promise<Client> {
   const client = ip ? board.client({ ip }) : visitor(board);
-  const created = await client.post('/api/auth/newuser', { user: username, pass1: password, pass2: password });
+  // A board with BOARD_POW on asks for a solved challenge (docs/API.md "Proof of work").
+  const altcha = board.config.pow > 0 ? await solvedAltcha(client) : undefined;
+  const created = await client.post('/api/auth/newuser', { user: username, pass1: password, pass2: password, altcha });
   assert.equal(created.status, 201, created.text);
   return client;
 }

@@ -1,6 +1,15 @@
 import Database from 'better-sqlite3';
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
@@ -118,6 +127,8 @@ test(`SIGKILL at ${kills} random moments under a write load loses no acknowledge
   // gc-media keeps files younger than an hour; age them all, then it must take exactly the orphans.
   // One more planted orphan (as a kill between writing a file and committing its row leaves),
   // and a young one that a request could still be writing: gc-media must keep that one.
+  // (On a slow machine the kills may all come before the first image was stored: the folder may not exist yet.)
+  mkdirSync(join(mediaDir, 'e'), { recursive: true });
   writeFileSync(join(mediaDir, 'e', 'planted-orphan.jpg'), 'x');
   const old = new Date(Date.now() - 2 * 3600_000);
   for (const path of [...files, 'e/planted-orphan.jpg']) utimesSync(join(mediaDir, path), old, old);

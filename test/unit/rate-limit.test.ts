@@ -77,11 +77,11 @@ test('expired buckets are swept', () => {
 
 test("the board's limits: 20 a minute for login, registration and reset, 10 for reports, 30 searches (scaled)", () => {
   assert.deepEqual(boardRateRules, {
-    login: { limit: 20, windowSeconds: 60 },
-    newuser: { limit: 20, windowSeconds: 60 },
-    reset: { limit: 20, windowSeconds: 60 },
-    report: { limit: 10, windowSeconds: 60 },
-    search: { limit: 30, windowSeconds: 60, scaled: true },
+    login: { limit: 20, windowSeconds: 60, counts: 'Anmeldeversuche' },
+    newuser: { limit: 20, windowSeconds: 60, counts: 'Registrierungen' },
+    reset: { limit: 20, windowSeconds: 60, counts: 'Versuche mit Links zum Zurücksetzen' },
+    report: { limit: 10, windowSeconds: 60, counts: 'Meldungen' },
+    search: { limit: 30, windowSeconds: 60, scaled: true, counts: 'Suchanfragen' },
   });
 });
 

@@ -14,13 +14,15 @@ import { watchMuteChanges } from './components/entry.js';
 import { logoutButton } from './components/logout-button.js';
 import { modLink, refreshModCount } from './components/mod-link.js';
 import { notifyLink, resetUnread } from './components/notify-badge.js';
-import { loginView, registerView, resetView } from './views/auth.js';
+import { loginView, resetView } from './views/auth.js';
+import { registerView } from './views/register.js';
 import { feedView } from './views/feed.js';
 import { modView } from './views/mod.js';
 import { modlogView } from './views/modlog.js';
 import { notificationsView } from './views/notifications.js';
 import { notFoundView, errorView } from './views/notfound.js';
 import { profileView } from './views/profile.js';
+import { recoverView } from './views/recover.js';
 import { searchView } from './views/search.js';
 import { settingsView } from './views/settings.js';
 import { statsView } from './views/stats.js';
@@ -42,6 +44,7 @@ const views = {
   '/login': loginView,
   '/register': registerView,
   '/reset': resetView,
+  '/recover': recoverView,
   '/settings': settingsView,
   '/stats': statsView,
   '/mod': modView,

@@ -30,8 +30,12 @@ export function forgottenPasswordHint() {
     h('strong', {}, 'Passwort vergessen? '),
     'Das Board verschickt keine E-Mails. Wer es betreibt, kann dir einen Link zum Zurücksetzen geben',
     contact
-      ? [' – so erreichst du den Betrieb: ', contactNodes(contact)]
+      ? [' – so erreichst du den Betrieb: ', contactNodes(contact), '.']
       : ': Frag die Person, die dieses Board betreibt, danach.',
+    // Recovery codes (docs/API.md "Recovery codes") need nobody.
+    ' Hast du Wiederherstellungscodes, geht es ohne: ',
+    h('a', { href: '/recover' }, 'Mit Wiederherstellungscode anmelden'),
+    '.',
   );
 }
 

@@ -3,7 +3,7 @@
 /**
  * A page of the front end: a path of the route table whose answer is the page shell (it is the key of
  * its view in app.js).
- * @typedef {'/' | '/e/:pid' | '/u/:username' | '/reset' | '/login' | '/register' | '/settings' | '/stats' | '/suche' | '/mod' | '/modlog' | '/benachrichtigungen'} PagePath
+ * @typedef {'/' | '/e/:pid' | '/u/:username' | '/reset' | '/login' | '/register' | '/recover' | '/settings' | '/stats' | '/suche' | '/mod' | '/modlog' | '/benachrichtigungen'} PagePath
  */
 
 /**
@@ -18,6 +18,7 @@ export const pages = [
   { path: '/reset', pattern: /^\/reset$/ },
   { path: '/login', pattern: /^\/login$/ },
   { path: '/register', pattern: /^\/register$/ },
+  { path: '/recover', pattern: /^\/recover$/ },
   { path: '/settings', pattern: /^\/settings$/ },
   { path: '/stats', pattern: /^\/stats$/ },
   { path: '/suche', pattern: /^\/suche$/ },

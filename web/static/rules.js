@@ -1,6 +1,16 @@
 // The product rules the page states or computes from the server's limits (web/static/limits.js).
 
-import { bumpCooldownStepSeconds, maxUsernameLength, minPasswordLength, minUsernameLength } from './limits.js';
+import {
+  bumpCooldownStepSeconds,
+  levelZeroEntriesWithLinksPerDay,
+  levelZeroImagesPerDay,
+  levelZeroLinksPerEntry,
+  maxUsernameLength,
+  minPasswordLength,
+  minUsernameLength,
+  trustAfterLiveEntries,
+  trustAfterSeconds,
+} from './limits.js';
 
 /** The hint under a username field. */
 export const usernameRule = `${minUsernameLength} bis ${maxUsernameLength} Zeichen: Buchstaben, Ziffern, Punkt, Unterstrich, Leerzeichen und Bindestrich.`;
@@ -17,3 +27,6 @@ export const passwordRule = `Mindestens ${minPasswordLength} Zeichen.`;
 export function bumpCooldownUntil(entry) {
   return entry.bump_count === 0 ? 0 : entry.last_bump + entry.bump_count * bumpCooldownStepSeconds;
 }
+
+/** What a trust level 0 account may post, and what earns more (docs/API.md "Trust levels"); the server's message says the same. */
+export const levelZeroRule = `Als neues Konto kannst du am Tag höchstens ${levelZeroEntriesWithLinksPerDay} Beiträge mit Links (je höchstens ${levelZeroLinksPerEntry}) und ${levelZeroImagesPerDay} Bild posten. Mehr geht ab ${trustAfterSeconds / 86_400} Tagen und ${trustAfterLiveEntries} Beiträgen, die stehen geblieben sind.`;

@@ -1,6 +1,6 @@
 import { createApp, type App } from '../../app.ts';
 import { loadConfig, type Config } from '../../config.ts';
-import type { ReportNotice } from '../../moderation/operator-webhook.ts';
+import type { Notice } from '../../moderation/operator-webhook.ts';
 import type { JobLink } from '../../jobs/once-jobs.ts';
 import { serveApp } from '../serve.ts';
 import { slotLimits, type MachineSlots, type SlotPool } from '../../limits/machine-slots.ts';
@@ -12,7 +12,7 @@ import { isSlotMessage, remoteSemaphore, type SlotMessage } from './slots-ipc.ts
 export type WorkerMessage =
   | { board: 'listening'; port: number }
   | { board: 'wake'; job: 'previews' | 'accountRemoval' }
-  | { board: 'notify'; notice: ReportNotice };
+  | { board: 'notify'; notice: Notice };
 
 /** The worker's number (1..N) the primary gives each worker; a replacement takes over the number of the one it replaces. */
 export const workerIndexVariable = 'BOARD_WORKER_INDEX';

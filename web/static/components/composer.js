@@ -4,9 +4,12 @@ import * as api from '../api.js';
 import { h } from '../dom.js';
 import { codePoints } from '../format.js';
 import { maxAltLength, maxContentLength } from '../limits.js';
+import { noteOwnThread } from '../follows.js';
+import { me } from '../session.js';
 import { announce } from '../status.js';
 import { field, formMessage, onSubmit } from './form.js';
 import { imageField, uploadProgress } from './image-field.js';
+import { trustNote } from './trust-note.js';
 
 /**
  * A labelled textarea whose hint counts code points like the server ("12 / 1000 Zeichen"), red when over.
@@ -62,6 +65,7 @@ export function composer({ replyTo = 0, onPosted, label = replyTo ? 'Deine Antwo
   const form = h(
     'form',
     { class: 'composer', novalidate: true },
+    trustNote(),
     content.wrap,
     image.wrap,
     alt.wrap,
@@ -92,6 +96,8 @@ export function composer({ replyTo = 0, onPosted, label = replyTo ? 'Deine Antwo
         image.reset();
         alt.input.value = '';
         announce(replyTo ? 'Antwort veröffentlicht.' : 'Beitrag veröffentlicht.');
+        const author = me();
+        if (!replyTo && author) void noteOwnThread(author.uid, created.pid); // its author follows it (the setting's default)
         onPosted?.(created);
       } finally {
         progress.hide();

@@ -1,13 +1,15 @@
-// The action row under an entry: the votes, "Antworten" and "Mehr" (bump, report, mute, edit,
+// The action row under an entry: the votes, "Antworten" and "Mehr" (bump, follow, report, mute, edit,
 // delete, remove), and the way to its replies. Forms open one at a time in the card's panel;
 // results show in the card's own message line.
 import * as api from '../api.js';
+import { withProofOfWork } from '../pow.js';
 import { h, replace, uid } from '../dom.js';
 import { maxReportReasonLength } from '../limits.js';
 import { isModerator, isMuted, me } from '../session.js';
 import { announce } from '../status.js';
 import { showTally, watchTally } from '../votes.js';
 import { bumpButton } from './bump-button.js';
+import { followButton } from './follow-button.js';
 import { altField, contentField } from './composer.js';
 import { field, formMessage, isWaiting, onSubmit, setWaiting } from './form.js';
 import { loginOffer } from './login-offer.js';
@@ -136,7 +138,10 @@ function reportForm(pid, close) {
     h('div', { class: 'form-actions' }, send, cancelButton(close)),
   );
   onSubmit(form, send, { reason }, message, async () => {
-    await api.post(`/api/entry/${pid}/report`, { reason: reason.input.value });
+    // Anonymous reports may need a solved challenge (docs/API.md "Proof of work").
+    await withProofOfWork((altcha) =>
+      api.post(`/api/entry/${pid}/report`, { reason: reason.input.value, ...(altcha ? { altcha } : {}) }),
+    );
     const card = form.closest('article');
     close();
     announce('Danke! Die Meldung ist eingegangen.', 'info', card);
@@ -240,6 +245,7 @@ export function entryActions(entry, { panel, hideReply, replyForm, onEdited, onD
   const backToMenu = () => /** @type {HTMLButtonElement} */ (menu?.button);
   menu = moreMenu([
     user ? bumpButton(entry) : null,
+    user ? followButton(entry, user.uid) : null,
     panelToggle('Melden', panel, (close) => reportForm(entry.pid, close), '', backToMenu),
     user && !own && entry.username
       ? muteButton({ uid: entry.uid, username: entry.username }, isMuted(entry.uid))

@@ -39,10 +39,17 @@ export function moreMenu(items, label = 'Mehr') {
     { class: 'more-list', id: uid('more'), hidden: true },
     present.map((item) => h('li', {}, item)),
   );
+  // The first two actions' names beside "Mehr" (where there is room), so a reader sees what the
+  // list holds without opening it: bump, report and mute were found by few behind a bare "Mehr".
+  const names = present.map((item) => (item?.textContent ?? '').replace(/^[^\p{L}]+/u, '').split(/\s+/)[0]);
+  const hint = `${names.slice(0, 2).join(', ')}${names.length > 2 ? ' …' : ''}`;
   const button = h(
     'button',
     { type: 'button', class: 'action more-button', 'aria-expanded': 'false', 'aria-controls': list.id },
     label,
+    // Seen, not part of the name: the list names its actions to a screen reader when it opens, and
+    // "Melden" or "Hochholen" must name only the action itself.
+    h('span', { class: 'more-hint', 'aria-hidden': 'true' }, `: ${hint}`),
     h('span', { class: 'more-caret', 'aria-hidden': 'true' }, ' ▾'),
   );
   const wrap = h('span', { class: 'more' }, button, list);

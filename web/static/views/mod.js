@@ -10,6 +10,7 @@ import { panelToggle } from '../components/entry-actions.js';
 import { banForm, banText, dismissForm, removeForm } from '../components/mod-actions.js';
 import { refreshModCount } from '../components/mod-link.js';
 import { pageFromQuery, pager } from '../components/pager.js';
+import { doorSection } from './mod-door.js';
 
 /** @import { ViewContext } from '../router.js' */
 
@@ -157,6 +158,7 @@ export async function modView(root, { query }) {
   const queue = await api.get(`/api/mod/reports/${page}`);
   add(
     root,
+    page ? null : await doorSection(),
     h(
       'p',
       { class: 'muted' },

@@ -42,6 +42,12 @@ function sentence(row) {
       return ['Sperre von ', userLink(row.username), ' aufgehoben'];
     case 'avatar_remove':
       return ['Avatar von ', userLink(row.username), ' entfernt'];
+    case 'approve':
+      return ['Konto ', row.username || 'eines Antrags', ' freigeschaltet'];
+    case 'reject':
+      return ['Antrag von ', row.username || 'einem Konto', ' abgelehnt'];
+    case 'registration':
+      return ['Registrierung umgestellt'];
     default:
       return [row.action];
   }

@@ -1,4 +1,5 @@
-// "/benachrichtigungen": replies to one's entries and mentions, newest first; opening marks them read.
+// "/benachrichtigungen": replies to one's entries, mentions and replies in followed threads, newest first;
+// opening marks them read.
 import * as api from '../api.js';
 import { add, h } from '../dom.js';
 import { refresh } from '../router.js';
@@ -11,7 +12,12 @@ import { notificationPageSize } from '../limits.js';
 /** @import { ViewContext } from '../router.js' */
 
 /** @type {Record<Api.Notification['kind'], string>} */
-const kinds = { reply: 'hat dir geantwortet', mention: 'hat dich erwähnt' };
+// Mirrors kindTexts in lib/push/message.ts (a push says the same).
+const kinds = {
+  reply: 'hat dir geantwortet',
+  mention: 'hat dich erwähnt',
+  thread_reply: 'hat in einem Thread geantwortet, dem du folgst',
+};
 
 /** @param {Api.Notification} n */
 function notificationItem(n) {
@@ -97,7 +103,7 @@ export async function notificationsView(root, { query }) {
           { class: 'empty' },
           page
             ? 'Auf dieser Seite ist nichts mehr.'
-            : 'Noch nichts Neues. Wenn jemand auf deine Beiträge antwortet oder dich mit @Name erwähnt, steht es hier.',
+            : 'Noch nichts Neues. Wenn jemand auf deine Beiträge antwortet, dich mit @Name erwähnt oder in einem Thread schreibt, dem du folgst, steht es hier.',
         ),
     pager('/benachrichtigungen', page, list.length, notificationPageSize),
     page === 0 ? feedBox() : null,

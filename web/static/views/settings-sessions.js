@@ -121,6 +121,7 @@ function sessionItem(session) {
       h('dd', {}, dateTime(session.created_at)),
       h('dt', {}, 'Gültig bis'),
       h('dd', {}, dateTime(session.expires)),
+      session.push ? [h('dt', {}, 'Push'), h('dd', {}, `seit ${dateTime(session.push.created_at)}`)] : null,
     ),
     end,
   );

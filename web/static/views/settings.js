@@ -1,4 +1,5 @@
-// "/settings": rename, avatar, password, sessions, muted accounts, the data export and account deletion.
+// "/settings": rename, avatar, password, sessions, notifications (follows, push), muted accounts, the data
+// export and account deletion.
 import * as api from '../api.js';
 import { add, h } from '../dom.js';
 import { longDate } from '../format.js';
@@ -12,6 +13,9 @@ import { imageField, uploadProgress } from '../components/image-field.js';
 import { field, formMessage, onSubmit } from '../components/form.js';
 import { section } from '../components/section.js';
 import { exportSection, mutesSection } from './settings-data.js';
+import { notificationsSection } from './settings-notifications.js';
+import { passkeysSection } from './settings-passkeys.js';
+import { recoverySection } from './settings-recovery.js';
 import { passwordSection, sessionsSection } from './settings-sessions.js';
 
 /** @param {Api.OwnUser} user */
@@ -128,7 +132,13 @@ export async function settingsView(root) {
     );
     return 'Einstellungen';
   }
-  const [sessions, mutes] = await Promise.all([sessionsSection(), mutesSection()]);
+  const [sessions, mutes, notify, passkeys, recovery] = await Promise.all([
+    sessionsSection(),
+    mutesSection(),
+    notificationsSection(),
+    passkeysSection(),
+    recoverySection(),
+  ]);
   let sessionsCard = sessions;
   // After a password change only the other sessions are gone: the list is drawn again, the rest stays.
   const reloadSessions = async () => {
@@ -153,6 +163,9 @@ export async function settingsView(root) {
     avatarSection(),
     passwordSection(user, () => reloadSessions().catch((err) => announce(err.message, 'error'))),
     sessionsCard,
+    notify,
+    passkeys,
+    recovery,
     mutes,
     exportSection(),
     deleteSection(),

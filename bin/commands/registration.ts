@@ -1,0 +1,188 @@
+import { randomBytes } from 'node:crypto';
+import { createResetLink } from '../../lib/accounts/reset-links.ts';
+import { createUser, isNameTaken, isValidUsername, normaliseUsername } from '../../lib/accounts/users.ts';
+import { systemClock } from '../../lib/clock.ts';
+import { registrationModes, type RegistrationMode } from '../../lib/config.ts';
+import { administrator } from '../../lib/moderation/modlog.ts';
+import { moderationReason } from '../../lib/moderation/reasons.ts';
+import {
+  approveApplication,
+  maxApplicationsPage,
+  pendingStatus,
+  readApplications,
+  rejectApplication,
+} from '../../lib/registration/applications.ts';
+import { createInvite, maxAdminInviteDays } from '../../lib/registration/invites.ts';
+import { registrationInForce, setRegistrationMode } from '../../lib/registration/mode.ts';
+import { CommandFailure, UsageError, type Command, type CommandContext } from '../cli.ts';
+import { accountNamed } from './accounts.ts';
+import { utcMinute, wholeNumber } from './args.ts';
+
+/** The door at the command line (docs/API.md "Registration"): applications, invites, accounts by hand, the mode. */
+
+export const applicationsCommand: Command = {
+  name: 'applications',
+  summary: 'list the registration applications waiting, oldest first',
+  usage: '',
+  help: `
+Lists the accounts waiting for approval: name, time (UTC), how many registrations came in the
+same minute, and the answer to the registration question. "no applications" when none wait.
+Decide with "board-admin approve <username>" or "board-admin reject <username> [--reason TEXT]".`,
+  needsBoard: true,
+  args: [0, 0],
+  run({ db, print }) {
+    let shown = 0;
+    for (let page = 0; page <= maxApplicationsPage; page++) {
+      const rows = readApplications(db(), page);
+      for (const row of rows) {
+        print(`${row.username}  ${utcMinute(row.created_at)}  (${row.same_minute} in that minute)`);
+        print(`  ${row.application.replace(/\n/g, '\n  ')}`);
+        shown++;
+      }
+      if (rows.length === 0) break;
+    }
+    if (shown === 0) print('no applications');
+    return 0;
+  },
+};
+
+/** The pending account named on the command line, or exit 1. */
+function pendingNamed(ctx: CommandContext) {
+  const user = accountNamed(ctx.db(), ctx.args[0]!);
+  const status = ctx.db().one<{ status: string }>('SELECT status FROM users WHERE uid = ?', user.uid)?.status;
+  if (status !== pendingStatus) throw new CommandFailure(`${user.username} has no application waiting`);
+  return user;
+}
+
+export const approveCommand: Command = {
+  name: 'approve',
+  summary: 'approve a registration application: the account can log in',
+  usage: '<username>',
+  help: `
+Approves the waiting application of <username>: from now on the account logs in like any other.
+Logged in the public /modlog (without the application). Exit 1 when no application waits.`,
+  needsBoard: true,
+  args: [1, 1],
+  run(ctx) {
+    const user = pendingNamed(ctx);
+    if (!approveApplication(ctx.db(), user.uid, administrator, systemClock.now()))
+      throw new CommandFailure(`${user.username} has no application waiting`);
+    ctx.print(`${user.username} is approved`);
+    return 0;
+  },
+};
+
+export const rejectCommand: Command = {
+  name: 'reject',
+  summary: 'reject a registration application',
+  usage: '<username> [--reason TEXT]',
+  help: `
+Rejects the waiting application of <username>. Its owner sees --reason (at most 500 characters)
+when logging in, for 30 days; then the account is deleted and the name is free again. The public
+/modlog names the account but not the reason. Exit 1 when no application waits.`,
+  needsBoard: true,
+  options: { reason: { type: 'string' } },
+  args: [1, 1],
+  validate(_args, options) {
+    rejectReason(options);
+  },
+  run(ctx) {
+    const user = pendingNamed(ctx);
+    if (!rejectApplication(ctx.db(), user.uid, rejectReason(ctx.options), administrator, systemClock.now()))
+      throw new CommandFailure(`${user.username} has no application waiting`);
+    ctx.print(`${user.username} is rejected`);
+    return 0;
+  },
+};
+
+function rejectReason(options: CommandContext['options']): string {
+  const reason = moderationReason(typeof options.reason === 'string' ? options.reason : '');
+  if (reason.error === 'long') throw new UsageError('the reason may have at most 500 characters');
+  return reason.text;
+}
+
+export const inviteCommand: Command = {
+  name: 'invite',
+  summary: 'print an invite link (single use, 7 days or --days N)',
+  usage: '[--days N]',
+  help: `
+Prints <BOARD_ORIGIN>/register#<token>: an invite that lets one person register in invite mode
+and skips approval in approval mode. Valid 7 days, or --days N (1–${maxAdminInviteDays}); single use.
+Invites made here have no inviter and no limit.`,
+  needsBoard: true,
+  options: { days: { type: 'string' } },
+  args: [0, 0],
+  validate(_args, options) {
+    inviteDays(options);
+  },
+  run({ config, options, db, print }) {
+    const invite = createInvite(db(), administrator, inviteDays(options) * 86_400, systemClock.now())!;
+    print(`${config.origin}/register#${invite.token}`);
+    return 0;
+  },
+};
+
+function inviteDays(options: CommandContext['options']): number {
+  if (typeof options.days !== 'string') return 7;
+  const days = wholeNumber(options.days, '--days', maxAdminInviteDays);
+  if (days < 1) throw new UsageError('--days must be at least 1');
+  return days;
+}
+
+export const userAddCommand: Command = {
+  name: 'user-add',
+  summary: 'create an account by hand and print a link to set its password',
+  usage: '<username>',
+  help: `
+Creates the account <username> in any registration mode (a closed board still grows by hand)
+and prints <BOARD_ORIGIN>/reset#<token>: the one-time link (72 hours) with which its owner sets
+the password. The account starts trusted. Exit 1 when the name, or one that looks like it, is taken.`,
+  needsBoard: true,
+  args: [1, 1],
+  validate([name]) {
+    if (!isValidUsername(normaliseUsername(name!)))
+      throw new UsageError('a username has 3–32 letters, digits, ".", "_", spaces and "-"');
+  },
+  run({ config, args: [name], db, print }) {
+    const username = normaliseUsername(name!);
+    if (isNameTaken(db(), username)) throw new CommandFailure(`the name "${username}" is taken`);
+    // No password until the owner sets one with the link: a stored value no password verifies
+    // against (lib/accounts/passwords.ts refuses a malformed hash). Names are public anyway, so a
+    // login that fails faster for such an account tells nobody anything new.
+    const hash = `!user-add ${randomBytes(16).toString('hex')}`;
+    const now = systemClock.now();
+    const uid = createUser(db(), username, hash, now, { trustSet: 1 });
+    if (uid === undefined) throw new CommandFailure(`the name "${username}" is taken`);
+    print(`${config.origin}/reset#${createResetLink(db(), uid, now)}`);
+    return 0;
+  },
+};
+
+export const registrationCommand: Command = {
+  name: 'registration',
+  summary: 'show or set how people get in: open, approval, invite, closed',
+  usage: '[open|approval|invite|closed]',
+  help: `
+Without an argument: prints the mode in force and who set it (config, moderator, surge).
+With a mode: sets it, as a moderator does on /mod; it stays until changed. Setting the mode of
+BOARD_REGISTRATION hands the door back to the setting (and the surge gate). Logged in /modlog.`,
+  needsBoard: true,
+  args: [0, 1],
+  validate([mode]) {
+    if (mode !== undefined && !(registrationModes as readonly string[]).includes(mode))
+      throw new UsageError(`the mode must be one of ${registrationModes.join(', ')}`);
+  },
+  run({ config, args: [mode], db, print }) {
+    if (mode)
+      setRegistrationMode(
+        db(),
+        config,
+        { mode: mode as RegistrationMode, setBy: 'moderator' },
+        administrator,
+        systemClock.now(),
+      );
+    const state = registrationInForce(db(), config);
+    print(`${state.mode} (set by ${state.setBy}${state.since ? ` at ${utcMinute(state.since)} UTC` : ''})`);
+    return 0;
+  },
+};

@@ -1,0 +1,109 @@
+import { requireUser, type Ctx } from '../http/context.ts';
+import { ApiError, invalidField } from '../http/errors.ts';
+import { integerParam, textField } from '../http/fields.ts';
+import { fieldMessages } from '../messages.ts';
+import { findLiveEntry } from '../entries/entries.ts';
+import { maxFeedPage, maxFollows } from '../limits/product.ts';
+import { followEntry, followState, readFollowing, setFollowOwnThreads, unfollowEntry } from '../follows/follows.ts';
+import {
+  arrayOf,
+  constant,
+  integer,
+  json,
+  object,
+  oneOfValues,
+  ref,
+  requiredField,
+  time,
+  type Operation,
+} from '../openapi/kit.ts';
+
+const followAnswer = (following: 0 | 1) =>
+  json('done (also when it was so already)', object({ status: constant('ok'), following: constant(following) }));
+/** The answer of GET /api/user/following/state and of the setting's change. */
+const followStateSchema = object({
+  own_threads: oneOfValues(0, 1),
+  pids: arrayOf(integer('a followed entry', { minimum: 1 }), maxFollows),
+});
+
+/** POST /api/entry/{pid}/follow: the entry's whole subtree; 200 also when already followed. */
+export async function follow(ctx: Ctx<'pid'>) {
+  const me = requireUser(ctx);
+  const pid = integerParam(ctx.params.pid, 'pid');
+  await ctx.form(); // no fields, but a malformed or oversized body still answers 413/415
+  const { db, clock } = ctx.app;
+  // Checked and written in one transaction: an entry deleted meanwhile is not followed.
+  const outcome = db.tx(() => {
+    if (!findLiveEntry(db, pid)) return 'gone';
+    return followEntry(db, me.uid, pid, clock.now()) ? 'ok' : 'full';
+  });
+  if (outcome === 'gone') throw new ApiError(404, 'entry.not_found');
+  if (outcome === 'full') throw invalidField('pid', fieldMessages.followLimit);
+  return { status: 'ok', following: 1 };
+}
+follow.doc = {
+  id: 'followEntry',
+  summary: 'Follow a live entry and everything below it: new replies there notify (thread_reply)',
+  description: `At most ${maxFollows} follows per account (400 input.invalid, field pid).`,
+  ok: followAnswer(1),
+  errors: { 400: ['input.invalid'], 404: ['entry.not_found'] },
+} satisfies Operation;
+
+/** POST /api/entry/{pid}/unfollow: 200 also when not followed, or when the entry is gone. */
+export async function unfollow(ctx: Ctx<'pid'>) {
+  const me = requireUser(ctx);
+  const pid = integerParam(ctx.params.pid, 'pid');
+  await ctx.form();
+  unfollowEntry(ctx.app.db, me.uid, pid);
+  return { status: 'ok', following: 0 };
+}
+unfollow.doc = {
+  id: 'unfollowEntry',
+  summary: 'Stop following an entry (also when it was not followed, or is gone)',
+  ok: followAnswer(0),
+  errors: { 400: ['input.invalid'] },
+} satisfies Operation;
+
+/** GET /api/user/following/{page}: 20 a page, most recently followed first, each with its Entry. */
+export function following(ctx: Ctx<'page'>) {
+  const me = requireUser(ctx);
+  const page = integerParam(ctx.params.page, 'page', 0, maxFeedPage);
+  return readFollowing(ctx.app.db, me.uid, page);
+}
+following.doc = {
+  id: 'following',
+  summary: 'The followed entries, most recently followed first, 20 a page',
+  ok: json(
+    'one page',
+    arrayOf(object({ pid: integer(undefined, { minimum: 1 }), followed_at: time(), entry: ref('Entry') }), 20),
+  ),
+  errors: { 400: ['input.invalid'] },
+} satisfies Operation;
+
+/** GET /api/user/following/state: {own_threads, pids}, what the front end's menus need. */
+export function followingState(ctx: Ctx) {
+  const me = requireUser(ctx);
+  return followState(ctx.app.db, me.uid);
+}
+followingState.doc = {
+  id: 'followingState',
+  summary: 'Whether own new threads are followed, and every followed pid (for the menus)',
+  ok: json('the state', followStateSchema),
+} satisfies Operation;
+
+/** POST /api/user/following/own-threads with follow 1 or 0: whether new threads of the account are followed. */
+export async function followOwnThreads(ctx: Ctx) {
+  const me = requireUser(ctx);
+  const form = await ctx.form();
+  const value = textField(form, 'follow');
+  if (value !== '0' && value !== '1') throw invalidField('follow', fieldMessages.followFlag);
+  setFollowOwnThreads(ctx.app.db, me.uid, value === '1');
+  return followState(ctx.app.db, me.uid);
+}
+followOwnThreads.doc = {
+  id: 'followOwnThreads',
+  summary: 'Whether the account follows its own new threads (default 1); existing follows stay',
+  fields: { follow: requiredField('1 or 0', { type: 'string', enum: ['0', '1'] }) },
+  ok: json('the new state', followStateSchema),
+  errors: { 400: ['input.invalid'] },
+} satisfies Operation;

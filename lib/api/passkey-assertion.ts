@@ -1,0 +1,77 @@
+import type { AuthenticationResponseJSON } from '@simplewebauthn/server';
+import {
+  findPasskeyByCredentialId,
+  findUidByHandle,
+  type PasskeyUse,
+  type StoredPasskey,
+} from '../accounts/passkeys.ts';
+import { takeChallenge } from '../accounts/webauthn-challenges.ts';
+import { challengeOf, parseCredential, relyingParty, splitTransports } from '../accounts/webauthn.ts';
+import type { Ctx } from '../http/context.ts';
+import { invalidField } from '../http/errors.ts';
+import { fieldMessages } from '../messages.ts';
+
+/**
+ * A passkey's signature over a sign-in challenge (POST /api/auth/passkey/options), as a sign-in
+ * and a re-authentication (lib/api/reauth.ts) read it: the challenge is used up at once, the
+ * credential looked up, and only then, once the caller has applied the login brakes to the
+ * account found, the signature checked.
+ */
+export interface Assertion {
+  response: AuthenticationResponseJSON;
+  /** The credential the response names, when the board knows it. */
+  passkey: StoredPasskey | undefined;
+  /** Whether it answered an outstanding sign-in challenge (now used up). */
+  challengeTaken: boolean;
+}
+
+/** Reads the form field `field` (the browser's credential as JSON); 400 input.invalid when it is no credential at all. */
+export function readAssertion(ctx: Ctx, raw: string, field: string): Assertion {
+  const response = parseCredential<AuthenticationResponseJSON>(raw);
+  const challenge = response && challengeOf(response);
+  if (!response || !challenge) throw invalidField(field, fieldMessages.passkeyCredential);
+  const { db, clock } = ctx.app;
+  return {
+    response,
+    challengeTaken: takeChallenge(db, challenge, 0, clock.now()),
+    passkey: findPasskeyByCredentialId(db, response.id),
+  };
+}
+
+/**
+ * Checks the signature (@simplewebauthn/server): origin and RP ID the board's, user presence,
+ * and the signature counter moving on. The user handle, when the authenticator returns one, must
+ * be the account's (a discoverable credential names its account twice; both must agree).
+ * Returns what the writing transaction stores (lib/accounts/passkeys.ts usePasskey), or
+ * undefined when anything failed.
+ */
+export async function verifyAssertion(ctx: Ctx, assertion: Assertion): Promise<PasskeyUse | undefined> {
+  const { response, passkey, challengeTaken } = assertion;
+  if (!challengeTaken || !passkey) return undefined;
+  const handle = response.response.userHandle;
+  if (handle && findUidByHandle(ctx.app.db, Buffer.from(handle, 'base64url')) !== passkey.uid) return undefined;
+  const rp = relyingParty(ctx.app.config.origin);
+  try {
+    const { verified, authenticationInfo } = await ctx.app.webauthn.verifyAuthentication({
+      response,
+      expectedChallenge: challengeOf(response)!,
+      expectedOrigin: rp.origin,
+      expectedRPID: rp.id,
+      credential: {
+        id: passkey.credential_id,
+        publicKey: new Uint8Array(passkey.public_key),
+        counter: passkey.counter,
+        transports: splitTransports(passkey.transports),
+      },
+      requireUserVerification: false,
+    });
+    if (!verified) return undefined;
+    return {
+      id: passkey.id,
+      newCounter: authenticationInfo.newCounter,
+      backedUp: authenticationInfo.credentialBackedUp,
+    };
+  } catch {
+    return undefined; // a malformed or forged response: the library says why, the client learns only "failed"
+  }
+}

@@ -1,0 +1,232 @@
+import type { RegistrationResponseJSON } from '@simplewebauthn/server';
+import { addPasskey, credentialIdsOf, deletePasskey, listPasskeys, userHandle } from '../accounts/passkeys.ts';
+import { findUserById } from '../accounts/users.ts';
+import { createChallenge, takeChallenge } from '../accounts/webauthn-challenges.ts';
+import {
+  authenticationOptions,
+  challengeOf,
+  parseCredential,
+  registrationOptions,
+  relyingParty,
+} from '../accounts/webauthn.ts';
+import { created, requireUser, type Ctx } from '../http/context.ts';
+import { ApiError, invalidField } from '../http/errors.ts';
+import { codePoints, textField } from '../http/fields.ts';
+import { checkLoginAllowed, recordFailedLogin } from '../limits/login-limits.ts';
+import { fieldMessages } from '../messages.ts';
+import { maxPasskeyNameLength, maxPasskeysPerAccount } from '../limits/product.ts';
+import {
+  arrayOf,
+  json,
+  object,
+  oneOfValues,
+  requiredField,
+  status,
+  string,
+  time,
+  type JsonSchema,
+  type Operation,
+} from '../openapi/kit.ts';
+import { loginAttempt, loginTimeoutField, parseTimeout, setSessionCookie, startSession } from './auth.ts';
+import { readAssertion, verifyAssertion } from './passkey-assertion.ts';
+import { confirmIdentity, recheckIdentity, reauthenticationFields } from './reauth.ts';
+
+/** WebAuthn options as @simplewebauthn/server writes them, for navigator.credentials; open to members WebAuthn adds later. */
+const webAuthnOptions = (description: string, required: string[]): JsonSchema => ({
+  type: 'object',
+  description,
+  required: ['challenge', ...required],
+  properties: {
+    challenge: string('base64url; single use, valid 5 minutes'),
+    timeout: { type: 'integer', minimum: 0, description: 'milliseconds' },
+    ...Object.fromEntries(required.map((name) => [name, name === 'rpId' ? string('the RP ID') : { type: 'object' }])),
+  },
+});
+
+/** A passkey as the list shows it (the OpenAPI document's schema). */
+const passkeyItem = object({
+  id: string('the passkey id', { pattern: '^[0-9a-f]{32}$' }),
+  name: string(undefined, { minLength: 1, maxLength: maxPasskeyNameLength }),
+  created_at: time(),
+  last_used: time('Unix seconds of the last sign-in or confirmation with it; 0 never'),
+  synced: oneOfValues(0, 1),
+  backed_up: oneOfValues(0, 1),
+});
+
+const credentialField = (what: string) => requiredField(`the JSON of PublicKeyCredential.toJSON() from ${what}`);
+
+/** The errors of a re-authenticated route (lib/api/reauth.ts), besides what its row implies. */
+const reauthenticationErrors = {
+  400: ['input.invalid'],
+  403: ['auth.bad_password', 'auth.bad_passkey'],
+  503: ['auth.busy'],
+} as const;
+
+/** POST /api/auth/passkey/options: a sign-in challenge (single use, 5 minutes) and the options for navigator.credentials.get. */
+export async function signInOptions(ctx: Ctx) {
+  await ctx.form(); // no fields, but a malformed or oversized body still answers 413/415
+  const challenge = createChallenge(ctx.app.db, 0, ctx.app.clock.now());
+  return authenticationOptions(ctx.app.config.origin, challenge);
+}
+signInOptions.doc = {
+  id: 'passkeySignInOptions',
+  summary: 'A sign-in challenge and the options for navigator.credentials.get (no account named)',
+  ok: json('the options', webAuthnOptions('PublicKeyCredentialRequestOptionsJSON', ['rpId'])),
+} satisfies Operation;
+
+/** POST /api/auth/passkey/login: signs in with a passkey's signature over a sign-in challenge, as a password login does. */
+export async function signIn(ctx: Ctx) {
+  const form = await ctx.form();
+  if (ctx.session()) return { status: 'already_logged_in' };
+  const timeout = parseTimeout(form.fields.get('timeout'));
+  const assertion = readAssertion(ctx, textField(form, 'credential'), 'credential');
+  const user = assertion.passkey && findUserById(ctx.app.db, assertion.passkey.uid);
+  // The brakes of the account where the credential names one; an unknown credential counts under no name.
+  const attempt = loginAttempt(ctx, user?.username ?? '');
+  checkLoginAllowed(attempt);
+  const passkey = user && (await verifyAssertion(ctx, assertion));
+  if (!user || !passkey) {
+    recordFailedLogin({ ...attempt, now: ctx.app.clock.now() });
+    throw new ApiError(401, 'passkey.failed');
+  }
+  // createSession re-reads the account: a ban, a new password or the passkey's deletion while
+  // the signature was checked refuses the session, as for a password login.
+  setSessionCookie(ctx, startSession(ctx, user.uid, user.pass_hash, timeout, passkey), timeout);
+  return { status: 'ok' };
+}
+signIn.doc = {
+  id: 'passkeySignIn',
+  summary: 'Sign in with a passkey (sets the session cookie, as login)',
+  description: 'With a valid session already: 200 `already_logged_in`, no new session.',
+  fields: { credential: credentialField('navigator.credentials.get'), timeout: loginTimeoutField },
+  ok: json('logged in, or already logged in', status('ok', 'already_logged_in')),
+  errors: { 400: ['input.invalid'], 401: ['passkey.failed'], 403: ['auth.banned'] },
+} satisfies Operation;
+
+/**
+ * POST /api/user/passkeys/options: re-authentication first (lib/api/reauth.ts: a stolen session
+ * must not plant a passkey that outlives it), then a registration challenge of this account and
+ * the options for navigator.credentials.create.
+ */
+export async function newPasskeyOptions(ctx: Ctx) {
+  const session = requireUser(ctx);
+  const form = await ctx.form();
+  const { db, config, clock } = ctx.app;
+  const user = findUserById(db, session.uid);
+  if (!user) throw new ApiError(401, 'auth.required');
+  const confirmation = await confirmIdentity(ctx, user, form);
+  const challenge = db.tx(() => {
+    recheckIdentity(ctx, session, confirmation);
+    return createChallenge(db, user.uid, clock.now());
+  });
+  return registrationOptions({
+    origin: config.origin,
+    challenge,
+    username: user.username,
+    handle: userHandle(db, user.uid),
+    exclude: credentialIdsOf(db, user.uid),
+  });
+}
+newPasskeyOptions.doc = {
+  id: 'newPasskeyOptions',
+  summary: 'Re-authenticate, then a registration challenge and the options for navigator.credentials.create',
+  fields: reauthenticationFields,
+  ok: json('the options', webAuthnOptions('PublicKeyCredentialCreationOptionsJSON', ['rp', 'user'])),
+  errors: reauthenticationErrors,
+} satisfies Operation;
+
+/** POST /api/user/passkeys: stores the new passkey under the name its owner chose; 201 with its list item. */
+export async function addNewPasskey(ctx: Ctx) {
+  const session = requireUser(ctx);
+  const form = await ctx.form();
+  const name = textField(form, 'name').trim();
+  if (!name || codePoints(name) > maxPasskeyNameLength || /\p{Cc}/u.test(name))
+    throw invalidField('name', fieldMessages.passkeyName);
+  const response = parseCredential<RegistrationResponseJSON>(textField(form, 'credential'));
+  const challenge = response && challengeOf(response);
+  if (!response || !challenge) throw invalidField('credential', fieldMessages.passkeyCredential);
+  const { db, clock, config, webauthn } = ctx.app;
+  // Used up whatever comes next: a registration response answers once.
+  const failed = () => new ApiError(400, 'passkey.registration_failed', { field: 'credential' });
+  if (!takeChallenge(db, challenge, session.uid, clock.now())) throw failed();
+  const rp = relyingParty(config.origin);
+  const result = await webauthn
+    .verifyRegistration({
+      response,
+      expectedChallenge: challenge,
+      expectedOrigin: rp.origin,
+      expectedRPID: rp.id,
+      requireUserVerification: false,
+    })
+    .catch(() => undefined);
+  if (!result?.verified) throw failed();
+  const { credential, credentialDeviceType, credentialBackedUp } = result.registrationInfo;
+  // The write checks the session again (ctx.app.db): a session ended meanwhile adds nothing.
+  const added = addPasskey(
+    db,
+    {
+      uid: session.uid,
+      credentialId: credential.id,
+      publicKey: credential.publicKey,
+      counter: credential.counter,
+      transports: credential.transports ?? [],
+      deviceType: credentialDeviceType,
+      backedUp: credentialBackedUp,
+      name,
+    },
+    clock.now(),
+  );
+  if ('refused' in added)
+    throw new ApiError(409, added.refused === 'limit' ? 'passkey.limit' : 'passkey.exists', { field: 'credential' });
+  return created(listPasskeys(db, session.uid).find((passkey) => passkey.id === added.id));
+}
+addNewPasskey.doc = {
+  id: 'addPasskey',
+  summary: 'Store a new passkey under a chosen name',
+  fields: {
+    name: requiredField(`1–${maxPasskeyNameLength} characters`, {
+      type: 'string',
+      minLength: 1,
+      maxLength: maxPasskeyNameLength,
+    }),
+    credential: credentialField('navigator.credentials.create'),
+  },
+  ok: json('the new passkey', passkeyItem, 201),
+  errors: { 400: ['input.invalid', 'passkey.registration_failed'], 409: ['passkey.limit', 'passkey.exists'] },
+} satisfies Operation;
+
+/** GET /api/user/passkeys: the account's passkeys, oldest first (never a key). */
+export function passkeys(ctx: Ctx) {
+  const me = requireUser(ctx);
+  return listPasskeys(ctx.app.db, me.uid);
+}
+passkeys.doc = {
+  id: 'passkeys',
+  summary: 'The own passkeys, oldest first (never a key)',
+  ok: json('the passkeys', arrayOf(passkeyItem, maxPasskeysPerAccount)),
+} satisfies Operation;
+
+/** POST /api/user/passkeys/{id}/delete: re-authentication (password or a passkey), then the passkey goes. */
+export async function removePasskey(ctx: Ctx<'id'>) {
+  const session = requireUser(ctx);
+  const form = await ctx.form();
+  const { db } = ctx.app;
+  const id = ctx.params.id;
+  // Another account's id answers like an unknown one: ids are not to be probed.
+  if (!listPasskeys(db, session.uid).some((passkey) => passkey.id === id)) throw new ApiError(404, 'passkey.not_found');
+  const user = findUserById(db, session.uid);
+  if (!user) throw new ApiError(401, 'auth.required');
+  const confirmation = await confirmIdentity(ctx, user, form);
+  db.tx(() => {
+    recheckIdentity(ctx, session, confirmation);
+    if (!deletePasskey(db, session.uid, id)) throw new ApiError(404, 'passkey.not_found');
+  });
+  return { status: 'deleted' };
+}
+removePasskey.doc = {
+  id: 'deletePasskey',
+  summary: 'Delete a passkey (re-authentication: the password or a passkey)',
+  fields: reauthenticationFields,
+  ok: json('deleted', status('deleted')),
+  errors: { ...reauthenticationErrors, 404: ['passkey.not_found'] },
+} satisfies Operation;

@@ -1,0 +1,98 @@
+import { requireUser, type Ctx } from '../http/context.ts';
+import { ApiError, invalidField } from '../http/errors.ts';
+import { textField } from '../http/fields.ts';
+import { fieldMessages } from '../messages.ts';
+import {
+  deletePushDevice,
+  listPushDevices,
+  savePushDevice,
+  subscriptionProblem,
+  type PushDeviceInfo,
+} from '../push/devices.ts';
+import { vapidKeys } from '../push/keys.ts';
+import { maxEndpointLength, maxPushDevices } from '../limits/product.ts';
+import { field, json, object, oneOfValues, requiredField, status, string, type Operation } from '../openapi/kit.ts';
+
+const problemMessages = {
+  endpoint: fieldMessages.pushEndpoint,
+  p256dh: fieldMessages.pushKey,
+  auth: fieldMessages.pushKey,
+} as const;
+
+/** GET /api/user/push: {public_key, subscribed}: the key a browser subscribes with, and whether this session gets pushes. */
+export function pushState(ctx: Ctx) {
+  const me = requireUser(ctx);
+  const { db, clock } = ctx.app;
+  const subscribed = listPushDevices(db, me.uid).some((device) => device.session_id === me.id);
+  return { public_key: vapidKeys(db, clock.now()).publicKey, subscribed: subscribed ? 1 : 0 };
+}
+pushState.doc = {
+  id: 'pushState',
+  summary: "The board's VAPID public key, and whether this session gets pushes",
+  ok: json(
+    'the state',
+    object({
+      public_key: string('base64url, the applicationServerKey to subscribe with'),
+      subscribed: oneOfValues(0, 1),
+    }),
+  ),
+} satisfies Operation;
+
+/** POST /api/user/push with endpoint, p256dh and auth (a browser's PushSubscription): this session's device, replacing its earlier one. */
+export async function subscribe(ctx: Ctx) {
+  const me = requireUser(ctx);
+  const form = await ctx.form();
+  const input = {
+    endpoint: textField(form, 'endpoint'),
+    p256dh: textField(form, 'p256dh'),
+    auth: textField(form, 'auth'),
+  };
+  const { db, config, clock } = ctx.app;
+  const problem = subscriptionProblem(input, { allow: config.previewAllow, ports: config.previewPorts });
+  if (problem) throw invalidField(problem, problemMessages[problem]);
+  const outcome = savePushDevice(db, { ...input, sessionId: me.id, uid: me.uid }, clock.now());
+  if (outcome === 'full') throw invalidField('endpoint', fieldMessages.pushLimit);
+  return { status: 'ok' };
+}
+subscribe.doc = {
+  id: 'subscribePush',
+  summary: "This session's browser gets push notifications (replaces its earlier subscription)",
+  description: `The fields of the browser's PushSubscription. At most ${maxPushDevices} devices per account; the subscription ends with the session.`,
+  fields: {
+    endpoint: requiredField(`the push service's https URL, at most ${maxEndpointLength} characters`),
+    p256dh: requiredField("the browser's P-256 public key, base64url"),
+    auth: requiredField("the browser's auth secret, base64url (16 bytes)"),
+  },
+  ok: json('stored', status('ok')),
+  errors: { 400: ['input.invalid'] },
+} satisfies Operation;
+
+/**
+ * POST /api/user/push/delete with an optional id (a session id of GET /api/user/sessions; absent:
+ * this session): that device gets no more pushes. 404 session.not_found when a named session has none.
+ */
+export async function unsubscribe(ctx: Ctx) {
+  const me = requireUser(ctx);
+  const form = await ctx.form();
+  const id = textField(form, 'id');
+  if (!deletePushDevice(ctx.app.db, me.uid, id || me.id) && id) throw new ApiError(404, 'session.not_found');
+  return { status: 'ok' };
+}
+unsubscribe.doc = {
+  id: 'unsubscribePush',
+  summary: 'A device gets no more pushes: this session, or the session named by id',
+  fields: { id: field('a session id of GET /api/user/sessions; absent: this session') },
+  ok: json('done', status('ok')),
+  errors: { 404: ['session.not_found'] },
+} satisfies Operation;
+
+/** A session-list row with its push device, when it has one (`push`: which service, since when). */
+export function withPushDevice<T extends { id: string }>(session: T, devices: Map<string, PushDeviceInfo>) {
+  const device = devices.get(session.id);
+  return device ? { ...session, push: { service: device.service, created_at: device.created_at } } : session;
+}
+
+/** The account's push devices by session id. */
+export function pushDevicesBySession(ctx: Ctx, uid: number): Map<string, PushDeviceInfo> {
+  return new Map(listPushDevices(ctx.app.db, uid).map((device) => [device.session_id, device]));
+}

@@ -1,0 +1,314 @@
+import { findUserByName, moderatorRole } from '../accounts/users.ts';
+import { trustLevel, setTrustLevel, type TrustLevel } from '../accounts/trust.ts';
+import { registrationModes, type RegistrationMode } from '../config.ts';
+import { created, requireModerator, requireUser, type Ctx } from '../http/context.ts';
+import { ApiError, invalidField } from '../http/errors.ts';
+import { integerParam, textField } from '../http/fields.ts';
+import { fieldMessages } from '../messages.ts';
+import { moderationReason } from '../moderation/reasons.ts';
+import {
+  approveApplication,
+  maxApplicationsPage,
+  pendingStatus,
+  readApplications,
+  rejectApplication,
+} from '../registration/applications.ts';
+import {
+  countOpenInvites,
+  createInvite,
+  inviteLifetime,
+  inviteTreeOf,
+  listInvites,
+  maxOpenInvites,
+  revokeInvite,
+} from '../registration/invites.ts';
+import {
+  arrayOf,
+  field,
+  integer,
+  json,
+  object,
+  oneOfValues,
+  ref,
+  requiredField,
+  string,
+  time,
+  type Operation,
+} from '../openapi/kit.ts';
+import { usernameStatus } from '../openapi/registration.ts';
+import { registrationInForce, setRegistrationMode } from '../registration/mode.ts';
+import { newChallenge, powCost, recommendedPowCost } from '../registration/pow.ts';
+import { lastSurge, reopenAfterQuiet, surgeThreshold, waveAccounts } from '../registration/surge.ts';
+
+/** The door's endpoints (docs/API.md "Registration"): what to send, invites, the moderators' queue and switches. */
+
+/** GET /api/auth/registration: the mode in force, the question to answer and whether proof of work is needed. */
+export function registrationInfo(ctx: Ctx) {
+  const { db, config, clock } = ctx.app;
+  reopenAfterQuiet(db, config, clock.now());
+  const { mode } = registrationInForce(db, config);
+  return {
+    mode,
+    question: mode === 'approval' ? config.registrationQuestion : '',
+    pow: powCost(config) > 0,
+  };
+}
+registrationInfo.doc = {
+  id: 'registrationInfo',
+  summary: 'What a registration needs now: the mode in force, the question to answer, proof of work',
+  ok: json('the mode in force', ref('RegistrationInfo')),
+} satisfies Operation;
+
+/** GET /api/auth/challenge: a proof-of-work challenge (ALTCHA v2 format), good for 10 minutes and one request. */
+export async function challenge(ctx: Ctx) {
+  const { db, config, clock } = ctx.app;
+  return newChallenge(db, powCost(config) || recommendedPowCost, clock.now());
+}
+challenge.doc = {
+  id: 'powChallenge',
+  summary: 'A proof-of-work challenge (ALTCHA v2), good for 10 minutes and one request',
+  description:
+    'Find the counter (from 0 up) whose PBKDF2 key starts with `keyPrefix`; send base64 of JSON `{challenge, solution: {counter, derivedKey}}` as `altcha`.',
+  ok: json('a signed challenge', ref('PowChallenge')),
+} satisfies Operation;
+
+/** The account a moderator's path names, or 404 user.not_found. */
+function namedAccount(ctx: Ctx<'username'>) {
+  const user = findUserByName(ctx.app.db, ctx.params.username);
+  if (!user) throw new ApiError(404, 'user.not_found');
+  return user;
+}
+
+/** GET /api/mod/applications/{page}: the queue, oldest first. */
+export function applications(ctx: Ctx<'page'>) {
+  requireModerator(ctx);
+  const page = integerParam(ctx.params.page, 'page', 0, maxApplicationsPage);
+  return readApplications(ctx.app.db, page);
+}
+applications.doc = {
+  id: 'applications',
+  summary: 'The applications waiting, oldest first, 50 a page',
+  ok: json('a page of applications', arrayOf(ref('Application'), 50)),
+} satisfies Operation;
+
+/** A pending account named in the path: 404 user.not_found, 404 application.not_found when it is not waiting. */
+function pendingAccount(ctx: Ctx<'username'>) {
+  const user = namedAccount(ctx);
+  if (user.status !== pendingStatus) throw new ApiError(404, 'application.not_found');
+  return user;
+}
+
+/** POST /api/mod/applications/{username}/approve */
+export async function approve(ctx: Ctx<'username'>) {
+  const mod = requireModerator(ctx);
+  await ctx.form();
+  const user = pendingAccount(ctx);
+  // Decided by someone else meanwhile: the check is repeated in the writing transaction.
+  if (!approveApplication(ctx.app.db, user.uid, mod.uid, ctx.app.clock.now()))
+    throw new ApiError(404, 'application.not_found');
+  return { username: user.username, status: 'approved' };
+}
+approve.doc = {
+  id: 'approveApplication',
+  summary: 'Approve an application: the account can log in',
+  ok: json('approved', usernameStatus('approved')),
+  errors: { 404: ['user.not_found', 'application.not_found'] },
+} satisfies Operation;
+
+/** POST /api/mod/applications/{username}/reject: `reason` optional (0–500), shown to the applicant at login. */
+export async function reject(ctx: Ctx<'username'>) {
+  const mod = requireModerator(ctx);
+  const form = await ctx.form();
+  const user = pendingAccount(ctx);
+  const reason = moderationReason(textField(form, 'reason'));
+  if (reason.error === 'long') throw invalidField('reason', fieldMessages.modReasonLong);
+  if (!rejectApplication(ctx.app.db, user.uid, reason.text, mod.uid, ctx.app.clock.now()))
+    throw new ApiError(404, 'application.not_found');
+  return { username: user.username, status: 'rejected' };
+}
+reject.doc = {
+  id: 'rejectApplication',
+  summary: 'Reject an application; the applicant sees `reason` at login for 30 days, then the account goes',
+  fields: { reason: field('optional, at most 500 characters', { type: 'string', maxLength: 500 }) },
+  ok: json('rejected', usernameStatus('rejected')),
+  errors: { 400: ['input.invalid'], 404: ['user.not_found', 'application.not_found'] },
+} satisfies Operation;
+
+/** POST /api/user/invites: 201 with the token, once; level 0 cannot invite, nobody holds more than 5 open. */
+export async function newInvite(ctx: Ctx) {
+  const session = requireUser(ctx);
+  await ctx.form();
+  const { db, config, clock } = ctx.app;
+  const now = clock.now();
+  // Why: an invite skips approval, so it is worth only what its inviter's record is worth.
+  if (config.limitsFactor > 0 && trustLevel(db, session.uid, now) === 0)
+    throw new ApiError(403, 'trust.required', {
+      message: 'Neue Konten können noch niemanden einladen: das geht ab Vertrauensstufe 1.',
+    });
+  const invite = createInvite(db, session.uid, inviteLifetime, now);
+  if (!invite)
+    throw new ApiError(429, 'rate.limited', {
+      headers: { 'Retry-After': '3600' },
+      limit: 'brake/invites',
+      message: `Du hast schon ${maxOpenInvites} offene Einladungen: höchstens ${maxOpenInvites} auf einmal. Ziehe eine zurück oder warte, bis eine benutzt wird oder abläuft.`,
+    });
+  return created({ ...invite, url: `${config.origin}/register#${invite.token}` });
+}
+newInvite.doc = {
+  id: 'createInvite',
+  summary: 'Make an invite (valid 7 days, single use); the token is shown only here',
+  ok: json(
+    'the invite; `url` carries the token in its fragment',
+    object({ id: integer(), token: string(), url: string('<BOARD_ORIGIN>/register#<token>'), expires: time() }),
+    201,
+  ),
+  errors: { 403: ['trust.required'], 429: ['rate.limited'] },
+} satisfies Operation;
+
+/** GET /api/user/invites: one's own, newest first (open, used by whom, expired, revoked). */
+export function invites(ctx: Ctx) {
+  const session = requireUser(ctx);
+  const now = ctx.app.clock.now();
+  return { invites: listInvites(ctx.app.db, session.uid, now), open: countOpenInvites(ctx.app.db, session.uid, now) };
+}
+invites.doc = {
+  id: 'listInvites',
+  summary: "One's own invites, newest first (at most 100)",
+  ok: json(
+    'the invites',
+    object({
+      invites: arrayOf(
+        object({
+          id: integer(),
+          created_at: time(),
+          expires: time(),
+          status: oneOfValues('open', 'used', 'expired', 'revoked'),
+          used_by: string('the account it made, "" until used'),
+          used_at: time('0 until used'),
+        }),
+        100,
+      ),
+      open: integer('open invites now'),
+    }),
+  ),
+} satisfies Operation;
+
+/** POST /api/user/invites/{id}/revoke */
+export async function revoke(ctx: Ctx<'id'>) {
+  const session = requireUser(ctx);
+  const id = integerParam(ctx.params.id, 'id');
+  await ctx.form();
+  const outcome = revokeInvite(ctx.app.db, session.uid, id, ctx.app.clock.now());
+  if (outcome === 'not_found') throw new ApiError(404, 'invite.not_found');
+  if (outcome === 'not_open') throw new ApiError(409, 'invite.not_open');
+  return { id, status: 'revoked' };
+}
+revoke.doc = {
+  id: 'revokeInvite',
+  summary: "Revoke one of one's own open invites",
+  ok: json('revoked', object({ id: integer(), status: oneOfValues('revoked') })),
+  errors: { 400: ['input.invalid'], 404: ['invite.not_found'], 409: ['invite.not_open'] },
+} satisfies Operation;
+
+/** GET /api/mod/user/{username}: what moderators see of an account: status, trust level, inviter and invitees. */
+export function accountForModerators(ctx: Ctx<'username'>) {
+  requireModerator(ctx);
+  const user = namedAccount(ctx);
+  const { db, clock } = ctx.app;
+  return {
+    username: user.username,
+    created_at: user.created_at,
+    status: user.status || 'active',
+    role: user.role,
+    banned_until: user.banned_until,
+    trust_level: trustLevel(db, user.uid, clock.now()),
+    ...inviteTreeOf(db, user.uid),
+  };
+}
+accountForModerators.doc = {
+  id: 'accountForModerators',
+  summary: 'An account as moderators see it: status, trust level, inviter and invitees',
+  ok: json(
+    'the account',
+    object({
+      username: string(),
+      created_at: time(),
+      status: oneOfValues('active', 'pending', 'rejected'),
+      role: string(),
+      banned_until: integer(undefined, { minimum: -1 }),
+      trust_level: oneOfValues(0, 1),
+      invited_by: string('"" when none or the administrator'),
+      invitees: arrayOf(object({ username: string(), created_at: time() }), 100),
+    }),
+  ),
+  errors: { 404: ['user.not_found'] },
+} satisfies Operation;
+
+/** GET /api/mod/registration: the mode in force, who set it, the gate, and the accounts of the last wave. */
+export function registrationState(ctx: Ctx) {
+  requireModerator(ctx);
+  const { db, config, clock } = ctx.app;
+  reopenAfterQuiet(db, config, clock.now());
+  const state = registrationInForce(db, config);
+  const surge = lastSurge(db);
+  return {
+    mode: state.mode,
+    set_by: state.setBy,
+    since: state.since,
+    configured: config.registration,
+    surge: { threshold: surgeThreshold(config), window: config.registrationSurge.windowSeconds },
+    ...(surge ? { last_surge: { at: surge.at, accounts: surge.accounts } } : {}),
+    wave: surge ? waveAccounts(db, surge) : [],
+  };
+}
+registrationState.doc = {
+  id: 'registrationState',
+  summary: 'The mode in force, who set it, the surge gate and the accounts of its last wave',
+  ok: json('the door', ref('RegistrationState')),
+} satisfies Operation;
+
+/** A mode from a form field, or 400 input.invalid naming it. */
+export function registrationModeField(raw: string): RegistrationMode {
+  const mode = raw.trim().toLowerCase();
+  if (!(registrationModes as readonly string[]).includes(mode))
+    throw invalidField('mode', fieldMessages.registrationMode);
+  return mode as RegistrationMode;
+}
+
+/** POST /api/mod/registration {mode}: the mode stays until someone changes it. */
+export async function setRegistration(ctx: Ctx) {
+  const mod = requireModerator(ctx);
+  const form = await ctx.form();
+  const mode = registrationModeField(textField(form, 'mode'));
+  const { db, config, clock } = ctx.app;
+  setRegistrationMode(db, config, { mode, setBy: 'moderator' }, mod.uid, clock.now());
+  return { mode: registrationInForce(db, config).mode };
+}
+setRegistration.doc = {
+  id: 'setRegistration',
+  summary: 'Set the registration mode; it stays until changed (the configured mode hands back to BOARD_REGISTRATION)',
+  fields: { mode: requiredField('open, approval, invite or closed') },
+  ok: json('the mode in force', object({ mode: oneOfValues('open', 'approval', 'invite', 'closed') })),
+  errors: { 400: ['input.invalid'] },
+} satisfies Operation;
+
+/** POST /api/mod/user/{username}/trust {level}: 0 or 1; never public, logged for moderators. */
+export async function setTrust(ctx: Ctx<'username'>) {
+  const mod = requireModerator(ctx);
+  const form = await ctx.form();
+  const user = namedAccount(ctx);
+  const raw = textField(form, 'level').trim();
+  if (raw !== '0' && raw !== '1') throw invalidField('level', fieldMessages.trustLevel);
+  const level = Number(raw) as TrustLevel;
+  // Moderators are trusted by their role; their level is not the moderation's to lower.
+  if (user.role === moderatorRole) throw new ApiError(403, 'mod.target_moderator');
+  setTrustLevel(ctx.app.db, user.uid, level, mod.uid, ctx.app.clock.now());
+  return { username: user.username, trust_level: level };
+}
+setTrust.doc = {
+  id: 'setTrust',
+  summary: "Set an account's trust level (0 or 1); logged for moderators, never public",
+  fields: { level: requiredField('0 or 1') },
+  ok: json('the level set', object({ username: string(), trust_level: oneOfValues(0, 1) })),
+  errors: { 400: ['input.invalid'], 403: ['mod.target_moderator'], 404: ['user.not_found'] },
+} satisfies Operation;

@@ -1,0 +1,84 @@
+import type { Db } from '../db/db.ts';
+import { readEntriesByPid, type EntryJson } from '../entries/reads.ts';
+import { followingPageSize, maxFollows } from '../limits/product.ts';
+
+/**
+ * Following (docs/API.md "Following threads"): a reader follows an entry's whole subtree and is
+ * told of new replies anywhere below it, as a `thread_reply` notification
+ * (lib/notifications/thread-replies.ts).
+ */
+
+/** True when the account follows this entry itself (not through an ancestor). */
+export function isFollowing(db: Db, uid: number, pid: number): boolean {
+  return db.one('SELECT 1 FROM follows WHERE uid = ? AND pid = ?', uid, pid) !== undefined;
+}
+
+/**
+ * Follows an entry; following it again changes nothing. False when the account already holds
+ * maxFollows other follows. Call inside a transaction when the caller checked the entry.
+ */
+export function followEntry(db: Db, uid: number, pid: number, now: number): boolean {
+  if (isFollowing(db, uid, pid)) return true;
+  if (countFollows(db, uid) >= maxFollows) return false;
+  db.run('INSERT INTO follows (uid, pid, created_at) VALUES (?, ?, ?)', uid, pid, now);
+  return true;
+}
+
+function countFollows(db: Db, uid: number): number {
+  return db.one<{ n: number }>('SELECT count(*) AS n FROM follows WHERE uid = ?', uid)!.n;
+}
+
+/** Stops following; unfollowing an entry not followed changes nothing. */
+export function unfollowEntry(db: Db, uid: number, pid: number): void {
+  db.run('DELETE FROM follows WHERE uid = ? AND pid = ?', uid, pid);
+}
+
+/**
+ * A new thread: its author follows it when the account's setting says so (the default) and the
+ * bound leaves room. Why by default: the author cares most about the answers below the first
+ * level, which the `reply` notification (direct replies only) does not cover. Inside the create's
+ * transaction.
+ */
+export function followOwnThread(db: Db, uid: number, pid: number, now: number): void {
+  const wanted = db.one<{ on: number }>('SELECT follow_own_threads AS "on" FROM users WHERE uid = ?', uid)?.on;
+  if (wanted) followEntry(db, uid, pid, now);
+}
+
+/** The follow state the front end keeps for its menus: the setting and every followed pid. */
+export function followState(db: Db, uid: number): { own_threads: 0 | 1; pids: number[] } {
+  const own = db.one<{ on: 0 | 1 }>('SELECT follow_own_threads AS "on" FROM users WHERE uid = ?', uid)?.on ?? 1;
+  const pids = db.all<{ pid: number }>('SELECT pid FROM follows WHERE uid = ? ORDER BY pid', uid).map((r) => r.pid);
+  return { own_threads: own, pids };
+}
+
+/** Switches the author's default follow of new threads (existing follows stay). */
+export function setFollowOwnThreads(db: Db, uid: number, on: boolean): void {
+  db.run('UPDATE users SET follow_own_threads = ? WHERE uid = ?', on ? 1 : 0, uid);
+}
+
+export interface FollowedJson {
+  pid: number;
+  followed_at: number;
+  entry: EntryJson;
+}
+
+/** One page of the followed entries, most recently followed first, each with its Entry (deleted ones too: their subtree lives on). */
+export function readFollowing(db: Db, uid: number, page: number): FollowedJson[] {
+  const rows = db.all<{ pid: number; followed_at: number }>(
+    `SELECT f.pid, f.created_at AS followed_at FROM follows f JOIN entries e ON e.pid = f.pid
+     WHERE f.uid = ? ORDER BY f.created_at DESC, f.pid DESC LIMIT ? OFFSET ?`,
+    uid,
+    followingPageSize,
+    page * followingPageSize,
+  );
+  const entries = readEntriesByPid(
+    db,
+    rows.map((row) => row.pid),
+  );
+  return rows.map((row) => ({ ...row, entry: entries.get(row.pid)! }));
+}
+
+/** The data export's list: every follow, oldest first. */
+export function listFollowsForExport(db: Db, uid: number): { pid: number; created_at: number }[] {
+  return db.all('SELECT pid, created_at FROM follows WHERE uid = ? ORDER BY created_at, pid', uid);
+}

@@ -1,0 +1,32 @@
+import { field, json, object, oneOfValues, string, type FieldSpec } from './kit.ts';
+
+/**
+ * The OpenAPI pieces that registration's fields add to other endpoints' operations (docs/API.md
+ * "Registration"): newuser's extra fields and its 202, and the `altcha` field of the endpoints
+ * that may need proof of work (registration, login, report).
+ */
+
+/** The `altcha` field of the endpoints that may need proof of work. */
+export const altchaField: FieldSpec = field(
+  'a solved challenge of GET /api/auth/challenge: base64 of JSON `{challenge, solution}` (ALTCHA v2); needed when BOARD_POW is on',
+);
+
+/** POST /api/auth/newuser's fields beyond SPEC's. */
+export const admissionFields: Record<string, FieldSpec> = {
+  application: field('approval mode: the answer to `question` of GET /api/auth/registration, 10–1000 characters', {
+    type: 'string',
+    maxLength: 1000,
+  }),
+  invite: field('an invite token (the part after # of /register#…); needed in invite mode, skips approval'),
+  altcha: altchaField,
+};
+
+/** `{username, status}` with the given statuses. */
+export const usernameStatus = (...values: string[]) => object({ username: string(), status: oneOfValues(...values) });
+
+/** The 202 of a registration that waits for a moderator. */
+export const pendingAnswer = json(
+  'the account waits for a moderator (approval mode, or the surge gate closed the door)',
+  usernameStatus('pending'),
+  202,
+);

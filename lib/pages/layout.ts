@@ -1,0 +1,44 @@
+import { fill, html, type Html } from './html.ts';
+import { pageTitle } from './share.ts';
+
+/**
+ * A page as the server draws it (docs/API.md "Pages without JavaScript"): the front end's one
+ * shell (web/index.html) with the page's head and its content in <main>. The front end starts
+ * from it and draws the same view again once its data is in (replace after load, see
+ * web/static/app.js), so the shell's script, styles and CSP are those of every page.
+ */
+export interface PageView {
+  status: number;
+  /** The view's title ("Statistik"); the head says "Statistik – Das Board". */
+  title: string;
+  /** Head tags instead of the plain title (the share tags of an entry or a profile). */
+  head?: Html;
+  /** Absolute addresses: the page's canonical form and its neighbours in a paged list. */
+  canonical?: string;
+  prev?: string;
+  next?: string;
+  /** Not for search engines (search results: every query would be a page of its own). */
+  noindex?: boolean;
+  main: Html;
+}
+
+/** What a page that needs the front end says without scripts (login, settings, moderation …). */
+export const needsScript = html`<noscript><p>Diese Seite braucht JavaScript. Lesen geht auch ohne: <a href="/">die neuesten Themen</a>.</p></noscript>`;
+
+/** The shell filled: `<!-- head -->` and `<!-- main -->` (web/index.html). */
+export function layout(shell: Html, view: PageView): Html {
+  const tags = [
+    view.head ?? html`<title>${pageTitle(view.title)}</title>`,
+    view.canonical && !view.head ? html`<link rel="canonical" href="${view.canonical}">` : null,
+    view.prev ? html`<link rel="prev" href="${view.prev}">` : null,
+    view.next ? html`<link rel="next" href="${view.next}">` : null,
+    view.noindex ? html`<meta name="robots" content="noindex, follow">` : null,
+  ];
+  const head = html`${tags.map(
+    (tag) =>
+      tag &&
+      html`${tag}
+  `,
+  )}`;
+  return fill(shell, { '<!-- head -->': head, '<!-- main -->': view.main });
+}

@@ -1,0 +1,229 @@
+import { findUserByName, usernameKey } from '../accounts/users.ts';
+import { cachedSearch, slowRefusals } from '../api/search.ts';
+import type { EntryJson } from '../entries/reads.ts';
+import { maxFeedPage, maxModlogPage } from '../limits/product.ts';
+import type { Ctx } from '../http/context.ts';
+import type { CachedPage, CacheLookup } from '../http/route.ts';
+import type { Services } from '../services.ts';
+import { ApiError } from '../http/errors.ts';
+import type { CachedDocument } from '../http/response-cache.ts';
+import { messages } from '../messages.ts';
+import { readStatsDetail } from '../stats/stats.ts';
+import { html as htmlAnswer, type Operation } from '../openapi/kit.ts';
+import { layout, type PageView } from './layout.ts';
+import { cachedPageAnswer, pageDocument, pageOf, pageParams, sendShell, shellOf } from './shell.ts';
+import { feedPage } from './views/feed.ts';
+import { talliesOf } from './views/lists.ts';
+import { modlogPage } from './views/modlog.ts';
+import { profilePage } from './views/profile.ts';
+import { searchFormPage, searchRefusedPage, searchResultsPage, type SearchAsked } from './views/search.ts';
+import { statsPage } from './views/stats.ts';
+import { threadPage } from './views/thread.ts';
+
+/**
+ * The public pages drawn on the server (docs/API.md "Pages without JavaScript"): the content in
+ * HTML inside the front end's shell, so readers without scripts, text browsers, reader modes and
+ * crawlers see it, and the front end draws the same view again once it has started. /, /e/{pid}
+ * and /u/{username} count an impression through their beacon (lib/api/impression.ts), never their
+ * GET, which a shared cache may answer; they and the search pages are kept in the
+ * response cache until a write changes what they show (lib/http/response-cache.ts `page`).
+ */
+
+/** The API page (0…max) from ?seite= (1…max+1); anything else is the first page (as pageFromQuery in web/static/components/pager.js). */
+function pageFromQuery(ctx: Ctx, max: number): number {
+  const n = Number(ctx.url.searchParams.get('seite'));
+  return Number.isInteger(n) && n >= 1 && n <= max + 1 ? n - 1 : 0;
+}
+
+/** The response cache's keys of the drawn pages: the handler keeps a page under it, the fast path's lookup reads it. */
+const pageKeys = {
+  home: (page: number) => `/ ${page}`,
+  entry: (pid: number) => `/e/ ${pid}`,
+  user: (name: string, page: number) => `/u/ ${usernameKey(name)} ${page}`,
+};
+
+/** A page from the response cache, else drawn now (a view with a status other than 200 is drawn, never kept). */
+async function cachedView(
+  ctx: Ctx,
+  key: string,
+  draw: () => PageView | undefined,
+): Promise<{ status: number; doc?: CachedDocument }> {
+  const shell = await shellOf(ctx.app.config.webDir, ctx.app.config.contact);
+  let status = 404;
+  let other: CachedDocument | undefined;
+  const doc = ctx.app.db.responses.page(key, () => {
+    const view = draw();
+    if (!view) return undefined;
+    status = view.status;
+    if (status !== 200) {
+      other = pageDocument(layout(shell, view));
+      return undefined;
+    }
+    return pageDocument(layout(shell, view));
+  });
+  return doc ? { status: 200, doc } : { status, doc: other };
+}
+
+/**
+ * Sends a page as `draw` made it. Why a fallback: before issue 32 these pages were the
+ * shell and needed no database, so a failing disk left them answering and the front end said what
+ * failed; a page that cannot be drawn now is that shell again (200), and the
+ * log says why.
+ */
+async function sendDrawn(ctx: Ctx, draw: () => Promise<{ status: number; doc?: CachedDocument }>): Promise<void> {
+  let answer: { status: number; doc?: CachedDocument };
+  try {
+    answer = await draw();
+  } catch (err) {
+    ctx.app.log(`error GET ${ctx.url.pathname}: the page is the shell, not drawn: ${(err as Error).message}`);
+    answer = { status: 200 };
+  }
+  return sendShell(ctx, answer.status, answer.doc?.body);
+}
+
+/** GET / and /?seite=N: the newest threads. */
+export async function home(ctx: Ctx) {
+  const page = pageFromQuery(ctx, maxFeedPage);
+  const { db, config } = ctx.app;
+  return sendDrawn(ctx, () => cachedView(ctx, pageKeys.home(page), () => feedPage(db, config.origin, page)));
+}
+home.doc = {
+  id: 'homePage',
+  summary:
+    'The newest threads drawn in HTML, ?seite=N for later pages (its beacon counts an impression: POST /api/impression)',
+  ok: htmlAnswer(200, 'the page'),
+} satisfies Operation;
+home.shell = true;
+
+/** The fast path's lookup of / (lib/routes.ts `cache`): the first page, current in the cache. */
+export const cachedHome: CacheLookup<never> = (app) => cachedPageOf(app, pageKeys.home(0));
+
+function cachedPageOf(app: Services, key: string): CachedPage | undefined {
+  const doc = app.db.responses.cachedPage(key);
+  return doc && cachedPageAnswer(doc.body);
+}
+
+/** GET /e/{pid}: the thread; 410 for a gone entry with nothing live below it, 404 for an unknown one. */
+export async function entryPage(ctx: Ctx<'pid'>) {
+  const pid = pageParams.pid!.test(ctx.params.pid) ? Number(ctx.params.pid) : 0;
+  if (pid === 0) return sendShell(ctx, 404);
+  const { db, config } = ctx.app;
+  return sendDrawn(ctx, () => cachedView(ctx, pageKeys.entry(pid), () => threadPage(db, config.origin, pid)));
+}
+entryPage.doc = {
+  id: 'entryPage',
+  summary: 'The thread drawn in HTML with its share tags (its beacon counts an impression: POST /api/impression)',
+  ok: htmlAnswer(200, 'the thread; a gone entry with live replies is marked gone'),
+  more: [
+    htmlAnswer(404, 'the page with status 404: no such entry'),
+    htmlAnswer(410, 'the entry is deleted or removed and nothing live hangs below it'),
+  ],
+} satisfies Operation;
+entryPage.shell = true;
+
+/** The fast path's lookup of /e/{pid}: a thread's page, current in the cache (only 200 pages are kept). */
+export const cachedEntryPage: CacheLookup<'pid'> = (app, { pid }) =>
+  pageParams.pid!.test(pid) && Number(pid) > 0 ? cachedPageOf(app, pageKeys.entry(Number(pid))) : undefined;
+
+/** GET /u/{username} and ?seite=N: the profile and the user's entries; 404 for an unknown user. */
+export function userPage(ctx: Ctx<'username'>) {
+  const { db, config } = ctx.app;
+  return sendDrawn(ctx, async () => {
+    const user = findUserByName(db, ctx.params.username);
+    if (!user) return { status: 404 };
+    const page = pageFromQuery(ctx, maxFeedPage);
+    return cachedView(ctx, pageKeys.user(user.username, page), () => profilePage(db, config.origin, user, page));
+  });
+}
+userPage.doc = {
+  id: 'userPage',
+  summary:
+    "A user's profile and entries drawn in HTML with its share tags, ?seite=N for later pages (its beacon counts an impression)",
+  ok: htmlAnswer(200, 'the page, when the user exists'),
+  more: [htmlAnswer(404, 'the page with status 404: no such user')],
+} satisfies Operation;
+userPage.shell = true;
+
+/**
+ * The fast path's lookup of /u/{username}: the profile's first page, current in the cache. The key
+ * is the name as logins match it, so a renamed account's old name finds nothing (a rename drops
+ * every page anyway).
+ */
+export const cachedUserPage: CacheLookup<'username'> = (app, { username }) =>
+  cachedPageOf(app, pageKeys.user(username, 0));
+
+/** GET /modlog and ?seite=N: the public moderation log (not cached, as its JSON). */
+export async function modlog(ctx: Ctx) {
+  const page = pageFromQuery(ctx, maxModlogPage);
+  return sendShell(ctx, 200, await pageOf(ctx, modlogPage(ctx.app.db, ctx.app.config.origin, page)));
+}
+modlog.doc = {
+  id: 'modlogPage',
+  summary: 'The public moderation log drawn in HTML, ?seite=N for later pages',
+  ok: htmlAnswer(200, 'the page'),
+} satisfies Operation;
+modlog.shell = true;
+
+/** GET /stats: the board in numbers (not cached, as its JSON). */
+export async function stats(ctx: Ctx) {
+  const { db, impressions, clock, config } = ctx.app;
+  return sendShell(
+    ctx,
+    200,
+    await pageOf(ctx, statsPage(config.origin, readStatsDetail(db, impressions, clock.now()))),
+  );
+}
+stats.doc = {
+  id: 'statsPage',
+  summary: 'The statistics drawn in HTML',
+  ok: htmlAnswer(200, 'the page'),
+} satisfies Operation;
+stats.shell = true;
+
+/**
+ * GET /suche?q=…[&user=…][&seite=N]: the search as a page, so a result has an address and the form
+ * works without scripts. A page not in the cache costs a search: it counts against the search
+ * rate limit as GET /api/search does, and its refusals are as slow (lib/api/search.ts).
+ */
+export async function searchPage(ctx: Ctx) {
+  const asked: SearchAsked = {
+    q: ctx.url.searchParams.get('q') ?? '',
+    user: ctx.url.searchParams.get('user') ?? '',
+    page: pageFromQuery(ctx, maxFeedPage),
+  };
+  if (!asked.q.trim() && !asked.user) return sendShell(ctx, 200, await pageOf(ctx, searchFormPage()));
+  const { db, limiter, clock } = ctx.app;
+  const key = `/suche ${asked.page} ${asked.user}\n${asked.q}`;
+  const hit = db.responses.cachedPage(key);
+  if (hit) return sendShell(ctx, 200, hit.body);
+  const wait = limiter.hit('search', ctx.ip, clock.now());
+  if (wait > 0) {
+    ctx.res.setHeader('Retry-After', String(wait));
+    return sendShell(ctx, 429, await pageOf(ctx, searchRefusedPage(asked, 429, messages['rate.limited'])));
+  }
+  const versions = db.responses.pageVersions();
+  let found: Buffer | undefined;
+  try {
+    found = await slowRefusals(() => cachedSearch(ctx, asked.q, asked.user, asked.page));
+  } catch (err) {
+    if (!(err instanceof ApiError) || err.status >= 500) throw err;
+    const { message } = err.body().error as { message: string };
+    return sendShell(ctx, err.status, await pageOf(ctx, searchRefusedPage(asked, err.status, message)));
+  }
+  const entries: EntryJson[] = found ? JSON.parse(found.toString('utf8')) : [];
+  const view = searchResultsPage(asked, entries, talliesOf(db, entries));
+  const doc = pageDocument(layout(await shellOf(ctx.app.config.webDir, ctx.app.config.contact), view));
+  db.responses.keepPage(key, versions, doc);
+  return sendShell(ctx, 200, doc.body);
+}
+searchPage.doc = {
+  id: 'searchPage',
+  summary: 'Search results drawn in HTML (?q=, &user=, &seite=; counts against the search rate limit)',
+  ok: htmlAnswer(200, 'the form, or the results'),
+  more: [
+    htmlAnswer(400, 'the form with why: q too long or too many words'),
+    htmlAnswer(404, 'the form with why: no such author'),
+    htmlAnswer(429, 'the form with why: too many searches (Retry-After)'),
+  ],
+} satisfies Operation;
+searchPage.shell = true;

@@ -1,0 +1,46 @@
+import { maxPushTextLength } from '../limits/product.ts';
+import type { NotificationKind } from '../notifications/notifications.ts';
+
+/**
+ * The text of a push (docs/API.md "Web Push"): what the notifications page shows of the same
+ * notification and no more: who, what kind, the entry's text, and where it is. Why no more: a
+ * push passes through a push service and shows on a lock screen.
+ */
+
+/** What a kind says after the author's name; mirrors `kinds` in web/static/views/notifications.js. */
+export const kindTexts: Record<NotificationKind, string> = {
+  reply: 'hat dir geantwortet',
+  mention: 'hat dich erwähnt',
+  thread_reply: 'hat in einem Thread geantwortet, dem du folgst',
+};
+
+export interface PushedNotification {
+  kind: NotificationKind;
+  pid: number;
+  /** The entry's author; '' for a deleted account. */
+  username: string;
+  content: string;
+  /** The entry's image; '' without one. */
+  filepath: string;
+}
+
+export interface PushPayload {
+  title: string;
+  body: string;
+  /** The entry's page, relative to the board's origin (the service worker opens it on a click). */
+  url: string;
+  /** One notification per entry on the device: a repeat replaces, never stacks. */
+  tag: string;
+}
+
+/** The JSON the service worker (web/static/sw.js) shows. */
+export function pushPayload(n: PushedNotification): PushPayload {
+  const chars = [...n.content.trim()];
+  const text = chars.length > maxPushTextLength ? `${chars.slice(0, maxPushTextLength).join('')}…` : chars.join('');
+  return {
+    title: `${n.username || 'Ein gelöschtes Konto'} ${kindTexts[n.kind]}`,
+    body: text || (n.filepath ? 'Ein Bild' : ''),
+    url: `/e/${n.pid}`,
+    tag: `e${n.pid}`,
+  };
+}

@@ -1,0 +1,104 @@
+import { Agent, fetch } from 'undici';
+import webPush from 'web-push';
+import { guardedLookup, type Resolver } from '../preview/client.ts';
+import { createDnsResolver } from '../preview/dns.ts';
+import { checkTarget, createAddressPolicy, PreviewBlockedError } from '../preview/guard.ts';
+import { vapidSubject, type VapidKeys } from './keys.ts';
+
+/**
+ * One Web Push request (RFC 8030): web-push encrypts the payload for the browser's keys (RFC 8291,
+ * aes128gcm) and signs the VAPID header (RFC 8292); the request itself goes through the link
+ * preview's guard. Why the guard: an endpoint is a URL a client chose, so without it a
+ * subscription would make the server POST to itself, the local network or a cloud metadata
+ * service. Only public addresses (plus BOARD_PREVIEW_ALLOW) and BOARD_PREVIEW_PORTS are reached,
+ * checked on the resolved address the socket connects to; redirects are not followed.
+ */
+
+export interface PushTarget {
+  endpoint: string;
+  p256dh: string;
+  auth: string;
+}
+
+/** delivered: the service took it; gone: 404/410, the subscription ended; blocked: the guard refused the endpoint; failed: anything else. */
+export type PushResult = 'delivered' | 'gone' | 'blocked' | 'failed';
+
+export interface PushSenderOptions {
+  allow: readonly string[];
+  ports: readonly number[];
+  origin: string;
+  /** Per push, connection and answer included. Default 10 s. */
+  timeoutMs?: number;
+  resolve?: Resolver;
+}
+
+export interface PushSender {
+  /** `signal` aborts the push (the job stopping). */
+  send(
+    target: PushTarget,
+    payload: string,
+    keys: VapidKeys,
+    signal?: AbortSignal,
+  ): Promise<{ result: PushResult; detail: string }>;
+  close(): Promise<void>;
+}
+
+/** How long a push service keeps an undelivered message for an offline device: a day, then it is stale news. */
+export const pushTtlSeconds = 86_400;
+
+export function createPushSender(options: PushSenderOptions): PushSender {
+  const policy = createAddressPolicy(options.allow);
+  const timeoutMs = options.timeoutMs ?? 10_000;
+  const agent = new Agent({
+    connect: { lookup: guardedLookup(policy, options.resolve ?? createDnsResolver()), timeout: timeoutMs },
+    connections: 4,
+  });
+  const subject = vapidSubject(options.origin);
+
+  async function send(target: PushTarget, payload: string, keys: VapidKeys, signal?: AbortSignal) {
+    const url = new URL(target.endpoint);
+    try {
+      checkTarget(url, options.ports, policy);
+    } catch (err) {
+      return { result: 'blocked' as const, detail: (err as Error).message };
+    }
+    const request = webPush.generateRequestDetails(
+      { endpoint: target.endpoint, keys: { p256dh: target.p256dh, auth: target.auth } },
+      payload,
+      {
+        vapidDetails: { subject, publicKey: keys.publicKey, privateKey: keys.privateKey },
+        TTL: pushTtlSeconds,
+        contentEncoding: 'aes128gcm',
+      },
+    );
+    const headers = Object.fromEntries(Object.entries(request.headers).map(([name, value]) => [name, String(value)]));
+    delete headers['Content-Length']; // undici sets it from the body
+    try {
+      const res = await fetch(url, {
+        method: 'POST',
+        dispatcher: agent,
+        redirect: 'manual',
+        signal: signal ? AbortSignal.any([signal, AbortSignal.timeout(timeoutMs)]) : AbortSignal.timeout(timeoutMs),
+        headers,
+        body: request.body ?? undefined,
+      });
+      await res.body?.cancel();
+      if (res.status >= 200 && res.status < 300) return { result: 'delivered' as const, detail: String(res.status) };
+      if (res.status === 404 || res.status === 410) return { result: 'gone' as const, detail: String(res.status) };
+      return { result: 'failed' as const, detail: `answered ${res.status}` };
+    } catch (err) {
+      for (let cause: unknown = err; cause instanceof Error; cause = cause.cause)
+        if (cause instanceof PreviewBlockedError) return { result: 'blocked' as const, detail: cause.message };
+      const name = (err as Error).name;
+      const detail = name === 'TimeoutError' ? `no answer within ${timeoutMs / 1000} s` : (err as Error).message;
+      return { result: 'failed' as const, detail };
+    }
+  }
+
+  return {
+    send,
+    async close() {
+      await agent.destroy();
+    },
+  };
+}

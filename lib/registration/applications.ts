@@ -1,0 +1,111 @@
+import type { Db } from '../db/db.ts';
+import { codePoints } from '../http/fields.ts';
+import { writeModlog, type ActorUid } from '../moderation/modlog.ts';
+
+/**
+ * Registration applications (docs/API.md "Registration"): in approval mode a new account
+ * is stored with status 'pending' and its answer; it cannot log in until a moderator decides.
+ * Rejected accounts stay 30 days so their owner can learn why, then they go and the name is free.
+ */
+
+export const pendingStatus = 'pending';
+export const rejectedStatus = 'rejected';
+
+/** The answer: 10–1000 characters (code points), so a moderator has something to read and a bot something to write. */
+export const applicationLength = { min: 10, max: 1000 } as const;
+
+/** Why 30 days: long enough to read the reason after a holiday, short enough that a name does not stay blocked. */
+export const rejectedKeptSeconds = 30 * 86_400;
+
+/**
+ * Applications waiting at most: a wave of bots must not grow the table without end. Past it new
+ * applications are refused with a 429 that says so, until moderators decide or the wave passes.
+ */
+export const maxPendingApplications = 1000;
+
+/** docs/API.md "Registration": 50 a page, pages 0–100. */
+export const applicationsPageSize = 50;
+export const maxApplicationsPage = 100;
+
+/** The answer cleaned (trimmed; line breaks kept), or undefined when its length is outside the bounds. */
+export function applicationText(raw: string): string | undefined {
+  const text = raw.replace(/\r\n?/g, '\n').trim();
+  const length = codePoints(text);
+  return length >= applicationLength.min && length <= applicationLength.max ? text : undefined;
+}
+
+export function countPendingApplications(db: Db): number {
+  return db.one<{ n: number }>('SELECT count(*) AS n FROM users WHERE status = ?', pendingStatus)!.n;
+}
+
+export interface Application {
+  username: string;
+  created_at: number;
+  application: string;
+  /** Registrations (of any kind) stored in the same UTC minute: a wave shows as a high number. */
+  same_minute: number;
+  /** Registrations in the hour before it. */
+  same_hour: number;
+}
+
+/** A page of the queue, oldest first. The signals are counts of accounts, never addresses. */
+export function readApplications(db: Db, page: number): Application[] {
+  return db.all<Application>(
+    `SELECT u.username, u.created_at, u.application,
+       (SELECT count(*) FROM users o WHERE o.created_at >= u.created_at - u.created_at % 60
+                                      AND o.created_at < u.created_at - u.created_at % 60 + 60) AS same_minute,
+       (SELECT count(*) FROM users o WHERE o.created_at > u.created_at - 3600 AND o.created_at <= u.created_at) AS same_hour
+     FROM users u WHERE u.status = ? ORDER BY u.created_at, u.uid LIMIT ? OFFSET ?`,
+    pendingStatus,
+    applicationsPageSize,
+    page * applicationsPageSize,
+  );
+}
+
+/**
+ * Approves a pending account: it can log in from now on. False when it is no longer pending (a
+ * second moderator decided first: the check is inside the writing transaction).
+ */
+export function approveApplication(db: Db, uid: number, actor: ActorUid, now: number): boolean {
+  return db.tx(() => {
+    const changed = db.run(
+      "UPDATE users SET status = '', application = '', decided_at = ? WHERE uid = ? AND status = ?",
+      now,
+      uid,
+      pendingStatus,
+    ).changes;
+    if (changed === 0) return false;
+    db.run("UPDATE counters SET value = value + 1 WHERE name = 'users'");
+    writeModlog(db, actor, { action: 'approve', uid }, now);
+    return true;
+  });
+}
+
+/**
+ * Rejects a pending account; its owner sees `reason` at login for 30 days. The public log names
+ * the account but not the reason: that is for the applicant, like the application itself.
+ */
+export function rejectApplication(db: Db, uid: number, reason: string, actor: ActorUid, now: number): boolean {
+  return db.tx(() => {
+    const changed = db.run(
+      "UPDATE users SET status = ?, application = '', reject_reason = ?, decided_at = ? WHERE uid = ? AND status = ?",
+      rejectedStatus,
+      reason,
+      now,
+      uid,
+      pendingStatus,
+    ).changes;
+    if (changed === 0) return false;
+    writeModlog(db, actor, { action: 'reject', uid }, now);
+    return true;
+  });
+}
+
+/**
+ * Housekeeping: rejected accounts older than 30 days go, and with them the name. They never
+ * logged in, so they have no entries, votes or sessions; invites they used stay as "used".
+ */
+export function deleteExpiredRejections(db: Db, now: number): number {
+  return db.run('DELETE FROM users WHERE status = ? AND decided_at <= ?', rejectedStatus, now - rejectedKeptSeconds)
+    .changes;
+}

@@ -1,0 +1,167 @@
+import type { Db } from '../db/db.ts';
+import { isTokenShaped, newToken, tokenHash } from '../accounts/tokens.ts';
+
+/**
+ * Invites (docs/API.md "Invites"): a member or the administrator makes a one-time
+ * token; the link carries it in its fragment (`/register#<token>`), the database only its hash.
+ * The board remembers who invited whom (users.invited_by), so moderators see an account's inviter
+ * and invitees and a ban can take the invitees with it.
+ */
+
+/** Why 7 days: long enough to reach a friend by another channel, short enough that a leaked link goes stale. */
+export const inviteLifetime = 7 * 86_400;
+/** board-admin invite --days: at most a year. */
+export const maxAdminInviteDays = 365;
+/** Open invites one member may hold at a time: enough to bring a few friends, too few to sell. */
+export const maxOpenInvites = 5;
+/** The newest invites a member's list shows. */
+export const maxListedInvites = 100;
+
+export interface NewInvite {
+  id: number;
+  token: string;
+  expires: number;
+}
+
+/** The open invites of an account: not used, not revoked, not expired. */
+export function countOpenInvites(db: Db, uid: number, now: number): number {
+  return db.one<{ n: number }>(
+    'SELECT count(*) AS n FROM invites WHERE uid = ? AND used_by = 0 AND revoked_at = 0 AND expires > ?',
+    uid,
+    now,
+  )!.n;
+}
+
+/**
+ * Creates an invite of `uid` (0: the administrator, without limit). A member past maxOpenInvites
+ * gets undefined; the count and the insert share a transaction, so two requests at once cannot
+ * both take the last place.
+ */
+export function createInvite(db: Db, uid: number, lifetime: number, now: number): NewInvite | undefined {
+  return db.tx(() => {
+    if (uid !== 0 && countOpenInvites(db, uid, now) >= maxOpenInvites) return undefined;
+    const token = newToken();
+    const expires = now + lifetime;
+    const id = db.run(
+      'INSERT INTO invites (token_hash, uid, created_at, expires) VALUES (?, ?, ?, ?)',
+      tokenHash(token),
+      uid,
+      now,
+      expires,
+    ).lastInsertRowid;
+    return { id, token, expires };
+  });
+}
+
+/** The open invite a token stands for, or undefined (unknown, malformed, used, revoked or expired). */
+export function findOpenInvite(db: Db, token: string, now: number): { id: number; uid: number } | undefined {
+  if (!isTokenShaped(token)) return undefined;
+  return db.one<{ id: number; uid: number }>(
+    'SELECT id, uid FROM invites WHERE token_hash = ? AND used_by = 0 AND revoked_at = 0 AND expires > ?',
+    tokenHash(token),
+    now,
+  );
+}
+
+/**
+ * Uses the invite up for the new account `usedBy`; call it in the transaction that creates the
+ * account. False when it is no longer open: of two registrations with one token, one wins.
+ */
+export function useInvite(db: Db, id: number, usedBy: number, now: number): boolean {
+  return (
+    db.run(
+      'UPDATE invites SET used_by = ?, used_at = ? WHERE id = ? AND used_by = 0 AND revoked_at = 0 AND expires > ?',
+      usedBy,
+      now,
+      id,
+      now,
+    ).changes === 1
+  );
+}
+
+export type InviteStatus = 'open' | 'used' | 'expired' | 'revoked';
+
+export interface ListedInvite {
+  id: number;
+  created_at: number;
+  expires: number;
+  status: InviteStatus;
+  /** The account it made ('' until used, or when that account is gone). */
+  used_by: string;
+  used_at: number;
+}
+
+/** An account's invites, newest first. */
+export function listInvites(db: Db, uid: number, now: number): ListedInvite[] {
+  return db.all<ListedInvite>(
+    `SELECT i.id, i.created_at, i.expires, i.used_at, coalesce(u.username, '') AS used_by,
+       CASE WHEN i.used_by <> 0 THEN 'used' WHEN i.revoked_at <> 0 THEN 'revoked'
+            WHEN i.expires <= ? THEN 'expired' ELSE 'open' END AS status
+     FROM invites i LEFT JOIN users u ON u.uid = i.used_by
+     WHERE i.uid = ? ORDER BY i.id DESC LIMIT ?`,
+    now,
+    uid,
+    maxListedInvites,
+  );
+}
+
+/** Revokes one of the account's open invites: 'revoked', 'not_found' (unknown or someone else's) or 'not_open'. */
+export function revokeInvite(db: Db, uid: number, id: number, now: number): 'revoked' | 'not_found' | 'not_open' {
+  return db.tx(() => {
+    if (!db.one('SELECT 1 FROM invites WHERE id = ? AND uid = ?', id, uid)) return 'not_found';
+    const changed = db.run(
+      'UPDATE invites SET revoked_at = ? WHERE id = ? AND uid = ? AND used_by = 0 AND revoked_at = 0 AND expires > ?',
+      now,
+      id,
+      uid,
+      now,
+    ).changes;
+    return changed === 1 ? 'revoked' : 'not_open';
+  });
+}
+
+/** Housekeeping: invites that can no longer be used and made nobody go a week after they expired. */
+export function deleteStaleInvites(db: Db, now: number): number {
+  return db.run('DELETE FROM invites WHERE used_by = 0 AND expires <= ?', now - inviteLifetime).changes;
+}
+
+export interface InviteTree {
+  invited_by: string;
+  invitees: { username: string; created_at: number }[];
+}
+
+/** Who invited the account and whom it invited (the newest 100), for moderators. */
+export function inviteTreeOf(db: Db, uid: number): InviteTree {
+  const inviter = db.one<{ username: string }>(
+    'SELECT i.username FROM users u JOIN users i ON i.uid = u.invited_by WHERE u.uid = ?',
+    uid,
+  );
+  const invitees = db.all<{ username: string; created_at: number }>(
+    'SELECT username, created_at FROM users WHERE invited_by = ? ORDER BY uid DESC LIMIT 100',
+    uid,
+  );
+  return { invited_by: inviter?.username ?? '', invitees };
+}
+
+/** Accounts a tree ban takes at most: the ban stays one bounded transaction. */
+export const maxTreeAccounts = 1000;
+
+/** Every account invited by `uid`, by its invitees and so on (breadth first, at most maxTreeAccounts). */
+export function invitedTree(db: Db, uid: number): number[] {
+  const found: number[] = [];
+  const seen = new Set([uid]);
+  let level = [uid];
+  while (level.length && found.length < maxTreeAccounts) {
+    const next: number[] = [];
+    for (const parent of level) {
+      for (const { uid: child } of db.all<{ uid: number }>('SELECT uid FROM users WHERE invited_by = ?', parent)) {
+        if (seen.has(child) || found.length >= maxTreeAccounts) continue;
+        seen.add(child);
+        found.push(child);
+        next.push(child);
+      }
+    }
+    level = next;
+  }
+  return found;
+}

@@ -1,0 +1,137 @@
+import { randomBytes } from 'node:crypto';
+import { createChallenge, randomInt, verifySolution, type Challenge, type Payload } from 'altcha-lib';
+import { deriveKey } from 'altcha-lib/algorithms/pbkdf2';
+import type { Config } from '../config.ts';
+import type { Db } from '../db/db.ts';
+import { ApiError } from '../http/errors.ts';
+import { fieldMessages } from '../messages.ts';
+import { readBoardState, writeBoardState } from './mode.ts';
+
+/**
+ * Proof of work (docs/API.md "Proof of work"), in ALTCHA's v2 format with altcha-lib: a challenge
+ * is PBKDF2/SHA-256 over a random nonce and a counter; the server picks the counter (between half
+ * the cost and the cost) and publishes only the first half of its key, so a solver tries counters
+ * from 0 until the key matches. The work is bounded (at most `cost` tries) and cannot be shortcut;
+ * checking a solution is one HMAC. Challenges are HMAC-signed with a key kept in the database (every
+ * server process and restart agree), expire after 10 minutes and are good for one request.
+ */
+
+export const powAlgorithm = 'PBKDF2/SHA-256';
+/** PBKDF2 iterations per counter: one Web Crypto call does enough work that its overhead in the browser is small. */
+export const powIterations = 250;
+/**
+ * BOARD_POW=1: the cost measured to take about a second in Chromium with 4× CPU throttling (a
+ * mid-range phone; bench/results.md "Proof of work").
+ */
+export const recommendedPowCost = 3000;
+/** A challenge is good for 10 minutes: time to fill in a form, too short to stock up on solutions. */
+export const challengeLifetime = 600;
+/**
+ * Used challenges remembered at most (each until it expires). Reaching it takes this many solved
+ * challenges in 10 minutes; past it solutions are refused until old ones expire, never forgotten early.
+ */
+export const maxUsedChallenges = 100_000;
+
+/** The cost in force: 0 off, else the counter bound. */
+export function powCost(config: Pick<Config, 'pow'>): number {
+  return config.pow === 1 ? recommendedPowCost : config.pow;
+}
+
+interface PowKeys {
+  challenge: string;
+  key: string;
+}
+
+let cachedKeys: { raw: Db['raw']; keys: PowKeys } | undefined;
+
+/** The HMAC keys, made once per board and kept in board_state (two processes racing agree on the first). */
+function powKeys(db: Db): PowKeys {
+  if (cachedKeys?.raw === db.raw) return cachedKeys.keys;
+  const keys = db.tx(() => {
+    const stored = readBoardState(db, 'pow_keys');
+    if (stored) return JSON.parse(stored) as PowKeys;
+    const fresh = { challenge: randomBytes(32).toString('hex'), key: randomBytes(32).toString('hex') };
+    writeBoardState(db, 'pow_keys', JSON.stringify(fresh));
+    return fresh;
+  });
+  cachedKeys = { raw: db.raw, keys };
+  return keys;
+}
+
+/** GET /api/auth/challenge's challenge. */
+export async function newChallenge(db: Db, cost: number, now: number): Promise<Challenge> {
+  const keys = powKeys(db);
+  return createChallenge({
+    algorithm: powAlgorithm,
+    cost: powIterations,
+    counter: randomInt(cost, Math.ceil(cost / 2)),
+    // Signed with the rest, so a solver can show its progress.
+    data: { max: cost },
+    deriveKey,
+    expiresAt: now + challengeLifetime,
+    hmacSignatureSecret: keys.challenge,
+    hmacKeySignatureSecret: keys.key,
+  });
+}
+
+const invalid = () => new ApiError(400, 'pow.invalid', { fields: { altcha: fieldMessages.altcha } });
+
+/** The `altcha` field: base64 of JSON `{challenge, solution}` (what ALTCHA's widget sends). */
+function decodePayload(raw: string): Payload | undefined {
+  if (!raw || raw.length > 4096) return undefined;
+  try {
+    const payload = JSON.parse(Buffer.from(raw, 'base64').toString('utf8')) as Payload;
+    const parameters = payload?.challenge?.parameters;
+    if (typeof parameters !== 'object' || parameters === null || typeof payload.challenge.signature !== 'string')
+      return undefined;
+    if (typeof payload.solution !== 'object' || payload.solution === null) return undefined;
+    return payload;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Checks a solved challenge and uses it up, or throws 400 pow.invalid with error.fields.altcha:
+ * missing, malformed, expired (by the board's clock), signed by someone else, wrongly solved, or
+ * used before (a replay answers like a wrong solution).
+ */
+export async function useSolvedChallenge(db: Db, raw: string, now: number): Promise<void> {
+  const payload = decodePayload(raw);
+  const expiresAt = payload?.challenge.parameters.expiresAt;
+  if (!payload || typeof expiresAt !== 'number' || expiresAt <= now) throw invalid();
+  if (payload.challenge.parameters.algorithm !== powAlgorithm) throw invalid();
+  const keys = powKeys(db);
+  let verified = false;
+  try {
+    const result = await verifySolution({
+      challenge: payload.challenge,
+      solution: payload.solution,
+      deriveKey,
+      hmacSignatureSecret: keys.challenge,
+      hmacKeySignatureSecret: keys.key,
+    });
+    verified = result.verified;
+  } catch {
+    verified = false; // a malformed parameter (odd hex, a bad counter) is a wrong solution
+  }
+  if (!verified) throw invalid();
+  const signature = payload.challenge.signature!;
+  const used = db.tx(() => {
+    db.run('DELETE FROM used_challenges WHERE expires <= ?', now);
+    if (db.one('SELECT 1 FROM used_challenges LIMIT 1 OFFSET ?', maxUsedChallenges - 1)) return false;
+    return (
+      db.run(
+        'INSERT INTO used_challenges (signature, expires) VALUES (?, ?) ON CONFLICT (signature) DO NOTHING',
+        signature,
+        expiresAt,
+      ).changes === 1
+    );
+  });
+  if (!used) throw invalid();
+}
+
+/** Housekeeping: used challenges past their expiry can no longer be replayed anyway. */
+export function deleteExpiredChallenges(db: Db, now: number): number {
+  return db.run('DELETE FROM used_challenges WHERE expires <= ?', now).changes;
+}

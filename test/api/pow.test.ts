@@ -1,0 +1,119 @@
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import type { Challenge } from 'altcha-lib';
+import { challengeLifetime, maxUsedChallenges, powAlgorithm, recommendedPowCost } from '../../lib/registration/pow.ts';
+import {
+  assertDocumented,
+  assertError,
+  password,
+  post,
+  solveAltcha,
+  solvedAltcha,
+  useBoard,
+  visitor,
+  type TestBoard,
+} from '../helpers.ts';
+
+/**
+ * docs/API.md "Proof of work": with BOARD_POW on, registration, anonymous reports and logins for a
+ * name under failed-login pressure need a solved challenge of GET /api/auth/challenge in `altcha`:
+ * ALTCHA v2, HMAC-signed, 10 minutes, one use; missing or wrong is 400 pow.invalid with
+ * error.fields.altcha. Default limits; the board's clock moves for the expiry.
+ */
+
+function registration(board: TestBoard, user: string, altcha?: string) {
+  return visitor(board).post('/api/auth/newuser', { user, pass1: password, pass2: password, altcha });
+}
+
+function assertPowInvalid(answer: Awaited<ReturnType<typeof registration>>, note: string) {
+  assertError(answer, 400, 'pow.invalid', { note });
+  assert.deepEqual(Object.keys(answer.body.error.fields), ['altcha'], note);
+}
+
+describe('proof of work on (BOARD_POW=1)', () => {
+  const t = useBoard({ env: { BOARD_POW: '1' }, members: ['Anna'] });
+
+  test('GET /api/auth/registration says pow; a challenge is ALTCHA v2, signed, with the recommended cost and 10 minutes', async () => {
+    assert.equal((await visitor(t.board).get('/api/auth/registration')).body.pow, true);
+    const answer = await visitor(t.board).get('/api/auth/challenge');
+    assert.equal(answer.status, 200);
+    assertDocumented(answer);
+    const { parameters, signature } = answer.body as Challenge;
+    assert.equal(parameters.algorithm, powAlgorithm);
+    assert.equal(parameters.expiresAt, t.board.clock.now() + challengeLifetime);
+    assert.equal(parameters.data?.max, recommendedPowCost);
+    assert.match(signature!, /^[0-9a-f]{64}$/);
+  });
+
+  test('a registration without a solution, with a wrong one or a forged challenge is 400 pow.invalid; a solved one registers', async () => {
+    assertPowInvalid(await registration(t.board, 'Ohne'), 'missing');
+    assertPowInvalid(await registration(t.board, 'Ohne', 'kein base64 json'), 'garbage');
+    const client = visitor(t.board);
+    const challenge = (await client.get('/api/auth/challenge')).body as Challenge;
+    const wrong = Buffer.from(
+      JSON.stringify({ challenge, solution: { counter: 1, derivedKey: '00'.repeat(32) } }),
+    ).toString('base64');
+    assertPowInvalid(await registration(t.board, 'Ohne', wrong), 'wrong solution');
+    const forged = { ...challenge, parameters: { ...challenge.parameters, data: { max: 1 } } };
+    assertPowInvalid(
+      await registration(t.board, 'Ohne', await solveAltcha(forged)),
+      'parameters changed after signing',
+    );
+    assert.equal((await registration(t.board, 'Mit Lösung', await solveAltcha(challenge))).status, 201);
+  });
+
+  test('a solution is good for one request: a replay answers like a wrong solution', async () => {
+    const altcha = await solvedAltcha(visitor(t.board));
+    assert.equal((await registration(t.board, 'Einmal', altcha)).status, 201);
+    assertPowInvalid(await registration(t.board, 'Zweimal', altcha), 'replay');
+    const shared = await solvedAltcha(visitor(t.board));
+    const [a, b] = await Promise.all([
+      registration(t.board, 'Gleichzeitig A', shared),
+      registration(t.board, 'Gleichzeitig B', shared),
+    ]);
+    assert.deepEqual([a.status, b.status].sort(), [201, 400], 'one solution sent twice at once');
+  });
+
+  test("a challenge expires after 10 minutes by the board's clock", async () => {
+    const altcha = await solvedAltcha(visitor(t.board));
+    t.board.clock.advance(challengeLifetime);
+    assertPowInvalid(await registration(t.board, 'Zu spät', altcha), 'expired');
+    const used = t.board.app.services.db.one<{ n: number }>('SELECT count(*) AS n FROM used_challenges')!.n;
+    assert.ok(used <= maxUsedChallenges);
+  });
+
+  test("an anonymous report needs a solution; a member's does not", async () => {
+    const pid = await post(t.members.Anna, 'Ein Beitrag');
+    const anonymous = visitor(t.board);
+    assertPowInvalid(await anonymous.post(`/api/entry/${pid}/report`), 'anonymous report');
+    const altcha = await solvedAltcha(anonymous);
+    assert.equal((await anonymous.post(`/api/entry/${pid}/report`, { altcha })).status, 200);
+    assert.equal((await t.members.Anna.post(`/api/entry/${pid}/report`)).status, 200);
+  });
+
+  test('a name with 20 failed logins in a minute: every login for it needs a solution, so the owner still gets in', async () => {
+    const login = (client = visitor(t.board), fields: Record<string, string> = {}) =>
+      client.post('/api/auth/login', { user: 'Anna', pass: password, ...fields });
+    for (let i = 0; i < 20; i++)
+      assert.equal(
+        (await visitor(t.board).post('/api/auth/login', { user: 'Anna', pass: 'falsch geraten' })).status,
+        401,
+      );
+    assertPowInvalid(await login(), 'under pressure, without a solution');
+    const owner = visitor(t.board);
+    assert.equal((await login(owner, { altcha: await solvedAltcha(owner) })).status, 200);
+    t.board.clock.advance(60);
+    assert.equal((await login()).status, 200, 'the minute is over: no solution needed');
+  });
+});
+
+describe('proof of work off (the default)', () => {
+  const t = useBoard({ members: ['Bert'] });
+
+  test('registration, reports and logins need nothing; the registration says pow: false', async () => {
+    assert.equal((await visitor(t.board).get('/api/auth/registration')).body.pow, false);
+    assert.equal((await registration(t.board, 'Frei')).status, 201);
+    const pid = await post(t.members.Bert, 'Beitrag');
+    assert.equal((await visitor(t.board).post(`/api/entry/${pid}/report`)).status, 200);
+  });
+});

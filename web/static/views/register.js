@@ -1,0 +1,149 @@
+// "/register": a new account, in the mode the board is in (docs/API.md "Registration"): the
+// question to answer in approval mode, the invite (prefilled from /register#<token>), proof of
+// work solved in the background when the board asks for it.
+import * as api from '../api.js';
+import { add, h } from '../dom.js';
+import { passwordRule, usernameRule } from '../rules.js';
+import { solveChallenge } from '../pow.js';
+import { navigate } from '../router.js';
+import { refreshMe } from '../session.js';
+import { announce } from '../status.js';
+import { field, onSubmit } from '../components/form.js';
+import { authForm, nextPath } from './auth.js';
+
+/** @import { ViewContext } from '../router.js' */
+
+let inviteToken = '';
+
+/** The answer's length (docs/API.md "Registration"). */
+const applicationRule = '10 bis 1000 Zeichen. Die Moderation liest die Antwort und schaltet dein Konto frei.';
+
+/**
+ * @param {HTMLElement} root
+ * @param {ViewContext} ctx
+ */
+export async function registerView(root, { query }) {
+  const next = nextPath(query);
+  add(root, h('h1', {}, 'Registrieren'));
+  // The invite arrives in the fragment, never in a server's log; out of the address bar at once.
+  if (location.hash.length > 1) {
+    inviteToken = location.hash.slice(1);
+    history.replaceState(null, '', '/register');
+  }
+  /** @type {Api.RegistrationInfo} */
+  const door = await api.get('/api/auth/registration');
+  if (door.mode === 'closed') {
+    add(
+      root,
+      h('p', { class: 'note' }, 'Die Registrierung ist zurzeit geschlossen. Neue Konten legt die Administration an.'),
+    );
+    return 'Registrieren';
+  }
+  const fields = {
+    user: field({ label: 'Benutzername', name: 'user', autocomplete: 'username', required: true, hint: usernameRule }),
+    pass1: field({
+      label: 'Passwort',
+      name: 'pass1',
+      type: 'password',
+      autocomplete: 'new-password',
+      required: true,
+      hint: passwordRule,
+    }),
+    pass2: field({
+      label: 'Passwort wiederholen',
+      name: 'pass2',
+      type: 'password',
+      autocomplete: 'new-password',
+      required: true,
+    }),
+    ...(door.mode === 'open' && !inviteToken
+      ? {}
+      : {
+          invite: field({
+            label: door.mode === 'invite' ? 'Einladung' : 'Einladung (falls du eine hast)',
+            name: 'invite',
+            value: inviteToken,
+            required: door.mode === 'invite',
+            hint: 'Der Teil nach # im Einladungslink.',
+          }),
+        }),
+    ...(door.mode === 'approval'
+      ? {
+          application: field({
+            label: door.question,
+            name: 'application',
+            tag: 'textarea',
+            rows: 4,
+            maxlength: 1000,
+            hint: applicationRule,
+          }),
+        }
+      : {}),
+  };
+  const button = h('button', { type: 'submit', class: 'primary' }, 'Konto anlegen');
+  const { form, message } = authForm(fields, button);
+  const progress = h('p', { class: 'muted small', role: 'status' });
+  if (door.pow) form.append(progress);
+  // The proof of work starts with the page, so it is mostly done by the time the form is.
+  /** @type {Promise<string> | undefined} */
+  let work;
+  const startWork = () =>
+    (work = solveChallenge((f) => {
+      progress.textContent = f < 1 ? `Rechenaufgabe gegen Bots: ${Math.round(f * 100)} %` : 'Rechenaufgabe gelöst.';
+    }));
+  if (door.pow) startWork().catch(() => {});
+  onSubmit(
+    form,
+    button,
+    fields,
+    message,
+    async () => {
+      const user = fields.user.input.value;
+      const pass = fields.pass1.input.value;
+      /** @type {Record<string, string>} */
+      const body = { user, pass1: pass, pass2: fields.pass2.input.value };
+      if (fields.invite?.input.value) body.invite = fields.invite.input.value.trim();
+      if (fields.application) body.application = fields.application.input.value;
+      if (door.pow) {
+        body.altcha = await (work ?? startWork());
+        work = undefined; // a challenge is good for one request: the next try solves a new one
+      }
+      /** @type {{ username: string, status?: string }} */
+      const created = await api.post('/api/auth/newuser', body);
+      inviteToken = '';
+      if (created.status === 'pending') {
+        form.replaceWith(
+          h(
+            'p',
+            { class: 'note', role: 'status' },
+            `Danke, ${created.username}! Dein Antrag ist eingegangen. Sobald die Moderation ihn freigibt, kannst du dich anmelden.`,
+          ),
+        );
+        return;
+      }
+      // Registration does not log in (docs/API.md "POST /api/auth/newuser"); the page does it next with the default duration.
+      try {
+        await api.post('/api/auth/login', { user: created.username, pass });
+      } catch {
+        navigate(`/login?weiter=${encodeURIComponent(next)}`);
+        announce('Dein Konto ist angelegt. Bitte melde dich an.');
+        return;
+      }
+      await refreshMe();
+      navigate(next);
+      announce(`Willkommen, ${created.username}! Dein Konto ist angelegt.`);
+    },
+    { 'user.name_taken': 'user', 'invite.invalid': 'invite', 'auth.invite_required': 'invite' },
+  );
+  add(
+    root,
+    form,
+    h(
+      'p',
+      {},
+      'Schon ein Konto? ',
+      h('a', { href: next === '/' ? '/login' : `/login?weiter=${encodeURIComponent(next)}` }, 'Anmelden'),
+    ),
+  );
+  return 'Registrieren';
+}
