@@ -1,6 +1,7 @@
 // Labelled form fields with their own error line, and API errors put next to the right field.
 import { ApiError } from '../api.js';
 import { h, uid } from '../dom.js';
+import { passwordRule } from '../rules.js';
 import { announce } from '../status.js';
 
 /** @import { Attrs } from '../dom.js' */
@@ -223,4 +224,29 @@ export function onClickBusy(button, action) {
       setWaiting(button, false);
     }
   });
+}
+
+/**
+ * The new password and its repetition (fields pass1 and pass2, as the API names them): one pair
+ * for every form that sets a password, so the rule shown and the autocomplete hint stay the same.
+ * @returns {{ pass1: Field, pass2: Field }}
+ */
+export function newPasswordFields() {
+  return {
+    pass1: field({
+      label: 'Neues Passwort',
+      name: 'pass1',
+      type: 'password',
+      autocomplete: 'new-password',
+      required: true,
+      hint: passwordRule,
+    }),
+    pass2: field({
+      label: 'Neues Passwort wiederholen',
+      name: 'pass2',
+      type: 'password',
+      autocomplete: 'new-password',
+      required: true,
+    }),
+  };
 }

@@ -2,14 +2,13 @@
 import * as api from '../api.js';
 import { forgottenPasswordHint } from '../contact.js';
 import { add, h } from '../dom.js';
-import { passwordRule } from '../rules.js';
 import { sameOriginPath } from '../next-path.js';
 import { withProofOfWork } from '../pow.js';
 import { passkeysSupported, signInWithPasskey } from '../passkeys.js';
 import { navigate } from '../router.js';
 import { me, refreshMe } from '../session.js';
 import { announce } from '../status.js';
-import { field, formMessage, onSubmit } from '../components/form.js';
+import { field, formMessage, newPasswordFields, onSubmit } from '../components/form.js';
 
 /** @import { Field } from '../components/form.js' */
 /** @import { ViewContext } from '../router.js' */
@@ -186,21 +185,7 @@ export async function resetView(root) {
     return 'Neues Passwort';
   }
   const fields = {
-    pass1: field({
-      label: 'Neues Passwort',
-      name: 'pass1',
-      type: 'password',
-      autocomplete: 'new-password',
-      required: true,
-      hint: passwordRule,
-    }),
-    pass2: field({
-      label: 'Neues Passwort wiederholen',
-      name: 'pass2',
-      type: 'password',
-      autocomplete: 'new-password',
-      required: true,
-    }),
+    ...newPasswordFields(),
   };
   const button = h('button', { type: 'submit', class: 'primary' }, 'Passwort speichern');
   const { form, message } = authForm(fields, button);

@@ -2,11 +2,10 @@
 // whoever lost the password and kept the codes; logs in, as a reset link does.
 import * as api from '../api.js';
 import { add, h } from '../dom.js';
-import { passwordRule } from '../rules.js';
 import { navigate } from '../router.js';
 import { me, refreshMe } from '../session.js';
 import { announce } from '../status.js';
-import { field, formMessage, onSubmit } from '../components/form.js';
+import { field, formMessage, newPasswordFields, onSubmit } from '../components/form.js';
 
 /** @param {HTMLElement} root */
 export async function recoverView(root) {
@@ -21,21 +20,7 @@ export async function recoverView(root) {
       required: true,
       hint: 'z. B. 7KQ2-M9XD-4TZA-H1RB',
     }),
-    pass1: field({
-      label: 'Neues Passwort',
-      name: 'pass1',
-      type: 'password',
-      autocomplete: 'new-password',
-      required: true,
-      hint: passwordRule,
-    }),
-    pass2: field({
-      label: 'Neues Passwort wiederholen',
-      name: 'pass2',
-      type: 'password',
-      autocomplete: 'new-password',
-      required: true,
-    }),
+    ...newPasswordFields(),
   };
   const message = formMessage();
   const button = h('button', { type: 'submit', class: 'primary' }, 'Passwort speichern');

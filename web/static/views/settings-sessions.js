@@ -3,11 +3,10 @@
 import * as api from '../api.js';
 import { h } from '../dom.js';
 import { dateTime } from '../format.js';
-import { passwordRule } from '../rules.js';
 import { navigate } from '../router.js';
 import { setMe } from '../session.js';
 import { announce } from '../status.js';
-import { field, formMessage, onClickBusy, onSubmit } from '../components/form.js';
+import { field, formMessage, newPasswordFields, onClickBusy, onSubmit } from '../components/form.js';
 import { section } from '../components/section.js';
 
 /**
@@ -24,21 +23,7 @@ export function passwordSection(user, onChanged) {
       autocomplete: 'current-password',
       required: true,
     }),
-    pass1: field({
-      label: 'Neues Passwort',
-      name: 'pass1',
-      type: 'password',
-      autocomplete: 'new-password',
-      required: true,
-      hint: passwordRule,
-    }),
-    pass2: field({
-      label: 'Neues Passwort wiederholen',
-      name: 'pass2',
-      type: 'password',
-      autocomplete: 'new-password',
-      required: true,
-    }),
+    ...newPasswordFields(),
   };
   const message = formMessage();
   const button = h('button', { type: 'submit', class: 'primary' }, 'Passwort ändern');
