@@ -127,7 +127,7 @@ describe('the public pages in Chromium, with scripts off and on', { skip: skipWi
     const look = (on: typeof page, selector: string) => on.locator(selector).evaluate(styleOf) as Promise<string>;
     const headerLook = await look(page, '#site-search-q');
     const more = page.locator(`main article#e${pids.top} > .entry-actions`).getByRole('button', { name: /Mehr/ });
-    assert.match(await more.innerText(), /^Mehr: Hochholen, Melden …/);
+    assert.match(await more.innerText(), /^Mehr: Hochholen, Folgen …/);
     await openBoard(page, t.board, '/suche?q=Kaffee');
     assert.equal(await look(page, '#search-page-q'), headerLook, 'both search fields alike');
     await context.close();
