@@ -40,6 +40,7 @@ test: deps
 	chromium="$${CHROMIUM_PATH:-/usr/bin/chromium}"; \
 	[ -x "$$chromium" ] || echo "make test: BROWSER TESTS SKIPPED: Chromium not found at $$chromium (apt-get install chromium, or set CHROMIUM_PATH)"; \
 	command -v systemd-analyze >/dev/null || echo "make test: systemd unit check skipped: systemd-analyze not found (apt-get install systemd)"; \
+	{ command -v nginx || [ -x /usr/sbin/nginx ]; } >/dev/null || echo "make test: NGINX CACHE TESTS SKIPPED: nginx not found (apt-get install nginx)"; \
 	exit $$status
 
 # The tests CI also runs on the newest LTS (.ci/run): pure code, the API on a real server, the cluster, the deploy files.
@@ -114,6 +115,12 @@ bench-search-attack: deps
 # BENCH_10M_SEED_ONLY=1 only seeds, BENCH_10M_REUSE=1 measures the boards seeded before (bench/ten-million.ts).
 bench-10m: deps
 	node --max-old-space-size=16384 --import tsx bench/ten-million.ts
+
+# Not in CI: logged-out reads through deploy/nginx.conf's cache against the board alone, and the board's CPU
+# under that load (issue 33; BENCH_ROUNDS, BENCH_ROUND_SECONDS, BENCH_SIZE). Needs nginx and wrk; prints a table for bench/results.md.
+.PHONY: bench-nginx-cache
+bench-nginx-cache: deps
+	node --import tsx bench/nginx-cache.ts
 
 # Load time and memory of the IP-to-ASN tables (BOARD_ASN_DB, default the bundled data set).
 .PHONY: asn-measure

@@ -5,6 +5,7 @@ import * as feeds from './api/feeds.ts';
 import * as follows from './api/follows.ts';
 import { exportAccount } from './api/export.ts';
 import { health } from './api/health.ts';
+import * as impression from './api/impression.ts';
 import * as moderation from './api/moderation.ts';
 import * as mutes from './api/mutes.ts';
 import * as notifications from './api/notifications.ts';
@@ -31,7 +32,8 @@ import * as sitemap from './pages/sitemap.ts';
  * THE route table: every endpoint of the board, tried in this order. A row is the whole
  * description of its endpoint: method, path (its `:name` parameters are what the handler may
  * read), the checks before the handler (auth, mod, rateLimit, writeLimit), `cache` when the fast
- * path answers it from the response cache, and the endpoint, whose handler and OpenAPI operation
+ * path answers it from the response cache, `shared` when a cache in front may keep its answer for
+ * logged-out readers, and the endpoint, whose handler and OpenAPI operation
  * sit side by side in the file named here. Each group is one tag of /api/openapi.json.
  */
 export const routes: readonly Route[] = [
@@ -49,23 +51,23 @@ export const routes: readonly Route[] = [
 
   ...group(
     tags.entries,
-    get('/api/entry/feed/:page', feeds.feed, { cache: feeds.cachedFeed }),
+    get('/api/entry/feed/:page', feeds.feed, { cache: feeds.cachedFeed, shared: true }),
     post('/api/entry/create', entries.create, { auth: true, writeLimit: 'create' }),
-    get('/api/entry/:pid/thread', feeds.thread, { cache: feeds.cachedThread }),
+    get('/api/entry/:pid/thread', feeds.thread, { cache: feeds.cachedThread, shared: true }),
     post('/api/entry/:pid/edit', entries.edit, { auth: true, writeLimit: 'edit' }),
     post('/api/entry/:pid/delete', entries.remove, { auth: true, writeLimit: 'delete' }),
     post('/api/entry/:pid/bump', entries.bump, { auth: true, writeLimit: 'bump' }),
     post('/api/entry/:pid/report', reports.report, { rateLimit: 'report' }),
     // Votes
-    get('/api/entry/votes', votes.bulkVotes),
-    get('/api/entry/:pid/votes', votes.votes),
+    get('/api/entry/votes', votes.bulkVotes, { shared: true }),
+    get('/api/entry/:pid/votes', votes.votes, { shared: true }),
     post('/api/entry/:pid/vote', votes.vote, { auth: true, writeLimit: 'vote' }),
   ),
 
   ...group(
     tags.users,
-    get('/api/u/:username/feed/:page', feeds.userFeed),
-    get('/api/u/:username/info', users.publicInfo),
+    get('/api/u/:username/feed/:page', feeds.userFeed, { shared: true }),
+    get('/api/u/:username/info', users.publicInfo, { shared: true }),
     get('/api/user/info', users.ownInfo, { auth: true }),
     post('/api/user/rename', users.rename, { auth: true, writeLimit: 'rename' }),
     post('/api/user/avatar', users.changeAvatar, { auth: true, writeLimit: 'avatar' }),
@@ -109,7 +111,7 @@ export const routes: readonly Route[] = [
     post('/api/mod/user/:username/ban', moderation.ban, { mod: true, writeLimit: 'modAccount' }),
     post('/api/mod/user/:username/unban', moderation.unban, { mod: true, writeLimit: 'modAccount' }),
     post('/api/mod/user/:username/avatar/remove', moderation.removeAvatar, { mod: true, writeLimit: 'modAccount' }),
-    get('/api/modlog/:page', moderation.publicLog),
+    get('/api/modlog/:page', moderation.publicLog, { shared: true }),
   ),
 
   // docs/API.md "Registration": the door, proof of work, invites, applications, trust levels.
@@ -138,11 +140,11 @@ export const routes: readonly Route[] = [
     post('/api/user/feed-token', notifications.newFeedToken, { auth: true, writeLimit: 'feedToken' }),
     post('/api/user/feed-token/revoke', notifications.revokeFeedToken, { auth: true }),
     // Search (docs/API.md "Search")
-    get('/api/search/:page', search, { rateLimit: 'search' }),
+    get('/api/search/:page', search, { rateLimit: 'search', shared: true }),
     // Atom feeds (docs/API.md "Atom feeds"); the private one's path is never logged with its token.
-    get('/feed.atom', atom.boardAtom),
-    get('/e/:pid/feed.atom', atom.threadAtom),
-    get('/u/:username/feed.atom', atom.userAtom),
+    get('/feed.atom', atom.boardAtom, { shared: true }),
+    get('/e/:pid/feed.atom', atom.threadAtom, { shared: true }),
+    get('/u/:username/feed.atom', atom.userAtom, { shared: true }),
     get('/n/:token', atom.privateAtom),
   ),
 
@@ -165,6 +167,9 @@ export const routes: readonly Route[] = [
     tags.operations,
     get('/api/stats', stats.summary),
     get('/api/stats/detail', stats.detail),
+    // The page view beacon (docs/API.md "Statistics"): pages may come from a cache, so their views count here.
+    post('/api/impression', impression.impression),
+    get('/api/impression', impression.impressionImage),
     get('/api/health', health),
     // The machine-readable contract of every row here.
     get(
@@ -177,23 +182,23 @@ export const routes: readonly Route[] = [
   ...group(
     tags.pages,
     // The public pages are drawn on the server too (docs/API.md "Pages without JavaScript").
-    get('/', publicPages.home, { cache: publicPages.cachedHome }),
-    get('/e/:pid', publicPages.entryPage, { cache: publicPages.cachedEntryPage }),
-    get('/u/:username', publicPages.userPage, { cache: publicPages.cachedUserPage }),
-    get('/reset', pages.resetPage),
-    get('/login', pages.loginPage),
-    get('/register', pages.registerPage),
-    get('/recover', pages.recoverPage),
-    get('/settings', pages.settingsPage),
-    get('/stats', publicPages.stats),
-    get('/suche', publicPages.searchPage),
-    get('/mod', pages.moderationPage),
-    get('/modlog', publicPages.modlog),
-    get('/benachrichtigungen', pages.notificationsPage),
+    get('/', publicPages.home, { cache: publicPages.cachedHome, shared: true }),
+    get('/e/:pid', publicPages.entryPage, { cache: publicPages.cachedEntryPage, shared: true }),
+    get('/u/:username', publicPages.userPage, { cache: publicPages.cachedUserPage, shared: true }),
+    get('/reset', pages.resetPage, { shared: true }),
+    get('/login', pages.loginPage, { shared: true }),
+    get('/register', pages.registerPage, { shared: true }),
+    get('/recover', pages.recoverPage, { shared: true }),
+    get('/settings', pages.settingsPage, { shared: true }),
+    get('/stats', publicPages.stats, { shared: true }),
+    get('/suche', publicPages.searchPage, { shared: true }),
+    get('/mod', pages.moderationPage, { shared: true }),
+    get('/modlog', publicPages.modlog, { shared: true }),
+    get('/benachrichtigungen', pages.notificationsPage, { shared: true }),
     // docs/API.md "Robots and sitemap"
-    get('/robots.txt', sitemap.robots),
-    get('/sitemap.xml', sitemap.sitemap),
-    get('/sitemap/:file', sitemap.sitemapPart),
+    get('/robots.txt', sitemap.robots, { shared: true }),
+    get('/sitemap.xml', sitemap.sitemap, { shared: true }),
+    get('/sitemap/:file', sitemap.sitemapPart, { shared: true }),
     get('/static/media/*', files.media),
     get('/static/vendor/simplewebauthn/*', files.webAuthnBrowser),
     get('/static/*', files.staticFile),

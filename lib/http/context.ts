@@ -37,6 +37,13 @@ export interface Ctx<Params extends string = never> {
   /** The request body as a form, read once with the configured limits. */
   form(): Promise<Form>;
   setCookie(cookie: string): void;
+  /** The pipeline's mayShare for this request's row (lib/http/route.ts): false until a row matched. */
+  shareable: boolean;
+  /**
+   * Whether an answer with this status may be kept by a shared cache (lib/http/respond.ts
+   * cacheHeaders): the request is shareable, the status 200 and no cookie is being set.
+   */
+  sharedAnswer(status: number): boolean;
   /** Aborts when the client goes away before its answer is written (skips queued hashing). */
   readonly signal: AbortSignal;
 }
@@ -111,6 +118,10 @@ export function makeContext(app: Services, req: IncomingMessage, res: ServerResp
     setCookie(cookie) {
       const previous = res.getHeader('Set-Cookie');
       res.setHeader('Set-Cookie', [...(Array.isArray(previous) ? previous : []), cookie]);
+    },
+    shareable: false,
+    sharedAnswer(status) {
+      return ctx.shareable && status === 200 && !res.hasHeader('Set-Cookie');
     },
     get signal() {
       if (!aborter) {

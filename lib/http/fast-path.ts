@@ -3,7 +3,7 @@ import { performance } from 'node:perf_hooks';
 import type { Services } from '../services.ts';
 import type { HitLines } from './hit-lines.ts';
 import { jsonHeaders } from './respond.ts';
-import type { CacheLookup, CachedPage, Route } from './route.ts';
+import { mayShare, type CacheLookup, type CachedPage, type Route } from './route.ts';
 
 /**
  * The cached pages' short way out (docs/SCALING.md "Reads and writes per core"): a GET of a row that names a cache
@@ -14,7 +14,7 @@ import type { CacheLookup, CachedPage, Route } from './route.ts';
  * checks for other processes' commits), headers made once per cached body (by the function the
  * pipeline's JSON answers use, or the page's own). Everything the pipeline would have done for
  * these rows still happens: they have no rate limit, session or body, the Host rule is checked
- * here, a drawn page counts its impression, the log counts the answer (one line per target and
+ * here, the log counts the answer (one line per target and
  * second, lib/http/hit-lines.ts) and the metrics observe it. Anything else (a query string, an
  * encoded character, HEAD, a miss, a bad number) takes the pipeline, which builds the page and
  * answers errors; so this path can only ever be a shortcut.
@@ -60,15 +60,16 @@ function compile(route: Route, lookup: CacheLookup): CachedRow {
 
 export function createFastPath(app: Services, routes: readonly Route[], hitLines: HitLines): FastPath {
   const rows = routes.flatMap((route) => (route.cache ? [compile(route, route.cache)] : []));
-  // The answer's headers per cached body (bodies never change; a new page is a new Buffer).
-  const heads = new WeakMap<Buffer, string[]>();
-  const headOf = (body: Buffer) => {
+  // The answer's headers per cached body, for a shareable request and for one with a session
+  // cookie (bodies never change; a new page is a new Buffer).
+  const heads = new WeakMap<Buffer, [shared: string[], own: string[]]>();
+  const headOf = (body: Buffer, shared: boolean) => {
     let head = heads.get(body);
     if (!head) {
-      head = Object.entries(jsonHeaders(body.length)).flat();
+      head = [Object.entries(jsonHeaders(body.length, true)).flat(), Object.entries(jsonHeaders(body.length)).flat()];
       heads.set(body, head);
     }
-    return head;
+    return head[shared ? 0 : 1];
   };
 
   return (req, res) => {
@@ -92,13 +93,13 @@ export function createFastPath(app: Services, routes: readonly Route[], hitLines
     if (!body || !row) return false;
     const metrics = app.metrics;
     const started = metrics ? performance.now() : 0; // the clock is read for the metrics only: the log line has no time
+    const shared = mayShare(row.route, req.headers.cookie);
     if (Buffer.isBuffer(body)) {
-      res.writeHead(200, headOf(body));
+      res.writeHead(200, headOf(body, shared));
       res.end(body);
     } else {
-      res.writeHead(200, body.head as string[]);
+      res.writeHead(200, (shared ? body.head.shared : body.head.own) as string[]);
       res.end(body.body);
-      body.served?.(req);
     }
     hitLines.count(target);
     metrics?.observeRequest(row.route, 'GET', 200, (performance.now() - started) / 1000);

@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { performance } from 'node:perf_hooks';
-import type { Route } from './route.ts';
+import { mayShare, type Route } from './route.ts';
 import type { Services } from '../services.ts';
 import { accountStanding } from '../limits/new-accounts.ts';
 import { checkWriteLimit } from '../limits/write-limits.ts';
@@ -69,6 +69,7 @@ export function createRequestListener(
       const { route, params } = match;
       matched = route;
       ctx.params = params;
+      ctx.shareable = mayShare(route, req.headers.cookie);
       if (route.rateLimit) {
         const wait = app.limiter.hit(route.rateLimit, ctx.ip, app.clock.now());
         if (wait > 0)
@@ -97,9 +98,10 @@ export function createRequestListener(
       }
       const result = await route.handler(ctx);
       if (res.headersSent) return;
-      if (result instanceof Reply) sendJson(res, result.status, result.body, result.headers);
-      else if (Buffer.isBuffer(result)) sendJsonText(res, 200, result);
-      else sendJson(res, 200, result);
+      if (result instanceof Reply)
+        sendJson(res, result.status, result.body, result.headers, ctx.sharedAnswer(result.status));
+      else if (Buffer.isBuffer(result)) sendJsonText(res, 200, result, {}, ctx.sharedAnswer(200));
+      else sendJson(res, 200, result, {}, ctx.sharedAnswer(200));
     } catch (err) {
       if (err instanceof ApiError && err.options.limit) app.metrics?.countRefusal(err.options.limit);
       sendError(app.log, maxDrainBytes, req, res, app.disk.answer(err));

@@ -16,15 +16,40 @@ export const everyAnswerHeaders: Readonly<Record<string, string>> = {
 };
 
 /**
- * The headers of a JSON answer of `length` bytes, whichever way it leaves: the pipeline's
- * (sendJsonText) and the fast path's for cached pages (lib/http/fast-path.ts). API answers are
- * personal, so nothing may cache them.
+ * How long a shared cache in front (nginx, a CDN: docs/OPERATIONS.md "A cache in front") may answer
+ * logged-out readers with a copy. Why these: a new post reaches logged-out readers within 5 s,
+ * while a crowd on one page costs the board one request per 5 s; for 15 s more the cache may answer
+ * the old copy at once while it fetches the new one, so no reader waits on the refresh. Browsers
+ * keep nothing (max-age=0): a reader's own reload always asks the cache again.
  */
-export function jsonHeaders(length: number): Record<string, string> {
+export const sharedCache = { seconds: 5, staleSeconds: 15 } as const;
+
+/**
+ * The Cache-Control of every answer the board builds (files and media excepted: lib/pages/files.ts).
+ * `shared`: the answer is the same for every logged-out reader (lib/http/route.ts `shared`, via
+ * ctx.sharedAnswer or the fast path). `Vary: Cookie` says that a request with a session cookie is
+ * answered otherwise (never shared), for a cache that keys on headers rather than bypassing it.
+ * Anything else keeps `otherwise`: `no-store` for the API, whose answers may be personal.
+ */
+export function cacheHeaders(shared: boolean, otherwise = 'no-store'): Record<string, string> {
+  return shared
+    ? {
+        'Cache-Control': `public, max-age=0, s-maxage=${sharedCache.seconds}, stale-while-revalidate=${sharedCache.staleSeconds}`,
+        Vary: 'Cookie',
+      }
+    : { 'Cache-Control': otherwise };
+}
+
+/**
+ * The headers of a JSON answer of `length` bytes, whichever way it leaves: the pipeline's
+ * (sendJsonText) and the fast path's for cached pages (lib/http/fast-path.ts). Only a `shared`
+ * answer may be kept by a shared cache (cacheHeaders).
+ */
+export function jsonHeaders(length: number, shared = false): Record<string, string> {
   return {
     'Content-Type': 'application/json; charset=utf-8',
     'Content-Length': String(length),
-    'Cache-Control': 'no-store',
+    ...cacheHeaders(shared),
     ...everyAnswerHeaders,
   };
 }
@@ -35,8 +60,9 @@ export function sendJson(
   status: number,
   body: unknown,
   headers: Record<string, string> = {},
+  shared = false,
 ): void {
-  sendJsonText(res, status, JSON.stringify(body ?? null), headers);
+  sendJsonText(res, status, JSON.stringify(body ?? null), headers, shared);
 }
 
 /** Writes already serialised JSON (a handler may return a Buffer from the response cache). */
@@ -45,8 +71,9 @@ export function sendJsonText(
   status: number,
   text: string | Buffer,
   headers: Record<string, string> = {},
+  shared = false,
 ): void {
-  res.writeHead(status, { ...jsonHeaders(Buffer.byteLength(text)), ...headers });
+  res.writeHead(status, { ...jsonHeaders(Buffer.byteLength(text), shared), ...headers });
   res.end(text);
 }
 

@@ -1,9 +1,9 @@
-import type { IncomingMessage } from 'node:http';
 import type { RateGroup } from '../limits/rate-limit.ts';
 import type { WriteGroup } from '../limits/write-limits.ts';
 import type { Operation } from '../openapi/kit.ts';
 import type { Services } from '../services.ts';
 import type { Ctx } from './context.ts';
+import { parseCookies } from './cookies.ts';
 
 /**
  * The route table's vocabulary (lib/routes.ts): one row per endpoint, `get(path, endpoint, policy)`,
@@ -39,13 +39,13 @@ export type Endpoint<Params extends string = never> = Handler<Params> & {
 };
 
 /**
- * An HTML page from the response cache (lib/pages/public.ts): its bytes, its headers made once per
- * body, and what serving it still does (count the visitor's impression, as the pipeline's page does).
+ * An HTML page from the response cache (lib/pages/public.ts): its bytes and its headers made once
+ * per body, `shared` for a request a shared cache may keep and `own` for one with a session cookie
+ * (mayShare). Serving it counts nothing: the page's beacon counts the impression (lib/api/impression.ts).
  */
 export interface CachedPage {
   readonly body: Buffer;
-  readonly head: readonly string[];
-  served?(req: IncomingMessage): void;
+  readonly head: { readonly shared: readonly string[]; readonly own: readonly string[] };
 }
 
 /**
@@ -74,6 +74,12 @@ export interface Policy<Params extends string = string> {
    * for a GET that needs no session, limit or body: the fast path makes none of those checks.
    */
   readonly cache?: CacheLookup<Params>;
+  /**
+   * Its 200 answer is the same for every logged-out reader (no session's `selected`, no cookie set),
+   * so a shared cache in front may keep it a few seconds (lib/http/respond.ts cacheHeaders); a
+   * request carrying a session cookie is never answered so (mayShare).
+   */
+  readonly shared?: boolean;
 }
 
 /** One row of the route table. */
@@ -88,9 +94,9 @@ export interface Route extends Policy {
 /** A row before its group gives it a tag. */
 export type Row = Omit<Route, 'tag'>;
 
-/** Only a GET may name a cache: the fast path answers nothing else. */
+/** Only a GET may name a cache or be shared: the fast path and shared caches answer nothing else. */
 type GetPolicy<Path extends string> = Policy<ParamsOf<Path>>;
-type PostPolicy = Omit<Policy, 'cache'>;
+type PostPolicy = Omit<Policy, 'cache' | 'shared'>;
 
 /** A GET row (HEAD is answered wherever GET is). */
 export function get<Path extends string>(
@@ -119,4 +125,14 @@ export interface Tag {
 /** A group of rows under one tag; the table lists the groups in the order the router tries the rows. */
 export function group(tag: Tag, ...rows: Row[]): Route[] {
   return rows.map((row) => ({ ...row, tag }));
+}
+
+/**
+ * Whether the answer to a request of this row may go to a shared cache: the row is `shared` and the
+ * request carries no session cookie. Why the cookie and not the session: a cache in front sees only
+ * the cookie (deploy/nginx.conf bypasses its cache on it), and a logged-in reader must read their
+ * own writes at once, never a copy up to seconds old.
+ */
+export function mayShare(route: Pick<Policy, 'shared'>, cookieHeader: string | undefined): boolean {
+  return route.shared === true && !parseCookies(cookieHeader).session;
 }

@@ -13,6 +13,7 @@ import { readEntriesByPid } from '../entries/reads.ts';
 import { findFeedTokenOwner } from '../notifications/feed-tokens.ts';
 import { etagOf, sendDocument } from '../http/conditional.ts';
 import type { Ctx } from '../http/context.ts';
+import { cacheHeaders } from '../http/respond.ts';
 import { readNotifications } from '../notifications/notifications.ts';
 import type { CachedDocument } from '../http/response-cache.ts';
 import { entryPageTitle } from './share.ts';
@@ -27,7 +28,7 @@ import { html, type Answer, type Operation } from '../openapi/kit.ts';
  */
 
 const atomType = 'application/atom+xml; charset=utf-8';
-/** Public feeds: any cache may keep them, but must ask again (the ETag makes that cheap). */
+/** Public feeds: any cache may keep them, but must ask again (the ETag makes that cheap); a shared one a few seconds (cacheHeaders). */
 const publicCache = 'public, no-cache';
 
 /** The answers of the feeds, as the OpenAPI document shows them. */
@@ -61,7 +62,7 @@ async function sendPublic(ctx: Ctx, key: string, build: () => AtomFeed | undefin
     return feed && documentOf(ctx, feed);
   });
   if (!doc) return notFoundPage(ctx);
-  sendDocument(ctx, atomType, doc, { 'Cache-Control': publicCache });
+  sendDocument(ctx, atomType, doc, cacheHeaders(ctx.sharedAnswer(200), publicCache));
 }
 
 /**

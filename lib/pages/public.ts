@@ -11,7 +11,7 @@ import { messages } from '../messages.ts';
 import { readStatsDetail } from '../stats/stats.ts';
 import { html as htmlAnswer, type Operation } from '../openapi/kit.ts';
 import { layout, type PageView } from './layout.ts';
-import { countedCachedPage, pageDocument, pageOf, pageParams, sendCountedPage, sendShell, shellOf } from './shell.ts';
+import { cachedPageAnswer, pageDocument, pageOf, pageParams, sendShell, shellOf } from './shell.ts';
 import { feedPage } from './views/feed.ts';
 import { talliesOf } from './views/lists.ts';
 import { modlogPage } from './views/modlog.ts';
@@ -24,7 +24,8 @@ import { threadPage } from './views/thread.ts';
  * The public pages drawn on the server (docs/API.md "Pages without JavaScript"): the content in
  * HTML inside the front end's shell, so readers without scripts, text browsers, reader modes and
  * crawlers see it, and the front end draws the same view again once it has started. /, /e/{pid}
- * and /u/{username} count an impression as before; they and the search pages are kept in the
+ * and /u/{username} count an impression through their beacon (lib/api/impression.ts), never their
+ * GET, which a shared cache may answer; they and the search pages are kept in the
  * response cache until a write changes what they show (lib/http/response-cache.ts `page`).
  */
 
@@ -64,9 +65,9 @@ async function cachedView(
 }
 
 /**
- * Sends a counted page as `draw` made it. Why a fallback: before issue 32 these pages were the
+ * Sends a page as `draw` made it. Why a fallback: before issue 32 these pages were the
  * shell and needed no database, so a failing disk left them answering and the front end said what
- * failed; a page that cannot be drawn now is that shell again (200, counted as before), and the
+ * failed; a page that cannot be drawn now is that shell again (200), and the
  * log says why.
  */
 async function sendDrawn(ctx: Ctx, draw: () => Promise<{ status: number; doc?: CachedDocument }>): Promise<void> {
@@ -77,7 +78,7 @@ async function sendDrawn(ctx: Ctx, draw: () => Promise<{ status: number; doc?: C
     ctx.app.log(`error GET ${ctx.url.pathname}: the page is the shell, not drawn: ${(err as Error).message}`);
     answer = { status: 200 };
   }
-  return sendCountedPage(ctx, answer.status, answer.doc?.body);
+  return sendShell(ctx, answer.status, answer.doc?.body);
 }
 
 /** GET / and /?seite=N: the newest threads. */
@@ -88,7 +89,8 @@ export async function home(ctx: Ctx) {
 }
 home.doc = {
   id: 'homePage',
-  summary: 'The newest threads drawn in HTML, ?seite=N for later pages (counts an impression)',
+  summary:
+    'The newest threads drawn in HTML, ?seite=N for later pages (its beacon counts an impression: POST /api/impression)',
   ok: htmlAnswer(200, 'the page'),
 } satisfies Operation;
 home.shell = true;
@@ -98,19 +100,19 @@ export const cachedHome: CacheLookup<never> = (app) => cachedPageOf(app, pageKey
 
 function cachedPageOf(app: Services, key: string): CachedPage | undefined {
   const doc = app.db.responses.cachedPage(key);
-  return doc && countedCachedPage(app, doc.body);
+  return doc && cachedPageAnswer(doc.body);
 }
 
 /** GET /e/{pid}: the thread; 410 for a gone entry with nothing live below it, 404 for an unknown one. */
 export async function entryPage(ctx: Ctx<'pid'>) {
   const pid = pageParams.pid!.test(ctx.params.pid) ? Number(ctx.params.pid) : 0;
-  if (pid === 0) return sendCountedPage(ctx, 404);
+  if (pid === 0) return sendShell(ctx, 404);
   const { db, config } = ctx.app;
   return sendDrawn(ctx, () => cachedView(ctx, pageKeys.entry(pid), () => threadPage(db, config.origin, pid)));
 }
 entryPage.doc = {
   id: 'entryPage',
-  summary: 'The thread drawn in HTML with its share tags (counts an impression)',
+  summary: 'The thread drawn in HTML with its share tags (its beacon counts an impression: POST /api/impression)',
   ok: htmlAnswer(200, 'the thread; a gone entry with live replies is marked gone'),
   more: [
     htmlAnswer(404, 'the page with status 404: no such entry'),
@@ -136,7 +138,7 @@ export function userPage(ctx: Ctx<'username'>) {
 userPage.doc = {
   id: 'userPage',
   summary:
-    "A user's profile and entries drawn in HTML with its share tags, ?seite=N for later pages (counts an impression)",
+    "A user's profile and entries drawn in HTML with its share tags, ?seite=N for later pages (its beacon counts an impression)",
   ok: htmlAnswer(200, 'the page, when the user exists'),
   more: [htmlAnswer(404, 'the page with status 404: no such user')],
 } satisfies Operation;

@@ -1,13 +1,13 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Ctx } from '../http/context.ts';
-import { countImpression } from '../stats/impressions.ts';
+import { findUserByName } from '../accounts/users.ts';
+import type { Db } from '../db/db.ts';
+import { entryExists } from '../entries/entries.ts';
 import { etagOf } from '../http/conditional.ts';
 import type { CachedDocument } from '../http/response-cache.ts';
-import { clientIp } from '../http/client-ip.ts';
-import { everyAnswerHeaders } from '../http/respond.ts';
+import { cacheHeaders, everyAnswerHeaders } from '../http/respond.ts';
 import type { CachedPage, Endpoint } from '../http/route.ts';
-import type { Services } from '../services.ts';
 import { html as htmlAnswer, type Operation } from '../openapi/kit.ts';
 import { fill, html, toText, trustedFile, type Html } from './html.ts';
 import { layout, needsScript, type PageView } from './layout.ts';
@@ -90,12 +90,12 @@ async function fixedPage(ctx: Ctx, status: number): Promise<Buffer> {
 }
 
 /** The headers of a page of `length` bytes, whichever way it leaves (the pipeline, or the fast path with everyAnswerHeaders). */
-function pageHeaders(length: number): Record<string, string> {
+function pageHeaders(length: number, shared: boolean): Record<string, string> {
   return {
     'Content-Type': 'text/html; charset=utf-8',
     'Content-Length': String(length),
     'Content-Security-Policy': pageCsp,
-    'Cache-Control': 'no-cache',
+    ...cacheHeaders(shared, 'no-cache'),
     'X-Frame-Options': 'DENY',
   };
 }
@@ -103,34 +103,46 @@ function pageHeaders(length: number): Record<string, string> {
 /** A drawn page (or one of the fixed pages), with the page headers (CSP, no framing). */
 export async function sendShell(ctx: Ctx, status: number, page?: Buffer): Promise<void> {
   const html = page ?? (await fixedPage(ctx, status));
-  ctx.res.writeHead(status, pageHeaders(html.length));
+  ctx.res.writeHead(status, pageHeaders(html.length, ctx.sharedAnswer(status)));
   ctx.res.end(ctx.req.method === 'HEAD' ? undefined : html);
 }
 
-/** The fast path's headers per cached page (bodies never change; a new page is a new Buffer). */
-const cachedHeads = new WeakMap<Buffer, string[]>();
-
 /**
- * A cached page as the fast path sends it (lib/http/fast-path.ts): the same headers as sendShell
- * and the pipeline's, and its impression counted as sendCountedPage counts it.
+ * Whether a view of this page path counts an impression: the feed, an entry's page and a user's
+ * page, when they answer 200 (a 404 page, the other pages, files and feeds count none). Why not the
+ * page GET itself: a shared cache in front answers most of them; the page's beacon asks here
+ * (lib/api/impression.ts).
  */
-export function countedCachedPage(app: Services, body: Buffer): CachedPage {
-  let head = cachedHeads.get(body);
-  if (!head) {
-    head = Object.entries({ ...pageHeaders(body.length), ...everyAnswerHeaders }).flat();
-    cachedHeads.set(body, head);
+export function isCountedPage(db: Db, path: string): boolean {
+  if (path === '/') return true;
+  const entry = /^\/e\/([^/]+)$/.exec(path);
+  if (entry) return pageParams.pid!.test(entry[1]!) && entryExists(db, Number(entry[1]));
+  const user = /^\/u\/([^/]+)$/.exec(path);
+  if (!user) return false;
+  try {
+    return findUserByName(db, decodeURIComponent(user[1]!)) !== undefined;
+  } catch {
+    return false; // a malformed escape: no such page
   }
-  return {
-    body,
-    head,
-    served: (req) => countImpression(app, clientIp(req, app.config.trustProxy), req.headers['user-agent'] ?? ''),
-  };
 }
 
-/** A page that counts an impression when a GET is answered 200 (HEAD and 404 pages count none). */
-export async function sendCountedPage(ctx: Ctx, status: number, page?: Buffer): Promise<void> {
-  await sendShell(ctx, status, page);
-  if (status === 200 && ctx.req.method === 'GET') countImpression(ctx.app, ctx.ip, ctx.req.headers['user-agent'] ?? '');
+/** The fast path's two header sets per cached page (bodies never change; a new page is a new Buffer). */
+const cachedHeads = new WeakMap<Buffer, CachedPage['head']>();
+
+/**
+ * A cached page as the fast path sends it (lib/http/fast-path.ts): the same headers as sendShell,
+ * one set for a request a shared cache may keep and one for a request with a session cookie
+ * (lib/http/route.ts mayShare). Serving it counts no impression: the page's beacon does.
+ */
+export function cachedPageAnswer(body: Buffer): CachedPage {
+  let head = cachedHeads.get(body);
+  if (!head) {
+    const headOf = (shared: boolean) =>
+      Object.entries({ ...pageHeaders(body.length, shared), ...everyAnswerHeaders }).flat();
+    head = { shared: headOf(true), own: headOf(false) };
+    cachedHeads.set(body, head);
+  }
+  return { body, head };
 }
 
 /**

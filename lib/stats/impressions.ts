@@ -99,29 +99,29 @@ export function isBotAgent(userAgent: string): boolean {
 }
 
 /**
- * Counts one impression of a page answered 200 to a GET, and the visitor once per day.
- * Costs an HMAC and a few map updates; never throws, so a page is never lost to counting.
+ * Counts one impression of a page view (lib/api/impression.ts), and the visitor once per day; true
+ * when the impression counted. Costs an HMAC and a few map updates; never throws.
  */
-export function countImpression(app: ImpressionDeps, ip: string, userAgent: string): void {
-  if (isBotAgent(userAgent)) return;
+export function countImpression(app: ImpressionDeps, ip: string, userAgent: string): boolean {
+  if (isBotAgent(userAgent)) return false;
   const tally = app.impressions;
   const day = utcDay(app.clock.now());
   try {
     if (tally.today?.day !== day) tally.today = openDay(app.db, day, tally.pending.get(day));
   } catch (err) {
     logFailure(app.log, `statistics: cannot open day ${day}`, err);
-    return;
+    return false;
   }
   const counts = pendingDay(tally, day);
   counts.impressions++;
   const hash = createHmac('sha256', tally.today.key).update(ip).update('\n').update(userAgent).digest();
   const key = seenKey(hash);
-  if (tally.today.seen.has(key)) return;
+  if (tally.today.seen.has(key)) return true;
   if (tally.today.seen.size >= tally.maxVisitorsPerDay) {
     if (!tally.today.full)
       app.log(`statistics: ${tally.maxVisitorsPerDay} visitors on ${day}; more are not counted as visitors today`);
     tally.today.full = true;
-    return;
+    return true;
   }
   const addressHash = createHmac('sha256', tally.today.key)
     .update('address\n')
@@ -130,7 +130,7 @@ export function countImpression(app: ImpressionDeps, ip: string, userAgent: stri
     .subarray(0, 16);
   const addressKey = seenKey(addressHash);
   const fromAddress = tally.today.perAddress.get(addressKey) ?? 0;
-  if (fromAddress >= tally.maxVisitorsPerAddress) return;
+  if (fromAddress >= tally.maxVisitorsPerAddress) return true;
   tally.today.perAddress.set(addressKey, fromAddress + 1);
   tally.today.seen.add(key);
   counts.visitors++;
@@ -139,6 +139,7 @@ export function countImpression(app: ImpressionDeps, ip: string, userAgent: stri
   const perAsn = counts.asns.get(asn);
   if (perAsn) perAsn.visitors++;
   else counts.asns.set(asn, { name, visitors: 1 });
+  return true;
 }
 
 /** 128 bits of the hash as a 16-character string: plenty to tell a day's visitors apart, half the memory. */

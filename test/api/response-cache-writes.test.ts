@@ -151,6 +151,13 @@ const cases: [route: string, name: string, write: () => Promise<void>][] = [
     },
   ],
   [
+    'POST /api/impression',
+    "a page view's beacon",
+    async () => {
+      await expect(visitor(t.board).post('/api/impression', { page: `/e/${state.reply}` }));
+    },
+  ],
+  [
     'POST /api/entry/:pid/report',
     'a report',
     async () => {

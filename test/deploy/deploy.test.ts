@@ -131,7 +131,8 @@ test('nginx -t accepts deploy/nginx.conf (with a throw-away certificate)', {
   const site = read('nginx.conf')
     .replace('/etc/letsencrypt/live/board.example.org/fullchain.pem', join(folder, 'cert.pem'))
     .replace('/etc/letsencrypt/live/board.example.org/privkey.pem', join(folder, 'key.pem'))
-    .replace('/var/log/nginx/board-error.log', join(folder, 'error.log'));
+    .replace('/var/log/nginx/board-error.log', join(folder, 'error.log'))
+    .replace('/var/cache/nginx/board', join(folder, 'cache'));
   writeFileSync(join(folder, 'site.conf'), site);
   writeFileSync(
     join(folder, 'nginx.conf'),

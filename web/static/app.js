@@ -73,6 +73,16 @@ function navLink(href, ...children) {
   return h('a', { href }, ...children);
 }
 
+/**
+ * Counts this page load as one view (POST /api/impression; the board decides whether the page
+ * counts), as its GET once did: the page may now come from a cache in front that never tells the
+ * board. Navigating inside the front end counts nothing, as before. A failure is nobody's concern.
+ */
+function countPageView() {
+  const body = new URLSearchParams({ page: location.pathname });
+  fetch('/api/impression', { method: 'POST', body, keepalive: true }).catch(() => {});
+}
+
 /** @param {Api.OwnUser | null} user */
 function drawNav(user) {
   const nav = /** @type {HTMLElement} */ (document.getElementById('nav'));
@@ -175,6 +185,7 @@ function startSearchField() {
 
 /** Starts the page (main.js calls it): importing this file draws and listens to nothing. */
 export async function start() {
+  countPageView();
   drawFooter();
   startShortcuts();
   watchSessionEnd();

@@ -1,0 +1,174 @@
+import assert from 'node:assert/strict';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { after, before, describe, test } from 'node:test';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { sharedCache } from '../../lib/http/respond.ts';
+import { impressionsSoFar } from '../helpers/atom.ts';
+import { Client, member, post, startProxiedBoard, type Answer, type TestBoard } from '../helpers.ts';
+import { freePort, nginxPath, startNginx, type RunningNginx } from '../helpers/nginx.ts';
+
+/**
+ * Issue 33 part 2 with the real nginx (Debian package) on loopback, running deploy/nginx.conf as an
+ * operator installs it (test/helpers/nginx.ts changes only ports, TLS and folders): logged-out
+ * readers are answered from its cache, logged-in readers never are, answers that set a cookie never
+ * enter it, and page views still count.
+ */
+
+const skip = nginxPath()
+  ? false
+  : 'nginx is not installed here (Debian package nginx): the cache in front is not tested';
+const cacheStatus = (answer: Answer) => answer.headers.get('x-cache-status');
+const browser = { 'user-agent': 'Mozilla/5.0 (X11; Linux x86_64) Firefox/140.0' };
+
+describe('the board behind deploy/nginx.conf with its cache', { skip, timeout: 120_000 }, () => {
+  let board: TestBoard;
+  let nginx: RunningNginx;
+  /** A logged-out reader, through nginx. */
+  let reader: Client;
+  /** Two logged-in readers, through nginx, with the session cookies the board gave them. */
+  let ann: Client;
+  let bob: Client;
+
+  before(async () => {
+    const port = await freePort();
+    // The board's origin is nginx's, as in production, so the page's beacon passes the CSRF check.
+    board = await startProxiedBoard({ BOARD_ORIGIN: `http://127.0.0.1:${port}` });
+    nginx = await startNginx(Number(new URL(board.url).port), port);
+    reader = new Client(nginx.url);
+    ann = new Client(nginx.url);
+    ann.cookie = (await member(board, 'Ann Nginx')).cookie;
+    bob = new Client(nginx.url);
+    bob.cookie = (await member(board, 'Bob Nginx')).cookie;
+  });
+  after(async () => {
+    await nginx?.stop();
+    await board?.close();
+  });
+
+  test('a logged-out read is a MISS, then a HIT with the same bytes', async () => {
+    await post(ann, 'Der erste Beitrag hinter nginx.');
+    for (const path of ['/api/entry/feed/0', '/', '/feed.atom', '/api/u/Ann%20Nginx/info']) {
+      const first = await reader.get(path);
+      const second = await reader.get(path);
+      assert.equal(first.status, 200, path);
+      assert.equal(cacheStatus(first), 'MISS', path);
+      assert.equal(cacheStatus(second), 'HIT', path);
+      assert.equal(second.text, first.text, path);
+    }
+  });
+
+  test('a create shows to logged-out readers once s-maxage is over; a logged-in reader sees it at once', async () => {
+    const stored = Date.now();
+    const cached = await reader.get('/api/entry/feed/0?create-test');
+    assert.equal(cacheStatus(cached), 'MISS');
+    const pid = await post(bob, 'Ein neuer Beitrag.');
+    const shows = (answer: Answer) => answer.text.includes(`"pid":${pid}`);
+    // Within s-maxage the cache answers its copy; Bob, with his session, reads his own write.
+    const early = await reader.get('/api/entry/feed/0?create-test');
+    assert.equal(cacheStatus(early), 'HIT');
+    assert.equal(shows(early), false);
+    const own = await bob.get('/api/entry/feed/0?create-test');
+    assert.equal(cacheStatus(own), 'BYPASS');
+    assert.equal(shows(own), true);
+    // nginx counts whole seconds: a second more than s-maxage after the copy was stored, it is stale.
+    await sleep(Math.max(0, stored + (sharedCache.seconds + 1) * 1000 - Date.now()));
+    // The first reader after that may still get the old copy while nginx fetches the new one
+    // (stale-while-revalidate); once that fetch is back, readers get the new page.
+    const seen: string[] = [];
+    for (let attempt = 0; attempt < 50; attempt++) {
+      const answer = await reader.get('/api/entry/feed/0?create-test');
+      seen.push(`${cacheStatus(answer)}:${shows(answer)}`);
+      if (shows(answer)) break;
+      await sleep(100);
+    }
+    assert.equal(seen.at(-1)?.endsWith(':true'), true, seen.join(' '));
+    assert.ok(
+      seen.slice(0, -1).every((s) => /^(STALE|UPDATING):false$/.test(s)),
+      `only stale copies while one refresh ran: ${seen.join(' ')}`,
+    );
+  });
+
+  test('a logged-in reader never gets a cached answer, and their answers are never stored', async () => {
+    const path = '/api/entry/feed/2';
+    for (const who of [ann, bob, ann]) assert.equal(cacheStatus(await who.get(path)), 'BYPASS');
+    // Had nginx stored one of those, this would be a HIT.
+    assert.equal(cacheStatus(await reader.get(path)), 'MISS');
+    assert.equal(cacheStatus(await reader.get(path)), 'HIT');
+    // A cached page is never the answer to a session cookie either, nor to an expired one.
+    assert.equal(cacheStatus(await ann.get(path)), 'BYPASS');
+    assert.equal(cacheStatus(await reader.get(path, { cookie: 'session=abgelaufen' })), 'BYPASS');
+    // A tally is shared for logged-out readers, but a session's own `selected` never is: each
+    // logged-in reader gets their own from the board, never the cached one or another's.
+    const pid = await post(ann, 'Abstimmen bitte.');
+    assert.equal((await ann.post(`/api/entry/${pid}/vote`, { mode: 'yes' })).status, 200);
+    const statuses: string[] = [];
+    for (let round = 0; round < 2; round++) {
+      const outVotes = await reader.get(`/api/entry/${pid}/votes`);
+      const annVotes = await ann.get(`/api/entry/${pid}/votes`);
+      const bobVotes = await bob.get(`/api/entry/${pid}/votes`);
+      assert.equal(annVotes.body.selected, 'yes');
+      assert.notEqual(bobVotes.body.selected, 'yes');
+      assert.notEqual(outVotes.body.selected, 'yes');
+      assert.deepEqual([cacheStatus(annVotes), cacheStatus(bobVotes)], ['BYPASS', 'BYPASS']);
+      statuses.push(cacheStatus(outVotes)!);
+    }
+    assert.deepEqual(statuses, ['MISS', 'HIT']);
+    assert.equal(cacheStatus(await ann.get('/api/user/info')), 'BYPASS');
+    assert.equal(cacheStatus(await reader.get('/api/user/info')), 'MISS');
+    assert.equal(cacheStatus(await reader.get('/api/user/info')), 'MISS');
+  });
+
+  test('impressions still count: the page may come from the cache, its beacon always reaches the board', async () => {
+    const before = impressionsSoFar(board);
+    for (let i = 0; i < 2; i++) assert.equal((await reader.get('/u/Ann%20Nginx', browser)).status, 200);
+    const page = await reader.get('/u/Ann%20Nginx', browser);
+    assert.equal(cacheStatus(page), 'HIT');
+    for (let i = 0; i < 3; i++) {
+      const beacon = await reader.post('/api/impression', { page: '/u/Ann%20Nginx' }, browser);
+      assert.deepEqual([beacon.status, beacon.body], [200, { counted: true }], beacon.text);
+      assert.equal(cacheStatus(beacon), null, 'a POST never touches the cache');
+    }
+    // Without JavaScript, the noscript image: a GET, but no-store, so never answered from the cache.
+    for (let i = 0; i < 2; i++) {
+      const image = await reader.get('/api/impression', { ...browser, referer: `${nginx.url}/` });
+      assert.equal(image.status, 200);
+      assert.equal(cacheStatus(image), 'MISS');
+    }
+    assert.equal(impressionsSoFar(board), before + 5);
+  });
+});
+
+describe('deploy/nginx.conf never caches an answer that sets a cookie', { skip, timeout: 60_000 }, () => {
+  let upstream: Server;
+  let nginx: RunningNginx;
+  const reached: string[] = [];
+
+  before(async () => {
+    // An upstream that marks everything shared, one path also setting a cookie: nginx's rule, not the board's, is tested.
+    upstream = createServer((req, res) => {
+      reached.push(req.url!);
+      res.writeHead(200, {
+        'Content-Type': 'text/plain',
+        'Cache-Control': 'public, s-maxage=60',
+        ...(req.url === '/sets-cookie' ? { 'Set-Cookie': 'probe=1; Path=/' } : {}),
+      });
+      res.end(`answer ${reached.length}`);
+    });
+    await new Promise<void>((resolve) => upstream.listen(0, '127.0.0.1', resolve));
+    nginx = await startNginx((upstream.address() as AddressInfo).port);
+  });
+  after(async () => {
+    await nginx?.stop();
+    await new Promise((resolve) => upstream?.close(resolve));
+  });
+
+  test('the same answer without Set-Cookie is kept; with it, every request reaches the board', async () => {
+    const client = new Client(nginx.url);
+    const statuses: (string | null)[] = [];
+    for (const path of ['/plain', '/plain', '/sets-cookie', '/sets-cookie', '/sets-cookie'])
+      statuses.push(cacheStatus(await client.get(path)));
+    assert.deepEqual(statuses, ['MISS', 'HIT', 'MISS', 'MISS', 'MISS']);
+    assert.deepEqual(reached, ['/plain', '/sets-cookie', '/sets-cookie', '/sets-cookie']);
+  });
+});
