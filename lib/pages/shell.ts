@@ -3,7 +3,6 @@ import { join } from 'node:path';
 import type { Ctx } from '../http/context.ts';
 import { findUserByName } from '../accounts/users.ts';
 import type { Db } from '../db/db.ts';
-import { entryExists } from '../entries/entries.ts';
 import { etagOf } from '../http/conditional.ts';
 import type { CachedDocument } from '../http/response-cache.ts';
 import { cacheHeaders, everyAnswerHeaders } from '../http/respond.ts';
@@ -12,6 +11,7 @@ import { html as htmlAnswer, type Operation } from '../openapi/kit.ts';
 import { fill, html, toText, trustedFile, type Html } from './html.ts';
 import { layout, needsScript, type PageView } from './layout.ts';
 import { moduleGraph, preloadTags } from './module-graph.ts';
+import { hasLiveReplies } from './views/thread.ts';
 
 /** Pages may load only from the board itself: no CDN, no hotlinked image, no framing. */
 const pageCsp = [
@@ -116,7 +116,13 @@ export async function sendShell(ctx: Ctx, status: number, page?: Buffer): Promis
 export function isCountedPage(db: Db, path: string): boolean {
   if (path === '/') return true;
   const entry = /^\/e\/([^/]+)$/.exec(path);
-  if (entry) return pageParams.pid!.test(entry[1]!) && entryExists(db, Number(entry[1]));
+  if (entry) {
+    if (!pageParams.pid!.test(entry[1]!)) return false;
+    const pid = Number(entry[1]);
+    const row = db.one<{ deleted: number }>('SELECT deleted FROM entries WHERE pid = ?', pid);
+    // As the page answers (lib/pages/views/thread.ts): a gone entry with nothing live below it is 410, and counts none.
+    return row !== undefined && (!row.deleted || hasLiveReplies(db, pid));
+  }
   const user = /^\/u\/([^/]+)$/.exec(path);
   if (!user) return false;
   try {

@@ -111,6 +111,13 @@ describe('the impression beacon: POST /api/impression, GET /api/impression', () 
 
   test('the page GET counts nothing; the beacon counts the pages that count, nothing else', async () => {
     const pid = await post(t.members.Autorin, 'Gezählt wird der Besuch.');
+    // A gone entry counts while its page shows the thread (a live reply below), not when it answers 410.
+    const gone = await post(t.members.Autorin, 'Gleich gelöscht.');
+    const goneWithReply = await post(t.members.Autorin, 'Gelöscht, aber mit Antwort.');
+    await post(t.members.Autorin, 'Die Antwort bleibt.', goneWithReply);
+    for (const p of [gone, goneWithReply])
+      assert.equal((await t.members.Autorin.post(`/api/entry/${p}/delete`)).status, 200);
+    assert.equal((await t.board.client().get(`/e/${gone}`)).status, 410);
     const reader = t.board.client({ ip: '198.51.100.20' });
     const before = impressionsSoFar(t.board);
     assert.equal((await reader.get('/', browser)).status, 200);
@@ -120,6 +127,8 @@ describe('the impression beacon: POST /api/impression, GET /api/impression', () 
       [`/e/${pid}`, true],
       ['/u/Autorin', true],
       ['/u/autorin', true], // looked up like a login
+      [`/e/${goneWithReply}`, true],
+      [`/e/${gone}`, false],
       ['/e/999999', false],
       ['/e/abc', false],
       ['/u/Niemand', false],
@@ -135,11 +144,11 @@ describe('the impression beacon: POST /api/impression, GET /api/impression', () 
       assert.deepEqual([beacon.status, beacon.body], [200, { counted: expected }], page);
       assert.equal(beacon.headers.get('cache-control'), 'no-store');
     }
-    assert.equal(impressionsSoFar(t.board), before + 4);
+    assert.equal(impressionsSoFar(t.board), before + 5);
     // Bots count nothing, as before.
     const bot = await reader.post('/api/impression', { page: '/' }, { 'user-agent': 'Googlebot/2.1' });
     assert.deepEqual(bot.body, { counted: false });
-    assert.equal(impressionsSoFar(t.board), before + 4);
+    assert.equal(impressionsSoFar(t.board), before + 5);
   });
 
   test('without a page it is a 400; from another site it is refused (CSRF)', async () => {

@@ -25,7 +25,7 @@ function breadcrumb(ancestors: EntryJson[], entry: EntryJson, skipped: number): 
 }
 
 /** Whether something live hangs below the entry (a live reply, or a gone one with live replies of its own). */
-function hasLiveReplies(db: Db, pid: number): boolean {
+export function hasLiveReplies(db: Db, pid: number): boolean {
   return (
     db.one('SELECT 1 FROM entries WHERE reply_to = ? AND (deleted = 0 OR latest_pid <> 0) LIMIT 1', pid) !== undefined
   );
