@@ -7,17 +7,18 @@ import { mayShare, type CacheLookup, type CachedPage, type Route } from './route
 
 /**
  * The cached pages' short way out (docs/SCALING.md "Reads and writes per core"): a GET of a row that names a cache
- * (lib/routes.ts `cache`: the feed pages and threads, and the drawn pages /, /e/{pid} and
- * /u/{username}) whose answer the response cache holds, current, is answered here before the
+ * (lib/routes.ts `cache`: the feed pages and threads, and the drawn pages /, /e/{pid},
+ * /u/{username} and /suche) whose answer the response cache holds, current, is answered here before the
  * pipeline, as close to writing a Buffer as node:http allows: one regular expression per cached
- * row on the request target, the row's lookup (which reads the parameters as the handler does and
- * checks for other processes' commits), headers made once per cached body (by the function the
- * pipeline's JSON answers use, or the page's own). Everything the pipeline would have done for
- * these rows still happens: they have no rate limit, session or body, the Host rule is checked
- * here, the log counts the answer (one line per target and
- * second, lib/http/hit-lines.ts) and the metrics observe it. Anything else (a query string, an
- * encoded character, HEAD, a miss, a bad number) takes the pipeline, which builds the page and
- * answers errors; so this path can only ever be a shortcut.
+ * row on the request target's path, the row's lookup (which reads the parameters, and the query of
+ * a `cacheQuery` row, as the handler does and checks for other processes' commits), headers made
+ * once per cached body (by the function the pipeline's JSON answers use, or the page's own).
+ * Everything the pipeline would have done for these rows still happens: they have no rate limit,
+ * session or body, the Host rule is checked here, the log counts the answer under its path as the
+ * pipeline logs it, without the query (one line per path, status and second,
+ * lib/http/hit-lines.ts) and the metrics observe it. Anything else (a query string on another row
+ * or in another spelling, an encoded character, HEAD, a miss, a bad number) takes the pipeline,
+ * which builds the page and answers errors; so this path can only ever be a shortcut.
  */
 export type FastPath = (req: IncomingMessage, res: ServerResponse) => boolean;
 
@@ -29,10 +30,10 @@ interface CachedRow {
   lookup: CacheLookup;
 }
 
-/** A parameter as the fast path takes it: one segment with nothing to decode and no query. */
+/** A parameter as the fast path takes it: one segment with nothing to decode. */
 const segment = '([^/?#%]+)';
 
-/** `/api/entry/:pid/thread` → /^\/api\/entry\/([^/?#%]+)\/thread$/ and its parameter names. */
+/** `/api/entry/:pid/thread` → /^\/api\/entry\/([^/?#%]+)\/thread$/ (over the path, before any `?`) and its parameter names. */
 function compile(route: Route, lookup: CacheLookup): CachedRow {
   // The fast path checks no session, limit or body, and matches whole segments only.
   if (
@@ -75,15 +76,19 @@ export function createFastPath(app: Services, routes: readonly Route[], hitLines
   return (req, res) => {
     if (req.method !== 'GET' || (req.headers.host === undefined && req.httpVersion === '1.1')) return false;
     const target = req.url ?? '';
+    const mark = target.indexOf('?');
+    const path = mark < 0 ? target : target.slice(0, mark);
+    const query = mark < 0 ? undefined : target.slice(mark + 1);
     let body: Buffer | CachedPage | undefined;
     let row: CachedRow | undefined;
     try {
       for (const candidate of rows) {
-        const match = candidate.target.exec(target);
+        const match = candidate.target.exec(path);
         if (!match) continue;
+        if (query !== undefined && !candidate.route.cacheQuery) return false;
         const params: Record<string, string> = {};
         for (let i = 0; i < candidate.names.length; i++) params[candidate.names[i]!] = match[i + 1]!;
-        body = candidate.lookup(app, params);
+        body = candidate.lookup(app, params, query);
         row = candidate;
         break;
       }
@@ -94,15 +99,17 @@ export function createFastPath(app: Services, routes: readonly Route[], hitLines
     const metrics = app.metrics;
     const started = metrics ? performance.now() : 0; // the clock is read for the metrics only: the log line has no time
     const shared = mayShare(row.route, req.headers.cookie);
+    let status = 200;
     if (Buffer.isBuffer(body)) {
       res.writeHead(200, headOf(body, shared));
       res.end(body);
     } else {
-      res.writeHead(200, (shared ? body.head.shared : body.head.own) as string[]);
+      status = body.status;
+      res.writeHead(status, (shared ? body.head.shared : body.head.own) as string[]);
       res.end(body.body);
     }
-    hitLines.count(target);
-    metrics?.observeRequest(row.route, 'GET', 200, (performance.now() - started) / 1000);
+    hitLines.count(path, status);
+    metrics?.observeRequest(row.route, 'GET', status, (performance.now() - started) / 1000);
     return true;
   };
 }

@@ -27,10 +27,10 @@ import { LruPages } from './lru-pages.ts';
  * way. Another process's commit moves the global version, so it
  * drops every kind at once, search pages and documents included.
  *
- * The server-drawn HTML pages (/, /e/{pid}, /u/{username}, /suche?q=…, lib/pages/public.ts) are
- * documents too, under the feed version, and under the votes version besides: they show vote
- * counts, which the JSON does not, so castVote (lib/entries/votes.ts) calls votesChanged() and only
- * the pages are drawn again.
+ * The server-drawn HTML pages (/, /e/{pid}, /u/{username}, /suche?q=…, lib/pages/public.ts, a gone
+ * entry's 410 page among them) are documents too, under the feed version, and under the votes
+ * version besides: they show vote counts, which the JSON does not, so castVote
+ * (lib/entries/votes.ts) calls votesChanged() and only the pages are drawn again.
  *
  * Threads, user feeds, search pages and documents each live in one LruPages store (lib/http/lru-pages.ts),
  * bounded by count and bytes; feed pages are bounded by the page limit (maxFeedPage).
@@ -69,6 +69,11 @@ export interface CachedDocument {
   updated: number;
 }
 
+/** A server-drawn page (lib/pages/public.ts) and the status it answers: 200, or 410 for a gone entry's own page. */
+export interface DrawnPage extends CachedDocument {
+  status: number;
+}
+
 export class ResponseCache {
   /** `dataVersion`: SQLite's PRAGMA data_version of the connection, which moves when another connection commits. */
   constructor(private readonly dataVersion: () => number) {}
@@ -89,7 +94,7 @@ export class ResponseCache {
   private searchesBuilding = new Map<string, Promise<Buffer>>();
   private documents = new LruPages<string, Cached & CachedDocument>(maxCachedDocuments, maxDocumentBytes);
   private votesVersion = 0;
-  private pages = new LruPages<string, PageVersions & CachedDocument>(maxCachedPages, maxPageBytes);
+  private pages = new LruPages<string, PageVersions & DrawnPage>(maxCachedPages, maxPageBytes);
   /** Answers served from the cache and answers built, since the start (read by lib/metrics). */
   readonly tally = {
     feedHits: 0,
@@ -122,7 +127,7 @@ export class ResponseCache {
   }
 
   /** A server-drawn page by its key (the path and query it answers) if it is cached and current. */
-  cachedPage(key: string): CachedDocument | undefined {
+  cachedPage(key: string): DrawnPage | undefined {
     this.checkOtherWriters();
     const hit = this.pages.get(key);
     if (!hit || !this.isPageCurrent(hit)) return undefined;
@@ -131,12 +136,12 @@ export class ResponseCache {
   }
 
   /** Keeps a page built under `asked` unless a write came in between. */
-  keepPage(key: string, asked: PageVersions, page: CachedDocument): void {
+  keepPage(key: string, asked: PageVersions, page: DrawnPage): void {
     if (this.isPageCurrent(asked)) this.pages.set(key, { ...page, ...asked });
   }
 
-  /** A page from the cache, else built now and kept; `build` undefined: nothing there, never cached. */
-  page(key: string, build: () => CachedDocument | undefined): CachedDocument | undefined {
+  /** A page from the cache, else built now and kept; `build` undefined: nothing there (404), never cached. */
+  page(key: string, build: () => DrawnPage | undefined): DrawnPage | undefined {
     const hit = this.cachedPage(key);
     if (hit) return hit;
     this.tally.pageMisses++;
