@@ -193,7 +193,7 @@ export const routes: readonly Route[] = [
     get('/stats', publicPages.stats, { shared: true }),
     get('/suche', publicPages.searchPage, { cache: publicPages.cachedSearchPage, cacheQuery: true, shared: true }),
     get('/mod', pages.moderationPage, { shared: true }),
-    get('/modlog', publicPages.modlog, { shared: true }),
+    get('/modlog', publicPages.modlog, { cache: publicPages.cachedModlog, cacheQuery: true, shared: true }),
     get('/benachrichtigungen', pages.notificationsPage, { shared: true }),
     // docs/API.md "Robots and sitemap"
     get('/robots.txt', sitemap.robots, { shared: true }),

@@ -26,7 +26,7 @@ import { threadPage } from './views/thread.ts';
  * HTML inside the front end's shell, so readers without scripts, text browsers, reader modes and
  * crawlers see it, and the front end draws the same view again once it has started. /, /e/{pid}
  * and /u/{username} count an impression through their beacon (lib/api/impression.ts), never their
- * GET, which a shared cache may answer; they and the search pages are kept in the
+ * GET, which a shared cache may answer; they, the search pages and /modlog are kept in the
  * response cache until a write changes what they show (lib/http/response-cache.ts `page`).
  */
 
@@ -82,6 +82,7 @@ const pageKeys = {
   entry: (pid: number) => `/e/ ${pid}`,
   user: (name: string, page: number) => `/u/ ${usernameKey(name)} ${page}`,
   search: (asked: SearchAsked) => `/suche ${asked.page} ${asked.user}\n${asked.q}`,
+  modlog: (page: number) => `/modlog ${page}`,
 };
 
 /**
@@ -196,10 +197,14 @@ export const cachedUserPage: CacheLookup<'username'> = (app, { username }, query
   return page === undefined ? undefined : cachedPageOf(app, pageKeys.user(username, page));
 };
 
-/** GET /modlog and ?seite=N: the public moderation log (not cached, as its JSON). */
+/**
+ * GET /modlog and ?seite=N: the public moderation log. Kept in the response cache, though its JSON
+ * is not: crawlers walk the pages, and a drawn page costs more than the JSON.
+ */
 export async function modlog(ctx: Ctx) {
   const page = pageFromQuery(ctx, maxModlogPage);
-  return sendShell(ctx, 200, await pageOf(ctx, modlogPage(ctx.app.db, ctx.app.config.origin, page)));
+  const { db, config } = ctx.app;
+  return sendDrawn(ctx, () => cachedView(ctx, pageKeys.modlog(page), () => modlogPage(db, config.origin, page)));
 }
 modlog.doc = {
   id: 'modlogPage',
@@ -207,6 +212,12 @@ modlog.doc = {
   ok: htmlAnswer(200, 'the page'),
 } satisfies Operation;
 modlog.shell = true;
+
+/** The fast path's lookup of /modlog and ?seite=N: the page, current in the cache. */
+export const cachedModlog: CacheLookup<never> = (app, _params, query) => {
+  const page = fastListPage(query, maxModlogPage);
+  return page === undefined ? undefined : cachedPageOf(app, pageKeys.modlog(page));
+};
 
 /** GET /stats: the board in numbers (not cached, as its JSON). */
 export async function stats(ctx: Ctx) {

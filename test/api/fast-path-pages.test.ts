@@ -3,8 +3,9 @@ import { before, describe, test } from 'node:test';
 import { eventually, limitsOff, post, rawRequest, useBoard, type RawAnswer } from '../helpers.ts';
 
 /**
- * The drawn pages with a query (`?seite=N`, the search) and a gone entry's 410 page leave by the
- * fast path (lib/http/fast-path.ts, lib/routes.ts `cacheQuery`): exactly as the pipeline answers
+ * The drawn pages with a query (`?seite=N` of the feed, profiles and the moderation log, the
+ * search) and a gone entry's 410 page leave by the fast path (lib/http/fast-path.ts,
+ * lib/routes.ts `cacheQuery`): exactly as the pipeline answers
  * the same request, whoever asks (a visitor, a session cookie valid or not, a conditional
  * request); every other spelling of the query reaches the pipeline, which answers as it always
  * did; and a crawler walking the pages cannot grow the cache past its bounds.
@@ -64,6 +65,7 @@ describe('drawn pages with a query and 410 pages by the fast path', () => {
       '/?seite=101', // past the last thread: the empty page, as the front end's address names it
       '/u/Anna?seite=2',
       '/u/anna?seite=2', // looked up like a login: the same page
+      '/modlog?seite=2',
       '/suche?q=Holunder',
       '/suche?q=Holunder&seite=2',
       '/suche?seite=2&q=Holunder', // the order does not matter
@@ -126,7 +128,7 @@ describe('drawn pages with a query and 410 pages by the fast path', () => {
       content: 'Darunter?',
       reply_to: String(seeded.removed),
     });
-    assert.notEqual(reply.status, 200);
+    assert.deepEqual([reply.status, reply.body.error.code], [404, 'entry.not_found']);
     const still = await ask(path);
     assert.deepEqual([still.status, still.fast], [410, true]);
     assert.equal((await t.members.Mod.post(`/api/mod/entry/${seeded.removed}/restore`)).status, 200);
@@ -154,7 +156,8 @@ describe('drawn pages with a query and 410 pages by the fast path', () => {
     const second = await pageOf('/?seite=2');
     const annasFirst = await pageOf('/u/Anna');
     const search = await pageOf('/suche?q=Holunder');
-    assert.ok([first, second, annasFirst, search].every((answer) => answer.fast));
+    const modlog = await pageOf('/modlog');
+    assert.ok([first, second, annasFirst, search, modlog].every((answer) => answer.fast));
     // The pipeline reads a bad or missing seite as the first page, a repeated one by its first value.
     const cases: [string, RawAnswer][] = [
       ['/?seite=0', first],
@@ -173,6 +176,8 @@ describe('drawn pages with a query and 410 pages by the fast path', () => {
       ['/?x', first],
       ['/u/Anna?seite=0', annasFirst],
       ['/u/Anna?seite=abc', annasFirst],
+      ['/modlog?seite=0', modlog],
+      ['/modlog?seite=2&seite=2', undefined as unknown as RawAnswer], // the second page, by the pipeline
       ['/suche?q=Holunder&q=Tanne', search],
       ['/suche?q=Holunder&extra=1', search],
       ['/suche?q=Holunder&seite=1', search],

@@ -60,6 +60,7 @@ function watched(): string[] {
     '/?seite=2',
     '/u/Anna?seite=2',
     '/suche?q=holunder',
+    '/modlog',
   ];
 }
 
