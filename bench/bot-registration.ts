@@ -5,7 +5,8 @@ import Database from 'better-sqlite3';
 import { solveChallenge, type Challenge } from 'altcha-lib';
 import { deriveKey } from 'altcha-lib/algorithms/pbkdf2';
 import { openDb } from '../lib/db/db.ts';
-import { createInvite, inviteLifetime } from '../lib/registration/invites.ts';
+import { inviteLifetimeSeconds } from '../lib/limits/product.ts';
+import { createInvite } from '../lib/registration/invites.ts';
 import { basePort, startBoard, stop } from './harness.ts';
 
 /**
@@ -108,7 +109,7 @@ async function runMode(mode: string, index: number): Promise<string> {
   const inviter = registration === 'invite' ? openDb(join(dataDir, 'board.db')) : undefined;
   const honest = async () => {
     for (let h = 0; Date.now() < deadline; h++) {
-      const invite = inviter && createInvite(inviter, 0, inviteLifetime, Math.floor(Date.now() / 1000))!.token;
+      const invite = inviter && createInvite(inviter, 0, inviteLifetimeSeconds, Math.floor(Date.now() / 1000))!.token;
       const started = performance.now();
       const answer = await register(board.url, `203.0.113.${(h % 250) + 1}`, `Mensch ${index}-${h}`, pow, invite);
       tally.honest.push({ ms: performance.now() - started, status: answer.status });
