@@ -32,9 +32,9 @@ import * as sitemap from './pages/sitemap.ts';
  * THE route table: every endpoint of the board, tried in this order. A row is the whole
  * description of its endpoint: method, path (its `:name` parameters are what the handler may
  * read), the checks before the handler (auth, mod, rateLimit, writeLimit), `cache` when the fast
- * path answers it from the response cache, `shared` when a cache in front may keep its answer for
- * logged-out readers, and the endpoint, whose handler and OpenAPI operation
- * sit side by side in the file named here. Each group is one tag of /api/openapi.json.
+ * path answers it from the response cache (`cacheQuery`: with a query string too), `shared` when
+ * a cache in front may keep its answer for logged-out readers, and the endpoint, whose handler and
+ * OpenAPI operation sit side by side in the file named here. Each group is one tag of /api/openapi.json.
  */
 export const routes: readonly Route[] = [
   ...group(

@@ -8,7 +8,7 @@ import { mayShare, type CacheLookup, type CachedPage, type Route } from './route
 /**
  * The cached pages' short way out (docs/SCALING.md "Reads and writes per core"): a GET of a row that names a cache
  * (lib/routes.ts `cache`: the feed pages and threads, and the drawn pages /, /e/{pid},
- * /u/{username} and /suche) whose answer the response cache holds, current, is answered here before the
+ * /u/{username}, /suche and /modlog) whose answer the response cache holds, current, is answered here before the
  * pipeline, as close to writing a Buffer as node:http allows: one regular expression per cached
  * row on the request target's path, the row's lookup (which reads the parameters, and the query of
  * a `cacheQuery` row, as the handler does and checks for other processes' commits), headers made
