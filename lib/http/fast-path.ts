@@ -10,9 +10,10 @@ import { mayShare, type CacheLookup, type CachedPage, type Route } from './route
  * (lib/routes.ts `cache`: the feed pages and threads, and the drawn pages /, /e/{pid},
  * /u/{username}, /suche and /modlog) whose answer the response cache holds, current, is answered here before the
  * pipeline, as close to writing a Buffer as node:http allows: one regular expression per cached
- * row on the request target's path, the row's lookup (which reads the parameters, and the query of
- * a `cacheQuery` row, as the handler does and checks for other processes' commits), headers made
- * once per cached body (by the function the pipeline's JSON answers use, or the page's own).
+ * row on the request target (a `cacheQuery` row's takes a query too), the row's lookup (which
+ * reads the parameters and that query as the handler does and checks for other processes'
+ * commits), headers made once per cached body (by the function the pipeline's JSON answers use,
+ * or the page's own).
  * Everything the pipeline would have done for these rows still happens: they have no rate limit,
  * session or body, the Host rule is checked here, the log counts the answer under its path as the
  * pipeline logs it, without the query (one line per path, status and second,
@@ -24,16 +25,19 @@ export type FastPath = (req: IncomingMessage, res: ServerResponse) => boolean;
 
 interface CachedRow {
   route: Route;
-  /** The row's path as an anchored expression over the raw request target, one group per parameter. */
+  /** The row's path as an anchored expression over the raw request target, one group per parameter, then the query's. */
   target: RegExp;
   names: string[];
   lookup: CacheLookup;
 }
 
-/** A parameter as the fast path takes it: one segment with nothing to decode. */
+/** A parameter as the fast path takes it: one segment with nothing to decode and no query. */
 const segment = '([^/?#%]+)';
 
-/** `/api/entry/:pid/thread` → /^\/api\/entry\/([^/?#%]+)\/thread$/ (over the path, before any `?`) and its parameter names. */
+/**
+ * `/api/entry/:pid/thread` → /^\/api\/entry\/([^/?#%]+)\/thread$/ and its parameter names; a
+ * `cacheQuery` row's expression takes an optional `?…` after the path as its last group.
+ */
 function compile(route: Route, lookup: CacheLookup): CachedRow {
   // The fast path checks no session, limit or body, and matches whole segments only.
   if (
@@ -56,7 +60,8 @@ function compile(route: Route, lookup: CacheLookup): CachedRow {
       return segment;
     })
     .join('\\/');
-  return { route, target: new RegExp(`^${source}$`), names, lookup };
+  const query = route.cacheQuery ? '(?:\\?(.*))?' : '';
+  return { route, target: new RegExp(`^${source}${query}$`), names, lookup };
 }
 
 export function createFastPath(app: Services, routes: readonly Route[], hitLines: HitLines): FastPath {
@@ -76,19 +81,15 @@ export function createFastPath(app: Services, routes: readonly Route[], hitLines
   return (req, res) => {
     if (req.method !== 'GET' || (req.headers.host === undefined && req.httpVersion === '1.1')) return false;
     const target = req.url ?? '';
-    const mark = target.indexOf('?');
-    const path = mark < 0 ? target : target.slice(0, mark);
-    const query = mark < 0 ? undefined : target.slice(mark + 1);
     let body: Buffer | CachedPage | undefined;
     let row: CachedRow | undefined;
     try {
       for (const candidate of rows) {
-        const match = candidate.target.exec(path);
+        const match = candidate.target.exec(target);
         if (!match) continue;
-        if (query !== undefined && !candidate.route.cacheQuery) return false;
         const params: Record<string, string> = {};
         for (let i = 0; i < candidate.names.length; i++) params[candidate.names[i]!] = match[i + 1]!;
-        body = candidate.lookup(app, params, query);
+        body = candidate.lookup(app, params, match[candidate.names.length + 1]);
         row = candidate;
         break;
       }
@@ -108,7 +109,8 @@ export function createFastPath(app: Services, routes: readonly Route[], hitLines
       res.writeHead(status, (shared ? body.head.shared : body.head.own) as string[]);
       res.end(body.body);
     }
-    hitLines.count(path, status);
+    const mark = target.indexOf('?');
+    hitLines.count(mark < 0 ? target : target.slice(0, mark), status);
     metrics?.observeRequest(row.route, 'GET', status, (performance.now() - started) / 1000);
     return true;
   };
