@@ -60,7 +60,7 @@ const onceJobs = {
   // Tells a new reply's followers, after its create, in batches (lib/notifications/thread-replies.ts).
   threadReplies: (c: OnceJobContext) => startFanoutJob(c, c.options.threadReplies),
   // Web Push: sends what the notification trigger queued (lib/push/queue.ts); makes the VAPID keys on the first start.
-  push: (c: OnceJobContext) => startPushQueue(c, c.options.push),
+  push: (c: OnceJobContext) => (c.config.pushEnabled ? startPushQueue(c, c.options.push) : undefined),
   notifier: (c: OnceJobContext) =>
     c.config.notifyUrl ? startNotifier(c.config.notifyUrl, c.config.origin, c.log, c.options.notify) : undefined,
   statisticsSweep: (c: OnceJobContext) => (c.clustered ? { stop: startStatisticsSweep(c) } : undefined),
