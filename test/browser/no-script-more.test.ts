@@ -1,0 +1,63 @@
+import assert from 'node:assert/strict';
+import { before, describe, test } from 'node:test';
+import { limitsOff, post, visitor } from '../helpers.ts';
+import { openBoard, skipWithoutChromium, useBrowserBoard } from '../helpers/browser.ts';
+
+// Counted as skipped in the summary too, not only as a skipped suite.
+if (skipWithoutChromium) test('drawn pages as the front end draws them', { skip: skipWithoutChromium }, () => {});
+
+/**
+ * Issue 32's last items, in Chromium with scripts off and on: a banned account's profile, the
+ * search's marks and the statistics chart are drawn by the server as the front end draws them, so
+ * nothing changes when the front end takes over; a visitor's one further action stands in the row.
+ */
+describe("the drawn pages are the front end's: ban, marks, chart", { skip: skipWithoutChromium }, () => {
+  const t = useBrowserBoard({ env: limitsOff, members: ['Anna', 'Bert'], moderators: ['Moni'] });
+  const pids: Record<string, number> = {};
+  let banEnd = 0;
+
+  before(async () => {
+    const { Anna, Bert, Moni } = t.members;
+    // Page views on three days, so the chart's lines are not flat; today has none.
+    for (const views of [3, 7, 2]) {
+      for (let i = 0; i < views; i++)
+        assert.equal((await visitor(t.board).post('/api/impression', { page: '/' })).status, 200);
+      t.board.clock.advance(86_400);
+    }
+    pids.coffee = await post(Anna, 'Guter Kaffee & <b>Kuchen</b>? Am Kaffeemarkt, siehe https://example.org/kaffee');
+    pids.street = await post(Bert, 'Die Hauptstraße hat auch Kaffee & <b>fett</b>', pids.coffee);
+    const banned = await Moni.post('/api/mod/user/Bert/ban', { reason: 'Spam', days: '3' });
+    assert.equal(banned.status, 200, banned.text);
+    banEnd = banned.body.banned_until;
+  });
+
+  test('a banned profile: the note with its end as a German <time>, the same with scripts off and on', async () => {
+    const off = await t.newPage({ javaScriptEnabled: false });
+    await off.page.goto(`${t.board.url}/u/Bert`);
+    const note = off.page.locator('main .ban-note');
+    assert.match(await note.innerText(), /^Dieses Konto ist gesperrt bis \d{1,2}\. \S+ \d{4} um \d\d:\d\d\.$/);
+    assert.equal(await note.locator('time').getAttribute('datetime'), new Date(banEnd * 1000).toISOString());
+    await off.context.close();
+
+    const on = await t.newPage();
+    await openBoard(on.page, t.board, '/u/Bert');
+    const drawn = on.page.locator('main .ban-note');
+    assert.match(await drawn.innerText(), /^Dieses Konto ist gesperrt bis \d\d\.\d\d\.\d{4}, \d\d:\d\d\.$/);
+    assert.equal(await drawn.locator('time').getAttribute('datetime'), new Date(banEnd * 1000).toISOString());
+    await on.context.close();
+  });
+
+  test('logged out, an entry\'s one further action "Melden" stands in the row, not in a list of one', async () => {
+    const { page, context } = await t.newPage();
+    await openBoard(page, t.board, `/e/${pids.coffee}`);
+    const row = page.locator(`main article#e${pids.coffee} > .entry-actions`);
+    await row.getByRole('button', { name: 'Melden', exact: true }).click();
+    assert.equal(await row.getByRole('button', { name: /Mehr/ }).count(), 0);
+    await page.locator(`main article#e${pids.coffee}`).getByLabel('Grund (optional)').waitFor();
+    await row.getByRole('button', { name: 'Melden', exact: true }).click();
+    await page.locator(`main article#e${pids.coffee}`).getByLabel('Grund (optional)').waitFor({ state: 'detached' });
+    await context.close();
+  });
+
+  t.testCleanRecords();
+});
