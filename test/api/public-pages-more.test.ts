@@ -1,10 +1,13 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { DomUtils } from 'htmlparser2';
-import { byClass, drawnPage } from '../helpers/pages.ts';
+import { assertOnlyShellScript, byClass, drawnPage } from '../helpers/pages.ts';
 import { limitsOff, post, useBoard, visitor } from '../helpers.ts';
 
-/** docs/API.md "Pages without JavaScript", issue 32's last items: the drawn profile shows a ban in force. */
+/**
+ * docs/API.md "Pages without JavaScript", issue 32's last items: the drawn profile shows a ban in
+ * force, and the drawn search marks its terms.
+ */
 
 const days = 86_400;
 
@@ -17,7 +20,7 @@ async function banNoteOf(t: { board: Parameters<typeof drawnPage>[0] }, name: st
   );
 }
 
-describe('the drawn pages: ban', () => {
+describe('the drawn pages: ban, search marks', () => {
   const t = useBoard({ env: limitsOff, members: ['Anna', 'Bert', 'Cleo'], moderators: ['Moni'] });
 
   test("a banned account's profile says until when in a <time> (German), drawn fresh while the ban lasts", async () => {
@@ -47,5 +50,33 @@ describe('the drawn pages: ban', () => {
     assert.equal((await visitor(t.board).get('/api/u/Bert/info')).body.banned_until, undefined);
     assert.equal((await Moni.post('/api/mod/user/Cleo/unban')).status, 200);
     assert.equal(await banNoteOf(t, 'Cleo'), undefined, 'an unban leaves the page');
+  });
+
+  test('the search marks its terms in the text; a hostile query stays text, its match marked', async () => {
+    const { Anna } = t.members;
+    const pid = await post(Anna, `Vorsicht <script>alert(1)</script> & "Zitat" beim Kaffeemarkt, Strasse 5`);
+    const q = `<script> & "Zitat" kaffee straße`;
+    const p = await drawnPage(t.board, `/suche?q=${encodeURIComponent(q)}`);
+    assertOnlyShellScript(p);
+    const card = p.all((el) => el.name === 'article' && el.attribs.id === `e${pid}`)[0]!;
+    const text = DomUtils.findOne(byClass('entry-text'), card.children)!;
+    const marks = DomUtils.findAll((el) => el.name === 'mark', text.children).map((m) => DomUtils.textContent(m));
+    assert.deepEqual(marks, ['<script>', '&', 'Zitat', 'Kaffee', 'Strasse']);
+    assert.equal(
+      DomUtils.textContent(text),
+      `Vorsicht <script>alert(1)</script> & "Zitat" beim Kaffeemarkt, Strasse 5`,
+    );
+    assert.ok(
+      p.text.includes(
+        'Vorsicht <mark>&lt;script&gt;</mark>alert(1)&lt;/script&gt; <mark>&amp;</mark> &quot;<mark>Zitat</mark>&quot;',
+      ),
+      'escaped by the one template, the marks its only markup',
+    );
+    assert.ok(!p.text.includes('<script>alert'), 'no raw markup anywhere');
+    const h1 = p.all((el) => el.name === 'h1')[0]!;
+    assert.equal(DomUtils.textContent(h1), `Suche: ${q}`);
+
+    // Only the search marks: the same entry on its own page has none.
+    assert.equal((await drawnPage(t.board, `/e/${pid}`)).all((el) => el.name === 'mark').length, 0);
   });
 });

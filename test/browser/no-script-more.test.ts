@@ -1,10 +1,23 @@
 import assert from 'node:assert/strict';
 import { before, describe, test } from 'node:test';
+import { DomUtils, parseDocument } from 'htmlparser2';
+import type { Element } from 'domhandler';
+import type { Page } from 'playwright-core';
 import { limitsOff, post, visitor } from '../helpers.ts';
 import { openBoard, skipWithoutChromium, useBrowserBoard } from '../helpers/browser.ts';
 
 // Counted as skipped in the summary too, not only as a skipped suite.
 if (skipWithoutChromium) test('drawn pages as the front end draws them', { skip: skipWithoutChromium }, () => {});
+
+/** The <mark>s of each entry's text, by entry: where the search marked its terms. */
+async function marksIn(page: Page): Promise<string[]> {
+  const markup = await page.locator('main').innerHTML();
+  return DomUtils.findAll((el) => el.name === 'mark', parseDocument(markup).children).map((mark) => {
+    let card = mark.parent as Element | null;
+    while (card && card.name !== 'article') card = card.parent as Element | null;
+    return `${card?.attribs.id}: ${DomUtils.textContent(mark)}`;
+  });
+}
 
 /**
  * Issue 32's last items, in Chromium with scripts off and on: a banned account's profile, the
@@ -44,6 +57,34 @@ describe("the drawn pages are the front end's: ban, marks, chart", { skip: skipW
     const drawn = on.page.locator('main .ban-note');
     assert.match(await drawn.innerText(), /^Dieses Konto ist gesperrt bis \d\d\.\d\d\.\d{4}, \d\d:\d\d\.$/);
     assert.equal(await drawn.locator('time').getAttribute('datetime'), new Date(banEnd * 1000).toISOString());
+    await on.context.close();
+  });
+
+  test('a search: the drawn page marks the words where the front end marks them; hostile text stays text', async () => {
+    const q = 'kaffee & <b>';
+    const path = `/suche?q=${encodeURIComponent(q)}`;
+    const off = await t.newPage({ javaScriptEnabled: false });
+    await off.page.goto(t.board.url + path);
+    const drawn = await marksIn(off.page);
+    for (const mark of [
+      `e${pids.coffee}: <b>`,
+      `e${pids.coffee}: kaffee`,
+      `e${pids.street}: Kaffee`,
+      `e${pids.street}: &`,
+    ])
+      assert.ok(drawn.includes(mark), `${mark} in ${drawn.join(' | ')}`);
+    assert.deepEqual(
+      drawn.filter((mark) => !/^e\d+: (kaffee|&|<b>)$/i.test(mark)),
+      [],
+      'only the words of the search are marked',
+    );
+    assert.equal(await off.page.locator('main b').count(), 0, 'no markup from the entry or the query');
+    await off.context.close();
+
+    const on = await t.newPage();
+    await openBoard(on.page, t.board, path);
+    await on.page.locator(`main article#e${pids.coffee} .entry-text mark`).first().waitFor();
+    assert.deepEqual(await marksIn(on.page), drawn, 'the front end marks the same');
     await on.context.close();
   });
 

@@ -16,13 +16,19 @@ export interface Page {
   links(rel: string): string[];
 }
 
-/** An element's text with a space between elements, whitespace collapsed (as a reader sees the words). */
+const isMark = (n: AnyNode | null) => n?.type === 'tag' && (n as Element).name === 'mark';
+
+/**
+ * An element's text with a space between elements, whitespace collapsed (as a reader sees the
+ * words); none around a <mark>, which marks a search's match inside a word ("Kaffee<mark>markt</mark>").
+ */
 export function textOf(node: AnyNode): string {
   const words: string[] = [];
   const walk = (n: AnyNode) => {
     if (n.type === 'text') words.push((n as Text).data);
     else if ('children' in n) for (const child of n.children) walk(child as AnyNode);
-    words.push(' ');
+    const joined = isMark(n) || (n.type === 'text' && (isMark(n.parent) || isMark(n.next)));
+    if (!joined) words.push(' ');
   };
   walk(node);
   return words.join('').replace(/\s+/g, ' ').trim();
