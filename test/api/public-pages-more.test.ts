@@ -1,12 +1,13 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { DomUtils } from 'htmlparser2';
+import type { Element } from 'domhandler';
 import { assertOnlyShellScript, byClass, drawnPage } from '../helpers/pages.ts';
 import { limitsOff, post, useBoard, visitor } from '../helpers.ts';
 
 /**
  * docs/API.md "Pages without JavaScript", issue 32's last items: the drawn profile shows a ban in
- * force, and the drawn search marks its terms.
+ * force, the drawn search marks its terms, and the drawn /stats is the front end's chart.
  */
 
 const days = 86_400;
@@ -20,7 +21,7 @@ async function banNoteOf(t: { board: Parameters<typeof drawnPage>[0] }, name: st
   );
 }
 
-describe('the drawn pages: ban, search marks', () => {
+describe('the drawn pages: ban, search marks, statistics chart', () => {
   const t = useBoard({ env: limitsOff, members: ['Anna', 'Bert', 'Cleo'], moderators: ['Moni'] });
 
   test("a banned account's profile says until when in a <time> (German), drawn fresh while the ban lasts", async () => {
@@ -78,5 +79,49 @@ describe('the drawn pages: ban, search marks', () => {
 
     // Only the search marks: the same entry on its own page has none.
     assert.equal((await drawnPage(t.board, `/e/${pid}`)).all((el) => el.name === 'mark').length, 0);
+  });
+
+  test("/stats is the front end's chart: both sizes, two lines, a point a day, the values as a table", async () => {
+    const detail = await visitor(t.board).get('/api/stats/detail');
+    assert.equal(detail.status, 200, detail.text);
+    const daily = detail.body.daily as { day: string; impressions: number; visitors: number }[];
+    const p = await drawnPage(t.board, '/stats');
+    assertOnlyShellScript(p);
+    const figure = p.all((el) => el.name === 'figure' && byClass('chart-figure')(el))[0]!;
+    assert.ok(figure, 'the chart is drawn');
+    const svgs = DomUtils.findAll((el) => el.name === 'svg', figure.children);
+    assert.deepEqual(
+      svgs.map((s) => [s.attribs.class, s.attribs.viewbox ?? s.attribs.viewBox, s.attribs.role]),
+      [
+        ['chart chart-wide', '0 0 640 260', 'img'],
+        ['chart chart-narrow', '0 0 360 240', 'img'],
+      ],
+    );
+    for (const svg of svgs) {
+      const title = DomUtils.findOne((el) => el.name === 'title', svg.children, false)!;
+      assert.equal(title.attribs.id, svg.attribs['aria-labelledby']);
+      const series = DomUtils.findAll((el) => byClass('chart-series')(el), svg.children);
+      assert.equal(series.length, 2);
+      for (const line of series) {
+        const points = DomUtils.findOne((el) => el.name === 'polyline', line.children)!.attribs.points!.split(' ');
+        assert.equal(points.length, daily.length);
+        assert.equal(DomUtils.findAll((el) => el.name === 'circle', line.children).length, daily.length);
+      }
+    }
+    const rows = DomUtils.findAll(
+      (el) => el.name === 'tr' && DomUtils.findOne((c) => c.name === 'time', el.children) !== null,
+      figure.children,
+    );
+    assert.equal(rows.length, daily.length);
+    const cells = (row: Element) => DomUtils.findAll((el) => el.name === 'td', row.children).map(DomUtils.textContent);
+    rows.forEach((row, i) => {
+      assert.equal(DomUtils.findOne((el) => el.name === 'time', row.children)!.attribs.datetime, daily[i]!.day);
+      assert.deepEqual(cells(row), [String(daily[i]!.impressions), String(daily[i]!.visitors)]);
+    });
+    assert.equal(
+      p.all((el) => Object.keys(el.attribs).includes('style')).length,
+      0,
+      'no inline style: the CSP allows none',
+    );
   });
 });

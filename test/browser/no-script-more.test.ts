@@ -1,13 +1,33 @@
 import assert from 'node:assert/strict';
 import { before, describe, test } from 'node:test';
 import { DomUtils, parseDocument } from 'htmlparser2';
-import type { Element } from 'domhandler';
+import type { AnyNode, Element } from 'domhandler';
 import type { Page } from 'playwright-core';
 import { limitsOff, post, visitor } from '../helpers.ts';
 import { openBoard, skipWithoutChromium, useBrowserBoard } from '../helpers/browser.ts';
 
 // Counted as skipped in the summary too, not only as a skipped suite.
 if (skipWithoutChromium) test('drawn pages as the front end draws them', { skip: skipWithoutChromium }, () => {});
+
+/** An element tree as [name, attributes sorted, children], text trimmed: what two drawings must share. */
+type Shape = string | [string, [string, string][], Shape[]];
+
+function shapeOf(node: AnyNode): Shape | null {
+  if (node.type === 'text') return DomUtils.textContent(node).trim() || null;
+  if (node.type !== 'tag' && node.type !== 'script' && node.type !== 'style') return null;
+  const el = node as Element;
+  const attributes = Object.entries(el.attribs).sort(([a], [b]) => a.localeCompare(b));
+  const children = el.children.map(shapeOf).filter((child) => child !== null);
+  return [el.name, attributes, children];
+}
+
+/** The shape of what `selector` holds, as the browser has it now (its own serialisation, parsed). */
+async function shapeIn(page: Page, selector: string): Promise<Shape[]> {
+  const markup = await page.locator(selector).innerHTML();
+  return parseDocument(markup)
+    .children.map(shapeOf)
+    .filter((shape) => shape !== null);
+}
 
 /** The <mark>s of each entry's text, by entry: where the search marked its terms. */
 async function marksIn(page: Page): Promise<string[]> {
@@ -86,6 +106,37 @@ describe("the drawn pages are the front end's: ban, marks, chart", { skip: skipW
     await on.page.locator(`main article#e${pids.coffee} .entry-text mark`).first().waitFor();
     assert.deepEqual(await marksIn(on.page), drawn, 'the front end marks the same');
     await on.context.close();
+  });
+
+  test("/stats: the drawn chart is the front end's, element for element; the narrow one on a phone", async () => {
+    const section = 'main section[aria-labelledby="daily-heading"]';
+    const off = await t.newPage({ javaScriptEnabled: false });
+    await off.page.goto(`${t.board.url}/stats`);
+    const drawn = await shapeIn(off.page, section);
+    const wholeView = await shapeIn(off.page, 'main');
+    assert.equal(await off.page.locator('svg.chart-wide').isVisible(), true);
+    assert.equal(await off.page.locator('svg.chart-narrow').isVisible(), false);
+    assert.equal(await off.page.locator('svg.chart-wide polyline').count(), 2);
+    assert.equal(await off.page.locator('svg.chart-wide .chart-impressions circle').count(), 30);
+    // The numbers without scripts: the table folds open without them.
+    await off.page.locator(`${section} summary`).click();
+    const row = off.page.locator(`${section} tbody tr`).nth(27);
+    assert.match(await row.innerText(), /^\d{1,2}\.\d{1,2}\.\s+7\s+\d+$/);
+    await off.context.close();
+
+    const on = await t.newPage();
+    await openBoard(on.page, t.board, '/stats');
+    assert.deepEqual(await shapeIn(on.page, section), drawn, 'the same chart after the front end took over');
+    assert.deepEqual(await shapeIn(on.page, 'main'), wholeView, 'and the same page around it');
+    await on.context.close();
+
+    const phone = await t.newPage({ width: 390, height: 844, javaScriptEnabled: false });
+    await phone.page.goto(`${t.board.url}/stats`);
+    assert.equal(await phone.page.locator('svg.chart-wide').isVisible(), false);
+    assert.equal(await phone.page.locator('svg.chart-narrow').isVisible(), true);
+    const overflow = await phone.page.locator('svg.chart-narrow').boundingBox();
+    assert.ok(overflow && overflow.width <= 390, `the chart fits the phone (${overflow?.width} px)`);
+    await phone.context.close();
   });
 
   test('logged out, an entry\'s one further action "Melden" stands in the row, not in a list of one', async () => {
