@@ -208,6 +208,8 @@ export const trustAfterLiveEntries = 3;
 export const levelZeroLinksPerEntry = 2;
 export const levelZeroEntriesWithLinksPerDay = 2;
 export const levelZeroImagesPerDay = 1;
+/** Open invites one member may hold at a time: enough to bring a few friends, too few to sell. */
+export const maxOpenInvites = 5;
 
 // New accounts (the rules: lib/limits/new-accounts.ts)
 

@@ -1,5 +1,6 @@
 import type { Db } from '../db/db.ts';
 import { isTokenShaped, newToken, tokenHash } from '../accounts/tokens.ts';
+import { maxOpenInvites } from '../limits/product.ts';
 
 /**
  * Invites (docs/API.md "Invites"): a member or the administrator makes a one-time
@@ -12,8 +13,6 @@ import { isTokenShaped, newToken, tokenHash } from '../accounts/tokens.ts';
 export const inviteLifetime = 7 * 86_400;
 /** board-admin invite --days: at most a year. */
 export const maxAdminInviteDays = 365;
-/** Open invites one member may hold at a time: enough to bring a few friends, too few to sell. */
-export const maxOpenInvites = 5;
 /** The newest invites a member's list shows. */
 export const maxListedInvites = 100;
 

@@ -32,6 +32,7 @@ export const maxModlogPage = 100;
 export const maxMutes = 1000;
 export const maxNearAncestors = 99;
 export const maxNotifiedPerEntry = 5;
+export const maxOpenInvites = 5;
 export const maxPasskeyNameLength = 64;
 export const maxPasskeysPerAccount = 20;
 export const maxPasswordLength = 1024;
