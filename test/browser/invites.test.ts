@@ -3,7 +3,7 @@ import { createHash } from 'node:crypto';
 import { describe, test } from 'node:test';
 import type { Page } from 'playwright-core';
 import { createInvite, inviteLifetime } from '../../lib/registration/invites.ts';
-import { password, uidOf, visitor, type Client } from '../helpers.ts';
+import { password, post, uidOf, visitor, type Client } from '../helpers.ts';
 import { openBoard, skipWithoutChromium, useBrowserBoard } from '../helpers/browser.ts';
 
 // Counted as skipped in the summary too, not only as a skipped suite.
@@ -175,6 +175,18 @@ describe('invites in a real browser', { skip: skipWithoutChromium }, () => {
     await tools.getByLabel('Grund der Sperre von Neu').waitFor();
     assert.equal(await tools.getByLabel(/Mit eingeladenen Konten/).count(), 0);
     await tools.locator('dl.account-facts').getByText('niemanden').waitFor();
+    assert.deepEqual(errors, []);
+  });
+
+  test("the queue's ban form fetches the author's invite tree and offers to take it along", async () => {
+    const pid = await post(t.members.Ida, 'Ein Beitrag, den jemand meldet');
+    assert.equal((await t.members.Neu.post(`/api/entry/${pid}/report`, { reason: 'Test' })).status, 200);
+    const { page, errors } = await openAs(t.members.Mia, '/mod');
+    const item = page.locator(`.queue-item[data-pid="${pid}"]`);
+    await item.getByRole('button', { name: 'Ida sperren' }).click();
+    // Freundin and Enkelin (banned above, so a tree ban would renew their bans); the moderator's count.
+    await item.getByLabel(/^Mit eingeladenen Konten: sperrt 2 weitere Konten mit/).waitFor();
+    assert.equal((await t.members.Mia.get('/api/mod/user/Ida')).body.tree_size, 2);
     assert.deepEqual(errors, []);
   });
 
