@@ -111,6 +111,7 @@ describe('invites in a real browser', { skip: skipWithoutChromium }, () => {
       .filter({ hasText: 'Einladen kannst du ab 2 Tagen und 3 Beiträgen, die stehen geblieben sind.' })
       .waitFor();
     assert.equal(await card.getByRole('button', { name: 'Einladungslink erstellen' }).count(), 0);
+    assert.equal(await card.getByText(/^Offene Einladungen/).count(), 0, 'nothing to count yet');
     assert.deepEqual(errors, [], 'the refusal came from a 200 answer, not a failed request');
   });
 

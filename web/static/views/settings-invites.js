@@ -126,8 +126,15 @@ export async function invitesSection() {
       return;
     }
     if (data.refusal) {
-      const unlock = data.refusal.code === 'trust.required' ? ` Einladen kannst du ${trustUnlock}.` : '';
-      controls.replaceChildren(count, h('p', { class: 'note invite-refusal' }, data.refusal.message, unlock));
+      // A new account has nothing to count yet: what unlocks inviting is the news.
+      const trust = data.refusal.code === 'trust.required';
+      const note = h(
+        'p',
+        { class: 'note invite-refusal' },
+        data.refusal.message,
+        trust ? ` Einladen kannst du ${trustUnlock}.` : '',
+      );
+      controls.replaceChildren(...(trust ? [note] : [count, note]));
       return;
     }
     const make = h('button', { type: 'button', class: 'primary' }, 'Einladungslink erstellen');
