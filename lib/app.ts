@@ -35,6 +35,8 @@ export interface AppOptions {
   passwords?: (scrypt: Passwords) => Passwords;
   /** Tests wrap the passkey checks to hold a request between its signature check and its session. */
   webauthn?: (library: WebAuthn) => WebAuthn;
+  /** Tests wrap the machine's slots to hold a job while it holds one (a full hashing line). */
+  slots?: (slots: MachineSlots) => MachineSlots;
   /** Tests wrap sharp to hold a request while its image is scaled. */
   images?: (sharp: Images) => Images;
   /** Free bytes of the data folder's volume; tests pass their own (lib/disk/disk-watch.ts). */
@@ -93,8 +95,9 @@ export function createApp(config: Config, options: AppOptions = {}): App {
   const clock = options.clock ?? systemClock;
   const limits = createLimitStore(db, { log });
   // The machine's hashing, image and search slots: this process's own, or a cluster worker's from the primary.
-  const slots = worker?.slots ?? createMachineSlots();
-  const scrypt = createScryptPasswords(slots.hash);
+  const machineSlots = worker?.slots ?? createMachineSlots();
+  const slots = options.slots?.(machineSlots) ?? machineSlots;
+  const scrypt = createScryptPasswords(slots.hash, slots.registration);
   const sharp = createSharpImages(slots.image);
   const services: Services = {
     config,

@@ -26,6 +26,7 @@ export * from './helpers/passkey-gate.ts';
 export * from './helpers/authenticator.ts';
 export * from './helpers/passkeys.ts';
 export * from './helpers/image-gate.ts';
+export * from './helpers/slot-gate.ts';
 export * from './helpers/slow-post.ts';
 export * from './helpers/consistency.ts';
 export * from './helpers/raw-http.ts';

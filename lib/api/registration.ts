@@ -4,24 +4,16 @@ import { registrationModes, type RegistrationMode } from '../config.ts';
 import { created, requireModerator, requireUser, type Ctx } from '../http/context.ts';
 import { ApiError, invalidField } from '../http/errors.ts';
 import { integerParam, textField } from '../http/fields.ts';
-import { maxOpenInvites } from '../limits/product.ts';
 import { fieldMessages } from '../messages.ts';
 import { moderationReason } from '../moderation/reasons.ts';
+import { inviteLifetimeSeconds, maxApplicationsPage, maxModReasonLength, maxOpenInvites } from '../limits/product.ts';
 import {
   approveApplication,
-  maxApplicationsPage,
   pendingStatus,
   readApplications,
   rejectApplication,
 } from '../registration/applications.ts';
-import {
-  countOpenInvites,
-  createInvite,
-  inviteLifetime,
-  inviteTreeOf,
-  listInvites,
-  revokeInvite,
-} from '../registration/invites.ts';
+import { countOpenInvites, createInvite, inviteTreeOf, listInvites, revokeInvite } from '../registration/invites.ts';
 import {
   arrayOf,
   field,
@@ -115,7 +107,7 @@ approve.doc = {
   errors: { 404: ['user.not_found', 'application.not_found'] },
 } satisfies Operation;
 
-/** POST /api/mod/applications/{username}/reject: `reason` optional (0–500), shown to the applicant at login. */
+/** POST /api/mod/applications/{username}/reject: `reason` optional (up to maxModReasonLength), shown to the applicant at login. */
 export async function reject(ctx: Ctx<'username'>) {
   const mod = requireModerator(ctx);
   const form = await ctx.form();
@@ -129,7 +121,12 @@ export async function reject(ctx: Ctx<'username'>) {
 reject.doc = {
   id: 'rejectApplication',
   summary: 'Reject an application; the applicant sees `reason` at login for 30 days, then the account goes',
-  fields: { reason: field('optional, at most 500 characters', { type: 'string', maxLength: 500 }) },
+  fields: {
+    reason: field(`optional, at most ${maxModReasonLength} characters`, {
+      type: 'string',
+      maxLength: maxModReasonLength,
+    }),
+  },
   ok: json('rejected', usernameStatus('rejected')),
   errors: { 400: ['input.invalid'], 404: ['user.not_found', 'application.not_found'] },
 } satisfies Operation;
@@ -167,7 +164,7 @@ export async function newInvite(ctx: Ctx) {
   const refusal = inviteRefusal(ctx, session.uid, now);
   if (refusal) throw refusal;
   // The count is checked again in the transaction that writes: two requests at once cannot both take the last place.
-  const invite = createInvite(db, session.uid, inviteLifetime, now);
+  const invite = createInvite(db, session.uid, inviteLifetimeSeconds, now);
   if (!invite) throw openInvitesLimit();
   return created({ ...invite, url: `${config.origin}/register#${invite.token}` });
 }

@@ -73,6 +73,9 @@ export function banUser(db: Db, uid: number, ban: Ban, actor: ActorUid, now: num
     )
       return 0;
     if (wasModerator) writeModlog(db, actor, { action: 'mod_remove', uid, reason: ban.reason }, now);
+    // The drawn profile shows a ban in force (lib/pages/views/profile.ts) and may be cached from
+    // before; a banned one is never kept, so the unban and the ban's end need no word to the cache.
+    db.responses.everythingChanged();
     deleteSessionsOfUser(db, uid);
     writeModlog(db, actor, { action: 'ban', uid, reason: ban.reason, until: ban.until }, now);
     return ban.purge ? removeAllEntriesOf(db, uid, ban.reason, actor, now) : 0;

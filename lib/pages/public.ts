@@ -42,7 +42,7 @@ const pageKeys = {
   user: (name: string, page: number) => `/u/ ${usernameKey(name)} ${page}`,
 };
 
-/** A page from the response cache, else drawn now (a view with a status other than 200 is drawn, never kept). */
+/** A page from the response cache, else drawn now (a view with a status other than 200, or `fresh`, is drawn, never kept). */
 async function cachedView(
   ctx: Ctx,
   key: string,
@@ -55,7 +55,7 @@ async function cachedView(
     const view = draw();
     if (!view) return undefined;
     status = view.status;
-    if (status !== 200) {
+    if (status !== 200 || view.fresh) {
       other = pageDocument(layout(shell, view));
       return undefined;
     }
@@ -132,7 +132,9 @@ export function userPage(ctx: Ctx<'username'>) {
     const user = findUserByName(db, ctx.params.username);
     if (!user) return { status: 404 };
     const page = pageFromQuery(ctx, maxFeedPage);
-    return cachedView(ctx, pageKeys.user(user.username, page), () => profilePage(db, config.origin, user, page));
+    return cachedView(ctx, pageKeys.user(user.username, page), () =>
+      profilePage(db, config.origin, user, page, ctx.app.clock.now()),
+    );
   });
 }
 userPage.doc = {

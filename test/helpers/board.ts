@@ -57,6 +57,8 @@ export interface StartOptions {
   searchThreads?: AppOptions['searchThreads'];
   /** Password hashing for createApp: scrypt, or a wrapper that holds requests (test/helpers/password-gate.ts). */
   passwords?: AppOptions['passwords'];
+  /** The machine's slots wrapped (test/helpers/slot-gate.ts). */
+  slots?: AppOptions['slots'];
   /** Image scaling for createApp: sharp, or a wrapper that holds requests (test/helpers/image-gate.ts). */
   images?: AppOptions['images'];
   /** Passkey checks for createApp: the library's, or a wrapper that holds requests (test/helpers/passkey-gate.ts). */
@@ -100,6 +102,7 @@ export async function startBoard(env: Record<string, string> = {}, options: Star
     impressions: options.impressions,
     searchThreads: options.searchThreads,
     passwords: options.passwords,
+    slots: options.slots,
     images: options.images,
     webauthn: options.webauthn,
     freeBytes: options.freeBytes ?? (() => 2 ** 40),

@@ -1,5 +1,5 @@
 // The statistics chart: daily impressions and visitors as two lines in an inline SVG.
-import { h, svg, uid } from '../dom.js';
+import { h, svg } from '../dom.js';
 import { number } from '../format.js';
 
 const pad = { left: 48, right: 24, top: 16, bottom: 40 };
@@ -33,14 +33,24 @@ const series = [
 ];
 
 /**
- * The chart for `daily` ([{day, impressions, visitors}], oldest first) with its legend and a data table.
- * @param {Api.StatsDetail['daily']} daily
+ * The two sizes the chart is drawn in; CSS shows the one that fits (app.css), so its text stays
+ * readable on a phone as on a desktop, and the server draws the same chart without asking the
+ * screen (lib/pages/views/chart.ts).
+ * @type {['wide' | 'narrow', number, number][]}
  */
-export function dailyChart(daily) {
-  // Drawn for the space it gets, so its text stays readable on a phone as on a desktop.
-  const narrow = matchMedia('(max-width: 40rem)').matches;
-  const width = narrow ? 360 : 640;
-  const height = narrow ? 240 : 260;
+const sizes = [
+  ['wide', 640, 260],
+  ['narrow', 360, 240],
+];
+
+/**
+ * One size of the chart: the grid with its values, a day label every 7 days, the two lines.
+ * @param {Api.StatsDetail['daily']} daily
+ * @param {'wide' | 'narrow'} size
+ * @param {number} width
+ * @param {number} height
+ */
+function plot(daily, size, width, height) {
   const ticks = axisTicks(Math.max(...daily.map((d) => Math.max(d.impressions, d.visitors)), 0));
   const top = /** @type {number} */ (ticks.at(-1)); // axisTicks gives at least two
   const plotW = width - pad.left - pad.right;
@@ -49,7 +59,7 @@ export function dailyChart(daily) {
   const x = (i) => pad.left + (daily.length > 1 ? (i / (daily.length - 1)) * plotW : plotW / 2);
   /** @param {number} v */
   const y = (v) => pad.top + plotH - (v / top) * plotH;
-  const titleId = uid('chart');
+  const titleId = `daily-chart-${size}`;
   const grid = ticks.map((v) =>
     svg(
       'g',
@@ -82,9 +92,9 @@ export function dailyChart(daily) {
       ),
     ),
   );
-  const chart = svg(
+  return svg(
     'svg',
-    { class: 'chart', viewBox: `0 0 ${width} ${height}`, role: 'img', 'aria-labelledby': titleId },
+    { class: `chart chart-${size}`, viewBox: `0 0 ${width} ${height}`, role: 'img', 'aria-labelledby': titleId },
     svg(
       'title',
       { id: titleId },
@@ -94,6 +104,14 @@ export function dailyChart(daily) {
     labels,
     lines,
   );
+}
+
+/**
+ * The chart for `daily` ([{day, impressions, visitors}], oldest first) in both sizes, with its
+ * legend and a data table; the server draws the same markup (lib/pages/views/chart.ts).
+ * @param {Api.StatsDetail['daily']} daily
+ */
+export function dailyChart(daily) {
   const legend = h(
     'ul',
     { class: 'chart-legend' },
@@ -123,12 +141,18 @@ export function dailyChart(daily) {
           h(
             'tr',
             {},
-            h('th', { scope: 'row' }, shortDay(d.day)),
+            h('th', { scope: 'row' }, h('time', { datetime: d.day }, shortDay(d.day))),
             series.map(([key]) => h('td', {}, number(d[key]))),
           ),
         ),
       ),
     ),
   );
-  return h('figure', { class: 'chart-figure' }, chart, h('figcaption', {}, legend), table);
+  return h(
+    'figure',
+    { class: 'chart-figure' },
+    sizes.map(([size, width, height]) => plot(daily, size, width, height)),
+    h('figcaption', {}, legend),
+    table,
+  );
 }

@@ -2,7 +2,7 @@
 // Moderators also find the account's moderation tools here.
 import * as api from '../api.js';
 import { add, h, uid } from '../dom.js';
-import { longDate } from '../format.js';
+import { dateTime, isoTime, longDate } from '../format.js';
 import { refresh } from '../router.js';
 import { isModerator, isMuted, me } from '../session.js';
 import { announce } from '../status.js';
@@ -27,6 +27,16 @@ function decodedName(raw) {
 /** @param {string} name */
 function profileLink(name) {
   return h('a', { href: `/u/${encodeURIComponent(name)}` }, name);
+}
+
+/**
+ * "Dieses Konto ist gesperrt bis …." with the end as a <time>, as the server draws it (lib/pages/views/profile.ts).
+ * @param {number} until
+ */
+function banNote(until) {
+  const ban =
+    until === -1 ? 'dauerhaft gesperrt' : ['gesperrt bis ', h('time', { datetime: isoTime(until) }, dateTime(until))];
+  return h('p', { class: 'ban-note' }, 'Dieses Konto ist ', ban, '.');
 }
 
 /**
@@ -160,7 +170,7 @@ export async function profileView(root, { params, query }) {
         {},
         h('h1', {}, user.username),
         h('p', { class: 'muted' }, `Mitglied seit ${longDate(user.created_at)}`),
-        user.banned_until ? h('p', { class: 'ban-note' }, `Dieses Konto ist ${banText(user.banned_until)}.`) : null,
+        user.banned_until ? banNote(user.banned_until) : null,
         own ? h('p', {}, h('a', { href: '/settings' }, 'Profil bearbeiten')) : null,
         me() && !own ? muteTools(user) : null,
       ),
