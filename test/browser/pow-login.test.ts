@@ -71,5 +71,35 @@ describe('login and registration with proof of work in a real browser', { skip: 
     assert.equal(row?.n, 1);
   });
 
+  test('a registration refused before the challenge is checked keeps its solution; an expired one is solved again', async () => {
+    const { page, recorder } = await t.newPage();
+    const challenges = () => recorder.requests.filter((url) => new URL(url).pathname === '/api/auth/challenge').length;
+    await openBoard(page, t.board, '/register');
+    await page.getByLabel('Benutzername').fill('Vertipper');
+    await page.getByLabel('Passwort', { exact: true }).fill(password);
+    await page.getByLabel('Passwort wiederholen').fill(`${password}x`);
+    await page.getByRole('button', { name: 'Konto anlegen' }).click();
+    await page.getByText('Die Passwörter stimmen nicht überein.').waitFor({ timeout: 60_000 });
+    // The board refused the fields before it looked at the challenge: still good for the next try.
+    await page.getByLabel('Passwort wiederholen').fill(password);
+    await page.getByRole('button', { name: 'Konto anlegen' }).click();
+    await page.getByText('Willkommen, Vertipper! Dein Konto ist angelegt.').waitFor({ timeout: 60_000 });
+    assert.equal(challenges(), 1, 'one challenge for both tries');
+
+    // A form left open past the challenge's 10 minutes: the board refuses it, the page solves a fresh one.
+    const late = await t.newPage();
+    const lateChallenges = () =>
+      late.recorder.requests.filter((url) => new URL(url).pathname === '/api/auth/challenge').length;
+    await openBoard(late.page, t.board, '/register');
+    await late.page.getByText('Rechenaufgabe gelöst.').waitFor({ timeout: 60_000 });
+    t.board.clock.advance(11 * 60);
+    await late.page.getByLabel('Benutzername').fill('Langsame');
+    await late.page.getByLabel('Passwort', { exact: true }).fill(password);
+    await late.page.getByLabel('Passwort wiederholen').fill(password);
+    await late.page.getByRole('button', { name: 'Konto anlegen' }).click();
+    await late.page.getByText('Willkommen, Langsame! Dein Konto ist angelegt.').waitFor({ timeout: 60_000 });
+    assert.equal(lateChallenges(), 2, 'the expired one and a fresh one');
+  });
+
   t.testCleanRecords();
 });
