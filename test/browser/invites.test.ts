@@ -192,5 +192,16 @@ describe('invites in a real browser', { skip: skipWithoutChromium }, () => {
     assert.deepEqual(errors, []);
   });
 
+  test('a week on, the open invites show as expired and the member may invite again', async () => {
+    t.board.clock.advance(8 * 86_400);
+    const { page, errors } = await openAs(t.members.Ida, '/settings');
+    const card = page.locator('section[aria-labelledby="invites-heading"]');
+    await card.locator('li[data-status="expired"]').first().getByText('Abgelaufen am').waitFor();
+    assert.equal(await card.locator('li[data-status="open"]').count(), 0);
+    await card.getByText('Offene Einladungen: 0 von höchstens 5.').waitFor();
+    await card.getByRole('button', { name: 'Einladungslink erstellen' }).waitFor();
+    assert.deepEqual(errors, []);
+  });
+
   t.testCleanRecords();
 });
