@@ -13,7 +13,7 @@ import { section } from '../components/section.js';
 
 /** What an invite does in each registration mode: one sentence each. @type {Record<Api.RegistrationInfo['mode'], string>} */
 const modeNotes = {
-  open: 'Die Registrierung ist offen, niemand braucht eine Einladung – aber wer eine hat, kommt sofort hinein, auch wenn der Schutz vor einem Ansturm neue Konten gerade auf Freischaltung warten lässt.',
+  open: 'Die Registrierung ist offen, niemand braucht eine Einladung – aber wer eine hat, kommt sofort hinein, auch dann, wenn der Schutz vor einem Ansturm neue Konten auf die Freischaltung warten lässt.',
   approval:
     'Neue Konten warten zurzeit auf die Freischaltung durch die Moderation; wer mit deiner Einladung kommt, ist sofort dabei.',
   invite: 'Neue Konten gibt es hier nur mit Einladung.',
