@@ -9,7 +9,7 @@ import { announce } from '../status.js';
 import { avatar } from '../components/avatar.js';
 import { entryCard } from '../components/entry.js';
 import { panelToggle } from '../components/entry-actions.js';
-import { avatarRemoveForm, banForm, banText, unbanButton } from '../components/mod-actions.js';
+import { avatarRemoveForm, banForm, banText, treeBanText, unbanButton } from '../components/mod-actions.js';
 import { muteButton, muteChangeText } from '../components/mute-button.js';
 import { pageFromQuery, pager } from '../components/pager.js';
 
@@ -24,6 +24,11 @@ function decodedName(raw) {
   }
 }
 
+/** @param {string} name */
+function profileLink(name) {
+  return h('a', { href: `/u/${encodeURIComponent(name)}` }, name);
+}
+
 /**
  * "Dieses Konto ist gesperrt bis …." with the end as a <time>, as the server draws it (lib/pages/views/profile.ts).
  * @param {number} until
@@ -35,10 +40,46 @@ function banNote(until) {
 }
 
 /**
- * Ban, unban and avatar removal for moderators; the page redraws with the result.
- * @param {Api.PublicUser} user
+ * What moderators see of the account (docs/API.md "Registration", for moderators): its trust
+ * level, who invited it and whom it invited, each a link to the profile.
+ * @param {Api.ModeratedAccount} account
  */
-function moderationTools(user) {
+function accountFacts(account) {
+  const invitees = account.invitees.length
+    ? h(
+        'ul',
+        { class: 'invitee-list', 'aria-label': `Von ${account.username} eingeladen` },
+        account.invitees.map((i) => h('li', {}, profileLink(i.username))),
+      )
+    : 'niemanden';
+  return h(
+    'dl',
+    { class: 'facts account-facts' },
+    h('dt', {}, 'Vertrauensstufe'),
+    h('dd', {}, account.trust_level === 0 ? '0 (neues Konto)' : '1'),
+    h('dt', {}, 'Eingeladen von'),
+    h(
+      'dd',
+      {},
+      account.invited_by ? profileLink(account.invited_by) : 'niemandem (ohne Einladung oder von der Administration)',
+    ),
+    h('dt', {}, 'Hat eingeladen'),
+    h('dd', {}, invitees),
+    account.tree_size > account.invitees.length
+      ? [
+          h('dt', {}, 'Einladungsbaum'),
+          h('dd', {}, `${account.tree_size} Konten mit den Eingeladenen der Eingeladenen`),
+        ]
+      : null,
+  );
+}
+
+/**
+ * Ban, unban and avatar removal for moderators, with the account's facts; the page redraws with the result.
+ * @param {Api.PublicUser} user
+ * @param {Api.ModeratedAccount} account
+ */
+function moderationTools(user, account) {
   const panel = h('div', { class: 'entry-panel', id: uid('panel') });
   /** @param {string} text */
   const finish = (text) => {
@@ -56,10 +97,14 @@ function moderationTools(user) {
           'Sperren',
           panel,
           (close) =>
-            banForm(user.username, {
-              onCancel: close,
-              onDone: (ban) => finish(`${user.username} ist ${banText(ban.banned_until)}.`),
-            }),
+            banForm(
+              user.username,
+              {
+                onCancel: close,
+                onDone: (ban) => finish(`${user.username} ist ${banText(ban.banned_until)}.${treeBanText(ban)}`),
+              },
+              account,
+            ),
           'danger-text',
         ),
     user.avatar
@@ -76,6 +121,7 @@ function moderationTools(user) {
     'section',
     { class: 'card mod-tools', 'aria-labelledby': 'mod-tools-heading' },
     h('h2', { id: 'mod-tools-heading' }, 'Moderation'),
+    accountFacts(account),
     tools,
     panel,
   );
@@ -111,6 +157,8 @@ export async function profileView(root, { params, query }) {
   /** @type {[Api.PublicUser, Api.Entry[]]} */
   const [user, entries] = await Promise.all([api.get(`/api/u/${name}/info`), api.get(`/api/u/${name}/feed/${page}`)]);
   const own = me()?.uid === user.uid;
+  /** @type {Api.ModeratedAccount | null} */
+  const account = isModerator() && !own ? await api.get(`/api/mod/user/${name}`) : null;
   add(
     root,
     h(
@@ -127,7 +175,7 @@ export async function profileView(root, { params, query }) {
         me() && !own ? muteTools(user) : null,
       ),
     ),
-    isModerator() && !own ? moderationTools(user) : null,
+    account ? moderationTools(user, account) : null,
     h('h2', {}, 'Beiträge'),
     entries.length
       ? h(
