@@ -3,6 +3,7 @@
 // work solved in the background when the board asks for it.
 import * as api from '../api.js';
 import { add, h } from '../dom.js';
+import { maxApplicationLength, minApplicationLength } from '../limits.js';
 import { passwordRule, usernameRule } from '../rules.js';
 import { busyText, isBusy, retryWhenBusy } from '../busy-retry.js';
 import { solveChallenge } from '../pow.js';
@@ -29,7 +30,7 @@ const challengeUnspent = new Set([
 ]);
 
 /** The answer's length (docs/API.md "Registration"). */
-const applicationRule = '10 bis 1000 Zeichen. Die Moderation liest die Antwort und schaltet dein Konto frei.';
+const applicationRule = `${minApplicationLength} bis ${maxApplicationLength} Zeichen. Die Moderation liest die Antwort und schaltet dein Konto frei.`;
 
 /**
  * @param {HTMLElement} root
@@ -87,7 +88,7 @@ export async function registerView(root, { query }) {
             name: 'application',
             tag: 'textarea',
             rows: 4,
-            maxlength: 1000,
+            maxlength: maxApplicationLength,
             hint: applicationRule,
           }),
         }
