@@ -21,6 +21,7 @@ import { simpleWebAuthn, type WebAuthn } from './accounts/webauthn.ts';
 import { createMachineSlots, type MachineSlots } from './limits/machine-slots.ts';
 import type { PreviewOptions } from './preview/queue.ts';
 import type { PushOptions } from './push/queue.ts';
+import type { FanoutOptions } from './notifications/fan-out-job.ts';
 import { boardRateRules, createLimitStore, createRateLimiter } from './limits/rate-limit.ts';
 import { routes } from './routes.ts';
 import type { BackfillOptions } from './search/backfill.ts';
@@ -55,6 +56,8 @@ export interface AppOptions {
   searchBackfill?: BackfillOptions;
   /** The Web Push sender (tests shorten its poll and timeout). */
   push?: PushOptions;
+  /** The telling of a reply's followers (tests hold it between batches or shrink them). */
+  threadReplies?: FanoutOptions;
   /** The visitor count's knobs (tests lower the day's cap to reach it). */
   impressions?: Pick<TallySettings, 'maxVisitorsPerDay'>;
   /** The Tor exit list's knobs (tests recheck the file on every lookup instead of every 2 s). */
@@ -134,11 +137,13 @@ export function createApp(config: Config, options: AppOptions = {}): App {
     if (config.previewEnabled) services.previews = { wake: () => worker.link.wake('previews') };
     if (config.notifyUrl) services.notifier = { send: (notice) => worker.link.notify(notice) };
     services.accountRemoval = { wake: () => worker.link.wake('accountRemoval') };
+    services.threadReplies = { wake: () => worker.link.wake('threadReplies') };
   } else {
     Object.assign(services, {
       previews: jobs!.previews,
       notifier: jobs!.notifier,
       accountRemoval: jobs!.accountRemoval,
+      threadReplies: jobs!.threadReplies,
     });
   }
   const stopImpressions = startImpressionFlush(services);

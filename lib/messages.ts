@@ -81,6 +81,7 @@ export const messages = {
   'passkey.limit': `Du kannst höchstens ${maxPasskeysPerAccount} Passkeys einrichten.`,
   'passkey.not_found': 'Diesen Passkey gibt es nicht.',
   'auth.bad_passkey': 'Der Passkey wurde nicht bestätigt.',
+  'push.off': 'Push-Benachrichtigungen sind auf diesem Board ausgeschaltet.',
   'recovery.invalid': 'Benutzername oder Wiederherstellungscode ist falsch.',
   'search.busy': 'Die Suche ist gerade ausgelastet. Bitte versuche es in ein paar Sekunden noch einmal.',
   internal: 'Interner Fehler. Bitte versuche es später noch einmal.',

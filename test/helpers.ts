@@ -31,4 +31,5 @@ export * from './helpers/slow-post.ts';
 export * from './helpers/consistency.ts';
 export * from './helpers/raw-http.ts';
 export * from './helpers/eventually.ts';
+export * from './helpers/fan-out.ts';
 export * from './helpers/pow.ts';

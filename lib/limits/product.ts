@@ -166,6 +166,14 @@ export const maxNotifiedPerEntry = 5;
 export const maxFollows = 1000;
 /** The list of followed entries shows 20 a page, like the notifications. */
 export const followingPageSize = 20;
+/**
+ * A reply's followers are told this many per transaction, after its create (lib/notifications/
+ * thread-replies.ts). Why 500: a batch then holds SQLite's one write lock for a few milliseconds
+ * (bench/follow-fanout.ts), so a thread with ten thousand followers makes no other write wait
+ * longer than a batch of creates does; and a thread with up to 500 followers, nearly every
+ * thread, is told in one transaction right after its reply.
+ */
+export const followerBatch = 500;
 /** Push devices per account (one per session). Why a bound: each costs every notification of the account a push request. */
 export const maxPushDevices = 10;
 /** A push endpoint's length: real push services' are 100–400 characters; more is not a subscription. */

@@ -204,6 +204,35 @@ export const schemas: Record<string, JsonSchema> = {
     question: string('approval mode: the question `application` answers; else ""'),
     pow: { type: 'boolean', description: 'registration needs a solved challenge in `altcha`' },
   }),
+  NewInvite: object({
+    id: integer(),
+    token: string(),
+    url: string('<BOARD_ORIGIN>/register#<token>'),
+    expires: time(),
+  }),
+  Invite: object({
+    id: integer(),
+    created_at: time(),
+    expires: time(),
+    status: oneOfValues('open', 'used', 'expired', 'revoked'),
+    used_by: string('the account it made, "" until used'),
+    used_at: time('0 until used'),
+  }),
+  InviteList: object(
+    { invites: arrayOf(ref('Invite'), 100), open: integer('open invites now') },
+    { refusal: ref('Error') },
+  ),
+  ModeratedAccount: object({
+    username: string(),
+    created_at: time(),
+    status: oneOfValues('active', 'pending', 'rejected'),
+    role: string(),
+    banned_until: integer(undefined, { minimum: -1 }),
+    trust_level: oneOfValues(0, 1),
+    invited_by: string('"" when none or the administrator'),
+    invitees: arrayOf(object({ username: string(), created_at: time() }), 100),
+    tree_size: integer('accounts a ban with tree=1 takes with it: the invite tree below, without moderators'),
+  }),
   // A proof-of-work challenge (ALTCHA v2, lib/registration/pow.ts), signed over every parameter.
   PowParameters: object(
     {

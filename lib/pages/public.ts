@@ -7,7 +7,7 @@ import { plainNumber } from '../http/fields.ts';
 import type { CachedPage, CacheLookup } from '../http/route.ts';
 import type { Services } from '../services.ts';
 import { ApiError } from '../http/errors.ts';
-import type { CachedDocument } from '../http/response-cache.ts';
+import type { CachedDocument, DrawnPage } from '../http/response-cache.ts';
 import { messages } from '../messages.ts';
 import { readStatsDetail } from '../stats/stats.ts';
 import { html as htmlAnswer, type Operation } from '../openapi/kit.ts';
@@ -88,7 +88,8 @@ const pageKeys = {
 /**
  * A page from the response cache, else drawn now and kept, whatever its status: 200, or 410 for a
  * gone entry's own page, which crawlers keep asking for and which changes only with a write like
- * the live page (a moderator's restore, a rename). Nothing there (404) is never kept: unknown ids
+ * the live page (a moderator's restore, a rename). A `fresh` view is drawn for every request and
+ * never kept (it shows what ends by the clock); nothing there (404) is never kept: unknown ids
  * have no bound.
  */
 async function cachedView(
@@ -97,11 +98,17 @@ async function cachedView(
   draw: () => PageView | undefined,
 ): Promise<{ status: number; doc?: CachedDocument }> {
   const shell = await shellOf(ctx.app.config.webDir, ctx.app.config.contact);
+  let fresh: DrawnPage | undefined;
   const page = ctx.app.db.responses.page(key, () => {
     const view = draw();
-    return view && { ...pageDocument(layout(shell, view)), status: view.status };
+    if (!view) return undefined;
+    const drawn = { ...pageDocument(layout(shell, view)), status: view.status };
+    if (!view.fresh) return drawn;
+    fresh = drawn;
+    return undefined;
   });
-  return page ? { status: page.status, doc: page } : { status: 404 };
+  const answer = page ?? fresh;
+  return answer ? { status: answer.status, doc: answer } : { status: 404 };
 }
 
 /**
@@ -175,7 +182,9 @@ export function userPage(ctx: Ctx<'username'>) {
     const user = findUserByName(db, ctx.params.username);
     if (!user) return { status: 404 };
     const page = pageFromQuery(ctx, maxFeedPage);
-    return cachedView(ctx, pageKeys.user(user.username, page), () => profilePage(db, config.origin, user, page));
+    return cachedView(ctx, pageKeys.user(user.username, page), () =>
+      profilePage(db, config.origin, user, page, ctx.app.clock.now()),
+    );
   });
 }
 userPage.doc = {

@@ -41,6 +41,8 @@ export interface StartOptions {
   preview?: AppOptions['preview'];
   /** Web Push sender knobs for createApp (a short poll). */
   push?: AppOptions['push'];
+  /** The follower fan-out's knobs for createApp (a gate between batches, small batches). */
+  threadReplies?: AppOptions['threadReplies'];
   /** Slow-client timeouts for createApp (short ones keep the resilience tests fast). */
   timeouts?: AppOptions['timeouts'];
   /** Report-notification knobs for createApp (a short timeout and back-off). */
@@ -94,6 +96,7 @@ export async function startBoard(env: Record<string, string> = {}, options: Star
     log: (line) => logs.push(line),
     preview: options.preview,
     push: options.push,
+    threadReplies: options.threadReplies,
     timeouts: options.timeouts,
     notify: options.notify,
     accountRemoval: options.accountRemoval,

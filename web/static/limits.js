@@ -9,6 +9,7 @@ export const bumpCooldownStepSeconds = 86400;
 export const defaultLoginSeconds = 86400;
 export const duplicateWindowSeconds = 600;
 export const feedPageSize = 20;
+export const followerBatch = 500;
 export const followingPageSize = 20;
 export const imageTypes = 'image/jpeg,image/png,image/gif,image/webp';
 export const inviteLifetimeSeconds = 604800;
