@@ -13,7 +13,7 @@ import { eventually, limitsOff, post, rawRequest, useBoard, type RawAnswer } fro
 
 const t = useBoard({
   env: limitsOff,
-  members: ['Anna'],
+  members: ['Anna', 'Bert'],
   moderators: ['Mod'],
   start: { timeouts: { hitLinesMs: 50 } },
 });
@@ -200,6 +200,23 @@ describe('drawn pages with a query and 410 pages by the fast path', () => {
         assert.deepEqual([unknown.status, unknown.fast], [404, false], `${path}: never kept`);
       }
     }
+  });
+
+  test("a banned account's later profile pages are drawn for every request, never by the fast path", async () => {
+    await post(t.members.Bert, 'Bert war hier.');
+    await ask('/u/Bert?seite=2');
+    assert.equal((await ask('/u/Bert?seite=2')).fast, true, 'kept while no ban is in force');
+    const banned = await t.members.Mod.post('/api/mod/user/Bert/ban', { reason: 'Spam', days: '1' });
+    assert.equal(banned.status, 200, banned.text);
+    for (let i = 0; i < 2; i++) {
+      const page = await ask('/u/Bert?seite=2');
+      assert.deepEqual([page.status, page.fast], [200, false], 'the ban ends by the clock: never kept');
+      assert.match(page.text, /class="ban-note"/);
+    }
+    t.board.clock.advance(86_400 + 1);
+    const ended = await ask('/u/Bert?seite=2');
+    assert.doesNotMatch(ended.text, /class="ban-note"/, 'an ended ban leaves the page at once');
+    assert.equal((await ask('/u/Bert?seite=2')).fast, true, 'and the page is kept again');
   });
 
   test('a crawler walking ?seite= keeps at most one page per list page in the cache', async () => {
