@@ -87,65 +87,69 @@ async function runMode(mode: string, index: number): Promise<string> {
   const pow = mode.endsWith('+pow');
   const registration = mode.replace('+pow', '');
   const dataDir = mkdtempSync(join(tmpdir(), 'board-bots-'));
+  const tally: Tally = { attempts: 0, byStatus: new Map(), links: 0, honest: [], member: [] };
   const board = await startBoard(dataDir, basePort + 40 + index, {
     BOARD_LIMITS: '1',
     BOARD_REGISTRATION: registration,
     BOARD_POW: pow ? '1' : '0',
   });
-  const tally: Tally = { attempts: 0, byStatus: new Map(), links: 0, honest: [], member: [] };
-  const memberDb = openDb(join(dataDir, 'board.db'));
-  createUser(memberDb, memberName, memberHash, Math.floor(Date.now() / 1000), { trustSet: 1 });
-  await memberDb.close();
-  const deadline = Date.now() + seconds * 1000;
-  let next = 0;
-  const bot = async (b: number) => {
-    while (Date.now() < deadline) {
-      const n = next++;
-      const ip = addresses[n % addresses.length]!;
-      const user = `bot ${index}-${b}-${n}`;
-      try {
-        const answer = await register(board.url, ip, user, pow);
-        tally.attempts++;
-        tally.byStatus.set(answer.status, (tally.byStatus.get(answer.status) ?? 0) + 1);
-        if (answer.status === 429) await new Promise((r) => setTimeout(r, 50));
-        if (answer.status !== 201) continue;
-        const login = await send(board.url, '/api/auth/login', ip, { user, pass: password });
-        if (login.status !== 200) continue;
-        const link = await send(
-          board.url,
-          '/api/entry/create',
-          ip,
-          { content: `Billig kaufen: https://spam.example/${n}` },
-          login.cookie,
-        );
-        if (link.status === 201) tally.links++;
-      } catch {
-        tally.byStatus.set(0, (tally.byStatus.get(0) ?? 0) + 1);
+  // Stopped however the run ends: a board left running holds its port and would answer the next run.
+  try {
+    const memberDb = openDb(join(dataDir, 'board.db'));
+    createUser(memberDb, memberName, memberHash, Math.floor(Date.now() / 1000), { trustSet: 1 });
+    await memberDb.close();
+    const deadline = Date.now() + seconds * 1000;
+    let next = 0;
+    const bot = async (b: number) => {
+      while (Date.now() < deadline) {
+        const n = next++;
+        const ip = addresses[n % addresses.length]!;
+        const user = `bot ${index}-${b}-${n}`;
+        try {
+          const answer = await register(board.url, ip, user, pow);
+          tally.attempts++;
+          tally.byStatus.set(answer.status, (tally.byStatus.get(answer.status) ?? 0) + 1);
+          if (answer.status === 429) await new Promise((r) => setTimeout(r, 50));
+          if (answer.status !== 201) continue;
+          const login = await send(board.url, '/api/auth/login', ip, { user, pass: password });
+          if (login.status !== 200) continue;
+          const link = await send(
+            board.url,
+            '/api/entry/create',
+            ip,
+            { content: `Billig kaufen: https://spam.example/${n}` },
+            login.cookie,
+          );
+          if (link.status === 201) tally.links++;
+        } catch {
+          tally.byStatus.set(0, (tally.byStatus.get(0) ?? 0) + 1);
+        }
       }
-    }
-  };
-  // In invite mode the honest person has an invite (as the administrator makes them); the bots have none.
-  const inviter = registration === 'invite' ? openDb(join(dataDir, 'board.db')) : undefined;
-  const honest = async () => {
-    for (let h = 0; Date.now() < deadline; h++) {
-      const invite = inviter && createInvite(inviter, 0, inviteLifetimeSeconds, Math.floor(Date.now() / 1000))!.token;
-      const started = performance.now();
-      const answer = await register(board.url, `203.0.113.${(h % 250) + 1}`, `Mensch ${index}-${h}`, pow, invite);
-      tally.honest.push({ ms: performance.now() - started, status: answer.status });
-      await new Promise((r) => setTimeout(r, 10_000));
-    }
-  };
-  const member = async () => {
-    while (Date.now() < deadline) {
-      const started = performance.now();
-      const answer = await send(board.url, '/api/auth/login', '203.0.113.251', { user: memberName, pass: password });
-      tally.member.push({ ms: performance.now() - started, status: answer.status });
-      await new Promise((r) => setTimeout(r, 10_000));
-    }
-  };
-  await Promise.all([...Array.from({ length: concurrency }, (_, b) => bot(b)), honest(), member()]);
-  await inviter?.close();
-  await stop(board.proc);
+    };
+    // In invite mode the honest person has an invite (as the administrator makes them); the bots have none.
+    const inviter = registration === 'invite' ? openDb(join(dataDir, 'board.db')) : undefined;
+    const honest = async () => {
+      for (let h = 0; Date.now() < deadline; h++) {
+        const invite = inviter && createInvite(inviter, 0, inviteLifetimeSeconds, Math.floor(Date.now() / 1000))!.token;
+        const started = performance.now();
+        const answer = await register(board.url, `203.0.113.${(h % 250) + 1}`, `Mensch ${index}-${h}`, pow, invite);
+        tally.honest.push({ ms: performance.now() - started, status: answer.status });
+        await new Promise((r) => setTimeout(r, 10_000));
+      }
+    };
+    const member = async () => {
+      while (Date.now() < deadline) {
+        const started = performance.now();
+        const answer = await send(board.url, '/api/auth/login', '203.0.113.251', { user: memberName, pass: password });
+        tally.member.push({ ms: performance.now() - started, status: answer.status });
+        await new Promise((r) => setTimeout(r, 10_000));
+      }
+    };
+    await Promise.all([...Array.from({ length: concurrency }, (_, b) => bot(b)), honest(), member()]);
+    await inviter?.close();
+  } finally {
+    await stop(board.proc);
+  }
   const db = new Database(join(dataDir, 'board.db'), { readonly: true });
   const count = (sql: string) => (db.prepare(sql).get() as { n: number }).n;
   const accounts = count("SELECT count(*) AS n FROM users WHERE status = '' AND username LIKE 'bot %'");

@@ -1,6 +1,7 @@
 import autocannon from 'autocannon';
 import { spawn, type ChildProcess, type StdioOptions } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { benchSessionToken } from './seed.ts';
 
@@ -119,6 +120,7 @@ export async function startBoard(
   codeRoot = root,
   node = process.execPath,
 ): Promise<Board> {
+  await ensurePortFree(port);
   const started = performance.now();
   const proc = spawnBoard(dataDir, port, env, ['ignore', 'ignore', 'inherit'], codeRoot, node);
   const url = `http://127.0.0.1:${port}`;
@@ -127,6 +129,25 @@ export async function startBoard(
   // have reached the first. Wait for the rest the cheap way: a few more answers.
   for (let i = 0; i < 20; i++) await fetch(`${url}/api/health`);
   return { proc, url, startupMs: performance.now() - started };
+}
+
+/**
+ * Refuses a port another process holds: the health check would otherwise be answered by that
+ * process (a board left over from an aborted run) while the new board failed to listen, and the
+ * bench would measure a stranger.
+ */
+async function ensurePortFree(port: number): Promise<void> {
+  await new Promise<void>((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', (err: NodeJS.ErrnoException) =>
+      reject(
+        err.code === 'EADDRINUSE'
+          ? new Error(`port ${port} is taken by another process (a board left from an earlier run?)`)
+          : err,
+      ),
+    );
+    probe.listen(port, '127.0.0.1', () => probe.close(() => resolve()));
+  });
 }
 
 /** The server process alone, not waited for: startBoard's settings, with the output where `stdio` says. */
