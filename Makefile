@@ -84,11 +84,12 @@ outdated: deps
 
 # The disaster-recovery drill (test/drill/, docs/OPERATIONS.md "Disaster recovery") five times over: sshd as the
 # replica, Litestream and the media sync, a SIGKILL, a restore; it prints the recovery point's
-# median and worst over the kills. CI runs it after make test. Needs openssh-server and rsync.
+# median and worst over the kills. CI runs it after make test. Needs openssh-server and rsync; Litestream
+# comes from bin/fetch-litestream (LITESTREAM=<path> for another binary).
 .PHONY: drill
 drill: deps
 	@{ [ -x /usr/sbin/sshd ] && command -v rsync >/dev/null; } || { echo "make drill: sshd or rsync not found (apt-get install openssh-server rsync)"; exit 1; }
-	DRILL_KILLS=5 node --import tsx --test --test-reporter=spec test/drill/replica-drill.test.ts
+	LITESTREAM=$$(bin/fetch-litestream) DRILL_KILLS=5 node --import tsx --test --test-reporter=spec test/drill/replica-drill.test.ts
 
 # Benchmarks (not part of make test): seeds boards of 10k, 100k and 1M entries, writes bench/results.md;
 # then search, the share pages and creates with the search index at 1M (bench/search-results.md).
@@ -96,7 +97,7 @@ drill: deps
 # The recovery time at 1M entries (docs/OPERATIONS.md "Disaster recovery"): seed, replicate, delete, restore, start.
 .PHONY: bench-restore
 bench-restore: deps
-	node --import tsx bench/restore.ts
+	LITESTREAM=$$(bin/fetch-litestream) node --import tsx bench/restore.ts
 
 .PHONY: bench bench-search bench-search-attack bench-10m
 bench: deps

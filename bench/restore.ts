@@ -1,7 +1,6 @@
 import Database from 'better-sqlite3';
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -20,7 +19,8 @@ import { seedBoard } from './seed.ts';
 const entries = Number(process.env.BENCH_RESTORE_ENTRIES ?? 1_000_000);
 const projectRoot = fileURLToPath(new URL('..', import.meta.url));
 const deploy = (name: string) => join(projectRoot, 'deploy', name);
-const litestream = createRequire(import.meta.url).resolve('@flydotio/litestream-linux-x64/litestream');
+const litestream =
+  process.env.LITESTREAM ?? execFileSync(join(projectRoot, 'bin', 'fetch-litestream'), { encoding: 'utf8' }).trim();
 const seconds = (since: number) => ((performance.now() - since) / 1000).toFixed(1);
 const mebibytes = (bytes: number) => (bytes / 2 ** 20).toFixed(0);
 

@@ -2,7 +2,6 @@ import Database from 'better-sqlite3';
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, rmSync, statSync, truncateSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
@@ -30,13 +29,10 @@ const loadSeconds = Number(process.env.DRILL_LOAD_SECONDS ?? 6);
 /** Clients creating at once (DRILL_CLIENTS; make bench's create load runs 50 connections). */
 const clients = Number(process.env.DRILL_CLIENTS ?? 4);
 
+/** The binary `make drill` hands over (bin/fetch-litestream), or undefined when run otherwise. */
 function litestreamBinary(): string | undefined {
-  try {
-    const path = createRequire(import.meta.url).resolve('@flydotio/litestream-linux-x64/litestream');
-    return existsSync(path) ? path : undefined;
-  } catch {
-    return undefined;
-  }
+  const path = process.env.LITESTREAM;
+  return path && existsSync(path) ? path : undefined;
 }
 const litestream = litestreamBinary();
 const skip = missingTools(litestream) ?? false;

@@ -29,7 +29,8 @@ export function missingTools(litestream: string | undefined): string | undefined
   if (!existsSync(sshd)) missing.push('sshd');
   if (missing.length)
     return `needs ${missing.join(', ')} (Debian packages openssh-server, rsync; .ci/run installs them)`;
-  if (!litestream) return 'needs the Litestream binary of the npm package @flydotio/litestream (linux-x64 only)';
+  if (!litestream)
+    return 'needs Litestream: run it with `make drill`, which fetches it (bin/fetch-litestream), or set LITESTREAM';
   return undefined;
 }
 
