@@ -1,38 +1,13 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import type { Page, Route } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { password } from '../helpers.ts';
 import { openBoard, skipWithoutChromium, useBrowserBoard } from '../helpers/browser.ts';
+import { busyFirst } from '../helpers/busy.ts';
 import { formLines, recordFormLines } from '../helpers/form-lines.ts';
 
 // Counted as skipped in the summary too, not only as a skipped suite.
 if (skipWithoutChromium) test('busy retry browser tests', { skip: skipWithoutChromium }, () => {});
-
-/** The board's own 503 when its hashing line is full (docs/API.md "POST /api/auth/login"). */
-const busyBody = JSON.stringify({
-  error: {
-    code: 'auth.busy',
-    message: 'Der Server ist gerade ausgelastet. Bitte versuche es in ein paar Sekunden noch einmal.',
-  },
-});
-
-/**
- * Answers the page's requests to `url` with 503 auth.busy (Retry-After `retryAfter`) the first
- * `busy` times, then lets the real board answer; keeps each request's form body.
- */
-async function busyFirst(page: Page, url: string, busy: number, retryAfter: string) {
-  const bodies: URLSearchParams[] = [];
-  await page.route(url, (route: Route) => {
-    bodies.push(new URLSearchParams(route.request().postData() ?? ''));
-    if (bodies.length > busy) return route.continue();
-    return route.fulfill({
-      status: 503,
-      headers: { 'Content-Type': 'application/json; charset=utf-8', 'Retry-After': retryAfter },
-      body: busyBody,
-    });
-  });
-  return bodies;
-}
 
 /**
  * Registration and login when the board answers 503 auth.busy with Retry-After (issue 31): the

@@ -2,6 +2,7 @@
 // auth.busy with Retry-After): the form waits as the server asks and tries again by itself, a few
 // times at most, instead of telling the person to press the button again.
 import { ApiError } from './api.js';
+import { announce } from './status.js';
 
 /** Tries in all, the first included: a line that stays full after three is better reported than waited on. */
 export const maxTries = 3;
@@ -56,4 +57,21 @@ export function isBusy(err) {
  */
 export function busyText(secondsLeft) {
   return secondsLeft > 0 ? `Viel Andrang – neuer Versuch in ${secondsLeft} s` : 'Viel Andrang – neuer Versuch …';
+}
+
+/**
+ * A request that checks or sets a password outside the login (a reset, a recovery code, a password
+ * change, a confirmation with the password): tried again while the board is busy, as the login is.
+ * Each wait is announced once near `near` (not every second: the live region would read out each).
+ * @template T
+ * @param {() => Promise<T>} request
+ * @param {Element} near
+ * @returns {Promise<T>}
+ */
+export function whenNotBusy(request, near) {
+  let waiting = false;
+  return retryWhenBusy(request, (left) => {
+    if (left > 0 && !waiting) announce(busyText(left), 'info', near);
+    waiting = left > 0;
+  });
 }

@@ -3,7 +3,7 @@ import * as api from '../api.js';
 import { forgottenPasswordHint } from '../contact.js';
 import { add, h } from '../dom.js';
 import { sameOriginPath } from '../next-path.js';
-import { busyText, retryWhenBusy } from '../busy-retry.js';
+import { busyText, retryWhenBusy, whenNotBusy } from '../busy-retry.js';
 import { withProofOfWork } from '../pow.js';
 import { passkeysSupported, signInWithPasskey } from '../passkeys.js';
 import { navigate } from '../router.js';
@@ -224,11 +224,15 @@ export async function resetView(root) {
     }),
   );
   onSubmit(form, button, fields, message, async () => {
-    await api.post('/api/auth/reset', {
-      token: resetToken,
-      pass1: fields.pass1.input.value,
-      pass2: fields.pass2.input.value,
-    });
+    await whenNotBusy(
+      () =>
+        api.post('/api/auth/reset', {
+          token: resetToken,
+          pass1: fields.pass1.input.value,
+          pass2: fields.pass2.input.value,
+        }),
+      form,
+    );
     resetToken = '';
     await refreshMe();
     navigate('/');

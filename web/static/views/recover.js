@@ -1,6 +1,7 @@
 // "/recover": a new password with a recovery code (docs/API.md "POST /api/auth/recover"), for
 // whoever lost the password and kept the codes; logs in, as a reset link does.
 import * as api from '../api.js';
+import { whenNotBusy } from '../busy-retry.js';
 import { add, h } from '../dom.js';
 import { navigate } from '../router.js';
 import { me, refreshMe } from '../session.js';
@@ -37,12 +38,16 @@ export async function recoverView(root) {
     fields,
     message,
     async () => {
-      await api.post('/api/auth/recover', {
-        user: fields.user.input.value,
-        code: fields.code.input.value,
-        pass1: fields.pass1.input.value,
-        pass2: fields.pass2.input.value,
-      });
+      await whenNotBusy(
+        () =>
+          api.post('/api/auth/recover', {
+            user: fields.user.input.value,
+            code: fields.code.input.value,
+            pass1: fields.pass1.input.value,
+            pass2: fields.pass2.input.value,
+          }),
+        form,
+      );
       await refreshMe();
       navigate('/');
       announce(`Dein Passwort ist geändert, ${me()?.username ?? ''}. Der Code ist verbraucht, und du bist angemeldet.`);

@@ -1,6 +1,7 @@
 // Settings: the account's passkeys (docs/API.md "Passkeys"): add one under a name, see when each
 // was last used, delete one. Adding and deleting ask for the password (or, to delete, a passkey).
 import * as api from '../api.js';
+import { whenNotBusy } from '../busy-retry.js';
 import { h } from '../dom.js';
 import { dateTime } from '../format.js';
 import { maxPasskeyNameLength } from '../limits.js';
@@ -56,7 +57,10 @@ function passkeyItem(passkey, onDeleted) {
   remove.setAttribute('aria-label', `Passkey „${passkey.name}“ löschen`);
   /** @param {Record<string, string>} confirmation */
   const deleteWith = async (confirmation) => {
-    await api.post(`/api/user/passkeys/${encodeURIComponent(passkey.id)}/delete`, confirmation);
+    await whenNotBusy(
+      () => api.post(`/api/user/passkeys/${encodeURIComponent(passkey.id)}/delete`, confirmation),
+      item,
+    );
     const list = item.parentElement;
     item.remove();
     announce(`Der Passkey „${passkey.name}“ ist gelöscht.`, 'info', list);

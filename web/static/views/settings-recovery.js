@@ -1,6 +1,7 @@
 // Settings: "Wiederherstellungscodes" (docs/API.md "Recovery codes"): ten single-use codes that
 // set a new password without the operator; shown once, then only how many are left.
 import * as api from '../api.js';
+import { whenNotBusy } from '../busy-retry.js';
 import { h } from '../dom.js';
 import { longDate } from '../format.js';
 import { passkeySignature, passkeysSupported } from '../passkeys.js';
@@ -38,7 +39,7 @@ export async function recoverySection() {
   /** @param {Record<string, string>} confirmation */
   const makeWith = async (confirmation) => {
     /** @type {{ codes: string[], created_at: number }} */
-    const made = await api.post('/api/user/recovery-codes', confirmation);
+    const made = await whenNotBusy(() => api.post('/api/user/recovery-codes', confirmation), form);
     fields.pass1.input.value = '';
     status.textContent = countText({ remaining: made.codes.length, created_at: made.created_at });
     shown.replaceChildren(

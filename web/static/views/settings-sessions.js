@@ -1,6 +1,7 @@
 // Settings: the password change and the list of the account's sessions (docs/API.md "Account
 // self-service"), each with a readable device, and the way to end any of them.
 import * as api from '../api.js';
+import { whenNotBusy } from '../busy-retry.js';
 import { h } from '../dom.js';
 import { dateTime } from '../format.js';
 import { navigate } from '../router.js';
@@ -44,11 +45,15 @@ export function passwordSection(user, onChanged) {
     h('div', { class: 'form-actions' }, button),
   );
   onSubmit(form, button, fields, message, async () => {
-    await api.post('/api/user/password', {
-      pass: fields.pass.input.value,
-      pass1: fields.pass1.input.value,
-      pass2: fields.pass2.input.value,
-    });
+    await whenNotBusy(
+      () =>
+        api.post('/api/user/password', {
+          pass: fields.pass.input.value,
+          pass1: fields.pass1.input.value,
+          pass2: fields.pass2.input.value,
+        }),
+      form,
+    );
     for (const f of Object.values(fields)) f.input.value = '';
     announce('Dein Passwort ist geändert. Alle anderen Anmeldungen sind beendet.', 'info', form);
     onChanged();

@@ -1,6 +1,7 @@
 // "/settings": rename, avatar, password, sessions, notifications (follows, push), muted accounts, the data
 // export and account deletion.
 import * as api from '../api.js';
+import { whenNotBusy } from '../busy-retry.js';
 import { add, h } from '../dom.js';
 import { longDate } from '../format.js';
 import { avatarSize } from '../limits.js';
@@ -99,7 +100,7 @@ function deleteSection() {
   const button = h('button', { type: 'submit', class: 'danger' }, 'Konto endgültig löschen');
   const form = h('form', { novalidate: true }, fields.pass1.wrap, message, h('div', { class: 'form-actions' }, button));
   onSubmit(form, button, fields, message, async () => {
-    await api.post('/api/user/delete', { pass1: fields.pass1.input.value });
+    await whenNotBusy(() => api.post('/api/user/delete', { pass1: fields.pass1.input.value }), form);
     setMe(null);
     navigate('/');
     announce('Dein Konto ist gelöscht.');
