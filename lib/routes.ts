@@ -123,6 +123,7 @@ export const routes: readonly Route[] = [
     get('/api/user/invites', registration.invites, { auth: true }),
     post('/api/user/invites/:id/revoke', registration.revoke, { auth: true }),
     get('/api/mod/applications/:page', registration.applications, { mod: true }),
+    post('/api/mod/applications/reject', registration.rejectBetween, { mod: true, writeLimit: 'modAccount' }),
     post('/api/mod/applications/:username/approve', registration.approve, { mod: true, writeLimit: 'modAccount' }),
     post('/api/mod/applications/:username/reject', registration.reject, { mod: true, writeLimit: 'modAccount' }),
     get('/api/mod/user/:username', registration.accountForModerators, { mod: true }),

@@ -6,12 +6,20 @@ import { ApiError, invalidField } from '../http/errors.ts';
 import { integerParam, textField } from '../http/fields.ts';
 import { fieldMessages } from '../messages.ts';
 import { moderationReason } from '../moderation/reasons.ts';
-import { inviteLifetimeSeconds, maxApplicationsPage, maxModReasonLength, maxOpenInvites } from '../limits/product.ts';
+import {
+  applicationsPageSize,
+  inviteLifetimeSeconds,
+  maxApplicationsPage,
+  maxModReasonLength,
+  maxOpenInvites,
+  maxPendingApplications,
+} from '../limits/product.ts';
 import {
   approveApplication,
   pendingStatus,
   readApplications,
   rejectApplication,
+  rejectApplicationsBetween,
 } from '../registration/applications.ts';
 import { countOpenInvites, createInvite, inviteTreeOf, listInvites, revokeInvite } from '../registration/invites.ts';
 import {
@@ -79,8 +87,8 @@ export function applications(ctx: Ctx<'page'>) {
 }
 applications.doc = {
   id: 'applications',
-  summary: 'The applications waiting, oldest first, 50 a page',
-  ok: json('a page of applications', arrayOf(ref('Application'), 50)),
+  summary: `The applications waiting, oldest first, ${applicationsPageSize} a page`,
+  ok: json('a page of applications', arrayOf(ref('Application'), applicationsPageSize)),
 } satisfies Operation;
 
 /** A pending account named in the path: 404 user.not_found, 404 application.not_found when it is not waiting. */
@@ -112,9 +120,8 @@ export async function reject(ctx: Ctx<'username'>) {
   const mod = requireModerator(ctx);
   const form = await ctx.form();
   const user = pendingAccount(ctx);
-  const reason = moderationReason(textField(form, 'reason'));
-  if (reason.error === 'long') throw invalidField('reason', fieldMessages.modReasonLong);
-  if (!rejectApplication(ctx.app.db, user.uid, reason.text, mod.uid, ctx.app.clock.now()))
+  const reason = rejectReasonField(form);
+  if (!rejectApplication(ctx.app.db, user.uid, reason, mod.uid, ctx.app.clock.now()))
     throw new ApiError(404, 'application.not_found');
   return { username: user.username, status: 'rejected' };
 }
@@ -129,6 +136,41 @@ reject.doc = {
   },
   ok: json('rejected', usernameStatus('rejected')),
   errors: { 400: ['input.invalid'], 404: ['user.not_found', 'application.not_found'] },
+} satisfies Operation;
+
+/** The optional reject reason of a form, or 400 naming the field when it is too long. */
+function rejectReasonField(form: Awaited<ReturnType<Ctx['form']>>): string {
+  const reason = moderationReason(textField(form, 'reason'));
+  if (reason.error === 'long') throw invalidField('reason', fieldMessages.modReasonLong);
+  return reason.text;
+}
+
+/** POST /api/mod/applications/reject {from, to, reason}: a wave's applications decided in one step. */
+export async function rejectBetween(ctx: Ctx) {
+  const mod = requireModerator(ctx);
+  const form = await ctx.form();
+  const from = integerParam(textField(form, 'from'), 'from');
+  const to = integerParam(textField(form, 'to'), 'to', from);
+  const reason = rejectReasonField(form);
+  const rejected = rejectApplicationsBetween(ctx.app.db, from, to, reason, mod.uid, ctx.app.clock.now());
+  return { rejected: rejected.length, usernames: rejected };
+}
+rejectBetween.doc = {
+  id: 'rejectApplicationsBetween',
+  summary: `Reject every application stored from \`from\` to \`to\` (at most ${maxPendingApplications}): a wave in one step`,
+  fields: {
+    from: requiredField('Unix seconds: the first registration time to reject (as `created_at` in the queue)'),
+    to: requiredField('Unix seconds: the last registration time to reject, at least `from`'),
+    reason: field(`optional, at most ${maxModReasonLength} characters; every applicant sees it at login`, {
+      type: 'string',
+      maxLength: maxModReasonLength,
+    }),
+  },
+  ok: json(
+    'how many were rejected, and who',
+    object({ rejected: integer(), usernames: arrayOf(string(), maxPendingApplications) }),
+  ),
+  errors: { 400: ['input.invalid'] },
 } satisfies Operation;
 
 /** 429 rate.limited: the member holds maxOpenInvites open invites already. */

@@ -3,6 +3,7 @@ import { codePoints } from '../http/fields.ts';
 import {
   applicationsPageSize,
   maxApplicationLength,
+  maxPendingApplications,
   minApplicationLength,
   rejectedKeptSeconds,
 } from '../limits/product.ts';
@@ -88,6 +89,44 @@ export function rejectApplication(db: Db, uid: number, reason: string, actor: Ac
     if (changed === 0) return false;
     writeModlog(db, actor, { action: 'reject', uid }, now);
     return true;
+  });
+}
+
+/**
+ * Rejects every application stored from `from` to `to` (created_at, both included) in one
+ * transaction and returns the names. Why: a wave of bots fills the queue with up to
+ * maxPendingApplications applications, and one by one a moderator would take hours while honest
+ * applicants are refused; the times come from the queue the moderator looked at, so applications
+ * registered after the span stay waiting. Each account is named in the modlog as a single
+ * rejection is.
+ */
+export function rejectApplicationsBetween(
+  db: Db,
+  from: number,
+  to: number,
+  reason: string,
+  actor: ActorUid,
+  now: number,
+): string[] {
+  return db.tx(() => {
+    const waiting = db.all<{ uid: number; username: string }>(
+      'SELECT uid, username FROM users WHERE status = ? AND created_at BETWEEN ? AND ? ORDER BY created_at, uid LIMIT ?',
+      pendingStatus,
+      from,
+      to,
+      maxPendingApplications,
+    );
+    for (const { uid } of waiting) {
+      db.run(
+        "UPDATE users SET status = ?, application = '', reject_reason = ?, decided_at = ? WHERE uid = ?",
+        rejectedStatus,
+        reason,
+        now,
+        uid,
+      );
+      writeModlog(db, actor, { action: 'reject', uid }, now);
+    }
+    return waiting.map((w) => w.username);
   });
 }
 

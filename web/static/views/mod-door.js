@@ -3,6 +3,7 @@
 // first, each with approve and reject.
 import * as api from '../api.js';
 import { h } from '../dom.js';
+import { maxModReasonLength } from '../limits.js';
 import { announce } from '../status.js';
 import { timeAgo } from '../components/entry.js';
 
@@ -26,7 +27,7 @@ function applicationItem(application) {
   const reason = h('input', {
     type: 'text',
     name: 'reason',
-    maxlength: 500,
+    maxlength: maxModReasonLength,
     'aria-label': `Grund für ${application.username}`,
   });
   /** @param {'approve' | 'reject'} action */
@@ -69,6 +70,41 @@ function applicationItem(application) {
   );
 }
 
+/**
+ * Rejects the applications shown (a page, oldest first) in one step: a wave of bots fills the
+ * queue faster than anyone decides one by one (docs/API.md "POST /api/mod/applications/reject").
+ * The span runs from the first shown registration time to the last, so later registrations stay
+ * waiting (to the second: docs/API.md). Then the section is drawn again.
+ * @param {Api.Application[]} shown
+ * @param {() => Promise<void>} redraw
+ */
+function rejectShown(shown, redraw) {
+  const result = h('p', { class: 'local-status', role: 'status' });
+  const reason = h('input', { type: 'text', name: 'reason', maxlength: maxModReasonLength });
+  const button = h('button', { type: 'button', class: 'small-button danger-text' }, `Alle ${shown.length} ablehnen`);
+  button.addEventListener('click', async () => {
+    try {
+      /** @type {{ rejected: number }} */
+      const done = await api.post('/api/mod/applications/reject', {
+        from: String(shown[0]?.created_at ?? 0),
+        to: String(shown.at(-1)?.created_at ?? 0),
+        reason: reason.value,
+      });
+      await redraw();
+      announce(`${done.rejected} Anträge abgelehnt.`);
+    } catch (err) {
+      announce(err instanceof api.ApiError ? err.message : String(err), 'error', result);
+    }
+  });
+  return h(
+    'div',
+    { class: 'entry-actions reject-shown' },
+    h('label', {}, 'Grund für alle (freiwillig) ', reason),
+    button,
+    result,
+  );
+}
+
 /** The mode switch. @param {Api.RegistrationState} state */
 function modeSwitch(state) {
   const select = h(
@@ -98,14 +134,18 @@ function modeSwitch(state) {
   );
 }
 
-/** The door's section of the moderation page. */
+/**
+ * The door's section of the moderation page; drawn again in place after a decision on the whole queue.
+ * @returns {Promise<HTMLElement>}
+ */
 export async function doorSection() {
   /** @type {[Api.RegistrationState, Api.Application[]]} */
   const [state, applications] = await Promise.all([
     api.get('/api/mod/registration'),
     api.get('/api/mod/applications/0'),
   ]);
-  return h(
+  /** @type {HTMLElement} */
+  const section = h(
     'section',
     { class: 'door', 'aria-labelledby': 'door-heading' },
     h('h2', { id: 'door-heading' }, 'Registrierung'),
@@ -130,8 +170,10 @@ export async function doorSection() {
         )
       : null,
     h('h3', {}, applications.length ? `Anträge (${applications.length})` : 'Anträge'),
+    applications.length > 1 ? rejectShown(applications, async () => section.replaceWith(await doorSection())) : null,
     applications.length
       ? h('ul', { class: 'entry-list', 'aria-label': 'Anträge auf ein Konto' }, applications.map(applicationItem))
       : h('p', { class: 'empty' }, 'Keine Anträge offen.'),
   );
+  return section;
 }
