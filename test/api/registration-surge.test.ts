@@ -8,6 +8,7 @@ import {
   eventually,
   modlogRows,
   password,
+  quickHashes,
   useBoardWithWebhook,
   visitor,
   type TestBoard,
@@ -29,6 +30,7 @@ function registration(board: TestBoard, user: string, fields: Record<string, str
 describe('the surge gate at its default threshold', () => {
   const t = useBoardWithWebhook({
     env: { BOARD_REGISTRATION_SURGE_MINUTES: '10' },
+    start: { passwords: quickHashes }, // dozens of registrations: the count is what this suite tests
     moderators: ['Mia'],
   });
 
