@@ -4,8 +4,11 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { solveChallenge, type Challenge } from 'altcha-lib';
 import { deriveKey } from 'altcha-lib/algorithms/pbkdf2';
+import { createScryptPasswords } from '../lib/accounts/passwords.ts';
+import { createUser } from '../lib/accounts/users.ts';
 import { openDb } from '../lib/db/db.ts';
-import { createInvite, inviteLifetime } from '../lib/registration/invites.ts';
+import { inviteLifetimeSeconds } from '../lib/limits/product.ts';
+import { createInvite } from '../lib/registration/invites.ts';
 import { basePort, startBoard, stop } from './harness.ts';
 
 /**
@@ -13,9 +16,10 @@ import { basePort, startBoard, stop } from './harness.ts';
  * mode, bots from 1,000 addresses of 198.18.0.0/15 (X-Forwarded-For, BOARD_TRUST_PROXY=1, default
  * limits) register as fast as they can, solve proof of work at full speed on this machine when the
  * board asks (altcha-lib, PBKDF2 on libuv's threads), log in and post a link; meanwhile an honest
- * person registers every 10 s from an address of their own. Prints per mode: accounts that got in
- * (201), applications left waiting (202), links that went live, the bots' rate, and what the honest
- * registration cost. BOT_SECONDS per mode (default 120), BOT_MODES (default all), BOT_CONCURRENCY (16).
+ * person registers every 10 s from an address of their own, and a member (made before the wave,
+ * as an operator makes the first account with board-admin) logs in every 10 s from another. Prints
+ * per mode: accounts that got in (201), applications left waiting (202), links that went live, the
+ * bots' rate, and what the honest registration and the member's login cost. BOT_SECONDS per mode (default 120), BOT_MODES (default all), BOT_CONCURRENCY (16).
  *   node --import tsx bench/bot-registration.ts
  */
 const seconds = Number(process.env.BOT_SECONDS ?? 120);
@@ -35,7 +39,20 @@ interface Tally {
   byStatus: Map<number, number>;
   links: number;
   honest: { ms: number; status: number }[];
+  member: { ms: number; status: number }[];
 }
+
+/** Median and max seconds, the count and the statuses seen, of timed answers. */
+function timings(answers: { ms: number; status: number }[]): string {
+  const sorted = answers.map((a) => a.ms).sort((a, b) => a - b);
+  if (!sorted.length) return 'none';
+  const statuses = [...new Set(answers.map((a) => a.status))].join('/');
+  return `${(sorted[Math.floor(sorted.length / 2)]! / 1000).toFixed(2)} s, max ${(sorted.at(-1)! / 1000).toFixed(2)} s (${sorted.length}, ${statuses})`;
+}
+
+/** The member who logs in during the wave: made in the board's database before the bots start (scrypt at the board's default cost). */
+const memberName = 'Mitglied seit Langem';
+const memberHash = await createScryptPasswords().hash(password, 17);
 
 async function send(url: string, path: string, ip: string, fields?: Record<string, string>, cookie = '') {
   const res = await fetch(url + path, {
@@ -75,7 +92,10 @@ async function runMode(mode: string, index: number): Promise<string> {
     BOARD_REGISTRATION: registration,
     BOARD_POW: pow ? '1' : '0',
   });
-  const tally: Tally = { attempts: 0, byStatus: new Map(), links: 0, honest: [] };
+  const tally: Tally = { attempts: 0, byStatus: new Map(), links: 0, honest: [], member: [] };
+  const memberDb = openDb(join(dataDir, 'board.db'));
+  createUser(memberDb, memberName, memberHash, Math.floor(Date.now() / 1000), { trustSet: 1 });
+  await memberDb.close();
   const deadline = Date.now() + seconds * 1000;
   let next = 0;
   const bot = async (b: number) => {
@@ -108,14 +128,22 @@ async function runMode(mode: string, index: number): Promise<string> {
   const inviter = registration === 'invite' ? openDb(join(dataDir, 'board.db')) : undefined;
   const honest = async () => {
     for (let h = 0; Date.now() < deadline; h++) {
-      const invite = inviter && createInvite(inviter, 0, inviteLifetime, Math.floor(Date.now() / 1000))!.token;
+      const invite = inviter && createInvite(inviter, 0, inviteLifetimeSeconds, Math.floor(Date.now() / 1000))!.token;
       const started = performance.now();
       const answer = await register(board.url, `203.0.113.${(h % 250) + 1}`, `Mensch ${index}-${h}`, pow, invite);
       tally.honest.push({ ms: performance.now() - started, status: answer.status });
       await new Promise((r) => setTimeout(r, 10_000));
     }
   };
-  await Promise.all([...Array.from({ length: concurrency }, (_, b) => bot(b)), honest()]);
+  const member = async () => {
+    while (Date.now() < deadline) {
+      const started = performance.now();
+      const answer = await send(board.url, '/api/auth/login', '203.0.113.251', { user: memberName, pass: password });
+      tally.member.push({ ms: performance.now() - started, status: answer.status });
+      await new Promise((r) => setTimeout(r, 10_000));
+    }
+  };
+  await Promise.all([...Array.from({ length: concurrency }, (_, b) => bot(b)), honest(), member()]);
   await inviter?.close();
   await stop(board.proc);
   const db = new Database(join(dataDir, 'board.db'), { readonly: true });
@@ -128,20 +156,18 @@ async function runMode(mode: string, index: number): Promise<string> {
       ?.value ?? 'configured';
   db.close();
   rmSync(dataDir, { recursive: true, force: true });
-  const sorted = tally.honest.map((h) => h.ms).sort((a, b) => a - b);
   const statuses = [...tally.byStatus]
     .sort(([a], [b]) => a - b)
     .map(([s, n]) => `${s}×${n}`)
     .join(' ');
-  const honestStatuses = [...new Set(tally.honest.map((h) => h.status))].join('/');
-  return `| ${mode} | ${tally.attempts} (${(tally.attempts / seconds).toFixed(1)}/s) | ${statuses} | ${accounts} | ${waiting} | ${live} (${tally.links}) | ${(sorted[Math.floor(sorted.length / 2)]! / 1000).toFixed(2)} s, max ${(sorted.at(-1)! / 1000).toFixed(2)} s (${sorted.length}, ${honestStatuses}) | ${modeInForce} |`;
+  return `| ${mode} | ${tally.attempts} (${(tally.attempts / seconds).toFixed(1)}/s) | ${statuses} | ${accounts} | ${waiting} | ${live} (${tally.links}) | ${timings(tally.honest)} | ${timings(tally.member)} | ${modeInForce} |`;
 }
 
 console.log(
   `bots: ${concurrency} at once from ${addresses.length} addresses of 198.18.0.0/15, ${seconds} s per mode, default limits`,
 );
 console.log(
-  "| mode | bot registrations | answers | bot accounts in | bot applications waiting | links live (bots' 201s) | honest registration: median, max (n, status) | door at the end |",
+  "| mode | bot registrations | answers | bot accounts in | bot applications waiting | links live (bots' 201s) | honest registration: median, max (n, status) | member's login: median, max (n, status) | door at the end |",
 );
-console.log('|---|---|---|---|---|---|---|---|');
+console.log('|---|---|---|---|---|---|---|---|---|');
 for (const [i, mode] of modes.entries()) console.log(await runMode(mode, i));

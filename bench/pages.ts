@@ -10,12 +10,16 @@ import { hotThreadPid, seedBoard } from './seed.ts';
  * in the same run in interleaved rounds (ratios of requests per second), and each cached page
  * against the same bytes served from memory (bench/same-bytes.ts). Both pages count an impression
  * per GET, as a visitor's would. A board of BENCH_PAGES_ENTRIES (default 100,000) seeded entries;
- * wrk with 2 threads and 64 connections, BENCH_ROUNDS rounds of BENCH_ROUND_SECONDS each.
+ * wrk with 2 threads and 64 connections, BENCH_ROUNDS rounds of BENCH_ROUND_SECONDS each. A paged
+ * page (/?seite=2) is measured against its same bytes too: it leaves by the fast path as / does.
+ * BENCH_PAGES_CEILING_ONLY=/,/?seite=2 measures only those pages against their same bytes (the
+ * short form, for a change to the fast path).
  * Run: `node --import tsx bench/pages.ts`; prints a Markdown table for bench/results.md.
  */
 
 const entries = Number(process.env.BENCH_PAGES_ENTRIES ?? 100_000);
 const load = { threads: 2, connections: 64 };
+const ceilingOnly = process.env.BENCH_PAGES_CEILING_ONLY?.split(',');
 
 async function againstCeiling(url: string, path: string, port: number) {
   const ceiling = await startCeiling('same-bytes.ts', url + path, port);
@@ -46,18 +50,23 @@ try {
     ['page / (HTML)', '/api/entry/feed/0', '/'],
     [`page /e/${hotThreadPid} (HTML)`, `/api/entry/${hotThreadPid}/thread`, `/e/${hotThreadPid}`],
   ];
-  for (const [, json, page] of pairs) {
+  const againstJson = ceilingOnly ? [] : pairs;
+  for (const [, json, page] of againstJson) {
     await wrk(board.url, json, { ...load, duration: 2 }); // warm: JIT, the response cache
     await wrk(board.url, page, { ...load, duration: 2 });
   }
-  for (const [name, json, page] of pairs) {
+  for (const [name, json, page] of againstJson) {
     const { base, measured, ratio } = await interleaved(
       () => wrk(board.url, json, { ...load, duration: roundSeconds }),
       () => wrk(board.url, page, { ...load, duration: roundSeconds }),
     );
     lines.push(`| ${name} against its JSON | ${json} | ${rps(measured)} | ${rps(base)} | ${formatRatio(ratio)} |`);
   }
-  for (const [name, , page] of pairs) {
+  const cached: [string, string][] = ceilingOnly
+    ? ceilingOnly.map((page) => [`page ${page} (HTML)`, page])
+    : [...pairs.map(([name, , page]): [string, string] => [name, page]), ['page /?seite=2 (HTML)', '/?seite=2']];
+  for (const [name, page] of cached) {
+    if (ceilingOnly) await wrk(board.url, page, { ...load, duration: 2 }); // warm: JIT, the response cache
     const { base, measured, ratio } = await againstCeiling(board.url, page, basePort + 1);
     lines.push(
       `| ${name} against the same bytes | ${page} | ${rps(measured)} | ${rps(base)} | ${formatRatio(ratio)} |`,

@@ -21,6 +21,7 @@ import { simpleWebAuthn, type WebAuthn } from './accounts/webauthn.ts';
 import { createMachineSlots, type MachineSlots } from './limits/machine-slots.ts';
 import type { PreviewOptions } from './preview/queue.ts';
 import type { PushOptions } from './push/queue.ts';
+import type { FanoutOptions } from './notifications/fan-out-job.ts';
 import { boardRateRules, createLimitStore, createRateLimiter } from './limits/rate-limit.ts';
 import { routes } from './routes.ts';
 import type { BackfillOptions } from './search/backfill.ts';
@@ -35,6 +36,8 @@ export interface AppOptions {
   passwords?: (scrypt: Passwords) => Passwords;
   /** Tests wrap the passkey checks to hold a request between its signature check and its session. */
   webauthn?: (library: WebAuthn) => WebAuthn;
+  /** Tests wrap the machine's slots to hold a job while it holds one (a full hashing line). */
+  slots?: (slots: MachineSlots) => MachineSlots;
   /** Tests wrap sharp to hold a request while its image is scaled. */
   images?: (sharp: Images) => Images;
   /** Free bytes of the data folder's volume; tests pass their own (lib/disk/disk-watch.ts). */
@@ -53,6 +56,8 @@ export interface AppOptions {
   searchBackfill?: BackfillOptions;
   /** The Web Push sender (tests shorten its poll and timeout). */
   push?: PushOptions;
+  /** The telling of a reply's followers (tests hold it between batches or shrink them). */
+  threadReplies?: FanoutOptions;
   /** The visitor count's knobs (tests lower the day's cap to reach it). */
   impressions?: Pick<TallySettings, 'maxVisitorsPerDay'>;
   /** The Tor exit list's knobs (tests recheck the file on every lookup instead of every 2 s). */
@@ -93,8 +98,9 @@ export function createApp(config: Config, options: AppOptions = {}): App {
   const clock = options.clock ?? systemClock;
   const limits = createLimitStore(db, { log });
   // The machine's hashing, image and search slots: this process's own, or a cluster worker's from the primary.
-  const slots = worker?.slots ?? createMachineSlots();
-  const scrypt = createScryptPasswords(slots.hash);
+  const machineSlots = worker?.slots ?? createMachineSlots();
+  const slots = options.slots?.(machineSlots) ?? machineSlots;
+  const scrypt = createScryptPasswords(slots.hash, slots.registration);
   const sharp = createSharpImages(slots.image);
   const services: Services = {
     config,
@@ -131,11 +137,13 @@ export function createApp(config: Config, options: AppOptions = {}): App {
     if (config.previewEnabled) services.previews = { wake: () => worker.link.wake('previews') };
     if (config.notifyUrl) services.notifier = { send: (notice) => worker.link.notify(notice) };
     services.accountRemoval = { wake: () => worker.link.wake('accountRemoval') };
+    services.threadReplies = { wake: () => worker.link.wake('threadReplies') };
   } else {
     Object.assign(services, {
       previews: jobs!.previews,
       notifier: jobs!.notifier,
       accountRemoval: jobs!.accountRemoval,
+      threadReplies: jobs!.threadReplies,
     });
   }
   const stopImpressions = startImpressionFlush(services);

@@ -18,6 +18,8 @@ export interface Config {
   readonly torExitsFile: string;
   readonly maxUpload: number;
   readonly previewEnabled: boolean;
+  /** BOARD_PUSH: Web Push is sent (lib/push/); off, nothing is sent and no subscription is taken. */
+  readonly pushEnabled: boolean;
   readonly previewAllow: readonly string[];
   readonly previewPorts: readonly number[];
   readonly youtubeOembed: string;
@@ -73,6 +75,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     torExitsFile: resolve(setting(env, 'BOARD_TOR_EXITS', join(dataDir, 'tor-exits.txt'))),
     maxUpload: integerSetting(env, 'BOARD_MAX_UPLOAD', 8 * 1024 * 1024, 1024, 1024 ** 3),
     previewEnabled: flagSetting(env, 'BOARD_PREVIEW', true),
+    pushEnabled: flagSetting(env, 'BOARD_PUSH', true),
     previewAllow: listSetting(env, 'BOARD_PREVIEW_ALLOW', '').map(checkedCidr),
     previewPorts: listSetting(env, 'BOARD_PREVIEW_PORTS', '80,443').map((p) =>
       checkedInteger('BOARD_PREVIEW_PORTS', p, 1, 65535),

@@ -32,9 +32,9 @@ import * as sitemap from './pages/sitemap.ts';
  * THE route table: every endpoint of the board, tried in this order. A row is the whole
  * description of its endpoint: method, path (its `:name` parameters are what the handler may
  * read), the checks before the handler (auth, mod, rateLimit, writeLimit), `cache` when the fast
- * path answers it from the response cache, `shared` when a cache in front may keep its answer for
- * logged-out readers, and the endpoint, whose handler and OpenAPI operation
- * sit side by side in the file named here. Each group is one tag of /api/openapi.json.
+ * path answers it from the response cache (`cacheQuery`: with a query string too), `shared` when
+ * a cache in front may keep its answer for logged-out readers, and the endpoint, whose handler and
+ * OpenAPI operation sit side by side in the file named here. Each group is one tag of /api/openapi.json.
  */
 export const routes: readonly Route[] = [
   ...group(
@@ -182,18 +182,18 @@ export const routes: readonly Route[] = [
   ...group(
     tags.pages,
     // The public pages are drawn on the server too (docs/API.md "Pages without JavaScript").
-    get('/', publicPages.home, { cache: publicPages.cachedHome, shared: true }),
+    get('/', publicPages.home, { cache: publicPages.cachedHome, cacheQuery: true, shared: true }),
     get('/e/:pid', publicPages.entryPage, { cache: publicPages.cachedEntryPage, shared: true }),
-    get('/u/:username', publicPages.userPage, { cache: publicPages.cachedUserPage, shared: true }),
+    get('/u/:username', publicPages.userPage, { cache: publicPages.cachedUserPage, cacheQuery: true, shared: true }),
     get('/reset', pages.resetPage, { shared: true }),
     get('/login', pages.loginPage, { shared: true }),
     get('/register', pages.registerPage, { shared: true }),
     get('/recover', pages.recoverPage, { shared: true }),
     get('/settings', pages.settingsPage, { shared: true }),
     get('/stats', publicPages.stats, { shared: true }),
-    get('/suche', publicPages.searchPage, { shared: true }),
+    get('/suche', publicPages.searchPage, { cache: publicPages.cachedSearchPage, cacheQuery: true, shared: true }),
     get('/mod', pages.moderationPage, { shared: true }),
-    get('/modlog', publicPages.modlog, { shared: true }),
+    get('/modlog', publicPages.modlog, { cache: publicPages.cachedModlog, cacheQuery: true, shared: true }),
     get('/benachrichtigungen', pages.notificationsPage, { shared: true }),
     // docs/API.md "Robots and sitemap"
     get('/robots.txt', sitemap.robots, { shared: true }),

@@ -53,8 +53,10 @@ export interface Services extends JobDeps {
   previews?: { wake(): void };
   /** the sender of report messages (absent when BOARD_NOTIFY_URL is empty); */
   notifier?: Pick<Notifier, 'send'>;
-  /** the background part of account deletions, woken after one is queued. */
+  /** the background part of account deletions, woken after one is queued; */
   accountRemoval?: { wake(): void };
+  /** the telling of a new reply's followers, woken after its create (lib/notifications/fan-out-job.ts). */
+  threadReplies?: { wake(): void };
   /** The Prometheus metrics (lib/metrics/); absent when BOARD_METRICS_PORT is empty. */
   metrics?: BoardMetrics;
 }

@@ -243,6 +243,54 @@ declare namespace Api {
     pow: boolean;
   }
 
+  interface NewInvite {
+    id: number;
+    token: string;
+    /** <BOARD_ORIGIN>/register#<token> */
+    url: string;
+    /** Unix seconds */
+    expires: number;
+  }
+
+  interface Invite {
+    id: number;
+    /** Unix seconds */
+    created_at: number;
+    /** Unix seconds */
+    expires: number;
+    status: "open" | "used" | "expired" | "revoked";
+    /** the account it made, "" until used */
+    used_by: string;
+    /** 0 until used */
+    used_at: number;
+  }
+
+  interface InviteList {
+    invites: Invite[];
+    /** open invites now */
+    open: number;
+    refusal?: Error;
+  }
+
+  interface ModeratedAccount {
+    username: string;
+    /** Unix seconds */
+    created_at: number;
+    status: "active" | "pending" | "rejected";
+    role: string;
+    banned_until: number;
+    trust_level: 0 | 1;
+    /** "" when none or the administrator */
+    invited_by: string;
+    invitees: {
+      username: string;
+      /** Unix seconds */
+      created_at: number;
+    }[];
+    /** accounts a ban with tree=1 takes with it: the invite tree below, without moderators */
+    tree_size: number;
+  }
+
   interface PowParameters {
     /** PBKDF2/SHA-256 */
     algorithm: string;

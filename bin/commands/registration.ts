@@ -5,14 +5,14 @@ import { systemClock } from '../../lib/clock.ts';
 import { registrationModes, type RegistrationMode } from '../../lib/config.ts';
 import { administrator } from '../../lib/moderation/modlog.ts';
 import { moderationReason } from '../../lib/moderation/reasons.ts';
+import { maxAdminInviteDays, maxApplicationsPage } from '../../lib/limits/product.ts';
 import {
   approveApplication,
-  maxApplicationsPage,
   pendingStatus,
   readApplications,
   rejectApplication,
 } from '../../lib/registration/applications.ts';
-import { createInvite, maxAdminInviteDays } from '../../lib/registration/invites.ts';
+import { createInvite } from '../../lib/registration/invites.ts';
 import { registrationInForce, setRegistrationMode } from '../../lib/registration/mode.ts';
 import { CommandFailure, UsageError, type Command, type CommandContext } from '../cli.ts';
 import { accountNamed } from './accounts.ts';

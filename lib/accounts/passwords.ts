@@ -82,14 +82,41 @@ export function hashQueueBound(limitsFactor: number): QueueBound | undefined {
   return limitsFactor === 0 ? undefined : { maxWaiting: Math.max(1, Math.round(32 * limitsFactor)), maxWaitMs: 5_000 };
 }
 
+/**
+ * The registrations' own line, in front of the hashing line (lib/limits/machine-slots.ts: one
+ * registration hashes at a time). One hasher finishes about three hashes a second, so 16 waiting is
+ * about five seconds of work, the hashing line's wait. Why a line of their own: registrations
+ * beyond it are refused at once, before any hashing, and never take the places members need to
+ * log in. BOARD_LIMITS scales the length like the hashing line's; 0 (undefined) takes it away.
+ */
+export function registrationQueueBound(limitsFactor: number): QueueBound | undefined {
+  return limitsFactor === 0 ? undefined : { maxWaiting: Math.max(1, Math.round(16 * limitsFactor)), maxWaitMs: 5_000 };
+}
+
 /** Seconds a refused caller is asked to wait: about what the line needs to drain. */
 const busyRetrySeconds = 5;
 
 /** Where hashes run: the hashing slots (lib/limits/machine-slots.ts) and this process's hashing threads. */
 interface Hasher {
   slot: Semaphore;
+  /** The registrations' share of `slot` (slotLimits.registration). */
+  registrationSlot: Semaphore;
   workers: HashWorkers;
 }
+
+/** A new account's hash waits in the registrations' line first; `bound` is registrationQueueBound's. */
+export interface RegistrationLine {
+  bound: QueueBound | undefined;
+}
+
+/** 503 auth.busy for a registration refused by its own line: the message says why. */
+const registrationsBusy = () =>
+  new ApiError(503, 'auth.busy', {
+    headers: { 'Retry-After': String(busyRetrySeconds) },
+    limit: 'brake/registrations',
+    message:
+      'Gerade registrieren sich sehr viele neue Konten auf einmal. Bitte versuche es in ein paar Sekunden noch einmal.',
+  });
 
 async function derive(
   hasher: Hasher,
@@ -122,7 +149,19 @@ async function hashPassword(
   logN: number,
   signal?: AbortSignal,
   bound?: QueueBound,
+  registration?: RegistrationLine,
 ): Promise<string> {
+  if (registration) {
+    try {
+      return await hasher.registrationSlot(
+        () => hashPassword(hasher, password, logN, signal, bound),
+        signal,
+        registration.bound,
+      );
+    } catch (err) {
+      throw err instanceof SlotRefused ? registrationsBusy() : err;
+    }
+  }
   const salt = randomBytes(16);
   const key = await derive(hasher, password, salt, logN, 8, 1, signal, bound);
   return `$scrypt$ln=${logN},r=8,p=1$${salt.toString('base64')}$${key.toString('base64')}`;
@@ -170,9 +209,17 @@ export interface Passwords {
   /**
    * Hashes a password with a fresh salt; runs on a hashing worker thread, never on the event loop.
    * `signal`: the request's; a caller that went away while queued costs no hashing. `bound`: see
-   * hashQueueBound (503 auth.busy when the line is full or the wait too long).
+   * hashQueueBound (503 auth.busy when the line is full or the wait too long). `registration`: a
+   * new account's hash, which first waits for the registrations' slot in their own line (503
+   * auth.busy naming the registrations when that line is full or the wait too long).
    */
-  hash(password: string, logN: number, signal?: AbortSignal, bound?: QueueBound): Promise<string>;
+  hash(
+    password: string,
+    logN: number,
+    signal?: AbortSignal,
+    bound?: QueueBound,
+    registration?: RegistrationLine,
+  ): Promise<string>;
   /** Checks a password against a stored hash in constant time; false for a malformed hash. */
   verify(password: string, stored: string, signal?: AbortSignal, bound?: QueueBound): Promise<boolean>;
   /**
@@ -187,13 +234,18 @@ export interface Passwords {
 
 /**
  * scrypt on hashing threads of its own, at most as many at once as `slot` allows (the machine's
- * hashing slots; a process of its own, such as a tool, takes a pool of the same size).
+ * hashing slots; a process of its own, such as a tool, takes a pool of the same size), and at most
+ * as many registrations as `registrationSlot` allows.
  */
-export function createScryptPasswords(slot: Semaphore = createSemaphore(slotLimits.hash)): Passwords {
-  const hasher: Hasher = { slot, workers: new HashWorkers() };
+export function createScryptPasswords(
+  slot: Semaphore = createSemaphore(slotLimits.hash),
+  registrationSlot: Semaphore = createSemaphore(slotLimits.registration),
+): Passwords {
+  const hasher: Hasher = { slot, registrationSlot, workers: new HashWorkers() };
   const dummyHashes = new Map<number, Promise<string>>();
   return {
-    hash: (password, logN, signal, bound) => hashPassword(hasher, password, logN, signal, bound),
+    hash: (password, logN, signal, bound, registration) =>
+      hashPassword(hasher, password, logN, signal, bound, registration),
     verify: (password, stored, signal, bound) => verifyPassword(hasher, password, stored, signal, bound),
     dummyHash(logN) {
       let hash = dummyHashes.get(logN);

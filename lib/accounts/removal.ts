@@ -8,6 +8,7 @@ import { removeMedia } from '../media/files.ts';
 import { anonymiseReportsOf } from '../moderation/reports.ts';
 import { removeVotesOfUser } from '../entries/votes.ts';
 import { logFailure } from '../log.ts';
+import { startJobRuns } from '../jobs/runs.ts';
 
 /**
  * The background part of an account deletion (docs/API.md "POST /api/user/delete"): the
@@ -100,8 +101,6 @@ export function removeAccountSlice(
 /** Starts the background job (lib/app.ts); it first resumes whatever an earlier run left queued. */
 export function startAccountRemoval(app: JobDeps & { config: Config }, options: RemovalOptions = {}): AccountRemoval {
   const sliceMs = options.sliceMs ?? 15;
-  let running: Promise<void> | undefined;
-  let again = false;
   let stopping = false;
   let paused = options.paused ?? false;
   let slices = 0;
@@ -123,38 +122,21 @@ export function startAccountRemoval(app: JobDeps & { config: Config }, options: 
     }
   }
 
-  const run = () => {
-    if (paused || stopping) return;
-    if (running) {
-      again = true; // a wake while working: look once more when done
-      return;
-    }
-    running = work()
-      .catch((err: unknown) => logFailure(app.log, 'account removal failed, retried later', err))
-      .finally(() => {
-        running = undefined;
-        if (again) {
-          again = false;
-          setImmediate(run);
-        }
-      });
-  };
-
-  const timer = setInterval(run, options.pollMs ?? 5_000);
-  timer.unref();
-  setImmediate(run);
+  const runs = startJobRuns({
+    work,
+    failed: (err) => logFailure(app.log, 'account removal failed, retried later', err),
+    pollMs: options.pollMs ?? 5_000,
+    held: () => paused,
+  });
   return {
-    wake() {
-      setImmediate(run);
-    },
+    wake: runs.wake,
     resume() {
       paused = false;
-      setImmediate(run);
+      runs.wake();
     },
     async stop() {
       stopping = true;
-      clearInterval(timer);
-      await running;
+      await runs.stop();
       try {
         // The next start (or another process) goes on at once instead of waiting for the lease.
         if (current !== undefined) app.db.run('UPDATE pending_deletions SET claimed_until = 0 WHERE uid = ?', current);
@@ -166,7 +148,7 @@ export function startAccountRemoval(app: JobDeps & { config: Config }, options: 
       return slices;
     },
     get busy() {
-      return running !== undefined;
+      return runs.busy;
     },
   };
 }

@@ -26,7 +26,7 @@ import {
 } from '../limits/product.ts';
 import { bannedMessage } from '../moderation/accounts.ts';
 import { activeBanUntil } from '../moderation/bans.ts';
-import { hashQueueBound } from '../accounts/passwords.ts';
+import { hashQueueBound, registrationQueueBound } from '../accounts/passwords.ts';
 import { consumeResetLink, findResetLink } from '../accounts/reset-links.ts';
 import type { PasskeyUse } from '../accounts/passkeys.ts';
 import { createSession, deleteSessionByToken } from '../accounts/sessions.ts';
@@ -129,11 +129,16 @@ export async function register(ctx: Ctx) {
 
   // Before the hashing work; createUser checks again in its transaction.
   if (isNameTaken(ctx.app.db, username)) throw new ApiError(409, 'user.name_taken', { field: 'user' });
+  // In the registrations' own line first: a flood of them never takes the hashing line from members.
+  const { limitsFactor } = ctx.app.config;
   const hash = await ctx.app.passwords.hash(
     password,
     ctx.app.config.scryptLogN,
     ctx.signal,
-    hashQueueBound(ctx.app.config.limitsFactor),
+    hashQueueBound(limitsFactor),
+    {
+      bound: registrationQueueBound(limitsFactor),
+    },
   );
   const account = createAdmittedAccount(ctx, username, hash, admission);
   if (account === undefined) throw new ApiError(409, 'user.name_taken', { field: 'user' });

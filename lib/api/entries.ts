@@ -123,6 +123,7 @@ export async function create(ctx: Ctx) {
     throw new ApiError(404, 'entry.not_found');
   }
   requestPreview(ctx.app, link); // fetched in the background, never on the request path
+  if (replyTo) ctx.app.threadReplies?.wake(); // its followers are told now, after the commit
   return created({ pid, content, filepath, reply_to: replyTo, ...(alt ? { alt } : {}) });
 }
 create.doc = {

@@ -10,6 +10,7 @@ import {
   maxModlogPage,
   maxModReasonLength,
   maxQueuePage,
+  maxTreeAccounts,
   modlogPageSize,
   queuePageSize,
 } from '../limits/product.ts';
@@ -166,7 +167,7 @@ ban.doc = {
     reason: reasonDoc(true),
     days: field(`1–${maxBanDays}; absent or empty: permanent`, { type: 'string', pattern: '^\\s*\\d*\\s*$' }),
     purge: field('1: also remove every live entry of the account', { enum: ['', '0', '1'] }),
-    tree: field('1: also ban every account it invited, and theirs (at most 1000; moderators stay)', {
+    tree: field(`1: also ban every account it invited, and theirs (at most ${maxTreeAccounts}; moderators stay)`, {
       enum: ['', '0', '1'],
     }),
   },

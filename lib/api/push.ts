@@ -19,20 +19,29 @@ const problemMessages = {
   auth: fieldMessages.pushKey,
 } as const;
 
-/** GET /api/user/push: {public_key, subscribed}: the key a browser subscribes with, and whether this session gets pushes. */
+/**
+ * GET /api/user/push: {enabled, public_key, subscribed}: whether the board sends pushes at all
+ * (BOARD_PUSH), the key a browser subscribes with ('' while off) and whether this session has a
+ * device (kept while off, so pushes resume when the operator turns them on again).
+ */
 export function pushState(ctx: Ctx) {
   const me = requireUser(ctx);
-  const { db, clock } = ctx.app;
+  const { db, clock, config } = ctx.app;
   const subscribed = listPushDevices(db, me.uid).some((device) => device.session_id === me.id);
-  return { public_key: vapidKeys(db, clock.now()).publicKey, subscribed: subscribed ? 1 : 0 };
+  return {
+    enabled: config.pushEnabled ? 1 : 0,
+    public_key: config.pushEnabled ? vapidKeys(db, clock.now()).publicKey : '',
+    subscribed: subscribed ? 1 : 0,
+  };
 }
 pushState.doc = {
   id: 'pushState',
-  summary: "The board's VAPID public key, and whether this session gets pushes",
+  summary: 'Whether the board sends pushes, its VAPID public key, and whether this session gets them',
   ok: json(
     'the state',
     object({
-      public_key: string('base64url, the applicationServerKey to subscribe with'),
+      enabled: oneOfValues(0, 1),
+      public_key: string("base64url, the applicationServerKey to subscribe with; '' when enabled is 0"),
       subscribed: oneOfValues(0, 1),
     }),
   ),
@@ -41,6 +50,8 @@ pushState.doc = {
 /** POST /api/user/push with endpoint, p256dh and auth (a browser's PushSubscription): this session's device, replacing its earlier one. */
 export async function subscribe(ctx: Ctx) {
   const me = requireUser(ctx);
+  // Why refuse while off: a stored subscription would promise pushes that never come.
+  if (!ctx.app.config.pushEnabled) throw new ApiError(403, 'push.off');
   const form = await ctx.form();
   const input = {
     endpoint: textField(form, 'endpoint'),
@@ -64,7 +75,7 @@ subscribe.doc = {
     auth: requiredField("the browser's auth secret, base64url (16 bytes)"),
   },
   ok: json('stored', status('ok')),
-  errors: { 400: ['input.invalid'] },
+  errors: { 400: ['input.invalid'], 403: ['push.off'] },
 } satisfies Operation;
 
 /**

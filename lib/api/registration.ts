@@ -6,22 +6,14 @@ import { ApiError, invalidField } from '../http/errors.ts';
 import { integerParam, textField } from '../http/fields.ts';
 import { fieldMessages } from '../messages.ts';
 import { moderationReason } from '../moderation/reasons.ts';
+import { inviteLifetimeSeconds, maxApplicationsPage, maxModReasonLength, maxOpenInvites } from '../limits/product.ts';
 import {
   approveApplication,
-  maxApplicationsPage,
   pendingStatus,
   readApplications,
   rejectApplication,
 } from '../registration/applications.ts';
-import {
-  countOpenInvites,
-  createInvite,
-  inviteLifetime,
-  inviteTreeOf,
-  listInvites,
-  maxOpenInvites,
-  revokeInvite,
-} from '../registration/invites.ts';
+import { countOpenInvites, createInvite, inviteTreeOf, listInvites, revokeInvite } from '../registration/invites.ts';
 import {
   arrayOf,
   field,
@@ -32,11 +24,11 @@ import {
   ref,
   requiredField,
   string,
-  time,
   type Operation,
 } from '../openapi/kit.ts';
 import { usernameStatus } from '../openapi/registration.ts';
 import { registrationInForce, setRegistrationMode } from '../registration/mode.ts';
+import { treeBanTargets } from '../moderation/accounts.ts';
 import { newChallenge, powCost, recommendedPowCost } from '../registration/pow.ts';
 import { lastSurge, reopenAfterQuiet, surgeThreshold, waveAccounts } from '../registration/surge.ts';
 
@@ -115,7 +107,7 @@ approve.doc = {
   errors: { 404: ['user.not_found', 'application.not_found'] },
 } satisfies Operation;
 
-/** POST /api/mod/applications/{username}/reject: `reason` optional (0–500), shown to the applicant at login. */
+/** POST /api/mod/applications/{username}/reject: `reason` optional (up to maxModReasonLength), shown to the applicant at login. */
 export async function reject(ctx: Ctx<'username'>) {
   const mod = requireModerator(ctx);
   const form = await ctx.form();
@@ -129,10 +121,39 @@ export async function reject(ctx: Ctx<'username'>) {
 reject.doc = {
   id: 'rejectApplication',
   summary: 'Reject an application; the applicant sees `reason` at login for 30 days, then the account goes',
-  fields: { reason: field('optional, at most 500 characters', { type: 'string', maxLength: 500 }) },
+  fields: {
+    reason: field(`optional, at most ${maxModReasonLength} characters`, {
+      type: 'string',
+      maxLength: maxModReasonLength,
+    }),
+  },
   ok: json('rejected', usernameStatus('rejected')),
   errors: { 400: ['input.invalid'], 404: ['user.not_found', 'application.not_found'] },
 } satisfies Operation;
+
+/** 429 rate.limited: the member holds maxOpenInvites open invites already. */
+function openInvitesLimit(): ApiError {
+  return new ApiError(429, 'rate.limited', {
+    headers: { 'Retry-After': '3600' },
+    limit: 'brake/invites',
+    message: `Du hast schon ${maxOpenInvites} offene Einladungen: höchstens ${maxOpenInvites} auf einmal. Ziehe eine zurück oder warte, bis eine benutzt wird oder abläuft.`,
+  });
+}
+
+/**
+ * Why `uid` may not make an invite now, as POST /api/user/invites answers it, or undefined;
+ * GET /api/user/invites shows the same, so the page says it before anyone clicks.
+ */
+function inviteRefusal(ctx: Ctx, uid: number, now: number): ApiError | undefined {
+  const { db, config } = ctx.app;
+  // Why: an invite skips approval, so it is worth only what its inviter's record is worth.
+  if (config.limitsFactor > 0 && trustLevel(db, uid, now) === 0)
+    return new ApiError(403, 'trust.required', {
+      message: 'Neue Konten können noch niemanden einladen: das geht ab Vertrauensstufe 1.',
+    });
+  if (countOpenInvites(db, uid, now) >= maxOpenInvites) return openInvitesLimit();
+  return undefined;
+}
 
 /** POST /api/user/invites: 201 with the token, once; level 0 cannot invite, nobody holds more than 5 open. */
 export async function newInvite(ctx: Ctx) {
@@ -140,28 +161,17 @@ export async function newInvite(ctx: Ctx) {
   await ctx.form();
   const { db, config, clock } = ctx.app;
   const now = clock.now();
-  // Why: an invite skips approval, so it is worth only what its inviter's record is worth.
-  if (config.limitsFactor > 0 && trustLevel(db, session.uid, now) === 0)
-    throw new ApiError(403, 'trust.required', {
-      message: 'Neue Konten können noch niemanden einladen: das geht ab Vertrauensstufe 1.',
-    });
-  const invite = createInvite(db, session.uid, inviteLifetime, now);
-  if (!invite)
-    throw new ApiError(429, 'rate.limited', {
-      headers: { 'Retry-After': '3600' },
-      limit: 'brake/invites',
-      message: `Du hast schon ${maxOpenInvites} offene Einladungen: höchstens ${maxOpenInvites} auf einmal. Ziehe eine zurück oder warte, bis eine benutzt wird oder abläuft.`,
-    });
+  const refusal = inviteRefusal(ctx, session.uid, now);
+  if (refusal) throw refusal;
+  // The count is checked again in the transaction that writes: two requests at once cannot both take the last place.
+  const invite = createInvite(db, session.uid, inviteLifetimeSeconds, now);
+  if (!invite) throw openInvitesLimit();
   return created({ ...invite, url: `${config.origin}/register#${invite.token}` });
 }
 newInvite.doc = {
   id: 'createInvite',
   summary: 'Make an invite (valid 7 days, single use); the token is shown only here',
-  ok: json(
-    'the invite; `url` carries the token in its fragment',
-    object({ id: integer(), token: string(), url: string('<BOARD_ORIGIN>/register#<token>'), expires: time() }),
-    201,
-  ),
+  ok: json('the invite; `url` carries the token in its fragment', ref('NewInvite'), 201),
   errors: { 403: ['trust.required'], 429: ['rate.limited'] },
 } satisfies Operation;
 
@@ -169,28 +179,19 @@ newInvite.doc = {
 export function invites(ctx: Ctx) {
   const session = requireUser(ctx);
   const now = ctx.app.clock.now();
-  return { invites: listInvites(ctx.app.db, session.uid, now), open: countOpenInvites(ctx.app.db, session.uid, now) };
+  const refusal = inviteRefusal(ctx, session.uid, now);
+  return {
+    invites: listInvites(ctx.app.db, session.uid, now),
+    open: countOpenInvites(ctx.app.db, session.uid, now),
+    ...(refusal ? { refusal: refusal.body().error } : {}),
+  };
 }
 invites.doc = {
   id: 'listInvites',
-  summary: "One's own invites, newest first (at most 100)",
-  ok: json(
-    'the invites',
-    object({
-      invites: arrayOf(
-        object({
-          id: integer(),
-          created_at: time(),
-          expires: time(),
-          status: oneOfValues('open', 'used', 'expired', 'revoked'),
-          used_by: string('the account it made, "" until used'),
-          used_at: time('0 until used'),
-        }),
-        100,
-      ),
-      open: integer('open invites now'),
-    }),
-  ),
+  summary: "One's own invites, newest first (at most 100), and why a new one would be refused now",
+  description:
+    '`refusal`: the error POST /api/user/invites would answer now (403 trust.required, 429 rate.limited for the open invites); absent when it would make one.',
+  ok: json('the invites', ref('InviteList')),
 } satisfies Operation;
 
 /** POST /api/user/invites/{id}/revoke */
@@ -223,24 +224,13 @@ export function accountForModerators(ctx: Ctx<'username'>) {
     banned_until: user.banned_until,
     trust_level: trustLevel(db, user.uid, clock.now()),
     ...inviteTreeOf(db, user.uid),
+    tree_size: treeBanTargets(db, user.uid).length,
   };
 }
 accountForModerators.doc = {
   id: 'accountForModerators',
-  summary: 'An account as moderators see it: status, trust level, inviter and invitees',
-  ok: json(
-    'the account',
-    object({
-      username: string(),
-      created_at: time(),
-      status: oneOfValues('active', 'pending', 'rejected'),
-      role: string(),
-      banned_until: integer(undefined, { minimum: -1 }),
-      trust_level: oneOfValues(0, 1),
-      invited_by: string('"" when none or the administrator'),
-      invitees: arrayOf(object({ username: string(), created_at: time() }), 100),
-    }),
-  ),
+  summary: 'An account as moderators see it: status, trust level, inviter, invitees and the size of its invite tree',
+  ok: json('the account', ref('ModeratedAccount')),
   errors: { 404: ['user.not_found'] },
 } satisfies Operation;
 

@@ -491,6 +491,25 @@ const migrations: Migration[] = [
     PRIMARY KEY (uid, code_hash)
   ) WITHOUT ROWID;
   `,
+
+  // 18: a reply's followers are told by a background job after its create commits, in batches
+  // (lib/notifications/thread-replies.ts), and a push that failed for a passing reason is tried
+  // again later (lib/push/queue.ts).
+  `
+  -- One row per reply whose followers are still to be told, written in the reply's create
+  -- transaction; each batch of followers advances after_uid in its own transaction, and the last
+  -- one deletes the row, so a restart goes on where the last committed batch ended.
+  CREATE TABLE thread_reply_fanout (
+    id         INTEGER PRIMARY KEY,
+    pid        INTEGER NOT NULL,              -- the new reply
+    author_uid INTEGER NOT NULL,              -- its author, never told of the own reply
+    created_at INTEGER NOT NULL,              -- the reply's time: its notifications' time
+    after_uid  INTEGER NOT NULL DEFAULT 0     -- followers up to this uid are done
+  );
+  -- A push tried again: how many tries it had, and not before when the next may start.
+  ALTER TABLE push_outbox ADD COLUMN tries INTEGER NOT NULL DEFAULT 0;
+  ALTER TABLE push_outbox ADD COLUMN not_before INTEGER NOT NULL DEFAULT 0;
+  `,
 ];
 
 /** Migration 10: in slices by pid, since a statement cannot write while another reads. */

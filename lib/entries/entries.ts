@@ -4,7 +4,7 @@ import type { EntryRow } from './reads.ts';
 import { recordNewDescendant, refreshActivityToRoot, repairLatestAfterRemoval } from './latest.ts';
 import { followOwnThread } from '../follows/follows.ts';
 import { notifyAbout } from '../notifications/notifications.ts';
-import { notifyFollowers } from '../notifications/thread-replies.ts';
+import { queueThreadReplies } from '../notifications/thread-replies.ts';
 import { indexEntry, reindexEntry, unindexEntry } from '../search/index.ts';
 import { bumpCooldownStepSeconds, duplicateWindowSeconds, minDuplicateLength } from '../limits/product.ts';
 
@@ -60,8 +60,9 @@ export interface NewEntry {
 
 /**
  * Inserts an entry and, for a reply, updates the parent's reply_count and every ancestor's
- * last_activity and `latest`; indexes it for search and tells whoever it replies to or
- * mentions and the followers of its ancestors (a new thread: its author follows it); all in one transaction. Undefined when the parent is gone.
+ * last_activity and `latest`; indexes it for search, tells whoever it replies to or mentions,
+ * and queues the telling of its ancestors' followers (a new thread: its author follows it); all
+ * in one transaction. Undefined when the parent is gone. After the commit, wake the fan-out job.
  */
 export function createEntry(db: Db, entry: NewEntry, now: number): number | undefined {
   return db.tx(() => {
@@ -90,7 +91,8 @@ export function createEntry(db: Db, entry: NewEntry, now: number): number | unde
     adjustEntryCounters(db, Boolean(parent), 1);
     indexEntry(db, { pid, uid: entry.uid, content: entry.content, alt: entry.alt ?? '' });
     notifyAbout(db, { pid, uid: entry.uid, content: entry.content }, parent?.uid ?? 0, now);
-    if (parent) notifyFollowers(db, { pid, uid: entry.uid }, parent.pid, now);
+    if (parent)
+      queueThreadReplies(db, { pid, uid: entry.uid }, parent.pid, now); // told after the commit, in batches
     else followOwnThread(db, entry.uid, pid, now);
     db.responses.threadChanged(parent?.root ?? pid);
     db.responses.userChanged(entry.uid);

@@ -7,23 +7,25 @@ import { mayShare, type CacheLookup, type CachedPage, type Route } from './route
 
 /**
  * The cached pages' short way out (docs/SCALING.md "Reads and writes per core"): a GET of a row that names a cache
- * (lib/routes.ts `cache`: the feed pages and threads, and the drawn pages /, /e/{pid} and
- * /u/{username}) whose answer the response cache holds, current, is answered here before the
+ * (lib/routes.ts `cache`: the feed pages and threads, and the drawn pages /, /e/{pid},
+ * /u/{username}, /suche and /modlog) whose answer the response cache holds, current, is answered here before the
  * pipeline, as close to writing a Buffer as node:http allows: one regular expression per cached
- * row on the request target, the row's lookup (which reads the parameters as the handler does and
- * checks for other processes' commits), headers made once per cached body (by the function the
- * pipeline's JSON answers use, or the page's own). Everything the pipeline would have done for
- * these rows still happens: they have no rate limit, session or body, the Host rule is checked
- * here, the log counts the answer (one line per target and
- * second, lib/http/hit-lines.ts) and the metrics observe it. Anything else (a query string, an
- * encoded character, HEAD, a miss, a bad number) takes the pipeline, which builds the page and
- * answers errors; so this path can only ever be a shortcut.
+ * row on the request target (a `cacheQuery` row's takes a query too), the row's lookup (which
+ * reads the parameters and that query as the handler does and checks for other processes'
+ * commits), headers made once per cached body (by the function the pipeline's JSON answers use,
+ * or the page's own).
+ * Everything the pipeline would have done for these rows still happens: they have no rate limit,
+ * session or body, the Host rule is checked here, the log counts the answer under its path as the
+ * pipeline logs it, without the query (one line per path, status and second,
+ * lib/http/hit-lines.ts) and the metrics observe it. Anything else (a query string on another row
+ * or in another spelling, an encoded character, HEAD, a miss, a bad number) takes the pipeline,
+ * which builds the page and answers errors; so this path can only ever be a shortcut.
  */
 export type FastPath = (req: IncomingMessage, res: ServerResponse) => boolean;
 
 interface CachedRow {
   route: Route;
-  /** The row's path as an anchored expression over the raw request target, one group per parameter. */
+  /** The row's path as an anchored expression over the raw request target, one group per parameter, then the query's. */
   target: RegExp;
   names: string[];
   lookup: CacheLookup;
@@ -32,7 +34,10 @@ interface CachedRow {
 /** A parameter as the fast path takes it: one segment with nothing to decode and no query. */
 const segment = '([^/?#%]+)';
 
-/** `/api/entry/:pid/thread` → /^\/api\/entry\/([^/?#%]+)\/thread$/ and its parameter names. */
+/**
+ * `/api/entry/:pid/thread` → /^\/api\/entry\/([^/?#%]+)\/thread$/ and its parameter names; a
+ * `cacheQuery` row's expression takes an optional `?…` after the path as its last group.
+ */
 function compile(route: Route, lookup: CacheLookup): CachedRow {
   // The fast path checks no session, limit or body, and matches whole segments only.
   if (
@@ -55,7 +60,8 @@ function compile(route: Route, lookup: CacheLookup): CachedRow {
       return segment;
     })
     .join('\\/');
-  return { route, target: new RegExp(`^${source}$`), names, lookup };
+  const query = route.cacheQuery ? '(?:\\?(.*))?' : '';
+  return { route, target: new RegExp(`^${source}${query}$`), names, lookup };
 }
 
 export function createFastPath(app: Services, routes: readonly Route[], hitLines: HitLines): FastPath {
@@ -83,7 +89,7 @@ export function createFastPath(app: Services, routes: readonly Route[], hitLines
         if (!match) continue;
         const params: Record<string, string> = {};
         for (let i = 0; i < candidate.names.length; i++) params[candidate.names[i]!] = match[i + 1]!;
-        body = candidate.lookup(app, params);
+        body = candidate.lookup(app, params, match[candidate.names.length + 1]);
         row = candidate;
         break;
       }
@@ -94,15 +100,18 @@ export function createFastPath(app: Services, routes: readonly Route[], hitLines
     const metrics = app.metrics;
     const started = metrics ? performance.now() : 0; // the clock is read for the metrics only: the log line has no time
     const shared = mayShare(row.route, req.headers.cookie);
+    let status = 200;
     if (Buffer.isBuffer(body)) {
       res.writeHead(200, headOf(body, shared));
       res.end(body);
     } else {
-      res.writeHead(200, (shared ? body.head.shared : body.head.own) as string[]);
+      status = body.status;
+      res.writeHead(status, (shared ? body.head.shared : body.head.own) as string[]);
       res.end(body.body);
     }
-    hitLines.count(target);
-    metrics?.observeRequest(row.route, 'GET', 200, (performance.now() - started) / 1000);
+    const mark = target.indexOf('?');
+    hitLines.count(mark < 0 ? target : target.slice(0, mark), status);
+    metrics?.observeRequest(row.route, 'GET', status, (performance.now() - started) / 1000);
     return true;
   };
 }

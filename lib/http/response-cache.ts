@@ -27,10 +27,12 @@ import { LruPages } from './lru-pages.ts';
  * way. Another process's commit moves the global version, so it
  * drops every kind at once, search pages and documents included.
  *
- * The server-drawn HTML pages (/, /e/{pid}, /u/{username}, /suche?q=…, lib/pages/public.ts) are
- * documents too, under the feed version, and under the votes version besides: they show vote
- * counts, which the JSON does not, so castVote (lib/entries/votes.ts) calls votesChanged() and only
- * the pages are drawn again.
+ * The server-drawn HTML pages (/, /e/{pid}, /u/{username}, /suche?q=…, /modlog, lib/pages/public.ts,
+ * a gone entry's 410 page among them) are documents too, under the feed version, and under one
+ * more version besides for what only they show: vote counts, which the JSON does not, so castVote
+ * (lib/entries/votes.ts) calls votesChanged() and only the pages are drawn again; and the
+ * moderation log, whose JSON is not cached, so writeModlog (lib/moderation/modlog.ts) calls
+ * modlogChanged().
  *
  * Threads, user feeds, search pages and documents each live in one LruPages store (lib/http/lru-pages.ts),
  * bounded by count and bytes; feed pages are bounded by the page limit (maxFeedPage).
@@ -46,7 +48,8 @@ interface Cached {
 export interface PageVersions {
   global: number;
   version: number;
-  votes: number;
+  /** What only the drawn pages show: vote counts, the moderation log. */
+  pagesOnly: number;
 }
 
 const maxCachedThreads = 2000;
@@ -69,6 +72,11 @@ export interface CachedDocument {
   updated: number;
 }
 
+/** A server-drawn page (lib/pages/public.ts) and the status it answers: 200, or 410 for a gone entry's own page. */
+export interface DrawnPage extends CachedDocument {
+  status: number;
+}
+
 export class ResponseCache {
   /** `dataVersion`: SQLite's PRAGMA data_version of the connection, which moves when another connection commits. */
   constructor(private readonly dataVersion: () => number) {}
@@ -88,8 +96,8 @@ export class ResponseCache {
   /** Search pages being built now, by versions and key (bounded by the search line: lib/search/threads.ts). */
   private searchesBuilding = new Map<string, Promise<Buffer>>();
   private documents = new LruPages<string, Cached & CachedDocument>(maxCachedDocuments, maxDocumentBytes);
-  private votesVersion = 0;
-  private pages = new LruPages<string, PageVersions & CachedDocument>(maxCachedPages, maxPageBytes);
+  private pagesOnlyVersion = 0;
+  private pages = new LruPages<string, PageVersions & DrawnPage>(maxCachedPages, maxPageBytes);
   /** Answers served from the cache and answers built, since the start (read by lib/metrics). */
   readonly tally = {
     feedHits: 0,
@@ -108,21 +116,26 @@ export class ResponseCache {
 
   /** A vote moved a tally: the HTML pages show the counts (the JSON does not). */
   votesChanged(): void {
-    this.votesVersion++;
+    this.pagesOnlyVersion++;
+  }
+
+  /** A moderation log row was written: the drawn /modlog pages show it (its JSON is not cached). */
+  modlogChanged(): void {
+    this.pagesOnlyVersion++;
   }
 
   /** The versions a page built now depends on (for a page built over an await: keepPage checks them again). */
   pageVersions(): PageVersions {
     this.checkOtherWriters();
-    return { global: this.global, version: this.feedVersion, votes: this.votesVersion };
+    return { global: this.global, version: this.feedVersion, pagesOnly: this.pagesOnlyVersion };
   }
 
   private isPageCurrent(page: PageVersions): boolean {
-    return this.isFeedCurrent(page) && page.votes === this.votesVersion;
+    return this.isFeedCurrent(page) && page.pagesOnly === this.pagesOnlyVersion;
   }
 
   /** A server-drawn page by its key (the path and query it answers) if it is cached and current. */
-  cachedPage(key: string): CachedDocument | undefined {
+  cachedPage(key: string): DrawnPage | undefined {
     this.checkOtherWriters();
     const hit = this.pages.get(key);
     if (!hit || !this.isPageCurrent(hit)) return undefined;
@@ -131,12 +144,12 @@ export class ResponseCache {
   }
 
   /** Keeps a page built under `asked` unless a write came in between. */
-  keepPage(key: string, asked: PageVersions, page: CachedDocument): void {
+  keepPage(key: string, asked: PageVersions, page: DrawnPage): void {
     if (this.isPageCurrent(asked)) this.pages.set(key, { ...page, ...asked });
   }
 
-  /** A page from the cache, else built now and kept; `build` undefined: nothing there, never cached. */
-  page(key: string, build: () => CachedDocument | undefined): CachedDocument | undefined {
+  /** A page from the cache, else built now and kept; `build` undefined: nothing there (404), never cached. */
+  page(key: string, build: () => DrawnPage | undefined): DrawnPage | undefined {
     const hit = this.cachedPage(key);
     if (hit) return hit;
     this.tally.pageMisses++;

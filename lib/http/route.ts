@@ -39,24 +39,30 @@ export type Endpoint<Params extends string = never> = Handler<Params> & {
 };
 
 /**
- * An HTML page from the response cache (lib/pages/public.ts): its bytes and its headers made once
- * per body, `shared` for a request a shared cache may keep and `own` for one with a session cookie
- * (mayShare). Serving it counts nothing: the page's beacon counts the impression (lib/api/impression.ts).
+ * An HTML page from the response cache (lib/pages/public.ts): its status (200, or 410 for a gone
+ * entry's own page), its bytes and its headers made once per body, `shared` for a request a shared
+ * cache may keep and `own` for one with a session cookie (mayShare); a page that is not 200 has
+ * the `own` headers in both. Serving it counts nothing: the page's beacon counts the impression
+ * (lib/api/impression.ts).
  */
 export interface CachedPage {
+  readonly status: number;
   readonly body: Buffer;
   readonly head: { readonly shared: readonly string[]; readonly own: readonly string[] };
 }
 
 /**
  * The response cache's answer for a cached row (lib/http/fast-path.ts): the current cached body
- * for these parameters (a JSON Buffer, or an HTML page), else undefined. It reads the parameters
- * as the handler does (a bad one may throw: the pipeline then answers) and must count a hit only
- * when it returns a body.
+ * for these parameters (a JSON Buffer, answered 200, or an HTML page), else undefined. It reads
+ * the parameters as the handler does (a bad one may throw: the pipeline then answers) and must
+ * count a hit only when it returns a body. `query` is the raw text after `?` of a row with
+ * `cacheQuery` (undefined: the target has no `?`); the lookup must return undefined for any
+ * query but the spellings it serves, which the handler must read the same way.
  */
 export type CacheLookup<Params extends string = string> = (
   app: Services,
   params: Readonly<Record<Params, string>>,
+  query: string | undefined,
 ) => Buffer | CachedPage | undefined;
 
 /** The checks a row asks of the pipeline before its handler runs, and its cache. */
@@ -74,6 +80,11 @@ export interface Policy<Params extends string = string> {
    * for a GET that needs no session, limit or body: the fast path makes none of those checks.
    */
   readonly cache?: CacheLookup<Params>;
+  /**
+   * The cache's lookup is asked for request targets with a query string too (the pages' `?seite=N`,
+   * the search page's `?q=…`): without it, a target with `?` always takes the pipeline.
+   */
+  readonly cacheQuery?: boolean;
   /**
    * Its 200 answer is the same for every logged-out reader (no session's `selected`, no cookie set),
    * so a shared cache in front may keep it a few seconds (lib/http/respond.ts cacheHeaders); a
@@ -96,7 +107,7 @@ export type Row = Omit<Route, 'tag'>;
 
 /** Only a GET may name a cache or be shared: the fast path and shared caches answer nothing else. */
 type GetPolicy<Path extends string> = Policy<ParamsOf<Path>>;
-type PostPolicy = Omit<Policy, 'cache' | 'shared'>;
+type PostPolicy = Omit<Policy, 'cache' | 'cacheQuery' | 'shared'>;
 
 /** A GET row (HEAD is answered wherever GET is). */
 export function get<Path extends string>(

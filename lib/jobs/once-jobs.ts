@@ -7,6 +7,7 @@ import type { Images } from '../media/images.ts';
 import { startNotifier, type NotifyOptions, type Notice } from '../moderation/operator-webhook.ts';
 import { startPreviewQueue, type PreviewOptions } from '../preview/queue.ts';
 import { startPushQueue, type PushOptions } from '../push/queue.ts';
+import { startFanoutJob, type FanoutOptions } from '../notifications/fan-out-job.ts';
 import type { LimitStore } from '../limits/rate-limit.ts';
 import { startSearchBackfill, type BackfillOptions } from '../search/backfill.ts';
 
@@ -21,9 +22,12 @@ import { startSearchBackfill, type BackfillOptions } from '../search/backfill.ts
  * What stays per process: each process counts its own impressions and flushes them (deduplicated in
  * the database, lib/stats/impressions.ts), and keeps its own response cache.
  */
+/** The once-jobs a request wakes after queueing work for them. */
+export type WakeableJob = 'previews' | 'accountRemoval' | 'threadReplies';
+
 /** How a cluster worker reaches the once-jobs in the primary (lib/process/cluster/worker.ts). */
 export interface JobLink {
-  wake(job: 'previews' | 'accountRemoval'): void;
+  wake(job: WakeableJob): void;
   notify(notice: Notice): void;
 }
 
@@ -39,6 +43,7 @@ export interface OnceJobContext extends JobDeps {
     accountRemoval?: RemovalOptions;
     searchBackfill?: BackfillOptions;
     push?: PushOptions;
+    threadReplies?: FanoutOptions;
   };
   /** True in a cluster's primary: no process's flush sweeps finished statistics days, so a job does. */
   clustered: boolean;
@@ -52,8 +57,10 @@ const onceJobs = {
   // Indexes the entries older than the search index, then merges the index's segments.
   searchBackfill: (c: OnceJobContext) => startSearchBackfill(c, c.options.searchBackfill),
   previews: (c: OnceJobContext) => (c.config.previewEnabled ? startPreviewQueue(c, c.options.preview) : undefined),
+  // Tells a new reply's followers, after its create, in batches (lib/notifications/thread-replies.ts).
+  threadReplies: (c: OnceJobContext) => startFanoutJob(c, c.options.threadReplies),
   // Web Push: sends what the notification trigger queued (lib/push/queue.ts); makes the VAPID keys on the first start.
-  push: (c: OnceJobContext) => startPushQueue(c, c.options.push),
+  push: (c: OnceJobContext) => (c.config.pushEnabled ? startPushQueue(c, c.options.push) : undefined),
   notifier: (c: OnceJobContext) =>
     c.config.notifyUrl ? startNotifier(c.config.notifyUrl, c.config.origin, c.log, c.options.notify) : undefined,
   statisticsSweep: (c: OnceJobContext) => (c.clustered ? { stop: startStatisticsSweep(c) } : undefined),

@@ -8,8 +8,14 @@ import { createSemaphore, type Semaphore } from './semaphore.ts';
  * One process uses its own semaphores (createMachineSlots); a cluster worker gets ones whose slots
  * the primary hands out over IPC (lib/process/cluster/slots-ipc.ts), with the same limits, and the
  * primary's own image work takes from the same pools it serves.
+ * `registration`: registrations' share of the two hashers. A registration holds this slot while
+ * it waits for and runs its hash, so at most one registration is in the hashing line at a time.
+ * Why: a flood of bot registrations filled the whole line and members got 503 auth.busy at login
+ * (bench/results.md "Bots against the registration modes"); now a login waits behind at most one
+ * registration's hash, and registrations wait in a line of their own (registrationQueueBound in
+ * lib/accounts/passwords.ts).
  */
-export const slotLimits = { hash: 2, image: 2, search: 2 } as const;
+export const slotLimits = { hash: 2, registration: 1, image: 2, search: 2 } as const;
 export type SlotPool = keyof typeof slotLimits;
 
 /** The pools one process works with, built by createApp (or the cluster's primary) and passed to what uses them. */
@@ -19,6 +25,7 @@ export type MachineSlots = Record<SlotPool, Semaphore>;
 export function createMachineSlots(): MachineSlots {
   return {
     hash: createSemaphore(slotLimits.hash),
+    registration: createSemaphore(slotLimits.registration),
     image: createSemaphore(slotLimits.image),
     search: createSemaphore(slotLimits.search),
   };

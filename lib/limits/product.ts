@@ -166,6 +166,14 @@ export const maxNotifiedPerEntry = 5;
 export const maxFollows = 1000;
 /** The list of followed entries shows 20 a page, like the notifications. */
 export const followingPageSize = 20;
+/**
+ * A reply's followers are told this many per transaction, after its create (lib/notifications/
+ * thread-replies.ts). Why 500: a batch then holds SQLite's one write lock for a few milliseconds
+ * (bench/follow-fanout.ts), so a thread with ten thousand followers makes no other write wait
+ * longer than a batch of creates does; and a thread with up to 500 followers, nearly every
+ * thread, is told in one transaction right after its reply.
+ */
+export const followerBatch = 500;
 /** Push devices per account (one per session). Why a bound: each costs every notification of the account a push request. */
 export const maxPushDevices = 10;
 /** A push endpoint's length: real push services' are 100–400 characters; more is not a subscription. */
@@ -208,6 +216,52 @@ export const trustAfterLiveEntries = 3;
 export const levelZeroLinksPerEntry = 2;
 export const levelZeroEntriesWithLinksPerDay = 2;
 export const levelZeroImagesPerDay = 1;
+
+// Registration (docs/API.md "Registration"; the rules: lib/registration/)
+
+/** An application's answer, in code points: so a moderator has something to read and a bot something to write. */
+export const minApplicationLength = 10;
+export const maxApplicationLength = 1000;
+/**
+ * Applications waiting at most: a wave of bots must not grow the table without end. Past it new
+ * applications are refused with a 429 that says so, until moderators decide or the wave passes.
+ */
+export const maxPendingApplications = 1000;
+/** The moderators' list of applications: 50 a page, pages 0–100. */
+export const applicationsPageSize = 50;
+export const maxApplicationsPage = 100;
+/**
+ * A rejected account stays 30 days, so its owner learns the reason at login, then it goes and the
+ * name is free. Why 30 days: long enough to read the reason after a holiday, short enough that a
+ * name does not stay blocked.
+ */
+export const rejectedKeptSeconds = 30 * day;
+/** Why 7 days: long enough to reach a friend by another channel, short enough that a leaked link goes stale. */
+export const inviteLifetimeSeconds = 7 * day;
+/** board-admin invite --days: at most a year. */
+export const maxAdminInviteDays = 365;
+/** Open invites one member may hold at a time: enough to bring a few friends, too few to sell. */
+export const maxOpenInvites = 5;
+/** The newest invites a member's list shows. */
+export const maxListedInvites = 100;
+/** Accounts a ban of an invite tree takes at most: the ban stays one bounded transaction. */
+export const maxTreeAccounts = 1000;
+/** A proof-of-work challenge is good for 10 minutes: time to fill in a form, too short to stock up on solutions. */
+export const powChallengeSeconds = 10 * minute;
+/**
+ * Used challenges remembered at most (each until it expires). Reaching it takes this many solved
+ * challenges in 10 minutes; past it solutions are refused until old ones expire, never forgotten early.
+ */
+export const maxUsedChallenges = 100_000;
+/**
+ * The surge gate's quiet period, in windows (BOARD_REGISTRATION_SURGE_MINUTES, an hour by
+ * default): it reopens the door six windows after it closed it, and then at the first moment the
+ * last window saw fewer than half the threshold. Why six: a wave that pauses for an hour must not
+ * find the door open again; a real board's moderators answer within hours anyway.
+ */
+export const surgeQuietWindows = 6;
+/** The moderators' list of the last wave's accounts shows at most 500 (oldest first): enough to judge a wave, one bounded read. */
+export const maxWaveAccounts = 500;
 
 // New accounts (the rules: lib/limits/new-accounts.ts)
 

@@ -166,12 +166,14 @@ export function defineJobMetrics(
   });
   new Counter({
     name: 'board_push_total',
-    help: 'Web Push sends by outcome: delivered, gone (404/410: the subscription was dropped), blocked (the guard refused the endpoint; dropped), failed (not retried), skipped (read, hidden or too old by its turn).',
+    help: 'Web Push tries by outcome: delivered, gone (404/410: the subscription was dropped), blocked (the guard refused the endpoint; dropped), retried (429, 5xx or no answer: queued again), failed (given up), skipped (read, hidden or too old by its turn).',
     labelNames: ['outcome'],
     registers,
     collect() {
       this.reset();
-      for (const [outcome, count] of Object.entries(jobs.push.stats().outcomes)) this.inc({ outcome }, count);
+      const outcomes = jobs.push?.stats().outcomes;
+      if (!outcomes) return; // BOARD_PUSH=0: no sender runs
+      for (const [outcome, count] of Object.entries(outcomes)) this.inc({ outcome }, count);
     },
   });
   new Counter({

@@ -43,15 +43,17 @@ export function banTree(db: Db, uid: number, ban: Ban, actor: ActorUid, now: num
   return db.tx(() => {
     banUser(db, uid, ban, actor, now);
     const inviter = db.one<{ username: string }>('SELECT username FROM users WHERE uid = ?', uid)?.username ?? '';
-    let banned = 0;
-    for (const child of invitedTree(db, uid)) {
-      const role = db.one<{ role: string }>('SELECT role FROM users WHERE uid = ?', child)?.role;
-      if (role === moderatorRole) continue;
-      banUser(db, child, { ...ban, reason: treeBanReason(ban.reason, inviter) }, actor, now);
-      banned++;
-    }
-    return banned;
+    const targets = treeBanTargets(db, uid);
+    for (const child of targets) banUser(db, child, { ...ban, reason: treeBanReason(ban.reason, inviter) }, actor, now);
+    return targets.length;
   });
+}
+
+/** The accounts a ban with tree=1 takes with `uid`: its invite tree, moderators left out (they stay). */
+export function treeBanTargets(db: Db, uid: number): number[] {
+  return invitedTree(db, uid).filter(
+    (child) => db.one<{ role: string }>('SELECT role FROM users WHERE uid = ?', child)?.role !== moderatorRole,
+  );
 }
 
 /**
@@ -71,6 +73,9 @@ export function banUser(db: Db, uid: number, ban: Ban, actor: ActorUid, now: num
     )
       return 0;
     if (wasModerator) writeModlog(db, actor, { action: 'mod_remove', uid, reason: ban.reason }, now);
+    // The drawn profile shows a ban in force (lib/pages/views/profile.ts) and may be cached from
+    // before; a banned one is never kept, so the unban and the ban's end need no word to the cache.
+    db.responses.everythingChanged();
     deleteSessionsOfUser(db, uid);
     writeModlog(db, actor, { action: 'ban', uid, reason: ban.reason, until: ban.until }, now);
     return ban.purge ? removeAllEntriesOf(db, uid, ban.reason, actor, now) : 0;

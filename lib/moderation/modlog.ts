@@ -37,6 +37,8 @@ const privateActions: ReadonlySet<ModAction> = new Set(['mod_add', 'mod_remove',
 
 /** Writes one log row; call it inside the action's transaction, so a failed write undoes the action. Returns the row id. */
 export function writeModlog(db: Db, actor: ActorUid, row: ModlogWrite, now: number): number {
+  // The drawn /modlog pages are kept in the response cache: a new row shows at once.
+  db.responses.modlogChanged();
   return db.run(
     `INSERT INTO modlog (created_at, action, pid, uid, reason, until, moderator_uid, public)
      VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,

@@ -1,3 +1,4 @@
+import { maxApplicationLength, minApplicationLength } from '../limits/product.ts';
 import { field, json, object, oneOfValues, string, type FieldSpec } from './kit.ts';
 
 /**
@@ -13,10 +14,10 @@ export const altchaField: FieldSpec = field(
 
 /** POST /api/auth/newuser's fields beyond SPEC's. */
 export const admissionFields: Record<string, FieldSpec> = {
-  application: field('approval mode: the answer to `question` of GET /api/auth/registration, 10–1000 characters', {
-    type: 'string',
-    maxLength: 1000,
-  }),
+  application: field(
+    `approval mode: the answer to \`question\` of GET /api/auth/registration, ${minApplicationLength}–${maxApplicationLength} characters`,
+    { type: 'string', maxLength: maxApplicationLength },
+  ),
   invite: field('an invite token (the part after # of /register#…); needed in invite mode, skips approval'),
   altcha: altchaField,
 };

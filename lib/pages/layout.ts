@@ -19,6 +19,8 @@ export interface PageView {
   next?: string;
   /** Not for search engines (search results: every query would be a page of its own). */
   noindex?: boolean;
+  /** Drawn for every request, never kept in the response cache: it shows what ends by the clock (a ban). */
+  fresh?: boolean;
   main: Html;
 }
 

@@ -3,10 +3,11 @@ import { cachedSearch, slowRefusals } from '../api/search.ts';
 import type { EntryJson } from '../entries/reads.ts';
 import { maxFeedPage, maxModlogPage } from '../limits/product.ts';
 import type { Ctx } from '../http/context.ts';
+import { plainNumber } from '../http/fields.ts';
 import type { CachedPage, CacheLookup } from '../http/route.ts';
 import type { Services } from '../services.ts';
 import { ApiError } from '../http/errors.ts';
-import type { CachedDocument } from '../http/response-cache.ts';
+import type { CachedDocument, DrawnPage } from '../http/response-cache.ts';
 import { messages } from '../messages.ts';
 import { readStatsDetail } from '../stats/stats.ts';
 import { html as htmlAnswer, type Operation } from '../openapi/kit.ts';
@@ -25,7 +26,7 @@ import { threadPage } from './views/thread.ts';
  * HTML inside the front end's shell, so readers without scripts, text browsers, reader modes and
  * crawlers see it, and the front end draws the same view again once it has started. /, /e/{pid}
  * and /u/{username} count an impression through their beacon (lib/api/impression.ts), never their
- * GET, which a shared cache may answer; they and the search pages are kept in the
+ * GET, which a shared cache may answer; they, the search pages and /modlog are kept in the
  * response cache until a write changes what they show (lib/http/response-cache.ts `page`).
  */
 
@@ -35,33 +36,79 @@ function pageFromQuery(ctx: Ctx, max: number): number {
   return Number.isInteger(n) && n >= 1 && n <= max + 1 ? n - 1 : 0;
 }
 
+/**
+ * The API page of a `seite` value as the fast path takes it (lib/routes.ts `cacheQuery`): only
+ * the spellings pageHref makes, N from 2 to max+1 without sign or leading zero, which
+ * pageFromQuery reads as N-1 too; anything else is undefined and takes the pipeline.
+ */
+function fastPage(seite: string, max: number): number | undefined {
+  if (!plainNumber(seite)) return undefined;
+  const n = Number(seite);
+  return n >= 2 && n <= max + 1 ? n - 1 : undefined;
+}
+
+/** The page of a paged list's fast-path query: none is the first, else exactly `seite=N` (fastPage). */
+function fastListPage(query: string | undefined, max: number): number | undefined {
+  if (query === undefined) return 0;
+  return query.startsWith('seite=') ? fastPage(query.slice('seite='.length), max) : undefined;
+}
+
+/**
+ * A search page's fast-path query: `q`, `user` and `seite` each at most once and nothing else, in
+ * characters the pipeline's URL parser leaves as they are (so URLSearchParams reads the values as
+ * ctx.url.searchParams does), `seite` as fastPage takes it. Anything else is undefined.
+ */
+function fastSearch(query: string): SearchAsked | undefined {
+  if (!/^[\w\-.~!()*+,;:@%=&]*$/.test(query)) return undefined;
+  const asked: SearchAsked = { q: '', user: '', page: 0 };
+  const seen = new Set<string>();
+  for (const [name, value] of new URLSearchParams(query)) {
+    if (seen.has(name)) return undefined;
+    seen.add(name);
+    if (name === 'q') asked.q = value;
+    else if (name === 'user') asked.user = value;
+    else if (name === 'seite') {
+      const page = fastPage(value, maxFeedPage);
+      if (page === undefined) return undefined;
+      asked.page = page;
+    } else return undefined;
+  }
+  return asked;
+}
+
 /** The response cache's keys of the drawn pages: the handler keeps a page under it, the fast path's lookup reads it. */
 const pageKeys = {
   home: (page: number) => `/ ${page}`,
   entry: (pid: number) => `/e/ ${pid}`,
   user: (name: string, page: number) => `/u/ ${usernameKey(name)} ${page}`,
+  search: (asked: SearchAsked) => `/suche ${asked.page} ${asked.user}\n${asked.q}`,
+  modlog: (page: number) => `/modlog ${page}`,
 };
 
-/** A page from the response cache, else drawn now (a view with a status other than 200 is drawn, never kept). */
+/**
+ * A page from the response cache, else drawn now and kept, whatever its status: 200, or 410 for a
+ * gone entry's own page, which crawlers keep asking for and which changes only with a write like
+ * the live page (a moderator's restore, a rename). A `fresh` view is drawn for every request and
+ * never kept (it shows what ends by the clock); nothing there (404) is never kept: unknown ids
+ * have no bound.
+ */
 async function cachedView(
   ctx: Ctx,
   key: string,
   draw: () => PageView | undefined,
 ): Promise<{ status: number; doc?: CachedDocument }> {
   const shell = await shellOf(ctx.app.config.webDir, ctx.app.config.contact);
-  let status = 404;
-  let other: CachedDocument | undefined;
-  const doc = ctx.app.db.responses.page(key, () => {
+  let fresh: DrawnPage | undefined;
+  const page = ctx.app.db.responses.page(key, () => {
     const view = draw();
     if (!view) return undefined;
-    status = view.status;
-    if (status !== 200) {
-      other = pageDocument(layout(shell, view));
-      return undefined;
-    }
-    return pageDocument(layout(shell, view));
+    const drawn = { ...pageDocument(layout(shell, view)), status: view.status };
+    if (!view.fresh) return drawn;
+    fresh = drawn;
+    return undefined;
   });
-  return doc ? { status: 200, doc } : { status, doc: other };
+  const answer = page ?? fresh;
+  return answer ? { status: answer.status, doc: answer } : { status: 404 };
 }
 
 /**
@@ -95,12 +142,15 @@ home.doc = {
 } satisfies Operation;
 home.shell = true;
 
-/** The fast path's lookup of / (lib/routes.ts `cache`): the first page, current in the cache. */
-export const cachedHome: CacheLookup<never> = (app) => cachedPageOf(app, pageKeys.home(0));
+/** The fast path's lookup of / and /?seite=N (lib/routes.ts `cache`): the page, current in the cache. */
+export const cachedHome: CacheLookup<never> = (app, _params, query) => {
+  const page = fastListPage(query, maxFeedPage);
+  return page === undefined ? undefined : cachedPageOf(app, pageKeys.home(page));
+};
 
 function cachedPageOf(app: Services, key: string): CachedPage | undefined {
-  const doc = app.db.responses.cachedPage(key);
-  return doc && cachedPageAnswer(doc.body);
+  const page = app.db.responses.cachedPage(key);
+  return page && cachedPageAnswer(page);
 }
 
 /** GET /e/{pid}: the thread; 410 for a gone entry with nothing live below it, 404 for an unknown one. */
@@ -121,7 +171,7 @@ entryPage.doc = {
 } satisfies Operation;
 entryPage.shell = true;
 
-/** The fast path's lookup of /e/{pid}: a thread's page, current in the cache (only 200 pages are kept). */
+/** The fast path's lookup of /e/{pid}: a thread's page (200) or a gone entry's (410), current in the cache. */
 export const cachedEntryPage: CacheLookup<'pid'> = (app, { pid }) =>
   pageParams.pid!.test(pid) && Number(pid) > 0 ? cachedPageOf(app, pageKeys.entry(Number(pid))) : undefined;
 
@@ -132,7 +182,9 @@ export function userPage(ctx: Ctx<'username'>) {
     const user = findUserByName(db, ctx.params.username);
     if (!user) return { status: 404 };
     const page = pageFromQuery(ctx, maxFeedPage);
-    return cachedView(ctx, pageKeys.user(user.username, page), () => profilePage(db, config.origin, user, page));
+    return cachedView(ctx, pageKeys.user(user.username, page), () =>
+      profilePage(db, config.origin, user, page, ctx.app.clock.now()),
+    );
   });
 }
 userPage.doc = {
@@ -145,17 +197,23 @@ userPage.doc = {
 userPage.shell = true;
 
 /**
- * The fast path's lookup of /u/{username}: the profile's first page, current in the cache. The key
+ * The fast path's lookup of /u/{username} and ?seite=N: the profile's page, current in the cache. The key
  * is the name as logins match it, so a renamed account's old name finds nothing (a rename drops
  * every page anyway).
  */
-export const cachedUserPage: CacheLookup<'username'> = (app, { username }) =>
-  cachedPageOf(app, pageKeys.user(username, 0));
+export const cachedUserPage: CacheLookup<'username'> = (app, { username }, query) => {
+  const page = fastListPage(query, maxFeedPage);
+  return page === undefined ? undefined : cachedPageOf(app, pageKeys.user(username, page));
+};
 
-/** GET /modlog and ?seite=N: the public moderation log (not cached, as its JSON). */
+/**
+ * GET /modlog and ?seite=N: the public moderation log. Kept in the response cache, though its JSON
+ * is not: crawlers walk the pages, and a drawn page costs more than the JSON.
+ */
 export async function modlog(ctx: Ctx) {
   const page = pageFromQuery(ctx, maxModlogPage);
-  return sendShell(ctx, 200, await pageOf(ctx, modlogPage(ctx.app.db, ctx.app.config.origin, page)));
+  const { db, config } = ctx.app;
+  return sendDrawn(ctx, () => cachedView(ctx, pageKeys.modlog(page), () => modlogPage(db, config.origin, page)));
 }
 modlog.doc = {
   id: 'modlogPage',
@@ -163,6 +221,12 @@ modlog.doc = {
   ok: htmlAnswer(200, 'the page'),
 } satisfies Operation;
 modlog.shell = true;
+
+/** The fast path's lookup of /modlog and ?seite=N: the page, current in the cache. */
+export const cachedModlog: CacheLookup<never> = (app, _params, query) => {
+  const page = fastListPage(query, maxModlogPage);
+  return page === undefined ? undefined : cachedPageOf(app, pageKeys.modlog(page));
+};
 
 /** GET /stats: the board in numbers (not cached, as its JSON). */
 export async function stats(ctx: Ctx) {
@@ -193,7 +257,7 @@ export async function searchPage(ctx: Ctx) {
   };
   if (!asked.q.trim() && !asked.user) return sendShell(ctx, 200, await pageOf(ctx, searchFormPage()));
   const { db, limiter, clock } = ctx.app;
-  const key = `/suche ${asked.page} ${asked.user}\n${asked.q}`;
+  const key = pageKeys.search(asked);
   const hit = db.responses.cachedPage(key);
   if (hit) return sendShell(ctx, 200, hit.body);
   const wait = limiter.hit('search', ctx.ip, clock.now());
@@ -213,7 +277,7 @@ export async function searchPage(ctx: Ctx) {
   const entries: EntryJson[] = found ? JSON.parse(found.toString('utf8')) : [];
   const view = searchResultsPage(asked, entries, talliesOf(db, entries));
   const doc = pageDocument(layout(await shellOf(ctx.app.config.webDir, ctx.app.config.contact), view));
-  db.responses.keepPage(key, versions, doc);
+  db.responses.keepPage(key, versions, { ...doc, status: 200 });
   return sendShell(ctx, 200, doc.body);
 }
 searchPage.doc = {
@@ -227,3 +291,12 @@ searchPage.doc = {
   ],
 } satisfies Operation;
 searchPage.shell = true;
+
+/**
+ * The fast path's lookup of /suche?q=…: a search page, current in the cache. A hit costs no search,
+ * so the pipeline counts it against no limit either; a page not kept takes the pipeline.
+ */
+export const cachedSearchPage: CacheLookup<never> = (app, _params, query) => {
+  const asked = query === undefined ? undefined : fastSearch(query);
+  return asked && cachedPageOf(app, pageKeys.search(asked));
+};

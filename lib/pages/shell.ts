@@ -4,7 +4,7 @@ import type { Ctx } from '../http/context.ts';
 import { findUserByName } from '../accounts/users.ts';
 import type { Db } from '../db/db.ts';
 import { etagOf } from '../http/conditional.ts';
-import type { CachedDocument } from '../http/response-cache.ts';
+import type { CachedDocument, DrawnPage } from '../http/response-cache.ts';
 import { cacheHeaders, everyAnswerHeaders } from '../http/respond.ts';
 import type { CachedPage, Endpoint } from '../http/route.ts';
 import { html as htmlAnswer, type Operation } from '../openapi/kit.ts';
@@ -136,19 +136,21 @@ export function isCountedPage(db: Db, path: string): boolean {
 const cachedHeads = new WeakMap<Buffer, CachedPage['head']>();
 
 /**
- * A cached page as the fast path sends it (lib/http/fast-path.ts): the same headers as sendShell,
- * one set for a request a shared cache may keep and one for a request with a session cookie
- * (lib/http/route.ts mayShare). Serving it counts no impression: the page's beacon does.
+ * A cached page as the fast path sends it (lib/http/fast-path.ts): the same status and headers as
+ * sendShell, one set for a request a shared cache may keep and one for a request with a session
+ * cookie (lib/http/route.ts mayShare); as there (ctx.sharedAnswer), only a 200 may be shared.
+ * Serving it counts no impression: the page's beacon does.
  */
-export function cachedPageAnswer(body: Buffer): CachedPage {
+export function cachedPageAnswer({ body, status }: DrawnPage): CachedPage {
   let head = cachedHeads.get(body);
   if (!head) {
     const headOf = (shared: boolean) =>
       Object.entries({ ...pageHeaders(body.length, shared), ...everyAnswerHeaders }).flat();
-    head = { shared: headOf(true), own: headOf(false) };
+    const own = headOf(false);
+    head = { shared: status === 200 ? headOf(true) : own, own };
     cachedHeads.set(body, head);
   }
-  return { body, head };
+  return { status, body, head };
 }
 
 /**

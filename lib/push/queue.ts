@@ -7,7 +7,14 @@ import type { JobDeps } from '../services.ts';
 import { dropPushDevice } from './devices.ts';
 import { vapidKeys, type VapidKeys } from './keys.ts';
 import { pushPayload, type PushedNotification } from './message.ts';
-import { createPushSender, pushTtlSeconds, type PushSender, type PushTarget } from './send.ts';
+import {
+  createPushSender,
+  pushTtlSeconds,
+  retryAfterSeconds,
+  type PushAnswer,
+  type PushSender,
+  type PushTarget,
+} from './send.ts';
 
 /**
  * The push sender (docs/API.md "Web Push"), a once-job like the preview queue: a trigger queues a
@@ -15,8 +22,10 @@ import { createPushSender, pushTtlSeconds, type PushSender, type PushTarget } fr
  * waiting per device), in the transaction that wrote it; this job sends them off the request
  * path. Why so: a push service that is slow or down must never delay a request, and it delays no
  * other job either: at most pushConcurrency pushes are on their way, one per device at a time, each
- * given up after its timeout. A push is sent at most once: its row goes before the request starts,
- * and a failure is logged, not retried (the notification page still has it).
+ * given up after its timeout. A push's row goes before its request starts; when the service fails
+ * for a passing reason (429, a 5xx, no connection, no answer) the row comes back, due later
+ * (retryDelaySeconds), up to pushTries tries; any other failure is logged and not retried (the
+ * notification page still has it). BOARD_PUSH=0: this job does not run, and nothing is sent.
  */
 
 export interface PushOptions {
@@ -30,9 +39,35 @@ export interface PushOptions {
 
 /** Pushes on their way at once: enough for a small board, few enough that hung services cost little. */
 export const pushConcurrency = 4;
+/**
+ * Tries per push. Why 4: a push service's hiccup (a restart, a burst of 503s, a rate limit) passes
+ * within minutes, and three more tries over about 3.5 minutes (30 s, 60 s, 120 s) see it through;
+ * a service down for longer gets no more traffic from us, and the notification page has it all.
+ */
+export const pushTries = 4;
+/** The wait before the second try; it doubles before each further one. */
+export const pushRetrySeconds = 30;
+/**
+ * A service's Retry-After is honoured up to this (10 minutes): a longer one is cut to it, so a
+ * hostile or broken endpoint cannot park a device's queue for a day.
+ */
+export const maxRetryAfterSeconds = 600;
+/** Pushes waiting per device: the notification_pushed trigger (lib/db/schema.ts migration 16) queues no more; a retry neither. */
+export const maxQueuedPerDevice = 20;
+
+/**
+ * Seconds until the next try of a push that has had `tries` tries: the doubling back-off, or the
+ * service's Retry-After when that is longer, up to maxRetryAfterSeconds. Why never shorter than
+ * the back-off: a Retry-After of 0 must not turn the tries into a burst.
+ */
+export function retryDelaySeconds(tries: number, retryAfter: number | undefined): number {
+  const backoff = pushRetrySeconds * 2 ** (tries - 1);
+  return Math.max(backoff, Math.min(retryAfter ?? 0, maxRetryAfterSeconds));
+}
 const stopGraceMs = 5_000;
 
-export type PushOutcome = 'delivered' | 'gone' | 'blocked' | 'failed' | 'skipped';
+/** What became of each try: retried (a passing failure; queued again) or failed (given up) besides the sender's results. */
+export type PushOutcome = 'delivered' | 'gone' | 'blocked' | 'retried' | 'failed' | 'skipped';
 
 export interface PushQueue {
   /** A push was queued: start it now if a slot is free. */
@@ -47,15 +82,45 @@ interface Queued {
   session_id: string;
   notification_id: number;
   created_at: number;
+  tries: number;
 }
 
-/** The next queued push of a device that has none on its way, oldest first. */
-function nextQueued(db: Db, busy: Set<string>): Queued | undefined {
+/** The next push that is due, of a device that has none on its way, oldest notification first. */
+function nextQueued(db: Db, busy: Set<string>, now: number): Queued | undefined {
   return db.one<Queued>(
-    `SELECT id, session_id, notification_id, created_at FROM push_outbox
-     WHERE session_id NOT IN (SELECT value FROM json_each(?)) ORDER BY id LIMIT 1`,
+    `SELECT id, session_id, notification_id, created_at, tries FROM push_outbox
+     WHERE not_before <= ? AND session_id NOT IN (SELECT value FROM json_each(?)) ORDER BY created_at, id LIMIT 1`,
+    now,
     JSON.stringify([...busy]),
   );
+}
+
+/**
+ * A passing failure: the push waits for its next try, and the device's other pushes wait with it
+ * (the service asked us to slow down, or is down). Nothing when the device is gone meanwhile or
+ * its queue is full. Returns when the next try is due, or undefined when none will come.
+ */
+function queueAgain(db: Db, row: Queued, retryAfter: number | undefined, now: number): number | undefined {
+  const tries = row.tries + 1;
+  if (tries >= pushTries) return undefined;
+  const due = now + retryDelaySeconds(tries, retryAfter);
+  return db.tx(() => {
+    const queued = db.run(
+      `INSERT INTO push_outbox (session_id, notification_id, created_at, tries, not_before)
+       SELECT session_id, ?, ?, ?, ? FROM push_devices
+       WHERE session_id = ? AND (SELECT count(*) FROM push_outbox WHERE session_id = ?) < ?`,
+      row.notification_id,
+      row.created_at,
+      tries,
+      due,
+      row.session_id,
+      row.session_id,
+      maxQueuedPerDevice,
+    ).changes;
+    if (!queued) return undefined;
+    db.run('UPDATE push_outbox SET not_before = max(not_before, ?) WHERE session_id = ?', due, row.session_id);
+    return due;
+  });
 }
 
 /**
@@ -99,15 +164,34 @@ export function startPushQueue(app: JobDeps & { config: Config }, options: PushO
   const controller = new AbortController();
   const busy = new Set<string>();
   const running = new Set<Promise<void>>();
-  const outcomes: Record<PushOutcome, number> = { delivered: 0, gone: 0, blocked: 0, failed: 0, skipped: 0 };
+  const outcomes: Record<PushOutcome, number> = {
+    delivered: 0,
+    gone: 0,
+    blocked: 0,
+    retried: 0,
+    failed: 0,
+    skipped: 0,
+  };
   let stopping = false;
 
   const deliver = async (row: Queued, target: PushTarget & PushedNotification) => {
-    const { result, detail } = await sender.send(target, JSON.stringify(pushPayload(target)), keys, controller.signal);
-    outcomes[result]++;
+    const answer = await sender.send(target, JSON.stringify(pushPayload(target)), keys, controller.signal);
+    const outcome = settle(row, answer);
+    outcomes[outcome.result]++;
     // The endpoint's origin names the push service, never the reader; the rest of it is the browser's secret.
-    if (result !== 'delivered') log(`push to ${new URL(target.endpoint).origin}: ${result}: ${detail}`);
-    if (result === 'gone' || result === 'blocked') dropPushDevice(db, row.session_id);
+    if (outcome.result !== 'delivered')
+      log(`push to ${new URL(target.endpoint).origin}: ${outcome.result}: ${answer.detail}${outcome.note}`);
+  };
+
+  /** What the answer means for the device and the push: dropped, queued again, or done. */
+  const settle = (row: Queued, answer: PushAnswer): { result: PushOutcome; note: string } => {
+    if (answer.result === 'gone' || answer.result === 'blocked') dropPushDevice(db, row.session_id);
+    if (answer.result !== 'unavailable') return { result: answer.result, note: '' };
+    const now = clock.now();
+    const due = queueAgain(db, row, retryAfterSeconds(answer.retryAfter, now), now);
+    return due === undefined
+      ? { result: 'failed', note: ` (try ${row.tries + 1} of ${pushTries}; given up)` }
+      : { result: 'retried', note: ` (try ${row.tries + 1} of ${pushTries}; next in ${due - now} s)` };
   };
 
   const pump = () => {
@@ -115,7 +199,7 @@ export function startPushQueue(app: JobDeps & { config: Config }, options: PushO
       let row: Queued | undefined;
       let target: (PushTarget & PushedNotification) | undefined;
       try {
-        row = nextQueued(db, busy);
+        row = nextQueued(db, busy, clock.now());
         if (!row) return;
         target = takeQueued(db, row, clock.now());
       } catch (err) {

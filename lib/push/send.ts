@@ -20,8 +20,20 @@ export interface PushTarget {
   auth: string;
 }
 
-/** delivered: the service took it; gone: 404/410, the subscription ended; blocked: the guard refused the endpoint; failed: anything else. */
-export type PushResult = 'delivered' | 'gone' | 'blocked' | 'failed';
+/**
+ * delivered: the service took it; gone: 404/410, the subscription ended; blocked: the guard
+ * refused the endpoint; unavailable: a passing failure worth another try later (429, a 5xx, no
+ * connection or no answer in time); failed: anything else (another 4xx: the request itself is
+ * wrong, and trying again would not change that).
+ */
+export type PushResult = 'delivered' | 'gone' | 'blocked' | 'unavailable' | 'failed';
+
+export interface PushAnswer {
+  result: PushResult;
+  detail: string;
+  /** The service's Retry-After header, as sent (429 and 503 may carry one). */
+  retryAfter?: string;
+}
 
 export interface PushSenderOptions {
   allow: readonly string[];
@@ -34,12 +46,7 @@ export interface PushSenderOptions {
 
 export interface PushSender {
   /** `signal` aborts the push (the job stopping). */
-  send(
-    target: PushTarget,
-    payload: string,
-    keys: VapidKeys,
-    signal?: AbortSignal,
-  ): Promise<{ result: PushResult; detail: string }>;
+  send(target: PushTarget, payload: string, keys: VapidKeys, signal?: AbortSignal): Promise<PushAnswer>;
   close(): Promise<void>;
 }
 
@@ -55,7 +62,7 @@ export function createPushSender(options: PushSenderOptions): PushSender {
   });
   const subject = vapidSubject(options.origin);
 
-  async function send(target: PushTarget, payload: string, keys: VapidKeys, signal?: AbortSignal) {
+  async function send(target: PushTarget, payload: string, keys: VapidKeys, signal?: AbortSignal): Promise<PushAnswer> {
     const url = new URL(target.endpoint);
     try {
       checkTarget(url, options.ports, policy);
@@ -85,13 +92,16 @@ export function createPushSender(options: PushSenderOptions): PushSender {
       await res.body?.cancel();
       if (res.status >= 200 && res.status < 300) return { result: 'delivered' as const, detail: String(res.status) };
       if (res.status === 404 || res.status === 410) return { result: 'gone' as const, detail: String(res.status) };
-      return { result: 'failed' as const, detail: `answered ${res.status}` };
+      const detail = `answered ${res.status}`;
+      if (res.status === 429 || res.status >= 500)
+        return { result: 'unavailable' as const, detail, retryAfter: res.headers.get('retry-after') ?? undefined };
+      return { result: 'failed' as const, detail };
     } catch (err) {
       for (let cause: unknown = err; cause instanceof Error; cause = cause.cause)
         if (cause instanceof PreviewBlockedError) return { result: 'blocked' as const, detail: cause.message };
       const name = (err as Error).name;
       const detail = name === 'TimeoutError' ? `no answer within ${timeoutMs / 1000} s` : (err as Error).message;
-      return { result: 'failed' as const, detail };
+      return { result: 'unavailable' as const, detail };
     }
   }
 
@@ -101,4 +111,17 @@ export function createPushSender(options: PushSenderOptions): PushSender {
       await agent.destroy();
     },
   };
+}
+
+/**
+ * Seconds until the time a Retry-After header names (RFC 9110 section 10.2.3: delta-seconds or an
+ * HTTP date), from `now` in Unix seconds; undefined for none or one that cannot be read.
+ */
+export function retryAfterSeconds(header: string | undefined, now: number): number | undefined {
+  const text = header?.trim() ?? '';
+  if (/^\d+$/.test(text)) return Number(text);
+  // An HTTP date as senders must write it (IMF-fixdate): "Fri, 27 Nov 2026 18:02:00 GMT".
+  if (!/^[A-Z][a-z]{2}, \d{2} [A-Z][a-z]{2} \d{4} \d{2}:\d{2}:\d{2} GMT$/.test(text)) return undefined;
+  const date = Date.parse(text);
+  return Number.isNaN(date) ? undefined : Math.max(0, Math.ceil(date / 1000 - now));
 }

@@ -1,5 +1,11 @@
 import type { Db } from '../db/db.ts';
 import { codePoints } from '../http/fields.ts';
+import {
+  applicationsPageSize,
+  maxApplicationLength,
+  minApplicationLength,
+  rejectedKeptSeconds,
+} from '../limits/product.ts';
 import { writeModlog, type ActorUid } from '../moderation/modlog.ts';
 
 /**
@@ -11,27 +17,11 @@ import { writeModlog, type ActorUid } from '../moderation/modlog.ts';
 export const pendingStatus = 'pending';
 export const rejectedStatus = 'rejected';
 
-/** The answer: 10–1000 characters (code points), so a moderator has something to read and a bot something to write. */
-export const applicationLength = { min: 10, max: 1000 } as const;
-
-/** Why 30 days: long enough to read the reason after a holiday, short enough that a name does not stay blocked. */
-export const rejectedKeptSeconds = 30 * 86_400;
-
-/**
- * Applications waiting at most: a wave of bots must not grow the table without end. Past it new
- * applications are refused with a 429 that says so, until moderators decide or the wave passes.
- */
-export const maxPendingApplications = 1000;
-
-/** docs/API.md "Registration": 50 a page, pages 0–100. */
-export const applicationsPageSize = 50;
-export const maxApplicationsPage = 100;
-
 /** The answer cleaned (trimmed; line breaks kept), or undefined when its length is outside the bounds. */
 export function applicationText(raw: string): string | undefined {
   const text = raw.replace(/\r\n?/g, '\n').trim();
   const length = codePoints(text);
-  return length >= applicationLength.min && length <= applicationLength.max ? text : undefined;
+  return length >= minApplicationLength && length <= maxApplicationLength ? text : undefined;
 }
 
 export function countPendingApplications(db: Db): number {

@@ -1,5 +1,6 @@
 import type { Db } from '../db/db.ts';
 import { isTokenShaped, newToken, tokenHash } from '../accounts/tokens.ts';
+import { inviteLifetimeSeconds, maxListedInvites, maxOpenInvites, maxTreeAccounts } from '../limits/product.ts';
 
 /**
  * Invites (docs/API.md "Invites"): a member or the administrator makes a one-time
@@ -7,15 +8,6 @@ import { isTokenShaped, newToken, tokenHash } from '../accounts/tokens.ts';
  * The board remembers who invited whom (users.invited_by), so moderators see an account's inviter
  * and invitees and a ban can take the invitees with it.
  */
-
-/** Why 7 days: long enough to reach a friend by another channel, short enough that a leaked link goes stale. */
-export const inviteLifetime = 7 * 86_400;
-/** board-admin invite --days: at most a year. */
-export const maxAdminInviteDays = 365;
-/** Open invites one member may hold at a time: enough to bring a few friends, too few to sell. */
-export const maxOpenInvites = 5;
-/** The newest invites a member's list shows. */
-export const maxListedInvites = 100;
 
 export interface NewInvite {
   id: number;
@@ -122,7 +114,7 @@ export function revokeInvite(db: Db, uid: number, id: number, now: number): 'rev
 
 /** Housekeeping: invites that can no longer be used and made nobody go a week after they expired. */
 export function deleteStaleInvites(db: Db, now: number): number {
-  return db.run('DELETE FROM invites WHERE used_by = 0 AND expires <= ?', now - inviteLifetime).changes;
+  return db.run('DELETE FROM invites WHERE used_by = 0 AND expires <= ?', now - inviteLifetimeSeconds).changes;
 }
 
 export interface InviteTree {
@@ -142,9 +134,6 @@ export function inviteTreeOf(db: Db, uid: number): InviteTree {
   );
   return { invited_by: inviter?.username ?? '', invitees };
 }
-
-/** Accounts a tree ban takes at most: the ban stays one bounded transaction. */
-export const maxTreeAccounts = 1000;
 
 /** Every account invited by `uid`, by its invitees and so on (breadth first, at most maxTreeAccounts). */
 export function invitedTree(db: Db, uid: number): number[] {

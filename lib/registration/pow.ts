@@ -4,6 +4,7 @@ import { deriveKey } from 'altcha-lib/algorithms/pbkdf2';
 import type { Config } from '../config.ts';
 import type { Db } from '../db/db.ts';
 import { ApiError } from '../http/errors.ts';
+import { maxUsedChallenges, powChallengeSeconds } from '../limits/product.ts';
 import { fieldMessages } from '../messages.ts';
 import { readBoardState, writeBoardState } from './mode.ts';
 
@@ -24,13 +25,6 @@ export const powIterations = 250;
  * mid-range phone; bench/results.md "Proof of work").
  */
 export const recommendedPowCost = 3000;
-/** A challenge is good for 10 minutes: time to fill in a form, too short to stock up on solutions. */
-export const challengeLifetime = 600;
-/**
- * Used challenges remembered at most (each until it expires). Reaching it takes this many solved
- * challenges in 10 minutes; past it solutions are refused until old ones expire, never forgotten early.
- */
-export const maxUsedChallenges = 100_000;
 
 /** The cost in force: 0 off, else the counter bound. */
 export function powCost(config: Pick<Config, 'pow'>): number {
@@ -68,7 +62,7 @@ export async function newChallenge(db: Db, cost: number, now: number): Promise<C
     // Signed with the rest, so a solver can show its progress.
     data: { max: cost },
     deriveKey,
-    expiresAt: now + challengeLifetime,
+    expiresAt: now + powChallengeSeconds,
     hmacSignatureSecret: keys.challenge,
     hmacKeySignatureSecret: keys.key,
   });

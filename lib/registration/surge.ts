@@ -1,5 +1,6 @@
 import type { Config } from '../config.ts';
 import type { Db } from '../db/db.ts';
+import { maxWaveAccounts, surgeQuietWindows } from '../limits/product.ts';
 import { scaledLimit } from '../limits/rate-limit.ts';
 import { administrator } from '../moderation/modlog.ts';
 import type { Services } from '../services.ts';
@@ -18,13 +19,6 @@ export function surgeThreshold(config: Pick<Config, 'registrationSurge' | 'limit
   if (accounts === 0 || config.limitsFactor === 0) return 0;
   return scaledLimit(accounts, config.limitsFactor);
 }
-
-/**
- * The quiet period: six windows (6 hours by default) after the switch, and then the first moment
- * the last window saw fewer than half the threshold. Why six: a wave that pauses for an hour
- * must not find the door open again; a real board's moderators answer within hours anyway.
- */
-export const quietWindows = 6;
 
 /** Accounts (any status) created after `since`. */
 function accountsSince(db: Db, since: number): number {
@@ -75,7 +69,7 @@ export function reopenAfterQuiet(db: Db, config: Config, now: number): boolean {
   const state = registrationInForce(db, config);
   if (state.setBy !== 'surge') return false;
   const { windowSeconds } = config.registrationSurge;
-  if (now - state.since < quietWindows * windowSeconds) return false;
+  if (now - state.since < surgeQuietWindows * windowSeconds) return false;
   if (accountsSince(db, now - windowSeconds) * 2 >= Math.max(1, surgeThreshold(config))) return false;
   return setRegistrationMode(
     db,
@@ -87,7 +81,7 @@ export function reopenAfterQuiet(db: Db, config: Config, now: number): boolean {
   );
 }
 
-/** The accounts of the last wave: created in the window before the switch, oldest first (at most 500). */
+/** The accounts of the last wave: created in the window before the switch, oldest first (at most maxWaveAccounts). */
 export function waveAccounts(
   db: Db,
   surge: LastSurge,
@@ -95,9 +89,10 @@ export function waveAccounts(
   return db
     .all<{ username: string; created_at: number; status: string; banned_until: number }>(
       `SELECT username, created_at, status, banned_until FROM users
-       WHERE created_at > ? AND created_at <= ? ORDER BY created_at, uid LIMIT 500`,
+       WHERE created_at > ? AND created_at <= ? ORDER BY created_at, uid LIMIT ?`,
       surge.at - surge.windowSeconds,
       surge.at,
+      maxWaveAccounts,
     )
     .map(({ banned_until, status, ...rest }) => ({
       ...rest,

@@ -76,3 +76,25 @@ export function termsExpression(terms: readonly string[]): string {
 export function searchExpression(q: string): string {
   return termsExpression(queryTerms(q));
 }
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+/**
+ * Where the terms of q stand in a text, for marking them (the drawn /suche page): each term in
+ * each German spelling, case-insensitive; longer terms anywhere (they find compounds), terms of
+ * 1–2 characters as whole words, longest first. The same pattern as wordsPattern in
+ * web/static/components/highlight.js, so the drawn and the front end's marks are the same;
+ * undefined when q has no term.
+ */
+export function termsPattern(q: string): RegExp | undefined {
+  const parts = queryTerms(q)
+    .flatMap(germanSpellings)
+    .map((term) =>
+      [...term].length <= maxShortWord
+        ? `(?<![\\p{L}\\p{N}])${escapeRegExp(term)}(?![\\p{L}\\p{N}])`
+        : escapeRegExp(term),
+    );
+  return parts.length ? new RegExp(parts.sort((a, b) => b.length - a.length).join('|'), 'giu') : undefined;
+}

@@ -1,9 +1,10 @@
 import assert from 'node:assert/strict';
-import { describe, test } from 'node:test';
+import { before, describe, test } from 'node:test';
 import { maxFollows } from '../../lib/limits/product.ts';
 import {
   assertDocumented,
   assertError,
+  followersTold,
   limitsOff,
   post,
   uidOf,
@@ -21,7 +22,11 @@ interface Seen {
   read: number;
 }
 
+/** The board of the suite running now: its followers are told just after a reply's 201. */
+let current: TestBoard;
+
 async function seen(client: Client): Promise<Seen[]> {
+  await followersTold(current);
   const answer = await client.get('/api/user/notifications/0');
   assert.equal(answer.status, 200, answer.text);
   assertDocumented(answer);
@@ -56,6 +61,9 @@ function storedFollows(board: TestBoard, uid: number): number[] {
 
 describe('following: who is told', () => {
   const t = useBoard({ env: limitsOff, members: ['Anna', 'Bert', 'Carla', 'Dora'] });
+  before(() => {
+    current = t.board;
+  });
 
   test('a reply anywhere below a followed entry tells the follower; one outside its subtree does not', async () => {
     const { Anna, Bert, Carla, Dora } = t.members;
@@ -168,6 +176,9 @@ describe('following: who is told', () => {
 
 describe('following: the author’s default and the setting', () => {
   const t = useBoard({ env: limitsOff, members: ['Anna', 'Bert', 'Carla'] });
+  before(() => {
+    current = t.board;
+  });
 
   test('a new thread is followed by its author: replies below the first level tell them as thread_reply', async () => {
     const { Anna, Bert, Carla } = t.members;
@@ -217,6 +228,9 @@ describe('following: the author’s default and the setting', () => {
 
 describe('following: the list, the bound and bad requests', () => {
   const t = useBoard({ env: limitsOff, members: ['Anna', 'Bert'] });
+  before(() => {
+    current = t.board;
+  });
 
   test('GET /api/user/following/{page}: most recently followed first, each with its Entry', async () => {
     const { Anna, Bert } = t.members;
@@ -276,6 +290,9 @@ describe('following: the list, the bound and bad requests', () => {
 
 describe('following: the cost of a reply', () => {
   const t = useBoard({ env: limitsOff, members: ['Anna', 'Bert'] });
+  before(() => {
+    current = t.board;
+  });
 
   test('the followers are found from the ancestor chain through follows_by_entry, never by a scan', async () => {
     const { Anna, Bert } = t.members;
@@ -293,6 +310,7 @@ describe('following: the cost of a reply', () => {
     }) as typeof db.all;
     try {
       await post(Anna, 'Neu unten.', parent);
+      await followersTold(t.board);
     } finally {
       writable.all = original;
     }

@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import type { Challenge } from 'altcha-lib';
-import { challengeLifetime, maxUsedChallenges, powAlgorithm, recommendedPowCost } from '../../lib/registration/pow.ts';
+import { maxUsedChallenges, powChallengeSeconds } from '../../lib/limits/product.ts';
+import { powAlgorithm, recommendedPowCost } from '../../lib/registration/pow.ts';
 import {
   assertDocumented,
   assertError,
@@ -40,7 +41,7 @@ describe('proof of work on (BOARD_POW=1)', () => {
     assertDocumented(answer);
     const { parameters, signature } = answer.body as Challenge;
     assert.equal(parameters.algorithm, powAlgorithm);
-    assert.equal(parameters.expiresAt, t.board.clock.now() + challengeLifetime);
+    assert.equal(parameters.expiresAt, t.board.clock.now() + powChallengeSeconds);
     assert.equal(parameters.data?.max, recommendedPowCost);
     assert.match(signature!, /^[0-9a-f]{64}$/);
   });
@@ -76,7 +77,7 @@ describe('proof of work on (BOARD_POW=1)', () => {
 
   test("a challenge expires after 10 minutes by the board's clock", async () => {
     const altcha = await solvedAltcha(visitor(t.board));
-    t.board.clock.advance(challengeLifetime);
+    t.board.clock.advance(powChallengeSeconds);
     assertPowInvalid(await registration(t.board, 'Zu spät', altcha), 'expired');
     const used = t.board.app.services.db.one<{ n: number }>('SELECT count(*) AS n FROM used_challenges')!.n;
     assert.ok(used <= maxUsedChallenges);

@@ -1,5 +1,4 @@
 import assert from 'node:assert/strict';
-import type { IncomingMessage, ServerResponse } from 'node:http';
 import { after, afterEach, describe, test } from 'node:test';
 import { maxPushDevices } from '../../lib/limits/product.ts';
 import {
@@ -17,64 +16,12 @@ import {
 } from '../helpers.ts';
 import { page, previewRow, startFakeSite, type FakeSite } from '../helpers/previews.ts';
 import { download, unzip } from '../helpers/export.ts';
-import { bodyOf, decryptPush, fakeBrowser, verifyVapid, type FakeBrowser } from '../helpers/push.ts';
+import { fakeBrowser, pushService, type FakeBrowser, type Received } from '../helpers/push.ts';
 
 /**
  * docs/API.md "Web Push": the board's pushes reach a push service on 127.0.0.1 written for the
  * test, which decrypts them with the subscription's keys as a browser would.
  */
-
-interface Received {
-  path: string;
-  text: string;
-  headers: IncomingMessage['headers'];
-  claims: { aud: string; exp: number; sub: string };
-}
-
-/** The push service: decrypts each push for the device its path names; answers 201, or what `answers` says. */
-function pushService() {
-  const devices = new Map<string, FakeBrowser>();
-  const received: Received[] = [];
-  const answers = new Map<string, number>();
-  let held: { arrived: () => void; release: Promise<void> } | undefined;
-  let boardKey = '';
-  const handler = async (req: IncomingMessage, res: ServerResponse) => {
-    const path = (req.url ?? '/').split('?')[0]!;
-    const body = await bodyOf(req);
-    const device = devices.get(path);
-    if (!device) return void res.writeHead(404).end();
-    received.push({ path, text: decryptPush(device, body), headers: req.headers, claims: verifyVapid(req, boardKey) });
-    if (held && path === '/push/hang') {
-      held.arrived();
-      await held.release;
-    }
-    res.writeHead(answers.get(path) ?? 201).end();
-  };
-  return {
-    devices,
-    received,
-    answers,
-    handler,
-    setBoardKey(key: string) {
-      boardKey = key;
-    },
-    /** The next push to /push/hang waits at the service until `release()`; `arrived` settles when it is there. */
-    holdHang() {
-      let arrived!: () => void;
-      let release!: () => void;
-      const arrival = new Promise<void>((resolve) => {
-        arrived = resolve;
-      });
-      held = {
-        arrived,
-        release: new Promise<void>((resolve) => {
-          release = resolve;
-        }),
-      };
-      return { arrival, release };
-    },
-  };
-}
 
 const service = pushService();
 let site: FakeSite;
@@ -149,7 +96,7 @@ describe('web push', () => {
     const state = await Anna.get('/api/user/push');
     assert.equal(state.status, 200, state.text);
     assertDocumented(state);
-    assert.deepEqual(state.body, { public_key: stored[0]!.public_key, subscribed: 0 });
+    assert.deepEqual(state.body, { enabled: 1, public_key: stored[0]!.public_key, subscribed: 0 });
     assert.equal(Buffer.from(state.body.public_key, 'base64url').length, 65);
     service.setBoardKey(state.body.public_key);
     assertError(await visitor(t.board).get('/api/user/push'), 401, 'auth.required');
@@ -259,10 +206,10 @@ describe('web push', () => {
     const endpoint = `https://push.intern.test:${site.port}/push/bert`;
     const subscribed = await Bert.post('/api/user/push', { endpoint, p256dh: browser.p256dh, auth: browser.auth });
     assert.equal(subscribed.status, 200, subscribed.text);
-    const blocked = t.board.app.jobs!.push.stats().outcomes.blocked;
+    const blocked = t.board.app.jobs!.push!.stats().outcomes.blocked;
     await post(Carla, 'Antwort an Bert.', await post(Bert, 'Bert hat eine interne Adresse angegeben.'));
     await eventually('the subscription is dropped', () => deviceRows(t.board, bert) === 0);
-    assert.equal(t.board.app.jobs!.push.stats().outcomes.blocked, blocked + 1);
+    assert.equal(t.board.app.jobs!.push!.stats().outcomes.blocked, blocked + 1);
     assert.ok(
       t.board.logs.some((line) => /push to https:\/\/push\.intern\.test:\d+: blocked: .*10\.0\.0\.5/.test(line)),
       'the log names the push service and why, never a reader',
@@ -299,11 +246,11 @@ describe('web push', () => {
     const top = await post(Bert, 'Bert liest gleich alles.');
     await post(Carla, 'Die erste hängt.', top);
     await hang.arrival; // one push per device at a time: the next waits in the queue
-    const skipped = t.board.app.jobs!.push.stats().outcomes.skipped;
+    const skipped = t.board.app.jobs!.push!.stats().outcomes.skipped;
     await post(Carla, 'Die zweite wartet.', top);
     assert.equal((await Bert.post('/api/user/notifications/read')).status, 200);
     hang.release();
-    await eventually('the waiting push is dropped', () => t.board.app.jobs!.push.stats().outcomes.skipped > skipped);
+    await eventually('the waiting push is dropped', () => t.board.app.jobs!.push!.stats().outcomes.skipped > skipped);
     assert.equal(service.received.filter((r) => r.path === '/push/hang').length, sent + 1, 'only the first went out');
     assert.equal(t.board.app.services.db.one<{ n: number }>('SELECT count(*) AS n FROM push_outbox')!.n, 0);
   });

@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { defaultSurgeAccounts, loadConfig } from '../../lib/config.ts';
-import { quietWindows, surgeThreshold } from '../../lib/registration/surge.ts';
+import { surgeQuietWindows } from '../../lib/limits/product.ts';
+import { surgeThreshold } from '../../lib/registration/surge.ts';
 import {
   assertDocumented,
   assertError,
@@ -72,7 +73,7 @@ describe('the surge gate at its default threshold', () => {
   });
 
   test('the door opens again after the quiet period, not before', async () => {
-    t.board.clock.advance(quietWindows * window - 1);
+    t.board.clock.advance(surgeQuietWindows * window - 1);
     assert.equal((await visitor(t.board).get('/api/auth/registration')).body.mode, 'approval');
     t.board.clock.advance(1);
     assert.equal((await visitor(t.board).get('/api/auth/registration')).body.mode, 'open');

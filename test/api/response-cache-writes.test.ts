@@ -57,6 +57,10 @@ function watched(): string[] {
     ...entries.map((pid) => `/e/${pid}`),
     '/u/Anna',
     '/u/Bert',
+    '/?seite=2',
+    '/u/Anna?seite=2',
+    '/suche?q=holunder',
+    '/modlog',
   ];
 }
 

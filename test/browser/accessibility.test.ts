@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { createRequire } from 'node:module';
 import { before, describe, test } from 'node:test';
 import type { Page } from 'playwright-core';
-import { imageFixture, limitsOff, password, post, type Client } from '../helpers.ts';
+import { imageFixture, limitsOff, password, post, uidOf, type Client } from '../helpers.ts';
 import { assertCleanConsole, openBoard, skipWithoutChromium, useBrowserBoard, waitInPage } from '../helpers/browser.ts';
 
 // Counted as skipped in the summary too, not only as a skipped suite.
@@ -114,6 +114,12 @@ describe('accessibility of every page (axe-core)', { skip: skipWithoutChromium }
     assert.equal((await bert.post(`/api/entry/${reported}/report`, { reason: 'Werbung' })).status, 200);
     assert.equal((await anna.post(`/api/mod/entry/${spam}/remove`, { reason: 'Werbung' })).status, 200);
     assert.equal((await anna.post('/api/user/mute', { user: 'Cora' })).status, 200); // a folded card on Anna's pages
+    // Bert invited Cora: his profile shows moderators an invitee, and the ban form its tree box.
+    t.board.app.services.db.run(
+      'UPDATE users SET invited_by = ? WHERE uid = ?',
+      uidOf(t.board, 'Bert'),
+      uidOf(t.board, 'Cora'),
+    );
     Object.assign(pages, {
       feed: '/',
       thread: `/e/${root}`,
@@ -169,7 +175,8 @@ describe('accessibility of every page (axe-core)', { skip: skipWithoutChromium }
         await page
           .locator('main article.entry:not(.entry-muted)')
           .first()
-          .getByRole('button', { name: 'Mehr', exact: true })
+          // Logged out the row's one further action, "Melden", stands alone (no list of one).
+          .getByRole('button', { name: who === 'logged in' ? 'Mehr' : 'Melden', exact: true })
           .click();
         await page
           .locator('main article.entry:not(.entry-muted)')
@@ -187,6 +194,14 @@ describe('accessibility of every page (axe-core)', { skip: skipWithoutChromium }
           await page.getByRole('button', { name: 'Feed-Adresse erzeugen' }).click();
           await page.getByLabel('Deine geheime Feed-Adresse').waitFor();
           await check('the notifications with their feed address shown');
+          await openBoard(page, t.board, pages.settings!);
+          await page.getByRole('button', { name: 'Einladungslink erstellen' }).click();
+          await page.getByLabel('Dein neuer Einladungslink').waitFor();
+          await check('the settings with a new invite link shown');
+          await openBoard(page, t.board, pages.profile!);
+          await page.locator('section.mod-tools').getByRole('button', { name: 'Sperren' }).click();
+          await page.getByLabel(/^Mit eingeladenen Konten/).waitFor();
+          await check("a profile with the moderators' facts and the ban form open");
         }
         assert.deepEqual(problems, []);
         assert.deepEqual(lost, []);

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { pushPayload } from '../../lib/push/message.ts';
-import { eventually, limitsOff, post, uidOf } from '../helpers.ts';
+import { eventually, followersTold, limitsOff, post, uidOf } from '../helpers.ts';
 import { openBoard, skipWithoutChromium, useBrowserBoard } from '../helpers/browser.ts';
 
 // Counted as skipped in the summary too, not only as a skipped suite.
@@ -29,6 +29,7 @@ describe('following and push in a real browser', { skip: skipWithoutChromium }, 
     assert.ok(followed('Anna').includes(top));
 
     await post(Bert, 'Bert antwortet tiefer.', await post(Bert, 'Erste Ebene.', top));
+    await followersTold(t.board); // just after the 201s, by the fan-out job
     await openBoard(page, t.board, '/benachrichtigungen');
     const items = page.locator('.notification-list > li');
     await items.first().getByText('hat in einem Thread geantwortet, dem du folgst').waitFor();

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { createInvite, inviteLifetime } from '../../lib/registration/invites.ts';
+import { inviteLifetimeSeconds } from '../../lib/limits/product.ts';
+import { createInvite } from '../../lib/registration/invites.ts';
 import { password } from '../helpers.ts';
 import { openBoard, skipWithoutChromium, useBrowserBoard } from '../helpers/browser.ts';
 
@@ -50,7 +51,7 @@ describe('registration in a real browser', { skip: skipWithoutChromium }, () => 
 
   test('/register#<token> fills in the invite, takes it out of the address bar, and the invite skips approval', async () => {
     const { db, clock } = t.board.app.services;
-    const invite = createInvite(db, 0, inviteLifetime, clock.now())!;
+    const invite = createInvite(db, 0, inviteLifetimeSeconds, clock.now())!;
     const { page } = await t.newPage();
     await openBoard(page, t.board, `/register#${invite.token}`);
     assert.equal(await page.getByLabel('Einladung (falls du eine hast)').inputValue(), invite.token);

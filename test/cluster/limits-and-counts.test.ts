@@ -23,7 +23,7 @@ describe('two workers, one database: limits, impressions', () => {
       .split('\n')
       .filter((line) => line.includes('runs the background jobs'));
     assert.deepEqual(lines, [
-      `board: primary (pid ${board.child.process.pid}) runs the background jobs: housekeeping, accountRemoval, searchBackfill, push, statisticsSweep, WAL checkpoints`,
+      `board: primary (pid ${board.child.process.pid}) runs the background jobs: housekeeping, accountRemoval, searchBackfill, threadReplies, push, statisticsSweep, WAL checkpoints`,
     ]);
   });
 

@@ -71,4 +71,17 @@ describe('two workers, one database: Web Push', () => {
     );
     assert.equal(received.length, 1, 'sent once');
   });
+
+  test('a reply deeper in Anna’s thread, through the other worker: the primary tells her as a follower, and pushes it', async () => {
+    const top = (await anna.post('/api/entry/create', { content: 'Annas Thread im Cluster.' })).body.pid;
+    const first = (await bert.post('/api/entry/create', { content: 'Erste Ebene.', reply_to: top })).body.pid;
+    const deep = (await bert.post('/api/entry/create', { content: 'Tiefer unten.', reply_to: first })).body.pid;
+    // Worker 2 wakes the fan-out job in the primary over IPC; its poll would find the row too.
+    const pushed = await eventually(
+      'the follower’s push',
+      () => received.map((r) => JSON.parse(r.text)).find((p) => p.url === `/e/${deep}`),
+      10_000,
+    );
+    assert.equal(pushed.title, 'Bert hat in einem Thread geantwortet, dem du folgst');
+  });
 });

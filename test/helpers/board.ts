@@ -41,6 +41,8 @@ export interface StartOptions {
   preview?: AppOptions['preview'];
   /** Web Push sender knobs for createApp (a short poll). */
   push?: AppOptions['push'];
+  /** The follower fan-out's knobs for createApp (a gate between batches, small batches). */
+  threadReplies?: AppOptions['threadReplies'];
   /** Slow-client timeouts for createApp (short ones keep the resilience tests fast). */
   timeouts?: AppOptions['timeouts'];
   /** Report-notification knobs for createApp (a short timeout and back-off). */
@@ -57,6 +59,8 @@ export interface StartOptions {
   searchThreads?: AppOptions['searchThreads'];
   /** Password hashing for createApp: scrypt, or a wrapper that holds requests (test/helpers/password-gate.ts). */
   passwords?: AppOptions['passwords'];
+  /** The machine's slots wrapped (test/helpers/slot-gate.ts). */
+  slots?: AppOptions['slots'];
   /** Image scaling for createApp: sharp, or a wrapper that holds requests (test/helpers/image-gate.ts). */
   images?: AppOptions['images'];
   /** Passkey checks for createApp: the library's, or a wrapper that holds requests (test/helpers/passkey-gate.ts). */
@@ -92,6 +96,7 @@ export async function startBoard(env: Record<string, string> = {}, options: Star
     log: (line) => logs.push(line),
     preview: options.preview,
     push: options.push,
+    threadReplies: options.threadReplies,
     timeouts: options.timeouts,
     notify: options.notify,
     accountRemoval: options.accountRemoval,
@@ -100,6 +105,7 @@ export async function startBoard(env: Record<string, string> = {}, options: Star
     impressions: options.impressions,
     searchThreads: options.searchThreads,
     passwords: options.passwords,
+    slots: options.slots,
     images: options.images,
     webauthn: options.webauthn,
     freeBytes: options.freeBytes ?? (() => 2 ** 40),

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { createDecipheriv, createECDH, createPublicKey, hkdfSync, randomBytes, verify, type ECDH } from 'node:crypto';
-import type { IncomingMessage } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 
 /**
  * The browser's side of Web Push, written for the tests from the RFCs (not from web-push): a
@@ -89,4 +89,64 @@ export async function bodyOf(req: IncomingMessage): Promise<Buffer> {
   const chunks: Buffer[] = [];
   for await (const chunk of req) chunks.push(chunk as Buffer);
   return Buffer.concat(chunks);
+}
+
+export interface Received {
+  path: string;
+  text: string;
+  headers: IncomingMessage['headers'];
+  claims: { aud: string; exp: number; sub: string };
+}
+
+/**
+ * A push service for the tests (serve its handler on a fake site's paths): decrypts each push for
+ * the device its path names; answers 201, or what `answers` says for the path, or first what
+ * `script` queues for it (one answer per push, with its headers: a 503 with Retry-After).
+ */
+export function pushService() {
+  const devices = new Map<string, FakeBrowser>();
+  const received: Received[] = [];
+  const answers = new Map<string, number>();
+  const script = new Map<string, { status: number; headers?: Record<string, string> }[]>();
+  let held: { arrived: () => void; release: Promise<void> } | undefined;
+  let boardKey = '';
+  const handler = async (req: IncomingMessage, res: ServerResponse) => {
+    const path = (req.url ?? '/').split('?')[0]!;
+    const body = await bodyOf(req);
+    const device = devices.get(path);
+    if (!device) return void res.writeHead(404).end();
+    received.push({ path, text: decryptPush(device, body), headers: req.headers, claims: verifyVapid(req, boardKey) });
+    if (held && path === '/push/hang') {
+      held.arrived();
+      await held.release;
+    }
+    const next = script.get(path)?.shift();
+    if (next) return void res.writeHead(next.status, next.headers).end();
+    res.writeHead(answers.get(path) ?? 201).end();
+  };
+  return {
+    devices,
+    received,
+    answers,
+    script,
+    handler,
+    setBoardKey(key: string) {
+      boardKey = key;
+    },
+    /** The next push to /push/hang waits at the service until `release()`; `arrived` settles when it is there. */
+    holdHang() {
+      let arrived!: () => void;
+      let release!: () => void;
+      const arrival = new Promise<void>((resolve) => {
+        arrived = resolve;
+      });
+      held = {
+        arrived,
+        release: new Promise<void>((resolve) => {
+          release = resolve;
+        }),
+      };
+      return { arrival, release };
+    },
+  };
 }

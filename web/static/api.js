@@ -12,8 +12,9 @@ export class ApiError extends Error {
   /**
    * @param {number} status 0: no answer at all
    * @param {AnswerBody} [body]
+   * @param {number} [retryAfter] the answer's Retry-After in seconds; 0 when it had none
    */
-  constructor(status, body) {
+  constructor(status, body, retryAfter = 0) {
     /** @type {Partial<Api.Error>} */
     const error = body && typeof body.error === 'object' ? body.error : {};
     super(error.message || fallbackMessage(status));
@@ -22,7 +23,19 @@ export class ApiError extends Error {
     this.field = error.field || '';
     this.fields = error.fields || {};
     this.body = body || {};
+    this.retryAfter = retryAfter;
   }
+}
+
+/**
+ * Retry-After in whole seconds (delay-seconds, or an HTTP date from now); 0 when absent or unreadable.
+ * @param {string | null} value
+ */
+export function retryAfterSeconds(value) {
+  if (!value) return 0;
+  if (/^\d+$/.test(value.trim())) return Number(value.trim());
+  const at = Date.parse(value);
+  return Number.isNaN(at) ? 0 : Math.max(0, Math.ceil((at - Date.now()) / 1000));
 }
 
 /** @param {number} status */
@@ -79,7 +92,7 @@ async function request(method, path, body) {
     }
     const data = parse(await res.text());
     noticeSessionEnd(res.status, data);
-    if (!res.ok) throw new ApiError(res.status, data);
+    if (!res.ok) throw new ApiError(res.status, data, retryAfterSeconds(res.headers.get('Retry-After')));
     return data;
   } finally {
     busy(-1);
@@ -124,7 +137,7 @@ export function upload(path, formData, onProgress = () => {}) {
       const data = parse(xhr.responseText);
       noticeSessionEnd(xhr.status, data);
       if (xhr.status >= 200 && xhr.status < 300) resolve(data);
-      else reject(new ApiError(xhr.status, data));
+      else reject(new ApiError(xhr.status, data, retryAfterSeconds(xhr.getResponseHeader('Retry-After'))));
     });
     xhr.addEventListener('error', () => reject(new ApiError(0)));
     xhr.addEventListener('abort', () => reject(new ApiError(0)));

@@ -30,7 +30,7 @@ export async function subscribePush() {
       'Der Browser erlaubt dieser Seite keine Benachrichtigungen: Das lässt sich in seinen Einstellungen ändern.',
     );
   const registration = await pushWorker();
-  /** @type {{ public_key: string, subscribed: 0 | 1 }} */
+  /** @type {{ enabled: 0 | 1, public_key: string, subscribed: 0 | 1 }} */
   const { public_key: key } = await api.get('/api/user/push');
   let subscription;
   try {

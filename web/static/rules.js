@@ -28,5 +28,8 @@ export function bumpCooldownUntil(entry) {
   return entry.bump_count === 0 ? 0 : entry.last_bump + entry.bump_count * bumpCooldownStepSeconds;
 }
 
+/** What earns trust level 1 (docs/API.md "Trust levels"), to follow "ab". */
+export const trustUnlock = `ab ${trustAfterSeconds / 86_400} Tagen und ${trustAfterLiveEntries} Beiträgen, die stehen geblieben sind`;
+
 /** What a trust level 0 account may post, and what earns more (docs/API.md "Trust levels"); the server's message says the same. */
-export const levelZeroRule = `Als neues Konto kannst du am Tag höchstens ${levelZeroEntriesWithLinksPerDay} Beiträge mit Links (je höchstens ${levelZeroLinksPerEntry}) und ${levelZeroImagesPerDay} Bild posten. Mehr geht ab ${trustAfterSeconds / 86_400} Tagen und ${trustAfterLiveEntries} Beiträgen, die stehen geblieben sind.`;
+export const levelZeroRule = `Als neues Konto kannst du am Tag höchstens ${levelZeroEntriesWithLinksPerDay} Beiträge mit Links (je höchstens ${levelZeroLinksPerEntry}) und ${levelZeroImagesPerDay} Bild posten. Mehr geht ${trustUnlock}.`;

@@ -2,7 +2,7 @@ import type { EntryJson } from '../../entries/reads.ts';
 import type { Tally } from '../../entries/votes.ts';
 import type { PreviewJson } from '../../preview/store.ts';
 import { splitLinks } from '../../preview/links.ts';
-import { html, type Html } from '../html.ts';
+import { html, type Child, type Html } from '../html.ts';
 import { germanDateTime, isoTime } from './format.ts';
 
 /**
@@ -14,11 +14,15 @@ import { germanDateTime, isoTime } from './format.ts';
 /** The vote tallies of a page's entries by pid (one query per page: findTallies). */
 export type Tallies = ReadonlyMap<number, Pick<Tally, 'yes' | 'no'>>;
 
-/** How a card is drawn: compact (a latest reply), replyContext ("Antwort auf", the profile), onOwnPage (no link to its replies). */
+/**
+ * How a card is drawn: compact (a latest reply), replyContext ("Antwort auf", the profile),
+ * onOwnPage (no link to its replies), mark (a search's terms, marked in the text: termsPattern).
+ */
 export interface CardOptions {
   compact?: boolean;
   replyContext?: boolean;
   onOwnPage?: boolean;
+  mark?: RegExp;
 }
 
 /** Links in user text: no referrer value and no ranking credit (as the front end's externalRel). */
@@ -48,12 +52,29 @@ export function avatarOf(username: string, path: string, size: 'small' | 'medium
   return html`<span class="avatar avatar-${size} avatar-c${colourIndex(username || '?')}" aria-hidden="true">${initial}</span>`;
 }
 
+/**
+ * The text with every match of `mark` in <mark>, each match of the pattern as markWords in
+ * web/static/components/highlight.js marks it in a text node (the search page).
+ */
+function marked(text: string, mark: RegExp | undefined): Child {
+  if (!mark) return text;
+  const pieces: Child[] = [];
+  let at = 0;
+  for (const match of text.matchAll(mark)) {
+    if (match[0] === '') continue;
+    pieces.push(text.slice(at, match.index), html`<mark>${match[0]}</mark>`);
+    at = match.index + match[0].length;
+  }
+  pieces.push(text.slice(at));
+  return pieces;
+}
+
 /** The text with its http(s) links as anchors; the link text isolated (<bdi>) as in the front end. */
-export function entryText(content: string): Html {
+export function entryText(content: string, mark?: RegExp): Html {
   const parts = splitLinks(content).map((part) =>
     typeof part === 'string'
-      ? part
-      : html`<a href="${part.url}" rel="${externalRel}" class="external"><bdi>${part.url}</bdi></a>`,
+      ? marked(part, mark)
+      : html`<a href="${part.url}" rel="${externalRel}" class="external"><bdi>${marked(part.url, mark)}</bdi></a>`,
   );
   return html`<p class="entry-text">${parts}</p>`;
 }
@@ -87,11 +108,11 @@ function authorLine(entry: EntryJson, opts: CardOptions): Html {
   }</div></header>`;
 }
 
-function entryBody(entry: EntryJson): Html {
+function entryBody(entry: EntryJson, mark: RegExp | undefined): Html {
   if (entry.deleted)
-    return html`<div class="entry-body"><p class="entry-text deleted-note${entry.removed ? ' removed-note' : ''}">${goneNote(entry)}</p></div>`;
+    return html`<div class="entry-body"><p class="entry-text deleted-note${entry.removed ? ' removed-note' : ''}">${marked(goneNote(entry), mark)}</p></div>`;
   const alt = entry.alt || `Bild von ${entry.username || 'einem gelöschten Konto'}`;
-  return html`<div class="entry-body">${entry.content ? entryText(entry.content) : null}${
+  return html`<div class="entry-body">${entry.content ? entryText(entry.content, mark) : null}${
     entry.filepath
       ? html`<a class="entry-image-link" href="/static/media/${entry.filepath}"><img class="entry-image" src="/static/media/${entry.filepath}" alt="${alt}" loading="lazy"></a>`
       : null
@@ -113,7 +134,7 @@ function repliesLink(entry: EntryJson, opts: CardOptions): Html | null {
 export function entryCard(entry: EntryJson, tallies: Tallies, opts: CardOptions = {}): Html {
   const classes = `entry${opts.compact ? ' entry-compact' : ''}${entry.deleted ? ' entry-deleted' : ''}`;
   const tally = tallies.get(entry.pid) ?? { yes: 0, no: 0 };
-  return html`<article class="${classes}" id="e${entry.pid}" data-pid="${entry.pid}" data-uid="${entry.uid}">${authorLine(entry, opts)}${entryBody(entry)}<div class="entry-actions">${
+  return html`<article class="${classes}" id="e${entry.pid}" data-pid="${entry.pid}" data-uid="${entry.uid}">${authorLine(entry, opts)}${entryBody(entry, opts.mark)}<div class="entry-actions">${
     entry.deleted ? null : votes(tally)
   }${repliesLink(entry, opts)}</div></article>`;
 }
@@ -129,7 +150,7 @@ export function entryWithLatest(entry: EntryJson, tallies: Tallies, opts: CardOp
           skipped === 1 ? '1 weitere Antwort dazwischen ansehen' : `${skipped} weitere Antworten dazwischen ansehen`
         }</a>`
       : null;
-  return html`<div class="thread-item">${card}<div class="latest" role="group" aria-label="Neueste Antwort">${between}${entryCard(latest, tallies, { compact: true })}</div></div>`;
+  return html`<div class="thread-item">${card}<div class="latest" role="group" aria-label="Neueste Antwort">${between}${entryCard(latest, tallies, { compact: true, mark: opts.mark })}</div></div>`;
 }
 
 /** Every entry a list shows, with the latest replies under them: the pids whose tallies it needs. */

@@ -2,19 +2,30 @@ import type { User } from '../../accounts/users.ts';
 import type { Db } from '../../db/db.ts';
 import { readUserFeedPage } from '../../entries/reads.ts';
 import { feedPageSize, maxFeedPage } from '../../limits/product.ts';
-import { html } from '../html.ts';
+import { html, type Html } from '../html.ts';
 import type { PageView } from '../layout.ts';
+import { activeBanUntil, permanentBan } from '../../moderation/bans.ts';
 import { userShareHead } from '../share.ts';
 import { avatarOf, entryCard, pager, userHref } from './entry.ts';
-import { germanDate } from './format.ts';
+import { germanDate, germanDateTime, isoTime } from './format.ts';
 import { emptyList, pagedLinks, talliesOf, view } from './lists.ts';
 
+/** "Dieses Konto ist gesperrt bis <time>…</time>." for a ban in force (banText in web/static/components/mod-actions.js). */
+function banNote(until: number): Html {
+  const ban =
+    until === permanentBan
+      ? 'dauerhaft gesperrt'
+      : html`gesperrt bis <time datetime="${isoTime(until)}">${germanDateTime(until)}</time>`;
+  return html`<p class="ban-note">Dieses Konto ist ${ban}.</p>`;
+}
+
 /**
- * "/u/{username}": avatar, member since and the user's live entries, paged
- * (web/static/views/profile.js). A ban is left to the front end: it ends by the clock, which no
- * write tells the response cache.
+ * "/u/{username}": avatar, member since, a ban in force and the user's live entries, paged
+ * (web/static/views/profile.js). A banned account's page is drawn for every request and never
+ * kept (`fresh`): its ban ends by the clock, which no write tells the response cache.
  */
-export function profilePage(db: Db, origin: string, user: User, page: number): PageView {
+export function profilePage(db: Db, origin: string, user: User, page: number, now: number): PageView {
+  const until = activeBanUntil(user, now);
   const { entries } = readUserFeedPage(db, user.uid, page);
   const tallies = talliesOf(db, entries);
   const base = userHref(user.username);
@@ -26,8 +37,11 @@ export function profilePage(db: Db, origin: string, user: User, page: number): P
     // The share tags name the profile itself; later pages are plain pages of the list.
     head: page ? undefined : userShareHead(origin, user, origin + base),
     ...links,
+    fresh: until !== 0,
     main: view(
-      html`<header class="profile-head">${avatarOf(user.username, user.avatar, 'large')}<div><h1>${user.username}</h1><p class="muted">Mitglied seit ${germanDate(user.created_at)}</p></div></header>`,
+      html`<header class="profile-head">${avatarOf(user.username, user.avatar, 'large')}<div><h1>${user.username}</h1><p class="muted">Mitglied seit ${germanDate(user.created_at)}</p>${
+        until ? banNote(until) : null
+      }</div></header>`,
       html`<h2>Beiträge</h2>`,
       entries.length
         ? html`<ul class="entry-list">${entries.map((entry) => html`<li>${entryCard(entry, tallies, { replyContext: true })}</li>`)}</ul>`

@@ -1,5 +1,6 @@
 import type { EntryJson } from '../../entries/reads.ts';
 import { feedPageSize, maxFeedPage, maxSearchLength } from '../../limits/product.ts';
+import { termsPattern } from '../../search/query.ts';
 import { html, type Html } from '../html.ts';
 import type { PageView } from '../layout.ts';
 import { entryWithLatest, pager, type Tallies } from './entry.ts';
@@ -48,11 +49,12 @@ export function searchRefusedPage(asked: SearchAsked, status: number, message: s
   };
 }
 
-/** "/suche?q=…[&user=…][&seite=N]": the matches with their latest replies, paged; never indexed. */
+/** "/suche?q=…[&user=…][&seite=N]": the matches with their latest replies, the terms marked, paged; never indexed. */
 export function searchResultsPage(asked: SearchAsked, entries: EntryJson[], tallies: Tallies): PageView {
   const { q, user, page } = asked;
   const params = new URLSearchParams({ q, ...(user ? { user } : {}) });
   const title = page ? `Suche: ${q}, Seite ${page + 1}` : `Suche: ${q}`;
+  const mark = termsPattern(q);
   return {
     status: 200,
     title,
@@ -64,7 +66,7 @@ export function searchResultsPage(asked: SearchAsked, entries: EntryJson[], tall
         ? html`<p class="note">Nur Beiträge von ${user}. <a href="/suche?q=${encodeURIComponent(q)}">Alle durchsuchen</a></p>`
         : html``,
       entries.length
-        ? html`<ul class="entry-list search-results" aria-label="Suchergebnisse">${entries.map((entry) => html`<li>${entryWithLatest(entry, tallies)}</li>`)}</ul>`
+        ? html`<ul class="entry-list search-results" aria-label="Suchergebnisse">${entries.map((entry) => html`<li>${entryWithLatest(entry, tallies, { mark })}</li>`)}</ul>`
         : page
           ? html`<p class="empty">Auf dieser Seite ist nichts mehr.</p>`
           : emptyState(q, user),

@@ -2,7 +2,8 @@ import type { StatsDetail } from '../../stats/stats.ts';
 import { statsWindowDays } from '../../limits/product.ts';
 import { html, type Html } from '../html.ts';
 import type { PageView } from '../layout.ts';
-import { germanDate, germanNumber } from './format.ts';
+import { dailyChart } from './chart.ts';
+import { germanNumber } from './format.ts';
 import { view } from './lists.ts';
 
 function facts(stats: StatsDetail): Html {
@@ -21,14 +22,6 @@ function facts(stats: StatsDetail): Html {
   )}</dl>`;
 }
 
-/** The days as a table: the front end draws them as a chart with this same table beside it. */
-function dailyTable(daily: StatsDetail['daily']): Html {
-  return html`<table class="asn-table"><thead><tr><th scope="col">Tag</th><th scope="col" class="num">Seitenaufrufe</th><th scope="col" class="num">Besucher</th></tr></thead><tbody>${daily.map(
-    (d) =>
-      html`<tr><td><time datetime="${d.day}">${germanDate(Date.parse(`${d.day}T12:00:00Z`) / 1000)}</time></td><td class="num">${germanNumber(d.impressions)}</td><td class="num">${germanNumber(d.visitors)}</td></tr>`,
-  )}</tbody></table>`;
-}
-
 function asnTable(topAsns: StatsDetail['top_asns']): Html {
   if (topAsns.length === 0) return html`<p class="empty">Noch keine Daten.</p>`;
   return html`<table class="asn-table"><thead><tr><th scope="col">Netz</th><th scope="col">Betreiber</th><th scope="col" class="num">Besucher</th></tr></thead><tbody>${topAsns.map(
@@ -37,7 +30,7 @@ function asnTable(topAsns: StatsDetail['top_asns']): Html {
   )}</tbody></table>`;
 }
 
-/** "/stats": the board in numbers, the last 30 days, the visitors' networks (web/static/views/stats.js). */
+/** "/stats": the board in numbers, the last 30 days as the chart, the visitors' networks (web/static/views/stats.js). */
 export function statsPage(origin: string, stats: StatsDetail): PageView {
   return {
     status: 200,
@@ -46,7 +39,7 @@ export function statsPage(origin: string, stats: StatsDetail): PageView {
     main: view(
       html`<h1>Statistik</h1>`,
       facts(stats),
-      html`<section class="card" aria-labelledby="daily-heading"><h2 id="daily-heading">Die letzten ${statsWindowDays} Tage</h2>${dailyTable(stats.daily)}</section>`,
+      html`<section class="card" aria-labelledby="daily-heading"><h2 id="daily-heading">Die letzten ${statsWindowDays} Tage</h2>${dailyChart(stats.daily)}</section>`,
       html`<section class="card" aria-labelledby="asn-heading"><h2 id="asn-heading">Woher die Besucher kommen</h2><p class="muted">Die Netze (Autonome Systeme) mit den meisten Besuchern der letzten ${statsWindowDays} Tage. IP-Adressen werden dabei nicht gespeichert.</p>${asnTable(stats.top_asns)}<p class="muted small">ASN-Daten: <a href="https://db-ip.com" rel="noopener">IP Geolocation by DB-IP</a>, <a href="https://www.routeviews.org/" rel="noopener">RouteViews</a> und <a href="https://www.nro.net/" rel="noopener">NRO</a>, zusammengestellt von <a href="https://github.com/sapics/ip-location-db" rel="noopener">ip-location-db</a>, Lizenz <a href="https://creativecommons.org/licenses/by/4.0/" rel="noopener">CC BY 4.0</a>.</p></section>`,
     ),
   };

@@ -60,7 +60,7 @@ export function createClusterMetrics(
     });
   slotGauge(
     'board_machine_slots_running',
-    'Password hashes (pool hash), image jobs (pool image) and searches (pool search) running on the machine, all workers together; at most 2 each.',
+    'Password hashes (pool hash), registrations holding their hasher (pool registration, at most 1), image jobs (pool image) and searches (pool search) running on the machine, all workers together; at most 2 each otherwise.',
     (pool) => slots.load(pool).running,
   );
   slotGauge(

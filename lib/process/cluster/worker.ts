@@ -1,7 +1,7 @@
 import { createApp, type App } from '../../app.ts';
 import { loadConfig, type Config } from '../../config.ts';
 import type { Notice } from '../../moderation/operator-webhook.ts';
-import type { JobLink } from '../../jobs/once-jobs.ts';
+import type { JobLink, WakeableJob } from '../../jobs/once-jobs.ts';
 import { serveApp } from '../serve.ts';
 import { slotLimits, type MachineSlots, type SlotPool } from '../../limits/machine-slots.ts';
 import { startupFailure } from '../startup-errors.ts';
@@ -11,7 +11,7 @@ import { isSlotMessage, remoteSemaphore, type SlotMessage } from './slots-ipc.ts
 /** What a worker tells the primary (besides slot messages, lib/process/cluster/slots-ipc.ts). */
 export type WorkerMessage =
   | { board: 'listening'; port: number }
-  | { board: 'wake'; job: 'previews' | 'accountRemoval' }
+  | { board: 'wake'; job: WakeableJob }
   | { board: 'notify'; notice: Notice };
 
 /** The worker's number (1..N) the primary gives each worker; a replacement takes over the number of the one it replaces. */

@@ -1,5 +1,5 @@
 // The action row under an entry: the votes, "Antworten" and "Mehr" (bump, follow, report, mute, edit,
-// delete, remove), and the way to its replies. Forms open one at a time in the card's panel;
+// delete, remove; a visitor's one action, "Melden", stands in the row), and the way to its replies. Forms open one at a time in the card's panel;
 // results show in the card's own message line.
 import * as api from '../api.js';
 import { withProofOfWork } from '../pow.js';
@@ -240,9 +240,9 @@ export function entryActions(entry, { panel, hideReply, replyForm, onEdited, onD
   if (entry.deleted) return replace(bar, repliesLink(entry));
   const user = me();
   const own = user && entry.uid === user.uid;
-  /** @type {{ wrap: HTMLElement, button: HTMLButtonElement } | null} */
+  /** @type {{ wrap: HTMLElement, button: HTMLElement } | null} */
   let menu = null;
-  const backToMenu = () => /** @type {HTMLButtonElement} */ (menu?.button);
+  const backToMenu = () => /** @type {HTMLElement} */ (menu?.button);
   menu = moreMenu([
     user ? bumpButton(entry) : null,
     user ? followButton(entry, user.uid) : null,

@@ -4,9 +4,10 @@
  * The words of a search as the server reads them (queryTerms in lib/search/query.ts): the text
  * between a pair of double quotes is one phrase, a quote without a partner an ordinary
  * character, everything else splits at white space; case never matters.
- * @param {string} q
+ * @param {string} asked
  */
-export function searchWords(q) {
+export function searchWords(asked) {
+  const q = asked.normalize('NFC'); // as searchableText: a decomposed "ü" finds a composed one
   const quotes = [...q.matchAll(/"/g)].map((match) => match.index);
   /** @type {string[]} */
   const words = [];
@@ -59,7 +60,7 @@ function germanSpellings(word) {
  * One pattern for every word in each spelling: long words anywhere (they find compounds), 1–2 letters as whole words only.
  * @param {string[]} words
  */
-function wordsPattern(words) {
+export function wordsPattern(words) {
   const parts = words
     .flatMap(germanSpellings)
     .map((w) => ([...w].length <= 2 ? `(?<![\\p{L}\\p{N}])${escapeRegExp(w)}(?![\\p{L}\\p{N}])` : escapeRegExp(w)));

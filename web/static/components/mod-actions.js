@@ -103,11 +103,43 @@ function checkbox(label, name) {
 }
 
 /**
- * Ban an account: reason, days (empty: for good), and purge. onDone({username, banned_until}, purged, reason).
- * @param {string} username
- * @param {FormCallbacks<[ban: { username: string, banned_until: number }, purged: boolean, reason: string]>} callbacks
+ * What a ban answers: with tree=1 also how many invited accounts went with it.
+ * @typedef {{ username: string, banned_until: number, invitees_banned?: number }} BanResult
  */
-export function banForm(username, { onDone, onCancel }) {
+
+/**
+ * The sentence after a ban that took invited accounts with it; '' when it took none.
+ * @param {BanResult} ban
+ */
+export function treeBanText(ban) {
+  const n = ban.invitees_banned ?? 0;
+  if (!n) return '';
+  return n === 1 ? ' Dazu ist 1 eingeladenes Konto gesperrt.' : ` Dazu sind ${n} eingeladene Konten gesperrt.`;
+}
+
+/**
+ * The "mit eingeladenen Konten" box (tree=1, docs/API.md "Invites"), saying how many accounts it
+ * takes; null when the account's invite tree is empty (nothing to take).
+ * @param {string} username
+ * @param {number} treeSize GET /api/mod/user/{username}'s tree_size
+ */
+function treeCheckbox(username, treeSize) {
+  if (treeSize < 1) return null;
+  const others = treeSize === 1 ? '1 weiteres Konto' : `${treeSize} weitere Konten`;
+  return checkbox(
+    `Mit eingeladenen Konten: sperrt ${others} mit, alle, die ${username} eingeladen hat, und deren Eingeladene (Moderatoren nicht)`,
+    'tree',
+  );
+}
+
+/**
+ * Ban an account: reason, days (empty: for good), purge, and the accounts it invited when it has
+ * any (the account's moderators' view, fetched here unless given). onDone(ban, purged, reason).
+ * @param {string} username
+ * @param {FormCallbacks<[ban: BanResult, purged: boolean, reason: string]>} callbacks
+ * @param {Api.ModeratedAccount} [account]
+ */
+export function banForm(username, { onDone, onCancel }, account) {
   const reason = reasonField(`Grund der Sperre von ${username}`, {
     note: 'Der Grund ist öffentlich: Er steht im Moderationsprotokoll.',
   });
@@ -121,6 +153,20 @@ export function banForm(username, { onDone, onCancel }) {
     hint: `1 bis ${maxBanDays}; leer lassen für eine dauerhafte Sperre.`,
   });
   const purge = checkbox('Auch alle Beiträge entfernen (mit demselben Grund)', 'purge');
+  /** @type {ReturnType<typeof checkbox> | null} */
+  let tree = null;
+  const treeSlot = h('div', { class: 'tree-slot' });
+  /** @param {Api.ModeratedAccount} known */
+  const showTree = (known) => {
+    tree = treeCheckbox(username, known.tree_size);
+    treeSlot.replaceChildren(...(tree ? [tree.wrap] : []));
+  };
+  if (account) showTree(account);
+  else
+    api
+      .get(`/api/mod/user/${encodeURIComponent(username)}`)
+      .then(showTree)
+      .catch(() => {}); // without the count the form bans the account alone, as before
   const message = formMessage();
   const send = h('button', { type: 'submit', class: 'danger' }, 'Sperren');
   const form = h(
@@ -129,6 +175,7 @@ export function banForm(username, { onDone, onCancel }) {
     reason.wrap,
     days.wrap,
     purge.wrap,
+    treeSlot,
     message,
     buttons(send, onCancel),
   );
@@ -137,6 +184,7 @@ export function banForm(username, { onDone, onCancel }) {
       reason: reason.input.value,
       days: days.input.value,
       purge: purge.input.checked ? '1' : '',
+      tree: tree?.input.checked ? '1' : '',
     });
     onDone(result, purge.input.checked, reason.input.value.replace(/\s+/g, ' ').trim());
   });

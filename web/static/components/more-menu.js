@@ -25,14 +25,18 @@ function listenForOutside() {
 }
 
 /**
- * The button and its list; `items` are buttons (null entries are left out). Null when none remain.
+ * The button and its list; `items` are buttons (null entries are left out). Null when none remain;
+ * a single item stands alone in the row (`wrap` and `button` are that item).
  * @param {(HTMLElement | null)[]} items
  * @param {string} [label]
- * @returns {{ wrap: HTMLElement, button: HTMLButtonElement } | null}
+ * @returns {{ wrap: HTMLElement, button: HTMLElement } | null}
  */
 export function moreMenu(items, label = 'Mehr') {
-  const present = items.filter(Boolean);
+  const present = /** @type {HTMLElement[]} */ (items.filter(Boolean));
   if (present.length === 0) return null;
+  // A list of one hides its only action behind a second click (a visitor's "Melden"): shown directly.
+  const [only] = present;
+  if (only && present.length === 1) return { wrap: only, button: only };
   listenForOutside();
   const list = h(
     'ul',
@@ -41,7 +45,7 @@ export function moreMenu(items, label = 'Mehr') {
   );
   // The first two actions' names beside "Mehr" (where there is room), so a reader sees what the
   // list holds without opening it: bump, report and mute were found by few behind a bare "Mehr".
-  const names = present.map((item) => (item?.textContent ?? '').replace(/^[^\p{L}]+/u, '').split(/\s+/)[0]);
+  const names = present.map((item) => (item.textContent ?? '').replace(/^[^\p{L}]+/u, '').split(/\s+/)[0]);
   const hint = `${names.slice(0, 2).join(', ')}${names.length > 2 ? ' …' : ''}`;
   const button = h(
     'button',

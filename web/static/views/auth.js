@@ -3,6 +3,7 @@ import * as api from '../api.js';
 import { forgottenPasswordHint } from '../contact.js';
 import { add, h } from '../dom.js';
 import { sameOriginPath } from '../next-path.js';
+import { busyText, retryWhenBusy } from '../busy-retry.js';
 import { withProofOfWork } from '../pow.js';
 import { passkeysSupported, signInWithPasskey } from '../passkeys.js';
 import { navigate } from '../router.js';
@@ -42,19 +43,50 @@ export function nextPath(query) {
 }
 
 /**
+ * A form of the account pages: its fields, the message line for errors (an alert) and the status
+ * line for what runs meanwhile (proof of work, a wait for the next try), read out politely.
  * @param {Record<string, Field>} fields
  * @param {HTMLButtonElement} button
  */
 export function authForm(fields, button) {
   const message = formMessage();
+  const status = h('p', { class: 'form-status muted small', role: 'status' });
   const form = h(
     'form',
     { class: 'card auth-form', novalidate: true },
     Object.values(fields).map((f) => f.wrap),
     message,
+    status,
     h('div', { class: 'form-actions' }, button),
   );
-  return { form, message };
+  return { form, message, status };
+}
+
+/**
+ * Logs in with the name and password (and the form's duration, if any), waiting and trying again
+ * while the board is busy, and solving a challenge when the name is under a guessing attack
+ * (docs/API.md "Proof of work"): each try gets a challenge of its own. Progress and waits show in
+ * `status`, which is empty again afterwards.
+ * @param {Record<string, string>} fields user, pass, timeout
+ * @param {HTMLElement} status
+ */
+export async function logIn(fields, status) {
+  try {
+    return await retryWhenBusy(
+      () =>
+        withProofOfWork(
+          (altcha) => api.post('/api/auth/login', { ...fields, ...(altcha ? { altcha } : {}) }),
+          (f) => {
+            status.textContent = `Rechenaufgabe gegen Bots: ${Math.round(f * 100)} %`;
+          },
+        ),
+      (left) => {
+        status.textContent = busyText(left);
+      },
+    );
+  } finally {
+    status.textContent = '';
+  }
 }
 
 /**
@@ -87,25 +119,16 @@ export async function loginView(root, { query }) {
     }),
   };
   const button = h('button', { type: 'submit', class: 'primary' }, 'Anmelden');
-  const { form, message } = authForm(fields, button);
+  const { form, message, status } = authForm(fields, button);
   onSubmit(
     form,
     button,
     fields,
     message,
     async () => {
-      // A name under a guessing attack needs a solved challenge (docs/API.md "Proof of work").
-      await withProofOfWork(
-        (altcha) =>
-          api.post('/api/auth/login', {
-            user: fields.user.input.value,
-            pass: fields.pass.input.value,
-            timeout: fields.timeout.input.value,
-            ...(altcha ? { altcha } : {}),
-          }),
-        (f) => {
-          message.textContent = `Rechenaufgabe gegen Bots: ${Math.round(f * 100)} %`;
-        },
+      await logIn(
+        { user: fields.user.input.value, pass: fields.pass.input.value, timeout: fields.timeout.input.value },
+        status,
       );
       await refreshMe();
       navigate(next);

@@ -7,7 +7,7 @@ import { isModerator, me } from '../session.js';
 import { announce } from '../status.js';
 import { entryCard, goneEntry, timeAgo } from '../components/entry.js';
 import { panelToggle } from '../components/entry-actions.js';
-import { banForm, banText, dismissForm, removeForm } from '../components/mod-actions.js';
+import { banForm, banText, dismissForm, removeForm, treeBanText } from '../components/mod-actions.js';
 import { refreshModCount } from '../components/mod-link.js';
 import { pageFromQuery, pager } from '../components/pager.js';
 import { doorSection } from './mod-door.js';
@@ -112,7 +112,9 @@ function queueItem({ entry, open_reports: openReports, reports }) {
             } else {
               replace(actions, entry.deleted ? null : removeButton(), dismissButton()); // the reports stay open
             }
-            done(`${entry.username} ist ${banText(ban.banned_until)}.${purged ? ' Alle Beiträge sind entfernt.' : ''}`);
+            done(
+              `${entry.username} ist ${banText(ban.banned_until)}.${purged ? ' Alle Beiträge sind entfernt.' : ''}${treeBanText(ban)}`,
+            );
           },
         }),
       'danger-text',

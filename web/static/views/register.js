@@ -3,20 +3,34 @@
 // work solved in the background when the board asks for it.
 import * as api from '../api.js';
 import { add, h } from '../dom.js';
+import { maxApplicationLength, minApplicationLength } from '../limits.js';
 import { passwordRule, usernameRule } from '../rules.js';
+import { busyText, isBusy, retryWhenBusy } from '../busy-retry.js';
 import { solveChallenge } from '../pow.js';
 import { navigate } from '../router.js';
 import { refreshMe } from '../session.js';
 import { announce } from '../status.js';
 import { field, onSubmit } from '../components/form.js';
-import { authForm, nextPath } from './auth.js';
+import { authForm, logIn, nextPath } from './auth.js';
 
 /** @import { ViewContext } from '../router.js' */
 
 let inviteToken = '';
 
+/**
+ * The refusals a registration answers before it looks at the challenge (docs/API.md "Registering
+ * in each mode"; a rate limit comes before the handler): the challenge sent stays unused.
+ */
+const challengeUnspent = new Set([
+  'rate.limited',
+  'invite.invalid',
+  'auth.registration_closed',
+  'auth.invite_required',
+  'auth.invalid',
+]);
+
 /** The answer's length (docs/API.md "Registration"). */
-const applicationRule = '10 bis 1000 Zeichen. Die Moderation liest die Antwort und schaltet dein Konto frei.';
+const applicationRule = `${minApplicationLength} bis ${maxApplicationLength} Zeichen. Die Moderation liest die Antwort und schaltet dein Konto frei.`;
 
 /**
  * @param {HTMLElement} root
@@ -74,24 +88,53 @@ export async function registerView(root, { query }) {
             name: 'application',
             tag: 'textarea',
             rows: 4,
-            maxlength: 1000,
+            maxlength: maxApplicationLength,
             hint: applicationRule,
           }),
         }
       : {}),
   };
   const button = h('button', { type: 'submit', class: 'primary' }, 'Konto anlegen');
-  const { form, message } = authForm(fields, button);
-  const progress = h('p', { class: 'muted small', role: 'status' });
-  if (door.pow) form.append(progress);
+  const { form, message, status } = authForm(fields, button);
+  // While a wait for the next try counts down, the next challenge's progress stays quiet.
+  let counting = false;
+  /** @param {number} f */
+  const showProgress = (f) => {
+    if (!counting)
+      status.textContent = f < 1 ? `Rechenaufgabe gegen Bots: ${Math.round(f * 100)} %` : 'Rechenaufgabe gelöst.';
+  };
   // The proof of work starts with the page, so it is mostly done by the time the form is.
   /** @type {Promise<string> | undefined} */
   let work;
-  const startWork = () =>
-    (work = solveChallenge((f) => {
-      progress.textContent = f < 1 ? `Rechenaufgabe gegen Bots: ${Math.round(f * 100)} %` : 'Rechenaufgabe gelöst.';
-    }));
-  if (door.pow) startWork().catch(() => {});
+  const startWork = () => {
+    work = solveChallenge(showProgress);
+    work.catch(() => {}); // a failure shows when the form takes the result
+    return work;
+  };
+  if (door.pow) startWork();
+  /**
+   * One try. A challenge is good for one request: the server spends it when it checks it, after the
+   * invite, the door and the fields (docs/API.md "Registering in each mode"), so a refusal from
+   * before that keeps the solved one for the next try and any later answer needs a new one. One
+   * solved long ago may have expired meanwhile (pow.invalid): the try solves a fresh one and sends
+   * again. After a busy answer the next try's challenge solves during the wait.
+   * @param {Record<string, string>} body
+   */
+  const register = async (body) => {
+    if (!door.pow) return api.post('/api/auth/newuser', body);
+    const solved = work ?? startWork();
+    work = undefined;
+    try {
+      return await api.post('/api/auth/newuser', { ...body, altcha: await solved });
+    } catch (err) {
+      if (!(err instanceof api.ApiError)) throw err;
+      if (err.code === 'pow.invalid')
+        return api.post('/api/auth/newuser', { ...body, altcha: await solveChallenge(showProgress) });
+      if (challengeUnspent.has(err.code)) work = solved;
+      else if (isBusy(err)) startWork();
+      throw err;
+    }
+  };
   onSubmit(
     form,
     button,
@@ -104,12 +147,20 @@ export async function registerView(root, { query }) {
       const body = { user, pass1: pass, pass2: fields.pass2.input.value };
       if (fields.invite?.input.value) body.invite = fields.invite.input.value.trim();
       if (fields.application) body.application = fields.application.input.value;
-      if (door.pow) {
-        body.altcha = await (work ?? startWork());
-        work = undefined; // a challenge is good for one request: the next try solves a new one
-      }
       /** @type {{ username: string, status?: string }} */
-      const created = await api.post('/api/auth/newuser', body);
+      let created;
+      try {
+        created = await retryWhenBusy(
+          () => register(body),
+          (left) => {
+            counting = left > 0;
+            status.textContent = busyText(left);
+          },
+        );
+      } finally {
+        counting = false;
+        status.textContent = '';
+      }
       inviteToken = '';
       if (created.status === 'pending') {
         form.replaceWith(
@@ -123,7 +174,7 @@ export async function registerView(root, { query }) {
       }
       // Registration does not log in (docs/API.md "POST /api/auth/newuser"); the page does it next with the default duration.
       try {
-        await api.post('/api/auth/login', { user: created.username, pass });
+        await logIn({ user: created.username, pass }, status);
       } catch {
         navigate(`/login?weiter=${encodeURIComponent(next)}`);
         announce('Dein Konto ist angelegt. Bitte melde dich an.');

@@ -38,10 +38,13 @@ async function ownThreadsField() {
 
 /** On or off for this device; the other devices show in the list of sessions. */
 async function pushControls() {
+  /** @type {{ enabled: 0 | 1, public_key: string, subscribed: 0 | 1 }} */
+  const state = await api.get('/api/user/push');
+  // The operator turned Web Push off (BOARD_PUSH=0): no switch that could not work.
+  if (state.enabled === 0)
+    return h('p', { class: 'muted' }, 'Push-Benachrichtigungen sind auf diesem Board ausgeschaltet.');
   if (!pushSupported())
     return h('p', { class: 'muted' }, 'Dieser Browser kann keine Push-Benachrichtigungen empfangen.');
-  /** @type {{ public_key: string, subscribed: 0 | 1 }} */
-  const state = await api.get('/api/user/push');
   let on = state.subscribed === 1;
   const button = h('button', { type: 'button' });
   const show = () => {

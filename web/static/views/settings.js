@@ -13,6 +13,7 @@ import { imageField, uploadProgress } from '../components/image-field.js';
 import { field, formMessage, onSubmit } from '../components/form.js';
 import { section } from '../components/section.js';
 import { exportSection, mutesSection } from './settings-data.js';
+import { invitesSection } from './settings-invites.js';
 import { notificationsSection } from './settings-notifications.js';
 import { passkeysSection } from './settings-passkeys.js';
 import { recoverySection } from './settings-recovery.js';
@@ -115,6 +116,19 @@ function deleteSection() {
   );
 }
 
+/**
+ * The page's own navigation: a link to each section by its heading. Why: the page is long, and a
+ * section such as the invites is easier to find (and to link to, /settings#invites-heading) by name.
+ * @param {HTMLElement[]} sections
+ */
+function settingsNav(sections) {
+  const links = sections.flatMap((s) => {
+    const heading = s.querySelector('h2[id]');
+    return heading ? [h('li', {}, h('a', { href: `#${heading.id}` }, heading.textContent ?? ''))] : [];
+  });
+  return h('nav', { class: 'settings-nav', 'aria-label': 'Bereiche der Einstellungen' }, h('ul', {}, links));
+}
+
 /** @param {HTMLElement} root */
 export async function settingsView(root) {
   add(root, h('h1', {}, 'Einstellungen'));
@@ -132,12 +146,13 @@ export async function settingsView(root) {
     );
     return 'Einstellungen';
   }
-  const [sessions, mutes, notify, passkeys, recovery] = await Promise.all([
+  const [sessions, mutes, notify, passkeys, recovery, invites] = await Promise.all([
     sessionsSection(),
     mutesSection(),
     notificationsSection(),
     passkeysSection(),
     recoverySection(),
+    invitesSection(),
   ]);
   let sessionsCard = sessions;
   // After a password change only the other sessions are gone: the list is drawn again, the rest stays.
@@ -146,6 +161,19 @@ export async function settingsView(root) {
     sessionsCard.replaceWith(fresh);
     sessionsCard = fresh;
   };
+  const sections = [
+    renameSection(user),
+    avatarSection(),
+    passwordSection(user, () => reloadSessions().catch((err) => announce(err.message, 'error'))),
+    sessionsCard,
+    notify,
+    passkeys,
+    recovery,
+    invites,
+    mutes,
+    exportSection(),
+    deleteSection(),
+  ];
   add(
     root,
     h(
@@ -159,16 +187,8 @@ export async function settingsView(root) {
         h('p', { class: 'muted' }, `Mitglied seit ${longDate(user.created_at)}`),
       ),
     ),
-    renameSection(user),
-    avatarSection(),
-    passwordSection(user, () => reloadSessions().catch((err) => announce(err.message, 'error'))),
-    sessionsCard,
-    notify,
-    passkeys,
-    recovery,
-    mutes,
-    exportSection(),
-    deleteSection(),
+    settingsNav(sections),
+    sections,
   );
   return 'Einstellungen';
 }

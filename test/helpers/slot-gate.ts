@@ -1,0 +1,56 @@
+import type { MachineSlots, SlotPool } from '../../lib/limits/machine-slots.ts';
+import type { Semaphore } from '../../lib/limits/semaphore.ts';
+
+/**
+ * The machine's slots (lib/limits/machine-slots.ts) with a gate inside them: while `holding(pool)`
+ * is on, every job of that pool, once its work is done, keeps its slot until `releaseAll()`, so a
+ * test fills a line without depending on how fast the machine hashes. `slots` wraps the board's own
+ * (createApp's AppOptions.slots). `started` counts the jobs that got a slot; `load` is the real line.
+ */
+export function slotGate(): {
+  slots: (slots: MachineSlots) => MachineSlots;
+  holding(pool: SlotPool, on: boolean): void;
+  started(pool: SlotPool): number;
+  load(pool: SlotPool): { running: number; waiting: number };
+  releaseAll(): void;
+} {
+  const holds = new Set<SlotPool>();
+  const started = new Map<SlotPool, number>();
+  const releases = new Set<() => void>();
+  let real: MachineSlots | undefined;
+  const gated = (pool: SlotPool, semaphore: Semaphore): Semaphore =>
+    Object.assign(
+      <T>(work: () => Promise<T>, signal?: AbortSignal, bound?: Parameters<Semaphore>[2]) =>
+        semaphore(
+          async () => {
+            started.set(pool, (started.get(pool) ?? 0) + 1);
+            const result = await work();
+            if (holds.has(pool)) await new Promise<void>((release) => releases.add(release));
+            return result;
+          },
+          signal,
+          bound,
+        ),
+      { load: () => semaphore.load() },
+    );
+  return {
+    slots(slots) {
+      real = slots;
+      return Object.fromEntries(
+        Object.entries(slots).map(([pool, semaphore]) => [pool, gated(pool as SlotPool, semaphore)]),
+      ) as MachineSlots;
+    },
+    holding(pool, on) {
+      if (on) holds.add(pool);
+      else holds.delete(pool);
+    },
+    started: (pool) => started.get(pool) ?? 0,
+    load: (pool) => real![pool].load(),
+    /** After each test too, so that a failed one leaves no job holding a slot. */
+    releaseAll() {
+      holds.clear();
+      for (const release of releases) release();
+      releases.clear();
+    },
+  };
+}
