@@ -33,3 +33,6 @@ export * from './helpers/raw-http.ts';
 export * from './helpers/eventually.ts';
 export * from './helpers/fan-out.ts';
 export * from './helpers/pow.ts';
+export * from './helpers/webhook.ts';
+export * from './helpers/quick-hashes.ts';
+export * from './helpers/reauth.ts';

@@ -27,6 +27,8 @@ import {
   mediaFiles,
   post,
   runAdmin,
+  runAdminHere,
+  runAdminInProcess,
   runAdminWith,
   startBoard,
   useBoard,
@@ -295,20 +297,22 @@ describe('a board with images, avatars and a preview thumbnail', () => {
     });
   });
 
+  // verify runs in this process here (runAdminHere, runAdminInProcess): it only reads; the real
+  // program verifies in 'backup --with-media' above and meets a damaged file in the last test.
   describe('verify', () => {
     test('a good archive and a database whose media are in BOARD_DATA: one "ok" line, exit 0, the live board untouched', async () => {
       const folder = emptyFolder();
       assert.equal((await runAdmin(t.board, ['backup', '--with-media', join(folder, 'b.tar'), '-q'])).code, 0);
       assert.equal((await runAdmin(t.board, ['backup', join(folder, 'b.db'), '-q'])).code, 0);
       const before = readdirSync(t.board.config.dataDir).sort();
-      const archive = await runAdmin(t.board, ['verify', join(folder, 'b.tar')]);
+      const archive = await runAdminHere(t.board, ['verify', join(folder, 'b.tar')]);
       assert.equal(archive.code, 0, archive.stderr);
       assert.equal(archive.stderr, '');
       assert.match(
         archive.stdout,
         /^ok: .*b\.tar: archive, schema \d+ \(this code: \d+\), integrity ok, 4 entries, 2 users, 5 of 5 media files in the archive\n$/,
       );
-      const database = await runAdmin(t.board, ['verify', join(folder, 'b.db')]);
+      const database = await runAdminHere(t.board, ['verify', join(folder, 'b.db')]);
       assert.equal(database.code, 0, database.stderr);
       assert.match(
         database.stdout,
@@ -321,7 +325,7 @@ describe('a board with images, avatars and a preview thumbnail', () => {
       const file = join(emptyFolder(), 'b.db');
       assert.equal((await runAdmin(t.board, ['backup', file, '-q'])).code, 0);
       const elsewhere = emptyFolder();
-      const noMedia = await runAdminWith(['verify', file], { BOARD_DATA: elsewhere });
+      const noMedia = await runAdminInProcess(['verify', file], { BOARD_DATA: elsewhere });
       assert.equal(noMedia.code, 1);
       assert.match(
         noMedia.stderr,
@@ -333,13 +337,13 @@ describe('a board with images, avatars and a preview thumbnail', () => {
       mkdirSync(join(elsewhere, 'media', 'e'), { recursive: true });
       const some = referenced().find((p) => p.startsWith('e/'))!;
       copyFileSync(join(t.board.config.mediaDir, some), join(elsewhere, 'media', some));
-      const partly = await runAdminWith(['verify', file], { BOARD_DATA: elsewhere });
+      const partly = await runAdminInProcess(['verify', file], { BOARD_DATA: elsewhere });
       assert.equal(partly.code, 1);
       assert.match(partly.stderr, /problem: .*: 4 media files missing from /);
     });
 
     test('--data checks BOARD_DATA itself (a restored pair): ok beside the running board, "problem" naming a missing file', async () => {
-      const live = await runAdmin(t.board, ['verify', '--data']);
+      const live = await runAdminHere(t.board, ['verify', '--data']);
       assert.equal(live.code, 0, live.stderr);
       assert.match(
         live.stdout,
@@ -353,14 +357,14 @@ describe('a board with images, avatars and a preview thumbnail', () => {
       cpSync(t.board.config.mediaDir, join(restored, 'media'), { recursive: true });
       const gone = referenced().find((p) => p.startsWith('e/'))!;
       rmSync(join(restored, 'media', gone));
-      const partly = await runAdminWith(['verify', '--data'], { BOARD_DATA: restored });
+      const partly = await runAdminInProcess(['verify', '--data'], { BOARD_DATA: restored });
       assert.equal(partly.code, 1);
       assert.match(
         partly.stderr,
         new RegExp(`^board-admin: verify: problem: ${restored}: 1 media files missing from .*\\(${gone}\\)`),
       );
       for (const args of [['verify'], ['verify', '--data', 'b.db']]) {
-        const wrong = await runAdminWith(args, { BOARD_DATA: restored });
+        const wrong = await runAdminInProcess(args, { BOARD_DATA: restored });
         assert.equal(wrong.code, 2, wrong.stderr);
       }
     });

@@ -128,10 +128,12 @@ describe('argument errors', () => {
 });
 
 describe('a folder without a board', () => {
+  // In this process, in the empty folder (a real process per command cost half a minute); the
+  // real program meets a folder without a board in the next test and in 'the real program' above.
   test('every command that needs a board says where it looked and how to point BOARD_DATA, exit 1, and creates nothing (BOARD_DATA unset)', async () => {
     const cwd = emptyFolder();
     for (const command of boardCommands) {
-      const run = await runAdminWith([command.name, ...someArgs(command.name)], {}, cwd);
+      const run = await runInProcess([command.name, ...someArgs(command.name)], {}, cwd);
       assert.equal(run.code, 1, `${command.name}: ${run.stderr}`);
       assert.equal(run.stdout, '', command.name);
       assert.equal(

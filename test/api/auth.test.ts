@@ -8,6 +8,7 @@ import {
   register,
   resetToken,
   runAdmin,
+  runAdminHere,
   useBoard,
   visitor,
   type Answer,
@@ -534,6 +535,8 @@ describe('password reset link expiry', () => {
 });
 
 describe('admin CLI', () => {
+  // Argument errors and help run in this process (runAdminHere): they open no board; the real program
+  // runs for the unknown user, the bad setting and the reset links above.
   const t = useBoard({ users: ['Ada'] });
 
   test('reset-link for an unknown user prints a message on stderr and exits 1', async () => {
@@ -545,17 +548,17 @@ describe('admin CLI', () => {
   });
 
   test('reset-link without a username exits 2 with the usage on stderr', async () => {
-    const run = await runAdmin(t.board, ['reset-link']);
+    const run = await runAdminHere(t.board, ['reset-link']);
     assert.equal(run.code, 2);
     assert.match(run.stderr, /reset-link <username>/);
   });
 
   test('an unknown command exits 2 with one error line and a hint where the usage is (not the whole usage)', async () => {
-    const run = await runAdmin(t.board, ['frobnicate']);
+    const run = await runAdminHere(t.board, ['frobnicate']);
     assert.equal(run.code, 2);
     assert.equal(run.stdout, '');
     assert.equal(run.stderr, 'board-admin: unknown command "frobnicate"\nsee: board-admin help\n');
-    assert.equal((await runAdmin(t.board, [])).code, 2);
+    assert.equal((await runAdminHere(t.board, [])).code, 2);
   });
 
   test('a bad setting exits 1 with the message and no stack trace', async () => {
@@ -566,7 +569,7 @@ describe('admin CLI', () => {
   });
 
   test('help prints the usage and exits 0', async () => {
-    const run = await runAdmin(t.board, ['help']);
+    const run = await runAdminHere(t.board, ['help']);
     assert.equal(run.code, 0);
     assert.match(run.stdout, /reset-link <username>/);
     assert.equal(run.stderr, '');

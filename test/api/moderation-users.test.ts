@@ -14,6 +14,7 @@ import {
   post,
   register,
   resetToken,
+  sessionCount,
   uidOf,
   useBoard,
   visitor,
@@ -30,10 +31,6 @@ const ban = (
 ) => client.post(`/api/mod/user/${encodeURIComponent(username)}/ban`, fields);
 const unban = (client: Client, username: string) => client.post(`/api/mod/user/${encodeURIComponent(username)}/unban`);
 
-function sessionsOf(board: TestBoard, username: string): number {
-  return board.app.services.db.value('SELECT count(*) FROM sessions WHERE uid = ?', uidOf(board, username));
-}
-
 async function login(board: TestBoard, user: string, pass = password) {
   return visitor(board).post('/api/auth/login', { user, pass });
 }
@@ -44,12 +41,12 @@ describe('banning an account', () => {
   test('a permanent ban answers {username, banned_until: -1}, ends every session at once and is logged', async () => {
     const second = await login(t.board, 'Anna');
     assert.equal(second.status, 200);
-    assert.equal(sessionsOf(t.board, 'Anna'), 2);
+    assert.equal(sessionCount(t.board, 'Anna'), 2);
     const answer = await ban(t.members.Mia, 'anna', { reason: 'Beleidigungen' });
     assert.equal(answer.status, 200, answer.text);
     assertDocumented(answer);
     assert.deepEqual(answer.body, { username: 'Anna', banned_until: -1 });
-    assert.equal(sessionsOf(t.board, 'Anna'), 0);
+    assert.equal(sessionCount(t.board, 'Anna'), 0);
     assertError(await t.members.Anna.post('/api/entry/create', { content: 'noch da?' }), 401, 'auth.required');
     assertError(await t.members.Anna.get('/api/user/info'), 401, 'auth.required');
     const [row] = modlogRows(t.board);
@@ -104,7 +101,7 @@ describe('banning an account', () => {
       403,
       'auth.banned',
     );
-    assert.equal(sessionsOf(t.board, 'Anna'), 0);
+    assert.equal(sessionCount(t.board, 'Anna'), 0);
 
     assert.equal((await unban(t.members.Mia, 'Anna')).status, 200);
     const reset = await visitor(t.board).post('/api/auth/reset', {
@@ -165,7 +162,7 @@ describe('banning an account', () => {
     assertError(await ban(t.members.Mia, 'Mia'), 403, 'mod.target_moderator', { note: 'nor themselves' });
     assertError(await ban(t.members.Mia, 'Niemand'), 404, 'user.not_found');
     assertError(await unban(t.members.Mia, 'Niemand'), 404, 'user.not_found');
-    assert.equal(sessionsOf(t.board, 'Max'), 1);
+    assert.equal(sessionCount(t.board, 'Max'), 1);
   });
 });
 

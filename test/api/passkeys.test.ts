@@ -3,19 +3,21 @@ import { afterEach, describe, test } from 'node:test';
 import yauzl from 'yauzl';
 import {
   addPasskey,
-  passkeyGate,
-  resetToken,
-  type Client,
   assertDocumented,
   assertError,
+  assertPasswordAndSessionRequired,
   authenticatorFor,
   member,
-  password,
+  passkeyGate,
   passkeySignIn,
+  password,
+  resetToken,
+  sessionCount,
   signInCredential,
   uidOf,
   useBoard,
   visitor,
+  type Client,
   type TestBoard,
 } from '../helpers.ts';
 
@@ -50,13 +52,6 @@ async function exportedAccount(board: TestBoard, client: Client) {
     return JSON.parse(Buffer.concat(chunks).toString('utf8'));
   }
   throw new Error('no account.json in the export');
-}
-
-function sessionCount(board: TestBoard, username: string): number {
-  return board.app.services.db.one<{ n: number }>(
-    'SELECT count(*) AS n FROM sessions WHERE uid = ?',
-    uidOf(board, username),
-  )!.n;
 }
 
 describe('registering a passkey', () => {
@@ -106,16 +101,7 @@ describe('registering a passkey', () => {
   });
 
   test('a wrong or missing password gets no options (a stolen session alone plants no passkey)', async () => {
-    const { Bert } = t.members;
-    assertError(
-      await Bert.post('/api/user/passkeys/options', { pass1: 'falsch falsch' }),
-      403,
-      'auth.bad_password',
-      'pass1',
-    );
-    assertError(await Bert.post('/api/user/passkeys/options'), 403, 'auth.bad_password', 'pass1');
-    assertError(await visitor(t.board).post('/api/user/passkeys/options', { pass1: password }), 401, 'auth.required');
-    assertError(await visitor(t.board).get('/api/user/passkeys'), 401, 'auth.required');
+    await assertPasswordAndSessionRequired(t.board, t.members.Bert, '/api/user/passkeys/options', '/api/user/passkeys');
     assert.equal(
       t.board.app.services.db.one<{ n: number }>(
         'SELECT count(*) AS n FROM webauthn_challenges WHERE uid = ?',

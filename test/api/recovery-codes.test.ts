@@ -3,15 +3,17 @@ import { afterEach, describe, test } from 'node:test';
 import {
   assertDocumented,
   assertError,
+  assertPasswordAndSessionRequired,
   member,
+  passHash,
   password,
   passwordGate,
   resetToken,
+  sessionCount,
   uidOf,
   useBoard,
   visitor,
   type Client,
-  type TestBoard,
 } from '../helpers.ts';
 
 /** docs/API.md "Recovery codes": ten single-use codes, shown once, that set a new password without the operator. */
@@ -22,18 +24,6 @@ async function newCodes(client: Client): Promise<string[]> {
   const answer = await client.post('/api/user/recovery-codes', { pass1: password });
   assert.equal(answer.status, 200, answer.text);
   return answer.body.codes;
-}
-
-function passHash(board: TestBoard, username: string): string {
-  return board.app.services.db.one<{ pass_hash: string }>('SELECT pass_hash FROM users WHERE username = ?', username)!
-    .pass_hash;
-}
-
-function sessionCount(board: TestBoard, username: string): number {
-  return board.app.services.db.one<{ n: number }>(
-    'SELECT count(*) AS n FROM sessions WHERE uid = ?',
-    uidOf(board, username),
-  )!.n;
 }
 
 describe('making recovery codes', () => {
@@ -86,15 +76,7 @@ describe('making recovery codes', () => {
 
   test('without the right password or a session, no codes', async () => {
     const carl = await member(t.board, 'Carl');
-    assertError(
-      await carl.post('/api/user/recovery-codes', { pass1: 'falsch falsch' }),
-      403,
-      'auth.bad_password',
-      'pass1',
-    );
-    assertError(await carl.post('/api/user/recovery-codes'), 403, 'auth.bad_password', 'pass1');
-    assertError(await visitor(t.board).post('/api/user/recovery-codes', { pass1: password }), 401, 'auth.required');
-    assertError(await visitor(t.board).get('/api/user/recovery-codes'), 401, 'auth.required');
+    await assertPasswordAndSessionRequired(t.board, carl, '/api/user/recovery-codes', '/api/user/recovery-codes');
     assert.deepEqual((await carl.get('/api/user/recovery-codes')).body.remaining, 0);
   });
 });

@@ -1,6 +1,5 @@
 import assert from 'node:assert/strict';
-import type { IncomingMessage, ServerResponse } from 'node:http';
-import { after, afterEach, describe, test } from 'node:test';
+import { afterEach, describe, test } from 'node:test';
 import { defaultRegistrationQuestion } from '../../lib/config.ts';
 import { deleteExpiredRejections } from '../../lib/registration/applications.ts';
 import {
@@ -14,10 +13,10 @@ import {
   startProxiedBoard,
   uidOf,
   useBoard,
+  useBoardWithWebhook,
   visitor,
   type TestBoard,
 } from '../helpers.ts';
-import { startFakeSite, type FakeSite } from '../helpers/previews.ts';
 
 /**
  * docs/API.md "Registration": in approval mode a registration with an answer to the
@@ -40,28 +39,9 @@ function statusOf(board: TestBoard, user: string): string | undefined {
 }
 
 describe('a board set to BOARD_REGISTRATION=approval', () => {
-  let hook: FakeSite & { bodies: string[] };
-  const t = useBoard({
-    prepare: async () => {
-      const site = await startFakeSite();
-      hook = Object.assign(site, { bodies: [] as string[] });
-      site.route('/hook', (req: IncomingMessage, res: ServerResponse) => {
-        const chunks: Buffer[] = [];
-        req.on('data', (c: Buffer) => chunks.push(c));
-        req.on('end', () => {
-          hook.bodies.push(Buffer.concat(chunks).toString('utf8'));
-          res.writeHead(200).end();
-        });
-      });
-    },
-    env: () => ({
-      BOARD_REGISTRATION: 'approval',
-      BOARD_NOTIFY_URL: hook.url('/hook'),
-      BOARD_ORIGIN: 'https://b.example',
-    }),
-    start: { notify: { gapMs: 0 } },
+  const t = useBoardWithWebhook({
+    env: { BOARD_REGISTRATION: 'approval', BOARD_ORIGIN: 'https://b.example' },
   });
-  after(() => hook.close());
 
   test('GET /api/auth/registration names the mode and the German default question', async () => {
     const info = await visitor(t.board).get('/api/auth/registration');
@@ -87,8 +67,8 @@ describe('a board set to BOARD_REGISTRATION=approval', () => {
     assert.equal(statusOf(t.board, 'Paula'), 'pending');
     assertError(await visitor(t.board).get('/api/u/Paula/info'), 404, 'user.not_found', { note: 'not public yet' });
     assertError(await applyFrom(t.board, 'paula'), 409, 'user.name_taken');
-    await eventually('the webhook message', () => hook.bodies.length > 0);
-    assert.equal(hook.bodies[0], 'Ein neuer Antrag wartet auf die Freischaltung. https://b.example/mod');
+    await eventually('the webhook message', () => t.webhookBodies.length > 0);
+    assert.equal(t.webhookBodies[0], 'Ein neuer Antrag wartet auf die Freischaltung. https://b.example/mod');
   });
 
   test('login of a pending account with the right password is 403 auth.pending; a wrong one stays 401', async () => {

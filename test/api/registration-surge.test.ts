@@ -1,6 +1,5 @@
 import assert from 'node:assert/strict';
-import type { IncomingMessage, ServerResponse } from 'node:http';
-import { after, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import { defaultSurgeAccounts, loadConfig } from '../../lib/config.ts';
 import { surgeQuietWindows } from '../../lib/limits/product.ts';
 import { surgeThreshold } from '../../lib/registration/surge.ts';
@@ -10,11 +9,11 @@ import {
   eventually,
   modlogRows,
   password,
-  useBoard,
+  quickHashes,
+  useBoardWithWebhook,
   visitor,
   type TestBoard,
 } from '../helpers.ts';
-import { startFakeSite, type FakeSite } from '../helpers/previews.ts';
 
 /**
  * docs/API.md "The surge gate": with the default threshold (30 accounts) and a 10-minute window set
@@ -30,25 +29,11 @@ function registration(board: TestBoard, user: string, fields: Record<string, str
 }
 
 describe('the surge gate at its default threshold', () => {
-  let hook: FakeSite & { bodies: string[] };
-  const t = useBoard({
-    prepare: async () => {
-      const site = await startFakeSite();
-      hook = Object.assign(site, { bodies: [] as string[] });
-      site.route('/hook', (req: IncomingMessage, res: ServerResponse) => {
-        const chunks: Buffer[] = [];
-        req.on('data', (c: Buffer) => chunks.push(c));
-        req.on('end', () => {
-          hook.bodies.push(Buffer.concat(chunks).toString('utf8'));
-          res.writeHead(200).end();
-        });
-      });
-    },
-    env: () => ({ BOARD_REGISTRATION_SURGE_MINUTES: '10', BOARD_NOTIFY_URL: hook.url('/hook') }),
-    start: { notify: { gapMs: 0 } },
+  const t = useBoardWithWebhook({
+    env: { BOARD_REGISTRATION_SURGE_MINUTES: '10' },
+    start: { passwords: quickHashes }, // dozens of registrations: the count is what this suite tests
     moderators: ['Mia'],
   });
-  after(() => hook.close());
 
   test('30 accounts in the window get in; the 31st waits, and the door is approval from then on', async () => {
     assert.equal(surgeThreshold(t.board.config), defaultSurgeAccounts);
@@ -67,7 +52,7 @@ describe('the surge gate at its default threshold', () => {
     const row = modlogRows(t.board).find((r) => r.action === 'registration')!;
     assert.deepEqual([row.reason, row.public], [`approval: ${defaultSurgeAccounts} neue Konten in 10 Minuten`, 1]);
     await eventually('the webhook message', () =>
-      hook.bodies.some((b) => b.startsWith('Ansturm auf die Registrierung')),
+      t.webhookBodies.some((b) => b.startsWith('Ansturm auf die Registrierung')),
     );
   });
 

@@ -7,6 +7,7 @@ import {
   member,
   post,
   runAdmin,
+  runAdminHere,
   uidOf,
   useBoard,
   visitor,
@@ -155,6 +156,7 @@ describe('report rate limit', () => {
 });
 
 describe('board-admin reports', () => {
+  // The real program runs in the first test here and for report-close above; the rest in this process (runAdminHere).
   const t = useBoard({ env: limitsOff });
 
   test('with nothing reported says so and exits 0', async () => {
@@ -172,7 +174,7 @@ describe('board-admin reports', () => {
     const rows = t.board.app.services.db.all<ReportRow>('SELECT id, pid, reason FROM reports ORDER BY id');
     const [spamReport, rudeReport] = rows;
 
-    const run = await runAdmin(t.board, ['reports']);
+    const run = await runAdminHere(t.board, ['reports']);
     assert.equal(run.code, 0, run.stderr);
     assert.match(run.stdout, new RegExp(`#${spamReport!.id}\\s+entry ${spam}\\b`));
     assert.match(run.stdout, new RegExp(`#${rudeReport!.id}\\s+entry ${rude}\\b`));
@@ -180,8 +182,8 @@ describe('board-admin reports', () => {
     assert.match(run.stdout, /beleidigend/);
     assert.match(run.stdout, /Kauft billige Uhren!/, 'an excerpt of the entry');
 
-    assert.equal((await runAdmin(t.board, ['report-close', String(spamReport!.id)])).code, 0);
-    const after = await runAdmin(t.board, ['reports']);
+    assert.equal((await runAdminHere(t.board, ['report-close', String(spamReport!.id)])).code, 0);
+    const after = await runAdminHere(t.board, ['reports']);
     assert.equal(after.code, 0);
     assert.doesNotMatch(after.stdout, new RegExp(`#${spamReport!.id}\\b`));
     assert.doesNotMatch(after.stdout, /Werbung für Uhren/);
@@ -190,7 +192,7 @@ describe('board-admin reports', () => {
 
   test('report-close with a missing or malformed id exits 2 with usage', async () => {
     for (const args of [['report-close'], ['report-close', 'abc']]) {
-      const run = await runAdmin(t.board, args);
+      const run = await runAdminHere(t.board, args);
       assert.equal(run.code, 2, `${args.join(' ')}: ${run.stdout}`);
       assert.match(run.stderr, /report-close/);
     }

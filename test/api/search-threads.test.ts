@@ -8,11 +8,11 @@ import { loadConfig, prepareDataDir } from '../../lib/config.ts';
 import { serveApp, type Serving } from '../../lib/process/serve.ts';
 import type { SearchThreads } from '../../lib/search/threads.ts';
 import {
-  asnFixtureDir,
   assertError,
   eventually,
   post,
   rawRequest,
+  testBoardEnv,
   useBoard,
   visitor,
   type Answer,
@@ -138,13 +138,7 @@ describe('search: the line is bounded', () => {
 describe('search: graceful stop', () => {
   test("SIGTERM's stop answers the search in flight first, then stops the search threads", async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'board-test-'));
-    const config = loadConfig({
-      BOARD_DATA: dataDir,
-      PORT: '0',
-      BOARD_SCRYPT_LOGN: '14',
-      BOARD_PREVIEW: '0',
-      BOARD_ASN_DB: asnFixtureDir,
-    });
+    const config = loadConfig(testBoardEnv(dataDir));
     prepareDataDir(config);
     const app = createApp(config, { log: () => {}, searchThreads: { held: true } });
     try {

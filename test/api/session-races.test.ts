@@ -4,10 +4,12 @@ import {
   assertDocumented,
   assertError,
   day,
-  passwordGate,
+  passHash,
   password,
+  passwordGate,
   post,
   resetToken,
+  sessionCount,
   slowPost,
   uidOf,
   useBoard,
@@ -25,14 +27,6 @@ import {
  */
 
 const newPassword = 'ein ganz neues Passwort';
-
-function sessionCount(board: TestBoard, username: string): number {
-  return board.app.services.db.value('SELECT count(*) FROM sessions WHERE uid = ?', uidOf(board, username));
-}
-
-function passHash(board: TestBoard, username: string): string {
-  return board.app.services.db.value<string>('SELECT pass_hash FROM users WHERE uid = ?', uidOf(board, username));
-}
 
 const ban = (moderator: Client, username: string, fields: Record<string, string | number> = { reason: 'Spam' }) =>
   moderator.post(`/api/mod/user/${encodeURIComponent(username)}/ban`, fields);

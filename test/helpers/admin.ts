@@ -15,6 +15,11 @@ export function runAdmin(board: TestBoard, args: string[], env: Record<string, s
   return runAdminWith(args, { BOARD_DATA: board.config.dataDir, BOARD_ORIGIN: board.config.origin, ...env });
 }
 
+/** The same command as runAdmin, run in this process (runAdminInProcess): no second of start-up. */
+export function runAdminHere(board: TestBoard, args: string[]): Promise<AdminRun & { code: number }> {
+  return runAdminInProcess(args, { BOARD_DATA: board.config.dataDir, BOARD_ORIGIN: board.config.origin });
+}
+
 /** Runs bin/board-admin with only these BOARD_* variables (none: as in a fresh shell), in `cwd` if given. */
 export function runAdminWith(args: string[], env: Record<string, string> = {}, cwd?: string): Promise<AdminRun> {
   const childEnv: Record<string, string> = {};
@@ -35,10 +40,7 @@ export function runAdminWith(args: string[], env: Record<string, string> = {}, c
  * (the part after `#`).
  */
 export async function resetToken(board: TestBoard, username: string): Promise<string> {
-  const run = await runAdminInProcess(['reset-link', username], {
-    BOARD_DATA: board.config.dataDir,
-    BOARD_ORIGIN: board.config.origin,
-  });
+  const run = await runAdminHere(board, ['reset-link', username]);
   if (run.code !== 0) throw new Error(`reset-link ${username}: exit ${run.code} ${run.stderr}`);
   const match = /^(\S+)\/reset#([A-Za-z0-9_-]+)\n$/.exec(run.stdout);
   if (!match || match[1] !== board.config.origin) throw new Error(`reset-link printed ${JSON.stringify(run.stdout)}`);
@@ -47,11 +49,14 @@ export async function resetToken(board: TestBoard, username: string): Promise<st
 
 /**
  * Runs bin/board-admin's runCli in this process with only these variables (none: as in a fresh
- * shell): for the many cases that need no real process (help, argument errors).
+ * shell): for the many cases that need no real process (help, argument errors, a folder without a
+ * board). `cwd`: the working folder for the run (./data is looked for there), restored after it;
+ * only while no other test of the file runs, as the working folder is the whole process's.
  */
 export async function runAdminInProcess(
   args: string[],
   env: Record<string, string> = {},
+  cwd?: string,
 ): Promise<AdminRun & { code: number }> {
   // Loaded on first use: most tests that import the helpers never need the command table.
   const [{ runCli }, { commands }] = await Promise.all([
@@ -60,9 +65,15 @@ export async function runAdminInProcess(
   ]);
   let stdout = '';
   let stderr = '';
-  const code = await runCli(commands, args, env, {
-    out: { write: (text: string) => (stdout += text) },
-    err: { write: (text: string) => (stderr += text) },
-  });
-  return { code, stdout, stderr };
+  const before = process.cwd();
+  if (cwd) process.chdir(cwd);
+  try {
+    const code = await runCli(commands, args, env, {
+      out: { write: (text: string) => (stdout += text) },
+      err: { write: (text: string) => (stderr += text) },
+    });
+    return { code, stdout, stderr };
+  } finally {
+    process.chdir(before);
+  }
 }

@@ -74,20 +74,18 @@ export interface StartOptions {
 /** A few real rows of the bundled IP-to-ASN data set: test servers need not load all 33 MB. */
 export const asnFixtureDir = fileURLToPath(new URL('../fixtures/asn', import.meta.url));
 
+/** The settings of every test board in this process: port 0, cheap scrypt, no previews, the small ASN fixture. */
+export function testBoardEnv(dataDir: string): Record<string, string> {
+  return { BOARD_DATA: dataDir, PORT: '0', BOARD_SCRYPT_LOGN: '14', BOARD_PREVIEW: '0', BOARD_ASN_DB: asnFixtureDir };
+}
+
 /**
- * Starts the real server on port 0 with a temporary BOARD_DATA, cheap scrypt, the small ASN
- * fixture and a movable clock. `env` adds BOARD_* variables, exactly as a sysadmin would set them.
+ * Starts the real server on port 0 with a temporary BOARD_DATA, the settings of testBoardEnv and a
+ * movable clock. `env` adds BOARD_* variables, exactly as a sysadmin would set them.
  */
 export async function startBoard(env: Record<string, string> = {}, options: StartOptions = {}): Promise<TestBoard> {
   const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'board-test-'));
-  const config = loadConfig({
-    BOARD_DATA: dataDir,
-    PORT: '0',
-    BOARD_SCRYPT_LOGN: '14',
-    BOARD_PREVIEW: '0',
-    BOARD_ASN_DB: asnFixtureDir,
-    ...env,
-  });
+  const config = loadConfig({ ...testBoardEnv(dataDir), ...env });
   prepareDataDir(config);
   const clock = movableClock(options.now);
   const logs: string[] = [];

@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { asnFixtureDir } from './board.ts';
 
 const projectRoot = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -22,7 +23,8 @@ function childEnv(env: Record<string, string>): Record<string, string> {
 
 /**
  * Starts the real server (`node --import tsx server.ts`) as a child process on a free port:
- * PORT=0, and the port is read from its "listening on" line. Cheap scrypt, no previews,
+ * PORT=0, and the port is read from its "listening on" line. Cheap scrypt, no previews, the small
+ * ASN fixture (the bundled data set costs each start a second of CPU, as in startBoard),
  * BOARD_TRUST_PROXY=1 so every test client can have its own X-Forwarded-For address, and the abuse
  * limits off (BOARD_LIMITS=0: a write load writes faster than a person); `env` may turn them on.
  */
@@ -36,6 +38,7 @@ export function startServerProcess(dataDir: string, env: Record<string, string> 
       BOARD_TRUST_PROXY: '1',
       BOARD_SCRYPT_LOGN: '14',
       BOARD_PREVIEW: '0',
+      BOARD_ASN_DB: asnFixtureDir,
       BOARD_LIMITS: '0',
       ...env,
     }),

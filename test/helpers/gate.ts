@@ -59,3 +59,35 @@ export function callGate<K extends string>(kinds: readonly K[]) {
     },
   };
 }
+
+/**
+ * A gate after some methods of one of createApp's services (passwords, images, passkey checks):
+ * `wrap` gives the service with each named method running the real one, then waiting at the gate
+ * under its own name (`holdNext('verify')`); the other methods stay the service's own.
+ */
+export function gateAfter<S extends object, K extends keyof S & string>(
+  methods: readonly K[],
+): {
+  wrap: (service: S) => S;
+  holdNext(method: K): HeldRequest;
+  releaseAll(): void;
+} {
+  const gate = callGate<K>(methods);
+  return {
+    wrap(service) {
+      const wrapped: S = { ...service };
+      for (const method of methods) {
+        const real = service[method] as (...args: unknown[]) => Promise<unknown>;
+        const gated = async (...args: unknown[]) => {
+          const result = await real.apply(service, args);
+          await gate.pass(method);
+          return result;
+        };
+        wrapped[method] = gated as S[K];
+      }
+      return wrapped;
+    },
+    holdNext: gate.holdNext,
+    releaseAll: gate.releaseAll,
+  };
+}

@@ -45,7 +45,9 @@ export async function imageFixture(spec: ImageSpec = {}): Promise<Buffer> {
   if (spec.exif) image = image.withExif(spec.exif);
   if (spec.xmp) image = image.withXmp(spec.xmp);
   const delay = frames?.map(() => 100);
-  if (format === 'gif') return image.gif(delay && { delay }).toBuffer();
+  // Frames of one colour each: the quickest GIF encoding (effort 1, no dithering) gives the same
+  // frames and sizes at a third of the CPU (21 frames of 1000×1000: 0.45 s instead of 1.4 s).
+  if (format === 'gif') return image.gif(delay && { delay, effort: 1, dither: 0 }).toBuffer();
   if (format === 'webp') return image.webp(delay && { delay }).toBuffer();
   return image[format]().toBuffer();
 }

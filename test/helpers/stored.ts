@@ -21,6 +21,16 @@ export function uidOf(board: TestBoard, username: string): number {
   return board.app.services.db.value('SELECT uid FROM users WHERE username = ?', username);
 }
 
+/** How many sessions the account has, as stored. */
+export function sessionCount(board: TestBoard, username: string): number {
+  return board.app.services.db.value('SELECT count(*) FROM sessions WHERE uid = ?', uidOf(board, username));
+}
+
+/** The account's stored password hash. */
+export function passHash(board: TestBoard, username: string): string {
+  return board.app.services.db.value<string>('SELECT pass_hash FROM users WHERE uid = ?', uidOf(board, username));
+}
+
 /** A session made straight in the database, through createSession (the only way there is); returns the cookie value. */
 export function sessionInDb(db: Db, uid: number, now: number, lifetime: number, description: string): string {
   const passHash = db.one<{ pass_hash: string }>('SELECT pass_hash FROM users WHERE uid = ?', uid)?.pass_hash ?? '';
