@@ -339,6 +339,18 @@ const cases: [route: string, name: string, write: () => Promise<void>][] = [
     'a rejected application',
     async () => {
       await expect(member('Moni').post('/api/mod/applications/Emma/reject', { reason: 'nein' }));
+    },
+  ],
+  [
+    'POST /api/mod/applications/reject',
+    'a wave of applications rejected in one step',
+    async () => {
+      const application = 'Ich schreibe gern über Holunder und Gärten.';
+      const fields = { pass1: password, pass2: password, application };
+      await expect(visitor(t.board).post('/api/auth/newuser', { user: 'Fina', ...fields }), 202);
+      const to = String(t.board.clock.now());
+      const done = await expect(member('Moni').post('/api/mod/applications/reject', { from: '0', to }));
+      assert.deepEqual(done.body, { rejected: 1, usernames: ['Fina'] });
       await expect(member('Moni').post('/api/mod/registration', { mode: 'open' }));
     },
   ],
