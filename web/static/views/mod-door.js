@@ -72,7 +72,7 @@ function applicationItem(application) {
 
 /**
  * Rejects the applications shown (a page, oldest first) in one step: a wave of bots fills the
- * queue faster than anyone decides one by one (docs/API.md "POST /api/mod/applications/reject").
+ * queue faster than anyone decides one by one (docs/API.md "Registration", for moderators).
  * The span runs from the first shown registration time to the last, so later registrations stay
  * waiting (to the second: docs/API.md). Then the section is drawn again.
  * @param {Api.Application[]} shown
