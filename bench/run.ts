@@ -109,7 +109,8 @@ const reads: [string, string][] = [
   ['feed page 0', '/api/entry/feed/0'],
   ['feed page 50', '/api/entry/feed/50'],
   [`thread (${hotThreadPid}, 100 replies)`, `/api/entry/${hotThreadPid}/thread`],
-  ['vote tally', '/api/entry/12345/votes'],
+  // An entry every board size has (the smallest is 10,000): entry 12345 answered 404 at 10,000.
+  ['vote tally', '/api/entry/1234/votes'],
   ['user feed', `/api/u/${benchUsername(7)}/feed/0`],
   ['page / (counts an impression)', '/'],
 ];
