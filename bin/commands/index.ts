@@ -9,6 +9,7 @@ import {
   inviteCommand,
   registrationCommand,
   rejectCommand,
+  rejectBetweenCommand,
   userAddCommand,
 } from './registration.ts';
 import { modlog, reportClose, reports } from './reports.ts';
@@ -32,6 +33,7 @@ export const commands: readonly Command[] = [
   applicationsCommand,
   approveCommand,
   rejectCommand,
+  rejectBetweenCommand,
   registrationCommand,
   modlog,
   backup,

@@ -11,12 +11,13 @@ import {
   pendingStatus,
   readApplications,
   rejectApplication,
+  rejectApplicationsBetween,
 } from '../../lib/registration/applications.ts';
 import { createInvite } from '../../lib/registration/invites.ts';
 import { registrationInForce, setRegistrationMode } from '../../lib/registration/mode.ts';
 import { CommandFailure, UsageError, type Command, type CommandContext } from '../cli.ts';
 import { accountNamed } from './accounts.ts';
-import { utcMinute, wholeNumber } from './args.ts';
+import { pointInTime, utcMinute, wholeNumber } from './args.ts';
 
 /** The door at the command line (docs/API.md "Registration"): applications, invites, accounts by hand, the mode. */
 
@@ -91,6 +92,38 @@ when logging in, for 30 days; then the account is deleted and the name is free a
     if (!rejectApplication(ctx.db(), user.uid, rejectReason(ctx.options), administrator, systemClock.now()))
       throw new CommandFailure(`${user.username} has no application waiting`);
     ctx.print(`${user.username} is rejected`);
+    return 0;
+  },
+};
+
+export const rejectBetweenCommand: Command = {
+  name: 'reject-between',
+  summary: 'reject every application registered in a span of time (a wave)',
+  usage: '<from> <to> [--reason TEXT]',
+  help: `
+Rejects every waiting application registered from <from> to <to> (both included, to the second),
+at most 1000, in one step, as POST /api/mod/applications/reject does: a wave of bot applications
+fills the queue faster than anyone decides one by one. Times as "applications" prints them
+(2026-11-21 06:30, UTC; 2026-11-21 06:30:59 for the end of that minute), a date, or a time ago
+(90m, 2h; 0m is now). Each applicant sees --reason at login for 30 days; the public /modlog names
+each account. Prints how many were rejected; exit 0 also when none were.`,
+  needsBoard: true,
+  options: { reason: { type: 'string' } },
+  args: [2, 2],
+  validate(args, options) {
+    const now = systemClock.now();
+    if (pointInTime(args[1]!, '<to>', now) < pointInTime(args[0]!, '<from>', now))
+      throw new UsageError('<to> must not be before <from>');
+    rejectReason(options);
+  },
+  run(ctx) {
+    const now = systemClock.now();
+    const from = pointInTime(ctx.args[0]!, '<from>', now);
+    const to = pointInTime(ctx.args[1]!, '<to>', now);
+    const names = rejectApplicationsBetween(ctx.db(), from, to, rejectReason(ctx.options), administrator, now);
+    ctx.print(
+      `${names.length} application${names.length === 1 ? '' : 's'} rejected${names.length ? `: ${names.join(', ')}` : ''}`,
+    );
     return 0;
   },
 };

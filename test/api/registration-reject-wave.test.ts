@@ -1,6 +1,15 @@
 import assert from 'node:assert/strict';
 import { before, describe, test } from 'node:test';
-import { assertDocumented, assertError, modlogRows, password, uidOf, useBoard, visitor } from '../helpers.ts';
+import {
+  assertDocumented,
+  assertError,
+  modlogRows,
+  password,
+  runAdminHere,
+  uidOf,
+  useBoard,
+  visitor,
+} from '../helpers.ts';
 
 /**
  * docs/API.md "Registration": POST /api/mod/applications/reject {from, to, reason} rejects every
@@ -88,5 +97,23 @@ describe('moderators reject a wave of applications in one step', () => {
       403,
       'mod.required',
     );
+  });
+
+  test('board-admin reject-between does the same at the command line, with times as it prints them', async () => {
+    await apply('Konsole 1');
+    await apply('Konsole 2');
+    const refused = await runAdminHere(t.board, ['reject-between', '0m', '2h']);
+    assert.equal(refused.code, 2, 'a span that ends before it starts is a usage error');
+    assert.match(refused.stderr, /<to> must not be before <from>/);
+    assert.equal(statusOf('Konsole 1'), 'pending');
+    const future = await runAdminHere(t.board, ['reject-between', '2100-01-01', '0m', '--reason', 'Ansturm']);
+    assert.equal(future.code, 2, 'a start after the end is refused whatever the form');
+    // board-admin reads the real clock and the test board's clock has moved ahead: an end far out.
+    const run = await runAdminHere(t.board, ['reject-between', '1970-01-01', '2100-01-01', '--reason', 'Ansturm']);
+    assert.equal(run.code, 0, run.stderr);
+    assert.match(run.stdout, /^\d+ applications rejected: .*Konsole 1, Konsole 2/m);
+    assert.equal(statusOf('Konsole 2'), 'rejected');
+    const login = await visitor(t.board).post('/api/auth/login', { user: 'Konsole 1', pass: password });
+    assert.equal(login.body.reason, 'Ansturm');
   });
 });
