@@ -78,3 +78,41 @@ describe('registrations during a flood', () => {
     assert.deepEqual((await Promise.all(flood)).map((answer) => answer.status).sort(), [201, 201, 201, 503]);
   });
 });
+
+describe('registrations during a flood, with the default limits', () => {
+  const t = useBoard({
+    env: { BOARD_REGISTRATION_SURGE: '0' },
+    start: { slots: gate.slots },
+    users: ['Mitglied'],
+  });
+  afterEach(() => gate.releaseAll());
+
+  test('one registration hashes, 16 wait in their line, the 18th is refused at once; a member logs in', async () => {
+    const hashedBefore = gate.started('hash');
+    gate.holding('hash', true);
+    const flood = Array.from({ length: 18 }, (_, i) =>
+      t.board.client({ ip: freshAddress() }).post('/api/auth/newuser', {
+        user: `Standard ${i}`,
+        pass1: password,
+        pass2: password,
+      }),
+    );
+    const answered: Answer[] = [];
+    for (const request of flood) void request.then((answer) => answered.push(answer));
+    await eventually(
+      'the flood has settled in the lines',
+      () => gate.load('registration').waiting === 16 && answered.length === 1,
+    );
+    gate.holding('hash', false);
+    assert.equal(gate.started('hash') - hashedBefore, 1, 'one registration reached a hasher');
+    assertError(answered[0]!, 503, 'auth.busy', { exact: true });
+    assert.match(answered[0]!.body.error.message, /registrieren sich sehr viele neue Konten/);
+    const login = await t.board
+      .client({ ip: freshAddress() })
+      .post('/api/auth/login', { user: 'Mitglied', pass: password });
+    assert.equal(login.status, 200, login.text);
+    gate.releaseAll();
+    const admitted = (await Promise.all(flood)).filter((answer) => answer.status === 201);
+    assert.equal(admitted.length, 17);
+  });
+});
