@@ -108,6 +108,33 @@ describe('proof of work on (BOARD_POW=1)', () => {
   });
 });
 
+describe('the counter a challenge hides', () => {
+  const t = useBoard({ env: { BOARD_POW: '100' } });
+
+  test('is spread over the whole range from 0 to the cost, so no starting point beats another', async () => {
+    const cost = 100;
+    const counters: number[] = [];
+    for (let i = 0; i < 120; i++) {
+      const challenge = (await visitor(t.board).get('/api/auth/challenge')).body as Challenge;
+      assert.equal(challenge.parameters.data?.max, cost);
+      // Solved from 0 up, the first counter that fits is the hidden one (half the key is published).
+      const { solution } = JSON.parse(Buffer.from(await solveAltcha(challenge), 'base64').toString());
+      counters.push(solution.counter);
+    }
+    assert.ok(
+      counters.every((counter) => counter >= 0 && counter <= cost),
+      counters.join(' '),
+    );
+    // Uniform: about half below the middle (a miss of this band is some 5 standard deviations out).
+    const lowerHalf = counters.filter((counter) => counter < cost / 2).length;
+    assert.ok(lowerHalf >= 30 && lowerHalf <= 90, `${lowerHalf} of 120 below ${cost / 2}: ${counters.join(' ')}`);
+    assert.ok(
+      counters.some((counter) => counter < cost / 4),
+      `none in the lowest quarter: ${counters.join(' ')}`,
+    );
+  });
+});
+
 describe('proof of work off (the default)', () => {
   const t = useBoard({ members: ['Bert'] });
 
