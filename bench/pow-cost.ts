@@ -14,7 +14,8 @@ import { powIterations } from '../lib/registration/pow.ts';
  * (static/pow-solve.js) on ONE thread. Why one thread on the page: DevTools throttles pages only
  * (Emulation.setCPUThrottlingRate refuses worker targets), so the page's thread is where 4× holds;
  * the real page splits the search over up to 4 workers, so a phone with several cores is faster.
- * Prints the median, the 90th percentile and the maximum per cost.
+ * Prints the mean number of counters tried (the work, whatever the machine's load), and the
+ * median, the 90th percentile and the maximum time per cost.
  *   node --import tsx bench/pow-cost.ts            POW_COSTS=1000,2000,4000 POW_RUNS=15 POW_THROTTLE=4
  */
 const costs = (process.env.POW_COSTS ?? '1000,2000,4000').split(',').map(Number);
@@ -54,7 +55,7 @@ async function devtools(url: string) {
   };
 }
 
-async function measure(cost: number): Promise<number[]> {
+async function measure(cost: number): Promise<{ ms: number; tries: number }[]> {
   const dataDir = mkdtempSync(join(tmpdir(), 'board-pow-'));
   const config = loadConfig({ BOARD_DATA: dataDir, PORT: '0', BOARD_POW: String(cost), BOARD_PREVIEW: '0' });
   prepareDataDir(config);
@@ -84,25 +85,29 @@ async function measure(cost: number): Promise<number[]> {
     await cdp.send('Page.enable', {}, sessionId);
     await cdp.send('Page.navigate', { url: `${origin}/register` }, sessionId);
     await new Promise((r) => setTimeout(r, 2000));
-    const times: number[] = [];
+    const runsDone: { ms: number; tries: number }[] = [];
     // One run first, not counted: it loads the module and warms up the page.
     for (let i = -1; i < runs; i++) {
-      const result = await cdp.send<{ result: { value: number } }>(
+      const result = await cdp.send<{ result: { value: { ms: number; tries: number } } }>(
         'Runtime.evaluate',
         {
           expression: `Promise.all([import('/static/pow-solve.js'), fetch('/api/auth/challenge').then((r) => r.json())])
-            .then(async ([m, c]) => { const t = performance.now(); await m.searchCounter(c.parameters, 0, 1); return performance.now() - t; })`,
+            .then(async ([m, c]) => { const t = performance.now(); const found = await m.searchCounter(c.parameters, 0, 1);
+              return { ms: performance.now() - t, tries: found.counter + 1 }; })`,
           awaitPromise: true,
           returnByValue: true,
         },
         sessionId,
       );
-      if (i >= 0) times.push(result.result.value);
+      if (i >= 0) runsDone.push(result.result.value);
     }
     cdp.close();
-    return times;
+    return runsDone;
   } finally {
+    // Chromium writes to its profile until it has exited: the folder goes after that.
+    const exited = browser.exitCode === null ? new Promise((resolve) => browser.once('exit', resolve)) : undefined;
     browser.kill();
+    await exited;
     app.server.close();
     await app.close();
     rmSync(dataDir, { recursive: true, force: true });
@@ -115,10 +120,14 @@ const quantile = (sorted: number[], q: number) => sorted[Math.min(sorted.length 
 console.log(
   `proof of work in Chromium, ${throttle}× CPU throttling, PBKDF2/SHA-256 × ${powIterations} per counter, ${runs} runs each`,
 );
-console.log('| BOARD_POW (cost) | median s | p90 s | max s |');
-console.log('|---|---|---|---|');
+console.log('| BOARD_POW (cost) | mean tries | median s | p90 s | max s |');
+console.log('|---|---|---|---|---|');
 for (const cost of costs) {
-  const sorted = (await measure(cost)).sort((a, b) => a - b);
+  const measured = await measure(cost);
+  const tries = Math.round(measured.reduce((sum, run) => sum + run.tries, 0) / measured.length);
+  const sorted = measured.map((run) => run.ms).sort((a, b) => a - b);
   const s = (ms: number) => (ms / 1000).toFixed(2);
-  console.log(`| ${cost} | ${s(quantile(sorted, 0.5))} | ${s(quantile(sorted, 0.9))} | ${s(sorted.at(-1)!)} |`);
+  console.log(
+    `| ${cost} | ${tries} | ${s(quantile(sorted, 0.5))} | ${s(quantile(sorted, 0.9))} | ${s(sorted.at(-1)!)} |`,
+  );
 }

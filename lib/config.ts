@@ -43,6 +43,8 @@ export interface Config {
   readonly registrationSurge: { readonly accounts: number; readonly windowSeconds: number };
   /** BOARD_POW: proof-of-work cost (lib/registration/pow.ts); 0 off, 1 the recommended cost. */
   readonly pow: number;
+  /** BOARD_LOGIN_POW: a login for a name under a guessing attack needs a solved challenge (lib/registration/pow.ts loginNeedsWork); on by default. */
+  readonly loginPow: boolean;
   /** BOARD_WORKERS: server processes forked by node:cluster, each listening on the port itself (lib/process/cluster/); 1 runs everything in one process. */
   readonly workers: number;
   /** BOARD_LITESTREAM: Litestream replicates board.db, so the board leaves every WAL checkpoint to it (lib/db/db.ts, docs/OPERATIONS.md "Disaster recovery"). */
@@ -97,6 +99,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       windowSeconds: integerSetting(env, 'BOARD_REGISTRATION_SURGE_MINUTES', 60, 1, 1440) * 60,
     }),
     pow: powSetting(env),
+    loginPow: flagSetting(env, 'BOARD_LOGIN_POW', true),
     litestream: flagSetting(env, 'BOARD_LITESTREAM', false),
     diskLowBytes: integerSetting(env, 'BOARD_DISK_LOW_MB', 500, 0, 10 ** 7) * 1048576,
   });
@@ -133,7 +136,7 @@ function questionSetting(env: Record<string, string | undefined>): string {
   return value;
 }
 
-/** BOARD_POW: 0 (off), 1 (the recommended cost, lib/accounts/pow.ts) or a cost of 100 and more. */
+/** BOARD_POW: 0 (off), 1 (the recommended cost, lib/registration/pow.ts) or a cost of 100 and more. */
 function powSetting(env: Record<string, string | undefined>): number {
   const value = integerSetting(env, 'BOARD_POW', 0, 0, 100_000_000);
   if (value > 1 && value < 100)

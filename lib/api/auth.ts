@@ -7,13 +7,8 @@ import { admissionOf, createAdmittedAccount, requireRegistrationWork } from '../
 import { reopenAfterQuiet } from '../registration/surge.ts';
 import { ApiError, invalidField } from '../http/errors.ts';
 import { codePoints, textField } from '../http/fields.ts';
-import {
-  checkLoginAllowed,
-  isUnderLoginPressure,
-  recordFailedLogin,
-  type LoginAttempt,
-} from '../limits/login-limits.ts';
-import { powCost, useSolvedChallenge } from '../registration/pow.ts';
+import { checkLoginAllowed, loginPressure, recordFailedLogin, type LoginAttempt } from '../limits/login-limits.ts';
+import { loginNeedsWork, useSolvedChallenge } from '../registration/pow.ts';
 import { fieldMessages } from '../messages.ts';
 import {
   defaultLoginSeconds,
@@ -74,7 +69,7 @@ export async function login(ctx: Ctx) {
   const { config, clock } = ctx.app;
   const attempt = loginAttempt(ctx, username);
   checkLoginAllowed(attempt);
-  if (powCost(config) > 0 && isUnderLoginPressure(attempt))
+  if (loginNeedsWork(config, loginPressure(attempt)))
     await useSolvedChallenge(ctx.app.db, textField(form, 'altcha'), clock.now());
   const user = findUserByName(ctx.app.db, username);
   // Unknown names spend the same hashing work as wrong passwords, so timing reveals nothing.

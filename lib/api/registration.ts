@@ -37,7 +37,7 @@ import {
 import { usernameStatus } from '../openapi/registration.ts';
 import { registrationInForce, setRegistrationMode } from '../registration/mode.ts';
 import { treeBanTargets } from '../moderation/accounts.ts';
-import { newChallenge, powCost, recommendedPowCost } from '../registration/pow.ts';
+import { challengeCost, newChallenge, powCost } from '../registration/pow.ts';
 import { lastSurge, reopenAfterQuiet, surgeThreshold, waveAccounts } from '../registration/surge.ts';
 
 /** The door's endpoints (docs/API.md "Registration"): what to send, invites, the moderators' queue and switches. */
@@ -62,7 +62,7 @@ registrationInfo.doc = {
 /** GET /api/auth/challenge: a proof-of-work challenge (ALTCHA v2 format), good for 10 minutes and one request. */
 export async function challenge(ctx: Ctx) {
   const { db, config, clock } = ctx.app;
-  return newChallenge(db, powCost(config) || recommendedPowCost, clock.now());
+  return newChallenge(db, challengeCost(config), clock.now());
 }
 challenge.doc = {
   id: 'powChallenge',

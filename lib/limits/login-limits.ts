@@ -10,9 +10,10 @@ import { usernameKey } from '../accounts/users.ts';
  * - failed logins count per user name (normalised; existing or not, so the answer tells nothing)
  *   and board-wide. Once a name has 20 failures in a minute, or the board 300, an address that
  *   has failed a login itself in the last 10 minutes waits (429 rate.limited); an address
- *   without a failure still gets its tries. Why so: guessing from many addresses is held, and
- *   the owner of an attacked name, or any honest user during a flood, is not locked out. 20 a
- *   minute per name is what SPEC allows one address anyway, so no honest client is held sooner.
+ *   without a failure still gets its tries, for an attacked name each against a solved challenge
+ *   (loginPressure). Why so: guessing from many addresses is held, and the owner of an attacked
+ *   name, or any honest user during a flood, is not locked out. 20 a minute per name is what SPEC
+ *   allows one address anyway, so no honest client is held sooner.
  */
 const minute = 60;
 const siteLogins = { limit: 60, windowSeconds: minute };
@@ -87,15 +88,20 @@ export function checkLoginAllowed(attempt: LoginAttempt): void {
   if (pressure > 0 && store.peek([counters.address], now) > 0) throw limited(pressure, 'login-failures', factor);
 }
 
+/** Which failed logins' worth of the last minute `attempt` meets: its name's ('name'), the board's ('board'), or none. */
+export type LoginPressure = 'name' | 'board' | undefined;
+
 /**
- * True while the name (or the board) has had its failed logins' worth in the last minute: with
- * BOARD_POW on, every login for it then needs a solved challenge (docs/API.md "Proof of work"), so
- * the owner still gets in and a guesser with fresh addresses pays for each try.
+ * The failed-login pressure on the attempt's name, read before any hashing work: what decides
+ * whether the login needs a solved challenge (lib/registration/pow.ts loginNeedsWork). A name's
+ * own pressure comes first, as it is what the default asks work for.
  */
-export function isUnderLoginPressure(attempt: LoginAttempt): boolean {
-  if (attempt.factor === 0) return false;
+export function loginPressure(attempt: LoginAttempt): LoginPressure {
+  if (attempt.factor === 0) return undefined;
   const counters = failureCounters(attempt);
-  return attempt.store.peek([counters.name, counters.board], attempt.now) > 0;
+  if (attempt.store.peek([counters.name], attempt.now) > 0) return 'name';
+  if (attempt.store.peek([counters.board], attempt.now) > 0) return 'board';
+  return undefined;
 }
 
 /** A failed login: counts for the name, the board and the address. */

@@ -9,7 +9,7 @@ import { field, json, object, oneOfValues, string, type FieldSpec } from './kit.
 
 /** The `altcha` field of the endpoints that may need proof of work. */
 export const altchaField: FieldSpec = field(
-  'a solved challenge of GET /api/auth/challenge: base64 of JSON `{challenge, solution}` (ALTCHA v2); needed when BOARD_POW is on',
+  'a solved challenge of GET /api/auth/challenge: base64 of JSON `{challenge, solution}` (ALTCHA v2); needed for a registration or an anonymous report when BOARD_POW is on, and for a login while its name is under a guessing attack',
 );
 
 /** POST /api/auth/newuser's fields beyond SPEC's. */

@@ -1,18 +1,19 @@
-import { randomBytes } from 'node:crypto';
-import { createChallenge, randomInt, verifySolution, type Challenge, type Payload } from 'altcha-lib';
+import { randomBytes, randomInt } from 'node:crypto';
+import { createChallenge, verifySolution, type Challenge, type Payload } from 'altcha-lib';
 import { deriveKey } from 'altcha-lib/algorithms/pbkdf2';
 import type { Config } from '../config.ts';
 import type { Db } from '../db/db.ts';
 import { ApiError } from '../http/errors.ts';
+import type { LoginPressure } from '../limits/login-limits.ts';
 import { maxUsedChallenges, powChallengeSeconds } from '../limits/product.ts';
 import { fieldMessages } from '../messages.ts';
 import { readBoardState, writeBoardState } from './mode.ts';
 
 /**
  * Proof of work (docs/API.md "Proof of work"), in ALTCHA's v2 format with altcha-lib: a challenge
- * is PBKDF2/SHA-256 over a random nonce and a counter; the server picks the counter (between half
- * the cost and the cost) and publishes only the first half of its key, so a solver tries counters
- * from 0 until the key matches. The work is bounded (at most `cost` tries) and cannot be shortcut;
+ * is PBKDF2/SHA-256 over a random nonce and a counter; the server picks the counter (uniformly from
+ * 0 to the cost) and publishes only the first half of its key, so a solver tries counters until the
+ * key matches. The work is bounded (at most `cost` + 1 tries) and cannot be shortcut;
  * checking a solution is one HMAC. Challenges are HMAC-signed with a key kept in the database (every
  * server process and restart agree), expire after 10 minutes and are good for one request.
  */
@@ -21,14 +22,31 @@ export const powAlgorithm = 'PBKDF2/SHA-256';
 /** PBKDF2 iterations per counter: one Web Crypto call does enough work that its overhead in the browser is small. */
 export const powIterations = 250;
 /**
- * BOARD_POW=1: the cost measured to take about a second in Chromium with 4× CPU throttling (a
- * mid-range phone; bench/results.md "Proof of work").
+ * BOARD_POW=1, and every challenge's cost while BOARD_POW is off: a search of about half a
+ * second on average in Chromium with 4× CPU throttling (a mid-range phone; bench/results.md "Proof of work").
  */
 export const recommendedPowCost = 3000;
 
-/** The cost in force: 0 off, else the counter bound. */
+/** The cost in force for registrations and anonymous reports: 0 off, else the counter bound. */
 export function powCost(config: Pick<Config, 'pow'>): number {
   return config.pow === 1 ? recommendedPowCost : config.pow;
+}
+
+/** The cost of every challenge handed out: BOARD_POW's, or the recommended one while it is off (a login under attack still asks). */
+export function challengeCost(config: Pick<Config, 'pow'>): number {
+  return powCost(config) || recommendedPowCost;
+}
+
+/**
+ * Whether a password login must bring a solved challenge (docs/API.md "Proof of work"): while its
+ * name is under failed-login pressure, unless BOARD_LOGIN_POW=0; with BOARD_POW on also while the
+ * whole board is. Why by default: fresh addresses pass every per-address brake, so a botnet could
+ * guess one name's password unhindered; with it every guess costs what the owner's one login does.
+ * Why the board's flood only with BOARD_POW on: it would ask every member, not only the attacked name.
+ */
+export function loginNeedsWork(config: Pick<Config, 'pow' | 'loginPow'>, pressure: LoginPressure): boolean {
+  if (!config.loginPow || pressure === undefined) return false;
+  return pressure === 'name' || powCost(config) > 0;
 }
 
 interface PowKeys {
@@ -58,7 +76,8 @@ export async function newChallenge(db: Db, cost: number, now: number): Promise<C
   return createChallenge({
     algorithm: powAlgorithm,
     cost: powIterations,
-    counter: randomInt(cost, Math.ceil(cost / 2)),
+    // Uniform over the whole range: a search from any start needs half the cost's tries on average.
+    counter: randomInt(cost + 1),
     // Signed with the rest, so a solver can show its progress.
     data: { max: cost },
     deriveKey,

@@ -3,32 +3,57 @@ import { describe, test } from 'node:test';
 import type { Challenge } from 'altcha-lib';
 import { maxUsedChallenges, powChallengeSeconds } from '../../lib/limits/product.ts';
 import { powAlgorithm, recommendedPowCost } from '../../lib/registration/pow.ts';
+import type { Passwords } from '../../lib/accounts/passwords.ts';
 import {
+  addPasskey,
   assertDocumented,
   assertError,
+  authenticatorFor,
   password,
+  passkeySignIn,
   post,
+  quickHashes,
   solveAltcha,
   solvedAltcha,
   useBoard,
   visitor,
+  type Answer,
   type TestBoard,
 } from '../helpers.ts';
 
 /**
- * docs/API.md "Proof of work": with BOARD_POW on, registration, anonymous reports and logins for a
- * name under failed-login pressure need a solved challenge of GET /api/auth/challenge in `altcha`:
- * ALTCHA v2, HMAC-signed, 10 minutes, one use; missing or wrong is 400 pow.invalid with
- * error.fields.altcha. Default limits; the board's clock moves for the expiry.
+ * docs/API.md "Proof of work": with BOARD_POW on, registration and anonymous reports need a solved
+ * challenge of GET /api/auth/challenge in `altcha`, and by default (BOARD_LOGIN_POW) so does every
+ * password login for a name under failed-login pressure: ALTCHA v2, HMAC-signed, 10 minutes, one
+ * use; missing or wrong is 400 pow.invalid with error.fields.altcha. Default limits unless a suite
+ * says otherwise; the board's clock moves for the expiry and the minute of failed logins.
  */
 
 function registration(board: TestBoard, user: string, altcha?: string) {
   return visitor(board).post('/api/auth/newuser', { user, pass1: password, pass2: password, altcha });
 }
 
-function assertPowInvalid(answer: Awaited<ReturnType<typeof registration>>, note: string) {
+function assertPowInvalid(answer: Answer, note: string) {
   assertError(answer, 400, 'pow.invalid', { note });
   assert.deepEqual(Object.keys(answer.body.error.fields), ['altcha'], note);
+}
+
+/** A password login for `user` from a fresh address, or from `client` when given. */
+function login(
+  board: TestBoard,
+  user: string,
+  pass: string,
+  fields: Record<string, string> = {},
+  client = visitor(board),
+) {
+  return client.post('/api/auth/login', { user, pass, ...fields });
+}
+
+/** `count` wrong passwords for `user`, each from an address of its own; returns the answers. */
+async function guesses(board: TestBoard, user: string, count: number): Promise<Answer[]> {
+  const answers: Answer[] = [];
+  for (let i = 0; i < count; i++) answers.push(await login(board, user, `geraten ${i}`));
+  return answers;
 }
 
 describe('proof of work on (BOARD_POW=1)', () => {
@@ -108,13 +133,111 @@ describe('proof of work on (BOARD_POW=1)', () => {
   });
 });
 
-describe('proof of work off (the default)', () => {
-  const t = useBoard({ members: ['Bert'] });
+describe('the counter a challenge hides', () => {
+  const t = useBoard({ env: { BOARD_POW: '100' } });
 
-  test('registration, reports and logins need nothing; the registration says pow: false', async () => {
+  test('is spread over the whole range from 0 to the cost, so no starting point beats another', async () => {
+    const cost = 100;
+    const counters: number[] = [];
+    for (let i = 0; i < 120; i++) {
+      const challenge = (await visitor(t.board).get('/api/auth/challenge')).body as Challenge;
+      assert.equal(challenge.parameters.data?.max, cost);
+      // Solved from 0 up, the first counter that fits is the hidden one (half the key is published).
+      const { solution } = JSON.parse(Buffer.from(await solveAltcha(challenge), 'base64').toString());
+      counters.push(solution.counter);
+    }
+    assert.ok(
+      counters.every((counter) => counter >= 0 && counter <= cost),
+      counters.join(' '),
+    );
+    // Uniform: about half below the middle (a miss of this band is some 5 standard deviations out).
+    const lowerHalf = counters.filter((counter) => counter < cost / 2).length;
+    assert.ok(lowerHalf >= 30 && lowerHalf <= 90, `${lowerHalf} of 120 below ${cost / 2}: ${counters.join(' ')}`);
+    assert.ok(
+      counters.some((counter) => counter < cost / 4),
+      `none in the lowest quarter: ${counters.join(' ')}`,
+    );
+  });
+});
+
+describe('proof of work off (the default), the login part on (the default)', () => {
+  /** Password checks the board has run: a held login runs none. */
+  let checked = 0;
+  const counted = (scrypt: Passwords): Passwords => ({
+    ...scrypt,
+    verify: (...args) => {
+      checked++;
+      return scrypt.verify(...args);
+    },
+  });
+  const t = useBoard({ members: ['Anna', 'Bert'], start: { passwords: counted } });
+
+  test('registration and anonymous reports need nothing; the registration says pow: false', async () => {
+    assert.equal(t.board.config.pow, 0);
     assert.equal((await visitor(t.board).get('/api/auth/registration')).body.pow, false);
     assert.equal((await registration(t.board, 'Frei')).status, 201);
     const pid = await post(t.members.Bert, 'Beitrag');
     assert.equal((await visitor(t.board).post(`/api/entry/${pid}/report`)).status, 200);
   });
+
+  test('150 guesses at one name from fresh addresses: after the 20th in a minute each is held before its password is checked', async () => {
+    const before = checked;
+    const answers = await guesses(t.board, 'Anna', 150);
+    for (const [i, answer] of answers.slice(0, 20).entries())
+      assertError(answer, 401, 'auth.bad_credentials', { note: `guess ${i + 1}` });
+    for (const [i, answer] of answers.slice(20).entries()) assertPowInvalid(answer, `guess ${i + 21}`);
+    assertPowInvalid(await login(t.board, 'Anna', password), 'the right password without a solution');
+    assert.equal(checked - before, 20, 'only the first 20 passwords were checked');
+
+    assert.equal((await login(t.board, 'Bert', password)).status, 200, 'another name logs in at once');
+    const owner = visitor(t.board);
+    const solved = await login(t.board, 'Anna', password, { altcha: await solvedAltcha(owner) }, owner);
+    assert.equal(solved.status, 200, `a solved challenge lets the right password in: ${solved.text}`);
+    assert.match(solved.headers.get('set-cookie') ?? '', /^session=/);
+
+    t.board.clock.advance(60);
+    assert.equal((await login(t.board, 'Anna', password)).status, 200, 'the minute is over: no solution needed');
+  });
+
+  test('a passkey sign-in for the name under attack is never asked for proof of work', async () => {
+    const authenticator = authenticatorFor(t.board);
+    assert.equal((await addPasskey(t.members.Anna, authenticator)).status, 201);
+    await guesses(t.board, 'Anna', 20);
+    assertPowInvalid(await login(t.board, 'Anna', password), 'the password login is held');
+    const signIn = await passkeySignIn(visitor(t.board), authenticator);
+    assert.equal(signIn.status, 200, signIn.text);
+    assert.deepEqual(signIn.body, { status: 'ok' });
+  });
+});
+
+describe('proof of work on, the login part off (BOARD_POW=1, BOARD_LOGIN_POW=0)', () => {
+  const t = useBoard({ env: { BOARD_POW: '1', BOARD_LOGIN_POW: '0' }, members: ['Carla'] });
+
+  test('registration still needs a solution; a login for a name under attack does not', async () => {
+    assertPowInvalid(await registration(t.board, 'Ohne'), 'registration');
+    for (const answer of await guesses(t.board, 'Carla', 25)) assertError(answer, 401, 'auth.bad_credentials');
+    assert.equal((await login(t.board, 'Carla', password)).status, 200, 'the right password, no solution');
+  });
+});
+
+describe("the board's flood of failed logins (BOARD_LIMITS=0.1: 30 a minute)", () => {
+  for (const [pow, asked] of [
+    ['0', false],
+    ['100', true],
+  ] as const) {
+    describe(`BOARD_POW=${pow}`, () => {
+      const t = useBoard({
+        env: { BOARD_POW: pow, BOARD_LIMITS: '0.1' },
+        members: ['Dora'],
+        start: { passwords: quickHashes },
+      });
+
+      test(`a login for another name ${asked ? 'needs' : 'does not need'} a solution`, async () => {
+        for (let i = 0; i < 30; i++) await guesses(t.board, `Flut ${i}`, 1);
+        const answer = await login(t.board, 'Dora', password);
+        if (asked) assertPowInvalid(answer, 'the board is flooded');
+        else assert.equal(answer.status, 200, answer.text);
+      });
+    });
+  }
 });

@@ -1,11 +1,48 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { password, visitor } from '../helpers.ts';
-import { openBoard, skipWithoutChromium, useBrowserBoard } from '../helpers/browser.ts';
+import { openBoard, skipWithoutChromium, useBrowserBoard, type UsedBrowserBoard } from '../helpers/browser.ts';
 import { formLines, recordFormLines } from '../helpers/form-lines.ts';
 
 // Counted as skipped in the summary too, not only as a skipped suite.
 if (skipWithoutChromium) test('proof-of-work login browser tests', { skip: skipWithoutChromium }, () => {});
+
+/**
+ * The attack, straight at the API from addresses of its own: 20 failed logins for `name` in a
+ * minute; then its owner logs in through the login form, which solves the challenge in Web
+ * Workers of the board's own origin without an extra click.
+ */
+async function logInUnderAttack(t: UsedBrowserBoard<string>, name: string): Promise<void> {
+  for (let i = 0; i < 20; i++) {
+    const guess = await visitor(t.board).post('/api/auth/login', { user: name, pass: 'falsch geraten' });
+    assert.equal(guess.status, 401, guess.text);
+  }
+  const nameNeedsWork = await visitor(t.board).post('/api/auth/login', { user: name, pass: password });
+  assert.equal(nameNeedsWork.body.error?.code, 'pow.invalid', 'the threshold is passed');
+
+  const { page, context, recorder } = await t.newPage();
+  await openBoard(page, t.board, '/login');
+  await page.getByLabel('Benutzername').fill(name);
+  await page.getByLabel('Passwort', { exact: true }).fill(password);
+  await recordFormLines(page);
+  await page.getByRole('button', { name: 'Anmelden', exact: true }).click();
+  await page.getByText(`Willkommen, ${name}!`).waitFor({ timeout: 60_000 });
+  await page.locator('#nav').getByRole('link', { name }).waitFor();
+  assert.equal(new URL(page.url()).pathname, '/', 'the landing page');
+  const lines = await formLines(page);
+  assert.ok(
+    lines.some((line) => line.startsWith('status: Rechenaufgabe gegen Bots:')),
+    `the status line showed the work: ${lines.join(' | ')}`,
+  );
+  assert.ok(!lines.some((line) => line.startsWith('message: ')), `no error shown: ${lines.join(' | ')}`);
+  const paths = recorder.requests.map((url) => new URL(url).pathname);
+  assert.equal(paths.filter((p) => p === '/api/auth/login').length, 2, 'one refused for want of work, one solved');
+  assert.ok(paths.includes('/api/auth/challenge') && paths.includes('/static/pow-worker.js'), paths.join(' '));
+  const cookie = (await context.cookies()).find((c) => c.name === 'session');
+  assert.ok(cookie?.httpOnly, 'the session cookie');
+  const me = await t.board.client().get('/api/auth/whoami', { cookie: `session=${cookie.value}` });
+  assert.equal(me.body.username, name);
+}
 
 /**
  * Proof of work in Debian's Chromium (docs/API.md "Proof of work"), at a small cost so the suite is
@@ -17,36 +54,7 @@ describe('login and registration with proof of work in a real browser', { skip: 
   const t = useBrowserBoard({ env: { BOARD_POW: '100' }, members: ['Anna'] });
 
   test('a name under a guessing attack: the login form solves the challenge by itself and logs in', async () => {
-    // The attack, straight at the API from addresses of its own: 20 failed logins in a minute.
-    for (let i = 0; i < 20; i++) {
-      const guess = await visitor(t.board).post('/api/auth/login', { user: 'Anna', pass: 'falsch geraten' });
-      assert.equal(guess.status, 401, guess.text);
-    }
-    const nameNeedsWork = await visitor(t.board).post('/api/auth/login', { user: 'Anna', pass: password });
-    assert.equal(nameNeedsWork.body.error?.code, 'pow.invalid', 'the threshold is passed');
-
-    const { page, context, recorder } = await t.newPage();
-    await openBoard(page, t.board, '/login');
-    await page.getByLabel('Benutzername').fill('Anna');
-    await page.getByLabel('Passwort', { exact: true }).fill(password);
-    await recordFormLines(page);
-    await page.getByRole('button', { name: 'Anmelden', exact: true }).click();
-    await page.getByText('Willkommen, Anna!').waitFor({ timeout: 60_000 });
-    await page.locator('#nav').getByRole('link', { name: 'Anna' }).waitFor();
-    assert.equal(new URL(page.url()).pathname, '/', 'the landing page');
-    const lines = await formLines(page);
-    assert.ok(
-      lines.some((line) => line.startsWith('status: Rechenaufgabe gegen Bots:')),
-      `the status line showed the work: ${lines.join(' | ')}`,
-    );
-    assert.ok(!lines.some((line) => line.startsWith('message: ')), `no error shown: ${lines.join(' | ')}`);
-    const paths = recorder.requests.map((url) => new URL(url).pathname);
-    assert.equal(paths.filter((p) => p === '/api/auth/login').length, 2, 'one refused for want of work, one solved');
-    assert.ok(paths.includes('/api/auth/challenge') && paths.includes('/static/pow-worker.js'), paths.join(' '));
-    const cookie = (await context.cookies()).find((c) => c.name === 'session');
-    assert.ok(cookie?.httpOnly, 'the session cookie');
-    const me = await t.board.client().get('/api/auth/whoami', { cookie: `session=${cookie.value}` });
-    assert.equal(me.body.username, 'Anna');
+    await logInUnderAttack(t, 'Anna');
   });
 
   test('an open registration solves its challenge and lands logged in', async () => {
@@ -99,6 +107,19 @@ describe('login and registration with proof of work in a real browser', { skip: 
     await late.page.getByRole('button', { name: 'Konto anlegen' }).click();
     await late.page.getByText('Willkommen, Langsame! Dein Konto ist angelegt.').waitFor({ timeout: 60_000 });
     assert.equal(lateChallenges(), 2, 'the expired one and a fresh one');
+  });
+
+  t.testCleanRecords();
+});
+
+describe('a login on a default board (BOARD_POW off, the login part on) in a real browser', {
+  skip: skipWithoutChromium,
+}, () => {
+  const t = useBrowserBoard({ members: ['Berta'] });
+
+  test('a name under a guessing attack: the login form solves a challenge of the recommended cost and logs in', async () => {
+    assert.equal(t.board.config.pow, 0);
+    await logInUnderAttack(t, 'Berta');
   });
 
   t.testCleanRecords();

@@ -260,3 +260,16 @@ test('BOARD_LITESTREAM is an on/off flag; BOARD_DISK_LOW_MB whole mebibytes, 0 t
   assert.throws(() => loadConfig({ BOARD_DISK_LOW_MB: '1.5' }), /BOARD_DISK_LOW_MB: "1\.5" is not a whole number/);
   assert.throws(() => loadConfig({ BOARD_LITESTREAM: 'yes' }), /BOARD_LITESTREAM/);
 });
+
+test('BOARD_POW is off by default, 1 or a cost of 100 and more; BOARD_LOGIN_POW is on by default, 0 turns it off', () => {
+  assert.equal(loadConfig({}).pow, 0);
+  assert.equal(loadConfig({}).loginPow, true, 'a name under a guessing attack asks for work on a default board');
+  assert.equal(loadConfig({ BOARD_POW: '1' }).pow, 1);
+  assert.equal(loadConfig({ BOARD_POW: '250' }).pow, 250);
+  assert.throws(() => loadConfig({ BOARD_POW: '50' }), /BOARD_POW: 50 is too small/);
+  assert.equal(loadConfig({ BOARD_LOGIN_POW: '0' }).loginPow, false);
+  assert.equal(loadConfig({ BOARD_LOGIN_POW: 'true' }).loginPow, true);
+  assert.throws(() => loadConfig({ BOARD_LOGIN_POW: 'aus' }), {
+    message: 'BOARD_LOGIN_POW: "aus" must be 1 or 0 (or true or false)',
+  });
+});
