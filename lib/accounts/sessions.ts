@@ -17,7 +17,7 @@ export interface Session {
 
 /**
  * A live session as a request sees it: with its account's creation time, read in the same row, for
- * the rules on new accounts (lib/limits/new-accounts.ts).
+ * the rules on new accounts (lib/accounts/standing.ts).
  */
 export interface LiveSession extends Session {
   account_created_at: number;

@@ -1,7 +1,7 @@
 import type { Config } from '../config.ts';
 import type { Db } from '../db/db.ts';
 import { ApiError } from '../http/errors.ts';
-import { newAccountCreateShare, type AccountStanding } from '../limits/new-accounts.ts';
+import { newAccountCreateShare, type AccountStanding } from './standing.ts';
 import {
   levelZeroEntriesWithLinksPerDay,
   levelZeroImagesPerDay,
@@ -79,7 +79,7 @@ export function setTrustLevel(db: Db, uid: number, level: TrustLevel, actor: Act
 }
 
 /**
- * The new-account rules (lib/limits/new-accounts.ts: a third of the create limits, no links or
+ * The new-account rules (lib/accounts/standing.ts: a third of the create limits, no links or
  * images in the first 10 minutes) with trust weighed in: none for an account that starts trusted
  * (the first, board-admin's, moderators, a moderator's level 1), all of them after a moderator
  * set level 0, else the age-based standing as it is. Off with BOARD_LIMITS=0 or BOARD_NEW_ACCOUNT_HOURS=0.

@@ -16,7 +16,7 @@ import { removeMedia, saveMedia } from '../media/files.ts';
 import { fieldMessages } from '../messages.ts';
 import { entryLink } from '../preview/links.ts';
 import { requestPreview } from '../preview/queue.ts';
-import { accountStanding, refuseLinksWhileNew } from '../limits/new-accounts.ts';
+import { accountStanding, refuseLinksWhileNew } from '../accounts/standing.ts';
 import { maxAltLength, maxContentLength, maxReplyDepth } from '../limits/product.ts';
 import { checkLevelZeroMedia, countLinks, standingWithTrust } from '../accounts/trust.ts';
 import { field, imageFile, integer, json, object, status, string, time, type Operation } from '../openapi/kit.ts';

@@ -2,7 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { performance } from 'node:perf_hooks';
 import { mayShare, type Route } from './route.ts';
 import type { Services } from '../services.ts';
-import { accountStanding } from '../limits/new-accounts.ts';
+import { accountStanding } from '../accounts/standing.ts';
 import { checkWriteLimit } from '../limits/write-limits.ts';
 import { rateLimitMessage } from '../limits/rate-limit.ts';
 import { standingWithTrust } from '../accounts/trust.ts';

@@ -1,7 +1,7 @@
 import type { Config } from '../config.ts';
 import { ApiError } from '../http/errors.ts';
 import { messages } from '../messages.ts';
-import { newAccountLinkDelaySeconds } from './product.ts';
+import { newAccountLinkDelaySeconds } from '../limits/product.ts';
 
 /**
  * The rules for new accounts, all of them (docs/API.md "Rate limits"). Why: the common spam

@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { ApiError } from '../../lib/http/errors.ts';
-import { accountStanding, newAccountCreateShare, refuseLinksWhileNew } from '../../lib/limits/new-accounts.ts';
+import { accountStanding, newAccountCreateShare, refuseLinksWhileNew } from '../../lib/accounts/standing.ts';
 import { newAccountLinkDelaySeconds } from '../../lib/limits/product.ts';
 
-/** The rules for new accounts (lib/limits/new-accounts.ts) from the account's age alone. */
+/** The rules for new accounts (lib/accounts/standing.ts) from the account's age alone. */
 const created = 1_800_000_000;
 const board = { limitsFactor: 1, newAccountSeconds: 24 * 3600 };
 
