@@ -6,7 +6,7 @@ import { followOwnThread } from '../follows/follows.ts';
 import { notifyAbout } from '../notifications/notifications.ts';
 import { queueThreadReplies } from '../notifications/thread-replies.ts';
 import { indexEntry, reindexEntry, unindexEntry } from '../search/index.ts';
-import { bumpCooldownStepSeconds, duplicateWindowSeconds, minDuplicateLength } from '../limits/product.ts';
+import { bumpCooldownStepSeconds } from '../limits/product.ts';
 
 /** Every column of an entries row, including the denormalised ones (tests and tools compare them). */
 export interface StoredEntry extends EntryRow {
@@ -98,28 +98,6 @@ export function createEntry(db: Db, entry: NewEntry, now: number): number | unde
     db.responses.userChanged(entry.uid);
     return pid;
   });
-}
-
-/** How many of an account's newest entries the duplicate check reads: more than the create limits allow in 10 minutes. */
-const duplicateLookback = 100;
-
-const foldText = (text: string) => text.trim().normalize('NFC').toLowerCase();
-
-/**
- * True when the account posted the same text (trimmed, case-folded) as a live entry within the
- * last duplicateWindowSeconds; texts under minDuplicateLength are exempt (lib/limits/product.ts says why).
- */
-export function isRecentDuplicate(db: Db, uid: number, content: string, now: number): boolean {
-  const folded = foldText(content);
-  if ([...folded].length < minDuplicateLength) return false;
-  const recent = db.all<{ content: string; created_at: number; deleted: number }>(
-    'SELECT content, created_at, deleted FROM entries WHERE uid = ? ORDER BY pid DESC LIMIT ?',
-    uid,
-    duplicateLookback,
-  );
-  return recent.some(
-    (e) => !e.deleted && e.created_at > now - duplicateWindowSeconds && foldText(e.content) === folded,
-  );
 }
 
 /**

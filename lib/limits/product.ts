@@ -200,7 +200,7 @@ export const maxVisitorsPerAddress = 3;
  */
 export const maxVisitorsPerDay = 250_000;
 
-// Trust levels (the rules: lib/accounts/trust.ts)
+// Trust levels (the level: lib/accounts/trust.ts; level 0's caps are judged in lib/entries/content-gate.ts)
 
 /**
  * Level 1 is earned at this age with this many live entries no moderator removed. Why 2 days and
