@@ -102,7 +102,7 @@ export async function create(ctx: Ctx) {
     // sent at once cannot both pass, in one batch or in two.
     pid = await db.txBatched(() => {
       judged.checkInWrite(db);
-      return createEntry(db, { uid: me.uid, content, filepath, replyTo, link, alt }, clock.now());
+      return createEntry(db, { uid: me.uid, content, filepath, replyTo, parent, link, alt }, clock.now());
     });
   } catch (err) {
     await removeMedia(config, [filepath], ctx.app.log);
