@@ -15,13 +15,8 @@ export interface Session {
   description: string;
 }
 
-/**
- * A live session as a request sees it: with its account's creation time, read in the same row, for
- * the rules on new accounts (lib/limits/new-accounts.ts).
- */
-export interface LiveSession extends Session {
-  account_created_at: number;
-}
+/** A live session as a request sees it: not expired, its account under no ban in force. */
+export type LiveSession = Session;
 
 /** A session to create: for whom, on what credential, for how long. */
 export interface NewSession {
@@ -93,8 +88,7 @@ export function createSession(db: Db, session: NewSession, now: number): { token
 /** What makes a stored session live: not expired, and its account under no ban in force (bound: now, now). */
 const live = `FROM sessions s JOIN users u ON u.uid = s.uid WHERE s.expires > ? AND ${noBanInForce}`;
 /** The columns of a LiveSession, of live sessions only. */
-const liveSessions = `SELECT s.public_id AS id, s.uid, s.created_at, s.expires, s.description,
-  u.created_at AS account_created_at ${live}`;
+const liveSessions = `SELECT s.public_id AS id, s.uid, s.created_at, s.expires, s.description ${live}`;
 
 /**
  * The live session for a cookie value, or undefined (unknown, malformed or expired, or its account

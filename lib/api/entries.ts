@@ -1,24 +1,20 @@
 import { stripBidiControls } from '../entries/bidi.ts';
+import { judgeEntryContent, type EditedEntry, type EntryDraft, type JudgedEntry } from '../entries/content-gate.ts';
 import {
   bumpCooldownUntil,
   bumpEntry,
   createEntry,
   editEntry,
   findLiveEntry,
-  isRecentDuplicate,
   softDeleteEntry,
 } from '../entries/entries.ts';
 import type { Form } from '../http/body.ts';
 import { created, requireUser, type Ctx } from '../http/context.ts';
-import { ApiError, invalidField } from '../http/errors.ts';
-import { codePoints, integerParam, textField } from '../http/fields.ts';
+import { ApiError } from '../http/errors.ts';
+import { integerParam, textField } from '../http/fields.ts';
 import { removeMedia, saveMedia } from '../media/files.ts';
-import { fieldMessages } from '../messages.ts';
-import { entryLink } from '../preview/links.ts';
 import { requestPreview } from '../preview/queue.ts';
-import { accountStanding, refuseLinksWhileNew } from '../limits/new-accounts.ts';
 import { maxAltLength, maxContentLength, maxReplyDepth } from '../limits/product.ts';
-import { checkLevelZeroMedia, countLinks, standingWithTrust } from '../accounts/trust.ts';
 import { field, imageFile, integer, json, object, status, string, time, type Operation } from '../openapi/kit.ts';
 
 /** Text as stored: line breaks unified, control characters other than tab and newline dropped, bidi controls too, trimmed. */
@@ -26,23 +22,23 @@ function cleanContent(raw: string): string {
   return stripBidiControls(raw.replace(/\r\n?/g, '\n').replace(/[\u0000-\u0008\u000b-\u001f\u007f]/g, '')).trim();
 }
 
-function checkContentLength(content: string): void {
-  if (codePoints(content) > maxContentLength) throw new ApiError(400, 'entry.too_long', { field: 'content' });
-}
-
 /**
  * The optional `alt` field (docs/API.md "POST /api/entry/create"): one line (control characters
  * and runs of whitespace become one space), bidi controls dropped like in entry text; undefined
- * when the form has no such field. Over 300 code points: 400 input.invalid naming `alt`.
+ * when the form has no such field. Its length is the entry gate's to judge.
  */
 function altField(form: Form): string | undefined {
   const raw = form.fields.get('alt');
   if (raw === undefined) return undefined;
-  const alt = stripBidiControls(raw)
+  return stripBidiControls(raw)
     .replace(/[\u0000-\u001f\u007f\s]+/g, ' ')
     .trim();
-  if (codePoints(alt) > maxAltLength) throw invalidField('alt', fieldMessages.altLong);
-  return alt;
+}
+
+/** The entry gate (lib/entries/content-gate.ts) for the caller: its standing as the request computed it once. */
+function judge(ctx: Ctx, uid: number, draft: EntryDraft, edited?: EditedEntry): JudgedEntry {
+  const standing = ctx.standing()!; // requireUser passed: a session, so a standing
+  return judgeEntryContent(ctx.app, { uid, standing }, draft, ctx.app.clock.now(), edited);
 }
 
 /** The text field of create and edit, as the OpenAPI document shows it. */
@@ -86,18 +82,13 @@ export async function create(ctx: Ctx) {
   const parent = replyTo ? findLiveEntry(db, replyTo) : undefined;
   if (replyTo && !parent) throw new ApiError(404, 'entry.not_found');
   if (parent && parent.depth + 1 > maxReplyDepth) throw new ApiError(400, 'entry.too_deep', { field: 'reply_to' });
-  const content = cleanContent(textField(form, 'content'));
   const file = form.files.get('file');
-  if (!content && !file) throw new ApiError(400, 'entry.empty');
-  checkContentLength(content);
-  // A description without an image describes nothing: it is not stored.
-  const alt = file ? (altField(form) ?? '') : '';
-  const link = entryLink(content);
-  if (link || file)
-    refuseLinksWhileNew(
-      standingWithTrust(db, me.uid, accountStanding(me.account_created_at, config, clock.now()), config),
-    );
-  checkLevelZeroMedia(ctx.app, me.uid, { links: countLinks(content), image: file !== undefined }, clock.now());
+  const text = cleanContent(textField(form, 'content'));
+  // A description without an image describes nothing: it is neither judged nor stored.
+  const sentAlt = file ? altField(form) : undefined;
+  const judged = judge(ctx, me.uid, { content: text, image: file !== undefined, alt: sentAlt });
+  const { content, link } = judged;
+  const alt = sentAlt ?? '';
 
   let filepath = '';
   if (file) {
@@ -110,9 +101,8 @@ export async function create(ctx: Ctx) {
     // answered only after it. The duplicate check stays in the insert's savepoint, so two copies
     // sent at once cannot both pass, in one batch or in two.
     pid = await db.txBatched(() => {
-      if (config.limitsFactor > 0 && isRecentDuplicate(db, me.uid, content, clock.now()))
-        throw new ApiError(409, 'entry.duplicate', { field: 'content' });
-      return createEntry(db, { uid: me.uid, content, filepath, replyTo, link, alt }, clock.now());
+      judged.checkInWrite(db);
+      return createEntry(db, { uid: me.uid, content, filepath, replyTo, parent, link, alt }, clock.now());
     });
   } catch (err) {
     await removeMedia(config, [filepath], ctx.app.log);
@@ -177,22 +167,18 @@ export async function edit(ctx: Ctx<'pid'>) {
   refuseTor(ctx); // an edit could turn a harmless entry into spam just as well
   const form = await ctx.form();
   const entry = ownLiveEntry(ctx, me.uid, pid);
-  const content = cleanContent(textField(form, 'content'));
-  // An image-only entry may lose its text; any other entry would become empty.
-  if (!content && !entry.filepath) throw new ApiError(400, 'entry.empty');
-  checkContentLength(content);
-  // Absent: the description stays as it is; present (also empty): it is replaced. Only an image has one.
+  // An image-only entry may lose its text; the gate judges the rest as for a create.
   const newAlt = altField(form);
+  const draft = { content: cleanContent(textField(form, 'content')), image: entry.filepath !== '', alt: newAlt };
+  const judged = judge(ctx, me.uid, draft, entry);
+  const { content, link } = judged;
+  // Absent: the description stays as it is; present (also empty): it is replaced. Only an image has one.
   const alt = entry.filepath ? (newAlt ?? entry.alt) : '';
-  const link = entryLink(content);
-  // A new account may not add a link by editing either.
-  const now = ctx.app.clock.now();
-  if (link && link !== entry.link) {
-    const standing = accountStanding(me.account_created_at, ctx.app.config, now);
-    refuseLinksWhileNew(standingWithTrust(ctx.app.db, me.uid, standing, ctx.app.config));
-    checkLevelZeroMedia(ctx.app, me.uid, { links: countLinks(content), image: false }, now);
-  }
-  editEntry(ctx.app.db, pid, content, link, ctx.app.clock.now(), alt);
+  const { db, clock } = ctx.app;
+  db.tx(() => {
+    judged.checkInWrite(db);
+    editEntry(db, pid, content, link, clock.now(), alt);
+  });
   requestPreview(ctx.app, link); // an edit re-triggers the preview fetch (docs/API.md "Link previews")
   return { pid, content, ...(alt ? { alt } : {}) };
 }
@@ -211,6 +197,7 @@ edit.doc = {
     400: ['input.invalid', 'entry.empty', 'entry.too_long'],
     403: ['tor.blocked', 'entry.not_author'],
     404: ['entry.not_found'],
+    409: ['entry.duplicate'],
     429: ['rate.new_account'],
   },
 } satisfies Operation;

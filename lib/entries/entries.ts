@@ -6,7 +6,7 @@ import { followOwnThread } from '../follows/follows.ts';
 import { notifyAbout } from '../notifications/notifications.ts';
 import { queueThreadReplies } from '../notifications/thread-replies.ts';
 import { indexEntry, reindexEntry, unindexEntry } from '../search/index.ts';
-import { bumpCooldownStepSeconds, duplicateWindowSeconds, minDuplicateLength } from '../limits/product.ts';
+import { bumpCooldownStepSeconds } from '../limits/product.ts';
 
 /** Every column of an entries row, including the denormalised ones (tests and tools compare them). */
 export interface StoredEntry extends EntryRow {
@@ -53,9 +53,25 @@ export interface NewEntry {
   content: string;
   filepath: string;
   replyTo: number;
+  /** The live parent as the caller read it (pid replyTo); read here when absent. */
+  parent?: ParentEntry;
   link: string;
   /** The image's description; absent or '' without one. */
   alt?: string;
+}
+
+/** What a reply takes from its parent. */
+export type ParentEntry = Pick<EntryRow, 'pid' | 'uid' | 'root' | 'depth'>;
+
+/**
+ * Counts a reply at its parent while the parent is live; false when it is not. Why in the insert's
+ * transaction: a delete may have committed since the caller read the parent, and then the reply is
+ * not written.
+ */
+function countReplyAt(db: Db, parentPid: number): boolean {
+  return (
+    db.run('UPDATE entries SET reply_count = reply_count + 1 WHERE pid = ? AND deleted = 0', parentPid).changes === 1
+  );
 }
 
 /**
@@ -66,8 +82,8 @@ export interface NewEntry {
  */
 export function createEntry(db: Db, entry: NewEntry, now: number): number | undefined {
   return db.tx(() => {
-    const parent = entry.replyTo ? findLiveEntry(db, entry.replyTo) : undefined;
-    if (entry.replyTo && !parent) return undefined;
+    const parent = entry.replyTo ? (entry.parent ?? findLiveEntry(db, entry.replyTo)) : undefined;
+    if (entry.replyTo && !(parent && countReplyAt(db, parent.pid))) return undefined;
     const { lastInsertRowid: pid } = db.run(
       `INSERT INTO entries (uid, created_at, content, filepath, reply_to, root, depth, last_activity, link, alt)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
@@ -83,7 +99,6 @@ export function createEntry(db: Db, entry: NewEntry, now: number): number | unde
       entry.alt ?? '',
     );
     if (parent) {
-      db.run('UPDATE entries SET reply_count = reply_count + 1 WHERE pid = ?', parent.pid);
       recordNewDescendant(db, parent.pid, pid, now);
     } else {
       db.run('UPDATE entries SET root = pid WHERE pid = ?', pid);
@@ -98,28 +113,6 @@ export function createEntry(db: Db, entry: NewEntry, now: number): number | unde
     db.responses.userChanged(entry.uid);
     return pid;
   });
-}
-
-/** How many of an account's newest entries the duplicate check reads: more than the create limits allow in 10 minutes. */
-const duplicateLookback = 100;
-
-const foldText = (text: string) => text.trim().normalize('NFC').toLowerCase();
-
-/**
- * True when the account posted the same text (trimmed, case-folded) as a live entry within the
- * last duplicateWindowSeconds; texts under minDuplicateLength are exempt (lib/limits/product.ts says why).
- */
-export function isRecentDuplicate(db: Db, uid: number, content: string, now: number): boolean {
-  const folded = foldText(content);
-  if ([...folded].length < minDuplicateLength) return false;
-  const recent = db.all<{ content: string; created_at: number; deleted: number }>(
-    'SELECT content, created_at, deleted FROM entries WHERE uid = ? ORDER BY pid DESC LIMIT ?',
-    uid,
-    duplicateLookback,
-  );
-  return recent.some(
-    (e) => !e.deleted && e.created_at > now - duplicateWindowSeconds && foldText(e.content) === folded,
-  );
 }
 
 /**

@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { findSessionByToken, liveSessionRole, type LiveSession } from '../accounts/sessions.ts';
+import { accountStanding, type AccountStanding } from '../accounts/standing.ts';
 import { findUserById, moderatorRole, type User } from '../accounts/users.ts';
 import type { Services } from '../services.ts';
 import { readForm, type Form } from './body.ts';
@@ -26,6 +27,11 @@ export interface Ctx<Params extends string = never> {
   cookies: Record<string, string>;
   /** The caller's live session, looked up once on first use. */
   session(): LiveSession | undefined;
+  /**
+   * What the caller's account may do now (lib/accounts/standing.ts), computed once on first use:
+   * the create write limit and the entry gate read the same one. Undefined without a session.
+   */
+  standing(): AccountStanding | undefined;
   /** Set by requireModerator: the request acts with a moderator's authority, so its writes re-check the role too. */
   actsAsModerator: boolean;
   /**
@@ -88,6 +94,7 @@ const urlencodedLimit = 64 * 1024;
 /** Builds a request's context; the session, the body and the abort signal are made on first use. */
 export function makeContext(app: Services, req: IncomingMessage, res: ServerResponse, url: URL): Ctx<string> {
   let session: LiveSession | undefined | null = null;
+  let standing: AccountStanding | undefined | null = null;
   let form: Promise<Form> | undefined;
   let aborter: AbortController | undefined;
   const cookies = parseCookies(req.headers.cookie);
@@ -103,6 +110,13 @@ export function makeContext(app: Services, req: IncomingMessage, res: ServerResp
       if (session === null)
         session = cookies.session ? findSessionByToken(app.db, cookies.session, app.clock.now()) : undefined;
       return session;
+    },
+    standing() {
+      if (standing === null) {
+        const uid = ctx.session()?.uid;
+        standing = uid === undefined ? undefined : accountStanding(app.db, uid, app.config, app.clock.now());
+      }
+      return standing;
     },
     actsAsModerator: false,
     recheckSession() {

@@ -2,10 +2,8 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { performance } from 'node:perf_hooks';
 import { mayShare, type Route } from './route.ts';
 import type { Services } from '../services.ts';
-import { accountStanding } from '../limits/new-accounts.ts';
 import { checkWriteLimit } from '../limits/write-limits.ts';
 import { rateLimitMessage } from '../limits/rate-limit.ts';
-import { standingWithTrust } from '../accounts/trust.ts';
 import { makeContext, Reply, requireModerator, type Ctx } from './context.ts';
 import { ApiError } from './errors.ts';
 import { loggedPath } from './logged-path.ts';
@@ -83,18 +81,10 @@ export function createRequestListener(
       if (route.mod) requireModerator(ctx); // 403 mod.required before any path 400 or 404
       // Only a request that passed every check before counts against the write limits.
       if (route.writeLimit) {
-        const now = app.clock.now();
-        const session = ctx.session();
-        const createShare =
-          session &&
-          standingWithTrust(
-            app.db,
-            session.uid,
-            accountStanding(session.account_created_at, app.config, now),
-            app.config,
-          ).createShare;
-        const writer = { uid: session?.uid, ip: ctx.ip, createShare };
-        checkWriteLimit(app.limits, route.writeLimit, writer, app.config.limitsFactor, now);
+        // Only creates have a share; the handler's entry gate reads the same standing.
+        const createShare = route.writeLimit === 'create' ? ctx.standing()?.createShare : undefined;
+        const writer = { uid: ctx.session()?.uid, ip: ctx.ip, createShare };
+        checkWriteLimit(app.limits, route.writeLimit, writer, app.config.limitsFactor, app.clock.now());
       }
       const result = await route.handler(ctx);
       if (res.headersSent) return;

@@ -4,7 +4,7 @@
  * document (lib/openapi/) and the front end (web/static/limits.js, written from this module by
  * lib/limits/front-end.ts) all read them here. Only numbers: the front end gets every one.
  * The abuse brakes per group and window have their own tables (lib/limits/write-limits.ts,
- * lib/limits/rate-limit.ts), the rules for new accounts theirs (lib/limits/new-accounts.ts).
+ * lib/limits/rate-limit.ts), the rules for new accounts theirs (lib/accounts/standing.ts).
  */
 
 const minute = 60;
@@ -200,7 +200,7 @@ export const maxVisitorsPerAddress = 3;
  */
 export const maxVisitorsPerDay = 250_000;
 
-// Trust levels (the rules: lib/accounts/trust.ts)
+// Trust levels (the level: lib/accounts/trust.ts; level 0's caps are judged in lib/entries/content-gate.ts)
 
 /**
  * Level 1 is earned at this age with this many live entries no moderator removed. Why 2 days and
@@ -263,7 +263,7 @@ export const surgeQuietWindows = 6;
 /** The moderators' list of the last wave's accounts shows at most 500 (oldest first): enough to judge a wave, one bounded read. */
 export const maxWaveAccounts = 500;
 
-// New accounts (the rules: lib/limits/new-accounts.ts)
+// New accounts (the rules: lib/accounts/standing.ts)
 
 /** A new account's first 10 minutes pass without links and images: most spam is exactly that. */
 export const newAccountLinkDelaySeconds = 10 * minute;

@@ -171,7 +171,7 @@ export interface Writer {
   /** The account, for routes with a session. */
   uid?: number;
   ip: string;
-  /** The account's share of its create limits (lib/limits/new-accounts.ts); 1 when absent. */
+  /** The account's share of its create limits (lib/accounts/standing.ts); 1 when absent. */
   createShare?: number;
 }
 

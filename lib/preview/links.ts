@@ -18,6 +18,11 @@ export function firstLink(text: string): string | undefined {
   return match ? match[0].replace(trailingPunctuation, '') : undefined;
 }
 
+/** How many http(s) links a text holds: each one the pages show as a link (splitLinks). */
+export function countLinks(text: string): number {
+  return text.match(new RegExp(linkPattern.source, 'gi'))?.length ?? 0;
+}
+
 /**
  * The text cut into plain runs and http(s) links (each link trimmed as `firstLink` trims it), for
  * the server's pages; web/static/format.js splitLinks does the same in the front end.

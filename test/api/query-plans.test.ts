@@ -306,3 +306,23 @@ describe('query plans on the entries table', () => {
     );
   });
 });
+
+describe('the walk of a create through the entry gate', () => {
+  const t = useBoard({ users: ['Erste'], members: ['Rita', 'Paul'] });
+
+  test("a reply with a link reads its author's standing once, its parent once, and looks for a copy once", async () => {
+    t.board.clock.advance(601); // level 0 past its first 10 minutes: every rule of the gate has a say
+    const parent = await post(t.members.Paul, 'Worauf geantwortet wird');
+    const statements = await recordStatements(t.board.app.services.db, async () => {
+      const answer = await t.members.Rita.post('/api/entry/create', {
+        content: 'Eine Antwort mit https://a.example/',
+        reply_to: parent,
+      });
+      assert.equal(answer.status, 201, answer.text);
+    });
+    const times = (pattern: RegExp) => statements.filter((s) => pattern.test(s.sql)).length;
+    assert.equal(times(/SELECT created_at, role, trust_set FROM users WHERE uid = \?/), 1, 'the standing');
+    assert.equal(times(/^SELECT pid, uid, created_at, content, filepath, reply_to, root, depth\b/), 1, 'the parent');
+    assert.equal(times(/FROM entries WHERE uid = \? ORDER BY pid DESC LIMIT \?/), 1, 'the copy check');
+  });
+});

@@ -5,6 +5,7 @@ import {
   assertDocumented,
   assertError,
   day,
+  entryRow,
   imageFixture,
   limitsOff,
   member,
@@ -111,6 +112,44 @@ describe('trust levels', () => {
     assertError(await t.members.Mia.post('/api/mod/user/Mia/trust', { level: 0 }), 403, 'mod.target_moderator');
     assertError(await t.members.Neue.post('/api/mod/user/Erste/trust', { level: 0 }), 403, 'mod.required');
     assert.equal((await t.members.Mia.get('/api/user/info')).body.trust_level, 1);
+  });
+});
+
+describe('level 0 edits under the caps of a create', () => {
+  const t = useBoard({ users: ['Erste'], members: ['Lotte'], moderators: ['Mona'] });
+  const links = (count: number) => Array.from({ length: count }, (_, i) => `https://s${i}.example/`).join(' ');
+  const externalLinks = async (pid: number) =>
+    (await visitor(t.board).get(`/e/${pid}`)).text.match(/class="external"/g)?.length ?? 0;
+
+  test('past its first 10 minutes: a create with 3 links is refused, and so is an edit of a one-link entry to 31; the text and its page stay', async () => {
+    t.board.clock.advance(601);
+    const lotte = t.members.Lotte;
+    const create = await lotte.post('/api/entry/create', { content: `drei ${links(3)}` });
+    assertError(create, 429, 'rate.new_account', { exact: true });
+    const text = 'Mein Link https://eins.example/';
+    const pid = await post(lotte, text);
+    const edit = await lotte.post(`/api/entry/${pid}/edit`, { content: `${text} ${links(30)}` });
+    assertError(edit, 429, 'rate.new_account', { exact: true });
+    assert.equal(edit.body.error.message, create.body.error.message, 'the refusal a create gets');
+    assert.equal(edit.headers.get('retry-after'), create.headers.get('retry-after'));
+    assert.equal(entryRow(t.board, pid)!.content, text, 'the stored text is unchanged');
+    assert.equal(await externalLinks(pid), 1, 'its page shows the one link');
+  });
+
+  test('an edit that adds a link while the account is in its first 10 minutes is refused like a create, also beside a link it has', async () => {
+    const greta = await member(t.board, 'Greta');
+    // A moderator's level 1 lets a new account link; set back to 0, the first 10 minutes hold again.
+    assert.equal((await t.members.Mona.post('/api/mod/user/Greta/trust', { level: 1 })).status, 200);
+    const text = 'Erster Link https://eins.example/';
+    const pid = await post(greta, text);
+    assert.equal((await t.members.Mona.post('/api/mod/user/Greta/trust', { level: 0 })).status, 200);
+    const create = await greta.post('/api/entry/create', { content: 'neu https://zwei.example/' });
+    assertError(create, 429, 'rate.new_account', { exact: true });
+    const edit = await greta.post(`/api/entry/${pid}/edit`, { content: `${text} https://zwei.example/` });
+    assertError(edit, 429, 'rate.new_account', { exact: true });
+    assert.equal(edit.body.error.message, create.body.error.message);
+    assert.equal(entryRow(t.board, pid)!.content, text);
+    assert.equal(await externalLinks(pid), 1);
   });
 });
 

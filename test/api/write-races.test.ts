@@ -10,6 +10,7 @@ import {
   imageGate,
   limitsOff,
   mediaFiles,
+  member,
   modlogRows,
   password,
   post,
@@ -89,6 +90,26 @@ describe('a write whose image is being scaled', () => {
     assertError(await changing, 401, 'auth.required');
     assert.equal((await owner.get('/api/user/info')).body.avatar, '');
     assert.deepEqual(mediaFiles(t.board), filesBefore);
+  });
+
+  test('a reply whose parent its author deletes meanwhile stores nothing: 404 entry.not_found, no reply counted, no file', async () => {
+    // Accounts of its own: the tests before ban and log out the suite's members.
+    const [author, replier] = [await member(t.board, 'Cora'), await member(t.board, 'Dirk')];
+    const parent = await post(author, 'Gleich wieder weg.');
+    const filesBefore = mediaFiles(t.board);
+    const held = gate.holdNext('entry');
+    const replying = replier.postMultipart(
+      '/api/entry/create',
+      { content: 'Eine Antwort mit Bild', reply_to: parent },
+      [{ name: 'file', filename: 'bild.jpg', type: 'image/jpeg', data: await imageFixture() }],
+    );
+    await held.reachedBy(replying); // the parent was read live before the image work
+    assert.equal((await author.post(`/api/entry/${parent}/delete`)).status, 200);
+    held.release();
+    assertError(await replying, 404, 'entry.not_found');
+    assert.equal(count(t.board, 'SELECT count(*) AS n FROM entries WHERE reply_to = ?', parent), 0, 'no reply row');
+    assert.equal(count(t.board, 'SELECT reply_count AS n FROM entries WHERE pid = ?', parent), 0);
+    assert.deepEqual(mediaFiles(t.board), filesBefore, 'the saved image is removed again');
   });
 });
 

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { canonicalUrl, entryLink, firstLink, youtubeVideoId } from '../../lib/preview/links.ts';
+import { canonicalUrl, countLinks, entryLink, firstLink, splitLinks, youtubeVideoId } from '../../lib/preview/links.ts';
 import { previewDue, previewKind, refreshAfterSeconds, retryAfterSeconds } from '../../lib/preview/store.ts';
 
 describe('first link of a text', () => {
@@ -28,6 +28,13 @@ describe('first link of a text', () => {
     assert.equal(firstLink('ftp://example.com/file mailto:a@example.com javascript:alert(1)'), undefined);
     assert.equal(firstLink('www.example.com without scheme'), undefined);
   });
+});
+
+test('countLinks counts each link the pages show, in any case, unusable ones too', () => {
+  const text = 'a https://a.example/ b HTTP://B.example/x, c http://user:pw@c.example/ d ftp://d.example/';
+  assert.equal(countLinks(text), 3);
+  assert.equal(countLinks(text), splitLinks(text).filter((part) => typeof part !== 'string').length);
+  assert.equal(countLinks('kein Link, nur www.example.com'), 0);
 });
 
 describe('canonical URL', () => {
