@@ -2,7 +2,7 @@ import type { Db } from '../db/db.ts';
 import { isTokenShaped, newToken, tokenHash } from '../accounts/tokens.ts';
 import { isPublicAccount } from '../accounts/users.ts';
 import { noBanInForce } from '../moderation/bans.ts';
-import { inviteLifetimeSeconds, maxListedInvites, maxOpenInvites, maxTreeAccounts } from '../limits/product.ts';
+import { inviteLifetimeSeconds, inviteWeekSeconds, maxListedInvites, maxTreeAccounts } from '../limits/product.ts';
 
 /**
  * Invites (docs/API.md "Invites"): a member or the administrator makes a one-time
@@ -26,13 +26,28 @@ export function countOpenInvites(db: Db, uid: number, now: number): number {
 }
 
 /**
- * Creates an invite of `uid` (0: the administrator, without limit). A member past maxOpenInvites
- * gets undefined; the count and the insert share a transaction, so two requests at once cannot
- * both take the last place.
+ * When `uid` may make its next invite under a bound of `limit` invites in 7 days: the Unix time the
+ * oldest of its newest `limit` invites of the week leaves it, or 0 when one may be made now. Every
+ * invite made counts, revoked ones too, so making and revoking cannot get round it.
  */
-export function createInvite(db: Db, uid: number, lifetime: number, now: number): NewInvite | undefined {
+export function nextInviteAt(db: Db, uid: number, limit: number, now: number): number {
+  const oldest = db.one<{ created_at: number }>(
+    'SELECT created_at FROM invites WHERE uid = ? AND created_at > ? ORDER BY id DESC LIMIT 1 OFFSET ?',
+    uid,
+    now - inviteWeekSeconds,
+    limit - 1,
+  );
+  return oldest ? oldest.created_at + inviteWeekSeconds : 0;
+}
+
+/**
+ * Creates an invite of `uid` (0: the administrator, without limit). `refuse`, the caller's bounds,
+ * runs first inside the transaction and throws to refuse, so two requests at once cannot both take
+ * the last place.
+ */
+export function createInvite(db: Db, uid: number, lifetime: number, now: number, refuse?: () => void): NewInvite {
   return db.tx(() => {
-    if (uid !== 0 && countOpenInvites(db, uid, now) >= maxOpenInvites) return undefined;
+    refuse?.();
     const token = newToken();
     const expires = now + lifetime;
     const id = db.run(
@@ -133,9 +148,16 @@ export function revokeInvite(db: Db, uid: number, id: number, now: number): 'rev
   });
 }
 
-/** Housekeeping: invites that can no longer be used and made nobody go a week after they expired. */
+/**
+ * Housekeeping: invites that can no longer be used and made nobody go a week after they expired,
+ * and never while they still count for their inviter's week (nextInviteAt).
+ */
 export function deleteStaleInvites(db: Db, now: number): number {
-  return db.run('DELETE FROM invites WHERE used_by = 0 AND expires <= ?', now - inviteLifetimeSeconds).changes;
+  return db.run(
+    'DELETE FROM invites WHERE used_by = 0 AND expires <= ? AND created_at <= ?',
+    now - inviteLifetimeSeconds,
+    now - inviteWeekSeconds,
+  ).changes;
 }
 
 export interface InviteTree {
