@@ -38,7 +38,8 @@ export const messages = {
   'auth.rejected': 'Dein Antrag auf ein Konto wurde abgelehnt.',
   'auth.invite_required': 'Neue Konten gibt es hier nur mit einer Einladung.',
   'auth.registration_closed': 'Die Registrierung ist zurzeit geschlossen.',
-  'invite.invalid': 'Diese Einladung ist ungültig, abgelaufen oder schon benutzt.',
+  'invite.invalid':
+    'Diese Einladung gilt nicht (mehr): Sie ist ungültig, abgelaufen, schon benutzt oder zurückgezogen.',
   'invite.not_found': 'Diese Einladung gibt es nicht.',
   'invite.not_open': 'Diese Einladung ist schon benutzt, abgelaufen oder zurückgezogen.',
   'application.not_found': 'Zu diesem Konto gibt es keinen offenen Antrag.',

@@ -119,7 +119,7 @@ export const routes: readonly Route[] = [
     tags.registration,
     get('/api/auth/registration', registration.registrationInfo),
     get('/api/auth/challenge', registration.challenge),
-    post('/api/user/invites', registration.newInvite, { auth: true }),
+    post('/api/user/invites', registration.newInvite, { auth: true, writeLimit: 'invite' }),
     get('/api/user/invites', registration.invites, { auth: true }),
     post('/api/user/invites/:id/revoke', registration.revoke, { auth: true }),
     get('/api/mod/applications/:page', registration.applications, { mod: true }),

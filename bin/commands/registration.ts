@@ -149,7 +149,7 @@ Invites made here have no inviter and no limit.`,
     inviteDays(options);
   },
   run({ config, options, db, print }) {
-    const invite = createInvite(db(), administrator, inviteDays(options) * 86_400, systemClock.now())!;
+    const invite = createInvite(db(), administrator, inviteDays(options) * 86_400, systemClock.now());
     print(`${config.origin}/register#${invite.token}`);
     return 0;
   },

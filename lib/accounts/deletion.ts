@@ -3,6 +3,7 @@ import type { Db } from '../db/db.ts';
 import { endFeedToken } from '../notifications/feed-tokens.ts';
 import { deleteMutesOf } from './mutes.ts';
 import { deleteNotificationsOf } from '../notifications/notifications.ts';
+import { revokeOpenInvitesOf } from '../registration/invites.ts';
 import { deleteResetLinksOfUser } from './reset-links.ts';
 import { deleteOtherSessions } from './sessions.ts';
 import { deleteUserRow } from './users.ts';
@@ -10,7 +11,7 @@ import { deleteUserRow } from './users.ts';
 /**
  * The request's part of an account deletion, in one short transaction: the user row goes (its
  * sessions, reset links and feed token with it, by cascade), its mutes and notifications go both
- * ways, so nobody can log in as
+ * ways, its open invites are revoked (they admit on its word), so nobody can log in as
  * the account any more, and the rest (entries, votes, reports, media) is queued for
  * lib/accounts/removal.ts, which works it off in slices. Why not all at once: a large account took
  * over a second in one transaction, and every other request waited. Returns the avatar file to
@@ -21,6 +22,7 @@ export function deleteAccount(db: Db, uid: number, now: number): string[] {
     const avatar = db.one<{ avatar: string }>('SELECT avatar FROM users WHERE uid = ?', uid)?.avatar ?? '';
     deleteMutesOf(db, uid); // both ways; the foreign keys would cascade them with the user row too
     deleteNotificationsOf(db, uid); // both ways: its own, and those its entries caused
+    revokeOpenInvitesOf(db, uid, now);
     deleteUserRow(db, uid);
     db.run('INSERT OR IGNORE INTO pending_deletions (uid, queued_at) VALUES (?, ?)', uid, now);
     everyFeedChanged(db, now);

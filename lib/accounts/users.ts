@@ -64,6 +64,25 @@ export function findUserById(db: Db, uid: number): UserWithHash | undefined {
 }
 
 /**
+ * SQL: the `users` row aliased `u` is a public account. Why: an application (pending, or rejected
+ * and kept 30 days for its reason) is nobody's business but the moderators' and the applicant's
+ * until it is approved (docs/API.md "Users"). A banned account stays public, with its ban shown.
+ */
+export const isPublicAccount = "u.status = ''";
+
+/**
+ * The public account of a name, looked up like a login, or undefined (unknown, deleted, or an
+ * application): what every surface that shows an account by name asks (profile and its pages,
+ * user info and feeds, search by author, mutes), so that none of them shows more than another.
+ */
+export function findPublicAccount(db: Db, name: string): User | undefined {
+  return db.one<User>(
+    `SELECT ${userColumns} FROM users u WHERE u.username_key = ? AND ${isPublicAccount}`,
+    usernameKey(name),
+  );
+}
+
+/**
  * True when the name, or a name that looks like it (the same TR39 skeleton: "alice" and "аlice"
  * with a Cyrillic а), is taken by someone other than `exceptUid`.
  */

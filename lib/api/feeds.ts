@@ -1,5 +1,5 @@
 import { feedPageSize, maxFeedPage } from '../limits/product.ts';
-import { findUserByName } from '../accounts/users.ts';
+import { findPublicAccount } from '../accounts/users.ts';
 import { findEntry } from '../entries/entries.ts';
 import { readFeedPage, readThread, readUserFeedPage } from '../entries/reads.ts';
 import type { Ctx } from '../http/context.ts';
@@ -62,7 +62,7 @@ export const cachedThread: CacheLookup<'pid'> = (app, { pid }) =>
 export function userFeed(ctx: Ctx<'username' | 'page'>) {
   const page = feedPage(ctx.params.page);
   const { db } = ctx.app;
-  const user = findUserByName(db, ctx.params.username);
+  const user = findPublicAccount(db, ctx.params.username);
   if (!user) throw new ApiError(404, 'user.not_found');
   return db.responses.userFeed(user.uid, page, () => readUserFeedPage(db, user.uid, page));
 }

@@ -4,7 +4,7 @@ import { ApiError, invalidField } from '../http/errors.ts';
 import { textField } from '../http/fields.ts';
 import { fieldMessages } from '../messages.ts';
 import { listMutes, muteAccount, unmuteAccount } from '../accounts/mutes.ts';
-import { findUserByName, type User } from '../accounts/users.ts';
+import { findPublicAccount, type User } from '../accounts/users.ts';
 import { arrayOf, json, ref, requiredField, status, type Operation } from '../openapi/kit.ts';
 
 /** The account a mute or unmute names, as the OpenAPI document shows it. */
@@ -55,12 +55,12 @@ mutes.doc = {
   ok: json('the list', arrayOf(ref('MutedAccount'), maxMutes)),
 } satisfies Operation;
 
-/** The account named in `user` (looked up like a login), or 400 when missing, 404 when unknown. */
+/** The public account named in `user` (looked up like a login), or 400 when missing, 404 when unknown or an application. */
 async function targetAccount(ctx: Ctx): Promise<User> {
   const form = await ctx.form();
   const name = textField(form, 'user');
   if (!name) throw invalidField('user', fieldMessages.required);
-  const user = findUserByName(ctx.app.db, name);
+  const user = findPublicAccount(ctx.app.db, name);
   if (!user) throw new ApiError(404, 'user.not_found');
   return user;
 }

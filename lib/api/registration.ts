@@ -4,12 +4,15 @@ import { registrationModes, type RegistrationMode } from '../config.ts';
 import { created, requireModerator, requireUser, type Ctx } from '../http/context.ts';
 import { ApiError, invalidField } from '../http/errors.ts';
 import { integerParam, textField } from '../http/fields.ts';
+import { scaledLimit, waitText } from '../limits/rate-limit.ts';
 import { fieldMessages } from '../messages.ts';
 import { moderationReason } from '../moderation/reasons.ts';
 import {
   applicationsPageSize,
   inviteLifetimeSeconds,
+  inviteWeekSeconds,
   maxApplicationsPage,
+  maxInvitesPerWeek,
   maxModReasonLength,
   maxOpenInvites,
   maxPendingApplications,
@@ -21,7 +24,14 @@ import {
   rejectApplication,
   rejectApplicationsBetween,
 } from '../registration/applications.ts';
-import { countOpenInvites, createInvite, inviteTreeOf, listInvites, revokeInvite } from '../registration/invites.ts';
+import {
+  countOpenInvites,
+  createInvite,
+  inviteTreeOf,
+  listInvites,
+  nextInviteAt,
+  revokeInvite,
+} from '../registration/invites.ts';
 import {
   arrayOf,
   field,
@@ -182,9 +192,19 @@ function openInvitesLimit(): ApiError {
   });
 }
 
+/** 429 rate.limited: the member made `limit` invites in the last week; the next may come in `wait` seconds. */
+function weeklyInvitesLimit(limit: number, wait: number): ApiError {
+  return new ApiError(429, 'rate.limited', {
+    headers: { 'Retry-After': String(wait) },
+    limit: 'brake/invites-week',
+    message: `Zu viele Einladungen: höchstens ${limit} in ${inviteWeekSeconds / 86_400} Tagen, zurückgezogene mitgezählt. Bitte warte noch ${waitText(wait)}.`,
+  });
+}
+
 /**
  * Why `uid` may not make an invite now, as POST /api/user/invites answers it, or undefined;
- * GET /api/user/invites shows the same, so the page says it before anyone clicks.
+ * GET /api/user/invites shows the same, so the page says it before anyone clicks. The weekly bound
+ * comes before the open one: revoking an invite frees an open place, never a place in the week.
  */
 function inviteRefusal(ctx: Ctx, uid: number, now: number): ApiError | undefined {
   const { db, config } = ctx.app;
@@ -193,21 +213,30 @@ function inviteRefusal(ctx: Ctx, uid: number, now: number): ApiError | undefined
     return new ApiError(403, 'trust.required', {
       message: 'Neue Konten können noch niemanden einladen: das geht ab Vertrauensstufe 1.',
     });
+  if (config.limitsFactor > 0) {
+    const perWeek = scaledLimit(maxInvitesPerWeek, config.limitsFactor);
+    const nextAt = nextInviteAt(db, uid, perWeek, now);
+    if (nextAt > now) return weeklyInvitesLimit(perWeek, nextAt - now);
+  }
   if (countOpenInvites(db, uid, now) >= maxOpenInvites) return openInvitesLimit();
   return undefined;
 }
 
-/** POST /api/user/invites: 201 with the token, once; level 0 cannot invite, nobody holds more than 5 open. */
+/**
+ * POST /api/user/invites: 201 with the token, once; level 0 cannot invite, nobody holds more than
+ * maxOpenInvites open or makes more than maxInvitesPerWeek in a week (and the write limit `invite`
+ * holds the pace).
+ */
 export async function newInvite(ctx: Ctx) {
   const session = requireUser(ctx);
   await ctx.form();
   const { db, config, clock } = ctx.app;
   const now = clock.now();
-  const refusal = inviteRefusal(ctx, session.uid, now);
-  if (refusal) throw refusal;
-  // The count is checked again in the transaction that writes: two requests at once cannot both take the last place.
-  const invite = createInvite(db, session.uid, inviteLifetimeSeconds, now);
-  if (!invite) throw openInvitesLimit();
+  // Checked in the transaction that writes: two requests at once cannot both take the last place.
+  const invite = createInvite(db, session.uid, inviteLifetimeSeconds, now, () => {
+    const refusal = inviteRefusal(ctx, session.uid, now);
+    if (refusal) throw refusal;
+  });
   return created({ ...invite, url: `${config.origin}/register#${invite.token}` });
 }
 newInvite.doc = {
@@ -232,7 +261,7 @@ invites.doc = {
   id: 'listInvites',
   summary: "One's own invites, newest first (at most 100), and why a new one would be refused now",
   description:
-    '`refusal`: the error POST /api/user/invites would answer now (403 trust.required, 429 rate.limited for the open invites); absent when it would make one.',
+    '`refusal`: the error POST /api/user/invites would answer now (403 trust.required, 429 rate.limited for the invites of the last 7 days or the open ones); absent when it would make one.',
   ok: json('the invites', ref('InviteList')),
 } satisfies Operation;
 

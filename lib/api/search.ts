@@ -7,7 +7,7 @@ import { fieldMessages } from '../messages.ts';
 import { queryTerms, termsExpression } from '../search/query.ts';
 import { feedPageSize, maxFeedPage, maxSearchLength, maxSearchTerms } from '../limits/product.ts';
 import { searchEntries } from '../search/search.ts';
-import { findUserByName } from '../accounts/users.ts';
+import { findPublicAccount } from '../accounts/users.ts';
 import { arrayOf, field, json, ref, requiredField, string, type Operation } from '../openapi/kit.ts';
 
 /**
@@ -51,7 +51,7 @@ async function searchPage(ctx: Ctx<'page'>) {
  */
 export async function cachedSearch(ctx: Ctx, q: string, username: string, page: number): Promise<Buffer | undefined> {
   const { db } = ctx.app;
-  const author = username ? findUserByName(db, username) : undefined;
+  const author = username ? findPublicAccount(db, username) : undefined;
   if (username && !author) throw new ApiError(404, 'user.not_found');
   if (!q.trim() || codePoints(q) > maxSearchLength) throw invalidField('q', fieldMessages.searchQuery);
   const terms = queryTerms(q);

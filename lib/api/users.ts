@@ -9,8 +9,8 @@ import { removeMedia, saveMedia } from '../media/files.ts';
 import { fieldMessages } from '../messages.ts';
 import { activeBanUntil } from '../moderation/bans.ts';
 import {
+  findPublicAccount,
   findUserById,
-  findUserByName,
   isValidUsername,
   moderatorRole,
   normaliseUsername,
@@ -33,9 +33,8 @@ import {
 
 /** GET /api/u/{username}/info */
 export function publicInfo(ctx: Ctx<'username'>) {
-  const user = findUserByName(ctx.app.db, ctx.params.username);
-  // An application is nobody's business but the moderators' until it is approved.
-  if (!user || user.status) throw new ApiError(404, 'user.not_found');
+  const user = findPublicAccount(ctx.app.db, ctx.params.username);
+  if (!user) throw new ApiError(404, 'user.not_found');
   return {
     uid: user.uid,
     username: user.username,

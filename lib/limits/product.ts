@@ -242,6 +242,14 @@ export const inviteLifetimeSeconds = 7 * day;
 export const maxAdminInviteDays = 365;
 /** Open invites one member may hold at a time: enough to bring a few friends, too few to sell. */
 export const maxOpenInvites = 5;
+/**
+ * Invites one member may make in 7 days, revoked ones included; BOARD_LIMITS scales it, 0 lifts it.
+ * Why: the open bound above holds nothing over time (made and revoked again and again, invites
+ * grew the table by thousands of rows in seconds); twice the open bound lets a member replace
+ * each of them once a week.
+ */
+export const maxInvitesPerWeek = 10;
+export const inviteWeekSeconds = 7 * day;
 /** The newest invites a member's list shows. */
 export const maxListedInvites = 100;
 /** Accounts a ban of an invite tree takes at most: the ban stays one bounded transaction. */

@@ -280,11 +280,15 @@ export function rateLimitMessage(group: RateGroup, limitsFactor: number, wait: n
   return `Zu viele ${rule.counts}: höchstens ${limit} pro Minute von einer Adresse. Bitte warte noch ${waitText(wait)}.`;
 }
 
-/** "42 Sekunden", "eine Minute", "17 Minuten": how long a 429 asks to wait. */
+/** "42 Sekunden", "eine Minute", "17 Minuten", "5 Stunden", "3 Tage": how long a 429 asks to wait ("Bitte warte noch …"). */
 export function waitText(seconds: number): string {
   if (seconds < 60) return seconds === 1 ? 'eine Sekunde' : `${seconds} Sekunden`;
-  const minutes = Math.ceil(seconds / 60);
-  return minutes === 1 ? 'eine Minute' : `${minutes} Minuten`;
+  if (seconds < 2 * 3600) {
+    const minutes = Math.ceil(seconds / 60);
+    return minutes === 1 ? 'eine Minute' : `${minutes} Minuten`;
+  }
+  if (seconds < 2 * 86_400) return `${Math.ceil(seconds / 3600)} Stunden`;
+  return `${Math.ceil(seconds / 86_400)} Tage`;
 }
 
 /** A rate-limit group's name: a typo in a route's rateLimit is a type error, not a 500. */

@@ -124,6 +124,17 @@ export const writeLimitRules = {
   // A data export reads every row and file of the account: 3 an hour per account, from wherever
   // it is asked (a stolen session must not turn it into a way to wear the server down).
   export: { account: [[3, hour]], address: [], alwaysOn: true, counts: 'Datenexporte' },
+  // Invites: a member bringing friends makes them in a row, and past the open bound is told so by
+  // that bound, not by this one. The long window is the per-week bound (maxInvitesPerWeek), counted
+  // from the invites themselves, so revoking one gives no place back.
+  invite: {
+    account: [[10, minute]],
+    address: [
+      [30, minute],
+      [60, hour],
+    ],
+    counts: 'Einladungen',
+  },
   // A new private feed address now and then; more is someone scripting against the token table.
   feedToken: { account: [[10, hour]], address: [[30, hour]], counts: 'neue Feed-Adressen' },
   // Follow and unfollow together (issue 34): like mutes, a reader tidies a list in bursts.

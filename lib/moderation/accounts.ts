@@ -4,7 +4,7 @@ import { deleteSessionsOfUser } from '../accounts/sessions.ts';
 import { moderatorRole } from '../accounts/users.ts';
 import { permanentBan } from './bans.ts';
 import { removeAllEntriesOf } from './entries.ts';
-import { invitedTree } from '../registration/invites.ts';
+import { invitedTree, revokeOpenInvitesOf } from '../registration/invites.ts';
 
 /**
  * The moderation's actions on accounts (docs/API.md "Moderation"): bans, avatars and the
@@ -57,9 +57,9 @@ export function treeBanTargets(db: Db, uid: number): number[] {
 }
 
 /**
- * Bans an account (a second ban replaces the end): every session ends at once, a moderator
- * loses the role (the administrator may ban moderators), and a purge removes the live entries.
- * Returns how many entries the purge removed.
+ * Bans an account (a second ban replaces the end): every session ends at once, its open invites
+ * are revoked, a moderator loses the role (the administrator may ban moderators), and a purge
+ * removes the live entries. Returns how many entries the purge removed.
  */
 export function banUser(db: Db, uid: number, ban: Ban, actor: ActorUid, now: number): number {
   return db.tx(() => {
@@ -77,6 +77,7 @@ export function banUser(db: Db, uid: number, ban: Ban, actor: ActorUid, now: num
     // before; a banned one is never kept, so the unban and the ban's end need no word to the cache.
     db.responses.everythingChanged();
     deleteSessionsOfUser(db, uid);
+    revokeOpenInvitesOf(db, uid, now);
     writeModlog(db, actor, { action: 'ban', uid, reason: ban.reason, until: ban.until }, now);
     return ban.purge ? removeAllEntriesOf(db, uid, ban.reason, actor, now) : 0;
   });

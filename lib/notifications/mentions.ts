@@ -1,12 +1,13 @@
 import type { Db } from '../db/db.ts';
-import { usernameKey } from '../accounts/users.ts';
+import { isPublicAccount, usernameKey } from '../accounts/users.ts';
 import { maxUsernameLength, minUsernameLength } from '../limits/product.ts';
 
 /**
  * Mentions in entry text (docs/API.md "Notifications of replies and mentions"): `@` followed by
- * the longest existing username, in any letter case. Names hold spaces and dots, so the name
- * cannot be cut off at the first space: the text after `@` is tried at every word end, longest
- * first, and a trailing `.` may be dropped (`.,;:!?` never belong to a name, so they end it).
+ * the longest username of a public account (an application is nobody to mention), in any letter
+ * case. Names hold spaces and dots, so the name cannot be cut off at the first space: the text
+ * after `@` is tried at every word end, longest first, and a trailing `.` may be dropped
+ * (`.,;:!?` never belong to a name, so they end it).
  * One query looks up every candidate of an entry by the unique username key; users are never
  * scanned.
  */
@@ -43,7 +44,8 @@ export function mentionedUids(db: Db, text: string): number[] {
   const found = new Map(
     db
       .all<{ uid: number; username_key: string }>(
-        'SELECT uid, username_key FROM users WHERE username_key IN (SELECT value FROM json_each(?))',
+        `SELECT u.uid, u.username_key FROM users u
+         WHERE u.username_key IN (SELECT value FROM json_each(?)) AND ${isPublicAccount}`,
         JSON.stringify(keys),
       )
       .map((user) => [user.username_key, user.uid]),

@@ -17,7 +17,7 @@ import { cacheHeaders } from '../http/respond.ts';
 import { readNotifications } from '../notifications/notifications.ts';
 import type { CachedDocument } from '../http/response-cache.ts';
 import { entryPageTitle } from './share.ts';
-import { findUserByName } from '../accounts/users.ts';
+import { findPublicAccount } from '../accounts/users.ts';
 import { notFoundPage, pageParams } from './shell.ts';
 import { html, type Answer, type Operation } from '../openapi/kit.ts';
 
@@ -113,9 +113,9 @@ threadAtom.doc = publicFeed(
   'unknown, deleted or removed entry',
 );
 
-/** GET /u/{username}/feed.atom: the author's 50 newest entries; 404 for an unknown user. */
+/** GET /u/{username}/feed.atom: the author's 50 newest entries; 404 when no public account has the name. */
 export function userAtom(ctx: Ctx<'username'>) {
-  const user = findUserByName(ctx.app.db, ctx.params.username);
+  const user = findPublicAccount(ctx.app.db, ctx.params.username);
   if (!user) return notFoundPage(ctx);
   const page = `/u/${encodeURIComponent(user.username)}`;
   return sendPublic(ctx, `/u/${user.uid}/feed.atom`, () => ({

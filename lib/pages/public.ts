@@ -1,4 +1,4 @@
-import { findUserByName, usernameKey } from '../accounts/users.ts';
+import { findPublicAccount, usernameKey } from '../accounts/users.ts';
 import { cachedSearch, slowRefusals } from '../api/search.ts';
 import type { EntryJson } from '../entries/reads.ts';
 import { maxFeedPage, maxModlogPage } from '../limits/product.ts';
@@ -175,11 +175,11 @@ entryPage.shell = true;
 export const cachedEntryPage: CacheLookup<'pid'> = (app, { pid }) =>
   pageParams.pid!.test(pid) && Number(pid) > 0 ? cachedPageOf(app, pageKeys.entry(Number(pid))) : undefined;
 
-/** GET /u/{username} and ?seite=N: the profile and the user's entries; 404 for an unknown user. */
+/** GET /u/{username} and ?seite=N: the profile and the user's entries; 404 when no public account has the name. */
 export function userPage(ctx: Ctx<'username'>) {
   const { db, config } = ctx.app;
   return sendDrawn(ctx, async () => {
-    const user = findUserByName(db, ctx.params.username);
+    const user = findPublicAccount(db, ctx.params.username);
     if (!user) return { status: 404 };
     const page = pageFromQuery(ctx, maxFeedPage);
     return cachedView(ctx, pageKeys.user(user.username, page), () =>

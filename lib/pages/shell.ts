@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Ctx } from '../http/context.ts';
-import { findUserByName } from '../accounts/users.ts';
+import { findPublicAccount } from '../accounts/users.ts';
 import type { Db } from '../db/db.ts';
 import { etagOf } from '../http/conditional.ts';
 import type { CachedDocument, DrawnPage } from '../http/response-cache.ts';
@@ -126,7 +126,7 @@ export function isCountedPage(db: Db, path: string): boolean {
   const user = /^\/u\/([^/]+)$/.exec(path);
   if (!user) return false;
   try {
-    return findUserByName(db, decodeURIComponent(user[1]!)) !== undefined;
+    return findPublicAccount(db, decodeURIComponent(user[1]!)) !== undefined;
   } catch {
     return false; // a malformed escape: no such page
   }

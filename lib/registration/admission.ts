@@ -52,9 +52,10 @@ export async function requireRegistrationWork(ctx: Ctx, form: Form): Promise<voi
 
 /**
  * Stores the new account as admitted by the mode in force at its write: in one transaction the
- * mode is read again (a registration in flight when the door closed waits, or is refused), the invite is used up (of two
- * registrations with one token one wins; the other answers 404 invite.invalid and leaves no
- * account), the queue's bound is checked, and the surge gate may turn an open registration into an
+ * mode is read again (a registration in flight when the door closed waits, or is refused), the
+ * invite is used up while it still admits (of two registrations with one token one wins; an
+ * inviter banned or deleted while the password was hashed admits nobody; the loser answers 404
+ * invite.invalid and leaves no account), the queue's bound is checked, and the surge gate may turn an open registration into an
  * application. Returns the uid and whether it waits, or undefined when the name is taken.
  */
 export function createAdmittedAccount(

@@ -1,6 +1,8 @@
 import type { Db } from '../db/db.ts';
 import { isTokenShaped, newToken, tokenHash } from '../accounts/tokens.ts';
-import { inviteLifetimeSeconds, maxListedInvites, maxOpenInvites, maxTreeAccounts } from '../limits/product.ts';
+import { isPublicAccount } from '../accounts/users.ts';
+import { noBanInForce } from '../moderation/bans.ts';
+import { inviteLifetimeSeconds, inviteWeekSeconds, maxListedInvites, maxTreeAccounts } from '../limits/product.ts';
 
 /**
  * Invites (docs/API.md "Invites"): a member or the administrator makes a one-time
@@ -15,23 +17,37 @@ export interface NewInvite {
   expires: number;
 }
 
-/** The open invites of an account: not used, not revoked, not expired. */
+/** SQL: the `invites` row is open at the time bound to its `?`: not used, not revoked, not expired. */
+const isOpen = 'used_by = 0 AND revoked_at = 0 AND expires > ?';
+
+/** The open invites of an account. */
 export function countOpenInvites(db: Db, uid: number, now: number): number {
-  return db.one<{ n: number }>(
-    'SELECT count(*) AS n FROM invites WHERE uid = ? AND used_by = 0 AND revoked_at = 0 AND expires > ?',
-    uid,
-    now,
-  )!.n;
+  return db.one<{ n: number }>(`SELECT count(*) AS n FROM invites WHERE uid = ? AND ${isOpen}`, uid, now)!.n;
 }
 
 /**
- * Creates an invite of `uid` (0: the administrator, without limit). A member past maxOpenInvites
- * gets undefined; the count and the insert share a transaction, so two requests at once cannot
- * both take the last place.
+ * When `uid` may make its next invite under a bound of `limit` invites in 7 days: the Unix time the
+ * oldest of its newest `limit` invites of the week leaves it, or 0 when one may be made now. Every
+ * invite made counts, revoked ones too, so making and revoking cannot get round it.
  */
-export function createInvite(db: Db, uid: number, lifetime: number, now: number): NewInvite | undefined {
+export function nextInviteAt(db: Db, uid: number, limit: number, now: number): number {
+  const oldest = db.one<{ created_at: number }>(
+    'SELECT created_at FROM invites WHERE uid = ? AND created_at > ? ORDER BY id DESC LIMIT 1 OFFSET ?',
+    uid,
+    now - inviteWeekSeconds,
+    limit - 1,
+  );
+  return oldest ? oldest.created_at + inviteWeekSeconds : 0;
+}
+
+/**
+ * Creates an invite of `uid` (0: the administrator, without limit). `refuse`, the caller's bounds,
+ * runs first inside the transaction and throws to refuse, so two requests at once cannot both take
+ * the last place.
+ */
+export function createInvite(db: Db, uid: number, lifetime: number, now: number, refuse?: () => void): NewInvite {
   return db.tx(() => {
-    if (uid !== 0 && countOpenInvites(db, uid, now) >= maxOpenInvites) return undefined;
+    refuse?.();
     const token = newToken();
     const expires = now + lifetime;
     const id = db.run(
@@ -45,30 +61,50 @@ export function createInvite(db: Db, uid: number, lifetime: number, now: number)
   });
 }
 
-/** The open invite a token stands for, or undefined (unknown, malformed, used, revoked or expired). */
+/**
+ * SQL: the `invites` row admits an account at the time bound to both its `?`: open, and its inviter
+ * in good standing (the administrator, or a public account with no ban in force). Why the inviter:
+ * an invite skips approval, so it is worth only what its inviter's record is worth; a ban or a
+ * deletion also revokes the open invites (revokeOpenInvitesOf), and this keeps an invite from
+ * admitting anyone while its inviter is under a ban all the same.
+ */
+const admitsNow = `${isOpen} AND (invites.uid = 0 OR
+  EXISTS (SELECT 1 FROM users u WHERE u.uid = invites.uid AND ${isPublicAccount} AND ${noBanInForce}))`;
+
+/**
+ * The invite a token stands for while it admits (admitsNow), or undefined: unknown, malformed,
+ * used, revoked, expired, or its inviter banned or gone.
+ */
 export function findOpenInvite(db: Db, token: string, now: number): { id: number; uid: number } | undefined {
   if (!isTokenShaped(token)) return undefined;
   return db.one<{ id: number; uid: number }>(
-    'SELECT id, uid FROM invites WHERE token_hash = ? AND used_by = 0 AND revoked_at = 0 AND expires > ?',
+    `SELECT id, uid FROM invites WHERE token_hash = ? AND ${admitsNow}`,
     tokenHash(token),
+    now,
     now,
   );
 }
 
 /**
  * Uses the invite up for the new account `usedBy`; call it in the transaction that creates the
- * account. False when it is no longer open: of two registrations with one token, one wins.
+ * account, so the invite and its inviter's standing are read again there. False when it no longer
+ * admits: of two registrations with one token one wins, and an inviter banned or deleted while
+ * the password was hashed admits nobody.
  */
 export function useInvite(db: Db, id: number, usedBy: number, now: number): boolean {
   return (
-    db.run(
-      'UPDATE invites SET used_by = ?, used_at = ? WHERE id = ? AND used_by = 0 AND revoked_at = 0 AND expires > ?',
-      usedBy,
-      now,
-      id,
-      now,
-    ).changes === 1
+    db.run(`UPDATE invites SET used_by = ?, used_at = ? WHERE id = ? AND ${admitsNow}`, usedBy, now, id, now, now)
+      .changes === 1
   );
+}
+
+/**
+ * Revokes every open invite of `uid`; call it in the transaction of a ban or an account deletion.
+ * Why: an invite skips approval on its inviter's word, and a banned or deleted account's word
+ * admits nobody; a ban that ends later gives none back.
+ */
+export function revokeOpenInvitesOf(db: Db, uid: number, now: number): number {
+  return db.run(`UPDATE invites SET revoked_at = ? WHERE uid = ? AND ${isOpen}`, now, uid, now).changes;
 }
 
 export type InviteStatus = 'open' | 'used' | 'expired' | 'revoked';
@@ -102,7 +138,7 @@ export function revokeInvite(db: Db, uid: number, id: number, now: number): 'rev
   return db.tx(() => {
     if (!db.one('SELECT 1 FROM invites WHERE id = ? AND uid = ?', id, uid)) return 'not_found';
     const changed = db.run(
-      'UPDATE invites SET revoked_at = ? WHERE id = ? AND uid = ? AND used_by = 0 AND revoked_at = 0 AND expires > ?',
+      `UPDATE invites SET revoked_at = ? WHERE id = ? AND uid = ? AND ${isOpen}`,
       now,
       id,
       uid,
@@ -112,9 +148,16 @@ export function revokeInvite(db: Db, uid: number, id: number, now: number): 'rev
   });
 }
 
-/** Housekeeping: invites that can no longer be used and made nobody go a week after they expired. */
+/**
+ * Housekeeping: invites that can no longer be used and made nobody go a week after they expired,
+ * and never while they still count for their inviter's week (nextInviteAt).
+ */
 export function deleteStaleInvites(db: Db, now: number): number {
-  return db.run('DELETE FROM invites WHERE used_by = 0 AND expires <= ?', now - inviteLifetimeSeconds).changes;
+  return db.run(
+    'DELETE FROM invites WHERE used_by = 0 AND expires <= ? AND created_at <= ?',
+    now - inviteLifetimeSeconds,
+    now - inviteWeekSeconds,
+  ).changes;
 }
 
 export interface InviteTree {

@@ -136,7 +136,7 @@ describe('invites in a real browser', { skip: skipWithoutChromium }, () => {
   test('a moderator sees inviter and invitees on the profile and bans with the invite tree, told how many first', async () => {
     // Freundin (invited by Ida) invites Enkelin: an invite of hers, as the board would make it at level 1.
     const { clock } = t.board.app.services;
-    const hers = createInvite(db(), uidOf(t.board, 'Freundin'), inviteLifetimeSeconds, clock.now())!;
+    const hers = createInvite(db(), uidOf(t.board, 'Freundin'), inviteLifetimeSeconds, clock.now());
     const enkelin = await registerWith('Enkelin', hers.token);
     assert.equal(enkelin.status, 201, enkelin.text);
     const { page, errors } = await openAs(t.members.Mia, '/u/Freundin');

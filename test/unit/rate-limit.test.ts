@@ -2,7 +2,13 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { openDb } from '../../lib/db/db.ts';
 import { parseIp } from '../../lib/ip/address.ts';
-import { boardRateRules, createLimitStore, createRateLimiter, type RateRule } from '../../lib/limits/rate-limit.ts';
+import {
+  boardRateRules,
+  createLimitStore,
+  createRateLimiter,
+  waitText,
+  type RateRule,
+} from '../../lib/limits/rate-limit.ts';
 
 const rules = { login: { limit: 3, windowSeconds: 60 }, report: { limit: 1, windowSeconds: 60 } };
 const t0 = 1_700_000_000;
@@ -158,4 +164,18 @@ test('the table holds no client address, as text or as bytes; its rows go with t
   }
   createLimitStore(db).prune(t0 + 86_400);
   assert.deepEqual(db.all('SELECT * FROM rate_limits'), [], 'the next day nothing is left');
+});
+
+test('a 429 says how long to wait in seconds, minutes, hours or days, rounded up', () => {
+  assert.deepEqual([1, 59, 60, 61, 7199, 7200, 86_401, 2 * 86_400, 6.5 * 86_400].map(waitText), [
+    'eine Sekunde',
+    '59 Sekunden',
+    'eine Minute',
+    '2 Minuten',
+    '120 Minuten',
+    '2 Stunden',
+    '25 Stunden',
+    '2 Tage',
+    '7 Tage',
+  ]);
 });

@@ -1,7 +1,7 @@
 // Settings: "Einladungen" (docs/API.md "Invites"): make an invite link (shown once, with a copy
 // button), see one's invites (open, used by whom, expired, revoked) and revoke an open one. Why a
-// new one cannot be made (trust level, open invites, a closed door) shows before the click, as the
-// server tells it.
+// new one cannot be made (trust level, the invites of the last 7 days, open invites, a closed door)
+// shows before the click, as the server tells it.
 import * as api from '../api.js';
 import { h } from '../dom.js';
 import { dateTime } from '../format.js';
