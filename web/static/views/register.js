@@ -7,6 +7,7 @@ import { maxApplicationLength, minApplicationLength } from '../limits.js';
 import { passwordRule, usernameRule } from '../rules.js';
 import { busyText, isBusy, retryWhenBusy } from '../busy-retry.js';
 import { solveChallenge } from '../pow.js';
+import { withNext } from '../next-path.js';
 import { navigate } from '../router.js';
 import { refreshMe } from '../session.js';
 import { announce } from '../status.js';
@@ -176,7 +177,7 @@ export async function registerView(root, { query }) {
       try {
         await logIn({ user: created.username, pass }, status);
       } catch {
-        navigate(`/login?weiter=${encodeURIComponent(next)}`);
+        navigate(withNext('/login', next));
         announce('Dein Konto ist angelegt. Bitte melde dich an.');
         return;
       }
@@ -186,15 +187,6 @@ export async function registerView(root, { query }) {
     },
     { 'user.name_taken': 'user', 'invite.invalid': 'invite', 'auth.invite_required': 'invite' },
   );
-  add(
-    root,
-    form,
-    h(
-      'p',
-      {},
-      'Schon ein Konto? ',
-      h('a', { href: next === '/' ? '/login' : `/login?weiter=${encodeURIComponent(next)}` }, 'Anmelden'),
-    ),
-  );
+  add(root, form, h('p', {}, 'Schon ein Konto? ', h('a', { href: withNext('/login', next) }, 'Anmelden')));
   return 'Registrieren';
 }
