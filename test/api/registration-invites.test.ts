@@ -175,15 +175,20 @@ describe('board-admin and the door', () => {
   });
 
   test('invite --days prints a link that works even in invite mode; registration sets the mode', async () => {
+    // Set at the command line: by the operator, not by a moderator (none was involved).
     assert.match(
       (await admin(['registration', 'invite'])).stdout,
-      /^invite \(set by moderator at \d{4}-\d\d-\d\d \d\d:\d\d UTC\)\n$/,
+      /^invite \(set by operator at \d{4}-\d\d-\d\d \d\d:\d\d UTC\)\n$/,
     );
     assert.match(
       (await admin(['registration', 'closed'])).stdout,
       /^closed \(set by config/,
       'the configured mode again',
     );
+    const changes = (await admin(['modlog'])).stdout.split('\n').filter((line) => line.includes('registration'));
+    assert.equal(changes.length, 2, changes.join('\n'));
+    assert.match(changes[0]!, / {2}registration set to closed {2}by admin$/, 'no account, and no reason but the mode');
+    assert.match(changes[1]!, / {2}registration set to invite {2}by admin$/);
     await admin(['registration', 'invite']);
     const run = await admin(['invite', '--days', '2']);
     assert.equal(run.code, 0, run.stderr);

@@ -4,19 +4,28 @@
 import * as api from '../api.js';
 import { h } from '../dom.js';
 import { maxModReasonLength } from '../limits.js';
+import { registrationModeNames } from '../modlog-words.js';
 import { announce } from '../status.js';
 import { timeAgo } from '../components/entry.js';
 
-/** @type {Record<string, string>} */
+/**
+ * The modes by their German names (as the moderation log names them), with what they mean.
+ * @type {Record<string, string>}
+ */
 const modeNames = {
-  open: 'offen (jede und jeder kann sich registrieren)',
-  approval: 'mit Freischaltung (Anträge prüft die Moderation)',
-  invite: 'nur mit Einladung',
-  closed: 'geschlossen',
+  open: `${registrationModeNames.open} (jede und jeder kann sich registrieren)`,
+  approval: `${registrationModeNames.approval} (Anträge prüft die Moderation)`,
+  invite: registrationModeNames.invite,
+  closed: registrationModeNames.closed,
 };
 
 /** @type {Record<string, string>} */
-const setByNames = { config: 'Einstellung des Servers', moderator: 'Moderation', surge: 'Schutz vor einem Ansturm' };
+const setByNames = {
+  config: 'Einstellung des Servers',
+  moderator: 'Moderation',
+  operator: 'Betrieb (Kommandozeile)',
+  surge: 'Schutz vor einem Ansturm',
+};
 
 /**
  * One application with its actions.
