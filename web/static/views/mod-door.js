@@ -3,6 +3,7 @@
 // first, each with approve and reject.
 import * as api from '../api.js';
 import { h } from '../dom.js';
+import { counted, number } from '../format.js';
 import { maxModReasonLength } from '../limits.js';
 import { registrationModeNames } from '../modlog-words.js';
 import { announce } from '../status.js';
@@ -71,7 +72,7 @@ function applicationItem(application) {
       'p',
       { class: 'muted small' },
       timeAgo(application.created_at),
-      ` · ${application.same_minute} Registrierungen in derselben Minute, ${application.same_hour} in der Stunde davor`,
+      ` · ${counted(application.same_minute, 'Registrierung', 'Registrierungen')} in derselben Minute, ${number(application.same_hour)} in der Stunde davor`,
     ),
     h('p', { class: 'application' }, application.application),
     actions,
@@ -100,7 +101,7 @@ function rejectShown(shown, redraw) {
         reason: reason.value,
       });
       await redraw();
-      announce(`${done.rejected} Anträge abgelehnt.`);
+      announce(`${counted(done.rejected, 'Antrag', 'Anträge')} abgelehnt.`);
     } catch (err) {
       announce(err instanceof api.ApiError ? err.message : String(err), 'error', result);
     }
