@@ -105,7 +105,13 @@ describe('invites', () => {
     assertError(await t.members.Ida.post(`/api/user/invites/${revoked.id}/revoke`), 409, 'invite.not_open');
     assertError(await registerWith(t.board, 'Gast D', revoked.token), 404, 'invite.invalid');
     t.board.clock.advance(7 * day);
-    assertError(await registerWith(t.board, 'Gast D', old.token), 404, 'invite.invalid', { note: 'expired' });
+    const expired = await registerWith(t.board, 'Gast D', old.token);
+    assertError(expired, 404, 'invite.invalid', { note: 'expired' });
+    assert.equal(
+      expired.body.error.message,
+      'Diese Einladung ist ungültig, abgelaufen oder schon benutzt. Eine Einladung von einem Mitglied gilt 7 Tage.',
+      'it says how long an invite lasts',
+    );
     const statuses = (await t.members.Ida.get('/api/user/invites')).body.invites.map(
       (i: { status: string }) => i.status,
     );
