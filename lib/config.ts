@@ -136,11 +136,25 @@ function questionSetting(env: Record<string, string | undefined>): string {
   return value;
 }
 
-/** BOARD_POW: 0 (off), 1 (the recommended cost, lib/registration/pow.ts) or a cost of 100 and more. */
+/**
+ * BOARD_POW's own costs: below 100 a challenge costs nothing worth asking for; the upper bound
+ * catches a value with a few digits too many.
+ */
+const powCosts = { min: 100, max: 100_000_000 };
+
+/**
+ * BOARD_POW: 0 (off), 1 (the recommended cost, lib/registration/pow.ts) or a cost from
+ * powCosts.min to powCosts.max. Every refusal lists these values, so one look at the error is enough.
+ */
 function powSetting(env: Record<string, string | undefined>): number {
-  const value = integerSetting(env, 'BOARD_POW', 0, 0, 100_000_000);
-  if (value > 1 && value < 100)
-    throw new ConfigError(`BOARD_POW: ${value} is too small to cost anything; use 0, 1 or 100 and more`);
+  const raw = env.BOARD_POW?.trim();
+  if (!raw) return 0;
+  const values = `use 0 (off), 1 (the recommended cost) or a cost from ${powCosts.min} to ${powCosts.max}`;
+  if (!/^\d+$/.test(raw)) throw new ConfigError(`BOARD_POW: "${raw}" is not a whole number; ${values}`);
+  const value = Number(raw);
+  if (value > 1 && value < powCosts.min)
+    throw new ConfigError(`BOARD_POW: ${value} is too small to cost anything; ${values}`);
+  if (value > powCosts.max) throw new ConfigError(`BOARD_POW: ${value} is too large; ${values}`);
   return value;
 }
 

@@ -1,10 +1,14 @@
 import {
+  inviteLifetimeSeconds,
   maxAltLength,
   maxBanDays,
   maxBulkPids,
   maxContentLength,
   maxEndpointLength,
   maxFollows,
+  maxGifFrames,
+  maxGifPixels,
+  maxImagePixels,
   maxLoginSeconds,
   maxModReasonLength,
   maxMutes,
@@ -38,8 +42,7 @@ export const messages = {
   'auth.rejected': 'Dein Antrag auf ein Konto wurde abgelehnt.',
   'auth.invite_required': 'Neue Konten gibt es hier nur mit einer Einladung.',
   'auth.registration_closed': 'Die Registrierung ist zurzeit geschlossen.',
-  'invite.invalid':
-    'Diese Einladung gilt nicht (mehr): Sie ist ungültig, abgelaufen, schon benutzt oder zurückgezogen.',
+  'invite.invalid': `Diese Einladung gilt nicht (mehr): Sie ist ungültig, abgelaufen, schon benutzt oder zurückgezogen. Eine Einladung von einem Mitglied gilt ${inviteLifetimeSeconds / 86_400} Tage.`,
   'invite.not_found': 'Diese Einladung gibt es nicht.',
   'invite.not_open': 'Diese Einladung ist schon benutzt, abgelaufen oder zurückgezogen.',
   'application.not_found': 'Zu diesem Konto gibt es keinen offenen Antrag.',
@@ -91,6 +94,22 @@ export const messages = {
 
 /** An error code the API answers: a typo in a thrown ApiError is a type error, not "Interner Fehler" at run time. */
 export type ErrorCode = keyof typeof messages;
+
+/** "8 MiB", "1,5 MiB", "512 KiB": rounded down, so a message never promises more than the limit lets through. */
+function sizeText(bytes: number): string {
+  const [amount, unit] = bytes >= 1024 ** 2 ? [bytes / 1024 ** 2, 'MiB'] : [bytes / 1024, 'KiB'];
+  return `${new Intl.NumberFormat('de', { maximumFractionDigits: 1, roundingMode: 'floor' }).format(amount)} ${unit}`;
+}
+
+/**
+ * The messages of upload.too_large, each naming the limit that refused the file: its size
+ * (BOARD_MAX_UPLOAD, a setting, hence a function), its pixels, or a GIF's frames.
+ */
+export const uploadLimitMessages = {
+  size: (maxBytes: number) => `Die Datei ist zu groß: erlaubt sind höchstens ${sizeText(maxBytes)}.`,
+  pixels: `Das Bild ist zu groß: erlaubt sind höchstens ${maxImagePixels / 1e6} Megapixel.`,
+  gif: `Das animierte GIF ist zu lang: erlaubt sind höchstens ${maxGifFrames} Einzelbilder mit zusammen ${maxGifPixels / 1e6} Megapixeln.`,
+} as const;
 
 /** Field-level messages, used in error.fields (registration) and for a single error.field. */
 export const fieldMessages = {

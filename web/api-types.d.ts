@@ -211,7 +211,7 @@ declare namespace Api {
 
   interface RegistrationState {
     mode: "open" | "approval" | "invite" | "closed";
-    set_by: "config" | "moderator" | "surge";
+    set_by: "config" | "moderator" | "operator" | "surge";
     /** 0 for the configured mode */
     since: number;
     configured: "open" | "approval" | "invite" | "closed";

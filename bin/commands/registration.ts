@@ -196,8 +196,8 @@ export const registrationCommand: Command = {
   summary: 'show or set how people get in: open, approval, invite, closed',
   usage: '[open|approval|invite|closed]',
   help: `
-Without an argument: prints the mode in force and who set it (config, moderator, surge).
-With a mode: sets it, as a moderator does on /mod; it stays until changed. Setting the mode of
+Without an argument: prints the mode in force and who set it (config, moderator, operator: this
+command line, surge). With a mode: sets it, as a moderator does on /mod; it stays until changed. Setting the mode of
 BOARD_REGISTRATION hands the door back to the setting (and the surge gate). Logged in /modlog.`,
   needsBoard: true,
   args: [0, 1],
@@ -210,7 +210,7 @@ BOARD_REGISTRATION hands the door back to the setting (and the surge gate). Logg
       setRegistrationMode(
         db(),
         config,
-        { mode: mode as RegistrationMode, setBy: 'moderator' },
+        { mode: mode as RegistrationMode, setBy: 'operator' },
         administrator,
         systemClock.now(),
       );

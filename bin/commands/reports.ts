@@ -10,6 +10,7 @@ import {
   type AdminModlogRow,
 } from '../../lib/moderation/modlog.ts';
 import { closeReport, findOpenReport, listOpenReports } from '../../lib/moderation/reports.ts';
+import { registrationChange } from '../../web/static/modlog-words.js';
 import { CommandFailure, UsageError, type Command, type CommandContext } from '../cli.ts';
 import { accountNamed } from './accounts.ts';
 import { pointInTime, utcMinute, wholeNumber } from './args.ts';
@@ -81,12 +82,18 @@ report has that id.`,
   },
 };
 
-/** `ban Anna until 2026-12-01 06:30 UTC`, `remove entry 12 (Anna)`: one line per log row. */
+/**
+ * `ban Anna until 2026-12-01 06:30 UTC`, `remove entry 12 (Anna)`, `registration set to approval`:
+ * one line per log row. A registration change acts on no account: its line names the mode set (as
+ * `board-admin registration` takes it) and, as its reason, only what switched it.
+ */
 function describe(row: AdminModlogRow): string {
+  const change = row.action === 'registration' ? registrationChange(row.reason) : undefined;
   const who = row.username || (row.pid ? '' : '(deleted account)');
-  const target = row.pid ? `entry ${row.pid}${who ? ` (${who})` : ''}` : who;
+  const target = change ? `set to ${change.mode}` : row.pid ? `entry ${row.pid}${who ? ` (${who})` : ''}` : who;
   const until = row.action !== 'ban' ? '' : row.until === -1 ? ' permanently' : ` until ${utcMinute(row.until)} UTC`;
-  const reason = row.reason ? `  ${JSON.stringify(row.reason)}` : '';
+  const why = change ? change.note : row.reason;
+  const reason = why ? `  ${JSON.stringify(why)}` : '';
   return `#${row.id}  ${utcMinute(row.created_at)}  ${row.action} ${target}${until}  by ${row.moderator}${reason}`;
 }
 

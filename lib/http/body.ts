@@ -1,6 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import busboy from 'busboy';
-import { requestMessages } from '../messages.ts';
+import { requestMessages, uploadLimitMessages } from '../messages.ts';
 import { ApiError } from './errors.ts';
 
 export interface UploadedFile {
@@ -68,7 +68,8 @@ async function readUrlencoded(req: IncomingMessage, max: number): Promise<Form> 
 }
 
 function readMultipart(req: IncomingMessage, max: number): Promise<Form> {
-  if (declaredTooLarge(req, max)) return Promise.reject(new ApiError(413, 'upload.too_large'));
+  const tooLarge = () => new ApiError(413, 'upload.too_large', { message: uploadLimitMessages.size(max) });
+  if (declaredTooLarge(req, max)) return Promise.reject(tooLarge());
   return new Promise((resolve, reject) => {
     const form = emptyForm();
     let received = 0;
@@ -100,7 +101,7 @@ function readMultipart(req: IncomingMessage, max: number): Promise<Form> {
     parser.on('file', (name, stream, info) => {
       const chunks: Buffer[] = [];
       stream.on('data', (chunk: Buffer) => chunks.push(chunk));
-      stream.on('limit', () => fail(new ApiError(413, 'upload.too_large')));
+      stream.on('limit', () => fail(tooLarge()));
       // busboy destroys an unfinished file stream with an error (a body cut off inside the file,
       // an aborted upload, or our own fail()); unheard, that error would end the whole process.
       stream.on('error', () => fail(new ApiError(400, 'input.invalid', { message: requestMessages.badFormData })));
@@ -121,7 +122,7 @@ function readMultipart(req: IncomingMessage, max: number): Promise<Form> {
 
     req.on('data', (chunk: Buffer) => {
       received += chunk.length;
-      if (received > max) fail(new ApiError(413, 'upload.too_large'));
+      if (received > max) fail(tooLarge());
     });
     req.on('aborted', () => fail(new ApiError(400, 'input.invalid', { message: requestMessages.aborted })));
     req.pipe(parser);

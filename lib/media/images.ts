@@ -1,6 +1,7 @@
 import sharp from 'sharp';
 import type { Metadata, Sharp } from 'sharp';
 import { ApiError } from '../http/errors.ts';
+import { uploadLimitMessages } from '../messages.ts';
 import { mediaFormats, type MediaExtension } from './files.ts';
 import type { Semaphore } from '../limits/semaphore.ts';
 import { avatarSize, maxGifFrames, maxGifPixels, maxImageEdge, maxImagePixels } from '../limits/product.ts';
@@ -30,9 +31,10 @@ async function inspect(data: Buffer): Promise<{ format: string; pages: number }>
   if (!meta.format || !extensions.has(meta.format)) throw new ApiError(400, 'upload.bad_type');
   const pages = meta.pages ?? 1;
   const pixels = (meta.width ?? 0) * (meta.pageHeight ?? meta.height ?? 0) * pages;
-  if (pixels > maxImagePixels) throw new ApiError(413, 'upload.too_large');
+  // The GIF caps first: they are the tighter ones, so a long animation is told the limit it passed.
   if (meta.format === 'gif' && (pages > maxGifFrames || pixels > maxGifPixels))
-    throw new ApiError(413, 'upload.too_large');
+    throw new ApiError(413, 'upload.too_large', { message: uploadLimitMessages.gif });
+  if (pixels > maxImagePixels) throw new ApiError(413, 'upload.too_large', { message: uploadLimitMessages.pixels });
   return { format: meta.format, pages };
 }
 

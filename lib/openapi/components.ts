@@ -183,7 +183,7 @@ export const schemas: Record<string, JsonSchema> = {
   RegistrationState: object(
     {
       mode: oneOfValues('open', 'approval', 'invite', 'closed'),
-      set_by: oneOfValues('config', 'moderator', 'surge'),
+      set_by: oneOfValues('config', 'moderator', 'operator', 'surge'),
       since: time('0 for the configured mode'),
       configured: oneOfValues('open', 'approval', 'invite', 'closed'),
       surge: object({ threshold: integer('0: off'), window: integer('seconds') }),

@@ -76,13 +76,20 @@ function fastSearch(query: string): SearchAsked | undefined {
   return asked;
 }
 
+/**
+ * A key of its parts as a JSON array. Why not the parts joined: a part may hold any character
+ * (a search's `q` and `user` are what the address says), so "Hallo\nWelt" by Alice and "Welt" by
+ * "Alice\nHallo" joined with a line break were one key, and the second got the first's page.
+ */
+const keyOf = (...parts: (string | number)[]): string => JSON.stringify(parts);
+
 /** The response cache's keys of the drawn pages: the handler keeps a page under it, the fast path's lookup reads it. */
 const pageKeys = {
-  home: (page: number) => `/ ${page}`,
-  entry: (pid: number) => `/e/ ${pid}`,
-  user: (name: string, page: number) => `/u/ ${usernameKey(name)} ${page}`,
-  search: (asked: SearchAsked) => `/suche ${asked.page} ${asked.user}\n${asked.q}`,
-  modlog: (page: number) => `/modlog ${page}`,
+  home: (page: number) => keyOf('/', page),
+  entry: (pid: number) => keyOf('/e/', pid),
+  user: (name: string, page: number) => keyOf('/u/', usernameKey(name), page),
+  search: (asked: SearchAsked) => keyOf('/suche', asked.page, asked.user, asked.q),
+  modlog: (page: number) => keyOf('/modlog', page),
 };
 
 /**
@@ -270,7 +277,11 @@ export async function searchPage(ctx: Ctx) {
   try {
     found = await slowRefusals(() => cachedSearch(ctx, asked.q, asked.user, asked.page));
   } catch (err) {
-    if (!(err instanceof ApiError) || err.status >= 500) throw err;
+    if (!(err instanceof ApiError)) throw err;
+    // A refusal is a page as well, with the API's status and headers: the form and why, and under a
+    // flood of searches (503 search.busy) the Retry-After that says when to ask again.
+    if (err.options.limit) ctx.app.metrics?.countRefusal(err.options.limit);
+    for (const [name, value] of Object.entries(err.options.headers ?? {})) ctx.res.setHeader(name, value);
     const { message } = err.body().error as { message: string };
     return sendShell(ctx, err.status, await pageOf(ctx, searchRefusedPage(asked, err.status, message)));
   }
@@ -288,6 +299,7 @@ searchPage.doc = {
     htmlAnswer(400, 'the form with why: q too long or too many words'),
     htmlAnswer(404, 'the form with why: no such author'),
     htmlAnswer(429, 'the form with why: too many searches (Retry-After)'),
+    htmlAnswer(503, 'the form with why: the search threads are busy (Retry-After)'),
   ],
 } satisfies Operation;
 searchPage.shell = true;

@@ -1,6 +1,7 @@
 import type { Config, RegistrationMode } from '../config.ts';
 import type { Db } from '../db/db.ts';
 import { writeModlog, type ActorUid } from '../moderation/modlog.ts';
+import { registrationReason } from '../../web/static/modlog-words.js';
 
 /**
  * How people get in right now (docs/API.md "Registration"): BOARD_REGISTRATION, unless a
@@ -8,8 +9,11 @@ import { writeModlog, type ActorUid } from '../moderation/modlog.ts';
  * to approval. The override lives in board_state, so every server process and board-admin agree.
  */
 
-/** Who decided the mode in force. */
-export type ModeSource = 'config' | 'moderator' | 'surge';
+/**
+ * Who decided the mode in force: the setting, a moderator (on /mod), the operator at the command
+ * line (board-admin registration), or the surge gate.
+ */
+export type ModeSource = 'config' | 'moderator' | 'operator' | 'surge';
 
 export interface ModeInForce {
   mode: RegistrationMode;
@@ -58,18 +62,15 @@ export function setRegistrationMode(
 ): boolean {
   return db.tx(() => {
     const current = registrationInForce(db, config);
-    const takesOverSurge = current.setBy === 'surge' && change.setBy === 'moderator';
+    const byHand = change.setBy !== 'surge';
+    const takesOverSurge = current.setBy === 'surge' && byHand;
     if (current.mode === change.mode && !takesOverSurge) return false;
-    // A moderator who sets the configured mode hands the door back to BOARD_REGISTRATION and the
-    // surge gate, which counts only accounts made after `since`: a reopened door stays open a window.
-    const setBy = change.setBy === 'moderator' && change.mode === config.registration ? 'config' : change.setBy;
+    // A moderator or the operator who sets the configured mode hands the door back to
+    // BOARD_REGISTRATION and the surge gate, which counts only accounts made after `since`: a
+    // reopened door stays open a window.
+    const setBy = byHand && change.mode === config.registration ? 'config' : change.setBy;
     writeBoardState(db, stateKey, JSON.stringify({ mode: change.mode, setBy, since: now } satisfies ModeInForce));
-    writeModlog(
-      db,
-      actor,
-      { action: 'registration', reason: change.note ? `${change.mode}: ${change.note}` : change.mode },
-      now,
-    );
+    writeModlog(db, actor, { action: 'registration', reason: registrationReason(change.mode, change.note) }, now);
     return true;
   });
 }

@@ -147,6 +147,23 @@ describe('drawn pages with a query and 410 pages by the fast path', () => {
     assert.doesNotMatch(gone.text, /Gleich entfernt\./);
   });
 
+  test('a search page is kept under q and user apart: "Welt" by "Anna\\nHallo" never gets the page of "Hallo\\nWelt" by Anna', async () => {
+    await post(t.members.Anna, 'Hallo Welt aus dem Garten.');
+    const kept = '/suche?q=Hallo%0AWelt&user=Anna';
+    const found = await ask(kept);
+    assert.deepEqual([found.status, found.fast], [200, false]);
+    assert.match(found.text, /aus dem Garten/);
+    assert.equal((await ask(kept)).fast, true, 'kept');
+    // Through the fast path's spelling, and through the pipeline's (q twice: the fast path leaves it).
+    for (const other of ['/suche?q=Welt&user=Anna%0AHallo', '/suche?user=Anna%0AHallo&q=Welt&q=Welt']) {
+      const answer = await ask(other);
+      assert.equal(answer.status, 404, `${other}: no author of that name`);
+      assert.equal(answer.fast, false, `${other}: drawn, not the kept page`);
+      assert.doesNotMatch(answer.text, /aus dem Garten/, other);
+      assert.match(answer.text, /Diese Person gibt es nicht\./, other);
+    }
+  });
+
   test('every other spelling of the query, HEAD and an unknown entry reach the pipeline, which answers as before', async () => {
     const pageOf = async (path: string) => {
       await ask(path); // kept

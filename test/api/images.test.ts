@@ -264,6 +264,7 @@ describe('refused uploads store nothing', () => {
     assert.equal(body.length, maxUpload + 1);
     const answer = await t.members.Anna.send('POST', '/api/entry/create', body, { 'content-type': contentType });
     assertError(answer, 413, 'upload.too_large');
+    assert.equal(answer.body.error.message, 'Die Datei ist zu groß: erlaubt sind höchstens 8 MiB.', 'names the limit');
     assertNothingStored();
   });
 
@@ -283,6 +284,7 @@ describe('refused uploads store nothing', () => {
       body,
     );
     assertError(answer, 413, 'upload.too_large');
+    assert.equal(JSON.parse(answer.text).error.message, 'Die Datei ist zu groß: erlaubt sind höchstens 8 MiB.');
     assertNothingStored();
   });
 
@@ -341,7 +343,9 @@ describe('refused uploads store nothing', () => {
 
   test('an image of more than 50 megapixels answers 413 upload.too_large', async () => {
     const before = entryCount(t.board);
-    assertError(await upload(t.members.Anna, pngBomb(), 'bombe.png', 'image/png'), 413, 'upload.too_large');
+    const bomb = await upload(t.members.Anna, pngBomb(), 'bombe.png', 'image/png');
+    assertError(bomb, 413, 'upload.too_large');
+    assert.equal(bomb.body.error.message, 'Das Bild ist zu groß: erlaubt sind höchstens 50 Megapixel.');
     assertNothingStored(before);
   });
 
@@ -385,15 +389,18 @@ describe('animated GIF caps (finding 5 of the abuse review)', () => {
       ['frames', tooLong],
       ['pixels', tooBig],
     ] as const) {
-      assertError(await upload(t.members.Anna, gif, 'a.gif', 'image/gif'), 413, 'upload.too_large', { note: what });
-      assertError(
-        await t.members.Anna.postMultipart('/api/user/avatar', {}, [
-          { name: 'avatar', filename: 'a.gif', type: 'image/gif', data: gif },
-        ]),
-        413,
-        'upload.too_large',
-        { note: `avatar: ${what}` },
-      );
+      const entry = await upload(t.members.Anna, gif, 'a.gif', 'image/gif');
+      assertError(entry, 413, 'upload.too_large', { note: what });
+      const avatar = await t.members.Anna.postMultipart('/api/user/avatar', {}, [
+        { name: 'avatar', filename: 'a.gif', type: 'image/gif', data: gif },
+      ]);
+      assertError(avatar, 413, 'upload.too_large', { note: `avatar: ${what}` });
+      for (const answer of [entry, avatar])
+        assert.equal(
+          answer.body.error.message,
+          'Das animierte GIF ist zu lang: erlaubt sind höchstens 300 Einzelbilder mit zusammen 20 Megapixeln.',
+          what,
+        );
     }
     assert.equal(entryCount(t.board), 0);
     assert.deepEqual(mediaFiles(t.board), []);

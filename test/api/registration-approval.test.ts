@@ -17,6 +17,7 @@ import {
   visitor,
   type TestBoard,
 } from '../helpers.ts';
+import { byClass, drawnPage, textOf } from '../helpers/pages.ts';
 
 /**
  * docs/API.md "Registration": in approval mode a registration with an answer to the
@@ -164,6 +165,21 @@ describe('moderators decide applications', () => {
     );
     assertError(await t.members.Olga.post('/api/mod/applications/Geduldig/approve'), 403, 'mod.required');
     assert.equal(statusOf(t.board, 'Geduldig'), 'pending');
+  });
+
+  test('the drawn /modlog says every decision in German: a mode by its German name, approvals and rejections; no raw action or mode', async () => {
+    assert.equal((await t.members.Mia.post('/api/mod/registration', { mode: 'invite' })).status, 200);
+    const log = await drawnPage(t.board, '/modlog');
+    const rows = log.all(byClass('modlog-row')).map(textOf);
+    assert.match(rows[0]!, /^Registrierung auf „nur mit Einladung“ umgestellt/, 'the newest first');
+    assert.ok(rows.some((r) => r.startsWith('Registrierung auf „mit Freischaltung“ umgestellt')));
+    assert.ok(rows.some((r) => r.startsWith('Konto Erste freigeschaltet')));
+    assert.ok(
+      rows.some((r) => r.startsWith('Antrag von einem Konto abgelehnt')),
+      'a rejected account gone after 30 days',
+    );
+    assert.doesNotMatch(log.main, /\b(registration|approve|reject|approval|invite|open)\b/, 'no raw word');
+    assert.equal(log.all(byClass('modlog-reason')).length, 0, 'a mode set by hand has no reason beyond the mode');
   });
 });
 

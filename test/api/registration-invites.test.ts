@@ -105,7 +105,13 @@ describe('invites', () => {
     assertError(await t.members.Ida.post(`/api/user/invites/${revoked.id}/revoke`), 409, 'invite.not_open');
     assertError(await registerWith(t.board, 'Gast D', revoked.token), 404, 'invite.invalid');
     t.board.clock.advance(7 * day);
-    assertError(await registerWith(t.board, 'Gast D', old.token), 404, 'invite.invalid', { note: 'expired' });
+    const expired = await registerWith(t.board, 'Gast D', old.token);
+    assertError(expired, 404, 'invite.invalid', { note: 'expired' });
+    assert.equal(
+      expired.body.error.message,
+      'Diese Einladung gilt nicht (mehr): Sie ist ungültig, abgelaufen, schon benutzt oder zurückgezogen. Eine Einladung von einem Mitglied gilt 7 Tage.',
+      'it says how long an invite lasts',
+    );
     const statuses = (await t.members.Ida.get('/api/user/invites')).body.invites.map(
       (i: { status: string }) => i.status,
     );
@@ -175,15 +181,20 @@ describe('board-admin and the door', () => {
   });
 
   test('invite --days prints a link that works even in invite mode; registration sets the mode', async () => {
+    // Set at the command line: by the operator, not by a moderator (none was involved).
     assert.match(
       (await admin(['registration', 'invite'])).stdout,
-      /^invite \(set by moderator at \d{4}-\d\d-\d\d \d\d:\d\d UTC\)\n$/,
+      /^invite \(set by operator at \d{4}-\d\d-\d\d \d\d:\d\d UTC\)\n$/,
     );
     assert.match(
       (await admin(['registration', 'closed'])).stdout,
       /^closed \(set by config/,
       'the configured mode again',
     );
+    const changes = (await admin(['modlog'])).stdout.split('\n').filter((line) => line.includes('registration'));
+    assert.equal(changes.length, 2, changes.join('\n'));
+    assert.match(changes[0]!, / {2}registration set to closed {2}by admin$/, 'no account, and no reason but the mode');
+    assert.match(changes[1]!, / {2}registration set to invite {2}by admin$/);
     await admin(['registration', 'invite']);
     const run = await admin(['invite', '--days', '2']);
     assert.equal(run.code, 0, run.stderr);

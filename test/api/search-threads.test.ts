@@ -8,6 +8,7 @@ import { loadConfig, prepareDataDir } from '../../lib/config.ts';
 import { serveApp, type Serving } from '../../lib/process/serve.ts';
 import type { SearchThreads } from '../../lib/search/threads.ts';
 import {
+  assertDocumented,
   assertError,
   eventually,
   post,
@@ -132,6 +133,40 @@ describe('search: the line is bounded', () => {
       ['Wort0 steht hier, Wort5 auch.'],
     ]);
     assert.equal((await search(visitor(t.board), 'wort10')).status, 200, 'the line is free again');
+  });
+});
+
+describe('search: the page /suche under a flood', () => {
+  // The line's 2 s wait is not what this test proves: held searches may wait as long as the machine needs.
+  const t = useBoard({ members: ['Anna'], start: { searchThreads: { held: true, maxWaitMs: 600_000 } } });
+
+  test('with the search line full, /suche answers a drawn page 503 with Retry-After and why, in German; /api/search keeps its JSON', async () => {
+    await post(t.members.Anna, 'Wort1 steht hier.');
+    const held = Array.from({ length: 10 }, (_, i) => search(visitor(t.board), `wort${i}`));
+    try {
+      await searchLine(t.board.app.services.searchThreads, 2, 8);
+      const page = await visitor(t.board).get('/suche?q=wort10');
+      assert.equal(page.status, 503, page.text.slice(0, 200));
+      assertDocumented(page);
+      assert.match(page.headers.get('content-type')!, /^text\/html; charset=utf-8/);
+      assert.equal(page.headers.get('retry-after'), '2');
+      assert.match(page.text, /<form class="search-form"[^>]*action="\/suche"/, 'the form to try again');
+      assert.match(page.text, /value="wort10"/, 'with the search asked');
+      assert.ok(
+        page.text.includes('Die Suche ist gerade ausgelastet. Bitte versuche es in ein paar Sekunden noch einmal.'),
+        'and why',
+      );
+      assertError(await search(visitor(t.board), 'wort11'), 503, 'search.busy', { exact: true });
+    } finally {
+      t.board.app.services.searchThreads.release(); // also when an assertion failed: no search outlives the test
+    }
+    assert.deepEqual(
+      (await Promise.all(held)).map((a) => a.status),
+      Array(10).fill(200),
+    );
+    const after = await visitor(t.board).get('/suche?q=wort1');
+    assert.equal(after.status, 200, 'the page answers once the line is free');
+    assert.match(after.text, /<mark>Wort1<\/mark> steht hier\./);
   });
 });
 

@@ -281,6 +281,8 @@ describe('avatar size limit', () => {
     assert.ok(noise.length > 100_000);
     const answer = await uploadAvatar(client, noise, 'big.png', 'image/png');
     assertError(answer, 413, 'upload.too_large');
+    // 100000 bytes are 97.66 KiB: the message names the setting's size, rounded down.
+    assert.equal(answer.body.error.message, 'Die Datei ist zu groß: erlaubt sind höchstens 97,6 KiB.');
     assert.deepEqual(mediaFiles(t.board), []);
     assert.equal(userRow(t.board, 'Big Uploader')!.avatar, '');
     assert.equal((await client.get('/api/user/info')).status, 200, 'the server keeps answering');

@@ -107,6 +107,27 @@ test('BOARD_SCRYPT_LOGN must lie within 14–20', () => {
   }
 });
 
+test('BOARD_POW takes 0, 1 or a cost from 100 to 100000000; every refusal lists these values', () => {
+  for (const [raw, value] of [
+    ['', 0],
+    ['0', 0],
+    ['1', 1],
+    ['100', 100],
+    ['100000000', 100_000_000],
+  ] as const)
+    assert.equal(loadConfig({ BOARD_POW: raw }).pow, value, raw);
+  for (const raw of ['2', '99', '100000001', 'x', '-1', '1e3']) {
+    assert.throws(
+      () => loadConfig({ BOARD_POW: raw }),
+      (err: unknown) =>
+        err instanceof ConfigError &&
+        err.message.startsWith('BOARD_POW: ') &&
+        err.message.endsWith('; use 0 (off), 1 (the recommended cost) or a cost from 100 to 100000000'),
+      raw,
+    );
+  }
+});
+
 test('BOARD_LIMITS is a factor ≥ 0, decimals allowed, default 1', () => {
   assert.equal(loadConfig({}).limitsFactor, 1);
   assert.equal(loadConfig({ BOARD_LIMITS: '0' }).limitsFactor, 0);

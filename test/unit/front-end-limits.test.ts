@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
 import { bumpCooldownUntil } from '../../lib/entries/entries.ts';
+import { accountStanding } from '../../lib/limits/new-accounts.ts';
 import { frontEndLimits, frontEndLimitsFile, frontEndLimitsModule } from '../../lib/limits/front-end.ts';
 import * as product from '../../lib/limits/product.ts';
 import { mediaFormats } from '../../lib/media/files.ts';
@@ -12,6 +13,8 @@ const rules = (await import('../../web/static/rules.js' as string)) as {
   usernameRule: string;
   passwordRule: string;
   bumpCooldownUntil(entry: { bump_count: number; last_bump: number }): number;
+  newAccountLinkRule: string;
+  inFirstMinutes(createdAt: number, now: number): boolean;
 };
 
 /**
@@ -52,4 +55,17 @@ test("the page's field hints name the server's username and password rules", () 
     new RegExp(`^${product.minUsernameLength} bis ${product.maxUsernameLength} Zeichen`),
   );
   assert.equal(rules.passwordRule, `Mindestens ${product.minPasswordLength} Zeichen.`);
+});
+
+test("the composer's note on a new account's first minutes is the server's rule: its minutes, and when they end", () => {
+  assert.match(
+    rules.newAccountLinkRule,
+    new RegExp(`In den ersten ${product.newAccountLinkDelaySeconds / 60} Minuten `),
+  );
+  const created = 1_800_000_000;
+  const config = { limitsFactor: 1, newAccountSeconds: 24 * 3600 };
+  for (const age of [0, 1, product.newAccountLinkDelaySeconds - 1, product.newAccountLinkDelaySeconds, 3600]) {
+    const refused = accountStanding(created, config, created + age).linksWait > 0;
+    assert.equal(rules.inFirstMinutes(created, created + age), refused, `${age} s old`);
+  }
 });

@@ -73,6 +73,17 @@ export function number(n) {
 }
 
 /**
+ * A count with its noun in the right number: (1, 'Registrierung', 'Registrierungen') → "1 Registrierung",
+ * (1234, …) → "1.234 Registrierungen".
+ * @param {number} n
+ * @param {string} one
+ * @param {string} many
+ */
+export function counted(n, one, many) {
+  return `${number(n)} ${n === 1 ? one : many}`;
+}
+
+/**
  * Length in Unicode code points: the unit the API counts in.
  * @param {string} text
  */

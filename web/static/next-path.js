@@ -1,9 +1,17 @@
-// Where to go after login (?weiter=): resolved against the page's own origin, so only a path of
-// the board counts. Why not a prefix check: "/\t/evil.example" starts with one slash, but the URL
-// parser drops the tab and reads "//evil.example", another site.
+// Where to go after login (?weiter=): the one rule for every page that reads or writes it, the
+// front end's (views/auth.js, views/register.js, components/login-offer.js) and the server's
+// drawn pages (lib/pages/views/entry.ts). Resolved against the page's own origin, so only a path
+// of the board counts. Why not a prefix check alone: "/\t/evil.example" starts with one slash, but
+// the URL parser drops the tab and reads "//evil.example", another site. Why a check after the
+// parse too: "/.//evil.example" resolves on the board, but its path "//evil.example" is another
+// site again as soon as a link or a redirect uses it.
+
+/** One "/" and then neither "/" nor "\", nor either of them escaped: a path, never "//host". */
+const boardPath = /^\/(?![/\\]|%2f|%5c)/i;
 
 /**
- * The path, query and fragment of `raw` when it resolves to `origin`; otherwise "/".
+ * The path, query and fragment of `raw` when it resolves to `origin` and is a path of the board;
+ * otherwise "/".
  * @param {string | null} raw
  * @param {string} origin
  */
@@ -15,5 +23,20 @@ export function sameOriginPath(raw, origin) {
   } catch {
     return '/';
   }
-  return url.origin === origin ? url.pathname + url.search + url.hash : '/';
+  const path = url.pathname + url.search + url.hash;
+  return url.origin === origin && boardPath.test(path) ? path : '/';
+}
+
+/** Any origin: withNext resolves a path of the board, which names none. */
+const anyOrigin = 'http://board.invalid';
+
+/**
+ * The address of `page` (/login, /register) that comes back to `next` afterwards:
+ * "/login?weiter=%2Fe%2F7%23e7"; just `page` when next is the feed or no path of the board.
+ * @param {string} page
+ * @param {string} next
+ */
+export function withNext(page, next) {
+  const path = sameOriginPath(next, anyOrigin);
+  return path === '/' ? page : `${page}?weiter=${encodeURIComponent(path)}`;
 }

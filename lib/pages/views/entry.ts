@@ -2,6 +2,7 @@ import type { EntryJson } from '../../entries/reads.ts';
 import type { Tally } from '../../entries/votes.ts';
 import type { PreviewJson } from '../../preview/store.ts';
 import { splitLinks } from '../../preview/links.ts';
+import { withNext } from '../../../web/static/next-path.js';
 import { html, type Child, type Html } from '../html.ts';
 import { germanDateTime, isoTime } from './format.ts';
 
@@ -164,8 +165,7 @@ export function shownPids(entries: readonly EntryJson[]): number[] {
  * end puts the writing form in its place for a reader who is logged in.
  */
 export function loginOffer(what: string, back: string): Html {
-  const weiter = encodeURIComponent(back);
-  return html`<p class="note login-offer">Zum ${what} bitte <a href="/login?weiter=${weiter}">anmelden</a> oder <a href="/register?weiter=${weiter}">ein Konto anlegen</a>. Danach geht es genau hier weiter.</p>`;
+  return html`<p class="note login-offer">Zum ${what} bitte <a href="${withNext('/login', back)}">anmelden</a> oder <a href="${withNext('/register', back)}">ein Konto anlegen</a>. Danach geht es genau hier weiter.</p>`;
 }
 
 /** "Neuere" / "Ältere" as links with rel prev/next; pages are ?seite=1… (API page + 1), as web/static/components/pager.js. */

@@ -1,43 +1,20 @@
 import type { Db } from '../../db/db.ts';
 import { maxModlogPage, modlogPageSize } from '../../limits/product.ts';
 import { readPublicModlog, type PublicModlogRow } from '../../moderation/modlog.ts';
+import { modlogReason, modlogSentence } from '../../../web/static/modlog-words.js';
 import { html, type Html } from '../html.ts';
 import type { PageView } from '../layout.ts';
 import { pager, timeOf, userHref } from './entry.ts';
 import { germanDateTime } from './format.ts';
 import { emptyList, pagedLinks, view } from './lists.ts';
 
-function userLink(username: string): Html | string {
-  return username ? html`<a href="${userHref(username)}">${username}</a>` : 'einem gelöschten Konto';
-}
-
-function entryLink(row: PublicModlogRow): Html {
-  return html`<a href="/e/${row.pid}">Beitrag #${row.pid}</a>${row.username ? html` von ${userLink(row.username)}` : null}`;
-}
-
-/** As banText in web/static/components/mod-actions.js. */
-function banText(until: number): string {
-  return until === -1 ? 'dauerhaft gesperrt' : `gesperrt bis ${germanDateTime(until)}`;
-}
-
-/** What happened, as a German sentence with links (as in web/static/views/modlog.js). */
+/** A sentence of the log (web/static/modlog-words.js, as the front end's) with its links. */
 function sentence(row: PublicModlogRow): Html {
-  switch (row.action) {
-    case 'remove':
-      return html`${entryLink(row)} entfernt`;
-    case 'restore':
-      return html`${entryLink(row)} wiederhergestellt`;
-    case 'dismiss':
-      return html`Meldungen zu ${entryLink(row)} verworfen`;
-    case 'ban':
-      return html`${row.username ? userLink(row.username) : 'Ein Konto'} ${banText(row.until)}`;
-    case 'unban':
-      return html`Sperre von ${userLink(row.username)} aufgehoben`;
-    case 'avatar_remove':
-      return html`Avatar von ${userLink(row.username)} entfernt`;
-    default:
-      return html`${row.action}`;
-  }
+  return html`${modlogSentence(row, germanDateTime).map((part) => {
+    if (typeof part === 'string') return part;
+    if ('entry' in part) return html`<a href="/e/${part.entry}">Beitrag #${part.entry}</a>`;
+    return html`<a href="${userHref(part.user)}">${part.user}</a>`;
+  })}`;
 }
 
 /** "/modlog": the public moderation log, newest first, 50 rows a page; it names no moderator. */
@@ -52,12 +29,12 @@ export function modlogPage(db: Db, origin: string, page: number): PageView {
     main: view(
       html`<h1>${title}</h1><p class="muted">Jede Entscheidung der Moderation mit ihrem Grund, die neueste zuerst. Hier spricht „die Moderation“: einzelne Namen stehen nicht dabei.</p>`,
       rows.length
-        ? html`<ol class="modlog" aria-label="Entscheidungen">${rows.map(
-            (row) =>
-              html`<li class="modlog-row"><p class="modlog-what">${sentence(row)}</p>${
-                row.reason ? html`<p class="modlog-reason">Grund: „${row.reason}“</p>` : null
-              }<p class="muted small">${timeOf(row.created_at)}</p></li>`,
-          )}</ol>`
+        ? html`<ol class="modlog" aria-label="Entscheidungen">${rows.map((row) => {
+            const reason = modlogReason(row);
+            return html`<li class="modlog-row"><p class="modlog-what">${sentence(row)}</p>${
+              reason ? html`<p class="modlog-reason">Grund: „${reason}“</p>` : null
+            }<p class="muted small">${timeOf(row.created_at)}</p></li>`;
+          })}</ol>`
         : emptyList(page, 'Noch keine Entscheidungen.'),
       pager('/modlog', page, rows.length, modlogPageSize, maxModlogPage) ?? html``,
     ),

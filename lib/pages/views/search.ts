@@ -39,7 +39,7 @@ export function searchFormPage(): PageView {
   };
 }
 
-/** "/suche?q=…" refused (too long, too many words, an unknown author): the form and why. */
+/** "/suche?q=…" refused (too long, too many words, an unknown author, too many searches, the search busy): the form and why. */
 export function searchRefusedPage(asked: SearchAsked, status: number, message: string): PageView {
   return {
     status,

@@ -2,6 +2,7 @@
 // up) right where they are, and back to this very entry afterwards (?weiter=, same-origin only,
 // see next-path.js).
 import { h } from '../dom.js';
+import { withNext } from '../next-path.js';
 
 /**
  * The address to come back to: this page, scrolled to the entry.
@@ -17,14 +18,14 @@ function backHere(pid) {
  * @param {number} [pid] the entry to come back to
  */
 export function loginOffer(what, pid = 0) {
-  const weiter = encodeURIComponent(backHere(pid));
+  const back = backHere(pid);
   return h(
     'p',
     { class: 'note login-offer' },
     `Zum ${what} bitte `,
-    h('a', { href: `/login?weiter=${weiter}` }, 'anmelden'),
+    h('a', { href: withNext('/login', back) }, 'anmelden'),
     ' oder ',
-    h('a', { href: `/register?weiter=${weiter}` }, 'ein Konto anlegen'),
+    h('a', { href: withNext('/register', back) }, 'ein Konto anlegen'),
     '. Danach geht es genau hier weiter.',
   );
 }

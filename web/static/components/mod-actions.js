@@ -4,6 +4,7 @@ import * as api from '../api.js';
 import { h, uid } from '../dom.js';
 import { dateTime } from '../format.js';
 import { maxBanDays, maxModReasonLength } from '../limits.js';
+import { banWords } from '../modlog-words.js';
 import { field, formMessage, isWaiting, onSubmit, setWaiting } from './form.js';
 
 /**
@@ -47,7 +48,7 @@ function buttons(submit, onCancel) {
  * @param {number} until
  */
 export function banText(until) {
-  return until === -1 ? 'dauerhaft gesperrt' : `gesperrt bis ${dateTime(until)}`;
+  return banWords(until, dateTime);
 }
 
 /**

@@ -25,6 +25,16 @@ function listenForOutside() {
 }
 
 /**
+ * An item's action by the first word of its button's (or link's) label, "Hochholen" of "↑ Hochholen":
+ * never the text beside it (the bump's "wieder möglich in 5 Minuten").
+ * @param {HTMLElement} item
+ */
+function actionName(item) {
+  const action = item.matches('button, a') ? item : (item.querySelector('button, a') ?? item);
+  return (action.textContent ?? '').replace(/^[^\p{L}]+/u, '').split(/\s+/)[0] ?? '';
+}
+
+/**
  * The button and its list; `items` are buttons (null entries are left out). Null when none remain;
  * a single item stands alone in the row (`wrap` and `button` are that item).
  * @param {(HTMLElement | null)[]} items
@@ -45,7 +55,7 @@ export function moreMenu(items, label = 'Mehr') {
   );
   // The first two actions' names beside "Mehr" (where there is room), so a reader sees what the
   // list holds without opening it: bump, report and mute were found by few behind a bare "Mehr".
-  const names = present.map((item) => (item.textContent ?? '').replace(/^[^\p{L}]+/u, '').split(/\s+/)[0]);
+  const names = present.map(actionName);
   const hint = `${names.slice(0, 2).join(', ')}${names.length > 2 ? ' …' : ''}`;
   const button = h(
     'button',

@@ -2,7 +2,7 @@
 import * as api from '../api.js';
 import { forgottenPasswordHint } from '../contact.js';
 import { add, h } from '../dom.js';
-import { sameOriginPath } from '../next-path.js';
+import { sameOriginPath, withNext } from '../next-path.js';
 import { busyText, retryWhenBusy, whenNotBusy } from '../busy-retry.js';
 import { withProofOfWork } from '../pow.js';
 import { passkeysSupported, signInWithPasskey } from '../passkeys.js';
@@ -141,12 +141,7 @@ export async function loginView(root, { query }) {
     form,
     passkeysSupported() ? passkeySignIn(fields.timeout.input, next) : null,
     forgottenPasswordHint(),
-    h(
-      'p',
-      {},
-      'Noch kein Konto? ',
-      h('a', { href: next === '/' ? '/register' : `/register?weiter=${encodeURIComponent(next)}` }, 'Registrieren'),
-    ),
+    h('p', {}, 'Noch kein Konto? ', h('a', { href: withNext('/register', next) }, 'Registrieren')),
   );
   return 'Anmelden';
 }

@@ -3,20 +3,30 @@
 // first, each with approve and reject.
 import * as api from '../api.js';
 import { h } from '../dom.js';
+import { counted, number } from '../format.js';
 import { maxModReasonLength } from '../limits.js';
+import { registrationModeNames } from '../modlog-words.js';
 import { announce } from '../status.js';
 import { timeAgo } from '../components/entry.js';
 
-/** @type {Record<string, string>} */
+/**
+ * The modes by their German names (as the moderation log names them), with what they mean.
+ * @type {Record<string, string>}
+ */
 const modeNames = {
-  open: 'offen (jede und jeder kann sich registrieren)',
-  approval: 'mit Freischaltung (Anträge prüft die Moderation)',
-  invite: 'nur mit Einladung',
-  closed: 'geschlossen',
+  open: `${registrationModeNames.open} (jede und jeder kann sich registrieren)`,
+  approval: `${registrationModeNames.approval} (Anträge prüft die Moderation)`,
+  invite: registrationModeNames.invite,
+  closed: registrationModeNames.closed,
 };
 
 /** @type {Record<string, string>} */
-const setByNames = { config: 'Einstellung des Servers', moderator: 'Moderation', surge: 'Schutz vor einem Ansturm' };
+const setByNames = {
+  config: 'Einstellung des Servers',
+  moderator: 'Moderation',
+  operator: 'Betrieb (Kommandozeile)',
+  surge: 'Schutz vor einem Ansturm',
+};
 
 /**
  * One application with its actions.
@@ -62,7 +72,7 @@ function applicationItem(application) {
       'p',
       { class: 'muted small' },
       timeAgo(application.created_at),
-      ` · ${application.same_minute} Registrierungen in derselben Minute, ${application.same_hour} in der Stunde davor`,
+      ` · ${counted(application.same_minute, 'Registrierung', 'Registrierungen')} in derselben Minute, ${number(application.same_hour)} in der Stunde davor`,
     ),
     h('p', { class: 'application' }, application.application),
     actions,
@@ -91,7 +101,7 @@ function rejectShown(shown, redraw) {
         reason: reason.value,
       });
       await redraw();
-      announce(`${done.rejected} Anträge abgelehnt.`);
+      announce(`${counted(done.rejected, 'Antrag', 'Anträge')} abgelehnt.`);
     } catch (err) {
       announce(err instanceof api.ApiError ? err.message : String(err), 'error', result);
     }

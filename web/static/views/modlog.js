@@ -2,55 +2,26 @@
 // speaks as "die Moderation". Moderators can undo a removal from here.
 import * as api from '../api.js';
 import { add, h } from '../dom.js';
+import { dateTime } from '../format.js';
 import { modlogPageSize } from '../limits.js';
+import { modlogReason, modlogSentence } from '../modlog-words.js';
 import { isModerator } from '../session.js';
 import { timeAgo } from '../components/entry.js';
 import { isWaiting, setWaiting } from '../components/form.js';
-import { banText } from '../components/mod-actions.js';
 import { pageFromQuery, pager } from '../components/pager.js';
 
 /** @import { ViewContext } from '../router.js' */
 
-/** @param {string} username */
-function userLink(username) {
-  return username ? h('a', { href: `/u/${encodeURIComponent(username)}` }, username) : 'einem gelöschten Konto';
-}
-
-/** @param {Api.ModlogRow} row */
-function entryLink(row) {
-  return [
-    h('a', { href: `/e/${row.pid}` }, `Beitrag #${row.pid}`),
-    row.username ? [' von ', userLink(row.username)] : null,
-  ];
-}
-
 /**
- * What happened, as a German sentence with links.
+ * A sentence of the log (modlog-words.js) with its links.
  * @param {Api.ModlogRow} row
  */
 function sentence(row) {
-  switch (row.action) {
-    case 'remove':
-      return [entryLink(row), ' entfernt'];
-    case 'restore':
-      return [entryLink(row), ' wiederhergestellt'];
-    case 'dismiss':
-      return ['Meldungen zu ', entryLink(row), ' verworfen'];
-    case 'ban':
-      return [row.username ? userLink(row.username) : 'Ein Konto', ` ${banText(row.until)}`];
-    case 'unban':
-      return ['Sperre von ', userLink(row.username), ' aufgehoben'];
-    case 'avatar_remove':
-      return ['Avatar von ', userLink(row.username), ' entfernt'];
-    case 'approve':
-      return ['Konto ', row.username || 'eines Antrags', ' freigeschaltet'];
-    case 'reject':
-      return ['Antrag von ', row.username || 'einem Konto', ' abgelehnt'];
-    case 'registration':
-      return ['Registrierung umgestellt'];
-    default:
-      return [row.action];
-  }
+  return modlogSentence(row, dateTime).map((part) => {
+    if (typeof part === 'string') return part;
+    if ('entry' in part) return h('a', { href: `/e/${part.entry}` }, `Beitrag #${part.entry}`);
+    return h('a', { href: `/u/${encodeURIComponent(part.user)}` }, part.user);
+  });
 }
 
 /**
@@ -77,11 +48,12 @@ function restoreButton(row) {
 
 /** @param {Api.ModlogRow} row */
 function logRow(row) {
+  const reason = modlogReason(row);
   return h(
     'li',
     { class: 'modlog-row' },
     h('p', { class: 'modlog-what' }, sentence(row)),
-    row.reason ? h('p', { class: 'modlog-reason' }, 'Grund: ', `„${row.reason}“`) : null,
+    reason ? h('p', { class: 'modlog-reason' }, 'Grund: ', `„${reason}“`) : null,
     h(
       'p',
       { class: 'muted small' },

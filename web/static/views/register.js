@@ -7,7 +7,8 @@ import { maxApplicationLength, minApplicationLength } from '../limits.js';
 import { passwordRule, usernameRule } from '../rules.js';
 import { busyText, isBusy, retryWhenBusy } from '../busy-retry.js';
 import { solveChallenge } from '../pow.js';
-import { navigate } from '../router.js';
+import { withNext } from '../next-path.js';
+import { navigate, refresh } from '../router.js';
 import { refreshMe } from '../session.js';
 import { announce } from '../status.js';
 import { field, onSubmit } from '../components/form.js';
@@ -16,6 +17,20 @@ import { authForm, logIn, nextPath } from './auth.js';
 /** @import { ViewContext } from '../router.js' */
 
 let inviteToken = '';
+let watchingFragment = false;
+
+/**
+ * An invite link pasted into the address bar while /register is open changes only the fragment:
+ * the browser loads no page, so the view is drawn again to take the invite. Listening starts with
+ * the first /register view (importing this module listens to nothing).
+ */
+function takePastedInvites() {
+  if (watchingFragment) return;
+  watchingFragment = true;
+  window.addEventListener('hashchange', () => {
+    if (location.pathname === '/register' && location.hash.length > 1) refresh();
+  });
+}
 
 /**
  * The refusals a registration answers before it looks at the challenge (docs/API.md "Registering
@@ -39,10 +54,12 @@ const applicationRule = `${minApplicationLength} bis ${maxApplicationLength} Zei
 export async function registerView(root, { query }) {
   const next = nextPath(query);
   add(root, h('h1', {}, 'Registrieren'));
-  // The invite arrives in the fragment, never in a server's log; out of the address bar at once.
+  // The invite arrives in the fragment, never in a server's log; out of the address bar at once
+  // (the query, ?weiter=, stays).
+  takePastedInvites();
   if (location.hash.length > 1) {
     inviteToken = location.hash.slice(1);
-    history.replaceState(null, '', '/register');
+    history.replaceState(null, '', location.pathname + location.search);
   }
   /** @type {Api.RegistrationInfo} */
   const door = await api.get('/api/auth/registration');
@@ -176,7 +193,7 @@ export async function registerView(root, { query }) {
       try {
         await logIn({ user: created.username, pass }, status);
       } catch {
-        navigate(`/login?weiter=${encodeURIComponent(next)}`);
+        navigate(withNext('/login', next));
         announce('Dein Konto ist angelegt. Bitte melde dich an.');
         return;
       }
@@ -186,15 +203,6 @@ export async function registerView(root, { query }) {
     },
     { 'user.name_taken': 'user', 'invite.invalid': 'invite', 'auth.invite_required': 'invite' },
   );
-  add(
-    root,
-    form,
-    h(
-      'p',
-      {},
-      'Schon ein Konto? ',
-      h('a', { href: next === '/' ? '/login' : `/login?weiter=${encodeURIComponent(next)}` }, 'Anmelden'),
-    ),
-  );
+  add(root, form, h('p', {}, 'Schon ein Konto? ', h('a', { href: withNext('/login', next) }, 'Anmelden')));
   return 'Registrieren';
 }
