@@ -50,7 +50,12 @@ export function accountStanding(
   const age = now - row.created_at;
   return {
     createShare: age < config.newAccountSeconds || row.trust_set === 0 ? newAccountCreateShare : 1,
-    linksWait: Math.max(0, newAccountLinkDelaySeconds - age),
+    linksWait: newAccountLinksWait(row.created_at, now),
     levelZero: levelOf(db, uid, row, now) === 0,
   };
+}
+
+/** Seconds until an account created at `createdAt` may post links and images (the front end's composer note says the same). */
+export function newAccountLinksWait(createdAt: number, now: number): number {
+  return Math.max(0, newAccountLinkDelaySeconds - (now - createdAt));
 }

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
 import { bumpCooldownUntil } from '../../lib/entries/entries.ts';
-import { accountStanding } from '../../lib/limits/new-accounts.ts';
+import { newAccountLinksWait } from '../../lib/accounts/standing.ts';
 import { frontEndLimits, frontEndLimitsFile, frontEndLimitsModule } from '../../lib/limits/front-end.ts';
 import * as product from '../../lib/limits/product.ts';
 import { mediaFormats } from '../../lib/media/files.ts';
@@ -63,9 +63,8 @@ test("the composer's note on a new account's first minutes is the server's rule:
     new RegExp(`In den ersten ${product.newAccountLinkDelaySeconds / 60} Minuten `),
   );
   const created = 1_800_000_000;
-  const config = { limitsFactor: 1, newAccountSeconds: 24 * 3600 };
   for (const age of [0, 1, product.newAccountLinkDelaySeconds - 1, product.newAccountLinkDelaySeconds, 3600]) {
-    const refused = accountStanding(created, config, created + age).linksWait > 0;
+    const refused = newAccountLinksWait(created, created + age) > 0;
     assert.equal(rules.inFirstMinutes(created, created + age), refused, `${age} s old`);
   }
 });
