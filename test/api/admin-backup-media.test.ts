@@ -311,7 +311,7 @@ describe('a board with images, avatars and a preview thumbnail', () => {
       assert.equal(archive.stderr, '');
       assert.match(
         archive.stdout,
-        /^ok: .*b\.tar: archive, schema \d+ \(this code: \d+\), integrity ok, 4 entries, 2 users, 5 of 5 media files in the archive\n$/,
+        /^ok: .*b\.tar: archive, schema \d+ \(this code: \d+\), integrity ok, 4 entries \(4 live, 0 deleted or removed\), 2 users \(2 admitted, 0 applying or rejected\), 5 of 5 media files in the archive\n$/,
       );
       const database = await runAdminHere(t.board, ['verify', join(folder, 'b.db')]);
       assert.equal(database.code, 0, database.stderr);
@@ -349,7 +349,7 @@ describe('a board with images, avatars and a preview thumbnail', () => {
       assert.match(
         live.stdout,
         new RegExp(
-          `^ok: ${t.board.config.dataDir}: data folder, schema \\d+ .*integrity ok, 4 entries, 2 users, 5 of 5 media files in ${t.board.config.mediaDir}\\n$`,
+          `^ok: ${t.board.config.dataDir}: data folder, schema \\d+ .*integrity ok, 4 entries \\(4 live, 0 deleted or removed\\), 2 users \\(2 admitted, 0 applying or rejected\\), 5 of 5 media files in ${t.board.config.mediaDir}\\n$`,
         ),
       );
       // A restored folder whose media copy lacks one image.
