@@ -3,7 +3,9 @@ import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { ZipFile } from 'yazl';
 import type { Db } from '../db/db.ts';
+import type { PushDeviceInfo } from '../push/devices.ts';
 import { readableEntriesCsv, readableOverview } from './export-readable.ts';
+import type { Session } from './sessions.ts';
 
 /**
  * The data export (docs/API.md "GET /api/user/export"): one zip with `account.json`, the
@@ -48,15 +50,12 @@ export interface ExportedProfile {
   trust_level?: number;
 }
 
-export interface ExportedSession {
-  id: string;
-  created_at: number;
-  expires: number;
-  description: string;
+/** A session as the session list shows it (lib/api/account.ts sessionJson, with its push device). */
+export type ExportedSession = Omit<Session, 'uid'> & {
   device: string;
   current: number;
-  push?: { service: string; created_at: number };
-}
+  push?: Pick<PushDeviceInfo, 'service' | 'created_at'>;
+};
 
 export interface ExportedPasskey {
   name: string;
