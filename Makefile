@@ -39,12 +39,16 @@ run: deps
 # Two test files at a time: most of a test waits on a server, a child process or the browser, so
 # two fit on two cores (7.2 min one at a time, 5.2 min two at a time, on the 2-core machine).
 # The last lines say which test groups could not run on this machine (a missing tool skips them).
+# The tests run with TMPDIR set to a folder of this run's own; whatever they leave in it is named
+# at the end and fails the run (.ci/test-leftovers.ts), then the folder goes.
 test: deps
-	@status=0; node --import tsx --test --test-concurrency=2 --test-reporter=spec $(TEST_FILES) || status=$$?; \
+	@status=0; scratch=$$(mktemp -d "$${TMPDIR:-/tmp}/board-test-run-XXXXXX"); trap 'rm -rf "$$scratch"' EXIT; \
+	TMPDIR=$$scratch node --import tsx --test --test-concurrency=2 --test-reporter=spec $(TEST_FILES) || status=$$?; \
 	chromium="$${CHROMIUM_PATH:-/usr/bin/chromium}"; \
 	[ -x "$$chromium" ] || echo "make test: BROWSER TESTS SKIPPED: Chromium not found at $$chromium (apt-get install chromium, or set CHROMIUM_PATH)"; \
 	command -v systemd-analyze >/dev/null || echo "make test: systemd unit check skipped: systemd-analyze not found (apt-get install systemd)"; \
 	{ command -v nginx || [ -x /usr/sbin/nginx ]; } >/dev/null || echo "make test: NGINX CACHE TESTS SKIPPED: nginx not found (apt-get install nginx)"; \
+	node --import tsx .ci/test-leftovers.ts "$$scratch" || status=1; \
 	exit $$status
 
 # The tests CI also runs on the newest LTS (.ci/run): pure code, the API on a real server, the cluster, the deploy files.

@@ -148,6 +148,8 @@ export function createApp(config: Config, options: AppOptions = {}): App {
   }
   const stopImpressions = startImpressionFlush(services);
   logAsnLoad(services);
+  // A cluster's primary says it once for all its workers (lib/process/cluster/primary.ts).
+  if (!worker) services.disk.logIfLow();
   if (config.metrics) services.metrics = createBoardMetrics(services, jobs, worker?.label);
   const metricsServer =
     !worker && services.metrics ? createMetricsServer(services.metrics.registry, services.log) : undefined;

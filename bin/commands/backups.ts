@@ -1,7 +1,8 @@
-import { maxArchiveMediaBytes, mebibytes } from '../../lib/admin/archive.ts';
+import { maxArchiveMediaBytes } from '../../lib/admin/archive.ts';
 import { backupDatabase, backupWithMedia } from '../../lib/admin/backup.ts';
 import { restoreBackup } from '../../lib/admin/restore.ts';
 import { verifyBackup, verifyDataFolder } from '../../lib/admin/verify.ts';
+import { sizeText } from '../../lib/disk/size-text.ts';
 import { CommandFailure, UsageError, type Command } from '../cli.ts';
 
 export const backup: Command = {
@@ -45,7 +46,7 @@ power cut) are removed by the next run in that folder.`,
       ? `; ${result.refused.length} files that are not images the board writes were left out`
       : '';
     print(
-      `backed up ${config.dbPath} (${result.pages} pages) and ${result.files} media files (${mebibytes(result.bytes)}) to ${result.destination}${skipped}${refused}`,
+      `backed up ${config.dbPath} (${result.pages} pages) and ${result.files} media files (${sizeText(result.bytes)}) to ${result.destination}${skipped}${refused}`,
     );
     return 0;
   },

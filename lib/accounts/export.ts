@@ -3,7 +3,9 @@ import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { ZipFile } from 'yazl';
 import type { Db } from '../db/db.ts';
+import type { PushDeviceInfo } from '../push/devices.ts';
 import { readableEntriesCsv, readableOverview } from './export-readable.ts';
+import type { Session } from './sessions.ts';
 
 /**
  * The data export (docs/API.md "GET /api/user/export"): one zip with `account.json`, the
@@ -21,13 +23,15 @@ export interface ExportSource {
   mediaDir: string;
   uid: number;
   /** The profile as GET /api/user/info answers it. */
-  user: { avatar: string; username: string; created_at: number };
+  user: ExportedProfile;
   /** The session list as GET /api/user/sessions answers it (each with its push device: which service, since when; never a key). */
-  sessions: unknown[];
+  sessions: ExportedSession[];
   /** The followed entries {pid, created_at}: at most maxFollows (lib/follows/follows.ts). */
-  following: unknown[];
+  following: ExportedFollow[];
   /** The account's passkeys: name, created_at, last_used (none when absent). */
-  passkeys?: unknown[];
+  passkeys?: ExportedPasskey[];
+  /** BOARD_ORIGIN: the readable overview links each entry it names to its page on the board. */
+  origin: string;
   now: number;
   /**
    * Called before each page of rows and each file; a throw ends the export there (the zip is cut).
@@ -35,6 +39,69 @@ export interface ExportSource {
    * its owner) or an account banned must not keep pulling data (the request's ctx.recheckSession).
    */
   recheck(): void;
+}
+
+export interface ExportedProfile {
+  username: string;
+  created_at: number;
+  avatar: string;
+  last_login?: number;
+  role?: string;
+  trust_level?: number;
+}
+
+/** A session as the session list shows it (lib/api/account.ts sessionJson, with its push device). */
+export type ExportedSession = Omit<Session, 'uid'> & {
+  device: string;
+  current: number;
+  push?: Pick<PushDeviceInfo, 'service' | 'created_at'>;
+};
+
+export interface ExportedPasskey {
+  name: string;
+  created_at: number;
+  last_used: number;
+}
+
+export interface ExportedFollow {
+  pid: number;
+  created_at: number;
+}
+
+/** A list read a page at a time while the archive is written (the session re-checked before each page). */
+export type Pages<T> = () => Iterable<T[]>;
+
+/**
+ * account.json's members in their order. The readable overview draws one section for each member
+ * of this same object (lib/accounts/export-readable.ts), so a kind of data cannot be in the one
+ * and missing from the other.
+ */
+export interface AccountData {
+  user: ExportedProfile;
+  entries: Pages<EntryJson>;
+  votes: Pages<VoteJson>;
+  reports: Pages<ReportJson>;
+  sessions: Pages<ExportedSession>;
+  passkeys: Pages<ExportedPasskey>;
+  following: Pages<ExportedFollow>;
+}
+
+/** What the export holds, each list to be read when its turn comes. */
+export function accountData(source: ExportSource): AccountData {
+  // Read before the answer began (lib/api/export.ts): one page, no re-check needed.
+  const held =
+    <T>(rows: T[]): Pages<T> =>
+    () =>
+      rows.length ? [rows] : [];
+  return {
+    user: source.user,
+    entries: paged(source, readEntries, (row) => row.pid, entryJson),
+    votes: paged(source, readVotes, (row) => row.pid, voteJson),
+    reports: paged(source, readReports, (row) => row.id, reportJson),
+    sessions: held(source.sessions),
+    passkeys: held(source.passkeys ?? []),
+    following: held(source.following),
+  };
 }
 
 /** The archive as a stream of zip bytes: the list of files is read now, rows and file contents as the stream is read. */
@@ -62,13 +129,11 @@ export function accountArchive(source: ExportSource): Readable {
     for (const input of inputs) input.destroy();
   });
 
-  zip.addReadStream(track(Readable.from(accountJson(source), { objectMode: false })), 'account.json', {
-    mtime,
-    compress: true,
-  });
+  const data = accountData(source);
   for (const [name, content] of [
-    ['uebersicht.html', readableOverview(source)],
-    ['beitraege.csv', readableEntriesCsv(source)],
+    ['account.json', accountJson(data)],
+    ['uebersicht.html', readableOverview(data, source)],
+    ['beitraege.csv', readableEntriesCsv(data)],
   ] as const)
     zip.addReadStream(track(Readable.from(content, { objectMode: false })), name, { mtime, compress: true });
   for (const path of mediaPaths(source)) {
@@ -95,63 +160,54 @@ async function openMedia(path: string): Promise<Readable> {
   }
 }
 
-/** account.json, piece by piece: {user, entries, votes, reports, sessions, passkeys, following}. */
-function* accountJson({ db, uid, user, sessions, passkeys = [], following, recheck }: ExportSource): Generator<Buffer> {
-  yield Buffer.from(`{"user":${JSON.stringify(user)},"entries":[`);
-  yield* jsonRows(
-    recheck,
-    (after) => readEntries(db, uid, after),
-    (row) => row.pid,
-    entryJson,
-  );
-  yield Buffer.from('],"votes":[');
-  yield* jsonRows(
-    recheck,
-    (after) => readVotes(db, uid, after),
-    (row) => row.pid,
-    voteJson,
-  );
-  yield Buffer.from('],"reports":[');
-  yield* jsonRows(
-    recheck,
-    (after) => readReports(db, uid, after),
-    (row) => row.id,
-    reportJson,
-  );
-  yield Buffer.from(
-    `],"sessions":${JSON.stringify(sessions)},"passkeys":${JSON.stringify(passkeys)},"following":${JSON.stringify(following)}}`,
-  );
+/**
+ * account.json, piece by piece, indented by two spaces as JSON.stringify(account, null, 2) writes
+ * it: a person who opens the file reads one value a line, not the whole account on one.
+ */
+function* accountJson(data: AccountData): Generator<Buffer> {
+  let separator = '{\n';
+  for (const [key, value] of Object.entries(data) as [string, unknown][]) {
+    yield Buffer.from(`${separator}  ${JSON.stringify(key)}: `);
+    if (typeof value === 'function') yield* jsonArray(value as Pages<unknown>);
+    else yield Buffer.from(indented(value, '  '));
+    separator = ',\n';
+  }
+  yield Buffer.from('\n}\n');
 }
 
-/** A table's rows a page at a time (keyset: the key after the last row), the session re-checked before each. */
-export function* pagesOf<T>(
-  recheck: () => void,
-  readPage: (after: number) => T[],
-  keyOf: (row: T) => number,
-): Generator<T[]> {
-  let after = 0;
-  for (;;) {
-    recheck();
-    const rows = readPage(after);
-    if (rows.length === 0) return;
-    yield rows;
-    if (rows.length < pageSize) return;
-    after = keyOf(rows.at(-1)!);
+/** One member's array, a page of rows at a time. */
+function* jsonArray(pages: Pages<unknown>): Generator<Buffer> {
+  let separator = '[\n    ';
+  for (const rows of pages()) {
+    yield Buffer.from(separator + rows.map((row) => indented(row, '    ')).join(',\n    '));
+    separator = ',\n    ';
   }
+  yield Buffer.from(separator === '[\n    ' ? '[]' : '\n  ]');
 }
 
-/** The rows of one array, comma-separated, a page at a time. */
-function* jsonRows<T>(
-  recheck: () => void,
-  readPage: (after: number) => T[],
-  keyOf: (row: T) => number,
-  toJson: (row: T) => unknown,
-): Generator<Buffer> {
-  let separator = '';
-  for (const rows of pagesOf(recheck, readPage, keyOf)) {
-    yield Buffer.from(separator + rows.map((row) => JSON.stringify(toJson(row))).join(','));
-    separator = ',';
-  }
+/** A value as JSON.stringify(value, null, 2) writes it, every line after the first moved in by `indent`. */
+function indented(value: unknown, indent: string): string {
+  return JSON.stringify(value, null, 2).replaceAll('\n', `\n${indent}`);
+}
+
+/** A table's rows of the account a page at a time (keyset: the key after the last row), the session re-checked before each. */
+function paged<Row, Json>(
+  { db, uid, recheck }: ExportSource,
+  readPage: (db: Db, uid: number, after: number) => Row[],
+  keyOf: (row: Row) => number,
+  toJson: (row: Row) => Json,
+): Pages<Json> {
+  return function* () {
+    let after = 0;
+    for (;;) {
+      recheck();
+      const rows = readPage(db, uid, after);
+      if (rows.length === 0) return;
+      yield rows.map(toJson);
+      if (rows.length < pageSize) return;
+      after = keyOf(rows.at(-1)!);
+    }
+  };
 }
 
 export interface ExportedEntry {
@@ -176,7 +232,7 @@ export interface ExportedEntry {
  * image left to give; one the moderation removed still has them, and the author gets them
  * back: they wrote it.
  */
-export function readEntries(db: Db, uid: number, after: number): ExportedEntry[] {
+function readEntries(db: Db, uid: number, after: number): ExportedEntry[] {
   return db.all<ExportedEntry>(
     `SELECT pid, created_at, content, filepath, reply_to, reply_count, last_activity, deleted, bump_count, last_bump,
             removed, removed_reason, removed_at, alt
@@ -187,8 +243,12 @@ export function readEntries(db: Db, uid: number, after: number): ExportedEntry[]
   );
 }
 
+/** An entry as account.json has it: the image's description and the removal's fields only when set. */
+export type EntryJson = Omit<ExportedEntry, 'alt' | 'removed' | 'removed_reason' | 'removed_at'> &
+  Partial<Pick<ExportedEntry, 'alt' | 'removed' | 'removed_reason' | 'removed_at'>>;
+
 /** The image's description and the removal's fields only when set (new fields appear only when they have something to say). */
-function entryJson({ removed, removed_reason, removed_at, alt, ...entry }: ExportedEntry) {
+function entryJson({ removed, removed_reason, removed_at, alt, ...entry }: ExportedEntry): EntryJson {
   const described = alt ? { ...entry, alt } : entry;
   return removed ? { ...described, removed, removed_reason, removed_at } : described;
 }
@@ -199,7 +259,7 @@ interface ExportedVote {
   created_at: number;
 }
 
-export function readVotes(db: Db, uid: number, after: number): ExportedVote[] {
+function readVotes(db: Db, uid: number, after: number): ExportedVote[] {
   return db.all<ExportedVote>(
     'SELECT pid, yes, created_at FROM votes WHERE uid = ? AND pid > ? ORDER BY pid LIMIT ?',
     uid,
@@ -208,9 +268,15 @@ export function readVotes(db: Db, uid: number, after: number): ExportedVote[] {
   );
 }
 
-const voteJson = ({ pid, yes, created_at }: ExportedVote) => ({ pid, mode: yes ? 'yes' : 'no', created_at });
+export interface VoteJson {
+  pid: number;
+  mode: 'yes' | 'no';
+  created_at: number;
+}
 
-interface ExportedReport {
+const voteJson = ({ pid, yes, created_at }: ExportedVote): VoteJson => ({ pid, mode: yes ? 'yes' : 'no', created_at });
+
+export interface ExportedReport {
   id: number;
   pid: number;
   reason: string;
@@ -220,7 +286,7 @@ interface ExportedReport {
 }
 
 /** The reports the account filed (anonymous ones carry no account, so they cannot be among them). */
-export function readReports(db: Db, uid: number, after: number): ExportedReport[] {
+function readReports(db: Db, uid: number, after: number): ExportedReport[] {
   return db.all<ExportedReport>(
     `SELECT id, pid, reason, created_at, closed_at, closed_action FROM reports
      WHERE reporter_uid = ? AND id > ? ORDER BY id LIMIT ?`,
@@ -230,8 +296,10 @@ export function readReports(db: Db, uid: number, after: number): ExportedReport[
   );
 }
 
-/** `closed_action` (remove or dismiss) only once the report is closed. */
-function reportJson({ closed_action, ...report }: ExportedReport) {
+/** A report as account.json has it: `closed_action` (remove or dismiss) only once it is closed. */
+export type ReportJson = Omit<ExportedReport, 'closed_action'> & Partial<Pick<ExportedReport, 'closed_action'>>;
+
+function reportJson({ closed_action, ...report }: ExportedReport): ReportJson {
   return report.closed_at ? { ...report, closed_action } : report;
 }
 

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { extract, pack, type Pack } from 'tar-stream';
+import { sizeText } from '../disk/size-text.ts';
 import { heldPath } from '../media/hold.ts';
 import { boardMediaName, isMediaFormat, mediaFormats, mediaHeadBytes, type MediaExtension } from '../media/files.ts';
 
@@ -113,7 +114,7 @@ export async function writeArchive(
       // Progress for large boards: every 500 files, and at least every 2 seconds.
       if ((i + 1) % 500 === 0 || Date.now() - lastNote >= 2000) {
         lastNote = Date.now();
-        note(`board-admin: ${i + 1}/${paths.length} media files, ${mebibytes(result.bytes)} written`);
+        note(`board-admin: ${i + 1}/${paths.length} media files, ${sizeText(result.bytes)} written`);
       }
     }
     archive.finalize();
@@ -244,12 +245,7 @@ async function* checkedHead(
 export function checkRoom(folder: string, bytes: number, what: string): void {
   const { bavail, bsize } = statfsSync(folder);
   const free = bavail * bsize;
-  if (bytes > free) throw new Error(`${what} needs ${mebibytes(bytes)}, but ${folder} has ${mebibytes(free)} free`);
-}
-
-/** A size as an operator reads it: `2.3 MiB`. */
-export function mebibytes(bytes: number): string {
-  return `${(bytes / 1048576).toFixed(1)} MiB`;
+  if (bytes > free) throw new Error(`${what} needs ${sizeText(bytes)}, but ${folder} has ${sizeText(free)} free`);
 }
 
 /** Writes an entry's stream into a new file ('wx': never over an existing one), readable by its owner alone. */

@@ -161,8 +161,19 @@ export async function copyDatabase(source: string, target: string): Promise<numb
   return pages;
 }
 
+/**
+ * What a backup holds, each count with the part GET /api/stats counts (its counters follow the same
+ * rules on every write): live entries (neither deleted by their author nor removed by a
+ * moderator), and admitted accounts (neither applying in approval mode nor rejected).
+ */
+export interface BackupCounts {
+  schema: number;
+  entries: { all: number; live: number };
+  users: { all: number; admitted: number };
+}
+
 /** Opens a database file read-only and checks it is whole, a board's, and not newer than this code; returns what it found. */
-export function checkBackupFile(path: string): { schema: number; entries: number; users: number } {
+export function checkBackupFile(path: string): BackupCounts {
   const db = new Database(path, { readonly: true, fileMustExist: true });
   try {
     const integrity = db.pragma('integrity_check', { simple: true });
@@ -172,8 +183,18 @@ export function checkBackupFile(path: string): { schema: number; entries: number
       throw new Error(`${path} has schema ${schema}, newer than this code (${schemaVersion})`);
     if (!db.prepare("SELECT 1 FROM sqlite_master WHERE name = 'entries'").get())
       throw new Error(`${path} is not a board database`);
-    const count = (table: string) => (db.prepare(`SELECT count(*) AS n FROM ${table}`).get() as { n: number }).n;
-    return { schema, entries: count('entries'), users: count('users') };
+    const count = (sql: string) => db.prepare(sql).get() as { all: number; part: number };
+    const entries = count('SELECT count(*) AS "all", coalesce(sum(deleted = 0), 0) AS part FROM entries');
+    // Applications came with schema 15; an older board admitted every account it had.
+    const hasStatus = db.prepare("SELECT 1 FROM pragma_table_info('users') WHERE name = 'status'").get();
+    const users = count(
+      `SELECT count(*) AS "all", ${hasStatus ? "coalesce(sum(status = ''), 0)" : 'count(*)'} AS part FROM users`,
+    );
+    return {
+      schema,
+      entries: { all: entries.all, live: entries.part },
+      users: { all: users.all, admitted: users.part },
+    };
   } catch (err) {
     if (err instanceof Database.SqliteError) throw new Error(`${path} is not a board database (${err.message})`);
     throw err;

@@ -126,8 +126,8 @@ function databaseFacts(kind: 'archive' | 'database' | 'data folder', database: s
     kind,
     `schema ${found.schema} (this code: ${schemaVersion})`,
     'integrity ok',
-    `${found.entries} entries`,
-    `${found.users} users`,
+    `${found.entries.all} entries (${found.entries.live} live, ${found.entries.all - found.entries.live} deleted or removed)`,
+    `${found.users.all} users (${found.users.admitted} admitted, ${found.users.all - found.users.admitted} applying or rejected)`,
   ];
 }
 

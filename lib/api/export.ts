@@ -43,6 +43,7 @@ export async function exportAccount(ctx: Ctx) {
     // Names and times only: never a key or a credential id (docs/API.md "GET /api/user/export").
     passkeys: listPasskeys(db, me.uid).map(({ name, created_at, last_used }) => ({ name, created_at, last_used })),
     following: listFollowsForExport(db, me.uid),
+    origin: config.origin,
     now,
     recheck: () => ctx.recheckSession(),
   });

@@ -2,6 +2,7 @@ import { statfsSync } from 'node:fs';
 import type { Clock } from '../clock.ts';
 import { ApiError } from '../http/errors.ts';
 import type { Log } from '../services.ts';
+import { sizeText } from './size-text.ts';
 
 /** Free bytes an unprivileged process may still write on the volume that holds `path`. */
 export function volumeFreeBytes(path: string): number {
@@ -32,6 +33,12 @@ export interface DiskWatch {
   problems(): DiskProblem[];
   /** Free bytes of the data folder's volume (the metrics' gauge). */
   freeBytes(): number;
+  /**
+   * At the start: one line when free space is already under BOARD_DISK_LOW_MB. Why: /api/health
+   * says disk_low from the first second, and the operator reading the start should hear it there
+   * too, before the first write fails.
+   */
+  logIfLow(): void;
 }
 
 export interface DiskWatchOptions {
@@ -61,6 +68,9 @@ export function createDiskWatch({
       return Number.NaN; // the folder is gone: the database check of /api/health says so
     }
   };
+  const freeText = (bytes: number) => (Number.isNaN(bytes) ? 'unknown space' : sizeText(bytes));
+  /** The one test of disk_low, for /api/health and the start alike. */
+  const isLow = (bytes: number) => lowBytes > 0 && bytes < lowBytes;
   return {
     answer(err) {
       if (!isDiskFull(err)) return err;
@@ -68,9 +78,8 @@ export function createDiskWatch({
       lastRefused = now;
       unlogged++;
       if (now - lastLine >= diskFullSeconds) {
-        const mebibytes = Math.floor(free() / 2 ** 20);
         log(
-          `disk full: ${unlogged} write${unlogged === 1 ? '' : 's'} refused for lack of space since the last such line (${mebibytes} MiB free in ${dataDir}); the next line comes a minute later at the earliest`,
+          `disk full: ${unlogged} write${unlogged === 1 ? '' : 's'} refused for lack of space since the last such line (${freeText(free())} free in ${dataDir}); the next line comes a minute later at the earliest`,
         );
         lastLine = now;
         unlogged = 0;
@@ -80,9 +89,16 @@ export function createDiskWatch({
     problems() {
       const problems: DiskProblem[] = [];
       if (clock.now() - lastRefused < diskFullSeconds) problems.push('disk_full');
-      if (lowBytes > 0 && free() < lowBytes) problems.push('disk_low');
+      if (isLow(free())) problems.push('disk_low');
       return problems;
     },
     freeBytes: free,
+    logIfLow() {
+      const bytes = free();
+      if (!isLow(bytes)) return;
+      log(
+        `disk low: ${freeText(bytes)} free in ${dataDir}, less than BOARD_DISK_LOW_MB=${lowBytes / 2 ** 20}: /api/health answers 503 with disk_low until there is more room`,
+      );
+    },
   };
 }

@@ -102,6 +102,7 @@ describe('GET /api/user/export', () => {
     assert.equal((await mona.post(`/api/mod/entry/${bodoImage.pid}/dismiss`)).status, 200);
     assert.equal((await bodo.post(`/api/entry/${pids.annaTop}/report`, { reason: 'Bodos Meldegrund' })).status, 200);
     assert.equal((await anna.post('/api/user/mute', { user: 'Bodo Fremd' })).status, 200);
+    assert.equal((await anna.post(`/api/entry/${pids.bodoTop}/follow`)).status, 200);
     const phone = visitor(t.board);
     await phone.post('/api/auth/login', { user: 'Anna Export', pass: password }, { 'user-agent': 'curl/8.5.0' });
 
@@ -249,6 +250,74 @@ describe('GET /api/user/export', () => {
     for (const entry of stored) assert.ok(page.includes(`<article id="e${entry.pid}">`), String(entry.pid));
     assert.ok(page.includes('<img src="media/e/') && page.includes('alt="Ein roter Ball im Gras"'));
     assert.ok(!/<script/i.test(page), 'no script');
+  });
+
+  test('account.json is indented, one value a line, as JSON.stringify(account, null, 2) writes it', () => {
+    const text = files.get('account.json')!.toString('utf8');
+    assert.equal(text, `${JSON.stringify(account, null, 2)}\n`);
+  });
+
+  /** The overview's section of one member of account.json, from its opening tag to its end. */
+  const sectionOf = (page: string, key: string) => {
+    const start = page.indexOf(`<section id="${key}">`);
+    assert.ok(start >= 0, `no section for account.json's "${key}"`);
+    return page.slice(start, page.indexOf('</section>', start));
+  };
+
+  test('the overview has a section for every member of account.json, in its order', () => {
+    const page = files.get('uebersicht.html')!.toString('utf8');
+    const keys = Object.keys(account);
+    for (const key of keys) sectionOf(page, key);
+    assert.deepEqual(
+      [...page.matchAll(/<section id="([^"]+)">/g)].map((match) => match[1]),
+      keys,
+      'no section without a member',
+    );
+  });
+
+  test("the overview shows the account's votes, reports, sessions and followed threads in German", () => {
+    const page = files.get('uebersicht.html')!.toString('utf8');
+    const link = (pid: number) => `<a href="${t.board.config.origin}/e/${pid}">Beitrag Nr. ${pid}</a>`;
+    const when = (seconds: number) =>
+      new Intl.DateTimeFormat('de-DE', { dateStyle: 'long', timeStyle: 'short', timeZone: 'Europe/Berlin' }).format(
+        seconds * 1000,
+      );
+
+    const votes = sectionOf(page, 'votes');
+    const [yes, no] = [pids.bodoTop!, pids.annaTop!].map(
+      (pid) => account.votes.find((vote: { pid: number }) => vote.pid === pid).created_at,
+    );
+    assert.ok(votes.includes(`${link(pids.bodoTop!)}: <strong>Ja</strong>, am ${when(yes)}`), votes);
+    assert.ok(votes.includes(`${link(pids.annaTop!)}: <strong>Nein</strong>, am ${when(no)}`), votes);
+
+    const reports = sectionOf(page, 'reports');
+    const [open, dismissed] = account.reports;
+    assert.ok(
+      reports.includes(`${link(open.pid)}, gemeldet am ${when(open.created_at)} mit dem Grund „Annas Meldung“ – offen`),
+      reports,
+    );
+    assert.ok(
+      reports.includes(
+        `mit dem Grund „Annas zweite Meldung“ – geschlossen am ${when(dismissed.closed_at)}: abgewiesen`,
+      ),
+      reports,
+    );
+
+    const sessions = sectionOf(page, 'sessions');
+    assert.equal(account.sessions.length, 2);
+    for (const session of account.sessions)
+      assert.ok(
+        sessions.includes(
+          `<strong>${session.device}</strong>${session.current ? ' (diese Anmeldung hat die Daten heruntergeladen)' : ''}: angemeldet am ${when(session.created_at)}, gültig bis ${when(session.expires)}`,
+        ),
+        sessions,
+      );
+    assert.ok(sessions.includes('<strong>curl</strong>'), 'the device in words');
+
+    const following = sectionOf(page, 'following');
+    assert.ok(account.following.some((follow: { pid: number }) => follow.pid === pids.bodoTop));
+    for (const follow of account.following)
+      assert.ok(following.includes(`${link(follow.pid)}, seit ${when(follow.created_at)}`), following);
   });
 
   test("nobody else's data is in it: no other account's text, name, avatar or image", () => {

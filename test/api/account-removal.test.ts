@@ -1,6 +1,5 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
 import { removeAccountSlice } from '../../lib/accounts/removal.ts';
@@ -17,6 +16,7 @@ import {
   startProxiedBoard,
   uidOf,
   type TestBoard,
+  emptyFolder,
 } from '../helpers.ts';
 
 /**
@@ -46,7 +46,7 @@ function pendingCount(db: Db): number {
 }
 
 describe('deleting a large account', () => {
-  const dataDir = mkdtempSync(join(tmpdir(), 'board-removal-'));
+  const dataDir = emptyFolder('board-removal-');
   let board: TestBoard;
   after(async () => {
     await board?.close();
@@ -102,7 +102,7 @@ describe('deleting a large account', () => {
 });
 
 describe('two server processes on one database', () => {
-  const dataDir = mkdtempSync(join(tmpdir(), 'board-removal-'));
+  const dataDir = emptyFolder('board-removal-');
   after(() => rmSync(dataDir, { recursive: true, force: true }));
 
   test('slices of two connections on the same account, interleaved, end exact (a lease that ran out is harmless)', async () => {

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { before, describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import sharp from 'sharp';
-import { boardMediaPath, emptyFolder, limitsOff, runAdmin, useBoard } from '../helpers.ts';
+import { boardMediaPath, emptyFolder, limitsOff, runAdmin, sizeInText, useBoard } from '../helpers.ts';
 
 /**
  * Issue 28, finding 10: `backup --with-media` into a folder whose disk filled up crashed with an
@@ -111,12 +111,13 @@ describe('a backup into a disk that fills up', { skip: typeof unshare === 'strin
     [
       'its database',
       () => Math.floor(databaseBytes / 2),
-      /the archive's board\.db needs \d+\.\d MiB, but (\S+) has \d+\.\d MiB free/,
+      new RegExp(`the archive's board\\.db needs ${sizeInText}, but (\\S+) has ${sizeInText} free`),
     ],
     [
       'an image',
       () => Math.floor(databaseBytes * 1.5) + 100 * 1024,
-      /media\/preview\/[0-9a-f]{32}\.jpg needs 0\.\d MiB, but (\S+) has \d+\.\d MiB free/,
+      // A thumbnail under 1 MiB: in KiB, where a size in MiB read "0.5 MiB".
+      new RegExp(`media/preview/[0-9a-f]{32}\\.jpg needs \\d+ KiB, but (\\S+) has ${sizeInText} free`),
     ],
   ] as const) {
     test(`restore into a BOARD_DATA without room for ${what}: refused before writing it, one line, exit 1, nothing left`, async () => {

@@ -30,6 +30,7 @@ import {
   runAdminHere,
   runAdminInProcess,
   runAdminWith,
+  sizeInText,
   startBoard,
   useBoard,
 } from '../helpers.ts';
@@ -86,7 +87,7 @@ describe('a board with images, avatars and a preview thumbnail', () => {
       assert.match(
         run.stdout,
         new RegExp(
-          `^backed up ${t.board.config.dbPath} \\(\\d+ pages\\) and 5 media files \\(\\d+\\.\\d MiB\\) to ${file}\\n$`,
+          `^backed up ${t.board.config.dbPath} \\(\\d+ pages\\) and 5 media files \\(${sizeInText}\\) to ${file}\\n$`,
         ),
       );
       assert.deepEqual(tarList(file), ['board.db', ...media.map((p) => `media/${p}`)]);
@@ -147,7 +148,7 @@ describe('a board with images, avatars and a preview thumbnail', () => {
       try {
         const run = await runAdmin(t.board, ['backup', '--with-media', join(emptyFolder(), 'board.tar')]);
         assert.equal(run.code, 0, run.stderr);
-        assert.match(run.stderr, /^board-admin: 500\/1005 media files, \d+\.\d MiB written$/m);
+        assert.match(run.stderr, new RegExp(`^board-admin: 500/1005 media files, ${sizeInText} written$`, 'm'));
         assert.match(run.stderr, /^board-admin: 1000\/1005 media files/m);
         const quiet = await runAdmin(t.board, ['backup', '--with-media', join(emptyFolder(), 'board.tar'), '--quiet']);
         assert.equal(quiet.code, 0);
@@ -310,7 +311,7 @@ describe('a board with images, avatars and a preview thumbnail', () => {
       assert.equal(archive.stderr, '');
       assert.match(
         archive.stdout,
-        /^ok: .*b\.tar: archive, schema \d+ \(this code: \d+\), integrity ok, 4 entries, 2 users, 5 of 5 media files in the archive\n$/,
+        /^ok: .*b\.tar: archive, schema \d+ \(this code: \d+\), integrity ok, 4 entries \(4 live, 0 deleted or removed\), 2 users \(2 admitted, 0 applying or rejected\), 5 of 5 media files in the archive\n$/,
       );
       const database = await runAdminHere(t.board, ['verify', join(folder, 'b.db')]);
       assert.equal(database.code, 0, database.stderr);
@@ -348,7 +349,7 @@ describe('a board with images, avatars and a preview thumbnail', () => {
       assert.match(
         live.stdout,
         new RegExp(
-          `^ok: ${t.board.config.dataDir}: data folder, schema \\d+ .*integrity ok, 4 entries, 2 users, 5 of 5 media files in ${t.board.config.mediaDir}\\n$`,
+          `^ok: ${t.board.config.dataDir}: data folder, schema \\d+ .*integrity ok, 4 entries \\(4 live, 0 deleted or removed\\), 2 users \\(2 admitted, 0 applying or rejected\\), 5 of 5 media files in ${t.board.config.mediaDir}\\n$`,
         ),
       );
       // A restored folder whose media copy lacks one image.

@@ -3,7 +3,17 @@ import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { commands } from '../../bin/commands/index.ts';
-import { emptyFolder, runAdmin, runAdminInProcess as runInProcess, runAdminWith, useBoard } from '../helpers.ts';
+import {
+  emptyFolder,
+  password,
+  post,
+  runAdmin,
+  runAdminHere,
+  runAdminInProcess as runInProcess,
+  runAdminWith,
+  useBoard,
+  visitor,
+} from '../helpers.ts';
 
 /** bin/board-admin as an operator meets it: help everywhere, short argument errors, and it never creates a board. */
 const boardCommands = commands.filter((c) => c.needsBoard);
@@ -184,5 +194,33 @@ describe('naming the database', () => {
     const run = await runAdmin(t.board, ['report-close', '999', '-q']);
     assert.equal(run.code, 1);
     assert.equal(run.stderr, 'board-admin: report-close: no open report #999\n');
+  });
+});
+
+describe('verify beside GET /api/stats', () => {
+  // The surge gate at two accounts (BOARD_LIMITS stays 1: 0 would turn it off): the third registration waits for approval.
+  const t = useBoard({ env: { BOARD_REGISTRATION_SURGE: '2' }, members: ['Anna'], moderators: ['Mona'] });
+
+  test('verify names the live entries and admitted users apart: the numbers /api/stats gives', async () => {
+    const { Anna, Mona } = t.members;
+    await post(Anna, 'bleibt');
+    const deleted = await post(Anna, 'wird gelöscht');
+    const removed = await post(Anna, 'wird entfernt');
+    assert.equal((await Anna.post(`/api/entry/${deleted}/delete`)).status, 200);
+    assert.equal((await Mona.post(`/api/mod/entry/${removed}/remove`, { reason: 'Werbung' })).status, 200);
+    const applicant = await visitor(t.board).post('/api/auth/newuser', {
+      user: 'Neu Ling',
+      pass1: password,
+      pass2: password,
+    });
+    assert.equal(applicant.status, 202, applicant.text);
+    assert.deepEqual((await visitor(t.board).get('/api/stats')).body, { users: 2, entries: 1 });
+
+    const run = await runAdminHere(t.board, ['verify', '--data']);
+    assert.equal(run.code, 0, run.stderr);
+    assert.match(
+      run.stdout,
+      /, integrity ok, 3 entries \(1 live, 2 deleted or removed\), 3 users \(2 admitted, 1 applying or rejected\), /,
+    );
   });
 });

@@ -62,7 +62,7 @@ describe('a full data volume', () => {
       assert.equal(entries(), before.entries, 'no row');
       assert.deepEqual(mediaFiles(t.board), before.media, 'no image left behind');
       assert.equal(diskLines().length, 1, t.board.logs.join('\n'));
-      assert.match(diskLines()[0]!, /^disk full: 1 write refused for lack of space .*\(100000 MiB free in /);
+      assert.match(diskLines()[0]!, /^disk full: 1 write refused for lack of space .*\(97\.7 GiB free in /);
       assert.ok(!t.board.logs.some((line) => /SqliteError|\n\s+at /.test(line)), 'no stack in the log');
 
       const degraded = await health();
@@ -95,6 +95,13 @@ describe('a full data volume', () => {
     assert.equal((await health()).status, 200);
   });
 
+  test('a start with room enough says nothing about the disk', () => {
+    assert.deepEqual(
+      t.board.logs.filter((line) => line.startsWith('disk low:')),
+      [],
+    );
+  });
+
   test('/api/health is degraded while free space is under BOARD_DISK_LOW_MB, before any write fails', async () => {
     free = 199 * mebibyte;
     const low = await health();
@@ -120,5 +127,45 @@ describe('a full data volume', () => {
     assert.equal(sample('board_media_bytes{folder="e"}'), bytes);
     assert.equal(sample('board_media_bytes{folder="a"}'), 0);
     assert.equal(sample('board_media_bytes{folder="preview"}'), 0);
+  });
+});
+
+describe('a board that starts on a nearly full volume', () => {
+  const kibibytes = 416; // what df showed on the small volume: "0 MiB" in the old line
+  const t = useBoard({
+    start: { images, freeBytes: () => kibibytes * 1024 },
+    members: ['Anna'],
+  });
+
+  test('the start says so in one line, as /api/health does from the first second, with the free space in KiB', async () => {
+    const lines = t.board.logs.filter((line) => line.startsWith('disk low:'));
+    assert.deepEqual(lines, [
+      `disk low: ${kibibytes} KiB free in ${t.board.config.dataDir}, less than BOARD_DISK_LOW_MB=500: /api/health answers 503 with disk_low until there is more room`,
+    ]);
+    assert.deepEqual((await t.board.client().get('/api/health')).body, { status: 'degraded', problems: ['disk_low'] });
+  });
+
+  test('the line of a refused write gives the free space in KiB, not "0 MiB"', async () => {
+    mediaFull = true;
+    try {
+      const answer = await t.members.Anna.postMultipart('/api/entry/create', { content: 'Bild' }, [
+        { name: 'file', filename: 'a.jpg', type: 'image/jpeg', data: await imageFixture() },
+      ]);
+      assertError(answer, 507, 'server.disk_full', { exact: true });
+    } finally {
+      mediaFull = false;
+    }
+    const lines = t.board.logs.filter((line) => line.startsWith('disk full:'));
+    assert.equal(lines.length, 1);
+    assert.ok(lines[0]!.includes(`(${kibibytes} KiB free in ${t.board.config.dataDir})`), lines[0]);
+  });
+});
+
+describe('BOARD_DISK_LOW_MB=0', () => {
+  const t = useBoard({ env: { BOARD_DISK_LOW_MB: '0' }, start: { freeBytes: () => 1024 } });
+
+  test('turns the low-space check off: no line at the start, /api/health ok', async () => {
+    assert.ok(!t.board.logs.some((line) => line.startsWith('disk low:')), t.board.logs.join('\n'));
+    assert.deepEqual((await t.board.client().get('/api/health')).body, { status: 'ok' });
   });
 });

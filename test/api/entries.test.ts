@@ -1,6 +1,5 @@
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
 import {
@@ -18,6 +17,7 @@ import {
   visitor,
   type Answer,
   type Client,
+  emptyFolder,
 } from '../helpers.ts';
 import { entryFields } from '../helpers/entries.ts';
 
@@ -403,7 +403,7 @@ describe('posting from a Tor exit', () => {
   let exitsFile: string;
   const t = useBoard({
     prepare: () => {
-      dir = mkdtempSync(join(tmpdir(), 'board-tor-'));
+      dir = emptyFolder('board-tor-');
       exitsFile = join(dir, 'exits.txt');
       // Written before the board starts: the list is read at start, and here rechecked on every
       // lookup instead of at most every 2 s, so a changed file counts at once without a sleep.

@@ -1,13 +1,22 @@
 import Database from 'better-sqlite3';
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { createDataVersion } from '../../lib/db/data-version.ts';
 import { routeKey } from '../../lib/openapi/document.ts';
 import { routes } from '../../lib/routes.ts';
-import { eventually, limitsOff, post, rawRequest, sendRaw, startBoard, useBoard, visitor } from '../helpers.ts';
+import {
+  eventually,
+  limitsOff,
+  post,
+  rawRequest,
+  sendRaw,
+  startBoard,
+  useBoard,
+  visitor,
+  emptyFolder,
+} from '../helpers.ts';
 
 /**
  * Cached feed pages and threads leave through lib/http/fast-path.ts: the answer must be the one
@@ -130,7 +139,7 @@ test('a graceful stop writes the counts of cached answers not yet logged', async
 });
 
 test("data_version through the WAL-index header: another connection's commit moves it, our own does not", (t) => {
-  const dir = mkdtempSync(join(tmpdir(), 'board-dv-'));
+  const dir = emptyFolder('board-dv-');
   t.after(() => rmSync(dir, { recursive: true, force: true }));
   const path = join(dir, 'board.db');
   const ours = new Database(path);

@@ -1,7 +1,5 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { rmSync } from 'node:fs';
 import { afterEach, describe, test } from 'node:test';
 import {
   eventually,
@@ -15,6 +13,7 @@ import {
   useBoard,
   type Client,
   type TestBoard,
+  emptyFolder,
 } from '../helpers.ts';
 
 /**
@@ -140,7 +139,7 @@ describe('following: the fan-out after the create', () => {
 });
 
 describe('following: a crash between two batches', () => {
-  const dataDir = mkdtempSync(join(tmpdir(), 'board-fanout-'));
+  const dataDir = emptyFolder('board-fanout-');
   const gate = batchGate();
   let board: TestBoard | undefined;
   afterEach(async () => {

@@ -1,7 +1,6 @@
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdirSync, readdirSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { before, describe, test } from 'node:test';
 import { writeArchive } from '../../lib/admin/archive.ts';
@@ -156,7 +155,7 @@ describe('a media hold while a backup runs', () => {
 });
 
 test("the server's housekeeping empties what a killed backup left in media/.held, once no hold remains", async () => {
-  const dataDir = mkdtempSync(join(tmpdir(), 'board-held-'));
+  const dataDir = emptyFolder('board-held-');
   const leftBehind = join(dataDir, 'media', heldFolder, 'e', 'left-by-a-killed-backup.jpg');
   mkdirSync(dirname(leftBehind), { recursive: true });
   writeFileSync(leftBehind, 'x');

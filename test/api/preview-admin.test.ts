@@ -1,7 +1,5 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { rmSync } from 'node:fs';
 import { after, before, describe, test } from 'node:test';
 import {
   limitsOff,
@@ -12,6 +10,7 @@ import {
   startProxiedBoard,
   type TestBoard,
   eventually,
+  emptyFolder,
 } from '../helpers.ts';
 import { answer, page, previewEnv, startFakeSite, type FakeSite } from '../helpers/previews.ts';
 
@@ -37,7 +36,7 @@ before(async () => {
     '/two': answer(page('<meta property="og:title" content="Page two">')),
     '/challenge': answer(page('<title>Attention Required! | Cloudflare</title>')),
   });
-  dataDir = mkdtempSync(join(tmpdir(), 'board-test-'));
+  dataDir = emptyFolder('board-test-');
 });
 
 after(async () => {

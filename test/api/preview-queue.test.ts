@@ -1,6 +1,5 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, afterEach, beforeEach, describe, test } from 'node:test';
 import { movableClock } from '../../lib/clock.ts';
@@ -20,7 +19,7 @@ import {
   savePreview,
   savePreviewFailure,
 } from '../../lib/preview/store.ts';
-import { day, member, post, startBoard, eventually } from '../helpers.ts';
+import { day, member, post, startBoard, eventually, emptyFolder } from '../helpers.ts';
 import { answer, page, previewEnv, previewRow, startFakeSite } from '../helpers/previews.ts';
 
 /** The queue's bookkeeping in SQLite: leases, give-ups, the daily sweep, the backfill selection. */
@@ -55,7 +54,7 @@ function record(url: string, fetchedAt: number, failedAt = 0, thumb = ''): void 
 }
 
 beforeEach(() => {
-  dir = mkdtempSync(join(tmpdir(), 'board-test-'));
+  dir = emptyFolder('board-test-');
   db = openDb(join(dir, 'board.db'));
 });
 
@@ -213,7 +212,7 @@ describe('the server', () => {
 
   test('re-fetches stale records in use when it starts (the daily sweep)', async () => {
     const site = await startFakeSite({ '/news': answer(page('<title>Version one</title>')) });
-    const dataDir = mkdtempSync(join(tmpdir(), 'board-test-'));
+    const dataDir = emptyFolder('board-test-');
     cleanup.push(site.close, async () => rmSync(dataDir, { recursive: true, force: true }));
     const env = previewEnv([site.port]);
     const url = site.url('/news');

@@ -1,6 +1,5 @@
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
 import sharp from 'sharp';
@@ -15,6 +14,7 @@ import {
   startProxiedBoard,
   useBoard,
   eventually,
+  emptyFolder,
 } from '../helpers.ts';
 import { answer, page, previewEnv, previewRow, queuedJobs, startFakeSite, type FakeSite } from '../helpers/previews.ts';
 
@@ -353,7 +353,7 @@ describe('refresh rules', () => {
 
 describe('the queue', () => {
   test('survives a restart: a job in flight at shutdown is done by the next server', async () => {
-    const dataDir = mkdtempSync(join(tmpdir(), 'board-test-'));
+    const dataDir = emptyFolder('board-test-');
     const held = gate();
     const restartSite = await startFakeSite({ '/held': held.route(page('<title>Held page</title>')) });
     const env = previewEnv([restartSite.port]);

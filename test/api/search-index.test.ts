@@ -1,6 +1,5 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
 import { openDb } from '../../lib/db/db.ts';
@@ -21,6 +20,7 @@ import {
   useBoard,
   visitor,
   type TestBoard,
+  emptyFolder,
 } from '../helpers.ts';
 
 /** docs/API.md "Search": the index holds exactly the live entries, kept right in the transaction of every write. */
@@ -127,7 +127,7 @@ describe('the search index under every write', () => {
 });
 
 describe('the backfill of a board that had entries before the index', () => {
-  const dataDir = mkdtempSync(join(tmpdir(), 'board-backfill-'));
+  const dataDir = emptyFolder('board-backfill-');
   const old = Array.from({ length: 25 }, (_, i) => (i === 7 ? '' : `Altbestand Nummer ${i}`));
   let board: TestBoard | undefined;
   after(async () => {
@@ -197,7 +197,7 @@ describe('the backfill of a board that had entries before the index', () => {
 });
 
 describe('the backfill across restarts and processes', () => {
-  const dataDir = mkdtempSync(join(tmpdir(), 'board-backfill-'));
+  const dataDir = emptyFolder('board-backfill-');
   after(() => rmSync(dataDir, { recursive: true, force: true }));
 
   test('stopped half-way it goes on where it stopped; two processes at once index every entry once', async () => {

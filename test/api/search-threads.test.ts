@@ -1,7 +1,5 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { rmSync } from 'node:fs';
 import { describe, test } from 'node:test';
 import { createApp } from '../../lib/app.ts';
 import { loadConfig, prepareDataDir } from '../../lib/config.ts';
@@ -18,6 +16,7 @@ import {
   visitor,
   type Answer,
   type Client,
+  emptyFolder,
 } from '../helpers.ts';
 
 /**
@@ -172,7 +171,7 @@ describe('search: the page /suche under a flood', () => {
 
 describe('search: graceful stop', () => {
   test("SIGTERM's stop answers the search in flight first, then stops the search threads", async () => {
-    const dataDir = mkdtempSync(join(tmpdir(), 'board-test-'));
+    const dataDir = emptyFolder('board-test-');
     const config = loadConfig(testBoardEnv(dataDir));
     prepareDataDir(config);
     const app = createApp(config, { log: () => {}, searchThreads: { held: true } });

@@ -1,6 +1,5 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import Database from 'better-sqlite3';
@@ -15,6 +14,7 @@ import {
   startProxiedBoard,
   useBoard,
   type TestBoard,
+  emptyFolder,
 } from '../helpers.ts';
 
 /** 2026-03-10 12:00 UTC: a fixed "today", so day strings are known. */
@@ -404,7 +404,7 @@ describe('the day rollover (UTC midnight)', () => {
 });
 
 describe('restarts', () => {
-  const dataDir = mkdtempSync(join(tmpdir(), 'board-stats-'));
+  const dataDir = emptyFolder('board-stats-');
   after(() => rmSync(dataDir, { recursive: true, force: true }));
 
   test('close() writes the counts not yet flushed', async () => {
@@ -576,7 +576,7 @@ describe('database failures', () => {
 });
 
 describe('privacy', () => {
-  const dataDir = mkdtempSync(join(tmpdir(), 'board-privacy-'));
+  const dataDir = emptyFolder('board-privacy-');
   after(() => rmSync(dataDir, { recursive: true, force: true }));
 
   test('no visitor IP in any table, in the database files or in the log', async () => {

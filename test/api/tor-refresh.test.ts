@@ -1,12 +1,12 @@
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, beforeEach, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
+import { emptyFolder } from '../helpers.ts';
 
 const boardAdmin = fileURLToPath(new URL('../../bin/board-admin', import.meta.url));
 
@@ -28,7 +28,7 @@ after(() => new Promise<void>((resolve) => server.close(() => resolve())));
 
 beforeEach(() => {
   if (dataDir) rmSync(dataDir, { recursive: true, force: true });
-  dataDir = mkdtempSync(join(tmpdir(), 'board-tor-refresh-'));
+  dataDir = emptyFolder('board-tor-refresh-');
 });
 after(() => rmSync(dataDir, { recursive: true, force: true }));
 

@@ -299,6 +299,7 @@ describe('the database a handler sees (ctx.app.db)', () => {
       user: { avatar: '', username: 'Lena', created_at: 0 },
       sessions: [],
       following: [],
+      origin: config.origin,
       now: clock.now(),
       recheck: () => ctx.recheckSession(),
     });

@@ -1,7 +1,6 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { benchSessionToken, benchUsername, deepThreadPid, hotThreadPid, seedBoard } from '../../bench/seed.ts';
@@ -10,7 +9,7 @@ import { loadConfig, prepareDataDir } from '../../lib/config.ts';
 import { openDb, type Db } from '../../lib/db/db.ts';
 import { latestMaxDepth } from '../../lib/limits/product.ts';
 import type { StoredEntry as Row } from '../../lib/entries/entries.ts';
-import { day } from '../helpers.ts';
+import { day, emptyFolder } from '../helpers.ts';
 
 /**
  * A smoke run of the benchmark seed (bench/seed.ts) with 1,000 entries: every denormalised
@@ -29,7 +28,7 @@ describe('bench/seed.ts with 1,000 entries', () => {
   let stats: Record<string, number>;
 
   before(async () => {
-    dataDir = mkdtempSync(join(tmpdir(), 'board-seed-'));
+    dataDir = emptyFolder('board-seed-');
     stats = await seedBoard(join(dataDir, 'board.db'), size);
     db = openDb(join(dataDir, 'board.db'));
     rows = db.all<Row>('SELECT * FROM entries ORDER BY pid');
@@ -248,7 +247,7 @@ describe('bench/seed.ts with 1,000 entries', () => {
 
 describe('bench/seed.ts is deterministic', () => {
   test('two runs of the same size give the same tree, authors, deletions, bumps and votes', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'board-seed-twice-'));
+    const dir = emptyFolder('board-seed-twice-');
     try {
       const shapes: string[] = [];
       for (const name of ['a.db', 'b.db']) {

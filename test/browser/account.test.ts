@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { after, before, describe, test } from 'node:test';
+import { before, describe, test } from 'node:test';
 import type { BrowserContext, Locator, Page } from 'playwright-core';
 import { limitsOff, password, visitor, type Client } from '../helpers.ts';
 import { holdRequests, openBoard, screenshotDir, skipWithoutChromium, useBrowserBoard } from '../helpers/browser.ts';
@@ -33,17 +33,13 @@ describe('account self-service in a real browser', { skip: skipWithoutChromium }
   }
 
   before(async () => {
-    shots = screenshotDir();
+    shots = screenshotDir('account');
     ({ context, page } = await t.newPage());
     await openBoard(page, t.board, '/login');
     await page.getByLabel('Benutzername').fill('Anna');
     await page.getByLabel('Passwort').fill(password);
     await page.getByRole('button', { name: 'Anmelden', exact: true }).click();
     await page.locator('#nav').getByRole('link', { name: 'Anna' }).waitFor();
-  });
-
-  after(async () => {
-    if (shots) console.log(`account screenshots: ${shots}`);
   });
 
   test('8: the sessions list names each device in words, never the raw User-Agent, and ends one or all others', async () => {

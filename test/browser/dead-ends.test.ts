@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { after, before, describe, test } from 'node:test';
+import { before, describe, test } from 'node:test';
 import type { Page } from 'playwright-core';
-import { limitsOff, password, post, type Client } from '../helpers.ts';
+import { emptyFolder, limitsOff, password, post, type Client } from '../helpers.ts';
 import { makePng, openBoard, screenshotDir, skipWithoutChromium, useBrowserBoard } from '../helpers/browser.ts';
 
 // Counted as skipped in the summary too, not only as a skipped suite.
@@ -41,12 +41,8 @@ describe('no dead ends for a new user', { skip: skipWithoutChromium }, () => {
   }
 
   before(async () => {
-    shots = screenshotDir();
+    shots = screenshotDir('dead-ends');
     png = await makePng();
-  });
-
-  after(() => {
-    if (shots) console.log(`dead-end screenshots: ${shots}`);
   });
 
   test('1: a logged-out Ja or Antworten offers the login right there, and the login comes back to the same entry', async () => {
@@ -227,9 +223,9 @@ describe('no dead ends for a new user', { skip: skipWithoutChromium }, () => {
   });
 
   test('6: a file that is not an image is refused before any upload, with the reason and no broken preview', async () => {
-    const notes = join(screenshotDir(), 'notizen.txt');
+    const notes = join(emptyFolder('board-upload-'), 'notizen.txt');
     writeFileSync(notes, 'Das ist kein Bild.');
-    const fake = join(screenshotDir(), 'kaputt.png');
+    const fake = join(emptyFolder('board-upload-'), 'kaputt.png');
     writeFileSync(fake, 'auch kein Bild, nur der Name');
     const page = await open(1280, true);
     const uploads: string[] = [];

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { after, before, describe, test } from 'node:test';
+import { before, describe, test } from 'node:test';
 import type { BrowserContext, Locator, Page } from 'playwright-core';
 import { eventually, limitsOff, password, post, resetToken } from '../helpers.ts';
 import {
@@ -50,11 +50,7 @@ describe('the front end in a real browser', { skip: skipWithoutChromium }, () =>
   before(async () => {
     ({ context, page } = await t.newPage());
     png = await makePng();
-    shots = screenshotDir();
-  });
-
-  after(() => {
-    if (shots) console.log(`browser test screenshots: ${shots}`);
+    shots = screenshotDir('front-end');
   });
 
   test('registration shows each field error next to its field', async () => {

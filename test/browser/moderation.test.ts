@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { after, before, describe, test } from 'node:test';
+import { before, describe, test } from 'node:test';
 import type { Page } from 'playwright-core';
 import { limitsOff, password, post, type Client } from '../helpers.ts';
 import { openBoard, screenshotDir, skipWithoutChromium, useBrowserBoard } from '../helpers/browser.ts';
@@ -27,15 +27,11 @@ describe('moderation in a real browser', { skip: skipWithoutChromium }, () => {
   }
 
   before(async () => {
-    shots = screenshotDir();
+    shots = screenshotDir('moderation');
     await browserFor('mia', t.members.Mia);
     await browserFor('anna', t.members.Anna);
     await browserFor('bert', t.members.Bert);
     await browserFor('visitor');
-  });
-
-  after(() => {
-    if (shots) console.log(`moderation screenshots: ${shots}`);
   });
 
   test('a moderator sees the number of reported entries in the header and removes one from /mod', async () => {

@@ -37,7 +37,7 @@ describe('the public pages in Chromium, with scripts off and on', { skip: skipWi
     assert.match(await card.locator('.votes').innerText(), /Ja\s+1\s+▼\s+Nein\s+0/);
     await main.getByText('Im Café am Markt.').waitFor();
     assert.equal(await main.getByText('Billige Uhren').count(), 0, 'the removed entry is gone');
-    await page.screenshot({ path: join(screenshotDir(), 'no-script-feed.png'), fullPage: false });
+    await page.screenshot({ path: join(screenshotDir('no-script'), 'no-script-feed.png'), fullPage: false });
 
     // Paging, then the thread, then the author.
     await main.getByRole('link', { name: 'Ältere →' }).click();
@@ -99,9 +99,9 @@ describe('the public pages in Chromium, with scripts off and on', { skip: skipWi
     );
     assert.match(await card.locator('time').first().innerText(), /^(vor |gerade)/);
     assert.equal(await page.locator('main .view').count(), 1, 'one view: the drawn page was replaced, not added to');
-    await page.screenshot({ path: join(screenshotDir(), 'scripts-thread.png') });
+    await page.screenshot({ path: join(screenshotDir('no-script'), 'scripts-thread.png') });
     await openBoard(page, t.board, '/');
-    await page.screenshot({ path: join(screenshotDir(), 'scripts-feed.png') });
+    await page.screenshot({ path: join(screenshotDir('no-script'), 'scripts-feed.png') });
     assert.deepEqual(errors, []);
     await context.close();
   });

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, statfsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
@@ -118,4 +119,27 @@ test('BOARD_WORKERS: a bad value stops the start with one line', async () => {
     (err: Error) => err,
   );
   assert.match(String(failed?.message), /board: BOARD_WORKERS: "many" must be a whole number 1–64 or auto/);
+});
+
+/** The largest BOARD_DISK_LOW_MB, in bytes: a volume with less free space than this is "low" to it. */
+const largestLowBytes = 10 ** 7 * 2 ** 20;
+const tmpVolume = statfsSync(tmpdir());
+
+test('a volume already low at the start: the primary says so in one line, not each worker again', {
+  skip:
+    tmpVolume.bavail * tmpVolume.bsize >= largestLowBytes &&
+    'the temporary folder has more free space than BOARD_DISK_LOW_MB can name',
+}, async (t) => {
+  const board = await startCluster({ BOARD_DISK_LOW_MB: String(10 ** 7) });
+  t.after(() => board.close());
+  // Each worker wrote its lines before it reported listening, and startCluster waited for all.
+  const health = await fetch(`${board.url}/api/health`);
+  assert.equal(health.status, 503);
+  assert.deepEqual(await health.json(), { status: 'degraded', problems: ['disk_low'] });
+  const lines = board.child
+    .output()
+    .split('\n')
+    .filter((line) => line.startsWith('disk low:'));
+  assert.equal(lines.length, 1, board.child.output());
+  assert.match(lines[0]!, /^disk low: \d+(\.\d)? (KiB|MiB|GiB) free in \S+, less than BOARD_DISK_LOW_MB=10000000: /);
 });

@@ -1,11 +1,10 @@
 import Database from 'better-sqlite3';
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { heldFolder } from '../../lib/media/hold.ts';
-import { eventually, oldBoard, password, type Client } from '../helpers.ts';
+import { eventually, oldBoard, password, type Client, emptyFolder } from '../helpers.ts';
 import { searchIndexProblems } from '../helpers/consistency.ts';
 import { startCluster, waitForLine, type ClusterBoard } from '../helpers/cluster-board.ts';
 
@@ -24,7 +23,7 @@ describe('two workers, one database: the search backfill, held media, search pag
   let reader: Client;
   let leftBehind: string;
   before(async () => {
-    const dataDir = mkdtempSync(join(tmpdir(), 'board-cluster-search-'));
+    const dataDir = emptyFolder('board-cluster-search-');
     oldBoard(
       dataDir,
       Array.from({ length: oldEntries }, (_, i) => (i === 99 ? '' : `Altbestand Nummer ${i}`)),

@@ -1,13 +1,12 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createApp, type App, type AppOptions } from '../../lib/app.ts';
 import { movableClock } from '../../lib/clock.ts';
 import { loadConfig, prepareDataDir, type Config } from '../../lib/config.ts';
 import { listenOnLoopback } from '../../lib/metrics/listener.ts';
 import { Client } from './client.ts';
+import { emptyFolder } from './folders.ts';
 
 /** Seconds in a day, for moving the board's clock. */
 export const day = 86_400;
@@ -84,7 +83,7 @@ export function testBoardEnv(dataDir: string): Record<string, string> {
  * movable clock. `env` adds BOARD_* variables, exactly as a sysadmin would set them.
  */
 export async function startBoard(env: Record<string, string> = {}, options: StartOptions = {}): Promise<TestBoard> {
-  const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'board-test-'));
+  const dataDir = options.dataDir ?? emptyFolder('board-test-');
   const config = loadConfig({ ...testBoardEnv(dataDir), ...env });
   prepareDataDir(config);
   const clock = movableClock(options.now);

@@ -1,7 +1,6 @@
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { after, before, test } from 'node:test';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import type { TestBoard } from './board.ts';
@@ -9,6 +8,7 @@ import type { Client } from './client.ts';
 import { eventually } from './eventually.ts';
 import { imageFixture } from './images.ts';
 import { useBoard, type BoardSetup, type UsedBoard } from './use-board.ts';
+import { emptyFolder } from './folders.ts';
 
 /** The front end in Debian's Chromium, driven by playwright-core: the browser suites' set-up and checks. */
 
@@ -103,14 +103,22 @@ export function assertCleanConsole(recorder: Recorder): void {
   assert.deepEqual(recorder.pageErrors, [], 'uncaught errors in the page');
 }
 
-/** A temporary folder for the screenshots of one run. */
-export function screenshotDir(): string {
-  return mkdtempSync(join(tmpdir(), 'board-screens-'));
+/**
+ * The folder for one suite's screenshots: a temporary one, gone with the test process; with
+ * TEST_SCREENSHOTS=<folder> set, `<folder>/<suite>`, kept for a person to look at and named in the output.
+ */
+export function screenshotDir(suite: string): string {
+  const kept = process.env.TEST_SCREENSHOTS;
+  if (!kept) return emptyFolder('board-screens-');
+  const folder = resolve(kept, suite);
+  mkdirSync(folder, { recursive: true });
+  console.log(`${suite} screenshots: ${folder}`);
+  return folder;
 }
 
 /** A real PNG picture with a diagonal stripe, written to a temporary file. */
 export async function makePng(width = 480, height = 320, colour = { r: 30, g: 110, b: 190 }): Promise<string> {
-  const file = join(mkdtempSync(join(tmpdir(), 'board-png-')), `bild-${width}x${height}.png`);
+  const file = join(emptyFolder('board-png-'), `bild-${width}x${height}.png`);
   const stripe = `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}">
        <polygon points="0,${height} ${width * 0.6},0 ${width},0 ${width * 0.4},${height}" fill="#f4c542"/>
        <circle cx="${width * 0.2}" cy="${height * 0.3}" r="${Math.min(width, height) * 0.12}" fill="#ffffff"/>

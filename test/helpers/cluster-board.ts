@@ -1,11 +1,10 @@
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { existsSync, readdirSync, readFileSync, readlinkSync, rmSync } from 'node:fs';
 import { Client as Connection } from 'undici';
 import { asnFixtureDir } from './board.ts';
 import { Client } from './client.ts';
 import { startServerProcess, type ChildServer } from './child-server.ts';
+import { emptyFolder } from './folders.ts';
 
 /**
  * A real cluster for the tests of several processes on one database: `server.ts` with
@@ -32,7 +31,7 @@ export interface ClusterBoard {
 
 export async function startCluster(
   env: Record<string, string> = {},
-  dataDir = mkdtempSync(join(tmpdir(), 'board-cluster-')),
+  dataDir = emptyFolder('board-cluster-'),
 ): Promise<ClusterBoard> {
   const child = await startServerProcess(dataDir, {
     BOARD_WORKERS: '2',
@@ -40,7 +39,20 @@ export async function startCluster(
     BOARD_ASN_DB: asnFixtureDir,
     ...env,
   });
-  const metricsUrl = await waitForLine(child, /board: metrics on (http:\/\/[\d.]+:\d+)\/metrics/);
+  let metricsUrl: string;
+  try {
+    metricsUrl = await waitForLine(child, /board: metrics on (http:\/\/[\d.]+:\d+)\/metrics/);
+  } catch (err) {
+    // No board to hand back, so nobody else would stop it: SIGKILL to the workers and the primary by pid.
+    for (const pid of childPids(child.process.pid!)) {
+      try {
+        process.kill(pid, 'SIGKILL');
+      } catch {} // gone already
+    }
+    child.process.kill('SIGKILL');
+    await child.exited;
+    throw err;
+  }
   const connections: Connection[] = [];
   let stopped: Promise<number | string> | undefined;
 

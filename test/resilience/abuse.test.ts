@@ -1,6 +1,5 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { after, before, describe, test } from 'node:test';
@@ -10,7 +9,7 @@ import { createEntry } from '../../lib/entries/entries.ts';
 import { createScryptPasswords } from '../../lib/accounts/passwords.ts';
 import { createUser } from '../../lib/accounts/users.ts';
 import { writeLimitRules } from '../../lib/limits/write-limits.ts';
-import { Client, imageFixture, password, sessionInDb, type Answer } from '../helpers.ts';
+import { Client, imageFixture, password, sessionInDb, type Answer, emptyFolder } from '../helpers.ts';
 import { startServerProcess, type ChildServer } from '../helpers/child-server.ts';
 import { recordSummary, scaled, soak } from './soak.ts';
 
@@ -73,7 +72,7 @@ function tally(counts: Map<string, number>, answer: Answer): Answer {
 }
 
 before(async () => {
-  dataDir = mkdtempSync(join(tmpdir(), 'board-abuse-'));
+  dataDir = emptyFolder('board-abuse-');
   // Established accounts (two days old) and their sessions, straight in the database before the server starts.
   db = openDb(join(dataDir, 'board.db'));
   const now = Math.floor(Date.now() / 1000);

@@ -1,16 +1,16 @@
 import Database from 'better-sqlite3';
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { after, test } from 'node:test';
 import { runAdminIn, startServerProcess, type ChildServer } from '../helpers/child-server.ts';
 import { consistencyProblems } from '../helpers/consistency.ts';
 import { prng, recordSummary, scaled, seed } from './soak.ts';
 import { verifyAcked, WriteLoad } from './write-load.ts';
+import { emptyFolder } from '../helpers.ts';
 
-const dataDir = mkdtempSync(join(tmpdir(), 'board-backup-'));
-const backupDir = mkdtempSync(join(tmpdir(), 'board-backup-copies-'));
+const dataDir = emptyFolder('board-backup-');
+const backupDir = emptyFolder('board-backup-copies-');
 const dbPath = join(dataDir, 'board.db');
 let server: ChildServer | undefined;
 
@@ -155,8 +155,8 @@ test('board-admin backup copies the live database under write load; restore refu
 test('board-admin backup --with-media under write load, restored into a fresh BOARD_DATA and served: every entry and every image answers 200', {
   timeout: scaled(120_000, 600_000),
 }, async () => {
-  const liveData = mkdtempSync(join(tmpdir(), 'board-backup-media-'));
-  const freshData = join(mkdtempSync(join(tmpdir(), 'board-restored-')), 'data');
+  const liveData = emptyFolder('board-backup-media-');
+  const freshData = join(emptyFolder('board-restored-'), 'data');
   const archive = join(backupDir, 'board-with-media.tar');
   let restoredServer: ChildServer | undefined;
   try {

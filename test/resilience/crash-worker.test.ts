@@ -1,17 +1,17 @@
 import Database from 'better-sqlite3';
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
 import { childPids, startCluster, type ClusterBoard } from '../helpers/cluster-board.ts';
 import { consistencyProblems } from '../helpers/consistency.ts';
 import { prng, randomTools, recordSummary, scaled, seed } from './soak.ts';
 import { verifyAcked, WriteLoad } from './write-load.ts';
+import { emptyFolder } from '../helpers.ts';
 
 const kills = scaled(3, 20);
 const writers = scaled(6, 8);
-const dataDir = mkdtempSync(join(tmpdir(), 'board-crash-worker-'));
+const dataDir = emptyFolder('board-crash-worker-');
 let board: ClusterBoard | undefined;
 let load: WriteLoad | undefined;
 

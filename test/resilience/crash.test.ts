@@ -1,26 +1,17 @@
 import Database from 'better-sqlite3';
 import assert from 'node:assert/strict';
-import {
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  rmSync,
-  utimesSync,
-  writeFileSync,
-} from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
 import { runAdminIn, startServerProcess, type ChildServer } from '../helpers/child-server.ts';
 import { consistencyProblems } from '../helpers/consistency.ts';
 import { prng, randomTools, recordSummary, scaled, seed } from './soak.ts';
 import { verifyAcked, WriteLoad } from './write-load.ts';
+import { emptyFolder } from '../helpers.ts';
 
 const kills = scaled(3, 20);
 const writers = scaled(6, 8);
-const dataDir = mkdtempSync(join(tmpdir(), 'board-crash-'));
+const dataDir = emptyFolder('board-crash-');
 const dbPath = join(dataDir, 'board.db');
 const mediaDir = join(dataDir, 'media');
 let server: ChildServer | undefined;

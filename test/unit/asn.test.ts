@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
@@ -7,7 +7,7 @@ import { openAsnDb, type AsnDb, type AsnLoadResult } from '../../lib/stats/asn.t
 import { loadConfig } from '../../lib/config.ts';
 import { parseIpv4, parseIpv6 } from '../../lib/ip/address.ts';
 import { isPrivateIpv4 } from '../../lib/ip/ranges.ts';
-import { asnFixtureDir } from '../helpers.ts';
+import { asnFixtureDir, emptyFolder } from '../helpers.ts';
 
 const unknown = { asn: 0, name: 'unknown' };
 
@@ -110,7 +110,7 @@ describe('ASN lookup on the test fixture', () => {
 describe('ASN data set loading', () => {
   const dirs: string[] = [];
   const folder = (files: Record<string, string>) => {
-    const dir = mkdtempSync(join(tmpdir(), 'asn-test-'));
+    const dir = emptyFolder('asn-test-');
     dirs.push(dir);
     for (const [name, text] of Object.entries(files)) writeFileSync(join(dir, name), text);
     return dir;

@@ -1,9 +1,10 @@
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { availableParallelism, tmpdir } from 'node:os';
+import { existsSync, rmSync, writeFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { join, resolve } from 'node:path';
 import { test } from 'node:test';
 import { ConfigError, loadConfig, prepareDataDir } from '../../lib/config.ts';
+import { emptyFolder } from '../helpers.ts';
 
 test('without variables every setting has its documented default', () => {
   const config = loadConfig({});
@@ -201,7 +202,7 @@ test('BOARD_MAX_UPLOAD and BOARD_PREVIEW_PORTS must be whole numbers in range', 
 });
 
 test('prepareDataDir creates the data and media folders', () => {
-  const parent = mkdtempSync(join(tmpdir(), 'board-config-'));
+  const parent = emptyFolder('board-config-');
   try {
     const config = loadConfig({ BOARD_DATA: join(parent, 'nested', 'data') });
     prepareDataDir(config);
@@ -213,7 +214,7 @@ test('prepareDataDir creates the data and media folders', () => {
 });
 
 test('prepareDataDir on an unusable path is a ConfigError naming BOARD_DATA', () => {
-  const parent = mkdtempSync(join(tmpdir(), 'board-config-'));
+  const parent = emptyFolder('board-config-');
   try {
     const file = join(parent, 'a-file');
     writeFileSync(file, 'not a folder');

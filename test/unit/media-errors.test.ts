@@ -1,18 +1,18 @@
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
 import { isMissingFile } from '../../lib/http/static.ts';
 import { removeMedia } from '../../lib/media/files.ts';
 import { holdFolder, mediaHeld } from '../../lib/media/hold.ts';
+import { emptyFolder } from '../helpers.ts';
 
 /**
  * Issue 30: media files are "missing" only when there is no such file; any other failure is the
  * server's and is said, not swallowed behind a comment that excuses a missing file.
  */
 
-const root = mkdtempSync(join(tmpdir(), 'board-media-errors-'));
+const root = emptyFolder('board-media-errors-');
 after(() => rmSync(root, { recursive: true, force: true }));
 
 const name = (n: number) => `e/${String(n).padStart(32, '0')}.png`;

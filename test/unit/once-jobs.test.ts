@@ -1,13 +1,11 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { rmSync } from 'node:fs';
 import { test } from 'node:test';
 import { createApp } from '../../lib/app.ts';
 import { loadConfig, prepareDataDir } from '../../lib/config.ts';
 import { createMachineSlots } from '../../lib/limits/machine-slots.ts';
 import type { ReportNotice } from '../../lib/moderation/operator-webhook.ts';
-import { asnFixtureDir } from '../helpers.ts';
+import { asnFixtureDir, emptyFolder } from '../helpers.ts';
 
 function boardConfig(dataDir: string) {
   const config = loadConfig({
@@ -22,7 +20,7 @@ function boardConfig(dataDir: string) {
 }
 
 test('one process runs every once-job itself; the statistics sweep stays with its flush', async (t) => {
-  const dataDir = mkdtempSync(join(tmpdir(), 'board-jobs-'));
+  const dataDir = emptyFolder('board-jobs-');
   t.after(() => rmSync(dataDir, { recursive: true, force: true }));
   const app = createApp(boardConfig(dataDir), { log: () => {} });
   try {
@@ -42,7 +40,7 @@ test('one process runs every once-job itself; the statistics sweep stays with it
 });
 
 test('a cluster worker runs no once-job: it forwards wakes and messages to the primary, and leaves the day sweep to it', async (t) => {
-  const dataDir = mkdtempSync(join(tmpdir(), 'board-jobs-'));
+  const dataDir = emptyFolder('board-jobs-');
   t.after(() => rmSync(dataDir, { recursive: true, force: true }));
   const forwarded: string[] = [];
   const link = {

@@ -31,3 +31,12 @@ test('the test folder holds the groups, test/helpers/ and its one entry point te
   const loose = readdirSync(testDir).filter((name) => name.endsWith('.ts') && name !== 'helpers.ts');
   assert.deepEqual(loose, []);
 });
+
+test('every temporary folder of a test comes from test/helpers/folders.ts, which removes it however the test ends', () => {
+  const files = (readdirSync(testDir, { recursive: true }) as string[]).filter(
+    (file) => file.endsWith('.ts') && file !== join('helpers', 'folders.ts'),
+  );
+  const own = files.filter((file) => /\bmkdtemp(Sync)?\(/.test(readFileSync(join(testDir, file), 'utf8')));
+  assert.ok(files.includes(join('helpers', 'board.ts')), files.join(', '));
+  assert.deepEqual(own, []);
+});

@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
 import { openTorExitList } from '../../lib/limits/tor.ts';
+import { emptyFolder } from '../helpers.ts';
 
-const folder = mkdtempSync(join(tmpdir(), 'board-tor-'));
+const folder = emptyFolder('board-tor-');
 after(() => rmSync(folder, { recursive: true, force: true }));
 
 let n = 0;

@@ -50,20 +50,11 @@ export function runPrimary(config: Config, releasePidFile: () => void, fail: Fai
   log(
     `board: primary (pid ${process.pid}) runs the background jobs: ${runningJobNames(jobs).join(', ')}, ${config.litestream ? 'no WAL checkpoints (Litestream runs them)' : 'WAL checkpoints'}`,
   );
+  const disk = createDiskWatch({ dataDir: config.dataDir, lowBytes: config.diskLowBytes, clock: systemClock, log });
+  disk.logIfLow(); // once here: the workers' apps do not
   const metrics =
     config.metrics &&
-    createClusterMetrics(
-      {
-        db,
-        clock: systemClock,
-        log,
-        config,
-        disk: createDiskWatch({ dataDir: config.dataDir, lowBytes: config.diskLowBytes, clock: systemClock, log }),
-      },
-      jobs,
-      slots,
-      () => [...workers.serving],
-    );
+    createClusterMetrics({ db, clock: systemClock, log, config, disk }, jobs, slots, () => [...workers.serving]);
   const metricsServer = metrics && createMetricsServer(metrics, log);
   let listening = 0;
   let started = false;
