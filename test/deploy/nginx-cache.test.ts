@@ -1,18 +1,18 @@
 import assert from 'node:assert/strict';
-import { createServer, type Server } from 'node:http';
+import { createServer, request, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { sharedCache } from '../../lib/http/respond.ts';
 import { impressionsSoFar } from '../helpers/atom.ts';
-import { Client, member, post, startProxiedBoard, type Answer, type TestBoard } from '../helpers.ts';
+import { Client, member, moderator, post, startProxiedBoard, type Answer, type TestBoard } from '../helpers.ts';
 import { freePort, nginxPath, startNginx, type RunningNginx } from '../helpers/nginx.ts';
 
 /**
  * Issue 33 part 2 with the real nginx (Debian package) on loopback, running deploy/nginx.conf as an
  * operator installs it (test/helpers/nginx.ts changes only ports, TLS and folders): logged-out
  * readers are answered from its cache, logged-in readers never are, answers that set a cookie never
- * enter it, and page views still count.
+ * enter it, page views still count, and a removed page never comes back while the board is down.
  */
 
 const skip = nginxPath()
@@ -20,6 +20,7 @@ const skip = nginxPath()
   : 'nginx is not installed here (Debian package nginx): the cache in front is not tested';
 const cacheStatus = (answer: Answer) => answer.headers.get('x-cache-status');
 const browser = { 'user-agent': 'Mozilla/5.0 (X11; Linux x86_64) Firefox/140.0' };
+const curl = { 'user-agent': 'curl/8.5.0' };
 
 describe('the board behind deploy/nginx.conf with its cache', { skip, timeout: 120_000 }, () => {
   let board: TestBoard;
@@ -170,5 +171,86 @@ describe('deploy/nginx.conf never caches an answer that sets a cookie', { skip, 
       statuses.push(cacheStatus(await client.get(path)));
     assert.deepEqual(statuses, ['MISS', 'HIT', 'MISS', 'MISS', 'MISS']);
     assert.deepEqual(reached, ['/plain', '/sets-cookie', '/sets-cookie', '/sets-cookie']);
+  });
+});
+
+/**
+ * Forwards to the board, with the figures of its Cache-Control divided by s-maxage's (5, 15, 15 →
+ * 1, 3, 3): the board's header as it is, on a clock five times as fast, so that the test waits
+ * seconds instead of the 20 a copy may live.
+ */
+function scaledBoard(boardUrl: string): Server {
+  return createServer((req, res) => {
+    const forwarded = request(`${boardUrl}${req.url}`, { method: req.method, headers: req.headers }, (answer) => {
+      const control = answer.headers['cache-control'];
+      const headers = { ...answer.headers };
+      if (control)
+        headers['cache-control'] = control.replace(
+          /\b(s-maxage|stale-while-revalidate|stale-if-error)=(\d+)/g,
+          (_, name: string, seconds: string) =>
+            `${name}=${Math.max(1, Math.round(Number(seconds) / sharedCache.seconds))}`,
+        );
+      res.writeHead(answer.statusCode!, headers);
+      answer.pipe(res);
+    });
+    forwarded.on('error', () => res.destroy());
+    req.pipe(forwarded);
+  });
+}
+
+describe('a removed page never comes back from the cache while the board is down', { skip, timeout: 120_000 }, () => {
+  let board: TestBoard;
+  let forwarder: Server;
+  let nginx: RunningNginx;
+  /** Stops the board and its forwarder (connection refused from then on), once. */
+  let stopped: Promise<void> | undefined;
+  const stopBoard = () => {
+    stopped ??= (async () => {
+      forwarder?.closeAllConnections();
+      await new Promise((resolve) => forwarder?.close(resolve));
+      await board?.close();
+    })();
+    return stopped;
+  };
+
+  before(async () => {
+    board = await startProxiedBoard();
+    forwarder = scaledBoard(board.url);
+    await new Promise<void>((resolve) => forwarder.listen(0, '127.0.0.1', resolve));
+    nginx = await startNginx((forwarder.address() as AddressInfo).port);
+  });
+  after(async () => {
+    await nginx?.stop();
+    await stopBoard();
+  });
+
+  test('cached, removed (410), the board stopped: nginx answers the copy at most until its bound, then never again', async () => {
+    const author = await member(board, 'Autorin Weg');
+    const mod = await moderator(board, 'Mod Weg');
+    const secret = 'Dieser Text wird entfernt.';
+    const pid = await post(author, secret);
+    const reader = new Client(nginx.url);
+    const first = await reader.get(`/e/${pid}`, curl);
+    assert.deepEqual([first.status, cacheStatus(first)], [200, 'MISS']);
+    assert.match(first.text, new RegExp(secret));
+    assert.equal(cacheStatus(await reader.get(`/e/${pid}`, curl)), 'HIT');
+    assert.equal((await mod.post(`/api/mod/entry/${pid}/remove`, { reason: 'Spam' })).status, 200);
+    assert.equal((await board.client().get(`/e/${pid}`)).status, 410);
+    await stopBoard();
+    // Up to the copy's bound nginx may answer it (STALE); after it, never again. Polled every
+    // 200 ms, at most 100 times: on the old configuration the copy came back for 10 minutes.
+    const seen: string[] = [];
+    for (let attempt = 0; attempt < 100; attempt++) {
+      const answer = await reader.get(`/e/${pid}`, curl);
+      seen.push(`${answer.status} ${cacheStatus(answer)}`);
+      if (!answer.text.includes(secret)) break;
+      await sleep(200);
+    }
+    assert.match(seen.at(-1)!, /^502 /, `the copy came back until the end: ${seen.join(', ')}`);
+    for (let i = 0; i < 5; i++) {
+      const later = await reader.get(`/e/${pid}`, curl);
+      assert.equal(later.status, 502);
+      assert.doesNotMatch(later.text, new RegExp(secret));
+    }
   });
 });
