@@ -106,8 +106,8 @@ describe('shared caches: Cache-Control of every answer', () => {
   });
 });
 
-describe('the impression beacon: POST /api/impression, GET /api/impression', () => {
-  const t = useBoard({ members: ['Autorin'] });
+describe('the impression beacon: POST /api/impression, GET /api/impression (BOARD_IMPRESSION_BEACON=1)', () => {
+  const t = useBoard({ env: { BOARD_IMPRESSION_BEACON: '1' }, members: ['Autorin'] });
   const browser = { 'user-agent': 'Mozilla/5.0 (X11; Linux x86_64) Firefox/140.0' };
 
   test('the page GET counts nothing; the beacon counts the pages that count, nothing else', async () => {
