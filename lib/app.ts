@@ -15,7 +15,7 @@ import { createBoardMetrics } from './metrics/board-metrics.ts';
 import { createMetricsServer } from './metrics/listener.ts';
 import type { NotifyOptions } from './moderation/operator-webhook.ts';
 import { startOnceJobs, type JobLink, type RunningJobs } from './jobs/once-jobs.ts';
-import { notFoundPage } from './pages/shell.ts';
+import { isCountedPage, notFoundPage } from './pages/shell.ts';
 import { createScryptPasswords, type Passwords } from './accounts/passwords.ts';
 import { simpleWebAuthn, type WebAuthn } from './accounts/webauthn.ts';
 import { createMachineSlots, type MachineSlots } from './limits/machine-slots.ts';
@@ -164,7 +164,10 @@ export function createApp(config: Config, options: AppOptions = {}): App {
     requireHostHeader: false,
   };
   const hitLines = createHitLines(services.log, options.timeouts?.hitLinesMs);
-  const server = createServer(serverOptions, createRequestListener(services, routes, notFoundPage, hitLines));
+  const server = createServer(
+    serverOptions,
+    createRequestListener(services, routes, { notFound: notFoundPage, counted: isCountedPage }, hitLines),
+  );
   server.headersTimeout = headersMs;
   server.requestTimeout = options.timeouts?.requestMs ?? 60_000;
   server.keepAliveTimeout = 5_000;

@@ -51,6 +51,11 @@ export interface Config {
   readonly litestream: boolean;
   /** BOARD_DISK_LOW_MB in bytes: /api/health says degraded while the data folder's volume has less free space than this (lib/api/health.ts); 0 turns that check off. */
   readonly diskLowBytes: number;
+  /**
+   * BOARD_IMPRESSION_BEACON: pages carry the view beacon and only it counts impressions, for a cache
+   * in front the board cannot see (a CDN); off, the page GETs and a proxy's view notices count (lib/http/page-views.ts).
+   */
+  readonly impressionBeacon: boolean;
 }
 
 export class ConfigError extends Error {}
@@ -102,6 +107,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     loginPow: flagSetting(env, 'BOARD_LOGIN_POW', true),
     litestream: flagSetting(env, 'BOARD_LITESTREAM', false),
     diskLowBytes: integerSetting(env, 'BOARD_DISK_LOW_MB', 500, 0, 10 ** 7) * 1048576,
+    impressionBeacon: flagSetting(env, 'BOARD_IMPRESSION_BEACON', false),
   });
 }
 

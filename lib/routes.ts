@@ -168,7 +168,7 @@ export const routes: readonly Route[] = [
     tags.operations,
     get('/api/stats', stats.summary),
     get('/api/stats/detail', stats.detail),
-    // The page view beacon (docs/API.md "Statistics"): pages may come from a cache, so their views count here.
+    // The page view beacon (docs/API.md "Statistics"): with BOARD_IMPRESSION_BEACON=1, for a cache the board cannot see.
     post('/api/impression', impression.impression),
     get('/api/impression', impression.impressionImage),
     get('/api/health', health),
@@ -182,10 +182,16 @@ export const routes: readonly Route[] = [
   // The front end's pages (the page shell; web/static/pages.js lists them for the front end) and files.
   ...group(
     tags.pages,
-    // The public pages are drawn on the server too (docs/API.md "Pages without JavaScript").
-    get('/', publicPages.home, { cache: publicPages.cachedHome, cacheQuery: true, shared: true }),
-    get('/e/:pid', publicPages.entryPage, { cache: publicPages.cachedEntryPage, shared: true }),
-    get('/u/:username', publicPages.userPage, { cache: publicPages.cachedUserPage, cacheQuery: true, shared: true }),
+    // The public pages are drawn on the server too (docs/API.md "Pages without JavaScript"); the first
+    // three count their views, and a proxy's notice of a view is answered before this table (lib/http/page-views.ts).
+    get('/', publicPages.home, { cache: publicPages.cachedHome, cacheQuery: true, shared: true, views: true }),
+    get('/e/:pid', publicPages.entryPage, { cache: publicPages.cachedEntryPage, shared: true, views: true }),
+    get('/u/:username', publicPages.userPage, {
+      cache: publicPages.cachedUserPage,
+      cacheQuery: true,
+      shared: true,
+      views: true,
+    }),
     get('/reset', pages.resetPage, { shared: true }),
     get('/login', pages.loginPage, { shared: true }),
     get('/register', pages.registerPage, { shared: true }),

@@ -4,7 +4,8 @@
  * check of answers (assertDocumented), rows and files
  * as the board stored them, the admin CLI, image fixtures, moderators, gates that hold a request
  * after its password or image work, a POST whose body comes when the test says, the database's
- * invariants (consistencyProblems), raw HTTP bytes (sendRaw) and polling (eventually).
+ * invariants (consistencyProblems), raw HTTP bytes (sendRaw), polling (eventually) and the log's
+ * count of a proxy's view notices (noticesLogged).
  * The browser's helpers (helpers/browser.ts) are imported on their own: they load playwright.
  */
 export * from './helpers/board.ts';
@@ -36,3 +37,4 @@ export * from './helpers/pow.ts';
 export * from './helpers/webhook.ts';
 export * from './helpers/quick-hashes.ts';
 export * from './helpers/reauth.ts';
+export * from './helpers/page-views.ts';

@@ -5,18 +5,17 @@ import { cacheHeaders } from '../http/respond.ts';
 import { fieldMessages } from '../messages.ts';
 import { json, object, requiredField, type Operation } from '../openapi/kit.ts';
 import { isCountedPage } from '../pages/shell.ts';
-import { countImpression } from '../stats/impressions.ts';
+import { countView, maxPagePath } from '../http/page-views.ts';
 
 /**
- * The impression beacon (docs/API.md "Statistics"). Why a request of its own: pages are kept by a
- * shared cache in front (lib/http/route.ts `shared`), so a page's GET may never reach the board;
- * this request never is cached (no-store, POST), so every page view still counts. The page asks
- * for its own path; the board decides whether that page counts (the rule of the pages,
- * isCountedPage) and counts as a page GET did: no address stored, the visitor as a daily HMAC.
+ * The impression beacon (docs/API.md "Statistics"), with BOARD_IMPRESSION_BEACON=1 the one way
+ * views count (lib/http/page-views.ts). Why a request of its own: a cache in front the board cannot
+ * see (a CDN) answers most page GETs and tells nobody; this request never is cached (no-store,
+ * POST), so every page view still counts. The page asks for its own path; the board decides
+ * whether that page counts (the rule of the pages, isCountedPage) and counts as a page GET does: no
+ * address stored, the visitor as a daily HMAC. With the setting off the pages carry no beacon and
+ * it counts nothing.
  */
-
-/** Longer than any page path the board answers; a longer one counts nothing, unread. */
-const maxPagePath = 300;
 
 const counted = json('whether an impression was counted', object({ counted: { type: 'boolean' } }));
 
@@ -30,7 +29,7 @@ impression.doc = {
   id: 'impression',
   summary: "Count a page view: the page's beacon, sent once per page load (never cached)",
   description:
-    'Counts one impression (and the visitor, once a day) when `page` is the feed, an existing entry or an existing user page; any other page counts nothing. Bot-like User-Agents count nothing. Never stores the address.',
+    'With BOARD_IMPRESSION_BEACON=1: counts one impression (and the visitor, once a day) when `page` is the feed, an existing entry or an existing user page; any other page counts nothing. Bot-like User-Agents count nothing. Never stores the address. With the setting off (the default) the page GETs count, and this counts nothing (`counted: false`).',
   fields: { page: requiredField("the page's path, as location.pathname has it (e.g. /e/42)") },
   ok: counted,
   errors: { 400: ['input.invalid'] },
@@ -60,7 +59,7 @@ impressionImage.doc = {
 
 function countPageView(ctx: Ctx, page: string): boolean {
   if (page.length > maxPagePath || !isCountedPage(ctx.app.db, page)) return false;
-  return countImpression(ctx.app, ctx.ip, ctx.req.headers['user-agent'] ?? '');
+  return countView(ctx.app, 'beacon', ctx.ip, ctx.req.headers['user-agent']);
 }
 
 /** The Referer's path when it is a page of this board, else undefined. */

@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { performance } from 'node:perf_hooks';
 import type { Services } from '../services.ts';
 import type { HitLines } from './hit-lines.ts';
+import { countPageGet } from './page-views.ts';
 import { jsonHeaders } from './respond.ts';
 import { mayShare, type CacheLookup, type CachedPage, type Route } from './route.ts';
 
@@ -17,7 +18,8 @@ import { mayShare, type CacheLookup, type CachedPage, type Route } from './route
  * Everything the pipeline would have done for these rows still happens: they have no rate limit,
  * session or body, the Host rule is checked here, the log counts the answer under its path as the
  * pipeline logs it, without the query (one line per path, status and second,
- * lib/http/hit-lines.ts) and the metrics observe it. Anything else (a query string on another row
+ * lib/http/hit-lines.ts), the metrics observe it, and a page that counts a view counts it
+ * (lib/http/page-views.ts). Anything else (a query string on another row
  * or in another spelling, an encoded character, HEAD, a miss, a bad number) takes the pipeline,
  * which builds the page and answers errors; so this path can only ever be a shortcut.
  */
@@ -111,6 +113,7 @@ export function createFastPath(app: Services, routes: readonly Route[], hitLines
     }
     const mark = target.indexOf('?');
     hitLines.count(mark < 0 ? target : target.slice(0, mark), status);
+    if (row.route.views && status === 200) countPageGet(app, req);
     metrics?.observeRequest(row.route, 'GET', status, (performance.now() - started) / 1000);
     return true;
   };

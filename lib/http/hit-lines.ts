@@ -16,10 +16,15 @@
  * lib/limits/product.ts maxFeedPage) and threads and drawn pages the cache held in it (2,000 each
  * at a time, lib/http/response-cache.ts, each built by a request of its own before it can be
  * counted); a drawn page answers 200 or 410.
+ *
+ * A proxy's view notices (lib/http/page-views.ts) are counted the same way, `GET / 204 view x1234`:
+ * one reaches the board for every page view the proxy answers, its cache's hits included. Their
+ * paths are any the proxy forwards as a page, at most one new path per notice, as the pipeline's
+ * line per request.
  */
 export interface HitLines {
-  /** One more cached answer to this path with this status. */
-  count(path: string, status: number): void;
+  /** One more answer to this path with this status: a cached one, or (`view`) a view notice. */
+  count(path: string, status: number, kind?: 'cached' | 'view'): void;
   /** Writes the counts now (a graceful stop writes them before the log's last flush). */
   flush(): void;
 }
@@ -28,8 +33,8 @@ export interface HitLines {
 export const hitLinesMs = 1000;
 
 export function createHitLines(log: (line: string) => void, everyMs = hitLinesMs): HitLines {
-  /** By status, then by path. */
-  let counts = new Map<number, Map<string, number>>();
+  /** By status and kind ("200 cached"), then by path. */
+  let counts = new Map<string, Map<string, number>>();
   let timer: NodeJS.Timeout | undefined;
 
   const flush = () => {
@@ -38,14 +43,14 @@ export function createHitLines(log: (line: string) => void, everyMs = hitLinesMs
     if (counts.size === 0) return;
     const written = counts;
     counts = new Map();
-    for (const [status, paths] of written)
-      for (const [path, count] of paths) log(`GET ${path} ${status} cached x${count}`);
+    for (const [answer, paths] of written) for (const [path, count] of paths) log(`GET ${path} ${answer} x${count}`);
   };
 
   return {
-    count(path, status) {
-      let paths = counts.get(status);
-      if (!paths) counts.set(status, (paths = new Map()));
+    count(path, status, kind = 'cached') {
+      const answer = `${status} ${kind}`;
+      let paths = counts.get(answer);
+      if (!paths) counts.set(answer, (paths = new Map()));
       paths.set(path, (paths.get(path) ?? 0) + 1);
       // Unref'd: a second of counts never keeps a stopping process alive; the stop flushes them.
       timer ??= setTimeout(flush, everyMs).unref();

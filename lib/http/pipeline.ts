@@ -9,6 +9,7 @@ import { ApiError } from './errors.ts';
 import { loggedPath } from './logged-path.ts';
 import { isForeignOrigin } from './origin.ts';
 import { createFastPath } from './fast-path.ts';
+import { answerViewNotice, countPageGet, type CountedPage } from './page-views.ts';
 import type { HitLines } from './hit-lines.ts';
 import { badRequest, everyAnswerHeaders, sendError, sendJson, sendJsonText } from './respond.ts';
 import { createRouter } from './router.ts';
@@ -16,7 +17,8 @@ import { createRouter } from './router.ts';
 export type RequestListener = (req: IncomingMessage, res: ServerResponse) => void;
 
 /**
- * The request pipeline in the order of docs/API.md "Order of checks": Host → CSRF (403) → route (404/405) →
+ * The request pipeline in the order of docs/API.md "Order of checks", after a proxy's view notice
+ * (lib/http/page-views.ts) and the fast path: Host → CSRF (403) → route (404/405) →
  * rate limit (429) → session (401) → moderator (403) → write limit (429) → the handler (path 400s, body,
  * 404, permission, fields).
  * The router's caller is the only try/catch: handlers throw ApiError, anything else is a 500.
@@ -24,7 +26,7 @@ export type RequestListener = (req: IncomingMessage, res: ServerResponse) => voi
 export function createRequestListener(
   app: Services,
   routes: readonly Route[],
-  notFoundPage: (ctx: Ctx) => Promise<void>,
+  pages: { notFound: (ctx: Ctx) => Promise<void>; counted: CountedPage },
   hitLines: HitLines,
 ): RequestListener {
   const router = createRouter(routes);
@@ -34,6 +36,7 @@ export function createRequestListener(
   const fastPath = createFastPath(app, routes, hitLines);
 
   return (req, res) => {
+    if (answerViewNotice(app, req, res, pages.counted, hitLines)) return;
     if (!fastPath(req, res)) void handle(req, res);
   };
 
@@ -59,7 +62,7 @@ export function createRequestListener(
       const match = router.match(method, url.pathname);
       if (match.kind === 'not_found') {
         if (isApiPath(url.pathname)) throw new ApiError(404, 'api.not_found');
-        return void (await notFoundPage(ctx));
+        return void (await pages.notFound(ctx));
       }
       if (match.kind === 'method_not_allowed') {
         throw new ApiError(405, 'api.method_not_allowed', { headers: { Allow: match.allow.join(', ') } });
@@ -87,6 +90,7 @@ export function createRequestListener(
         checkWriteLimit(app.limits, route.writeLimit, writer, app.config.limitsFactor, app.clock.now());
       }
       const result = await route.handler(ctx);
+      if (route.views && method === 'GET' && res.statusCode === 200) countPageGet(app, req, ctx.ip);
       if (res.headersSent) return;
       if (result instanceof Reply)
         sendJson(res, result.status, result.body, result.headers, ctx.sharedAnswer(result.status));

@@ -19,8 +19,9 @@ export const everyAnswerHeaders: Readonly<Record<string, string>> = {
  * How long a shared cache in front (nginx, a CDN: docs/OPERATIONS.md "A cache in front") may answer
  * logged-out readers with a copy. Why these: a new post reaches logged-out readers within 5 s,
  * while a crowd on one page costs the board one request per 5 s; for 15 s more the cache may answer
- * the old copy at once while it fetches the new one, so no reader waits on the refresh. Browsers
- * keep nothing (max-age=0): a reader's own reload always asks the cache again.
+ * the old copy at once while it fetches the new one, so no reader waits on the refresh, or while
+ * the board does not answer (a restart), and no longer: a copy of a page since removed never
+ * outlives that bound. Browsers keep nothing (max-age=0): a reader's own reload always asks the cache again.
  */
 export const sharedCache = { seconds: 5, staleSeconds: 15 } as const;
 
@@ -34,7 +35,7 @@ export const sharedCache = { seconds: 5, staleSeconds: 15 } as const;
 export function cacheHeaders(shared: boolean, otherwise = 'no-store'): Record<string, string> {
   return shared
     ? {
-        'Cache-Control': `public, max-age=0, s-maxage=${sharedCache.seconds}, stale-while-revalidate=${sharedCache.staleSeconds}`,
+        'Cache-Control': `public, max-age=0, s-maxage=${sharedCache.seconds}, stale-while-revalidate=${sharedCache.staleSeconds}, stale-if-error=${sharedCache.staleSeconds}`,
         Vary: 'Cookie',
       }
     : { 'Cache-Control': otherwise };

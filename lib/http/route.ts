@@ -42,8 +42,7 @@ export type Endpoint<Params extends string = never> = Handler<Params> & {
  * An HTML page from the response cache (lib/pages/public.ts): its status (200, or 410 for a gone
  * entry's own page), its bytes and its headers made once per body, `shared` for a request a shared
  * cache may keep and `own` for one with a session cookie (mayShare); a page that is not 200 has
- * the `own` headers in both. Serving it counts nothing: the page's beacon counts the impression
- * (lib/api/impression.ts).
+ * the `own` headers in both.
  */
 export interface CachedPage {
   readonly status: number;
@@ -91,6 +90,12 @@ export interface Policy<Params extends string = string> {
    * request carrying a session cookie is never answered so (mayShare).
    */
   readonly shared?: boolean;
+  /**
+   * A GET answered 200 is a page view that counts an impression (docs/API.md "What counts"), from
+   * the pipeline and the fast path alike (lib/http/page-views.ts countPageGet): the feed, a thread's
+   * and a user's page. Their 404 and 410 pages count none.
+   */
+  readonly views?: boolean;
 }
 
 /** One row of the route table. */
@@ -105,9 +110,9 @@ export interface Route extends Policy {
 /** A row before its group gives it a tag. */
 export type Row = Omit<Route, 'tag'>;
 
-/** Only a GET may name a cache or be shared: the fast path and shared caches answer nothing else. */
+/** Only a GET may name a cache, be shared or count views: the fast path and shared caches answer nothing else. */
 type GetPolicy<Path extends string> = Policy<ParamsOf<Path>>;
-type PostPolicy = Omit<Policy, 'cache' | 'cacheQuery' | 'shared'>;
+type PostPolicy = Omit<Policy, 'cache' | 'cacheQuery' | 'shared' | 'views'>;
 
 /** A GET row (HEAD is answered wherever GET is). */
 export function get<Path extends string>(

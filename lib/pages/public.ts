@@ -25,9 +25,9 @@ import { threadPage } from './views/thread.ts';
  * The public pages drawn on the server (docs/API.md "Pages without JavaScript"): the content in
  * HTML inside the front end's shell, so readers without scripts, text browsers, reader modes and
  * crawlers see it, and the front end draws the same view again once it has started. /, /e/{pid}
- * and /u/{username} count an impression through their beacon (lib/api/impression.ts), never their
- * GET, which a shared cache may answer; they, the search pages and /modlog are kept in the
- * response cache until a write changes what they show (lib/http/response-cache.ts `page`).
+ * and /u/{username} count an impression when answered 200 (lib/http/page-views.ts); they, the
+ * search pages and /modlog are kept in the response cache until a write changes what they show
+ * (lib/http/response-cache.ts `page`).
  */
 
 /** The API page (0…max) from ?seite= (1…max+1); anything else is the first page (as pageFromQuery in web/static/components/pager.js). */
@@ -104,7 +104,7 @@ async function cachedView(
   key: string,
   draw: () => PageView | undefined,
 ): Promise<{ status: number; doc?: CachedDocument }> {
-  const shell = await shellOf(ctx.app.config.webDir, ctx.app.config.contact);
+  const shell = await shellOf(ctx.app.config);
   let fresh: DrawnPage | undefined;
   const page = ctx.app.db.responses.page(key, () => {
     const view = draw();
@@ -143,8 +143,7 @@ export async function home(ctx: Ctx) {
 }
 home.doc = {
   id: 'homePage',
-  summary:
-    'The newest threads drawn in HTML, ?seite=N for later pages (its beacon counts an impression: POST /api/impression)',
+  summary: 'The newest threads drawn in HTML, ?seite=N for later pages (counts an impression)',
   ok: htmlAnswer(200, 'the page'),
 } satisfies Operation;
 home.shell = true;
@@ -169,7 +168,7 @@ export async function entryPage(ctx: Ctx<'pid'>) {
 }
 entryPage.doc = {
   id: 'entryPage',
-  summary: 'The thread drawn in HTML with its share tags (its beacon counts an impression: POST /api/impression)',
+  summary: 'The thread drawn in HTML with its share tags (counts an impression when answered 200)',
   ok: htmlAnswer(200, 'the thread; a gone entry with live replies is marked gone'),
   more: [
     htmlAnswer(404, 'the page with status 404: no such entry'),
@@ -197,7 +196,7 @@ export function userPage(ctx: Ctx<'username'>) {
 userPage.doc = {
   id: 'userPage',
   summary:
-    "A user's profile and entries drawn in HTML with its share tags, ?seite=N for later pages (its beacon counts an impression)",
+    "A user's profile and entries drawn in HTML with its share tags, ?seite=N for later pages (counts an impression when answered 200)",
   ok: htmlAnswer(200, 'the page, when the user exists'),
   more: [htmlAnswer(404, 'the page with status 404: no such user')],
 } satisfies Operation;
@@ -287,7 +286,7 @@ export async function searchPage(ctx: Ctx) {
   }
   const entries: EntryJson[] = found ? JSON.parse(found.toString('utf8')) : [];
   const view = searchResultsPage(asked, entries, talliesOf(db, entries));
-  const doc = pageDocument(layout(await shellOf(ctx.app.config.webDir, ctx.app.config.contact), view));
+  const doc = pageDocument(layout(await shellOf(ctx.app.config), view));
   db.responses.keepPage(key, versions, { ...doc, status: 200 });
   return sendShell(ctx, 200, doc.body);
 }

@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Ctx } from '../http/context.ts';
 import { findPublicAccount } from '../accounts/users.ts';
+import type { Config } from '../config.ts';
 import type { Db } from '../db/db.ts';
 import { etagOf } from '../http/conditional.ts';
 import type { CachedDocument, DrawnPage } from '../http/response-cache.ts';
@@ -27,11 +28,20 @@ const pageCsp = [
 const shells = new Map<string, Promise<Html>>();
 
 /**
- * web/index.html with the preload tags of the front end's modules (lib/pages/module-graph.ts) and
- * the operator's contact: the markup every page is drawn into (lib/pages/layout.ts).
+ * The page's view beacon (lib/api/impression.ts), only with BOARD_IMPRESSION_BEACON=1: without
+ * scripts the browser loads the image, with them the front end sends POST /api/impression when the
+ * page holds this element (web/static/app.js countPageView). Off, the page GET counts the view.
  */
-export function shellOf(webDir: string, contact: string): Promise<Html> {
-  const key = `${webDir}\u0000${contact}`;
+const viewBeacon = html`<noscript id="view-beacon"><img class="visually-hidden" src="/api/impression" alt=""></noscript>`;
+
+/**
+ * web/index.html with the preload tags of the front end's modules (lib/pages/module-graph.ts), the
+ * view beacon when BOARD_IMPRESSION_BEACON is on, and the operator's contact: the markup every
+ * page is drawn into (lib/pages/layout.ts).
+ */
+export function shellOf(config: Pick<Config, 'webDir' | 'contact' | 'impressionBeacon'>): Promise<Html> {
+  const { webDir, contact, impressionBeacon } = config;
+  const key = `${webDir}\u0000${contact}\u0000${impressionBeacon}`;
   let shell = shells.get(key);
   if (!shell) {
     shell = readFile(join(webDir, 'index.html'), 'utf8').then(async (file) => {
@@ -39,7 +49,11 @@ export function shellOf(webDir: string, contact: string): Promise<Html> {
       const entry = /<script type="module" src="\/static\/([^"]+)"><\/script>/.exec(file)?.[1];
       if (!entry) throw new Error('web/index.html has no module script under /static/');
       const modules = await moduleGraph(join(webDir, 'static'), entry);
-      return withContact(fill(trustedFile(file), { '<!-- preload -->': preloadTags(modules) }), contact);
+      const parts = {
+        '<!-- preload -->': preloadTags(modules),
+        '<!-- beacon -->': impressionBeacon ? viewBeacon : html``,
+      };
+      return withContact(fill(trustedFile(file), parts), contact);
     });
     shell.catch(() => shells.delete(key)); // a failed read is retried by the next request
     shells.set(key, shell);
@@ -64,7 +78,7 @@ export function pageDocument(page: Html): CachedDocument {
 
 /** The front end's page with `view` drawn into it, or (without one) the page of a view that needs scripts. */
 export async function pageOf(ctx: Ctx, view: PageView): Promise<Buffer> {
-  return pageDocument(layout(await shellOf(ctx.app.config.webDir, ctx.app.config.contact), view)).body;
+  return pageDocument(layout(await shellOf(ctx.app.config), view)).body;
 }
 
 const scriptPage: Omit<PageView, 'status'> = { title: '', main: needsScript };
@@ -77,7 +91,7 @@ const notFoundView: Omit<PageView, 'status'> = {
 const fixedPages = new WeakMap<Html, { notFound: Buffer; script: Buffer }>();
 
 async function fixedPage(ctx: Ctx, status: number): Promise<Buffer> {
-  const shell = await shellOf(ctx.app.config.webDir, ctx.app.config.contact);
+  const shell = await shellOf(ctx.app.config);
   let pages = fixedPages.get(shell);
   if (!pages) {
     pages = {
@@ -109,9 +123,9 @@ export async function sendShell(ctx: Ctx, status: number, page?: Buffer): Promis
 
 /**
  * Whether a view of this page path counts an impression: the feed, an entry's page and a user's
- * page, when they answer 200 (a 404 page, the other pages, files and feeds count none). Why not the
- * page GET itself: a shared cache in front answers most of them; the page's beacon asks here
- * (lib/api/impression.ts).
+ * page, when they answer 200 (a 404 or 410 page, the other pages, files and feeds count none). For
+ * a view the board did not draw: a proxy's notice (lib/http/page-views.ts) and the beacon
+ * (lib/api/impression.ts); a page GET the board answers counts by its route row (`views`) and status.
  */
 export function isCountedPage(db: Db, path: string): boolean {
   if (path === '/') return true;
@@ -139,7 +153,6 @@ const cachedHeads = new WeakMap<Buffer, CachedPage['head']>();
  * A cached page as the fast path sends it (lib/http/fast-path.ts): the same status and headers as
  * sendShell, one set for a request a shared cache may keep and one for a request with a session
  * cookie (lib/http/route.ts mayShare); as there (ctx.sharedAnswer), only a 200 may be shared.
- * Serving it counts no impression: the page's beacon does.
  */
 export function cachedPageAnswer({ body, status }: DrawnPage): CachedPage {
   let head = cachedHeads.get(body);

@@ -23,15 +23,15 @@ const browser = 'Mozilla/5.0 (X11; Linux x86_64) Firefox/140.0';
 
 /**
  * A page (or any path) as a browser asks for it, from an address and user agent of our choosing:
- * an HTML answer (the page shell, any status) runs the front end, which sends the page's beacon
- * (web/static/app.js countPageView), so the board, not this helper, decides what counts. Every
+ * a page that carries the view beacon (BOARD_IMPRESSION_BEACON=1) runs the front end, which sends
+ * it (web/static/app.js countPageView), so the board, not this helper, decides what counts. Every
  * answer is checked against the OpenAPI document.
  */
 async function view(board: TestBoard, path: string, ip: string, userAgent = browser) {
   const client = board.client({ ip });
   const answer = await client.get(path, { 'user-agent': userAgent });
   assertDocumented(answer);
-  if (answer.headers.get('content-type')?.startsWith('text/html')) {
+  if (answer.text.includes('<noscript id="view-beacon">')) {
     const beacon = await client.post('/api/impression', { page: path.split('?')[0]! }, { 'user-agent': userAgent });
     assert.equal(beacon.status, 200, beacon.text);
     assertDocumented(beacon);

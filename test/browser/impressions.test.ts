@@ -9,12 +9,46 @@ import { openBoard, skipWithoutChromium, useBrowserBoard } from '../helpers/brow
 if (skipWithoutChromium) test('impression browser tests', { skip: skipWithoutChromium }, () => {});
 
 /**
- * Page views count through the page's beacon (issue 33: a cache in front answers the pages
- * themselves), in Debian's Chromium: with JavaScript the front end's POST /api/impression, without
- * it the page's noscript image.
+ * Page views in Debian's Chromium (docs/API.md "What counts"): on the board alone a page load
+ * counts by its GET and sends no beacon; with BOARD_IMPRESSION_BEACON=1 (a cache the board cannot
+ * see) the page's beacon counts instead: with JavaScript the front end's POST /api/impression,
+ * without it the page's noscript image. test/deploy/nginx-cache.test.ts loads a page through nginx.
  */
-describe('page views count in a real browser, with and without JavaScript', { skip: skipWithoutChromium }, () => {
-  const t = useBrowserBoard({ members: ['Zählerin'] });
+describe('page views count by their GET in a real browser (the default)', { skip: skipWithoutChromium }, () => {
+  const t = useBrowserBoard({ members: ['Leserin'] });
+  const beacons = (requests: string[]) => requests.filter((url) => new URL(url).pathname === '/api/impression');
+
+  test('a page load counts one, its scripts and API calls none, no beacon; moving inside the front end counts nothing', async () => {
+    const pid = await post(t.members.Leserin, 'Ein Beitrag zum Lesen.');
+    const { page, recorder } = await t.newPage();
+    const before = impressionsSoFar(t.board);
+    await openBoard(page, t.board, '/');
+    assert.equal(impressionsSoFar(t.board), before + 1);
+    await openBoard(page, t.board, `/e/${pid}`);
+    await openBoard(page, t.board, '/login');
+    assert.equal(impressionsSoFar(t.board), before + 2);
+    await page.getByRole('link', { name: 'Neueste' }).first().click();
+    await page.getByRole('link', { name: 'Leserin' }).first().click();
+    await page.getByRole('heading', { level: 1, name: 'Leserin' }).waitFor();
+    assert.equal(impressionsSoFar(t.board), before + 2, 'views drawn by the front end load no page');
+    assert.deepEqual(beacons(recorder.requests), [], 'the pages carry no beacon');
+  });
+
+  test('without JavaScript a page load counts once too', async () => {
+    const { page, recorder } = await t.newPage({ javaScriptEnabled: false });
+    const before = impressionsSoFar(t.board);
+    assert.equal((await page.goto(`${t.board.url}/u/Leserin`))?.status(), 200);
+    assert.equal(impressionsSoFar(t.board), before + 1);
+    assert.deepEqual(beacons(recorder.requests), []);
+  });
+
+  t.testCleanRecords();
+});
+
+describe('with BOARD_IMPRESSION_BEACON=1 the beacon counts, with and without JavaScript', {
+  skip: skipWithoutChromium,
+}, () => {
+  const t = useBrowserBoard({ env: { BOARD_IMPRESSION_BEACON: '1' }, members: ['Zählerin'] });
 
   /** The beacons the board has answered so far (its request log: the front end's fetch is `keepalive`, which the page's events do not show). */
   const beacons = (method: 'POST' | 'GET') =>

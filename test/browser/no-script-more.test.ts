@@ -53,8 +53,7 @@ describe("the drawn pages are the front end's: ban, marks, chart", { skip: skipW
     const { Anna, Bert, Moni } = t.members;
     // Page views on three days, so the chart's lines are not flat; today has none.
     for (const views of [3, 7, 2]) {
-      for (let i = 0; i < views; i++)
-        assert.equal((await visitor(t.board).post('/api/impression', { page: '/' })).status, 200);
+      for (let i = 0; i < views; i++) assert.equal((await visitor(t.board).get('/')).status, 200);
       t.board.clock.advance(86_400);
     }
     pids.coffee = await post(Anna, 'Guter Kaffee & <b>Kuchen</b>? Am Kaffeemarkt, siehe https://example.org/kaffee');

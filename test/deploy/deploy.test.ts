@@ -104,8 +104,27 @@ test('deploy/board.env holds valid settings, and both proxies accept a body of B
   assert.match(read('nginx.conf'), /^\s*access_log off;/m, 'no client addresses in logs');
 });
 
-test('nginx -t accepts deploy/nginx.conf (with a throw-away certificate)', {
-  skip: skipWithout('nginx', 'nginx') || skipWithout('openssl', 'openssl'),
+/**
+ * The lines of docs/OPERATIONS.md's guide (step 7, nginx) that make what deploy/nginx.conf's cache
+ * needs, as an operator copies them.
+ */
+function guideCacheSteps(): string[] {
+  const guide = readFileSync(join(projectRoot, 'docs', 'OPERATIONS.md'), 'utf8');
+  const block = /```sh\n(\s*apt install -y nginx [\s\S]*?)```/.exec(guide)?.[1] ?? '';
+  return block
+    .split('\n')
+    .map((line) => line.trim())
+    .filter((line) => line.includes('/var/cache/nginx'));
+}
+
+const isRoot = process.getuid?.() === 0;
+
+test("nginx -t accepts deploy/nginx.conf as installed, its cache in /var/cache/nginx/board, after the guide's steps on a Debian without that folder", {
+  skip:
+    skipWithout('nginx', 'nginx') ||
+    skipWithout('openssl', 'openssl') ||
+    skipWithout('unshare', 'util-linux') ||
+    (!isRoot && 'not root: the test needs a mount namespace of its own (unshare --mount) to leave /var/cache as it is'),
   timeout: 60_000,
 }, () => {
   const folder = emptyFolder('board-nginx-');
@@ -128,17 +147,31 @@ test('nginx -t accepts deploy/nginx.conf (with a throw-away certificate)', {
     ],
     { stdio: 'ignore' },
   );
+  // certbot's certificate and the error log move into the test's folder; the cache path stays as it is.
   const site = read('nginx.conf')
     .replace('/etc/letsencrypt/live/board.example.org/fullchain.pem', join(folder, 'cert.pem'))
     .replace('/etc/letsencrypt/live/board.example.org/privkey.pem', join(folder, 'key.pem'))
-    .replace('/var/log/nginx/board-error.log', join(folder, 'error.log'))
-    .replace('/var/cache/nginx/board', join(folder, 'cache'));
+    .replace('/var/log/nginx/board-error.log', join(folder, 'error.log'));
+  assert.match(site, /^proxy_cache_path \/var\/cache\/nginx\/board /m);
   writeFileSync(join(folder, 'site.conf'), site);
   writeFileSync(
     join(folder, 'nginx.conf'),
     `pid ${folder}/nginx.pid;\nerror_log ${folder}/main-error.log;\nevents {}\nhttp {\n  access_log off;\n  include ${folder}/site.conf;\n}\n`,
   );
-  const run = spawnSync(tool('nginx')!, ['-t', '-p', folder, '-c', join(folder, 'nginx.conf')], { encoding: 'utf8' });
+  const steps = guideCacheSteps();
+  assert.notDeepEqual(steps, [], "the guide's nginx step makes the cache's folder");
+  const nginxTest = `${tool('nginx')} -t -p ${folder} -c ${folder}/nginx.conf`;
+  // In a mount namespace of its own, an empty /var/cache as on a fresh Debian: this machine's stays untouched.
+  const inFreshDebian = (script: string) =>
+    spawnSync(
+      tool('unshare')!,
+      ['--mount', '--propagation', 'private', 'sh', '-c', `mount -t tmpfs tmpfs /var/cache && ${script}`],
+      { encoding: 'utf8' },
+    );
+  const without = inFreshDebian(`test ! -e /var/cache/nginx && ${nginxTest}`);
+  assert.notEqual(without.status, 0, 'without the steps nginx -t fails, as on Debian');
+  assert.match(without.stderr, /mkdir\(\) "\/var\/cache\/nginx\/board" failed/);
+  const run = inFreshDebian(`set -e\n${steps.join('\n')}\n${nginxTest}`);
   assert.equal(run.status, 0, run.stderr);
   assert.match(run.stderr, /test is successful/);
 });

@@ -41,7 +41,7 @@ export function loopbackSite(port: number, upstreamPort: number, folder: string)
     .replace(/^ {4}listen 443 ssl;$/m, `    listen 127.0.0.1:${port};`)
     .replace(/^ {4}listen \[::\]:443 ssl;\n/m, '')
     .replace(/^ {4}ssl_.*\n/gm, '')
-    .replace('http://127.0.0.1:8080', `http://127.0.0.1:${upstreamPort}`)
+    .replace('server 127.0.0.1:8080;', `server 127.0.0.1:${upstreamPort};`)
     .replace('/var/cache/nginx/board', join(folder, 'cache'))
     .replace('/var/log/nginx/board-error.log', join(folder, 'error.log'));
 }

@@ -27,6 +27,7 @@ test('without variables every setting has its documented default', () => {
   assert.equal(config.metrics, undefined, 'no metrics listener unless BOARD_METRICS_PORT is set');
   assert.equal(config.litestream, false);
   assert.equal(config.diskLowBytes, 500 * 2 ** 20);
+  assert.equal(config.impressionBeacon, false, 'page GETs count, no beacon');
   assert.ok(Object.isFrozen(config));
 });
 
@@ -239,12 +240,16 @@ test('every on/off setting takes 1 or 0, or true or false in any letter case, an
   ] as const) {
     assert.equal(loadConfig({ BOARD_TRUST_PROXY: raw }).trustProxy, value, raw);
     assert.equal(loadConfig({ BOARD_PREVIEW: raw }).previewEnabled, value, raw);
+    assert.equal(loadConfig({ BOARD_IMPRESSION_BEACON: raw }).impressionBeacon, value, raw);
   }
   assert.throws(() => loadConfig({ BOARD_TRUST_PROXY: 'yes' }), {
     message: 'BOARD_TRUST_PROXY: "yes" must be 1 or 0 (or true or false)',
   });
   assert.throws(() => loadConfig({ BOARD_PREVIEW: 'off' }), {
     message: 'BOARD_PREVIEW: "off" must be 1 or 0 (or true or false)',
+  });
+  assert.throws(() => loadConfig({ BOARD_IMPRESSION_BEACON: 'on' }), {
+    message: 'BOARD_IMPRESSION_BEACON: "on" must be 1 or 0 (or true or false)',
   });
 });
 

@@ -37,3 +37,13 @@ test('flush writes the counts at once and stops the interval', async () => {
   hits.flush();
   assert.equal(lines.length, 2, 'a flush with nothing counted writes nothing');
 });
+
+test("a proxy's view notices are counted apart from cached answers to the same path", () => {
+  const lines: string[] = [];
+  const hits = createHitLines((line) => lines.push(line), 40);
+  hits.count('/e/5', 200);
+  hits.count('/e/5', 204, 'view');
+  hits.count('/e/5', 204, 'view');
+  hits.flush();
+  assert.deepEqual(lines, ['GET /e/5 200 cached x1', 'GET /e/5 204 view x2']);
+});

@@ -75,10 +75,12 @@ function navLink(href, ...children) {
 
 /**
  * Counts this page load as one view (POST /api/impression; the board decides whether the page
- * counts), as its GET once did: the page may now come from a cache in front that never tells the
- * board. Navigating inside the front end counts nothing, as before. A failure is nobody's concern.
+ * counts) when the page carries the view beacon (BOARD_IMPRESSION_BEACON=1: a cache in front that
+ * never tells the board answers the pages); else the page's GET counted it. Navigating inside the
+ * front end counts nothing. A failure is nobody's concern.
  */
 function countPageView() {
+  if (!document.getElementById('view-beacon')) return;
   const body = new URLSearchParams({ page: location.pathname });
   fetch('/api/impression', { method: 'POST', body, keepalive: true }).catch(() => {});
 }
