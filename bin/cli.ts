@@ -3,6 +3,7 @@ import { parseArgs } from 'node:util';
 import { loadConfig, type Config } from '../lib/config.ts';
 import { openDb, type Db } from '../lib/db/db.ts';
 import { startupFailure } from '../lib/process/startup-errors.ts';
+import { unexpectedErrorLine } from './error-line.ts';
 
 /**
  * The admin CLI's plumbing: one table of commands (bin/board-admin.ts), and for every command
@@ -142,13 +143,13 @@ async function execute(
   }
 }
 
-/** One line for whatever an operator can cause; a programming error keeps its stack. */
+/** One line for every failure: what an operator can cause says what is wrong; a programming error where it happened. */
 function failureLine(command: Command, err: unknown): string {
   const setting = startupFailure(err);
   if (setting) return setting;
   const bug =
     err instanceof TypeError || err instanceof ReferenceError || err instanceof RangeError || !(err instanceof Error);
-  return `${command.name}: ${bug ? ((err as Error).stack ?? String(err)) : err.message}`;
+  return `${command.name}: ${bug ? unexpectedErrorLine(err) : err.message}`;
 }
 
 function noBoard(command: Command, config: Config, env: Record<string, string | undefined>): string {

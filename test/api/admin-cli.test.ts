@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
+import type { Command } from '../../bin/cli.ts';
 import { commands } from '../../bin/commands/index.ts';
 import { emptyFolder, runAdmin, runAdminInProcess as runInProcess, runAdminWith, useBoard } from '../helpers.ts';
 
@@ -184,5 +185,37 @@ describe('naming the database', () => {
     const run = await runAdmin(t.board, ['report-close', '999', '-q']);
     assert.equal(run.code, 1);
     assert.equal(run.stderr, 'board-admin: report-close: no open report #999\n');
+  });
+});
+
+describe('an unexpected failure', () => {
+  test('an unexpected error in a command (a bug) is one line naming the command and where it happened, exit 1', async () => {
+    const { runCli } = await import('../../bin/cli.ts');
+    const broken: Command = {
+      name: 'broken',
+      summary: 'fails',
+      usage: '',
+      help: 'fails',
+      needsBoard: false,
+      args: [0, 0],
+      run() {
+        return (undefined as unknown as { length: number }).length;
+      },
+    };
+    let stderr = '';
+    const code = await runCli(
+      [broken],
+      ['broken'],
+      {},
+      {
+        out: { write: () => true },
+        err: { write: (text: string) => (stderr += text) },
+      },
+    );
+    assert.equal(code, 1);
+    assert.match(
+      stderr,
+      /^board-admin: broken: unexpected TypeError: Cannot read properties of undefined \(reading 'length'\) \(at test\/api\/admin-cli\.test\.ts:\d+:\d+\)\n$/,
+    );
   });
 });
