@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { loadConfig, type Config } from '../lib/config.ts';
 import { openDb, type Db } from '../lib/db/db.ts';
+import { checkSettingNames } from '../lib/process/setting-warnings.ts';
 import { startupFailure } from '../lib/process/startup-errors.ts';
 import { unexpectedErrorLine } from './error-line.ts';
 
@@ -115,6 +116,7 @@ async function execute(
   const quiet = options.quiet === true;
   let db: Db | undefined;
   try {
+    checkSettingNames(env);
     const config = loadConfig(env);
     // Never create a board by accident (a run from the wrong folder made an empty ./data).
     if (command.needsBoard && !existsSync(config.dbPath)) throw new CommandFailure(noBoard(command, config, env));

@@ -219,3 +219,22 @@ describe('an unexpected failure', () => {
     );
   });
 });
+
+describe('settings', () => {
+  const t = useBoard({ users: ['Ada'] });
+
+  test('a variable that is no setting: the real program refuses in one line naming the nearest setting, exit 1, and changes nothing', async () => {
+    const run = await runAdmin(t.board, ['registration', 'closed'], { BOARD_REGISTRATON: 'invite' });
+    assert.equal(run.code, 1);
+    assert.equal(run.stdout, '');
+    assert.equal(run.stderr, 'board-admin: BOARD_REGISTRATON is not a setting; did you mean BOARD_REGISTRATION?\n');
+    const after = await runAdmin(t.board, ['registration', '-q']);
+    assert.match(after.stdout, /^open \(set by config/, 'the mode stayed');
+  });
+
+  test('help needs no settings: it lists the commands whatever the environment holds', async () => {
+    const run = await runInProcess(['help'], { BORAD_ORIGIN: 'https://board.example.org' });
+    assert.equal(run.code, 0, run.stderr);
+    assert.match(run.stdout, /^ {2}reset-link <username>/m);
+  });
+});
