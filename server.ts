@@ -2,7 +2,7 @@ import cluster from 'node:cluster';
 import { createApp, type App } from './lib/app.ts';
 import { runPrimary } from './lib/process/cluster/primary.ts';
 import { runWorker, workerIndexVariable } from './lib/process/cluster/worker.ts';
-import { settingWarnings } from './lib/process/setting-warnings.ts';
+import { checkSettingNames, settingWarnings } from './lib/process/setting-warnings.ts';
 import { loadConfig, prepareDataDir, type Config } from './lib/config.ts';
 import { nodeTooOld } from './lib/process/node-version.ts';
 import { claimPidFile } from './lib/process/pid-file.ts';
@@ -22,9 +22,9 @@ function main(): void {
   let releasePidFile: (() => void) | undefined;
   let app: App;
   try {
+    checkSettingNames(process.env, [workerIndexVariable]);
     config = loadConfig(process.env);
-    for (const line of settingWarnings(process.env, config, [workerIndexVariable]))
-      console.error(`board: warning: ${line}`);
+    for (const line of settingWarnings(config)) console.error(`board: warning: ${line}`);
     prepareDataDir(config);
     releasePidFile = claimPidFile(config.dataDir);
     if (config.workers > 1) return runPrimary(config, releasePidFile, fail);

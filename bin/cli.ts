@@ -2,7 +2,9 @@ import { existsSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { loadConfig, type Config } from '../lib/config.ts';
 import { openDb, type Db } from '../lib/db/db.ts';
+import { checkSettingNames } from '../lib/process/setting-warnings.ts';
 import { startupFailure } from '../lib/process/startup-errors.ts';
+import { unexpectedErrorLine } from './error-line.ts';
 
 /**
  * The admin CLI's plumbing: one table of commands (bin/board-admin.ts), and for every command
@@ -114,6 +116,7 @@ async function execute(
   const quiet = options.quiet === true;
   let db: Db | undefined;
   try {
+    checkSettingNames(env);
     const config = loadConfig(env);
     // Never create a board by accident (a run from the wrong folder made an empty ./data).
     if (command.needsBoard && !existsSync(config.dbPath)) throw new CommandFailure(noBoard(command, config, env));
@@ -142,13 +145,13 @@ async function execute(
   }
 }
 
-/** One line for whatever an operator can cause; a programming error keeps its stack. */
+/** One line for every failure: what an operator can cause says what is wrong; a programming error where it happened. */
 function failureLine(command: Command, err: unknown): string {
   const setting = startupFailure(err);
   if (setting) return setting;
   const bug =
     err instanceof TypeError || err instanceof ReferenceError || err instanceof RangeError || !(err instanceof Error);
-  return `${command.name}: ${bug ? ((err as Error).stack ?? String(err)) : err.message}`;
+  return `${command.name}: ${bug ? unexpectedErrorLine(err) : err.message}`;
 }
 
 function noBoard(command: Command, config: Config, env: Record<string, string | undefined>): string {
@@ -192,18 +195,28 @@ function helpCommand(commands: readonly Command[], args: string[], io: CliOutput
   return printCommandHelp(command, io);
 }
 
+/**
+ * The list of commands with their arguments and summaries, in the table's order and help last:
+ * what `board-admin help` prints and docs/OPERATIONS.md "Admin CLI" shows (a test holds the two equal).
+ */
+export function commandList(commands: readonly Command[]): { call: string; summary: string }[] {
+  return [
+    ...commands.map((c) => ({ call: `${c.name} ${c.usage}`.trim(), summary: c.summary })),
+    { call: 'help [command]', summary: "list the commands, or one command's usage and details (also: COMMAND --help)" },
+  ];
+}
+
 function printHelp(commands: readonly Command[], io: CliOutput): number {
+  const list = commandList(commands);
   // The column fits the usual usage lines; a longer one (ban's) pushes only its own summary right.
-  const width = Math.min(Math.max(...commands.map((c) => `${c.name} ${c.usage}`.length), 'help [command]'.length), 38);
-  const line = (left: string, summary: string) => `  ${left.padEnd(width)}  ${summary}`;
+  const width = Math.min(Math.max(...list.map((c) => c.call.length)), 38);
   io.out.write(
     [
       "board-admin: the board's command line (uses the server's BOARD_* settings)",
       '',
       'usage: board-admin <command> [arguments] [--quiet]',
       '',
-      ...commands.map((c) => line(`${c.name} ${c.usage}`.trim(), c.summary)),
-      line('help [command]', 'this text, or the details of one command (also: <command> --help)'),
+      ...list.map((c) => `  ${c.call.padEnd(width)}  ${c.summary}`),
       '',
       'Commands that work on the board need its board.db in BOARD_DATA (default ./data) and never',
       'create one; they name the database on stderr unless --quiet (-q) is given.',

@@ -59,11 +59,14 @@ export class ClientGone extends Error {}
 
 /** A handler's answer when it is not a plain 200 JSON body. */
 export class Reply {
-  constructor(
-    readonly status: number,
-    readonly body: unknown,
-    readonly headers: Record<string, string> = {},
-  ) {}
+  readonly status: number;
+  readonly body: unknown;
+  readonly headers: Record<string, string>;
+  constructor(status: number, body: unknown, headers: Record<string, string> = {}) {
+    this.status = status;
+    this.body = body;
+    this.headers = headers;
+  }
 }
 
 export const created = (body: unknown) => new Reply(201, body);

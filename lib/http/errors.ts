@@ -14,12 +14,14 @@ export interface ErrorOptions {
 
 /** The one error a handler throws; the pipeline turns it into the body of docs/API.md "Errors". */
 export class ApiError extends Error {
-  constructor(
-    readonly status: number,
-    readonly code: ErrorCode,
-    readonly options: ErrorOptions = {},
-  ) {
+  readonly status: number;
+  readonly code: ErrorCode;
+  readonly options: ErrorOptions;
+  constructor(status: number, code: ErrorCode, options: ErrorOptions = {}) {
     super(code);
+    this.status = status;
+    this.code = code;
+    this.options = options;
   }
 
   body(): Record<string, unknown> {

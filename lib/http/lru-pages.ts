@@ -7,10 +7,12 @@
 export class LruPages<K, V extends { body: Buffer }> {
   private pages = new Map<K, V>();
   private bytes = 0;
-  constructor(
-    private readonly maxPages: number,
-    private readonly maxBytes: number,
-  ) {}
+  private readonly maxPages: number;
+  private readonly maxBytes: number;
+  constructor(maxPages: number, maxBytes: number) {
+    this.maxPages = maxPages;
+    this.maxBytes = maxBytes;
+  }
 
   /** The page, moved to the young end. */
   get(key: K): V | undefined {

@@ -78,8 +78,11 @@ export interface DrawnPage extends CachedDocument {
 }
 
 export class ResponseCache {
+  private readonly dataVersion: () => number;
   /** `dataVersion`: SQLite's PRAGMA data_version of the connection, which moves when another connection commits. */
-  constructor(private readonly dataVersion: () => number) {}
+  constructor(dataVersion: () => number) {
+    this.dataVersion = dataVersion;
+  }
 
   private global = 0;
   private feedVersion = 0;

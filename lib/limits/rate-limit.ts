@@ -51,8 +51,10 @@ export interface LimitStore {
 }
 
 class Refused extends Error {
-  constructor(readonly wait: number) {
+  readonly wait: number;
+  constructor(wait: number) {
     super('refused');
+    this.wait = wait;
   }
 }
 

@@ -6,8 +6,10 @@ export interface QueueBound {
 
 /** Why a job got no slot: the line was full, or it waited too long. */
 export class SlotRefused extends Error {
-  constructor(readonly reason: 'full' | 'waited') {
+  readonly reason: 'full' | 'waited';
+  constructor(reason: 'full' | 'waited') {
     super(`no slot: ${reason}`);
+    this.reason = reason;
     this.name = 'SlotRefused';
   }
 }

@@ -49,11 +49,10 @@ export interface Fetched {
  * answer or a network error.
  */
 export class PreviewFetchError extends Error {
-  constructor(
-    readonly reason: string,
-    message: string,
-  ) {
+  readonly reason: string;
+  constructor(reason: string, message: string) {
     super(message);
+    this.reason = reason;
     this.name = 'PreviewFetchError';
   }
 }

@@ -16,11 +16,10 @@ export { isPublicAddress, parseCidr, specialRange } from '../ip/ranges.ts';
 
 /** Why a fetch was refused before or while connecting. */
 export class PreviewBlockedError extends Error {
-  constructor(
-    readonly reason: 'scheme' | 'credentials' | 'port' | 'address',
-    message: string,
-  ) {
+  readonly reason: 'scheme' | 'credentials' | 'port' | 'address';
+  constructor(reason: PreviewBlockedError['reason'], message: string) {
     super(message);
+    this.reason = reason;
     this.name = 'PreviewBlockedError';
   }
 }

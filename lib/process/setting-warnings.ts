@@ -1,28 +1,34 @@
-import { loadConfig, type Config } from '../config.ts';
+import { ConfigError, loadConfig, type Config } from '../config.ts';
 import { isLoopbackAddress } from '../ip/ranges.ts';
 
 /**
- * What the start says about settings that are valid but most likely wrong, one line each
- * (server.ts prints them; the board starts anyway):
- * - a variable that is no setting but looks like one (any BOARD_* name, or a name within two typos
- *   of one, such as BORAD_ORIGIN), naming the nearest setting: a misspelt name is silently ignored;
- * - BOARD_TRUST_PROXY=1 with a loopback BOARD_ORIGIN: behind a proxy the board has a public
- *   address, and reset links, feeds and share pages would name http://localhost instead.
- * `alsoKnown`: variables set by the board itself that loadConfig does not read (the cluster's worker number).
+ * Refuses a variable that looks like a setting but is none: any BOARD_* name, or a name within
+ * two typos of one (BORAD_ORIGIN), in any letter case; the ConfigError's one line names the
+ * nearest setting. Why an error and not a warning: a misspelt setting is silently ignored, so
+ * BOARD_REGISTRATON=invite would open an invite-only board to everyone. server.ts and bin/cli.ts
+ * call it before loadConfig. `alsoKnown`: variables of the board's own that loadConfig does not
+ * read (the cluster's worker number).
  */
-export function settingWarnings(
-  env: Record<string, string | undefined>,
-  config: Config,
-  alsoKnown: readonly string[] = [],
-): string[] {
+export function checkSettingNames(env: Record<string, string | undefined>, alsoKnown: readonly string[] = []): void {
   const known = [...readSettings(), ...alsoKnown];
-  const warnings: string[] = [];
+  const unknown: string[] = [];
   for (const name of Object.keys(env).sort()) {
     if (known.includes(name)) continue;
-    const nearest = nearestName(name, known);
-    if (!name.startsWith('BOARD_') && nearest.distance > 2) continue;
-    warnings.push(`${name} is not a setting and is ignored; did you mean ${nearest.name}?`);
+    const nearest = nearestName(name.toUpperCase(), known);
+    if (!name.toUpperCase().startsWith('BOARD_') && nearest.distance > 2) continue;
+    unknown.push(`${name} is not a setting; did you mean ${nearest.name}?`);
   }
+  if (unknown.length > 0) throw new ConfigError(unknown.join(' '));
+}
+
+/**
+ * What the start says about settings that are valid but most likely wrong, one line each
+ * (server.ts prints them; the board starts anyway): BOARD_TRUST_PROXY=1 with a loopback
+ * BOARD_ORIGIN: behind a proxy the board has a public address, and reset links, feeds and share
+ * pages would name http://localhost instead.
+ */
+export function settingWarnings(config: Config): string[] {
+  const warnings: string[] = [];
   if (config.trustProxy && isLocalOrigin(config.origin)) {
     warnings.push(
       `BOARD_TRUST_PROXY=1 says the board is behind a proxy, but BOARD_ORIGIN is ${config.origin}: reset links, feeds and share pages name that address; set BOARD_ORIGIN to the board's public address`,

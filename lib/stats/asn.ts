@@ -239,11 +239,10 @@ class RangeBuilder {
   private starts: Uint32Array;
   private ends: Uint32Array;
   private asnIndex: Uint32Array;
+  private readonly width: number;
 
-  constructor(
-    private readonly width: number,
-    expectedRows: number,
-  ) {
+  constructor(width: number, expectedRows: number) {
+    this.width = width;
     const capacity = Math.max(1024, Math.ceil(expectedRows));
     this.starts = new Uint32Array(capacity * width);
     this.ends = new Uint32Array(capacity * width);
@@ -307,12 +306,15 @@ function compareAt(a: Uint32Array, i: number, b: Uint32Array, j: number, width: 
 
 class AsnTables {
   private readonly key = new Uint32Array(4);
+  readonly v4: RangeTable;
+  readonly v6: RangeTable;
+  readonly names: NameTable;
 
-  constructor(
-    readonly v4: RangeTable,
-    readonly v6: RangeTable,
-    readonly names: NameTable,
-  ) {}
+  constructor(v4: RangeTable, v6: RangeTable, names: NameTable) {
+    this.v4 = v4;
+    this.v6 = v6;
+    this.names = names;
+  }
 
   lookup(ip: string): AsnInfo {
     const key = this.key;

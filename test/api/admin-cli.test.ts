@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
+import type { Command } from '../../bin/cli.ts';
 import { commands } from '../../bin/commands/index.ts';
 import {
   emptyFolder,
@@ -222,5 +223,56 @@ describe('verify beside GET /api/stats', () => {
       run.stdout,
       /, integrity ok, 3 entries \(1 live, 2 deleted or removed\), 3 users \(2 admitted, 1 applying or rejected\), /,
     );
+  });
+});
+
+describe('an unexpected failure', () => {
+  test('an unexpected error in a command (a bug) is one line naming the command and where it happened, exit 1', async () => {
+    const { runCli } = await import('../../bin/cli.ts');
+    const broken: Command = {
+      name: 'broken',
+      summary: 'fails',
+      usage: '',
+      help: 'fails',
+      needsBoard: false,
+      args: [0, 0],
+      run() {
+        return (undefined as unknown as { length: number }).length;
+      },
+    };
+    let stderr = '';
+    const code = await runCli(
+      [broken],
+      ['broken'],
+      {},
+      {
+        out: { write: () => true },
+        err: { write: (text: string) => (stderr += text) },
+      },
+    );
+    assert.equal(code, 1);
+    assert.match(
+      stderr,
+      /^board-admin: broken: unexpected TypeError: Cannot read properties of undefined \(reading 'length'\) \(at test\/api\/admin-cli\.test\.ts:\d+:\d+\)\n$/,
+    );
+  });
+});
+
+describe('settings', () => {
+  const t = useBoard({ users: ['Ada'] });
+
+  test('a variable that is no setting: the real program refuses in one line naming the nearest setting, exit 1, and changes nothing', async () => {
+    const run = await runAdmin(t.board, ['registration', 'closed'], { BOARD_REGISTRATON: 'invite' });
+    assert.equal(run.code, 1);
+    assert.equal(run.stdout, '');
+    assert.equal(run.stderr, 'board-admin: BOARD_REGISTRATON is not a setting; did you mean BOARD_REGISTRATION?\n');
+    const after = await runAdmin(t.board, ['registration', '-q']);
+    assert.match(after.stdout, /^open \(set by config/, 'the mode stayed');
+  });
+
+  test('help needs no settings: it lists the commands whatever the environment holds', async () => {
+    const run = await runInProcess(['help'], { BORAD_ORIGIN: 'https://board.example.org' });
+    assert.equal(run.code, 0, run.stderr);
+    assert.match(run.stdout, /^ {2}reset-link <username>/m);
   });
 });

@@ -27,11 +27,13 @@ const flags = { userPresent: 0x01, userVerified: 0x04, backupEligible: 0x08, bac
 
 export class SoftAuthenticator {
   readonly credentials: Credential[] = [];
+  readonly origin: string;
+  readonly options: { countSignatures?: boolean };
   /** Counters that stay 0 (as synced passkeys keep none); otherwise each signature counts one up. */
-  constructor(
-    readonly origin: string,
-    readonly options: { countSignatures?: boolean } = {},
-  ) {}
+  constructor(origin: string, options: { countSignatures?: boolean } = {}) {
+    this.origin = origin;
+    this.options = options;
+  }
 
   /**
    * navigator.credentials.create: a new key pair for the options' RP and user, under a new

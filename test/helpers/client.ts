@@ -30,11 +30,14 @@ export interface FilePart {
  */
 export class Client {
   cookie = '';
-  constructor(
-    readonly base: string,
-    readonly ip?: string,
-    readonly dispatcher?: Dispatcher,
-  ) {}
+  readonly base: string;
+  readonly ip?: string;
+  readonly dispatcher?: Dispatcher;
+  constructor(base: string, ip?: string, dispatcher?: Dispatcher) {
+    this.base = base;
+    this.ip = ip;
+    this.dispatcher = dispatcher;
+  }
 
   get(path: string, headers: Record<string, string> = {}): Promise<Answer> {
     return this.send('GET', path, undefined, headers);

@@ -1,23 +1,47 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { loadConfig } from '../../lib/config.ts';
-import { settingWarnings } from '../../lib/process/setting-warnings.ts';
+import { ConfigError, loadConfig } from '../../lib/config.ts';
+import { checkSettingNames, settingWarnings } from '../../lib/process/setting-warnings.ts';
 import { emptyFolder } from '../helpers.ts';
 import { startServerProcess } from '../helpers/child-server.ts';
 
-/** Issue 33: a misspelt setting and a proxy with a localhost origin are said at start, one line each. */
-const warnings = (env: Record<string, string>, also: string[] = []) => settingWarnings(env, loadConfig(env), also);
+/**
+ * A variable that looks like a setting but is none stops the start with one line naming the
+ * nearest setting (a misspelt setting would be ignored: BOARD_REGISTRATON=invite left the board
+ * open); a proxy with a localhost origin is a warning, one line, and the board starts.
+ */
+const warnings = (env: Record<string, string>) => settingWarnings(loadConfig(env));
 
-test('a misspelt or unknown setting warns, naming the nearest setting; known ones and other variables do not', () => {
-  assert.deepEqual(warnings({ BORAD_ORIGIN: 'https://board.example.org' }), [
-    'BORAD_ORIGIN is not a setting and is ignored; did you mean BOARD_ORIGIN?',
-  ]);
-  assert.deepEqual(warnings({ BOARD_WORKER: '2', BOARD_DISK_LOW: '100' }), [
-    'BOARD_DISK_LOW is not a setting and is ignored; did you mean BOARD_DISK_LOW_MB?',
-    'BOARD_WORKER is not a setting and is ignored; did you mean BOARD_WORKERS?',
-  ]);
-  assert.deepEqual(
-    warnings(
+/** The line checkSettingNames refuses the environment with, or undefined when it passes. */
+function refusal(env: Record<string, string>, also: string[] = []): string | undefined {
+  try {
+    checkSettingNames(env, also);
+    return undefined;
+  } catch (err) {
+    assert.ok(err instanceof ConfigError, String(err));
+    return err.message;
+  }
+}
+
+test('a misspelt or unknown setting is refused in one line naming the nearest setting; known ones and other variables pass', () => {
+  assert.equal(
+    refusal({ BOARD_REGISTRATON: 'invite' }),
+    'BOARD_REGISTRATON is not a setting; did you mean BOARD_REGISTRATION?',
+  );
+  assert.equal(
+    refusal({ BORAD_ORIGIN: 'https://board.example.org' }),
+    'BORAD_ORIGIN is not a setting; did you mean BOARD_ORIGIN?',
+  );
+  assert.equal(
+    refusal({ board_registration: 'invite' }),
+    'board_registration is not a setting; did you mean BOARD_REGISTRATION?',
+  );
+  assert.equal(
+    refusal({ BOARD_WORKER: '2', BOARD_DISK_LOW: '100' }),
+    'BOARD_DISK_LOW is not a setting; did you mean BOARD_DISK_LOW_MB? BOARD_WORKER is not a setting; did you mean BOARD_WORKERS?',
+  );
+  assert.equal(
+    refusal(
       {
         BOARD_ORIGIN: 'https://board.example.org',
         BOARD_DATA: '/var/lib/board',
@@ -25,11 +49,17 @@ test('a misspelt or unknown setting warns, naming the nearest setting; known one
         BOARD_DISK_LOW_MB: '100',
         HOME: '/root',
         PATH: '/usr/bin',
+        KEYBOARD: 'de',
         BOARD_WORKER_INDEX: '1',
       },
       ['BOARD_WORKER_INDEX'],
     ),
-    [],
+    undefined,
+  );
+  assert.match(
+    refusal({ BOARD_WORKER_INDEX: '1' }) ?? '',
+    /^BOARD_WORKER_INDEX is not a setting/,
+    'known only where named',
   );
 });
 
@@ -47,17 +77,34 @@ test('BOARD_TRUST_PROXY=1 with a loopback or localhost BOARD_ORIGIN warns; with 
   assert.deepEqual(warnings({}), [], 'no proxy: localhost is right');
 });
 
-test('the server prints each warning as one line at start, and starts', { timeout: 60_000 }, async () => {
-  const server = await startServerProcess(emptyFolder('board-warn-'), { BORAD_ORIGIN: 'https://board.example.org' });
+test('the server refuses to start on a variable that is no setting: one line, exit 1', {
+  timeout: 60_000,
+}, async () => {
+  const started = await startServerProcess(emptyFolder('board-warn-'), { BOARD_REGISTRATON: 'invite' }).then(
+    async (server) => {
+      // It must not start; if it does, stop it before failing.
+      server.process.kill('SIGTERM');
+      await server.exited;
+      return server.output();
+    },
+    (err: Error) => err,
+  );
+  assert.ok(started instanceof Error, `the server started:\n${started}`);
+  assert.equal(
+    started.message,
+    'the server exited (1) before listening:\nboard: BOARD_REGISTRATON is not a setting; did you mean BOARD_REGISTRATION?',
+  );
+});
+
+test('the server prints a warning as one line at start, and starts', { timeout: 60_000 }, async () => {
+  const server = await startServerProcess(emptyFolder('board-warn-'));
   try {
-    const lines = server.output().split('\n');
-    assert.ok(
-      lines.includes('board: warning: BORAD_ORIGIN is not a setting and is ignored; did you mean BOARD_ORIGIN?'),
-      server.output(),
-    );
     // child-server sets BOARD_TRUST_PROXY=1 and leaves BOARD_ORIGIN at its localhost default.
     assert.ok(
-      lines.some((l) => l.startsWith('board: warning: BOARD_TRUST_PROXY=1 says')),
+      server
+        .output()
+        .split('\n')
+        .some((l) => l.startsWith('board: warning: BOARD_TRUST_PROXY=1 says')),
       server.output(),
     );
     assert.equal((await fetch(`${server.url}/api/health`)).status, 200);

@@ -86,14 +86,13 @@ export class WriteLoad {
   private inFlight = 0;
   private image: Buffer = Buffer.alloc(0);
   private readonly rnd;
+  private readonly workerCount: number;
+  private readonly tag: string;
 
-  constructor(
-    url: string,
-    random: () => number,
-    private readonly workerCount: number,
-    private readonly tag: string,
-  ) {
+  constructor(url: string, random: () => number, workerCount: number, tag: string) {
     this.url = url;
+    this.workerCount = workerCount;
+    this.tag = tag;
     this.rnd = randomTools(random);
   }
 
