@@ -40,9 +40,10 @@ run: deps
 # two fit on two cores (7.2 min one at a time, 5.2 min two at a time, on the 2-core machine).
 # The last lines say which test groups could not run on this machine (a missing tool skips them).
 # The tests run with TMPDIR set to a folder of this run's own; whatever they leave in it is named
-# at the end and fails the run (.ci/test-leftovers.ts), then the folder goes.
+# at the end and fails the run (.ci/test-leftovers.ts), then the folder goes. It is open to every
+# user like /tmp (mode 1777): some tests run board-admin and the server as another user.
 test: deps
-	@status=0; scratch=$$(mktemp -d "$${TMPDIR:-/tmp}/board-test-run-XXXXXX"); trap 'rm -rf "$$scratch"' EXIT; \
+	@status=0; scratch=$$(mktemp -d "$${TMPDIR:-/tmp}/board-test-run-XXXXXX"); chmod 1777 "$$scratch"; trap 'rm -rf "$$scratch"' EXIT; \
 	TMPDIR=$$scratch node --import tsx --test --test-concurrency=2 --test-reporter=spec $(TEST_FILES) || status=$$?; \
 	chromium="$${CHROMIUM_PATH:-/usr/bin/chromium}"; \
 	[ -x "$$chromium" ] || echo "make test: BROWSER TESTS SKIPPED: Chromium not found at $$chromium (apt-get install chromium, or set CHROMIUM_PATH)"; \
