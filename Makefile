@@ -66,10 +66,11 @@ typecheck: deps
 	npx tsc -p web/tsconfig.sw.json
 
 # Biome (biome.json): `make lint` checks formatting and the lint rules without changing a file
-# (CI runs it), then the OpenAPI document; `make format` rewrites the files into the formatter's shape.
+# (CI runs it), then the import layers of lib/ (.dependency-cruiser.mjs, docs/ARCHITECTURE.md), then the OpenAPI document; `make format` rewrites the files into the formatter's shape.
 .PHONY: lint format openapi-lint
 lint: deps
 	npx biome ci .
+	npx depcruise --config .dependency-cruiser.mjs lib bin server.ts
 	$(MAKE) --no-print-directory openapi-lint
 
 # /api/openapi.json as the board builds it, linted by Redocly with its recommended rules
@@ -81,6 +82,11 @@ openapi-lint: deps
 
 format: deps
 	npx biome format --write .
+
+# The front end's modules made from the server's facts (web/static/pages.js, limits.js, web/api-types.d.ts).
+.PHONY: front-end-files
+front-end-files: deps
+	node --import tsx lib/front-end-files.ts
 
 # The dependency checks of CI: npm audit of the runtime dependencies fails on a high or critical
 # advisory (README "Known advisories" lists the accepted ones); npm outdated only reports.

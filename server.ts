@@ -3,11 +3,12 @@ import { createApp, type App } from './lib/app.ts';
 import { runPrimary } from './lib/process/cluster/primary.ts';
 import { runWorker, workerIndexVariable } from './lib/process/cluster/worker.ts';
 import { checkSettingNames, settingWarnings } from './lib/process/setting-warnings.ts';
-import { loadConfig, prepareDataDir, type Config } from './lib/config.ts';
+import { loadConfig, type Config } from './lib/config.ts';
 import { nodeTooOld } from './lib/process/node-version.ts';
-import { claimPidFile } from './lib/process/pid-file.ts';
+import { claimPidFile } from './lib/host/pid-file.ts';
 import { serveApp } from './lib/process/serve.ts';
 import { startupFailure } from './lib/process/startup-errors.ts';
+import { prepareDataDir } from './lib/host/folders.ts';
 
 /**
  * Start-up only: config → app (database inside) → listen → graceful shutdown. With BOARD_WORKERS > 1

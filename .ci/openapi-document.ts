@@ -1,4 +1,4 @@
-import { buildOpenApiDocument } from '../lib/openapi/document.ts';
+import { buildOpenApiDocument } from '../lib/api/openapi-document.ts';
 import { routes } from '../lib/routes.ts';
 
 /**

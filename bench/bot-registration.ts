@@ -7,7 +7,7 @@ import { deriveKey } from 'altcha-lib/algorithms/pbkdf2';
 import { createScryptPasswords } from '../lib/accounts/passwords.ts';
 import { createUser } from '../lib/accounts/users.ts';
 import { openDb } from '../lib/db/db.ts';
-import { inviteLifetimeSeconds } from '../lib/limits/product.ts';
+import { inviteLifetimeSeconds } from '../lib/product.ts';
 import { createInvite } from '../lib/registration/invites.ts';
 import { basePort, startBoard, stop } from './harness.ts';
 

@@ -14,7 +14,7 @@ import { join } from 'node:path';
 import { openDb } from '../lib/db/db.ts';
 import { migrate } from '../lib/db/schema.ts';
 import { createEntry } from '../lib/entries/entries.ts';
-import { followerBatch } from '../lib/limits/product.ts';
+import { followerBatch } from '../lib/product.ts';
 import { tellFollowersBatch } from '../lib/notifications/thread-replies.ts';
 
 const sizes = [0, 100, 1000, 10_000];

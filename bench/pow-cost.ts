@@ -4,8 +4,9 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createApp } from '../lib/app.ts';
-import { loadConfig, prepareDataDir } from '../lib/config.ts';
+import { loadConfig } from '../lib/config.ts';
 import { powIterations } from '../lib/registration/pow.ts';
+import { prepareDataDir } from '../lib/host/folders.ts';
 
 /**
  * What a proof-of-work challenge costs an honest browser (docs/API.md "Proof of work",

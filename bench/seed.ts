@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto';
 import { rmSync } from 'node:fs';
 import { openDb } from '../lib/db/db.ts';
-import { latestMaxDepth } from '../lib/limits/product.ts';
+import { latestMaxDepth } from '../lib/product.ts';
 import { createScryptPasswords } from '../lib/accounts/passwords.ts';
-import { entryLink } from '../lib/preview/links.ts';
+import { entryLink } from '../lib/text/links.ts';
 import { indexEntry } from '../lib/search/index.ts';
 import { tokenHash } from '../lib/accounts/tokens.ts';
 import { prng } from '../test/helpers/prng.ts';

@@ -1,5 +1,5 @@
 import { createServer, type Server } from 'node:http';
-import type { RemovalOptions } from './accounts/removal.ts';
+import type { RemovalOptions } from './account-data/removal.ts';
 import { openAsnDb } from './stats/asn.ts';
 import { systemClock, type Clock } from './clock.ts';
 import type { Config } from './config.ts';
@@ -9,16 +9,16 @@ import { createRequestListener } from './http/pipeline.ts';
 import { answerMalformedRequest, badRequest, sendError } from './http/respond.ts';
 import { createSharpImages, type Images } from './media/images.ts';
 import { ImpressionTally, startImpressionFlush, type TallySettings } from './stats/impressions.ts';
-import { createDiskWatch } from './disk/disk-watch.ts';
+import { createDiskWatch } from './host/disk-watch.ts';
 import { createLineLog } from './log.ts';
 import { createBoardMetrics } from './metrics/board-metrics.ts';
 import { createMetricsServer } from './metrics/listener.ts';
-import type { NotifyOptions } from './moderation/operator-webhook.ts';
+import type { NotifyOptions } from './outgoing/operator-webhook.ts';
 import { startOnceJobs, type JobLink, type RunningJobs } from './jobs/once-jobs.ts';
 import { isCountedPage, notFoundPage } from './pages/shell.ts';
 import { createScryptPasswords, type Passwords } from './accounts/passwords.ts';
 import { simpleWebAuthn, type WebAuthn } from './accounts/webauthn.ts';
-import { createMachineSlots, type MachineSlots } from './limits/machine-slots.ts';
+import { createMachineSlots, type MachineSlots } from './host/machine-slots.ts';
 import type { PreviewOptions } from './preview/queue.ts';
 import type { PushOptions } from './push/queue.ts';
 import type { FanoutOptions } from './notifications/fan-out-job.ts';
@@ -40,7 +40,7 @@ export interface AppOptions {
   slots?: (slots: MachineSlots) => MachineSlots;
   /** Tests wrap sharp to hold a request while its image is scaled. */
   images?: (sharp: Images) => Images;
-  /** Free bytes of the data folder's volume; tests pass their own (lib/disk/disk-watch.ts). */
+  /** Free bytes of the data folder's volume; tests pass their own (lib/host/disk-watch.ts). */
   freeBytes?: (path: string) => number;
   log?: (line: string) => void;
   db?: Db;

@@ -1,8 +1,6 @@
-import { accessSync, constants } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { makeFolders } from './media/folders.ts';
 import { isLoopbackAddress, parseCidr } from './ip/ranges.ts';
 
 /** The server's settings, read once from the environment (docs/OPERATIONS.md "Settings"). */
@@ -25,7 +23,7 @@ export interface Config {
   readonly youtubeOembed: string;
   readonly asnDb: string;
   readonly scryptLogN: number;
-  /** BOARD_NOTIFY_URL: where new reports are announced (lib/moderation/operator-webhook.ts); '' for nowhere. */
+  /** BOARD_NOTIFY_URL: where new reports are announced (lib/outgoing/operator-webhook.ts); '' for nowhere. */
   readonly notifyUrl: string;
   /** BOARD_LIMITS: multiplies every abuse limit (lib/limits/write-limits.ts, lib/limits/login-limits.ts); 0 turns them all off (load tests only). */
   readonly limitsFactor: number;
@@ -175,19 +173,6 @@ function contactSetting(env: Record<string, string | undefined>): string {
   if ([...value].length > maxContactLength)
     throw new ConfigError(`BOARD_CONTACT: longer than ${maxContactLength} characters`);
   return value;
-}
-
-/**
- * Creates the data folders and checks they are writable, so a bad BOARD_DATA fails at start-up.
- * A folder made here is the owner's only (uploads of deleted entries must not be readable by others).
- */
-export function prepareDataDir(config: Config): void {
-  try {
-    makeFolders(config.mediaDir, 0o700);
-    accessSync(config.dataDir, constants.R_OK | constants.W_OK);
-  } catch (err) {
-    throw new ConfigError(`BOARD_DATA: cannot use ${config.dataDir} (${(err as Error).message})`);
-  }
 }
 
 function setting(env: Record<string, string | undefined>, name: string, fallback: string): string {

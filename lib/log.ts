@@ -1,3 +1,6 @@
+/** Where the board writes its lines; never a client address. */
+export type Log = (line: string) => void;
+
 /**
  * The server's log: one line per request plus errors. Lines are collected and written in one
  * chunk per event-loop turn, so logging costs a string push on the request path, not a write.

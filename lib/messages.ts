@@ -27,9 +27,9 @@ import {
   minPasswordLength,
   minUsernameLength,
   newAccountLinkDelaySeconds,
-} from './limits/product.ts';
+} from './product.ts';
 
-/** German messages for every error code the API answers (docs/API.md "Errors"); the numbers come from lib/limits/product.ts. */
+/** German messages for every error code the API answers (docs/API.md "Errors"); the numbers come from lib/product.ts. */
 export const messages = {
   'api.not_found': 'Diese Adresse gibt es nicht.',
   'api.method_not_allowed': 'Diese Methode ist hier nicht erlaubt.',

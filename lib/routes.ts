@@ -5,7 +5,7 @@ import * as feeds from './api/feeds.ts';
 import * as follows from './api/follows.ts';
 import { exportAccount } from './api/export.ts';
 import { health } from './api/health.ts';
-import * as impression from './api/impression.ts';
+import * as impression from './pages/impression.ts';
 import * as moderation from './api/moderation.ts';
 import * as mutes from './api/mutes.ts';
 import * as notifications from './api/notifications.ts';

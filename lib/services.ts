@@ -1,27 +1,16 @@
+import type { JobDeps } from './host/job-runs.ts';
 import type { AsnDb } from './stats/asn.ts';
-import type { Clock } from './clock.ts';
 import type { Config } from './config.ts';
-import type { Db } from './db/db.ts';
-import type { DiskWatch } from './disk/disk-watch.ts';
+import type { DiskWatch } from './host/disk-watch.ts';
 import type { Images } from './media/images.ts';
 import type { ImpressionTally } from './stats/impressions.ts';
-import type { BoardMetrics } from './metrics/recorder.ts';
-import type { Notifier } from './moderation/operator-webhook.ts';
+import type { BoardMetrics } from './host/metrics-recorder.ts';
+import type { Notifier } from './outgoing/operator-webhook.ts';
 import type { Passwords } from './accounts/passwords.ts';
 import type { WebAuthn } from './accounts/webauthn.ts';
 import type { LimitStore, RateLimiter } from './limits/rate-limit.ts';
 import type { SearchThreads } from './search/threads.ts';
 import type { TorExitList } from './limits/tor.ts';
-
-/** Where the board writes its lines; never a client address. */
-export type Log = (line: string) => void;
-
-/** What a background job needs and nothing more: the database, the time and the log. */
-export interface JobDeps {
-  db: Db;
-  clock: Clock;
-  log: Log;
-}
 
 /** Long-lived things every handler may use, built once by createApp (lib/app.ts). */
 export interface Services extends JobDeps {
@@ -43,7 +32,7 @@ export interface Services extends JobDeps {
   impressions: ImpressionTally;
   /** The threads that run the search index's match, off the event loop (lib/search/threads.ts). */
   searchThreads: SearchThreads;
-  /** The data volume: writes refused for lack of space (507), free space (lib/disk/disk-watch.ts). */
+  /** The data volume: writes refused for lack of space (507), free space (lib/host/disk-watch.ts). */
   disk: DiskWatch;
   /**
    * What handlers may ask of the once-jobs (lib/jobs/once-jobs.ts), which run in this process or, with

@@ -1,7 +1,7 @@
 import { systemClock } from '../../lib/clock.ts';
 import type { Db } from '../../lib/db/db.ts';
 import { listModerators, setModerator } from '../../lib/moderation/accounts.ts';
-import { activeBanUntil } from '../../lib/moderation/bans.ts';
+import { activeBanUntil } from '../../lib/accounts/bans.ts';
 import { createResetLink } from '../../lib/accounts/reset-links.ts';
 import { findUserByName, type User } from '../../lib/accounts/users.ts';
 import { CommandFailure, UsageError, type Command } from '../cli.ts';

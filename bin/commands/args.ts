@@ -1,5 +1,5 @@
-import { maxModReasonLength } from '../../lib/limits/product.ts';
-import { moderationReason } from '../../lib/moderation/reasons.ts';
+import { maxModReasonLength } from '../../lib/product.ts';
+import { moderationReason } from '../../lib/modlog/reasons.ts';
 import { UsageError, type CommandContext } from '../cli.ts';
 
 /** The argument forms several commands share: numbers, --reason, times. Each check throws UsageError. */

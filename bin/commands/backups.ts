@@ -2,7 +2,7 @@ import { maxArchiveMediaBytes } from '../../lib/admin/archive.ts';
 import { backupDatabase, backupWithMedia } from '../../lib/admin/backup.ts';
 import { restoreBackup } from '../../lib/admin/restore.ts';
 import { verifyBackup, verifyDataFolder } from '../../lib/admin/verify.ts';
-import { sizeText } from '../../lib/disk/size-text.ts';
+import { sizeText } from '../../lib/text/size-text.ts';
 import { CommandFailure, UsageError, type Command } from '../cli.ts';
 
 export const backup: Command = {

@@ -1,10 +1,10 @@
 import { systemClock } from '../../lib/clock.ts';
 import { removeMedia } from '../../lib/media/files.ts';
-import { maxBanDays, maxModReasonLength } from '../../lib/limits/product.ts';
+import { maxBanDays, maxModReasonLength } from '../../lib/product.ts';
 import { banUser, removeAvatarOf, unbanUser } from '../../lib/moderation/accounts.ts';
-import { permanentBan } from '../../lib/moderation/bans.ts';
+import { permanentBan } from '../../lib/accounts/bans.ts';
 import { removeEntry, restoreEntry } from '../../lib/moderation/entries.ts';
-import { administrator } from '../../lib/moderation/modlog.ts';
+import { administrator } from '../../lib/modlog/modlog.ts';
 import { moderatorRole } from '../../lib/accounts/users.ts';
 import { CommandFailure, UsageError, type Command, type CommandContext } from '../cli.ts';
 import { accountNamed } from './accounts.ts';

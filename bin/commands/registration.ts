@@ -1,11 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import { createResetLink } from '../../lib/accounts/reset-links.ts';
-import { createUser, isNameTaken, isValidUsername, normaliseUsername } from '../../lib/accounts/users.ts';
+import { isNameTaken, isValidUsername } from '../../lib/accounts/users.ts';
+import { createAdmittedAccount } from '../../lib/registration/admission.ts';
 import { systemClock } from '../../lib/clock.ts';
 import { registrationModes, type RegistrationMode } from '../../lib/config.ts';
-import { administrator } from '../../lib/moderation/modlog.ts';
-import { moderationReason } from '../../lib/moderation/reasons.ts';
-import { maxAdminInviteDays, maxApplicationsPage } from '../../lib/limits/product.ts';
+import { administrator } from '../../lib/modlog/modlog.ts';
+import { moderationReason } from '../../lib/modlog/reasons.ts';
+import { maxAdminInviteDays, maxApplicationsPage } from '../../lib/product.ts';
 import {
   approveApplication,
   pendingStatus,
@@ -18,6 +19,7 @@ import { registrationInForce, setRegistrationMode } from '../../lib/registration
 import { CommandFailure, UsageError, type Command, type CommandContext } from '../cli.ts';
 import { accountNamed } from './accounts.ts';
 import { pointInTime, utcMinute, wholeNumber } from './args.ts';
+import { normaliseUsername } from '../../lib/text/usernames.ts';
 
 /** The door at the command line (docs/API.md "Registration"): applications, invites, accounts by hand, the mode. */
 
@@ -183,10 +185,9 @@ the password. The account starts trusted. Exit 1 when the name, or one that look
     // against (lib/accounts/passwords.ts refuses a malformed hash). Names are public anyway, so a
     // login that fails faster for such an account tells nobody anything new.
     const hash = `!user-add ${randomBytes(16).toString('hex')}`;
-    const now = systemClock.now();
-    const uid = createUser(db(), username, hash, now, { trustSet: 1 });
-    if (uid === undefined) throw new CommandFailure(`the name "${username}" is taken`);
-    print(`${config.origin}/reset#${createResetLink(db(), uid, now)}`);
+    const account = createAdmittedAccount({ db: db(), config, clock: systemClock }, username, hash, 'operator');
+    if (account === undefined) throw new CommandFailure(`the name "${username}" is taken`);
+    print(`${config.origin}/reset#${createResetLink(db(), account.uid, systemClock.now())}`);
     return 0;
   },
 };

@@ -1,14 +1,14 @@
 import { systemClock } from '../../lib/clock.ts';
 import type { Db } from '../../lib/db/db.ts';
 import { findEntry } from '../../lib/entries/entries.ts';
-import { maxModlogPage, modlogPageSize } from '../../lib/limits/product.ts';
+import { maxModlogPage, modlogPageSize } from '../../lib/product.ts';
 import {
   administrator,
   readAdminModlog,
   readModlogRange,
   writeModlog,
   type AdminModlogRow,
-} from '../../lib/moderation/modlog.ts';
+} from '../../lib/modlog/modlog.ts';
 import { closeReport, findOpenReport, listOpenReports } from '../../lib/moderation/reports.ts';
 import { registrationChange } from '../../web/static/modlog-words.js';
 import { CommandFailure, UsageError, type Command, type CommandContext } from '../cli.ts';

@@ -2,7 +2,7 @@
 // lowers its own scheduling priority, so under load the request thread gets the CPU first.
 import { scryptSync } from 'node:crypto';
 import { parentPort } from 'node:worker_threads';
-import { lowerThreadPriority } from '../process/thread-priority.mjs';
+import { lowerThreadPriority } from '../host/thread-priority.mjs';
 
 lowerThreadPriority();
 

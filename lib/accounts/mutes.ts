@@ -1,6 +1,6 @@
-import { noticesChanged } from '../atom/changes.ts';
+import { noticesChanged } from '../db/feed-changes.ts';
 import type { Db } from '../db/db.ts';
-import { maxMutes } from '../limits/product.ts';
+import { maxMutes } from '../product.ts';
 
 /**
  * Mutes: a reader hides another account's entries for themselves. The muted account is never

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { Db } from '../db/db.ts';
-import { maxPasskeysPerAccount } from '../limits/product.ts';
+import { maxPasskeysPerAccount } from '../product.ts';
 
 /** An account's passkeys: the credentials its authenticators hold (docs/API.md "Passkeys"). */
 

@@ -1,8 +1,8 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { Worker } from 'node:worker_threads';
-import { ApiError } from '../http/errors.ts';
-import { createSemaphore, SlotRefused, type QueueBound, type Semaphore } from '../limits/semaphore.ts';
-import { slotLimits } from '../limits/machine-slots.ts';
+import { ApiError } from '../errors.ts';
+import { createSemaphore, SlotRefused, type QueueBound, type Semaphore } from '../host/semaphore.ts';
+import { slotLimits } from '../host/machine-slots.ts';
 
 /*
  * scrypt at OWASP's strength (N=2^17, r=8, p=1) in a PHC-style string:
@@ -10,7 +10,7 @@ import { slotLimits } from '../limits/machine-slots.ts';
  * The parameters live in the string, so raising BOARD_SCRYPT_LOGN later locks nobody out.
  */
 const keyLength = 32;
-// Each hash holds 128 MiB at ln=17: two at a time on the machine (lib/limits/machine-slots.ts), so a burst of logins cannot exhaust memory.
+// Each hash holds 128 MiB at ln=17: two at a time on the machine (lib/host/machine-slots.ts), so a burst of logins cannot exhaust memory.
 
 interface HashJob {
   resolve(key: Buffer): void;
@@ -83,7 +83,7 @@ export function hashQueueBound(limitsFactor: number): QueueBound | undefined {
 }
 
 /**
- * The registrations' own line, in front of the hashing line (lib/limits/machine-slots.ts: one
+ * The registrations' own line, in front of the hashing line (lib/host/machine-slots.ts: one
  * registration hashes at a time). One hasher finishes about three hashes a second, so 16 waiting is
  * about five seconds of work, the hashing line's wait. Why a line of their own: registrations
  * beyond it are refused at once, before any hashing, and never take the places members need to
@@ -96,7 +96,7 @@ export function registrationQueueBound(limitsFactor: number): QueueBound | undef
 /** Seconds a refused caller is asked to wait: about what the line needs to drain. */
 const busyRetrySeconds = 5;
 
-/** Where hashes run: the hashing slots (lib/limits/machine-slots.ts) and this process's hashing threads. */
+/** Where hashes run: the hashing slots (lib/host/machine-slots.ts) and this process's hashing threads. */
 interface Hasher {
   slot: Semaphore;
   /** The registrations' share of `slot` (slotLimits.registration). */

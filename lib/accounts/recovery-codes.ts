@@ -1,6 +1,6 @@
 import { createHmac, randomBytes, randomInt, timingSafeEqual } from 'node:crypto';
 import type { Db } from '../db/db.ts';
-import { recoveryCodeCount } from '../limits/product.ts';
+import { recoveryCodeCount } from '../product.ts';
 
 /**
  * Recovery codes (docs/API.md "Recovery codes"): ten single-use codes that set a new password

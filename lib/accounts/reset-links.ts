@@ -1,6 +1,6 @@
 import type { Db } from '../db/db.ts';
 import { isTokenShaped, newToken, tokenHash } from './tokens.ts';
-import { resetLinkLifetimeSeconds } from '../limits/product.ts';
+import { resetLinkLifetimeSeconds } from '../product.ts';
 
 /** Creates a one-time reset token for a user; older links of that user stop working (superseded). */
 export function createResetLink(db: Db, uid: number, now: number): string {

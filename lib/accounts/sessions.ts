@@ -1,10 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import type { Db } from '../db/db.ts';
-import { activeBanUntil, noBanInForce } from '../moderation/bans.ts';
+import { activeBanUntil, noBanInForce } from './bans.ts';
 import { usePasskey, type PasskeyUse } from './passkeys.ts';
 import { isTokenShaped, newToken, tokenHash } from './tokens.ts';
 import { recordLogin } from './users.ts';
-import { maxListedSessions, maxSessionDescriptionLength } from '../limits/product.ts';
+import { maxListedSessions, maxSessionDescriptionLength } from '../product.ts';
 
 export interface Session {
   /** The session's opaque public id: random, unrelated to the token, so listing it reveals nothing. */

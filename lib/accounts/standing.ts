@@ -1,6 +1,6 @@
 import type { Config } from '../config.ts';
 import type { Db } from '../db/db.ts';
-import { newAccountLinkDelaySeconds } from '../limits/product.ts';
+import { newAccountLinkDelaySeconds } from '../product.ts';
 import { levelOf, trustRow } from './trust.ts';
 import { moderatorRole } from './users.ts';
 

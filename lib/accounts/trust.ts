@@ -1,6 +1,6 @@
 import type { Db } from '../db/db.ts';
-import { trustAfterLiveEntries, trustAfterSeconds } from '../limits/product.ts';
-import { writeModlog, type ActorUid } from '../moderation/modlog.ts';
+import { trustAfterLiveEntries, trustAfterSeconds } from '../product.ts';
+import { writeModlog, type ActorUid } from '../modlog/modlog.ts';
 import { moderatorRole } from './users.ts';
 
 /**
@@ -13,7 +13,7 @@ import { moderatorRole } from './users.ts';
 
 export type TrustLevel = 0 | 1;
 
-/** What earns level 1 (lib/limits/product.ts). */
+/** What earns level 1 (lib/product.ts). */
 export const trustAfter = { seconds: trustAfterSeconds, liveEntries: trustAfterLiveEntries } as const;
 
 /** The columns of an account's row its level (and its standing, lib/accounts/standing.ts) is made from. */

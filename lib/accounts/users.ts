@@ -1,8 +1,7 @@
-import { stripBidiControls } from '../entries/bidi.ts';
-import { everyFeedChanged } from '../atom/changes.ts';
+import { everyFeedChanged } from '../db/feed-changes.ts';
 import type { Db } from '../db/db.ts';
-import { nameSkeleton } from './name-skeleton.ts';
-import { maxUsernameLength, minUsernameLength } from '../limits/product.ts';
+import { nameSkeleton, usernameKey } from '../text/usernames.ts';
+import { maxUsernameLength, minUsernameLength } from '../product.ts';
 
 export interface User {
   uid: number;
@@ -28,11 +27,6 @@ export const moderatorRole = 'moderator';
 
 const userColumns = 'uid, username, created_at, last_login, avatar, role, banned_until, ban_reason, status';
 
-/** NFC, bidi controls dropped, trimmed, inner whitespace collapsed to one space (docs/API.md "Choices the spec left open": Accounts). */
-export function normaliseUsername(raw: string): string {
-  return stripBidiControls(raw.normalize('NFC')).trim().replace(/\s+/gu, ' ');
-}
-
 /**
  * minUsernameLength to maxUsernameLength code points of letters, marks, digits, `.`, `_`, space and `-`, at least one of them a
  * letter or digit, and no default-ignorable code point. Why the last two: a name with U+034F,
@@ -48,11 +42,6 @@ export function isValidUsername(name: string): boolean {
     !/\p{Default_Ignorable_Code_Point}/u.test(name) &&
     /[\p{L}\p{Nd}]/u.test(name)
   );
-}
-
-/** The key names are unique by: SQLite's NOCASE folds ASCII only, so we fold in JS and store it. */
-export function usernameKey(name: string): string {
-  return normaliseUsername(name).toLowerCase();
 }
 
 export function findUserByName(db: Db, name: string): UserWithHash | undefined {
@@ -171,7 +160,7 @@ export function renameUser(db: Db, uid: number, username: string, now: number): 
     return true;
   });
   // The name shows in every entry the user wrote, in any thread.
-  if (renamed) db.responses.everythingChanged();
+  if (renamed) db.changes.everythingChanged();
   return renamed;
 }
 
@@ -188,7 +177,7 @@ export function setAvatar(db: Db, uid: number, avatar: string): string {
   return db.tx(() => {
     const previous = db.one<{ avatar: string }>('SELECT avatar FROM users WHERE uid = ?', uid)?.avatar ?? '';
     db.run('UPDATE users SET avatar = ? WHERE uid = ?', avatar, uid);
-    db.responses.everythingChanged(); // the avatar shows in every entry the user wrote
+    db.changes.everythingChanged(); // the avatar shows in every entry the user wrote
     return previous;
   });
 }

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { Db } from '../db/db.ts';
-import { maxRegisterChallenges, maxSignInChallenges, passkeyChallengeSeconds } from '../limits/product.ts';
+import { maxRegisterChallenges, maxSignInChallenges, passkeyChallengeSeconds } from '../product.ts';
 
 /**
  * The challenges of passkey ceremonies (docs/API.md "Passkeys"), kept in the database so that

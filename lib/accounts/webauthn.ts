@@ -11,7 +11,7 @@ import {
   type VerifiedRegistrationResponse,
 } from '@simplewebauthn/server';
 import { decodeClientDataJSON } from '@simplewebauthn/server/helpers';
-import { passkeyPromptMs } from '../limits/product.ts';
+import { passkeyPromptMs } from '../product.ts';
 
 /**
  * Every call into @simplewebauthn/server, the well-kept WebAuthn library the board relies on for

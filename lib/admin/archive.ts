@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { extract, pack, type Pack } from 'tar-stream';
-import { sizeText } from '../disk/size-text.ts';
+import { sizeText } from '../text/size-text.ts';
 import { heldPath } from '../media/hold.ts';
 import { boardMediaName, isMediaFormat, mediaFormats, mediaHeadBytes, type MediaExtension } from '../media/files.ts';
 

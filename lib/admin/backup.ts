@@ -1,4 +1,4 @@
-import { isDiskFull } from '../disk/disk-watch.ts';
+import { isDiskFull } from '../host/disk-watch.ts';
 import Database from 'better-sqlite3';
 import {
   accessSync,

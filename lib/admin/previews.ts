@@ -3,7 +3,7 @@ import type { Config } from '../config.ts';
 import type { Db } from '../db/db.ts';
 import { createPreviewWorker, drainPreviewQueue, type DrainResult, type PreviewOptions } from '../preview/queue.ts';
 import { queueEntryLinks } from '../preview/store.ts';
-import { createMachineSlots } from '../limits/machine-slots.ts';
+import { createMachineSlots } from '../host/machine-slots.ts';
 import { createSharpImages } from '../media/images.ts';
 
 export interface BackfillOptions extends PreviewOptions {

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { readdirSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { processAlive } from '../process/pid-file.ts';
+import { processAlive } from '../host/pid-file.ts';
 
 /**
  * Temporary files of board-admin (a backup being written, a staged restore). Why this care: a

@@ -3,7 +3,7 @@ import { open, rename, rm } from 'node:fs/promises';
 import { isIP } from 'node:net';
 import { basename, dirname, join } from 'node:path';
 import type { Config } from '../config.ts';
-import { makeFolders } from '../media/folders.ts';
+import { makeFolders } from '../host/folders.ts';
 
 export const torBulkExitListUrl = 'https://check.torproject.org/torbulkexitlist';
 

@@ -1,9 +1,9 @@
-import { maxListedSessions } from '../limits/product.ts';
-import { afterPasswordChange } from '../accounts/deletion.ts';
+import { maxListedSessions } from '../product.ts';
+import { afterPasswordChange } from '../account-data/deletion.ts';
 import { describeDevice } from '../accounts/devices.ts';
 import { clearedSessionCookie } from '../http/cookies.ts';
 import { requireUser, type Ctx } from '../http/context.ts';
-import { ApiError } from '../http/errors.ts';
+import { ApiError } from '../errors.ts';
 import { textField } from '../http/fields.ts';
 import { checkLoginAllowed, recordFailedLogin } from '../limits/login-limits.ts';
 import { hashQueueBound } from '../accounts/passwords.ts';

@@ -1,12 +1,12 @@
-import { afterPasswordChange } from '../accounts/deletion.ts';
+import { afterPasswordChange } from '../account-data/deletion.ts';
 import type { Form } from '../http/body.ts';
 import { clearedSessionCookie, sessionCookie } from '../http/cookies.ts';
 import { created, Reply, requireUser, type Ctx } from '../http/context.ts';
 import { admissionFields, altchaField, pendingAnswer } from '../openapi/registration.ts';
 import { admissionOf, createAdmittedAccount, requireRegistrationWork } from '../registration/admission.ts';
 import { reopenAfterQuiet } from '../registration/surge.ts';
-import { ApiError, invalidField } from '../http/errors.ts';
-import { codePoints, textField } from '../http/fields.ts';
+import { ApiError, invalidField } from '../errors.ts';
+import { textField } from '../http/fields.ts';
 import { checkLoginAllowed, loginPressure, recordFailedLogin, type LoginAttempt } from '../limits/login-limits.ts';
 import { loginNeedsWork, useSolvedChallenge } from '../registration/pow.ts';
 import { fieldMessages } from '../messages.ts';
@@ -18,9 +18,9 @@ import {
   minLoginSeconds,
   minPasswordLength,
   minUsernameLength,
-} from '../limits/product.ts';
+} from '../product.ts';
 import { bannedMessage } from '../moderation/accounts.ts';
-import { activeBanUntil } from '../moderation/bans.ts';
+import { activeBanUntil } from '../accounts/bans.ts';
 import { hashQueueBound, registrationQueueBound } from '../accounts/passwords.ts';
 import { consumeResetLink, findResetLink } from '../accounts/reset-links.ts';
 import type { PasskeyUse } from '../accounts/passkeys.ts';
@@ -30,11 +30,12 @@ import {
   findUserByName,
   isNameTaken,
   isValidUsername,
-  normaliseUsername,
   setPasswordHash,
   type User,
 } from '../accounts/users.ts';
 import { field, integer, json, object, ref, requiredField, status, string, type Operation } from '../openapi/kit.ts';
+import { normaliseUsername } from '../text/usernames.ts';
+import { codePoints } from '../text/code-points.ts';
 
 const day = 86_400;
 
@@ -112,7 +113,11 @@ export async function register(ctx: Ctx) {
   const form = await ctx.form();
   reopenAfterQuiet(ctx.app.db, ctx.app.config, ctx.app.clock.now());
   const fields: Record<string, string> = {};
-  const admission = admissionOf(ctx, form, fields);
+  const admission = admissionOf(
+    ctx.app,
+    { invite: textField(form, 'invite').trim(), application: textField(form, 'application') },
+    fields,
+  );
   const username = normaliseUsername(textField(form, 'user'));
   const password = textField(form, 'pass1');
   if (!isValidUsername(username)) fields.user = fieldMessages.username;
@@ -120,7 +125,7 @@ export async function register(ctx: Ctx) {
   if (passwordProblem) fields.pass1 = passwordProblem;
   if (textField(form, 'pass2') !== password) fields.pass2 = fieldMessages.passwordMismatch;
   if (Object.keys(fields).length) throw new ApiError(400, 'auth.invalid', { fields });
-  await requireRegistrationWork(ctx, form);
+  await requireRegistrationWork(ctx.app, textField(form, 'altcha'));
 
   // Before the hashing work; createUser checks again in its transaction.
   if (isNameTaken(ctx.app.db, username)) throw new ApiError(409, 'user.name_taken', { field: 'user' });
@@ -135,7 +140,7 @@ export async function register(ctx: Ctx) {
       bound: registrationQueueBound(limitsFactor),
     },
   );
-  const account = createAdmittedAccount(ctx, username, hash, admission);
+  const account = createAdmittedAccount(ctx.app, username, hash, admission);
   if (account === undefined) throw new ApiError(409, 'user.name_taken', { field: 'user' });
   if (!account.pending) return created({ username });
   ctx.app.notifier?.send({ about: 'application' });

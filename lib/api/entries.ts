@@ -1,4 +1,4 @@
-import { stripBidiControls } from '../entries/bidi.ts';
+import { stripBidiControls } from '../text/bidi.ts';
 import { judgeEntryContent, type EditedEntry, type EntryDraft, type JudgedEntry } from '../entries/content-gate.ts';
 import {
   bumpCooldownUntil,
@@ -10,11 +10,11 @@ import {
 } from '../entries/entries.ts';
 import type { Form } from '../http/body.ts';
 import { created, requireUser, type Ctx } from '../http/context.ts';
-import { ApiError } from '../http/errors.ts';
+import { ApiError } from '../errors.ts';
 import { integerParam, textField } from '../http/fields.ts';
 import { removeMedia, saveMedia } from '../media/files.ts';
 import { requestPreview } from '../preview/queue.ts';
-import { maxAltLength, maxContentLength, maxReplyDepth } from '../limits/product.ts';
+import { maxAltLength, maxContentLength, maxReplyDepth } from '../product.ts';
 import { field, imageFile, integer, json, object, status, string, time, type Operation } from '../openapi/kit.ts';
 
 /** Text as stored: line breaks unified, control characters other than tab and newline dropped, bidi controls too, trimmed. */

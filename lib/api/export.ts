@@ -1,7 +1,7 @@
 import { pipeline } from 'node:stream/promises';
-import { accountArchive } from '../accounts/export.ts';
+
 import { ClientGone, requireUser, type Ctx } from '../http/context.ts';
-import { ApiError } from '../http/errors.ts';
+import { ApiError } from '../errors.ts';
 import { listPasskeys } from '../accounts/passkeys.ts';
 import { listSessionsOfUser } from '../accounts/sessions.ts';
 import { listFollowsForExport } from '../follows/follows.ts';
@@ -11,9 +11,10 @@ import { pushDevicesBySession, withPushDevice } from './push.ts';
 import { ownProfile } from './users.ts';
 import { trustLevel } from '../accounts/trust.ts';
 import type { Operation } from '../openapi/kit.ts';
+import { accountArchive } from '../account-data/export-archive.ts';
 
 /**
- * GET /api/user/export: the account's data as one zip, streamed (lib/accounts/export.ts). Its
+ * GET /api/user/export: the account's data as one zip, streamed (lib/account-data/export.ts). Its
  * route's write limit `export` (lib/limits/write-limits.ts) holds an account to 3 an hour.
  */
 export async function exportAccount(ctx: Ctx) {

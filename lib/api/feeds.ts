@@ -1,12 +1,13 @@
-import { feedPageSize, maxFeedPage } from '../limits/product.ts';
+import { feedPageSize, maxFeedPage } from '../product.ts';
 import { findPublicAccount } from '../accounts/users.ts';
 import { findEntry } from '../entries/entries.ts';
 import { readFeedPage, readThread, readUserFeedPage } from '../entries/reads.ts';
 import type { Ctx } from '../http/context.ts';
-import { ApiError } from '../http/errors.ts';
+import { ApiError } from '../errors.ts';
 import { integerParam, plainNumber } from '../http/fields.ts';
 import type { CacheLookup } from '../http/route.ts';
 import { arrayOf, json, ref, type Operation } from '../openapi/kit.ts';
+import { responsesOf } from '../http/response-cache.ts';
 
 /**
  * The feed, threads and user feeds, kept as serialised JSON in the response cache
@@ -23,7 +24,7 @@ const threadPid = (raw: string) => integerParam(raw, 'pid');
 export function feed(ctx: Ctx<'page'>) {
   const page = feedPage(ctx.params.page);
   const { db } = ctx.app;
-  return db.responses.feed(page, () => readFeedPage(db, page));
+  return responsesOf(db).feed(page, () => readFeedPage(db, page));
 }
 feed.doc = {
   id: 'feed',
@@ -33,13 +34,13 @@ feed.doc = {
 
 /** The fast path's feed page (lib/routes.ts `cache`): the cached page when current, read as the handler reads it. */
 export const cachedFeed: CacheLookup<'page'> = (app, { page }) =>
-  plainNumber(page) ? app.db.responses.cachedFeed(feedPage(page)) : undefined;
+  plainNumber(page) ? responsesOf(app.db).cachedFeed(feedPage(page)) : undefined;
 
 /** GET /api/entry/{pid}/thread: also for a deleted entry (it keeps its place in the tree). */
 export function thread(ctx: Ctx<'pid'>) {
   const pid = threadPid(ctx.params.pid);
   const { db } = ctx.app;
-  const page = db.responses.thread(
+  const page = responsesOf(db).thread(
     pid,
     () => findEntry(db, pid)?.root,
     () => readThread(db, pid),
@@ -56,7 +57,7 @@ thread.doc = {
 
 /** The fast path's thread (lib/routes.ts `cache`): the cached thread when current, read as the handler reads it. */
 export const cachedThread: CacheLookup<'pid'> = (app, { pid }) =>
-  plainNumber(pid) ? app.db.responses.cachedThread(threadPid(pid)) : undefined;
+  plainNumber(pid) ? responsesOf(app.db).cachedThread(threadPid(pid)) : undefined;
 
 /** GET /api/u/{username}/feed/{page}: served from the response cache (lib/http/response-cache.ts). */
 export function userFeed(ctx: Ctx<'username' | 'page'>) {
@@ -64,7 +65,7 @@ export function userFeed(ctx: Ctx<'username' | 'page'>) {
   const { db } = ctx.app;
   const user = findPublicAccount(db, ctx.params.username);
   if (!user) throw new ApiError(404, 'user.not_found');
-  return db.responses.userFeed(user.uid, page, () => readUserFeedPage(db, user.uid, page));
+  return responsesOf(db).userFeed(user.uid, page, () => readUserFeedPage(db, user.uid, page));
 }
 userFeed.doc = {
   id: 'userFeed',

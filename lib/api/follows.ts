@@ -1,9 +1,9 @@
 import { requireUser, type Ctx } from '../http/context.ts';
-import { ApiError, invalidField } from '../http/errors.ts';
+import { ApiError, invalidField } from '../errors.ts';
 import { integerParam, textField } from '../http/fields.ts';
 import { fieldMessages } from '../messages.ts';
 import { findLiveEntry } from '../entries/entries.ts';
-import { maxFeedPage, maxFollows } from '../limits/product.ts';
+import { maxFeedPage, maxFollows } from '../product.ts';
 import { followEntry, followState, readFollowing, setFollowOwnThreads, unfollowEntry } from '../follows/follows.ts';
 import {
   arrayOf,
@@ -17,6 +17,7 @@ import {
   time,
   type Operation,
 } from '../openapi/kit.ts';
+import { withEntries } from '../entries/reads.ts';
 
 const followAnswer = (following: 0 | 1) =>
   json('done (also when it was so already)', object({ status: constant('ok'), following: constant(following) }));
@@ -68,7 +69,7 @@ unfollow.doc = {
 export function following(ctx: Ctx<'page'>) {
   const me = requireUser(ctx);
   const page = integerParam(ctx.params.page, 'page', 0, maxFeedPage);
-  return readFollowing(ctx.app.db, me.uid, page);
+  return withEntries(ctx.app.db, readFollowing(ctx.app.db, me.uid, page));
 }
 following.doc = {
   id: 'following',

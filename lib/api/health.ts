@@ -4,7 +4,7 @@ import { constant, json, status, type Operation } from '../openapi/kit.ts';
 
 /**
  * GET /api/health: ok only after a real query, so a broken database shows as 500; 503 degraded
- * while the data volume refuses writes or runs low (lib/disk/disk-watch.ts), so a monitor sees a
+ * while the data volume refuses writes or runs low (lib/host/disk-watch.ts), so a monitor sees a
  * full disk before the users do.
  */
 export function health(ctx: Ctx) {

@@ -1,7 +1,7 @@
 import { findEntry, findLiveEntry } from '../entries/entries.ts';
 import type { Form } from '../http/body.ts';
 import { requireModerator, type Ctx } from '../http/context.ts';
-import { ApiError, invalidField } from '../http/errors.ts';
+import { ApiError, invalidField } from '../errors.ts';
 import { integerParam } from '../http/fields.ts';
 import { removeMedia } from '../media/files.ts';
 import { fieldMessages } from '../messages.ts';
@@ -13,12 +13,12 @@ import {
   maxTreeAccounts,
   modlogPageSize,
   queuePageSize,
-} from '../limits/product.ts';
+} from '../product.ts';
 import { banTree, banUser, removeAvatarOf, unbanUser } from '../moderation/accounts.ts';
-import { permanentBan } from '../moderation/bans.ts';
+import { permanentBan } from '../accounts/bans.ts';
 import { dismissReports, removeEntry, restoreEntry } from '../moderation/entries.ts';
-import { moderationReason } from '../moderation/reasons.ts';
-import { readPublicModlog } from '../moderation/modlog.ts';
+import { moderationReason } from '../modlog/reasons.ts';
+import { readPublicModlog } from '../modlog/modlog.ts';
 import { countEntriesWithOpenReports, countOpenReports, readReportQueue } from '../moderation/reports.ts';
 import { findUserByName, moderatorRole } from '../accounts/users.ts';
 import { arrayOf, constant, field, integer, json, object, ref, string, type Operation } from '../openapi/kit.ts';

@@ -1,6 +1,6 @@
-import { maxMutes } from '../limits/product.ts';
+import { maxMutes } from '../product.ts';
 import { requireUser, type Ctx } from '../http/context.ts';
-import { ApiError, invalidField } from '../http/errors.ts';
+import { ApiError, invalidField } from '../errors.ts';
 import { textField } from '../http/fields.ts';
 import { fieldMessages } from '../messages.ts';
 import { listMutes, muteAccount, unmuteAccount } from '../accounts/mutes.ts';

@@ -1,9 +1,10 @@
 import { requireUser, type Ctx } from '../http/context.ts';
 import { integerParam, textField } from '../http/fields.ts';
 import { createFeedToken, endFeedToken } from '../notifications/feed-tokens.ts';
-import { maxFeedPage, notificationPageSize } from '../limits/product.ts';
+import { maxFeedPage, notificationPageSize } from '../product.ts';
 import { countUnread, markRead, readNotifications } from '../notifications/notifications.ts';
 import { arrayOf, field, integer, json, object, ref, status, string, type Operation } from '../openapi/kit.ts';
+import { withEntries } from '../entries/reads.ts';
 
 /** The answers that count the unread notifications. */
 const unreadCount = object({ count: integer('unread notifications') });
@@ -12,7 +13,7 @@ const unreadCount = object({ count: integer('unread notifications') });
 export function notifications(ctx: Ctx<'page'>) {
   const me = requireUser(ctx);
   const page = integerParam(ctx.params.page, 'page', 0, maxFeedPage);
-  return readNotifications(ctx.app.db, me.uid, page);
+  return withEntries(ctx.app.db, readNotifications(ctx.app.db, me.uid, page), true);
 }
 notifications.doc = {
   id: 'notifications',

@@ -1,6 +1,6 @@
 import type { Ctx } from '../http/context.ts';
 import type { Endpoint, Route } from '../http/route.ts';
-import { buildOpenApiDocument } from '../openapi/document.ts';
+import { buildOpenApiDocument } from './openapi-document.ts';
 import { constant, json, type Operation } from '../openapi/kit.ts';
 
 const doc: Operation = {

@@ -8,7 +8,7 @@ import {
 import { takeChallenge } from '../accounts/webauthn-challenges.ts';
 import { challengeOf, parseCredential, relyingParty, splitTransports } from '../accounts/webauthn.ts';
 import type { Ctx } from '../http/context.ts';
-import { invalidField } from '../http/errors.ts';
+import { invalidField } from '../errors.ts';
 import { fieldMessages } from '../messages.ts';
 
 /**

@@ -10,11 +10,11 @@ import {
   relyingParty,
 } from '../accounts/webauthn.ts';
 import { created, requireUser, type Ctx } from '../http/context.ts';
-import { ApiError, invalidField } from '../http/errors.ts';
-import { codePoints, textField } from '../http/fields.ts';
+import { ApiError, invalidField } from '../errors.ts';
+import { textField } from '../http/fields.ts';
 import { checkLoginAllowed, recordFailedLogin } from '../limits/login-limits.ts';
 import { fieldMessages } from '../messages.ts';
-import { maxPasskeyNameLength, maxPasskeysPerAccount } from '../limits/product.ts';
+import { maxPasskeyNameLength, maxPasskeysPerAccount } from '../product.ts';
 import {
   arrayOf,
   json,
@@ -30,6 +30,7 @@ import {
 import { loginAttempt, loginTimeoutField, parseTimeout, setSessionCookie, startSession } from './auth.ts';
 import { readAssertion, verifyAssertion } from './passkey-assertion.ts';
 import { confirmIdentity, recheckIdentity, reauthenticationFields } from './reauth.ts';
+import { codePoints } from '../text/code-points.ts';
 
 /** WebAuthn options as @simplewebauthn/server writes them, for navigator.credentials; open to members WebAuthn adds later. */
 const webAuthnOptions = (description: string, required: string[]): JsonSchema => ({

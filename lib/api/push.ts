@@ -1,5 +1,5 @@
 import { requireUser, type Ctx } from '../http/context.ts';
-import { ApiError, invalidField } from '../http/errors.ts';
+import { ApiError, invalidField } from '../errors.ts';
 import { textField } from '../http/fields.ts';
 import { fieldMessages } from '../messages.ts';
 import {
@@ -10,7 +10,7 @@ import {
   type PushDeviceInfo,
 } from '../push/devices.ts';
 import { vapidKeys } from '../push/keys.ts';
-import { maxEndpointLength, maxPushDevices } from '../limits/product.ts';
+import { maxEndpointLength, maxPushDevices } from '../product.ts';
 import { field, json, object, oneOfValues, requiredField, status, string, type Operation } from '../openapi/kit.ts';
 
 const problemMessages = {

@@ -4,7 +4,7 @@ import type { Session } from '../accounts/sessions.ts';
 import { findUserById, type UserWithHash } from '../accounts/users.ts';
 import type { Form } from '../http/body.ts';
 import type { Ctx } from '../http/context.ts';
-import { ApiError } from '../http/errors.ts';
+import { ApiError } from '../errors.ts';
 import { textField } from '../http/fields.ts';
 import { checkLoginAllowed, recordFailedLogin } from '../limits/login-limits.ts';
 import { confirmPassword } from './account.ts';

@@ -1,4 +1,4 @@
-import { afterPasswordChange } from '../accounts/deletion.ts';
+import { afterPasswordChange } from '../account-data/deletion.ts';
 import { hashQueueBound } from '../accounts/passwords.ts';
 import {
   matchRecoveryCode,
@@ -8,8 +8,8 @@ import {
 } from '../accounts/recovery-codes.ts';
 import { findUserById, findUserByName, setPasswordHash } from '../accounts/users.ts';
 import { requireUser, type Ctx } from '../http/context.ts';
-import { recoveryCodeCount } from '../limits/product.ts';
-import { ApiError, invalidField } from '../http/errors.ts';
+import { recoveryCodeCount } from '../product.ts';
+import { ApiError, invalidField } from '../errors.ts';
 import { textField } from '../http/fields.ts';
 import { checkLoginAllowed, recordFailedLogin } from '../limits/login-limits.ts';
 import { fieldMessages } from '../messages.ts';

@@ -2,11 +2,11 @@ import { findUserByName, moderatorRole } from '../accounts/users.ts';
 import { trustLevel, setTrustLevel, type TrustLevel } from '../accounts/trust.ts';
 import { registrationModes, type RegistrationMode } from '../config.ts';
 import { created, requireModerator, requireUser, type Ctx } from '../http/context.ts';
-import { ApiError, invalidField } from '../http/errors.ts';
+import { ApiError, invalidField } from '../errors.ts';
 import { integerParam, textField } from '../http/fields.ts';
 import { scaledLimit, waitText } from '../limits/rate-limit.ts';
 import { fieldMessages } from '../messages.ts';
-import { moderationReason } from '../moderation/reasons.ts';
+import { moderationReason } from '../modlog/reasons.ts';
 import {
   applicationsPageSize,
   inviteLifetimeSeconds,
@@ -16,7 +16,7 @@ import {
   maxModReasonLength,
   maxOpenInvites,
   maxPendingApplications,
-} from '../limits/product.ts';
+} from '../product.ts';
 import {
   approveApplication,
   pendingStatus,

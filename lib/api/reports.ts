@@ -1,14 +1,15 @@
 import { altchaField } from '../openapi/registration.ts';
 import { powCost, useSolvedChallenge } from '../registration/pow.ts';
-import { stripBidiControls } from '../entries/bidi.ts';
+import { stripBidiControls } from '../text/bidi.ts';
 import { findLiveEntry } from '../entries/entries.ts';
 import type { Ctx } from '../http/context.ts';
-import { ApiError } from '../http/errors.ts';
-import { codePoints, integerParam, textField } from '../http/fields.ts';
-import { announceReports } from '../moderation/operator-webhook.ts';
+import { ApiError } from '../errors.ts';
+import { integerParam, textField } from '../http/fields.ts';
+import { announceReports } from '../outgoing/operator-webhook.ts';
 import { fileReport } from '../moderation/reports.ts';
-import { maxReportReasonLength } from '../limits/product.ts';
+import { maxReportReasonLength } from '../product.ts';
 import { field, json, status, type Operation } from '../openapi/kit.ts';
+import { codePoints } from '../text/code-points.ts';
 
 /** POST /api/entry/{pid}/report: open to everyone; without a session the reporter is anonymous (uid 0). */
 export async function report(ctx: Ctx<'pid'>) {

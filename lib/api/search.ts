@@ -1,14 +1,17 @@
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Ctx } from '../http/context.ts';
-import { ApiError, invalidField } from '../http/errors.ts';
-import { codePoints, integerParam } from '../http/fields.ts';
+import { ApiError, invalidField } from '../errors.ts';
+import { integerParam } from '../http/fields.ts';
 import { fieldMessages } from '../messages.ts';
 import { queryTerms, termsExpression } from '../search/query.ts';
-import { feedPageSize, maxFeedPage, maxSearchLength, maxSearchTerms } from '../limits/product.ts';
-import { searchEntries } from '../search/search.ts';
+import { feedPageSize, maxFeedPage, maxSearchLength, maxSearchTerms } from '../product.ts';
+import { searchPids } from '../search/search.ts';
 import { findPublicAccount } from '../accounts/users.ts';
 import { arrayOf, field, json, ref, requiredField, string, type Operation } from '../openapi/kit.ts';
+import { codePoints } from '../text/code-points.ts';
+import { responsesOf } from '../http/response-cache.ts';
+import { readLiveEntriesWithLatest } from '../entries/reads.ts';
 
 /**
  * A search this handler turns down (a bad page, q or user; the search line full) is answered no
@@ -59,8 +62,8 @@ export async function cachedSearch(ctx: Ctx, q: string, username: string, page: 
   const expression = termsExpression(terms);
   if (!expression) return undefined; // only characters that no word is made of
   const uid = author?.uid;
-  return db.responses.search(`${uid ?? ''}\n${page}\n${expression}`, () =>
-    searchEntries(db, expression, uid, page, ctx.app.searchThreads.all),
+  return responsesOf(db).search(`${uid ?? ''}\n${page}\n${expression}`, () =>
+    searchPids(expression, uid, page, ctx.app.searchThreads.all).then((pids) => readLiveEntriesWithLatest(db, pids)),
   );
 }
 search.doc = {

@@ -1,4 +1,4 @@
-import { statsWindowDays } from '../limits/product.ts';
+import { statsWindowDays } from '../product.ts';
 import type { Ctx } from '../http/context.ts';
 import { readStatsDetail, readStatsSummary } from '../stats/stats.ts';
 import { json, ref, type Operation } from '../openapi/kit.ts';

@@ -1,19 +1,18 @@
 import { trustLevel, type TrustLevel } from '../accounts/trust.ts';
-import { avatarSize, maxUsernameLength, minUsernameLength } from '../limits/product.ts';
-import { deleteAccount } from '../accounts/deletion.ts';
+import { avatarSize, maxUsernameLength, minUsernameLength } from '../product.ts';
+import { deleteAccount } from '../account-data/deletion.ts';
 import { clearedSessionCookie } from '../http/cookies.ts';
 import { requireUser, type Ctx } from '../http/context.ts';
-import { ApiError, invalidField } from '../http/errors.ts';
+import { ApiError, invalidField } from '../errors.ts';
 import { textField } from '../http/fields.ts';
 import { removeMedia, saveMedia } from '../media/files.ts';
 import { fieldMessages } from '../messages.ts';
-import { activeBanUntil } from '../moderation/bans.ts';
+import { activeBanUntil } from '../accounts/bans.ts';
 import {
   findPublicAccount,
   findUserById,
   isValidUsername,
   moderatorRole,
-  normaliseUsername,
   renameUser,
   setAvatar,
   type User,
@@ -30,6 +29,7 @@ import {
   string,
   type Operation,
 } from '../openapi/kit.ts';
+import { normaliseUsername } from '../text/usernames.ts';
 
 /** GET /api/u/{username}/info */
 export function publicInfo(ctx: Ctx<'username'>) {

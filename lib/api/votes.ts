@@ -1,9 +1,9 @@
 import { findLiveEntry } from '../entries/entries.ts';
 import { requireUser, type Ctx } from '../http/context.ts';
-import { ApiError, invalidField } from '../http/errors.ts';
+import { ApiError, invalidField } from '../errors.ts';
 import { integerParam, textField } from '../http/fields.ts';
 import { fieldMessages } from '../messages.ts';
-import { maxBulkPids } from '../limits/product.ts';
+import { maxBulkPids } from '../product.ts';
 import { castVote, findTallies, findTally, type VoteMode } from '../entries/votes.ts';
 import { arrayOf, json, ref, requiredField, type Operation } from '../openapi/kit.ts';
 

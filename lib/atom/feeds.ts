@@ -2,7 +2,7 @@ import type { Db } from '../db/db.ts';
 import { readEntriesByPid, type EntryJson } from '../entries/reads.ts';
 import { newestInSubtree } from './subtree.ts';
 import { atomTime, element, parent } from './xml.ts';
-import { atomFeedSize } from '../limits/product.ts';
+import { atomFeedSize } from '../product.ts';
 
 /**
  * The Atom 1.0 feeds (RFC 4287; docs/API.md "Atom feeds"): the board's newest threads, one
@@ -24,7 +24,7 @@ export interface AtomFeed {
   emptyUpdated: number;
   /**
    * The feed's last change that its entries' own times do not show (an entry gone, a thread
-   * moved up, a renamed author: lib/atom/changes.ts); the feed's `updated` is never older.
+   * moved up, a renamed author: lib/db/feed-changes.ts); the feed's `updated` is never older.
    */
   changedAt?: number;
   /** An entry's title, when the feed says more than the text's start (the private feed: reply or mention). */

@@ -2,7 +2,6 @@ import Database from 'better-sqlite3';
 import { closeSync, existsSync, openSync } from 'node:fs';
 import { Worker } from 'node:worker_threads';
 import { createDataVersion, oncePerTurn } from './data-version.ts';
-import { ResponseCache } from '../http/response-cache.ts';
 import { migrate } from './schema.ts';
 import { createWriteBatch, synchronousResult, type WriteLock } from './write-batch.ts';
 
@@ -50,9 +49,31 @@ export interface Db {
    */
   setFault(fault: ((sql: string) => Error | undefined) | undefined): void;
   readonly raw: Database.Database;
-  /** This connection's cache of serialised feed and thread answers (lib/http/response-cache.ts). */
-  readonly responses: ResponseCache;
+  /** Tells every listener what a write through this connection changed; a domain calls it in the write's own synchronous call. */
+  readonly changes: ChangeListener;
+  /** Registers a listener of `changes` (the delivery layer's response cache, lib/http/response-cache.ts). */
+  onChange(listener: ChangeListener): void;
+  /** SQLite's data_version of this connection, read once per event-loop turn: it moves when another connection commits. */
+  dataVersionNow(): number;
   close(): Promise<void>;
+}
+
+/**
+ * What a write changed, for whoever keeps answers made from the data. Why a hook: the database is
+ * the ground the delivery layer stands on, so the response cache registers here instead of
+ * every domain importing it.
+ */
+export interface ChangeListener {
+  /** A write inside one thread (its root). */
+  threadChanged(root: number): void;
+  /** An author's list of live entries gained or lost one. */
+  userChanged(uid: number): void;
+  /** A vote moved a tally (only the drawn pages show counts). */
+  votesChanged(): void;
+  /** The moderation log has a new row. */
+  modlogChanged(): void;
+  /** A write that can touch many threads at once (a rename, an avatar, a deletion, a preview). */
+  everythingChanged(): void;
 }
 
 export interface OpenOptions {
@@ -115,16 +136,21 @@ export function openDb(path: string, options: OpenOptions = {}): Db {
   const dataVersionThisTurn = oncePerTurn(() => dataVersion.read());
   let fault: ((sql: string) => Error | undefined) | undefined;
   const batchTally = { writes: 0, commits: 0 };
-  const responses = new ResponseCache(() => {
-    // Through the fault hook like any statement, so a simulated disk fault fails cached reads too.
-    const failure = fault?.('PRAGMA data_version');
-    if (failure) throw failure;
-    return dataVersionThisTurn();
-  });
+  const listeners: ChangeListener[] = [];
+  const tell = (call: (listener: ChangeListener) => void) => {
+    for (const listener of listeners) call(listener);
+  };
+  const changes: ChangeListener = {
+    threadChanged: (root) => tell((l) => l.threadChanged(root)),
+    userChanged: (uid) => tell((l) => l.userChanged(uid)),
+    votesChanged: () => tell((l) => l.votesChanged()),
+    modlogChanged: () => tell((l) => l.modlogChanged()),
+    everythingChanged: () => tell((l) => l.everythingChanged()),
+  };
   const batch = createWriteBatch(raw, writeLock, {
     commitFault: () => fault?.('COMMIT'),
     // The rolled-back writes moved their versions already; this also drops anything built meanwhile.
-    rolledBack: () => responses.everythingChanged(),
+    rolledBack: () => changes.everythingChanged(),
     committed: (writes) => {
       batchTally.writes += writes;
       batchTally.commits++;
@@ -196,7 +222,16 @@ export function openDb(path: string, options: OpenOptions = {}): Db {
       fault = f;
     },
     raw,
-    responses,
+    changes,
+    onChange(listener) {
+      listeners.push(listener);
+    },
+    dataVersionNow() {
+      // Through the fault hook like any statement, so a simulated disk fault fails cached reads too.
+      const failure = fault?.('PRAGMA data_version');
+      if (failure) throw failure;
+      return dataVersionThisTurn();
+    },
     close() {
       const closeConnection = () => {
         dataVersion.close();

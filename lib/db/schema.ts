@@ -1,6 +1,6 @@
 import type Database from 'better-sqlite3';
-import { indexRow, indexRowSql } from '../search/terms.ts';
-import { nameSkeleton } from '../accounts/name-skeleton.ts';
+import { indexRow, indexRowSql } from '../text/search-terms.ts';
+import { nameSkeleton } from '../text/usernames.ts';
 
 /**
  * A migration: SQL, or a function for one that must compute values in JavaScript (it runs in
@@ -197,12 +197,12 @@ const migrations: Migration[] = [
       reset_at INTEGER NOT NULL             -- end of the window
     ) WITHOUT ROWID;
 
-    -- The TR39 skeleton of the lower-cased name (lib/accounts/name-skeleton.ts): new names and renames
+    -- The TR39 skeleton of the lower-cased name (lib/text/usernames.ts): new names and renames
     -- may not share it. Not UNIQUE: look-alike pairs from before stay usable.
     ALTER TABLE users ADD COLUMN name_skeleton TEXT NOT NULL DEFAULT '';
     CREATE INDEX users_by_skeleton ON users(name_skeleton);
 
-    -- Deleted accounts whose entries, votes and reports a background job still removes (lib/accounts/removal.ts).
+    -- Deleted accounts whose entries, votes and reports a background job still removes (lib/account-data/removal.ts).
     CREATE TABLE pending_deletions (
       uid           INTEGER PRIMARY KEY,      -- the user row is already gone
       queued_at     INTEGER NOT NULL,
@@ -315,7 +315,7 @@ const migrations: Migration[] = [
   );
   `,
 
-  // 10: search covers image descriptions (lib/search/terms.ts indexedText): the index rows of the
+  // 10: search covers image descriptions (lib/text/search-terms.ts indexedText): the index rows of the
   // live entries that have one are written again. Those below the backfill's mark get theirs
   // when the backfill reaches them.
   reindexDescribedEntries,
@@ -346,7 +346,7 @@ const migrations: Migration[] = [
   `,
 
   // 13: when each Atom feed last lost or changed something its entries' own times do not show
-  // (lib/atom/changes.ts), so a feed's updated and Last-Modified never go back.
+  // (lib/db/feed-changes.ts), so a feed's updated and Last-Modified never go back.
   `
   CREATE TABLE feed_changes (
     kind       TEXT NOT NULL,                -- board, thread, user, notices, every, entries
@@ -356,7 +356,7 @@ const migrations: Migration[] = [
   ) WITHOUT ROWID;
   `,
 
-  // 14: board-admin modlog --by NAME lists one moderator's actions (lib/moderation/modlog.ts readModlogRange).
+  // 14: board-admin modlog --by NAME lists one moderator's actions (lib/modlog/modlog.ts readModlogRange).
   `
   CREATE INDEX modlog_by_actor ON modlog(moderator_uid);
   `,

@@ -2,8 +2,8 @@ import type { AccountStanding } from '../accounts/standing.ts';
 import { trustUnlockText } from '../accounts/trust.ts';
 import type { Config } from '../config.ts';
 import type { Db } from '../db/db.ts';
-import { ApiError, invalidField } from '../http/errors.ts';
-import { codePoints } from '../http/fields.ts';
+import { ApiError, invalidField } from '../errors.ts';
+
 import {
   duplicateWindowSeconds,
   levelZeroEntriesWithLinksPerDay,
@@ -12,11 +12,12 @@ import {
   maxAltLength,
   maxContentLength,
   minDuplicateLength,
-} from '../limits/product.ts';
+} from '../product.ts';
 import { scaledLimit, type LimitStore } from '../limits/rate-limit.ts';
 import { fieldMessages, messages } from '../messages.ts';
-import { countLinks, entryLink } from '../preview/links.ts';
+import { countLinks, entryLink } from '../text/links.ts';
 import type { EntryRow } from './reads.ts';
+import { codePoints } from '../text/code-points.ts';
 
 /**
  * The one gate on what an entry may hold (docs/API.md "POST /api/entry/create", "…/edit", "Trust
@@ -120,7 +121,7 @@ export function refuseLinksWhileNew(standing: AccountStanding): void {
 const day = 86_400;
 
 /**
- * Level 0's links and images (lib/limits/product.ts): at most levelZeroLinksPerEntry links in an
+ * Level 0's links and images (lib/product.ts): at most levelZeroLinksPerEntry links in an
  * entry, and a day's budget of entries that got links and of images, counted only for what the
  * write adds. 429 rate.new_account with a message that says what the limit is and what unlocks more.
  */
@@ -158,7 +159,7 @@ const foldText = (text: string) => text.trim().normalize('NFC').toLowerCase();
 /**
  * True when the account wrote the same text (trimmed, case-folded) into another of its newest live
  * entries, created or edited, within the last duplicateWindowSeconds; texts under
- * minDuplicateLength are exempt (lib/limits/product.ts says why). Why edits count: else distinct
+ * minDuplicateLength are exempt (lib/product.ts says why). Why edits count: else distinct
  * texts edited into copies of one another would pass.
  */
 function isRecentDuplicate(db: Db, uid: number, content: string, now: number, exceptPid = 0): boolean {

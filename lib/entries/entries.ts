@@ -1,4 +1,4 @@
-import { entryFeedsChanged } from '../atom/changes.ts';
+import { entryFeedsChanged } from '../db/feed-changes.ts';
 import type { Db } from '../db/db.ts';
 import type { EntryRow } from './reads.ts';
 import { recordNewDescendant, refreshActivityToRoot, repairLatestAfterRemoval } from './latest.ts';
@@ -6,7 +6,7 @@ import { followOwnThread } from '../follows/follows.ts';
 import { notifyAbout } from '../notifications/notifications.ts';
 import { queueThreadReplies } from '../notifications/thread-replies.ts';
 import { indexEntry, reindexEntry, unindexEntry } from '../search/index.ts';
-import { bumpCooldownStepSeconds } from '../limits/product.ts';
+import { bumpCooldownStepSeconds } from '../product.ts';
 
 /** Every column of an entries row, including the denormalised ones (tests and tools compare them). */
 export interface StoredEntry extends EntryRow {
@@ -109,8 +109,8 @@ export function createEntry(db: Db, entry: NewEntry, now: number): number | unde
     if (parent)
       queueThreadReplies(db, { pid, uid: entry.uid }, parent.pid, now); // told after the commit, in batches
     else followOwnThread(db, entry.uid, pid, now);
-    db.responses.threadChanged(parent?.root ?? pid);
-    db.responses.userChanged(entry.uid);
+    db.changes.threadChanged(parent?.root ?? pid);
+    db.changes.userChanged(entry.uid);
     return pid;
   });
 }
@@ -135,7 +135,7 @@ export function editEntry(db: Db, pid: number, content: string, link: string, no
     );
     reindexEntry(db, { pid, uid: entry.uid, content, alt: description });
     notifyAbout(db, { pid, uid: entry.uid, content }, 0, now); // an added mention tells its account once
-    db.responses.threadChanged(entry.root);
+    db.changes.threadChanged(entry.root);
   });
 }
 
@@ -152,15 +152,15 @@ export function softDeleteEntry(db: Db, pid: number, now: number): string {
     unindexEntry(db, pid);
     repairLatestAfterRemoval(db, pid, entry.reply_to);
     entryFeedsChanged(db, entry, now);
-    db.responses.threadChanged(entry.root);
-    db.responses.userChanged(entry.uid);
+    db.changes.threadChanged(entry.root);
+    db.changes.userChanged(entry.uid);
     return entry.filepath;
   });
 }
 
 /**
  * When the entry may be bumped again (0: at once): docs/API.md "POST /api/entry/{pid}/bump", the
- * step in lib/limits/product.ts. The front end computes the same (web/static/rules.js).
+ * step in lib/product.ts. The front end computes the same (web/static/rules.js).
  */
 export function bumpCooldownUntil(entry: Pick<EntryRow, 'bump_count' | 'last_bump'>): number {
   return entry.bump_count === 0 ? 0 : entry.last_bump + entry.bump_count * bumpCooldownStepSeconds;
@@ -184,13 +184,13 @@ export function bumpEntry(db: Db, pid: number, now: number): boolean {
     );
     if (!bumped) return false;
     refreshActivityToRoot(db, pid, now);
-    db.responses.threadChanged(bumped.root);
+    db.changes.threadChanged(bumped.root);
     return true;
   });
 }
 
 /**
- * Account deletion, entry side, one entry at a time (lib/accounts/removal.ts calls it in slices,
+ * Account deletion, entry side, one entry at a time (lib/account-data/removal.ts calls it in slices,
  * deepest entries first): an entry with replies becomes an anonymous tombstone (uid 0) so others'
  * threads keep their shape; one without replies is removed with its votes and reports. Returns the
  * image path to delete afterwards ('' when none).
@@ -212,7 +212,7 @@ export function removeEntryOfDeletedAccount(db: Db, pid: number, now: number): s
   }
   repairLatestAfterRemoval(db, pid, entry.reply_to);
   if (!entry.deleted) entryFeedsChanged(db, entry, now);
-  db.responses.threadChanged(entry.root);
+  db.changes.threadChanged(entry.root);
   return entry.filepath;
 }
 

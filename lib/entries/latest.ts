@@ -1,5 +1,5 @@
 import type { Db } from '../db/db.ts';
-import { latestMaxDepth } from '../limits/product.ts';
+import { latestMaxDepth } from '../product.ts';
 
 interface Candidate {
   pid: number;

@@ -1,6 +1,6 @@
 import type { Db } from '../db/db.ts';
 import { usablePreviews, type PreviewJson } from '../preview/store.ts';
-import { feedPageSize, maxNearAncestors, maxThreadReplies } from '../limits/product.ts';
+import { feedPageSize, maxNearAncestors, maxThreadReplies } from '../product.ts';
 
 /** The stored columns of an entry that handlers decide on. */
 export interface EntryRow {
@@ -221,4 +221,39 @@ export function readLiveEntriesWithLatest(db: Db, pids: number[]): EntryJson[] {
   const latestRows = latestRowsOf(db, rows);
   const previews = previewsOf(db, [...rows, ...latestRows.values()]);
   return rows.map((row) => withLatest(row, latestRows, previews));
+}
+
+/**
+ * Each row that names an entry by `pid` with its Entry beside it (deleted ones too), in the rows'
+ * order: lists of other domains (notifications, follows) that show their entries. `omitPid` leaves
+ * the pid out where the list's JSON has only the entry.
+ */
+export function withEntries<R extends { pid: number }>(
+  db: Db,
+  rows: R[],
+  omitPid: true,
+): (Omit<R, 'pid'> & { entry: EntryJson })[];
+export function withEntries<R extends { pid: number }>(
+  db: Db,
+  rows: R[],
+  omitPid?: false,
+): (R & { entry: EntryJson })[];
+export function withEntries<R extends { pid: number }>(db: Db, rows: R[], omitPid = false) {
+  const entries = readEntriesByPid(
+    db,
+    rows.map((row) => row.pid),
+  );
+  return rows.map((row) => {
+    const entry = entries.get(row.pid)!;
+    if (!omitPid) return { ...row, entry };
+    const { pid: _pid, ...rest } = row;
+    return { ...rest, entry };
+  });
+}
+
+/** Whether something live hangs below the entry (a live reply, or a gone one with live replies of its own). */
+export function hasLiveReplies(db: Db, pid: number): boolean {
+  return (
+    db.one('SELECT 1 FROM entries WHERE reply_to = ? AND (deleted = 0 OR latest_pid <> 0) LIMIT 1', pid) !== undefined
+  );
 }

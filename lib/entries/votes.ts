@@ -28,7 +28,7 @@ export function castVote(db: Db, pid: number, uid: number, mode: VoteMode, now: 
       moveTally(db, pid, previous.yes, -1);
       moveTally(db, pid, yes, +1);
     }
-    db.responses.votesChanged(); // the HTML pages show the counts
+    db.changes.votesChanged(); // the HTML pages show the counts
   });
 }
 

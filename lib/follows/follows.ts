@@ -1,6 +1,5 @@
 import type { Db } from '../db/db.ts';
-import { readEntriesByPid, type EntryJson } from '../entries/reads.ts';
-import { followingPageSize, maxFollows } from '../limits/product.ts';
+import { followingPageSize, maxFollows } from '../product.ts';
 
 /**
  * Following (docs/API.md "Following threads"): a reader follows an entry's whole subtree and is
@@ -56,26 +55,15 @@ export function setFollowOwnThreads(db: Db, uid: number, on: boolean): void {
   db.run('UPDATE users SET follow_own_threads = ? WHERE uid = ?', on ? 1 : 0, uid);
 }
 
-export interface FollowedJson {
-  pid: number;
-  followed_at: number;
-  entry: EntryJson;
-}
-
-/** One page of the followed entries, most recently followed first, each with its Entry (deleted ones too: their subtree lives on). */
-export function readFollowing(db: Db, uid: number, page: number): FollowedJson[] {
-  const rows = db.all<{ pid: number; followed_at: number }>(
+/** One page of the followed entries, most recently followed first (deleted ones too: their subtree lives on). */
+export function readFollowing(db: Db, uid: number, page: number): { pid: number; followed_at: number }[] {
+  return db.all<{ pid: number; followed_at: number }>(
     `SELECT f.pid, f.created_at AS followed_at FROM follows f JOIN entries e ON e.pid = f.pid
      WHERE f.uid = ? ORDER BY f.created_at DESC, f.pid DESC LIMIT ? OFFSET ?`,
     uid,
     followingPageSize,
     page * followingPageSize,
   );
-  const entries = readEntriesByPid(
-    db,
-    rows.map((row) => row.pid),
-  );
-  return rows.map((row) => ({ ...row, entry: entries.get(row.pid)! }));
 }
 
 /** The data export's list: every follow, oldest first. */

@@ -1,7 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import busboy from 'busboy';
 import { requestMessages, uploadLimitMessages } from '../messages.ts';
-import { ApiError } from './errors.ts';
+import { ApiError } from '../errors.ts';
 
 export interface UploadedFile {
   filename: string;

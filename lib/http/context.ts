@@ -6,7 +6,7 @@ import type { Services } from '../services.ts';
 import { readForm, type Form } from './body.ts';
 import { clientIp } from './client-ip.ts';
 import { parseCookies } from './cookies.ts';
-import { ApiError } from './errors.ts';
+import { ApiError } from '../errors.ts';
 import { sessionBoundDb } from './session-bound-db.ts';
 
 /** One request as a handler sees it; `Params` are its route's path parameters (lib/http/route.ts ParamsOf). */

@@ -1,17 +1,10 @@
 import { fieldMessages } from '../messages.ts';
 import type { Form } from './body.ts';
-import { invalidField } from './errors.ts';
+import { invalidField } from '../errors.ts';
 
 /** A text field's value, '' when absent. */
 export function textField(form: Form, name: string): string {
   return form.fields.get(name) ?? '';
-}
-
-/** Length in Unicode code points, the unit every text limit counts in (docs/API.md "Conventions"). */
-export function codePoints(text: string): number {
-  let n = 0;
-  for (const _ of text) n++;
-  return n;
 }
 
 /** A non-negative integer from a path or form value, or 400 input.invalid naming the field. */

@@ -13,7 +13,7 @@
  * the lines told: path, status, how many.
  *
  * Bounded: only cache hits are counted, so the paths of one second are feed pages (at most 101,
- * lib/limits/product.ts maxFeedPage) and threads and drawn pages the cache held in it (2,000 each
+ * lib/product.ts maxFeedPage) and threads and drawn pages the cache held in it (2,000 each
  * at a time, lib/http/response-cache.ts, each built by a request of its own before it can be
  * counted); a drawn page answers 200 or 410.
  *

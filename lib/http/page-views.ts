@@ -15,7 +15,7 @@ import { everyAnswerHeaders } from './respond.ts';
  * - `notice`: deploy/nginx.conf tells the board of every page view it answers, its cache's hits
  *   included (nginx `mirror`: the same GET with `X-Board-View: mirror`, answered here at once, no
  *   page drawn); the page GET nginx forwards says `X-Board-View: mirrored`, so a miss counts once;
- * - `beacon`: with BOARD_IMPRESSION_BEACON=1 the page's own request (lib/api/impression.ts), for a
+ * - `beacon`: with BOARD_IMPRESSION_BEACON=1 the page's own request (lib/pages/impression.ts), for a
  *   cache the board cannot see (a CDN); then the other two count nothing, so no view counts twice.
  */
 export type ViewWay = 'page' | 'notice' | 'beacon';

@@ -5,7 +5,7 @@ import type { Services } from '../services.ts';
 import { checkWriteLimit } from '../limits/write-limits.ts';
 import { rateLimitMessage } from '../limits/rate-limit.ts';
 import { makeContext, Reply, requireModerator, type Ctx } from './context.ts';
-import { ApiError } from './errors.ts';
+import { ApiError } from '../errors.ts';
 import { loggedPath } from './logged-path.ts';
 import { isForeignOrigin } from './origin.ts';
 import { createFastPath } from './fast-path.ts';

@@ -1,10 +1,11 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { requestMessages } from '../messages.ts';
-import type { Log } from '../services.ts';
+
 import { ClientGone } from './context.ts';
-import { ApiError } from './errors.ts';
+import { ApiError } from '../errors.ts';
 import { loggedPath } from './logged-path.ts';
+import type { Log } from '../log.ts';
 
 /**
  * The headers every answer of the board carries, pages and files included (the pipeline sets them

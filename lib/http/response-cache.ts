@@ -1,10 +1,12 @@
+import type { ChangeListener, Db } from '../db/db.ts';
 import { LruPages } from './lru-pages.ts';
 
 /**
  * Serialised answers that are read far more often than written (feed pages, threads, user feeds,
  * search pages as JSON; Atom feeds and share pages as documents), kept until a write changes what
- * they show. One cache per database connection (`db.responses`). Every write that can
- * change an entry's JSON tells the cache in the same synchronous call as the write, so no reader
+ * they show. One cache per database connection (responsesOf(db)), registered on the connection's
+ * change hook (`db.changes`, lib/db/db.ts). Every write that can
+ * change an entry's JSON tells the hook in the same synchronous call as the write, so no reader
  * can see the old answer afterwards: threadChanged(root) for a write inside one thread,
  * userChanged(uid) when an author's list of live entries gains or loses one, everythingChanged()
  * for a write that can touch many threads at once (a rename, an avatar, an account's deletion, a
@@ -31,7 +33,7 @@ import { LruPages } from './lru-pages.ts';
  * a gone entry's 410 page among them) are documents too, under the feed version, and under one
  * more version besides for what only they show: vote counts, which the JSON does not, so castVote
  * (lib/entries/votes.ts) calls votesChanged() and only the pages are drawn again; and the
- * moderation log, whose JSON is not cached, so writeModlog (lib/moderation/modlog.ts) calls
+ * moderation log, whose JSON is not cached, so writeModlog (lib/modlog/modlog.ts) calls
  * modlogChanged().
  *
  * Threads, user feeds, search pages and documents each live in one LruPages store (lib/http/lru-pages.ts),
@@ -77,7 +79,7 @@ export interface DrawnPage extends CachedDocument {
   status: number;
 }
 
-export class ResponseCache {
+export class ResponseCache implements ChangeListener {
   private readonly dataVersion: () => number;
   /** `dataVersion`: SQLite's PRAGMA data_version of the connection, which moves when another connection commits. */
   constructor(dataVersion: () => number) {
@@ -332,4 +334,18 @@ export class ResponseCache {
     for (const root of roots) threads += this.threadVersions.get(root) ?? 0;
     return threads;
   }
+}
+
+/** Keyed by the connection itself: a wrapper of it (lib/http/session-bound-db.ts) shares its cache. */
+const caches = new WeakMap<Db['raw'], ResponseCache>();
+
+/** The response cache of a database connection: made at its first use and registered on the connection's change hook. */
+export function responsesOf(db: Db): ResponseCache {
+  let cache = caches.get(db.raw);
+  if (!cache) {
+    cache = new ResponseCache(() => db.dataVersionNow());
+    db.onChange(cache);
+    caches.set(db.raw, cache);
+  }
+  return cache;
 }

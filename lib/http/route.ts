@@ -1,6 +1,7 @@
 import type { RateGroup } from '../limits/rate-limit.ts';
 import type { WriteGroup } from '../limits/write-limits.ts';
 import type { Operation } from '../openapi/kit.ts';
+import type { Tag } from '../openapi/tags.ts';
 import type { Services } from '../services.ts';
 import type { Ctx } from './context.ts';
 import { parseCookies } from './cookies.ts';
@@ -32,7 +33,7 @@ export type Handler<Params extends string = never> = (ctx: Ctx<Params>) => unkno
  * row whose path lacks one of them does not compile.
  */
 export type Endpoint<Params extends string = never> = Handler<Params> & {
-  /** Its operation in /api/openapi.json (lib/openapi/document.ts adds what the row implies). */
+  /** Its operation in /api/openapi.json (lib/api/openapi-document.ts adds what the row implies). */
   readonly doc: Operation;
   /** It answers the front end's page shell: the front end draws a view for its path (web/static/pages.js). */
   readonly shell?: boolean;
@@ -130,12 +131,6 @@ export function post<Path extends string>(
   policy: PostPolicy = {},
 ): Row {
   return { method: 'POST', path, handler: endpoint as Endpoint<string>, ...policy };
-}
-
-/** An OpenAPI tag and what it covers: a group of rows of the route table. */
-export interface Tag {
-  readonly name: string;
-  readonly description: string;
 }
 
 /** A group of rows under one tag; the table lists the groups in the order the router tries the rows. */

@@ -44,7 +44,9 @@ export function sessionBoundDb(db: Db, recheck: () => void): Db {
     batchTally: db.batchTally,
     setFault: db.setFault,
     raw: db.raw,
-    responses: db.responses,
+    changes: db.changes,
+    onChange: db.onChange,
+    dataVersionNow: db.dataVersionNow,
     close: db.close,
   };
 }

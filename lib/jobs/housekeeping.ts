@@ -1,4 +1,3 @@
-import type { JobDeps } from '../services.ts';
 import { emptyHeldMedia } from '../media/hold.ts';
 import type { LimitStore } from '../limits/rate-limit.ts';
 import { deleteExpiredResetLinks } from '../accounts/reset-links.ts';
@@ -10,6 +9,7 @@ import { deleteExpiredChallenges as deleteUsedPowChallenges } from '../registrat
 import { reopenAfterQuiet } from '../registration/surge.ts';
 import { deleteExpiredChallenges as deleteExpiredPasskeyChallenges } from '../accounts/webauthn-challenges.ts';
 import { logFailure } from '../log.ts';
+import type { JobDeps } from '../host/job-runs.ts';
 
 /**
  * Hourly clean-up of rows that can no longer be used, also once at start (rate-limit rows of a

@@ -1,15 +1,16 @@
-import { startAccountRemoval, type RemovalOptions } from '../accounts/removal.ts';
+import { startAccountRemoval, type RemovalOptions } from '../account-data/removal.ts';
 import type { Config } from '../config.ts';
 import { startHousekeeping } from './housekeeping.ts';
 import { startStatisticsSweep } from '../stats/impressions.ts';
-import type { JobDeps } from '../services.ts';
+
 import type { Images } from '../media/images.ts';
-import { startNotifier, type NotifyOptions, type Notice } from '../moderation/operator-webhook.ts';
+import { startNotifier, type NotifyOptions, type Notice } from '../outgoing/operator-webhook.ts';
 import { startPreviewQueue, type PreviewOptions } from '../preview/queue.ts';
 import { startPushQueue, type PushOptions } from '../push/queue.ts';
 import { startFanoutJob, type FanoutOptions } from '../notifications/fan-out-job.ts';
 import type { LimitStore } from '../limits/rate-limit.ts';
 import { startSearchBackfill, type BackfillOptions } from '../search/backfill.ts';
+import type { JobDeps } from '../host/job-runs.ts';
 
 /**
  * THE list of background work that runs once per board, not once per server process: in the one

@@ -1,7 +1,7 @@
-import { ApiError } from '../http/errors.ts';
+import { ApiError } from '../errors.ts';
 import { ipv6SiteSubject, rateLimitSubject } from '../ip/address.ts';
 import { scaledLimit, waitText, type Counter, type LimitStore } from './rate-limit.ts';
-import { usernameKey } from '../accounts/users.ts';
+import { usernameKey } from '../text/usernames.ts';
 
 /**
  * The login brakes besides SPEC's 20 a minute per address (docs/API.md "Rate limits"), all off

@@ -1,5 +1,5 @@
 import { createHmac, randomBytes } from 'node:crypto';
-import { dailySecret, nextUtcMidnight, utcDay } from '../stats/daily-secret.ts';
+import { dailySecret, nextUtcMidnight, utcDay } from '../ip/daily-secret.ts';
 import type { Db } from '../db/db.ts';
 import { rateLimitSubject } from '../ip/address.ts';
 import { logFailure } from '../log.ts';
@@ -11,7 +11,7 @@ import { logFailure } from '../log.ts';
  * rule's seconds.
  *
  * Keys: a client address is never stored. Its key is an HMAC of (group, rate-limit subject: the
- * IPv4 address or the IPv6 /64) under the day's secret (lib/stats/daily-secret.ts); such a window ends
+ * IPv4 address or the IPv6 /64) under the day's secret (lib/ip/daily-secret.ts); such a window ends
  * at UTC midnight at the latest and its row goes with its day (a window that would cross
  * midnight starts over, because the next day's key is a different one). An account's key is
  * plain (group, uid): an account is no secret of its owner's whereabouts.

@@ -1,4 +1,4 @@
-import { ApiError } from '../http/errors.ts';
+import { ApiError } from '../errors.ts';
 import { rateLimitSubject } from '../ip/address.ts';
 import { scaledLimit, waitText, type Counter, type LimitStore, type RateRule } from './rate-limit.ts';
 

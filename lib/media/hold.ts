@@ -1,7 +1,7 @@
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { mkdir, readdir, rename, rm, stat } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import { processAlive } from '../process/pid-file.ts';
+import { processAlive } from '../host/pid-file.ts';
 
 /**
  * The media hold of `board-admin backup --with-media`. Why: the backup copies the database, then

@@ -1,17 +1,17 @@
 import sharp from 'sharp';
 import type { Metadata, Sharp } from 'sharp';
-import { ApiError } from '../http/errors.ts';
+import { ApiError } from '../errors.ts';
 import { uploadLimitMessages } from '../messages.ts';
 import { mediaFormats, type MediaExtension } from './files.ts';
-import type { Semaphore } from '../limits/semaphore.ts';
-import { avatarSize, maxGifFrames, maxGifPixels, maxImageEdge, maxImagePixels } from '../limits/product.ts';
+import type { Semaphore } from '../host/semaphore.ts';
+import { avatarSize, maxGifFrames, maxGifPixels, maxImageEdge, maxImagePixels } from '../product.ts';
 
 /** sharp's format name → the extension the board stores it under (lib/media/files.ts has the list). */
 const extensions = new Map(
   Object.entries(mediaFormats).map(([extension, format]) => [format.sharp as string, extension as MediaExtension]),
 );
 
-// sharp works on libuv's thread pool; two jobs at a time on the machine (lib/limits/machine-slots.ts) bound memory and leave threads for scrypt.
+// sharp works on libuv's thread pool; two jobs at a time on the machine (lib/host/machine-slots.ts) bound memory and leave threads for scrypt.
 sharp.cache(false);
 sharp.concurrency(1); // one libvips thread per image: two uploads at once never take both cores from reads
 
@@ -98,7 +98,7 @@ export interface Images {
   previewThumbnail(data: Buffer): Promise<Buffer>;
 }
 
-/** sharp, each job in one of the machine's image slots (`slot`, lib/limits/machine-slots.ts). */
+/** sharp, each job in one of the machine's image slots (`slot`, lib/host/machine-slots.ts). */
 export function createSharpImages(slot: Semaphore): Images {
   return {
     entry: (data) => slot(() => entryImage(data)),

@@ -1,13 +1,15 @@
 import { statSync } from 'node:fs';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { Config } from '../config.ts';
-import type { DiskWatch } from '../disk/disk-watch.ts';
+import type { DiskWatch } from '../host/disk-watch.ts';
 import { mediaUsage, mediaUsageMaxAgeSeconds } from '../media/usage.ts';
 import type { RunningJobs } from '../jobs/once-jobs.ts';
 import { countDueJobs } from '../preview/store.ts';
 import { countAllOpenReports } from '../moderation/reports.ts';
-import type { JobDeps, Services } from '../services.ts';
-import type { BoardMetrics } from './recorder.ts';
+import type { Services } from '../services.ts';
+import type { BoardMetrics } from '../host/metrics-recorder.ts';
+import type { JobDeps } from '../host/job-runs.ts';
+import { responsesOf } from '../http/response-cache.ts';
 
 /*
  * The board's Prometheus metrics (docs/OPERATIONS.md "Metrics"), in one registry per process. Most values are
@@ -93,7 +95,7 @@ function defineProcessMetrics(app: Services, registers: Registry[]): void {
     labelNames: ['answer', 'result'],
     registers,
     collect() {
-      const tally = app.db.responses.tally;
+      const tally = responsesOf(app.db).tally;
       this.reset();
       this.inc({ answer: 'feed', result: 'hit' }, tally.feedHits);
       this.inc({ answer: 'feed', result: 'miss' }, tally.feedMisses);

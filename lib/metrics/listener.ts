@@ -1,6 +1,6 @@
 import { createServer, type Server, type ServerResponse } from 'node:http';
 import { isLoopbackAddress } from '../ip/ranges.ts';
-import type { Log } from '../services.ts';
+import type { Log } from '../log.ts';
 
 /**
  * The metrics listener: a second node:http server, apart from the board's, that answers

@@ -1,8 +1,8 @@
 import type { Db } from '../db/db.ts';
-import { writeModlog, administrator, type ActorUid } from './modlog.ts';
+import { writeModlog, administrator, type ActorUid } from '../modlog/modlog.ts';
 import { deleteSessionsOfUser } from '../accounts/sessions.ts';
 import { moderatorRole } from '../accounts/users.ts';
-import { permanentBan } from './bans.ts';
+import { permanentBan } from '../accounts/bans.ts';
 import { removeAllEntriesOf } from './entries.ts';
 import { invitedTree, revokeOpenInvitesOf } from '../registration/invites.ts';
 
@@ -75,7 +75,7 @@ export function banUser(db: Db, uid: number, ban: Ban, actor: ActorUid, now: num
     if (wasModerator) writeModlog(db, actor, { action: 'mod_remove', uid, reason: ban.reason }, now);
     // The drawn profile shows a ban in force (lib/pages/views/profile.ts) and may be cached from
     // before; a banned one is never kept, so the unban and the ban's end need no word to the cache.
-    db.responses.everythingChanged();
+    db.changes.everythingChanged();
     deleteSessionsOfUser(db, uid);
     revokeOpenInvitesOf(db, uid, now);
     writeModlog(db, actor, { action: 'ban', uid, reason: ban.reason, until: ban.until }, now);
@@ -108,7 +108,7 @@ export function removeAvatarOf(db: Db, uid: number, reason: string, actor: Actor
     if (!avatar) return '';
     db.run("UPDATE users SET avatar = '' WHERE uid = ?", uid);
     writeModlog(db, actor, { action: 'avatar_remove', uid, reason }, now);
-    db.responses.everythingChanged();
+    db.changes.everythingChanged();
     return avatar;
   });
 }

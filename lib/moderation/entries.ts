@@ -1,8 +1,8 @@
-import { entryFeedsChanged } from '../atom/changes.ts';
+import { entryFeedsChanged } from '../db/feed-changes.ts';
 import type { Db } from '../db/db.ts';
 import { adjustEntryCounters, findEntry, findLiveEntry } from '../entries/entries.ts';
 import { recordRestoredDescendant, repairLatestAfterRemoval } from '../entries/latest.ts';
-import { writeModlog, type ActorUid } from './modlog.ts';
+import { writeModlog, type ActorUid } from '../modlog/modlog.ts';
 import { closeOpenReports, countOpenReports } from './reports.ts';
 import { indexEntry, unindexEntry } from '../search/index.ts';
 import { findUserById } from '../accounts/users.ts';
@@ -34,8 +34,8 @@ export function removeEntry(db: Db, pid: number, reason: string, actor: ActorUid
     const logId = writeModlog(db, actor, { action: 'remove', pid, uid: entry.uid, reason }, now);
     closeOpenReports(db, pid, 'remove', logId, now);
     entryFeedsChanged(db, entry, now);
-    db.responses.threadChanged(entry.root);
-    db.responses.userChanged(entry.uid); // it leaves the author's feed: their pages shift
+    db.changes.threadChanged(entry.root);
+    db.changes.userChanged(entry.uid); // it leaves the author's feed: their pages shift
     return true;
   });
 }
@@ -59,8 +59,8 @@ export function restoreEntry(db: Db, pid: number, actor: ActorUid, now: number):
     recordRestoredDescendant(db, entry.reply_to, entry);
     writeModlog(db, actor, { action: 'restore', pid, uid: entry.uid }, now);
     entryFeedsChanged(db, entry, now);
-    db.responses.threadChanged(entry.root);
-    db.responses.userChanged(entry.uid); // back in the author's feed
+    db.changes.threadChanged(entry.root);
+    db.changes.userChanged(entry.uid); // back in the author's feed
     return 'restored';
   });
 }

@@ -1,6 +1,6 @@
 import type { Db } from '../db/db.ts';
 import { readEntriesByPid, type EntryJson } from '../entries/reads.ts';
-import { queuePageSize, maxReportsPerEntry } from '../limits/product.ts';
+import { queuePageSize, maxReportsPerEntry } from '../product.ts';
 
 /**
  * Files a report. A logged-in reporter holds at most one open report per entry (the partial

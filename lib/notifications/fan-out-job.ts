@@ -1,10 +1,11 @@
 import { setImmediate as yieldToRequests } from 'node:timers/promises';
-import { settleWithin } from '../jobs/settle.ts';
-import { followerBatch } from '../limits/product.ts';
+import { settleWithin } from '../host/settle.ts';
+import { followerBatch } from '../product.ts';
 import { logFailure } from '../log.ts';
-import type { JobDeps } from '../services.ts';
-import { startJobRuns } from '../jobs/runs.ts';
+
+import { startJobRuns } from '../host/job-runs.ts';
 import { tellFollowersBatch } from './thread-replies.ts';
+import type { JobDeps } from '../host/job-runs.ts';
 
 /**
  * The once-job that tells a reply's followers after its create committed (lib/notifications/
@@ -16,7 +17,7 @@ import { tellFollowersBatch } from './thread-replies.ts';
  */
 
 export interface FanoutOptions {
-  /** Followers per transaction. Default followerBatch (lib/limits/product.ts). */
+  /** Followers per transaction. Default followerBatch (lib/product.ts). */
   batchSize?: number;
   /** How often the queue is looked at without a wake. Default 5 s. */
   pollMs?: number;

@@ -1,5 +1,5 @@
 import type { Db } from '../db/db.ts';
-import { noBanInForce } from '../moderation/bans.ts';
+import { noBanInForce } from '../accounts/bans.ts';
 import { isTokenShaped, newToken, tokenHash } from '../accounts/tokens.ts';
 
 /**

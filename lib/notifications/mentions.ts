@@ -1,6 +1,7 @@
 import type { Db } from '../db/db.ts';
-import { isPublicAccount, usernameKey } from '../accounts/users.ts';
-import { maxUsernameLength, minUsernameLength } from '../limits/product.ts';
+import { isPublicAccount } from '../accounts/users.ts';
+import { maxUsernameLength, minUsernameLength } from '../product.ts';
+import { usernameKey } from '../text/usernames.ts';
 
 /**
  * Mentions in entry text (docs/API.md "Notifications of replies and mentions"): `@` followed by

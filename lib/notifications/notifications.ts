@@ -1,8 +1,7 @@
 import type { Db } from '../db/db.ts';
-import { readEntriesByPid, type EntryJson } from '../entries/reads.ts';
 import { mentionedUids } from './mentions.ts';
 import { isMuted } from '../accounts/mutes.ts';
-import { maxNotifiedPerEntry, notificationPageSize } from '../limits/product.ts';
+import { maxNotifiedPerEntry, notificationPageSize } from '../product.ts';
 
 /**
  * Notifications of replies and mentions (docs/API.md "Notifications of replies and mentions"),
@@ -88,32 +87,28 @@ const visible = `
   FROM notifications n JOIN entries e ON e.pid = n.pid AND e.deleted = 0
   WHERE n.uid = ? AND NOT EXISTS (SELECT 1 FROM mutes m WHERE m.uid = n.uid AND m.muted_uid = n.actor_uid)`;
 
-export interface NotificationJson {
+/** A notification as the account's list shows it, with the pid of its entry. */
+export interface NotificationRow {
   id: number;
   created_at: number;
   kind: NotificationKind;
   read: 0 | 1;
-  entry: EntryJson;
+  pid: number;
 }
 
-/** One page of an account's notifications, newest first, each with its entry. */
+/** One page of an account's notifications, newest first. */
 export function readNotifications(
   db: Db,
   uid: number,
   page: number,
   pageSize = notificationPageSize,
-): NotificationJson[] {
-  const rows = db.all<Omit<NotificationJson, 'entry'> & { pid: number }>(
+): NotificationRow[] {
+  return db.all<NotificationRow>(
     `SELECT n.id, n.created_at, n.kind, n.read, n.pid ${visible} ORDER BY n.id DESC LIMIT ? OFFSET ?`,
     uid,
     pageSize,
     page * pageSize,
   );
-  const entries = readEntriesByPid(
-    db,
-    rows.map((row) => row.pid),
-  );
-  return rows.map(({ pid, ...row }) => ({ ...row, entry: entries.get(pid)! }));
 }
 
 /** How many of an account's visible notifications are unread. */

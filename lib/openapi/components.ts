@@ -13,7 +13,7 @@ import {
   minUsernameLength,
   statsWindowDays,
   topAsnCount,
-} from '../limits/product.ts';
+} from '../product.ts';
 import { arrayOf, constant, integer, object, oneOfValues, ref, string, time, type JsonSchema } from './kit.ts';
 
 /**

@@ -1,4 +1,3 @@
-import { writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { schemas } from './components.ts';
 import type { JsonSchema } from './kit.ts';
@@ -101,5 +100,3 @@ export function frontEndTypes(): string {
     '',
   ].join('\n');
 }
-
-if (process.argv[1] === fileURLToPath(import.meta.url)) writeFileSync(frontEndTypesFile, frontEndTypes());

@@ -30,7 +30,7 @@ export interface Answer {
   readonly empty?: boolean;
 }
 
-/** Error codes by status, beside those the route table implies (lib/openapi/document.ts impliedErrors). */
+/** Error codes by status, beside those the route table implies (lib/api/openapi-document.ts impliedErrors). */
 export type ErrorTable = Readonly<Partial<Record<400 | 401 | 403 | 404 | 409 | 413 | 429 | 503, readonly ErrorCode[]>>>;
 
 /** One operation of the document: what an endpoint says of itself beside its handler (`handler.doc`). */

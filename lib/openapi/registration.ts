@@ -1,4 +1,4 @@
-import { maxApplicationLength, minApplicationLength } from '../limits/product.ts';
+import { maxApplicationLength, minApplicationLength } from '../product.ts';
 import { field, json, object, oneOfValues, string, type FieldSpec } from './kit.ts';
 
 /**

@@ -1,4 +1,8 @@
-import type { Tag } from '../http/route.ts';
+/** An OpenAPI tag and what it covers: a group of rows of the route table. */
+export interface Tag {
+  readonly name: string;
+  readonly description: string;
+}
 
 /** The OpenAPI document's tags: each names a group of rows of the route table (lib/routes.ts). */
 export const tags = {

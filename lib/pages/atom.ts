@@ -1,5 +1,10 @@
-import { atomFeedSize } from '../limits/product.ts';
-import { boardFeedChangedAt, privateFeedChangedAt, threadFeedChangedAt, userFeedChangedAt } from '../atom/changes.ts';
+import { atomFeedSize } from '../product.ts';
+import {
+  boardFeedChangedAt,
+  privateFeedChangedAt,
+  threadFeedChangedAt,
+  userFeedChangedAt,
+} from '../db/feed-changes.ts';
 import {
   atomXml,
   boardFeedEntries,
@@ -20,6 +25,8 @@ import { entryPageTitle } from './share.ts';
 import { findPublicAccount } from '../accounts/users.ts';
 import { notFoundPage, pageParams } from './shell.ts';
 import { html, type Answer, type Operation } from '../openapi/kit.ts';
+import { responsesOf } from '../http/response-cache.ts';
+import { withEntries } from '../entries/reads.ts';
 
 /**
  * The Atom feeds (docs/API.md "Atom feeds"). The public ones are kept in the response cache
@@ -57,7 +64,7 @@ function documentOf(ctx: Ctx, feed: AtomFeed): CachedDocument {
 }
 
 async function sendPublic(ctx: Ctx, key: string, build: () => AtomFeed | undefined): Promise<void> {
-  const doc = ctx.app.db.responses.document(key, () => {
+  const doc = responsesOf(ctx.app.db).document(key, () => {
     const feed = build();
     return feed && documentOf(ctx, feed);
   });
@@ -140,7 +147,7 @@ export function privateAtom(ctx: Ctx<'token'>) {
   const token = /^(.*)\.atom$/.exec(ctx.params.token)?.[1] ?? '';
   const uid = findFeedTokenOwner(ctx.app.db, token, ctx.app.clock.now());
   if (uid === undefined) return notFoundPage(ctx);
-  const notifications = readNotifications(ctx.app.db, uid, 0, atomFeedSize);
+  const notifications = withEntries(ctx.app.db, readNotifications(ctx.app.db, uid, 0, atomFeedSize), true);
   const kinds = new Map(notifications.map((n) => [n.entry.pid, kindTitles[n.kind]]));
   const doc = documentOf(ctx, {
     page: '/benachrichtigungen',

@@ -1,7 +1,5 @@
-import { writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { Route } from '../http/route.ts';
-import { routes } from '../routes.ts';
 import { pageParams } from './shell.ts';
 
 /**
@@ -10,7 +8,7 @@ import { pageParams } from './shell.ts';
  * front end draws a view exactly where the server sends the shell. app.js keys its views by these
  * paths (`Record<PagePath, View>`: `make typecheck` fails on a page without a view or a view
  * without a page). test/unit/front-end-pages.test.ts checks the file is current;
- * `node --import tsx lib/pages/front-end-pages.ts` writes it again.
+ * `make front-end-files` writes it again (lib/front-end-files.ts).
  */
 
 export const frontEndPagesFile = fileURLToPath(new URL('../../web/static/pages.js', import.meta.url));
@@ -26,12 +24,12 @@ export function addressPattern(path: string): string {
 }
 
 /** The rows the front end draws a view for. */
-export const shellRoutes = (table: readonly Route[] = routes): Route[] =>
+export const shellRoutes = (table: readonly Route[]): Route[] =>
   table.filter((route) => route.method === 'GET' && route.handler.shell);
 
 /** The whole module. */
-export function frontEndPages(): string {
-  const shell = shellRoutes();
+export function frontEndPages(table: readonly Route[]): string {
+  const shell = shellRoutes(table);
   return [
     '// Written by lib/pages/front-end-pages.ts from the route table (lib/routes.ts); do not edit.',
     '',
@@ -52,5 +50,3 @@ export function frontEndPages(): string {
     '',
   ].join('\n');
 }
-
-if (process.argv[1] === fileURLToPath(import.meta.url)) writeFileSync(frontEndPagesFile, frontEndPages());

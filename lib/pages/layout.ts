@@ -1,4 +1,4 @@
-import { fill, html, type Html } from './html.ts';
+import { fill, html, type Html } from '../text/html.ts';
 import { pageTitle } from './share.ts';
 
 /**

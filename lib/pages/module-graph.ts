@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { join, normalize, posix } from 'node:path';
 import { init, parse } from 'es-module-lexer';
-import { html, type Html } from './html.ts';
+import { html, type Html } from '../text/html.ts';
 
 /**
  * The front end's module graph, read from its own import statements when the process starts

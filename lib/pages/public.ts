@@ -1,12 +1,12 @@
-import { findPublicAccount, usernameKey } from '../accounts/users.ts';
+import { findPublicAccount } from '../accounts/users.ts';
 import { cachedSearch, slowRefusals } from '../api/search.ts';
 import type { EntryJson } from '../entries/reads.ts';
-import { maxFeedPage, maxModlogPage } from '../limits/product.ts';
+import { maxFeedPage, maxModlogPage } from '../product.ts';
 import type { Ctx } from '../http/context.ts';
 import { plainNumber } from '../http/fields.ts';
 import type { CachedPage, CacheLookup } from '../http/route.ts';
 import type { Services } from '../services.ts';
-import { ApiError } from '../http/errors.ts';
+import { ApiError } from '../errors.ts';
 import type { CachedDocument, DrawnPage } from '../http/response-cache.ts';
 import { messages } from '../messages.ts';
 import { readStatsDetail } from '../stats/stats.ts';
@@ -20,6 +20,8 @@ import { profilePage } from './views/profile.ts';
 import { searchFormPage, searchRefusedPage, searchResultsPage, type SearchAsked } from './views/search.ts';
 import { statsPage } from './views/stats.ts';
 import { threadPage } from './views/thread.ts';
+import { usernameKey } from '../text/usernames.ts';
+import { responsesOf } from '../http/response-cache.ts';
 
 /**
  * The public pages drawn on the server (docs/API.md "Pages without JavaScript"): the content in
@@ -106,7 +108,7 @@ async function cachedView(
 ): Promise<{ status: number; doc?: CachedDocument }> {
   const shell = await shellOf(ctx.app.config);
   let fresh: DrawnPage | undefined;
-  const page = ctx.app.db.responses.page(key, () => {
+  const page = responsesOf(ctx.app.db).page(key, () => {
     const view = draw();
     if (!view) return undefined;
     const drawn = { ...pageDocument(layout(shell, view)), status: view.status };
@@ -155,7 +157,7 @@ export const cachedHome: CacheLookup<never> = (app, _params, query) => {
 };
 
 function cachedPageOf(app: Services, key: string): CachedPage | undefined {
-  const page = app.db.responses.cachedPage(key);
+  const page = responsesOf(app.db).cachedPage(key);
   return page && cachedPageAnswer(page);
 }
 
@@ -264,14 +266,14 @@ export async function searchPage(ctx: Ctx) {
   if (!asked.q.trim() && !asked.user) return sendShell(ctx, 200, await pageOf(ctx, searchFormPage()));
   const { db, limiter, clock } = ctx.app;
   const key = pageKeys.search(asked);
-  const hit = db.responses.cachedPage(key);
+  const hit = responsesOf(db).cachedPage(key);
   if (hit) return sendShell(ctx, 200, hit.body);
   const wait = limiter.hit('search', ctx.ip, clock.now());
   if (wait > 0) {
     ctx.res.setHeader('Retry-After', String(wait));
     return sendShell(ctx, 429, await pageOf(ctx, searchRefusedPage(asked, 429, messages['rate.limited'])));
   }
-  const versions = db.responses.pageVersions();
+  const versions = responsesOf(db).pageVersions();
   let found: Buffer | undefined;
   try {
     found = await slowRefusals(() => cachedSearch(ctx, asked.q, asked.user, asked.page));
@@ -287,7 +289,7 @@ export async function searchPage(ctx: Ctx) {
   const entries: EntryJson[] = found ? JSON.parse(found.toString('utf8')) : [];
   const view = searchResultsPage(asked, entries, talliesOf(db, entries));
   const doc = pageDocument(layout(await shellOf(ctx.app.config), view));
-  db.responses.keepPage(key, versions, { ...doc, status: 200 });
+  responsesOf(db).keepPage(key, versions, { ...doc, status: 200 });
   return sendShell(ctx, 200, doc.body);
 }
 searchPage.doc = {

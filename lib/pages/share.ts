@@ -1,6 +1,6 @@
-import { stripBidiControls } from '../entries/bidi.ts';
+import { stripBidiControls } from '../text/bidi.ts';
 import type { EntryJson } from '../entries/reads.ts';
-import { html, type Html } from './html.ts';
+import { html, type Html } from '../text/html.ts';
 
 /**
  * The head tags that make /e/{pid} and /u/{username} preview well when their link is pasted

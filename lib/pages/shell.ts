@@ -9,10 +9,10 @@ import type { CachedDocument, DrawnPage } from '../http/response-cache.ts';
 import { cacheHeaders, everyAnswerHeaders } from '../http/respond.ts';
 import type { CachedPage, Endpoint } from '../http/route.ts';
 import { html as htmlAnswer, type Operation } from '../openapi/kit.ts';
-import { fill, html, toText, trustedFile, type Html } from './html.ts';
+import { fill, html, toText, trustedFile, type Html } from '../text/html.ts';
 import { layout, needsScript, type PageView } from './layout.ts';
 import { moduleGraph, preloadTags } from './module-graph.ts';
-import { hasLiveReplies } from './views/thread.ts';
+import { hasLiveReplies } from '../entries/reads.ts';
 
 /** Pages may load only from the board itself: no CDN, no hotlinked image, no framing. */
 const pageCsp = [
@@ -28,7 +28,7 @@ const pageCsp = [
 const shells = new Map<string, Promise<Html>>();
 
 /**
- * The page's view beacon (lib/api/impression.ts), only with BOARD_IMPRESSION_BEACON=1: without
+ * The page's view beacon (lib/pages/impression.ts), only with BOARD_IMPRESSION_BEACON=1: without
  * scripts the browser loads the image, with them the front end sends POST /api/impression when the
  * page holds this element (web/static/app.js countPageView). Off, the page GET counts the view.
  */
@@ -125,7 +125,7 @@ export async function sendShell(ctx: Ctx, status: number, page?: Buffer): Promis
  * Whether a view of this page path counts an impression: the feed, an entry's page and a user's
  * page, when they answer 200 (a 404 or 410 page, the other pages, files and feeds count none). For
  * a view the board did not draw: a proxy's notice (lib/http/page-views.ts) and the beacon
- * (lib/api/impression.ts); a page GET the board answers counts by its route row (`views`) and status.
+ * (lib/pages/impression.ts); a page GET the board answers counts by its route row (`views`) and status.
  */
 export function isCountedPage(db: Db, path: string): boolean {
   if (path === '/') return true;

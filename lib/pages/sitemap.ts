@@ -5,6 +5,7 @@ import type { Ctx } from '../http/context.ts';
 import type { CachedDocument } from '../http/response-cache.ts';
 import { html as htmlAnswer, type Answer, type Operation } from '../openapi/kit.ts';
 import { notFoundPage } from './shell.ts';
+import { responsesOf } from '../http/response-cache.ts';
 
 /**
  * robots.txt and the sitemap (docs/API.md "Robots and sitemap", https://www.sitemaps.org/protocol.html):
@@ -84,7 +85,7 @@ const notModified: Answer = { status: 304, description: 'If-None-Match: the copy
 /** GET /sitemap.xml */
 export function sitemap(ctx: Ctx) {
   const { db, config } = ctx.app;
-  const doc = db.responses.document('/sitemap.xml', () => sitemapDocument(db, config.origin));
+  const doc = responsesOf(db).document('/sitemap.xml', () => sitemapDocument(db, config.origin));
   sendDocument(ctx, xmlType, doc!, { 'Cache-Control': 'public, no-cache' });
 }
 sitemap.doc = {
@@ -100,7 +101,7 @@ export function sitemapPart(ctx: Ctx<'file'>) {
   if (!match) return notFoundPage(ctx);
   const n = Number(match[1]);
   const { db, config } = ctx.app;
-  const doc = db.responses.document(`/sitemap/${n}.xml`, () => sitemapFile(db, config.origin, n));
+  const doc = responsesOf(db).document(`/sitemap/${n}.xml`, () => sitemapFile(db, config.origin, n));
   if (!doc) return notFoundPage(ctx);
   sendDocument(ctx, xmlType, doc, { 'Cache-Control': 'public, no-cache' });
 }

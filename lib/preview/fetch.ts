@@ -1,7 +1,7 @@
 import type { Config } from '../config.ts';
 import type { Images } from '../media/images.ts';
 import { saveMedia } from '../media/files.ts';
-import { PreviewFetchError, type PreviewClient } from './client.ts';
+import { PreviewFetchError, type PreviewClient } from '../outgoing/client.ts';
 import { isBotChallenge, parseOembed, parsePage, type PageMeta } from './page.ts';
 import { previewKind, type PreviewKind } from './store.ts';
 

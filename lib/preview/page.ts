@@ -1,5 +1,5 @@
 import { Parser } from 'htmlparser2';
-import { maxPreviewTitleLength } from '../limits/product.ts';
+import { maxPreviewTitleLength } from '../product.ts';
 
 /** What a page or an oEmbed answer says about itself; '' where it says nothing. */
 export interface PageMeta {

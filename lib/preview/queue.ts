@@ -1,11 +1,11 @@
 import type { Config } from '../config.ts';
-import { settleWithin } from '../jobs/settle.ts';
-import type { JobDeps } from '../services.ts';
+import { settleWithin } from '../host/settle.ts';
+
 import type { Images } from '../media/images.ts';
 import { removeMedia } from '../media/files.ts';
-import { createPreviewClient, PreviewFetchError, type PreviewClient, type Resolver } from './client.ts';
-import { createDnsResolver, type DnsOptions } from './dns.ts';
-import { PreviewBlockedError } from './guard.ts';
+import { createPreviewClient, PreviewFetchError, type PreviewClient, type Resolver } from '../outgoing/client.ts';
+import { createDnsResolver, type DnsOptions } from '../outgoing/dns.ts';
+import { PreviewBlockedError } from '../outgoing/guard.ts';
 import { fetchPreview, fetchThumbnail } from './fetch.ts';
 import {
   claimPreviewJob,
@@ -21,6 +21,7 @@ import {
   type ClaimedJob,
 } from './store.ts';
 import { logFailure } from '../log.ts';
+import type { JobDeps } from '../host/job-runs.ts';
 
 /** Knobs for tests; production uses the defaults. */
 export interface PreviewOptions {

@@ -1,5 +1,5 @@
 import type { Db } from '../db/db.ts';
-import { youtubeVideoId } from './links.ts';
+import { youtubeVideoId } from '../text/links.ts';
 
 /** One stored preview record per canonical URL (table `previews`). */
 export interface PreviewRecord {
@@ -114,7 +114,7 @@ export function savePreview(db: Db, record: Omit<PreviewRecord, 'fetched_at' | '
       now,
     );
     db.run('DELETE FROM preview_jobs WHERE url = ?', record.url);
-    db.responses.everythingChanged();
+    db.changes.everythingChanged();
     return old && old.thumb !== record.thumb ? old.thumb : '';
   });
 }

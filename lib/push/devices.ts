@@ -1,8 +1,8 @@
 import { ECDH } from 'node:crypto';
 import type { Db } from '../db/db.ts';
-import { checkTarget, createAddressPolicy, parseIp, PreviewBlockedError } from '../preview/guard.ts';
+import { checkTarget, createAddressPolicy, parseIp, PreviewBlockedError } from '../outgoing/guard.ts';
 import { inCidr, parseCidr } from '../ip/ranges.ts';
-import { maxEndpointLength, maxPushDevices } from '../limits/product.ts';
+import { maxEndpointLength, maxPushDevices } from '../product.ts';
 
 /**
  * Push devices (docs/API.md "Web Push"): one browser subscription per session, so the session

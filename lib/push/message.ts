@@ -1,4 +1,4 @@
-import { maxPushTextLength } from '../limits/product.ts';
+import { maxPushTextLength } from '../product.ts';
 import type { NotificationKind } from '../notifications/notifications.ts';
 
 /**

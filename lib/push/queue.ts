@@ -1,9 +1,9 @@
 import type { Config } from '../config.ts';
-import { settleWithin } from '../jobs/settle.ts';
+import { settleWithin } from '../host/settle.ts';
 import type { Db } from '../db/db.ts';
-import type { Resolver } from '../preview/client.ts';
-import { noBanInForce } from '../moderation/bans.ts';
-import type { JobDeps } from '../services.ts';
+import type { Resolver } from '../outgoing/client.ts';
+import { noBanInForce } from '../accounts/bans.ts';
+
 import { dropPushDevice } from './devices.ts';
 import { vapidKeys, type VapidKeys } from './keys.ts';
 import { pushPayload, type PushedNotification } from './message.ts';
@@ -15,6 +15,7 @@ import {
   type PushSender,
   type PushTarget,
 } from './send.ts';
+import type { JobDeps } from '../host/job-runs.ts';
 
 /**
  * The push sender (docs/API.md "Web Push"), a once-job like the preview queue: a trigger queues a

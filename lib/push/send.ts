@@ -1,8 +1,8 @@
 import { Agent, fetch } from 'undici';
 import webPush from 'web-push';
-import { guardedLookup, type Resolver } from '../preview/client.ts';
-import { createDnsResolver } from '../preview/dns.ts';
-import { checkTarget, createAddressPolicy, PreviewBlockedError } from '../preview/guard.ts';
+import { guardedLookup, type Resolver } from '../outgoing/client.ts';
+import { createDnsResolver } from '../outgoing/dns.ts';
+import { checkTarget, createAddressPolicy, PreviewBlockedError } from '../outgoing/guard.ts';
 import { vapidSubject, type VapidKeys } from './keys.ts';
 
 /**

@@ -1,15 +1,16 @@
-import type { Form } from '../http/body.ts';
-import type { Ctx } from '../http/context.ts';
-import { ApiError } from '../http/errors.ts';
-import { textField } from '../http/fields.ts';
+import { ApiError } from '../errors.ts';
 import { fieldMessages } from '../messages.ts';
 import { createUser } from '../accounts/users.ts';
-import { maxPendingApplications } from '../limits/product.ts';
+import { maxPendingApplications } from '../product.ts';
 import { applicationText, countPendingApplications, pendingStatus } from './applications.ts';
 import { findOpenInvite, useInvite } from './invites.ts';
 import { registrationInForce } from './mode.ts';
 import { powCost, useSolvedChallenge } from './pow.ts';
 import { surgeSwitch } from './surge.ts';
+import type { Clock } from '../clock.ts';
+import type { Config } from '../config.ts';
+import type { Db } from '../db/db.ts';
+import type { Notifier } from '../outgoing/operator-webhook.ts';
 
 /**
  * What POST /api/auth/newuser asks beyond SPEC's fields, by the mode in force (docs/API.md
@@ -24,73 +25,99 @@ export interface Admission {
   invite?: { id: number; uid: number };
 }
 
+/** What admitting an account reads and tells: the database, the settings, the time, the operator's notices. */
+export interface AdmissionDeps {
+  db: Db;
+  config: Config;
+  clock: Clock;
+  notifier?: Pick<Notifier, 'send'>;
+}
+
+/** The registration form's fields the door looks at. */
+export interface AdmissionForm {
+  /** The invite token, trimmed; '' when none. */
+  invite: string;
+  /** The applicant's answer as sent. */
+  application: string;
+}
+
 /**
  * The mode's checks that come before field validation (docs/API.md "Order of checks": 404, then
  * 403, then 400): 404 invite.invalid, 403 auth.registration_closed or auth.invite_required. Field
  * problems (the answer) go into `fields`, reported with the others.
  */
-export function admissionOf(ctx: Ctx, form: Form, fields: Record<string, string>): Admission {
-  const { db, config, clock } = ctx.app;
+export function admissionOf(app: AdmissionDeps, form: AdmissionForm, fields: Record<string, string>): Admission {
+  const { db, config, clock } = app;
   const { mode } = registrationInForce(db, config);
   if (mode === 'closed') throw new ApiError(403, 'auth.registration_closed');
-  const token = textField(form, 'invite').trim();
+  const token = form.invite;
   const invite = token ? findOpenInvite(db, token, clock.now()) : undefined;
   if (token && !invite) throw new ApiError(404, 'invite.invalid');
   if (mode === 'invite' && !invite) throw new ApiError(403, 'auth.invite_required');
   // An invite vouches for the newcomer: no application, no waiting.
   if (mode !== 'approval' || invite) return { pending: false, application: '', invite };
-  const application = applicationText(textField(form, 'application'));
+  const application = applicationText(form.application);
   if (application === undefined) fields.application = fieldMessages.application;
   return { pending: true, application: application ?? '', invite };
 }
 
 /** Proof of work for a registration when BOARD_POW is on: after the fields, before the name check and the hashing. */
-export async function requireRegistrationWork(ctx: Ctx, form: Form): Promise<void> {
-  if (powCost(ctx.app.config) === 0) return;
-  await useSolvedChallenge(ctx.app.db, textField(form, 'altcha'), ctx.app.clock.now());
+export async function requireRegistrationWork(app: AdmissionDeps, solution: string): Promise<void> {
+  if (powCost(app.config) === 0) return;
+  await useSolvedChallenge(app.db, solution, app.clock.now());
 }
 
 /**
- * Stores the new account as admitted by the mode in force at its write: in one transaction the
- * mode is read again (a registration in flight when the door closed waits, or is refused), the
- * invite is used up while it still admits (of two registrations with one token one wins; an
- * inviter banned or deleted while the password was hashed admits nobody; the loser answers 404
- * invite.invalid and leaves no account), the queue's bound is checked, and the surge gate may turn an open registration into an
- * application. Returns the uid and whether it waits, or undefined when the name is taken.
+ * The one way an account comes into being (every caller of createUser): a registration through
+ * the door (`admission` from admissionOf), or the operator's `board-admin user-add` (`'operator'`),
+ * which admits in any mode and starts trusted. For a registration, in one transaction the mode is
+ * read again (a registration in flight when the door closed waits, or is refused), the invite is
+ * used up while it still admits (of two registrations with one token one wins; an inviter banned or
+ * deleted while the password was hashed admits nobody; the loser answers 404 invite.invalid and
+ * leaves no account), the queue's bound is checked, and the surge gate may turn an open
+ * registration into an application. Every way: a name taken, or one that looks like it, admits
+ * nobody (undefined); the first account is the operator's and starts trusted (lib/accounts/trust.ts).
  */
 export function createAdmittedAccount(
-  ctx: Ctx,
+  app: AdmissionDeps,
   username: string,
   passHash: string,
-  admission: Admission,
+  admission: Admission | 'operator',
 ): { uid: number; pending: boolean } | undefined {
-  const { db, clock } = ctx.app;
+  const { db, clock } = app;
   const now = clock.now();
   return db.tx(() => {
-    // The door may have changed while the password was hashed (a moderator, the surge gate): the
-    // account is admitted by the mode in force now, read again inside the writing transaction.
-    const { mode } = registrationInForce(db, ctx.app.config);
-    if (mode === 'closed') throw new ApiError(403, 'auth.registration_closed');
-    if (mode === 'invite' && !admission.invite) throw new ApiError(403, 'auth.invite_required');
-    const waitsNow = mode === 'approval' && !admission.invite;
-    const pending = admission.pending || waitsNow || (!admission.invite && surgeSwitch(ctx.app, now));
-    if (pending && countPendingApplications(db) >= maxPendingApplications) {
-      throw new ApiError(429, 'rate.limited', {
-        headers: { 'Retry-After': '3600' },
-        limit: 'brake/applications',
-        message: `Es warten schon ${maxPendingApplications} Anträge auf die Moderation. Bitte versuche es später noch einmal.`,
-      });
-    }
-    // The first account is the operator's: it starts trusted (lib/accounts/trust.ts).
+    const door = admission === 'operator' ? undefined : admission;
+    const pending = door ? doorAtWrite(app, door, now) : false;
     const first = db.one('SELECT 1 FROM users LIMIT 1') === undefined;
     const uid = createUser(db, username, passHash, now, {
-      trustSet: first ? 1 : -1,
+      trustSet: first || !door ? 1 : -1,
       status: pending ? pendingStatus : '',
-      application: admission.application,
-      invitedBy: admission.invite?.uid ?? 0,
+      application: door?.application ?? '',
+      invitedBy: door?.invite?.uid ?? 0,
     });
     if (uid === undefined) return undefined;
-    if (admission.invite && !useInvite(db, admission.invite.id, uid, now)) throw new ApiError(404, 'invite.invalid');
+    if (door?.invite && !useInvite(db, door.invite.id, uid, now)) throw new ApiError(404, 'invite.invalid');
     return { uid, pending };
   });
+}
+
+/**
+ * The door as it stands inside the writing transaction: the mode may have changed while the
+ * password was hashed (a moderator, the surge gate), so it is read again. Whether the account waits.
+ */
+function doorAtWrite(app: AdmissionDeps, admission: Admission, now: number): boolean {
+  const { mode } = registrationInForce(app.db, app.config);
+  if (mode === 'closed') throw new ApiError(403, 'auth.registration_closed');
+  if (mode === 'invite' && !admission.invite) throw new ApiError(403, 'auth.invite_required');
+  const waitsNow = mode === 'approval' && !admission.invite;
+  const pending = admission.pending || waitsNow || (!admission.invite && surgeSwitch(app, now));
+  if (pending && countPendingApplications(app.db) >= maxPendingApplications) {
+    throw new ApiError(429, 'rate.limited', {
+      headers: { 'Retry-After': '3600' },
+      limit: 'brake/applications',
+      message: `Es warten schon ${maxPendingApplications} Anträge auf die Moderation. Bitte versuche es später noch einmal.`,
+    });
+  }
+  return pending;
 }

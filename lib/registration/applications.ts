@@ -1,13 +1,14 @@
 import type { Db } from '../db/db.ts';
-import { codePoints } from '../http/fields.ts';
+
 import {
   applicationsPageSize,
   maxApplicationLength,
   maxPendingApplications,
   minApplicationLength,
   rejectedKeptSeconds,
-} from '../limits/product.ts';
-import { writeModlog, type ActorUid } from '../moderation/modlog.ts';
+} from '../product.ts';
+import { writeModlog, type ActorUid } from '../modlog/modlog.ts';
+import { codePoints } from '../text/code-points.ts';
 
 /**
  * Registration applications (docs/API.md "Registration"): in approval mode a new account

@@ -1,8 +1,8 @@
 import type { Db } from '../db/db.ts';
 import { isTokenShaped, newToken, tokenHash } from '../accounts/tokens.ts';
 import { isPublicAccount } from '../accounts/users.ts';
-import { noBanInForce } from '../moderation/bans.ts';
-import { inviteLifetimeSeconds, inviteWeekSeconds, maxListedInvites, maxTreeAccounts } from '../limits/product.ts';
+import { noBanInForce } from '../accounts/bans.ts';
+import { inviteLifetimeSeconds, inviteWeekSeconds, maxListedInvites, maxTreeAccounts } from '../product.ts';
 
 /**
  * Invites (docs/API.md "Invites"): a member or the administrator makes a one-time

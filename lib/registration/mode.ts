@@ -1,6 +1,6 @@
 import type { Config, RegistrationMode } from '../config.ts';
 import type { Db } from '../db/db.ts';
-import { writeModlog, type ActorUid } from '../moderation/modlog.ts';
+import { writeModlog, type ActorUid } from '../modlog/modlog.ts';
 import { registrationReason } from '../../web/static/modlog-words.js';
 
 /**

@@ -3,9 +3,9 @@ import { createChallenge, verifySolution, type Challenge, type Payload } from 'a
 import { deriveKey } from 'altcha-lib/algorithms/pbkdf2';
 import type { Config } from '../config.ts';
 import type { Db } from '../db/db.ts';
-import { ApiError } from '../http/errors.ts';
+import { ApiError } from '../errors.ts';
 import type { LoginPressure } from '../limits/login-limits.ts';
-import { maxUsedChallenges, powChallengeSeconds } from '../limits/product.ts';
+import { maxUsedChallenges, powChallengeSeconds } from '../product.ts';
 import { fieldMessages } from '../messages.ts';
 import { readBoardState, writeBoardState } from './mode.ts';
 

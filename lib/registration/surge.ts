@@ -1,9 +1,9 @@
 import type { Config } from '../config.ts';
 import type { Db } from '../db/db.ts';
-import { maxWaveAccounts, surgeQuietWindows } from '../limits/product.ts';
+import { maxWaveAccounts, surgeQuietWindows } from '../product.ts';
 import { scaledLimit } from '../limits/rate-limit.ts';
-import { administrator } from '../moderation/modlog.ts';
-import type { Services } from '../services.ts';
+import { administrator } from '../modlog/modlog.ts';
+import type { Notifier } from '../outgoing/operator-webhook.ts';
 import { readBoardState, registrationInForce, setRegistrationMode, writeBoardState } from './mode.ts';
 
 /**
@@ -41,7 +41,7 @@ export function lastSurge(db: Db): LastSurge | undefined {
  * Inside a registration's transaction in open mode: true when the window is full, so this account
  * must wait. The first such registration switches the door to approval (modlog row, webhook message).
  */
-export function surgeSwitch(app: Pick<Services, 'db' | 'config' | 'notifier'>, now: number): boolean {
+export function surgeSwitch(app: { db: Db; config: Config; notifier?: Pick<Notifier, 'send'> }, now: number): boolean {
   const { db, config } = app;
   const threshold = surgeThreshold(config);
   if (threshold === 0) return false;

@@ -1,8 +1,9 @@
 import { performance } from 'node:perf_hooks';
 import { setImmediate as yieldToRequests } from 'node:timers/promises';
-import type { JobDeps } from '../services.ts';
+
 import { backfillBelowMark, mergeIndexStep } from './index.ts';
 import { logFailure } from '../log.ts';
+import type { JobDeps } from '../host/job-runs.ts';
 
 /**
  * Indexes the entries a board had before the search index existed (docs/API.md "Search"): in the

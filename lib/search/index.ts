@@ -1,5 +1,5 @@
 import type { Db } from '../db/db.ts';
-import { indexRow, indexRowSql } from './terms.ts';
+import { indexRow, indexRowSql } from '../text/search-terms.ts';
 
 /**
  * The search index (docs/API.md "Search"): the FTS5 table `search`, one row per live entry
@@ -9,7 +9,7 @@ import { indexRow, indexRowSql } from './terms.ts';
  *
  * Contentless (the text stays in `entries` only) with contentless_delete, so a row goes by its
  * rowid; the trigram tokenizer makes every 3-character substring a term, case-folded, which is
- * what lets "kraftwerk" find "Balkonkraftwerke". Three columns (the terms: lib/search/terms.ts):
+ * what lets "kraftwerk" find "Balkonkraftwerke". Three columns (the terms: lib/text/search-terms.ts):
  * - `text`: the entry's text and its image's description (NFC);
  * - `short`: the entry's words of 1–2 characters, each padded to one 3-character term ("KI" →
  *   "_KI"): trigrams cannot hold them, and as whole words they mean something ("KI", "EU");

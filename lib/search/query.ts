@@ -1,4 +1,4 @@
-import { maxShortWord, searchableText, shortWordTerm } from './terms.ts';
+import { maxShortWord, searchableText, shortWordTerm } from '../text/search-terms.ts';
 
 /**
  * `q` of GET /api/search/{page} as an FTS5 expression (docs/API.md "Search"). `q` is taken

@@ -6,7 +6,7 @@
 // request thread's wake-ups on 2 cores (bench/search-results.md, "Searches under attack").
 import { createRequire } from 'node:module';
 import { parentPort, workerData } from 'node:worker_threads';
-import { lowerThreadPriority } from '../process/thread-priority.mjs';
+import { lowerThreadPriority } from '../host/thread-priority.mjs';
 
 lowerThreadPriority(19);
 

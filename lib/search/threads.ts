@@ -1,7 +1,7 @@
 import { Worker } from 'node:worker_threads';
 import { busyTimeoutMs } from '../db/db.ts';
-import { ApiError } from '../http/errors.ts';
-import { SlotRefused, type QueueBound, type Semaphore } from '../limits/semaphore.ts';
+import { ApiError } from '../errors.ts';
+import { SlotRefused, type QueueBound, type Semaphore } from '../host/semaphore.ts';
 
 /**
  * The search threads (docs/API.md "Search"): the index's match runs on worker threads with
@@ -9,7 +9,7 @@ import { SlotRefused, type QueueBound, type Semaphore } from '../limits/semaphor
  * answers every other request. Why: a match of many common words reads long lists of the index,
  * and run on the event loop, four connections of such searches moved an honest reader's feed page
  * from 5 ms to over half a second (issue 28). How many run at once is bounded by the machine's
- * `search` slots (lib/limits/machine-slots.ts: two, across every server process with BOARD_WORKERS), so a process
+ * `search` slots (lib/host/machine-slots.ts: two, across every server process with BOARD_WORKERS), so a process
  * never needs more threads than that; they start on first use and stay.
  *
  * No time bound inside a thread: better-sqlite3 cannot interrupt a running statement (no
@@ -17,7 +17,7 @@ import { SlotRefused, type QueueBound, type Semaphore } from '../limits/semaphor
  * has returned, and a match cut into rowid ranges, checked for time between them, made ordinary
  * searches 10–300 times slower (FTS5 reads a term's whole list again for each range). One
  * search's work is bounded by the shape of q instead (maxSearchLength characters, maxSearchTerms
- * terms, lib/limits/product.ts), and the slots and the line below bound how many run and wait.
+ * terms, lib/product.ts), and the slots and the line below bound how many run and wait.
  */
 
 export interface SearchThreadOptions {

@@ -1,12 +1,13 @@
 import { createHmac, createSecretKey, type KeyObject } from 'node:crypto';
 import type { AsnDb } from './asn.ts';
-import { dailySecret, utcDay } from './daily-secret.ts';
+import { dailySecret, utcDay } from '../ip/daily-secret.ts';
 import type { Db } from '../db/db.ts';
 import { rateLimitSubject } from '../ip/address.ts';
-import type { JobDeps } from '../services.ts';
-import { maxVisitorsPerAddress, maxVisitorsPerDay, statsWindowDays } from '../limits/product.ts';
+
+import { maxVisitorsPerAddress, maxVisitorsPerDay, statsWindowDays } from '../product.ts';
 import { scaledLimit } from '../limits/rate-limit.ts';
 import { logFailure } from '../log.ts';
+import type { JobDeps } from '../host/job-runs.ts';
 
 /**
  * Page impressions and daily visitors, counted in memory and written in one small transaction
@@ -69,14 +70,14 @@ export interface TallySettings {
    * the job runner does it once for all (startStatisticsSweep), not every worker.
    */
   sweepsFinishedDays: boolean;
-  /** Tests lower the day's cap (lib/limits/product.ts maxVisitorsPerDay) to reach it. */
+  /** Tests lower the day's cap (lib/product.ts maxVisitorsPerDay) to reach it. */
   maxVisitorsPerDay?: number;
 }
 
 export class ImpressionTally {
-  /** Visitors counted per day at most (lib/limits/product.ts maxVisitorsPerDay says why). */
+  /** Visitors counted per day at most (lib/product.ts maxVisitorsPerDay says why). */
   readonly maxVisitorsPerDay: number;
-  /** Visitors one address may bring per day (lib/limits/product.ts maxVisitorsPerAddress), scaled; Infinity: no cap. */
+  /** Visitors one address may bring per day (lib/product.ts maxVisitorsPerAddress), scaled; Infinity: no cap. */
   readonly maxVisitorsPerAddress: number;
   readonly sweepsFinishedDays: boolean;
   readonly pending = new Map<string, PendingDay>();
@@ -99,7 +100,7 @@ export function isBotAgent(userAgent: string): boolean {
 }
 
 /**
- * Counts one impression of a page view (lib/api/impression.ts), and the visitor once per day; true
+ * Counts one impression of a page view (lib/pages/impression.ts), and the visitor once per day; true
  * when the impression counted. Costs an HMAC and a few map updates; never throws.
  */
 export function countImpression(app: ImpressionDeps, ip: string, userAgent: string): boolean {

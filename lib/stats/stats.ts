@@ -1,6 +1,6 @@
 import type { Db } from '../db/db.ts';
 import { utcDay, windowStart, type ImpressionTally } from './impressions.ts';
-import { statsWindowDays, topAsnCount } from '../limits/product.ts';
+import { statsWindowDays, topAsnCount } from '../product.ts';
 
 /** docs/API.md "Statistics": numbers from the counters table (kept on write) plus counts not yet flushed. */
 

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
-import { removeAccountSlice } from '../../lib/accounts/removal.ts';
+import { removeAccountSlice } from '../../lib/account-data/removal.ts';
 import { openDb, type Db } from '../../lib/db/db.ts';
 import { createEntry } from '../../lib/entries/entries.ts';
 import { fileReport } from '../../lib/moderation/reports.ts';

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { before, describe, test } from 'node:test';
-import { maxNearAncestors, maxReplyDepth } from '../../lib/limits/product.ts';
+import { maxNearAncestors, maxReplyDepth } from '../../lib/product.ts';
 import { assertError, entryRow, limitsOff, post, useBoard, visitor } from '../helpers.ts';
 
 /**

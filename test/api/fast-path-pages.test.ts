@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { before, describe, test } from 'node:test';
 import { eventually, limitsOff, post, rawRequest, useBoard, type RawAnswer } from '../helpers.ts';
+import { responsesOf } from '../../lib/http/response-cache.ts';
 
 /**
  * The drawn pages with a query (`?seite=N` of the feed, profiles and the moderation log, the
@@ -34,7 +35,7 @@ async function ask(path: string, headers: Record<string, string> = {}): Promise<
   return { ...answer, fast: !pipelineLine(t.board.logs.slice(lines), path) };
 }
 
-const responses = () => t.board.app.services.db.responses;
+const responses = () => responsesOf(t.board.app.services.db);
 
 /** Entries enough for three pages of the feed and two of Anna's, a gone entry, and a removed one. */
 const seeded = { gone: 0, removed: 0 };

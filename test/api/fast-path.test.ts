@@ -4,7 +4,7 @@ import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { createDataVersion } from '../../lib/db/data-version.ts';
-import { routeKey } from '../../lib/openapi/document.ts';
+import { routeKey } from '../../lib/api/openapi-document.ts';
 import { routes } from '../../lib/routes.ts';
 import {
   eventually,
@@ -17,6 +17,7 @@ import {
   visitor,
   emptyFolder,
 } from '../helpers.ts';
+import { responsesOf } from '../../lib/http/response-cache.ts';
 
 /**
  * Cached feed pages and threads leave through lib/http/fast-path.ts: the answer must be the one
@@ -47,7 +48,7 @@ describe('the fast path for cached pages', () => {
   const cachedRows = routes.filter((route) => route.cache);
   /** Answers served from the cache so far, of every kind. */
   const hitsSoFar = () =>
-    Object.entries(t.board.app.services.db.responses.tally)
+    Object.entries(responsesOf(t.board.app.services.db).tally)
       .filter(([name]) => name.endsWith('Hits'))
       .reduce((sum, [, count]) => sum + count, 0);
   /** The headers an answer carries, but Date: the clock may tick between two answers. */
@@ -128,7 +129,7 @@ test('a graceful stop writes the counts of cached answers not yet logged', async
   try {
     await visitor(board).get('/api/entry/feed/0'); // built
     for (let i = 0; i < 2; i++) assert.equal((await visitor(board).get('/api/entry/feed/0')).status, 200);
-    assert.equal(board.app.services.db.responses.tally.feedHits, 2);
+    assert.equal(responsesOf(board.app.services.db).tally.feedHits, 2);
     assert.equal(cachedLines(board.logs, '/api/entry/feed/0').counted, 0, 'not yet written');
     await board.close();
     closed = true;

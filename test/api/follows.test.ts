@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { before, describe, test } from 'node:test';
-import { maxFollows } from '../../lib/limits/product.ts';
+import { maxFollows } from '../../lib/product.ts';
 import {
   assertDocumented,
   assertError,

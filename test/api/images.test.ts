@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { deflateSync } from 'node:zlib';
 import sharp from 'sharp';
-import { maxGifFrames, maxGifPixels } from '../../lib/limits/product.ts';
+import { maxGifFrames, maxGifPixels } from '../../lib/product.ts';
 import {
   assertError,
   entryCount,

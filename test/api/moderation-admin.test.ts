@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { activeBanUntil } from '../../lib/moderation/bans.ts';
+import { activeBanUntil } from '../../lib/accounts/bans.ts';
 import { findUserByName } from '../../lib/accounts/users.ts';
 import {
   entryRow,

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { maxMutes } from '../../lib/limits/product.ts';
+import { maxMutes } from '../../lib/product.ts';
 import { isMuted } from '../../lib/accounts/mutes.ts';
 import {
   assertDocumented,

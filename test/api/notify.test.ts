@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { after, before, describe, test } from 'node:test';
-import { startNotifier, type NotifyOptions } from '../../lib/moderation/operator-webhook.ts';
+import { startNotifier, type NotifyOptions } from '../../lib/outgoing/operator-webhook.ts';
 import { eventually, limitsOff, post, useBoard, visitor } from '../helpers.ts';
 import { startFakeSite, type FakeSite } from '../helpers/previews.ts';
 

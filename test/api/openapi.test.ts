@@ -3,7 +3,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { test } from 'node:test';
 import { messages, type ErrorCode } from '../../lib/messages.ts';
-import { buildOpenApiDocument, openApiPath, pathParameters, routeKey } from '../../lib/openapi/document.ts';
+import { buildOpenApiDocument, openApiPath, pathParameters, routeKey } from '../../lib/api/openapi-document.ts';
 import { routes } from '../../lib/routes.ts';
 import {
   assertDocumented,
@@ -49,7 +49,7 @@ test('every path parameter of the route table is described', () => {
   assert.deepEqual(
     undescribed,
     [],
-    `path parameters without a description: ${undescribed.join('; ')}; add them to pathParameters in lib/openapi/document.ts`,
+    `path parameters without a description: ${undescribed.join('; ')}; add them to pathParameters in lib/api/openapi-document.ts`,
   );
 });
 

@@ -11,6 +11,7 @@ import {
   useBoard,
   type TestBoard,
 } from '../helpers.ts';
+import { responsesOf } from '../../lib/http/response-cache.ts';
 
 /**
  * SPEC §4 "Pages": /, /e/{pid} and /u/{username} count anonymised impressions, on their GET
@@ -43,7 +44,7 @@ describe('the board alone: every page GET answered 200 counts', () => {
 
   test('10 GETs of one page by curl count 10; the board drew it once and sent it from its cache 9 times', async () => {
     const reader = t.board.client({ ip: '198.51.100.30' });
-    const tally = t.board.app.services.db.responses.tally;
+    const tally = responsesOf(t.board.app.services.db).tally;
     const [hits, misses] = [tally.pageHits, tally.pageMisses];
     const before = impressionsSoFar(t.board);
     for (let i = 0; i < 10; i++) assert.equal((await reader.get(`/e/${pids.live}`, curl)).status, 200);
@@ -89,7 +90,7 @@ describe("a proxy's view notice (X-Board-View, with BOARD_TRUST_PROXY=1)", () =>
 
   test('a notice answers 204 at once, draws no page and counts as the page GET; the GET it marks counts none', async () => {
     const reader = t.board.client({ ip: '198.51.100.40' });
-    const tally = t.board.app.services.db.responses.tally;
+    const tally = responsesOf(t.board.app.services.db).tally;
     const drawn = tally.pageMisses;
     const before = impressionsSoFar(t.board);
     for (const path of ['/', `/e/${pids.live}`, '/u/Gemeldet', '/?seite=3']) {

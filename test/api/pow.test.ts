@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import type { Challenge } from 'altcha-lib';
-import { maxUsedChallenges, powChallengeSeconds } from '../../lib/limits/product.ts';
+import { maxUsedChallenges, powChallengeSeconds } from '../../lib/product.ts';
 import { powAlgorithm, recommendedPowCost } from '../../lib/registration/pow.ts';
 import type { Passwords } from '../../lib/accounts/passwords.ts';
 import {

@@ -6,8 +6,8 @@ import {
   PreviewFetchError,
   type GetOptions,
   type PreviewClientOptions,
-} from '../../lib/preview/client.ts';
-import { PreviewBlockedError } from '../../lib/preview/guard.ts';
+} from '../../lib/outgoing/client.ts';
+import { PreviewBlockedError } from '../../lib/outgoing/guard.ts';
 import { answer, page, redirect, startFakeSite, type FakeSite } from '../helpers/previews.ts';
 
 /** The guarded client against fake sites on loopback: every refusal happens before a request leaves. */

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { createSocket, type Socket } from 'node:dgram';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
-import { createDnsResolver, DnsTimeout } from '../../lib/preview/dns.ts';
+import { createDnsResolver, DnsTimeout } from '../../lib/outgoing/dns.ts';
 import { post, useBoard, eventually } from '../helpers.ts';
 import { answer, page, previewEnv, previewRow, startFakeSite, type FakeSite } from '../helpers/previews.ts';
 

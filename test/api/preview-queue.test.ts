@@ -5,7 +5,7 @@ import { after, afterEach, beforeEach, describe, test } from 'node:test';
 import { movableClock } from '../../lib/clock.ts';
 import { loadConfig } from '../../lib/config.ts';
 import { openDb, type Db } from '../../lib/db/db.ts';
-import type { PreviewClient } from '../../lib/preview/client.ts';
+import type { PreviewClient } from '../../lib/outgoing/client.ts';
 import { runPreviewJob } from '../../lib/preview/queue.ts';
 import {
   claimPreviewJob,

@@ -5,6 +5,7 @@ import { savePreview } from '../../lib/preview/store.ts';
 import { impressionsSoFar } from '../helpers/atom.ts';
 import { assertOnlyShellScript, byClass, drawnPage as page, textOf } from '../helpers/pages.ts';
 import { assertDocumented, imageFixture, limitsOff, post, useBoard, visitor } from '../helpers.ts';
+import { responsesOf } from '../../lib/http/response-cache.ts';
 
 /** docs/API.md "Pages without JavaScript": the public pages hold their content as HTML. */
 
@@ -160,7 +161,7 @@ describe('public pages without JavaScript', () => {
   test('pages come from the response cache and follow every write: reply, vote, edit, rename', async () => {
     const { Anna, Bert } = t.members;
     const pid = await post(Anna, 'Zwischengespeichert.');
-    const tally = t.board.app.services.db.responses.tally;
+    const tally = responsesOf(t.board.app.services.db).tally;
     await page(t.board, `/e/${pid}`);
     const hits = tally.pageHits;
     await page(t.board, `/e/${pid}`);
@@ -200,7 +201,7 @@ describe('public pages without JavaScript', () => {
 
   test('a cached page leaves by the fast path and counts its impression as a drawn one does', async () => {
     await page(t.board, '/'); // drawn and kept
-    const tally = t.board.app.services.db.responses.tally;
+    const tally = responsesOf(t.board.app.services.db).tally;
     const hits = tally.pageHits;
     const logged = t.board.logs.length;
     const before = impressionsSoFar(t.board);

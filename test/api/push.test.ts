@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, afterEach, describe, test } from 'node:test';
-import { maxPushDevices } from '../../lib/limits/product.ts';
+import { maxPushDevices } from '../../lib/product.ts';
 import {
   assertDocumented,
   assertError,

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { defaultSurgeAccounts, loadConfig } from '../../lib/config.ts';
-import { surgeQuietWindows } from '../../lib/limits/product.ts';
+import { surgeQuietWindows } from '../../lib/product.ts';
 import { surgeThreshold } from '../../lib/registration/surge.ts';
 import {
   assertDocumented,

@@ -84,7 +84,7 @@ async function checkWrite(name: string, write: () => Promise<void> | void): Prom
   await readAll(paths); // now cached
   await write();
   const served = await readAll(paths);
-  t.board.app.services.db.responses.everythingChanged();
+  t.board.app.services.db.changes.everythingChanged();
   const fresh = await readAll(paths);
   for (const path of paths)
     assert.equal(served.get(path), fresh.get(path), `${name}: ${path} is served stale from the cache`);

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { rmSync } from 'node:fs';
 import { describe, test } from 'node:test';
 import { createApp } from '../../lib/app.ts';
-import { loadConfig, prepareDataDir } from '../../lib/config.ts';
+import { loadConfig } from '../../lib/config.ts';
 import { serveApp, type Serving } from '../../lib/process/serve.ts';
 import type { SearchThreads } from '../../lib/search/threads.ts';
 import {
@@ -18,6 +18,8 @@ import {
   type Client,
   emptyFolder,
 } from '../helpers.ts';
+import { prepareDataDir } from '../../lib/host/folders.ts';
+import { responsesOf } from '../../lib/http/response-cache.ts';
 
 /**
  * docs/API.md "Search" (issue 28): the match runs on the search threads, never on the event loop;
@@ -29,7 +31,7 @@ import {
 const search = (client: Client, q: string) => client.get(`/api/search/0?q=${encodeURIComponent(q)}`);
 const contents = (answer: Answer) => (answer.body as { content: string }[]).map((e) => e.content);
 
-/** Waits until the board's search slots (this process's, lib/limits/machine-slots.ts) show this many running and waiting. */
+/** Waits until the board's search slots (this process's, lib/host/machine-slots.ts) show this many running and waiting. */
 const searchLine = (threads: SearchThreads, running: number, waiting: number) =>
   eventually(`${running} searches running, ${waiting} waiting`, () => {
     const load = threads.load();
@@ -103,7 +105,7 @@ describe('search: the line is bounded', () => {
       'Die Suche ist gerade ausgelastet. Bitte versuche es in ein paar Sekunden noch einmal.',
     );
     // The same page under the same board state is being built already: it waits for that build, not in the line.
-    const { tally } = t.board.app.services.db.responses;
+    const { tally } = responsesOf(t.board.app.services.db);
     const hitsBefore = tally.searchHits;
     const again = search(visitor(t.board), 'wort0');
     await eventually("the second wort0 joins the first one's build", () => tally.searchHits === hitsBefore + 1);

@@ -2,9 +2,10 @@ import assert from 'node:assert/strict';
 import Database from 'better-sqlite3';
 import { describe, test } from 'node:test';
 import { migrate } from '../../lib/db/schema.ts';
-import { nameSkeleton } from '../../lib/accounts/name-skeleton.ts';
-import { usernameKey } from '../../lib/accounts/users.ts';
+import { nameSkeleton } from '../../lib/text/usernames.ts';
+
 import { assertError, limitsOff, password, useBoard, visitor } from '../helpers.ts';
+import { usernameKey } from '../../lib/text/usernames.ts';
 
 /**
  * Finding 3 of the abuse review: names that render as an existing name, or as nothing, were

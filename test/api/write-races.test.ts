@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { readFileSync, readdirSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { afterEach, describe, test } from 'node:test';
-import { accountArchive } from '../../lib/accounts/export.ts';
+
 import { makeContext, requireModerator } from '../../lib/http/context.ts';
 import {
   assertError,
@@ -23,6 +23,7 @@ import {
   type Client,
   type TestBoard,
 } from '../helpers.ts';
+import { accountArchive } from '../../lib/account-data/export-archive.ts';
 
 /**
  * docs/SECURITY.md "Races with a request in flight" (issue 28): every write of a request checks

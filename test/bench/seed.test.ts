@@ -5,11 +5,12 @@ import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { benchSessionToken, benchUsername, deepThreadPid, hotThreadPid, seedBoard } from '../../bench/seed.ts';
 import { createApp } from '../../lib/app.ts';
-import { loadConfig, prepareDataDir } from '../../lib/config.ts';
+import { loadConfig } from '../../lib/config.ts';
 import { openDb, type Db } from '../../lib/db/db.ts';
-import { latestMaxDepth } from '../../lib/limits/product.ts';
+import { latestMaxDepth } from '../../lib/product.ts';
 import type { StoredEntry as Row } from '../../lib/entries/entries.ts';
 import { day, emptyFolder } from '../helpers.ts';
+import { prepareDataDir } from '../../lib/host/folders.ts';
 
 /**
  * A smoke run of the benchmark seed (bench/seed.ts) with 1,000 entries: every denormalised

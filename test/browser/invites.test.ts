@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { describe, test } from 'node:test';
 import type { Page } from 'playwright-core';
-import { inviteLifetimeSeconds } from '../../lib/limits/product.ts';
+import { inviteLifetimeSeconds } from '../../lib/product.ts';
 import { createInvite } from '../../lib/registration/invites.ts';
 import { password, post, uidOf, visitor, type Client } from '../helpers.ts';
 import { openBoard, skipWithoutChromium, useBrowserBoard } from '../helpers/browser.ts';

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { inviteLifetimeSeconds } from '../../lib/limits/product.ts';
+import { inviteLifetimeSeconds } from '../../lib/product.ts';
 import { createInvite } from '../../lib/registration/invites.ts';
 import { member, password, post, runAdminInProcess, uidOf, visitor } from '../helpers.ts';
 import { openBoard, skipWithoutChromium, useBrowserBoard } from '../helpers/browser.ts';

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { processAlive } from '../../lib/process/pid-file.ts';
+import { processAlive } from '../../lib/host/pid-file.ts';
 import { startServerProcess } from '../helpers/child-server.ts';
 import {
   childPids,

@@ -8,7 +8,7 @@ export interface AdminRun {
   stderr: string;
 }
 
-/** A size as the admin commands print it (lib/disk/size-text.ts), for a RegExp's source: `416 KiB`, `2.3 MiB`. */
+/** A size as the admin commands print it (lib/text/size-text.ts), for a RegExp's source: `416 KiB`, `2.3 MiB`. */
 export const sizeInText = String.raw`\d+(?:\.\d)? (?:B|KiB|MiB|GiB)`;
 
 const adminBin = fileURLToPath(new URL('../../bin/board-admin', import.meta.url));

@@ -3,10 +3,11 @@ import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { createApp, type App, type AppOptions } from '../../lib/app.ts';
 import { movableClock } from '../../lib/clock.ts';
-import { loadConfig, prepareDataDir, type Config } from '../../lib/config.ts';
+import { loadConfig, type Config } from '../../lib/config.ts';
 import { listenOnLoopback } from '../../lib/metrics/listener.ts';
 import { Client } from './client.ts';
 import { emptyFolder } from './folders.ts';
+import { prepareDataDir } from '../../lib/host/folders.ts';
 
 /** Seconds in a day, for moving the board's clock. */
 export const day = 86_400;

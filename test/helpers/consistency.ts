@@ -1,7 +1,7 @@
 import type Database from 'better-sqlite3';
-import { latestMaxDepth } from '../../lib/limits/product.ts';
+import { latestMaxDepth } from '../../lib/product.ts';
 import type { StoredEntry as Row } from '../../lib/entries/entries.ts';
-import { authorTerm } from '../../lib/search/terms.ts';
+import { authorTerm } from '../../lib/text/search-terms.ts';
 
 /**
  * Everything the board keeps denormalised, recomputed from the base rows (entries' tree, vote

@@ -3,7 +3,7 @@ import { appendFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import type { Ajv2020, ValidateFunction } from 'ajv/dist/2020.js';
 import { createRouter } from '../../lib/http/router.ts';
-import { buildOpenApiDocument, openApiPath, routeKey } from '../../lib/openapi/document.ts';
+import { buildOpenApiDocument, openApiPath, routeKey } from '../../lib/api/openapi-document.ts';
 import { routes } from '../../lib/routes.ts';
 import type { Answer } from './client.ts';
 

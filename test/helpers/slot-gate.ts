@@ -1,8 +1,8 @@
-import type { MachineSlots, SlotPool } from '../../lib/limits/machine-slots.ts';
-import type { Semaphore } from '../../lib/limits/semaphore.ts';
+import type { MachineSlots, SlotPool } from '../../lib/host/machine-slots.ts';
+import type { Semaphore } from '../../lib/host/semaphore.ts';
 
 /**
- * The machine's slots (lib/limits/machine-slots.ts) with a gate inside them: while `holding(pool)`
+ * The machine's slots (lib/host/machine-slots.ts) with a gate inside them: while `holding(pool)`
  * is on, every job of that pool, once its work is done, keeps its slot until `releaseAll()`, so a
  * test fills a line without depending on how fast the machine hashes. `slots` wraps the board's own
  * (createApp's AppOptions.slots). `started` counts the jobs that got a slot; `load` is the real line.

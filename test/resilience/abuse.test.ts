@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { after, before, describe, test } from 'node:test';
 import { openDb, type Db } from '../../lib/db/db.ts';
-import { maxReplyDepth } from '../../lib/limits/product.ts';
+import { maxReplyDepth } from '../../lib/product.ts';
 import { createEntry } from '../../lib/entries/entries.ts';
 import { createScryptPasswords } from '../../lib/accounts/passwords.ts';
 import { createUser } from '../../lib/accounts/users.ts';

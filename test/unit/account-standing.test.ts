@@ -5,8 +5,8 @@ import { trustAfter } from '../../lib/accounts/trust.ts';
 import { moderatorRole } from '../../lib/accounts/users.ts';
 import { openDb } from '../../lib/db/db.ts';
 import { refuseLinksWhileNew } from '../../lib/entries/content-gate.ts';
-import { ApiError } from '../../lib/http/errors.ts';
-import { newAccountLinkDelaySeconds } from '../../lib/limits/product.ts';
+import { ApiError } from '../../lib/errors.ts';
+import { newAccountLinkDelaySeconds } from '../../lib/product.ts';
 
 /** The standing of an account (lib/accounts/standing.ts): the rules for new accounts and the trust level, from its row. */
 const created = 1_800_000_000;

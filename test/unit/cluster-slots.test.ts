@@ -2,8 +2,8 @@ import assert from 'node:assert/strict';
 import type { Worker } from 'node:cluster';
 import { test } from 'node:test';
 import { remoteSemaphore, serveSlots, type SlotMessage } from '../../lib/process/cluster/slots-ipc.ts';
-import { SlotRefused } from '../../lib/limits/semaphore.ts';
-import type { SlotPool } from '../../lib/limits/machine-slots.ts';
+import { SlotRefused } from '../../lib/host/semaphore.ts';
+import type { SlotPool } from '../../lib/host/machine-slots.ts';
 import { searchQueueBound } from '../../lib/search/threads.ts';
 
 /** A worker as the primary sees it, wired straight to a remote semaphore of one pool in this process. */

@@ -3,8 +3,9 @@ import { existsSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { join, resolve } from 'node:path';
 import { test } from 'node:test';
-import { ConfigError, loadConfig, prepareDataDir } from '../../lib/config.ts';
+import { ConfigError, loadConfig } from '../../lib/config.ts';
 import { emptyFolder } from '../helpers.ts';
+import { prepareDataDir } from '../../lib/host/folders.ts';
 
 test('without variables every setting has its documented default', () => {
   const config = loadConfig({});

@@ -3,8 +3,8 @@ import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
 import { bumpCooldownUntil } from '../../lib/entries/entries.ts';
 import { newAccountLinksWait } from '../../lib/accounts/standing.ts';
-import { frontEndLimits, frontEndLimitsFile, frontEndLimitsModule } from '../../lib/limits/front-end.ts';
-import * as product from '../../lib/limits/product.ts';
+import { frontEndLimits, frontEndLimitsFile, frontEndLimitsModule } from '../../lib/pages/front-end-limits.ts';
+import * as product from '../../lib/product.ts';
 import { mediaFormats } from '../../lib/media/files.ts';
 
 /** The front end's modules, loaded as the page loads them (plain JavaScript, outside the TypeScript project). */
@@ -18,15 +18,15 @@ const rules = (await import('../../web/static/rules.js' as string)) as {
 };
 
 /**
- * Issue 30, "each limit once": the front end's limits are the server's (lib/limits/product.ts),
- * written into web/static/limits.js by lib/limits/front-end.ts, never a copy kept by hand.
+ * Issue 30, "each limit once": the front end's limits are the server's (lib/product.ts),
+ * written into web/static/limits.js by lib/pages/front-end-limits.ts, never a copy kept by hand.
  */
 
-test('web/static/limits.js is what lib/limits/front-end.ts writes from the product limits now', () => {
+test('web/static/limits.js is what lib/pages/front-end-limits.ts writes from the product limits now', () => {
   assert.equal(
     readFileSync(frontEndLimitsFile, 'utf8'),
     frontEndLimitsModule(),
-    'web/static/limits.js is out of date: run `node --import tsx lib/limits/front-end.ts`',
+    'web/static/limits.js is out of date: run `make front-end-files`',
   );
 });
 

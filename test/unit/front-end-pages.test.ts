@@ -2,14 +2,15 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
 import { frontEndPages, frontEndPagesFile, shellRoutes } from '../../lib/pages/front-end-pages.ts';
+import { routes } from '../../lib/routes.ts';
 
 /** Issue 30: the front end's page list (web/static/pages.js) comes from the route table's page rows. */
 
 test("the front end's page list (web/static/pages.js) is the route table's page rows as they are now", () => {
   assert.equal(
     readFileSync(frontEndPagesFile, 'utf8'),
-    frontEndPages(),
-    'web/static/pages.js is out of date: run `node --import tsx lib/pages/front-end-pages.ts`',
+    frontEndPages(routes),
+    'web/static/pages.js is out of date: run `make front-end-files`',
   );
 });
 
@@ -18,7 +19,7 @@ test('the front end draws a view exactly for the addresses the server answers wi
   const { pages } = (await import(module)) as { pages: { path: string; pattern: RegExp }[] };
   assert.deepEqual(
     pages.map((page) => page.path),
-    shellRoutes().map((route) => route.path),
+    shellRoutes(routes).map((route) => route.path),
   );
   const drawn = (address: string) => pages.filter((page) => page.pattern.test(address)).map((page) => page.path);
   assert.deepEqual(drawn('/'), ['/']);

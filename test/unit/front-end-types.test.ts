@@ -7,6 +7,6 @@ test("the front end's API types (web/api-types.d.ts) are the OpenAPI schemas as 
   assert.equal(
     readFileSync(frontEndTypesFile, 'utf8'),
     frontEndTypes(),
-    'web/api-types.d.ts is out of date: run `node --import tsx lib/openapi/front-end-types.ts`',
+    'web/api-types.d.ts is out of date: run `make front-end-files`',
   );
 });

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { fill, html, toText, trustedFile } from '../../lib/pages/html.ts';
+import { fill, html, toText, trustedFile } from '../../lib/text/html.ts';
 
-/** lib/pages/html.ts: the one way the server writes HTML escapes every value that is not its own markup. */
+/** lib/text/html.ts: the one way the server writes HTML escapes every value that is not its own markup. */
 
 test('every interpolated text is escaped, in text and in quoted attributes', () => {
   const hostile = `<script>alert('x')</script> & "q"`;

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { loginOffer } from '../../lib/pages/views/entry.ts';
-import { toText } from '../../lib/pages/html.ts';
+import { toText } from '../../lib/text/html.ts';
 
 /** web/static/next-path.js, the login page's ?weiter= (finding 6 of the abuse review: an open redirect). */
 const modulePath: string = '../../web/static/next-path.js';

@@ -2,10 +2,11 @@ import assert from 'node:assert/strict';
 import { rmSync } from 'node:fs';
 import { test } from 'node:test';
 import { createApp } from '../../lib/app.ts';
-import { loadConfig, prepareDataDir } from '../../lib/config.ts';
-import { createMachineSlots } from '../../lib/limits/machine-slots.ts';
-import type { ReportNotice } from '../../lib/moderation/operator-webhook.ts';
+import { loadConfig } from '../../lib/config.ts';
+import { createMachineSlots } from '../../lib/host/machine-slots.ts';
+import type { ReportNotice } from '../../lib/outgoing/operator-webhook.ts';
 import { asnFixtureDir, emptyFolder } from '../helpers.ts';
+import { prepareDataDir } from '../../lib/host/folders.ts';
 
 function boardConfig(dataDir: string) {
   const config = loadConfig({

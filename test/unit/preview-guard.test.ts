@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import type { LookupAddress } from 'node:dns';
 import { describe, test } from 'node:test';
 import { ConfigError, loadConfig } from '../../lib/config.ts';
-import { guardedLookup } from '../../lib/preview/client.ts';
+import { guardedLookup } from '../../lib/outgoing/client.ts';
 import {
   checkTarget,
   createAddressPolicy,
@@ -11,7 +11,7 @@ import {
   parseIp,
   PreviewBlockedError,
   specialRange,
-} from '../../lib/preview/guard.ts';
+} from '../../lib/outgoing/guard.ts';
 
 const noAllowList = createAddressPolicy([]);
 

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { canonicalUrl, countLinks, entryLink, firstLink, splitLinks, youtubeVideoId } from '../../lib/preview/links.ts';
+import { canonicalUrl, countLinks, entryLink, firstLink, splitLinks, youtubeVideoId } from '../../lib/text/links.ts';
 import { previewDue, previewKind, refreshAfterSeconds, retryAfterSeconds } from '../../lib/preview/store.ts';
 
 describe('first link of a text', () => {

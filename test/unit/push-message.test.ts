@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { maxPushTextLength } from '../../lib/limits/product.ts';
+import { maxPushTextLength } from '../../lib/product.ts';
 import { pushPayload } from '../../lib/push/message.ts';
 
 /** docs/API.md "Web Push": what a push says, and no more than the notification page shows. */

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import Database from 'better-sqlite3';
 import { migrate, schemaVersion } from '../../lib/db/schema.ts';
-import { authorTerm } from '../../lib/search/terms.ts';
+import { authorTerm } from '../../lib/text/search-terms.ts';
 
 /** The migration before image descriptions joined the index ("// 10: search covers image descriptions"). */
 const beforeDescriptions = 9;

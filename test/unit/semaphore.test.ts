@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { createSemaphore, SlotRefused } from '../../lib/limits/semaphore.ts';
+import { createSemaphore, SlotRefused } from '../../lib/host/semaphore.ts';
 
 function deferred() {
   let resolve!: () => void;

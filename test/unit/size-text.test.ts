@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { sizeText } from '../../lib/disk/size-text.ts';
+import { sizeText } from '../../lib/text/size-text.ts';
 
 test('a size reads in the unit that fits it: a nearly full disk is never "0 MiB"', () => {
   assert.equal(sizeText(0), '0 B');

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { atomFeedSize } from '../../lib/limits/product.ts';
+import { atomFeedSize } from '../../lib/product.ts';
 import { threadFeedEntries } from '../../lib/atom/feeds.ts';
 import { openDb, type Db } from '../../lib/db/db.ts';
 import { bumpEntry, createEntry, softDeleteEntry } from '../../lib/entries/entries.ts';

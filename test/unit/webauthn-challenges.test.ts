@@ -6,7 +6,7 @@ import {
   maxRegisterChallenges,
   maxSignInChallenges,
   passkeyChallengeSeconds as challengeLifetime,
-} from '../../lib/limits/product.ts';
+} from '../../lib/product.ts';
 import { openDb, type Db } from '../../lib/db/db.ts';
 import { emptyFolder } from '../helpers.ts';
 

@@ -1,4 +1,4 @@
-// Written by lib/limits/front-end.ts from lib/limits/product.ts (what each limit means and why is
+// Written by lib/pages/front-end-limits.ts from lib/product.ts (what each limit means and why is
 // there); do not edit. The server checks every one itself; the page uses them for counters,
 // hints, paging and the accepted image types.
 

@@ -1,12 +1,12 @@
 import type { StatsDetail } from '../../stats/stats.ts';
-import { html, type Html } from '../html.ts';
+import { html, type Html } from '../../text/html.ts';
 import {
   chartGeometry,
   chartSeries as series,
   chartSizes as sizes,
   shortDay,
 } from '../../../web/static/chart-geometry.js';
-import { germanNumber } from './format.ts';
+import { germanNumber } from '../../text/german.ts';
 
 /**
  * The statistics chart as the front end draws it (web/static/components/chart.js), from the same

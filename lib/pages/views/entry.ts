@@ -1,10 +1,10 @@
 import type { EntryJson } from '../../entries/reads.ts';
 import type { Tally } from '../../entries/votes.ts';
 import type { PreviewJson } from '../../preview/store.ts';
-import { splitLinks } from '../../preview/links.ts';
+import { splitLinks } from '../../text/links.ts';
 import { withNext } from '../../../web/static/next-path.js';
-import { html, type Child, type Html } from '../html.ts';
-import { germanDateTime, isoTime } from './format.ts';
+import { html, type Child, type Html } from '../../text/html.ts';
+import { germanDateTime, isoTime } from '../../text/german.ts';
 
 /**
  * An entry as a card on the server's pages, in the front end's markup and classes

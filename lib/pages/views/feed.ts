@@ -1,7 +1,7 @@
 import type { Db } from '../../db/db.ts';
 import { readFeedPage } from '../../entries/reads.ts';
-import { feedPageSize, maxFeedPage } from '../../limits/product.ts';
-import { html } from '../html.ts';
+import { feedPageSize, maxFeedPage } from '../../product.ts';
+import { html } from '../../text/html.ts';
 import type { PageView } from '../layout.ts';
 import { entryWithLatest, loginOffer, pager } from './entry.ts';
 import { emptyList, pagedLinks, talliesOf, view } from './lists.ts';

@@ -1,7 +1,7 @@
 import type { Db } from '../../db/db.ts';
 import type { EntryJson } from '../../entries/reads.ts';
 import { findTallies } from '../../entries/votes.ts';
-import { html, type Html } from '../html.ts';
+import { html, type Html } from '../../text/html.ts';
 import type { PageView } from '../layout.ts';
 import { pageHref, shownPids, type Tallies } from './entry.ts';
 

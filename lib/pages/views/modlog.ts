@@ -1,11 +1,11 @@
 import type { Db } from '../../db/db.ts';
-import { maxModlogPage, modlogPageSize } from '../../limits/product.ts';
-import { readPublicModlog, type PublicModlogRow } from '../../moderation/modlog.ts';
+import { maxModlogPage, modlogPageSize } from '../../product.ts';
+import { readPublicModlog, type PublicModlogRow } from '../../modlog/modlog.ts';
 import { modlogReason, modlogSentence } from '../../../web/static/modlog-words.js';
-import { html, type Html } from '../html.ts';
+import { html, type Html } from '../../text/html.ts';
 import type { PageView } from '../layout.ts';
 import { pager, timeOf, userHref } from './entry.ts';
-import { germanDateTime } from './format.ts';
+import { germanDateTime } from '../../text/german.ts';
 import { emptyList, pagedLinks, view } from './lists.ts';
 
 /** A sentence of the log (web/static/modlog-words.js, as the front end's) with its links. */

@@ -1,13 +1,13 @@
 import type { User } from '../../accounts/users.ts';
 import type { Db } from '../../db/db.ts';
 import { readUserFeedPage } from '../../entries/reads.ts';
-import { feedPageSize, maxFeedPage } from '../../limits/product.ts';
-import { html, type Html } from '../html.ts';
+import { feedPageSize, maxFeedPage } from '../../product.ts';
+import { html, type Html } from '../../text/html.ts';
 import type { PageView } from '../layout.ts';
-import { activeBanUntil, permanentBan } from '../../moderation/bans.ts';
+import { activeBanUntil, permanentBan } from '../../accounts/bans.ts';
 import { userShareHead } from '../share.ts';
 import { avatarOf, entryCard, pager, userHref } from './entry.ts';
-import { germanDate, germanDateTime, isoTime } from './format.ts';
+import { germanDate, germanDateTime, isoTime } from '../../text/german.ts';
 import { emptyList, pagedLinks, talliesOf, view } from './lists.ts';
 
 /** "Dieses Konto ist gesperrt bis <time>…</time>." for a ban in force (banText in web/static/components/mod-actions.js). */

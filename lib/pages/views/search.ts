@@ -1,7 +1,7 @@
 import type { EntryJson } from '../../entries/reads.ts';
-import { feedPageSize, maxFeedPage, maxSearchLength } from '../../limits/product.ts';
+import { feedPageSize, maxFeedPage, maxSearchLength } from '../../product.ts';
 import { termsPattern } from '../../search/query.ts';
-import { html, type Html } from '../html.ts';
+import { html, type Html } from '../../text/html.ts';
 import type { PageView } from '../layout.ts';
 import { entryWithLatest, pager, type Tallies } from './entry.ts';
 import { view } from './lists.ts';

@@ -1,9 +1,9 @@
 import type { StatsDetail } from '../../stats/stats.ts';
-import { statsWindowDays } from '../../limits/product.ts';
-import { html, type Html } from '../html.ts';
+import { statsWindowDays } from '../../product.ts';
+import { html, type Html } from '../../text/html.ts';
 import type { PageView } from '../layout.ts';
 import { dailyChart } from './chart.ts';
-import { germanNumber } from './format.ts';
+import { germanNumber } from '../../text/german.ts';
 import { view } from './lists.ts';
 
 function facts(stats: StatsDetail): Html {

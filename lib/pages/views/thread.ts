@@ -1,10 +1,11 @@
 import type { Db } from '../../db/db.ts';
 import { readThread, type EntryJson } from '../../entries/reads.ts';
-import { html, type Html } from '../html.ts';
+import { html, type Html } from '../../text/html.ts';
 import type { PageView } from '../layout.ts';
 import { entryShareHead, entryTitle } from '../share.ts';
 import { entryCard, entryWithLatest, loginOffer } from './entry.ts';
 import { talliesOf, view } from './lists.ts';
+import { hasLiveReplies } from '../../entries/reads.ts';
 
 /** "Anna: Hallo Welt …" for the breadcrumb (as excerpt in web/static/format.js). */
 function crumbText(entry: EntryJson, max = 40): string {
@@ -22,13 +23,6 @@ function breadcrumb(ancestors: EntryJson[], entry: EntryJson, skipped: number): 
   return html`<nav class="breadcrumb" aria-label="Verlauf"><ol><li><a href="/">Neueste</a></li>${root ? crumb(root) : null}${
     skipped > 0 && near[0] ? html`<li><a href="/e/${near[0].reply_to}">… ${skipped} weitere Beiträge</a></li>` : null
   }${near.map(crumb)}<li aria-current="page">${crumbText(entry)}</li></ol></nav>`;
-}
-
-/** Whether something live hangs below the entry (a live reply, or a gone one with live replies of its own). */
-export function hasLiveReplies(db: Db, pid: number): boolean {
-  return (
-    db.one('SELECT 1 FROM entries WHERE reply_to = ? AND (deleted = 0 OR latest_pid <> 0) LIMIT 1', pid) !== undefined
-  );
 }
 
 /**

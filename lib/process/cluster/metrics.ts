@@ -6,7 +6,7 @@ type MetricJson = Awaited<ReturnType<Registry['getMetricsAsJSON']>>[number];
 import { defineJobMetrics } from '../../metrics/board-metrics.ts';
 import type { MetricsSource } from '../../metrics/listener.ts';
 import type { RunningJobs } from '../../jobs/once-jobs.ts';
-import { slotLimits, type SlotPool } from '../../limits/machine-slots.ts';
+import { slotLimits, type SlotPool } from '../../host/machine-slots.ts';
 import type { SlotServer } from './slots-ipc.ts';
 
 /** A worker's registry as JSON, asked for by the primary: {board: 'metrics', id} there, this back. */

@@ -1,4 +1,4 @@
-import { createDiskWatch } from '../../disk/disk-watch.ts';
+import { createDiskWatch } from '../../host/disk-watch.ts';
 import cluster, { type Worker } from 'node:cluster';
 import type { Server } from 'node:http';
 import { systemClock } from '../../clock.ts';

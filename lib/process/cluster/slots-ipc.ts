@@ -1,6 +1,6 @@
 import type { Worker } from 'node:cluster';
-import { createSemaphore, SlotRefused, type QueueBound, type Semaphore } from '../../limits/semaphore.ts';
-import { slotLimits, type MachineSlots, type SlotPool } from '../../limits/machine-slots.ts';
+import { createSemaphore, SlotRefused, type QueueBound, type Semaphore } from '../../host/semaphore.ts';
+import { slotLimits, type MachineSlots, type SlotPool } from '../../host/machine-slots.ts';
 
 /*
  * The machine's hashing, image and search slots with several processes (lib/slots.ts says why):

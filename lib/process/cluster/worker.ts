@@ -1,9 +1,9 @@
 import { createApp, type App } from '../../app.ts';
 import { loadConfig, type Config } from '../../config.ts';
-import type { Notice } from '../../moderation/operator-webhook.ts';
+import type { Notice } from '../../outgoing/operator-webhook.ts';
 import type { JobLink, WakeableJob } from '../../jobs/once-jobs.ts';
 import { serveApp } from '../serve.ts';
-import { slotLimits, type MachineSlots, type SlotPool } from '../../limits/machine-slots.ts';
+import { slotLimits, type MachineSlots, type SlotPool } from '../../host/machine-slots.ts';
 import { startupFailure } from '../startup-errors.ts';
 import type { MetricsMessage } from './metrics.ts';
 import { isSlotMessage, remoteSemaphore, type SlotMessage } from './slots-ipc.ts';

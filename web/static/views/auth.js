@@ -16,7 +16,7 @@ import { field, formMessage, newPasswordFields, onSubmit } from '../components/f
 
 /**
  * Login durations offered (docs/API.md "POST /api/auth/login": from 1 hour to 1 year), as `timeout` seconds; each within
- * the range the server accepts (minLoginSeconds to maxLoginSeconds, lib/limits/product.ts).
+ * the range the server accepts (minLoginSeconds to maxLoginSeconds, lib/product.ts).
  */
 /** @type {[string, string][]} */
 const durations = [

@@ -1,5 +1,5 @@
 import type { Ctx } from '../http/context.ts';
-import { invalidField } from '../http/errors.ts';
+import { invalidField } from '../errors.ts';
 import { textField } from '../http/fields.ts';
 import { cacheHeaders } from '../http/respond.ts';
 import { fieldMessages } from '../messages.ts';

@@ -1,5 +1,5 @@
-import { codePoints } from '../http/fields.ts';
-import { maxModReasonLength } from '../limits/product.ts';
+import { maxModReasonLength } from '../product.ts';
+import { codePoints } from '../text/code-points.ts';
 
 export interface CleanedReason {
   text: string;

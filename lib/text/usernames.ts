@@ -1,4 +1,5 @@
 import unhomoglyph from 'unhomoglyph';
+import { stripBidiControls } from './bidi.ts';
 
 const defaultIgnorable = /\p{Default_Ignorable_Code_Point}/gu;
 
@@ -12,4 +13,14 @@ const defaultIgnorable = /\p{Default_Ignorable_Code_Point}/gu;
 export function nameSkeleton(name: string): string {
   const decomposed = name.toLowerCase().normalize('NFD').replace(defaultIgnorable, '');
   return unhomoglyph(decomposed).normalize('NFD').toLowerCase();
+}
+
+/** NFC, bidi controls dropped, trimmed, inner whitespace collapsed to one space (docs/API.md "Choices the spec left open": Accounts). */
+export function normaliseUsername(raw: string): string {
+  return stripBidiControls(raw.normalize('NFC')).trim().replace(/\s+/gu, ' ');
+}
+
+/** The key names are unique by: SQLite's NOCASE folds ASCII only, so we fold in JS and store it. */
+export function usernameKey(name: string): string {
+  return normaliseUsername(name).toLowerCase();
 }

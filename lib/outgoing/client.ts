@@ -18,7 +18,7 @@ export interface PreviewClientOptions {
   userAgent: string;
   /** Per resource, redirects and body included; 10 s unless a test shortens it. */
   timeoutMs?: number;
-  /** DNS; tests inject answers. Default: the cancellable resolver of lib/preview/dns.ts. */
+  /** DNS; tests inject answers. Default: the cancellable resolver of lib/outgoing/dns.ts. */
   resolve?: Resolver;
 }
 
@@ -94,7 +94,7 @@ export function guardedLookup(policy: AddressPolicy, resolve: Resolver, signal?:
   };
 }
 
-/** The guarded HTTP client of the preview fetcher; see lib/preview/guard.ts for the rules. */
+/** The guarded HTTP client of the preview fetcher; see lib/outgoing/guard.ts for the rules. */
 export function createPreviewClient(options: PreviewClientOptions): PreviewClient {
   const policy = createAddressPolicy(options.allow);
   const timeoutMs = options.timeoutMs ?? defaultTimeoutMs;

@@ -1,8 +1,8 @@
 import { stringify } from 'csv-stringify/sync';
-import { html, toText, type Html } from '../pages/html.ts';
-import { germanDate, germanDateTime } from '../pages/views/format.ts';
+import { html, toText, type Html } from '../text/html.ts';
+import { germanDate, germanDateTime } from '../text/german.ts';
 import type { AccountData, EntryJson, ExportSource, Pages, ReportJson } from './export.ts';
-import { moderatorRole } from './users.ts';
+import { moderatorRole } from '../accounts/users.ts';
 
 /**
  * The readable part of the data export: account.json is for programs, with Unix times; beside it
@@ -204,7 +204,7 @@ function* section<K extends keyof AccountData>(key: K, data: AccountData, links:
   yield Buffer.from('</section>\n');
 }
 
-/** uebersicht.html: a section for each member of account.json, in its order; no script, every value escaped (lib/pages/html.ts). */
+/** uebersicht.html: a section for each member of account.json, in its order; no script, every value escaped (lib/text/html.ts). */
 export function* readableOverview(
   data: AccountData,
   { origin, now }: Pick<ExportSource, 'origin' | 'now'>,

@@ -1,6 +1,6 @@
 import type { ErrorCode } from '../messages.ts';
 import type { Route } from '../http/route.ts';
-import { integer, object, ref, type JsonSchema } from './kit.ts';
+import { integer, object, ref, type JsonSchema } from '../openapi/kit.ts';
 
 /**
  * The error answers of the OpenAPI document: the codes the route table implies for a route (so an
@@ -24,7 +24,7 @@ export function impliedErrors(route: Route): Codes {
     add(403, 'csrf.bad_origin'); // a foreign Origin, before routing
     add(413, 'input.too_large', 'upload.too_large');
     add(415, 'input.unsupported_type');
-    add(507, 'server.disk_full'); // the data volume is full (lib/disk/disk-watch.ts)
+    add(507, 'server.disk_full'); // the data volume is full (lib/host/disk-watch.ts)
   }
   if (route.rateLimit || route.writeLimit) add(429, 'rate.limited');
   if (route.auth || route.mod) add(401, 'auth.required');

@@ -1,19 +1,19 @@
-import { everyFeedChanged } from '../atom/changes.ts';
+import { everyFeedChanged } from '../db/feed-changes.ts';
 import type { Db } from '../db/db.ts';
 import { endFeedToken } from '../notifications/feed-tokens.ts';
-import { deleteMutesOf } from './mutes.ts';
+import { deleteMutesOf } from '../accounts/mutes.ts';
 import { deleteNotificationsOf } from '../notifications/notifications.ts';
 import { revokeOpenInvitesOf } from '../registration/invites.ts';
-import { deleteResetLinksOfUser } from './reset-links.ts';
-import { deleteOtherSessions } from './sessions.ts';
-import { deleteUserRow } from './users.ts';
+import { deleteResetLinksOfUser } from '../accounts/reset-links.ts';
+import { deleteOtherSessions } from '../accounts/sessions.ts';
+import { deleteUserRow } from '../accounts/users.ts';
 
 /**
  * The request's part of an account deletion, in one short transaction: the user row goes (its
  * sessions, reset links and feed token with it, by cascade), its mutes and notifications go both
  * ways, its open invites are revoked (they admit on its word), so nobody can log in as
  * the account any more, and the rest (entries, votes, reports, media) is queued for
- * lib/accounts/removal.ts, which works it off in slices. Why not all at once: a large account took
+ * lib/account-data/removal.ts, which works it off in slices. Why not all at once: a large account took
  * over a second in one transaction, and every other request waited. Returns the avatar file to
  * remove afterwards.
  */
@@ -26,7 +26,7 @@ export function deleteAccount(db: Db, uid: number, now: number): string[] {
     deleteUserRow(db, uid);
     db.run('INSERT OR IGNORE INTO pending_deletions (uid, queued_at) VALUES (?, ?)', uid, now);
     everyFeedChanged(db, now);
-    db.responses.everythingChanged(); // the author's name and avatar leave every entry at once
+    db.changes.everythingChanged(); // the author's name and avatar leave every entry at once
     return [avatar].filter(Boolean);
   });
 }

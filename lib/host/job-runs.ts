@@ -1,3 +1,14 @@
+import type { Clock } from '../clock.ts';
+import type { Db } from '../db/db.ts';
+import type { Log } from '../log.ts';
+
+/** What a background job needs and nothing more: the database, the time and the log. */
+export interface JobDeps {
+  db: Db;
+  clock: Clock;
+  log: Log;
+}
+
 /**
  * How a once-job that works off a queue in the database runs its `work`: one run at a time; a
  * wake while it runs makes it run once more when done (so work queued meanwhile is never

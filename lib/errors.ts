@@ -1,4 +1,4 @@
-import { messages, type ErrorCode } from '../messages.ts';
+import { messages, type ErrorCode } from './messages.ts';
 
 export interface ErrorOptions {
   field?: string;

@@ -1,8 +1,9 @@
 import { statfsSync } from 'node:fs';
 import type { Clock } from '../clock.ts';
-import { ApiError } from '../http/errors.ts';
-import type { Log } from '../services.ts';
-import { sizeText } from './size-text.ts';
+import { ApiError } from '../errors.ts';
+
+import { sizeText } from '../text/size-text.ts';
+import type { Log } from '../log.ts';
 
 /** Free bytes an unprivileged process may still write on the volume that holds `path`. */
 export function volumeFreeBytes(path: string): number {

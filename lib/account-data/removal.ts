@@ -3,12 +3,13 @@ import { setImmediate as yieldToRequests } from 'node:timers/promises';
 import type { Config } from '../config.ts';
 import type { Db } from '../db/db.ts';
 import { removeEntryOfDeletedAccount } from '../entries/entries.ts';
-import type { JobDeps } from '../services.ts';
+
 import { removeMedia } from '../media/files.ts';
 import { anonymiseReportsOf } from '../moderation/reports.ts';
 import { removeVotesOfUser } from '../entries/votes.ts';
 import { logFailure } from '../log.ts';
-import { startJobRuns } from '../jobs/runs.ts';
+import { startJobRuns } from '../host/job-runs.ts';
+import type { JobDeps } from '../host/job-runs.ts';
 
 /**
  * The background part of an account deletion (docs/API.md "POST /api/user/delete"): the

@@ -1,16 +1,15 @@
-import { writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { mediaFormats } from '../media/files.ts';
-import * as product from './product.ts';
+import * as product from '../product.ts';
 
 /**
  * The product limits as the front end imports them (web/static/limits.js): written from
- * lib/limits/product.ts, so the page's counters, hints and paging use the server's numbers and
+ * lib/product.ts, so the page's counters, hints and paging use the server's numbers and
  * never a copy kept by hand. Why a file and not an answer built at start: the front end stays
  * plain files that run without a build step, `make typecheck` checks the imports of it like any
  * other module, and a browser test or a unit test loads it as the page does.
  * test/unit/front-end-limits.test.ts checks the file is current and equal to the server's values;
- * `node --import tsx lib/limits/front-end.ts` writes it again.
+ * `node --import tsx lib/pages/front-end-limits.ts` writes it again.
  */
 
 export const frontEndLimitsFile = fileURLToPath(new URL('../../web/static/limits.js', import.meta.url));
@@ -38,7 +37,7 @@ export function frontEndLimitsModule(): string {
       return `export const ${name} = ${typeof value === 'string' ? quoted(value) : String(value)};`;
     });
   return [
-    '// Written by lib/limits/front-end.ts from lib/limits/product.ts (what each limit means and why is',
+    '// Written by lib/pages/front-end-limits.ts from lib/product.ts (what each limit means and why is',
     '// there); do not edit. The server checks every one itself; the page uses them for counters,',
     '// hints, paging and the accepted image types.',
     '',
@@ -46,5 +45,3 @@ export function frontEndLimitsModule(): string {
     '',
   ].join('\n');
 }
-
-if (process.argv[1] === fileURLToPath(import.meta.url)) writeFileSync(frontEndLimitsFile, frontEndLimitsModule());

@@ -1,4 +1,4 @@
-import type { Log } from '../services.ts';
+import type { Log } from '../log.ts';
 
 /**
  * BOARD_NOTIFY_URL: tells the operator about new reports without e-mail. Messages are POSTed

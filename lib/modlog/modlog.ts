@@ -1,5 +1,5 @@
 import type { Db } from '../db/db.ts';
-import { modlogPageSize } from '../limits/product.ts';
+import { modlogPageSize } from '../product.ts';
 
 /** The actions the public log shows (docs/API.md "GET /api/modlog/{page}"). */
 export type PublicModAction =
@@ -38,7 +38,7 @@ const privateActions: ReadonlySet<ModAction> = new Set(['mod_add', 'mod_remove',
 /** Writes one log row; call it inside the action's transaction, so a failed write undoes the action. Returns the row id. */
 export function writeModlog(db: Db, actor: ActorUid, row: ModlogWrite, now: number): number {
   // The drawn /modlog pages are kept in the response cache: a new row shows at once.
-  db.responses.modlogChanged();
+  db.changes.modlogChanged();
   return db.run(
     `INSERT INTO modlog (created_at, action, pid, uid, reason, until, moderator_uid, public)
      VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,

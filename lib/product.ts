@@ -2,7 +2,7 @@
  * Every product limit of the board: the lengths, counts, pages and times a user or an API client
  * meets (docs/API.md states each). The checks, the German messages (lib/messages.ts), the OpenAPI
  * document (lib/openapi/) and the front end (web/static/limits.js, written from this module by
- * lib/limits/front-end.ts) all read them here. Only numbers: the front end gets every one.
+ * lib/pages/front-end-limits.ts) all read them here. Only numbers: the front end gets every one.
  * The abuse brakes per group and window have their own tables (lib/limits/write-limits.ts,
  * lib/limits/rate-limit.ts), the rules for new accounts theirs (lib/accounts/standing.ts).
  */

@@ -1,10 +1,11 @@
-import { maxFeedPage } from '../limits/product.ts';
+import { maxFeedPage } from '../product.ts';
 import { createRequire } from 'node:module';
 import type { ErrorCode } from '../messages.ts';
-import type { Route, Tag } from '../http/route.ts';
-import { schemas } from './components.ts';
-import { errorBody, impliedErrors, retryAfterStatuses } from './errors.ts';
-import { integer, string, type Answer, type FieldSpec, type JsonSchema, type Operation } from './kit.ts';
+import type { Route } from '../http/route.ts';
+import { schemas } from '../openapi/components.ts';
+import { errorBody, impliedErrors, retryAfterStatuses } from './openapi-errors.ts';
+import { integer, string, type Answer, type FieldSpec, type JsonSchema, type Operation } from '../openapi/kit.ts';
+import type { Tag } from '../openapi/tags.ts';
 
 /**
  * GET /api/openapi.json: the OpenAPI 3.1 document of every row of the route table (lib/routes.ts),

@@ -1,5 +1,5 @@
 import type { Registry } from 'prom-client';
-import type { ApiError } from '../http/errors.ts';
+import type { ApiError } from '../errors.ts';
 
 /**
  * What the request pipeline and the limits tell the metrics (lib/metrics/board-metrics.ts builds

@@ -1,5 +1,6 @@
-import { existsSync, mkdirSync } from 'node:fs';
+import { accessSync, constants, existsSync, mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
+import { ConfigError, type Config } from '../config.ts';
 
 /**
  * `mkdir -p` that always ends: creates each missing level once, from the first existing
@@ -19,5 +20,18 @@ export function makeFolders(path: string, mode = 0o777): void {
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
     }
+  }
+}
+
+/**
+ * Creates the data folders and checks they are writable, so a bad BOARD_DATA fails at start-up.
+ * A folder made here is the owner's only (uploads of deleted entries must not be readable by others).
+ */
+export function prepareDataDir(config: Config): void {
+  try {
+    makeFolders(config.mediaDir, 0o700);
+    accessSync(config.dataDir, constants.R_OK | constants.W_OK);
+  } catch (err) {
+    throw new ConfigError(`BOARD_DATA: cannot use ${config.dataDir} (${(err as Error).message})`);
   }
 }
