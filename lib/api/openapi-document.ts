@@ -103,6 +103,9 @@ function operationObject(route: Route, operation: Operation) {
     route.mod ? 'Moderators only.' : route.auth ? 'Needs a session.' : undefined,
     route.rateLimit ? `Rate limit \`${route.rateLimit}\` per address (docs/API.md "Rate limits").` : undefined,
     route.writeLimit ? `Write limit \`${route.writeLimit}\` (docs/API.md "Rate limits").` : undefined,
+    route.shared
+      ? 'A shared cache may keep its 200 for requests without a session cookie (docs/API.md "Shared caches: Cache-Control").'
+      : undefined,
   ].filter(Boolean);
   return {
     operationId: operation.id,

@@ -1,4 +1,5 @@
 import type { ErrorCode } from '../messages.ts';
+import { maxGifFrames, maxGifPixels, maxImagePixels } from '../product.ts';
 
 /**
  * The pieces every operation of the OpenAPI document is written with (`handler.doc` beside each
@@ -116,6 +117,12 @@ export const field = (description: string, schema: JsonSchema = { type: 'string'
 });
 export const requiredField = (description: string, schema: JsonSchema = { type: 'string' }): FieldSpec =>
   field(description, schema, true);
+/** When an endpoint that takes an image refuses it. */
+export const imageWhen = {
+  'upload.bad_type': 'the file is not JPEG, GIF, PNG or WebP by its bytes, or cannot be decoded',
+  'upload.too_large': `body over BOARD_MAX_UPLOAD, an image over ${maxImagePixels / 1e6} megapixels, or an animated GIF over ${maxGifFrames} frames or ${maxGifPixels / 1e6} megapixels of frames`,
+} as const satisfies Partial<Record<ErrorCode, string>>;
+
 /** An image file part (multipart only). */
 export const imageFile = (description: string, required = false): FieldSpec => ({
   description,

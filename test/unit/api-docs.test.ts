@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
-import { apiDocsFile, headingsOf, withApiReference } from '../../lib/api/api-reference.ts';
+import { anchorOf, apiDocsFile, headingsOf, withApiReference } from '../../lib/api/api-reference.ts';
 import { buildOpenApiDocument, openApiPath, routeKey } from '../../lib/api/openapi-document.ts';
 import type { Endpoint, Route } from '../../lib/http/route.ts';
 import { json, status, type Operation } from '../../lib/openapi/kit.ts';
@@ -28,6 +28,14 @@ test('every route of the route table has its heading in docs/API.md', () => {
   const headings = new Set(headingsOf(markdown));
   const missing = routes.filter((route) => !headings.has(`${route.method} ${openApiPath(route.path)}`)).map(routeKey);
   assert.deepEqual(missing, []);
+});
+
+test('no two headings of docs/API.md share an anchor, so every link reaches the section it names', () => {
+  const anchors = headingsOf(markdown).map(anchorOf);
+  assert.deepEqual(
+    anchors.filter((anchor, i) => anchors.indexOf(anchor) !== i),
+    [],
+  );
 });
 
 /** A route of one GET whose operation is `doc`. */
