@@ -39,7 +39,7 @@ export const layers = {
     'services.ts',
   ],
   // Delivery: HTTP, the API's handlers, the drawn pages, the route table.
-  delivery: ['openapi', 'http', 'api', 'pages', 'routes.ts', 'front-end-files.ts'],
+  delivery: ['openapi', 'http', 'api', 'pages', 'routes.ts', 'front-end-files.ts', 'api-docs.ts'],
   // The app: background jobs, metrics, the operator's commands, the composition root, the server's process.
   app: ['jobs', 'metrics', 'admin', 'app.ts', 'process'],
 };

@@ -88,6 +88,11 @@ format: deps
 front-end-files: deps
 	node --import tsx lib/front-end-files.ts
 
+# docs/API.md's endpoint reference, written from the OpenAPI document (lib/api/api-reference.ts).
+.PHONY: api-docs
+api-docs: deps
+	node --import tsx lib/api-docs.ts
+
 # The dependency checks of CI: npm audit of the runtime dependencies fails on a high or critical
 # advisory (README "Known advisories" lists the accepted ones); npm outdated only reports.
 .PHONY: audit outdated

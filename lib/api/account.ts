@@ -1,4 +1,4 @@
-import { maxListedSessions } from '../product.ts';
+import { maxListedSessions, maxPasswordLength, minPasswordLength } from '../product.ts';
 import { afterPasswordChange } from '../account-data/deletion.ts';
 import { describeDevice } from '../accounts/devices.ts';
 import { clearedSessionCookie } from '../http/cookies.ts';
@@ -9,7 +9,7 @@ import { checkLoginAllowed, recordFailedLogin } from '../limits/login-limits.ts'
 import { hashQueueBound } from '../accounts/passwords.ts';
 import { deleteOtherSessions, deleteSessionById, listSessionsOfUser, type Session } from '../accounts/sessions.ts';
 import { findUserById, setPasswordHash, type UserWithHash } from '../accounts/users.ts';
-import { isSecure, loginAttempt, newPassword, newPasswordFields } from './auth.ts';
+import { isSecure, loginAttempt, loginBucketWhen, newPassword, newPasswordFields, passwordBusy } from './auth.ts';
 import { pushDevicesBySession, withPushDevice } from './push.ts';
 import { arrayOf, integer, json, object, ref, requiredField, status, type Operation } from '../openapi/kit.ts';
 
@@ -40,9 +40,20 @@ export async function changePassword(ctx: Ctx) {
 changePassword.doc = {
   id: 'changePassword',
   summary: 'Change the own password (ends every other session and reset link)',
+  description:
+    'In one transaction the new hash is stored, every other live session of the account ends (the calling one stays, its cookie untouched) and every outstanding reset link ends: whoever else knew the old password or held a session or link loses the account with it. The reset runs the same step (`afterPasswordChange` in lib/account-data/deletion.ts). Only the first bad field is named, as at the reset.',
   fields: { pass: requiredField('the current password'), ...newPasswordFields },
   ok: json('changed', status('ok')),
   errors: { 400: ['auth.invalid'], 403: ['auth.bad_password'], 503: ['auth.busy'] },
+  when: {
+    'auth.bad_password':
+      "`field` `pass`: a wrong or missing current password (checked before the new passwords), which counts as a failed login of the account's name; also when another change or a reset replaced it while this one ran",
+    'auth.required':
+      'also when the calling session was ended, or the account banned, while this one ran: nothing changes',
+    'auth.invalid': `\`field\` \`pass1\`: shorter than ${minPasswordLength} or longer than ${maxPasswordLength} characters; \`field\` \`pass2\`: differs from \`pass1\``,
+    'rate.limited': `${loginBucketWhen}, before any hashing`,
+    'auth.busy': passwordBusy,
+  },
 } satisfies Operation;
 
 /**
@@ -95,6 +106,7 @@ export function sessions(ctx: Ctx) {
 sessions.doc = {
   id: 'sessions',
   summary: `The own live sessions, newest first (at most ${maxListedSessions})`,
+  description: `Newest first by \`created_at\`, expired sessions left out, at most the newest ${maxListedSessions} (revoke-others ends the rest too).`,
   ok: json('the sessions', arrayOf(ref('SessionListItem'), maxListedSessions)),
 } satisfies Operation;
 
@@ -113,8 +125,15 @@ export async function revokeSession(ctx: Ctx<'id'>) {
 revokeSession.doc = {
   id: 'revokeSession',
   summary: 'End one session (the calling one: a logout)',
+  description:
+    'The session ends at once; when it is the calling one, the cookie is cleared as well. No fields (a body is read but ignored).',
   ok: json('ended', status('ok')),
   errors: { 404: ['session.not_found'] },
+  when: {
+    'session.not_found':
+      "no live session of this account has that id: unknown, expired, or another account's (the same answer, so ids cannot be probed)",
+    'auth.required': 'also when the calling session was ended while its body came: an ended session ends no other',
+  },
 } satisfies Operation;
 
 /** POST /api/user/sessions/revoke-others: ends every session but the calling one. */
@@ -128,5 +147,8 @@ export async function revokeOtherSessions(ctx: Ctx) {
 revokeOtherSessions.doc = {
   id: 'revokeOtherSessions',
   summary: 'End every session but the calling one',
-  ok: json('how many ended', object({ count: integer() })),
+  description:
+    "No fields. The calling session stays. A login that completes afterwards with the account's password stands: ending sessions is no lockout, a password change is (docs/SECURITY.md).",
+  ok: json('how many ended (0 when there were none)', object({ count: integer() })),
+  when: { 'auth.required': 'also when the calling session was ended while its body came' },
 } satisfies Operation;

@@ -14,6 +14,8 @@ import {
   defaultLoginSeconds,
   maxLoginSeconds,
   maxPasswordLength,
+  maxSessionDescriptionLength,
+  resetLinkLifetimeSeconds,
   maxUsernameLength,
   minLoginSeconds,
   minPasswordLength,
@@ -50,6 +52,13 @@ export const newPasswordFields = {
   }),
   pass2: requiredField('equal to pass1'),
 };
+
+/** When a request that checks a credential answers 429: the `login` group and the login brakes (docs/API.md "Rate limits"). */
+export const loginBucketWhen =
+  'group `login` (SPEC\'s 20 a minute per address), or the login brakes (docs/API.md "Rate limits")';
+
+/** When a request that hashes a password answers 503 auth.busy (docs/API.md "Rate limits"). */
+export const passwordBusy = 'the hashing line is full, or the request waited 5 s in it (`Retry-After: 5`)';
 
 /** A login's `timeout` field, a password's or a passkey's (the OpenAPI document's field). */
 export const loginTimeoutField = field(
@@ -88,9 +97,9 @@ export async function login(ctx: Ctx) {
 login.doc = {
   id: 'login',
   summary: 'Log in (sets the session cookie)',
-  description: 'With a valid session already: 200 `already_logged_in`, no new session, the body is not read.',
+  description: `The cookie's Max-Age is \`timeout\`; the session's \`description\` is the request's User-Agent (first ${maxSessionDescriptionLength} characters), and \`last_login\` is set. With a valid session already: 200 \`already_logged_in\`, no new session, the body is not read.`,
   fields: {
-    user: requiredField('the username, any letter case'),
+    user: requiredField('the username: any letter case, spaces normalised as at registration'),
     pass: requiredField('the password'),
     timeout: loginTimeoutField,
     altcha: altchaField,
@@ -102,6 +111,20 @@ login.doc = {
     403: ['auth.banned', 'auth.pending', 'auth.rejected'],
     429: ['rate.limited'],
     503: ['auth.busy'],
+  },
+  when: {
+    'input.invalid': `\`timeout\` not an integer or outside ${minLoginSeconds}–${maxLoginSeconds}; \`user\` or \`pass\` missing or empty`,
+    'pow.invalid':
+      'the name is under failed-login pressure (unless BOARD_LOGIN_POW=0): the login needs `altcha`, checked before the password (docs/API.md "Proof of work")',
+    'auth.bad_credentials':
+      'unknown name or wrong password (the same answer and the same hashing work for both); also when the password was changed or reset while the login checked it',
+    'auth.banned':
+      'the right password of a banned account, also when the ban came while the login checked the password; the message says until when, `banned_until` is next to `error`',
+    'auth.pending': 'the right password of an account whose application waits (docs/API.md "Registration")',
+    'auth.rejected': 'the right password of an account whose application was rejected; `reason` is next to `error`',
+    'rate.limited':
+      'SPEC\'s 20 a minute per address; the IPv6 site (/48) budget; or, while the name or the board has too many failed logins, from an address that failed one itself (docs/API.md "Rate limits")',
+    'auth.busy': passwordBusy,
   },
 } satisfies Operation;
 
@@ -148,10 +171,12 @@ export async function register(ctx: Ctx) {
 }
 register.doc = {
   id: 'register',
-  summary: 'Register (does not log in)',
+  summary: 'Register (does not log in: no cookie)',
+  description:
+    'Which fields the registration mode and BOARD_POW ask for, and the order of their checks: docs/API.md "Registering in each mode".',
   fields: {
     user: requiredField(
-      `${minUsernameLength}–${maxUsernameLength} letters, digits, \`.\`, \`_\`, space and \`-\`, normalised`,
+      `normalised (NFC, the bidi controls U+202A–202E and U+2066–2069 dropped, trimmed, inner whitespace collapsed to one space), then ${minUsernameLength}–${maxUsernameLength} characters of letters, combining marks, decimal digits, \`.\`, \`_\`, space and \`-\`, at least one of them a letter or digit, and no default-ignorable code point (U+034F, variation selectors, Hangul fillers such as U+3164 and U+115F …)`,
       {
         type: 'string',
         minLength: minUsernameLength,
@@ -171,6 +196,22 @@ register.doc = {
     429: ['rate.limited'],
     503: ['auth.busy'],
   },
+  when: {
+    'auth.invalid':
+      'any field invalid: `fields` names every bad field at once (`user`, `pass1`, `pass2`, `application`); a taken name is then not checked',
+    'pow.invalid':
+      'BOARD_POW is on and `altcha` is not a good solved challenge (`error.fields.altcha`; docs/API.md "Proof of work")',
+    'auth.registration_closed': 'the registration mode is `closed`',
+    'auth.invite_required': 'invite mode, and no `invite`',
+    'invite.invalid':
+      'an `invite` that is unknown, used, revoked or expired, or whose inviter has since been banned or deleted (in any mode but closed)',
+    'user.name_taken':
+      'all fields valid and the name is taken in any letter case, or looks like a taken name (the same Unicode TR39 confusable skeleton: "alice" and "аlice" with a Cyrillic а)',
+    'rate.limited':
+      "SPEC's 20 a minute, or 50 a day per address; in approval mode also when 1000 applications wait (the message says so)",
+    'auth.busy':
+      'the registrations\' line is full or the registration waited 5 s in it (the message says so), or the hashing line is full (`Retry-After: 5`; docs/API.md "Rate limits")',
+  },
 } satisfies Operation;
 
 /** POST /api/auth/logout: always succeeds for the caller; a database failure is a 500. */
@@ -184,6 +225,7 @@ export async function logout(ctx: Ctx) {
 logout.doc = {
   id: 'logout',
   summary: 'Log out (clears the cookie, also without a session)',
+  description: 'The session is deleted and the cookie cleared (`session=; Max-Age=0`). Any body is ignored.',
   ok: json('logged out', status('ok')),
 } satisfies Operation;
 
@@ -213,6 +255,10 @@ checkReset.doc = {
   fields: { token: requiredField('the part after # in the reset link') },
   ok: json('the token is valid for this user', usernameAnswer),
   errors: { 403: ['auth.banned'], 404: ['reset.invalid'], 429: ['rate.limited'] },
+  when: {
+    'reset.invalid': `token missing, unknown, expired (${resetLinkLifetimeSeconds / 3600} hours), used, or superseded by a newer link`,
+    'auth.banned': "the link's account is banned (the link stays valid)",
+  },
 } satisfies Operation;
 
 /** POST /api/auth/reset: sets the password, uses up the link, ends every old session, logs in. */
@@ -248,6 +294,7 @@ export async function reset(ctx: Ctx) {
 reset.doc = {
   id: 'reset',
   summary: 'Set a new password with a reset token (logs in, ends every other session)',
+  description: `The password is set, the link used up, and every session and every other reset link of the user deleted: the same step as a password change (docs/API.md "POST /api/user/password"). A new session (lifetime ${day} s) is created and set as the cookie; \`last_login\` is set. Only the first bad field is named (\`fields\` is registration's alone).`,
   fields: { token: requiredField('the part after # in the reset link'), ...newPasswordFields },
   ok: json('the password is set and a session cookie is set', usernameAnswer),
   errors: {
@@ -256,6 +303,14 @@ reset.doc = {
     404: ['reset.invalid'],
     429: ['rate.limited'],
     503: ['auth.busy'],
+  },
+  when: {
+    'reset.invalid':
+      'as for reset/check (checked before the passwords); also when a concurrent reset used the link first',
+    'auth.banned':
+      "the link's account is banned: checked before the passwords, and again when the new password is stored (a ban that came meanwhile undoes the whole reset); the link stays unused",
+    'auth.invalid': `\`field\` \`pass1\`: shorter than ${minPasswordLength} or longer than ${maxPasswordLength} characters; \`field\` \`pass2\`: differs from \`pass1\``,
+    'auth.busy': passwordBusy,
   },
 } satisfies Operation;
 

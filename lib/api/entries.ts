@@ -14,8 +14,27 @@ import { ApiError } from '../errors.ts';
 import { integerParam, textField } from '../http/fields.ts';
 import { removeMedia, saveMedia } from '../media/files.ts';
 import { requestPreview } from '../preview/queue.ts';
-import { maxAltLength, maxContentLength, maxReplyDepth } from '../product.ts';
-import { field, imageFile, integer, json, object, status, string, time, type Operation } from '../openapi/kit.ts';
+import {
+  duplicateWindowSeconds,
+  latestMaxDepth,
+  maxAltLength,
+  maxContentLength,
+  maxReplyDepth,
+  minDuplicateLength,
+  newAccountLinkDelaySeconds,
+} from '../product.ts';
+import {
+  field,
+  imageFile,
+  imageWhen,
+  integer,
+  json,
+  object,
+  status,
+  string,
+  time,
+  type Operation,
+} from '../openapi/kit.ts';
 
 /** Text as stored: line breaks unified, control characters other than tab and newline dropped, bidi controls too, trimmed. */
 function cleanContent(raw: string): string {
@@ -44,7 +63,7 @@ function judge(ctx: Ctx, uid: number, draft: EntryDraft, edited?: EditedEntry): 
 /** The text field of create and edit, as the OpenAPI document shows it. */
 const contentDoc = (required: boolean) =>
   field(
-    `text, cleaned and trimmed, at most ${maxContentLength} characters`,
+    `text, cleaned as docs/API.md "Choices the spec left open" says (Entries), then at most ${maxContentLength} characters`,
     { type: 'string', maxLength: maxContentLength },
     required,
   );
@@ -55,9 +74,16 @@ const altSchema = string(
 );
 const altDoc = (when: string) =>
   field(
-    `optional description of the image, at most ${maxAltLength} characters after cleaning (else 400 input.invalid field alt); ${when}`,
+    `optional description of the image for people who cannot see it, at most ${maxAltLength} characters after cleaning (bidi controls dropped as in the text; line breaks, tabs, other control characters and runs of whitespace become one space; trimmed); ${when}`,
     { type: 'string' },
   );
+
+/** When create and edit answer what the entry gate refuses (lib/entries/content-gate.ts), and their Tor refusal. */
+const gateWhen = {
+  'tor.blocked': 'the client address is in the Tor exit list (checked before the body is read)',
+  'entry.too_long': `\`field\` \`content\`: more than ${maxContentLength} characters after cleaning`,
+  'entry.duplicate': `\`field\` \`content\`: the same text (trimmed, any letter case, ${minDuplicateLength} characters or more) as one of the account's live entries written (created or edited) in the last ${duplicateWindowSeconds / 60} minutes; an edit that keeps its entry's own text is no copy`,
+};
 
 /** `reply_to` absent, empty or 0 means a top-level entry. */
 function parseReplyTo(raw: string | undefined): number {
@@ -119,11 +145,11 @@ export async function create(ctx: Ctx) {
 create.doc = {
   id: 'createEntry',
   summary: 'Write an entry or a reply',
-  description: 'Content or file is required. The first link is queued for a preview.',
+  description: `Content or file is required; the answer holds the stored values (\`alt\` only when one was stored). A reply raises the parent's \`reply_count\`, moves \`last_activity\` of every ancestor to now and becomes \`latest\` of its nearest ${latestMaxDepth} ancestors. The first link of the text is queued for a preview when its record is missing or stale (docs/API.md "Link previews"); the answer never waits for it.`,
   fields: {
     content: contentDoc(false),
     file: imageFile('an image: JPEG, GIF, PNG or WebP (multipart only)'),
-    alt: altDoc('ignored without a file'),
+    alt: altDoc('ignored (not stored) without a file'),
     reply_to: field('the parent pid; absent, empty or 0: a top-level entry', {
       type: 'string',
       pattern: '^\\s*\\d*\\s*$',
@@ -149,6 +175,16 @@ create.doc = {
     409: ['entry.duplicate'],
     413: ['upload.too_large'],
     429: ['rate.new_account'],
+  },
+  when: {
+    ...gateWhen,
+    ...imageWhen,
+    'rate.limited': 'write limit `create`, checked before anything else of the request (docs/API.md "Rate limits")',
+    'input.invalid': `\`field\` \`reply_to\`: not a non-negative integer; \`field\` \`alt\`: over ${maxAltLength} characters after cleaning`,
+    'entry.not_found': '`reply_to` names an unknown or deleted entry',
+    'entry.too_deep': `\`field\` \`reply_to\`: the reply would lie more than ${maxReplyDepth} levels below its root (the parent is ${maxReplyDepth} deep): a chain deeper than that made every read near its bottom and its author's deletion expensive`,
+    'entry.empty': 'no content (or only whitespace) and no file',
+    'rate.new_account': `the account is younger than ${newAccountLinkDelaySeconds / 60} minutes and the entry has a link or an image (\`Retry-After\`; the message says when it will work), or a cap of level 0 on links and images (docs/API.md "Trust levels")`,
   },
 } satisfies Operation;
 
@@ -185,6 +221,8 @@ export async function edit(ctx: Ctx<'pid'>) {
 edit.doc = {
   id: 'editEntry',
   summary: 'Change the text (and the image description) of an own entry',
+  description:
+    "The edited entry is judged as a create would be, on what it holds after the edit (its image included): the same length and description rules, the new-account brake, level 0's caps and the duplicate rule, with the same answers. Why: otherwise an entry posted harmless could be edited into what a create may not post. An edit cannot attach an image (a `file` part is ignored). `last_activity` does not move; `edited_at` becomes now. The first link is recorded again and queued for a preview when its record is missing or stale (SPEC: an edit re-triggers the fetch); an edit that removes the link removes the preview from the entry.",
   fields: {
     content: contentDoc(true),
     alt: altDoc('absent: the description stays; empty: removed; an entry without an image keeps none'),
@@ -199,6 +237,15 @@ edit.doc = {
     404: ['entry.not_found'],
     409: ['entry.duplicate'],
     429: ['rate.new_account'],
+  },
+  when: {
+    ...gateWhen,
+    'rate.limited': 'write limit `edit`',
+    'input.invalid': `\`field\` \`alt\`: over ${maxAltLength} characters after cleaning`,
+    'entry.not_found': 'unknown or deleted entry',
+    'entry.not_author': "someone else's entry",
+    'entry.empty': 'empty content on an entry without an image (an image-only entry may lose its text)',
+    'rate.new_account': `the text holds a link (or the entry has an image) and the account is younger than ${newAccountLinkDelaySeconds / 60} minutes, or a cap of level 0 on links (docs/API.md "Trust levels")`,
   },
 } satisfies Operation;
 
@@ -215,8 +262,11 @@ export async function remove(ctx: Ctx<'pid'>) {
 remove.doc = {
   id: 'deleteEntry',
   summary: 'Delete an own entry (soft: it keeps its place in the thread)',
+  description:
+    'No fields. The entry keeps its place in the tree, its `uid`, `username`, counts and votes; `content` and `filepath` become "" and the image file is removed. Ancestors whose `latest` it was get the next newest live descendant.',
   ok: json('deleted', status('deleted')),
   errors: { 403: ['entry.not_author'], 404: ['entry.not_found'] },
+  when: { 'entry.not_found': 'unknown or already deleted', 'entry.not_author': "someone else's entry" },
 } satisfies Operation;
 
 /** POST /api/entry/{pid}/bump */
@@ -247,6 +297,8 @@ export async function bump(ctx: Ctx<'pid'>) {
 bump.doc = {
   id: 'bump',
   summary: 'Bump an entry to the top; the cooldown grows by a day with each bump',
+  description:
+    'No fields; anyone logged in may bump, the author too. `last_activity` of the entry and all its ancestors moves to now. A never-bumped entry may be bumped at once; after the n-th bump the next is allowed n days after `last_bump`.',
   ok: json(
     'bumped',
     object({
@@ -258,4 +310,10 @@ bump.doc = {
     }),
   ),
   errors: { 404: ['entry.not_found'], 429: ['entry.bump_cooldown'] },
+  when: {
+    'entry.not_found': 'unknown or deleted entry',
+    'entry.bump_cooldown':
+      'the cooldown runs: `Retry-After` and `retry_after` next to `error` are the seconds left (at least 1), `bump_count` is beside them',
+    'rate.limited': 'write limit `bump`, before the cooldown: it counts bumps of any entry',
+  },
 } satisfies Operation;

@@ -60,7 +60,14 @@ export async function exportAccount(ctx: Ctx) {
 exportAccount.doc = {
   id: 'exportAccount',
   summary: 'Download the own data as a zip (account.json and media), 3 an hour',
-  ok: { status: 200, description: 'the archive, streamed', mediaType: 'application/zip' },
+  description:
+    'With `Content-Disposition: attachment; filename="board-<name>-<YYYY-MM-DD>.zip"` (plus `filename*` in UTF-8 for names beyond ASCII) and `Cache-Control: no-store`. What the archive holds, and how it is streamed: docs/API.md "The data export".',
+  ok: { status: 200, description: 'the archive, streamed (no Content-Length)', mediaType: 'application/zip' },
+  when: {
+    'rate.limited':
+      'the fourth export of the account within the hour (always on: BOARD_LIMITS neither scales nor lifts it)',
+    internal: 'the database fails before the answer begins; after the first bytes an error can only cut the connection',
+  },
 } satisfies Operation;
 
 /** Content-Disposition with an ASCII fallback name and the exact name in UTF-8 (RFC 6266). */

@@ -29,6 +29,8 @@ export function feed(ctx: Ctx<'page'>) {
 feed.doc = {
   id: 'feed',
   summary: `A page of the feed: top-level entries by last activity, ${feedPageSize} a page`,
+  description:
+    'Ordered by `last_activity`, then `pid`, both descending; each with `latest` when it has one. A deleted top-level entry is left out unless it has a `latest`.',
   ok: json('the page; [] past the end', arrayOf(ref('EntryWithLatest'), feedPageSize)),
 } satisfies Operation;
 
@@ -53,6 +55,7 @@ thread.doc = {
   summary: 'An entry with its ancestors and direct replies (also when deleted)',
   ok: json('the thread', ref('Thread')),
   errors: { 404: ['entry.not_found'] },
+  when: { 'entry.not_found': "no such entry (it never existed, or went with its author's account)" },
 } satisfies Operation;
 
 /** The fast path's thread (lib/routes.ts `cache`): the cached thread when current, read as the handler reads it. */
@@ -70,6 +73,11 @@ export function userFeed(ctx: Ctx<'username' | 'page'>) {
 userFeed.doc = {
   id: 'userFeed',
   summary: "A page of a user's live entries, replies included, newest first",
+  description: `The user's entries that are not deleted, top-level entries and replies, newest first, ${feedPageSize} a page, without \`latest\`.`,
   ok: json('the page; [] past the end', arrayOf(ref('Entry'), feedPageSize)),
   errors: { 404: ['user.not_found'] },
+  when: {
+    'input.invalid': '`field` `page`: checked before the user',
+    'user.not_found': 'no public account has the name (docs/API.md "Which accounts are public")',
+  },
 } satisfies Operation;

@@ -23,8 +23,8 @@ const followAnswer = (following: 0 | 1) =>
   json('done (also when it was so already)', object({ status: constant('ok'), following: constant(following) }));
 /** The answer of GET /api/user/following/state and of the setting's change. */
 const followStateSchema = object({
-  own_threads: oneOfValues(0, 1),
-  pids: arrayOf(integer('a followed entry', { minimum: 1 }), maxFollows),
+  own_threads: { ...oneOfValues(0, 1), description: "the account's setting: its new threads are followed" },
+  pids: { ...arrayOf(integer('a followed entry', { minimum: 1 }), maxFollows), description: 'every followed entry' },
 });
 
 /** POST /api/entry/{pid}/follow: the entry's whole subtree; 200 also when already followed. */
@@ -45,9 +45,13 @@ export async function follow(ctx: Ctx<'pid'>) {
 follow.doc = {
   id: 'followEntry',
   summary: 'Follow a live entry and everything below it: new replies there notify (thread_reply)',
-  description: `At most ${maxFollows} follows per account (400 input.invalid, field pid).`,
+  description: 'No fields.',
   ok: followAnswer(1),
   errors: { 400: ['input.invalid'], 404: ['entry.not_found'] },
+  when: {
+    'input.invalid': `\`field\` \`pid\`: malformed, or the account follows ${maxFollows} entries already`,
+    'entry.not_found': 'unknown or deleted entry',
+  },
 } satisfies Operation;
 
 /** POST /api/entry/{pid}/unfollow: 200 also when not followed, or when the entry is gone. */
@@ -61,6 +65,7 @@ export async function unfollow(ctx: Ctx<'pid'>) {
 unfollow.doc = {
   id: 'unfollowEntry',
   summary: 'Stop following an entry (also when it was not followed, or is gone)',
+  description: 'No fields.',
   ok: followAnswer(0),
   errors: { 400: ['input.invalid'] },
 } satisfies Operation;
@@ -76,7 +81,14 @@ following.doc = {
   summary: 'The followed entries, most recently followed first, 20 a page',
   ok: json(
     'one page',
-    arrayOf(object({ pid: integer(undefined, { minimum: 1 }), followed_at: time(), entry: ref('Entry') }), 20),
+    arrayOf(
+      object({
+        pid: integer(undefined, { minimum: 1 }),
+        followed_at: time(),
+        entry: { ...ref('Entry'), description: 'without `latest`; a deleted one with its content blanked' },
+      }),
+      20,
+    ),
   ),
   errors: { 400: ['input.invalid'] },
 } satisfies Operation;
@@ -104,7 +116,13 @@ export async function followOwnThreads(ctx: Ctx) {
 followOwnThreads.doc = {
   id: 'followOwnThreads',
   summary: 'Whether the account follows its own new threads (default 1); existing follows stay',
-  fields: { follow: requiredField('1 or 0', { type: 'string', enum: ['0', '1'] }) },
-  ok: json('the new state', followStateSchema),
+  fields: {
+    follow: requiredField('1: new threads of the account are followed by their author; 0: not', {
+      type: 'string',
+      enum: ['0', '1'],
+    }),
+  },
+  ok: json('the new state, as GET /api/user/following/state answers it', followStateSchema),
   errors: { 400: ['input.invalid'] },
+  when: { 'input.invalid': '`field` `follow`: neither 1 nor 0' },
 } satisfies Operation;

@@ -15,6 +15,8 @@ export function health(ctx: Ctx) {
 health.doc = {
   id: 'health',
   summary: 'ok after a real database query (for monitoring and load balancers)',
+  description:
+    'An addition to the specification. `disk_full`: a write was refused for lack of space (507 server.disk_full) within the last minute; `disk_low`: the volume that holds BOARD_DATA has less free space than BOARD_DISK_LOW_MB (default 500 MiB; 0 turns this check off), so a monitor hears of it before writes fail. A monitor that alerts on any status but 200 sees both; the metrics carry the figures (`board_data_volume_free_bytes`, `board_media_bytes{folder}`; docs/OPERATIONS.md "Alerts").',
   ok: json('the database answers', status('ok')),
   more: [
     json(
@@ -30,4 +32,5 @@ health.doc = {
       503,
     ),
   ],
+  when: { internal: 'the database fails' },
 } satisfies Operation;

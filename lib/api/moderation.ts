@@ -6,6 +6,7 @@ import { integerParam } from '../http/fields.ts';
 import { removeMedia } from '../media/files.ts';
 import { fieldMessages } from '../messages.ts';
 import {
+  latestMaxDepth,
   maxBanDays,
   maxModlogPage,
   maxModReasonLength,
@@ -36,6 +37,11 @@ const reasonDoc = (required: boolean) =>
     { type: 'string', maxLength: maxModReasonLength },
     required,
   );
+/** When an action answers 400 for its `reason`. */
+const reasonWhen = (required: boolean) =>
+  required
+    ? `\`field\` \`reason\`: missing, empty or over ${maxModReasonLength} characters`
+    : `\`field\` \`reason\`: over ${maxModReasonLength} characters`;
 /** The answer of an action on an entry. */
 const entryAction = (done: string) => object({ pid: integer(undefined, { minimum: 1 }), status: constant(done) });
 /** The answer of a ban and an unban. */
@@ -100,9 +106,14 @@ export async function remove(ctx: Ctx<'pid'>) {
 remove.doc = {
   id: 'removeEntry',
   summary: 'Remove an entry (can be undone; closes its open reports)',
+  description: 'What a removal changes, and what stays for a restore: docs/API.md "What a removal does".',
   fields: { reason: reasonDoc(true) },
   ok: json('removed', entryAction('removed')),
   errors: { 404: ['entry.not_found'] },
+  when: {
+    'input.invalid': reasonWhen(true),
+    'entry.not_found': 'unknown, deleted (by its author) or already removed entry',
+  },
 } satisfies Operation;
 
 /** POST /api/mod/entry/{pid}/restore */
@@ -118,8 +129,14 @@ export async function restore(ctx: Ctx<'pid'>) {
 restore.doc = {
   id: 'restoreEntry',
   summary: 'Undo a removal',
+  description: `No fields. The entry is live again with its text, image and link, counts in the statistics again, and becomes \`latest\` again of each of its ${latestMaxDepth} nearest ancestors whose \`latest\` is older; \`last_activity\` does not move. It is its author's as before (they can edit and delete it again). The reports it had stay closed.`,
   ok: json('restored', entryAction('restored')),
   errors: { 404: ['entry.not_found'], 409: ['mod.not_removed'] },
+  when: {
+    'entry.not_found':
+      'unknown entry, or its author deleted the account (the deletion erases the stored text and image; also while its background part is still under way)',
+    'mod.not_removed': 'the entry is not removed (live, or deleted by its author)',
+  },
 } satisfies Operation;
 
 /** POST /api/mod/entry/{pid}/dismiss */
@@ -137,9 +154,16 @@ export async function dismiss(ctx: Ctx<'pid'>) {
 dismiss.doc = {
   id: 'dismissReports',
   summary: "Close an entry's open reports, leaving the entry as it is",
+  description:
+    'Every open report on the entry is closed (recorded as `dismiss`); reports on an entry its author deleted can be dismissed too. Whoever filed a closed report may report the entry again.',
   fields: { reason: reasonDoc(false) },
   ok: json('dismissed', entryAction('dismissed')),
   errors: { 404: ['entry.not_found', 'report.not_found'] },
+  when: {
+    'input.invalid': reasonWhen(false),
+    'entry.not_found': 'no such entry',
+    'report.not_found': 'the entry has no open report',
+  },
 } satisfies Operation;
 
 /** POST /api/mod/user/{username}/ban */
@@ -163,16 +187,30 @@ export async function ban(ctx: Ctx<'username'>) {
 ban.doc = {
   id: 'ban',
   summary: 'Ban an account for some days or for good (ends its sessions)',
+  description:
+    'What a ban does while it lasts, and a second ban: docs/API.md "What a ban does". The invite tree: docs/API.md "Invites".',
   fields: {
     reason: reasonDoc(true),
-    days: field(`1–${maxBanDays}; absent or empty: permanent`, { type: 'string', pattern: '^\\s*\\d*\\s*$' }),
-    purge: field('1: also remove every live entry of the account', { enum: ['', '0', '1'] }),
+    days: field(`a whole number 1–${maxBanDays}: the ban ends that many days from now; absent or empty: permanent`, {
+      type: 'string',
+      pattern: '^\\s*\\d*\\s*$',
+    }),
+    purge: field(
+      "1: also remove every live entry of the account (each as by remove, with the ban's reason and a log row of its own); absent, empty or 0: not",
+      { enum: ['', '0', '1'] },
+    ),
     tree: field(`1: also ban every account it invited, and theirs (at most ${maxTreeAccounts}; moderators stay)`, {
       enum: ['', '0', '1'],
     }),
   },
   ok: json('banned', banTreeAnswer),
   errors: { 400: ['input.invalid'], 403: ['mod.target_moderator'], 404: ['user.not_found'] },
+  when: {
+    'input.invalid': '`field` `reason`, `days`, `purge` or `tree`: not as the field says',
+    'mod.target_moderator':
+      'the account is a moderator (a moderator cannot ban another moderator, nor themselves; the administrator can, which ends the role)',
+    'user.not_found': 'unknown user',
+  },
 } satisfies Operation;
 
 /** POST /api/mod/user/{username}/unban */
@@ -186,8 +224,13 @@ export async function unban(ctx: Ctx<'username'>) {
 unban.doc = {
   id: 'unban',
   summary: 'Lift a ban',
+  description: 'No fields. The user may log in again.',
   ok: json('lifted', banAnswer),
   errors: { 404: ['user.not_found'], 409: ['mod.not_banned'] },
+  when: {
+    'user.not_found': 'unknown user',
+    'mod.not_banned': 'the account is not banned (never, lifted already, or the ban has ended)',
+  },
 } satisfies Operation;
 
 /** POST /api/mod/user/{username}/avatar/remove: the file goes after the commit, best-effort. */
@@ -204,9 +247,16 @@ export async function removeAvatar(ctx: Ctx<'username'>) {
 removeAvatar.doc = {
   id: 'removeAvatar',
   summary: "Remove an account's avatar",
+  description:
+    'The avatar is gone from every entry and the user info at once, and the file is deleted. The user may upload a new one.',
   fields: { reason: reasonDoc(true) },
   ok: json('removed', object({ username: string(), avatar: constant('') })),
   errors: { 400: ['input.invalid'], 404: ['user.not_found'], 409: ['mod.no_avatar'] },
+  when: {
+    'input.invalid': reasonWhen(true),
+    'user.not_found': 'unknown user',
+    'mod.no_avatar': 'the account has no avatar',
+  },
 } satisfies Operation;
 
 /** GET /api/mod/reports/{page}: the queue; reporters' names stay with the administrator. */
@@ -218,6 +268,8 @@ export function reportQueue(ctx: Ctx<'page'>) {
 reportQueue.doc = {
   id: 'reportQueue',
   summary: `The entries with open reports, most reports first, ${queuePageSize} a page`,
+  description:
+    "The entry with the most open reports first, then the one whose oldest open report is oldest. A banned user's reports stay in the queue.",
   ok: json('the page; [] past the end', arrayOf(ref('QueueItem'), queuePageSize)),
 } satisfies Operation;
 
@@ -229,6 +281,7 @@ export function queueSize(ctx: Ctx) {
 queueSize.doc = {
   id: 'queueSize',
   summary: 'How many entries have open reports',
+  description: "The number on the front end's header link for moderators.",
   ok: json('the count', object({ open_entries: integer() })),
 } satisfies Operation;
 
@@ -240,5 +293,6 @@ export function publicLog(ctx: Ctx<'page'>) {
 publicLog.doc = {
   id: 'modlog',
   summary: `The public moderation log, newest first, ${modlogPageSize} rows a page (names no moderator)`,
+  description: 'What it shows and what it keeps for the administrator: docs/API.md "The public moderation log".',
   ok: json('the page; [] past the end', arrayOf(ref('ModlogRow'), modlogPageSize)),
 } satisfies Operation;

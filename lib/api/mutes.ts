@@ -23,9 +23,14 @@ export async function mute(ctx: Ctx) {
 mute.doc = {
   id: 'mute',
   summary: "Mute an account (hiding its entries is the front end's job)",
+  description: `The feed and thread answers stay the same for every reader (they are shared, cached answers): the front end hides the muted account's entries with the reader's mute list. The muted account learns nothing: no answer but the reader's own mute list shows a mute. At most ${maxMutes} mutes an account (the front end filters with the whole list).`,
   fields: { user: accountField },
   ok: json('muted (also when it was already)', status('ok')),
   errors: { 400: ['input.invalid'], 404: ['user.not_found'] },
+  when: {
+    'input.invalid': `\`field\` \`user\`: missing or empty; the reader's own account; ${maxMutes} mutes already`,
+    'user.not_found': 'no public account has that name',
+  },
 } satisfies Operation;
 
 /** POST /api/user/unmute: 200 also when not muted. */
@@ -42,6 +47,10 @@ unmute.doc = {
   fields: { user: accountField },
   ok: json('unmuted (also when it was not muted)', status('ok')),
   errors: { 400: ['input.invalid'], 404: ['user.not_found'] },
+  when: {
+    'input.invalid': "`field` `user`: missing or empty, or the reader's own account",
+    'user.not_found': 'no public account has that name',
+  },
 } satisfies Operation;
 
 /** GET /api/user/mutes: [{uid, username}], most recently muted first. */
@@ -52,6 +61,8 @@ export function mutes(ctx: Ctx) {
 mutes.doc = {
   id: 'mutes',
   summary: 'The muted accounts, most recently muted first',
+  description:
+    "With their current names; `[]` when none. An account's deletion removes its mutes both ways (its own and those of it).",
   ok: json('the list', arrayOf(ref('MutedAccount'), maxMutes)),
 } satisfies Operation;
 

@@ -29,6 +29,8 @@ export function unread(ctx: Ctx) {
 unread.doc = {
   id: 'unreadNotifications',
   summary: "How many notifications are unread (the header's badge)",
+  description:
+    'The unread notifications that the list shows. The front end asks when the tab gains focus and every minute while it is visible, never more often.',
   ok: json('the count', unreadCount),
 } satisfies Operation;
 
@@ -42,9 +44,15 @@ export async function read(ctx: Ctx) {
 read.doc = {
   id: 'markNotificationsRead',
   summary: 'Mark notifications read: up to an id, or all',
-  fields: { up_to: field('a notification id; absent: all', { type: 'string', pattern: '^\\d{1,15}$' }) },
+  fields: {
+    up_to: field('a notification id: every notification of the account up to it; absent: all', {
+      type: 'string',
+      pattern: '^\\d{1,15}$',
+    }),
+  },
   ok: json('how many are still unread', unreadCount),
   errors: { 400: ['input.invalid'] },
+  when: { 'input.invalid': '`field` `up_to`: present but not a non-negative integer' },
 } satisfies Operation;
 
 /** POST /api/user/feed-token: a new secret for the private Atom feed (the one before stops working): {url}. */
@@ -56,6 +64,8 @@ export function newFeedToken(ctx: Ctx) {
 newFeedToken.doc = {
   id: 'createFeedToken',
   summary: "Create or replace the secret address of the private Atom feed of one's notifications",
+  description:
+    "The address before stops working at once. Only the token's SHA-256 is stored; a password change and a reset end it. The feed: GET /n/{token}.",
   ok: json(
     "the feed's address (the one before stops working)",
     object({ url: string('<BOARD_ORIGIN>/n/<token>.atom', { format: 'uri' }) }),

@@ -3,7 +3,7 @@ import { createRequire } from 'node:module';
 import type { ErrorCode } from '../messages.ts';
 import type { Route } from '../http/route.ts';
 import { schemas } from '../openapi/components.ts';
-import { errorBody, impliedErrors, retryAfterStatuses } from './openapi-errors.ts';
+import { errorBody, errorDescription, impliedErrors, retryAfterStatuses } from './openapi-errors.ts';
 import { integer, string, type Answer, type FieldSpec, type JsonSchema, type Operation } from '../openapi/kit.ts';
 import type { Tag } from '../openapi/tags.ts';
 
@@ -103,6 +103,9 @@ function operationObject(route: Route, operation: Operation) {
     route.mod ? 'Moderators only.' : route.auth ? 'Needs a session.' : undefined,
     route.rateLimit ? `Rate limit \`${route.rateLimit}\` per address (docs/API.md "Rate limits").` : undefined,
     route.writeLimit ? `Write limit \`${route.writeLimit}\` (docs/API.md "Rate limits").` : undefined,
+    route.shared
+      ? 'A shared cache may keep its 200 for requests without a session cookie (docs/API.md "Shared caches: Cache-Control").'
+      : undefined,
   ].filter(Boolean);
   return {
     operationId: operation.id,
@@ -163,12 +166,21 @@ function responsesOf(route: Route, operation: Operation) {
     for (const code of more) set.add(code);
     codes.set(Number(status), set);
   }
+  const when = { ...operation.when };
   for (const [status, set] of [...codes].sort(([a], [b]) => a - b)) {
     const list = [...set];
+    const cases = errorDescription(
+      list.map((code) => {
+        const text = when[code];
+        delete when[code];
+        if (text?.includes('\n')) throw new Error(`${routeKey(route)}: when of ${code} must be one line`);
+        return { code, ...(text ? { when: text } : {}) };
+      }),
+    );
     // A page that answers this status itself in HTML (/suche's 400) keeps that answer beside the JSON error.
     const own = responses[status] as { description: string; content?: Record<string, unknown> } | undefined;
     responses[status] = {
-      description: own ? `${own.description}; error: ${list.join(', ')}` : `error: ${list.join(', ')}`,
+      description: own ? `${own.description}\n${cases}` : cases,
       ...(retryAfterStatuses.has(status)
         ? {
             headers: {
@@ -183,6 +195,8 @@ function responsesOf(route: Route, operation: Operation) {
       content: { ...own?.content, 'application/json': { schema: errorBody(list) } },
     };
   }
+  const stray = Object.keys(when);
+  if (stray.length) throw new Error(`${routeKey(route)}: when names codes it never answers: ${stray.join(', ')}`);
   return responses;
 }
 

@@ -56,5 +56,31 @@ export function errorBody(codes: readonly ErrorCode[]): JsonSchema {
   return alternatives.length === 1 ? alternatives[0]! : { oneOf: alternatives };
 }
 
+/** One error code of a status and, where the endpoint says, when it answers it. */
+export interface ErrorCase {
+  readonly code: ErrorCode;
+  readonly when?: string;
+}
+
+/**
+ * The description of one error status: a Markdown list, a line `` - `code`: when `` per code, so a
+ * reader of the document (and docs/API.md "Endpoints", which reads it back with errorCasesOf) sees
+ * why each code comes.
+ */
+export function errorDescription(cases: readonly ErrorCase[]): string {
+  return cases.map(({ code, when }) => `- \`${code}\`${when ? `: ${when}` : ''}`).join('\n');
+}
+
+/** The cases of an error status's description, as errorDescription wrote them after any lines of its own. */
+export function errorCasesOf(description: string): { readonly preamble: string; readonly cases: ErrorCase[] } {
+  const lines = description.split('\n');
+  const first = lines.findIndex((line) => line.startsWith('- `'));
+  const cases = (first < 0 ? [] : lines.slice(first)).map((line) => {
+    const [, code, when] = /^- `([^`]+)`(?:: (.*))?$/.exec(line)!;
+    return { code: code as ErrorCode, ...(when ? { when } : {}) };
+  });
+  return { preamble: (first < 0 ? lines : lines.slice(0, first)).join(' '), cases };
+}
+
 /** Statuses whose answers carry Retry-After (seconds). */
 export const retryAfterStatuses = new Set([429, 503]);

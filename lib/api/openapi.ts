@@ -6,6 +6,8 @@ import { constant, json, type Operation } from '../openapi/kit.ts';
 const doc: Operation = {
   id: 'openapi',
   summary: 'This document: OpenAPI 3.1 of every route',
+  description:
+    'An addition to the specification, for API clients and code generators; what it holds and how it is kept true: docs/API.md "The OpenAPI document".',
   ok: json('the document', {
     type: 'object',
     required: ['openapi', 'info', 'paths'],

@@ -14,7 +14,7 @@ import { ApiError, invalidField } from '../errors.ts';
 import { textField } from '../http/fields.ts';
 import { checkLoginAllowed, recordFailedLogin } from '../limits/login-limits.ts';
 import { fieldMessages } from '../messages.ts';
-import { maxPasskeyNameLength, maxPasskeysPerAccount } from '../product.ts';
+import { maxPasskeyNameLength, maxPasskeysPerAccount, passkeyPromptMs } from '../product.ts';
 import {
   arrayOf,
   json,
@@ -27,9 +27,17 @@ import {
   type JsonSchema,
   type Operation,
 } from '../openapi/kit.ts';
-import { loginAttempt, loginTimeoutField, parseTimeout, setSessionCookie, startSession } from './auth.ts';
+import {
+  loginAttempt,
+  loginBucketWhen,
+  loginTimeoutField,
+  parseTimeout,
+  passwordBusy,
+  setSessionCookie,
+  startSession,
+} from './auth.ts';
 import { readAssertion, verifyAssertion } from './passkey-assertion.ts';
-import { confirmIdentity, recheckIdentity, reauthenticationFields } from './reauth.ts';
+import { confirmIdentity, reauthenticationFields, reauthenticationWhen, recheckIdentity } from './reauth.ts';
 import { codePoints } from '../text/code-points.ts';
 
 /** WebAuthn options as @simplewebauthn/server writes them, for navigator.credentials; open to members WebAuthn adds later. */
@@ -39,19 +47,19 @@ const webAuthnOptions = (description: string, required: string[]): JsonSchema =>
   required: ['challenge', ...required],
   properties: {
     challenge: string('base64url; single use, valid 5 minutes'),
-    timeout: { type: 'integer', minimum: 0, description: 'milliseconds' },
+    timeout: { type: 'integer', minimum: 0, description: `milliseconds the browser waits: ${passkeyPromptMs}` },
     ...Object.fromEntries(required.map((name) => [name, name === 'rpId' ? string('the RP ID') : { type: 'object' }])),
   },
 });
 
 /** A passkey as the list shows it (the OpenAPI document's schema). */
 const passkeyItem = object({
-  id: string('the passkey id', { pattern: '^[0-9a-f]{32}$' }),
+  id: string('opaque: 32 hex characters, random, not the credential id', { pattern: '^[0-9a-f]{32}$' }),
   name: string(undefined, { minLength: 1, maxLength: maxPasskeyNameLength }),
   created_at: time(),
-  last_used: time('Unix seconds of the last sign-in or confirmation with it; 0 never'),
-  synced: oneOfValues(0, 1),
-  backed_up: oneOfValues(0, 1),
+  last_used: time('the last sign-in or confirmation with it; 0 until the first'),
+  synced: { ...oneOfValues(0, 1), description: 'the authenticator may copy it to other devices' },
+  backed_up: { ...oneOfValues(0, 1), description: 'the authenticator says it has copied it' },
 });
 
 const credentialField = (what: string) => requiredField(`the JSON of PublicKeyCredential.toJSON() from ${what}`);
@@ -72,6 +80,8 @@ export async function signInOptions(ctx: Ctx) {
 signInOptions.doc = {
   id: 'passkeySignInOptions',
   summary: 'A sign-in challenge and the options for navigator.credentials.get (no account named)',
+  description:
+    'No fields. `userVerification` `preferred`, and no `allowCredentials`: the passkeys are discoverable, so the authenticator offers its passkeys for this board and nobody types a name. The same options serve a passkey re-authentication (docs/API.md "Re-authentication").',
   ok: json('the options', webAuthnOptions('PublicKeyCredentialRequestOptionsJSON', ['rpId'])),
 } satisfies Operation;
 
@@ -98,10 +108,19 @@ export async function signIn(ctx: Ctx) {
 signIn.doc = {
   id: 'passkeySignIn',
   summary: 'Sign in with a passkey (sets the session cookie, as login)',
-  description: 'With a valid session already: 200 `already_logged_in`, no new session.',
+  description:
+    "The session cookie, `last_login` and the session's `description` come as at a password login; with a valid session already: 200 `already_logged_in`, no new session. The passkey's signature counter and backup flag are stored, and its `last_used` set, in the transaction that makes the session. A password reset and a password change end the sessions a passkey made, as every other session; the passkeys themselves stay (check the list after a reset, docs/SECURITY.md).",
   fields: { credential: credentialField('navigator.credentials.get'), timeout: loginTimeoutField },
   ok: json('logged in, or already logged in', status('ok', 'already_logged_in')),
   errors: { 400: ['input.invalid'], 401: ['passkey.failed'], 403: ['auth.banned'] },
+  when: {
+    'input.invalid': '`field` `credential`: no credential at all; `field` `timeout`: as at login',
+    'passkey.failed':
+      'the challenge is unknown, used or expired; the board knows no such passkey; the origin, RP ID, signature or user handle is wrong; the signature counter did not move on (a cloned authenticator); or, while the signature was checked, the passkey was deleted, the password changed or reset, or the account deleted. The answer does not say which',
+    'auth.banned':
+      'the account is banned, also when the ban came while the signature was checked (`banned_until` next to `error`)',
+    'rate.limited': `${loginBucketWhen}: a failed passkey sign-in counts as a failed login of the passkey's account (an unknown passkey under no name)`,
+  },
 } satisfies Operation;
 
 /**
@@ -131,9 +150,12 @@ export async function newPasskeyOptions(ctx: Ctx) {
 newPasskeyOptions.doc = {
   id: 'newPasskeyOptions',
   summary: 'Re-authenticate, then a registration challenge and the options for navigator.credentials.create',
+  description:
+    '`rp`: `id` and `name` the host of BOARD_ORIGIN; `user`: `id` a random 32-byte handle made once per account, `name` and `displayName` the username; `authenticatorSelection` `{residentKey: "required", requireResidentKey: true, userVerification: "preferred"}`; `attestation` `none` (any authenticator is welcome: the board asks no maker\'s certificate); `excludeCredentials` the account\'s passkeys, so an authenticator makes no second one for the account.',
   fields: reauthenticationFields,
   ok: json('the options', webAuthnOptions('PublicKeyCredentialCreationOptionsJSON', ['rp', 'user'])),
   errors: reauthenticationErrors,
+  when: { ...reauthenticationWhen, 'auth.busy': passwordBusy },
 } satisfies Operation;
 
 /** POST /api/user/passkeys: stores the new passkey under the name its owner chose; 201 with its list item. */
@@ -185,15 +207,30 @@ addNewPasskey.doc = {
   id: 'addPasskey',
   summary: 'Store a new passkey under a chosen name',
   fields: {
-    name: requiredField(`1–${maxPasskeyNameLength} characters`, {
-      type: 'string',
-      minLength: 1,
-      maxLength: maxPasskeyNameLength,
-    }),
-    credential: credentialField('navigator.credentials.create'),
+    name: requiredField(
+      `chosen by the owner ("Handy", "Laptop"): 1–${maxPasskeyNameLength} characters after trimming, no control characters`,
+      {
+        type: 'string',
+        minLength: 1,
+        maxLength: maxPasskeyNameLength,
+      },
+    ),
+    credential: credentialField(
+      'navigator.credentials.create, over the challenge of POST /api/user/passkeys/options of the same account',
+    ),
   },
-  ok: json('the new passkey', passkeyItem, 201),
+  description:
+    'Stored: the credential id, its COSE public key, signature counter, transports, whether it may be synced (`multiDevice`) and is backed up, the name and the time.',
+  ok: json('the new passkey, as the list shows it', passkeyItem, 201),
   errors: { 400: ['input.invalid', 'passkey.registration_failed'], 409: ['passkey.limit', 'passkey.exists'] },
+  when: {
+    'input.invalid': '`field` `name`: a bad name; `field` `credential`: no credential at all',
+    'passkey.registration_failed':
+      "`field` `credential`: the challenge is unknown, used, expired or another account's; the origin, RP ID or attestation is wrong",
+    'passkey.limit': `the account has ${maxPasskeysPerAccount} passkeys already`,
+    'passkey.exists': 'this credential is registered already',
+    'auth.required': 'also when the session ended meanwhile: nothing is stored',
+  },
 } satisfies Operation;
 
 /** GET /api/user/passkeys: the account's passkeys, oldest first (never a key). */
@@ -227,7 +264,15 @@ export async function removePasskey(ctx: Ctx<'id'>) {
 removePasskey.doc = {
   id: 'deletePasskey',
   summary: 'Delete a passkey (re-authentication: the password or a passkey)',
+  description:
+    'The passkey being deleted may confirm it too: holding it is proof enough. It no longer signs in, also not a sign-in already in flight.',
   fields: reauthenticationFields,
   ok: json('deleted', status('deleted')),
   errors: { ...reauthenticationErrors, 404: ['passkey.not_found'] },
+  when: {
+    ...reauthenticationWhen,
+    'auth.busy': passwordBusy,
+    'passkey.not_found':
+      "an unknown id or another account's (the same answer: ids are not to be probed), before the confirmation is checked",
+  },
 } satisfies Operation;

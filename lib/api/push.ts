@@ -40,9 +40,11 @@ pushState.doc = {
   ok: json(
     'the state',
     object({
-      enabled: oneOfValues(0, 1),
-      public_key: string("base64url, the applicationServerKey to subscribe with; '' when enabled is 0"),
-      subscribed: oneOfValues(0, 1),
+      enabled: { ...oneOfValues(0, 1), description: 'whether the board sends pushes (0 with BOARD_PUSH=0)' },
+      public_key: string(
+        "the board's VAPID public key: base64url, the applicationServerKey to subscribe with; '' when enabled is 0",
+      ),
+      subscribed: { ...oneOfValues(0, 1), description: 'whether this session has a device' },
     }),
   ),
 } satisfies Operation;
@@ -68,7 +70,7 @@ export async function subscribe(ctx: Ctx) {
 subscribe.doc = {
   id: 'subscribePush',
   summary: "This session's browser gets push notifications (replaces its earlier subscription)",
-  description: `The fields of the browser's PushSubscription. At most ${maxPushDevices} devices per account; the subscription ends with the session.`,
+  description: `The fields of the browser's PushSubscription. At most ${maxPushDevices} devices per account; the subscription ends with the session (docs/API.md "Web Push").`,
   fields: {
     endpoint: requiredField(`the push service's https URL, at most ${maxEndpointLength} characters`),
     p256dh: requiredField("the browser's P-256 public key, base64url"),
@@ -76,6 +78,10 @@ subscribe.doc = {
   },
   ok: json('stored', status('ok')),
   errors: { 400: ['input.invalid'], 403: ['push.off'] },
+  when: {
+    'input.invalid': `\`field\` \`endpoint\`: not an \`https\` URL of at most ${maxEndpointLength} characters, a refused port or address (an IP literal the guard refuses, credentials in it), or the account has ${maxPushDevices} devices already (the message says so); plain \`http\` only inside BOARD_PREVIEW_ALLOW (tests). \`field\` \`p256dh\`: not a base64url uncompressed P-256 point. \`field\` \`auth\`: not 16 bytes of base64url`,
+    'push.off': 'the operator turned Web Push off (BOARD_PUSH=0)',
+  },
 } satisfies Operation;
 
 /**
@@ -93,8 +99,9 @@ unsubscribe.doc = {
   id: 'unsubscribePush',
   summary: 'A device gets no more pushes: this session, or the session named by id',
   fields: { id: field('a session id of GET /api/user/sessions; absent: this session') },
-  ok: json('done', status('ok')),
+  ok: json('done (also when this session had none)', status('ok')),
   errors: { 404: ['session.not_found'] },
+  when: { 'session.not_found': 'a named session has no device' },
 } satisfies Operation;
 
 /** A session-list row with its push device, when it has one (`push`: which service, since when). */

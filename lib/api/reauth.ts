@@ -8,7 +8,7 @@ import { ApiError } from '../errors.ts';
 import { textField } from '../http/fields.ts';
 import { checkLoginAllowed, recordFailedLogin } from '../limits/login-limits.ts';
 import { confirmPassword } from './account.ts';
-import { loginAttempt } from './auth.ts';
+import { loginAttempt, loginBucketWhen } from './auth.ts';
 import { readAssertion, verifyAssertion } from './passkey-assertion.ts';
 import { field } from '../openapi/kit.ts';
 
@@ -34,6 +34,15 @@ export const reauthenticationFields = {
     'instead of the password: a passkey of the account, the JSON of PublicKeyCredential.toJSON() over a challenge of POST /api/auth/passkey/options',
   ),
 };
+
+/** When a confirmed request answers what the rule refuses: the confirmation's 403s and the login bucket's 429. */
+export const reauthenticationWhen = {
+  'auth.bad_password':
+    "`field` `pass1`: a wrong or missing password; counts as a failed login of the account's name; also when a password change or a reset replaced it while the request ran (nothing changes)",
+  'auth.bad_passkey':
+    '`field` `passkey`: a passkey that is not the account\'s or fails its check (docs/API.md "Re-authentication")',
+  'rate.limited': loginBucketWhen,
+} as const;
 
 const badPasskey = () => new ApiError(403, 'auth.bad_passkey', { field: 'passkey' });
 

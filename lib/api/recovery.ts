@@ -14,8 +14,17 @@ import { textField } from '../http/fields.ts';
 import { checkLoginAllowed, recordFailedLogin } from '../limits/login-limits.ts';
 import { fieldMessages } from '../messages.ts';
 import { json, object, requiredField, string, time, type Operation } from '../openapi/kit.ts';
-import { loginAttempt, newPassword, newPasswordFields, refuseBanned, setSessionCookie, startSession } from './auth.ts';
-import { confirmIdentity, recheckIdentity, reauthenticationFields } from './reauth.ts';
+import {
+  loginAttempt,
+  loginBucketWhen,
+  newPassword,
+  newPasswordFields,
+  passwordBusy,
+  refuseBanned,
+  setSessionCookie,
+  startSession,
+} from './auth.ts';
+import { confirmIdentity, reauthenticationFields, reauthenticationWhen, recheckIdentity } from './reauth.ts';
 
 /** A recovery logs in for a day, as a reset does. */
 const sessionLifetime = 86_400;
@@ -38,6 +47,8 @@ export async function newRecoveryCodes(ctx: Ctx) {
 newRecoveryCodes.doc = {
   id: 'newRecoveryCodes',
   summary: `Re-authenticate, then ${recoveryCodeCount} new recovery codes replace the old ones (shown this once)`,
+  description:
+    "A code is 16 characters of Crockford's base32 (80 random bits) in four groups; typing it, dashes, spaces and letter case do not matter, and `I`, `L`, `O` read as `1`, `1`, `0`. Only an HMAC-SHA256 of each is stored (lib/accounts/recovery-codes.ts says why a fast hash is enough for 80 random bits).",
   fields: reauthenticationFields,
   ok: json(
     'the codes',
@@ -52,6 +63,7 @@ newRecoveryCodes.doc = {
     }),
   ),
   errors: { 400: ['input.invalid'], 403: ['auth.bad_password', 'auth.bad_passkey'], 503: ['auth.busy'] },
+  when: { ...reauthenticationWhen, 'auth.busy': passwordBusy },
 } satisfies Operation;
 
 /** GET /api/user/recovery-codes: how many unused codes are left (never the codes). */
@@ -65,7 +77,7 @@ recoveryCodes.doc = {
   ok: json(
     'the count',
     object({
-      remaining: { type: 'integer', minimum: 0, maximum: recoveryCodeCount },
+      remaining: { type: 'integer', minimum: 0, maximum: recoveryCodeCount, description: 'unused codes left' },
       created_at: time('when the set was made; 0 when there is none'),
     }),
   ),
@@ -116,9 +128,11 @@ export async function recover(ctx: Ctx) {
 recover.doc = {
   id: 'recover',
   summary: 'Set a new password with a recovery code (logs in, ends every other session and reset link)',
+  description:
+    "As a reset, in one transaction: the code is used up, the new password stored, every session and outstanding reset link of the account ends (and the private feed's token), and a new session (a day) is made and set as the cookie. A code works once, also when sent twice at once: the writing transaction takes it again, and only one request can.",
   fields: {
     user: requiredField('the username, any letter case'),
-    code: requiredField('one of the recovery codes; dashes, spaces and letter case do not matter'),
+    code: requiredField("one of the account's unused recovery codes; dashes, spaces and letter case do not matter"),
     ...newPasswordFields,
   },
   ok: json('the password is set and a session cookie is set', object({ username: string() })),
@@ -127,5 +141,16 @@ recover.doc = {
     401: ['recovery.invalid'],
     403: ['auth.banned'],
     503: ['auth.busy'],
+  },
+  when: {
+    'auth.invalid':
+      '`field` `pass1` or `pass2`: checked first, before the code, so a bad new password tells nothing about the code',
+    'input.invalid': '`field` `user` or `code`: missing',
+    'recovery.invalid':
+      'no such account, or no such unused code: the same answer, compared in constant time; counts as a failed login of the name',
+    'auth.banned':
+      'the account is banned (also when the ban came while the password was hashed); the code stays unused',
+    'rate.limited': loginBucketWhen,
+    'auth.busy': passwordBusy,
   },
 } satisfies Operation;

@@ -82,6 +82,13 @@ challenge.doc = {
   ok: json('a signed challenge', ref('PowChallenge')),
 } satisfies Operation;
 
+/** When an application's decision answers 404. */
+const applicationWhen = {
+  'user.not_found': 'unknown user',
+  'application.not_found':
+    'the account has no waiting application (decided meanwhile: the check is repeated in the writing transaction)',
+} as const;
+
 /** The account a moderator's path names, or 404 user.not_found. */
 function namedAccount(ctx: Ctx<'username'>) {
   const user = findUserByName(ctx.app.db, ctx.params.username);
@@ -123,6 +130,7 @@ approve.doc = {
   summary: 'Approve an application: the account can log in',
   ok: json('approved', usernameStatus('approved')),
   errors: { 404: ['user.not_found', 'application.not_found'] },
+  when: applicationWhen,
 } satisfies Operation;
 
 /** POST /api/mod/applications/{username}/reject: `reason` optional (up to maxModReasonLength), shown to the applicant at login. */
@@ -139,13 +147,14 @@ reject.doc = {
   id: 'rejectApplication',
   summary: 'Reject an application; the applicant sees `reason` at login for 30 days, then the account goes',
   fields: {
-    reason: field(`optional, at most ${maxModReasonLength} characters`, {
-      type: 'string',
-      maxLength: maxModReasonLength,
-    }),
+    reason: field(
+      `optional, at most ${maxModReasonLength} characters; shown to the applicant only (the public log names the account, not the reason)`,
+      { type: 'string', maxLength: maxModReasonLength },
+    ),
   },
   ok: json('rejected', usernameStatus('rejected')),
   errors: { 400: ['input.invalid'], 404: ['user.not_found', 'application.not_found'] },
+  when: { ...applicationWhen, 'input.invalid': `\`field\` \`reason\`: over ${maxModReasonLength} characters` },
 } satisfies Operation;
 
 /** The optional reject reason of a form, or 400 naming the field when it is too long. */
@@ -168,6 +177,8 @@ export async function rejectBetween(ctx: Ctx) {
 rejectBetween.doc = {
   id: 'rejectApplicationsBetween',
   summary: `Reject every application stored from \`from\` to \`to\` (at most ${maxPendingApplications}): a wave in one step`,
+  description:
+    'Both times included; the applications of that span are rejected in one transaction, each named in the public log as a single rejection is.',
   fields: {
     from: requiredField('Unix seconds: the first registration time to reject (as `created_at` in the queue)'),
     to: requiredField('Unix seconds: the last registration time to reject, at least `from`'),
@@ -181,6 +192,7 @@ rejectBetween.doc = {
     object({ rejected: integer(), usernames: arrayOf(string(), maxPendingApplications) }),
   ),
   errors: { 400: ['input.invalid'] },
+  when: { 'input.invalid': '`field` `from`, `to` or `reason`: not as the field says' },
 } satisfies Operation;
 
 /** 429 rate.limited: the member holds maxOpenInvites open invites already. */
@@ -241,9 +253,14 @@ export async function newInvite(ctx: Ctx) {
 }
 newInvite.doc = {
   id: 'createInvite',
-  summary: 'Make an invite (valid 7 days, single use); the token is shown only here',
+  summary: `Make an invite (valid ${inviteLifetimeSeconds / 86_400} days, single use); the token is shown only here`,
+  description: 'Who may invite, and how many: docs/API.md "Invites".',
   ok: json('the invite; `url` carries the token in its fragment', ref('NewInvite'), 201),
   errors: { 403: ['trust.required'], 429: ['rate.limited'] },
+  when: {
+    'trust.required': 'the account is at trust level 0 (docs/API.md "Trust levels")',
+    'rate.limited': `the write limit \`invite\`; ${maxOpenInvites} open invites already; or ${maxInvitesPerWeek} made in the last 7 days, revoked ones counted (\`Retry-After\` until the oldest of them leaves the week). The message names the limit`,
+  },
 } satisfies Operation;
 
 /** GET /api/user/invites: one's own, newest first (open, used by whom, expired, revoked). */
@@ -260,8 +277,6 @@ export function invites(ctx: Ctx) {
 invites.doc = {
   id: 'listInvites',
   summary: "One's own invites, newest first (at most 100), and why a new one would be refused now",
-  description:
-    '`refusal`: the error POST /api/user/invites would answer now (403 trust.required, 429 rate.limited for the invites of the last 7 days or the open ones); absent when it would make one.',
   ok: json('the invites', ref('InviteList')),
 } satisfies Operation;
 
@@ -280,6 +295,7 @@ revoke.doc = {
   summary: "Revoke one of one's own open invites",
   ok: json('revoked', object({ id: integer(), status: oneOfValues('revoked') })),
   errors: { 400: ['input.invalid'], 404: ['invite.not_found'], 409: ['invite.not_open'] },
+  when: { 'invite.not_found': "unknown, or someone else's", 'invite.not_open': 'used, expired or revoked already' },
 } satisfies Operation;
 
 /** GET /api/mod/user/{username}: what moderators see of an account: status, trust level, inviter and invitees. */
@@ -303,6 +319,7 @@ accountForModerators.doc = {
   summary: 'An account as moderators see it: status, trust level, inviter, invitees and the size of its invite tree',
   ok: json('the account', ref('ModeratedAccount')),
   errors: { 404: ['user.not_found'] },
+  when: { 'user.not_found': 'no account has the name' },
 } satisfies Operation;
 
 /** GET /api/mod/registration: the mode in force, who set it, the gate, and the accounts of the last wave. */
@@ -351,6 +368,7 @@ setRegistration.doc = {
   fields: { mode: requiredField('open, approval, invite or closed') },
   ok: json('the mode in force', object({ mode: oneOfValues('open', 'approval', 'invite', 'closed') })),
   errors: { 400: ['input.invalid'] },
+  when: { 'input.invalid': '`field` `mode`: another word' },
 } satisfies Operation;
 
 /** POST /api/mod/user/{username}/trust {level}: 0 or 1; never public, logged for moderators. */
@@ -368,8 +386,14 @@ export async function setTrust(ctx: Ctx<'username'>) {
 }
 setTrust.doc = {
   id: 'setTrust',
-  summary: "Set an account's trust level (0 or 1); logged for moderators, never public",
+  summary: "Set an account's trust level (0 or 1); never public, logged for the administrator (board-admin modlog)",
   fields: { level: requiredField('0 or 1') },
   ok: json('the level set', object({ username: string(), trust_level: oneOfValues(0, 1) })),
   errors: { 400: ['input.invalid'], 403: ['mod.target_moderator'], 404: ['user.not_found'] },
+  when: {
+    'input.invalid': '`field` `level`: neither 0 nor 1',
+    'mod.target_moderator':
+      "the account is a moderator: trusted by its role, its level is not the moderation's to lower",
+    'user.not_found': 'unknown user',
+  },
 } satisfies Operation;

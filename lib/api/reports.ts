@@ -29,8 +29,10 @@ export async function report(ctx: Ctx<'pid'>) {
 report.doc = {
   id: 'report',
   summary: 'Report an entry (anonymous without a session)',
+  description:
+    'A logged-in reporter who already has an open report on the entry gets the same answer, and no second report is stored; anonymous reports (reporter 0) are all kept. Authors may report their own entries. Moderators work the open reports in their queue; the administrator lists and closes them with `board-admin reports` and `report-close <id>`.',
   fields: {
-    reason: field(`optional, at most ${maxReportReasonLength} characters`, {
+    reason: field(`optional; bidi controls dropped, trimmed, then at most ${maxReportReasonLength} characters`, {
       type: 'string',
       maxLength: maxReportReasonLength,
     }),
@@ -38,4 +40,10 @@ report.doc = {
   },
   ok: json('reported (a repeated open report of the same account stores nothing)', status('reported')),
   errors: { 400: ['report.too_long', 'pow.invalid'], 404: ['entry.not_found'] },
+  when: {
+    'rate.limited': 'more than 10 reports a minute from the address',
+    'entry.not_found': 'unknown, deleted or removed entry',
+    'report.too_long': `\`field\` \`reason\`: more than ${maxReportReasonLength} characters`,
+    'pow.invalid': 'BOARD_POW is on and an anonymous report has no good solved challenge (docs/API.md "Proof of work")',
+  },
 } satisfies Operation;

@@ -70,15 +70,22 @@ search.doc = {
   id: 'search',
   summary: `Live entries holding every word of q, newest first, ${feedPageSize} a page`,
   description:
-    'q is taken literally (a pair of double quotes makes a phrase); a word of 3+ characters finds the compounds that contain it, words of 1–2 characters match whole words. ' +
-    "The match runs on the machine's search threads: when their line is full, 503 search.busy with Retry-After (seconds).",
+    'The live entries (not deleted, not removed) whose text or image description holds every term of `q`, newest first (`created_at`, then `pid`); answers are cached until the next write, like the feed pages. `q` is taken literally (a pair of double quotes makes a phrase); a word of 3+ characters finds the compounds that contain it, words of 1–2 characters match whole words: docs/API.md "How q matches". Every refusal but the rate limit\'s 429 comes no sooner than 1 s after the request: docs/API.md "How a search runs".',
   query: {
     q: requiredField(
       `what to look for, 1–${maxSearchLength} characters, not only whitespace, at most ${maxSearchTerms} words (a phrase in quotes counts as one)`,
       string(undefined, { minLength: 1, maxLength: maxSearchLength }),
     ),
-    user: field("a username: search that author's entries only"),
+    user: field(
+      "a username (any letter case, spaces as in a login): search that author's entries only; empty is the same as absent",
+    ),
   },
   ok: json('the matching entries, each with latest', arrayOf(ref('EntryWithLatest'), feedPageSize)),
   errors: { 400: ['input.invalid'], 404: ['user.not_found'], 503: ['search.busy'] },
+  when: {
+    'rate.limited': 'more than 30 searches a minute from the address (`Retry-After`)',
+    'input.invalid': `\`field\` \`q\`: missing, empty, only whitespace, over ${maxSearchLength} characters, or over ${maxSearchTerms} terms; \`field\` \`page\`: not an integer or outside 0–${maxFeedPage}`,
+    'user.not_found': '`user` names no public account',
+    'search.busy': 'the search line is full, or the search waited 2 s in it (`Retry-After: 2`)',
+  },
 } satisfies Operation;

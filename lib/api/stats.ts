@@ -11,6 +11,7 @@ summary.doc = {
   id: 'stats',
   summary: 'Users and live entries',
   ok: json('the counts', ref('Stats')),
+  when: { internal: 'the database fails (never zeros)' },
 } satisfies Operation;
 
 /** GET /api/stats/detail: counts, votes, impressions, visitors, the last statsWindowDays days and the top ASNs. */
@@ -20,5 +21,7 @@ export function detail(ctx: Ctx) {
 detail.doc = {
   id: 'statsDetail',
   summary: `Counts, votes, impressions, visitors, the last ${statsWindowDays} days and the top networks`,
+  description: 'What counts as an impression and a visitor, and when the counts update: docs/API.md "Statistics".',
   ok: json('the statistics', ref('StatsDetail')),
+  when: { internal: 'the database fails (never zeros)' },
 } satisfies Operation;

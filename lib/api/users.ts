@@ -17,10 +17,12 @@ import {
   setAvatar,
   type User,
 } from '../accounts/users.ts';
-import { confirmIdentity, recheckIdentity, reauthenticationFields } from './reauth.ts';
+import { confirmIdentity, reauthenticationFields, reauthenticationWhen, recheckIdentity } from './reauth.ts';
+import { passwordBusy } from './auth.ts';
 import {
   constant,
   imageFile,
+  imageWhen,
   json,
   object,
   ref,
@@ -46,8 +48,10 @@ export function publicInfo(ctx: Ctx<'username'>) {
 publicInfo.doc = {
   id: 'publicUserInfo',
   summary: "A user's public profile",
+  description: 'With `banned_until` while a ban is in force; the role is never shown here.',
   ok: json('the profile', ref('PublicUser')),
   errors: { 404: ['user.not_found'] },
+  when: { 'user.not_found': 'no public account has the name (docs/API.md "Which accounts are public")' },
 } satisfies Operation;
 
 /** `banned_until` only while a ban is in force (new fields appear only when they have something to say). */
@@ -66,6 +70,7 @@ export function ownInfo(ctx: Ctx) {
 ownInfo.doc = {
   id: 'ownUserInfo',
   summary: 'The own profile (with last_login; role for moderators)',
+  description: 'A banned account has no session to ask with.',
   ok: json('the profile', ref('OwnUser')),
 } satisfies Operation;
 
@@ -79,6 +84,8 @@ export function whoami(ctx: Ctx) {
 whoami.doc = {
   id: 'whoami',
   summary: 'Who is calling: the own profile, or `{uid: 0}` without a session (always 200)',
+  description:
+    "Always 200, also with an unknown, expired or malformed cookie: the front end asks on every page load, so a logged-out visitor's console shows no 401 (SPEC keeps the 401 of GET /api/auth/sessioninfo).",
   ok: json('the own profile, or uid 0', { oneOf: [ref('OwnUser'), object({ uid: constant(0) })] }),
 } satisfies Operation;
 
@@ -121,8 +128,15 @@ rename.doc = {
       maxLength: maxUsernameLength,
     }),
   },
+  description:
+    "Renaming to another letter case of one's own name is allowed, and so is a name that looks like one's own old name (it adds no new look-alike).",
   ok: json('the name as stored', object({ username: string() })),
   errors: { 400: ['input.invalid'], 409: ['user.name_taken'] },
+  when: {
+    'input.invalid': '`field` `user`: not a valid name',
+    'user.name_taken':
+      '`field` `user`: another account has the name in any letter case, or a name that looks like it (TR39 skeleton)',
+  },
 } satisfies Operation;
 
 /** POST /api/user/avatar: an avatarSize square centre crop; the old file is removed once the new one is in place. */
@@ -147,9 +161,12 @@ export async function changeAvatar(ctx: Ctx) {
 changeAvatar.doc = {
   id: 'changeAvatar',
   summary: `Upload a new avatar (cropped to ${avatarSize}×${avatarSize})`,
+  description:
+    'The image is centre-cropped to a square, keeps its format and loses all metadata; the previous avatar file is removed.',
   fields: { avatar: imageFile('the image: JPEG, GIF, PNG or WebP', true) },
   ok: json('the new avatar path', object({ avatar: string(undefined, { pattern: '^a/[^/]+$' }) })),
   errors: { 400: ['input.invalid', 'upload.bad_type'] },
+  when: { 'input.invalid': '`field` `avatar`: no file', ...imageWhen },
 } satisfies Operation;
 
 /** POST /api/user/delete: password confirmation, then the account (at once) and its data (in the background). */
@@ -174,6 +191,8 @@ export async function deleteOwnAccount(ctx: Ctx) {
 deleteOwnAccount.doc = {
   id: 'deleteAccount',
   summary: 'Delete the own account (the password or a passkey confirms; the rest follows in the background)',
+  description:
+    'Passkeys and recovery codes go with the account. The answer comes once the account is gone, with the cookie cleared; what goes at once and what follows within seconds: docs/API.md "Deleting an account".',
   fields: reauthenticationFields,
   ok: json('the account is gone and the cookie cleared', status('deleted')),
   errors: {
@@ -181,5 +200,11 @@ deleteOwnAccount.doc = {
     403: ['auth.bad_password', 'auth.bad_passkey'],
     429: ['rate.limited'],
     503: ['auth.busy'],
+  },
+  when: {
+    ...reauthenticationWhen,
+    'auth.required':
+      'also when the calling session was ended, or the account banned, while the request ran (nothing is deleted)',
+    'auth.busy': passwordBusy,
   },
 } satisfies Operation;

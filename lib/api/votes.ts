@@ -17,8 +17,10 @@ export function votes(ctx: Ctx<'pid'>) {
 votes.doc = {
   id: 'votes',
   summary: "An entry's vote tally (a session fills in `selected`)",
+  description: 'A deleted entry answers with its tally too.',
   ok: json('the tally', ref('VoteTally')),
   errors: { 404: ['entry.not_found'] },
+  when: { 'entry.not_found': 'no such entry' },
 } satisfies Operation;
 
 /**
@@ -38,13 +40,18 @@ bulkVotes.doc = {
   id: 'bulkVotes',
   summary: `The vote tallies of up to ${maxBulkPids} entries in one request`,
   query: {
-    pids: requiredField(`1 to ${maxBulkPids} entry ids, comma-separated, no spaces`, {
+    pids: requiredField(`1 to ${maxBulkPids} entry ids (decimal digits, at most 15 each), comma-separated, no spaces`, {
       type: 'string',
       pattern: '^\\d{1,15}(,\\d{1,15})*$',
     }),
   },
+  description:
+    'The same tallies as GET /api/entry/{pid}/votes, in the order asked: a pid given twice is answered once, unknown pids are left out (`[]` when none is known), deleted entries answer with their tally. Why: docs/API.md "Extensions".',
   ok: json('the tallies in the order asked; unknown pids left out', arrayOf(ref('VoteTally'), maxBulkPids)),
   errors: { 400: ['input.invalid'] },
+  when: {
+    'input.invalid': `\`field\` \`pids\`: missing, empty, not a comma-separated list of integers, or more than ${maxBulkPids} items`,
+  },
 } satisfies Operation;
 
 /** POST /api/entry/{pid}/vote: the vote state machine (lib/entries/votes.ts); an invalid mode changes nothing. */
@@ -62,7 +69,13 @@ export async function vote(ctx: Ctx<'pid'>) {
 vote.doc = {
   id: 'vote',
   summary: 'Vote yes or no; the same vote again withdraws it',
+  description:
+    'No vote yet: the mode given; the same mode again: the vote is withdrawn (`selected` `none`); the other mode: switched. Authors may vote on their own entries.',
   fields: { mode: requiredField('yes or no', { enum: ['yes', 'no'] }) },
   ok: json('the tally after the vote', ref('VoteTally')),
   errors: { 400: ['vote.invalid_mode'], 404: ['entry.not_found'] },
+  when: {
+    'vote.invalid_mode': '`field` `mode`: missing, or not exactly `yes` or `no`; nothing changes',
+    'entry.not_found': 'unknown or deleted entry',
+  },
 } satisfies Operation;

@@ -59,11 +59,15 @@ function objectType(schema: JsonSchema, indent: string): string {
  * most of them: EntryWithLatest is an Entry with `latest`, so it says so instead of listing the
  * Entry's members again.
  */
-function baseOf(name: string, schema: JsonSchema): string | undefined {
+export function baseOf(
+  name: string,
+  schema: JsonSchema,
+  all: Readonly<Record<string, JsonSchema>> = schemas,
+): string | undefined {
   const members = (schema.properties ?? {}) as Record<string, JsonSchema>;
   const required = new Set((schema.required ?? []) as string[]);
   let best: { name: string; size: number } | undefined;
-  for (const [other, candidate] of Object.entries(schemas)) {
+  for (const [other, candidate] of Object.entries(all)) {
     const theirs = (candidate.properties ?? {}) as Record<string, JsonSchema>;
     const size = Object.keys(theirs).length;
     if (other === name || candidate.type !== 'object' || size === 0 || size >= Object.keys(members).length) continue;

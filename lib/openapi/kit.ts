@@ -1,9 +1,10 @@
 import type { ErrorCode } from '../messages.ts';
+import { maxGifFrames, maxGifPixels, maxImagePixels } from '../product.ts';
 
 /**
  * The pieces every operation of the OpenAPI document is written with (`handler.doc` beside each
  * handler in lib/api/ and lib/pages/): plain JSON Schema 2020-12 objects (OpenAPI 3.1's dialect),
- * built by a few small functions so an operation reads like the table in docs/API.md it stands for.
+ * built by a few small functions. docs/API.md "Endpoints" is written from the document they make.
  */
 
 /** A JSON Schema object, as OpenAPI 3.1 takes it. */
@@ -38,7 +39,7 @@ export interface Operation {
   /** Unique operationId: what API clients name the request after. */
   readonly id: string;
   readonly summary: string;
-  /** More than the summary says; the document adds a link to docs/API.md. */
+  /** More than the summary says; a citation of a section of docs/API.md in it is a link in docs/API.md's reference. */
   readonly description?: string;
   readonly query?: Readonly<Record<string, FieldSpec>>;
   /** Form fields of a POST (urlencoded or multipart); none: the body is ignored. */
@@ -48,6 +49,11 @@ export interface Operation {
   /** Further answers that are not errors in the `error` shape (the pages' 404 page). */
   readonly more?: readonly Answer[];
   readonly errors?: ErrorTable;
+  /**
+   * When this endpoint answers an error code, in a few words: its own codes and those the row
+   * implies alike (the document refuses a code the endpoint cannot answer).
+   */
+  readonly when?: Readonly<Partial<Record<ErrorCode, string>>>;
 }
 
 /** A reference to a shared schema of lib/openapi/components.ts. */
@@ -80,8 +86,10 @@ export const string = (description?: string, more: JsonSchema = {}): JsonSchema 
 });
 export const constant = (value: string | number): JsonSchema => ({ const: value });
 export const oneOfValues = (...values: (string | number)[]): JsonSchema => ({ enum: values });
+/** What a time without more to say is described as; docs/API.md "Conventions" says it for all of them. */
+export const unixSeconds = 'Unix seconds';
 /** Unix seconds. */
-export const time = (description = 'Unix seconds'): JsonSchema => integer(description);
+export const time = (description = unixSeconds): JsonSchema => integer(description);
 
 /** `{status: "..."}`, the answer of the actions that have nothing else to say. */
 export const status = (...values: string[]): JsonSchema =>
@@ -109,6 +117,12 @@ export const field = (description: string, schema: JsonSchema = { type: 'string'
 });
 export const requiredField = (description: string, schema: JsonSchema = { type: 'string' }): FieldSpec =>
   field(description, schema, true);
+/** When an endpoint that takes an image refuses it. */
+export const imageWhen = {
+  'upload.bad_type': 'the file is not JPEG, GIF, PNG or WebP by its bytes, or cannot be decoded',
+  'upload.too_large': `body over BOARD_MAX_UPLOAD, an image over ${maxImagePixels / 1e6} megapixels, or an animated GIF over ${maxGifFrames} frames or ${maxGifPixels / 1e6} megapixels of frames`,
+} as const satisfies Partial<Record<ErrorCode, string>>;
+
 /** An image file part (multipart only). */
 export const imageFile = (description: string, required = false): FieldSpec => ({
   description,

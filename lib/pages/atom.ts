@@ -52,7 +52,7 @@ const publicFeed = (id: string, summary: string, notFound?: string): Operation =
   id,
   summary,
   description:
-    'Valid Atom 1.0 (RFC 4287); deleted and removed entries left out; no impression counted. ETag and Last-Modified; a matching If-None-Match (or If-Modified-Since) answers 304.',
+    'Valid Atom 1.0 (RFC 4287); deleted and removed entries left out; no impression counted. ETag and Last-Modified; a matching If-None-Match (or If-Modified-Since) answers 304. What an entry of the feed holds, and when the feed changes: docs/API.md "Atom feeds".',
   ok: atomAnswer('the feed'),
   more: [notModified, ...(notFound ? [notFoundAnswer(notFound)] : [])],
 });
@@ -90,7 +90,10 @@ export function boardAtom(ctx: Ctx) {
     };
   });
 }
-boardAtom.doc = publicFeed('boardFeed', `Atom: the ${atomFeedSize} newest threads by last activity`);
+boardAtom.doc = publicFeed(
+  'boardFeed',
+  `Atom: the ${atomFeedSize} newest threads (top-level entries) by last activity`,
+);
 
 /**
  * GET /e/{pid}/feed.atom: the 50 newest entries of the entry's subtree, titled like the entry's
@@ -116,7 +119,7 @@ export function threadAtom(ctx: Ctx<'pid'>) {
 }
 threadAtom.doc = publicFeed(
   'threadFeed',
-  `Atom: the ${atomFeedSize} newest entries of the entry's whole subtree, at any depth`,
+  `Atom: the ${atomFeedSize} newest entries (by created_at) of the entry's whole subtree: itself and its replies at any depth`,
   'unknown, deleted or removed entry',
 );
 
@@ -134,7 +137,11 @@ export function userAtom(ctx: Ctx<'username'>) {
     changedAt: userFeedChangedAt(ctx.app.db, user.uid),
   }));
 }
-userAtom.doc = publicFeed('userFeedAtom', `Atom: the user's ${atomFeedSize} newest entries`, 'no such user');
+userAtom.doc = publicFeed(
+  'userFeedAtom',
+  `Atom: the user's ${atomFeedSize} newest entries, replies included`,
+  'no public account has the name',
+);
 
 const kindTitles = {
   reply: 'Antwort',
@@ -163,6 +170,13 @@ export function privateAtom(ctx: Ctx<'token'>) {
 privateAtom.doc = {
   id: 'privateFeed',
   summary: `Atom: the private feed of one's ${atomFeedSize} newest notifications (the path is <token>.atom)`,
+  description:
+    'Its address comes from POST /api/user/feed-token. Its entries are titled "Antwort von …", "Erwähnung von …" or "Antwort in einem gefolgten Thread von …". The request log writes the path as `/n/…`, without the token.',
   ok: atomAnswer('the feed (Cache-Control: private, no-cache)'),
-  more: [notModified, notFoundAnswer('unknown, replaced or ended token')],
+  more: [
+    notModified,
+    notFoundAnswer(
+      'unknown, replaced or ended token, or its account is under a ban in force (the token is kept: the feed works again when the ban ends)',
+    ),
+  ],
 } satisfies Operation;

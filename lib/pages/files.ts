@@ -58,6 +58,8 @@ export async function media(ctx: Ctx<'*'>) {
 media.doc = {
   id: 'media',
   summary: 'An uploaded image, avatar or preview thumbnail (the path may hold slashes)',
+  description:
+    "From `$BOARD_DATA/media/`, and only a file the board would have written: named `e/`, `a/` or `preview/` + 32 hex digits + `.jpg`, `.png`, `.gif` or `.webp` (thumbnails `.jpg` only), its first bytes that format, not a symbolic link; anything else there answers the 404 page, whatever put it there. Served with the type of its extension, `X-Content-Type-Options: nosniff` and `Content-Security-Policy: default-src 'none'; style-src 'unsafe-inline'; sandbox` (an image opened directly loads and runs nothing; the inline style is what the browser's own image viewer needs). Entry images (`e/…`) only while a live entry owns the file (a deleted or removed entry's image answers 404, even if the file were still on disk), `Cache-Control: public, max-age=300`, so a deletion reaches caches within minutes. Avatars (`a/…`): `public, max-age=86400` (they show on every entry of their owner; a change gets a new name and the old file goes). Preview thumbnails (`preview/…`): `public, max-age=31536000, immutable` (pictures of public pages, shared by every entry linking there). Names are random and never reused.",
   ok: {
     status: 200,
     description:
@@ -80,7 +82,7 @@ export async function staticFile(ctx: Ctx<'*'>) {
 staticFile.doc = {
   id: 'staticFile',
   summary: 'A file of the front end (the path may hold slashes)',
-  ok: { status: 200, description: 'the file', mediaType: '*/*' },
+  ok: { status: 200, description: 'the file from web/static/, with `Cache-Control: no-cache`', mediaType: '*/*' },
   more: [html(404, 'no such file')],
 } satisfies Operation;
 
@@ -100,6 +102,8 @@ export async function webAuthnBrowser(ctx: Ctx<'*'>) {
 webAuthnBrowser.doc = {
   id: 'webAuthnBrowser',
   summary: "The ES modules of @simplewebauthn/browser, served from the board's origin for the passkey pages",
+  description:
+    "A `.js` module of the installed package's `esm/` folder, `Cache-Control: no-cache`. Why from node_modules: the version package-lock.json pins, on the board's own origin (the CSP stays `'self'`), with no copy to fall behind.",
   ok: { status: 200, description: 'the module', mediaType: 'text/javascript' },
-  more: [html(404, 'no such module')],
+  more: [html(404, 'no such module, or anything else there')],
 } satisfies Operation;

@@ -29,10 +29,11 @@ impression.doc = {
   id: 'impression',
   summary: "Count a page view: the page's beacon, sent once per page load (never cached)",
   description:
-    'With BOARD_IMPRESSION_BEACON=1: counts one impression (and the visitor, once a day) when `page` is the feed, an existing entry or an existing user page; any other page counts nothing. Bot-like User-Agents count nothing. Never stores the address. With the setting off (the default) the page GETs count, and this counts nothing (`counted: false`).',
+    'With BOARD_IMPRESSION_BEACON=1 the pages carry it, and the front end sends it once per page load (navigating inside the front end counts nothing). It counts as a page GET does (docs/API.md "What counts"): one impression (and the visitor, once a day) when `page` is the feed, an existing entry or an existing user page; any other page counts nothing, and so do bot-like User-Agents. The address is used in memory only, the visitor as the day\'s keyed hash. With the setting off (the default) the page GETs count, and this counts nothing (`counted: false`), so a page from before the switch, still open in a browser, counts nothing twice.',
   fields: { page: requiredField("the page's path, as location.pathname has it (e.g. /e/42)") },
   ok: counted,
   errors: { 400: ['input.invalid'] },
+  when: { 'input.invalid': '`field` `page`: missing' },
 } satisfies Operation;
 
 /** A transparent 1×1 GIF: an image element gets an image, so the browser asks once and shows nothing. */
@@ -53,7 +54,7 @@ impressionImage.doc = {
   id: 'impressionImage',
   summary: 'Count a page view without JavaScript: the page is the Referer (never cached)',
   description:
-    "The page's `<noscript>` image. Counts as POST /api/impression does for the Referer's path; a missing or foreign Referer counts nothing. Always the same transparent 1×1 GIF.",
+    'With BOARD_IMPRESSION_BEACON=1 the page holds `<noscript id="view-beacon"><img src="/api/impression"></noscript>`, and the page is the Referer (sent within the origin: `Referrer-Policy: same-origin`). Counts as POST /api/impression does for the Referer\'s path; a missing, foreign or unparsable Referer counts nothing, and so does every request with the setting off. Always the same transparent 1×1 GIF.',
   ok: { status: 200, description: 'a transparent 1×1 GIF', mediaType: 'image/gif' },
 } satisfies Operation;
 

@@ -199,8 +199,8 @@ userPage.doc = {
   id: 'userPage',
   summary:
     "A user's profile and entries drawn in HTML with its share tags, ?seite=N for later pages (counts an impression when answered 200)",
-  ok: htmlAnswer(200, 'the page, when the user exists'),
-  more: [htmlAnswer(404, 'the page with status 404: no such user')],
+  ok: htmlAnswer(200, "the profile (with a ban in force) and the user's entries, when a public account has the name"),
+  more: [htmlAnswer(404, 'the page with status 404: no public account has the name (an application has none)')],
 } satisfies Operation;
 userPage.shell = true;
 

@@ -3,6 +3,7 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
+import { anchorOf } from '../../lib/api/api-reference.ts';
 
 /**
  * The documents link to each other (README, CONTRIBUTING, docs/, bench/), and comments, tests and
@@ -25,15 +26,6 @@ const documents = [
 /** The text outside code: fenced blocks and inline code may show link-like text that is no link. */
 function prose(markdown: string): string {
   return markdown.replace(/^```[\s\S]*?^```/gm, '').replace(/`[^`\n]*`/g, '');
-}
-
-/** GitHub's anchor of a heading: lower case, punctuation dropped, spaces to hyphens. */
-export function anchorOf(heading: string): string {
-  return heading
-    .trim()
-    .toLowerCase()
-    .replace(/[^\p{L}\p{N}\s_-]/gu, '')
-    .replace(/\s/g, '-');
 }
 
 function anchors(markdown: string): Set<string> {
