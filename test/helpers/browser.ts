@@ -9,6 +9,7 @@ import { eventually } from './eventually.ts';
 import { imageFixture } from './images.ts';
 import { useBoard, type BoardSetup, type UsedBoard } from './use-board.ts';
 import { emptyFolder } from './folders.ts';
+import { hangBoundMs } from './hang-bound.ts';
 
 /** The front end in Debian's Chromium, driven by playwright-core: the browser suites' set-up and checks. */
 
@@ -67,7 +68,7 @@ export async function newRecordedContext(
     locale: 'de-DE',
     timezoneId: 'Europe/Berlin',
   });
-  context.setDefaultTimeout(10_000);
+  context.setDefaultTimeout(hangBoundMs);
   const recorder: Recorder = { requests: [], cspViolations: [], pageErrors: [] };
   context.on('request', (request) => recorder.requests.push(request.url()));
   context.on('page', (page) => watchPage(page, recorder));
@@ -134,7 +135,7 @@ export async function makePng(width = 480, height = 320, colour = { r: 30, g: 11
  * (seen in a fresh-clone run; playwright issue #7395, PR #36986). Each page.evaluate is one
  * evaluation of its own, which the CSP allows.
  */
-export async function waitInPage(page: Page, what: string, check: string, timeoutMs = 10_000): Promise<void> {
+export async function waitInPage(page: Page, what: string, check: string, timeoutMs = hangBoundMs): Promise<void> {
   await eventually(`${what} (in the page)`, async () => Boolean(await page.evaluate(check)), timeoutMs);
 }
 

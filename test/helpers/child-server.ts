@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { asnFixtureDir } from './board.ts';
+import { hangBoundMs } from './hang-bound.ts';
 
 const projectRoot = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -55,8 +56,8 @@ export function startServerProcess(dataDir: string, env: Record<string, string> 
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
-      reject(new Error(`the server did not start within 30 s:\n${lines.join('\n')}`));
-    }, 30_000);
+      reject(new Error(`the server did not start within ${hangBoundMs / 1000} s:\n${lines.join('\n')}`));
+    }, hangBoundMs);
     let found = false;
     child.stdout!.on('data', (chunk: Buffer) => {
       keep(chunk);

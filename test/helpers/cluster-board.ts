@@ -5,6 +5,7 @@ import { asnFixtureDir } from './board.ts';
 import { Client } from './client.ts';
 import { startServerProcess, type ChildServer } from './child-server.ts';
 import { emptyFolder } from './folders.ts';
+import { hangBoundMs } from './hang-bound.ts';
 
 /**
  * A real cluster for the tests of several processes on one database: `server.ts` with
@@ -56,7 +57,7 @@ export async function startCluster(
   const connections: Connection[] = [];
   let stopped: Promise<number | string> | undefined;
 
-  const scrape = async () => {
+  const scrapeOnce = async () => {
     const text = await (await fetch(`${metricsUrl}/metrics`)).text();
     const series = new Map<string, number>();
     for (const line of text.split('\n')) {
@@ -65,6 +66,18 @@ export async function startCluster(
       series.set(line.slice(0, cut), Number(line.slice(cut + 1)));
     }
     return series;
+  };
+  const workersIn = (series: Map<string, number>) =>
+    new Set([...series.keys()].map((name) => /worker="(\d+)"/.exec(name)?.[1]).filter(Boolean)).size;
+  // The primary leaves a worker that is slow to answer out of that scrape (a loaded machine makes
+  // any worker slow): ask again until every serving worker is in it, or return the last one.
+  const scrape = async () => {
+    const deadline = Date.now() + hangBoundMs;
+    for (;;) {
+      const series = await scrapeOnce();
+      if (workersIn(series) >= (series.get('board_workers') ?? 0) || Date.now() > deadline) return series;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
   };
   const healthCounts = async () => {
     const counts = new Map<string, number>();
@@ -108,7 +121,7 @@ export async function startCluster(
     clientOn: (worker, ip) =>
       oneAtATime(async () => {
         // A worker that is being replaced gets connections once it listens: keep trying for a while.
-        for (const deadline = Date.now() + 20_000; Date.now() < deadline; ) {
+        for (const deadline = Date.now() + hangBoundMs; Date.now() < deadline; ) {
           // One connection, kept open between requests (the server closes an idle one after 5 s).
           const connection = new Connection(child.url, { pipelining: 1, keepAliveTimeout: 4_000 });
           const client = new Client(child.url, ip, connection);
@@ -138,7 +151,7 @@ export async function startCluster(
 }
 
 /** Waits for a line of the child's output; returns the regexp's first group. */
-export async function waitForLine(child: ChildServer, pattern: RegExp, timeoutMs = 30_000): Promise<string> {
+export async function waitForLine(child: ChildServer, pattern: RegExp, timeoutMs = hangBoundMs): Promise<string> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const match = pattern.exec(child.output());

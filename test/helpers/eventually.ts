@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { hangBoundMs } from './hang-bound.ts';
 
 /**
  * Polls `check` every 25 ms until it answers something truthy, for state that changes out of the
@@ -8,7 +9,7 @@ import assert from 'node:assert/strict';
 export async function eventually<T>(
   what: string,
   check: () => T | Promise<T>,
-  timeoutMs = 5_000,
+  timeoutMs = hangBoundMs,
 ): Promise<NonNullable<T>> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {

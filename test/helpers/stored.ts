@@ -4,6 +4,7 @@ import type { Db } from '../../lib/db/db.ts';
 import type { StoredEntry } from '../../lib/entries/entries.ts';
 import { createSession } from '../../lib/accounts/sessions.ts';
 import type { TestBoard } from './board.ts';
+import { hangBoundMs } from './hang-bound.ts';
 export type { StoredEntry };
 
 /** What the board stored, read straight from its database and its media folder. */
@@ -53,7 +54,7 @@ export function mediaFiles(board: TestBoard): string[] {
  * Waits until the background part of every account deletion is done (pending_deletions empty):
  * the 200 comes once the account is gone, its entries, votes and reports follow in slices.
  */
-export async function accountRemovalDone(board: TestBoard, timeoutMs = 20_000): Promise<void> {
+export async function accountRemovalDone(board: TestBoard, timeoutMs = hangBoundMs): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   const pending = () => board.app.services.db.value('SELECT count(*) FROM pending_deletions');
   // The image files go after the last slice commits: wait for the run to end too.
