@@ -8,6 +8,8 @@ import {
   assertDocumented,
   assertError,
   imageFixture,
+  member as registerMember,
+  post,
   password,
   rawRequest,
   useBoard,
@@ -113,6 +115,16 @@ describe('request bodies', () => {
       );
       assertError(answer, 415, 'input.unsupported_type', { exact: true, note: type || 'no type' });
     }
+  });
+
+  test('endpoints that take no fields still refuse a body of another type: logout, delete, bump', async () => {
+    const member = await registerMember(t.board, 'Ohne Felder');
+    const pid = await post(member, 'Ein Eintrag ohne Felder.');
+    for (const path of [`/api/entry/${pid}/bump`, `/api/entry/${pid}/delete`, '/api/auth/logout']) {
+      const answer = await member.send('POST', path, 'x=1', { 'content-type': 'text/plain' });
+      assertError(answer, 415, 'input.unsupported_type', { note: path });
+    }
+    assert.notEqual((await member.get('/api/auth/whoami')).body.uid, 0, 'the refused logout left the session');
   });
 
   test('an empty POST body is an empty form whatever its content type', async () => {
