@@ -1,5 +1,5 @@
 import { request as httpRequest } from 'node:http';
-import { fetch as undiciFetch, type Dispatcher } from 'undici';
+import { Agent, fetch as undiciFetch, type Dispatcher } from 'undici';
 import { password } from './members.ts';
 
 export interface Answer {
@@ -23,6 +23,13 @@ export interface FilePart {
   type?: string;
   data: Buffer;
 }
+
+/**
+ * A fresh connection for every request. A kept-alive one races the server's idle timeout: a test
+ * that holds the event loop longer than that (building a large account row by row on a loaded
+ * machine) sends its next request on a socket the server closes in the same turn, ECONNRESET.
+ */
+const connectionPerRequest = new Agent({ pipelining: 0 });
 
 /**
  * An HTTP client that keeps the `session` cookie like a browser would. `dispatcher`: an undici
@@ -80,7 +87,7 @@ export class Client {
       ? ((await undiciFetch(this.base + path, { ...init, dispatcher: this.dispatcher } as Parameters<
           typeof undiciFetch
         >[1])) as unknown as Response)
-      : await fetch(this.base + path, init);
+      : await fetch(this.base + path, { ...init, dispatcher: connectionPerRequest } as RequestInit);
     const setCookie = res.headers.getSetCookie().find((c) => c.startsWith('session='));
     if (setCookie) this.cookie = setCookie.slice('session='.length).split(';')[0]!;
     const text = await res.text();
