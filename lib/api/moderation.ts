@@ -29,27 +29,22 @@ import { arrayOf, constant, field, integer, json, object, ref, string, type Oper
  * Then: path 400 → body → 404 → 403 → fields 400 → state 409 → write → answer.
  */
 
-/** The `reason` field as the OpenAPI document shows it. */
 const reasonDoc = (required: boolean) =>
   field(
     `${required ? '1' : '0'}–${maxModReasonLength} characters after cleaning; public (on the entry and in the log)`,
     { type: 'string', maxLength: maxModReasonLength },
     required,
   );
-/** The answer of an action on an entry. */
 const entryAction = (done: string) => object({ pid: integer(undefined, { minimum: 1 }), status: constant(done) });
-/** The answer of a ban and an unban. */
 const banAnswer = object({
   username: string(),
   banned_until: integer('-1 permanent, else when it ends; 0 after an unban', { minimum: -1 }),
 });
-/** A ban's answer: with tree=1 also how many invited accounts went with it. */
 const banTreeAnswer = object(
   { username: string(), banned_until: integer('-1 permanent, else when it ends', { minimum: -1 }) },
   { invitees_banned: integer('tree=1: invited accounts banned with it') },
 );
 
-/** The `reason` field: 1 to maxModReasonLength characters, or 0 to it where it is optional (dismiss). */
 function reasonField(form: Form, required: boolean): string {
   const reason = moderationReason(form.fields.get('reason') ?? '');
   if (reason.error === 'long' || (required && reason.error === 'empty')) {
@@ -58,7 +53,6 @@ function reasonField(form: Form, required: boolean): string {
   return reason.text;
 }
 
-/** A ban's end from `days` (1 to maxBanDays; absent or empty: permanent). */
 function banUntil(form: Form, now: number): number {
   const raw = form.fields.get('days')?.trim() ?? '';
   if (raw === '') return permanentBan;
@@ -73,7 +67,6 @@ function purgeFlag(form: Form): boolean {
   return raw === '1';
 }
 
-/** `tree`: 1 bans the account's invite tree with it (docs/API.md "Invites"). */
 function treeFlag(form: Form): boolean {
   const raw = form.fields.get('tree') ?? '';
   if (raw !== '' && raw !== '0' && raw !== '1') throw invalidField('tree', fieldMessages.treeFlag);
@@ -86,7 +79,6 @@ function targetUser(ctx: Ctx<'username'>) {
   return user;
 }
 
-/** POST /api/mod/entry/{pid}/remove */
 export async function remove(ctx: Ctx<'pid'>) {
   const mod = requireModerator(ctx);
   const pid = integerParam(ctx.params.pid, 'pid');
@@ -105,11 +97,10 @@ remove.doc = {
   errors: { 404: ['entry.not_found'] },
 } satisfies Operation;
 
-/** POST /api/mod/entry/{pid}/restore */
 export async function restore(ctx: Ctx<'pid'>) {
   const mod = requireModerator(ctx);
   const pid = integerParam(ctx.params.pid, 'pid');
-  await ctx.form(); // no fields, but a malformed or oversized body still answers 413/415
+  await ctx.form();
   const outcome = restoreEntry(ctx.app.db, pid, mod.uid, ctx.app.clock.now());
   if (outcome === 'not_found') throw new ApiError(404, 'entry.not_found');
   if (outcome === 'not_removed') throw new ApiError(409, 'mod.not_removed');
@@ -122,7 +113,6 @@ restore.doc = {
   errors: { 404: ['entry.not_found'], 409: ['mod.not_removed'] },
 } satisfies Operation;
 
-/** POST /api/mod/entry/{pid}/dismiss */
 export async function dismiss(ctx: Ctx<'pid'>) {
   const mod = requireModerator(ctx);
   const pid = integerParam(ctx.params.pid, 'pid');
@@ -142,7 +132,6 @@ dismiss.doc = {
   errors: { 404: ['entry.not_found', 'report.not_found'] },
 } satisfies Operation;
 
-/** POST /api/mod/user/{username}/ban */
 export async function ban(ctx: Ctx<'username'>) {
   const mod = requireModerator(ctx);
   const form = await ctx.form();
@@ -175,10 +164,9 @@ ban.doc = {
   errors: { 400: ['input.invalid'], 403: ['mod.target_moderator'], 404: ['user.not_found'] },
 } satisfies Operation;
 
-/** POST /api/mod/user/{username}/unban */
 export async function unban(ctx: Ctx<'username'>) {
   const mod = requireModerator(ctx);
-  await ctx.form(); // no fields, but a malformed or oversized body still answers 413/415
+  await ctx.form();
   const user = targetUser(ctx);
   if (!unbanUser(ctx.app.db, user.uid, mod.uid, ctx.app.clock.now())) throw new ApiError(409, 'mod.not_banned');
   return { username: user.username, banned_until: 0 };
@@ -190,7 +178,6 @@ unban.doc = {
   errors: { 404: ['user.not_found'], 409: ['mod.not_banned'] },
 } satisfies Operation;
 
-/** POST /api/mod/user/{username}/avatar/remove: the file goes after the commit, best-effort. */
 export async function removeAvatar(ctx: Ctx<'username'>) {
   const mod = requireModerator(ctx);
   const form = await ctx.form();
@@ -221,7 +208,6 @@ reportQueue.doc = {
   ok: json('the page; [] past the end', arrayOf(ref('QueueItem'), queuePageSize)),
 } satisfies Operation;
 
-/** GET /api/mod/queue: how many entries wait in the queue (the header link's number). */
 export function queueSize(ctx: Ctx) {
   requireModerator(ctx);
   return { open_entries: countEntriesWithOpenReports(ctx.app.db) };
@@ -232,7 +218,6 @@ queueSize.doc = {
   ok: json('the count', object({ open_entries: integer() })),
 } satisfies Operation;
 
-/** GET /api/modlog/{page}: public, no session; names no moderator. */
 export function publicLog(ctx: Ctx<'page'>) {
   const page = integerParam(ctx.params.page, 'page', 0, maxModlogPage);
   return readPublicModlog(ctx.app.db, page);

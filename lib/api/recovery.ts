@@ -20,7 +20,6 @@ import { confirmIdentity, recheckIdentity, reauthenticationFields } from './reau
 /** A recovery logs in for a day, as a reset does. */
 const sessionLifetime = 86_400;
 
-/** POST /api/user/recovery-codes: re-authentication, then ten new codes replace the old ones; shown this once. */
 export async function newRecoveryCodes(ctx: Ctx) {
   const session = requireUser(ctx);
   const form = await ctx.form();
@@ -54,7 +53,6 @@ newRecoveryCodes.doc = {
   errors: { 400: ['input.invalid'], 403: ['auth.bad_password', 'auth.bad_passkey'], 503: ['auth.busy'] },
 } satisfies Operation;
 
-/** GET /api/user/recovery-codes: how many unused codes are left (never the codes). */
 export function recoveryCodes(ctx: Ctx) {
   const me = requireUser(ctx);
   return recoveryCodesLeft(ctx.app.db, me.uid);

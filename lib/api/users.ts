@@ -31,7 +31,6 @@ import {
 } from '../openapi/kit.ts';
 import { normaliseUsername } from '../text/usernames.ts';
 
-/** GET /api/u/{username}/info */
 export function publicInfo(ctx: Ctx<'username'>) {
   const user = findPublicAccount(ctx.app.db, ctx.params.username);
   if (!user) throw new ApiError(404, 'user.not_found');
@@ -50,13 +49,11 @@ publicInfo.doc = {
   errors: { 404: ['user.not_found'] },
 } satisfies Operation;
 
-/** `banned_until` only while a ban is in force (new fields appear only when they have something to say). */
 function banOf(ctx: Ctx, user: User): { banned_until?: number } {
   const until = activeBanUntil(user, ctx.app.clock.now());
   return until ? { banned_until: until } : {};
 }
 
-/** GET /api/user/info */
 export function ownInfo(ctx: Ctx) {
   const me = requireUser(ctx);
   const user = findUserById(ctx.app.db, me.uid);
@@ -69,7 +66,6 @@ ownInfo.doc = {
   ok: json('the profile', ref('OwnUser')),
 } satisfies Operation;
 
-/** GET /api/auth/whoami: always 200, so a logged-out page load logs no error; `{uid: 0}` without a session. */
 export function whoami(ctx: Ctx) {
   const session = ctx.session();
   const user = session && findUserById(ctx.app.db, session.uid);
@@ -101,7 +97,6 @@ export function ownProfile(user: User, trust: TrustLevel) {
   };
 }
 
-/** POST /api/user/rename */
 export async function rename(ctx: Ctx) {
   const me = requireUser(ctx);
   const form = await ctx.form();
@@ -125,7 +120,6 @@ rename.doc = {
   errors: { 400: ['input.invalid'], 409: ['user.name_taken'] },
 } satisfies Operation;
 
-/** POST /api/user/avatar: an avatarSize square centre crop; the old file is removed once the new one is in place. */
 export async function changeAvatar(ctx: Ctx) {
   const me = requireUser(ctx);
   const form = await ctx.form();
@@ -152,14 +146,12 @@ changeAvatar.doc = {
   errors: { 400: ['input.invalid', 'upload.bad_type'] },
 } satisfies Operation;
 
-/** POST /api/user/delete: password confirmation, then the account (at once) and its data (in the background). */
 export async function deleteOwnAccount(ctx: Ctx) {
   const session = requireUser(ctx);
   const form = await ctx.form();
   const { db, config } = ctx.app;
   const user = findUserById(db, session.uid);
   if (!user) throw new ApiError(401, 'auth.required');
-  // The password or one of the account's passkeys (lib/api/reauth.ts).
   const confirmation = await confirmIdentity(ctx, user, form);
 
   const media = db.tx(() => {

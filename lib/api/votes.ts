@@ -47,7 +47,6 @@ bulkVotes.doc = {
   errors: { 400: ['input.invalid'] },
 } satisfies Operation;
 
-/** POST /api/entry/{pid}/vote: the vote state machine (lib/entries/votes.ts); an invalid mode changes nothing. */
 export async function vote(ctx: Ctx<'pid'>) {
   const { uid } = requireUser(ctx);
   const pid = integerParam(ctx.params.pid, 'pid');
