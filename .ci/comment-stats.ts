@@ -149,7 +149,7 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const where = (comment: Comment) =>
     `  ${comment.file}:${comment.line} (${comment.text.length}) ${comment.text.slice(0, 100)}`;
   console.log(
-    `${folder}: ${stats.files} files, ${stats.lines} lines, ${stats.comments} comments, ${stats.perHundredLines.toFixed(1)} per 100 lines`,
+    `${folder}: ${stats.files} files, ${stats.lines} lines, ${stats.comments} comments, ${stats.perHundredLines.toFixed(2)} per 100 lines`,
   );
   const lists: [string, Comment[]][] = [
     ['over 300 characters outside a header', stats.over300],

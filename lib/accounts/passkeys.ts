@@ -13,6 +13,7 @@ export interface StoredPasskey {
   transports: string;
 }
 
+/** What the owner sees of a passkey: never the key. */
 export interface PasskeyListItem {
   id: string;
   name: string;

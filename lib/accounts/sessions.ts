@@ -15,6 +15,7 @@ export interface Session {
   description: string;
 }
 
+/** A live session as a request sees it: not expired, its account under no ban in force. */
 export type LiveSession = Session;
 
 export interface NewSession {

@@ -53,6 +53,7 @@ newRecoveryCodes.doc = {
   errors: { 400: ['input.invalid'], 403: ['auth.bad_password', 'auth.bad_passkey'], 503: ['auth.busy'] },
 } satisfies Operation;
 
+/** GET /api/user/recovery-codes: how many unused codes are left (never the codes). */
 export function recoveryCodes(ctx: Ctx) {
   const me = requireUser(ctx);
   return recoveryCodesLeft(ctx.app.db, me.uid);

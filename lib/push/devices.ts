@@ -108,6 +108,7 @@ export interface PushDeviceInfo {
   created_at: number;
 }
 
+/** The account's push devices as its owner sees them (the session list, the data export): never the keys or the full endpoint. */
 export function listPushDevices(db: Db, uid: number): PushDeviceInfo[] {
   return db
     .all<{ session_id: string; endpoint: string; created_at: number }>(

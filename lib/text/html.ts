@@ -9,6 +9,7 @@ import escapeHtml from 'escape-html';
 
 const markup = Symbol('markup');
 
+/** Markup that is safe to send: only `html` (and `trustedFile` for the shell) make one. */
 export interface Html {
   readonly [markup]: string;
 }
