@@ -30,39 +30,29 @@ import type { Services } from './services.ts';
 import { openTorExitList } from './limits/tor.ts';
 import { clusterBatchWindowMs } from './db/write-batch.ts';
 
+/**
+ * What a board is built with besides its config: the clock, and the seams and knobs tests use to
+ * hold a request or a job at a point or to shorten its waits (each part's options say what they
+ * do).
+ */
 export interface AppOptions {
   clock?: Clock;
-  /** Tests wrap scrypt to hold a request between its password check and its write. */
   passwords?: (scrypt: Passwords) => Passwords;
-  /** Tests wrap the passkey checks to hold a request between its signature check and its session. */
   webauthn?: (library: WebAuthn) => WebAuthn;
-  /** Tests wrap the machine's slots to hold a job while it holds one (a full hashing line). */
   slots?: (slots: MachineSlots) => MachineSlots;
-  /** Tests wrap sharp to hold a request while its image is scaled. */
   images?: (sharp: Images) => Images;
-  /** Free bytes of the data folder's volume; tests pass their own (lib/host/disk-watch.ts). */
   freeBytes?: (path: string) => number;
   log?: (line: string) => void;
   db?: Db;
-  /** Link-preview fetcher knobs (tests shorten the timeout); the queue runs when config.previewEnabled. */
   preview?: PreviewOptions;
-  /** Slow-client limits, and how often cached answers are counted into log lines (lib/http/hit-lines.ts), in milliseconds; tests shorten them. */
   timeouts?: { headersMs?: number; requestMs?: number; hitLinesMs?: number };
-  /** Report-notification knobs (tests shorten the timeout and back-off); the sender runs when config.notifyUrl is set. */
   notify?: NotifyOptions;
-  /** The background part of account deletions (tests pause it or shorten its slices). */
   accountRemoval?: RemovalOptions;
-  /** The search index's backfill of older entries (tests pause it or shrink its batches). */
   searchBackfill?: BackfillOptions;
-  /** The Web Push sender (tests shorten its poll and timeout). */
   push?: PushOptions;
-  /** The telling of a reply's followers (tests hold it between batches or shrink them). */
   threadReplies?: FanoutOptions;
-  /** The visitor count's knobs (tests lower the day's cap to reach it). */
   impressions?: Pick<TallySettings, 'maxVisitorsPerDay'>;
-  /** The Tor exit list's knobs (tests recheck the file on every lookup instead of every 2 s). */
   tor?: { recheckMs?: number };
-  /** The search threads (tests hold their jobs). */
   searchThreads?: SearchThreadOptions;
   /**
    * A cluster worker (lib/process/cluster/worker.ts): no once-jobs here (the primary runs them) but the
@@ -73,12 +63,9 @@ export interface AppOptions {
 
 export interface App {
   server: Server;
-  /** The metrics listener when BOARD_METRICS_PORT is set, not yet listening (lib/metrics/listener.ts listenOnLoopback). */
   metricsServer?: Server;
   services: Services;
-  /** The once-jobs this process runs (lib/jobs/once-jobs.ts); absent in a cluster worker. */
   jobs?: RunningJobs;
-  /** Stops background work and closes the database (after the server has stopped). */
   close(): Promise<void>;
 }
 
@@ -97,7 +84,6 @@ export function createApp(config: Config, options: AppOptions = {}): App {
     );
   const clock = options.clock ?? systemClock;
   const limits = createLimitStore(db, { log });
-  // The machine's hashing, image and search slots: this process's own, or a cluster worker's from the primary.
   const machineSlots = worker?.slots ?? createMachineSlots();
   const slots = options.slots?.(machineSlots) ?? machineSlots;
   const scrypt = createScryptPasswords(slots.hash, slots.registration);
@@ -114,7 +100,6 @@ export function createApp(config: Config, options: AppOptions = {}): App {
     tor: openTorExitList(config.torExitsFile, options.tor),
     log,
     asn: openAsnDb(config.asnDb),
-    // A cluster worker leaves the sweep of finished days to the primary, which does it once for all.
     impressions: new ImpressionTally({
       limitsFactor: config.limitsFactor,
       sweepsFinishedDays: !worker,
@@ -148,7 +133,6 @@ export function createApp(config: Config, options: AppOptions = {}): App {
   }
   const stopImpressions = startImpressionFlush(services);
   logAsnLoad(services);
-  // A cluster's primary says it once for all its workers (lib/process/cluster/primary.ts).
   if (!worker) services.disk.logIfLow();
   if (config.metrics) services.metrics = createBoardMetrics(services, jobs, worker?.label);
   const metricsServer =
@@ -180,7 +164,7 @@ export function createApp(config: Config, options: AppOptions = {}): App {
     services,
     jobs,
     async close() {
-      hitLines.flush(); // the counts of the last second of cached answers
+      hitLines.flush();
       metricsServer?.close();
       metricsServer?.closeAllConnections();
       // Account removal: the slice in progress commits, the rest stays queued; search backfill: the
@@ -196,7 +180,6 @@ export function createApp(config: Config, options: AppOptions = {}): App {
   };
 }
 
-/** One line when the ASN data set is loaded (or why not), for the operator. */
 function logAsnLoad(app: Pick<Services, 'asn' | 'log'>): void {
   void app.asn.ready.then((r) => {
     if (r.error === 'stopped') return;

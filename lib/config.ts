@@ -3,7 +3,10 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { isLoopbackAddress, parseCidr } from './ip/ranges.ts';
 
-/** The server's settings, read once from the environment (docs/OPERATIONS.md "Settings"). */
+/**
+ * The server's settings, read once from the environment; what each means, its default and its
+ * bounds: docs/OPERATIONS.md "Settings".
+ */
 export interface Config {
   readonly port: number;
   readonly host: string;
@@ -16,43 +19,25 @@ export interface Config {
   readonly torExitsFile: string;
   readonly maxUpload: number;
   readonly previewEnabled: boolean;
-  /** BOARD_PUSH: Web Push is sent (lib/push/); off, nothing is sent and no subscription is taken. */
   readonly pushEnabled: boolean;
   readonly previewAllow: readonly string[];
   readonly previewPorts: readonly number[];
   readonly youtubeOembed: string;
   readonly asnDb: string;
   readonly scryptLogN: number;
-  /** BOARD_NOTIFY_URL: where new reports are announced (lib/outgoing/operator-webhook.ts); '' for nowhere. */
   readonly notifyUrl: string;
-  /** BOARD_LIMITS: multiplies every abuse limit (lib/limits/write-limits.ts, lib/limits/login-limits.ts); 0 turns them all off (load tests only). */
   readonly limitsFactor: number;
-  /** BOARD_NEW_ACCOUNT_HOURS in seconds: accounts younger than this get the new-account brakes. */
   readonly newAccountSeconds: number;
-  /** BOARD_CONTACT: how to reach the operator (text or URL), shown on the login page and in the footer; '' when not set. */
   readonly contact: string;
-  /** BOARD_METRICS_PORT and BOARD_METRICS_HOST: the Prometheus listener (lib/metrics/); undefined when off. */
   readonly metrics: { readonly port: number; readonly host: string } | undefined;
-  /** BOARD_REGISTRATION: how people get in (lib/registration/mode.ts); moderators may override it at run time. */
   readonly registration: RegistrationMode;
-  /** BOARD_REGISTRATION_QUESTION: what applicants answer in approval mode. */
   readonly registrationQuestion: string;
-  /** BOARD_REGISTRATION_SURGE and _MINUTES: accounts per window that switch open registration to approval (lib/registration/surge.ts); 0 off. */
   readonly registrationSurge: { readonly accounts: number; readonly windowSeconds: number };
-  /** BOARD_POW: proof-of-work cost (lib/registration/pow.ts); 0 off, 1 the recommended cost. */
   readonly pow: number;
-  /** BOARD_LOGIN_POW: a login for a name under a guessing attack needs a solved challenge (lib/registration/pow.ts loginNeedsWork); on by default. */
   readonly loginPow: boolean;
-  /** BOARD_WORKERS: server processes forked by node:cluster, each listening on the port itself (lib/process/cluster/); 1 runs everything in one process. */
   readonly workers: number;
-  /** BOARD_LITESTREAM: Litestream replicates board.db, so the board leaves every WAL checkpoint to it (lib/db/db.ts, docs/OPERATIONS.md "Disaster recovery"). */
   readonly litestream: boolean;
-  /** BOARD_DISK_LOW_MB in bytes: /api/health says degraded while the data folder's volume has less free space than this (lib/api/health.ts); 0 turns that check off. */
   readonly diskLowBytes: number;
-  /**
-   * BOARD_IMPRESSION_BEACON: pages carry the view beacon and only it counts impressions, for a cache
-   * in front the board cannot see (a CDN); off, the page GETs and a proxy's view notices count (lib/http/page-views.ts).
-   */
   readonly impressionBeacon: boolean;
 }
 
@@ -62,7 +47,6 @@ const projectRoot = resolve(fileURLToPath(new URL('..', import.meta.url)));
 /** The IP-to-ASN data set installed with the board (npm package @ip-location-db/asn, CC BY 4.0). */
 const bundledAsnDb = join(projectRoot, 'node_modules', '@ip-location-db', 'asn');
 
-/** Builds the frozen settings object from environment variables; throws ConfigError on bad values. */
 export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
   const port = integerSetting(env, 'PORT', 8080, 0, 65535);
   const dataDir = resolve(setting(env, 'BOARD_DATA', './data'));
@@ -109,19 +93,16 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   });
 }
 
-/** How people get in: docs/API.md "Registration". */
 export const registrationModes = ['open', 'approval', 'invite', 'closed'] as const;
 export type RegistrationMode = (typeof registrationModes)[number];
 
 /**
- * BOARD_REGISTRATION_SURGE's default: accounts an hour, board-wide. Why 30: a small board sees a
- * handful of sign-ups a day and a few dozen in the hour after a link to it goes round; the bot
- * waves Lemmy admins reported brought hundreds an hour. 30 lets a launch through and stops a wave
- * at the 31st (docs/API.md "The surge gate").
+ * BOARD_REGISTRATION_SURGE's default, accounts an hour. Why 30: a small board sees a few dozen in
+ * the hour after a link to it goes round, while the bot waves Lemmy admins reported brought
+ * hundreds; 30 lets a launch through and stops a wave at the 31st.
  */
 export const defaultSurgeAccounts = 30;
 
-/** The German question applicants answer when BOARD_REGISTRATION_QUESTION is not set. */
 export const defaultRegistrationQuestion =
   'Warum möchtest du hier mitschreiben, und wie hast du von diesem Board erfahren?';
 const maxQuestionLength = 500;
@@ -147,8 +128,8 @@ function questionSetting(env: Record<string, string | undefined>): string {
 const powCosts = { min: 100, max: 100_000_000 };
 
 /**
- * BOARD_POW: 0 (off), 1 (the recommended cost, lib/registration/pow.ts) or a cost from
- * powCosts.min to powCosts.max. Every refusal lists these values, so one look at the error is enough.
+ * BOARD_POW: 0 (off), 1 (the recommended cost, lib/registration/pow.ts) or a cost within powCosts;
+ * every refusal lists these values, so one look at the error is enough.
  */
 function powSetting(env: Record<string, string | undefined>): number {
   const raw = env.BOARD_POW?.trim();
@@ -162,10 +143,10 @@ function powSetting(env: Record<string, string | undefined>): number {
   return value;
 }
 
-/** BOARD_CONTACT is shown in every page's footer: one short line, so at most this many characters. */
+/** Shown in every page's footer: one short line. */
 export const maxContactLength = 200;
 
-/** One line of at most 200 characters; a control character (a pasted line break) stops the start rather than breaking the footer. */
+/** A control character (a pasted line break) stops the start rather than breaking the footer. */
 function contactSetting(env: Record<string, string | undefined>): string {
   const value = setting(env, 'BOARD_CONTACT', '');
   if (/[\u0000-\u001f\u007f\u202a-\u202e\u2066-\u2069]/.test(value))
@@ -230,9 +211,9 @@ function flagSetting(env: Record<string, string | undefined>, name: string, fall
 }
 
 /**
- * The metrics listener: off while BOARD_METRICS_PORT is empty; 0 is any free port, as for PORT.
- * Loopback only, whatever is set: the numbers show the board's traffic and load to whoever can
- * reach them, so they are for a scraper on this machine (docs/OPERATIONS.md "Metrics"), never the world.
+ * The metrics listener: off while BOARD_METRICS_PORT is empty; 0 is any free port. Loopback only,
+ * whatever is set: the numbers show the board's traffic and load to whoever can reach them, so they
+ * are for a scraper on this machine.
  */
 function metricsSetting(env: Record<string, string | undefined>): Config['metrics'] {
   const host = setting(env, 'BOARD_METRICS_HOST', '127.0.0.1');
@@ -248,7 +229,6 @@ function metricsSetting(env: Record<string, string | undefined>): Config['metric
 /** The most BOARD_WORKERS may ask for: each worker holds its own caches (docs/SCALING.md "Memory"). */
 export const maxWorkers = 64;
 
-/** BOARD_WORKERS: a whole number 1–64, or `auto` for one worker per core. */
 function workersSetting(env: Record<string, string | undefined>): number {
   const raw = env.BOARD_WORKERS?.trim();
   if (!raw) return 1;
@@ -270,7 +250,6 @@ function originSetting(raw: string): string {
   return httpUrlSetting('BOARD_ORIGIN', raw).origin;
 }
 
-/** An http or https URL; anything else stops the start with the variable's name. */
 function httpUrlSetting(name: string, raw: string): URL {
   let url: URL;
   try {

@@ -3,7 +3,6 @@ import { messages, type ErrorCode } from './messages.ts';
 export interface ErrorOptions {
   field?: string;
   fields?: Record<string, string>;
-  /** A more specific German message than the code's default. */
   message?: string;
   headers?: Record<string, string>;
   /** Extra top-level members of the body, next to `error` (bump: retry_after, bump_count). */
@@ -32,7 +31,6 @@ export class ApiError extends Error {
   }
 }
 
-/** 400 input.invalid for one named field. */
 export function invalidField(field: string, message?: string): ApiError {
   return new ApiError(400, 'input.invalid', { field, message });
 }

@@ -2,8 +2,8 @@
 export type Log = (line: string) => void;
 
 /**
- * The server's log: one line per request plus errors. Lines are collected and written in one
- * chunk per event-loop turn, so logging costs a string push on the request path, not a write.
+ * The server's log, written in one chunk per event-loop turn, so logging costs a string push on the
+ * request path, not a write.
  */
 export interface LineLog {
   (line: string): void;
@@ -48,10 +48,8 @@ export function createLineLog(out: NodeJS.WritableStream = process.stdout): Line
 }
 
 /**
- * Logs a failure of work no request waits for (housekeeping, statistics, search backfill, account
- * removal, rate-limit counting, the preview queue) as `what: ` and the error's stack. Why the
- * stack: the message alone ("database is locked", "Cannot read properties of undefined") does not
- * say which statement of which job met it, and nobody else sees the error.
+ * Logs a failure of work no request waits for as `what: ` and the error's stack. Why the stack: the
+ * message alone does not say which statement of which job met it, and nobody else sees the error.
  */
 export function logFailure(log: (line: string) => void, what: string, err: unknown): void {
   log(`${what}: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);

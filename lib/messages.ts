@@ -77,7 +77,6 @@ export const messages = {
   'rate.limited': 'Zu viele Anfragen. Bitte warte einen Moment.',
   'rate.new_account': `Neue Konten können in den ersten ${newAccountLinkDelaySeconds / 60} Minuten keine Links oder Bilder posten.`,
   'auth.busy': 'Der Server ist gerade ausgelastet. Bitte versuche es in ein paar Sekunden noch einmal.',
-  // Passkeys and recovery codes (docs/API.md "Passkeys", "Recovery codes")
   'passkey.failed':
     'Die Anmeldung mit dem Passkey hat nicht geklappt. Bitte versuche es noch einmal oder melde dich mit deinem Passwort an.',
   'passkey.registration_failed': 'Der Passkey konnte nicht eingerichtet werden. Bitte versuche es noch einmal.',
@@ -102,8 +101,8 @@ function sizeText(bytes: number): string {
 }
 
 /**
- * The messages of upload.too_large, each naming the limit that refused the file: its size
- * (BOARD_MAX_UPLOAD, a setting, hence a function), its pixels, or a GIF's frames.
+ * The messages of upload.too_large, each naming the limit that refused the file; the size is a
+ * setting (BOARD_MAX_UPLOAD), hence a function.
  */
 export const uploadLimitMessages = {
   size: (maxBytes: number) => `Die Datei ist zu groß: erlaubt sind höchstens ${sizeText(maxBytes)}.`,
@@ -111,7 +110,6 @@ export const uploadLimitMessages = {
   gif: `Das animierte GIF ist zu lang: erlaubt sind höchstens ${maxGifFrames} Einzelbilder mit zusammen ${maxGifPixels / 1e6} Megapixeln.`,
 } as const;
 
-/** Field-level messages, used in error.fields (registration) and for a single error.field. */
 export const fieldMessages = {
   username: `Der Name muss ${minUsernameLength} bis ${maxUsernameLength} Zeichen lang sein: Buchstaben, Ziffern, Punkt, Unterstrich, Leerzeichen und Bindestrich.`,
   passwordShort: `Das Passwort muss mindestens ${minPasswordLength} Zeichen lang sein.`,

@@ -58,7 +58,6 @@ export const routes: readonly Route[] = [
     post('/api/entry/:pid/delete', entries.remove, { auth: true, writeLimit: 'delete' }),
     post('/api/entry/:pid/bump', entries.bump, { auth: true, writeLimit: 'bump' }),
     post('/api/entry/:pid/report', reports.report, { rateLimit: 'report' }),
-    // Votes
     get('/api/entry/votes', votes.bulkVotes, { shared: true }),
     get('/api/entry/:pid/votes', votes.votes, { shared: true }),
     post('/api/entry/:pid/vote', votes.vote, { auth: true, writeLimit: 'vote' }),
@@ -100,7 +99,6 @@ export const routes: readonly Route[] = [
     post('/api/user/recovery-codes', recovery.newRecoveryCodes, { auth: true, rateLimit: 'login' }),
   ),
 
-  // docs/API.md "Moderation"
   ...group(
     tags.moderation,
     get('/api/mod/reports/:page', moderation.reportQueue, { mod: true }),
@@ -114,7 +112,6 @@ export const routes: readonly Route[] = [
     get('/api/modlog/:page', moderation.publicLog, { shared: true }),
   ),
 
-  // docs/API.md "Registration": the door, proof of work, invites, applications, trust levels.
   ...group(
     tags.registration,
     get('/api/auth/registration', registration.registrationInfo),
@@ -134,13 +131,11 @@ export const routes: readonly Route[] = [
 
   ...group(
     tags.finding,
-    // Notifications (docs/API.md "Notifications of replies and mentions"); /unread before /:page.
     get('/api/user/notifications/unread', notifications.unread, { auth: true }),
     get('/api/user/notifications/:page', notifications.notifications, { auth: true }),
     post('/api/user/notifications/read', notifications.read, { auth: true }),
     post('/api/user/feed-token', notifications.newFeedToken, { auth: true, writeLimit: 'feedToken' }),
     post('/api/user/feed-token/revoke', notifications.revokeFeedToken, { auth: true }),
-    // Search (docs/API.md "Search")
     get('/api/search/:page', search, { rateLimit: 'search', shared: true }),
     // Atom feeds (docs/API.md "Atom feeds"); the private one's path is never logged with its token.
     get('/feed.atom', atom.boardAtom, { shared: true }),
@@ -149,7 +144,6 @@ export const routes: readonly Route[] = [
     get('/n/:token', atom.privateAtom),
   ),
 
-  // docs/API.md "Following threads" and "Web Push"; /state before /{page}.
   ...group(
     tags.followAndPush,
     post('/api/entry/:pid/follow', follows.follow, { auth: true, writeLimit: 'follow' }),
@@ -168,18 +162,15 @@ export const routes: readonly Route[] = [
     tags.operations,
     get('/api/stats', stats.summary),
     get('/api/stats/detail', stats.detail),
-    // The page view beacon (docs/API.md "Statistics"): with BOARD_IMPRESSION_BEACON=1, for a cache the board cannot see.
     post('/api/impression', impression.impression),
     get('/api/impression', impression.impressionImage),
     get('/api/health', health),
-    // The machine-readable contract of every row here.
     get(
       '/api/openapi.json',
       openApi(() => routes),
     ),
   ),
 
-  // The front end's pages (the page shell; web/static/pages.js lists them for the front end) and files.
   ...group(
     tags.pages,
     // The public pages are drawn on the server too (docs/API.md "Pages without JavaScript"); the first
@@ -202,7 +193,6 @@ export const routes: readonly Route[] = [
     get('/mod', pages.moderationPage, { shared: true }),
     get('/modlog', publicPages.modlog, { cache: publicPages.cachedModlog, cacheQuery: true, shared: true }),
     get('/benachrichtigungen', pages.notificationsPage, { shared: true }),
-    // docs/API.md "Robots and sitemap"
     get('/robots.txt', sitemap.robots, { shared: true }),
     get('/sitemap.xml', sitemap.sitemap, { shared: true }),
     get('/sitemap/:file', sitemap.sitemapPart, { shared: true }),

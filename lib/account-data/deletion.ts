@@ -9,19 +9,17 @@ import { deleteOtherSessions } from '../accounts/sessions.ts';
 import { deleteUserRow } from '../accounts/users.ts';
 
 /**
- * The request's part of an account deletion, in one short transaction: the user row goes (its
- * sessions, reset links and feed token with it, by cascade), its mutes and notifications go both
- * ways, its open invites are revoked (they admit on its word), so nobody can log in as
- * the account any more, and the rest (entries, votes, reports, media) is queued for
- * lib/account-data/removal.ts, which works it off in slices. Why not all at once: a large account took
- * over a second in one transaction, and every other request waited. Returns the avatar file to
- * remove afterwards.
+ * The request's part of an account deletion, in one short transaction: the user row goes (sessions,
+ * reset links and feed token by cascade), its mutes and notifications go both ways and its open
+ * invites are revoked, so nobody can log in as it any more. The rest (entries, votes, reports,
+ * media) is queued for lib/account-data/removal.ts, which works it off in slices so no request
+ * waits behind a large account. Returns the avatar file to remove afterwards.
  */
 export function deleteAccount(db: Db, uid: number, now: number): string[] {
   return db.tx(() => {
     const avatar = db.one<{ avatar: string }>('SELECT avatar FROM users WHERE uid = ?', uid)?.avatar ?? '';
-    deleteMutesOf(db, uid); // both ways; the foreign keys would cascade them with the user row too
-    deleteNotificationsOf(db, uid); // both ways: its own, and those its entries caused
+    deleteMutesOf(db, uid);
+    deleteNotificationsOf(db, uid);
     revokeOpenInvitesOf(db, uid, now);
     deleteUserRow(db, uid);
     db.run('INSERT OR IGNORE INTO pending_deletions (uid, queued_at) VALUES (?, ?)', uid, now);
@@ -32,11 +30,10 @@ export function deleteAccount(db: Db, uid: number, now: number): string[] {
 }
 
 /**
- * What a new password ends, in one place for the reset and the password change: every live
- * session but `keepSessionId` (the one that changed it), every outstanding reset link and the
- * private feed's token. Why: whoever else held the old password, a session, a link or the feed
- * must lose the account with it.
- * Call inside the transaction that stores the new hash; returns the sessions ended.
+ * What a new password ends, for the reset and the password change alike: every live session but
+ * `keepSessionId`, every reset link and the private feed's token, so whoever else held the old
+ * password, a session, a link or the feed loses the account. Call inside the transaction that
+ * stores the new hash.
  */
 export function afterPasswordChange(db: Db, uid: number, now: number, keepSessionId?: string): number {
   deleteResetLinksOfUser(db, uid);

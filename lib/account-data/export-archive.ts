@@ -6,14 +6,12 @@ import { accountData, type AccountData, type ExportSource, type Pages } from './
 import { readableEntriesCsv, readableOverview } from './export-readable.ts';
 
 /**
- * The data export (docs/API.md "GET /api/user/export"): one zip with `account.json`, the
- * account's image files, and a readable part for people rather than programs (lib/account-data/export-readable.ts):
- * `uebersicht.html` and `beitraege.csv` with German dates. The archive is streamed: account.json is written from pages of rows as
- * the client reads, and each file is opened only when its turn comes, so memory does not grow
- * with the account (only the zip's directory of file names does, as the format needs it).
+ * The data export (docs/API.md "GET /api/user/export"): one zip with `account.json`, the account's
+ * image files, and a readable part for people (lib/account-data/export-readable.ts). The archive is
+ * streamed: account.json is written from pages of rows as the client reads, and each file is opened
+ * only when its turn comes, so memory does not grow with the account.
  */
 
-/** The archive as a stream of zip bytes: the list of files is read now, rows and file contents as the stream is read. */
 export function accountArchive(source: ExportSource): Readable {
   const zip = new ZipFile();
   const mtime = new Date(source.now * 1000);
@@ -46,12 +44,11 @@ export function accountArchive(source: ExportSource): Readable {
   ] as const)
     zip.addReadStream(track(Readable.from(content, { objectMode: false })), name, { mtime, compress: true });
   for (const path of mediaPaths(source)) {
-    // Images are compressed already: stored as they are.
     zip.addReadStreamLazy(`media/${path}`, { mtime, compress: false }, (done) => {
       try {
         source.recheck();
       } catch (err) {
-        return done(err, Readable.from([])); // yazl fails the zip and reads no stream
+        return done(err, Readable.from([]));
       }
       void openMedia(join(source.mediaDir, path)).then((input) => done(null, track(input)));
     });
@@ -70,8 +67,8 @@ async function openMedia(path: string): Promise<Readable> {
 }
 
 /**
- * account.json, piece by piece, indented by two spaces as JSON.stringify(account, null, 2) writes
- * it: a person who opens the file reads one value a line, not the whole account on one.
+ * account.json, piece by piece, indented as JSON.stringify(account, null, 2) writes it, so a person
+ * who opens the file reads one value a line.
  */
 function* accountJson(data: AccountData): Generator<Buffer> {
   let separator = '{\n';
@@ -84,7 +81,6 @@ function* accountJson(data: AccountData): Generator<Buffer> {
   yield Buffer.from('\n}\n');
 }
 
-/** One member's array, a page of rows at a time. */
 function* jsonArray(pages: Pages<unknown>): Generator<Buffer> {
   let separator = '[\n    ';
   for (const rows of pages()) {
@@ -94,12 +90,10 @@ function* jsonArray(pages: Pages<unknown>): Generator<Buffer> {
   yield Buffer.from(separator === '[\n    ' ? '[]' : '\n  ]');
 }
 
-/** A value as JSON.stringify(value, null, 2) writes it, every line after the first moved in by `indent`. */
 function indented(value: unknown, indent: string): string {
   return JSON.stringify(value, null, 2).replaceAll('\n', `\n${indent}`);
 }
 
-/** The avatar and every image the account's entries still hold (removed entries' included), as paths under media/. */
 function mediaPaths({ db, uid, user }: ExportSource): string[] {
   const images = db.all<{ filepath: string }>(
     "SELECT filepath FROM entries WHERE uid = ? AND filepath <> '' ORDER BY pid",

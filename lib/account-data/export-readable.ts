@@ -12,7 +12,6 @@ import { moderatorRole } from '../accounts/users.ts';
  * account.json, with German dates in the board's zone (Europe/Berlin).
  */
 
-/** What became of an entry, in words. */
 function entryState(entry: EntryJson): string {
   if (entry.removed) return `von der Moderation entfernt (${entry.removed_reason})`;
   return entry.deleted ? 'gelöscht' : 'sichtbar';
@@ -59,13 +58,11 @@ const style =
   'article{border-top:1px solid #ccc;padding:.5rem 0}p.meta{color:#555;margin:0}p.text{white-space:pre-wrap}' +
   'img{max-width:100%;height:auto}';
 
-/** How one member of account.json reads in the overview: its heading, and its markup a page of rows at a time. */
 interface Section<T> {
   heading: string;
   draw(part: T, links: EntryLinks): Iterable<Html>;
 }
 
-/** Links to entries on the board (BOARD_ORIGIN), for the entries the overview names. */
 interface EntryLinks {
   entry(pid: number): Html;
 }
@@ -172,14 +169,12 @@ ${e.content ? html`<p class="text">${e.content}</p>` : null}${
   },
 };
 
-/** An open report, or what the moderation did with it. */
 function reportState(report: ReportJson): string {
   if (!report.closed_at) return 'offen';
   const outcome = report.closed_action === 'remove' ? 'der Beitrag wurde entfernt' : 'abgewiesen';
   return `geschlossen am ${germanDateTime(report.closed_at)}: ${outcome}`;
 }
 
-/** A list's markup a page of rows at a time (a `<ul>` of items, or articles one after the other); `empty` when it has no rows. */
 function* listOf<T>(
   pages: Pages<T>,
   empty: string,
@@ -196,7 +191,6 @@ function* listOf<T>(
   else if (list) yield html`</ul>\n`;
 }
 
-/** One member's section: `<section id="<member>">`, so the file can be checked against account.json. */
 function* section<K extends keyof AccountData>(key: K, data: AccountData, links: EntryLinks): Generator<Buffer> {
   const { heading, draw } = sections[key];
   yield Buffer.from(toText(html`<section id="${key}">\n<h2>${heading}</h2>\n`));
@@ -204,7 +198,6 @@ function* section<K extends keyof AccountData>(key: K, data: AccountData, links:
   yield Buffer.from('</section>\n');
 }
 
-/** uebersicht.html: a section for each member of account.json, in its order; no script, every value escaped (lib/text/html.ts). */
 export function* readableOverview(
   data: AccountData,
   { origin, now }: Pick<ExportSource, 'origin' | 'now'>,

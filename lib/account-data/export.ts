@@ -7,22 +7,16 @@ import type { Session } from '../accounts/sessions.ts';
  * time: what account.json and the readable overview show (lib/account-data/export-archive.ts).
  */
 
-/** Rows read per query while account.json is written. */
 const pageSize = 500;
 
 export interface ExportSource {
   db: Db;
   mediaDir: string;
   uid: number;
-  /** The profile as GET /api/user/info answers it. */
   user: ExportedProfile;
-  /** The session list as GET /api/user/sessions answers it (each with its push device: which service, since when; never a key). */
   sessions: ExportedSession[];
-  /** The followed entries {pid, created_at}: at most maxFollows (lib/follows/follows.ts). */
   following: ExportedFollow[];
-  /** The account's passkeys: name, created_at, last_used (none when absent). */
   passkeys?: ExportedPasskey[];
-  /** BOARD_ORIGIN: the readable overview links each entry it names to its page on the board. */
   origin: string;
   now: number;
   /**
@@ -42,7 +36,6 @@ export interface ExportedProfile {
   trust_level?: number;
 }
 
-/** A session as the session list shows it (lib/api/account.ts sessionJson, with its push device). */
 export type ExportedSession = Omit<Session, 'uid'> & {
   device: string;
   current: number;
@@ -60,7 +53,6 @@ export interface ExportedFollow {
   created_at: number;
 }
 
-/** A list read a page at a time while the archive is written (the session re-checked before each page). */
 export type Pages<T> = () => Iterable<T[]>;
 
 /**
@@ -78,9 +70,7 @@ export interface AccountData {
   following: Pages<ExportedFollow>;
 }
 
-/** What the export holds, each list to be read when its turn comes. */
 export function accountData(source: ExportSource): AccountData {
-  // Read before the answer began (lib/api/export.ts): one page, no re-check needed.
   const held =
     <T>(rows: T[]): Pages<T> =>
     () =>
@@ -96,7 +86,6 @@ export function accountData(source: ExportSource): AccountData {
   };
 }
 
-/** A table's rows of the account a page at a time (keyset: the key after the last row), the session re-checked before each. */
 function paged<Row, Json>(
   { db, uid, recheck }: ExportSource,
   readPage: (db: Db, uid: number, after: number) => Row[],
@@ -149,11 +138,9 @@ function readEntries(db: Db, uid: number, after: number): ExportedEntry[] {
   );
 }
 
-/** An entry as account.json has it: the image's description and the removal's fields only when set. */
 export type EntryJson = Omit<ExportedEntry, 'alt' | 'removed' | 'removed_reason' | 'removed_at'> &
   Partial<Pick<ExportedEntry, 'alt' | 'removed' | 'removed_reason' | 'removed_at'>>;
 
-/** The image's description and the removal's fields only when set (new fields appear only when they have something to say). */
 function entryJson({ removed, removed_reason, removed_at, alt, ...entry }: ExportedEntry): EntryJson {
   const described = alt ? { ...entry, alt } : entry;
   return removed ? { ...described, removed, removed_reason, removed_at } : described;
@@ -191,7 +178,6 @@ export interface ExportedReport {
   closed_action: string;
 }
 
-/** The reports the account filed (anonymous ones carry no account, so they cannot be among them). */
 function readReports(db: Db, uid: number, after: number): ExportedReport[] {
   return db.all<ExportedReport>(
     `SELECT id, pid, reason, created_at, closed_at, closed_action FROM reports
@@ -202,7 +188,6 @@ function readReports(db: Db, uid: number, after: number): ExportedReport[] {
   );
 }
 
-/** A report as account.json has it: `closed_action` (remove or dismiss) only once it is closed. */
 export type ReportJson = Omit<ExportedReport, 'closed_action'> & Partial<Pick<ExportedReport, 'closed_action'>>;
 
 function reportJson({ closed_action, ...report }: ExportedReport): ReportJson {

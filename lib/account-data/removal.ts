@@ -22,33 +22,25 @@ import type { JobDeps } from '../host/job-runs.ts';
  */
 
 export interface RemovalOptions {
-  /** Work per slice before it commits; with one entry more at most, the transaction stays under about 50 ms. Default 15. */
+  /** Work per slice before it commits, in ms; a slice overruns it by one entry at most. */
   sliceMs?: number;
-  /** How often other processes' work and expired leases are looked for. Default 5 s. */
   pollMs?: number;
-  /** Tests: do nothing until resume() is called. */
   paused?: boolean;
 }
 
 export interface AccountRemoval {
-  /** An account was queued: work on it now. */
   wake(): void;
-  /** Tests: starts a job created paused. */
   resume(): void;
-  /** Finishes the slice in progress, gives its claim back and stops; the rest stays queued. */
   stop(): Promise<void>;
-  /** Slices committed so far (tests and monitoring). */
   readonly slices: number;
-  /** True while a run is under way, including the file removals after its last slice. */
   readonly busy: boolean;
 }
 
 /** A claim lasts this long and every slice renews it; after a crash another process (or the restarted one) takes over. */
 const leaseSeconds = 15;
-/** Rows per statement batch: each a few microseconds, so a batch stays within a slice. */
+/** Rows per statement batch, few enough to stay within a slice. */
 const batchRows = 200;
 
-/** Claims the oldest queued account nobody holds, in one statement. */
 function claimAccount(db: Db, now: number): number | undefined {
   return db.one<{ uid: number }>(
     `UPDATE pending_deletions SET claimed_until = ?
@@ -74,7 +66,7 @@ export function removeAccountSlice(
   return db.tx(() => {
     // The first statement writes: the transaction holds the write lock before it reads anything.
     if (db.run('UPDATE pending_deletions SET claimed_until = ? WHERE uid = ?', now + leaseSeconds, uid).changes === 0) {
-      return { files: [], done: true }; // another process finished it
+      return { files: [], done: true };
     }
     const files: string[] = [];
     while (removeVotesOfUser(db, uid, batchRows) === batchRows)
@@ -99,7 +91,6 @@ export function removeAccountSlice(
   });
 }
 
-/** Starts the background job (lib/app.ts); it first resumes whatever an earlier run left queued. */
 export function startAccountRemoval(app: JobDeps & { config: Config }, options: RemovalOptions = {}): AccountRemoval {
   const sliceMs = options.sliceMs ?? 15;
   let stopping = false;
@@ -117,7 +108,7 @@ export function startAccountRemoval(app: JobDeps & { config: Config }, options: 
         const slice = removeAccountSlice(app.db, current, app.clock.now(), sliceMs);
         slices++;
         done = slice.done;
-        await removeMedia(app.config, slice.files, app.log); // best-effort, after the rows are gone
+        await removeMedia(app.config, slice.files, app.log);
         await yieldToRequests();
       }
     }

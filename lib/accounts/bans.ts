@@ -7,7 +7,6 @@
 /** `banned_until` stored: 0 none, -1 permanent, else the Unix time the ban ends. */
 export const permanentBan = -1;
 
-/** A ban in force at `now`: its banned_until (-1 or the end), else 0 (none, or expired). */
 export function activeBanUntil(user: { banned_until: number }, now: number): number {
   return user.banned_until === permanentBan || user.banned_until > now ? user.banned_until : 0;
 }

@@ -7,7 +7,6 @@
 
 const unknownDevice = 'Unbekanntes Gerät';
 
-/** Command-line tools and libraries, named as they are. */
 const tools: [RegExp, string][] = [
   [/^curl\//i, 'curl'],
   [/^Wget\//i, 'Wget'],
@@ -26,7 +25,7 @@ const browsers: [RegExp, string][] = [
   [/\bVivaldi\//, 'Vivaldi'],
   [/\bYaBrowser\//, 'Yandex Browser'],
   [/\b(Firefox|FxiOS)\//, 'Firefox'],
-  [/(Chrome|CriOS|Chromium)\//, 'Chrome'], // also HeadlessChrome
+  [/(Chrome|CriOS|Chromium)\//, 'Chrome'],
   [/\bVersion\/[\d.]+.*\bSafari\/|\b(iPhone|iPad).*\bMobile\//, 'Safari'],
 ];
 
@@ -44,7 +43,6 @@ function firstMatch(table: [RegExp, string][], text: string): string | undefined
   return table.find(([pattern]) => pattern.test(text))?.[1];
 }
 
-/** "Firefox auf Linux", "Safari auf iPhone", "curl", "Unbekanntes Gerät" ... */
 export function describeDevice(userAgent: string): string {
   const ua = userAgent.trim();
   if (!ua) return unknownDevice;

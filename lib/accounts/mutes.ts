@@ -12,15 +12,11 @@ export interface MutedAccount {
   username: string;
 }
 
-/** True when `uid` has muted `mutedUid` (the notifications use it: muted accounts cause none). */
+/** True when `uid` has muted `mutedUid`: a muted account causes no notifications. */
 export function isMuted(db: Db, uid: number, mutedUid: number): boolean {
   return db.one('SELECT 1 FROM mutes WHERE uid = ? AND muted_uid = ?', uid, mutedUid) !== undefined;
 }
 
-/**
- * Mutes an account; muting it again changes nothing. False when the reader already holds
- * maxMutes other mutes.
- */
 export function muteAccount(db: Db, uid: number, mutedUid: number, now: number): boolean {
   return db.tx(() => {
     if (isMuted(db, uid, mutedUid)) return true;
@@ -31,7 +27,6 @@ export function muteAccount(db: Db, uid: number, mutedUid: number, now: number):
   });
 }
 
-/** Unmutes; unmuting an account that was not muted changes nothing. */
 export function unmuteAccount(db: Db, uid: number, mutedUid: number, now: number): void {
   db.tx(() => {
     if (db.run('DELETE FROM mutes WHERE uid = ? AND muted_uid = ?', uid, mutedUid).changes)
@@ -39,7 +34,6 @@ export function unmuteAccount(db: Db, uid: number, mutedUid: number, now: number
   });
 }
 
-/** The reader's mutes with the accounts' current names, most recent first. */
 export function listMutes(db: Db, uid: number): MutedAccount[] {
   return db.all<MutedAccount>(
     `SELECT u.uid, u.username FROM mutes m JOIN users u ON u.uid = m.muted_uid
@@ -48,7 +42,6 @@ export function listMutes(db: Db, uid: number): MutedAccount[] {
   );
 }
 
-/** Account deletion: the account's mutes and the mutes of it go (the foreign keys would cascade too). */
 export function deleteMutesOf(db: Db, uid: number): void {
   db.run('DELETE FROM mutes WHERE uid = ? OR muted_uid = ?', uid, uid);
 }

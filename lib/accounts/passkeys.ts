@@ -4,7 +4,6 @@ import { maxPasskeysPerAccount } from '../product.ts';
 
 /** An account's passkeys: the credentials its authenticators hold (docs/API.md "Passkeys"). */
 
-/** A stored credential, as verification needs it. */
 export interface StoredPasskey {
   id: string;
   uid: number;
@@ -20,9 +19,7 @@ export interface PasskeyListItem {
   name: string;
   created_at: number;
   last_used: number;
-  /** 1 when the authenticator may sync it to other devices (multiDevice), else 0. */
   synced: number;
-  /** 1 while the authenticator says it is backed up. */
   backed_up: number;
 }
 
@@ -37,7 +34,6 @@ export interface NewPasskey {
   name: string;
 }
 
-/** The account's passkeys, oldest first (what the settings list and the export show). */
 export function listPasskeys(db: Db, uid: number): PasskeyListItem[] {
   return db.all<PasskeyListItem>(
     `SELECT id, name, created_at, last_used, device_type = 'multiDevice' AS synced, backed_up
@@ -63,10 +59,6 @@ export function findPasskeyByCredentialId(db: Db, credentialId: string): StoredP
 
 export type AddPasskeyResult = { id: string } | { refused: 'limit' | 'exists' };
 
-/**
- * Stores a verified new credential, in one transaction with its checks: the account has fewer
- * than maxPasskeysPerAccount, and no account holds this credential yet.
- */
 export function addPasskey(db: Db, passkey: NewPasskey, now: number): AddPasskeyResult {
   return db.tx(() => {
     const count = db.one<{ n: number }>('SELECT count(*) AS n FROM passkeys WHERE uid = ?', passkey.uid)!.n;
@@ -91,7 +83,6 @@ export function addPasskey(db: Db, passkey: NewPasskey, now: number): AddPasskey
   });
 }
 
-/** A passkey that has just signed, as the library reports it (lib/accounts/webauthn.ts). */
 export interface PasskeyUse {
   id: string;
   newCounter: number;
@@ -99,10 +90,10 @@ export interface PasskeyUse {
 }
 
 /**
- * Inside the transaction that accepts a passkey's signature: the passkey still belongs to `uid`,
- * and its signature counter moved forward (or the authenticator keeps none: 0). Then stores the
- * new counter, the backup flag and the time. False when the passkey was deleted meanwhile, or a
- * concurrent use already took this counter value (a cloned authenticator, as WebAuthn §6.1.1 says).
+ * Inside the transaction that accepts a passkey's signature: stores its new counter, backup flag
+ * and time; false when the passkey was deleted meanwhile or its counter did not move forward (a
+ * concurrent use, or a cloned authenticator: WebAuthn §6.1.1). A counter of 0 means the
+ * authenticator keeps none.
  */
 export function usePasskey(db: Db, uid: number, use: PasskeyUse, now: number): boolean {
   return (
@@ -120,7 +111,6 @@ export function usePasskey(db: Db, uid: number, use: PasskeyUse, now: number): b
   );
 }
 
-/** Deletes one of the account's passkeys; false when it has no such passkey. */
 export function deletePasskey(db: Db, uid: number, id: string): boolean {
   return db.run('DELETE FROM passkeys WHERE id = ? AND uid = ?', id, uid).changes === 1;
 }
@@ -139,7 +129,6 @@ export function userHandle(db: Db, uid: number): Buffer {
   });
 }
 
-/** The account a user handle belongs to, if any. */
 export function findUidByHandle(db: Db, handle: Buffer): number | undefined {
   return db.one<{ uid: number }>('SELECT uid FROM webauthn_users WHERE handle = ?', handle)?.uid;
 }

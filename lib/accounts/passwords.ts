@@ -30,7 +30,6 @@ class HashWorkers {
   run(password: string, salt: Buffer, N: number, r: number, p: number, maxmem: number): Promise<Buffer> {
     const worker = this.idle.pop() ?? this.spawn();
     const id = this.nextId++;
-    // Referenced only while it hashes: a pending hash keeps the process alive, an idle worker does not.
     worker.ref();
     return new Promise((resolve, reject) => {
       this.jobs.set(id, {
@@ -72,22 +71,19 @@ class HashWorkers {
 }
 
 /**
- * The hashing line's bound (docs/API.md "Errors": 503 auth.busy). Two hashers at the default cost
- * finish about six hashes a second, so 32 waiting is about five seconds of work; a request that
- * has waited 5 s is answered instead of waiting on. Why: without a bound, a dozen addresses within
- * their per-address limits kept the line growing and an honest login waited seconds. BOARD_LIMITS
- * scales the length; 0 (undefined here) takes the bound away.
+ * The hashing line's bound (503 auth.busy): 32 waiting is about five seconds of work for two
+ * hashers at the default cost, and a request that has waited 5 s is answered. Why: without a bound,
+ * a dozen addresses within their limits kept an honest login waiting seconds. BOARD_LIMITS scales
+ * it; 0 lifts it.
  */
 export function hashQueueBound(limitsFactor: number): QueueBound | undefined {
   return limitsFactor === 0 ? undefined : { maxWaiting: Math.max(1, Math.round(32 * limitsFactor)), maxWaitMs: 5_000 };
 }
 
 /**
- * The registrations' own line, in front of the hashing line (lib/host/machine-slots.ts: one
- * registration hashes at a time). One hasher finishes about three hashes a second, so 16 waiting is
- * about five seconds of work, the hashing line's wait. Why a line of their own: registrations
- * beyond it are refused at once, before any hashing, and never take the places members need to
- * log in. BOARD_LIMITS scales the length like the hashing line's; 0 (undefined) takes it away.
+ * The registrations' own line in front of the hashing line (one registration hashes at a time),
+ * holding about as much work. Why a line of their own: registrations beyond it are refused before
+ * any hashing and never take the places members need to log in. BOARD_LIMITS scales it; 0 lifts it.
  */
 export function registrationQueueBound(limitsFactor: number): QueueBound | undefined {
   return limitsFactor === 0 ? undefined : { maxWaiting: Math.max(1, Math.round(16 * limitsFactor)), maxWaitMs: 5_000 };
@@ -96,20 +92,16 @@ export function registrationQueueBound(limitsFactor: number): QueueBound | undef
 /** Seconds a refused caller is asked to wait: about what the line needs to drain. */
 const busyRetrySeconds = 5;
 
-/** Where hashes run: the hashing slots (lib/host/machine-slots.ts) and this process's hashing threads. */
 interface Hasher {
   slot: Semaphore;
-  /** The registrations' share of `slot` (slotLimits.registration). */
   registrationSlot: Semaphore;
   workers: HashWorkers;
 }
 
-/** A new account's hash waits in the registrations' line first; `bound` is registrationQueueBound's. */
 export interface RegistrationLine {
   bound: QueueBound | undefined;
 }
 
-/** 503 auth.busy for a registration refused by its own line: the message says why. */
 const registrationsBusy = () =>
   new ApiError(503, 'auth.busy', {
     headers: { 'Retry-After': String(busyRetrySeconds) },
@@ -142,7 +134,6 @@ async function derive(
   }
 }
 
-/** Passwords.hash: a fresh salt, the PHC-style string. */
 async function hashPassword(
   hasher: Hasher,
   password: string,
@@ -167,7 +158,6 @@ async function hashPassword(
   return `$scrypt$ln=${logN},r=8,p=1$${salt.toString('base64')}$${key.toString('base64')}`;
 }
 
-/** Passwords.verify. */
 async function verifyPassword(
   hasher: Hasher,
   password: string,
@@ -207,11 +197,9 @@ const within = (value: number, min: number, max: number) => value >= min && valu
  */
 export interface Passwords {
   /**
-   * Hashes a password with a fresh salt; runs on a hashing worker thread, never on the event loop.
-   * `signal`: the request's; a caller that went away while queued costs no hashing. `bound`: see
-   * hashQueueBound (503 auth.busy when the line is full or the wait too long). `registration`: a
-   * new account's hash, which first waits for the registrations' slot in their own line (503
-   * auth.busy naming the registrations when that line is full or the wait too long).
+   * Hashes with a fresh salt on a hashing thread. `signal`: a caller that went away while queued
+   * costs no hashing. `bound`: hashQueueBound's. `registration`: a new account's hash waits in the
+   * registrations' own line first. A full line or a long wait is 503 auth.busy.
    */
   hash(
     password: string,
@@ -228,15 +216,9 @@ export interface Passwords {
    * which names exist.
    */
   dummyHash(logN: number): Promise<string>;
-  /** The hashing line right now: hashes running and requests waiting (lib/metrics). */
   load(): { running: number; waiting: number };
 }
 
-/**
- * scrypt on hashing threads of its own, at most as many at once as `slot` allows (the machine's
- * hashing slots; a process of its own, such as a tool, takes a pool of the same size), and at most
- * as many registrations as `registrationSlot` allows.
- */
 export function createScryptPasswords(
   slot: Semaphore = createSemaphore(slotLimits.hash),
   registrationSlot: Semaphore = createSemaphore(slotLimits.registration),

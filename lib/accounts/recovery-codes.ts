@@ -14,33 +14,26 @@ import { recoveryCodeCount } from '../product.ts';
 const alphabet = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
 const codeLength = 16;
 
-/** A fresh code, as shown: `7KQ2-M9XD-4TZA-H1RB`. */
 function newCode(): string {
   const chars = Array.from({ length: codeLength }, () => alphabet[randomInt(alphabet.length)]!);
   return [0, 4, 8, 12].map((i) => chars.slice(i, i + 4).join('')).join('-');
 }
 
-/**
- * A code as typed, in the form it was hashed: spaces and dashes dropped, upper case, the look-alikes
- * I, L → 1 and O → 0 read as Crockford says. Undefined when it cannot be a code at all.
- */
 export function normaliseCode(typed: string): string | undefined {
   const code = typed.replace(/[\s-]/g, '').toUpperCase().replace(/[IL]/g, '1').replace(/O/g, '0');
   return code.length === codeLength && [...code].every((c) => alphabet.includes(c)) ? code : undefined;
 }
 
 /**
- * HMAC-SHA256 of the normalised code, keyed by the account. Why a fast hash suffices here (unlike
- * passwords, which get scrypt): a code is 80 random bits, so guessing one from its hash costs
- * 2^79 tries on average however fast each is; slow hashing only helps secrets a person chose.
- * Why keyed by the account: a stored hash matches only for its own account, so rows copied from
- * one account to another (or one code tried against every account's hashes) match nothing.
+ * HMAC-SHA256 of the normalised code, keyed by the account. A fast hash suffices: a code is 80
+ * random bits, and slow hashing only helps secrets a person chose. Keyed, a stored hash matches
+ * only its own account, so a row copied to another account, or a code tried against every account,
+ * matches nothing.
  */
 function codeHash(uid: number, code: string): Buffer {
   return createHmac('sha256', `board recovery code/${uid}`).update(code).digest();
 }
 
-/** Replaces the account's codes with ten new ones, in one transaction; returns them as shown (once). */
 export function replaceRecoveryCodes(db: Db, uid: number, now: number): string[] {
   const codes = Array.from({ length: recoveryCodeCount }, newCode);
   db.tx(() => {
@@ -56,7 +49,6 @@ export function replaceRecoveryCodes(db: Db, uid: number, now: number): string[]
   return codes;
 }
 
-/** How many unused codes the account has, and when they were made (0 when none). */
 export function recoveryCodesLeft(db: Db, uid: number): { remaining: number; created_at: number } {
   const row = db.one<{ n: number; created_at: number | null }>(
     'SELECT count(*) AS n, max(created_at) AS created_at FROM recovery_codes WHERE uid = ?',

@@ -18,7 +18,6 @@ export function createResetLink(db: Db, uid: number, now: number): string {
   return token;
 }
 
-/** The user id a valid (unused, unexpired, not superseded) token belongs to. */
 export function findResetLink(db: Db, token: string, now: number): { uid: number } | undefined {
   if (!isTokenShaped(token)) return undefined;
   return db.one<{ uid: number }>(
@@ -33,7 +32,6 @@ export function consumeResetLink(db: Db, token: string): boolean {
   return isTokenShaped(token) && db.run('DELETE FROM reset_links WHERE token_hash = ?', tokenHash(token)).changes === 1;
 }
 
-/** Ends every outstanding link of the account (a password change makes them pointless). */
 export function deleteResetLinksOfUser(db: Db, uid: number): void {
   db.run('DELETE FROM reset_links WHERE uid = ?', uid);
 }

@@ -18,7 +18,6 @@ export interface Session {
 /** A live session as a request sees it: not expired, its account under no ban in force. */
 export type LiveSession = Session;
 
-/** A session to create: for whom, on what credential, for how long. */
 export interface NewSession {
   uid: number;
   /**
@@ -27,18 +26,11 @@ export interface NewSession {
    * passkey sign-in looked it up: a password change or reset meanwhile ends that sign-in too.
    */
   passHash: string;
-  /** A passkey sign-in: the passkey that signed, re-checked and its counter stored in the same transaction. */
   passkey?: PasskeyUse;
-  /** Seconds. */
   lifetime: number;
-  /** The User-Agent at login; the first maxSessionDescriptionLength characters are kept. */
   description: string;
 }
 
-/**
- * Why createSession made none: the account is gone, banned (until when), no longer has the
- * password that was checked, or the passkey that signed was deleted (or its counter taken) meanwhile.
- */
 export type SessionRefusal =
   | { refused: 'account_gone' }
   | { refused: 'banned'; until: number }
@@ -48,13 +40,10 @@ export type SessionRefusal =
   | { refused: 'passkey_gone' };
 
 /**
- * The only way a session comes to be: in one transaction it reads the account again and refuses
- * when it is gone, banned, still an application or rejected, or its password hash is no longer the
- * one the caller checked (or, for a passkey, the passkey is gone); else it
- * sets `last_login` and stores the session. Why: a login checks the password outside any
- * transaction, for as long as scrypt takes, and a ban, a password change or a reset may commit
- * meanwhile; none of them may be undone by a login that was already in flight.
- * Returns the cookie value (only its hash is stored), or why not.
+ * The only way to make a session: in one transaction it reads the account again and refuses when it
+ * is gone, banned or an application, or no longer has the password hash (or passkey) the caller
+ * checked. Why: the password is checked outside any transaction, and a ban or reset meanwhile must
+ * stand.
  */
 export function createSession(db: Db, session: NewSession, now: number): { token: string } | SessionRefusal {
   return db.tx(() => {
@@ -63,7 +52,6 @@ export function createSession(db: Db, session: NewSession, now: number): { token
       session.uid,
     );
     if (!account) return { refused: 'account_gone' };
-    // An application not yet approved (lib/registration/applications.ts): no session, whatever the password.
     if (account.status === 'pending') return { refused: 'pending' };
     if (account.status === 'rejected') return { refused: 'rejected', reason: account.reject_reason };
     const until = activeBanUntil(account, now);
@@ -85,9 +73,7 @@ export function createSession(db: Db, session: NewSession, now: number): { token
   });
 }
 
-/** What makes a stored session live: not expired, and its account under no ban in force (bound: now, now). */
 const live = `FROM sessions s JOIN users u ON u.uid = s.uid WHERE s.expires > ? AND ${noBanInForce}`;
-/** The columns of a LiveSession, of live sessions only. */
 const liveSessions = `SELECT s.public_id AS id, s.uid, s.created_at, s.expires, s.description ${live}`;
 
 /**
@@ -109,7 +95,6 @@ export function liveSessionRole(db: Db, id: string, now: number): string | undef
   return db.one<{ role: string }>(`SELECT u.role ${live} AND s.public_id = ?`, now, now, id)?.role;
 }
 
-/** An account's live sessions, newest first, at most `limit` (the export takes them all). */
 export function listSessionsOfUser(db: Db, uid: number, now: number, limit = maxListedSessions): Session[] {
   return db.all<Session>(
     `SELECT public_id AS id, uid, created_at, expires, description FROM sessions
@@ -124,7 +109,6 @@ export function deleteSessionByToken(db: Db, token: string): void {
   if (isTokenShaped(token)) db.run('DELETE FROM sessions WHERE token_hash = ?', tokenHash(token));
 }
 
-/** Ends one of the account's live sessions by its public id; false when the account has no such session. */
 export function deleteSessionById(db: Db, uid: number, id: string, now: number): boolean {
   return db.run('DELETE FROM sessions WHERE public_id = ? AND uid = ? AND expires > ?', id, uid, now).changes === 1;
 }
@@ -143,7 +127,6 @@ export function deleteSessionsOfUser(db: Db, uid: number): void {
   db.run('DELETE FROM sessions WHERE uid = ?', uid);
 }
 
-/** Housekeeping: expired sessions are useless and only grow the table. */
 export function deleteExpiredSessions(db: Db, now: number): number {
   return db.run('DELETE FROM sessions WHERE expires <= ?', now).changes;
 }

@@ -5,32 +5,23 @@ import { levelOf, trustRow } from './trust.ts';
 import { moderatorRole } from './users.ts';
 
 /**
- * What an account may do now under the rules for new accounts and the trust levels, all of them
- * (docs/API.md "Rate limits", "Trust levels"). Why: the common spam pattern is an account made for
- * it: sign up, post, vanish. So an account younger than BOARD_NEW_ACCOUNT_HOURS creates at a third
- * of the account write limits (lib/limits/write-limits.ts applies `createShare`), in its first
- * newAccountLinkDelaySeconds it posts no links and no images, and until it earns level 1 its links
- * and images are capped (the entry gate, lib/entries/content-gate.ts, judges both). An account that
- * starts trusted (the first, board-admin's, moderators, a moderator's level 1) has none of it; after
- * a moderator set level 0 all of it holds. BOARD_LIMITS=0 or BOARD_NEW_ACCOUNT_HOURS=0 turn it off.
- *
- * A request computes it once (ctx.standing()), however many rules ask.
+ * What an account may do now under the rules for new accounts and the trust levels (docs/API.md
+ * "Rate limits", "Trust levels"). Why: the common spam pattern is an account made for it: sign up,
+ * post, vanish. So a new account (BOARD_NEW_ACCOUNT_HOURS) creates at a share of the account write
+ * limits and posts no links or images at first, and until level 1 its links and images are capped
+ * (judged by lib/entries/content-gate.ts). An account that starts trusted has none of it; a
+ * moderator's level 0 brings it all back. BOARD_LIMITS=0 or BOARD_NEW_ACCOUNT_HOURS=0 turn it off.
+ * A request computes it once (ctx.standing()).
  */
 
-/** While an account is new it creates at this share of the account write limits. */
 export const newAccountCreateShare = 1 / 3;
 
-/** What an account may do now under the rules for new accounts and its trust level. */
 export interface AccountStanding {
-  /** Its share of the account write limits for creates: 1, or newAccountCreateShare while it is new. */
   createShare: number;
-  /** Seconds until it may post links and images; 0 once it may. */
   linksWait: number;
-  /** At level 0 with the level's caps on links and images in force. */
   levelZero: boolean;
 }
 
-/** The standing of an account none of the rules hold back. */
 export const unrestricted: Readonly<AccountStanding> = Object.freeze({
   createShare: 1,
   linksWait: 0,
@@ -55,7 +46,6 @@ export function accountStanding(
   };
 }
 
-/** Seconds until an account created at `createdAt` may post links and images (the front end's composer note says the same). */
 export function newAccountLinksWait(createdAt: number, now: number): number {
   return Math.max(0, newAccountLinkDelaySeconds - (now - createdAt));
 }

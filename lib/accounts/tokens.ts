@@ -10,7 +10,6 @@ export function tokenHash(token: string): Buffer {
   return createHash('sha256').update(token).digest();
 }
 
-/** True when the string looks like one of our tokens (43 base64url characters). */
 export function isTokenShaped(token: string): boolean {
   return /^[A-Za-z0-9_-]{43}$/.test(token);
 }

@@ -13,29 +13,24 @@ import { moderatorRole } from './users.ts';
 
 export type TrustLevel = 0 | 1;
 
-/** What earns level 1 (lib/product.ts). */
 export const trustAfter = { seconds: trustAfterSeconds, liveEntries: trustAfterLiveEntries } as const;
 
-/** The columns of an account's row its level (and its standing, lib/accounts/standing.ts) is made from. */
 export interface TrustRow {
   created_at: number;
   role: string;
   trust_set: number;
 }
 
-/** The row of account `uid` its level is made from; undefined when there is no such account. */
 export function trustRow(db: Db, uid: number): TrustRow | undefined {
   return db.one<TrustRow>('SELECT created_at, role, trust_set FROM users WHERE uid = ?', uid);
 }
 
-/** The level of an account now. */
 export function trustLevel(db: Db, uid: number, now: number): TrustLevel {
   const row = trustRow(db, uid);
   if (!row) return 0;
   return levelOf(db, uid, row, now);
 }
 
-/** The level of account `uid` from its row (a moderator's setting, the role, the age), counting its live entries only when it must. */
 export function levelOf(db: Db, uid: number, row: TrustRow, now: number): TrustLevel {
   if (row.trust_set === 0 || row.trust_set === 1) return row.trust_set;
   if (row.role === moderatorRole) return 1;
@@ -48,12 +43,11 @@ export function levelOf(db: Db, uid: number, row: TrustRow, now: number): TrustL
   return live >= trustAfter.liveEntries ? 1 : 0;
 }
 
-/** What a level-0 account still needs for level 1, in German, for messages that say what unlocks more. */
 export function trustUnlockText(): string {
   return `ab ${trustAfter.seconds / 86_400} Tagen und ${trustAfter.liveEntries} Beiträgen, die stehen geblieben sind`;
 }
 
-/** A moderator sets a level (logged for moderators only: a level is never public). False when unchanged. */
+/** A moderator sets a level (logged for `board-admin modlog` only: a level is never public). False when unchanged. */
 export function setTrustLevel(db: Db, uid: number, level: TrustLevel, actor: ActorUid, now: number): boolean {
   return db.tx(() => {
     const changed = db.run(

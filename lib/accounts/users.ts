@@ -9,9 +9,7 @@ export interface User {
   created_at: number;
   last_login: number;
   avatar: string;
-  /** '' or moderatorRole (docs/API.md "Moderation"). */
   role: string;
-  /** 0 none, -1 permanent, else the Unix time the ban ends; see activeBanUntil. */
   banned_until: number;
   ban_reason: string;
   /** '' for an account in use; 'pending' or 'rejected' for an application (lib/registration/applications.ts). */
@@ -22,16 +20,15 @@ export interface UserWithHash extends User {
   pass_hash: string;
 }
 
-/** The one role an account can have besides plain user: made by board-admin mod add. */
 export const moderatorRole = 'moderator';
 
 const userColumns = 'uid, username, created_at, last_login, avatar, role, banned_until, ban_reason, status';
 
 /**
- * minUsernameLength to maxUsernameLength code points of letters, marks, digits, `.`, `_`, space and `-`, at least one of them a
- * letter or digit, and no default-ignorable code point. Why the last two: a name with U+034F,
- * U+FE0F or U+E0100 appended renders exactly like another, and one of Hangul fillers (U+3164,
- * U+115F) or marks alone renders blank. Names stored before this rule stay usable.
+ * Letters, marks, digits, `.`, `_`, space and `-`, at least one letter or digit, and no
+ * default-ignorable code point. Why the last two: a name with U+034F or U+FE0F appended renders
+ * exactly like another, and one of Hangul fillers or marks alone renders blank. Older names stay
+ * usable.
  */
 export function isValidUsername(name: string): boolean {
   const length = [...name].length;
@@ -86,14 +83,10 @@ export function isNameTaken(db: Db, username: string, exceptUid = 0): boolean {
   );
 }
 
-/** How a new account got in (lib/registration/): absent for an open registration. */
 export interface AccountOrigin {
-  /** 'pending' in approval mode: the account waits for a moderator and is not counted yet. */
   status?: '' | 'pending';
   application?: string;
-  /** The inviter's uid (0: none or the administrator). */
   invitedBy?: number;
-  /** The trust level it starts with (-1: earned; lib/accounts/trust.ts). */
   trustSet?: number;
 }
 
@@ -172,7 +165,6 @@ export function setPasswordHash(db: Db, uid: number, passHash: string): void {
   db.run('UPDATE users SET pass_hash = ? WHERE uid = ?', passHash, uid);
 }
 
-/** Sets the avatar path and returns the previous one, so the caller can remove the old file. */
 export function setAvatar(db: Db, uid: number, avatar: string): string {
   return db.tx(() => {
     const previous = db.one<{ avatar: string }>('SELECT avatar FROM users WHERE uid = ?', uid)?.avatar ?? '';
@@ -182,7 +174,6 @@ export function setAvatar(db: Db, uid: number, avatar: string): string {
   });
 }
 
-/** Removes the user row (sessions and reset links go with it by cascade). Call inside deleteAccount's transaction. */
 export function deleteUserRow(db: Db, uid: number): void {
   if (db.run('DELETE FROM users WHERE uid = ?', uid).changes === 1) {
     db.run("UPDATE counters SET value = value - 1 WHERE name = 'users'");

@@ -9,7 +9,6 @@ import { maxRegisterChallenges, maxSignInChallenges, passkeyChallengeSeconds } f
  * the account that asked for it.
  */
 
-/** A fresh challenge for `uid` (0: a sign-in), stored until used or expired; returns it base64url. */
 export function createChallenge(db: Db, uid: number, now: number): string {
   const challenge = randomBytes(32).toString('base64url');
   db.tx(() => {
@@ -44,7 +43,6 @@ export function takeChallenge(db: Db, challenge: string, uid: number, now: numbe
   );
 }
 
-/** Housekeeping: expired challenges are useless. */
 export function deleteExpiredChallenges(db: Db, now: number): number {
   return db.run('DELETE FROM webauthn_challenges WHERE expires <= ?', now).changes;
 }

@@ -32,7 +32,6 @@ export const simpleWebAuthn: WebAuthn = {
   verifyAuthentication: verifyAuthenticationResponse,
 };
 
-/** The relying party of a board served at `origin`. */
 export function relyingParty(origin: string): { id: string; origin: string } {
   return { id: new URL(origin).hostname, origin };
 }
@@ -82,7 +81,6 @@ function challengeBytes(challenge: string): Uint8Array<ArrayBuffer> {
   return new Uint8Array(Buffer.from(challenge, 'base64url'));
 }
 
-/** The challenge a response says it answers (from its client data), or undefined for a malformed one. */
 export function challengeOf(response: { response: { clientDataJSON: string } }): string | undefined {
   try {
     const challenge = decodeClientDataJSON(response.response.clientDataJSON).challenge;
@@ -92,10 +90,6 @@ export function challengeOf(response: { response: { clientDataJSON: string } }):
   }
 }
 
-/**
- * A browser's credential as the form field carries it (JSON of PublicKeyCredential.toJSON()), in
- * the shape the library reads, or undefined. Only the shape is checked here; the library checks the rest.
- */
 export function parseCredential<T extends RegistrationResponseJSON | AuthenticationResponseJSON>(
   raw: string,
 ): T | undefined {

@@ -22,12 +22,10 @@ export const archiveDbName = 'board.db';
 
 /**
  * The largest media file an archive may hold. Why: a header can claim any size, and the board
- * writes nothing near it (an entry image is at most 1024 px on a side, an animated GIF at most
- * 20 megapixels of frames, from an upload of BOARD_MAX_UPLOAD, 8 MiB by default).
+ * writes nothing near it (its images are bounded by lib/product.ts, uploads by BOARD_MAX_UPLOAD).
  */
 export const maxArchiveMediaBytes = 64 * 1048576;
 
-/** Why a media file's size or first bytes are not what the board writes; undefined when they are. */
 export function mediaContentProblem(extension: MediaExtension, size: number, head?: Buffer): string | undefined {
   if (size > maxArchiveMediaBytes)
     return `larger than any image the board writes (${maxArchiveMediaBytes / 1048576} MiB)`;
@@ -38,17 +36,15 @@ export function mediaContentProblem(extension: MediaExtension, size: number, hea
 export interface WriteResult {
   files: number;
   bytes: number;
-  /** Media paths the database named but whose file was gone, also from media/.held (deleted outside the board): left out. */
   skipped: string[];
-  /** Media paths whose name, size or bytes are not what the board writes (a restore would refuse them): left out. */
   refused: string[];
 }
 
 /**
- * Writes the archive into `target` (an existing, empty file). A media file missing at its path is
- * taken from media/.held (moved there under the backup's hold), or else skipped with a note; one
- * that is open when deleted is still written whole; one that is not the board's is left out with
- * a note. `note` gets progress lines. A failing write (a full disk) rejects with its own error.
+ * Writes the archive into `target` (an existing, empty file). A media file gone from its path is
+ * taken from media/.held (where the backup's hold moved it) or skipped with a note, and one that is
+ * not the board's is left out with a note. A failing write (a full disk) rejects with its own
+ * error.
  */
 export async function writeArchive(
   target: string,
@@ -68,7 +64,6 @@ export async function writeArchive(
   archive.pipe(out);
   const result: WriteResult = { files: 0, bytes: 0, skipped: [], refused: [] };
   let lastNote = Date.now();
-  /** Adds one file; says why not when it is missing or not the board's. */
   const add = async (
     name: string,
     handle: FileHandle | undefined,
@@ -111,7 +106,6 @@ export async function writeArchive(
       } else {
         result.files++;
       }
-      // Progress for large boards: every 500 files, and at least every 2 seconds.
       if ((i + 1) % 500 === 0 || Date.now() - lastNote >= 2000) {
         lastNote = Date.now();
         note(`board-admin: ${i + 1}/${paths.length} media files, ${sizeText(result.bytes)} written`);
@@ -126,7 +120,6 @@ export async function writeArchive(
   return result;
 }
 
-/** A media file at its path, or where the backup's hold moved it when the server removed it (media/.held). */
 async function openMedia(mediaDir: string, path: string): Promise<FileHandle | undefined> {
   return (await openIfThere(join(mediaDir, path))) ?? openIfThere(heldPath(mediaDir, path));
 }
@@ -138,7 +131,6 @@ async function openIfThere(file: string): Promise<FileHandle | undefined> {
   });
 }
 
-/** Writes one entry; rejects when the source or the archive fails (the archive's stream then carries the first error). */
 function addEntry(
   archive: Pack,
   header: { name: string; size: number; mtime: Date; mode: number },
@@ -160,20 +152,16 @@ function addEntry(
   });
 }
 
-/** How an archive's content is taken in, entry by entry, once each entry has passed the checks. */
 export interface ArchiveReader {
-  /** Takes board.db (the first entry), checks it and returns the media paths its rows name. */
   database(stream: Readable, size: number): Promise<ReadonlySet<string>>;
-  /** Takes one media file; its bytes fail the stream before the first one when they are not the format its name says. */
   media(path: string, stream: Readable, size: number): Promise<void>;
 }
 
 /**
- * Reads an archive entry by entry; each must be consumed whole. Anything but what writeArchive
- * writes rejects the whole archive with one line naming the entry: a link, a device or a folder,
- * a first entry other than board.db, a name twice, a name that is not a media file the board
- * writes (a path leaving media/, an .html, an .svg), a media file no row of the database names,
- * one larger than maxArchiveMediaBytes, or one whose bytes are not its format.
+ * Reads an archive entry by entry (each must be consumed whole) and rejects the whole archive,
+ * naming the entry, at anything writeArchive does not write: a link, device or folder, a first
+ * entry other than board.db, a repeated or foreign name, a file no row names, one too large or not
+ * its format.
  */
 export async function readArchive(file: string, reader: ArchiveReader): Promise<void> {
   const parser = extract();
@@ -214,7 +202,6 @@ async function readEntries(entries: AsyncIterable<EntryStream>, reader: ArchiveR
   if (!referenced) throw new Error(`the archive holds no ${archiveDbName}`);
 }
 
-/** Passes an entry's bytes on once its first ones are the format its name says; throws before the first byte otherwise. */
 async function* checkedHead(
   source: AsyncIterable<Buffer>,
   extension: MediaExtension,
@@ -248,7 +235,6 @@ export function checkRoom(folder: string, bytes: number, what: string): void {
   if (bytes > free) throw new Error(`${what} needs ${sizeText(bytes)}, but ${folder} has ${sizeText(free)} free`);
 }
 
-/** Writes an entry's stream into a new file ('wx': never over an existing one), readable by its owner alone. */
 export function streamToFile(stream: Readable, file: string): Promise<void> {
   return pipeline(stream, createWriteStream(file, { flags: 'wx', mode: 0o600 }));
 }

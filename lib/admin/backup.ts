@@ -21,17 +21,15 @@ import { archiveDbName, writeArchive, type WriteResult } from './archive.ts';
 import { releaseScratch, removeScratch, removeStaleScratch, scratchPath } from './scratch.ts';
 
 export interface BackupOptions {
-  /** Replace an existing file at the target. */
   force: boolean;
-  /** A note for the operator (stderr, left out with --quiet). */
   note: (line: string) => void;
 }
 
 /**
  * `board-admin backup <file>`: a consistent copy of the live database through SQLite's online
- * backup API, safe while the server writes. The copy is one self-contained file (rollback
- * journal, not WAL: opening it creates no side files), checked before it is renamed into place;
- * nothing else is left behind, even when the run is killed (lib/admin/scratch.ts).
+ * backup API, safe while the server writes: one self-contained file (rollback journal, no side
+ * files), checked before it is renamed into place; a killed run leaves nothing behind
+ * (lib/admin/scratch.ts).
  */
 export async function backupDatabase(
   config: Config,
@@ -52,10 +50,10 @@ export async function backupDatabase(
 }
 
 /**
- * `board-admin backup --with-media <file>`: one tar archive with a database copy (as above) and
- * every media file that copy refers to, so a restore brings back the images too. Safe while the
- * server runs: the media list comes from the snapshot, and a media hold keeps every file the
- * server removes meanwhile in media/.held until the archive is written (lib/media/hold.ts).
+ * `board-admin backup --with-media <file>`: one tar archive with a database copy and every media
+ * file it refers to. Safe while the server runs: the media list comes from the snapshot, and the
+ * media hold keeps each file the server removes meanwhile until the archive is written
+ * (lib/media/hold.ts).
  */
 export async function backupWithMedia(
   config: Config,
@@ -88,10 +86,6 @@ export async function backupWithMedia(
   }
 }
 
-/**
- * Checks where a backup is to go and clears scratch files of killed runs there; returns the full
- * path. Each refusal is one line an operator can act on.
- */
 export function checkedTarget(config: Config, target: string, options: BackupOptions): string {
   const destination = resolve(target);
   if (destination === config.dbPath) throw new Error('the backup file must not be the live database');
@@ -113,7 +107,6 @@ export function checkedTarget(config: Config, target: string, options: BackupOpt
   return destination;
 }
 
-/** A full target disk as one line, whichever step met it (SQLite's copy or the archive's writes); any other error as it is. */
 function diskFull(err: unknown, folder: string): unknown {
   return isDiskFull(err) ? new Error(`no space left in ${folder} (ENOSPC)`) : err;
 }
@@ -172,7 +165,6 @@ export interface BackupCounts {
   users: { all: number; admitted: number };
 }
 
-/** Opens a database file read-only and checks it is whole, a board's, and not newer than this code; returns what it found. */
 export function checkBackupFile(path: string): BackupCounts {
   const db = new Database(path, { readonly: true, fileMustExist: true });
   try {
@@ -203,7 +195,6 @@ export function checkBackupFile(path: string): BackupCounts {
   }
 }
 
-/** Every media path (relative to media/) a database file refers to, sorted. */
 export function mediaReferencedBy(path: string): string[] {
   const db = new Database(path, { readonly: true, fileMustExist: true });
   try {
@@ -213,7 +204,6 @@ export function mediaReferencedBy(path: string): string[] {
   }
 }
 
-/** What a backup file is, by its first bytes: a SQLite database, a tar archive, or something else. */
 export function backupKind(path: string): 'database' | 'archive' | 'other' {
   const head = Buffer.alloc(512);
   const fd = openSync(path, 'r');
@@ -265,7 +255,6 @@ function syncPath(path: string): void {
   }
 }
 
-/** SQLite's multi-line integrity report as one line of reasonable length. */
 function oneLine(text: string): string {
   const line = text
     .split('\n')

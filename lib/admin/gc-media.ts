@@ -8,17 +8,16 @@ import { mediaFolders, referencedMediaSql, retireMedia } from '../media/files.ts
 /** Files younger than this may belong to a request still writing its row: never collected. */
 export const gcMinAgeSeconds = 3600;
 
-/** Every media path a row still references. */
 function referencedMedia(db: Db): Set<string> {
   const rows = db.all<{ path: string }>(referencedMediaSql);
   return new Set(rows.map((r) => r.path));
 }
 
 /**
- * Removes media files no row references (left behind by a crash between writing a file and
- * committing its row, or by a failed best-effort delete). Safe beside a running server: files
- * younger than an hour are left alone. It walks only the board's folders (never media/.held or
- * .hold), and while a backup holds the media it moves files aside like every other removal.
+ * Removes media files no row references (a crash between writing a file and committing its row, or
+ * a failed best-effort delete). Safe beside a running server: young files stay, only the board's
+ * folders are walked (never media/.held), and under a backup's hold it moves files aside like every
+ * removal.
  */
 export async function collectOrphanMedia(
   config: Config,
@@ -26,7 +25,7 @@ export async function collectOrphanMedia(
   nowMs = Date.now(),
 ): Promise<{ removed: string[]; kept: number }> {
   const referenced = referencedMedia(db);
-  const held = await mediaHeld(config.mediaDir); // real time: holds age by their files
+  const held = await mediaHeld(config.mediaDir);
   const removed: string[] = [];
   let kept = 0;
   for (const folder of mediaFolders) {

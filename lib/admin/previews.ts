@@ -7,17 +7,12 @@ import { createMachineSlots } from '../host/machine-slots.ts';
 import { createSharpImages } from '../media/images.ts';
 
 export interface BackfillOptions extends PreviewOptions {
-  /** Every linked entry, not only links whose record is missing or older than 30 days. */
   all: boolean;
   clock: Clock;
   log: (line: string) => void;
   progress: (result: DrainResult) => void;
 }
 
-/**
- * board-admin previews: queues the links of existing entries, then works the whole queue in this
- * process with the server's guarded client and settings. Returns the queued count and the tally.
- */
 export async function backfillPreviews(
   config: Config,
   db: Db,

@@ -10,20 +10,16 @@ import { removeScratch, removeStaleScratch, scratchPath } from './scratch.ts';
 
 export interface RestoreResult {
   kind: 'database' | 'archive';
-  /** Where the replaced database was kept (board.db.before-restore-<time>), if there was one. */
   keptAs?: string;
-  /** Media files put into BOARD_DATA/media (an archive's files that were not there yet). */
   mediaRestored: number;
-  /** Media paths the restored database refers to that BOARD_DATA/media lacks. */
   missing: string[];
 }
 
 /**
  * `board-admin restore <file>`: puts a database backup or a --with-media archive back. Refuses
- * while a server uses the data folder; unpacks and checks everything in a scratch folder inside
- * BOARD_DATA first, so a bad or hostile file changes nothing; then moves the media files into
- * BOARD_DATA/media (never anywhere else), keeps the replaced database as
- * board.db.before-restore-<time> and swaps the new one in by rename.
+ * while a server uses the data folder; checks everything in a scratch folder first, so a bad or
+ * hostile file changes nothing; then moves the media in, keeps the replaced database and renames
+ * the new one in.
  */
 export async function restoreBackup(config: Config, source: string, now: Date = new Date()): Promise<RestoreResult> {
   const backup = resolve(source);
@@ -58,10 +54,6 @@ export async function restoreBackup(config: Config, source: string, now: Date = 
   }
 }
 
-/**
- * Unpacks an archive into the scratch folder and checks its database first; returns the media
- * paths. readArchive refuses anything a backup does not write; each entry must also fit the free space.
- */
 async function unpack(archive: string, stage: string, database: string): Promise<string[]> {
   const media: string[] = [];
   await readArchive(archive, {
@@ -84,20 +76,18 @@ async function unpack(archive: string, stage: string, database: string): Promise
   return media;
 }
 
-/** Moves unpacked media into BOARD_DATA/media; a file already there (same random name) stays. Returns how many moved. */
 function moveMedia(from: string, mediaDir: string, paths: readonly string[]): number {
   let moved = 0;
   for (const path of paths) {
     const target = join(mediaDir, path);
     if (!target.startsWith(mediaDir + sep) || existsSync(target)) continue;
-    makeFolders(dirname(target), 0o700); // the owner's only, like a media folder the server makes (and the file 0600, from the stage)
+    makeFolders(dirname(target), 0o700);
     renameSync(join(from, path), target);
     moved++;
   }
   return moved;
 }
 
-/** Keeps the current database (WAL folded in) as board.db.before-restore-<time>, then renames the new one into place. */
 function swapDatabase(config: Config, incoming: string, now: Date): string | undefined {
   let keptAs: string | undefined;
   if (existsSync(config.dbPath)) {

@@ -17,7 +17,6 @@ const oldScratchName = /^\.(\d+)\.board-backup\.tmp(?:-journal|-wal|-shm)?$/;
 const oldScratchAgeMs = 24 * 3600 * 1000;
 const live = new Set<string>();
 
-/** A new scratch path in `folder`, removed with its SQLite side files at exit or on a signal unless released first. */
 export function scratchPath(folder: string, label: string): string {
   watchSignals();
   const path = join(folder, `.${label}.${process.pid}-${randomBytes(4).toString('hex')}${suffix}`);
@@ -25,19 +24,16 @@ export function scratchPath(folder: string, label: string): string {
   return path;
 }
 
-/** Removes a scratch file (or folder) and its SQLite side files now. */
 export function removeScratch(path: string): void {
   for (const side of ['', '-journal', '-wal', '-shm']) rmSync(path + side, { recursive: true, force: true });
   live.delete(path);
 }
 
-/** The file was renamed into place: nothing to remove any more but its side files. */
 export function releaseScratch(path: string): void {
   for (const side of ['-journal', '-wal', '-shm']) rmSync(path + side, { force: true });
   live.delete(path);
 }
 
-/** Removes scratch files in `folder` left by killed runs (their process is gone); returns their names. */
 export function removeStaleScratch(folder: string, nowMs = Date.now()): string[] {
   let names: string[];
   try {
@@ -65,7 +61,6 @@ function isFile(path: string): boolean {
 
 let watching = false;
 
-/** At exit and on SIGINT/SIGTERM every live scratch file goes; a signal then ends the process as it would have. */
 function watchSignals(): void {
   if (watching) return;
   watching = true;

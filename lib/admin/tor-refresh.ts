@@ -7,7 +7,7 @@ import { makeFolders } from '../host/folders.ts';
 
 export const torBulkExitListUrl = 'https://check.torproject.org/torbulkexitlist';
 
-/** Why these limits: the real list is ~2,000 lines (~30 KiB); a cron job must never hang or fill the disk. */
+/** Why these limits: a cron job must never hang or fill the disk (the real list is a few tens of KiB). */
 const fetchTimeoutMs = 30_000;
 const maxListBytes = 5 * 1024 * 1024;
 
@@ -75,7 +75,6 @@ function fetchFailure(err: unknown): string {
   return cause instanceof Error ? cause.message : (err as Error).message;
 }
 
-/** The list's addresses, de-duplicated, in order; throws on the first line that is not one. */
 function parseAddresses(text: string): string[] {
   const addresses = new Set<string>();
   const lines = text.split('\n');
@@ -110,7 +109,6 @@ async function writeAtomically(target: string, content: string): Promise<void> {
   await syncFolder(folder);
 }
 
-/** Makes the rename itself durable; some platforms cannot fsync a folder, which is not worth failing over. */
 async function syncFolder(folder: string): Promise<void> {
   try {
     const handle = await open(folder, 'r');

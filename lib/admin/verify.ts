@@ -8,19 +8,16 @@ import { archiveDbName, checkRoom, readArchive, streamToFile } from './archive.t
 import { backupKind, checkBackupFile, mediaReferencedBy, statOrUndefined } from './backup.ts';
 import { removeScratch, removeStaleScratch, scratchPath } from './scratch.ts';
 
-/** What `board-admin verify` found: problems (none: the backup is good) and the facts for the summary line. */
 export interface Verification {
   problems: string[];
   facts: string[];
 }
 
 /**
- * `board-admin verify <file>`: checks a backup without touching the live board: integrity
- * check, a board database, a schema this code can open, and every media file the database
- * refers to present (inside an archive; for a plain database file, in BOARD_DATA/media). An
- * archive must also hold nothing a restore would refuse (lib/admin/archive.ts): verify says no
- * to exactly what restore says no to. An archive's database is unpacked into a scratch file
- * under the system's temporary folder.
+ * `board-admin verify <file>`: checks a backup without touching the live board: integrity, a board
+ * database, a schema this code can open, every media file it refers to present (in the archive, or
+ * in BOARD_DATA/media), and nothing a restore would refuse: verify says no to exactly what restore
+ * does.
  */
 export async function verifyBackup(config: Config, source: string): Promise<Verification> {
   const backup = resolve(source);
@@ -33,11 +30,9 @@ export async function verifyBackup(config: Config, source: string): Promise<Veri
 }
 
 /**
- * `board-admin verify --data`: the board in BOARD_DATA itself, as a restore leaves it or while it
- * runs: the same checks as for a database file, its media looked for in BOARD_DATA/media. Safe
- * beside a running server (SQLite reads a consistent snapshot of a live database in WAL mode);
- * a file that seems missing is looked up once more against a fresh read of the rows, so one the
- * server removed meanwhile, with its row's reference, is no problem.
+ * `board-admin verify --data`: the same checks for the board in BOARD_DATA itself, safe beside a
+ * running server (SQLite reads a consistent snapshot); a file that seems missing is looked up again
+ * against a fresh read of the rows, so one the server removed meanwhile is no problem.
  */
 export function verifyDataFolder(config: Config): Verification {
   if (!existsSync(config.dbPath)) return { problems: [`${config.dbPath} does not exist`], facts: [] };
@@ -56,7 +51,6 @@ export function verifyDataFolder(config: Config): Verification {
   };
 }
 
-/** A database file, its media looked for in BOARD_DATA/media. */
 function verifyDatabase(
   database: string,
   mediaDir: string,
@@ -85,7 +79,6 @@ function verifyDatabase(
   };
 }
 
-/** An archive, read as restore reads it: its database checked first, then every media file against it. */
 async function verifyArchive(backup: string): Promise<Verification> {
   removeStaleScratch(tmpdir());
   const database = scratchPath(tmpdir(), 'board-verify.db');
@@ -119,7 +112,6 @@ async function verifyArchive(backup: string): Promise<Verification> {
   };
 }
 
-/** The database checks (they throw on a problem) as the summary line's facts. */
 function databaseFacts(kind: 'archive' | 'database' | 'data folder', database: string): string[] {
   const found = checkBackupFile(database);
   return [

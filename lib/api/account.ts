@@ -71,18 +71,15 @@ export async function confirmPassword(ctx: Ctx, user: UserWithHash, password: st
 }
 
 /**
- * Inside the transaction of a write that confirmed the password (which has checked the session
- * again already, ctx.app.db): `checkedHash` is still the account's password. Why: the password
- * check and the hashing run before the transaction, and another password change may commit
- * meanwhile; it must stand. Else 403 auth.bad_password naming `field` (the password given is no
- * longer right).
+ * Inside the transaction of a write that confirmed the password: `checkedHash` is still the
+ * account's password, else 403 auth.bad_password naming `field`. Why: the check and its hashing ran
+ * before the transaction, and a password change committed meanwhile must stand.
  */
 export function recheckConfirmed(ctx: Ctx, session: Session, checkedHash: string, field: string): void {
   if (findUserById(ctx.app.db, session.uid)?.pass_hash !== checkedHash)
     throw new ApiError(403, 'auth.bad_password', { field });
 }
 
-/** One row of the session list: `device` is the readable form of `description` (the raw User-Agent). */
 export function sessionJson(session: Session, currentId: string) {
   const { id, created_at, expires, description } = session;
   return {
@@ -95,7 +92,6 @@ export function sessionJson(session: Session, currentId: string) {
   };
 }
 
-/** GET /api/user/sessions: the account's live sessions, newest first, each with its push device (lib/api/push.ts). */
 export function sessions(ctx: Ctx) {
   const me = requireUser(ctx);
   const devices = pushDevicesBySession(ctx, me.uid);
@@ -110,10 +106,9 @@ sessions.doc = {
   ok: json('the sessions', arrayOf(ref('SessionListItem'), maxListedSessions)),
 } satisfies Operation;
 
-/** POST /api/user/sessions/{id}/revoke: ends one; ending the current one logs out here too. */
 export async function revokeSession(ctx: Ctx<'id'>) {
   const me = requireUser(ctx);
-  await ctx.form(); // no fields, but a malformed or oversized body still answers 413/415
+  await ctx.form();
   const id = ctx.params.id;
   const { db, clock } = ctx.app;
   // The write checks the session again (ctx.app.db): an ended session ends no other, however slowly its body came.
@@ -136,12 +131,10 @@ revokeSession.doc = {
   },
 } satisfies Operation;
 
-/** POST /api/user/sessions/revoke-others: ends every session but the calling one. */
 export async function revokeOtherSessions(ctx: Ctx) {
   const me = requireUser(ctx);
   await ctx.form();
   const { db, clock } = ctx.app;
-  // The write checks the session again (ctx.app.db): an ended session ends no other, however slowly its body came.
   return { count: deleteOtherSessions(db, me.uid, me.id, clock.now()) };
 }
 revokeOtherSessions.doc = {

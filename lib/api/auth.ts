@@ -41,9 +41,7 @@ import { codePoints } from '../text/code-points.ts';
 
 const day = 86_400;
 
-/** The answers that name the account, as the OpenAPI document shows them. */
 const usernameAnswer = object({ username: string('the name as stored, after normalising') });
-/** A new password, as registration, reset and password change take it (the OpenAPI document's fields). */
 export const newPasswordFields = {
   pass1: requiredField(`the new password, ${minPasswordLength}–${maxPasswordLength} characters`, {
     type: 'string',
@@ -66,7 +64,6 @@ export const loginTimeoutField = field(
   integer(undefined, { minimum: minLoginSeconds, maximum: maxLoginSeconds }),
 );
 
-/** POST /api/auth/login */
 export async function login(ctx: Ctx) {
   const form = await ctx.form();
   if (ctx.session()) return { status: 'already_logged_in' };
@@ -214,9 +211,8 @@ register.doc = {
   },
 } satisfies Operation;
 
-/** POST /api/auth/logout: always succeeds for the caller; a database failure is a 500. */
 export async function logout(ctx: Ctx) {
-  await ctx.form(); // no fields, but a malformed or oversized body still answers 413/415
+  await ctx.form();
   const token = ctx.cookies.session;
   if (token) deleteSessionByToken(ctx.app.db, token);
   ctx.setCookie(clearedSessionCookie(isSecure(ctx)));
@@ -229,7 +225,6 @@ logout.doc = {
   ok: json('logged out', status('ok')),
 } satisfies Operation;
 
-/** GET /api/auth/sessioninfo */
 export function sessionInfo(ctx: Ctx) {
   const { uid, created_at, expires, description } = requireUser(ctx);
   return { uid, created_at, expires, description };
@@ -240,7 +235,6 @@ sessionInfo.doc = {
   ok: json('the session', ref('Session')),
 } satisfies Operation;
 
-/** POST /api/auth/reset/check */
 export async function checkReset(ctx: Ctx) {
   const form = await ctx.form();
   const link = findResetLink(ctx.app.db, textField(form, 'token'), ctx.app.clock.now());
@@ -261,7 +255,6 @@ checkReset.doc = {
   },
 } satisfies Operation;
 
-/** POST /api/auth/reset: sets the password, uses up the link, ends every old session, logs in. */
 export async function reset(ctx: Ctx) {
   const form = await ctx.form();
   const token = textField(form, 'token');
@@ -314,30 +307,24 @@ reset.doc = {
   },
 } satisfies Operation;
 
-/** A password check of `username` from this client, for the login brakes (lib/limits/login-limits.ts). */
 export function loginAttempt(ctx: Ctx, username: string): LoginAttempt {
   const { config, limits, clock } = ctx.app;
   return { store: limits, factor: config.limitsFactor, ip: ctx.ip, username, now: clock.now() };
 }
 
-/** 403 auth.banned while a ban is in force. */
 export function refuseBanned(ctx: Ctx, user: User): void {
   const until = activeBanUntil(user, ctx.app.clock.now());
   if (until) throw bannedError(until);
 }
 
-/** auth.banned: the message says until when, `banned_until` the same as a number. */
 function bannedError(until: number): ApiError {
   return new ApiError(403, 'auth.banned', { message: bannedMessage(until), extra: { banned_until: until } });
 }
 
 /**
- * A session for the account whose password hash `passHash` was checked (createSession reads the
- * account again): its cookie value, or the answer the request gets now, as if it had started
- * after what came in between: 403 auth.banned after a ban, auth.pending or auth.rejected for an
- * application, 401 auth.bad_credentials after a new password (the one given is no longer right) or
- * when the account is gone; for a passkey sign-in (`passkey`), 401 passkey.failed instead, also
- * when the passkey was deleted meanwhile.
+ * A session for the account whose password hash `passHash` was checked: its cookie value, or the
+ * answer as if the request had started after what came in between (403 auth.banned, auth.pending or
+ * auth.rejected; 401 auth.bad_credentials after a new password or when gone; 401 passkey.failed).
  */
 export function startSession(ctx: Ctx, uid: number, passHash: string, lifetime: number, passkey?: PasskeyUse): string {
   const description = ctx.req.headers['user-agent'] ?? '';
@@ -345,7 +332,6 @@ export function startSession(ctx: Ctx, uid: number, passHash: string, lifetime: 
   if ('token' in session) return session.token;
   if (session.refused === 'banned') throw bannedError(session.until);
   if (session.refused === 'pending') throw new ApiError(403, 'auth.pending');
-  // The reason stands beside the error, as banned_until does for a ban: "" when none was given.
   if (session.refused === 'rejected') throw new ApiError(403, 'auth.rejected', { extra: { reason: session.reason } });
   throw new ApiError(401, passkey ? 'passkey.failed' : 'auth.bad_credentials');
 }
@@ -354,12 +340,10 @@ export function setSessionCookie(ctx: Ctx, token: string, lifetime: number): voi
   ctx.setCookie(sessionCookie(token, { maxAge: lifetime, secure: isSecure(ctx) }));
 }
 
-/** Whether cookies get `Secure`: the board is served over https. */
 export function isSecure(ctx: Ctx): boolean {
   return ctx.app.config.origin.startsWith('https:');
 }
 
-/** Login `timeout`: whole seconds from a minute to a year, one day when absent. */
 export function parseTimeout(raw: string | undefined): number {
   if (raw === undefined || raw === '') return defaultLoginSeconds;
   const value = /^\d{1,9}$/.test(raw) ? Number(raw) : NaN;
@@ -369,10 +353,6 @@ export function parseTimeout(raw: string | undefined): number {
   return value;
 }
 
-/**
- * The new password of a reset or a password change (`pass1`, repeated in `pass2`), or 400
- * auth.invalid naming the first bad field (`fields` stays registration's alone).
- */
 export function newPassword(form: Form): string {
   const password = textField(form, 'pass1');
   const problem = checkPassword(password);
@@ -382,7 +362,6 @@ export function newPassword(form: Form): string {
   return password;
 }
 
-/** At least minPasswordLength code points; a generous cap bounds hashing work. */
 function checkPassword(password: string): string | undefined {
   const length = codePoints(password);
   if (length < minPasswordLength) return fieldMessages.passwordShort;

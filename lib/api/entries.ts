@@ -54,20 +54,17 @@ function altField(form: Form): string | undefined {
     .trim();
 }
 
-/** The entry gate (lib/entries/content-gate.ts) for the caller: its standing as the request computed it once. */
 function judge(ctx: Ctx, uid: number, draft: EntryDraft, edited?: EditedEntry): JudgedEntry {
-  const standing = ctx.standing()!; // requireUser passed: a session, so a standing
+  const standing = ctx.standing()!;
   return judgeEntryContent(ctx.app, { uid, standing }, draft, ctx.app.clock.now(), edited);
 }
 
-/** The text field of create and edit, as the OpenAPI document shows it. */
 const contentDoc = (required: boolean) =>
   field(
     `text, cleaned as docs/API.md "Choices the spec left open" says (Entries), then at most ${maxContentLength} characters`,
     { type: 'string', maxLength: maxContentLength },
     required,
   );
-/** The image description of create and edit (docs/API.md "POST /api/entry/create"), and how answers show it. */
 const altSchema = string(
   `the author's description of the image, at most ${maxAltLength} characters; only when one is stored`,
   { minLength: 1, maxLength: maxAltLength },
@@ -98,7 +95,6 @@ function refuseTor(ctx: Ctx): void {
   if (ctx.app.tor.has(ctx.ip)) throw new ApiError(403, 'tor.blocked');
 }
 
-/** POST /api/entry/create */
 export async function create(ctx: Ctx) {
   const me = requireUser(ctx);
   const { db, config, clock } = ctx.app;
@@ -139,7 +135,7 @@ export async function create(ctx: Ctx) {
     throw new ApiError(404, 'entry.not_found');
   }
   requestPreview(ctx.app, link); // fetched in the background, never on the request path
-  if (replyTo) ctx.app.threadReplies?.wake(); // its followers are told now, after the commit
+  if (replyTo) ctx.app.threadReplies?.wake();
   return created({ pid, content, filepath, reply_to: replyTo, ...(alt ? { alt } : {}) });
 }
 create.doc = {
@@ -188,7 +184,6 @@ create.doc = {
   },
 } satisfies Operation;
 
-/** Loads a live entry the caller wrote: 404 when gone, 403 entry.not_author when someone else's. */
 function ownLiveEntry(ctx: Ctx, uid: number, pid: number) {
   const entry = findLiveEntry(ctx.app.db, pid);
   if (!entry) throw new ApiError(404, 'entry.not_found');
@@ -196,7 +191,6 @@ function ownLiveEntry(ctx: Ctx, uid: number, pid: number) {
   return entry;
 }
 
-/** POST /api/entry/{pid}/edit */
 export async function edit(ctx: Ctx<'pid'>) {
   const me = requireUser(ctx);
   const pid = integerParam(ctx.params.pid, 'pid');
@@ -215,7 +209,7 @@ export async function edit(ctx: Ctx<'pid'>) {
     judged.checkInWrite(db);
     editEntry(db, pid, content, link, clock.now(), alt);
   });
-  requestPreview(ctx.app, link); // an edit re-triggers the preview fetch (docs/API.md "Link previews")
+  requestPreview(ctx.app, link);
   return { pid, content, ...(alt ? { alt } : {}) };
 }
 edit.doc = {
@@ -249,11 +243,10 @@ edit.doc = {
   },
 } satisfies Operation;
 
-/** POST /api/entry/{pid}/delete: soft delete; the thread keeps its shape. */
 export async function remove(ctx: Ctx<'pid'>) {
   const me = requireUser(ctx);
   const pid = integerParam(ctx.params.pid, 'pid');
-  await ctx.form(); // no fields, but a malformed or oversized body still answers 413/415
+  await ctx.form();
   ownLiveEntry(ctx, me.uid, pid);
   const filepath = softDeleteEntry(ctx.app.db, pid, ctx.app.clock.now());
   await removeMedia(ctx.app.config, [filepath], ctx.app.log);
@@ -269,11 +262,10 @@ remove.doc = {
   when: { 'entry.not_found': 'unknown or already deleted', 'entry.not_author': "someone else's entry" },
 } satisfies Operation;
 
-/** POST /api/entry/{pid}/bump */
 export async function bump(ctx: Ctx<'pid'>) {
   requireUser(ctx); // anyone logged in may bump, the author too (docs/API.md "POST /api/entry/{pid}/bump")
   const pid = integerParam(ctx.params.pid, 'pid');
-  await ctx.form(); // no fields, but a malformed or oversized body still answers 413/415
+  await ctx.form();
   const { db, clock } = ctx.app;
   const now = clock.now();
   const entry = findLiveEntry(db, pid);

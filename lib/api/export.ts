@@ -14,8 +14,8 @@ import type { Operation } from '../openapi/kit.ts';
 import { accountArchive } from '../account-data/export-archive.ts';
 
 /**
- * GET /api/user/export: the account's data as one zip, streamed (lib/account-data/export.ts). Its
- * route's write limit `export` (lib/limits/write-limits.ts) holds an account to 3 an hour.
+ * GET /api/user/export: the account's data as one zip, streamed (lib/account-data/export.ts); the
+ * write limit `export` bounds how often.
  */
 export async function exportAccount(ctx: Ctx) {
   const me = requireUser(ctx);
@@ -49,7 +49,7 @@ export async function exportAccount(ctx: Ctx) {
     recheck: () => ctx.recheckSession(),
   });
   ctx.res.writeHead(200, headers);
-  const { signal } = ctx; // listens for the client going away from here on
+  const { signal } = ctx;
   try {
     await pipeline(archive, ctx.res);
   } catch (err) {
@@ -70,7 +70,6 @@ exportAccount.doc = {
   },
 } satisfies Operation;
 
-/** Content-Disposition with an ASCII fallback name and the exact name in UTF-8 (RFC 6266). */
 function attachment(name: string): string {
   const ascii = name.replace(/[^A-Za-z0-9._-]/g, '_');
   return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(name)}`;

@@ -15,12 +15,9 @@ import { responsesOf } from '../http/response-cache.ts';
  * (lib/http/fast-path.ts), whose lookups are here, beside the handlers whose reading they share.
  */
 
-/** A feed page number, as the handlers and the fast path read it: 0 to maxFeedPage, else 400 input.invalid. */
 const feedPage = (raw: string) => integerParam(raw, 'page', 0, maxFeedPage);
-/** A thread's entry id, as the handler and the fast path read it. */
 const threadPid = (raw: string) => integerParam(raw, 'pid');
 
-/** GET /api/entry/feed/{page}: served from the response cache (lib/http/response-cache.ts). */
 export function feed(ctx: Ctx<'page'>) {
   const page = feedPage(ctx.params.page);
   const { db } = ctx.app;
@@ -34,11 +31,9 @@ feed.doc = {
   ok: json('the page; [] past the end', arrayOf(ref('EntryWithLatest'), feedPageSize)),
 } satisfies Operation;
 
-/** The fast path's feed page (lib/routes.ts `cache`): the cached page when current, read as the handler reads it. */
 export const cachedFeed: CacheLookup<'page'> = (app, { page }) =>
   plainNumber(page) ? responsesOf(app.db).cachedFeed(feedPage(page)) : undefined;
 
-/** GET /api/entry/{pid}/thread: also for a deleted entry (it keeps its place in the tree). */
 export function thread(ctx: Ctx<'pid'>) {
   const pid = threadPid(ctx.params.pid);
   const { db } = ctx.app;
@@ -58,11 +53,9 @@ thread.doc = {
   when: { 'entry.not_found': "no such entry (it never existed, or went with its author's account)" },
 } satisfies Operation;
 
-/** The fast path's thread (lib/routes.ts `cache`): the cached thread when current, read as the handler reads it. */
 export const cachedThread: CacheLookup<'pid'> = (app, { pid }) =>
   plainNumber(pid) ? responsesOf(app.db).cachedThread(threadPid(pid)) : undefined;
 
-/** GET /api/u/{username}/feed/{page}: served from the response cache (lib/http/response-cache.ts). */
 export function userFeed(ctx: Ctx<'username' | 'page'>) {
   const page = feedPage(ctx.params.page);
   const { db } = ctx.app;

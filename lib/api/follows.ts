@@ -21,17 +21,15 @@ import { withEntries } from '../entries/reads.ts';
 
 const followAnswer = (following: 0 | 1) =>
   json('done (also when it was so already)', object({ status: constant('ok'), following: constant(following) }));
-/** The answer of GET /api/user/following/state and of the setting's change. */
 const followStateSchema = object({
   own_threads: { ...oneOfValues(0, 1), description: "the account's setting: its new threads are followed" },
   pids: { ...arrayOf(integer('a followed entry', { minimum: 1 }), maxFollows), description: 'every followed entry' },
 });
 
-/** POST /api/entry/{pid}/follow: the entry's whole subtree; 200 also when already followed. */
 export async function follow(ctx: Ctx<'pid'>) {
   const me = requireUser(ctx);
   const pid = integerParam(ctx.params.pid, 'pid');
-  await ctx.form(); // no fields, but a malformed or oversized body still answers 413/415
+  await ctx.form();
   const { db, clock } = ctx.app;
   // Checked and written in one transaction: an entry deleted meanwhile is not followed.
   const outcome = db.tx(() => {
@@ -54,7 +52,6 @@ follow.doc = {
   },
 } satisfies Operation;
 
-/** POST /api/entry/{pid}/unfollow: 200 also when not followed, or when the entry is gone. */
 export async function unfollow(ctx: Ctx<'pid'>) {
   const me = requireUser(ctx);
   const pid = integerParam(ctx.params.pid, 'pid');
@@ -70,7 +67,6 @@ unfollow.doc = {
   errors: { 400: ['input.invalid'] },
 } satisfies Operation;
 
-/** GET /api/user/following/{page}: 20 a page, most recently followed first, each with its Entry. */
 export function following(ctx: Ctx<'page'>) {
   const me = requireUser(ctx);
   const page = integerParam(ctx.params.page, 'page', 0, maxFeedPage);
@@ -93,7 +89,6 @@ following.doc = {
   errors: { 400: ['input.invalid'] },
 } satisfies Operation;
 
-/** GET /api/user/following/state: {own_threads, pids}, what the front end's menus need. */
 export function followingState(ctx: Ctx) {
   const me = requireUser(ctx);
   return followState(ctx.app.db, me.uid);
@@ -104,7 +99,6 @@ followingState.doc = {
   ok: json('the state', followStateSchema),
 } satisfies Operation;
 
-/** POST /api/user/following/own-threads with follow 1 or 0: whether new threads of the account are followed. */
 export async function followOwnThreads(ctx: Ctx) {
   const me = requireUser(ctx);
   const form = await ctx.form();

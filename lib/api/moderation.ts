@@ -30,7 +30,6 @@ import { arrayOf, constant, field, integer, json, object, ref, string, type Oper
  * Then: path 400 → body → 404 → 403 → fields 400 → state 409 → write → answer.
  */
 
-/** The `reason` field as the OpenAPI document shows it. */
 const reasonDoc = (required: boolean) =>
   field(
     `${required ? '1' : '0'}–${maxModReasonLength} characters after cleaning; public (on the entry and in the log)`,
@@ -44,18 +43,15 @@ const reasonWhen = (required: boolean) =>
     : `\`field\` \`reason\`: over ${maxModReasonLength} characters`;
 /** The answer of an action on an entry. */
 const entryAction = (done: string) => object({ pid: integer(undefined, { minimum: 1 }), status: constant(done) });
-/** The answer of a ban and an unban. */
 const banAnswer = object({
   username: string(),
   banned_until: integer('-1 permanent, else when it ends; 0 after an unban', { minimum: -1 }),
 });
-/** A ban's answer: with tree=1 also how many invited accounts went with it. */
 const banTreeAnswer = object(
   { username: string(), banned_until: integer('-1 permanent, else when it ends', { minimum: -1 }) },
   { invitees_banned: integer('tree=1: invited accounts banned with it') },
 );
 
-/** The `reason` field: 1 to maxModReasonLength characters, or 0 to it where it is optional (dismiss). */
 function reasonField(form: Form, required: boolean): string {
   const reason = moderationReason(form.fields.get('reason') ?? '');
   if (reason.error === 'long' || (required && reason.error === 'empty')) {
@@ -64,7 +60,6 @@ function reasonField(form: Form, required: boolean): string {
   return reason.text;
 }
 
-/** A ban's end from `days` (1 to maxBanDays; absent or empty: permanent). */
 function banUntil(form: Form, now: number): number {
   const raw = form.fields.get('days')?.trim() ?? '';
   if (raw === '') return permanentBan;
@@ -79,7 +74,6 @@ function purgeFlag(form: Form): boolean {
   return raw === '1';
 }
 
-/** `tree`: 1 bans the account's invite tree with it (docs/API.md "Invites"). */
 function treeFlag(form: Form): boolean {
   const raw = form.fields.get('tree') ?? '';
   if (raw !== '' && raw !== '0' && raw !== '1') throw invalidField('tree', fieldMessages.treeFlag);
@@ -92,7 +86,6 @@ function targetUser(ctx: Ctx<'username'>) {
   return user;
 }
 
-/** POST /api/mod/entry/{pid}/remove */
 export async function remove(ctx: Ctx<'pid'>) {
   const mod = requireModerator(ctx);
   const pid = integerParam(ctx.params.pid, 'pid');
@@ -116,11 +109,10 @@ remove.doc = {
   },
 } satisfies Operation;
 
-/** POST /api/mod/entry/{pid}/restore */
 export async function restore(ctx: Ctx<'pid'>) {
   const mod = requireModerator(ctx);
   const pid = integerParam(ctx.params.pid, 'pid');
-  await ctx.form(); // no fields, but a malformed or oversized body still answers 413/415
+  await ctx.form();
   const outcome = restoreEntry(ctx.app.db, pid, mod.uid, ctx.app.clock.now());
   if (outcome === 'not_found') throw new ApiError(404, 'entry.not_found');
   if (outcome === 'not_removed') throw new ApiError(409, 'mod.not_removed');
@@ -139,7 +131,6 @@ restore.doc = {
   },
 } satisfies Operation;
 
-/** POST /api/mod/entry/{pid}/dismiss */
 export async function dismiss(ctx: Ctx<'pid'>) {
   const mod = requireModerator(ctx);
   const pid = integerParam(ctx.params.pid, 'pid');
@@ -166,7 +157,6 @@ dismiss.doc = {
   },
 } satisfies Operation;
 
-/** POST /api/mod/user/{username}/ban */
 export async function ban(ctx: Ctx<'username'>) {
   const mod = requireModerator(ctx);
   const form = await ctx.form();
@@ -213,10 +203,9 @@ ban.doc = {
   },
 } satisfies Operation;
 
-/** POST /api/mod/user/{username}/unban */
 export async function unban(ctx: Ctx<'username'>) {
   const mod = requireModerator(ctx);
-  await ctx.form(); // no fields, but a malformed or oversized body still answers 413/415
+  await ctx.form();
   const user = targetUser(ctx);
   if (!unbanUser(ctx.app.db, user.uid, mod.uid, ctx.app.clock.now())) throw new ApiError(409, 'mod.not_banned');
   return { username: user.username, banned_until: 0 };
@@ -233,7 +222,6 @@ unban.doc = {
   },
 } satisfies Operation;
 
-/** POST /api/mod/user/{username}/avatar/remove: the file goes after the commit, best-effort. */
 export async function removeAvatar(ctx: Ctx<'username'>) {
   const mod = requireModerator(ctx);
   const form = await ctx.form();
@@ -273,7 +261,6 @@ reportQueue.doc = {
   ok: json('the page; [] past the end', arrayOf(ref('QueueItem'), queuePageSize)),
 } satisfies Operation;
 
-/** GET /api/mod/queue: how many entries wait in the queue (the header link's number). */
 export function queueSize(ctx: Ctx) {
   requireModerator(ctx);
   return { open_entries: countEntriesWithOpenReports(ctx.app.db) };
@@ -285,7 +272,6 @@ queueSize.doc = {
   ok: json('the count', object({ open_entries: integer() })),
 } satisfies Operation;
 
-/** GET /api/modlog/{page}: public, no session; names no moderator. */
 export function publicLog(ctx: Ctx<'page'>) {
   const page = integerParam(ctx.params.page, 'page', 0, maxModlogPage);
   return readPublicModlog(ctx.app.db, page);

@@ -7,7 +7,6 @@ import { listMutes, muteAccount, unmuteAccount } from '../accounts/mutes.ts';
 import { findPublicAccount, type User } from '../accounts/users.ts';
 import { arrayOf, json, ref, requiredField, status, type Operation } from '../openapi/kit.ts';
 
-/** The account a mute or unmute names, as the OpenAPI document shows it. */
 const accountField = requiredField('the account, looked up like a login (any letter case)');
 
 /** POST /api/user/mute: 200 also when already muted; the muted account is never told. */
@@ -33,7 +32,6 @@ mute.doc = {
   },
 } satisfies Operation;
 
-/** POST /api/user/unmute: 200 also when not muted. */
 export async function unmute(ctx: Ctx) {
   const me = requireUser(ctx);
   const target = await targetAccount(ctx);
@@ -53,7 +51,6 @@ unmute.doc = {
   },
 } satisfies Operation;
 
-/** GET /api/user/mutes: [{uid, username}], most recently muted first. */
 export function mutes(ctx: Ctx) {
   const me = requireUser(ctx);
   return listMutes(ctx.app.db, me.uid);
@@ -66,7 +63,6 @@ mutes.doc = {
   ok: json('the list', arrayOf(ref('MutedAccount'), maxMutes)),
 } satisfies Operation;
 
-/** The public account named in `user` (looked up like a login), or 400 when missing, 404 when unknown or an application. */
 async function targetAccount(ctx: Ctx): Promise<User> {
   const form = await ctx.form();
   const name = textField(form, 'user');

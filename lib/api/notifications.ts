@@ -6,10 +6,8 @@ import { countUnread, markRead, readNotifications } from '../notifications/notif
 import { arrayOf, field, integer, json, object, ref, status, string, type Operation } from '../openapi/kit.ts';
 import { withEntries } from '../entries/reads.ts';
 
-/** The answers that count the unread notifications. */
 const unreadCount = object({ count: integer('unread notifications') });
 
-/** GET /api/user/notifications/{page}: notificationPageSize a page, newest first, each with its Entry. */
 export function notifications(ctx: Ctx<'page'>) {
   const me = requireUser(ctx);
   const page = integerParam(ctx.params.page, 'page', 0, maxFeedPage);
@@ -21,7 +19,6 @@ notifications.doc = {
   ok: json('one page', arrayOf(ref('Notification'), notificationPageSize)),
 } satisfies Operation;
 
-/** GET /api/user/notifications/unread: {count}, what the header's badge shows. */
 export function unread(ctx: Ctx) {
   const me = requireUser(ctx);
   return { count: countUnread(ctx.app.db, me.uid) };
@@ -34,7 +31,6 @@ unread.doc = {
   ok: json('the count', unreadCount),
 } satisfies Operation;
 
-/** POST /api/user/notifications/read with optional up_to (an id; absent: all): {count} still unread. */
 export async function read(ctx: Ctx) {
   const me = requireUser(ctx);
   const form = await ctx.form();
@@ -55,7 +51,6 @@ read.doc = {
   when: { 'input.invalid': '`field` `up_to`: present but not a non-negative integer' },
 } satisfies Operation;
 
-/** POST /api/user/feed-token: a new secret for the private Atom feed (the one before stops working): {url}. */
 export function newFeedToken(ctx: Ctx) {
   const me = requireUser(ctx);
   const token = createFeedToken(ctx.app.db, me.uid, ctx.app.clock.now());
@@ -72,7 +67,6 @@ newFeedToken.doc = {
   ),
 } satisfies Operation;
 
-/** POST /api/user/feed-token/revoke: 200 also when there was none. */
 export function revokeFeedToken(ctx: Ctx) {
   const me = requireUser(ctx);
   endFeedToken(ctx.app.db, me.uid);

@@ -14,10 +14,8 @@ import type { Tag } from '../openapi/tags.ts';
  * answers, its own errors).
  */
 
-/** How tests and messages name a row of the route table: `GET /api/entry/:pid/thread`. */
 export const routeKey = (route: Pick<Route, 'method' | 'path'>): string => `${route.method} ${route.path}`;
 
-/** `/api/entry/:pid/thread` → `/api/entry/{pid}/thread`; a trailing `*` (the rest of the path) → `{path}`. */
 export const openApiPath = (path: string): string => path.replace(/:(\w+)/g, '{$1}').replace(/\/\*$/, '/{path}');
 
 /** Every path parameter of the route table, described once (test/api/openapi.test.ts names any left out). */
@@ -48,13 +46,11 @@ export const pathParameters: Record<string, { description: string; schema: JsonS
   },
 };
 
-/** The board's version and licence, as package.json states them (the one place they are written). */
 const { version, license } = createRequire(import.meta.url)('../../package.json') as {
   version: string;
   license: string;
 };
 
-/** Builds the document of `routes` for a board served at `origin`. */
 export function buildOpenApiDocument(routes: readonly Route[], origin: string) {
   const paths: Record<string, Record<string, unknown>> = {};
   const tags = new Set<Tag>();
@@ -139,7 +135,6 @@ function parametersOf(route: Route, operation: Operation) {
   return parameters.length ? { parameters } : {};
 }
 
-/** Both form encodings every POST accepts; file parts only in multipart. */
 function requestBodyOf(fields: Readonly<Record<string, FieldSpec>>) {
   const form = (withFiles: boolean) => {
     const chosen = Object.entries(fields).filter(([, spec]) => withFiles || !spec.file);

@@ -21,10 +21,10 @@ export function impliedErrors(route: Route): Codes {
   // also a broken multipart body (POST) and a bad :pid or :page.
   add(400, 'input.invalid');
   if (route.method === 'POST') {
-    add(403, 'csrf.bad_origin'); // a foreign Origin, before routing
+    add(403, 'csrf.bad_origin');
     add(413, 'input.too_large', 'upload.too_large');
     add(415, 'input.unsupported_type');
-    add(507, 'server.disk_full'); // the data volume is full (lib/host/disk-watch.ts)
+    add(507, 'server.disk_full');
   }
   if (route.rateLimit || route.writeLimit) add(429, 'rate.limited');
   if (route.auth || route.mod) add(401, 'auth.required');
@@ -33,7 +33,6 @@ export function impliedErrors(route: Route): Codes {
   return codes;
 }
 
-/** Members an error body has next to `error` for these codes (docs/API.md "Errors"). */
 const extraMembers: Partial<Record<ErrorCode, Record<string, JsonSchema>>> = {
   'entry.bump_cooldown': {
     retry_after: integer('seconds left, equal to Retry-After', { minimum: 1 }),
@@ -45,7 +44,6 @@ const extraMembers: Partial<Record<ErrorCode, Record<string, JsonSchema>>> = {
 
 const errorWith = (code: JsonSchema): JsonSchema => ({ type: 'object', allOf: [ref('Error')], properties: { code } });
 
-/** The body of one error status: `{error: {code, message, field?, fields?}}` with its codes, plus extra members where a code has them. */
 export function errorBody(codes: readonly ErrorCode[]): JsonSchema {
   const plain = codes.filter((code) => !extraMembers[code]);
   const alternatives: JsonSchema[] = plain.length ? [object({ error: errorWith({ enum: plain }) })] : [];

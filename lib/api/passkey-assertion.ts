@@ -19,13 +19,10 @@ import { fieldMessages } from '../messages.ts';
  */
 export interface Assertion {
   response: AuthenticationResponseJSON;
-  /** The credential the response names, when the board knows it. */
   passkey: StoredPasskey | undefined;
-  /** Whether it answered an outstanding sign-in challenge (now used up). */
   challengeTaken: boolean;
 }
 
-/** Reads the form field `field` (the browser's credential as JSON); 400 input.invalid when it is no credential at all. */
 export function readAssertion(ctx: Ctx, raw: string, field: string): Assertion {
   const response = parseCredential<AuthenticationResponseJSON>(raw);
   const challenge = response && challengeOf(response);
@@ -39,11 +36,9 @@ export function readAssertion(ctx: Ctx, raw: string, field: string): Assertion {
 }
 
 /**
- * Checks the signature (@simplewebauthn/server): origin and RP ID the board's, user presence,
- * and the signature counter moving on. The user handle, when the authenticator returns one, must
- * be the account's (a discoverable credential names its account twice; both must agree).
- * Returns what the writing transaction stores (lib/accounts/passkeys.ts usePasskey), or
- * undefined when anything failed.
+ * Checks the signature (@simplewebauthn/server): the board's origin and RP ID, user presence, the
+ * counter moving on, and a returned user handle naming the same account as the credential. Returns
+ * what the writing transaction stores (usePasskey), or undefined when anything failed.
  */
 export async function verifyAssertion(ctx: Ctx, assertion: Assertion): Promise<PasskeyUse | undefined> {
   const { response, passkey, challengeTaken } = assertion;

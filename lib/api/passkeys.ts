@@ -40,7 +40,6 @@ import { readAssertion, verifyAssertion } from './passkey-assertion.ts';
 import { confirmIdentity, reauthenticationFields, reauthenticationWhen, recheckIdentity } from './reauth.ts';
 import { codePoints } from '../text/code-points.ts';
 
-/** WebAuthn options as @simplewebauthn/server writes them, for navigator.credentials; open to members WebAuthn adds later. */
 const webAuthnOptions = (description: string, required: string[]): JsonSchema => ({
   type: 'object',
   description,
@@ -52,7 +51,6 @@ const webAuthnOptions = (description: string, required: string[]): JsonSchema =>
   },
 });
 
-/** A passkey as the list shows it (the OpenAPI document's schema). */
 const passkeyItem = object({
   id: string('opaque: 32 hex characters, random, not the credential id', { pattern: '^[0-9a-f]{32}$' }),
   name: string(undefined, { minLength: 1, maxLength: maxPasskeyNameLength }),
@@ -64,16 +62,14 @@ const passkeyItem = object({
 
 const credentialField = (what: string) => requiredField(`the JSON of PublicKeyCredential.toJSON() from ${what}`);
 
-/** The errors of a re-authenticated route (lib/api/reauth.ts), besides what its row implies. */
 const reauthenticationErrors = {
   400: ['input.invalid'],
   403: ['auth.bad_password', 'auth.bad_passkey'],
   503: ['auth.busy'],
 } as const;
 
-/** POST /api/auth/passkey/options: a sign-in challenge (single use, 5 minutes) and the options for navigator.credentials.get. */
 export async function signInOptions(ctx: Ctx) {
-  await ctx.form(); // no fields, but a malformed or oversized body still answers 413/415
+  await ctx.form();
   const challenge = createChallenge(ctx.app.db, 0, ctx.app.clock.now());
   return authenticationOptions(ctx.app.config.origin, challenge);
 }
@@ -85,7 +81,6 @@ signInOptions.doc = {
   ok: json('the options', webAuthnOptions('PublicKeyCredentialRequestOptionsJSON', ['rpId'])),
 } satisfies Operation;
 
-/** POST /api/auth/passkey/login: signs in with a passkey's signature over a sign-in challenge, as a password login does. */
 export async function signIn(ctx: Ctx) {
   const form = await ctx.form();
   if (ctx.session()) return { status: 'already_logged_in' };
@@ -158,7 +153,6 @@ newPasskeyOptions.doc = {
   when: { ...reauthenticationWhen, 'auth.busy': passwordBusy },
 } satisfies Operation;
 
-/** POST /api/user/passkeys: stores the new passkey under the name its owner chose; 201 with its list item. */
 export async function addNewPasskey(ctx: Ctx) {
   const session = requireUser(ctx);
   const form = await ctx.form();
@@ -184,7 +178,6 @@ export async function addNewPasskey(ctx: Ctx) {
     .catch(() => undefined);
   if (!result?.verified) throw failed();
   const { credential, credentialDeviceType, credentialBackedUp } = result.registrationInfo;
-  // The write checks the session again (ctx.app.db): a session ended meanwhile adds nothing.
   const added = addPasskey(
     db,
     {
@@ -233,7 +226,6 @@ addNewPasskey.doc = {
   },
 } satisfies Operation;
 
-/** GET /api/user/passkeys: the account's passkeys, oldest first (never a key). */
 export function passkeys(ctx: Ctx) {
   const me = requireUser(ctx);
   return listPasskeys(ctx.app.db, me.uid);
@@ -244,7 +236,6 @@ passkeys.doc = {
   ok: json('the passkeys', arrayOf(passkeyItem, maxPasskeysPerAccount)),
 } satisfies Operation;
 
-/** POST /api/user/passkeys/{id}/delete: re-authentication (password or a passkey), then the passkey goes. */
 export async function removePasskey(ctx: Ctx<'id'>) {
   const session = requireUser(ctx);
   const form = await ctx.form();

@@ -20,9 +20,9 @@ const problemMessages = {
 } as const;
 
 /**
- * GET /api/user/push: {enabled, public_key, subscribed}: whether the board sends pushes at all
- * (BOARD_PUSH), the key a browser subscribes with ('' while off) and whether this session has a
- * device (kept while off, so pushes resume when the operator turns them on again).
+ * GET /api/user/push: whether pushes are sent (BOARD_PUSH), the key a browser subscribes with, and
+ * whether this session has a device, kept while pushes are off so they resume when the operator
+ * turns them on.
  */
 export function pushState(ctx: Ctx) {
   const me = requireUser(ctx);
@@ -49,7 +49,6 @@ pushState.doc = {
   ),
 } satisfies Operation;
 
-/** POST /api/user/push with endpoint, p256dh and auth (a browser's PushSubscription): this session's device, replacing its earlier one. */
 export async function subscribe(ctx: Ctx) {
   const me = requireUser(ctx);
   // Why refuse while off: a stored subscription would promise pushes that never come.
@@ -84,10 +83,6 @@ subscribe.doc = {
   },
 } satisfies Operation;
 
-/**
- * POST /api/user/push/delete with an optional id (a session id of GET /api/user/sessions; absent:
- * this session): that device gets no more pushes. 404 session.not_found when a named session has none.
- */
 export async function unsubscribe(ctx: Ctx) {
   const me = requireUser(ctx);
   const form = await ctx.form();
@@ -104,13 +99,11 @@ unsubscribe.doc = {
   when: { 'session.not_found': 'a named session has no device' },
 } satisfies Operation;
 
-/** A session-list row with its push device, when it has one (`push`: which service, since when). */
 export function withPushDevice<T extends { id: string }>(session: T, devices: Map<string, PushDeviceInfo>) {
   const device = devices.get(session.id);
   return device ? { ...session, push: { service: device.service, created_at: device.created_at } } : session;
 }
 
-/** The account's push devices by session id. */
 export function pushDevicesBySession(ctx: Ctx, uid: number): Map<string, PushDeviceInfo> {
   return new Map(listPushDevices(ctx.app.db, uid).map((device) => [device.session_id, device]));
 }

@@ -23,11 +23,9 @@ import { field } from '../openapi/kit.ts';
 export interface Confirmation {
   /** The password hash in force when the person confirmed: a password change meanwhile voids it. */
   passHash: string;
-  /** The passkey that confirmed, when one did. */
   passkey?: PasskeyUse;
 }
 
-/** The rule's form fields, as the OpenAPI document shows them: one of the two. */
 export const reauthenticationFields = {
   pass1: field("the account's password (or give `passkey`)"),
   passkey: field(
@@ -46,7 +44,6 @@ export const reauthenticationWhen = {
 
 const badPasskey = () => new ApiError(403, 'auth.bad_passkey', { field: 'passkey' });
 
-/** Checks the form's confirmation for `user`; 403 auth.bad_password (field pass1) or auth.bad_passkey (field passkey) when wrong. */
 export async function confirmIdentity(ctx: Ctx, user: UserWithHash, form: Form): Promise<Confirmation> {
   const raw = textField(form, 'passkey');
   if (!raw) {
@@ -65,10 +62,9 @@ export async function confirmIdentity(ctx: Ctx, user: UserWithHash, form: Form):
 }
 
 /**
- * Inside the transaction of the write it confirmed (which has checked the session again): the
- * password is still the one in force and the passkey still the account's (its counter stored).
- * Why: the check ran before the transaction, and a password change or the passkey's deletion may
- * have committed meanwhile; those must stand.
+ * Inside the transaction of the write it confirmed: the password is still the one in force and the
+ * passkey still the account's (its counter stored). Why: the check ran before the transaction, and
+ * a password change or the passkey's deletion committed meanwhile must stand.
  */
 export function recheckIdentity(ctx: Ctx, session: Session, confirmation: Confirmation): void {
   const { db, clock } = ctx.app;

@@ -29,7 +29,6 @@ import { confirmIdentity, reauthenticationFields, reauthenticationWhen, recheckI
 /** A recovery logs in for a day, as a reset does. */
 const sessionLifetime = 86_400;
 
-/** POST /api/user/recovery-codes: re-authentication, then ten new codes replace the old ones; shown this once. */
 export async function newRecoveryCodes(ctx: Ctx) {
   const session = requireUser(ctx);
   const form = await ctx.form();

@@ -50,9 +50,6 @@ import { treeBanTargets } from '../moderation/accounts.ts';
 import { challengeCost, newChallenge, powCost } from '../registration/pow.ts';
 import { lastSurge, reopenAfterQuiet, surgeThreshold, waveAccounts } from '../registration/surge.ts';
 
-/** The door's endpoints (docs/API.md "Registration"): what to send, invites, the moderators' queue and switches. */
-
-/** GET /api/auth/registration: the mode in force, the question to answer and whether proof of work is needed. */
 export function registrationInfo(ctx: Ctx) {
   const { db, config, clock } = ctx.app;
   reopenAfterQuiet(db, config, clock.now());
@@ -69,7 +66,6 @@ registrationInfo.doc = {
   ok: json('the mode in force', ref('RegistrationInfo')),
 } satisfies Operation;
 
-/** GET /api/auth/challenge: a proof-of-work challenge (ALTCHA v2 format), good for 10 minutes and one request. */
 export async function challenge(ctx: Ctx) {
   const { db, config, clock } = ctx.app;
   return newChallenge(db, challengeCost(config), clock.now());
@@ -96,7 +92,6 @@ function namedAccount(ctx: Ctx<'username'>) {
   return user;
 }
 
-/** GET /api/mod/applications/{page}: the queue, oldest first. */
 export function applications(ctx: Ctx<'page'>) {
   requireModerator(ctx);
   const page = integerParam(ctx.params.page, 'page', 0, maxApplicationsPage);
@@ -108,14 +103,12 @@ applications.doc = {
   ok: json('a page of applications', arrayOf(ref('Application'), applicationsPageSize)),
 } satisfies Operation;
 
-/** A pending account named in the path: 404 user.not_found, 404 application.not_found when it is not waiting. */
 function pendingAccount(ctx: Ctx<'username'>) {
   const user = namedAccount(ctx);
   if (user.status !== pendingStatus) throw new ApiError(404, 'application.not_found');
   return user;
 }
 
-/** POST /api/mod/applications/{username}/approve */
 export async function approve(ctx: Ctx<'username'>) {
   const mod = requireModerator(ctx);
   await ctx.form();
@@ -133,7 +126,6 @@ approve.doc = {
   when: applicationWhen,
 } satisfies Operation;
 
-/** POST /api/mod/applications/{username}/reject: `reason` optional (up to maxModReasonLength), shown to the applicant at login. */
 export async function reject(ctx: Ctx<'username'>) {
   const mod = requireModerator(ctx);
   const form = await ctx.form();
@@ -157,14 +149,12 @@ reject.doc = {
   when: { ...applicationWhen, 'input.invalid': `\`field\` \`reason\`: over ${maxModReasonLength} characters` },
 } satisfies Operation;
 
-/** The optional reject reason of a form, or 400 naming the field when it is too long. */
 function rejectReasonField(form: Awaited<ReturnType<Ctx['form']>>): string {
   const reason = moderationReason(textField(form, 'reason'));
   if (reason.error === 'long') throw invalidField('reason', fieldMessages.modReasonLong);
   return reason.text;
 }
 
-/** POST /api/mod/applications/reject {from, to, reason}: a wave's applications decided in one step. */
 export async function rejectBetween(ctx: Ctx) {
   const mod = requireModerator(ctx);
   const form = await ctx.form();
@@ -195,7 +185,6 @@ rejectBetween.doc = {
   when: { 'input.invalid': '`field` `from`, `to` or `reason`: not as the field says' },
 } satisfies Operation;
 
-/** 429 rate.limited: the member holds maxOpenInvites open invites already. */
 function openInvitesLimit(): ApiError {
   return new ApiError(429, 'rate.limited', {
     headers: { 'Retry-After': '3600' },
@@ -204,7 +193,6 @@ function openInvitesLimit(): ApiError {
   });
 }
 
-/** 429 rate.limited: the member made `limit` invites in the last week; the next may come in `wait` seconds. */
 function weeklyInvitesLimit(limit: number, wait: number): ApiError {
   return new ApiError(429, 'rate.limited', {
     headers: { 'Retry-After': String(wait) },
@@ -234,11 +222,6 @@ function inviteRefusal(ctx: Ctx, uid: number, now: number): ApiError | undefined
   return undefined;
 }
 
-/**
- * POST /api/user/invites: 201 with the token, once; level 0 cannot invite, nobody holds more than
- * maxOpenInvites open or makes more than maxInvitesPerWeek in a week (and the write limit `invite`
- * holds the pace).
- */
 export async function newInvite(ctx: Ctx) {
   const session = requireUser(ctx);
   await ctx.form();
@@ -263,7 +246,6 @@ newInvite.doc = {
   },
 } satisfies Operation;
 
-/** GET /api/user/invites: one's own, newest first (open, used by whom, expired, revoked). */
 export function invites(ctx: Ctx) {
   const session = requireUser(ctx);
   const now = ctx.app.clock.now();
@@ -280,7 +262,6 @@ invites.doc = {
   ok: json('the invites', ref('InviteList')),
 } satisfies Operation;
 
-/** POST /api/user/invites/{id}/revoke */
 export async function revoke(ctx: Ctx<'id'>) {
   const session = requireUser(ctx);
   const id = integerParam(ctx.params.id, 'id');
@@ -298,7 +279,6 @@ revoke.doc = {
   when: { 'invite.not_found': "unknown, or someone else's", 'invite.not_open': 'used, expired or revoked already' },
 } satisfies Operation;
 
-/** GET /api/mod/user/{username}: what moderators see of an account: status, trust level, inviter and invitees. */
 export function accountForModerators(ctx: Ctx<'username'>) {
   requireModerator(ctx);
   const user = namedAccount(ctx);
@@ -322,7 +302,6 @@ accountForModerators.doc = {
   when: { 'user.not_found': 'no account has the name' },
 } satisfies Operation;
 
-/** GET /api/mod/registration: the mode in force, who set it, the gate, and the accounts of the last wave. */
 export function registrationState(ctx: Ctx) {
   requireModerator(ctx);
   const { db, config, clock } = ctx.app;
@@ -345,7 +324,6 @@ registrationState.doc = {
   ok: json('the door', ref('RegistrationState')),
 } satisfies Operation;
 
-/** A mode from a form field, or 400 input.invalid naming it. */
 export function registrationModeField(raw: string): RegistrationMode {
   const mode = raw.trim().toLowerCase();
   if (!(registrationModes as readonly string[]).includes(mode))
@@ -353,7 +331,6 @@ export function registrationModeField(raw: string): RegistrationMode {
   return mode as RegistrationMode;
 }
 
-/** POST /api/mod/registration {mode}: the mode stays until someone changes it. */
 export async function setRegistration(ctx: Ctx) {
   const mod = requireModerator(ctx);
   const form = await ctx.form();
@@ -371,7 +348,6 @@ setRegistration.doc = {
   when: { 'input.invalid': '`field` `mode`: another word' },
 } satisfies Operation;
 
-/** POST /api/mod/user/{username}/trust {level}: 0 or 1; never public, logged for moderators. */
 export async function setTrust(ctx: Ctx<'username'>) {
   const mod = requireModerator(ctx);
   const form = await ctx.form();

@@ -15,15 +15,12 @@ import { readLiveEntriesWithLatest } from '../entries/reads.ts';
 
 /**
  * A search this handler turns down (a bad page, q or user; the search line full) is answered no
- * sooner than this long after it was asked. Why: a script that asks again as soon as it has an
- * answer made each connection thousands of refusals a second, and answering them took the event
- * loop from every other request (bench/search-results.md, "Searches under attack"); so a script
- * gets about one refusal a second per connection. A person sees the message a moment later,
- * when it says to change the search or to wait anyway.
+ * sooner than this. Why: a script that asks again as soon as it has an answer made thousands of
+ * refusals a second per connection, which took the event loop from every other request
+ * (bench/search-results.md, "Searches under attack"); a person sees the message a moment later.
  */
 const refusalAfterMs = 1_000;
 
-/** GET /api/search/{page}?q=…&user=…: served from the response cache (lib/http/response-cache.ts), else matched on a search thread. */
 export function search(ctx: Ctx<'page'>) {
   return slowRefusals(() => searchPage(ctx));
 }
@@ -48,9 +45,9 @@ async function searchPage(ctx: Ctx<'page'>) {
 }
 
 /**
- * A page of a search as JSON (lib/search/search.ts), from the response cache or matched on a
- * search thread; undefined when the query holds no word characters (nothing can match). Throws
- * the API's errors for a bad q or an unknown author. The page /suche (lib/pages/public.ts) asks here too.
+ * A page of a search as JSON, from the response cache or matched on a search thread; undefined when
+ * the query holds no word characters. Throws the API's errors for a bad q or an unknown author. The
+ * page /suche asks here too.
  */
 export async function cachedSearch(ctx: Ctx, q: string, username: string, page: number): Promise<Buffer | undefined> {
   const { db } = ctx.app;
@@ -60,7 +57,7 @@ export async function cachedSearch(ctx: Ctx, q: string, username: string, page: 
   const terms = queryTerms(q);
   if (terms.length > maxSearchTerms) throw invalidField('q', fieldMessages.searchTerms);
   const expression = termsExpression(terms);
-  if (!expression) return undefined; // only characters that no word is made of
+  if (!expression) return undefined;
   const uid = author?.uid;
   return responsesOf(db).search(`${uid ?? ''}\n${page}\n${expression}`, () =>
     searchPids(expression, uid, page, ctx.app.searchThreads.all).then((pids) => readLiveEntriesWithLatest(db, pids)),

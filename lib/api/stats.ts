@@ -3,7 +3,6 @@ import type { Ctx } from '../http/context.ts';
 import { readStatsDetail, readStatsSummary } from '../stats/stats.ts';
 import { json, ref, type Operation } from '../openapi/kit.ts';
 
-/** GET /api/stats: users and non-deleted entries. */
 export function summary(ctx: Ctx) {
   return readStatsSummary(ctx.app.db);
 }
@@ -14,7 +13,6 @@ summary.doc = {
   when: { internal: 'the database fails (never zeros)' },
 } satisfies Operation;
 
-/** GET /api/stats/detail: counts, votes, impressions, visitors, the last statsWindowDays days and the top ASNs. */
 export function detail(ctx: Ctx) {
   return readStatsDetail(ctx.app.db, ctx.app.impressions, ctx.app.clock.now());
 }

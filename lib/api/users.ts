@@ -33,7 +33,6 @@ import {
 } from '../openapi/kit.ts';
 import { normaliseUsername } from '../text/usernames.ts';
 
-/** GET /api/u/{username}/info */
 export function publicInfo(ctx: Ctx<'username'>) {
   const user = findPublicAccount(ctx.app.db, ctx.params.username);
   if (!user) throw new ApiError(404, 'user.not_found');
@@ -54,13 +53,11 @@ publicInfo.doc = {
   when: { 'user.not_found': 'no public account has the name (docs/API.md "Which accounts are public")' },
 } satisfies Operation;
 
-/** `banned_until` only while a ban is in force (new fields appear only when they have something to say). */
 function banOf(ctx: Ctx, user: User): { banned_until?: number } {
   const until = activeBanUntil(user, ctx.app.clock.now());
   return until ? { banned_until: until } : {};
 }
 
-/** GET /api/user/info */
 export function ownInfo(ctx: Ctx) {
   const me = requireUser(ctx);
   const user = findUserById(ctx.app.db, me.uid);
@@ -74,7 +71,6 @@ ownInfo.doc = {
   ok: json('the profile', ref('OwnUser')),
 } satisfies Operation;
 
-/** GET /api/auth/whoami: always 200, so a logged-out page load logs no error; `{uid: 0}` without a session. */
 export function whoami(ctx: Ctx) {
   const session = ctx.session();
   const user = session && findUserById(ctx.app.db, session.uid);
@@ -108,7 +104,6 @@ export function ownProfile(user: User, trust: TrustLevel) {
   };
 }
 
-/** POST /api/user/rename */
 export async function rename(ctx: Ctx) {
   const me = requireUser(ctx);
   const form = await ctx.form();
@@ -139,7 +134,6 @@ rename.doc = {
   },
 } satisfies Operation;
 
-/** POST /api/user/avatar: an avatarSize square centre crop; the old file is removed once the new one is in place. */
 export async function changeAvatar(ctx: Ctx) {
   const me = requireUser(ctx);
   const form = await ctx.form();
@@ -169,14 +163,12 @@ changeAvatar.doc = {
   when: { 'input.invalid': '`field` `avatar`: no file', ...imageWhen },
 } satisfies Operation;
 
-/** POST /api/user/delete: password confirmation, then the account (at once) and its data (in the background). */
 export async function deleteOwnAccount(ctx: Ctx) {
   const session = requireUser(ctx);
   const form = await ctx.form();
   const { db, config } = ctx.app;
   const user = findUserById(db, session.uid);
   if (!user) throw new ApiError(401, 'auth.required');
-  // The password or one of the account's passkeys (lib/api/reauth.ts).
   const confirmation = await confirmIdentity(ctx, user, form);
 
   const media = db.tx(() => {

@@ -54,7 +54,6 @@ bulkVotes.doc = {
   },
 } satisfies Operation;
 
-/** POST /api/entry/{pid}/vote: the vote state machine (lib/entries/votes.ts); an invalid mode changes nothing. */
 export async function vote(ctx: Ctx<'pid'>) {
   const { uid } = requireUser(ctx);
   const pid = integerParam(ctx.params.pid, 'pid');

@@ -14,30 +14,24 @@ import { atomFeedSize } from '../product.ts';
 const titleLength = 80;
 
 export interface AtomFeed {
-  /** The path of the feed's HTML page ('/', '/e/12', '/u/Anna'); the feed's id is derived from it. */
   page: string;
-  /** The feed's own path, for rel=self. */
   self: string;
   title: string;
   entries: EntryJson[];
-  /** The time of a feed without entries (Atom requires <updated>). */
   emptyUpdated: number;
   /**
    * The feed's last change that its entries' own times do not show (an entry gone, a thread
    * moved up, a renamed author: lib/db/feed-changes.ts); the feed's `updated` is never older.
    */
   changedAt?: number;
-  /** An entry's title, when the feed says more than the text's start (the private feed: reply or mention). */
   titleOf?: (entry: EntryJson) => string;
 }
 
 export interface AtomDocument {
   xml: string;
-  /** The newest time the feed shows, for Last-Modified. */
   updated: number;
 }
 
-/** The start of an entry's text on one line, at most 80 code points. */
 export function entryTitle(entry: EntryJson): string {
   const line = entry.content.replace(/\s+/g, ' ').trim();
   const chars = [...line];
@@ -76,7 +70,6 @@ function entryXml(origin: string, entry: EntryJson, title: string): string {
   return parent('entry', {}, children);
 }
 
-/** The feed as XML, with the newest time it shows. */
 export function atomXml(origin: string, feed: AtomFeed): AtomDocument {
   const live = feed.entries.filter((entry) => !entry.deleted);
   const updated =
@@ -100,7 +93,6 @@ function entriesInOrder(db: Db, pids: number[]): EntryJson[] {
   return pids.map((pid) => byPid.get(pid)).filter((entry): entry is EntryJson => entry !== undefined && !entry.deleted);
 }
 
-/** /feed.atom: the 50 newest live threads by last activity (top-level entries, as the feed shows them). */
 export function boardFeedEntries(db: Db): EntryJson[] {
   const rows = db.all<{ pid: number }>(
     `SELECT pid FROM entries INDEXED BY entries_feed WHERE reply_to = 0 AND deleted = 0
@@ -114,22 +106,16 @@ export function boardFeedEntries(db: Db): EntryJson[] {
 }
 
 /**
- * How many pages of replies the thread feed's walk reads at most, each one indexed query. Why a
- * bound: the walk reads the replies of the newest entries' ancestors (one page a level, so 200
- * for the deepest chain) and little else, but a subtree whose newest entries were removed by
- * the hundred makes it read through them; past this it shows what it found.
+ * The most pages of replies the thread feed's walk reads, each one indexed query. Why a bound: the
+ * walk reads little beyond the newest entries' ancestors, but a subtree whose newest entries were
+ * removed by the hundred makes it read through them; past this it shows what it found.
  */
 export const threadFeedReads = 500;
 
-/**
- * /e/{pid}/feed.atom: the 50 newest live entries of the entry's whole subtree, itself included,
- * newest first, however deep (lib/atom/subtree.ts).
- */
 export function threadFeedEntries(db: Db, pid: number, maxReads = threadFeedReads): EntryJson[] {
   return entriesInOrder(db, newestInSubtree(db, pid, atomFeedSize, maxReads));
 }
 
-/** /u/{username}/feed.atom: the author's 50 newest live entries, replies included. */
 export function userFeedEntries(db: Db, uid: number): EntryJson[] {
   const rows = db.all<{ pid: number }>(
     'SELECT pid FROM entries WHERE uid = ? AND deleted = 0 ORDER BY pid DESC LIMIT ?',

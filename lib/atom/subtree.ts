@@ -28,7 +28,6 @@ interface Row {
 interface Item {
   key: number;
   pid: number;
-  /** The entry itself is shown (not deleted or removed). */
   live: boolean;
   next?: { activity: number; pid: number; size: number };
 }
@@ -40,7 +39,6 @@ interface Item {
 const before = (a: Item, b: Item) =>
   a.key !== b.key ? a.key > b.key : !a.next !== !b.next ? a.next !== undefined : a.pid > b.pid;
 
-/** A binary max-heap of items. */
 class Queue {
   private items: Item[] = [];
 
@@ -80,11 +78,10 @@ class Queue {
 }
 
 /**
- * The pids of the `count` newest live entries of the subtree of `pid` (itself included), newest
- * (created_at, then pid) first. Replies are read in pages of `count`, each next page of one
- * entry twice the last (reading a page sorts all replies not read yet, so a huge thread's first
- * entry costs a few sorts, not one per page), at most `maxReads` pages in all: past that (a
- * subtree whose newest entries are mostly gone) the walk stops with what it found.
+ * The pids of the `count` newest live entries of the subtree of `pid`, newest first. Replies are
+ * read in pages, each next page of one entry twice the last (a page sorts all replies not read yet,
+ * so a huge thread costs a few sorts), at most `maxReads` pages; then the walk stops with what it
+ * found.
  */
 export function newestInSubtree(db: Db, pid: number, count: number, maxReads: number): number[] {
   const queue = new Queue();

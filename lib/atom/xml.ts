@@ -3,11 +3,9 @@
  * elements and every piece of user text goes through `xmlText` on its way in.
  */
 
-/** Characters XML 1.0 forbids outright (C0 controls but tab, newline, return; lone surrogates; U+FFFE/U+FFFF). */
 const notXmlChar =
   /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
 
-/** Text escaped for element content and for double- or single-quoted attribute values. */
 export function xmlText(text: string): string {
   return text
     .replace(notXmlChar, '\uFFFD') // a parser stops at the first forbidden character, so none may pass
@@ -20,7 +18,6 @@ export function xmlText(text: string): string {
 
 export type Attributes = Record<string, string>;
 
-/** `<name a="…">text</name>`, everything escaped; `text` undefined: an empty element. */
 export function element(name: string, attributes: Attributes, text?: string): string {
   const attrs = Object.entries(attributes)
     .map(([key, value]) => ` ${key}="${xmlText(value)}"`)
@@ -28,7 +25,6 @@ export function element(name: string, attributes: Attributes, text?: string): st
   return text === undefined ? `<${name}${attrs}/>` : `<${name}${attrs}>${xmlText(text)}</${name}>`;
 }
 
-/** An element around already written children. */
 export function parent(name: string, attributes: Attributes, children: string[]): string {
   const attrs = Object.entries(attributes)
     .map(([key, value]) => ` ${key}="${xmlText(value)}"`)
@@ -36,7 +32,6 @@ export function parent(name: string, attributes: Attributes, children: string[])
   return `<${name}${attrs}>\n${children.join('\n')}\n</${name}>`;
 }
 
-/** RFC 3339 time as Atom wants it, from Unix seconds. */
 export function atomTime(seconds: number): string {
   return new Date(seconds * 1000).toISOString().replace(/\.\d{3}Z$/, 'Z');
 }

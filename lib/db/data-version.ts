@@ -5,15 +5,10 @@ import { closeSync, openSync, readSync } from 'node:fs';
 const headerBytes = 48;
 
 /**
- * SQLite's PRAGMA data_version (it moves when another connection commits), asked only when it can
- * have moved, because a statement before every cached page costs more than the page's own work.
- * So first the 48-byte WAL-index header in board.db-shm is read (one pread): every commit of any
- * connection, in any process, rewrites it (its change counter and frame count) before the commit
- * returns, and a reader that sees the same bytes as last time knows no commit happened since. Any
- * difference (a commit, our own, a WAL restart, a torn read) asks the pragma. Without a -shm file
- * (":memory:", a journal mode other than WAL) the pragma is asked every time. The response cache
- * asks through oncePerTurn below, because even the pread is a system call per request
- * (docs/SCALING.md "Reads and writes per core").
+ * SQLite's data_version, asked only when it can have moved, which saves a statement per cached
+ * page: every commit, by any process, rewrites the WAL-index header in board.db-shm first, so a
+ * pread seeing the same bytes as last time proves none happened. Without a -shm file the pragma is
+ * always asked.
  */
 export function createDataVersion(raw: Database.Database, path: string): { read(): number; close(): void } {
   const pragma = raw.prepare('PRAGMA data_version').pluck();
@@ -45,17 +40,10 @@ export function createDataVersion(raw: Database.Database, path: string): { read(
 }
 
 /**
- * `read` asked at most once per event-loop turn: the first call of a turn asks, later calls in the
- * same turn get that answer, and the memo is dropped in the turn's check phase (setImmediate).
- * Why this sees every commit a client could know of: a request handled in a turn was read from
- * its socket in that turn's poll phase, so its bytes arrived before the poll returned, which was
- * before the first check of the turn; a commit acknowledged to anyone before the request was sent
- * happened earlier still, so that first check saw it. A request that waits (a body, a slot) and
- * reads the cache in a later turn gets that later turn's check. The one exception: libuv polls a
- * second time in the same turn, without waiting, only when the first poll returned its maximum of
- * 1,024 ready events; a request in that second batch may have arrived after the check, and could
- * miss a commit of the last few milliseconds (that turn's length). It needs more than 1,024
- * connections ready at once on one worker; the next turn sees the commit.
+ * `read` asked at most once per event-loop turn. Why no commit a client knew of is missed: a
+ * request handled in a turn arrived before the turn's poll returned, so after any commit
+ * acknowledged before it was sent (only libuv's rare second poll in a turn, past 1,024 ready
+ * events, may see one late).
  */
 export function oncePerTurn(read: () => number): () => number {
   let memo: number | undefined;

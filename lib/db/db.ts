@@ -9,39 +9,26 @@ type Params = unknown[];
 
 /** The tiny SQL helper every domain function takes as its first argument. */
 export interface Db {
-  /** First row or undefined. */
   one<T>(sql: string, ...params: Params): T | undefined;
   all<T>(sql: string, ...params: Params): T[];
-  /**
-   * The first column of the first row, for a query that always answers one row (a count, a total):
-   * `db.value('SELECT count(*) FROM mutes WHERE uid = ?', uid)`. Throws when it answers none.
-   */
   value<T = number>(sql: string, ...params: Params): T;
   run(sql: string, ...params: Params): { changes: number; lastInsertRowid: number };
-  /** Whether the statement leaves the database as it is (better-sqlite3's `readonly`; an `UPDATE … RETURNING` is not). */
   isReadOnly(sql: string): boolean;
-  /** Runs fn in one transaction (nested calls become savepoints). */
   tx<T>(fn: () => T): T;
   /**
-   * Queues fn to run with the other writes queued this turn in one transaction (lib/db/write-batch.ts):
-   * each in its own savepoint, one COMMIT for all; the promise settles after that COMMIT, so an
-   * answer sent on it is durable. fn's own throw rejects only its promise (rolling back only its
-   * work); a failed BEGIN or COMMIT rejects them all and stores nothing. Why only creates use it:
-   * a commit costs about a third of a create's time under the lock, and creates were the one write
-   * below target with two workers; votes with two workers already meet it, and every other write
-   * is rare. fn must be synchronous (a promise: TypeError).
+   * Queues fn with the other writes of this turn into one transaction (lib/db/write-batch.ts), each
+   * in its own savepoint; the promise settles after the COMMIT, so an answer sent on it is durable.
+   * Only creates use it: they are the one write frequent enough for their commits to crowd the
+   * lock.
    */
   txBatched<T>(fn: () => T): Promise<T>;
   /**
-   * Inside a txBatched write: runs fn once the batch's writes are done, outside their savepoints,
-   * before the COMMIT (dropped when the write, or the nested db.tx inside it, that asked for it
-   * fails, even if the write catches that error; a throw fails the batch); anywhere else at
-   * once. Why: FTS5 writes its pending index data to disk at every SAVEPOINT,
-   * so a search-index row added inside each create's savepoint made one index segment per create
-   * (and the merges that follow); added here, a batch of creates makes one (lib/search/index.ts).
+   * Inside a txBatched write: runs fn before the batch's COMMIT, outside the writes' savepoints
+   * (dropped when the write that asked fails); anywhere else at once. Why: FTS5 flushes its pending
+   * index data at every SAVEPOINT, so index rows added inside each create's savepoint made one
+   * segment per create.
    */
   beforeCommit(fn: () => void): void;
-  /** Writes committed by txBatched and the commits they took, since the start (read by lib/metrics). */
   readonly batchTally: { writes: number; commits: number };
   /**
    * Test hook: while set, every statement throws the returned error (simulates a broken disk).
@@ -49,11 +36,8 @@ export interface Db {
    */
   setFault(fault: ((sql: string) => Error | undefined) | undefined): void;
   readonly raw: Database.Database;
-  /** Tells every listener what a write through this connection changed; a domain calls it in the write's own synchronous call. */
   readonly changes: ChangeListener;
-  /** Registers a listener of `changes` (the delivery layer's response cache, lib/http/response-cache.ts). */
   onChange(listener: ChangeListener): void;
-  /** SQLite's data_version of this connection, read once per event-loop turn: it moves when another connection commits. */
   dataVersionNow(): number;
   close(): Promise<void>;
 }
@@ -64,15 +48,11 @@ export interface Db {
  * every domain importing it.
  */
 export interface ChangeListener {
-  /** A write inside one thread (its root). */
   threadChanged(root: number): void;
-  /** An author's list of live entries gained or lost one. */
   userChanged(uid: number): void;
   /** A vote moved a tally (only the drawn pages show counts). */
   votesChanged(): void;
-  /** The moderation log has a new row. */
   modlogChanged(): void;
-  /** A write that can touch many threads at once (a rename, an avatar, a deletion, a preview). */
   everythingChanged(): void;
 }
 
@@ -80,29 +60,21 @@ export interface OpenOptions {
   backgroundCheckpoints?: boolean;
   walLimits?: boolean;
   /**
-   * BOARD_LITESTREAM=1: Litestream replicates the database and is its only checkpointer. This
-   * connection then never checkpoints (wal_autocheckpoint 0, no thread, no valve), whatever the
-   * two options above say. Why: Litestream 0.3 copies each WAL frame to its replica before its own
-   * checkpoint moves it into the database; a checkpoint by anyone else that lets the WAL restart
-   * in the moment Litestream's read lock is released overwrites frames it has not copied, and it
-   * must start a new generation (a full snapshot upload) — the Litestream docs' "Disable
-   * autocheckpoints" tip. Litestream's own checkpoints keep the WAL bounded (PASSIVE past 1000
-   * pages, RESTART past 10,000).
+   * BOARD_LITESTREAM=1: Litestream is the only checkpointer, so this connection never checkpoints,
+   * whatever the options above say. Why: a checkpoint by anyone else that restarts the WAL can
+   * overwrite frames Litestream has not copied yet, forcing a full snapshot upload.
    */
   litestream?: boolean;
-  /** Where each migration of an existing database is told, one line each (a new database is built silently). */
   log?: (line: string) => void;
   mustExist?: boolean;
-  /** txBatched's window: 0 (the default) runs the queue at setImmediate, more waits that many ms (lib/db/write-batch.ts). */
   batchWindowMs?: number;
 }
 
 /**
- * Opens (and migrates) the database: WAL, foreign keys, busy timeout, statements cached by text.
- * Checkpoints run on a worker thread (backgroundCheckpoints), not inside a request's commit; a
- * cluster worker sets only `walLimits` (the valve below), since the job runner's thread checkpoints
- * the one database for all. `mustExist`: fail instead of creating an empty database (board-admin
- * never creates a board).
+ * Opens (and migrates) the database: WAL, foreign keys, busy timeout, statements cached by text,
+ * checkpoints on a worker thread (a cluster worker sets only the WAL valve: the job runner
+ * checkpoints for all). `mustExist`: fail rather than create an empty database (board-admin never
+ * creates a board).
  */
 export function openDb(path: string, options: OpenOptions = {}): Db {
   // Readable by the owner only; SQLite gives the WAL and shared-memory files the same mode.
@@ -113,17 +85,13 @@ export function openDb(path: string, options: OpenOptions = {}): Db {
   raw.pragma('synchronous = NORMAL');
   raw.pragma('foreign_keys = ON');
   raw.pragma(`busy_timeout = ${busyTimeoutMs}`);
-  // Statement journals (one per savepoint, lib/db/write-batch.ts) stay in memory instead of spilling
-  // to a temporary file past 64 KiB, where a batch of creates wrote journal pages for every create
-  // (docs/SCALING.md "Reads and writes per core").
-  // Temporary tables and sorts go to memory too; every query here is bounded (LIMIT, or a small
-  // GROUP BY).
+  // Statement journals (one per savepoint) stay in memory instead of a temporary file, where a
+  // batch of creates wrote journal pages for every create; temporary tables and sorts too, since
+  // every query here is bounded.
   raw.pragma('temp_store = MEMORY');
   raw.pragma('cache_size = -32768'); // 32 MiB: a reply touches pages of up to 50 ancestors and their index entries
   if (options.litestream) raw.pragma('wal_autocheckpoint = 0'); // before the migrations: they write too
   const steps = migrate(raw);
-  // An upgrade says what it did and how long it took (a long one explains a slow start); a new
-  // database's build from schema 0 is no news.
   if (steps[0]?.from)
     for (const { from, to, ms } of steps)
       options.log?.(`database: schema ${from} -> ${to} migrated in ${ms.toFixed(0)} ms`);
@@ -169,7 +137,6 @@ export function openDb(path: string, options: OpenOptions = {}): Db {
     return stmt;
   }
 
-  /** value's statements: better-sqlite3's pluck mode belongs to a statement, so they have a cache of their own. */
   const plucked = new Map<string, Database.Statement>();
   function value<T>(sql: string, ...params: Params): T {
     const failure = fault?.(sql);
@@ -194,9 +161,8 @@ export function openDb(path: string, options: OpenOptions = {}): Db {
       return { changes: r.changes, lastInsertRowid: Number(r.lastInsertRowid) };
     },
     isReadOnly: (sql) => prepare(sql).readonly,
-    // IMMEDIATE: the write lock is taken (waiting up to 5 s, createWriteLock) before the first read. A
-    // deferred transaction that reads and then writes fails at once with SQLITE_BUSY when another
-    // process committed in between, which several server processes (BOARD_WORKERS) would hit.
+    // IMMEDIATE: the write lock is taken before the first read; a deferred transaction that reads
+    // and then writes fails at once with SQLITE_BUSY when another process committed in between.
     tx: (fn) => {
       const body = () => {
         const result = synchronousResult(fn());
@@ -204,7 +170,7 @@ export function openDb(path: string, options: OpenOptions = {}): Db {
         if (failure) throw failure; // rolls the transaction back, as a failed commit would
         return result;
       };
-      if (raw.inTransaction) return batch.savepoint(body); // nested: a savepoint
+      if (raw.inTransaction) return batch.savepoint(body);
       writeLock.begin();
       try {
         const result = body();
@@ -243,21 +209,15 @@ export function openDb(path: string, options: OpenOptions = {}): Db {
   };
 }
 
-/** How long a statement waits for another connection's lock before it fails with SQLITE_BUSY (a 500). */
 export const busyTimeoutMs = 5000;
-/** The longest pause between two tries for the write lock, in ms. */
 const maxLockPauseMs = 0.5;
 const sleeper = new Int32Array(new SharedArrayBuffer(4));
 
 /**
- * BEGIN IMMEDIATE with a waiting of its own. Why not SQLite's busy handler: it sleeps 1, 2, 5,
- * 10, 15, 20 … ms between tries, while another worker holds the write lock for about a
- * millisecond per transaction, so a waiting worker, its event loop and reads included, slept long
- * after the lock was free. So BEGIN runs with busy_timeout 0 and is tried again after 20 µs,
- * 40 µs, … at most 0.5 ms apart (Atomics.wait: the thread sleeps, no spinning), until the same 5 s
- * deadline (docs/SCALING.md "Reads and writes per core"). Past the deadline SQLite's own
- * SQLITE_BUSY error ("database is locked") reaches the client: 500 internal, logged. Only BEGIN is
- * tried again, never the transaction's body: it has not run yet when BEGIN fails.
+ * BEGIN IMMEDIATE with a waiting of its own: busy_timeout 0, tried again after 20 µs, 40 µs, … at
+ * most maxLockPauseMs apart (Atomics.wait sleeps the thread) until busyTimeoutMs. Why not SQLite's
+ * busy handler: its sleeps of 1, 2, 5, 10 … ms kept a waiting worker asleep long after the lock was
+ * free.
  */
 function createWriteLock(raw: Database.Database): WriteLock {
   const begin = raw.prepare('BEGIN IMMEDIATE');
@@ -290,14 +250,10 @@ function createWriteLock(raw: Database.Database): WriteLock {
 }
 
 /**
- * Copies WAL frames back into the database on a worker with its own connection, so a request's
- * commit rarely pays for it. A checkpoint on another thread can only finish the frames that
- * existed when it started, and SQLite rewinds the WAL only once every frame is copied; under
- * steady writes that never happens on its own. So the writing connection keeps a safety valve:
- * past 32 MiB of WAL it completes the (small, already mostly copied) rest itself after a commit,
- * the next write rewinds the WAL, and journal_size_limit trims the file. The valve's checkpoint is
- * PASSIVE: while the worker's own checkpoint runs it does nothing, so the WAL may grow past 32 MiB
- * by what is written during one of the worker's checkpoints, and is rewound after it.
+ * Checkpoints on a worker thread with its own connection, so a request's commit rarely pays for
+ * one. Such a checkpoint cannot finish frames written while it runs, so under steady writes the WAL
+ * would never rewind: the writing connection's valve (setWalLimits) completes the rest after a
+ * commit.
  */
 function startCheckpointer(path: string) {
   const worker = new Worker(new URL('./checkpoint-worker.mjs', import.meta.url), {
@@ -318,11 +274,10 @@ function startCheckpointer(path: string) {
 
 /** The safety valve of every writing connection: past 32 MiB of WAL a commit finishes the checkpoint. */
 function setWalLimits(raw: Database.Database): void {
-  raw.pragma('wal_autocheckpoint = 8192'); // pages: 32 MiB
+  raw.pragma('wal_autocheckpoint = 8192');
   raw.pragma('journal_size_limit = 67108864');
 }
 
-/** Reads one small table, so a broken or missing database throws instead of looking healthy. */
 export function checkDatabase(db: Db): void {
   db.one('SELECT count(*) AS n FROM counters');
 }

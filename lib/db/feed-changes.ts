@@ -38,12 +38,10 @@ export function entryFeedsChanged(db: Db, entry: { root: number; uid: number; re
   moved(db, 'entries', 0, now);
 }
 
-/** A change that shows in every feed at once (a rename, an account deletion). */
 export function everyFeedChanged(db: Db, now: number): void {
   moved(db, 'every', 0, now);
 }
 
-/** An account's mutes changed: its private feed hides or shows other entries. */
 export function noticesChanged(db: Db, uid: number, now: number): void {
   moved(db, 'notices', uid, now);
 }
@@ -58,11 +56,8 @@ function changedAt(db: Db, kind: Kind, id: number): number {
   );
 }
 
-/** /feed.atom's last change besides its entries' times (0: none). */
 export const boardFeedChangedAt = (db: Db) => changedAt(db, 'board', 0);
-/** The last change of a thread's feeds besides their entries' times. */
 export const threadFeedChangedAt = (db: Db, root: number) => changedAt(db, 'thread', root);
-/** A user feed's last change besides its entries' times. */
 export const userFeedChangedAt = (db: Db, uid: number) => changedAt(db, 'user', uid);
 /** A private feed's: its notifications come from any thread, so any entry's leaving counts. */
 export const privateFeedChangedAt = (db: Db, uid: number) =>

@@ -152,7 +152,7 @@ const migrations: Migration[] = [
   INSERT INTO counters(name) VALUES ('impressions'), ('visitors');
   `,
 
-  // 4: moderation (issue 14): roles and bans, removed entries, how reports were closed, the moderation log.
+  // 4: moderation: roles and bans, removed entries, how reports were closed, the moderation log.
   `
   ALTER TABLE users ADD COLUMN role TEXT NOT NULL DEFAULT '';           -- '' or 'moderator'
   ALTER TABLE users ADD COLUMN banned_until INTEGER NOT NULL DEFAULT 0; -- 0 none, -1 permanent, else Unix time
@@ -183,8 +183,8 @@ const migrations: Migration[] = [
   CREATE INDEX modlog_public ON modlog(id DESC) WHERE public = 1;
   `,
 
-  // 5: abuse limits (issue 13): the shared rate-limit counters, look-alike name keys, account
-  // deletions still in progress, visitors per address, and entry images by path.
+  // 5: abuse limits: the shared rate-limit counters, look-alike name keys, account deletions still
+  // in progress, visitors per address, and entry images by path.
   (db) => {
     db.exec(`
     -- Fixed-window counters of every rate limit (lib/limits/rate-limit.ts). A client address is only
@@ -231,8 +231,8 @@ const migrations: Migration[] = [
     }
   },
 
-  // 6: accounts (issue 16): an opaque public id per session, and mutes. (The reports by reporter,
-  // which the data export lists, have their index from migration 5.)
+  // 6: accounts: an opaque public id per session, and mutes. (The reports by reporter, which the
+  // data export lists, have their index from migration 5.)
   `
   -- Sessions get a random public id, so the session list can name a session without showing its
   -- token or the token's hash. Rebuilt because ALTER TABLE cannot add a column with a random
@@ -262,13 +262,13 @@ const migrations: Migration[] = [
   CREATE INDEX mutes_by_muted ON mutes(muted_uid);
   `,
 
-  // 7: image descriptions (issue 16): the author's alt text of an entry's image.
+  // 7: image descriptions: the author's alt text of an entry's image.
   `
   -- '' when the author wrote none (or the entry has no image); blanked with the image.
   ALTER TABLE entries ADD COLUMN alt TEXT NOT NULL DEFAULT '';
   `,
 
-  // 8: search (issue 15): edit marks, the full-text index of live entries and its backfill.
+  // 8: search: edit marks, the full-text index of live entries and its backfill.
   `
   ALTER TABLE entries ADD COLUMN edited_at INTEGER NOT NULL DEFAULT 0; -- the last edit; 0: never edited
 
@@ -288,7 +288,7 @@ const migrations: Migration[] = [
   INSERT INTO search_backfill (next_below, total) SELECT max(pid) + 1, max(pid) FROM entries HAVING count(*) > 0;
   `,
 
-  // 9: notifications (issue 15): replies and mentions with read marks, and the private Atom feed's token.
+  // 9: notifications: replies and mentions with read marks, and the private Atom feed's token.
   `
   -- Written in the create or edit transaction (lib/notifications/notifications.ts). A notification of an entry
   -- that is deleted or removed is hidden, not deleted, so a restore brings it back.
@@ -338,9 +338,9 @@ const migrations: Migration[] = [
   END;
   `,
 
-  // 12: the index of notifications by their author goes. An account deletion finds the ones its
-  // entries caused through its entries (lib/notifications/notifications.ts deleteNotificationsOf), and the
-  // index cost every create and every dropped notification a page of its own (docs/SCALING.md).
+  // 12: the index of notifications by their author goes: an account deletion finds the ones its
+  // entries caused through its entries (deleteNotificationsOf), and the index cost every create and
+  // every dropped notification a page of its own.
   `
   DROP INDEX notifications_by_actor;
   `,
@@ -361,8 +361,8 @@ const migrations: Migration[] = [
   CREATE INDEX modlog_by_actor ON modlog(moderator_uid);
   `,
 
-  // 15: registration (issue 31): how an account got in (application, invite), its trust, the
-  // invites, the board-wide registration mode a moderator or the surge gate set, and the proof-of-work
+  // 15: registration: how an account got in (application, invite), its trust, the invites, the
+  // board-wide registration mode a moderator or the surge gate set, and the proof-of-work
   // challenges already used.
   `
   ALTER TABLE users ADD COLUMN status TEXT NOT NULL DEFAULT '';          -- '', 'pending' or 'rejected' (lib/accounts/applications.ts)
@@ -402,7 +402,7 @@ const migrations: Migration[] = [
   CREATE INDEX used_challenges_by_expiry ON used_challenges(expires);
   `,
 
-  // 16: following threads and Web Push (issue 34; lib/follows/, lib/push/).
+  // 16: following threads and Web Push (lib/follows/, lib/push/).
   `
   -- Who follows which entry's subtree. Found from a new reply's ancestor chain by follows_by_entry.
   CREATE TABLE follows (
@@ -453,8 +453,8 @@ const migrations: Migration[] = [
   END;
   `,
 
-  // 17: passkeys and recovery codes (issue 34): credentials, the WebAuthn user handle of each
-  // account, the outstanding challenges (single use, a few minutes) and the hashed recovery codes.
+  // 17: passkeys and recovery codes: credentials, the WebAuthn user handle of each account, the
+  // outstanding challenges (single use, a few minutes) and the hashed recovery codes.
   `
   CREATE TABLE passkeys (
     id            TEXT PRIMARY KEY,          -- public id (32 hex), unrelated to the credential
@@ -512,7 +512,6 @@ const migrations: Migration[] = [
   `,
 ];
 
-/** Migration 10: in slices by pid, since a statement cannot write while another reads. */
 function reindexDescribedEntries(db: Database.Database): void {
   const mark =
     (db.prepare('SELECT next_below FROM search_backfill').get() as { next_below: number } | undefined)?.next_below ?? 0;
@@ -532,17 +531,15 @@ function reindexDescribedEntries(db: Database.Database): void {
   }
 }
 
-/** A database written by a newer version of the board: this code must not touch it. */
 export class SchemaTooNewError extends Error {}
 
-/** Applies every migration the database has not seen yet (tests: up to `target`), each in its own transaction. */
-/** One migration applied: from which schema to which, and how long it took. */
 export interface MigrationStep {
   from: number;
   to: number;
   ms: number;
 }
 
+/** Applies every migration the database has not seen yet (tests: up to `target`), each in its own transaction. */
 export function migrate(db: Database.Database, target = migrations.length): MigrationStep[] {
   const applied = db.pragma('user_version', { simple: true }) as number;
   if (applied > migrations.length) {

@@ -8,24 +8,17 @@ export interface WriteLock {
 }
 
 /**
- * At most this many queued writes share one transaction; the rest go to the next run. Why 256:
- * the lock is held only for the database work, about 0.4 ms per create on the 1M board, so one
- * hold stays near 100 ms at worst while another worker (or the job runner) waits for it. The
- * queue itself holds one write per create request in flight, and Node handles one request per
- * connection at a time (pipelined ones wait their turn): at most one per open connection. The
- * server sets no connection cap of its own (no server.maxConnections, lib/app.ts), so the bound
- * is the process's file limit (LimitNOFILE=65536, deploy/board.service), and with limits on the
- * per-account and per-address create limits (lib/limits/write-limits.ts) come before the queue.
+ * At most this many queued writes share one transaction, so one hold of the lock stays short while
+ * another worker waits for it. The queue itself is bounded by the open connections (one create in
+ * flight each), and the per-account and per-address create limits come before it.
  */
 export const maxWritesPerCommit = 256;
 
 /**
  * A cluster worker runs its queue this many ms after the first write queued, not at the end of the
- * turn. Why: with two workers each batch reads back the pages the other worker's commit dropped
- * from its cache, and each hand-over of the lock costs that refill; a short window makes batches
- * bigger and hand-overs rarer. Of the end of the turn, 1 ms and 2 ms, 2 ms was the steadiest
- * (docs/SCALING.md "Reads and writes per core"; the rounds are in bench/results.md). A single
- * process keeps setImmediate: nobody else takes the lock between its batches.
+ * turn. Why: with two workers each hand-over of the lock costs a refill of the pages the other's
+ * commit dropped; a short window makes batches bigger and hand-overs rarer (the rounds:
+ * bench/results.md).
  */
 export const clusterBatchWindowMs = 2;
 
@@ -48,28 +41,20 @@ interface Queued {
 type Outcome = { ok: true; value: unknown } | { ok: false; error: unknown };
 
 export interface WriteBatchOptions {
-  /** Asked before COMMIT: an error fails the commit (the fault hook's 'COMMIT' check). */
   commitFault: () => Error | undefined;
-  /** Called when a batch was rolled back as a whole (the response cache forgets everything). */
   rolledBack: () => void;
-  /** Told the size of each committed batch (metrics). */
   committed?: (writes: number) => void;
-  /** 0: the queue runs at setImmediate; more: that many ms after the first write queued (cluster workers). */
   windowMs: number;
 }
 
 /**
- * The queue behind db.txBatched (lib/db/db.ts): writes queued in one event-loop turn run in one
- * transaction, each in its own savepoint, and their promises settle only after COMMIT returned.
- * A write that throws rolls back its own savepoint and rejects its own promise; a failed BEGIN
- * or COMMIT rejects every promise of the batch and stores nothing. The writes and the COMMIT run
- * in one synchronous callback, so no request can read between a write (and the response-cache
+ * The queue behind db.txBatched (lib/db/db.ts, which says what it promises). The writes and the
+ * COMMIT run in one synchronous callback, so no request can read between a write (and the cache
  * invalidation it makes) and the commit.
  */
 export function createWriteBatch(raw: Database.Database, lock: WriteLock, options: WriteBatchOptions) {
   const queue: Queued[] = [];
   let scheduled = false;
-  /** What the write running now asked to run before COMMIT (beforeCommit); undefined outside a batch. */
   let askedByWrite: (() => void)[] | undefined;
 
   function schedule(): void {
@@ -161,12 +146,6 @@ export function createWriteBatch(raw: Database.Database, lock: WriteLock, option
         schedule();
       }),
     savepoint,
-    /**
-     * Inside a batched write: fn runs after every write of the batch, outside their savepoints,
-     * right before the COMMIT (and not at all when the write or nested savepoint that asked for
-     * it failed); a throw
-     * fails the whole batch, as a failed COMMIT would. Anywhere else: fn runs at once.
-     */
     beforeCommit(fn: () => void): void {
       if (askedByWrite) askedByWrite.push(fn);
       else fn();

@@ -23,37 +23,26 @@ import { codePoints } from '../text/code-points.ts';
  * The one gate on what an entry may hold (docs/API.md "POST /api/entry/create", "…/edit", "Trust
  * levels"): its length, its image description, its links and images while the account is new or at
  * level 0, and the same text twice. Every path that writes an entry's text goes through it, so a
- * rule holds for a create and an edit alike (and for an entry from another server, whose author
- * starts at level 0). Mentions have no rule here: what they may cause is bounded where they are
- * told, per entry (lib/notifications/notifications.ts), for creates and edits alike.
- *
- * An edit is judged on what the entry holds after it, as a create would be; only the day's counts
- * skip what the entry already held (its links, its image), which were counted when it got them.
+ * rule holds for a create and an edit alike. An edit is judged on what the entry holds after it;
+ * only the day's counts skip what it already held. Mentions are bounded where they are told
+ * (lib/notifications/notifications.ts).
  */
 
-/** Who writes the entry: the account, and its standing computed once for the request. */
 export interface EntryAuthor {
   uid: number;
   standing: AccountStanding;
 }
 
-/** What the entry will hold after the write. */
 export interface EntryDraft {
-  /** The text as it will be stored (cleaned). */
   content: string;
-  /** Whether it shows an image: the one attached to a create, the one an edited entry has. */
   image: boolean;
-  /** The image description sent with it, cleaned; undefined when none was sent. */
   alt?: string;
 }
 
-/** An edited entry as it is before the edit. */
 export type EditedEntry = Pick<EntryRow, 'pid' | 'content' | 'filepath'>;
 
-/** A draft the gate let through. */
 export interface JudgedEntry {
   content: string;
-  /** Its first link as stored for the preview, '' when none. */
   link: string;
   /**
    * The rule that depends on what the account wrote just now (the same text twice): call it
@@ -62,7 +51,6 @@ export interface JudgedEntry {
   checkInWrite(db: Db): void;
 }
 
-/** What the gate reads besides the draft: the limit counters and BOARD_LIMITS. */
 interface GateServices {
   limits: LimitStore;
   config: Pick<Config, 'limitsFactor'>;
@@ -103,10 +91,6 @@ export function judgeEntryContent(
   };
 }
 
-/**
- * 429 rate.new_account with Retry-After while the account may not post links and images yet; the
- * message says when it will work.
- */
 export function refuseLinksWhileNew(standing: AccountStanding): void {
   const wait = standing.linksWait;
   if (wait <= 0) return;
@@ -158,9 +142,8 @@ const foldText = (text: string) => text.trim().normalize('NFC').toLowerCase();
 
 /**
  * True when the account wrote the same text (trimmed, case-folded) into another of its newest live
- * entries, created or edited, within the last duplicateWindowSeconds; texts under
- * minDuplicateLength are exempt (lib/product.ts says why). Why edits count: else distinct
- * texts edited into copies of one another would pass.
+ * entries, created or edited, within duplicateWindowSeconds; short texts are exempt. Why edits
+ * count: else distinct texts edited into copies of one another would pass.
  */
 function isRecentDuplicate(db: Db, uid: number, content: string, now: number, exceptPid = 0): boolean {
   const folded = foldText(content);

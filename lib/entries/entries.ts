@@ -27,7 +27,6 @@ export function findEntry(db: Db, pid: number): EntryRow | undefined {
   );
 }
 
-/** True when an entry with this pid exists, deleted or not (its page answers 200). */
 export function entryExists(db: Db, pid: number): boolean {
   return db.one('SELECT 1 FROM entries WHERE pid = ?', pid) !== undefined;
 }
@@ -37,13 +36,11 @@ export function isLiveEntryImage(db: Db, filepath: string): boolean {
   return db.one("SELECT 1 FROM entries WHERE filepath = ? AND filepath <> '' AND deleted = 0", filepath) !== undefined;
 }
 
-/** A live (not deleted) entry, or undefined: what every write on an entry needs. */
 export function findLiveEntry(db: Db, pid: number): EntryRow | undefined {
   const entry = findEntry(db, pid);
   return entry && !entry.deleted ? entry : undefined;
 }
 
-/** The statistics counters of live entries (entries, and toplevel or replies) move by delta. */
 export function adjustEntryCounters(db: Db, isReply: boolean, delta: number): void {
   db.run(`UPDATE counters SET value = value + ? WHERE name IN ('entries', ?)`, delta, isReply ? 'replies' : 'toplevel');
 }
@@ -53,14 +50,11 @@ export interface NewEntry {
   content: string;
   filepath: string;
   replyTo: number;
-  /** The live parent as the caller read it (pid replyTo); read here when absent. */
   parent?: ParentEntry;
   link: string;
-  /** The image's description; absent or '' without one. */
   alt?: string;
 }
 
-/** What a reply takes from its parent. */
 export type ParentEntry = Pick<EntryRow, 'pid' | 'uid' | 'root' | 'depth'>;
 
 /**
@@ -75,10 +69,10 @@ function countReplyAt(db: Db, parentPid: number): boolean {
 }
 
 /**
- * Inserts an entry and, for a reply, updates the parent's reply_count and every ancestor's
- * last_activity and `latest`; indexes it for search, tells whoever it replies to or mentions,
- * and queues the telling of its ancestors' followers (a new thread: its author follows it); all
- * in one transaction. Undefined when the parent is gone. After the commit, wake the fan-out job.
+ * Inserts an entry in one transaction: for a reply the parent's reply_count and every ancestor's
+ * last_activity and `latest` move; it is indexed, tells whoever it replies to or mentions, and
+ * queues its ancestors' followers. Undefined when the parent is gone; wake the fan-out job after
+ * the commit.
  */
 export function createEntry(db: Db, entry: NewEntry, now: number): number | undefined {
   return db.tx(() => {
@@ -134,7 +128,7 @@ export function editEntry(db: Db, pid: number, content: string, link: string, no
       pid,
     );
     reindexEntry(db, { pid, uid: entry.uid, content, alt: description });
-    notifyAbout(db, { pid, uid: entry.uid, content }, 0, now); // an added mention tells its account once
+    notifyAbout(db, { pid, uid: entry.uid, content }, 0, now);
     db.changes.threadChanged(entry.root);
   });
 }
@@ -190,10 +184,9 @@ export function bumpEntry(db: Db, pid: number, now: number): boolean {
 }
 
 /**
- * Account deletion, entry side, one entry at a time (lib/account-data/removal.ts calls it in slices,
- * deepest entries first): an entry with replies becomes an anonymous tombstone (uid 0) so others'
- * threads keep their shape; one without replies is removed with its votes and reports. Returns the
- * image path to delete afterwards ('' when none).
+ * Account deletion, entry side, one entry at a time (deepest first, lib/account-data/removal.ts):
+ * an entry with replies becomes an anonymous tombstone (uid 0) so others' threads keep their shape;
+ * one without replies goes with its votes and reports. Returns the image path to delete afterwards.
  */
 export function removeEntryOfDeletedAccount(db: Db, pid: number, now: number): string {
   const entry = findEntry(db, pid);

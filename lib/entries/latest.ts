@@ -33,7 +33,6 @@ export function recordNewDescendant(db: Db, parentPid: number, pid: number, now:
   );
 }
 
-/** Moves last_activity of an entry and all its ancestors to now (a bump). */
 export function refreshActivityToRoot(db: Db, pid: number, now: number): void {
   db.run(
     `WITH RECURSIVE up(pid) AS (
@@ -73,10 +72,9 @@ export function repairLatestAfterRemoval(db: Db, gone: number, parentPid: number
 }
 
 /**
- * After an entry became live again (a moderator's restore), it is `latest` of each of its ≤ 50
- * nearest ancestors whose current `latest` is older (created_at, then pid) or absent: the
- * current pointer already is the newest of everything else in range, so one comparison per
- * ancestor is exact. last_activity does not move. One statement, inside the caller's transaction.
+ * After a moderator's restore the entry becomes `latest` of each of its nearest ancestors whose
+ * pointer is older or absent: that pointer already is the newest of everything else in range, so
+ * one comparison per ancestor is exact. last_activity does not move.
  */
 export function recordRestoredDescendant(db: Db, parentPid: number, entry: { pid: number; created_at: number }): void {
   if (parentPid === 0) return;

@@ -2,7 +2,6 @@ import type { Db } from '../db/db.ts';
 import { usablePreviews, type PreviewJson } from '../preview/store.ts';
 import { feedPageSize, maxNearAncestors, maxThreadReplies } from '../product.ts';
 
-/** The stored columns of an entry that handlers decide on. */
 export interface EntryRow {
   pid: number;
   uid: number;
@@ -21,26 +20,20 @@ export interface EntryRow {
   /** 1 when the moderation removed it (then deleted is 1 too, but content, file and link stay stored). */
   removed: number;
   removed_reason: string;
-  /** The author's description of the image ('' when none). */
   alt: string;
 }
 
-/** The Entry as the API shows it (docs/API.md "Entry"): the stored columns without the tree's internals, plus the author. */
 export interface EntryJson extends Omit<EntryRow, 'root' | 'depth' | 'link' | 'removed' | 'removed_reason' | 'alt'> {
   username: string;
   avatar: string;
-  /** Only when the author described the entry's image (docs/API.md "Entry"). */
   alt?: string;
-  /** Only on entries the moderation removed, like `removed_reason` (docs/API.md "Moderation"). */
   removed?: 1;
   removed_reason?: string;
-  /** The last edit's time; only on entries edited since they were written. */
   edited_at?: number;
   preview?: PreviewJson;
   latest?: { entry: EntryJson; skipped: number };
 }
 
-/** A row as the read queries select it: the Entry's columns and what its preview and `latest` need. */
 interface EntryReadRow
   extends Omit<EntryJson, 'preview' | 'latest' | 'removed' | 'removed_reason' | 'edited_at' | 'alt'> {
   edited_at: number;
@@ -58,10 +51,8 @@ const entryReadColumns = `
          coalesce(u.username, '') AS username, coalesce(u.avatar, '') AS avatar`;
 const entryReadSelect = `${entryReadColumns} FROM entries e LEFT JOIN users u ON u.uid = e.uid`;
 
-/** Usable preview records by URL, for the entries of one response. */
 type Previews = Map<string, PreviewJson>;
 
-/** The previews of every shown entry's link: one more query per response, never one per entry. */
 function previewsOf(db: Db, rows: Iterable<EntryReadRow>): Previews {
   const links: string[] = [];
   for (const row of rows) if (row.link && !row.deleted) links.push(row.link);
@@ -91,7 +82,7 @@ function toJson(row: EntryReadRow, previews: Previews): EntryJson {
   // The description goes with the image: a deleted or removed entry shows neither.
   if (row.alt && !row.deleted && row.filepath) json.alt = row.alt;
   if (row.removed) Object.assign(json, { removed: 1, removed_reason: row.removed_reason });
-  if (row.edited_at && !row.deleted) json.edited_at = row.edited_at; // a gone entry's edits say nothing
+  if (row.edited_at && !row.deleted) json.edited_at = row.edited_at;
   // A deleted entry never shows a preview (its link is blanked too, this is the second lock).
   const preview = row.deleted ? undefined : previews.get(row.link);
   if (preview) json.preview = preview;
@@ -107,7 +98,6 @@ function rowsByPid(db: Db, pids: number[]): Map<number, EntryReadRow> {
   return new Map(rows.map((row) => [row.pid, row]));
 }
 
-/** The rows of the entries' `latest`: one more query for all of them, never one per row. */
 function latestRowsOf(db: Db, rows: EntryReadRow[]): Map<number, EntryReadRow> {
   return rowsByPid(
     db,
@@ -115,7 +105,6 @@ function latestRowsOf(db: Db, rows: EntryReadRow[]): Map<number, EntryReadRow> {
   );
 }
 
-/** An entry with its `latest` attached. */
 function withLatest(row: EntryReadRow, latestRows: Map<number, EntryReadRow>, previews: Previews): EntryJson {
   const json = toJson(row, previews);
   const latest = latestRows.get(row.latest_pid);
@@ -145,19 +134,16 @@ export function readFeedPage(db: Db, page: number): EntryJson[] {
 export interface ThreadJson {
   entry: EntryJson;
   ancestors: EntryJson[];
-  /** Ancestors left out between the root and the nearest ones; present only when some are. */
   ancestors_skipped?: number;
   replies: EntryJson[];
 }
 
-/** GET /api/entry/{pid}/thread: the entry, its ancestors root first, its most active replies. */
 export function readThread(db: Db, pid: number): ThreadJson | undefined {
   const [entry] = db.all<EntryReadRow & { root: number; depth: number }>(
     `${entryReadColumns}, e.root, e.depth FROM entries e LEFT JOIN users u ON u.uid = e.uid WHERE e.pid = ?`,
     pid,
   );
   if (!entry) return undefined;
-  // The walk up stops after the nearest ones; the root comes by its pid (every row knows it).
   const near = db.all<EntryReadRow>(
     `WITH RECURSIVE up(pid, dist) AS (
        SELECT reply_to, 1 FROM entries WHERE pid = ? AND reply_to <> 0
@@ -190,10 +176,6 @@ export function readThread(db: Db, pid: number): ThreadJson | undefined {
   return thread;
 }
 
-/**
- * GET /api/u/{username}/feed/{page}: the user's live entries, replies included, newest first, and
- * the threads they belong to (the response cache's key to when the page changes).
- */
 export function readUserFeedPage(db: Db, uid: number, page: number): { entries: EntryJson[]; roots: number[] } {
   const rows = db.all<EntryReadRow & { root: number }>(
     `${entryReadColumns}, e.root FROM entries e LEFT JOIN users u ON u.uid = e.uid WHERE e.uid = ? AND e.deleted = 0 ORDER BY e.pid DESC LIMIT ? OFFSET ?`,
@@ -205,14 +187,12 @@ export function readUserFeedPage(db: Db, uid: number, page: number): { entries: 
   return { entries: rows.map((row) => toJson(row, previews)), roots: [...new Set(rows.map((row) => row.root))] };
 }
 
-/** Entries by pid (without `latest`), for lists that are not threads: the moderation's report queue. */
 export function readEntriesByPid(db: Db, pids: number[]): Map<number, EntryJson> {
   const rows = rowsByPid(db, pids);
   const previews = previewsOf(db, rows.values());
   return new Map([...rows].map(([pid, row]) => [pid, toJson(row, previews)]));
 }
 
-/** Live entries by pid in the given order, each with its `latest` (search results); gone ones are left out. */
 export function readLiveEntriesWithLatest(db: Db, pids: number[]): EntryJson[] {
   const byPid = rowsByPid(db, pids);
   const rows = pids
@@ -223,11 +203,6 @@ export function readLiveEntriesWithLatest(db: Db, pids: number[]): EntryJson[] {
   return rows.map((row) => withLatest(row, latestRows, previews));
 }
 
-/**
- * Each row that names an entry by `pid` with its Entry beside it (deleted ones too), in the rows'
- * order: lists of other domains (notifications, follows) that show their entries. `omitPid` leaves
- * the pid out where the list's JSON has only the entry.
- */
 export function withEntries<R extends { pid: number }>(
   db: Db,
   rows: R[],
@@ -251,7 +226,6 @@ export function withEntries<R extends { pid: number }>(db: Db, rows: R[], omitPi
   });
 }
 
-/** Whether something live hangs below the entry (a live reply, or a gone one with live replies of its own). */
 export function hasLiveReplies(db: Db, pid: number): boolean {
   return (
     db.one('SELECT 1 FROM entries WHERE reply_to = ? AND (deleted = 0 OR latest_pid <> 0) LIMIT 1', pid) !== undefined

@@ -38,7 +38,6 @@ function moveTally(db: Db, pid: number, yes: number, delta: number): void {
   db.run('UPDATE counters SET value = value + ? WHERE name = ?', delta, column);
 }
 
-/** The tally of one entry for a caller (uid 0: no session, so `selected` is none); undefined for an unknown entry. */
 export function findTally(db: Db, pid: number, uid: number): Tally | undefined {
   const row = db.one<{ yes: number; no: number; mine: number | null }>(
     `SELECT e.votes_yes AS yes, e.votes_no AS no, v.yes AS mine
@@ -51,7 +50,6 @@ export function findTally(db: Db, pid: number, uid: number): Tally | undefined {
   return { pid, yes: row.yes, no: row.no, selected: row.mine === null ? 'none' : row.mine ? 'yes' : 'no' };
 }
 
-/** Tallies of many entries in one query (unknown pids are left out). */
 export function findTallies(db: Db, pids: number[], uid: number): Tally[] {
   return db
     .all<{ pid: number; yes: number; no: number; mine: number | null }>(
@@ -69,10 +67,6 @@ export function findTallies(db: Db, pids: number[], uid: number): Tally[] {
     }));
 }
 
-/**
- * Account deletion, in slices: up to `limit` of the user's votes leave the tallies and the
- * statistics. Returns how many went (fewer than `limit`: none are left).
- */
 export function removeVotesOfUser(db: Db, uid: number, limit: number): number {
   const batch = db.all<{ pid: number; yes: number }>('SELECT pid, yes FROM votes WHERE uid = ? LIMIT ?', uid, limit);
   for (const vote of batch) {

@@ -7,14 +7,13 @@ import { followingPageSize, maxFollows } from '../product.ts';
  * (lib/notifications/thread-replies.ts).
  */
 
-/** True when the account follows this entry itself (not through an ancestor). */
 export function isFollowing(db: Db, uid: number, pid: number): boolean {
   return db.one('SELECT 1 FROM follows WHERE uid = ? AND pid = ?', uid, pid) !== undefined;
 }
 
 /**
- * Follows an entry; following it again changes nothing. False when the account already holds
- * maxFollows other follows. Call inside a transaction when the caller checked the entry.
+ * Follows an entry (again: no change); false when the account already holds maxFollows. Call inside
+ * a transaction when the caller checked the entry.
  */
 export function followEntry(db: Db, uid: number, pid: number, now: number): boolean {
   if (isFollowing(db, uid, pid)) return true;
@@ -27,35 +26,30 @@ function countFollows(db: Db, uid: number): number {
   return db.one<{ n: number }>('SELECT count(*) AS n FROM follows WHERE uid = ?', uid)!.n;
 }
 
-/** Stops following; unfollowing an entry not followed changes nothing. */
 export function unfollowEntry(db: Db, uid: number, pid: number): void {
   db.run('DELETE FROM follows WHERE uid = ? AND pid = ?', uid, pid);
 }
 
 /**
  * A new thread: its author follows it when the account's setting says so (the default) and the
- * bound leaves room. Why by default: the author cares most about the answers below the first
- * level, which the `reply` notification (direct replies only) does not cover. Inside the create's
- * transaction.
+ * bound leaves room. Why by default: the author cares most about the answers below the first level,
+ * which `reply` notifications do not cover.
  */
 export function followOwnThread(db: Db, uid: number, pid: number, now: number): void {
   const wanted = db.one<{ on: number }>('SELECT follow_own_threads AS "on" FROM users WHERE uid = ?', uid)?.on;
   if (wanted) followEntry(db, uid, pid, now);
 }
 
-/** The follow state the front end keeps for its menus: the setting and every followed pid. */
 export function followState(db: Db, uid: number): { own_threads: 0 | 1; pids: number[] } {
   const own = db.one<{ on: 0 | 1 }>('SELECT follow_own_threads AS "on" FROM users WHERE uid = ?', uid)?.on ?? 1;
   const pids = db.all<{ pid: number }>('SELECT pid FROM follows WHERE uid = ? ORDER BY pid', uid).map((r) => r.pid);
   return { own_threads: own, pids };
 }
 
-/** Switches the author's default follow of new threads (existing follows stay). */
 export function setFollowOwnThreads(db: Db, uid: number, on: boolean): void {
   db.run('UPDATE users SET follow_own_threads = ? WHERE uid = ?', on ? 1 : 0, uid);
 }
 
-/** One page of the followed entries, most recently followed first (deleted ones too: their subtree lives on). */
 export function readFollowing(db: Db, uid: number, page: number): { pid: number; followed_at: number }[] {
   return db.all<{ pid: number; followed_at: number }>(
     `SELECT f.pid, f.created_at AS followed_at FROM follows f JOIN entries e ON e.pid = f.pid
@@ -66,7 +60,6 @@ export function readFollowing(db: Db, uid: number, page: number): { pid: number;
   );
 }
 
-/** The data export's list: every follow, oldest first. */
 export function listFollowsForExport(db: Db, uid: number): { pid: number; created_at: number }[] {
   return db.all('SELECT pid, created_at FROM follows WHERE uid = ? ORDER BY created_at, pid', uid);
 }

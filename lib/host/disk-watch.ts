@@ -11,7 +11,6 @@ export function volumeFreeBytes(path: string): number {
   return volume.bavail * volume.bsize;
 }
 
-/** A write refused for lack of space: ENOSPC or EDQUOT from the file system, SQLITE_FULL from SQLite. */
 export function isDiskFull(err: unknown): boolean {
   const code = (err as { code?: unknown } | undefined)?.code;
   return code === 'ENOSPC' || code === 'EDQUOT' || code === 'SQLITE_FULL';
@@ -30,9 +29,7 @@ export interface DiskWatch {
    * and a stack per request would bury the log); any other error is returned as it is.
    */
   answer(err: unknown): unknown;
-  /** The data volume's problems now: a write refused within the last minute, free space under BOARD_DISK_LOW_MB. */
   problems(): DiskProblem[];
-  /** Free bytes of the data folder's volume (the metrics' gauge). */
   freeBytes(): number;
   /**
    * At the start: one line when free space is already under BOARD_DISK_LOW_MB. Why: /api/health
@@ -44,11 +41,9 @@ export interface DiskWatch {
 
 export interface DiskWatchOptions {
   dataDir: string;
-  /** BOARD_DISK_LOW_MB in bytes; 0 turns the low-space problem off. */
   lowBytes: number;
   clock: Clock;
   log: Log;
-  /** Tests pass their own volume; the board asks the kernel. */
   freeBytes?: (path: string) => number;
 }
 
@@ -66,11 +61,10 @@ export function createDiskWatch({
     try {
       return freeBytes(dataDir);
     } catch {
-      return Number.NaN; // the folder is gone: the database check of /api/health says so
+      return Number.NaN;
     }
   };
   const freeText = (bytes: number) => (Number.isNaN(bytes) ? 'unknown space' : sizeText(bytes));
-  /** The one test of disk_low, for /api/health and the start alike. */
   const isLow = (bytes: number) => lowBytes > 0 && bytes < lowBytes;
   return {
     answer(err) {

@@ -3,16 +3,15 @@ import { dirname, resolve } from 'node:path';
 import { ConfigError, type Config } from '../config.ts';
 
 /**
- * `mkdir -p` that always ends: creates each missing level once, from the first existing
- * ancestor down, and throws the first failure. Why not Node's `mkdirSync(path, {recursive})`:
- * where mkdir answers ENOENT under a parent that exists (`/proc/nope`), Node's version retries
- * the parent and the child forever at 100 % CPU. `mode` applies to the folders it creates.
+ * `mkdir -p` that always ends: creates each missing level once, from the first existing ancestor
+ * down, and throws the first failure. Why not `mkdirSync(path, {recursive})`: under a parent where
+ * mkdir answers ENOENT (`/proc/nope`) it retries forever. `mode` applies to the folders it creates.
  */
 export function makeFolders(path: string, mode = 0o777): void {
   const missing: string[] = [];
   for (let folder = resolve(path); !existsSync(folder); folder = dirname(folder)) {
     missing.unshift(folder);
-    if (dirname(folder) === folder) break; // the root itself is missing: let mkdir say why
+    if (dirname(folder) === folder) break;
   }
   for (const folder of missing) {
     try {

@@ -10,17 +10,14 @@ export interface JobDeps {
 }
 
 /**
- * How a once-job that works off a queue in the database runs its `work`: one run at a time; a
- * wake while it runs makes it run once more when done (so work queued meanwhile is never
- * missed); at the start and every `pollMs` besides, for what another process or a run before a
- * restart left queued. A run's failure goes to `failed`, and the next wake or poll tries again.
+ * How a once-job that works off a queue in the database runs `work`: one run at a time, once more
+ * when woken during a run (so work queued meanwhile is not missed), at the start and every `pollMs`
+ * for what another process or a restart left. A failed run goes to `failed`; the next wake or poll
+ * retries.
  */
 export interface JobRuns {
-  /** Runs the work at the next turn of the event loop (now, when the job is idle). */
   wake(): void;
-  /** No more runs start; resolves when the one under way has ended. */
   stop(): Promise<void>;
-  /** True while a run is under way. */
   readonly busy: boolean;
 }
 
@@ -28,7 +25,6 @@ export function startJobRuns(options: {
   work: () => Promise<void>;
   failed: (err: unknown) => void;
   pollMs: number;
-  /** While true, wakes and polls start nothing (a job paused by a test, or stopping). */
   held?: () => boolean;
 }): JobRuns {
   let running: Promise<void> | undefined;

@@ -8,8 +8,6 @@ import type { ApiError } from '../errors.ts';
  */
 export interface BoardMetrics {
   readonly registry: Registry;
-  /** One answered request: its route (undefined before or without a match), method, status and duration. */
   observeRequest(route: { readonly path: string } | undefined, method: string, status: number, seconds: number): void;
-  /** A request some limit refused (an ApiError with `limit`). */
   countRefusal(limit: NonNullable<ApiError['options']['limit']>): void;
 }

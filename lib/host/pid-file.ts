@@ -11,7 +11,6 @@ export function pidFilePath(dataDir: string): string {
   return join(dataDir, 'server.pid');
 }
 
-/** The pid of a live server process using the folder, or undefined (none, or a stale file). */
 export function runningServerPid(dataDir: string): number | undefined {
   let pid: number;
   try {
@@ -23,7 +22,6 @@ export function runningServerPid(dataDir: string): number | undefined {
   return processAlive(pid) ? pid : undefined;
 }
 
-/** Whether a process with this pid exists (one of another user counts too). */
 export function processAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
@@ -33,7 +31,6 @@ export function processAlive(pid: number): boolean {
   }
 }
 
-/** Claims the folder for this process; throws when another live server holds it. Returns the release function. */
 export function claimPidFile(dataDir: string): () => void {
   const other = runningServerPid(dataDir);
   if (other) throw new ConfigError(`BOARD_DATA: another server (pid ${other}) uses ${dataDir}`);

@@ -4,7 +4,6 @@ export interface QueueBound {
   maxWaitMs: number;
 }
 
-/** Why a job got no slot: the line was full, or it waited too long. */
 export class SlotRefused extends Error {
   readonly reason: 'full' | 'waited';
   constructor(reason: 'full' | 'waited') {
@@ -14,24 +13,20 @@ export class SlotRefused extends Error {
   }
 }
 
-/** A semaphore's job runner, with a look at its line (lib/metrics: the hashing queue's depth). */
 export interface Semaphore {
   <T>(work: () => Promise<T>, signal?: AbortSignal, bound?: QueueBound): Promise<T>;
-  /** Jobs holding a slot and jobs waiting for one, right now. */
   load(): { running: number; waiting: number };
 }
 
 /**
- * Runs at most `limit` async jobs at once; the rest wait in order. A job whose signal aborts
- * while it waits leaves the queue at once (a login whose client went away costs no hashing).
- * A job given a QueueBound is refused instead of joining a line that is full, and leaves it
- * after maxWaitMs: a line without a bound grows as long as a flood keeps it fed.
+ * Runs at most `limit` async jobs at once; the rest wait in order. A job whose signal aborts while
+ * waiting leaves the line (a login whose client went away costs no hashing). With a QueueBound a
+ * job is refused when the line is full and leaves it after maxWaitMs: no flood grows the line.
  */
 export function createSemaphore(limit: number): Semaphore {
   let running = 0;
   const waiting: (() => void)[] = [];
 
-  /** Hands the slot to the next waiter (it inherits the count) or frees it. */
   const release = () => {
     const next = waiting.shift();
     if (next) next();

@@ -8,16 +8,13 @@ export interface UploadedFile {
   data: Buffer;
 }
 
-/** A parsed form: the first value of each field wins; files by field name. */
 export interface Form {
   fields: Map<string, string>;
   files: Map<string, UploadedFile>;
 }
 
 export interface BodyLimits {
-  /** Largest multipart body (BOARD_MAX_UPLOAD). */
   maxMultipart: number;
-  /** Largest urlencoded body. */
   maxUrlencoded: number;
 }
 

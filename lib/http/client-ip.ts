@@ -17,5 +17,5 @@ export function clientIp(req: IncomingMessage, trustProxy: boolean): string {
     const last = hops.at(-1);
     if (last) ip = last;
   }
-  return canonicalIp(ip) ?? ip; // an IPv4 client of a dual-stack socket (::ffff:a.b.c.d) is its IPv4 address
+  return canonicalIp(ip) ?? ip;
 }

@@ -6,10 +6,6 @@ export function etagOf(body: Buffer): string {
   return `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"`;
 }
 
-/**
- * True when the client's copy is current (RFC 9110 §13.1): If-None-Match wins when present
- * (any listed tag, weak or not, or `*`); otherwise If-Modified-Since at or after `updated`.
- */
 export function isNotModified(ctx: Ctx, etag: string, updated: number): boolean {
   const ifNoneMatch = ctx.req.headers['if-none-match'];
   if (ifNoneMatch !== undefined) {
@@ -23,16 +19,14 @@ export function isNotModified(ctx: Ctx, etag: string, updated: number): boolean 
 }
 
 /**
- * A document's Last-Modified: its time, but at most the second before now. Why: an HTTP date
- * counts whole seconds, so a copy sent in the second of a change could not be told from one
- * sent before a second change in that same second, and If-Modified-Since would keep the older
- * one; a second that is over can change no more.
+ * A document's Last-Modified: its time, but at most the second before now. Why: an HTTP date counts
+ * whole seconds, so a copy sent in the second of a change could not be told from one of a later
+ * change in that second; a second that is over can change no more.
  */
 export function lastModifiedOf(updated: number, now: number): number {
   return Math.min(updated, now - 1);
 }
 
-/** Sends a document with its validators, or 304 without a body when the client's copy is current. */
 export function sendDocument(
   ctx: Ctx,
   type: string,

@@ -11,28 +11,16 @@ import { sessionBoundDb } from './session-bound-db.ts';
 
 /** One request as a handler sees it; `Params` are its route's path parameters (lib/http/route.ts ParamsOf). */
 export interface Ctx<Params extends string = never> {
-  /**
-   * The board's services, with `db` bound to this request's session: each write transaction
-   * first checks again, inside it, that the session is still live and (once requireModerator
-   * passed) its account still a moderator (lib/http/session-bound-db.ts).
-   */
   app: Services;
   req: IncomingMessage;
   res: ServerResponse;
   url: URL;
-  /** The path parameters, percent-decoded (`*`: the rest of the path, still encoded). */
   params: Readonly<Record<Params, string>>;
   /** Client address, for rate limits, Tor and visitor hashing only: never stored or logged. */
   ip: string;
   cookies: Record<string, string>;
-  /** The caller's live session, looked up once on first use. */
   session(): LiveSession | undefined;
-  /**
-   * What the caller's account may do now (lib/accounts/standing.ts), computed once on first use:
-   * the create write limit and the entry gate read the same one. Undefined without a session.
-   */
   standing(): AccountStanding | undefined;
-  /** Set by requireModerator: the request acts with a moderator's authority, so its writes re-check the role too. */
   actsAsModerator: boolean;
   /**
    * Throws 401 auth.required unless the session this request looked up is still live, 403
@@ -40,24 +28,20 @@ export interface Ctx<Params extends string = never> {
    * without a session. Every write transaction calls it first (ctx.app.db); a long read between its parts.
    */
   recheckSession(): void;
-  /** The request body as a form, read once with the configured limits. */
+  /**
+   * The request body as a form, read once with the configured limits. A handler without fields
+   * reads it too, so a malformed or oversized body still answers 413/415.
+   */
   form(): Promise<Form>;
   setCookie(cookie: string): void;
-  /** The pipeline's mayShare for this request's row (lib/http/route.ts): false until a row matched. */
   shareable: boolean;
-  /**
-   * Whether an answer with this status may be kept by a shared cache (lib/http/respond.ts
-   * cacheHeaders): the request is shareable, the status 200 and no cookie is being set.
-   */
   sharedAnswer(status: number): boolean;
-  /** Aborts when the client goes away before its answer is written (skips queued hashing). */
   readonly signal: AbortSignal;
 }
 
 /** The reason ctx.signal aborts with: nobody is left to answer, so it is neither answered nor logged. */
 export class ClientGone extends Error {}
 
-/** A handler's answer when it is not a plain 200 JSON body. */
 export class Reply {
   readonly status: number;
   readonly body: unknown;
@@ -71,7 +55,6 @@ export class Reply {
 
 export const created = (body: unknown) => new Reply(201, body);
 
-/** Who is calling: the live session, or 401 auth.required. The first line of every handler that needs one. */
 export function requireUser(ctx: Ctx): LiveSession {
   const session = ctx.session();
   if (!session) throw new ApiError(401, 'auth.required');
@@ -91,10 +74,8 @@ export function requireModerator(ctx: Ctx): User {
   return user;
 }
 
-/** Urlencoded bodies over 64 KiB answer 413 (docs/API.md "Bodies: 413 and 415"). */
 const urlencodedLimit = 64 * 1024;
 
-/** Builds a request's context; the session, the body and the abort signal are made on first use. */
 export function makeContext(app: Services, req: IncomingMessage, res: ServerResponse, url: URL): Ctx<string> {
   let session: LiveSession | undefined | null = null;
   let standing: AccountStanding | undefined | null = null;
@@ -123,7 +104,7 @@ export function makeContext(app: Services, req: IncomingMessage, res: ServerResp
     },
     actsAsModerator: false,
     recheckSession() {
-      if (!session) return; // never looked up, or none: the request acts for nobody
+      if (!session) return;
       const role = liveSessionRole(app.db, session.id, app.clock.now());
       if (role === undefined) throw new ApiError(401, 'auth.required');
       if (ctx.actsAsModerator && role !== moderatorRole) throw new ApiError(403, 'mod.required');

@@ -7,39 +7,26 @@ import { jsonHeaders } from './respond.ts';
 import { mayShare, type CacheLookup, type CachedPage, type Route } from './route.ts';
 
 /**
- * The cached pages' short way out (docs/SCALING.md "Reads and writes per core"): a GET of a row that names a cache
- * (lib/routes.ts `cache`: the feed pages and threads, and the drawn pages /, /e/{pid},
- * /u/{username}, /suche and /modlog) whose answer the response cache holds, current, is answered here before the
- * pipeline, as close to writing a Buffer as node:http allows: one regular expression per cached
- * row on the request target (a `cacheQuery` row's takes a query too), the row's lookup (which
- * reads the parameters and that query as the handler does and checks for other processes'
- * commits), headers made once per cached body (by the function the pipeline's JSON answers use,
- * or the page's own).
- * Everything the pipeline would have done for these rows still happens: they have no rate limit,
- * session or body, the Host rule is checked here, the log counts the answer under its path as the
- * pipeline logs it, without the query (one line per path, status and second,
- * lib/http/hit-lines.ts), the metrics observe it, and a page that counts a view counts it
- * (lib/http/page-views.ts). Anything else (a query string on another row
- * or in another spelling, an encoded character, HEAD, a miss, a bad number) takes the pipeline,
- * which builds the page and answers errors; so this path can only ever be a shortcut.
+ * The cached pages' short way out (docs/SCALING.md "Reads and writes per core"): a GET of a row
+ * with a `cache` whose answer the response cache holds, current, is answered here before the
+ * pipeline, as close to writing a Buffer as node:http allows: one regular expression per cached row
+ * on the raw target, the row's lookup, headers made once per cached body. What the pipeline would
+ * do for these rows still happens: they have no rate limit, session or body; the Host rule is
+ * checked here; the log (lib/http/hit-lines.ts), the metrics and the view count
+ * (lib/http/page-views.ts) see the answer. Anything else (another spelling, an encoded character,
+ * HEAD, a miss, a bad number) takes the pipeline, so this path can only ever be a shortcut.
  */
 export type FastPath = (req: IncomingMessage, res: ServerResponse) => boolean;
 
 interface CachedRow {
   route: Route;
-  /** The row's path as an anchored expression over the raw request target, one group per parameter, then the query's. */
   target: RegExp;
   names: string[];
   lookup: CacheLookup;
 }
 
-/** A parameter as the fast path takes it: one segment with nothing to decode and no query. */
 const segment = '([^/?#%]+)';
 
-/**
- * `/api/entry/:pid/thread` → /^\/api\/entry\/([^/?#%]+)\/thread$/ and its parameter names; a
- * `cacheQuery` row's expression takes an optional `?…` after the path as its last group.
- */
 function compile(route: Route, lookup: CacheLookup): CachedRow {
   // The fast path checks no session, limit or body, and matches whole segments only.
   if (
@@ -68,8 +55,6 @@ function compile(route: Route, lookup: CacheLookup): CachedRow {
 
 export function createFastPath(app: Services, routes: readonly Route[], hitLines: HitLines): FastPath {
   const rows = routes.flatMap((route) => (route.cache ? [compile(route, route.cache)] : []));
-  // The answer's headers per cached body, for a shareable request and for one with a session
-  // cookie (bodies never change; a new page is a new Buffer).
   const heads = new WeakMap<Buffer, [shared: string[], own: string[]]>();
   const headOf = (body: Buffer, shared: boolean) => {
     let head = heads.get(body);
@@ -100,7 +85,7 @@ export function createFastPath(app: Services, routes: readonly Route[], hitLines
     }
     if (!body || !row) return false;
     const metrics = app.metrics;
-    const started = metrics ? performance.now() : 0; // the clock is read for the metrics only: the log line has no time
+    const started = metrics ? performance.now() : 0;
     const shared = mayShare(row.route, req.headers.cookie);
     let status = 200;
     if (Buffer.isBuffer(body)) {

@@ -2,12 +2,10 @@ import { fieldMessages } from '../messages.ts';
 import type { Form } from './body.ts';
 import { invalidField } from '../errors.ts';
 
-/** A text field's value, '' when absent. */
 export function textField(form: Form, name: string): string {
   return form.fields.get(name) ?? '';
 }
 
-/** A non-negative integer from a path or form value, or 400 input.invalid naming the field. */
 export function integerParam(raw: string | undefined, field: string, min = 0, max = Number.MAX_SAFE_INTEGER): number {
   if (raw === undefined || !/^\d{1,15}$/.test(raw)) throw invalidField(field, fieldMessages.notInteger);
   const value = Number(raw);

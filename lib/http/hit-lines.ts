@@ -1,39 +1,21 @@
 /**
- * The access log's lines for the answers the fast path (lib/http/fast-path.ts) takes from the
- * response cache: counted per path (without the query, as the pipeline logs it) and status, and
- * written as one line per path and status once a second, `GET /api/entry/feed/0 200 cached x1234`,
- * instead of a line each. Every other request keeps its own line (docs/API.md "Log").
- *
- * Why: a busy board's log was almost all identical lines of cached feed pages and threads, whose
- * milliseconds only ever timed Node's writeHead and end (0.0–0.1 ms). At full read load that is
- * tens of thousands of lines a second, and systemd-journald by default drops a service's messages
- * past 10,000 in 30 s times a factor for the free disk space (50,000 with up to 64 GB free, its
- * RateLimitBurst), its error stacks included. And a line per cached answer cost about 4 % of
- * that answer's CPU (bench/results.md "The access log of cached answers"). The count keeps what
- * the lines told: path, status, how many.
- *
- * Bounded: only cache hits are counted, so the paths of one second are feed pages (at most 101,
- * lib/product.ts maxFeedPage) and threads and drawn pages the cache held in it (2,000 each
- * at a time, lib/http/response-cache.ts, each built by a request of its own before it can be
- * counted); a drawn page answers 200 or 410.
- *
- * A proxy's view notices (lib/http/page-views.ts) are counted the same way, `GET / 204 view x1234`:
- * one reaches the board for every page view the proxy answers, its cache's hits included. Their
- * paths are any the proxy forwards as a page, at most one new path per notice, as the pipeline's
- * line per request.
+ * The access log's lines for the answers the fast path takes from the response cache and for a
+ * proxy's view notices: counted per path (without the query) and status, and written once a second
+ * as one line each, `GET /api/entry/feed/0 200 cached x1234`; every other request keeps its own
+ * line (docs/API.md "Log"). Why: at full read load a line per cached answer meant tens of thousands
+ * of identical lines a second, which systemd-journald drops past its rate limit (error stacks
+ * included), and cost a noticeable share of the answer's CPU (bench/results.md "The access log of
+ * cached answers"). Bounded: only cache hits and notices are counted, so a second's paths are what
+ * the cache held or the pipeline would have logged anyway.
  */
 export interface HitLines {
-  /** One more answer to this path with this status: a cached one, or (`view`) a view notice. */
   count(path: string, status: number, kind?: 'cached' | 'view'): void;
-  /** Writes the counts now (a graceful stop writes them before the log's last flush). */
   flush(): void;
 }
 
-/** How often the counts become lines. */
 export const hitLinesMs = 1000;
 
 export function createHitLines(log: (line: string) => void, everyMs = hitLinesMs): HitLines {
-  /** By status and kind ("200 cached"), then by path. */
   let counts = new Map<string, Map<string, number>>();
   let timer: NodeJS.Timeout | undefined;
 

@@ -14,7 +14,6 @@ export class LruPages<K, V extends { body: Buffer }> {
     this.maxBytes = maxBytes;
   }
 
-  /** The page, moved to the young end. */
   get(key: K): V | undefined {
     const page = this.pages.get(key);
     if (page) {

@@ -15,6 +15,5 @@ export function isForeignOrigin(req: IncomingMessage, trustedOrigin: string): bo
   } catch {
     return true;
   }
-  // Host names are case-insensitive; the URL parser has already lower-cased the Origin's.
   return !host || host !== req.headers.host?.toLowerCase();
 }

@@ -20,7 +20,6 @@ import { everyAnswerHeaders } from './respond.ts';
  */
 export type ViewWay = 'page' | 'notice' | 'beacon';
 
-/** The header a proxy in front marks page views with, and its two values (deploy/nginx.conf). */
 const viewHeader = 'x-board-view';
 const mirror = 'mirror';
 const mirrored = 'mirrored';
@@ -28,10 +27,6 @@ const mirrored = 'mirrored';
 /** Longer than any page path the board answers; a longer one counts nothing, unread. */
 export const maxPagePath = 300;
 
-/**
- * Counts one view told `way` (the caller has checked that the page counts), and its visitor once a
- * day; true when the impression counted. An HMAC and a few map updates (lib/stats/impressions.ts).
- */
 export function countView(
   app: ImpressionDeps & { config: Pick<Config, 'impressionBeacon'> },
   way: ViewWay,
@@ -44,17 +39,15 @@ export function countView(
 }
 
 /**
- * The proxy's mark on this request. Honoured only with BOARD_TRUST_PROXY=1, like X-Forwarded-For:
- * only a proxy the board trusts replaces what a client sent (nginx's proxy_set_header does, and
- * deploy/Caddyfile drops the header); without one, a client could hide its views or count views
- * it never loaded.
+ * The proxy's mark on this request, honoured only with BOARD_TRUST_PROXY=1 like X-Forwarded-For:
+ * only a trusted proxy replaces what a client sent, and without one a client could hide its views
+ * or count views it never loaded.
  */
 function proxyMark(req: IncomingMessage, config: Pick<Config, 'trustProxy'>): string | undefined {
   const mark = config.trustProxy ? req.headers[viewHeader] : undefined;
   return typeof mark === 'string' ? mark : undefined;
 }
 
-/** A GET of a page that counts, answered 200 by the board itself: one view, unless the proxy's notice told it. */
 export function countPageGet(
   app: ImpressionDeps & { config: Pick<Config, 'impressionBeacon' | 'trustProxy'> },
   req: IncomingMessage,
@@ -64,15 +57,13 @@ export function countPageGet(
   countView(app, 'page', ip ?? clientIp(req, app.config.trustProxy), req.headers['user-agent']);
 }
 
-/** Which page paths count a view the board did not draw (lib/pages/shell.ts isCountedPage). */
 export type CountedPage = (db: Db, path: string) => boolean;
 
 /**
  * Answers the proxy's notice of a page view (X-Board-View: mirror) before anything else: 204,
- * counted when it is a GET of a page that counts (not a 404 or 410 page, isCountedPage) as its page
- * GET would be. False for any other request. Cheap on purpose: nginx sends one for every view, and
- * a slow answer would hold the reader's connection (deploy/nginx.conf bounds it too). The log counts
- * the notices per path and second, as the fast path's answers (lib/http/hit-lines.ts).
+ * counted when it is a GET of a page that counts, as its page GET would be; false for any other
+ * request. Cheap on purpose: nginx sends one for every view, and a slow answer would hold the
+ * reader's connection.
  */
 export function answerViewNotice(
   app: ImpressionDeps & { config: Config },
@@ -92,11 +83,10 @@ export function answerViewNotice(
   res.end();
   const logged = loggedPath(path.slice(0, maxPagePath));
   if (get) hitLines.count(logged, 204, 'view');
-  else app.log(`${req.method} ${logged} 204 view`); // a HEAD's notice, counted nothing
+  else app.log(`${req.method} ${logged} 204 view`);
   return true;
 }
 
-/** isCountedPage; a failing database counts nothing and is logged (the notice is still answered). */
 function isCounted(app: ImpressionDeps, countedPage: CountedPage, path: string): boolean {
   try {
     return countedPage(app.db, path);

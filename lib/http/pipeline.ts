@@ -17,11 +17,9 @@ import { createRouter } from './router.ts';
 export type RequestListener = (req: IncomingMessage, res: ServerResponse) => void;
 
 /**
- * The request pipeline in the order of docs/API.md "Order of checks", after a proxy's view notice
- * (lib/http/page-views.ts) and the fast path: Host → CSRF (403) → route (404/405) →
- * rate limit (429) → session (401) → moderator (403) → write limit (429) → the handler (path 400s, body,
- * 404, permission, fields).
- * The router's caller is the only try/catch: handlers throw ApiError, anything else is a 500.
+ * The request pipeline in the order of docs/API.md "Order of checks" (after a proxy's view notice
+ * and the fast path): Host, CSRF, route, rate limit, session, moderator, write limit, then the
+ * handler. The only try/catch: handlers throw ApiError, anything else is a 500.
  */
 export function createRequestListener(
   app: Services,
@@ -44,7 +42,7 @@ export function createRequestListener(
     const started = performance.now();
     const url = requestUrl(req.url);
     const method = req.method ?? 'GET';
-    let matched: Route | undefined; // the route pattern labels the metrics, never the raw path
+    let matched: Route | undefined;
     res.on('finish', () => {
       const ms = performance.now() - started;
       app.log(`${method} ${loggedPath(url.pathname)} ${res.statusCode} ${ms.toFixed(1)}ms`);
@@ -82,9 +80,7 @@ export function createRequestListener(
       }
       if ((route.auth || route.mod) && !ctx.session()) throw new ApiError(401, 'auth.required');
       if (route.mod) requireModerator(ctx); // 403 mod.required before any path 400 or 404
-      // Only a request that passed every check before counts against the write limits.
       if (route.writeLimit) {
-        // Only creates have a share; the handler's entry gate reads the same standing.
         const createShare = route.writeLimit === 'create' ? ctx.standing()?.createShare : undefined;
         const writer = { uid: ctx.session()?.uid, ip: ctx.ip, createShare };
         checkWriteLimit(app.limits, route.writeLimit, writer, app.config.limitsFactor, app.clock.now());

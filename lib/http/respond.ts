@@ -17,21 +17,18 @@ export const everyAnswerHeaders: Readonly<Record<string, string>> = {
 };
 
 /**
- * How long a shared cache in front (nginx, a CDN: docs/OPERATIONS.md "A cache in front") may answer
- * logged-out readers with a copy. Why these: a new post reaches logged-out readers within 5 s,
- * while a crowd on one page costs the board one request per 5 s; for 15 s more the cache may answer
- * the old copy at once while it fetches the new one, so no reader waits on the refresh, or while
- * the board does not answer (a restart), and no longer: a copy of a page since removed never
- * outlives that bound. Browsers keep nothing (max-age=0): a reader's own reload always asks the cache again.
+ * How long a shared cache in front may answer logged-out readers with a copy: a new post reaches
+ * them within seconds, a crowd on one page costs one request per period, and the stale time lets
+ * the cache answer at once while it refreshes (or the board restarts) yet bounds how long a removed
+ * page lives.
  */
 export const sharedCache = { seconds: 5, staleSeconds: 15 } as const;
 
 /**
- * The Cache-Control of every answer the board builds (files and media excepted: lib/pages/files.ts).
- * `shared`: the answer is the same for every logged-out reader (lib/http/route.ts `shared`, via
- * ctx.sharedAnswer or the fast path). `Vary: Cookie` says that a request with a session cookie is
- * answered otherwise (never shared), for a cache that keys on headers rather than bypassing it.
- * Anything else keeps `otherwise`: `no-store` for the API, whose answers may be personal.
+ * The Cache-Control of every answer the board builds (files and media: lib/pages/files.ts).
+ * `shared`: the same for every logged-out reader, with `Vary: Cookie` for a cache that keys on
+ * headers rather than bypassing on the cookie; else `otherwise`, `no-store` for the API, whose
+ * answers may be personal.
  */
 export function cacheHeaders(shared: boolean, otherwise = 'no-store'): Record<string, string> {
   return shared
@@ -42,11 +39,6 @@ export function cacheHeaders(shared: boolean, otherwise = 'no-store'): Record<st
     : { 'Cache-Control': otherwise };
 }
 
-/**
- * The headers of a JSON answer of `length` bytes, whichever way it leaves: the pipeline's
- * (sendJsonText) and the fast path's for cached pages (lib/http/fast-path.ts). Only a `shared`
- * answer may be kept by a shared cache (cacheHeaders).
- */
 export function jsonHeaders(length: number, shared = false): Record<string, string> {
   return {
     'Content-Type': 'application/json; charset=utf-8',
@@ -56,7 +48,6 @@ export function jsonHeaders(length: number, shared = false): Record<string, stri
   };
 }
 
-/** Writes a JSON answer. */
 export function sendJson(
   res: ServerResponse,
   status: number,
@@ -67,7 +58,6 @@ export function sendJson(
   sendJsonText(res, status, JSON.stringify(body ?? null), headers, shared);
 }
 
-/** Writes already serialised JSON (a handler may return a Buffer from the response cache). */
 export function sendJsonText(
   res: ServerResponse,
   status: number,
@@ -80,11 +70,10 @@ export function sendJsonText(
 }
 
 /**
- * Answers a failed request in the error shape of docs/API.md "Errors". An ApiError is the client's; anything else
- * is logged with its stack and answered 500 internal. A body refused unread is drained (bounded)
- * and the connection closed; when its declared length is within the bound the answer waits for
- * the drain: a client still sending when the connection closes gets EPIPE or a reset instead of
- * the answer (fetch did in about half the tries with a 300 KB upload, on Node 26 nearly always).
+ * Answers a failed request in the error shape of docs/API.md "Errors": an ApiError is the client's,
+ * anything else is logged with its stack and answered 500. A body refused unread is drained
+ * (bounded) before the answer: a client still sending when the connection closes gets a reset, not
+ * the answer.
  */
 export function sendError(
   log: Log,
@@ -115,7 +104,6 @@ export function sendError(
   drainOrDrop(req, maxDrainBytes);
 }
 
-/** 400 with the request message, for requests the HTTP layer refuses before any route. */
 export function badRequest(status = 400): ApiError {
   return new ApiError(status, 'input.invalid', { message: requestMessages.badRequest });
 }

@@ -2,44 +2,20 @@ import type { ChangeListener, Db } from '../db/db.ts';
 import { LruPages } from './lru-pages.ts';
 
 /**
- * Serialised answers that are read far more often than written (feed pages, threads, user feeds,
- * search pages as JSON; Atom feeds and share pages as documents), kept until a write changes what
- * they show. One cache per database connection (responsesOf(db)), registered on the connection's
- * change hook (`db.changes`, lib/db/db.ts). Every write that can
- * change an entry's JSON tells the hook in the same synchronous call as the write, so no reader
- * can see the old answer afterwards: threadChanged(root) for a write inside one thread,
- * userChanged(uid) when an author's list of live entries gains or loses one, everythingChanged()
- * for a write that can touch many threads at once (a rename, an avatar, an account's deletion, a
- * link preview). Another connection's commit (board-admin, a worker) is seen by the data_version
- * check. test/api/response-cache-writes.test.ts holds the list: a case for every write route of the
- * route table and the background writes, each checked to leave every cached answer equal to a
- * fresh one; a write route without a case fails it.
+ * Serialised answers read far more often than written (feed pages, threads, user feeds, search
+ * pages; Atom feeds, share pages and the drawn HTML pages as documents), kept until a write changes
+ * what they show. One cache per database connection (responsesOf), registered on its change hook
+ * (`db.changes`, lib/db/db.ts), which every write calls in its own synchronous call, so no reader
+ * sees an old answer afterwards; another connection's commit is seen by the data_version check.
+ * test/api/response-cache-writes.test.ts holds every write route and background write to it.
  *
- * A thread write moves that thread's version and the feed version (the feed shows
- * last_activity, reply_count and `latest`); a write that can touch many threads at once moves
- * the global version, which every cached answer depends on. A user feed page depends on the
- * versions of the threads its entries belong to (a reply elsewhere in the thread moves an
- * entry's last_activity and reply_count) and on its author's version (which entries it lists).
- * Search pages depend on the feed version: any write may add, change or end an entry they show
- * (the index is written in the same transactions as the entries, lib/search/index.ts). The
- * public Atom feeds (/feed.atom, /e/{pid}/feed.atom, /u/{username}/feed.atom, lib/pages/atom.ts)
- * depend on the feed version too: every write that tells the cache moves it, and each of them can
- * change what one of the feeds shows (an entry, its author's name, its removal). Their shared
- * pages (/e/{pid} and /u/{username} with their share tags, lib/pages/share.ts) are kept the same
- * way. Another process's commit moves the global version, so it
- * drops every kind at once, search pages and documents included.
- *
- * The server-drawn HTML pages (/, /e/{pid}, /u/{username}, /suche?q=…, /modlog, lib/pages/public.ts,
- * a gone entry's 410 page among them) are documents too, under the feed version, and under one
- * more version besides for what only they show: vote counts, which the JSON does not, so castVote
- * (lib/entries/votes.ts) calls votesChanged() and only the pages are drawn again; and the
- * moderation log, whose JSON is not cached, so writeModlog (lib/modlog/modlog.ts) calls
- * modlogChanged().
- *
- * Threads, user feeds, search pages and documents each live in one LruPages store (lib/http/lru-pages.ts),
- * bounded by count and bytes; feed pages are bounded by the page limit (maxFeedPage).
+ * Versions: a thread write moves that thread's and the feed's; a write that can touch many threads
+ * (a rename, an avatar, a deletion, a preview) and another process's commit move the global one,
+ * which every answer depends on. A user feed page depends on its threads' versions and its
+ * author's; search pages and documents on the feed version; the drawn pages besides on a version
+ * for what only they show (vote counts, the moderation log). Threads, user feeds, search pages and
+ * documents each live in one LruPages store, bounded by count and bytes.
  */
-/** A cached answer and the versions it was built under (numbers: a cache check allocates nothing). */
 interface Cached {
   global: number;
   version: number;
@@ -50,14 +26,13 @@ interface Cached {
 export interface PageVersions {
   global: number;
   version: number;
-  /** What only the drawn pages show: vote counts, the moderation log. */
   pagesOnly: number;
 }
 
 const maxCachedThreads = 2000;
 const maxCachedUserFeeds = 2000;
 const maxTrackedThreads = 100_000; // past this, versions start over under a new global version
-const maxCachedBytes = 48 * 1024 * 1024; // bounds memory on a small VPS
+const maxCachedBytes = 48 * 1024 * 1024;
 const maxUserFeedBytes = 16 * 1024 * 1024;
 const maxCachedSearches = 500;
 const maxSearchBytes = 8 * 1024 * 1024;
@@ -66,22 +41,18 @@ const maxDocumentBytes = 16 * 1024 * 1024;
 const maxCachedPages = 2000;
 const maxPageBytes = 32 * 1024 * 1024;
 
-/** A cached document that is not JSON (an Atom feed, a page with share tags), with what its conditional requests need. */
 export interface CachedDocument {
   body: Buffer;
   etag: string;
-  /** Unix seconds of the newest thing it shows, for Last-Modified. */
   updated: number;
 }
 
-/** A server-drawn page (lib/pages/public.ts) and the status it answers: 200, or 410 for a gone entry's own page. */
 export interface DrawnPage extends CachedDocument {
   status: number;
 }
 
 export class ResponseCache implements ChangeListener {
   private readonly dataVersion: () => number;
-  /** `dataVersion`: SQLite's PRAGMA data_version of the connection, which moves when another connection commits. */
   constructor(dataVersion: () => number) {
     this.dataVersion = dataVersion;
   }
@@ -103,7 +74,6 @@ export class ResponseCache implements ChangeListener {
   private documents = new LruPages<string, Cached & CachedDocument>(maxCachedDocuments, maxDocumentBytes);
   private pagesOnlyVersion = 0;
   private pages = new LruPages<string, PageVersions & DrawnPage>(maxCachedPages, maxPageBytes);
-  /** Answers served from the cache and answers built, since the start (read by lib/metrics). */
   readonly tally = {
     feedHits: 0,
     feedMisses: 0,
@@ -119,17 +89,14 @@ export class ResponseCache implements ChangeListener {
     pageMisses: 0,
   };
 
-  /** A vote moved a tally: the HTML pages show the counts (the JSON does not). */
   votesChanged(): void {
     this.pagesOnlyVersion++;
   }
 
-  /** A moderation log row was written: the drawn /modlog pages show it (its JSON is not cached). */
   modlogChanged(): void {
     this.pagesOnlyVersion++;
   }
 
-  /** The versions a page built now depends on (for a page built over an await: keepPage checks them again). */
   pageVersions(): PageVersions {
     this.checkOtherWriters();
     return { global: this.global, version: this.feedVersion, pagesOnly: this.pagesOnlyVersion };
@@ -139,7 +106,6 @@ export class ResponseCache implements ChangeListener {
     return this.isFeedCurrent(page) && page.pagesOnly === this.pagesOnlyVersion;
   }
 
-  /** A server-drawn page by its key (the path and query it answers) if it is cached and current. */
   cachedPage(key: string): DrawnPage | undefined {
     this.checkOtherWriters();
     const hit = this.pages.get(key);
@@ -148,12 +114,10 @@ export class ResponseCache implements ChangeListener {
     return hit;
   }
 
-  /** Keeps a page built under `asked` unless a write came in between. */
   keepPage(key: string, asked: PageVersions, page: DrawnPage): void {
     if (this.isPageCurrent(asked)) this.pages.set(key, { ...page, ...asked });
   }
 
-  /** A page from the cache, else built now and kept; `build` undefined: nothing there (404), never cached. */
   page(key: string, build: () => DrawnPage | undefined): DrawnPage | undefined {
     const hit = this.cachedPage(key);
     if (hit) return hit;
@@ -164,14 +128,12 @@ export class ResponseCache implements ChangeListener {
     return built;
   }
 
-  /** A write inside one thread changed what its answers and the feed show. */
   threadChanged(root: number): void {
     if (this.threadVersions.size >= maxTrackedThreads) this.forgetVersions();
     this.threadVersions.set(root, (this.threadVersions.get(root) ?? 0) + 1);
     this.feedVersion++;
   }
 
-  /** A user's list of entries changed (one added or deleted): every page of their feed may shift. */
   userChanged(uid: number): void {
     if (this.userVersions.size >= maxTrackedThreads) this.forgetVersions();
     this.userVersions.set(uid, (this.userVersions.get(uid) ?? 0) + 1);
@@ -187,10 +149,6 @@ export class ResponseCache implements ChangeListener {
     this.global++;
   }
 
-  /**
-   * Another process (board-admin, another worker) may have written to the database: SQLite's
-   * data_version changes whenever another connection commits, and then nothing cached can be trusted.
-   */
   private checkOtherWriters(): void {
     const version = this.dataVersion();
     if (version !== this.seenDataVersion) {
@@ -199,7 +157,6 @@ export class ResponseCache implements ChangeListener {
     }
   }
 
-  /** A write that may change entries in many threads (author name or avatar, account deletion, a preview). */
   everythingChanged(): void {
     this.global++;
     this.feedVersion++;
@@ -214,7 +171,6 @@ export class ResponseCache implements ChangeListener {
     return body;
   }
 
-  /** A feed page if it is cached and current, else undefined (the fast path, lib/http/fast-path.ts). */
   cachedFeed(page: number): Buffer | undefined {
     this.checkOtherWriters();
     const hit = this.feedPages.get(page);
@@ -223,7 +179,6 @@ export class ResponseCache implements ChangeListener {
     return hit.body;
   }
 
-  /** A thread page if it is cached and current, else undefined (the fast path). */
   cachedThread(pid: number): Buffer | undefined {
     this.checkOtherWriters();
     const hit = this.threads.get(pid);
@@ -234,11 +189,9 @@ export class ResponseCache implements ChangeListener {
   }
 
   /**
-   * A search page by its key (the expression, the author filter, the page). `build` runs the match
-   * on a search thread (lib/search/threads.ts), so the page is built under the versions of the
-   * moment it was asked for and kept only if no write came in between. Requests for one key under
-   * the same versions while it is built share that build (counted as hits): after a write, the
-   * many readers of a popular search cost one search, not one each in a bounded line.
+   * A search page by its key (expression, author filter, page), its match run on a search thread
+   * and kept only if no write came in between. Requests for one key under the same versions share a
+   * build in progress, so after a write the many readers of a popular search cost one search.
    */
   search(key: string, build: () => Promise<unknown>): Promise<Buffer> {
     this.checkOtherWriters();
@@ -266,7 +219,6 @@ export class ResponseCache implements ChangeListener {
     return built;
   }
 
-  /** An Atom feed or share page by its path; `build` undefined: nothing there (404), never cached. */
   document(key: string, build: () => CachedDocument | undefined): CachedDocument | undefined {
     this.checkOtherWriters();
     const hit = this.documents.get(key);
@@ -280,7 +232,6 @@ export class ResponseCache implements ChangeListener {
     return built;
   }
 
-  /** A page that depends on the feed version (feed, search, documents) is current. */
   private isFeedCurrent(page: Pick<Cached, 'global' | 'version'>): boolean {
     return page.global === this.global && page.version === this.feedVersion;
   }
@@ -301,7 +252,6 @@ export class ResponseCache implements ChangeListener {
     return body;
   }
 
-  /** One page of a user's entries; `build` reads them and the threads they belong to. */
   userFeed(uid: number, page: number, build: () => { entries: unknown[]; roots: number[] }): Buffer {
     this.checkOtherWriters();
     const key = `${uid}:${page}`;
@@ -339,7 +289,6 @@ export class ResponseCache implements ChangeListener {
 /** Keyed by the connection itself: a wrapper of it (lib/http/session-bound-db.ts) shares its cache. */
 const caches = new WeakMap<Db['raw'], ResponseCache>();
 
-/** The response cache of a database connection: made at its first use and registered on the connection's change hook. */
 export function responsesOf(db: Db): ResponseCache {
   let cache = caches.get(db.raw);
   if (!cache) {

@@ -24,7 +24,6 @@ export type ParamsOf<Path extends string> = Path extends `${string}:${infer Name
       ? '*'
       : never;
 
-/** What a handler is called with: a context whose `params` hold exactly its path's parameters. */
 export type Handler<Params extends string = never> = (ctx: Ctx<Params>) => unknown;
 
 /**
@@ -33,18 +32,11 @@ export type Handler<Params extends string = never> = (ctx: Ctx<Params>) => unkno
  * row whose path lacks one of them does not compile.
  */
 export type Endpoint<Params extends string = never> = Handler<Params> & {
-  /** Its operation in /api/openapi.json (lib/api/openapi-document.ts adds what the row implies). */
   readonly doc: Operation;
   /** It answers the front end's page shell: the front end draws a view for its path (web/static/pages.js). */
   readonly shell?: boolean;
 };
 
-/**
- * An HTML page from the response cache (lib/pages/public.ts): its status (200, or 410 for a gone
- * entry's own page), its bytes and its headers made once per body, `shared` for a request a shared
- * cache may keep and `own` for one with a session cookie (mayShare); a page that is not 200 has
- * the `own` headers in both.
- */
 export interface CachedPage {
   readonly status: number;
   readonly body: Buffer;
@@ -52,12 +44,10 @@ export interface CachedPage {
 }
 
 /**
- * The response cache's answer for a cached row (lib/http/fast-path.ts): the current cached body
- * for these parameters (a JSON Buffer, answered 200, or an HTML page), else undefined. It reads
- * the parameters as the handler does (a bad one may throw: the pipeline then answers) and must
- * count a hit only when it returns a body. `query` is the raw text after `?` of a row with
- * `cacheQuery` (undefined: the target has no `?`); the lookup must return undefined for any
- * query but the spellings it serves, which the handler must read the same way.
+ * The response cache's answer for a cached row: the current body for these parameters, else
+ * undefined. It reads the parameters as the handler does and counts a hit only when it returns a
+ * body. `query`: the raw text after `?` of a `cacheQuery` row; any spelling but the ones it serves
+ * answers undefined.
  */
 export type CacheLookup<Params extends string = string> = (
   app: Services,
@@ -65,15 +55,11 @@ export type CacheLookup<Params extends string = string> = (
   query: string | undefined,
 ) => Buffer | CachedPage | undefined;
 
-/** The checks a row asks of the pipeline before its handler runs, and its cache. */
 export interface Policy<Params extends string = string> {
-  /** A valid session is required, else 401 auth.required. */
   readonly auth?: boolean;
   /** A moderator's session is required: 401 auth.required, then 403 mod.required before any path 400 or 404. */
   readonly mod?: boolean;
-  /** Per-IP rate-limit group (lib/limits/rate-limit.ts); every request to the group counts. */
   readonly rateLimit?: RateGroup;
-  /** Write-limit group, per account and per address (lib/limits/write-limits.ts), checked after the session; export's too. */
   readonly writeLimit?: WriteGroup;
   /**
    * Served from the response cache before the pipeline when current (lib/http/fast-path.ts). Only
@@ -99,16 +85,13 @@ export interface Policy<Params extends string = string> {
   readonly views?: boolean;
 }
 
-/** One row of the route table. */
 export interface Route extends Policy {
   readonly method: 'GET' | 'POST';
   readonly path: string;
   readonly handler: Endpoint<string>;
-  /** The OpenAPI tag of its group of rows (lib/routes.ts). */
   readonly tag: Tag;
 }
 
-/** A row before its group gives it a tag. */
 export type Row = Omit<Route, 'tag'>;
 
 /** Only a GET may name a cache, be shared or count views: the fast path and shared caches answer nothing else. */
@@ -124,7 +107,6 @@ export function get<Path extends string>(
   return { method: 'GET', path, handler: endpoint as Endpoint<string>, ...(policy as Policy) };
 }
 
-/** A POST row. */
 export function post<Path extends string>(
   path: Path,
   endpoint: Endpoint<ParamsOf<Path>>,
@@ -133,16 +115,14 @@ export function post<Path extends string>(
   return { method: 'POST', path, handler: endpoint as Endpoint<string>, ...policy };
 }
 
-/** A group of rows under one tag; the table lists the groups in the order the router tries the rows. */
 export function group(tag: Tag, ...rows: Row[]): Route[] {
   return rows.map((row) => ({ ...row, tag }));
 }
 
 /**
- * Whether the answer to a request of this row may go to a shared cache: the row is `shared` and the
- * request carries no session cookie. Why the cookie and not the session: a cache in front sees only
- * the cookie (deploy/nginx.conf bypasses its cache on it), and a logged-in reader must read their
- * own writes at once, never a copy up to seconds old.
+ * Whether the answer to this row may go to a shared cache: the row is `shared` and the request has
+ * no session cookie. Why the cookie, not the session: a cache in front sees only the cookie, and a
+ * logged-in reader must read their own writes at once, never a copy seconds old.
  */
 export function mayShare(route: Pick<Policy, 'shared'>, cookieHeader: string | undefined): boolean {
   return route.shared === true && !parseCookies(cookieHeader).session;

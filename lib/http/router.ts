@@ -9,7 +9,6 @@ export type Match<R> =
   | { kind: 'method_not_allowed'; allow: string[] }
   | { kind: 'not_found' };
 
-/** Compiles the routes once; match() splits the path and compares segment by segment. */
 export function createRouter<R extends RouteShape>(routes: readonly R[]) {
   const compiled = routes.map((route) => ({ route, segments: route.path.split('/').slice(1) }));
 

@@ -1,19 +1,16 @@
 import type { Db } from '../db/db.ts';
 
 /**
- * The database as a request's handler sees it (`ctx.app.db`, lib/http/context.ts): reads pass as
- * they are; every write runs in a transaction that calls `recheck` first, inside it. Why: a request
- * checks its session (and a moderator's role) when it arrives, then waits for its body, an image,
- * a hash; a ban, a logout, a revoke, a password change or a demotion may commit meanwhile, and
- * must stand. `recheck` throws (401 auth.required, 403 mod.required) and the write rolls back.
- * Why here and not in each handler: every write of every handler, those to come included, goes
- * through this object, so none can forget it: db.tx and db.run outside a transaction (a single
- * statement becomes a transaction of its own), a write statement read with one/all/value (`RETURNING`),
- * and each txBatched write in its own savepoint. Cost: one indexed read per write transaction;
- * statements inside one that re-checked run as they are.
+ * The database as a request's handler sees it (`ctx.app.db`): reads pass as they are, and every
+ * write runs in a transaction that first calls `recheck` inside it. Why: a request checks its
+ * session (and a moderator's role) when it arrives, then waits for its body, an image, a hash; a
+ * ban, logout, revoke, password change or demotion may commit meanwhile and must stand, so
+ * `recheck` throws (401, 403) and the write rolls back. Why here: every write of every handler,
+ * those to come included, goes through this object, so none can forget it: db.tx, db.run, a write
+ * statement read with one/all/value, and each txBatched write. Cost: one indexed read per write
+ * transaction.
  */
 export function sessionBoundDb(db: Db, recheck: () => void): Db {
-  /** Above 0 while a transaction of this request that has re-checked is running. */
   let checked = 0;
   const rechecked =
     <T>(fn: () => T) =>

@@ -44,31 +44,21 @@ export interface SendFileOptions {
   status?: number;
   cacheControl?: string;
   head?: boolean;
-  /** The Content-Type; default: by the file's extension. */
   type?: string;
-  /** More headers for the answer. */
   headers?: Record<string, string>;
-  /** Checks the file's first `bytes` bytes (fewer for a shorter file): false answers as if there were no file. */
   accept?: { bytes: number; test(head: Buffer): boolean };
-  /** Refuses a symbolic link as the file itself (the folders above it may still be links). */
   noFollow?: boolean;
 }
 
 /**
- * Whether opening a path failed because there is no such file to serve: none by that name
- * (ENOENT), a file where the path wants a folder (ENOTDIR), a name longer than the file system
- * takes (ENAMETOOLONG), or a symbolic link where links are refused (ELOOP with O_NOFOLLOW). Any
- * other failure (EACCES, EIO, EMFILE) is a fault of the server, not a missing file.
+ * Whether opening failed for want of a file to serve (ENOENT, ENOTDIR, ENAMETOOLONG, or ELOOP for a
+ * refused link); any other failure (EACCES, EIO, EMFILE) is a server fault.
  */
 export function isMissingFile(err: unknown): boolean {
   const code = (err as NodeJS.ErrnoException | undefined)?.code;
   return code === 'ENOENT' || code === 'ENOTDIR' || code === 'ENAMETOOLONG' || code === 'ELOOP';
 }
 
-/**
- * Streams a regular file with its type; false when there is no such file (or `accept` refuses it).
- * Any other failure to open it throws (500 internal, logged with its cause).
- */
 export async function sendFile(res: ServerResponse, path: string, options: SendFileOptions = {}): Promise<boolean> {
   const file = await open(path, options.noFollow ? constants.O_RDONLY | constants.O_NOFOLLOW : 'r').catch(
     (err: unknown) => {

@@ -1,24 +1,17 @@
 /**
- * The one IP address parser and its text forms. One scanner reads an address into 32-bit words
- * (the form the ASN tables keep and CIDR matching uses); everything else (bytes, canonical text,
- * the rate-limit subject) is derived from those words. Ranges and CIDRs: lib/ip/ranges.ts.
- *
- * Two entry points, one scanner:
- * - parseIpv4 / parseIpv6: lenient and allocation-free, for the ~500k rows of the ASN data set,
- *   which also come in the plain decimal number form.
- * - parseIp: the strict text forms, for addresses that decide something (SSRF guard, Tor list).
+ * The one IP address parser and its text forms. One scanner reads an address into 32-bit words (the
+ * form the ASN tables keep and CIDR matching uses); bytes, canonical text and the rate-limit
+ * subject derive from them. parseIpv4 and parseIpv6 are lenient and allocation-free, for the rows
+ * of the ASN data set (which also use the decimal number form); parseIp takes the strict text
+ * forms, for addresses that decide something (SSRF guard, Tor list). Ranges: lib/ip/ranges.ts.
  */
 
-/** An IP address in one representation. */
 export interface IpAddress {
   family: 4 | 6;
-  /** One (IPv4) or four (IPv6) unsigned 32-bit words, most significant first. */
   words: Uint32Array;
-  /** The same address as 4 or 16 bytes, network order. */
   bytes: Uint8Array;
 }
 
-/** An IPv4 address (dotted quad or decimal number) as an unsigned 32-bit value; -1 when malformed. */
 export function parseIpv4(text: string): number {
   if (text.indexOf('.') >= 0) return dottedQuad(text, 0, text.length, false);
   if (!/^\d{1,10}$/.test(text)) return -1;
@@ -36,12 +29,10 @@ export function parseIpv6(text: string, out: Uint32Array): boolean {
 }
 
 /**
- * Parses an address in the strict text forms, what DNS answers and WHATWG URL parsing give;
- * undefined otherwise. IPv4: a dotted quad without leading zeros (to inet_aton 010.0.0.1 is
- * octal, 8.0.0.1: an ambiguous address must not be classified), no decimal or hex forms, no
- * zone. IPv6: RFC 4291 text with an optional IPv4 tail (as strict) and an optional zone index
- * ('%' and anything after it; it says nothing about the range). Brackets, as in a URL host, are
- * allowed around IPv6 only.
+ * Parses an address in the strict text forms that DNS answers and WHATWG URL parsing give;
+ * undefined otherwise. IPv4: a dotted quad without leading zeros (010.0.0.1 is octal to inet_aton:
+ * an ambiguous address must not be classified). IPv6: RFC 4291 text, an optional IPv4 tail and
+ * zone, brackets.
  */
 export function parseIp(text: string): IpAddress | undefined {
   if (text.indexOf(':') < 0) {
@@ -60,16 +51,14 @@ function ipFromWords(family: 4 | 6, words: Uint32Array): IpAddress {
   return { family, words, bytes };
 }
 
-/** True for an IPv4-mapped IPv6 address (::ffff:0:0/96), which is its IPv4 address in the last word. */
 export function isIpv4Mapped(words: Uint32Array): boolean {
   return words.length === 4 && words[0] === 0 && words[1] === 0 && words[2] === 0xffff;
 }
 
 /**
- * One spelling per address, so that two texts name the same address exactly when they are equal:
- * IPv4 as a dotted quad, IPv4-mapped IPv6 as the plain IPv4 (a dual-stack socket reports IPv4
- * clients that way), other IPv6 in RFC 5952 form (lower case, no leading zeros, the longest run
- * of two or more zero groups as '::'), without a zone. undefined when parseIp refuses the text.
+ * One spelling per address, so two texts name the same address exactly when equal: IPv4 dotted,
+ * IPv4-mapped IPv6 as its IPv4 (a dual-stack socket reports IPv4 clients that way), other IPv6 in
+ * RFC 5952 form without a zone; undefined when parseIp refuses the text.
  */
 export function canonicalIp(text: string): string | undefined {
   const ip = parseIp(text);
@@ -114,17 +103,13 @@ export function ipv6SiteSubject(address: string): string | undefined {
   return `${(subjectWords[0]! >>> 16).toString(16)}:${(subjectWords[0]! & 0xffff).toString(16)}:${(subjectWords[1]! >>> 16).toString(16)}::/48`;
 }
 
-/**
- * The dotted quad in text[start, end) as an unsigned 32-bit value; -1 when malformed. Strict
- * refuses a part with a leading zero ('01').
- */
 function dottedQuad(text: string, start: number, end: number, strict: boolean): number {
   let value = 0;
   let part = 0;
   let digits = 0;
   let parts = 0;
   for (let i = start; i <= end; i++) {
-    const c = i < end ? text.charCodeAt(i) : 46; // a final '.' closes the last part
+    const c = i < end ? text.charCodeAt(i) : 46;
     if (c === 46) {
       if (digits === 0 || part > 255) return -1;
       value = value * 256 + part;
@@ -144,7 +129,6 @@ function dottedQuad(text: string, start: number, end: number, strict: boolean): 
 
 const scanGroups = new Uint16Array(8);
 
-/** parseIpv6's scanner; strict refuses the decimal number form and leading zeros in an IPv4 tail. */
 function scanIpv6(text: string, out: Uint32Array, strict: boolean): boolean {
   const zone = text.indexOf('%');
   const end = zone < 0 ? text.length : zone;

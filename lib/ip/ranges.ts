@@ -17,7 +17,6 @@ export interface Cidr extends IpAddress {
   prefix: number;
 }
 
-/** Parses `address/prefix` (or a bare address: one host); undefined when malformed. */
 export function parseCidr(text: string): Cidr | undefined {
   const [address, prefixText, extra] = text.trim().split('/');
   if (extra !== undefined || !address) return undefined;
@@ -34,7 +33,6 @@ export function inCidr(ip: IpAddress, cidr: Cidr): boolean {
   return ip.family === cidr.family && wordsInCidr(ip.words, cidr);
 }
 
-/** The first `prefix` bits of the words equal the CIDR's. */
 function wordsInCidr(words: Uint32Array, cidr: Cidr): boolean {
   for (let k = 0, bits = cidr.prefix; bits > 0; k++, bits -= 32) {
     const mask = bits >= 32 ? -1 : ~(0xffffffff >>> bits);
@@ -96,7 +94,6 @@ const nonPublicIpv6 = namedRanges([
 ]);
 const globalUnicast = parseCidr('2000::/3')!;
 
-/** The name of the special range an address lies in, or undefined for a plain public unicast address. */
 export function specialRange(ip: IpAddress): string | undefined {
   const table = ip.family === 4 ? nonPublicIpv4 : nonPublicIpv6;
   for (const [cidr, name] of table) if (inCidr(ip, cidr)) return name;
@@ -112,7 +109,6 @@ export function isLoopbackAddress(text: string): boolean {
   return ip !== undefined && loopbacks.some((cidr) => inCidr(ip, cidr));
 }
 
-/** True for a plain public unicast address; false for every special range and for non-addresses. */
 export function isPublicAddress(text: string): boolean {
   const ip = parseIp(text);
   return ip !== undefined && specialRange(ip) === undefined;
@@ -129,17 +125,14 @@ const neverInAsnIpv4 = cidrs([
   '192.168.0.0/16',
   '224.0.0.0/3',
 ]);
-// Unspecified and loopback (::/127), unique-local, link-local and multicast.
 const neverInAsnIpv6 = cidrs(['::/127', 'fc00::/7', 'fe80::/10', 'ff00::/8']);
 const ipv4Word = new Uint32Array(1);
 
-/** Private, loopback, link-local, shared (CGNAT), multicast and reserved IPv4 (an unsigned 32-bit value). */
 export function isPrivateIpv4(value: number): boolean {
   ipv4Word[0] = value;
   return inAny(ipv4Word, neverInAsnIpv4);
 }
 
-/** Unspecified, loopback, unique-local (fc00::/7), link-local (fe80::/10) and multicast (ff00::/8) IPv6, as four words. */
 export function isPrivateIpv6(words: Uint32Array): boolean {
   return inAny(words, neverInAsnIpv6);
 }

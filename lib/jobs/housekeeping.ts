@@ -25,8 +25,8 @@ export function startHousekeeping(
       deleteExpiredResetLinks(app.db, now);
       deleteExpiredPasskeyChallenges(app.db, now);
       app.limits.prune(now);
-      // The registration's tables stay bounded (lib/registration/): rejected accounts after 30 days,
-      // dead invites, used challenges; and a door the surge gate closed opens after its quiet period.
+      // The registration's tables stay bounded (rejected accounts past their time, dead invites,
+      // used challenges), and a door the surge gate closed opens after its quiet period.
       deleteExpiredRejections(app.db, now);
       deleteStaleInvites(app.db, now);
       deleteUsedPowChallenges(app.db, now);

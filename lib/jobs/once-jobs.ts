@@ -23,10 +23,8 @@ import type { JobDeps } from '../host/job-runs.ts';
  * What stays per process: each process counts its own impressions and flushes them (deduplicated in
  * the database, lib/stats/impressions.ts), and keeps its own response cache.
  */
-/** The once-jobs a request wakes after queueing work for them. */
 export type WakeableJob = 'previews' | 'accountRemoval' | 'threadReplies';
 
-/** How a cluster worker reaches the once-jobs in the primary (lib/process/cluster/worker.ts). */
 export interface JobLink {
   wake(job: WakeableJob): void;
   notify(notice: Notice): void;
@@ -34,10 +32,8 @@ export interface JobLink {
 
 export interface OnceJobContext extends JobDeps {
   config: Config;
-  /** The image work (preview thumbnails), in the machine's image slots. */
   images: Pick<Images, 'previewThumbnail'>;
   limits: Pick<LimitStore, 'prune'>;
-  /** Test knobs passed through from createApp. */
   options: {
     preview?: PreviewOptions;
     notify?: NotifyOptions;
@@ -46,21 +42,16 @@ export interface OnceJobContext extends JobDeps {
     push?: PushOptions;
     threadReplies?: FanoutOptions;
   };
-  /** True in a cluster's primary: no process's flush sweeps finished statistics days, so a job does. */
   clustered: boolean;
 }
 
 /** Each job: its start function; a job that is off for this config returns undefined. Started in this order, stopped in it too. */
 const onceJobs = {
-  // Also empties media/.held once no backup holds it (lib/media/hold.ts).
   housekeeping: (c: OnceJobContext) => ({ stop: startHousekeeping({ ...c, mediaDir: c.config.mediaDir }) }),
   accountRemoval: (c: OnceJobContext) => startAccountRemoval(c, c.options.accountRemoval),
-  // Indexes the entries older than the search index, then merges the index's segments.
   searchBackfill: (c: OnceJobContext) => startSearchBackfill(c, c.options.searchBackfill),
   previews: (c: OnceJobContext) => (c.config.previewEnabled ? startPreviewQueue(c, c.options.preview) : undefined),
-  // Tells a new reply's followers, after its create, in batches (lib/notifications/thread-replies.ts).
   threadReplies: (c: OnceJobContext) => startFanoutJob(c, c.options.threadReplies),
-  // Web Push: sends what the notification trigger queued (lib/push/queue.ts); makes the VAPID keys on the first start.
   push: (c: OnceJobContext) => (c.config.pushEnabled ? startPushQueue(c, c.options.push) : undefined),
   notifier: (c: OnceJobContext) =>
     c.config.notifyUrl ? startNotifier(c.config.notifyUrl, c.config.origin, c.log, c.options.notify) : undefined,
@@ -70,16 +61,13 @@ const onceJobs = {
 export type OnceJobs = { -readonly [K in keyof typeof onceJobs]: ReturnType<(typeof onceJobs)[K]> };
 
 export interface RunningJobs extends OnceJobs {
-  /** Stops every job (each gives its unfinished work back to the database). */
   stop(): Promise<void>;
 }
 
-/** The names of the jobs that run (for the primary's start-up line). */
 export function runningJobNames(jobs: OnceJobs): string[] {
   return Object.keys(onceJobs).filter((name) => jobs[name as keyof OnceJobs] !== undefined);
 }
 
-/** Starts every once-job for this config. */
 export function startOnceJobs(context: OnceJobContext): RunningJobs {
   const running = {} as OnceJobs;
   for (const [name, start] of Object.entries(onceJobs)) Object.assign(running, { [name]: start(context) });

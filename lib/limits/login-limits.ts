@@ -4,22 +4,18 @@ import { scaledLimit, waitText, type Counter, type LimitStore } from './rate-lim
 import { usernameKey } from '../text/usernames.ts';
 
 /**
- * The login brakes besides SPEC's 20 a minute per address (docs/API.md "Rate limits"), all off
- * with BOARD_LIMITS=0 and checked before any hashing work:
- * - an IPv6 site (/48) gets 60 logins a minute: a dozen /64s of one site are one client;
- * - failed logins count per user name (normalised; existing or not, so the answer tells nothing)
- *   and board-wide. Once a name has 20 failures in a minute, or the board 300, an address that
- *   has failed a login itself in the last 10 minutes waits (429 rate.limited); an address
- *   without a failure still gets its tries, for an attacked name each against a solved challenge
- *   (loginPressure). Why so: guessing from many addresses is held, and the owner of an attacked
- *   name, or any honest user during a flood, is not locked out. 20 a minute per name is what SPEC
- *   allows one address anyway, so no honest client is held sooner.
+ * The login brakes besides SPEC's 20 a minute per address (docs/API.md "Rate limits"), all off with
+ * BOARD_LIMITS=0 and checked before any hashing. An IPv6 site (/48) gets 60 logins a minute: a
+ * dozen /64s of one site are one client. Failed logins count per name (existing or not, so the
+ * answer tells nothing) and board-wide; past 20 a minute for a name, or 300 for the board, an
+ * address that has itself failed in the last 10 minutes waits, while others still get their tries
+ * (for an attacked name against a solved challenge). Why: guessing from many addresses is held, and
+ * the name's owner, or any honest user during a flood, is not locked out.
  */
 const minute = 60;
 const siteLogins = { limit: 60, windowSeconds: minute };
 const failuresPerName = { limit: 20, windowSeconds: minute };
 const failuresBoardWide = { limit: 300, windowSeconds: minute };
-/** An address with a failed login counts as a suspect this long. */
 const suspectSeconds = 600;
 
 export interface LoginAttempt {
@@ -55,7 +51,6 @@ function failureCounters({ store, factor, ip, username, now }: LoginAttempt): {
   };
 }
 
-/** What each brake says it is (every 429 names its limit). */
 const brakeText = {
   'login-site': (factor: number) =>
     `Zu viele Anmeldeversuche aus diesem Netz: höchstens ${scaledLimit(siteLogins.limit, factor)} pro Minute`,
@@ -70,7 +65,6 @@ const limited = (wait: number, brake: 'login-site' | 'login-failures', factor: n
     message: `${brakeText[brake](factor)}. Bitte warte noch ${waitText(wait)}.`,
   });
 
-/** Counts the attempt against its IPv6 site and refuses it (429) when a brake holds; before hashing. */
 export function checkLoginAllowed(attempt: LoginAttempt): void {
   const { store, factor, ip, now } = attempt;
   if (factor === 0) return;
@@ -88,13 +82,12 @@ export function checkLoginAllowed(attempt: LoginAttempt): void {
   if (pressure > 0 && store.peek([counters.address], now) > 0) throw limited(pressure, 'login-failures', factor);
 }
 
-/** Which failed logins' worth of the last minute `attempt` meets: its name's ('name'), the board's ('board'), or none. */
 export type LoginPressure = 'name' | 'board' | undefined;
 
 /**
- * The failed-login pressure on the attempt's name, read before any hashing work: what decides
- * whether the login needs a solved challenge (lib/registration/pow.ts loginNeedsWork). A name's
- * own pressure comes first, as it is what the default asks work for.
+ * The failed-login pressure on the attempt's name, read before any hashing: it decides whether the
+ * login needs a solved challenge (lib/registration/pow.ts loginNeedsWork). The name's own pressure
+ * comes first.
  */
 export function loginPressure(attempt: LoginAttempt): LoginPressure {
   if (attempt.factor === 0) return undefined;
@@ -104,7 +97,6 @@ export function loginPressure(attempt: LoginAttempt): LoginPressure {
   return undefined;
 }
 
-/** A failed login: counts for the name, the board and the address. */
 export function recordFailedLogin(attempt: LoginAttempt): void {
   if (attempt.factor === 0) return;
   const counters = failureCounters(attempt);

@@ -5,16 +5,11 @@ import { rateLimitSubject } from '../ip/address.ts';
 import { logFailure } from '../log.ts';
 
 /**
- * Every rate limit of the board counts in one SQLite table (rate_limits), so the counts hold
- * across restarts and several server processes on one database: N processes never mean N times
- * a limit. Windows are fixed: they start with the first request that counts and last their
- * rule's seconds.
- *
- * Keys: a client address is never stored. Its key is an HMAC of (group, rate-limit subject: the
- * IPv4 address or the IPv6 /64) under the day's secret (lib/ip/daily-secret.ts); such a window ends
- * at UTC midnight at the latest and its row goes with its day (a window that would cross
- * midnight starts over, because the next day's key is a different one). An account's key is
- * plain (group, uid): an account is no secret of its owner's whereabouts.
+ * Every rate limit counts in one SQLite table (rate_limits), so counts hold across restarts and N
+ * server processes never mean N times a limit. Windows are fixed: they start with the first request
+ * that counts. A client address is never stored: its key is an HMAC of the group and its rate-limit
+ * subject under the day's secret (lib/ip/daily-secret.ts), so such a window ends at UTC midnight at
+ * the latest and its row goes with its day. An account's key is plain (group, uid).
  */
 
 export interface RateRule {
@@ -22,15 +17,12 @@ export interface RateRule {
   windowSeconds: number;
 }
 
-/** One counter a request moves: where it is stored and the rule it is held to. */
 export interface Counter {
   key: Buffer;
-  /** The window ends at the next UTC midnight at the latest (a key made with the day's secret). */
   endsWithDay: boolean;
   rule: RateRule;
 }
 
-/** The shared table of counters. */
 export interface LimitStore {
   /**
    * Counts one request in each counter, all or nothing, and returns the seconds until every
@@ -38,15 +30,10 @@ export interface LimitStore {
    * hammering must not shorten the wait); otherwise a refused request changes nothing.
    */
   hit(counters: Counter[], now: number, countRefused: boolean): number;
-  /** The wait the counters would answer now, without counting anything. */
   peek(counters: Counter[], now: number): number;
-  /** A counter keyed by a client address (its IPv6 /64), or by any other secret text. */
   keyed(group: string, text: string, rule: RateRule, now: number): Counter;
-  /** A counter keyed by an account. */
   account(group: string, uid: number, rule: RateRule): Counter;
-  /** Deletes expired rows and keeps the table under its row bound. */
   prune(now: number): void;
-  /** Rows held (tests and monitoring). */
   size(): number;
 }
 
@@ -66,7 +53,6 @@ const maxRememberedFull = 10_000;
 export interface LimitStoreOptions {
   /** Past this many rows the rows closest to their end are dropped: a flood of fresh addresses costs a bounded table. */
   maxRows?: number;
-  /** Where a failing database is reported (at most once a minute). */
   log?: (line: string) => void;
 }
 
@@ -162,7 +148,7 @@ export function createLimitStore(db: Db, options: LimitStoreOptions = {}): Limit
               rememberFull(counter, row.reset_at, now);
             }
           }
-          if (wait > 0 && !countRefused) throw new Refused(wait); // rolls back: nothing counted
+          if (wait > 0 && !countRefused) throw new Refused(wait);
           return wait;
         });
       } catch (err) {
@@ -203,7 +189,7 @@ export function createLimitStore(db: Db, options: LimitStoreOptions = {}): Limit
       db.run('DELETE FROM rate_limits WHERE reset_at <= ?', now);
       let rows = store.size();
       if (rows > maxRows) {
-        const keep = Math.floor(maxRows * 0.9); // some room, so the next trim is not one insert away
+        const keep = Math.floor(maxRows * 0.9);
         db.run(
           'DELETE FROM rate_limits WHERE key IN (SELECT key FROM rate_limits ORDER BY reset_at LIMIT ?)',
           rows - keep,
@@ -217,22 +203,17 @@ export function createLimitStore(db: Db, options: LimitStoreOptions = {}): Limit
   return store;
 }
 
-/** Per-address fixed windows, one bucket per group and address (an IPv6 client: its /64). */
 export interface RateLimiter<G extends string = RateGroup> {
-  /** Counts one request; returns the seconds to wait when over the limit, else 0. */
   hit(group: G, ip: string, now: number): number;
-  /** Counters held (tests and monitoring). */
   size(): number;
 }
 
 /** A per-address rule; `scaled`: the board's own addition, which BOARD_LIMITS scales and 0 lifts. */
 export interface AddressRateRule extends RateRule {
   scaled?: boolean;
-  /** What it counts, in German, for the 429's message (every 429 names its limit). */
   counts?: string;
 }
 
-/** A limit scaled by BOARD_LIMITS, never below one request. */
 export function scaledLimit(limit: number, factor: number): number {
   return Math.max(1, Math.round(limit * factor));
 }
@@ -275,14 +256,12 @@ export const boardRateRules = {
   search: { limit: 30, windowSeconds: 60, scaled: true, counts: 'Suchanfragen' },
 } as const satisfies Record<string, AddressRateRule>;
 
-/** The German 429 message of a per-address group: "Zu viele Meldungen: höchstens 10 pro Minute von einer Adresse. …" */
 export function rateLimitMessage(group: RateGroup, limitsFactor: number, wait: number): string {
   const rule: AddressRateRule = boardRateRules[group];
   const limit = rule.scaled ? scaledLimit(rule.limit, limitsFactor) : rule.limit;
   return `Zu viele ${rule.counts}: höchstens ${limit} pro Minute von einer Adresse. Bitte warte noch ${waitText(wait)}.`;
 }
 
-/** "42 Sekunden", "eine Minute", "17 Minuten", "5 Stunden", "3 Tage": how long a 429 asks to wait ("Bitte warte noch …"). */
 export function waitText(seconds: number): string {
   if (seconds < 60) return seconds === 1 ? 'eine Sekunde' : `${seconds} Sekunden`;
   if (seconds < 2 * 3600) {
@@ -293,5 +272,4 @@ export function waitText(seconds: number): string {
   return `${Math.ceil(seconds / 86_400)} Tage`;
 }
 
-/** A rate-limit group's name: a typo in a route's rateLimit is a type error, not a 500. */
 export type RateGroup = keyof typeof boardRateRules;

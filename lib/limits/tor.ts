@@ -8,15 +8,13 @@ import { canonicalIp } from '../ip/address.ts';
  * create is blocked; reading, voting and the rest stay open to Tor users.
  */
 export interface TorExitList {
-  /** True when ip is a listed exit address. O(1). */
   has(ip: string): boolean;
 }
 
 /**
- * Opens the exit list file: one address per line, `#` comments, blank lines ignored.
- * A missing file is an empty list. The file is re-read when its stat changes (checked at most
- * once per `recheckMs` on a lookup), so `board-admin tor-refresh` takes effect without a restart;
- * a file that cannot be read or has a line that is not an address keeps the previous list.
+ * Opens the exit list file (one address per line, `#` comments); a missing file is an empty list.
+ * It is read again when its stat changes, so `board-admin tor-refresh` needs no restart; a file
+ * that cannot be read or holds a line that is not an address keeps the previous list.
  */
 export function openTorExitList(path: string, options: { recheckMs?: number } = {}): TorExitList {
   const recheckMs = options.recheckMs ?? 2000;
@@ -37,7 +35,7 @@ export function openTorExitList(path: string, options: { recheckMs?: number } = 
     try {
       text = readFileSync(path, 'utf8');
     } catch {
-      return; // unreadable: keep the old list and try again at the next check
+      return;
     }
     loadedStamp = stamp; // a file that does not parse is not parsed again until it changes
     addresses = parseExitList(text) ?? addresses;
@@ -58,7 +56,6 @@ export function openTorExitList(path: string, options: { recheckMs?: number } = 
   };
 }
 
-/** The addresses of a list file in canonical text (one spelling per address), or undefined when a line is not an address (e.g. a half-written file). */
 function parseExitList(text: string): Set<string> | undefined {
   const found = new Set<string>();
   for (const raw of text.split('\n')) {

@@ -17,13 +17,10 @@ const day = 86_400;
 type Windows = readonly (readonly [limit: number, windowSeconds: number])[];
 
 interface WriteRule {
-  /** Per account (routes with a session); none for registration. */
   account?: Windows;
-  /** Per client address. */
   address: Windows;
   /** Not an abuse brake but a privacy and cost limit: BOARD_LIMITS neither scales nor lifts it. */
   alwaysOn?: boolean;
-  /** What it counts, in German: the 429's message names the limit and its numbers (issue 31: every 429 does). */
   counts: string;
 }
 
@@ -137,7 +134,7 @@ export const writeLimitRules = {
   },
   // A new private feed address now and then; more is someone scripting against the token table.
   feedToken: { account: [[10, hour]], address: [[30, hour]], counts: 'neue Feed-Adressen' },
-  // Follow and unfollow together (issue 34): like mutes, a reader tidies a list in bursts.
+  // Follow and unfollow together: like mutes, a reader tidies a list in bursts.
   follow: {
     account: [
       [30, minute],
@@ -153,10 +150,9 @@ export const writeLimitRules = {
   push: { account: [[20, hour]], address: [[60, hour]], counts: 'Push-Anmeldungen' },
   // SPEC's 20 a minute per address stays (group newuser); this caps a whole day of them.
   register: { address: [[50, day]], counts: 'Registrierungen' },
-  // The moderation's actions, per moderator account (only moderators reach them, so no address
-  // limit: moderators sharing an office must not share one). Why: a stolen or rogue moderator
-  // account removed 200 entries in a quarter of a second. A spam wave cleaned by hand goes at about
-  // a click a second, and a ban with purge takes all of one account's entries at once.
+  // The moderation's actions, per moderator account and with no address limit (moderators sharing
+  // an office must not share one). Why: a stolen or rogue moderator account could remove hundreds
+  // of entries in a second, while a spam wave cleaned by hand goes at about a click a second.
   modEntry: {
     account: [
       [30, minute],
@@ -175,14 +171,11 @@ export const writeLimitRules = {
   },
 } as const satisfies Record<string, WriteRule>;
 
-/** A write-limit group's name: a typo in a route's writeLimit is a type error. */
 export type WriteGroup = keyof typeof writeLimitRules;
 
 export interface Writer {
-  /** The account, for routes with a session. */
   uid?: number;
   ip: string;
-  /** The account's share of its create limits (lib/accounts/standing.ts); 1 when absent. */
   createShare?: number;
 }
 
@@ -225,7 +218,6 @@ export function checkWriteLimit(
   }
 }
 
-/** "6 pro Minute und 60 pro Stunde, 18 pro Minute und 180 pro Stunde von einer Adresse"; "… für neue Konten" at a new account's share. */
 function limitText(rule: WriteRule, perAccount: boolean, factor: number, share: number): string {
   const account = perAccount && rule.account?.length ? windowsText(rule.account, factor * share) : '';
   const parts = [
@@ -237,7 +229,6 @@ function limitText(rule: WriteRule, perAccount: boolean, factor: number, share: 
 
 const perWindow: Record<number, string> = { [minute]: 'pro Minute', [hour]: 'pro Stunde', [day]: 'pro Tag' };
 
-/** "30 pro Minute und 500 pro Stunde", with BOARD_LIMITS applied. */
 function windowsText(windows: Windows, factor: number): string {
   return windows.map(([limit, seconds]) => `${scaledLimit(limit, factor)} ${perWindow[seconds]}`).join(' und ');
 }

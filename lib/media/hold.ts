@@ -5,20 +5,13 @@ import { processAlive } from '../host/pid-file.ts';
 
 /**
  * The media hold of `board-admin backup --with-media`. Why: the backup copies the database, then
- * the files that copy refers to; a file the server removed meanwhile would be missing from the
- * archive, and the restored board would show a broken image. So while a backup holds the media,
- * removeMedia moves files into `media/.held/<same path>` instead of deleting them (the same file
- * system: a rename, at once gone from its public path), and the backup takes them from there.
- *
- * Why a hold made before the snapshot covers every file the snapshot refers to: the server
- * commits the row change that drops a file before it removes the file, and removeMedia looks for
- * holds only then. A file removed before the hold existed was dropped by a commit before the
- * hold, so before the snapshot: the snapshot does not refer to it. Any later removal sees the hold.
- *
- * A hold is `media/.hold/<pid>` (content: pid and start time). It counts only while its process
- * lives and for at most holdMaxAgeMs, so a killed backup never keeps files for ever; stale holds
- * are deleted by whoever finds them. The media route never serves either folder (names starting
- * with a dot are refused), and gc-media walks only the board's own folders.
+ * the files it refers to, and a file the server removed meanwhile would be missing from the
+ * restored board. So while a backup holds the media, removeMedia moves files into
+ * `media/.held/<same path>` (a rename: gone from its public path at once) and the backup takes them
+ * from there. A hold made before the snapshot covers every file it refers to, since the server
+ * removes a file only after committing the row change that drops it, and looks for holds only then.
+ * A hold is `media/.hold/<pid>`; it counts while its process lives and at most holdMaxAgeMs, so a
+ * killed backup never keeps files for ever. The media route never serves either folder.
  */
 export const holdFolder = '.hold';
 export const heldFolder = '.held';
@@ -33,15 +26,12 @@ export function createMediaHold(mediaDir: string, nowMs = Date.now()): string {
   return path;
 }
 
-/** Removes a hold at once (also from a signal handler, hence sync); the held folder waits for emptyHeldMedia. */
 export function dropMediaHold(path: string): void {
   rmSync(path, { force: true });
 }
 
-/** Whether a live backup holds the media now; deletes the holds of dead or too old backups on the way. */
 export async function mediaHeld(mediaDir: string, nowMs = Date.now()): Promise<boolean> {
   const folder = join(mediaDir, holdFolder);
-  // No folder: the usual case, one failed call. Any other failure throws: unread holds are no holds.
   const names = await readdir(folder).catch((err: NodeJS.ErrnoException) => {
     if (err.code === 'ENOENT') return [] as string[];
     throw err;
@@ -72,16 +62,14 @@ export async function holdMediaFile(mediaDir: string, relative: string): Promise
   }
 }
 
-/** Where a held file of this media path lies. */
 export function heldPath(mediaDir: string, relative: string): string {
   return join(mediaDir, heldFolder, relative);
 }
 
 /**
- * Deletes the held files once no hold remains (the backup's end; the server's housekeeping for
- * killed backups); returns how many. Only files moved there before the check began go (a rename
- * sets ctime; the margin covers the kernel's coarse clock), so a backup that made its hold just
- * after the check keeps what it needs; later files go in the next round.
+ * Deletes the held files once no hold remains; returns how many. Only files moved there before the
+ * check began go (by ctime, with a margin for the kernel's coarse clock), so a backup whose hold
+ * came just after the check keeps what it needs.
  */
 export async function emptyHeldMedia(mediaDir: string, nowMs = Date.now()): Promise<number> {
   const checkedAt = Date.now() - 50;

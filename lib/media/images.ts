@@ -6,7 +6,6 @@ import { mediaFormats, type MediaExtension } from './files.ts';
 import type { Semaphore } from '../host/semaphore.ts';
 import { avatarSize, maxGifFrames, maxGifPixels, maxImageEdge, maxImagePixels } from '../product.ts';
 
-/** sharp's format name → the extension the board stores it under (lib/media/files.ts has the list). */
 const extensions = new Map(
   Object.entries(mediaFormats).map(([extension, format]) => [format.sharp as string, extension as MediaExtension]),
 );
@@ -20,7 +19,6 @@ export interface ProcessedImage {
   extension: MediaExtension;
 }
 
-/** Reads the format from the bytes; 400 upload.bad_type unless JPEG, GIF, PNG or WebP, 413 when too many pixels. */
 async function inspect(data: Buffer): Promise<{ format: string; pages: number }> {
   let meta: Metadata;
   try {
@@ -38,7 +36,6 @@ async function inspect(data: Buffer): Promise<{ format: string; pages: number }>
   return { format: meta.format, pages };
 }
 
-/** Runs the pipeline; a decode failure of a file that passed inspection is still the uploader's bad file. */
 async function render(pipeline: Sharp): Promise<Buffer> {
   try {
     return await pipeline.toBuffer();
@@ -63,7 +60,6 @@ async function entryImage(data: Buffer): Promise<ProcessedImage> {
   return { data: await render(pipeline), extension: extensions.get(format)! };
 }
 
-/** An avatar: centre-cropped to exactly avatarSize × avatarSize pixels, metadata dropped, format kept. */
 async function avatarImage(data: Buffer): Promise<ProcessedImage> {
   const { format, pages } = await inspect(data);
   const pipeline = open(data, format, pages)
@@ -91,14 +87,12 @@ async function previewThumbnail(data: Buffer): Promise<Buffer> {
     .toBuffer();
 }
 
-/** The image work of the board (Services.images): tests wrap it to hold a request while its image is scaled. */
 export interface Images {
   entry(data: Buffer): Promise<ProcessedImage>;
   avatar(data: Buffer): Promise<ProcessedImage>;
   previewThumbnail(data: Buffer): Promise<Buffer>;
 }
 
-/** sharp, each job in one of the machine's image slots (`slot`, lib/host/machine-slots.ts). */
 export function createSharpImages(slot: Semaphore): Images {
   return {
     entry: (data) => slot(() => entryImage(data)),

@@ -7,7 +7,6 @@ export const mediaUsageMaxAgeSeconds = 600;
 
 export type MediaBytes = Record<MediaFolder, number>;
 
-/** Bytes of the files in each media folder (media/e, media/a, media/preview): one walk, a stat per file, never two walks at once. */
 export function mediaUsage(mediaDir: string, now: () => number): { current(): Promise<MediaBytes> } {
   let known: { at: number; bytes: MediaBytes } | undefined;
   let walking: Promise<MediaBytes> | undefined;
@@ -18,7 +17,6 @@ export function mediaUsage(mediaDir: string, now: () => number): { current(): Pr
     return bytes;
   };
   return {
-    /** The last walk's figures; a new walk when they are older than mediaUsageMaxAgeSeconds (awaited only the first time). */
     current() {
       if (!known || now() - known.at >= mediaUsageMaxAgeSeconds) {
         walking ??= walk().finally(() => {
@@ -38,7 +36,7 @@ async function folderBytes(folder: string): Promise<number> {
       if (!entry.isFile()) continue;
       total += await stat(join(folder, entry.name)).then(
         (file) => file.size,
-        () => 0, // removed meanwhile
+        () => 0,
       );
     }
   } catch {

@@ -31,16 +31,10 @@ const methods = ['GET', 'HEAD', 'POST'] as const;
 const statusClasses = ['1xx', '2xx', '3xx', '4xx', '5xx'] as const;
 const noRoute = { path: 'none' };
 
-/**
- * Builds the registry for one process (the services it reads from), with Node's default process
- * metrics; with `jobs` (the once-jobs run here) the job and database metrics too. `worker`: the
- * cluster worker's number, a label on every series.
- */
 export function createBoardMetrics(app: Services, jobs: RunningJobs | undefined, worker?: string): BoardMetrics {
   const registry = new Registry();
   if (worker) registry.setDefaultLabels({ worker });
   const registers = [registry];
-  // Process memory, CPU, event-loop delay (nodejs_eventloop_lag_*), heap and handles.
   collectDefaultMetrics({ register: registry });
 
   const requestSeconds = new Histogram({
@@ -87,7 +81,6 @@ function methodIndexOf(method: string): number {
   return index < 0 ? methods.length : index;
 }
 
-/** This process's figures read at scrape time from what it keeps anyway: its response cache and hashing line. */
 function defineProcessMetrics(app: Services, registers: Registry[]): void {
   new Counter({
     name: 'board_response_cache_total',
@@ -140,7 +133,6 @@ function defineProcessMetrics(app: Services, registers: Registry[]): void {
   });
 }
 
-/** The database's and the once-jobs' figures: in the process that runs the jobs, read once per scrape. */
 export function defineJobMetrics(
   app: JobDeps & { config: Config; disk: Pick<DiskWatch, 'freeBytes'> },
   jobs: Pick<RunningJobs, 'previews' | 'notifier' | 'push'>,
@@ -162,7 +154,7 @@ export function defineJobMetrics(
     collect() {
       this.reset();
       const outcomes = jobs.previews?.stats().outcomes;
-      if (!outcomes) return; // BOARD_PREVIEW=0: no queue runs in this process
+      if (!outcomes) return;
       for (const [outcome, count] of Object.entries(outcomes)) this.inc({ outcome }, count);
     },
   });
@@ -174,7 +166,7 @@ export function defineJobMetrics(
     collect() {
       this.reset();
       const outcomes = jobs.push?.stats().outcomes;
-      if (!outcomes) return; // BOARD_PUSH=0: no sender runs
+      if (!outcomes) return;
       for (const [outcome, count] of Object.entries(outcomes)) this.inc({ outcome }, count);
     },
   });
@@ -186,7 +178,7 @@ export function defineJobMetrics(
     collect() {
       this.reset();
       const messages = jobs.notifier?.stats().messages;
-      if (!messages) return; // no BOARD_NOTIFY_URL
+      if (!messages) return;
       for (const [outcome, count] of Object.entries(messages)) this.inc({ outcome }, count);
     },
   });
@@ -246,7 +238,6 @@ export function defineJobMetrics(
   });
 }
 
-/** A file's size, 0 when it does not exist (no WAL between checkpoints and a restart). */
 function fileSize(path: string): number {
   return statSync(path, { throwIfNoEntry: false })?.size ?? 0;
 }

@@ -7,7 +7,6 @@ import type { Log } from '../log.ts';
  * `GET /metrics` in Prometheus' text format and nothing else. It never sees the board's routes,
  * sessions or limits, and it is bound to loopback only (listenOnLoopback).
  */
-/** What the listener answers from: one registry, or the cluster primary's aggregate (lib/process/cluster/metrics.ts). */
 export interface MetricsSource {
   metrics(): Promise<string>;
   readonly contentType: string;
@@ -31,7 +30,6 @@ export function createMetricsServer(registry: MetricsSource, log: Log): Server {
       },
     );
   });
-  // A scraper sends one small request: anything slower is not one.
   server.headersTimeout = 5_000;
   server.requestTimeout = 10_000;
   server.keepAliveTimeout = 5_000;

@@ -13,7 +13,6 @@ import { invitedTree, revokeOpenInvitesOf } from '../registration/invites.ts';
 
 const banEnd = new Intl.DateTimeFormat('de-DE', { dateStyle: 'long', timeStyle: 'short', timeZone: 'UTC' });
 
-/** The German message of auth.banned: until when, or "dauerhaft". */
 export function bannedMessage(until: number): string {
   return until === permanentBan
     ? 'Dieses Konto ist dauerhaft gesperrt.'
@@ -22,23 +21,15 @@ export function bannedMessage(until: number): string {
 
 export interface Ban {
   reason: string;
-  /** -1 for a permanent ban, else the Unix time it ends. */
   until: number;
-  /** Also remove every live entry of the account. */
   purge: boolean;
-  /** Also ban every account it invited, and theirs (lib/registration/invites.ts invitedTree). */
   tree?: boolean;
 }
 
-/** The reason an invitee's ban row carries: the moderators' reason, marked as coming from the tree. */
 export function treeBanReason(reason: string, inviter: string): string {
   return `${reason} (Einladungsbaum von ${inviter})`.slice(0, 500);
 }
 
-/**
- * A ban with tree=1: the account and every account in its invite tree (moderators stay), each with
- * its own log row, in one transaction. Returns how many invitees were banned.
- */
 export function banTree(db: Db, uid: number, ban: Ban, actor: ActorUid, now: number): number {
   return db.tx(() => {
     banUser(db, uid, ban, actor, now);
@@ -49,7 +40,6 @@ export function banTree(db: Db, uid: number, ban: Ban, actor: ActorUid, now: num
   });
 }
 
-/** The accounts a ban with tree=1 takes with `uid`: its invite tree, moderators left out (they stay). */
 export function treeBanTargets(db: Db, uid: number): number[] {
   return invitedTree(db, uid).filter(
     (child) => db.one<{ role: string }>('SELECT role FROM users WHERE uid = ?', child)?.role !== moderatorRole,
@@ -83,7 +73,6 @@ export function banUser(db: Db, uid: number, ban: Ban, actor: ActorUid, now: num
   });
 }
 
-/** Lifts a ban in force; false when the account is not banned (never, or the ban has ended). */
 export function unbanUser(db: Db, uid: number, actor: ActorUid, now: number): boolean {
   return db.tx(() => {
     const lifted =
@@ -113,7 +102,6 @@ export function removeAvatarOf(db: Db, uid: number, reason: string, actor: Actor
   });
 }
 
-/** board-admin mod add/remove: sets the role; false when it already was so. Logged for the administrator only. */
 export function setModerator(db: Db, uid: number, moderator: boolean, now: number): boolean {
   return db.tx(() => {
     const role = moderator ? moderatorRole : '';
@@ -123,7 +111,6 @@ export function setModerator(db: Db, uid: number, moderator: boolean, now: numbe
   });
 }
 
-/** board-admin mod list: every moderator by name. */
 export function listModerators(db: Db): { uid: number; username: string }[] {
   return db.all<{ uid: number; username: string }>(
     'SELECT uid, username FROM users WHERE role = ? ORDER BY username_key',

@@ -35,7 +35,7 @@ export function removeEntry(db: Db, pid: number, reason: string, actor: ActorUid
     closeOpenReports(db, pid, 'remove', logId, now);
     entryFeedsChanged(db, entry, now);
     db.changes.threadChanged(entry.root);
-    db.changes.userChanged(entry.uid); // it leaves the author's feed: their pages shift
+    db.changes.userChanged(entry.uid);
     return true;
   });
 }
@@ -60,12 +60,11 @@ export function restoreEntry(db: Db, pid: number, actor: ActorUid, now: number):
     writeModlog(db, actor, { action: 'restore', pid, uid: entry.uid }, now);
     entryFeedsChanged(db, entry, now);
     db.changes.threadChanged(entry.root);
-    db.changes.userChanged(entry.uid); // back in the author's feed
+    db.changes.userChanged(entry.uid);
     return 'restored';
   });
 }
 
-/** Closes an entry's open reports without acting on it; false when it has none. */
 export function dismissReports(db: Db, pid: number, reason: string, actor: ActorUid, now: number): boolean {
   return db.tx(() => {
     if (countOpenReports(db, pid) === 0) return false;
@@ -76,7 +75,6 @@ export function dismissReports(db: Db, pid: number, reason: string, actor: Actor
   });
 }
 
-/** A ban's purge: removes every live entry of the account, one log row each. Returns how many. */
 export function removeAllEntriesOf(db: Db, uid: number, reason: string, actor: ActorUid, now: number): number {
   return db.tx(() => {
     const live = db.all<{ pid: number }>('SELECT pid FROM entries WHERE uid = ? AND deleted = 0 ORDER BY pid', uid);

@@ -25,10 +25,8 @@ export function countOpenReports(db: Db, pid: number): number {
   return db.value('SELECT count(*) FROM reports WHERE closed_at = 0 AND pid = ?', pid);
 }
 
-/** How each report was closed: by a removal of its entry, or dismissed (API dismiss, board-admin report-close). */
 export type CloseAction = 'remove' | 'dismiss';
 
-/** Closes every open report on an entry, recording the action and its log row. Returns how many. */
 export function closeOpenReports(db: Db, pid: number, action: CloseAction, logId: number, now: number): number {
   return db.run(
     'UPDATE reports SET closed_at = ?, closed_action = ?, closed_log_id = ? WHERE closed_at = 0 AND pid = ?',
@@ -43,7 +41,6 @@ export interface OpenReport {
   id: number;
   pid: number;
   reporter_uid: number;
-  /** The reporter's current name; "" for an anonymous report. */
   reporter: string;
   reason: string;
   created_at: number;
@@ -51,7 +48,6 @@ export interface OpenReport {
   reports_on_entry: number;
 }
 
-/** Open reports grouped by entry (then in filing order), with an excerpt and how many open reports the entry has. */
 export function listOpenReports(db: Db): OpenReport[] {
   return db.all<OpenReport>(
     `SELECT r.id, r.pid, r.reporter_uid, coalesce(u.username, '') AS reporter, r.reason, r.created_at,
@@ -62,12 +58,10 @@ export function listOpenReports(db: Db): OpenReport[] {
   );
 }
 
-/** An open report by id (for board-admin report-close), or undefined. */
 export function findOpenReport(db: Db, id: number): { id: number; pid: number } | undefined {
   return db.one<{ id: number; pid: number }>('SELECT id, pid FROM reports WHERE id = ? AND closed_at = 0', id);
 }
 
-/** Closes one open report as dismissed by the given log row; false when it is not open. */
 export function closeReport(db: Db, id: number, logId: number, now: number): boolean {
   return (
     db.run(
@@ -79,7 +73,6 @@ export function closeReport(db: Db, id: number, logId: number, now: number): boo
   );
 }
 
-/** Account deletion, in slices: up to `limit` reports stay with an anonymous reporter. Returns how many changed. */
 export function anonymiseReportsOf(db: Db, uid: number, limit: number): number {
   return db.run(
     'UPDATE reports SET reporter_uid = 0 WHERE id IN (SELECT id FROM reports WHERE reporter_uid = ? AND reporter_uid <> 0 LIMIT ?)',
@@ -95,7 +88,6 @@ export interface QueueItem {
   reports: { id: number; created_at: number; reason: string; reporter: '' }[];
 }
 
-/** The moderation queue: entries with open reports, most reports first, then the oldest report first. */
 export function readReportQueue(db: Db, page: number): QueueItem[] {
   const groups = db.all<{ pid: number; n: number }>(
     `SELECT pid, count(*) AS n, min(id) AS first FROM reports WHERE closed_at = 0
@@ -123,12 +115,10 @@ export function readReportQueue(db: Db, page: number): QueueItem[] {
   });
 }
 
-/** Every open report of the board (the metrics' board_reports_open). */
 export function countAllOpenReports(db: Db): number {
   return db.value('SELECT count(*) FROM reports WHERE closed_at = 0');
 }
 
-/** The number of entries with open reports (the moderators' header link). */
 export function countEntriesWithOpenReports(db: Db): number {
   return db.value('SELECT count(DISTINCT pid) FROM reports WHERE closed_at = 0');
 }

@@ -24,12 +24,9 @@ export const administrator: ActorUid = 0;
 
 export interface ModlogWrite {
   action: ModAction;
-  /** The entry acted on; 0 where none applies. */
   pid?: number;
-  /** The account acted on (for entry actions: the entry's author); 0 where none applies. */
   uid?: number;
   reason?: string;
-  /** A ban's banned_until; 0 otherwise. */
   until?: number;
 }
 
@@ -53,7 +50,6 @@ export function writeModlog(db: Db, actor: ActorUid, row: ModlogWrite, now: numb
   ).lastInsertRowid;
 }
 
-/** One row of the public log. `username` is the account's current name, "" when none applies or the account is gone. */
 export interface PublicModlogRow {
   id: number;
   created_at: number;
@@ -75,10 +71,8 @@ export function readPublicModlog(db: Db, page: number): PublicModlogRow[] {
   );
 }
 
-/** A row as the administrator sees it: every action, with who did it. */
 export interface AdminModlogRow extends Omit<PublicModlogRow, 'action'> {
   action: ModAction;
-  /** A moderator's current name, "admin" for the command line, or "deleted account #<uid>". */
   moderator: string;
 }
 
@@ -88,7 +82,6 @@ const adminModlogSelect = `
               ELSE coalesce(mu.username, 'deleted account #' || m.moderator_uid) END AS moderator
   FROM modlog m LEFT JOIN users u ON u.uid = m.uid LEFT JOIN users mu ON mu.uid = m.moderator_uid`;
 
-/** A page of the whole log for `board-admin modlog`, newest first. */
 export function readAdminModlog(db: Db, page: number): AdminModlogRow[] {
   return db.all<AdminModlogRow>(
     `${adminModlogSelect} ORDER BY m.id DESC LIMIT ? OFFSET ?`,
@@ -98,17 +91,15 @@ export function readAdminModlog(db: Db, page: number): AdminModlogRow[] {
 }
 
 export interface ModlogRange {
-  /** Only this actor's rows (a moderator's uid, 0 the administrator); undefined: everyone's. */
   actor?: ActorUid;
-  /** Unix seconds: rows logged at or after `since` and before `until`. */
   since: number;
   until: number;
 }
 
 /**
- * `board-admin modlog --by NAME --since … --until …`: every row of the range in the order they
- * were logged, so the administrator sees all a moderator did and can undo it. Read 500 at a time
- * (a ban's purge logs a row per entry); by actor through the index modlog_by_actor.
+ * `board-admin modlog --by NAME --since … --until …`: every row of the range in logged order, so
+ * the administrator sees all a moderator did and can undo it; read 500 at a time (a purge logs a
+ * row per entry).
  */
 export function* readModlogRange(db: Db, range: ModlogRange): Generator<AdminModlogRow> {
   const byActor = range.actor === undefined ? '' : 'm.moderator_uid = ? AND';

@@ -9,7 +9,6 @@ import { isTokenShaped, newToken, tokenHash } from '../accounts/tokens.ts';
  * away the notifications only, never the account.
  */
 
-/** Creates the account's token, replacing the one before (which stops working). */
 export function createFeedToken(db: Db, uid: number, now: number): string {
   const token = newToken();
   db.run(
@@ -22,16 +21,14 @@ export function createFeedToken(db: Db, uid: number, now: number): string {
   return token;
 }
 
-/** Ends the account's token, if it has one: on request, and after every password change or reset. */
 export function endFeedToken(db: Db, uid: number): void {
   db.run('DELETE FROM feed_tokens WHERE uid = ?', uid);
 }
 
 /**
  * The account a token belongs to, while no ban is in force on it. Why not end the token at a ban:
- * the feed is the account's own notifications, which it gets back with its account when the ban
- * is lifted or ends; while it lasts, the account reads nothing of the board's that a logged-out
- * visitor could not.
+ * the feed holds the account's own notifications, which it gets back when the ban ends; meanwhile
+ * it reads nothing a logged-out visitor could not.
  */
 export function findFeedTokenOwner(db: Db, token: string, now: number): number | undefined {
   if (!isTokenShaped(token)) return undefined;

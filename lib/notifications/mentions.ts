@@ -24,7 +24,6 @@ const maxMentionSigns = 20;
 const mentionPattern = /(?<![\p{L}\p{M}\p{Nd}._-])@([\p{L}\p{M}\p{Nd}._ -]+)/gu;
 const nameEnd = /[\p{L}\p{M}\p{Nd}]/u;
 
-/** The names a mention's text could mean, longest first: the run cut at every word end, each also without trailing dots. */
 function candidatesOf(run: string): string[] {
   const chars = [...run];
   const candidates: string[] = [];
@@ -37,7 +36,6 @@ function candidatesOf(run: string): string[] {
   return [...new Set(candidates.map(usernameKey))].filter((key) => [...key].length >= minUsernameLength);
 }
 
-/** The accounts an entry's text mentions, in order of appearance, each once. */
 export function mentionedUids(db: Db, text: string): number[] {
   const mentions = [...text.matchAll(mentionPattern)].slice(0, maxMentionSigns).map((match) => candidatesOf(match[1]!));
   const keys = [...new Set(mentions.flat())];

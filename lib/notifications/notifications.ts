@@ -9,33 +9,28 @@ import { maxNotifiedPerEntry, notificationPageSize } from '../product.ts';
  * on the notifications page, the header's badge and the private Atom feed.
  */
 
-/** thread_reply: lib/notifications/thread-replies.ts. */
 export type NotificationKind = 'reply' | 'mention' | 'thread_reply';
 
-/** Each account keeps its newest 1000 (older ones go): bounded rows, and a badge count that stays cheap. */
+/** Each account keeps its newest notifications: bounded rows, and a badge count that stays cheap. */
 export const maxKeptPerAccount = 1000;
 /**
- * The older ones go in groups: an account holds up to 1099, and its 1100th takes the oldest 100
- * with it in one statement. Why: a dropped notification's row and index entries lie on pages no
- * other write touches (its table row, its entry's index entry, the account's oldest index
- * entries), so dropping one at every notification of an account at the limit wrote more pages
- * than the create itself; in groups, the account's index pages are written once per 100
- * (docs/SCALING.md "Reads and writes per core").
+ * The older ones go in groups, this many in one statement once the account holds maxKeptPerAccount
+ * + trimGroup. Why: a dropped notification's rows lie on pages no other write touches, so dropping
+ * one at every notification cost more than the create itself.
  */
 export const trimGroup = 100;
 
 interface Caused {
   pid: number;
-  /** The entry's author. */
   uid: number;
   content: string;
 }
 
 /**
  * Tells the parent's author about a reply (`parentUid`, 0 for none) and every mentioned account
- * about a mention, at most 5 accounts per entry over its life, never its own author, never twice
- * for one entry and account (an edit that adds a mention tells only the new one), never an
- * account that muted the author. Call inside the create's or edit's transaction.
+ * about a mention, at most maxNotifiedPerEntry accounts per entry over its life: never its author,
+ * never twice for one entry and account, never one that muted the author. Call inside the write's
+ * transaction.
  */
 export function notifyAbout(db: Db, entry: Caused, parentUid: number, now: number): void {
   const wanted: [number, NotificationKind][] = [];
@@ -47,7 +42,6 @@ export function notifyAbout(db: Db, entry: Caused, parentUid: number, now: numbe
   for (const [uid, kind] of wanted) {
     if (room <= 0) return;
     if (uid === entry.uid || isMuted(db, uid, entry.uid)) continue;
-    // The account may be gone (its entries wait for the background removal); a repeat changes nothing.
     const added = db.run(
       `INSERT INTO notifications (uid, pid, actor_uid, kind, created_at) SELECT ?, ?, ?, ?, ? WHERE EXISTS (SELECT 1 FROM users WHERE uid = ?)
        ON CONFLICT (uid, pid) DO NOTHING`,
@@ -63,12 +57,6 @@ export function notifyAbout(db: Db, entry: Caused, parentUid: number, now: numbe
   }
 }
 
-/**
- * Drops the account's oldest notifications down to maxKeptPerAccount once it holds
- * maxKeptPerAccount + trimGroup. The count comes from notification_counts (kept by triggers,
- * lib/db/schema.ts migration 11), because finding the 1000th newest row walked 1000 index entries
- * at every notification of an account at the limit.
- */
 export function keepNewest(db: Db, uid: number): void {
   const kept = db.one<{ kept: number }>('SELECT kept FROM notification_counts WHERE uid = ?', uid)?.kept ?? 0;
   if (kept < maxKeptPerAccount + trimGroup) return;
@@ -87,7 +75,6 @@ const visible = `
   FROM notifications n JOIN entries e ON e.pid = n.pid AND e.deleted = 0
   WHERE n.uid = ? AND NOT EXISTS (SELECT 1 FROM mutes m WHERE m.uid = n.uid AND m.muted_uid = n.actor_uid)`;
 
-/** A notification as the account's list shows it, with the pid of its entry. */
 export interface NotificationRow {
   id: number;
   created_at: number;
@@ -96,7 +83,6 @@ export interface NotificationRow {
   pid: number;
 }
 
-/** One page of an account's notifications, newest first. */
 export function readNotifications(
   db: Db,
   uid: number,
@@ -111,21 +97,19 @@ export function readNotifications(
   );
 }
 
-/** How many of an account's visible notifications are unread. */
 export function countUnread(db: Db, uid: number): number {
   return db.value(`SELECT count(*) ${visible} AND n.read = 0`, uid);
 }
 
-/** Marks an account's notifications read, all of them or those up to an id; returns how many stay unread. */
 export function markRead(db: Db, uid: number, upTo = Number.MAX_SAFE_INTEGER): number {
   db.run('UPDATE notifications SET read = 1 WHERE uid = ? AND read = 0 AND id <= ?', uid, upTo);
   return countUnread(db, uid);
 }
 
 /**
- * Account deletion: the account's notifications go, and every one its entries caused, found
- * through its entries (their rows stay until the background removal, which runs after this).
- * Why not an index on actor_uid: it cost every create a page write (lib/db/schema.ts migration 12).
+ * Account deletion: the account's notifications go, and every one its entries caused, found through
+ * its entries (their rows stay until the background removal). Why not an index on actor_uid: it
+ * cost every create a page write.
  */
 export function deleteNotificationsOf(db: Db, uid: number): void {
   db.run('DELETE FROM notifications WHERE uid = ?', uid);

@@ -3,34 +3,22 @@ import { keepNewest } from './notifications.ts';
 
 /**
  * `thread_reply` notifications (docs/API.md "Following threads"): a new reply anywhere below an
- * entry someone follows tells them, once per followed thread until they have read it. Why once:
- * a busy thread must not flood an inbox (or a phone, lib/push/); the one unread notification
- * says "there is something new here", and the thread shows the rest.
- *
- * Why after the create, in batches: a thread with ten thousand followers wrote ten thousand rows
- * in the reply's transaction (a third of a second holding SQLite's one write lock, every other
- * write waiting; bench/follow-fanout.ts). The create now writes one row in thread_reply_fanout
- * (queueThreadReplies), and the job in lib/notifications/fan-out-job.ts tells the followers after
- * the commit, followerBatch accounts per transaction, in the order of their uids. Each batch
- * moves the row's after_uid in the transaction that writes its notifications, so a crash loses
- * no follower and tells none twice (UNIQUE (uid, pid) would refuse a second row anyway).
- *
- * Cost at a million entries: the followers are found from the reply's ancestor chain (at most
- * maxReplyDepth + 1 rows, walked by primary key) through follows_by_entry, never a scan; each
- * follower costs one probe of notifications_thread_unread, and a row only while it has none unread.
+ * entry someone follows tells them, once per followed thread until they have read it, so a busy
+ * thread cannot flood an inbox (or a phone). Why after the create, in batches: a thread with ten
+ * thousand followers wrote as many rows in the reply's transaction, holding the write lock from
+ * every other write (bench/follow-fanout.ts). So the create writes one row in thread_reply_fanout
+ * (queueThreadReplies), and lib/notifications/fan-out-job.ts tells the followers after the commit,
+ * followerBatch accounts per transaction in uid order, moving the row's after_uid in the same
+ * transaction, so a crash loses no follower and tells none twice. The followers are found from the
+ * reply's ancestor chain through follows_by_entry, never a scan.
  */
 
-/** The reply's ancestors, its parent (the first parameter) up to the root. */
 const ancestors = `WITH RECURSIVE up(pid) AS (
   SELECT ?
   UNION ALL
   SELECT e.reply_to FROM entries e JOIN up ON e.pid = up.pid WHERE e.reply_to <> 0
 )`;
 
-/**
- * In the create's transaction: queues the telling of the reply's followers when any account but
- * its author follows one of its ancestors (a reply nobody else follows writes nothing more).
- */
 export function queueThreadReplies(db: Db, reply: { pid: number; uid: number }, parentPid: number, now: number): void {
   db.run(
     `${ancestors}
@@ -52,7 +40,6 @@ interface Fanout {
   after_uid: number;
 }
 
-/** What one batch did: the reply it was for, the accounts it told, and whether that reply is done. */
 export interface FanoutBatch {
   pid: number;
   told: number;
@@ -60,11 +47,9 @@ export interface FanoutBatch {
 }
 
 /**
- * One batch of the oldest queued reply, in one transaction: the next `size` followers (by uid,
- * after the last batch's) of the reply's ancestors are told, and the queue row moves past them or
- * goes. Undefined when nothing is queued. What the create's transaction checked is checked again
- * here, now: the follows, mutes and unread notifications as they stand, and the reply's author
- * still an account (a deleted account's entries tell nobody: its notifications went with it).
+ * One batch of the oldest queued reply, in one transaction: the next `size` followers of its
+ * ancestors are told, and the queue row moves past them or goes; undefined when nothing is queued.
+ * The follows, mutes, unread notifications and the reply's author are read as they stand now.
  */
 export function tellFollowersBatch(db: Db, size: number): FanoutBatch | undefined {
   return db.tx(() => {
@@ -88,10 +73,9 @@ export function tellFollowersBatch(db: Db, size: number): FanoutBatch | undefine
 }
 
 /**
- * The `size` smallest uids above `after` that follow the parent or one of its ancestors, in
- * order. Why one probe per ancestor and not one statement: each probe reads at most `size` entries
- * of follows_by_entry in uid order, while one statement over the whole chain read and sorted every
- * remaining follower at every batch (10,000 at the first of a big thread).
+ * The `size` smallest uids above `after` that follow the parent or one of its ancestors, in order.
+ * Why one probe per ancestor: each reads at most `size` entries of follows_by_entry, while one
+ * statement over the chain sorted every remaining follower at every batch.
  */
 function nextFollowers(db: Db, parentPid: number, after: number, size: number): number[] {
   const uids = new Set<number>();
@@ -107,11 +91,10 @@ function nextFollowers(db: Db, parentPid: number, after: number, size: number): 
 }
 
 /**
- * Tells the followers with uid in (after_uid, last] of the reply's ancestors (its parent up to
- * the root) except its author, accounts that muted the author, and those already told of this
- * entry (a reply or a mention wins: UNIQUE (uid, pid)), unless they still have an unread,
- * visible thread_reply for one of the followed entries the reply lies below. The notification
- * names the outermost of them. Returns how many were told.
+ * Tells the followers with uid in (after_uid, last] of the reply's ancestors, except its author,
+ * those who muted the author or were told of this entry already, and those with an unread visible
+ * thread_reply above the reply. The notification names the outermost followed entry. Returns how
+ * many.
  */
 function notifyFollowers(db: Db, job: Fanout, parentPid: number, last: number): number {
   const told = db.all<{ uid: number }>(
@@ -138,16 +121,14 @@ function notifyFollowers(db: Db, job: Fanout, parentPid: number, last: number): 
   return told.length;
 }
 
-/** Replies whose followers are still to be told (the job's queue; lib/metrics and tests). */
 export function countQueuedFanouts(db: Db): number {
   return db.value('SELECT count(*) FROM thread_reply_fanout');
 }
 
 /**
- * 1 when the account still has an unread thread_reply for this followed entry that it can see
- * (its entry live, its author not muted), else 0. Why visible only: an unread notification of a
- * reply deleted since, or of an account muted since, no longer shows or counts as unread, so it
- * must not keep the thread silent.
+ * 1 when the account still has an unread thread_reply for this followed entry that it can see, else
+ * 0. Why visible only: one of a reply deleted since, or of an author muted since, no longer shows,
+ * so it must not keep the thread silent.
  */
 function pendingFor(uid: string, thread: string): string {
   return `EXISTS (

@@ -271,7 +271,6 @@ export const schemas: Record<string, JsonSchema> = {
     }),
     until: integer('for ban: banned_until (-1 permanent); else 0', { minimum: -1 }),
   }),
-  /** The notification list's item (docs/API.md "GET /api/user/notifications/{page}"). */
   Notification: object({
     id: integer('notification id (for up_to)', { minimum: 1 }),
     created_at: time(),

@@ -3,17 +3,16 @@ import { schemas } from './components.ts';
 import type { JsonSchema } from './kit.ts';
 
 /**
- * The OpenAPI document's shared schemas as TypeScript declarations for the front end's JSDoc
- * types (web/api-types.d.ts, `Api.Entry` ...), so the page's idea of an Entry is the document's
- * and never a second description. test/unit/front-end-types.test.ts checks the file is current;
- * `node --import tsx lib/openapi/front-end-types.ts` writes it again.
+ * The OpenAPI document's shared schemas as TypeScript declarations for the front end's JSDoc types
+ * (web/api-types.d.ts, `Api.Entry` ...), so the page's idea of an Entry is the document's and never
+ * a second description. test/unit/front-end-types.test.ts checks the file is current; `make
+ * front-end-files` writes it again.
  */
 
 export const frontEndTypesFile = fileURLToPath(new URL('../../web/api-types.d.ts', import.meta.url));
 
 const refPrefix = '#/components/schemas/';
 
-/** The TypeScript type of one schema; nested objects are written inline at `indent`. */
 function typeOf(schema: JsonSchema, indent: string): string {
   if (typeof schema.$ref === 'string') return schema.$ref.slice(refPrefix.length);
   if ('const' in schema) return JSON.stringify(schema.const);
@@ -35,7 +34,6 @@ function typeOf(schema: JsonSchema, indent: string): string {
   }
 }
 
-/** A union in an array needs parentheses. */
 function wrapped(type: string): string {
   return type.includes(' | ') ? `(${type})` : type;
 }
@@ -92,7 +90,6 @@ function interfaceOf(name: string, schema: JsonSchema): string {
   return `  interface ${name} extends ${base} ${typeOf({ ...schema, properties: own }, '  ')}\n`;
 }
 
-/** The whole declaration file: one interface per shared schema in the global namespace `Api`. */
 export function frontEndTypes(): string {
   const interfaces = Object.entries(schemas).map(([name, schema]) => interfaceOf(name, schema));
   return [

@@ -7,27 +7,20 @@ import { maxGifFrames, maxGifPixels, maxImagePixels } from '../product.ts';
  * built by a few small functions. docs/API.md "Endpoints" is written from the document they make.
  */
 
-/** A JSON Schema object, as OpenAPI 3.1 takes it. */
 export type JsonSchema = { readonly [keyword: string]: unknown };
 
-/** A form field or query parameter. */
 export interface FieldSpec {
   readonly description: string;
   readonly schema: JsonSchema;
   readonly required?: boolean;
-  /** A file part: multipart only. */
   readonly file?: boolean;
 }
 
-/** A documented answer: its status, what it means and its body. */
 export interface Answer {
   readonly status: number;
   readonly description: string;
-  /** The JSON body's schema; absent for a body that is not JSON. */
   readonly schema?: JsonSchema;
-  /** Default application/json. */
   readonly mediaType?: string;
-  /** An answer without a body (304): no content at all. */
   readonly empty?: boolean;
 }
 
@@ -36,7 +29,6 @@ export type ErrorTable = Readonly<Partial<Record<400 | 401 | 403 | 404 | 409 | 4
 
 /** One operation of the document: what an endpoint says of itself beside its handler (`handler.doc`). */
 export interface Operation {
-  /** Unique operationId: what API clients name the request after. */
   readonly id: string;
   readonly summary: string;
   /** More than the summary says; a citation of a section of docs/API.md in it is a link in docs/API.md's reference. */
@@ -44,9 +36,7 @@ export interface Operation {
   readonly query?: Readonly<Record<string, FieldSpec>>;
   /** Form fields of a POST (urlencoded or multipart); none: the body is ignored. */
   readonly fields?: Readonly<Record<string, FieldSpec>>;
-  /** The success answer. */
   readonly ok: Answer;
-  /** Further answers that are not errors in the `error` shape (the pages' 404 page). */
   readonly more?: readonly Answer[];
   readonly errors?: ErrorTable;
   /**
@@ -56,7 +46,6 @@ export interface Operation {
   readonly when?: Readonly<Partial<Record<ErrorCode, string>>>;
 }
 
-/** A reference to a shared schema of lib/openapi/components.ts. */
 export const ref = (name: string): JsonSchema => ({ $ref: `#/components/schemas/${name}` });
 
 /** An object with exactly these members: `required` always there, `optional` only when they have something to say. */
@@ -91,25 +80,21 @@ export const unixSeconds = 'Unix seconds';
 /** Unix seconds. */
 export const time = (description = unixSeconds): JsonSchema => integer(description);
 
-/** `{status: "..."}`, the answer of the actions that have nothing else to say. */
 export const status = (...values: string[]): JsonSchema =>
   object({ status: values.length === 1 ? constant(values[0]!) : oneOfValues(...values) });
 
-/** A 200 (or 201) JSON answer. */
 export const json = (description: string, schema: JsonSchema, statusCode = 200): Answer => ({
   status: statusCode,
   description,
   schema,
 });
 
-/** An HTML answer (a page of the front end). */
 export const html = (statusCode: number, description: string): Answer => ({
   status: statusCode,
   description,
   mediaType: 'text/html',
 });
 
-/** A form field or query parameter. */
 export const field = (description: string, schema: JsonSchema = { type: 'string' }, required = false): FieldSpec => ({
   description,
   schema,

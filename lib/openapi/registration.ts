@@ -7,12 +7,10 @@ import { field, json, object, oneOfValues, string, type FieldSpec } from './kit.
  * that may need proof of work (registration, login, report).
  */
 
-/** The `altcha` field of the endpoints that may need proof of work. */
 export const altchaField: FieldSpec = field(
   'a solved challenge of GET /api/auth/challenge: base64 of JSON `{challenge, solution}` (ALTCHA v2); needed for a registration or an anonymous report when BOARD_POW is on, and for a login while its name is under a guessing attack',
 );
 
-/** POST /api/auth/newuser's fields beyond SPEC's. */
 export const admissionFields: Record<string, FieldSpec> = {
   application: field(
     `approval mode: the answer to \`question\` of GET /api/auth/registration, ${minApplicationLength}–${maxApplicationLength} characters`,
@@ -22,10 +20,8 @@ export const admissionFields: Record<string, FieldSpec> = {
   altcha: altchaField,
 };
 
-/** `{username, status}` with the given statuses. */
 export const usernameStatus = (...values: string[]) => object({ username: string(), status: oneOfValues(...values) });
 
-/** The 202 of a registration that waits for a moderator. */
 export const pendingAnswer = json(
   'the account waits for a moderator (approval mode, or the surge gate closed the door)',
   usernameStatus('pending'),

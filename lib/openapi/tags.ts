@@ -4,7 +4,6 @@ export interface Tag {
   readonly description: string;
 }
 
-/** The OpenAPI document's tags: each names a group of rows of the route table (lib/routes.ts). */
 export const tags = {
   auth: {
     name: 'Auth',

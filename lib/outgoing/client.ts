@@ -1,9 +1,8 @@
 import type { LookupFunction } from 'node:net';
-// Why undici 7 and not the global fetch or node:http: its Agent takes `connect.lookup`, so the DNS
-// answer we check is the one the socket connects to (no resolve-then-connect gap for DNS
-// rebinding), and fetch + Agent come from one pinned version that supports Node 20, instead of
-// mixing our Agent with whatever undici copy the running Node bundles. Redirects, decompression
-// and abort signals stay fetch's; node:http would need all three written by hand.
+// Why undici and not the global fetch or node:http: its Agent takes `connect.lookup`, so the DNS
+// answer we check is the one the socket connects to (no gap for DNS rebinding), and fetch and Agent
+// come from one pinned version rather than whatever undici the running Node bundles. Redirects,
+// decompression and abort signals stay fetch's.
 import { Agent, fetch, type Response } from 'undici';
 import { createDnsResolver, DnsTimeout, type Resolver } from './dns.ts';
 import { checkTarget, createAddressPolicy, PreviewBlockedError, type AddressPolicy } from './guard.ts';
@@ -11,33 +10,24 @@ import { checkTarget, createAddressPolicy, PreviewBlockedError, type AddressPoli
 export type { Resolver };
 
 export interface PreviewClientOptions {
-  /** BOARD_PREVIEW_ALLOW: CIDRs reachable besides public addresses. */
   allow: readonly string[];
-  /** BOARD_PREVIEW_PORTS */
   ports: readonly number[];
   userAgent: string;
-  /** Per resource, redirects and body included; 10 s unless a test shortens it. */
   timeoutMs?: number;
-  /** DNS; tests inject answers. Default: the cancellable resolver of lib/outgoing/dns.ts. */
   resolve?: Resolver;
 }
 
 export interface GetOptions {
   accept: string;
-  /** True when the Content-Type (lower-cased, parameters kept) is acceptable. */
   type: (contentType: string) => boolean;
-  /** Most decoded bytes read. */
   maxBytes: number;
   /** 'truncate': keep the first maxBytes (HTML); 'fail': refuse a larger body (images, JSON). */
   overflow: 'truncate' | 'fail';
-  /** Stop reading early once this returns true for the bytes read so far (HTML: after </head>). */
   enough?: (body: Buffer) => boolean;
-  /** Aborts the request (the queue stopping). */
   signal?: AbortSignal;
 }
 
 export interface Fetched {
-  /** Where the body came from, after redirects. */
   url: URL;
   contentType: string;
   body: Buffer;
@@ -94,7 +84,6 @@ export function guardedLookup(policy: AddressPolicy, resolve: Resolver, signal?:
   };
 }
 
-/** The guarded HTTP client of the preview fetcher; see lib/outgoing/guard.ts for the rules. */
 export function createPreviewClient(options: PreviewClientOptions): PreviewClient {
   const policy = createAddressPolicy(options.allow);
   const timeoutMs = options.timeoutMs ?? defaultTimeoutMs;
@@ -155,7 +144,7 @@ export function createPreviewClient(options: PreviewClientOptions): PreviewClien
       clearTimeout(timer);
       wanted.signal?.removeEventListener('abort', stop);
       agents.delete(agent);
-      void agent.close().catch(() => {}); // after the body is read: the connection is not needed again
+      void agent.close().catch(() => {});
     }
   }
 
@@ -191,7 +180,6 @@ async function readBody(res: Response, options: GetOptions): Promise<Buffer> {
   return Buffer.concat(chunks, size);
 }
 
-/** One readable error whatever layer failed (undici wraps connect errors as `fetch failed` with a cause). */
 function describe(err: unknown, timedOut: boolean, timeoutMs: number): Error {
   if (err instanceof PreviewFetchError || err instanceof PreviewBlockedError) return err;
   for (let cause: unknown = err; cause instanceof Error; cause = cause.cause) {

@@ -4,7 +4,6 @@ import { Resolver as DnsResolver } from 'node:dns/promises';
 /** Resolves a host name to every address it has (the guard checks them all); `signal` cancels it. */
 export type Resolver = (hostname: string, signal?: AbortSignal) => Promise<LookupAddress[]>;
 
-/** Our own DNS time limit ran out: a local timeout, not an answer about the name. */
 export class DnsTimeout extends Error {
   readonly code = 'ETIMEOUT';
   constructor(hostname: string, ms: number) {
@@ -14,9 +13,7 @@ export class DnsTimeout extends Error {
 }
 
 export interface DnsOptions {
-  /** The whole lookup (A and AAAA together); default 5 s. */
   timeoutMs?: number;
-  /** DNS servers ('127.0.0.1:5353'); default the system's. Tests point this at a fake server. */
   servers?: readonly string[];
 }
 
@@ -24,11 +21,10 @@ export interface DnsOptions {
 const localhostName = /(^|\.)localhost\.?$/i;
 
 /**
- * The preview fetcher's DNS: A and AAAA asked in parallel through c-ares (node:dns Resolver), with
- * our own time limit, and cancelled when the fetch is. Why not dns.lookup: it runs on libuv's
- * small thread pool, cannot be cancelled and has no time limit of its own, so a few names whose DNS
- * never answers held every slot and made good links fail. Each lookup has its own Resolver, so
- * cancel() stops exactly that one.
+ * The preview fetcher's DNS: A and AAAA in parallel through c-ares (a node:dns Resolver per lookup,
+ * so cancel() stops exactly that one), with our own time limit. Why not dns.lookup: it runs on
+ * libuv's small thread pool with no time limit and no cancel, so a few names that never answer held
+ * every slot.
  */
 export function createDnsResolver(options: DnsOptions = {}): Resolver {
   const timeoutMs = options.timeoutMs ?? 5_000;
@@ -58,7 +54,7 @@ export function createDnsResolver(options: DnsOptions = {}): Resolver {
       ];
       if (addresses.length > 0) return addresses;
       const reasons = [v4, v6].flatMap((r) => (r.status === 'rejected' ? [r.reason as NodeJS.ErrnoException] : []));
-      if (reasons.some((r) => r.code === 'ETIMEOUT')) throw new DnsTimeout(hostname, timeoutMs); // c-ares gave up its tries
+      if (reasons.some((r) => r.code === 'ETIMEOUT')) throw new DnsTimeout(hostname, timeoutMs);
       throw reasons[0] ?? new Error(`${hostname} has no address`);
     } finally {
       clearTimeout(timer);

@@ -10,11 +10,9 @@ import { inCidr, parseCidr, specialRange } from '../ip/ranges.ts';
  * CIDRs are the only exception (tests on loopback). The ranges themselves: lib/ip/ranges.ts.
  */
 
-// The address vocabulary of the guard, kept importable from here.
 export { parseIp } from '../ip/address.ts';
 export { isPublicAddress, parseCidr, specialRange } from '../ip/ranges.ts';
 
-/** Why a fetch was refused before or while connecting. */
 export class PreviewBlockedError extends Error {
   readonly reason: 'scheme' | 'credentials' | 'port' | 'address';
   constructor(reason: PreviewBlockedError['reason'], message: string) {
@@ -24,7 +22,6 @@ export class PreviewBlockedError extends Error {
   }
 }
 
-/** Decides for one address; the message says why it was refused. */
 export type AddressPolicy = (address: string) => { allowed: true } | { allowed: false; why: string };
 
 /**

@@ -1,23 +1,16 @@
 import type { Log } from '../log.ts';
 
 /**
- * BOARD_NOTIFY_URL: tells the operator about new reports without e-mail. Messages are POSTed
- * as German plain text (what ntfy and most chat webhooks take) by one background sender, never
- * on the request path; in a cluster the primary runs it for every worker, so its bounds hold for
- * the whole board. The URL is the operator's own setting, so the preview fetcher's
- * public-address rule does not apply. Log lines name the failure, never a client address (a
- * message only carries entries' addresses).
- *
- * Why messages are coalesced: reports are anonymous, so anyone can send many from many addresses,
- * and a webhook (or the phone it rings) must not be flooded, nor a real alert pushed out of a
- * queue. At most one message is on its way, and the next starts no sooner than `gapMs` after it
- * ended; the reports that come meanwhile wait as one count, never as a queue, and the next
- * message says how many entries were reported since the last one. A message the webhook does not
- * take after 3 tries goes back into that count, so its reports reach the operator with the next
- * message; only a shutdown drops a count, logged and counted in the metrics.
+ * BOARD_NOTIFY_URL: tells the operator about new reports and the board's door without e-mail, as
+ * German plain text (what ntfy and most chat webhooks take), from one background sender (in a
+ * cluster the primary's, for every worker). The URL is the operator's own setting, so the preview
+ * fetcher's address rule does not apply. Why notices are coalesced: reports are anonymous, so
+ * anyone can send many, and the webhook (or the phone it rings) must not be flooded nor a real
+ * alert pushed out. At most one message is on its way and the next starts `gapMs` after it ended;
+ * notices meanwhile wait as counts, never as a queue. A message the webhook does not take goes back
+ * into the count; only a shutdown drops one, logged.
  */
 
-/** A stored report worth telling: the entry and its open reports now (1, or notifyManyReports). */
 export interface ReportNotice {
   pid: number;
   openReports: number;
@@ -29,33 +22,23 @@ export interface ReportNotice {
  */
 export type DoorNotice = { about: 'application' } | { about: 'surge'; accounts: number };
 
-/** Whatever the operator is told. */
 export type Notice = ReportNotice | DoorNotice;
 
 export interface Notifier {
-  /** Counts a notice in; returns at once. */
   send(notice: Notice): void;
-  /** What reached the operator and how, since the start (lib/metrics). */
   stats(): NotifyStats;
-  /** Shutdown: aborts the message being sent and drops what waits, logging how many reports. */
   stop(): Promise<void>;
 }
 
 export interface NotifyStats {
-  /** Messages the webhook took, and messages given up after 3 tries (their reports went into the next). */
   messages: { sent: number; failed: number };
-  /** Notices sent in a message of their own, counted in a message with others, or never sent (shutdown). */
   notices: { alone: number; coalesced: number; unsent: number };
 }
 
 export interface NotifyOptions {
-  /** Per try. Default 5 s. */
   timeoutMs?: number;
-  /** Wait before the second try; doubled before the third. Default 2 s. */
   backoffMs?: number;
-  /** Least time from the end of one message to the start of the next. Default 60 s. */
   gapMs?: number;
-  /** Tests: how the sender waits (back-off and gap), so a test can hold it at a gate it opens. */
   sleep?: (ms: number, signal: AbortSignal) => Promise<void>;
 }
 
@@ -66,17 +49,12 @@ export const notifyManyReports = 5;
 /** A message with several entries names this many of them; the rest are in the moderation's queue. */
 const addressesShown = 5;
 
-/** The notices one message tells: counts, and the first few for their addresses. */
 interface Tally {
   notices: number;
-  /** Entries with their first open report. */
   reported: number;
-  /** Entries whose open reports reached notifyManyReports. */
   many: number;
   first: ReportNotice[];
-  /** Applications that came in. */
   applications: number;
-  /** The surge gate's switches, and the accounts the last one counted. */
   surges: number;
   surgeAccounts: number;
 }
@@ -103,7 +81,6 @@ function merged(older: Tally, newer: Tally): Tally {
   };
 }
 
-/** The door's part of a message: the switch first, then the waiting applications. */
 function doorText(origin: string, tally: Tally): string {
   const surge = tally.surges
     ? `Ansturm auf die Registrierung: ${tally.surgeAccounts} neue Konten in kurzer Zeit; neue Konten warten jetzt auf eine Freischaltung.`
@@ -116,7 +93,6 @@ function doorText(origin: string, tally: Tally): string {
 
 const entries = (n: number) => (n === 1 ? '1 Beitrag' : `${n} Beiträge`);
 
-/** A message's German text: one notice as it is, several as counts with the first addresses. */
 function notifyText(origin: string, tally: Tally): string {
   const reportNotices = tally.notices - tally.applications - tally.surges;
   if (reportNotices === 0) return doorText(origin, tally);
@@ -154,7 +130,6 @@ export function startNotifier(url: string, origin: string, log: Log, options: No
   let running: Promise<void> = Promise.resolve();
   let busy = false;
 
-  /** Up to 3 tries; true when the webhook took the message. */
   async function deliver(text: string): Promise<boolean> {
     for (let attempt = 1; attempt <= notifyTries; attempt++) {
       const failure = await tryOnce(text);
@@ -170,7 +145,6 @@ export function startNotifier(url: string, origin: string, log: Log, options: No
     return false;
   }
 
-  /** One POST; the failure's description, or undefined when the webhook took it. */
   async function tryOnce(text: string): Promise<string | undefined> {
     try {
       const answer = await fetch(url, {
@@ -191,7 +165,6 @@ export function startNotifier(url: string, origin: string, log: Log, options: No
     }
   }
 
-  /** Counts a delivered or failed message; a failed one's notices wait again, before the newer ones. */
   function settle(message: Tally, delivered: boolean): void {
     if (!delivered) {
       stats.messages.failed++;
@@ -215,7 +188,7 @@ export function startNotifier(url: string, origin: string, log: Log, options: No
         waiting = emptyTally();
         const delivered = await deliver(notifyText(origin, message));
         sending = undefined;
-        if (stopping.signal.aborted) break; // stop() counted it as not sent
+        if (stopping.signal.aborted) break;
         const rest = !delivered && waiting.notices === 0;
         settle(message, delivered);
         if (rest) break;
@@ -270,8 +243,9 @@ function sleep(ms: number, signal: AbortSignal): Promise<void> {
 }
 
 /**
- * After a stored report: a notice when the entry got its first open report, and again when its
- * open reports reach 5. A message carries only entries' addresses: never a text or a reporter.
+ * After a stored report: a notice when the entry got its first open report, and again when its open
+ * reports reach notifyManyReports. A message carries only entries' addresses, never a text or a
+ * reporter.
  */
 export function announceReports(app: { notifier?: Pick<Notifier, 'send'> }, pid: number, openReports: number): void {
   if (openReports === 1 || openReports === notifyManyReports) app.notifier?.send({ pid, openReports });

@@ -38,7 +38,6 @@ const atomType = 'application/atom+xml; charset=utf-8';
 /** Public feeds: any cache may keep them, but must ask again (the ETag makes that cheap); a shared one a few seconds (cacheHeaders). */
 const publicCache = 'public, no-cache';
 
-/** The answers of the feeds, as the OpenAPI document shows them. */
 const atomAnswer = (description: string): Answer => ({ status: 200, description, mediaType: 'application/atom+xml' });
 const notModified: Answer = {
   status: 304,
@@ -47,7 +46,6 @@ const notModified: Answer = {
 };
 const notFoundAnswer = (what: string) => html(404, `the page with status 404: ${what}`);
 
-/** A public feed's operation: valid Atom 1.0, cached, with ETag and Last-Modified. */
 const publicFeed = (id: string, summary: string, notFound?: string): Operation => ({
   id,
   summary,
@@ -73,8 +71,8 @@ async function sendPublic(ctx: Ctx, key: string, build: () => AtomFeed | undefin
 }
 
 /**
- * GET /feed.atom: the 50 newest threads by last activity. A reply or a bump deep in a thread
- * moves the thread up without a newer entry of its own, so the threads' last activity counts too.
+ * GET /feed.atom: the newest threads by last activity, since a reply or a bump deep in a thread
+ * moves it up without a newer entry of its own.
  */
 export function boardAtom(ctx: Ctx) {
   const { db } = ctx.app;
@@ -95,10 +93,6 @@ boardAtom.doc = publicFeed(
   `Atom: the ${atomFeedSize} newest threads (top-level entries) by last activity`,
 );
 
-/**
- * GET /e/{pid}/feed.atom: the 50 newest entries of the entry's subtree, titled like the entry's
- * page; 404 for an unknown, deleted or removed entry.
- */
 export function threadAtom(ctx: Ctx<'pid'>) {
   const { db } = ctx.app;
   const pid = pageParams.pid!.test(ctx.params.pid) ? Number(ctx.params.pid) : 0;
@@ -123,7 +117,6 @@ threadAtom.doc = publicFeed(
   'unknown, deleted or removed entry',
 );
 
-/** GET /u/{username}/feed.atom: the author's 50 newest entries; 404 when no public account has the name. */
 export function userAtom(ctx: Ctx<'username'>) {
   const user = findPublicAccount(ctx.app.db, ctx.params.username);
   if (!user) return notFoundPage(ctx);
@@ -149,7 +142,10 @@ const kindTitles = {
   thread_reply: 'Antwort in einem gefolgten Thread',
 } as const;
 
-/** GET /n/{token}.atom: the account's 50 newest notifications; 404 for an unknown or ended token, and while the account is banned. Never cached by anyone. */
+/**
+ * GET /n/{token}.atom: the account's newest notifications; 404 for an unknown or ended token and
+ * while the account is banned. Never cached.
+ */
 export function privateAtom(ctx: Ctx<'token'>) {
   const token = /^(.*)\.atom$/.exec(ctx.params.token)?.[1] ?? '';
   const uid = findFeedTokenOwner(ctx.app.db, token, ctx.app.clock.now());

@@ -20,18 +20,17 @@ const mediaCache: Record<MediaFolder, string> = {
 };
 
 /**
- * The policy of every media answer. Why: a media file is only ever an image, so its document may
- * load and run nothing (`default-src 'none'`, `sandbox`); `style-src 'unsafe-inline'` is what the
- * browser's own viewer of an image opened directly needs to centre it (Chromium logs three
- * refusals without it), and no style can reach an image.
+ * The policy of every media answer: a media file is only ever an image, so its document may run
+ * nothing (`default-src 'none'`, `sandbox`); `style-src 'unsafe-inline'` lets the browser's own
+ * viewer centre an image opened directly, and no style can reach an image.
  */
 export const mediaCsp = "default-src 'none'; style-src 'unsafe-inline'; sandbox";
 
 /**
- * GET /static/media/*: uploads, avatars and thumbnails. Only a file the board itself would have
- * written answers: named as the board names them, in its folder's formats, and beginning with the
- * bytes of the format its name says, served with that image type. Anything else there (whatever
- * put it there) answers 404. An entry image answers only while a live entry owns it.
+ * GET /static/media/*: only a file the board itself would have written answers (named as the board
+ * names them, in its folder's formats, beginning with the bytes of the format its name says),
+ * served with that image type; anything else is 404, and an entry image is 404 once no live entry
+ * owns it.
  */
 export async function media(ctx: Ctx<'*'>) {
   const { mediaDir } = ctx.app.config;
@@ -40,7 +39,7 @@ export async function media(ctx: Ctx<'*'>) {
   const relative = path
     .slice(mediaDir.length + 1)
     .split(sep)
-    .join('/'); // as filepath stores it
+    .join('/');
   const name = boardMediaName(relative);
   if (!name) return notFoundPage(ctx);
   // Even a file left on disk (a crash before its removal) is gone once its entry is.
@@ -74,7 +73,6 @@ media.doc = {
   ],
 } satisfies Operation;
 
-/** GET /static/*: the front end's own files. */
 export async function staticFile(ctx: Ctx<'*'>) {
   const path = safeFilePath(join(ctx.app.config.webDir, 'static'), ctx.params['*']);
   if (!path || !(await sendFile(ctx.res, path, { head: ctx.req.method === 'HEAD' }))) await notFoundPage(ctx);
@@ -93,7 +91,6 @@ staticFile.doc = {
  */
 const webAuthnBrowserDir = dirname(fileURLToPath(import.meta.resolve('@simplewebauthn/browser')));
 
-/** GET /static/vendor/simplewebauthn/*: the browser library's .js files (not its .d.ts or maps). */
 export async function webAuthnBrowser(ctx: Ctx<'*'>) {
   const path = safeFilePath(webAuthnBrowserDir, ctx.params['*']);
   if (!path?.endsWith('.js') || !(await sendFile(ctx.res, path, { head: ctx.req.method === 'HEAD' })))

@@ -23,11 +23,9 @@ export function addressPattern(path: string): string {
   return `^${segments.join('\\/')}$`;
 }
 
-/** The rows the front end draws a view for. */
 export const shellRoutes = (table: readonly Route[]): Route[] =>
   table.filter((route) => route.method === 'GET' && route.handler.shell);
 
-/** The whole module. */
 export function frontEndPages(table: readonly Route[]): string {
   const shell = shellRoutes(table);
   return [

@@ -19,7 +19,6 @@ import { countView, maxPagePath } from '../http/page-views.ts';
 
 const counted = json('whether an impression was counted', object({ counted: { type: 'boolean' } }));
 
-/** POST /api/impression: the front end sends it once per page load with `page`, the page's path. */
 export async function impression(ctx: Ctx) {
   const page = textField(await ctx.form(), 'page');
   if (!page) throw invalidField('page', fieldMessages.required);
@@ -63,7 +62,6 @@ function countPageView(ctx: Ctx, page: string): boolean {
   return countView(ctx.app, 'beacon', ctx.ip, ctx.req.headers['user-agent']);
 }
 
-/** The Referer's path when it is a page of this board, else undefined. */
 function ownPagePath(ctx: Ctx): string | undefined {
   const referer = ctx.req.headers.referer;
   if (!referer) return undefined;

@@ -9,11 +9,8 @@ import { pageTitle } from './share.ts';
  */
 export interface PageView {
   status: number;
-  /** The view's title ("Statistik"); the head says "Statistik – Das Board". */
   title: string;
-  /** Head tags instead of the plain title (the share tags of an entry or a profile). */
   head?: Html;
-  /** Absolute addresses: the page's canonical form and its neighbours in a paged list. */
   canonical?: string;
   prev?: string;
   next?: string;
@@ -24,10 +21,8 @@ export interface PageView {
   main: Html;
 }
 
-/** What a page that needs the front end says without scripts (login, settings, moderation …). */
 export const needsScript = html`<noscript><p>Diese Seite braucht JavaScript. Lesen geht auch ohne: <a href="/">die neuesten Themen</a>.</p></noscript>`;
 
-/** The shell filled: `<!-- head -->` and `<!-- main -->` (web/index.html). */
 export function layout(shell: Html, view: PageView): Html {
   const tags = [
     view.head ?? html`<title>${pageTitle(view.title)}</title>`,

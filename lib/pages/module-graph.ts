@@ -11,10 +11,9 @@ import { html, type Html } from '../text/html.ts';
  * the same the browser loads, and es-module-lexer (what Vite uses) reads their imports.
  */
 
-/** A bound on the walk: the front end has about fifty modules. */
+/** A bound on the walk, far above the front end's module count. */
 const maxModules = 500;
 
-/** The modules reachable from `entry` (a file in `staticDir`), as /static/ paths, the entry first. */
 export async function moduleGraph(staticDir: string, entry: string): Promise<string[]> {
   await init;
   const seen = new Set([posix.normalize(entry)]);
@@ -24,7 +23,6 @@ export async function moduleGraph(staticDir: string, entry: string): Promise<str
     const source = await readFile(join(staticDir, normalize(file)), 'utf8');
     const [imports] = parse(source, file);
     for (const { specifier } of imports) {
-      // Only the board's own relative modules: a bare or absolute specifier is none of ours.
       if (!specifier?.startsWith('./') && !specifier?.startsWith('../')) continue;
       const target = posix.normalize(posix.join(posix.dirname(file), specifier));
       if (target.startsWith('..') || seen.has(target)) continue;
@@ -36,7 +34,6 @@ export async function moduleGraph(staticDir: string, entry: string): Promise<str
   return queue.map((file) => `/static/${file}`);
 }
 
-/** The preload tags of the graph (the entry itself has its <script> tag already). */
 export function preloadTags(modules: readonly string[]): Html {
   return html`${modules.slice(1).map((href) => html`<link rel="modulepreload" href="${href}">\n  `)}`;
 }

@@ -32,7 +32,6 @@ import { responsesOf } from '../http/response-cache.ts';
  * (lib/http/response-cache.ts `page`).
  */
 
-/** The API page (0…max) from ?seite= (1…max+1); anything else is the first page (as pageFromQuery in web/static/components/pager.js). */
 function pageFromQuery(ctx: Ctx, max: number): number {
   const n = Number(ctx.url.searchParams.get('seite'));
   return Number.isInteger(n) && n >= 1 && n <= max + 1 ? n - 1 : 0;
@@ -49,7 +48,6 @@ function fastPage(seite: string, max: number): number | undefined {
   return n >= 2 && n <= max + 1 ? n - 1 : undefined;
 }
 
-/** The page of a paged list's fast-path query: none is the first, else exactly `seite=N` (fastPage). */
 function fastListPage(query: string | undefined, max: number): number | undefined {
   if (query === undefined) return 0;
   return query.startsWith('seite=') ? fastPage(query.slice('seite='.length), max) : undefined;
@@ -85,7 +83,6 @@ function fastSearch(query: string): SearchAsked | undefined {
  */
 const keyOf = (...parts: (string | number)[]): string => JSON.stringify(parts);
 
-/** The response cache's keys of the drawn pages: the handler keeps a page under it, the fast path's lookup reads it. */
 const pageKeys = {
   home: (page: number) => keyOf('/', page),
   entry: (pid: number) => keyOf('/e/', pid),
@@ -95,11 +92,9 @@ const pageKeys = {
 };
 
 /**
- * A page from the response cache, else drawn now and kept, whatever its status: 200, or 410 for a
- * gone entry's own page, which crawlers keep asking for and which changes only with a write like
- * the live page (a moderator's restore, a rename). A `fresh` view is drawn for every request and
- * never kept (it shows what ends by the clock); nothing there (404) is never kept: unknown ids
- * have no bound.
+ * A page from the response cache, else drawn now and kept, whatever its status: a gone entry's 410
+ * page too, which crawlers keep asking for. A `fresh` view (it shows what ends by the clock) is
+ * never kept, and neither is a 404: unknown ids have no bound.
  */
 async function cachedView(
   ctx: Ctx,
@@ -121,10 +116,8 @@ async function cachedView(
 }
 
 /**
- * Sends a page as `draw` made it. Why a fallback: before issue 32 these pages were the
- * shell and needed no database, so a failing disk left them answering and the front end said what
- * failed; a page that cannot be drawn now is that shell again (200), and the
- * log says why.
+ * Sends a page as `draw` made it. Why a fallback: a page that cannot be drawn now (a failing disk)
+ * is the plain shell (200), so the front end can say what failed, and the log says why.
  */
 async function sendDrawn(ctx: Ctx, draw: () => Promise<{ status: number; doc?: CachedDocument }>): Promise<void> {
   let answer: { status: number; doc?: CachedDocument };
@@ -137,7 +130,6 @@ async function sendDrawn(ctx: Ctx, draw: () => Promise<{ status: number; doc?: C
   return sendShell(ctx, answer.status, answer.doc?.body);
 }
 
-/** GET / and /?seite=N: the newest threads. */
 export async function home(ctx: Ctx) {
   const page = pageFromQuery(ctx, maxFeedPage);
   const { db, config } = ctx.app;
@@ -150,7 +142,6 @@ home.doc = {
 } satisfies Operation;
 home.shell = true;
 
-/** The fast path's lookup of / and /?seite=N (lib/routes.ts `cache`): the page, current in the cache. */
 export const cachedHome: CacheLookup<never> = (app, _params, query) => {
   const page = fastListPage(query, maxFeedPage);
   return page === undefined ? undefined : cachedPageOf(app, pageKeys.home(page));
@@ -161,7 +152,6 @@ function cachedPageOf(app: Services, key: string): CachedPage | undefined {
   return page && cachedPageAnswer(page);
 }
 
-/** GET /e/{pid}: the thread; 410 for a gone entry with nothing live below it, 404 for an unknown one. */
 export async function entryPage(ctx: Ctx<'pid'>) {
   const pid = pageParams.pid!.test(ctx.params.pid) ? Number(ctx.params.pid) : 0;
   if (pid === 0) return sendShell(ctx, 404);
@@ -179,11 +169,9 @@ entryPage.doc = {
 } satisfies Operation;
 entryPage.shell = true;
 
-/** The fast path's lookup of /e/{pid}: a thread's page (200) or a gone entry's (410), current in the cache. */
 export const cachedEntryPage: CacheLookup<'pid'> = (app, { pid }) =>
   pageParams.pid!.test(pid) && Number(pid) > 0 ? cachedPageOf(app, pageKeys.entry(Number(pid))) : undefined;
 
-/** GET /u/{username} and ?seite=N: the profile and the user's entries; 404 when no public account has the name. */
 export function userPage(ctx: Ctx<'username'>) {
   const { db, config } = ctx.app;
   return sendDrawn(ctx, async () => {
@@ -230,13 +218,11 @@ modlog.doc = {
 } satisfies Operation;
 modlog.shell = true;
 
-/** The fast path's lookup of /modlog and ?seite=N: the page, current in the cache. */
 export const cachedModlog: CacheLookup<never> = (app, _params, query) => {
   const page = fastListPage(query, maxModlogPage);
   return page === undefined ? undefined : cachedPageOf(app, pageKeys.modlog(page));
 };
 
-/** GET /stats: the board in numbers (not cached, as its JSON). */
 export async function stats(ctx: Ctx) {
   const { db, impressions, clock, config } = ctx.app;
   return sendShell(

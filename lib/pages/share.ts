@@ -12,28 +12,23 @@ import { html, type Html } from '../text/html.ts';
 /** A description as long as previews show: about two lines in a chat. */
 const descriptionLength = 200;
 
-/** Text for a tag's value: one line, bidi and other controls gone (the html template escapes it). */
 function oneLine(text: string): string {
   return stripBidiControls(text).replace(/[\u0000-\u001F\u007F]/g, ' '); // C0 controls (newlines too)
 }
 
-/** The text's start on one line, at most `max` code points, with an ellipsis when cut. */
 function excerpt(text: string, max: number): string {
   const chars = [...stripBidiControls(text).replace(/\s+/g, ' ').trim()];
   return chars.length > max ? `${chars.slice(0, max - 1).join('')}…` : chars.join('');
 }
 
 /**
- * The page titles, the same as the front end's (web/static/titles.js sets document.title with
- * them): "<start of the text> – <author> – Das Board" and "<name> – Das Board". Why the same: a
- * chat's link preview, the tab before the front end starts and the tab after it read alike.
- * test/unit/page-titles.test.ts holds both to the same output.
+ * The page titles, the same as web/static/titles.js sets: "<start of the text> – <author> – Das
+ * Board" and "<name> – Das Board", so a chat's link preview and the tab before and after the front
+ * end starts read alike (test/unit/page-titles.test.ts holds both to it).
  */
 export const boardName = 'Das Board';
-/** How much of an entry's text the title shows, in code points. */
 const titleTextLength = 60;
 
-/** The text's start: whitespace collapsed, at most 60 code points, cut at a word where one is near. */
 function titleTextStart(content: string): string {
   const chars = [...content.replace(/\s+/g, ' ').trim()];
   if (chars.length <= titleTextLength) return chars.join('');
@@ -42,23 +37,19 @@ function titleTextStart(content: string): string {
   return `${space > titleTextLength / 2 ? cut.slice(0, space) : cut} …`;
 }
 
-/** "Hallo Welt – Anna"; a gone entry says only that (as entryTitle in web/static/titles.js). */
 export function entryTitle(entry: { content: string; username: string; deleted?: number; removed?: number }): string {
   if (entry.deleted) return entry.removed ? 'Entfernter Beitrag' : 'Gelöschter Beitrag';
   return `${titleTextStart(entry.content) || 'Bild'} – ${entry.username || 'gelöschtes Konto'}`;
 }
 
-/** A live entry's page title: "Hallo Welt – Anna – Das Board"; "Bild – Anna – Das Board" without text. */
 export function entryPageTitle(entry: { content: string; username: string }): string {
   return pageTitle(entryTitle(entry));
 }
 
-/** Any other page's title: "Statistik – Das Board" (as pageTitle in web/static/titles.js). */
 export function pageTitle(title: string): string {
   return title ? `${title} – ${boardName}` : boardName;
 }
 
-/** A profile's page title: "Anna – Das Board". */
 export function userPageTitle(username: string): string {
   return `${username} – ${boardName}`;
 }
@@ -66,7 +57,6 @@ export function userPageTitle(username: string): string {
 interface Share {
   title: string;
   description: string;
-  /** Absolute URLs. */
   url: string;
   image?: string;
   feed: string;
@@ -100,7 +90,6 @@ function headTags(share: Share): Html {
   )}`;
 }
 
-/** A live entry's head tags. */
 export function entryShareHead(origin: string, entry: EntryJson): Html {
   const author = entry.username || 'gelöschtes Konto';
   const text = excerpt(entry.content, descriptionLength);
@@ -114,7 +103,6 @@ export function entryShareHead(origin: string, entry: EntryJson): Html {
   });
 }
 
-/** A profile's head tags; `page` is its absolute address. */
 export function userShareHead(origin: string, user: { username: string; avatar: string }, page: string): Html {
   return headTags({
     title: userPageTitle(user.username),

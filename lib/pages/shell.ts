@@ -34,11 +34,6 @@ const shells = new Map<string, Promise<Html>>();
  */
 const viewBeacon = html`<noscript id="view-beacon"><img class="visually-hidden" src="/api/impression" alt=""></noscript>`;
 
-/**
- * web/index.html with the preload tags of the front end's modules (lib/pages/module-graph.ts), the
- * view beacon when BOARD_IMPRESSION_BEACON is on, and the operator's contact: the markup every
- * page is drawn into (lib/pages/layout.ts).
- */
 export function shellOf(config: Pick<Config, 'webDir' | 'contact' | 'impressionBeacon'>): Promise<Html> {
   const { webDir, contact, impressionBeacon } = config;
   const key = `${webDir}\u0000${contact}\u0000${impressionBeacon}`;
@@ -55,7 +50,7 @@ export function shellOf(config: Pick<Config, 'webDir' | 'contact' | 'impressionB
       };
       return withContact(fill(trustedFile(file), parts), contact);
     });
-    shell.catch(() => shells.delete(key)); // a failed read is retried by the next request
+    shell.catch(() => shells.delete(key));
     shells.set(key, shell);
   }
   return shell;
@@ -70,13 +65,11 @@ export function withContact(shell: Html, contact: string): Html {
   return contact ? fill(shell, { '<body>': html`<body data-contact="${contact}">` }) : shell;
 }
 
-/** A page's bytes with what its conditional requests need. */
 export function pageDocument(page: Html): CachedDocument {
   const body = Buffer.from(toText(page));
   return { body, etag: etagOf(body), updated: 0 };
 }
 
-/** The front end's page with `view` drawn into it, or (without one) the page of a view that needs scripts. */
 export async function pageOf(ctx: Ctx, view: PageView): Promise<Buffer> {
   return pageDocument(layout(await shellOf(ctx.app.config), view)).body;
 }
@@ -87,7 +80,6 @@ const notFoundView: Omit<PageView, 'status'> = {
   main: html`<div class="view"><h1>Nicht gefunden</h1><p>Diese Seite gibt es nicht.</p><p><a href="/">Zu den neuesten Themen</a></p></div>`,
 };
 
-/** The two fixed pages (404, and the shell of a view that needs scripts) per shell: made once, sent as they are. */
 const fixedPages = new WeakMap<Html, { notFound: Buffer; script: Buffer }>();
 
 async function fixedPage(ctx: Ctx, status: number): Promise<Buffer> {
@@ -103,7 +95,6 @@ async function fixedPage(ctx: Ctx, status: number): Promise<Buffer> {
   return status === 404 ? pages.notFound : pages.script;
 }
 
-/** The headers of a page of `length` bytes, whichever way it leaves (the pipeline, or the fast path with everyAnswerHeaders). */
 function pageHeaders(length: number, shared: boolean): Record<string, string> {
   return {
     'Content-Type': 'text/html; charset=utf-8',
@@ -114,7 +105,6 @@ function pageHeaders(length: number, shared: boolean): Record<string, string> {
   };
 }
 
-/** A drawn page (or one of the fixed pages), with the page headers (CSP, no framing). */
 export async function sendShell(ctx: Ctx, status: number, page?: Buffer): Promise<void> {
   const html = page ?? (await fixedPage(ctx, status));
   ctx.res.writeHead(status, pageHeaders(html.length, ctx.sharedAnswer(status)));
@@ -122,10 +112,9 @@ export async function sendShell(ctx: Ctx, status: number, page?: Buffer): Promis
 }
 
 /**
- * Whether a view of this page path counts an impression: the feed, an entry's page and a user's
- * page, when they answer 200 (a 404 or 410 page, the other pages, files and feeds count none). For
- * a view the board did not draw: a proxy's notice (lib/http/page-views.ts) and the beacon
- * (lib/pages/impression.ts); a page GET the board answers counts by its route row (`views`) and status.
+ * Whether a view of this path counts an impression: the feed, an entry's page and a user's page
+ * when they answer 200. Asked for the views the board did not draw (a proxy's notice, the beacon);
+ * a page GET the board answers counts by its route row (`views`).
  */
 export function isCountedPage(db: Db, path: string): boolean {
   if (path === '/') return true;
@@ -142,18 +131,12 @@ export function isCountedPage(db: Db, path: string): boolean {
   try {
     return findPublicAccount(db, decodeURIComponent(user[1]!)) !== undefined;
   } catch {
-    return false; // a malformed escape: no such page
+    return false;
   }
 }
 
-/** The fast path's two header sets per cached page (bodies never change; a new page is a new Buffer). */
 const cachedHeads = new WeakMap<Buffer, CachedPage['head']>();
 
-/**
- * A cached page as the fast path sends it (lib/http/fast-path.ts): the same status and headers as
- * sendShell, one set for a request a shared cache may keep and one for a request with a session
- * cookie (lib/http/route.ts mayShare); as there (ctx.sharedAnswer), only a 200 may be shared.
- */
 export function cachedPageAnswer({ body, status }: DrawnPage): CachedPage {
   let head = cachedHeads.get(body);
   if (!head) {
@@ -195,7 +178,6 @@ export const settingsPage = appPage('settingsPage', 'the own account');
 export const moderationPage = appPage('moderationPage', 'the moderation queue');
 export const notificationsPage = appPage('notificationsPage', 'the own notifications');
 
-/** Any other path outside /api: the 404 page ("Nicht gefunden", drawn). */
 export function notFoundPage(ctx: Ctx) {
   return sendShell(ctx, 404);
 }

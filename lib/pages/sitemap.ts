@@ -15,7 +15,6 @@ import { responsesOf } from '../http/response-cache.ts';
  * /sitemap/{n}.xml files.
  */
 
-/** The protocol's limit of addresses per file. */
 export const sitemapUrls = 50_000;
 const xmlType = 'application/xml; charset=utf-8';
 const sitemapNs = 'http://www.sitemaps.org/schemas/sitemap/0.9';
@@ -24,7 +23,6 @@ function liveThreadCount(db: Db): number {
   return db.one<{ n: number }>('SELECT count(*) AS n FROM entries WHERE reply_to = 0 AND deleted = 0')!.n;
 }
 
-/** One file's threads: the `file`-th (from 0) run of `perFile` live threads by last activity. */
 function threadsOfFile(db: Db, file: number, perFile: number): { pid: number; last_activity: number }[] {
   return db.all<{ pid: number; last_activity: number }>(
     `SELECT pid, last_activity FROM entries INDEXED BY entries_feed
@@ -47,10 +45,9 @@ function urlset(origin: string, threads: { pid: number; last_activity: number }[
 }
 
 /**
- * /sitemap.xml: every live thread in one file while they fit, else the index of the files (each
- * file's lastmod: its newest thread's activity). The front page, the log and the statistics are
- * linked from every page, so crawlers need no sitemap for them. `perFile`: the protocol's limit
- * (tests pass a small one).
+ * /sitemap.xml: every live thread in one file while they fit, else the index of the files. The
+ * front page, the log and the statistics are linked from every page, so crawlers need no sitemap
+ * for them. `perFile`: tests pass a small one.
  */
 export function sitemapDocument(db: Db, origin: string, perFile = sitemapUrls): CachedDocument {
   const count = liveThreadCount(db);
@@ -72,7 +69,6 @@ export function sitemapDocument(db: Db, origin: string, perFile = sitemapUrls): 
   return xmlDocument(parent('sitemapindex', { xmlns: sitemapNs }, files));
 }
 
-/** /sitemap/{n}.xml: the n-th file of the index (from 1); undefined past the last one or while one file holds all. */
 export function sitemapFile(db: Db, origin: string, n: number, perFile = sitemapUrls): CachedDocument | undefined {
   const count = liveThreadCount(db);
   if (count <= perFile || n < 1 || (n - 1) * perFile >= count) return undefined;
@@ -82,7 +78,6 @@ export function sitemapFile(db: Db, origin: string, n: number, perFile = sitemap
 const xmlAnswer = (description: string): Answer => ({ status: 200, description, mediaType: 'application/xml' });
 const notModified: Answer = { status: 304, description: 'If-None-Match: the copy is current (no body)', empty: true };
 
-/** GET /sitemap.xml */
 export function sitemap(ctx: Ctx) {
   const { db, config } = ctx.app;
   const doc = responsesOf(db).document('/sitemap.xml', () => sitemapDocument(db, config.origin));
@@ -95,7 +90,6 @@ sitemap.doc = {
   more: [notModified],
 } satisfies Operation;
 
-/** GET /sitemap/{n}.xml */
 export function sitemapPart(ctx: Ctx<'file'>) {
   const match = /^([1-9]\d{0,5})\.xml$/.exec(ctx.params.file);
   if (!match) return notFoundPage(ctx);

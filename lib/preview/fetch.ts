@@ -10,27 +10,22 @@ export const maxHtmlBytes = 1024 * 1024;
 export const maxOembedBytes = 64 * 1024;
 export const maxImageBytes = 5 * 1024 * 1024;
 
-/** A page that answered but must not become a preview (a bot challenge); retried like a failure. */
 export class UnusablePage extends Error {}
 
 export interface FetchedPreview {
   kind: PreviewKind;
   title: string;
   site: string;
-  /** Image URL to make the thumbnail from; '' when none. */
   image: string;
 }
 
-/** The Content-Types each resource may have (lower-cased, parameters allowed). */
 export const acceptedTypes = {
   html: (type: string) => /^(text\/html|application\/xhtml\+xml)\s*(;|$)/.test(type),
-  // application/json, text/json, application/something+json, and oEmbed's application/json+oembed
   json: (type: string) => /^(application|text)\/([\w.-]+\+)?json(\+oembed)?\s*(;|$)/.test(type),
   // SVG is refused: a drawing program, not a picture; sharp decides the real format from the bytes.
   image: (type: string) => /^image\/[\w.+-]+\s*(;|$)/.test(type) && !type.startsWith('image/svg'),
 };
 
-/** Fetches what a link's preview shows: oEmbed for the video site, the page's own metadata otherwise. */
 export async function fetchPreview(
   client: PreviewClient,
   config: Config,
@@ -81,11 +76,6 @@ async function fetchOembed(
   return meta;
 }
 
-/**
- * Fetches the image through the same guarded client and stores a 320 px JPEG under
- * media/preview/. Returns its path, or '' when there is no usable image (a preview without a
- * thumbnail is still a preview).
- */
 export async function fetchThumbnail(
   client: PreviewClient,
   images: Pick<Images, 'previewThumbnail'>,

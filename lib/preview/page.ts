@@ -1,11 +1,9 @@
 import { Parser } from 'htmlparser2';
 import { maxPreviewTitleLength } from '../product.ts';
 
-/** What a page or an oEmbed answer says about itself; '' where it says nothing. */
 export interface PageMeta {
   title: string;
   site: string;
-  /** Absolute http(s) URL of the preview image. */
   image: string;
 }
 
@@ -39,12 +37,10 @@ const challengeTitles = [
   /^security check\b/i,
 ];
 
-/** True when the title is a bot-challenge page's; such pages are not stored as previews. */
 export function isBotChallenge(title: string): boolean {
   return challengeTitles.some((pattern) => pattern.test(title));
 }
 
-/** The first bytes told by a byte-order mark, else the label from Content-Type, else <meta>, else UTF-8. */
 export function detectCharset(body: Buffer, contentType: string): string {
   if (body[0] === 0xef && body[1] === 0xbb && body[2] === 0xbf) return 'utf-8';
   if (body[0] === 0xfe && body[1] === 0xff) return 'utf-16be';
@@ -73,7 +69,6 @@ const windows1252High = [
   0x90, 0x2018, 0x2019, 0x201c, 0x201d, 0x2022, 0x2013, 0x2014, 0x2dc, 0x2122, 0x161, 0x203a, 0x153, 0x9d, 0x17e, 0x178,
 ];
 
-/** Bytes to text in a charset detectCharset accepted. */
 export function decodeText(body: Buffer, charset: string): string {
   const decoder = new TextDecoder(charset);
   if (decoder.encoding !== 'windows-1252') return decoder.decode(body);
@@ -82,7 +77,6 @@ export function decodeText(body: Buffer, charset: string): string {
     .replace(/[\x80-\x9f]/g, (c) => String.fromCharCode(windows1252High[c.charCodeAt(0) - 0x80]!));
 }
 
-/** <meta charset> or <meta http-equiv="content-type" content="...; charset=...">, read from the bytes as Latin-1. */
 function metaCharset(body: Buffer): string | undefined {
   let found: string | undefined;
   const parser = new Parser({
@@ -97,7 +91,6 @@ function metaCharset(body: Buffer): string | undefined {
   return found;
 }
 
-/** Title, site name and image of an HTML page (OpenGraph, Twitter card, then <title>). */
 export function parsePage(body: Buffer, contentType: string, pageUrl: URL): PageMeta {
   const html = decodeText(body, detectCharset(body, contentType));
   const meta = new Map<string, string>();
@@ -129,7 +122,7 @@ export function parsePage(body: Buffer, contentType: string, pageUrl: URL): Page
     { decodeEntities: true },
   );
   parser.end(html);
-  if (inTitle) title = titleText; // cut off inside <title>
+  if (inTitle) title = titleText;
 
   const first = (...keys: string[]) => keys.map((k) => cleanText(meta.get(k) ?? '')).find(Boolean) ?? '';
   const image = ['og:image', 'og:image:url', 'og:image:secure_url', 'twitter:image', 'twitter:image:src']
@@ -142,13 +135,12 @@ export function parsePage(body: Buffer, contentType: string, pageUrl: URL): Page
   };
 }
 
-/** The oEmbed answer of the video site: title, channel name, thumbnail. Undefined unless it is a JSON object. */
 export function parseOembed(body: Buffer, endpoint: URL): PageMeta | undefined {
   let data: unknown;
   try {
     data = JSON.parse(body.toString('utf8'));
   } catch {
-    return undefined; // some failures answer 200 with a plain-text body
+    return undefined;
   }
   if (typeof data !== 'object' || data === null || Array.isArray(data)) return undefined;
   const field = (name: string) => {
@@ -162,12 +154,10 @@ export function parseOembed(body: Buffer, endpoint: URL): PageMeta | undefined {
   };
 }
 
-/** The host a preview names when the page names no site: without `www.` and port. */
 export function siteFromHost(url: URL): string {
   return url.hostname.replace(/^www\./, '');
 }
 
-/** A link resolved against the page it was found on, when it is http(s); '' otherwise. */
 function absoluteHttpUrl(link: string, base: URL): string {
   if (!link) return '';
   try {

@@ -23,15 +23,10 @@ import {
 import { logFailure } from '../log.ts';
 import type { JobDeps } from '../host/job-runs.ts';
 
-/** Knobs for tests; production uses the defaults. */
 export interface PreviewOptions {
-  /** Per resource (page, oEmbed answer, image), redirects included. Default 10 s. */
   timeoutMs?: number;
-  /** DNS for the fetcher (tests inject answers); default the cancellable resolver with `dns`. */
   resolve?: Resolver;
-  /** The resolver's time limit and servers (tests: a fake DNS server and a short limit). */
   dns?: DnsOptions;
-  /** How often the server looks for jobs and records of other processes (board-admin). Default 2 s. */
   pollMs?: number;
 }
 
@@ -43,12 +38,10 @@ export const previewConcurrency = 2;
 const sweepIntervalMs = 86_400_000;
 const stopGraceMs = 5_000;
 
-/** Everything a job needs; the server and board-admin each build one. */
 export interface PreviewWorker extends PreviewDeps {
   client: PreviewClient;
 }
 
-/** What the queue and its jobs use: a background job's dependencies, the settings and the image work. */
 export interface PreviewDeps extends JobDeps {
   config: Config;
   images: Pick<Images, 'previewThumbnail'>;
@@ -72,13 +65,8 @@ export function createPreviewWorker(base: PreviewDeps, options: PreviewOptions =
 
 export type JobOutcome = 'saved' | 'failed' | 'deferred' | 'released';
 
-/** A job whose DNS hit our resolver's time limit comes back this much later (and counts an attempt). */
 export const localTimeoutRetrySeconds = 60;
 
-/**
- * Runs one claimed job to its end: fetch, thumbnail, store (or remember the failure). Never
- * throws. When `signal` aborts (shutdown) the job goes back to the queue untouched.
- */
 export async function runPreviewJob(worker: PreviewWorker, job: ClaimedJob, signal: AbortSignal): Promise<JobOutcome> {
   const { db, config, clock, log, client, images } = worker;
   let thumb = '';
@@ -92,7 +80,7 @@ export async function runPreviewJob(worker: PreviewWorker, job: ClaimedJob, sign
       { url: job.url, kind: found.kind, title: found.title, site: found.site, thumb },
       clock.now(),
     );
-    thumb = ''; // stored: no longer ours to delete
+    thumb = '';
     await removeMedia(config, [replaced], log);
     return 'saved';
   } catch (err) {
@@ -120,19 +108,11 @@ export async function runPreviewJob(worker: PreviewWorker, job: ClaimedJob, sign
 }
 
 export interface PreviewQueue {
-  /** A job was queued: start it now if a slot is free. */
   wake(): void;
-  /** Aborts running fetches, gives their jobs back and stops; resolves within a few seconds. */
   stop(): Promise<void>;
-  /** Jobs running now and how the finished ones ended since the start (lib/metrics). */
   stats(): { running: number; outcomes: Readonly<Record<JobOutcome, number>> };
 }
 
-/**
- * The server's background queue: jobs live in preview_jobs (they survive a restart), run two at
- * a time off the request path. A poll picks up jobs other processes queued; a daily sweep
- * re-queues stale records.
- */
 export function startPreviewQueue(app: PreviewDeps, options: PreviewOptions = {}): PreviewQueue {
   const worker = createPreviewWorker(
     { db: app.db, config: app.config, clock: app.clock, log: app.log, images: app.images },
@@ -222,10 +202,6 @@ export interface DrainResult {
   failed: number;
 }
 
-/**
- * Works the queue until no job is due (board-admin previews), two at a time, reporting each
- * finished job. Jobs another process holds are left to it.
- */
 export async function drainPreviewQueue(
   worker: PreviewWorker,
   onProgress: (result: DrainResult) => void = () => {},

@@ -1,7 +1,6 @@
 import type { Db } from '../db/db.ts';
 import { youtubeVideoId } from '../text/links.ts';
 
-/** One stored preview record per canonical URL (table `previews`). */
 export interface PreviewRecord {
   url: string;
   kind: PreviewKind;
@@ -22,7 +21,6 @@ export const jobLeaseSeconds = 300;
 /** A job that was claimed this often without finishing (the process died on it) is given up. */
 export const maxJobAttempts = 3;
 
-/** `youtube` for the video site's canonical watch address, `page` for everything else. */
 export function previewKind(url: string): PreviewKind {
   try {
     return youtubeVideoId(new URL(url)) ? 'youtube' : 'page';
@@ -38,19 +36,16 @@ export function findPreview(db: Db, url: string): PreviewRecord | undefined {
   );
 }
 
-/** Whether a link needs a fetch: no record, a record older than 30 days, or a failure more than a day ago. */
 export function previewDue(record: Pick<PreviewRecord, 'fetched_at' | 'failed_at'> | undefined, now: number): boolean {
   if (!record) return true;
   if (record.failed_at > record.fetched_at) return now - record.failed_at >= retryAfterSeconds;
   return now - record.fetched_at >= refreshAfterSeconds;
 }
 
-/** Queues a fetch of the link unless one is queued already. */
 export function queuePreviewJob(db: Db, url: string, now: number): void {
   db.run('INSERT OR IGNORE INTO preview_jobs (url, queued_at) VALUES (?, ?)', url, now);
 }
 
-/** Queues the link when its record is missing or due (create, edit); true when a job is waiting now. */
 export function queuePreviewIfDue(db: Db, url: string, now: number): boolean {
   if (!previewDue(findPreview(db, url), now)) return false;
   queuePreviewJob(db, url, now);
@@ -76,7 +71,6 @@ export function claimPreviewJob(db: Db, now: number): ClaimedJob | undefined {
   );
 }
 
-/** Gives a claimed job back untouched (the worker is stopping). */
 export function releasePreviewJob(db: Db, url: string): void {
   db.run('UPDATE preview_jobs SET not_before = 0, attempts = max(attempts - 1, 0) WHERE url = ?', url);
 }
@@ -94,11 +88,6 @@ export function countDueJobs(db: Db, now: number): number {
   return db.value('SELECT count(*) FROM preview_jobs WHERE not_before <= ?', now);
 }
 
-/**
- * Stores a fetched preview (title '' = the page has none) and finishes its job. Every cached
- * feed and thread page may show the link, so all of them are invalidated in the same call.
- * Returns the replaced thumbnail's path, for the caller to delete.
- */
 export function savePreview(db: Db, record: Omit<PreviewRecord, 'fetched_at' | 'failed_at'>, now: number): string {
   return db.tx(() => {
     const old = findPreview(db, record.url);
@@ -119,7 +108,6 @@ export function savePreview(db: Db, record: Omit<PreviewRecord, 'fetched_at' | '
   });
 }
 
-/** Remembers a failed fetch (an older usable record stays as it is) and finishes its job. */
 export function savePreviewFailure(db: Db, url: string, now: number): void {
   db.tx(() => {
     db.run(
@@ -133,7 +121,6 @@ export function savePreviewFailure(db: Db, url: string, now: number): void {
   });
 }
 
-/** The daily sweep: queues records older than 30 days that some entry still links to. Returns how many. */
 export function queueStalePreviews(db: Db, now: number): number {
   return db.run(
     `INSERT OR IGNORE INTO preview_jobs (url, queued_at)
@@ -144,10 +131,6 @@ export function queueStalePreviews(db: Db, now: number): number {
   ).changes;
 }
 
-/**
- * Deletes records older than 30 days that no entry links to any more (a new link to them would
- * fetch afresh anyway). Returns their thumbnails, for the caller to delete.
- */
 export function removeUnusedPreviews(db: Db, now: number): string[] {
   return db.tx(() => {
     const unused = db.all<{ url: string; thumb: string }>(
@@ -160,10 +143,6 @@ export function removeUnusedPreviews(db: Db, now: number): string[] {
   });
 }
 
-/**
- * board-admin previews: queues the links of live entries, every one (`all`) or those whose record
- * is missing or older than 30 days. Returns how many links were queued.
- */
 export function queueEntryLinks(db: Db, now: number, all: boolean): number {
   return db.run(
     `INSERT OR IGNORE INTO preview_jobs (url, queued_at)
@@ -175,7 +154,6 @@ export function queueEntryLinks(db: Db, now: number, all: boolean): number {
   ).changes;
 }
 
-/** The Entry JSON's `preview` object (docs/API.md "Link previews"). */
 export interface PreviewJson {
   url: string;
   kind: string;
@@ -184,7 +162,6 @@ export interface PreviewJson {
   thumb: string;
 }
 
-/** The usable previews (with a title) of many links in one query, keyed by URL. */
 export function usablePreviews(db: Db, urls: string[]): Map<string, PreviewJson> {
   if (urls.length === 0) return new Map();
   const rows = db.all<PreviewJson>(

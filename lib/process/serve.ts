@@ -4,15 +4,14 @@ import { listenOnLoopback } from '../metrics/listener.ts';
 import { metricsListenFailure } from './startup-errors.ts';
 
 export interface Serving {
-  /** SIGTERM/SIGINT: stop accepting, finish requests in flight (closing them after 10 s), close the app. */
   shutdown(signal: string): Promise<void>;
 }
 
 /**
- * Puts one app on the network: the board's port, then its metrics listener (when it has one).
- * Used by the single process and by each cluster worker, which listens with `reusePort` on the
- * port the primary claimed (lib/process/cluster/port.ts). `failed` gets a failed listen (with the
- * one-line reason when it is known), after the app has closed.
+ * Puts one app on the network: the board's port, then its metrics listener. Used by the single
+ * process and by each cluster worker, which listens with `reusePort` on the port the primary
+ * claimed. `failed` gets a failed listen, with its one-line reason when known, after the app has
+ * closed.
  */
 export function serveApp(
   app: App,
@@ -52,7 +51,6 @@ export function serveApp(
   };
 }
 
-/** The metrics address as the start-up line prints it. */
 export function metricsUrl(host: string, port: number): string {
   return `http://${host.includes(':') ? `[${host}]` : host}:${port}/metrics`;
 }

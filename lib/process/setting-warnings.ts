@@ -22,10 +22,9 @@ export function checkSettingNames(env: Record<string, string | undefined>, alsoK
 }
 
 /**
- * What the start says about settings that are valid but most likely wrong, one line each
- * (server.ts prints them; the board starts anyway): BOARD_TRUST_PROXY=1 with a loopback
- * BOARD_ORIGIN: behind a proxy the board has a public address, and reset links, feeds and share
- * pages would name http://localhost instead.
+ * What the start says about settings that are valid but most likely wrong, one line each (the board
+ * starts anyway): BOARD_TRUST_PROXY=1 with a loopback BOARD_ORIGIN, so reset links, feeds and share
+ * pages would name localhost.
  */
 export function settingWarnings(config: Config): string[] {
   const warnings: string[] = [];
@@ -60,7 +59,6 @@ function isLocalOrigin(origin: string): boolean {
   return host === 'localhost' || host.endsWith('.localhost') || isLoopbackAddress(host);
 }
 
-/** The known name fewest edits away (insert, delete, replace, swap two neighbours). */
 function nearestName(name: string, known: readonly string[]): { name: string; distance: number } {
   let best = { name: known[0]!, distance: Infinity };
   for (const candidate of known) {
@@ -70,7 +68,6 @@ function nearestName(name: string, known: readonly string[]): { name: string; di
   return best;
 }
 
-/** Optimal string alignment distance: Levenshtein plus the swap of two neighbouring letters (BORAD → BOARD is 1). */
 function editDistance(a: string, b: string): number {
   const rows = Array.from({ length: a.length + 1 }, (_, i) =>
     Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)),

@@ -31,7 +31,6 @@ export function startupFailure(err: unknown, config?: Pick<Config, 'host' | 'por
   }
 }
 
-/** The metrics listener's listen failures (BOARD_METRICS_PORT, BOARD_METRICS_HOST), in the same one-line form. */
 export function metricsListenFailure(err: unknown, metrics: NonNullable<Config['metrics']>): string | undefined {
   const { host, port } = metrics;
   switch ((err as NodeJS.ErrnoException | undefined)?.code) {

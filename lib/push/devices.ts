@@ -12,19 +12,16 @@ import { maxEndpointLength, maxPushDevices } from '../product.ts';
 
 export interface PushSubscriptionInput {
   endpoint: string;
-  /** The browser's P-256 public key, base64url (65 bytes, uncompressed). */
   p256dh: string;
-  /** The browser's auth secret, base64url (16 bytes). */
   auth: string;
 }
 
 export type SubscriptionProblem = 'endpoint' | 'p256dh' | 'auth';
 
 /**
- * What is wrong with a subscription, or undefined. The endpoint must be https (as every push
- * service's is) on an allowed port, without credentials, and not an IP literal the preview
- * guard refuses; plain http only inside BOARD_PREVIEW_ALLOW (tests' push services). Its host's
- * DNS answers are checked at every send (lib/push/send.ts).
+ * What is wrong with a subscription, or undefined: the endpoint must be https on an allowed port,
+ * without credentials, and not an IP literal the preview guard refuses (plain http only inside
+ * BOARD_PREVIEW_ALLOW). Its DNS answers are checked at every send (lib/push/send.ts).
  */
 export function subscriptionProblem(
   input: PushSubscriptionInput,
@@ -70,7 +67,6 @@ function isP256Point(key: Buffer): boolean {
 
 export type SaveOutcome = 'saved' | 'full';
 
-/** Stores (or replaces) the session's subscription; 'full' when the account has maxPushDevices other devices. */
 export function savePushDevice(
   db: Db,
   device: PushSubscriptionInput & { sessionId: string; uid: number },
@@ -98,19 +94,16 @@ export function savePushDevice(
   });
 }
 
-/** Ends the pushes to one of the account's sessions; false when it has none. */
 export function deletePushDevice(db: Db, uid: number, sessionId: string): boolean {
   return db.run('DELETE FROM push_devices WHERE uid = ? AND session_id = ?', uid, sessionId).changes === 1;
 }
 
-/** A push service said the subscription is gone (404, 410) or the endpoint is refused: it goes, with its queue. */
 export function dropPushDevice(db: Db, sessionId: string): void {
   db.run('DELETE FROM push_devices WHERE session_id = ?', sessionId);
 }
 
 export interface PushDeviceInfo {
   session_id: string;
-  /** The endpoint's origin only (which push service): the rest of the address is the browser's secret. */
   service: string;
   created_at: number;
 }

@@ -8,12 +8,10 @@ import type { Db } from '../db/db.ts';
  * repository or a log line; a backup holds it like the password hashes.
  */
 export interface VapidKeys {
-  /** base64url, the uncompressed P-256 point: the browser's applicationServerKey. */
   publicKey: string;
   privateKey: string;
 }
 
-/** The stored pair, made now when there is none (two processes racing keep the first one written). */
 export function vapidKeys(db: Db, now: number): VapidKeys {
   const stored = readKeys(db);
   if (stored) return stored;

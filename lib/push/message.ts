@@ -17,23 +17,19 @@ export const kindTexts: Record<NotificationKind, string> = {
 export interface PushedNotification {
   kind: NotificationKind;
   pid: number;
-  /** The entry's author; '' for a deleted account. */
   username: string;
   content: string;
-  /** The entry's image; '' without one. */
   filepath: string;
 }
 
 export interface PushPayload {
   title: string;
   body: string;
-  /** The entry's page, relative to the board's origin (the service worker opens it on a click). */
   url: string;
   /** One notification per entry on the device: a repeat replaces, never stacks. */
   tag: string;
 }
 
-/** The JSON the service worker (web/static/sw.js) shows. */
 export function pushPayload(n: PushedNotification): PushPayload {
   const chars = [...n.content.trim()];
   const text = chars.length > maxPushTextLength ? `${chars.slice(0, maxPushTextLength).join('')}…` : chars.join('');

@@ -19,22 +19,16 @@ import type { JobDeps } from '../host/job-runs.ts';
 
 /**
  * The push sender (docs/API.md "Web Push"), a once-job like the preview queue: a trigger queues a
- * row in push_outbox for each push device of an account that gets a notification (at most 20
- * waiting per device), in the transaction that wrote it; this job sends them off the request
- * path. Why so: a push service that is slow or down must never delay a request, and it delays no
- * other job either: at most pushConcurrency pushes are on their way, one per device at a time, each
- * given up after its timeout. A push's row goes before its request starts; when the service fails
- * for a passing reason (429, a 5xx, no connection, no answer) the row comes back, due later
- * (retryDelaySeconds), up to pushTries tries; any other failure is logged and not retried (the
- * notification page still has it). BOARD_PUSH=0: this job does not run, and nothing is sent.
+ * row in push_outbox for each push device of an account that gets a notification, in the
+ * transaction that wrote it, and this job sends them off the request path, so a slow or dead push
+ * service never delays a request or another job. At most pushConcurrency pushes are on their way,
+ * one per device; a passing failure (429, a 5xx, no connection or answer) brings the row back
+ * later, up to pushTries; any other failure is logged. BOARD_PUSH=0: nothing is sent.
  */
 
 export interface PushOptions {
-  /** Per push. Default 10 s. */
   timeoutMs?: number;
-  /** How often the job looks for queued pushes (other processes' too). Default 1 s. */
   pollMs?: number;
-  /** DNS for the sender (tests inject answers). */
   resolve?: Resolver;
 }
 
@@ -42,18 +36,16 @@ export interface PushOptions {
 export const pushConcurrency = 4;
 /**
  * Tries per push. Why 4: a push service's hiccup (a restart, a burst of 503s, a rate limit) passes
- * within minutes, and three more tries over about 3.5 minutes (30 s, 60 s, 120 s) see it through;
- * a service down for longer gets no more traffic from us, and the notification page has it all.
+ * within minutes, which three more doubling waits cover; a service down for longer gets no more
+ * traffic, and the notification page has it all.
  */
 export const pushTries = 4;
-/** The wait before the second try; it doubles before each further one. */
 export const pushRetrySeconds = 30;
 /**
- * A service's Retry-After is honoured up to this (10 minutes): a longer one is cut to it, so a
- * hostile or broken endpoint cannot park a device's queue for a day.
+ * A service's Retry-After is honoured up to this: a hostile or broken endpoint cannot park a
+ * device's queue for a day.
  */
 export const maxRetryAfterSeconds = 600;
-/** Pushes waiting per device: the notification_pushed trigger (lib/db/schema.ts migration 16) queues no more; a retry neither. */
 export const maxQueuedPerDevice = 20;
 
 /**
@@ -67,13 +59,10 @@ export function retryDelaySeconds(tries: number, retryAfter: number | undefined)
 }
 const stopGraceMs = 5_000;
 
-/** What became of each try: retried (a passing failure; queued again) or failed (given up) besides the sender's results. */
 export type PushOutcome = 'delivered' | 'gone' | 'blocked' | 'retried' | 'failed' | 'skipped';
 
 export interface PushQueue {
-  /** A push was queued: start it now if a slot is free. */
   wake(): void;
-  /** Aborts pushes on their way and stops. */
   stop(): Promise<void>;
   stats(): { running: number; outcomes: Readonly<Record<PushOutcome, number>> };
 }
@@ -86,7 +75,6 @@ interface Queued {
   tries: number;
 }
 
-/** The next push that is due, of a device that has none on its way, oldest notification first. */
 function nextQueued(db: Db, busy: Set<string>, now: number): Queued | undefined {
   return db.one<Queued>(
     `SELECT id, session_id, notification_id, created_at, tries FROM push_outbox
@@ -96,11 +84,6 @@ function nextQueued(db: Db, busy: Set<string>, now: number): Queued | undefined 
   );
 }
 
-/**
- * A passing failure: the push waits for its next try, and the device's other pushes wait with it
- * (the service asked us to slow down, or is down). Nothing when the device is gone meanwhile or
- * its queue is full. Returns when the next try is due, or undefined when none will come.
- */
 function queueAgain(db: Db, row: Queued, retryAfter: number | undefined, now: number): number | undefined {
   const tries = row.tries + 1;
   if (tries >= pushTries) return undefined;
@@ -151,7 +134,6 @@ function takeQueued(db: Db, row: Queued, now: number): (PushTarget & PushedNotif
   });
 }
 
-/** Starts the job; the VAPID keys are made now on a board's first start. */
 export function startPushQueue(app: JobDeps & { config: Config }, options: PushOptions = {}): PushQueue {
   const { db, clock, log, config } = app;
   const keys: VapidKeys = vapidKeys(db, clock.now());
@@ -179,12 +161,10 @@ export function startPushQueue(app: JobDeps & { config: Config }, options: PushO
     const answer = await sender.send(target, JSON.stringify(pushPayload(target)), keys, controller.signal);
     const outcome = settle(row, answer);
     outcomes[outcome.result]++;
-    // The endpoint's origin names the push service, never the reader; the rest of it is the browser's secret.
     if (outcome.result !== 'delivered')
       log(`push to ${new URL(target.endpoint).origin}: ${outcome.result}: ${answer.detail}${outcome.note}`);
   };
 
-  /** What the answer means for the device and the push: dropped, queued again, or done. */
   const settle = (row: Queued, answer: PushAnswer): { result: PushOutcome; note: string } => {
     if (answer.result === 'gone' || answer.result === 'blocked') dropPushDevice(db, row.session_id);
     if (answer.result !== 'unavailable') return { result: answer.result, note: '' };

@@ -6,12 +6,10 @@ import { checkTarget, createAddressPolicy, PreviewBlockedError } from '../outgoi
 import { vapidSubject, type VapidKeys } from './keys.ts';
 
 /**
- * One Web Push request (RFC 8030): web-push encrypts the payload for the browser's keys (RFC 8291,
- * aes128gcm) and signs the VAPID header (RFC 8292); the request itself goes through the link
- * preview's guard. Why the guard: an endpoint is a URL a client chose, so without it a
- * subscription would make the server POST to itself, the local network or a cloud metadata
- * service. Only public addresses (plus BOARD_PREVIEW_ALLOW) and BOARD_PREVIEW_PORTS are reached,
- * checked on the resolved address the socket connects to; redirects are not followed.
+ * One Web Push request (RFC 8030): web-push encrypts the payload for the browser's keys and signs
+ * the VAPID header, and the request goes through the link preview's guard. Why the guard: an
+ * endpoint is a URL a client chose, so without it a subscription could make the server POST to
+ * itself, the local network or a cloud metadata service. Redirects are not followed.
  */
 
 export interface PushTarget {
@@ -21,17 +19,15 @@ export interface PushTarget {
 }
 
 /**
- * delivered: the service took it; gone: 404/410, the subscription ended; blocked: the guard
- * refused the endpoint; unavailable: a passing failure worth another try later (429, a 5xx, no
- * connection or no answer in time); failed: anything else (another 4xx: the request itself is
- * wrong, and trying again would not change that).
+ * delivered: the service took it; gone: 404/410, the subscription ended; blocked: the guard refused
+ * the endpoint; unavailable: a passing failure worth another try (429, a 5xx, no connection or
+ * answer in time); failed: anything else, which another try would not change.
  */
 export type PushResult = 'delivered' | 'gone' | 'blocked' | 'unavailable' | 'failed';
 
 export interface PushAnswer {
   result: PushResult;
   detail: string;
-  /** The service's Retry-After header, as sent (429 and 503 may carry one). */
   retryAfter?: string;
 }
 
@@ -39,13 +35,11 @@ export interface PushSenderOptions {
   allow: readonly string[];
   ports: readonly number[];
   origin: string;
-  /** Per push, connection and answer included. Default 10 s. */
   timeoutMs?: number;
   resolve?: Resolver;
 }
 
 export interface PushSender {
-  /** `signal` aborts the push (the job stopping). */
   send(target: PushTarget, payload: string, keys: VapidKeys, signal?: AbortSignal): Promise<PushAnswer>;
   close(): Promise<void>;
 }
@@ -79,7 +73,7 @@ export function createPushSender(options: PushSenderOptions): PushSender {
       },
     );
     const headers = Object.fromEntries(Object.entries(request.headers).map(([name, value]) => [name, String(value)]));
-    delete headers['Content-Length']; // undici sets it from the body
+    delete headers['Content-Length'];
     try {
       const res = await fetch(url, {
         method: 'POST',
@@ -113,10 +107,6 @@ export function createPushSender(options: PushSenderOptions): PushSender {
   };
 }
 
-/**
- * Seconds until the time a Retry-After header names (RFC 9110 section 10.2.3: delta-seconds or an
- * HTTP date), from `now` in Unix seconds; undefined for none or one that cannot be read.
- */
 export function retryAfterSeconds(header: string | undefined, now: number): number | undefined {
   const text = header?.trim() ?? '';
   if (/^\d+$/.test(text)) return Number(text);

@@ -18,14 +18,11 @@ import type { Notifier } from '../outgoing/operator-webhook.ts';
  * invite vouches for the newcomer), and proof of work when BOARD_POW is on.
  */
 export interface Admission {
-  /** The account waits for a moderator. */
   pending: boolean;
   application: string;
-  /** The open invite the form carries. */
   invite?: { id: number; uid: number };
 }
 
-/** What admitting an account reads and tells: the database, the settings, the time, the operator's notices. */
 export interface AdmissionDeps {
   db: Db;
   config: Config;
@@ -33,11 +30,8 @@ export interface AdmissionDeps {
   notifier?: Pick<Notifier, 'send'>;
 }
 
-/** The registration form's fields the door looks at. */
 export interface AdmissionForm {
-  /** The invite token, trimmed; '' when none. */
   invite: string;
-  /** The applicant's answer as sent. */
   application: string;
 }
 
@@ -68,15 +62,10 @@ export async function requireRegistrationWork(app: AdmissionDeps, solution: stri
 }
 
 /**
- * The one way an account comes into being (every caller of createUser): a registration through
- * the door (`admission` from admissionOf), or the operator's `board-admin user-add` (`'operator'`),
- * which admits in any mode and starts trusted. For a registration, in one transaction the mode is
- * read again (a registration in flight when the door closed waits, or is refused), the invite is
- * used up while it still admits (of two registrations with one token one wins; an inviter banned or
- * deleted while the password was hashed admits nobody; the loser answers 404 invite.invalid and
- * leaves no account), the queue's bound is checked, and the surge gate may turn an open
- * registration into an application. Every way: a name taken, or one that looks like it, admits
- * nobody (undefined); the first account is the operator's and starts trusted (lib/accounts/trust.ts).
+ * The one way an account comes into being: a registration through the door, or `board-admin
+ * user-add` ('operator': any mode, trusted). A registration's transaction reads the mode again,
+ * uses up the invite only while it admits, and checks the queue and surge gate. A taken name admits
+ * nobody.
  */
 export function createAdmittedAccount(
   app: AdmissionDeps,

@@ -19,7 +19,6 @@ import { codePoints } from '../text/code-points.ts';
 export const pendingStatus = 'pending';
 export const rejectedStatus = 'rejected';
 
-/** The answer cleaned (trimmed; line breaks kept), or undefined when its length is outside the bounds. */
 export function applicationText(raw: string): string | undefined {
   const text = raw.replace(/\r\n?/g, '\n').trim();
   const length = codePoints(text);
@@ -34,9 +33,7 @@ export interface Application {
   username: string;
   created_at: number;
   application: string;
-  /** Registrations (of any kind) stored in the same UTC minute: a wave shows as a high number. */
   same_minute: number;
-  /** Registrations in the hour before it. */
   same_hour: number;
 }
 
@@ -95,11 +92,9 @@ export function rejectApplication(db: Db, uid: number, reason: string, actor: Ac
 
 /**
  * Rejects every application stored from `from` to `to` (created_at, both included) in one
- * transaction and returns the names. Why: a wave of bots fills the queue with up to
- * maxPendingApplications applications, and one by one a moderator would take hours while honest
- * applicants are refused; the times come from the queue the moderator looked at, so applications
- * registered after the span stay waiting. Each account is named in the modlog as a single
- * rejection is.
+ * transaction; returns the names. Why: one by one, a wave of bots would take a moderator hours
+ * while honest applicants are refused; the span comes from the queue the moderator saw, so later
+ * applications still wait.
  */
 export function rejectApplicationsBetween(
   db: Db,

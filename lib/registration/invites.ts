@@ -17,10 +17,8 @@ export interface NewInvite {
   expires: number;
 }
 
-/** SQL: the `invites` row is open at the time bound to its `?`: not used, not revoked, not expired. */
 const isOpen = 'used_by = 0 AND revoked_at = 0 AND expires > ?';
 
-/** The open invites of an account. */
 export function countOpenInvites(db: Db, uid: number, now: number): number {
   return db.one<{ n: number }>(`SELECT count(*) AS n FROM invites WHERE uid = ? AND ${isOpen}`, uid, now)!.n;
 }
@@ -63,18 +61,12 @@ export function createInvite(db: Db, uid: number, lifetime: number, now: number,
 
 /**
  * SQL: the `invites` row admits an account at the time bound to both its `?`: open, and its inviter
- * in good standing (the administrator, or a public account with no ban in force). Why the inviter:
- * an invite skips approval, so it is worth only what its inviter's record is worth; a ban or a
- * deletion also revokes the open invites (revokeOpenInvitesOf), and this keeps an invite from
- * admitting anyone while its inviter is under a ban all the same.
+ * the administrator or a public account with no ban in force. Why: an invite skips approval, so it
+ * is worth only what its inviter's record is worth, even before a ban revokes it.
  */
 const admitsNow = `${isOpen} AND (invites.uid = 0 OR
   EXISTS (SELECT 1 FROM users u WHERE u.uid = invites.uid AND ${isPublicAccount} AND ${noBanInForce}))`;
 
-/**
- * The invite a token stands for while it admits (admitsNow), or undefined: unknown, malformed,
- * used, revoked, expired, or its inviter banned or gone.
- */
 export function findOpenInvite(db: Db, token: string, now: number): { id: number; uid: number } | undefined {
   if (!isTokenShaped(token)) return undefined;
   return db.one<{ id: number; uid: number }>(
@@ -86,10 +78,9 @@ export function findOpenInvite(db: Db, token: string, now: number): { id: number
 }
 
 /**
- * Uses the invite up for the new account `usedBy`; call it in the transaction that creates the
- * account, so the invite and its inviter's standing are read again there. False when it no longer
- * admits: of two registrations with one token one wins, and an inviter banned or deleted while
- * the password was hashed admits nobody.
+ * Uses the invite up for the new account `usedBy`, inside the transaction that creates it, reading
+ * the invite and its inviter again: false when it no longer admits (of two registrations with one
+ * token one wins; an inviter banned or deleted meanwhile admits nobody).
  */
 export function useInvite(db: Db, id: number, usedBy: number, now: number): boolean {
   return (
@@ -114,12 +105,10 @@ export interface ListedInvite {
   created_at: number;
   expires: number;
   status: InviteStatus;
-  /** The account it made ('' until used, or when that account is gone). */
   used_by: string;
   used_at: number;
 }
 
-/** An account's invites, newest first. */
 export function listInvites(db: Db, uid: number, now: number): ListedInvite[] {
   return db.all<ListedInvite>(
     `SELECT i.id, i.created_at, i.expires, i.used_at, coalesce(u.username, '') AS used_by,
@@ -133,7 +122,6 @@ export function listInvites(db: Db, uid: number, now: number): ListedInvite[] {
   );
 }
 
-/** Revokes one of the account's open invites: 'revoked', 'not_found' (unknown or someone else's) or 'not_open'. */
 export function revokeInvite(db: Db, uid: number, id: number, now: number): 'revoked' | 'not_found' | 'not_open' {
   return db.tx(() => {
     if (!db.one('SELECT 1 FROM invites WHERE id = ? AND uid = ?', id, uid)) return 'not_found';
@@ -165,7 +153,6 @@ export interface InviteTree {
   invitees: { username: string; created_at: number }[];
 }
 
-/** Who invited the account and whom it invited (the newest 100), for moderators. */
 export function inviteTreeOf(db: Db, uid: number): InviteTree {
   const inviter = db.one<{ username: string }>(
     'SELECT i.username FROM users u JOIN users i ON i.uid = u.invited_by WHERE u.uid = ?',
@@ -178,7 +165,6 @@ export function inviteTreeOf(db: Db, uid: number): InviteTree {
   return { invited_by: inviter?.username ?? '', invitees };
 }
 
-/** Every account invited by `uid`, by its invitees and so on (breadth first, at most maxTreeAccounts). */
 export function invitedTree(db: Db, uid: number): number[] {
   const found: number[] = [];
   const seen = new Set([uid]);

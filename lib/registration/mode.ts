@@ -9,20 +9,14 @@ import { registrationReason } from '../../web/static/modlog-words.js';
  * to approval. The override lives in board_state, so every server process and board-admin agree.
  */
 
-/**
- * Who decided the mode in force: the setting, a moderator (on /mod), the operator at the command
- * line (board-admin registration), or the surge gate.
- */
 export type ModeSource = 'config' | 'moderator' | 'operator' | 'surge';
 
 export interface ModeInForce {
   mode: RegistrationMode;
   setBy: ModeSource;
-  /** When it was set (0 for the configured mode). */
   since: number;
 }
 
-/** A value of board_state, the board's small table of settings changed at run time. */
 export function readBoardState(db: Db, name: string): string | undefined {
   return db.one<{ value: string }>('SELECT value FROM board_state WHERE name = ?', name)?.value;
 }
@@ -37,7 +31,6 @@ export function writeBoardState(db: Db, name: string, value: string): void {
 
 const stateKey = 'registration';
 
-/** The mode in force. */
 export function registrationInForce(db: Db, config: Pick<Config, 'registration'>): ModeInForce {
   const stored = readBoardState(db, stateKey);
   if (stored) {
@@ -65,9 +58,6 @@ export function setRegistrationMode(
     const byHand = change.setBy !== 'surge';
     const takesOverSurge = current.setBy === 'surge' && byHand;
     if (current.mode === change.mode && !takesOverSurge) return false;
-    // A moderator or the operator who sets the configured mode hands the door back to
-    // BOARD_REGISTRATION and the surge gate, which counts only accounts made after `since`: a
-    // reopened door stays open a window.
     const setBy = byHand && change.mode === config.registration ? 'config' : change.setBy;
     writeBoardState(db, stateKey, JSON.stringify({ mode: change.mode, setBy, since: now } satisfies ModeInForce));
     writeModlog(db, actor, { action: 'registration', reason: registrationReason(change.mode, change.note) }, now);

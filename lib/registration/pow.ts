@@ -22,12 +22,11 @@ export const powAlgorithm = 'PBKDF2/SHA-256';
 /** PBKDF2 iterations per counter: one Web Crypto call does enough work that its overhead in the browser is small. */
 export const powIterations = 250;
 /**
- * BOARD_POW=1, and every challenge's cost while BOARD_POW is off: a search of about half a
- * second on average in Chromium with 4× CPU throttling (a mid-range phone; bench/results.md "Proof of work").
+ * BOARD_POW=1, and every challenge's cost while BOARD_POW is off: about half a second on a
+ * mid-range phone (bench/results.md "Proof of work").
  */
 export const recommendedPowCost = 3000;
 
-/** The cost in force for registrations and anonymous reports: 0 off, else the counter bound. */
 export function powCost(config: Pick<Config, 'pow'>): number {
   return config.pow === 1 ? recommendedPowCost : config.pow;
 }
@@ -38,11 +37,9 @@ export function challengeCost(config: Pick<Config, 'pow'>): number {
 }
 
 /**
- * Whether a password login must bring a solved challenge (docs/API.md "Proof of work"): while its
- * name is under failed-login pressure, unless BOARD_LOGIN_POW=0; with BOARD_POW on also while the
- * whole board is. Why by default: fresh addresses pass every per-address brake, so a botnet could
- * guess one name's password unhindered; with it every guess costs what the owner's one login does.
- * Why the board's flood only with BOARD_POW on: it would ask every member, not only the attacked name.
+ * Whether a password login must bring a solved challenge: while its name is under failed-login
+ * pressure (unless BOARD_LOGIN_POW=0), and with BOARD_POW on while the whole board is. Why: fresh
+ * addresses pass every per-address brake, so a botnet could guess one name's password at no cost.
  */
 export function loginNeedsWork(config: Pick<Config, 'pow' | 'loginPow'>, pressure: LoginPressure): boolean {
   if (!config.loginPow || pressure === undefined) return false;
@@ -56,7 +53,6 @@ interface PowKeys {
 
 let cachedKeys: { raw: Db['raw']; keys: PowKeys } | undefined;
 
-/** The HMAC keys, made once per board and kept in board_state (two processes racing agree on the first). */
 function powKeys(db: Db): PowKeys {
   if (cachedKeys?.raw === db.raw) return cachedKeys.keys;
   const keys = db.tx(() => {
@@ -70,7 +66,6 @@ function powKeys(db: Db): PowKeys {
   return keys;
 }
 
-/** GET /api/auth/challenge's challenge. */
 export async function newChallenge(db: Db, cost: number, now: number): Promise<Challenge> {
   const keys = powKeys(db);
   return createChallenge({
@@ -78,7 +73,6 @@ export async function newChallenge(db: Db, cost: number, now: number): Promise<C
     cost: powIterations,
     // Uniform over the whole range: a search from any start needs half the cost's tries on average.
     counter: randomInt(cost + 1),
-    // Signed with the rest, so a solver can show its progress.
     data: { max: cost },
     deriveKey,
     expiresAt: now + powChallengeSeconds,
@@ -89,7 +83,6 @@ export async function newChallenge(db: Db, cost: number, now: number): Promise<C
 
 const invalid = () => new ApiError(400, 'pow.invalid', { fields: { altcha: fieldMessages.altcha } });
 
-/** The `altcha` field: base64 of JSON `{challenge, solution}` (what ALTCHA's widget sends). */
 function decodePayload(raw: string): Payload | undefined {
   if (!raw || raw.length > 4096) return undefined;
   try {
@@ -126,7 +119,7 @@ export async function useSolvedChallenge(db: Db, raw: string, now: number): Prom
     });
     verified = result.verified;
   } catch {
-    verified = false; // a malformed parameter (odd hex, a bad counter) is a wrong solution
+    verified = false;
   }
   if (!verified) throw invalid();
   const signature = payload.challenge.signature!;
@@ -144,7 +137,6 @@ export async function useSolvedChallenge(db: Db, raw: string, now: number): Prom
   if (!used) throw invalid();
 }
 
-/** Housekeeping: used challenges past their expiry can no longer be replayed anyway. */
 export function deleteExpiredChallenges(db: Db, now: number): number {
   return db.run('DELETE FROM used_challenges WHERE expires <= ?', now).changes;
 }

@@ -13,14 +13,12 @@ import { readBoardState, registrationInForce, setRegistrationMode, writeBoardSta
  * closes. It opens again after a quiet period, or when a moderator opens it.
  */
 
-/** The threshold in force: BOARD_REGISTRATION_SURGE scaled by BOARD_LIMITS; 0 off. */
 export function surgeThreshold(config: Pick<Config, 'registrationSurge' | 'limitsFactor'>): number {
   const { accounts } = config.registrationSurge;
   if (accounts === 0 || config.limitsFactor === 0) return 0;
   return scaledLimit(accounts, config.limitsFactor);
 }
 
-/** Accounts (any status) created after `since`. */
 function accountsSince(db: Db, since: number): number {
   return db.one<{ n: number }>('SELECT count(*) AS n FROM users WHERE created_at > ?', since)!.n;
 }
@@ -31,7 +29,6 @@ export interface LastSurge {
   windowSeconds: number;
 }
 
-/** When the gate last closed the door, for the moderators' list of the wave. */
 export function lastSurge(db: Db): LastSurge | undefined {
   const stored = readBoardState(db, 'last_surge');
   return stored ? (JSON.parse(stored) as LastSurge) : undefined;
@@ -64,7 +61,6 @@ export function surgeSwitch(app: { db: Db; config: Config; notifier?: Pick<Notif
   return true;
 }
 
-/** Opens the door the gate closed, once the quiet period has passed (called by reads of the mode and housekeeping). */
 export function reopenAfterQuiet(db: Db, config: Config, now: number): boolean {
   const state = registrationInForce(db, config);
   if (state.setBy !== 'surge') return false;
@@ -81,7 +77,6 @@ export function reopenAfterQuiet(db: Db, config: Config, now: number): boolean {
   );
 }
 
-/** The accounts of the last wave: created in the window before the switch, oldest first (at most maxWaveAccounts). */
 export function waveAccounts(
   db: Db,
   surge: LastSurge,

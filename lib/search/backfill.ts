@@ -15,26 +15,19 @@ import type { JobDeps } from '../host/job-runs.ts';
  */
 
 export interface BackfillOptions {
-  /** Work per turn of the event loop before yielding to requests. Default 15 ms. */
+  /** Work per event-loop turn before yielding to requests, in ms. */
   sliceMs?: number;
-  /** Entries per transaction. Default 200. */
   batch?: number;
-  /** How often a progress line is written. Default 10 s. */
   progressMs?: number;
-  /** Tests: do nothing until resume() is called. */
   paused?: boolean;
 }
 
 export interface SearchBackfill {
-  /** Tests: starts a job created paused. */
   resume(): void;
-  /** Finishes the batch in progress and stops; the rest stays for the next start. */
   stop(): Promise<void>;
-  /** Settles when the index holds every entry (or the job was stopped). */
   readonly finished: Promise<void>;
 }
 
-/** Pause after a failed batch (a locked or full database) before the next try. */
 const retryMs = 5_000;
 
 interface Progress {
@@ -44,7 +37,6 @@ interface Progress {
 
 const progressOf = (app: JobDeps) => app.db.one<Progress>('SELECT next_below, total FROM search_backfill');
 
-/** Starts the job (lib/jobs/once-jobs.ts); it does nothing on a board whose index is complete. */
 export function startSearchBackfill(app: JobDeps, options: BackfillOptions = {}): SearchBackfill {
   const sliceMs = options.sliceMs ?? 15;
   const batch = options.batch ?? 200;
@@ -102,10 +94,9 @@ export function startSearchBackfill(app: JobDeps, options: BackfillOptions = {})
   };
 }
 
-/** Pages merged per transaction: about 15 ms of work. */
+/** Pages merged per transaction: a slice's worth of work. */
 const mergePages = 200;
 
-/** Merges the index into one segment, one short transaction per step, until a step finds nothing to do. */
 async function mergeSegments(app: JobDeps, sliceMs: number, stopped: () => boolean): Promise<void> {
   const started = performance.now();
   // Bounded: writes during the merge add segments, and the merge must end some time.

@@ -13,7 +13,6 @@ import { maxShortWord, searchableText, shortWordTerm } from '../text/search-term
  * two letters would match nearly every entry. An entry matches when it holds every term.
  */
 
-/** The terms of q: phrases between balanced quote pairs, and the whitespace-separated words around them. */
 export function queryTerms(q: string): string[] {
   const text = searchableText(q);
   const quotes = [...text.matchAll(/"/g)].map((match) => match.index);
@@ -34,7 +33,6 @@ export function queryTerms(q: string): string[] {
   return terms;
 }
 
-/** An FTS5 string: the text in double quotes, its own double quotes doubled. */
 function ftsString(text: string): string {
   return `"${text.replaceAll('"', '""')}"`;
 }
@@ -42,7 +40,6 @@ function ftsString(text: string): string {
 const toDigraph: Record<string, string> = { ä: 'ae', ö: 'oe', ü: 'ue', ß: 'ss', Ä: 'Ae', Ö: 'Oe', Ü: 'Ue' };
 const toUmlaut: Record<string, string> = { ae: 'ä', oe: 'ö', ue: 'ü', ss: 'ß' };
 
-/** The term as written and in the other German spelling: umlauts as digraphs, or digraphs as umlauts. */
 export function germanSpellings(term: string): string[] {
   const spellings = new Set([term]);
   spellings.add(term.replace(/[äöüßÄÖÜ]/g, (c) => toDigraph[c]!));
@@ -52,7 +49,6 @@ export function germanSpellings(term: string): string[] {
 
 const wordPattern = /[\p{L}\p{M}\p{N}]+/gu;
 
-/** One term as an FTS5 expression, or undefined when it holds nothing to look for (a lone "-"). */
 function termExpression(term: string): string | undefined {
   if ([...term].length > maxShortWord) {
     const spellings = germanSpellings(term).map((spelling) => `text : ${ftsString(spelling)}`);
@@ -64,7 +60,6 @@ function termExpression(term: string): string | undefined {
   return words.length ? words.join(' AND ') : undefined;
 }
 
-/** The terms (queryTerms) as one FTS5 expression (every term ANDed), or '' when no term holds a letter, digit or 3 characters. */
 export function termsExpression(terms: readonly string[]): string {
   return terms
     .map(termExpression)
@@ -72,7 +67,6 @@ export function termsExpression(terms: readonly string[]): string {
     .join(' AND ');
 }
 
-/** q as one FTS5 expression: termsExpression of its terms. */
 export function searchExpression(q: string): string {
   return termsExpression(queryTerms(q));
 }
@@ -82,11 +76,9 @@ function escapeRegExp(text: string): string {
 }
 
 /**
- * Where the terms of q stand in a text, for marking them (the drawn /suche page): each term in
- * each German spelling, case-insensitive; longer terms anywhere (they find compounds), terms of
- * 1–2 characters as whole words, longest first. The same pattern as wordsPattern in
- * web/static/components/highlight.js, so the drawn and the front end's marks are the same;
- * undefined when q has no term.
+ * Where the terms of q stand in a text, for marking them on the drawn /suche page: each term in
+ * each German spelling, longer ones anywhere, those of 1–2 characters as whole words. The same
+ * pattern as wordsPattern in web/static/components/highlight.js, so both mark alike.
  */
 export function termsPattern(q: string): RegExp | undefined {
   const parts = queryTerms(q)

@@ -5,12 +5,9 @@ import { authorTerm } from '../text/search-terms.ts';
 export type MatchRunner = (sql: string, params: unknown[]) => Promise<{ pid: number }[]>;
 
 /**
- * One page of search results (docs/API.md "GET /api/search/{page}"): the pids of entries matching the
- * expression (lib/search/query.ts), newest first, 20 a page. Newest first is rowid order: pids
- * grow with created_at (both are set at insert from one clock), and FTS5 walks its lists
- * backwards by rowid and stops after the page, so a common word costs no more than a rare one.
- * The match is the costly part and runs where `runMatch` puts it; the caller reads the page's
- * entries on its own connection, like the feed's (the index may hold an entry that ended since).
+ * One page of search results: the pids matching the expression, newest first, which is rowid order
+ * (pids grow with created_at); FTS5 walks its lists backwards by rowid and stops after the page, so
+ * a common word costs no more than a rare one. The caller reads the entries on its own connection.
  */
 export async function searchPids(
   expression: string,

@@ -18,23 +18,17 @@ export interface AsnLoadResult {
   v4Ranges: number;
   v6Ranges: number;
   asns: number;
-  /** Bytes held by the finished tables (typed arrays and the name buffer). */
   tableBytes: number;
   ms: number;
   error?: string;
 }
 
-/** IP-to-ASN lookups from an offline data set, loaded in the background. */
 export interface AsnDb {
-  /** The ASN of an address; unknown for private addresses, addresses not in the data set, and until loaded. */
   lookup(ip: string): AsnInfo;
-  /** Settles when loading has finished, failed or been stopped; never rejects. */
   readonly ready: Promise<AsnLoadResult>;
-  /** Stops a load still running. */
   close(): void;
 }
 
-/** The file names of the data set's format (ip-location-db "asn"): the text form first, then the numeric one. */
 const v4Files = ['asn-ipv4.csv', 'asn-ipv4-num.csv'];
 const v6Files = ['asn-ipv6.csv', 'asn-ipv6-num.csv'];
 const chunkBytes = 64 * 1024;
@@ -94,7 +88,6 @@ function firstExisting(folder: string, names: string[]): string | undefined {
 
 type RowSink = (start: string, end: string, asn: number, rest: string) => void;
 
-/** Streams a CSV file in small chunks, yielding to the event loop after each one. */
 async function readRows(path: string, isStopped: () => boolean, sink: RowSink): Promise<void> {
   const stream = createReadStream(path, { highWaterMark: chunkBytes });
   let carry: Buffer = Buffer.alloc(0);
@@ -161,7 +154,6 @@ function parseV4Into(text: string, out: Uint32Array): boolean {
   return true;
 }
 
-/** Distinct ASNs with their organisation names, held as one UTF-8 buffer and offsets. */
 interface NameTable {
   count: number;
   asns: Uint32Array;
@@ -179,9 +171,8 @@ class NameTableBuilder {
   private lastAsn = -1;
   private lastIndex = 0;
 
-  /** The table index of `asn`; the name (the row's rest, maybe quoted) is read only for a new ASN. */
   indexOf(asn: number, rest: string): number {
-    if (asn === this.lastAsn) return this.lastIndex; // neighbouring rows often share their ASN
+    if (asn === this.lastAsn) return this.lastIndex;
     let i = this.index.get(asn);
     if (i === undefined) {
       i = this.asns.length;
@@ -224,7 +215,6 @@ function unquote(field: string): string {
   return text.trim();
 }
 
-/** Inclusive address ranges as `width` 32-bit words per address (1 for IPv4, 4 for IPv6), sorted by start. */
 interface RangeTable {
   width: number;
   count: number;
@@ -295,7 +285,6 @@ class RangeBuilder {
   }
 }
 
-/** Compares the address at word offset `i` of `a` with the one at offset `j` of `b`. */
 function compareAt(a: Uint32Array, i: number, b: Uint32Array, j: number, width: number): number {
   for (let k = 0; k < width; k++) {
     const d = a[i + k]! - b[j + k]!;
@@ -320,7 +309,6 @@ class AsnTables {
     const key = this.key;
     if (ip.includes(':')) {
       if (!parseIpv6(ip, key)) return unknownAsn;
-      // An IPv4-mapped IPv6 address (::ffff:a.b.c.d) is the IPv4 address.
       if (isIpv4Mapped(key)) {
         key[0] = key[3]!;
         return this.find(this.v4, isPrivateIpv4(key[0]));
@@ -333,7 +321,6 @@ class AsnTables {
     return this.find(this.v4, isPrivateIpv4(value));
   }
 
-  /** Binary search for the last range starting at or below the key, then checks its end. */
   private find(table: RangeTable, isPrivate: boolean): AsnInfo {
     if (isPrivate || table.count === 0) return unknownAsn;
     const { width: w, starts, ends } = table;

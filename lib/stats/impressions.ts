@@ -10,27 +10,23 @@ import { logFailure } from '../log.ts';
 import type { JobDeps } from '../host/job-runs.ts';
 
 /**
- * Page impressions and daily visitors, counted in memory and written in one small transaction
- * every few seconds (and on shutdown). A visitor is an HMAC-SHA-256 of (IP, User-Agent) under a
- * random secret that lives only for its UTC day; the address itself is never kept. An address
- * (an IPv6 client: its /64) brings at most 3 visitors a day, counted under another HMAC of it.
- * Only the day's counts survive it: the hashes and the secret are deleted once the day is over.
+ * Page impressions and daily visitors, counted in memory and written in one small transaction every
+ * few seconds (and on shutdown). A visitor is an HMAC-SHA-256 of (IP, User-Agent) under a random
+ * secret that lives only for its UTC day, and an address brings at most maxVisitorsPerAddress of
+ * them, counted under another HMAC; the address itself is never kept. Only the day's counts outlive
+ * it: the hashes and the secret are deleted once the day is over.
  */
 
-/** User agents that look like crawlers or link-preview fetchers count no impression. */
 const botAgent = /bot|crawl|spider|slurp|preview/i;
 export const flushIntervalMs = 5000;
 
-/** Counts of one day not yet in the database. */
 export interface PendingDay {
   impressions: number;
-  /** Visitors this process counted; the flush counts only those no other process counted first. */
   visitors: number;
   asns: Map<number, { name: string; visitors: number }>;
   candidates: VisitorCandidate[];
 }
 
-/** A new visitor as this process saw it: their hash, their address's hash and ASN. */
 interface VisitorCandidate {
   hash: Buffer;
   addressHash: Buffer;
@@ -43,46 +39,31 @@ interface OpenDay {
   secret: Buffer;
   /**
    * The secret as a key object, made once a day: an HMAC keyed with a Buffer imports the key on
-   * every call, which cost a served page about five times the hash itself (bench/results.md).
+   * every call, which cost a page several times the hash itself (bench/results.md).
    */
   key: KeyObject;
-  /** Today's visitors (the first 16 bytes of each hash), from the database at start-up plus the new ones. */
   seen: Set<string>;
-  /** Visitors counted today per address key, from the database at start-up plus the new ones. */
   perAddress: Map<string, number>;
-  /** The cap was reached and logged. */
   full?: boolean;
 }
 
-/** What counting and flushing use: the job's database, time and log, the tally and the ASN lookup. */
 export interface ImpressionDeps extends JobDeps {
   impressions: ImpressionTally;
   asn: Pick<AsnDb, 'lookup'>;
 }
 
-/** The in-memory part of the statistics, one per app (Services.impressions). */
-/** How a process counts visitors: its caps, and whether its flush sweeps finished days. */
 export interface TallySettings {
-  /** BOARD_LIMITS: scales the visitors one address may bring; 0 lifts that cap. */
   limitsFactor: number;
-  /**
-   * Whether this process's flush deletes finished days' hashes and secrets. Off in cluster workers:
-   * the job runner does it once for all (startStatisticsSweep), not every worker.
-   */
   sweepsFinishedDays: boolean;
-  /** Tests lower the day's cap (lib/product.ts maxVisitorsPerDay) to reach it. */
   maxVisitorsPerDay?: number;
 }
 
 export class ImpressionTally {
-  /** Visitors counted per day at most (lib/product.ts maxVisitorsPerDay says why). */
   readonly maxVisitorsPerDay: number;
-  /** Visitors one address may bring per day (lib/product.ts maxVisitorsPerAddress), scaled; Infinity: no cap. */
   readonly maxVisitorsPerAddress: number;
   readonly sweepsFinishedDays: boolean;
   readonly pending = new Map<string, PendingDay>();
   today: OpenDay | undefined;
-  /** The day the last clean-up of finished days ran for. */
   cleanedFor = '';
 
   constructor(settings: TallySettings) {
@@ -99,10 +80,6 @@ export function isBotAgent(userAgent: string): boolean {
   return botAgent.test(userAgent);
 }
 
-/**
- * Counts one impression of a page view (lib/pages/impression.ts), and the visitor once per day; true
- * when the impression counted. Costs an HMAC and a few map updates; never throws.
- */
 export function countImpression(app: ImpressionDeps, ip: string, userAgent: string): boolean {
   if (isBotAgent(userAgent)) return false;
   const tally = app.impressions;
@@ -143,7 +120,6 @@ export function countImpression(app: ImpressionDeps, ip: string, userAgent: stri
   return true;
 }
 
-/** 128 bits of the hash as a 16-character string: plenty to tell a day's visitors apart, half the memory. */
 function seenKey(hash: Buffer): string {
   return hash.toString('latin1', 0, 16);
 }
@@ -157,7 +133,6 @@ function pendingDay(tally: ImpressionTally, day: string): PendingDay {
   return counts;
 }
 
-/** The day's secret (made and stored on its first visit) and the visitors already counted. */
 function openDay(db: Db, day: string, pending: PendingDay | undefined): OpenDay {
   return db.tx(() => {
     const secret = dailySecret(db, day);
@@ -176,7 +151,6 @@ function openDay(db: Db, day: string, pending: PendingDay | undefined): OpenDay 
   });
 }
 
-/** After a restart, loads today's secret and visitors (if the day has begun) before the first page asks. */
 function resumeToday(app: ImpressionDeps): void {
   const day = utcDay(app.clock.now());
   const started = app.db.one<{ secret: Buffer }>('SELECT secret FROM daily_secrets WHERE day = ?', day);
@@ -200,14 +174,13 @@ export function flushImpressions(app: ImpressionDeps): void {
   });
   tally.pending.clear();
   tally.cleanedFor = today;
-  if (tally.today && tally.today.day < today) tally.today = undefined; // yesterday's secret leaves memory too
+  if (tally.today && tally.today.day < today) tally.today = undefined;
 }
 
 /**
  * One day's counts. Visitors are counted by the database, not by this process: a hash another
- * process (BOARD_WORKERS) already stored is not counted again, and the per-address cap is checked
- * against what every process stored. The first statement writes, so the transaction holds the
- * write lock before it reads.
+ * process stored already is not counted again, and the per-address cap holds across processes. The
+ * first statement writes, so the transaction holds the write lock before it reads.
  */
 function writeDay(db: Db, day: string, counts: PendingDay, maxPerAddress: number): void {
   db.run(
@@ -240,7 +213,6 @@ function writeDay(db: Db, day: string, counts: PendingDay, maxPerAddress: number
   db.run("UPDATE counters SET value = value + ? WHERE name = 'visitors'", visitors);
 }
 
-/** Stores a visitor unless the day has them already or their address brought its cap; true when counted. */
 function storeVisitor(db: Db, day: string, visitor: VisitorCandidate, maxPerAddress: number): boolean {
   const fromAddress =
     db.one<{ visitors: number }>(
@@ -260,7 +232,6 @@ function storeVisitor(db: Db, day: string, visitor: VisitorCandidate, maxPerAddr
   return true;
 }
 
-/** Deletes finished days' visitor hashes, address counts and secrets, and ASN rows past the window. */
 function sweepFinishedDays(db: Db, today: string): void {
   db.run('DELETE FROM visitor_hashes WHERE day < ?', today);
   db.run('DELETE FROM visitor_subjects WHERE day < ?', today);
@@ -268,13 +239,11 @@ function sweepFinishedDays(db: Db, today: string): void {
   db.run('DELETE FROM daily_asn WHERE day < ?', windowStart(today));
 }
 
-/** How long after midnight (UTC) the cluster's sweep waits: every worker has flushed the day's last visitors by then. */
 const sweepGraceSeconds = 60;
 
 /**
- * With several processes (lib/jobs/once-jobs.ts): the day sweep once for all, checked every minute.
- * A finished day is swept a minute after it ended, once every worker's 5-second flush has
- * counted its last visitors against the day's hashes.
+ * With several processes (lib/jobs/once-jobs.ts): the day sweep once for all, a minute after a day
+ * ended, once every worker's flush has counted the day's last visitors.
  */
 export function startStatisticsSweep(app: JobDeps): () => void {
   let sweptFor = '';
@@ -297,16 +266,11 @@ export function startStatisticsSweep(app: JobDeps): () => void {
   };
 }
 
-/** The first day of the statistics window that ends with `today` (statsWindowDays, today included); daily_asn rows are kept that long. */
 export function windowStart(today: string): string {
   const t = Date.parse(`${today}T00:00:00Z`) - (statsWindowDays - 1) * 86400_000;
   return new Date(t).toISOString().slice(0, 10);
 }
 
-/**
- * Loads today's visitors after a restart and flushes every few seconds; returns the stop
- * function, which flushes a last time (call it before the database closes).
- */
 export function startImpressionFlush(app: ImpressionDeps): () => void {
   const flush = () => {
     try {

@@ -36,7 +36,6 @@ function readCounters(db: Db): Map<string, number> {
   return new Map(rows.map((r) => [r.name, r.value]));
 }
 
-/** Users and non-deleted entries. */
 export function readStatsSummary(db: Db): StatsSummary {
   const rows = db.all<{ name: string; value: number }>(
     "SELECT name, value FROM counters WHERE name IN ('users', 'entries')",
@@ -45,7 +44,6 @@ export function readStatsSummary(db: Db): StatsSummary {
   return { users: counters.get('users') ?? 0, entries: counters.get('entries') ?? 0 };
 }
 
-/** Every figure of /api/stats/detail for the 30 UTC days ending with the day of `now`. */
 export function readStatsDetail(db: Db, tally: ImpressionTally, now: number): StatsDetail {
   const counters = readCounters(db);
   const count = (name: string) => counters.get(name) ?? 0;
@@ -69,7 +67,6 @@ export function readStatsDetail(db: Db, tally: ImpressionTally, now: number): St
   };
 }
 
-/** Always 30 items, oldest first, days without traffic as zeros. */
 function readDaily(db: Db, tally: ImpressionTally, today: string): DailyStats[] {
   const first = windowStart(today);
   const stored = db.all<DailyStats>(
@@ -91,7 +88,6 @@ function readDaily(db: Db, tally: ImpressionTally, today: string): DailyStats[] 
   });
 }
 
-/** Up to topAsnCount ASNs with the most visitors since `first`; ties by ASN number. */
 function readTopAsns(db: Db, tally: ImpressionTally, first: string): AsnVisitors[] {
   // With a single max() aggregate, SQLite takes the bare column `name` from the newest day's row.
   const rows = db.all<AsnVisitors & { newest: string }>(
@@ -104,7 +100,7 @@ function readTopAsns(db: Db, tally: ImpressionTally, first: string): AsnVisitors
     for (const [asn, { name, visitors }] of counts.asns) {
       const known = byAsn.get(asn);
       if (!known) byAsn.set(asn, { asn, name, visitors });
-      else Object.assign(known, { name, visitors: known.visitors + visitors }); // today's name is the newest
+      else Object.assign(known, { name, visitors: known.visitors + visitors });
     }
   }
   return [...byAsn.values()]

@@ -2,10 +2,9 @@ import escapeHtml from 'escape-html';
 
 /**
  * The server's one way to write HTML (docs/API.md "Pages without JavaScript"): the `html` tagged
- * template escapes every interpolated value unless it is itself markup made by `html`. Why one
- * way: the front end has no innerHTML, so text from users (entries, names, reasons, preview
- * titles) can never become markup there; this keeps the same promise on the server, where a
- * missed escape would be stored script on a public page. Nothing else in lib/ builds HTML by hand.
+ * template escapes every value unless it is markup made by `html`. Why one way: text from users can
+ * never become markup in the front end (it has no innerHTML), and a missed escape here would be
+ * stored script on a public page. Nothing else in lib/ builds HTML by hand.
  */
 
 const markup = Symbol('markup');
@@ -15,7 +14,6 @@ export interface Html {
   readonly [markup]: string;
 }
 
-/** What may stand in a template: text (escaped), numbers, markup, lists of them; nothing for null, undefined and false. */
 export type Child = Html | string | number | null | undefined | false | readonly Child[];
 
 function isHtml(value: unknown): value is Html {
@@ -26,11 +24,10 @@ function write(value: Child): string {
   if (value === null || value === undefined || value === false) return '';
   if (isHtml(value)) return value[markup];
   if (Array.isArray(value)) return value.map(write).join('');
-  // escape-html (jshttp) escapes & < > " ' so a value is safe as text and inside a quoted attribute.
+  // escape-html escapes & < > " ' so a value is safe as text and inside a quoted attribute.
   return escapeHtml(String(value));
 }
 
-/** html`<p class="x">${text}</p>`: the literal parts as written, every value escaped. */
 export function html(strings: TemplateStringsArray, ...values: Child[]): Html {
   let out = strings[0]!;
   for (let i = 0; i < values.length; i++) out += write(values[i]!) + strings[i + 1]!;
@@ -42,7 +39,6 @@ export function trustedFile(text: string): Html {
   return { [markup]: text };
 }
 
-/** The markup as the bytes of an answer. */
 export function toText(page: Html): string {
   return page[markup];
 }

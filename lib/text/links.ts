@@ -18,7 +18,6 @@ export function firstLink(text: string): string | undefined {
   return match ? match[0].replace(trailingPunctuation, '') : undefined;
 }
 
-/** How many http(s) links a text holds: each one the pages show as a link (splitLinks). */
 export function countLinks(text: string): number {
   return text.match(new RegExp(linkPattern.source, 'gi'))?.length ?? 0;
 }
@@ -40,7 +39,6 @@ export function splitLinks(text: string): (string | { url: string })[] {
   return parts;
 }
 
-/** The video id of a video-site link in any of its forms, or undefined. */
 export function youtubeVideoId(url: URL): string | undefined {
   const host = url.hostname.toLowerCase();
   let id: string | null | undefined;
@@ -74,7 +72,6 @@ export function canonicalUrl(link: string): string | undefined {
   return url.toString();
 }
 
-/** The canonical first link of an entry's text, '' when it has none. */
 export function entryLink(text: string): string {
   const link = firstLink(text);
   return (link && canonicalUrl(link)) || '';

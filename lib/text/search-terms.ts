@@ -3,9 +3,7 @@
  * functions of text, shared by the index, the queries and the migration that reindexes entries.
  */
 
-/** A "word" for the short-word rule: a run of letters, marks and digits ("KI-Modell" holds "KI"). */
 const wordPattern = /[\p{L}\p{M}\p{N}]+/gu;
-/** The longest word that goes to the `short` column instead of trigrams. */
 export const maxShortWord = 2;
 
 /** Text as indexed and searched: NFC, so a decomposed "ü" (u + U+0308) finds a composed one. */
@@ -13,12 +11,10 @@ export function searchableText(text: string): string {
   return text.normalize('NFC');
 }
 
-/** A word of 1–2 characters as one trigram term: padded with "_" in front ("KI" → "_KI", "a" → "__a"). */
 export function shortWordTerm(word: string): string {
   return '_'.repeat(3 - [...word].length) + word;
 }
 
-/** The words of 1–2 characters of a text, each once, as `short` terms separated by spaces. */
 export function shortWordTerms(text: string): string {
   const terms = new Set<string>();
   for (const [word] of searchableText(text).matchAll(wordPattern)) {
@@ -31,7 +27,7 @@ export function shortWordTerms(text: string): string {
 const privateUseStart = 0xe000;
 const privateUseSize = 6400;
 
-/** A uid as one 3-character term (base 6400 in private-use code points: room for 2.6 × 10^11 accounts). */
+/** A uid as one 3-character term: base 6400 in private-use code points, room for more accounts than any board has. */
 export function authorTerm(uid: number): string {
   const digit = (n: number) => String.fromCharCode(privateUseStart + (Math.floor(n) % privateUseSize));
   return digit(uid) + digit(uid / privateUseSize) + digit(uid / privateUseSize ** 2);
@@ -47,7 +43,6 @@ export function indexedText(entry: { content: string; alt: string }): string {
   return searchableText(entry.alt ? `${entry.content}\n${entry.alt}` : entry.content);
 }
 
-/** An entry's row of the index, in the order of indexRowSql's values (rowid, text, short, author). */
 export function indexRow(entry: {
   pid: number;
   uid: number;
@@ -58,5 +53,4 @@ export function indexRow(entry: {
   return [entry.pid, text, shortWordTerms(text), authorTerm(entry.uid)];
 }
 
-/** The statement that adds a row made by indexRow. */
 export const indexRowSql = 'INSERT INTO search (rowid, text, short, author) VALUES (?, ?, ?, ?)';

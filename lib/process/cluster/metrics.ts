@@ -1,7 +1,6 @@
 import type { Worker } from 'node:cluster';
 import { AggregatorRegistry, collectDefaultMetrics, Counter, Gauge, Registry } from 'prom-client';
 
-/** One registry's metrics as getMetricsAsJSON gives them (and AggregatorRegistry.aggregate takes them). */
 type MetricJson = Awaited<ReturnType<Registry['getMetricsAsJSON']>>[number];
 import { defineJobMetrics } from '../../metrics/board-metrics.ts';
 import type { MetricsSource } from '../../metrics/listener.ts';
@@ -9,7 +8,6 @@ import type { RunningJobs } from '../../jobs/once-jobs.ts';
 import { slotLimits, type SlotPool } from '../../host/machine-slots.ts';
 import type { SlotServer } from './slots-ipc.ts';
 
-/** A worker's registry as JSON, asked for by the primary: {board: 'metrics', id} there, this back. */
 export interface MetricsMessage {
   board: 'metrics';
   id: number;
@@ -17,9 +15,7 @@ export interface MetricsMessage {
 }
 
 export interface ClusterMetrics extends MetricsSource {
-  /** A worker died and was replaced (or is about to be). */
   countRestart(): void;
-  /** A worker's answer to a scrape. */
   receive(message: MetricsMessage): void;
 }
 
@@ -27,13 +23,10 @@ export interface ClusterMetrics extends MetricsSource {
 const workerAnswerMs = 2_000;
 
 /**
- * The primary's answer to a scrape: the registries of the workers that serve (asked over IPC),
- * aggregated by prom-client's AggregatorRegistry.aggregate (per-worker series, as each is labelled
- * worker="1".."N"), together with the primary's own: the database and once-job figures (read once
- * here, not once per worker), the machine's slots, the workers, and its own process figures as
- * board_primary_* (the workers' keep Node's names). Not AggregatorRegistry.clusterMetrics: it asks
- * every forked worker, and one still loading its modules drops the question, so the scrape failed
- * after 5 s whenever a worker was being replaced.
+ * The primary's answer to a scrape: the serving workers' registries (asked over IPC) aggregated by
+ * prom-client, with the primary's own figures. Why not AggregatorRegistry.clusterMetrics: a worker
+ * still loading its modules drops the question, which failed every scrape while a worker was
+ * replaced.
  */
 export function createClusterMetrics(
   app: Parameters<typeof defineJobMetrics>[0],

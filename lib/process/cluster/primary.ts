@@ -26,15 +26,10 @@ const maxBackoffMs = 30_000;
 const stopGraceMs = 15_000;
 
 /**
- * The cluster's primary (BOARD_WORKERS > 1): holds the pid file, opens the database first (the
- * migrations run once, before any worker), runs the once-jobs (lib/once-jobs.ts) and the WAL
- * checkpoint thread, hands out the machine's hashing, image and search slots, answers the metrics,
- * claims the port and forks the workers, each of which listens on it itself (lib/cluster/port.ts).
- * It serves no HTTP and accepts no connection of the board's port. A worker that dies is logged and replaced, after a
- * back-off when workers keep dying young. SIGTERM stops the workers gracefully, then the jobs,
- * then the database; exit 0. Its parts: startBackground (database and jobs), createWorkerPool
- * (forks, replacements, the stop of the workers), announceStart (the start-up line and the
- * metrics listener); this function wires them and the signals together.
+ * The cluster's primary (BOARD_WORKERS > 1): holds the pid file, opens the database first
+ * (migrations run once), runs the once-jobs and the checkpoint thread, hands out the machine's
+ * slots, answers the metrics, claims the port and forks the workers, replacing a dead one (later
+ * while they die young).
  */
 export function runPrimary(config: Config, releasePidFile: () => void, fail: Fail): void {
   const log = createLineLog();
@@ -51,7 +46,7 @@ export function runPrimary(config: Config, releasePidFile: () => void, fail: Fai
     `board: primary (pid ${process.pid}) runs the background jobs: ${runningJobNames(jobs).join(', ')}, ${config.litestream ? 'no WAL checkpoints (Litestream runs them)' : 'WAL checkpoints'}`,
   );
   const disk = createDiskWatch({ dataDir: config.dataDir, lowBytes: config.diskLowBytes, clock: systemClock, log });
-  disk.logIfLow(); // once here: the workers' apps do not
+  disk.logIfLow();
   const metrics =
     config.metrics &&
     createClusterMetrics({ db, clock: systemClock, log, config, disk }, jobs, slots, () => [...workers.serving]);
@@ -66,11 +61,10 @@ export function runPrimary(config: Config, releasePidFile: () => void, fail: Fai
       if (message.board === 'metrics') return metrics?.receive(message);
       if (message.board === 'wake') return jobs[message.job]?.wake();
       if (message.board === 'notify') return jobs.notifier?.send(message.notice);
-      workers.serving.add(worker); // 'listening'
+      workers.serving.add(worker);
       if (!started && ++listening === config.workers) {
         started = true;
         announceStart(config, message.port, metricsServer, (err) =>
-          // The metrics listener failed: the board stops with that reason.
           stop('metrics listener failed').then(() => fail(err, config, metricsListenFailure(err, config.metrics!))),
         );
       }
@@ -88,7 +82,7 @@ export function runPrimary(config: Config, releasePidFile: () => void, fail: Fai
       await workers.stop();
       metricsServer?.close();
       metricsServer?.closeAllConnections();
-      await jobs.stop(); // the last slice commits, fetches are given back
+      await jobs.stop();
       await db.close();
       releasePidFile();
       log.flush();
@@ -108,7 +102,6 @@ interface Background {
   jobs: RunningJobs;
 }
 
-/** The job runner's database connection (its checkpoint thread with it) and the once-jobs, in the slots it serves. */
 function startBackground(config: Config, log: LineLog, slots: SlotServer): Background {
   const db = openDb(config.dbPath, { backgroundCheckpoints: true, litestream: config.litestream, log });
   const jobs = startOnceJobs({
@@ -124,7 +117,6 @@ function startBackground(config: Config, log: LineLog, slots: SlotServer): Backg
   return { db, jobs };
 }
 
-/** All workers listen: the start-up line, then the metrics listener (`failed` when it cannot listen). */
 function announceStart(
   config: Config,
   port: number,
@@ -142,30 +134,21 @@ function announceStart(
   );
 }
 
-/** What the worker pool tells the primary. */
 interface PoolEvents {
-  /** Whether every worker has listened once (a death before that fails the start). */
   started(): boolean;
   message(worker: Worker, message: WorkerMessage | MetricsMessage): void;
-  /** A worker is gone (its slots go back). */
   ended(worker: Worker): void;
-  /** A worker died before all had started. */
   startFailed(): void;
-  /** A worker died after the start and is replaced. */
   restarting(): void;
 }
 
 interface WorkerPool {
-  /** Forks workers 1..config.workers onto the claimed port (not once stopping). */
   start(port: number): void;
-  /** The workers that said they listen, for the metrics' scrapes. */
   readonly serving: Set<Worker>;
   size(): number;
-  /** SIGTERM to each, SIGKILL to those still running after stopGraceMs; no more replacements. */
   stop(): Promise<void>;
 }
 
-/** The workers: forked, replaced when one dies (after a back-off while they die young), stopped together. */
 function createWorkerPool(config: Config, log: LineLog, events: PoolEvents): WorkerPool {
   const workers = new Map<number, Worker>();
   const serving = new Set<Worker>();

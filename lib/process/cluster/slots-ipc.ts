@@ -3,13 +3,12 @@ import { createSemaphore, SlotRefused, type QueueBound, type Semaphore } from '.
 import { slotLimits, type MachineSlots, type SlotPool } from '../../host/machine-slots.ts';
 
 /*
- * The machine's hashing, image and search slots with several processes (lib/slots.ts says why):
- * the primary holds one semaphore per pool and hands slots to workers over the cluster's IPC
- * channel.
- *   worker → primary  {board: 'slot', op: 'acquire' | 'cancel' | 'release', pool, id}
- *   primary → worker  {board: 'slot', op: 'grant', pool, id}
- * Ids count per pool and worker.
- * A worker that dies gives back everything it held or waited for.
+ * The machine's hashing, image and search slots with several processes (lib/host/machine-slots.ts
+ * says why): the primary holds one semaphore per pool and hands slots to workers over the cluster's
+ * IPC channel:
+ * worker → primary {board: 'slot', op: 'acquire' | 'cancel' | 'release', pool, id}
+ * primary → worker {board: 'slot', op: 'grant', pool, id}
+ * Ids count per pool and worker. A worker that dies gives back everything it held or waited for.
  */
 export interface SlotMessage {
   board: 'slot';
@@ -79,12 +78,9 @@ export function remoteSemaphore(
   return Object.assign(withSlot, { load: () => ({ running, waiting: waiting.size }) });
 }
 
-/** The primary's side: one semaphore per pool for the whole machine, and the most ever held at once. */
 export interface SlotServer {
-  /** The pools themselves, for the primary's own work (preview thumbnails): the machine's bound holds for it too. */
   pools: MachineSlots;
   handle(worker: Worker, message: SlotMessage): void;
-  /** A worker is gone: its slots and places in line are given back. */
   forget(worker: Worker): void;
   load(pool: SlotPool): { running: number; waiting: number; peak: number };
 }
@@ -93,7 +89,6 @@ export function serveSlots(): SlotServer {
   const pools = new Map<SlotPool, { semaphore: Semaphore; peak: number }>();
   for (const pool of Object.keys(slotLimits) as SlotPool[])
     pools.set(pool, { semaphore: createSemaphore(slotLimits[pool]), peak: 0 });
-  // By worker and request: the release of a granted slot, or the abort of a waiting request.
   const held = new Map<Worker, Map<string, { release?: () => void; abort: AbortController }>>();
 
   const requestsOf = (worker: Worker) => {
@@ -130,7 +125,7 @@ export function serveSlots(): SlotServer {
             }),
           request.abort.signal,
         )
-        .catch(() => {}); // aborted while waiting: nothing to give back
+        .catch(() => {});
     },
     forget(worker) {
       for (const key of [...(held.get(worker)?.keys() ?? [])]) finish(worker, key);

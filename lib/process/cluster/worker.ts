@@ -8,7 +8,6 @@ import { startupFailure } from '../startup-errors.ts';
 import type { MetricsMessage } from './metrics.ts';
 import { isSlotMessage, remoteSemaphore, type SlotMessage } from './slots-ipc.ts';
 
-/** What a worker tells the primary (besides slot messages, lib/process/cluster/slots-ipc.ts). */
 export type WorkerMessage =
   | { board: 'listening'; port: number }
   | { board: 'wake'; job: WakeableJob }
@@ -18,12 +17,9 @@ export type WorkerMessage =
 export const workerIndexVariable = 'BOARD_WORKER_INDEX';
 
 /**
- * One cluster worker: serves HTTP on its own socket of the shared port (`reusePort`: the kernel
- * hands it its share of the connections), with its own database connection, its own
- * response cache and its own impression counts. The once-jobs run in the primary; this process
- * wakes them over IPC, takes hashing, image and search slots from the primary, and stops
- * gracefully on SIGTERM (from the primary, or from systemd to the whole group) or when the primary
- * is gone.
+ * One cluster worker: serves HTTP on its own socket of the shared port with its own database
+ * connection, response cache and impression counts; wakes the once-jobs in the primary over IPC,
+ * takes its slots from there, and stops gracefully on SIGTERM or when the primary is gone.
  */
 export function runWorker(): void {
   const send = (message: WorkerMessage | SlotMessage | MetricsMessage) => {
@@ -49,7 +45,6 @@ export function runWorker(): void {
     process.exit(1);
   }
   const registry = app.services.metrics?.registry;
-  // The primary's scrape asks each serving worker for its registry (lib/process/cluster/metrics.ts).
   const answerMetrics = (id: number) =>
     void registry?.getMetricsAsJSON().then(
       (metrics) => send({ board: 'metrics', id, metrics }),
