@@ -7,6 +7,7 @@ import { before, describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import sharp from 'sharp';
 import { boardMediaPath, emptyFolder, limitsOff, runAdmin, sizeInText, useBoard } from '../helpers.ts';
+import { hangBoundMs } from '../helpers/hang-bound.ts';
 
 /**
  * Issue 28, finding 10: `backup --with-media` into a folder whose disk filled up crashed with an
@@ -42,7 +43,7 @@ function adminOnSmallDisk(
     execFile(
       'unshare',
       [...(unshare as string[]), 'sh', '-c', script, 'sh', String(size), folder, adminBin, ...args],
-      { env: { ...process.env, ...env }, timeout: 60_000 },
+      { env: { ...process.env, ...env }, timeout: hangBoundMs },
       (err, stdout, stderr) => {
         if (err && typeof err.code !== 'number') return reject(err);
         const [out, left] = stdout.split('left:');

@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { before, describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { emptyFolder, post, runAdmin, startBoard, useBoard, type TestBoard } from '../helpers.ts';
+import { hangBoundMs } from '../helpers/hang-bound.ts';
 
 /** board-admin backup as a nightly cron job meets it: one clean file, nothing left behind, never a silent overwrite. */
 
@@ -122,7 +123,7 @@ describe('a backup that is interrupted', () => {
   }
 
   test('killed with SIGKILL midway it leaves only its temporary file, which the next run removes', {
-    timeout: 60_000,
+    timeout: hangBoundMs,
   }, async () => {
     const folder = emptyFolder();
     const killed = await interrupt(folder, 'SIGKILL');
@@ -141,7 +142,7 @@ describe('a backup that is interrupted', () => {
   });
 
   test('the same for backup --with-media: after a SIGKILL only temporary files remain, and the next run removes them', {
-    timeout: 60_000,
+    timeout: hangBoundMs,
   }, async () => {
     const folder = emptyFolder();
     const killed = await interrupt(folder, 'SIGKILL', 'board.tar', ['--with-media']);
@@ -154,7 +155,9 @@ describe('a backup that is interrupted', () => {
     assert.deepEqual(readdirSync(folder), ['board.tar']);
   });
 
-  test('stopped with SIGTERM or SIGINT midway it removes its temporary file itself', { timeout: 60_000 }, async () => {
+  test('stopped with SIGTERM or SIGINT midway it removes its temporary file itself', {
+    timeout: hangBoundMs,
+  }, async () => {
     for (const signal of ['SIGTERM', 'SIGINT'] as const) {
       const folder = emptyFolder();
       const stopped = await interrupt(folder, signal);
@@ -164,7 +167,7 @@ describe('a backup that is interrupted', () => {
   });
 
   test('backup --with-media stopped with SIGTERM or SIGINT midway removes its media hold too', {
-    timeout: 60_000,
+    timeout: hangBoundMs,
   }, async () => {
     for (const signal of ['SIGTERM', 'SIGINT'] as const) {
       const folder = emptyFolder();

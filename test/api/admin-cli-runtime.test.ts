@@ -16,6 +16,7 @@ import { fileURLToPath } from 'node:url';
 import { openDb } from '../../lib/db/db.ts';
 import { minimumNode } from '../../lib/process/node-version.ts';
 import { emptyFolder, runAdminWith, useBoard, type AdminRun } from '../helpers.ts';
+import { hangBoundMs } from '../helpers/hang-bound.ts';
 
 /**
  * bin/board-admin as a real server runs it (docs/OPERATIONS.md "Admin CLI"): from cron, whose PATH
@@ -30,7 +31,7 @@ const installedList = '/usr/local/bin/node /usr/bin/node';
 /** Runs a board-admin program with exactly this environment (nothing inherited), in `cwd`. */
 function run(program: string, args: string[], env: Record<string, string>, cwd = root): Promise<AdminRun> {
   return new Promise((resolve, reject) => {
-    execFile(program, args, { env, cwd, timeout: 30_000 }, (err, stdout, stderr) => {
+    execFile(program, args, { env, cwd, timeout: hangBoundMs }, (err, stdout, stderr) => {
       if (err && typeof err.code !== 'number') return reject(err);
       resolve({ code: err ? (err.code as number) : 0, stdout, stderr });
     });

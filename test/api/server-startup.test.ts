@@ -7,6 +7,7 @@ import { dirname, join } from 'node:path';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { emptyFolder } from '../helpers.ts';
+import { hangBoundMs } from '../helpers/hang-bound.ts';
 
 /** The real server process started as an operator would, with bad settings: each must end in one line, exit 1. */
 const projectRoot = fileURLToPath(new URL('../..', import.meta.url));
@@ -55,7 +56,7 @@ function assertOneLine(run: { code: number | null; stderr: string; killed: boole
 }
 
 test('a port already in use ends in one line naming PORT, exit 1, and frees the data folder again', {
-  timeout: 60_000,
+  timeout: hangBoundMs,
 }, async () => {
   const taken = createServer();
   await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
@@ -70,7 +71,7 @@ test('a port already in use ends in one line naming PORT, exit 1, and frees the 
 });
 
 test('a BOARD_METRICS_PORT already in use ends in one line naming it, exit 1, and frees the data folder again', {
-  timeout: 60_000,
+  timeout: hangBoundMs,
 }, async () => {
   const taken = createServer();
   await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
@@ -91,7 +92,7 @@ test('a BOARD_METRICS_PORT already in use ends in one line naming it, exit 1, an
   }
 });
 
-test('a BOARD_METRICS_HOST that is not loopback ends in one line, exit 1', { timeout: 60_000 }, async () => {
+test('a BOARD_METRICS_HOST that is not loopback ends in one line, exit 1', { timeout: hangBoundMs }, async () => {
   const run = await startFailing({
     BOARD_DATA: emptyFolder(),
     PORT: '0',
@@ -104,27 +105,29 @@ test('a BOARD_METRICS_HOST that is not loopback ends in one line, exit 1', { tim
   );
 });
 
-test('a HOST that does not resolve ends in one line naming HOST, exit 1', { timeout: 60_000 }, async () => {
+test('a HOST that does not resolve ends in one line naming HOST, exit 1', { timeout: hangBoundMs }, async () => {
   const run = await startFailing({ BOARD_DATA: emptyFolder(), PORT: '0', HOST: 'no-such-host.invalid' });
   assertOneLine(run, /^board: HOST: "no-such-host\.invalid" does not resolve/);
 });
 
 test('BOARD_DATA=/proc/nope (mkdir answers ENOENT under an existing parent) exits within seconds with one line', {
-  timeout: 60_000,
+  timeout: hangBoundMs,
   skip: process.platform !== 'linux' && 'needs Linux /proc',
 }, async () => {
   const run = await startFailing({ BOARD_DATA: '/proc/nope', PORT: '0' });
   assertOneLine(run, /^board: BOARD_DATA: cannot use \/proc\/nope \(ENOENT/);
 });
 
-test('a board.db that is not a database ends in one line naming the file, exit 1', { timeout: 60_000 }, async () => {
+test('a board.db that is not a database ends in one line naming the file, exit 1', {
+  timeout: hangBoundMs,
+}, async () => {
   const data = emptyFolder();
   writeFileSync(join(data, 'board.db'), 'this is not a database, but a file of some length '.repeat(100));
   const run = await startFailing({ BOARD_DATA: data, PORT: '0' });
   assertOneLine(run, new RegExp(`^board: cannot use the database ${join(data, 'board.db')}: file is not a database`));
 });
 
-test('a bad switch value names the rule docs/OPERATIONS.md states', { timeout: 60_000 }, async () => {
+test('a bad switch value names the rule docs/OPERATIONS.md states', { timeout: hangBoundMs }, async () => {
   const run = await startFailing({ BOARD_DATA: emptyFolder(), PORT: '0', BOARD_TRUST_PROXY: 'yes' });
   assertOneLine(run, /^board: BOARD_TRUST_PROXY: "yes" must be 1 or 0 \(or true or false\)$/m);
 });
@@ -149,7 +152,7 @@ function othersCanEnter(folder: string): boolean {
   }
 }
 test('PORT=80 without the right to bind it ends in one line naming PORT, exit 1', {
-  timeout: 60_000,
+  timeout: hangBoundMs,
   skip:
     (unprivilegedStart <= 80 && 'this machine lets anyone bind port 80') ||
     (isRoot &&

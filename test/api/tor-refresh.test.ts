@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { after, before, beforeEach, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { emptyFolder } from '../helpers.ts';
+import { hangBoundMs } from '../helpers/hang-bound.ts';
 
 const boardAdmin = fileURLToPath(new URL('../../bin/board-admin', import.meta.url));
 
@@ -37,7 +38,7 @@ function runAdmin(...args: string[]): Promise<{ code: number; stdout: string; st
   const env: NodeJS.ProcessEnv = { ...process.env, BOARD_DATA: dataDir };
   delete env.BOARD_TOR_EXITS;
   return new Promise((resolve) => {
-    execFile(boardAdmin, args, { env, timeout: 20_000 }, (err, stdout, stderr) => {
+    execFile(boardAdmin, args, { env, timeout: hangBoundMs }, (err, stdout, stderr) => {
       resolve({ code: err ? (typeof err.code === 'number' ? err.code : -1) : 0, stdout, stderr });
     });
   });
@@ -46,7 +47,7 @@ function runAdmin(...args: string[]): Promise<{ code: number; stdout: string; st
 const exitsFile = () => join(dataDir, 'tor-exits.txt');
 
 test('tor-refresh writes the downloaded list with a header and leaves no temporary file', {
-  timeout: 30_000,
+  timeout: hangBoundMs,
 }, async () => {
   answer = { status: 200, type: 'text/plain', body: '185.220.101.1\n185.220.101.2\r\n\n2001:db8::7\n185.220.101.1\n' };
   const run = await runAdmin('tor-refresh', `${base}/list`);
@@ -58,7 +59,7 @@ test('tor-refresh writes the downloaded list with a header and leaves no tempora
   assert.deepEqual(readdirSync(dataDir), ['tor-exits.txt']);
 });
 
-test('a second refresh replaces the old list', { timeout: 30_000 }, async () => {
+test('a second refresh replaces the old list', { timeout: hangBoundMs }, async () => {
   writeFileSync(exitsFile(), '# old\n10.0.0.1\n');
   answer = { status: 200, type: 'text/plain', body: '# from the source\n10.0.0.2\n' };
   const run = await runAdmin('tor-refresh', `${base}/list`);
@@ -75,7 +76,7 @@ const refused: [string, typeof answer][] = [
   ['a list over 5 MiB', { status: 200, type: 'text/plain', body: Buffer.alloc(6 * 1024 * 1024, '1.2.3.4\n') }],
 ];
 for (const [what, bad] of refused) {
-  test(`tor-refresh refuses ${what}: exit 1 and the old file unchanged`, { timeout: 30_000 }, async () => {
+  test(`tor-refresh refuses ${what}: exit 1 and the old file unchanged`, { timeout: hangBoundMs }, async () => {
     const old = '# old\n10.0.0.1\n';
     writeFileSync(exitsFile(), old);
     answer = bad;
@@ -88,7 +89,7 @@ for (const [what, bad] of refused) {
   });
 }
 
-test('tor-refresh with an unreachable server fails with exit 1', { timeout: 30_000 }, async () => {
+test('tor-refresh with an unreachable server fails with exit 1', { timeout: hangBoundMs }, async () => {
   const closed = createServer();
   await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
   const port = (closed.address() as AddressInfo).port;
@@ -99,7 +100,7 @@ test('tor-refresh with an unreachable server fails with exit 1', { timeout: 30_0
   assert.deepEqual(readdirSync(dataDir), []);
 });
 
-test('tor-refresh with two arguments is a usage error', { timeout: 30_000 }, async () => {
+test('tor-refresh with two arguments is a usage error', { timeout: hangBoundMs }, async () => {
   const run = await runAdmin('tor-refresh', `${base}/a`, `${base}/b`);
   assert.equal(run.code, 2);
   assert.match(run.stderr, /tor-refresh \[URL\]/);

@@ -76,7 +76,7 @@ describe('registration and login try again when the board is busy', { skip: skip
     await page.getByLabel('Passwort wiederholen').fill(password);
     await recordFormLines(page);
     await page.getByRole('button', { name: 'Konto anlegen' }).click();
-    await page.getByText('Willkommen, Geduldige! Dein Konto ist angelegt.').waitFor({ timeout: 60_000 });
+    await page.getByText('Willkommen, Geduldige! Dein Konto ist angelegt.').waitFor();
     await page.locator('#nav').getByRole('link', { name: 'Geduldige' }).waitFor();
     assert.equal(sent.length, 2);
     const [first, second] = sent.map((body) => JSON.parse(Buffer.from(body.get('altcha') ?? '', 'base64').toString()));

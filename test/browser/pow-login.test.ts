@@ -26,7 +26,7 @@ async function logInUnderAttack(t: UsedBrowserBoard<string>, name: string): Prom
   await page.getByLabel('Passwort', { exact: true }).fill(password);
   await recordFormLines(page);
   await page.getByRole('button', { name: 'Anmelden', exact: true }).click();
-  await page.getByText(`Willkommen, ${name}!`).waitFor({ timeout: 60_000 });
+  await page.getByText(`Willkommen, ${name}!`).waitFor();
   await page.locator('#nav').getByRole('link', { name }).waitFor();
   assert.equal(new URL(page.url()).pathname, '/', 'the landing page');
   const lines = await formLines(page);
@@ -64,7 +64,7 @@ describe('login and registration with proof of work in a real browser', { skip: 
     await page.getByLabel('Passwort', { exact: true }).fill(password);
     await page.getByLabel('Passwort wiederholen').fill(password);
     await page.getByRole('button', { name: 'Konto anlegen' }).click();
-    await page.getByText('Willkommen, Neue Leserin! Dein Konto ist angelegt.').waitFor({ timeout: 60_000 });
+    await page.getByText('Willkommen, Neue Leserin! Dein Konto ist angelegt.').waitFor();
     await page.locator('#nav').getByRole('link', { name: 'Neue Leserin' }).waitFor();
     assert.equal(new URL(page.url()).pathname, '/');
     const paths = recorder.requests.map((url) => new URL(url).pathname);
@@ -87,11 +87,11 @@ describe('login and registration with proof of work in a real browser', { skip: 
     await page.getByLabel('Passwort', { exact: true }).fill(password);
     await page.getByLabel('Passwort wiederholen').fill(`${password}x`);
     await page.getByRole('button', { name: 'Konto anlegen' }).click();
-    await page.getByText('Die Passwörter stimmen nicht überein.').waitFor({ timeout: 60_000 });
+    await page.getByText('Die Passwörter stimmen nicht überein.').waitFor();
     // The board refused the fields before it looked at the challenge: still good for the next try.
     await page.getByLabel('Passwort wiederholen').fill(password);
     await page.getByRole('button', { name: 'Konto anlegen' }).click();
-    await page.getByText('Willkommen, Vertipper! Dein Konto ist angelegt.').waitFor({ timeout: 60_000 });
+    await page.getByText('Willkommen, Vertipper! Dein Konto ist angelegt.').waitFor();
     assert.equal(challenges(), 1, 'one challenge for both tries');
 
     // A form left open past the challenge's 10 minutes: the board refuses it, the page solves a fresh one.
@@ -99,13 +99,13 @@ describe('login and registration with proof of work in a real browser', { skip: 
     const lateChallenges = () =>
       late.recorder.requests.filter((url) => new URL(url).pathname === '/api/auth/challenge').length;
     await openBoard(late.page, t.board, '/register');
-    await late.page.getByText('Rechenaufgabe gelöst.').waitFor({ timeout: 60_000 });
+    await late.page.getByText('Rechenaufgabe gelöst.').waitFor();
     t.board.clock.advance(11 * 60);
     await late.page.getByLabel('Benutzername').fill('Langsame');
     await late.page.getByLabel('Passwort', { exact: true }).fill(password);
     await late.page.getByLabel('Passwort wiederholen').fill(password);
     await late.page.getByRole('button', { name: 'Konto anlegen' }).click();
-    await late.page.getByText('Willkommen, Langsame! Dein Konto ist angelegt.').waitFor({ timeout: 60_000 });
+    await late.page.getByText('Willkommen, Langsame! Dein Konto ist angelegt.').waitFor();
     assert.equal(lateChallenges(), 2, 'the expired one and a fresh one');
   });
 

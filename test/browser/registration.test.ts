@@ -27,7 +27,7 @@ describe('registration in a real browser', { skip: skipWithoutChromium }, () => 
     await page.getByLabel('Passwort wiederholen').fill(password);
     await page.getByLabel(question).fill('Ich schreibe gern über Gärten und Bücher.');
     await page.getByRole('button', { name: 'Konto anlegen' }).click();
-    await page.getByText('Dein Antrag ist eingegangen').waitFor({ timeout: 60_000 });
+    await page.getByText('Dein Antrag ist eingegangen').waitFor();
     const asked = recorder.requests.map((url) => new URL(url).pathname);
     assert.ok(asked.includes('/api/auth/challenge') && asked.includes('/static/pow-worker.js'), asked.join(' '));
     const row = t.board.app.services.db.one<{ status: string }>(
@@ -60,7 +60,7 @@ describe('registration in a real browser', { skip: skipWithoutChromium }, () => 
     await page.getByLabel('Passwort', { exact: true }).fill(password);
     await page.getByLabel('Passwort wiederholen').fill(password);
     await page.getByRole('button', { name: 'Konto anlegen' }).click();
-    await page.locator('#nav').getByRole('link', { name: 'Eingeladene' }).waitFor({ timeout: 60_000 });
+    await page.locator('#nav').getByRole('link', { name: 'Eingeladene' }).waitFor();
     // A level-0 account: the composer says what is locked before anyone types.
     await openBoard(page, t.board, '/');
     await page.getByRole('button', { name: 'Neues Thema schreiben' }).click();

@@ -6,6 +6,7 @@ import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { loadConfig } from '../../lib/config.ts';
 import { emptyFolder } from '../helpers.ts';
+import { hangBoundMs } from '../helpers/hang-bound.ts';
 
 /** deploy/: the files a sysadmin installs, checked with the tools that will read them where those are installed. */
 const projectRoot = fileURLToPath(new URL('../..', import.meta.url));
@@ -33,7 +34,7 @@ const skipWithout = (name: string, debianPackage: string) =>
 
 test('systemd-analyze verify finds nothing to say about any unit (code at this checkout instead of /opt/board)', {
   skip: skipWithout('systemd-analyze', 'systemd'),
-  timeout: 60_000,
+  timeout: hangBoundMs,
 }, () => {
   const folder = emptyFolder('board-units-');
   for (const unit of units) {
@@ -125,7 +126,7 @@ test("nginx -t accepts deploy/nginx.conf as installed, its cache in /var/cache/n
     skipWithout('openssl', 'openssl') ||
     skipWithout('unshare', 'util-linux') ||
     (!isRoot && 'not root: the test needs a mount namespace of its own (unshare --mount) to leave /var/cache as it is'),
-  timeout: 60_000,
+  timeout: hangBoundMs,
 }, () => {
   const folder = emptyFolder('board-nginx-');
   execFileSync(
@@ -176,7 +177,7 @@ test("nginx -t accepts deploy/nginx.conf as installed, its cache in /var/cache/n
   assert.match(run.stderr, /test is successful/);
 });
 
-test('caddy validate accepts deploy/Caddyfile', { skip: skipWithout('caddy', 'caddy'), timeout: 60_000 }, () => {
+test('caddy validate accepts deploy/Caddyfile', { skip: skipWithout('caddy', 'caddy'), timeout: hangBoundMs }, () => {
   const run = spawnSync(tool('caddy')!, ['validate', '--config', deploy('Caddyfile'), '--adapter', 'caddyfile'], {
     encoding: 'utf8',
     env: {

@@ -19,6 +19,7 @@ import {
   type TestBoard,
 } from '../helpers.ts';
 import { freePort, nginxPath, startNginx, type RunningNginx } from '../helpers/nginx.ts';
+import { hangBoundMs } from '../helpers/hang-bound.ts';
 
 /**
  * Issue 33 part 2 with the real nginx (Debian package) on loopback, running deploy/nginx.conf as an
@@ -34,7 +35,7 @@ const skip = nginxPath()
 const cacheStatus = (answer: Answer) => answer.headers.get('x-cache-status');
 const curl = { 'user-agent': 'curl/8.5.0' };
 
-describe('the board behind deploy/nginx.conf with its cache', { skip, timeout: 120_000 }, () => {
+describe('the board behind deploy/nginx.conf with its cache', { skip, timeout: hangBoundMs }, () => {
   let board: TestBoard;
   let nginx: RunningNginx;
   /** A logged-out reader, through nginx. */
@@ -233,7 +234,7 @@ describe('the board behind deploy/nginx.conf with its cache', { skip, timeout: 1
   });
 });
 
-describe('behind nginx with BOARD_IMPRESSION_BEACON=1 (a CDN in front of it)', { skip, timeout: 120_000 }, () => {
+describe('behind nginx with BOARD_IMPRESSION_BEACON=1 (a CDN in front of it)', { skip, timeout: hangBoundMs }, () => {
   let board: TestBoard;
   let nginx: RunningNginx;
   const browser = { 'user-agent': 'Mozilla/5.0 (X11; Linux x86_64) Firefox/140.0' };
@@ -276,7 +277,7 @@ describe('behind nginx with BOARD_IMPRESSION_BEACON=1 (a CDN in front of it)', {
   });
 });
 
-describe('deploy/nginx.conf never caches an answer that sets a cookie', { skip, timeout: 60_000 }, () => {
+describe('deploy/nginx.conf never caches an answer that sets a cookie', { skip, timeout: hangBoundMs }, () => {
   let upstream: Server;
   let nginx: RunningNginx;
   const reached: string[] = [];
@@ -312,7 +313,7 @@ describe('deploy/nginx.conf never caches an answer that sets a cookie', { skip, 
 
 describe('a view notice never holds a reader for long: a board that never answers it', {
   skip,
-  timeout: 60_000,
+  timeout: hangBoundMs,
 }, () => {
   let upstream: Server;
   let nginx: RunningNginx;
@@ -381,7 +382,10 @@ function scaledBoard(boardUrl: string): Server {
   });
 }
 
-describe('a removed page never comes back from the cache while the board is down', { skip, timeout: 120_000 }, () => {
+describe('a removed page never comes back from the cache while the board is down', {
+  skip,
+  timeout: hangBoundMs,
+}, () => {
   let board: TestBoard;
   let forwarder: Server;
   let nginx: RunningNginx;

@@ -1,6 +1,7 @@
 import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import type { TestBoard } from './board.ts';
+import { hangBoundMs } from './hang-bound.ts';
 
 export interface AdminRun {
   code: number | null;
@@ -30,7 +31,7 @@ export function runAdminWith(args: string[], env: Record<string, string> = {}, c
     if (value !== undefined && !name.startsWith('BOARD_')) childEnv[name] = value;
   Object.assign(childEnv, env);
   return new Promise((resolve, reject) => {
-    execFile(adminBin, args, { env: childEnv, cwd, timeout: 30_000 }, (err, stdout, stderr) => {
+    execFile(adminBin, args, { env: childEnv, cwd, timeout: hangBoundMs }, (err, stdout, stderr) => {
       if (err && typeof err.code !== 'number') return reject(err);
       resolve({ code: err ? (err.code as number) : 0, stdout, stderr });
     });

@@ -37,7 +37,7 @@ const launchArgs = [
 ];
 
 export function launchChromium(): Promise<Browser> {
-  return chromium.launch({ executablePath: chromiumPath, args: launchArgs, timeout: 30_000 });
+  return chromium.launch({ executablePath: chromiumPath, args: launchArgs, timeout: hangBoundMs });
 }
 
 /** What a browser context did: every request URL, CSP complaints and uncaught page errors. */

@@ -94,7 +94,7 @@ export function runAdminIn(
   child.stderr.on('data', (chunk: Buffer) => {
     stderr += chunk.toString('utf8');
   });
-  const timer = setTimeout(() => child.kill('SIGKILL'), 60_000);
+  const timer = setTimeout(() => child.kill('SIGKILL'), hangBoundMs);
   return new Promise((resolve) =>
     child.on('close', (code) => {
       clearTimeout(timer);

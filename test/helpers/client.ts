@@ -1,6 +1,7 @@
 import { request as httpRequest } from 'node:http';
 import { Agent, fetch as undiciFetch, type Dispatcher } from 'undici';
 import { password } from './members.ts';
+import { hangBoundMs } from './hang-bound.ts';
 
 export interface Answer {
   status: number;
@@ -129,15 +130,18 @@ export function rawRequest(
 ): Promise<RawAnswer> {
   const { hostname, port } = new URL(base);
   return new Promise((resolve, reject) => {
-    const req = httpRequest({ host: hostname, port, method, path, headers, agent: false, timeout: 10_000 }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (chunk: Buffer) => chunks.push(chunk));
-      res.on('end', () =>
-        resolve({ status: res.statusCode ?? 0, headers: res.headers, text: Buffer.concat(chunks).toString('utf8') }),
-      );
-      res.on('error', reject);
-    });
-    req.on('timeout', () => req.destroy(new Error(`${method} ${path}: no answer within 10 s`)));
+    const req = httpRequest(
+      { host: hostname, port, method, path, headers, agent: false, timeout: hangBoundMs },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (chunk: Buffer) => chunks.push(chunk));
+        res.on('end', () =>
+          resolve({ status: res.statusCode ?? 0, headers: res.headers, text: Buffer.concat(chunks).toString('utf8') }),
+        );
+        res.on('error', reject);
+      },
+    );
+    req.on('timeout', () => req.destroy(new Error(`${method} ${path}: no answer within ${hangBoundMs / 1000} s`)));
     req.on('error', reject);
     req.end(body);
   });

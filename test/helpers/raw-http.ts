@@ -1,4 +1,5 @@
 import { connect } from 'node:net';
+import { hangBoundMs } from './hang-bound.ts';
 
 export interface RawExchange {
   /** 0 when the server closed the connection without an answer. */
@@ -37,7 +38,7 @@ export function sendRaw(port: number, request: Buffer, options: RawSendOptions =
     };
     const timer = setTimeout(
       () => finish({ ...(parse(received, options.headOnly, true) ?? noAnswer()), hung: true }),
-      options.timeoutMs ?? 15_000,
+      options.timeoutMs ?? hangBoundMs,
     );
     socket.on('connect', () => {
       socket.write(request);

@@ -4,6 +4,7 @@ import { ConfigError, loadConfig } from '../../lib/config.ts';
 import { checkSettingNames, settingWarnings } from '../../lib/process/setting-warnings.ts';
 import { emptyFolder } from '../helpers.ts';
 import { startServerProcess } from '../helpers/child-server.ts';
+import { hangBoundMs } from '../helpers/hang-bound.ts';
 
 /**
  * A variable that looks like a setting but is none stops the start with one line naming the
@@ -78,7 +79,7 @@ test('BOARD_TRUST_PROXY=1 with a loopback or localhost BOARD_ORIGIN warns; with 
 });
 
 test('the server refuses to start on a variable that is no setting: one line, exit 1', {
-  timeout: 60_000,
+  timeout: hangBoundMs,
 }, async () => {
   const started = await startServerProcess(emptyFolder('board-warn-'), { BOARD_REGISTRATON: 'invite' }).then(
     async (server) => {
@@ -96,7 +97,7 @@ test('the server refuses to start on a variable that is no setting: one line, ex
   );
 });
 
-test('the server prints a warning as one line at start, and starts', { timeout: 60_000 }, async () => {
+test('the server prints a warning as one line at start, and starts', { timeout: hangBoundMs }, async () => {
   const server = await startServerProcess(emptyFolder('board-warn-'));
   try {
     // child-server sets BOARD_TRUST_PROXY=1 and leaves BOARD_ORIGIN at its localhost default.

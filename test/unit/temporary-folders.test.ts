@@ -6,6 +6,7 @@ import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { leftoversIn } from '../../.ci/test-leftovers.ts';
 import { emptyFolder } from '../helpers.ts';
+import { hangBoundMs } from '../helpers/hang-bound.ts';
 
 const projectRoot = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -19,7 +20,7 @@ test('a test file that fails still removes every temporary folder it made', asyn
     execFile(
       process.execPath,
       ['--import', 'tsx', '--test', '--test-reporter=spec', 'test/fixtures/failing-suite.ts'],
-      { cwd: projectRoot, env: { ...env, TMPDIR: tmp }, timeout: 60_000 },
+      { cwd: projectRoot, env: { ...env, TMPDIR: tmp }, timeout: hangBoundMs },
       (err, stdout, stderr) => resolve({ code: err ? (err.code as number) : 0, output: stdout + stderr }),
     ),
   );
