@@ -32,7 +32,7 @@ import { responsesOf } from '../http/response-cache.ts';
  * (lib/http/response-cache.ts `page`).
  */
 
-/** The API page (0…max) from ?seite= (1…max+1); anything else is the first page (as pageFromQuery in web/static/components/pager.js). */
+/** The API page (0…max) from ?seite= (1…max+1); anything else is the first page (as pageFromQuery in web/static/markup/pager.js). */
 function pageFromQuery(ctx: Ctx, max: number): number {
   const n = Number(ctx.url.searchParams.get('seite'));
   return Number.isInteger(n) && n >= 1 && n <= max + 1 ? n - 1 : 0;

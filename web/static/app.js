@@ -9,7 +9,7 @@ import { announce } from './status.js';
 import { pages } from './pages.js';
 import { pageTitle } from './titles.js';
 import { forgetTallies, loadShownTallies } from './votes.js';
-import { avatar } from './components/avatar.js';
+import { avatar } from './markup/avatar.js';
 import { watchMuteChanges } from './components/entry.js';
 import { logoutButton } from './components/logout-button.js';
 import { modLink, refreshModCount } from './components/mod-link.js';

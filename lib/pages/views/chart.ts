@@ -9,7 +9,7 @@ import {
 import { germanNumber } from '../../text/german.ts';
 
 /**
- * The statistics chart as the front end draws it (web/static/components/chart.js), from the same
+ * The statistics chart as the front end draws it (web/static/markup/chart.js), from the same
  * geometry (web/static/chart-geometry.js): the inline SVG in both sizes (CSS shows the one that
  * fits), legend and table, element for element, so the drawn /stats and the front end's are one
  * layout and the page does not move when the front end takes over.

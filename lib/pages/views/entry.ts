@@ -38,7 +38,7 @@ export function timeOf(seconds: number): Html {
   return html`<time datetime="${isoTime(seconds)}" title="${germanDateTime(seconds)}" data-ts="${seconds}">${germanDateTime(seconds)}</time>`;
 }
 
-/** The avatar's colour from the name; mirrors colourIndex in web/static/components/avatar.js. */
+/** The avatar's colour from the name; mirrors colourIndex in web/static/markup/avatar.js. */
 function colourIndex(name: string): number {
   let sum = 0;
   for (const ch of name) sum = (sum * 31 + ch.codePointAt(0)!) % 8;
@@ -168,7 +168,7 @@ export function loginOffer(what: string, back: string): Html {
   return html`<p class="note login-offer">Zum ${what} bitte <a href="${withNext('/login', back)}">anmelden</a> oder <a href="${withNext('/register', back)}">ein Konto anlegen</a>. Danach geht es genau hier weiter.</p>`;
 }
 
-/** "Neuere" / "Ältere" as links with rel prev/next; pages are ?seite=1… (API page + 1), as web/static/components/pager.js. */
+/** "Neuere" / "Ältere" as links with rel prev/next; pages are ?seite=1… (API page + 1), as web/static/markup/pager.js. */
 export function pageHref(basePath: string, page: number): string {
   return page === 0 ? basePath : `${basePath}${basePath.includes('?') ? '&' : '?'}seite=${page + 1}`;
 }

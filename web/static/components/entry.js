@@ -5,7 +5,7 @@ import { dateTime, isoTime, relativeTime, splitLinks } from '../format.js';
 import { isMuted } from '../session.js';
 import { announce } from '../status.js';
 import { watchTally } from '../votes.js';
-import { avatar } from './avatar.js';
+import { avatar } from '../markup/avatar.js';
 import { composer } from './composer.js';
 import { entryActions } from './entry-actions.js';
 import { muteChangeEvent, muteChangeText } from './mute-button.js';

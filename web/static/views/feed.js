@@ -6,7 +6,7 @@ import { me } from '../session.js';
 import { composer } from '../components/composer.js';
 import { entryWithLatest } from '../components/entry.js';
 import { loginOffer } from '../components/login-offer.js';
-import { pageFromQuery, pager } from '../components/pager.js';
+import { pageFromQuery, pager } from '../markup/pager.js';
 
 /** @import { ViewContext } from '../router.js' */
 

@@ -8,7 +8,7 @@ import { modlogReason, modlogSentence } from '../modlog-words.js';
 import { isModerator } from '../session.js';
 import { timeAgo } from '../components/entry.js';
 import { isWaiting, setWaiting } from '../components/form.js';
-import { pageFromQuery, pager } from '../components/pager.js';
+import { pageFromQuery, pager } from '../markup/pager.js';
 
 /** @import { ViewContext } from '../router.js' */
 

@@ -6,12 +6,12 @@ import { dateTime, isoTime, longDate } from '../format.js';
 import { refresh } from '../router.js';
 import { isModerator, isMuted, me } from '../session.js';
 import { announce } from '../status.js';
-import { avatar } from '../components/avatar.js';
+import { avatar } from '../markup/avatar.js';
 import { entryCard } from '../components/entry.js';
 import { panelToggle } from '../components/entry-actions.js';
 import { avatarRemoveForm, banForm, banText, treeBanText, unbanButton } from '../components/mod-actions.js';
 import { muteButton, muteChangeText } from '../components/mute-button.js';
-import { pageFromQuery, pager } from '../components/pager.js';
+import { pageFromQuery, pager } from '../markup/pager.js';
 
 /** @import { ViewContext } from '../router.js' */
 

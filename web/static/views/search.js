@@ -4,7 +4,7 @@ import { add, h } from '../dom.js';
 import { refresh } from '../router.js';
 import { entryWithLatest } from '../components/entry.js';
 import { markWords, searchWords } from '../components/highlight.js';
-import { pageFromQuery, pager } from '../components/pager.js';
+import { pageFromQuery, pager } from '../markup/pager.js';
 import { maxSearchLength } from '../limits.js';
 
 /** @import { ViewContext } from '../router.js' */

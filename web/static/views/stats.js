@@ -3,7 +3,7 @@ import * as api from '../api.js';
 import { add, h } from '../dom.js';
 import { number } from '../format.js';
 import { statsWindowDays } from '../limits.js';
-import { dailyChart } from '../components/chart.js';
+import { dailyChart } from '../markup/chart.js';
 
 /** @param {Api.StatsDetail} stats */
 function facts(stats) {
