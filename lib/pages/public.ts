@@ -17,26 +17,22 @@ import { feedPage } from './views/feed.ts';
 import { talliesOf } from './views/lists.ts';
 import { modlogPage } from './views/modlog.ts';
 import { profilePage } from './views/profile.ts';
-import { searchFormPage, searchRefusedPage, searchResultsPage, type SearchAsked } from './views/search.ts';
+import { searchPageView, type SearchAsked } from './views/search.ts';
 import { statsPage } from './views/stats.ts';
 import { threadPage } from './views/thread.ts';
 import { usernameKey } from '../text/usernames.ts';
+import { pageFromQuery } from '../../web/static/markup/pager.js';
 import { responsesOf } from '../http/response-cache.ts';
 
 /**
  * The public pages drawn on the server (docs/API.md "Pages without JavaScript"): the content in
  * HTML inside the front end's shell, so readers without scripts, text browsers, reader modes and
- * crawlers see it, and the front end draws the same view again once it has started. /, /e/{pid}
+ * crawlers see it, drawn by the front end's own markup functions (web/static/markup/), so the front
+ * end takes the page over instead of drawing it again. /, /e/{pid}
  * and /u/{username} count an impression when answered 200 (lib/http/page-views.ts); they, the
  * search pages and /modlog are kept in the response cache until a write changes what they show
  * (lib/http/response-cache.ts `page`).
  */
-
-/** The API page (0…max) from ?seite= (1…max+1); anything else is the first page (as pageFromQuery in web/static/markup/pager.js). */
-function pageFromQuery(ctx: Ctx, max: number): number {
-  const n = Number(ctx.url.searchParams.get('seite'));
-  return Number.isInteger(n) && n >= 1 && n <= max + 1 ? n - 1 : 0;
-}
 
 /**
  * The API page of a `seite` value as the fast path takes it (lib/routes.ts `cacheQuery`): only
@@ -139,7 +135,7 @@ async function sendDrawn(ctx: Ctx, draw: () => Promise<{ status: number; doc?: C
 
 /** GET / and /?seite=N: the newest threads. */
 export async function home(ctx: Ctx) {
-  const page = pageFromQuery(ctx, maxFeedPage);
+  const page = pageFromQuery(ctx.url.searchParams, maxFeedPage);
   const { db, config } = ctx.app;
   return sendDrawn(ctx, () => cachedView(ctx, pageKeys.home(page), () => feedPage(db, config.origin, page)));
 }
@@ -189,7 +185,7 @@ export function userPage(ctx: Ctx<'username'>) {
   return sendDrawn(ctx, async () => {
     const user = findPublicAccount(db, ctx.params.username);
     if (!user) return { status: 404 };
-    const page = pageFromQuery(ctx, maxFeedPage);
+    const page = pageFromQuery(ctx.url.searchParams, maxFeedPage);
     return cachedView(ctx, pageKeys.user(user.username, page), () =>
       profilePage(db, config.origin, user, page, ctx.app.clock.now()),
     );
@@ -219,7 +215,7 @@ export const cachedUserPage: CacheLookup<'username'> = (app, { username }, query
  * is not: crawlers walk the pages, and a drawn page costs more than the JSON.
  */
 export async function modlog(ctx: Ctx) {
-  const page = pageFromQuery(ctx, maxModlogPage);
+  const page = pageFromQuery(ctx.url.searchParams, maxModlogPage);
   const { db, config } = ctx.app;
   return sendDrawn(ctx, () => cachedView(ctx, pageKeys.modlog(page), () => modlogPage(db, config.origin, page)));
 }
@@ -261,9 +257,9 @@ export async function searchPage(ctx: Ctx) {
   const asked: SearchAsked = {
     q: ctx.url.searchParams.get('q') ?? '',
     user: ctx.url.searchParams.get('user') ?? '',
-    page: pageFromQuery(ctx, maxFeedPage),
+    page: pageFromQuery(ctx.url.searchParams, maxFeedPage),
   };
-  if (!asked.q.trim() && !asked.user) return sendShell(ctx, 200, await pageOf(ctx, searchFormPage()));
+  if (!asked.q.trim() && !asked.user) return sendShell(ctx, 200, await pageOf(ctx, searchPageView(asked)));
   const { db, limiter, clock } = ctx.app;
   const key = pageKeys.search(asked);
   const hit = responsesOf(db).cachedPage(key);
@@ -271,7 +267,11 @@ export async function searchPage(ctx: Ctx) {
   const wait = limiter.hit('search', ctx.ip, clock.now());
   if (wait > 0) {
     ctx.res.setHeader('Retry-After', String(wait));
-    return sendShell(ctx, 429, await pageOf(ctx, searchRefusedPage(asked, 429, messages['rate.limited'])));
+    return sendShell(
+      ctx,
+      429,
+      await pageOf(ctx, searchPageView(asked, { status: 429, message: messages['rate.limited'] })),
+    );
   }
   const versions = responsesOf(db).pageVersions();
   let found: Buffer | undefined;
@@ -284,10 +284,10 @@ export async function searchPage(ctx: Ctx) {
     if (err.options.limit) ctx.app.metrics?.countRefusal(err.options.limit);
     for (const [name, value] of Object.entries(err.options.headers ?? {})) ctx.res.setHeader(name, value);
     const { message } = err.body().error as { message: string };
-    return sendShell(ctx, err.status, await pageOf(ctx, searchRefusedPage(asked, err.status, message)));
+    return sendShell(ctx, err.status, await pageOf(ctx, searchPageView(asked, { status: err.status, message })));
   }
   const entries: EntryJson[] = found ? JSON.parse(found.toString('utf8')) : [];
-  const view = searchResultsPage(asked, entries, talliesOf(db, entries));
+  const view = searchPageView(asked, { entries, tallies: talliesOf(db, entries) });
   const doc = pageDocument(layout(await shellOf(ctx.app.config), view));
   responsesOf(db).keepPage(key, versions, { ...doc, status: 200 });
   return sendShell(ctx, 200, doc.body);

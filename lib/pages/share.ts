@@ -1,6 +1,7 @@
 import { stripBidiControls } from '../text/bidi.ts';
 import type { EntryJson } from '../entries/reads.ts';
 import { html, type Html } from '../text/html.ts';
+import { boardName, entryTitle, pageTitle } from '../../web/static/titles.js';
 
 /**
  * The head tags that make /e/{pid} and /u/{username} preview well when their link is pasted
@@ -24,38 +25,12 @@ function excerpt(text: string, max: number): string {
 }
 
 /**
- * The page titles, the same as the front end's (web/static/titles.js sets document.title with
- * them): "<start of the text> – <author> – Das Board" and "<name> – Das Board". Why the same: a
+ * A live entry's page title: "Hallo Welt – Anna – Das Board"; "Bild – Anna – Das Board" without
+ * text. Made of the front end's titles (web/static/titles.js sets document.title with them), so a
  * chat's link preview, the tab before the front end starts and the tab after it read alike.
- * test/unit/page-titles.test.ts holds both to the same output.
  */
-export const boardName = 'Das Board';
-/** How much of an entry's text the title shows, in code points. */
-const titleTextLength = 60;
-
-/** The text's start: whitespace collapsed, at most 60 code points, cut at a word where one is near. */
-function titleTextStart(content: string): string {
-  const chars = [...content.replace(/\s+/g, ' ').trim()];
-  if (chars.length <= titleTextLength) return chars.join('');
-  const cut = chars.slice(0, titleTextLength).join('');
-  const space = cut.lastIndexOf(' ');
-  return `${space > titleTextLength / 2 ? cut.slice(0, space) : cut} …`;
-}
-
-/** "Hallo Welt – Anna"; a gone entry says only that (as entryTitle in web/static/titles.js). */
-export function entryTitle(entry: { content: string; username: string; deleted?: number; removed?: number }): string {
-  if (entry.deleted) return entry.removed ? 'Entfernter Beitrag' : 'Gelöschter Beitrag';
-  return `${titleTextStart(entry.content) || 'Bild'} – ${entry.username || 'gelöschtes Konto'}`;
-}
-
-/** A live entry's page title: "Hallo Welt – Anna – Das Board"; "Bild – Anna – Das Board" without text. */
 export function entryPageTitle(entry: { content: string; username: string }): string {
   return pageTitle(entryTitle(entry));
-}
-
-/** Any other page's title: "Statistik – Das Board" (as pageTitle in web/static/titles.js). */
-export function pageTitle(title: string): string {
-  return title ? `${title} – ${boardName}` : boardName;
 }
 
 /** A profile's page title: "Anna – Das Board". */

@@ -9,7 +9,8 @@ import type { CachedDocument, DrawnPage } from '../http/response-cache.ts';
 import { cacheHeaders, everyAnswerHeaders } from '../http/respond.ts';
 import type { CachedPage, Endpoint } from '../http/route.ts';
 import { html as htmlAnswer, type Operation } from '../openapi/kit.ts';
-import { fill, html, toText, trustedFile, type Html } from '../text/html.ts';
+import { drawnHtml, fill, html, toText, trustedFile, type Html } from '../text/html.ts';
+import { notFoundMarkup } from '../../web/static/markup/not-found.js';
 import { layout, needsScript, type PageView } from './layout.ts';
 import { moduleGraph, preloadTags } from './module-graph.ts';
 import { hasLiveReplies } from '../entries/reads.ts';
@@ -82,10 +83,7 @@ export async function pageOf(ctx: Ctx, view: PageView): Promise<Buffer> {
 }
 
 const scriptPage: Omit<PageView, 'status'> = { title: '', main: needsScript };
-const notFoundView: Omit<PageView, 'status'> = {
-  title: 'Nicht gefunden',
-  main: html`<div class="view"><h1>Nicht gefunden</h1><p>Diese Seite gibt es nicht.</p><p><a href="/">Zu den neuesten Themen</a></p></div>`,
-};
+const notFoundView: Omit<PageView, 'status'> = { title: 'Nicht gefunden', main: drawnHtml(notFoundMarkup()) };
 
 /** The two fixed pages (404, and the shell of a view that needs scripts) per shell: made once, sent as they are. */
 const fixedPages = new WeakMap<Html, { notFound: Buffer; script: Buffer }>();

@@ -1,6 +1,8 @@
-// Pages for addresses and objects that do not exist, and for failed loads.
+// Pages for addresses and objects that do not exist (markup/not-found.js, the server's too), and for
+// failed loads.
 import { ApiError } from '../api.js';
 import { add, h } from '../dom.js';
+import { notFoundMarkup } from '../markup/not-found.js';
 
 /**
  * Unknown address, entry or user (the server answered the page itself with 404).
@@ -8,13 +10,8 @@ import { add, h } from '../dom.js';
  * @param {unknown} _ctx
  * @param {string} [message]
  */
-export function notFoundView(root, _ctx, message = 'Diese Seite gibt es nicht.') {
-  add(
-    root,
-    h('h1', {}, 'Nicht gefunden'),
-    h('p', {}, message),
-    h('p', {}, h('a', { href: '/' }, 'Zu den neuesten Themen')),
-  );
+export function notFoundView(root, _ctx, message) {
+  root.append(...notFoundMarkup(message).childNodes);
   return 'Nicht gefunden';
 }
 
