@@ -3,9 +3,8 @@ import { pageTitle } from '../../web/static/titles.js';
 
 /**
  * A page as the server draws it (docs/API.md "Pages without JavaScript"): the front end's one
- * shell (web/index.html) with the page's head and its content in <main>. The front end starts
- * from it and takes the drawn view over (takeOver in web/static/app.js), so the shell's script,
- * styles and CSP are those of every page.
+ * shell (web/index.html) with the page's head and its content in <main>, which the front end
+ * takes over (takeOver in web/static/app.js); so every page has the shell's script, styles and CSP.
  */
 export interface PageView {
   status: number;

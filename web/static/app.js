@@ -147,9 +147,8 @@ function takeOver(server, fresh) {
 
 /**
  * Draws the view for the current address; a slower earlier drawing never overwrites a newer one.
- * On the first, the view the server drew stays when it is the same (takeOver). <main> is aria-busy
- * while a page loads (and only then, status.js says why): screen readers wait for the new page
- * instead of reading the old one half replaced.
+ * On the first, the server's view stays when it is the same (takeOver). <main> is aria-busy while
+ * a page loads (status.js says why): screen readers wait for the new page, not a half-replaced one.
  * @param {{ moveFocus?: boolean, scroll?: boolean }} [options]
  */
 async function render({ moveFocus = false, scroll = false } = {}) {

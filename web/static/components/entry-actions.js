@@ -217,9 +217,9 @@ function deleteConfirm(entry, close, onDeleted) {
 }
 
 /**
- * The row; a deleted entry's has only the link to its replies. On its own page (onOwnPage) the
- * entry has neither that link nor "Antworten": the page has its own reply form. onDeleted() and
- * onRemoved(reason) return the card that took its place. Moderators may remove any live entry.
+ * The row; a deleted entry's has only the link to its replies. On its own page (onOwnPage) neither
+ * that link nor "Antworten": the page has its reply form. onDeleted() and onRemoved(reason) return
+ * the card that took its place. Moderators may remove any live entry.
  * @param {Api.Entry} entry
  * @param {{ panel: HTMLElement, onOwnPage?: boolean, replyForm: () => HTMLElement, onEdited: (edited: Api.Entry) => void,
  *   onDeleted: () => HTMLElement, onRemoved: (reason: string) => HTMLElement }} parts

@@ -12,8 +12,8 @@ import { avatar } from './avatar.js';
 
 /**
  * How a card is drawn. compact: a latest reply; replyContext: "Antwort auf" (the profile);
- * onOwnPage: the entry of its own page (no link to its replies, no reply button); mark: a search's
- * terms, marked in the text; noActions: no row of actions (the moderation queue has its own).
+ * onOwnPage: on its own page (no link to its replies, no reply button); mark: a search's terms,
+ * marked; noActions: no row of actions (the moderation queue has its own).
  * @typedef {{ compact?: boolean, replyContext?: boolean, onOwnPage?: boolean, mark?: RegExp | null,
  *   noActions?: boolean }} CardOptions
  */
