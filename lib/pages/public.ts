@@ -12,7 +12,7 @@ import { messages } from '../messages.ts';
 import { readStatsDetail } from '../stats/stats.ts';
 import { html as htmlAnswer, type Operation } from '../openapi/kit.ts';
 import { layout, type PageView } from './layout.ts';
-import { cachedPageAnswer, pageDocument, pageOf, pageParams, sendShell, shellOf } from './shell.ts';
+import { cachedPageAnswer, pageDocument, pageOf, pageParams, sendShell, shellOf, type Missing } from './shell.ts';
 import { feedPage } from './views/feed.ts';
 import { talliesOf } from './views/lists.ts';
 import { modlogPage } from './views/modlog.ts';
@@ -122,7 +122,11 @@ async function cachedView(
  * failed; a page that cannot be drawn now is that shell again (200), and the
  * log says why.
  */
-async function sendDrawn(ctx: Ctx, draw: () => Promise<{ status: number; doc?: CachedDocument }>): Promise<void> {
+async function sendDrawn(
+  ctx: Ctx,
+  draw: () => Promise<{ status: number; doc?: CachedDocument }>,
+  missing?: Missing,
+): Promise<void> {
   let answer: { status: number; doc?: CachedDocument };
   try {
     answer = await draw();
@@ -130,7 +134,7 @@ async function sendDrawn(ctx: Ctx, draw: () => Promise<{ status: number; doc?: C
     ctx.app.log(`error GET ${ctx.url.pathname}: the page is the shell, not drawn: ${(err as Error).message}`);
     answer = { status: 200 };
   }
-  return sendShell(ctx, answer.status, answer.doc?.body);
+  return sendShell(ctx, answer.status, answer.doc?.body, missing);
 }
 
 /** GET / and /?seite=N: the newest threads. */
@@ -162,7 +166,7 @@ export async function entryPage(ctx: Ctx<'pid'>) {
   const pid = pageParams.pid!.test(ctx.params.pid) ? Number(ctx.params.pid) : 0;
   if (pid === 0) return sendShell(ctx, 404);
   const { db, config } = ctx.app;
-  return sendDrawn(ctx, () => cachedView(ctx, pageKeys.entry(pid), () => threadPage(db, config.origin, pid)));
+  return sendDrawn(ctx, () => cachedView(ctx, pageKeys.entry(pid), () => threadPage(db, config.origin, pid)), 'entry');
 }
 entryPage.doc = {
   id: 'entryPage',
@@ -182,14 +186,18 @@ export const cachedEntryPage: CacheLookup<'pid'> = (app, { pid }) =>
 /** GET /u/{username} and ?seite=N: the profile and the user's entries; 404 when no public account has the name. */
 export function userPage(ctx: Ctx<'username'>) {
   const { db, config } = ctx.app;
-  return sendDrawn(ctx, async () => {
-    const user = findPublicAccount(db, ctx.params.username);
-    if (!user) return { status: 404 };
-    const page = pageFromQuery(ctx.url.searchParams, maxFeedPage);
-    return cachedView(ctx, pageKeys.user(user.username, page), () =>
-      profilePage(db, config.origin, user, page, ctx.app.clock.now()),
-    );
-  });
+  return sendDrawn(
+    ctx,
+    async () => {
+      const user = findPublicAccount(db, ctx.params.username);
+      if (!user) return { status: 404 };
+      const page = pageFromQuery(ctx.url.searchParams, maxFeedPage);
+      return cachedView(ctx, pageKeys.user(user.username, page), () =>
+        profilePage(db, config.origin, user, page, ctx.app.clock.now()),
+      );
+    },
+    'user',
+  );
 }
 userPage.doc = {
   id: 'userPage',

@@ -42,15 +42,15 @@ function viewShape(markup: string): Shape {
 
 /**
  * The view of `path` as the browser draws it: the router's view for the address, its data loaded
- * through the API, its markup (web/static/app.js findView, a view's load and markup).
+ * through the API, its markup (web/static/app.js findView and loadDrawn, a view's markup).
  */
 async function drawnInBrowser(page: Page, path: string): Promise<string> {
   const url = new URL(path, 'http://board.invalid');
   const markup = await page.evaluate(`(async () => {
-    const { findView } = await import('/static/app.js');
+    const { findView, loadDrawn } = await import('/static/app.js');
     const [view, params] = findView(${JSON.stringify(url.pathname)});
-    if (!('load' in view)) return 'not a view the server draws';
-    const drawn = await view.load({ params, query: new URLSearchParams(${JSON.stringify(url.search)}) });
+    const drawn = await loadDrawn(view, { params, query: new URLSearchParams(${JSON.stringify(url.search)}) });
+    if (!drawn) return 'not a view the server draws';
     return drawn.markup().outerHTML;
   })()`);
   return String(markup);
@@ -145,6 +145,9 @@ describe('one renderer per page: the server and the browser draw each public vie
       '/suche?q=kaffee&user=Niemand',
       '/modlog',
       '/stats',
+      '/gibt-es-nicht',
+      '/e/999999',
+      '/u/Niemand',
     ];
   });
 

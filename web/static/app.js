@@ -19,7 +19,7 @@ import { feedView } from './views/feed.js';
 import { modView } from './views/mod.js';
 import { modlogView } from './views/modlog.js';
 import { notificationsView } from './views/notifications.js';
-import { notFoundView, errorView } from './views/notfound.js';
+import { notFoundOf, notFoundView, errorView } from './views/notfound.js';
 import { profileView } from './views/profile.js';
 import { recoverView } from './views/recover.js';
 import { searchView } from './views/search.js';
@@ -29,7 +29,7 @@ import { threadView } from './views/thread.js';
 
 /** @import { Child } from './dom.js' */
 /** @import { PagePath } from './pages.js' */
-/** @import { DrawnView, View } from './router.js' */
+/** @import { Drawn, DrawnView, View, ViewContext } from './router.js' */
 
 /**
  * The view of each page the server answers with the page shell (pages.js, written from the route
@@ -118,6 +118,25 @@ function markCurrentLink() {
 let drawing = 0;
 
 /**
+ * A view the server draws too, its data loaded: the view's drawing, or the not-found page (which
+ * the server draws too) when the API has not found what the address names. Null for a view that
+ * only the browser draws.
+ * @param {View | DrawnView} view
+ * @param {ViewContext} ctx
+ * @returns {Promise<Drawn | null>}
+ */
+export async function loadDrawn(view, ctx) {
+  if (!('load' in view)) return null;
+  try {
+    return await view.load(ctx);
+  } catch (err) {
+    const missing = notFoundOf(err);
+    if (missing) return missing;
+    throw err;
+  }
+}
+
+/**
  * The built tree as the HTML parser makes it of the same markup: line breaks as "\n" (the parser
  * reads CR LF and CR as LF, and a browser sends a textarea's text with CR LF), adjacent texts as one.
  * @param {HTMLElement} root
@@ -163,13 +182,13 @@ async function render({ moveFocus = false, scroll = false } = {}) {
   let container = h('div', { class: 'view' });
   forgetTallies();
   try {
-    if ('load' in view) {
-      const drawn = await view.load(ctx);
-      if (id !== drawing) return;
+    const drawn = await loadDrawn(view, ctx);
+    if (id !== drawing) return;
+    if (drawn) {
       container = takeOver(drawnByServer, drawn.markup());
       drawn.enhance(container);
       title = drawn.title;
-    } else title = await view(container, ctx);
+    } else title = await /** @type {View} */ (view)(container, ctx);
   } catch (err) {
     if (id !== drawing) return;
     container = h('div', { class: 'view' });
