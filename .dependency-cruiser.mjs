@@ -44,11 +44,29 @@ export const layers = {
   app: ['jobs', 'metrics', 'admin', 'app.ts', 'process'],
 };
 
-/** Front-end modules that draw nothing (words, paths) and that the ground and the domains may share. */
-const sharedFrontEnd = ['web/static/modlog-words.js'];
+/** Front-end modules that draw nothing (words, dates) and that the ground and the domains may share. */
+const sharedFrontEnd = ['web/static/modlog-words.js', 'web/static/format.js'];
 
 const order = Object.values(layers).flat();
 const escaped = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/**
+ * What the server may run of the front end, and what the markup drawn on both sides (docs/ARCHITECTURE.md
+ * "One renderer per page") may import: modules that neither draw into a page nor talk to the API.
+ */
+const drawnOnBothSides = [
+  '^web/static/markup/',
+  ...[
+    'web/static/dom.js',
+    'web/static/format.js',
+    'web/static/limits.js',
+    'web/static/next-path.js',
+    'web/static/titles.js',
+    'web/static/chart-geometry.js',
+    'web/static/modlog-words.js',
+  ].map((file) => `^${escaped(file)}$`),
+];
+
 /** The path expression of a unit: a root file, or everything in a folder. */
 const unitPath = (unit) => (unit.endsWith('.ts') ? `^lib/${escaped(unit)}$` : `^lib/${escaped(unit)}/`);
 const notBelow = [...layers.ground, ...layers.domains];
@@ -82,6 +100,14 @@ export default {
       comment: 'The ground and the domains share only the front-end modules that draw nothing (sharedFrontEnd).',
       from: { path: notBelow.map(unitPath) },
       to: { path: '^web/', pathNot: sharedFrontEnd.map((file) => `^${escaped(file)}$`) },
+    },
+    {
+      name: 'drawn-on-both-sides',
+      severity: 'error',
+      comment:
+        'The server, and web/static/markup/ which it runs, use only the front-end modules that run on both sides (drawnOnBothSides).',
+      from: { path: ['^(lib|bin)/', '^web/static/markup/'] },
+      to: { path: '^web/', pathNot: drawnOnBothSides },
     },
     {
       name: 'every-file-a-unit',

@@ -19,15 +19,20 @@ import { member, post } from '../test/helpers/members.ts';
  *
  * Per load: first contentful paint, largest contentful paint, cumulative layout shift, and time to
  * interactive as the moment the front end has drawn its view and listens (html[data-ready]), plus
- * the requests made. Medians of BENCH_ROUNDS (default 3) interleaved rounds. Run:
- * `node --import tsx bench/first-load.ts`; it prints a Markdown table for bench/results.md.
+ * the requests made, the bytes on the wire, and whether the front end replaced the server's view
+ * (drew the page again). Medians of BENCH_ROUNDS (default 3) interleaved rounds; BENCH_FORMS picks
+ * forms. Run: `node --import tsx bench/first-load.ts`; it prints a Markdown table for bench/results.md.
  */
 
 const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
 const slow4g = { latency: 562.5, downloadThroughput: (1474.56 * 1024) / 8, uploadThroughput: (675 * 1024) / 8 };
 
 type Variant = 'shell' | 'drawn' | 'drawn+preload' | 'drawn, no JS';
-const variants: Variant[] = ['shell', 'drawn', 'drawn+preload', 'drawn, no JS'];
+const allVariants: Variant[] = ['shell', 'drawn', 'drawn+preload', 'drawn, no JS'];
+/** BENCH_FORMS=drawn+preload (a comma-separated list) measures only those forms. */
+const variants = process.env.BENCH_FORMS
+  ? allVariants.filter((v) => process.env.BENCH_FORMS!.split(',').includes(v))
+  : allVariants;
 
 /** The page as the variant serves it: preloads dropped and (shell) the content taken out of <main>. */
 function rewrite(variant: Variant, page: string): string {
@@ -73,6 +78,10 @@ interface Load {
   cls: number;
   tti: number;
   requests: number;
+  /** Bytes on the wire (headers and bodies as sent). */
+  bytes: number;
+  /** 1 when the front end replaced the server's view (drew the page a second time), else 0. */
+  redrawn: number;
 }
 
 async function load(browser: Browser, url: string, variant: Variant): Promise<Load> {
@@ -83,15 +92,25 @@ async function load(browser: Browser, url: string, variant: Variant): Promise<Lo
     javaScriptEnabled: variant !== 'drawn, no JS',
   });
   // Runs before the page's own scripts (and outside its CSP): the time the front end says it is ready.
+  // The server's view is marked once parsed, before the module scripts run (readyState
+  // "interactive" comes first): whether the same node is still there says if the page was drawn again.
   await context.addInitScript({
     content: `new MutationObserver(() => {
       if (document.documentElement?.dataset.ready === 'true' && window.readyAt === undefined) window.readyAt = performance.now();
-    }).observe(document, { attributes: true, subtree: true, attributeFilter: ['data-ready'] });`,
+    }).observe(document, { attributes: true, subtree: true, attributeFilter: ['data-ready'] });
+    document.addEventListener('readystatechange', () => {
+      const view = document.querySelector('main .view');
+      if (document.readyState === 'interactive' && view) view.drawnByServer = true;
+    });`,
   });
   const page = await context.newPage();
   let requests = 0;
   page.on('request', () => requests++);
   const cdp = await context.newCDPSession(page);
+  let bytes = 0;
+  cdp.on('Network.loadingFinished', (event) => {
+    bytes += event.encodedDataLength;
+  });
   await cdp.send('Network.enable');
   await cdp.send('Network.setCacheDisabled', { cacheDisabled: true });
   await cdp.send('Network.emulateNetworkConditions', { offline: false, ...slow4g });
@@ -103,7 +122,7 @@ async function load(browser: Browser, url: string, variant: Variant): Promise<Lo
   // so only the paint entries are read (the drawn page's largest paint is its first).
   const expression =
     variant === 'drawn, no JS'
-      ? `({ fcp: performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? NaN, lcp: NaN, cls: NaN, tti: NaN })`
+      ? `({ fcp: performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? NaN, lcp: NaN, cls: NaN, tti: NaN, redrawn: 0 })`
       : `(async () => {
       const fcp = performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? NaN;
       const list = (type) => new Promise((resolve) => {
@@ -118,11 +137,12 @@ async function load(browser: Browser, url: string, variant: Variant): Promise<Lo
         lcp: lcps.at(-1)?.startTime ?? NaN,
         cls: shifts.filter((s) => !s.hadRecentInput).reduce((sum, s) => sum + s.value, 0),
         tti: window.readyAt ?? NaN,
+        redrawn: document.querySelector('main .view')?.drawnByServer ? 0 : 1,
       };
     })()`;
   const { result } = await cdp.send('Runtime.evaluate', { returnByValue: true, awaitPromise: true, expression });
   await context.close();
-  return { ...(result.value as Omit<Load, 'requests'>), requests };
+  return { ...(result.value as Omit<Load, 'requests' | 'bytes'>), requests, bytes };
 }
 
 /** The median of the values that were measured (a load may report none: null from the page). */
@@ -169,13 +189,14 @@ async function main() {
     await board.close();
   }
   const ms = (n: number) => (Number.isNaN(n) ? '–' : `${Math.round(n).toLocaleString('en')} ms`);
-  console.log('| page | form | FCP | LCP | CLS | interactive | requests |');
-  console.log('|---|---|---:|---:|---:|---:|---:|');
+  const kb = (n: number) => `${(n / 1024).toFixed(1)} KB`;
+  console.log('| page | form | FCP | LCP | CLS | interactive | requests | bytes | drawn again |');
+  console.log('|---|---|---:|---:|---:|---:|---:|---:|---:|');
   for (const [key, loads] of results) {
     const [page, variant] = key.split('\t');
     const noJs = variant === 'drawn, no JS';
     console.log(
-      `| ${page} | ${variant} | ${ms(median(loads.map((l) => l.fcp)))} | ${noJs ? '–' : ms(median(loads.map((l) => l.lcp)))} | ${noJs ? '–' : median(loads.map((l) => l.cls)).toFixed(3)} | ${noJs ? '–' : ms(median(loads.map((l) => l.tti)))} | ${median(loads.map((l) => l.requests))} |`,
+      `| ${page} | ${variant} | ${ms(median(loads.map((l) => l.fcp)))} | ${noJs ? '–' : ms(median(loads.map((l) => l.lcp)))} | ${noJs ? '–' : median(loads.map((l) => l.cls)).toFixed(3)} | ${noJs ? '–' : ms(median(loads.map((l) => l.tti)))} | ${median(loads.map((l) => l.requests))} | ${kb(median(loads.map((l) => l.bytes)))} | ${noJs ? '–' : `${loads.filter((l) => l.redrawn).length}/${loads.length}`} |`,
     );
   }
 }

@@ -1,11 +1,10 @@
 import { fill, html, type Html } from '../text/html.ts';
-import { pageTitle } from './share.ts';
+import { pageTitle } from '../../web/static/titles.js';
 
 /**
  * A page as the server draws it (docs/API.md "Pages without JavaScript"): the front end's one
- * shell (web/index.html) with the page's head and its content in <main>. The front end starts
- * from it and draws the same view again once its data is in (replace after load, see
- * web/static/app.js), so the shell's script, styles and CSP are those of every page.
+ * shell (web/index.html) with the page's head and its content in <main>, which the front end
+ * takes over (takeOver in web/static/app.js); so every page has the shell's script, styles and CSP.
  */
 export interface PageView {
   status: number;

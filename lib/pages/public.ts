@@ -12,30 +12,27 @@ import { messages } from '../messages.ts';
 import { readStatsDetail } from '../stats/stats.ts';
 import { html as htmlAnswer, type Operation } from '../openapi/kit.ts';
 import { layout, type PageView } from './layout.ts';
-import { cachedPageAnswer, pageDocument, pageOf, pageParams, sendShell, shellOf } from './shell.ts';
+import { cachedPageAnswer, pageDocument, pageOf, pageParams, sendShell, shellOf, type Missing } from './shell.ts';
 import { feedPage } from './views/feed.ts';
 import { talliesOf } from './views/lists.ts';
 import { modlogPage } from './views/modlog.ts';
 import { profilePage } from './views/profile.ts';
-import { searchFormPage, searchRefusedPage, searchResultsPage, type SearchAsked } from './views/search.ts';
+import { searchPageView, type SearchAsked } from './views/search.ts';
 import { statsPage } from './views/stats.ts';
 import { threadPage } from './views/thread.ts';
 import { usernameKey } from '../text/usernames.ts';
+import { pageFromQuery } from '../../web/static/markup/pager.js';
 import { responsesOf } from '../http/response-cache.ts';
 
 /**
  * The public pages drawn on the server (docs/API.md "Pages without JavaScript"): the content in
  * HTML inside the front end's shell, so readers without scripts, text browsers, reader modes and
- * crawlers see it, and the front end draws the same view again once it has started. /, /e/{pid}
+ * crawlers see it, drawn by the front end's own markup functions (web/static/markup/), so the front
+ * end takes the page over instead of drawing it again. /, /e/{pid}
  * and /u/{username} count an impression when answered 200 (lib/http/page-views.ts); they, the
  * search pages and /modlog are kept in the response cache until a write changes what they show
  * (lib/http/response-cache.ts `page`).
  */
-
-function pageFromQuery(ctx: Ctx, max: number): number {
-  const n = Number(ctx.url.searchParams.get('seite'));
-  return Number.isInteger(n) && n >= 1 && n <= max + 1 ? n - 1 : 0;
-}
 
 /**
  * The API page of a `seite` value as the fast path takes it (lib/routes.ts `cacheQuery`): only
@@ -119,7 +116,11 @@ async function cachedView(
  * Sends a page as `draw` made it. Why a fallback: a page that cannot be drawn now (a failing disk)
  * is the plain shell (200), so the front end can say what failed, and the log says why.
  */
-async function sendDrawn(ctx: Ctx, draw: () => Promise<{ status: number; doc?: CachedDocument }>): Promise<void> {
+async function sendDrawn(
+  ctx: Ctx,
+  draw: () => Promise<{ status: number; doc?: CachedDocument }>,
+  missing?: Missing,
+): Promise<void> {
   let answer: { status: number; doc?: CachedDocument };
   try {
     answer = await draw();
@@ -127,11 +128,11 @@ async function sendDrawn(ctx: Ctx, draw: () => Promise<{ status: number; doc?: C
     ctx.app.log(`error GET ${ctx.url.pathname}: the page is the shell, not drawn: ${(err as Error).message}`);
     answer = { status: 200 };
   }
-  return sendShell(ctx, answer.status, answer.doc?.body);
+  return sendShell(ctx, answer.status, answer.doc?.body, missing);
 }
 
 export async function home(ctx: Ctx) {
-  const page = pageFromQuery(ctx, maxFeedPage);
+  const page = pageFromQuery(ctx.url.searchParams, maxFeedPage);
   const { db, config } = ctx.app;
   return sendDrawn(ctx, () => cachedView(ctx, pageKeys.home(page), () => feedPage(db, config.origin, page)));
 }
@@ -156,7 +157,7 @@ export async function entryPage(ctx: Ctx<'pid'>) {
   const pid = pageParams.pid!.test(ctx.params.pid) ? Number(ctx.params.pid) : 0;
   if (pid === 0) return sendShell(ctx, 404);
   const { db, config } = ctx.app;
-  return sendDrawn(ctx, () => cachedView(ctx, pageKeys.entry(pid), () => threadPage(db, config.origin, pid)));
+  return sendDrawn(ctx, () => cachedView(ctx, pageKeys.entry(pid), () => threadPage(db, config.origin, pid)), 'entry');
 }
 entryPage.doc = {
   id: 'entryPage',
@@ -174,14 +175,18 @@ export const cachedEntryPage: CacheLookup<'pid'> = (app, { pid }) =>
 
 export function userPage(ctx: Ctx<'username'>) {
   const { db, config } = ctx.app;
-  return sendDrawn(ctx, async () => {
-    const user = findPublicAccount(db, ctx.params.username);
-    if (!user) return { status: 404 };
-    const page = pageFromQuery(ctx, maxFeedPage);
-    return cachedView(ctx, pageKeys.user(user.username, page), () =>
-      profilePage(db, config.origin, user, page, ctx.app.clock.now()),
-    );
-  });
+  return sendDrawn(
+    ctx,
+    async () => {
+      const user = findPublicAccount(db, ctx.params.username);
+      if (!user) return { status: 404 };
+      const page = pageFromQuery(ctx.url.searchParams, maxFeedPage);
+      return cachedView(ctx, pageKeys.user(user.username, page), () =>
+        profilePage(db, config.origin, user, page, ctx.app.clock.now()),
+      );
+    },
+    'user',
+  );
 }
 userPage.doc = {
   id: 'userPage',
@@ -207,7 +212,7 @@ export const cachedUserPage: CacheLookup<'username'> = (app, { username }, query
  * is not: crawlers walk the pages, and a drawn page costs more than the JSON.
  */
 export async function modlog(ctx: Ctx) {
-  const page = pageFromQuery(ctx, maxModlogPage);
+  const page = pageFromQuery(ctx.url.searchParams, maxModlogPage);
   const { db, config } = ctx.app;
   return sendDrawn(ctx, () => cachedView(ctx, pageKeys.modlog(page), () => modlogPage(db, config.origin, page)));
 }
@@ -247,9 +252,9 @@ export async function searchPage(ctx: Ctx) {
   const asked: SearchAsked = {
     q: ctx.url.searchParams.get('q') ?? '',
     user: ctx.url.searchParams.get('user') ?? '',
-    page: pageFromQuery(ctx, maxFeedPage),
+    page: pageFromQuery(ctx.url.searchParams, maxFeedPage),
   };
-  if (!asked.q.trim() && !asked.user) return sendShell(ctx, 200, await pageOf(ctx, searchFormPage()));
+  if (!asked.q.trim() && !asked.user) return sendShell(ctx, 200, await pageOf(ctx, searchPageView(asked)));
   const { db, limiter, clock } = ctx.app;
   const key = pageKeys.search(asked);
   const hit = responsesOf(db).cachedPage(key);
@@ -257,7 +262,11 @@ export async function searchPage(ctx: Ctx) {
   const wait = limiter.hit('search', ctx.ip, clock.now());
   if (wait > 0) {
     ctx.res.setHeader('Retry-After', String(wait));
-    return sendShell(ctx, 429, await pageOf(ctx, searchRefusedPage(asked, 429, messages['rate.limited'])));
+    return sendShell(
+      ctx,
+      429,
+      await pageOf(ctx, searchPageView(asked, { status: 429, message: messages['rate.limited'] })),
+    );
   }
   const versions = responsesOf(db).pageVersions();
   let found: Buffer | undefined;
@@ -270,10 +279,10 @@ export async function searchPage(ctx: Ctx) {
     if (err.options.limit) ctx.app.metrics?.countRefusal(err.options.limit);
     for (const [name, value] of Object.entries(err.options.headers ?? {})) ctx.res.setHeader(name, value);
     const { message } = err.body().error as { message: string };
-    return sendShell(ctx, err.status, await pageOf(ctx, searchRefusedPage(asked, err.status, message)));
+    return sendShell(ctx, err.status, await pageOf(ctx, searchPageView(asked, { status: err.status, message })));
   }
   const entries: EntryJson[] = found ? JSON.parse(found.toString('utf8')) : [];
-  const view = searchResultsPage(asked, entries, talliesOf(db, entries));
+  const view = searchPageView(asked, { entries, tallies: talliesOf(db, entries) });
   const doc = pageDocument(layout(await shellOf(ctx.app.config), view));
   responsesOf(db).keepPage(key, versions, { ...doc, status: 200 });
   return sendShell(ctx, 200, doc.body);

@@ -1,6 +1,7 @@
 import { stripBidiControls } from '../text/bidi.ts';
 import type { EntryJson } from '../entries/reads.ts';
 import { html, type Html } from '../text/html.ts';
+import { boardName, entryTitle, pageTitle } from '../../web/static/titles.js';
 
 /**
  * The head tags that make /e/{pid} and /u/{username} preview well when their link is pasted
@@ -22,34 +23,15 @@ function excerpt(text: string, max: number): string {
 }
 
 /**
- * The page titles, the same as web/static/titles.js sets: "<start of the text> – <author> – Das
- * Board" and "<name> – Das Board", so a chat's link preview and the tab before and after the front
- * end starts read alike (test/unit/page-titles.test.ts holds both to it).
+ * A live entry's page title: "Hallo Welt – Anna – Das Board"; "Bild – Anna – Das Board" without
+ * text. Made of the front end's titles (web/static/titles.js sets document.title with them), so a
+ * chat's link preview, the tab before the front end starts and the tab after it read alike.
  */
-export const boardName = 'Das Board';
-const titleTextLength = 60;
-
-function titleTextStart(content: string): string {
-  const chars = [...content.replace(/\s+/g, ' ').trim()];
-  if (chars.length <= titleTextLength) return chars.join('');
-  const cut = chars.slice(0, titleTextLength).join('');
-  const space = cut.lastIndexOf(' ');
-  return `${space > titleTextLength / 2 ? cut.slice(0, space) : cut} …`;
-}
-
-export function entryTitle(entry: { content: string; username: string; deleted?: number; removed?: number }): string {
-  if (entry.deleted) return entry.removed ? 'Entfernter Beitrag' : 'Gelöschter Beitrag';
-  return `${titleTextStart(entry.content) || 'Bild'} – ${entry.username || 'gelöschtes Konto'}`;
-}
-
 export function entryPageTitle(entry: { content: string; username: string }): string {
   return pageTitle(entryTitle(entry));
 }
 
-export function pageTitle(title: string): string {
-  return title ? `${title} – ${boardName}` : boardName;
-}
-
+/** A profile's page title: "Anna – Das Board". */
 export function userPageTitle(username: string): string {
   return `${username} – ${boardName}`;
 }

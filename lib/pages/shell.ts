@@ -9,7 +9,9 @@ import type { CachedDocument, DrawnPage } from '../http/response-cache.ts';
 import { cacheHeaders, everyAnswerHeaders } from '../http/respond.ts';
 import type { CachedPage, Endpoint } from '../http/route.ts';
 import { html as htmlAnswer, type Operation } from '../openapi/kit.ts';
-import { fill, html, toText, trustedFile, type Html } from '../text/html.ts';
+import { messages } from '../messages.ts';
+import { drawnHtml, fill, html, toText, trustedFile, type Html } from '../text/html.ts';
+import { notFoundMarkup } from '../../web/static/markup/not-found.js';
 import { layout, needsScript, type PageView } from './layout.ts';
 import { moduleGraph, preloadTags } from './module-graph.ts';
 import { hasLiveReplies } from '../entries/reads.ts';
@@ -75,24 +77,30 @@ export async function pageOf(ctx: Ctx, view: PageView): Promise<Buffer> {
 }
 
 const scriptPage: Omit<PageView, 'status'> = { title: '', main: needsScript };
-const notFoundView: Omit<PageView, 'status'> = {
-  title: 'Nicht gefunden',
-  main: html`<div class="view"><h1>Nicht gefunden</h1><p>Diese Seite gibt es nicht.</p><p><a href="/">Zu den neuesten Themen</a></p></div>`,
-};
 
-const fixedPages = new WeakMap<Html, { notFound: Buffer; script: Buffer }>();
+/**
+ * What a 404 page says is missing: an address, or the entry or account it names, in the API's
+ * words, which the front end shows for the same address, so it keeps the server's page.
+ */
+const missingWhy = { page: undefined, entry: messages['entry.not_found'], user: messages['user.not_found'] };
+export type Missing = keyof typeof missingWhy;
 
-async function fixedPage(ctx: Ctx, status: number): Promise<Buffer> {
+/** The fixed pages (each 404, and the shell of a view that needs scripts) per shell: made once, sent as they are. */
+const fixedPages = new WeakMap<Html, { notFound: Record<Missing, Buffer>; script: Buffer }>();
+
+async function fixedPage(ctx: Ctx, status: number, missing: Missing): Promise<Buffer> {
   const shell = await shellOf(ctx.app.config);
   let pages = fixedPages.get(shell);
   if (!pages) {
+    const notFound = (why: string | undefined) =>
+      pageDocument(layout(shell, { title: 'Nicht gefunden', main: drawnHtml(notFoundMarkup(why)), status: 404 })).body;
     pages = {
-      notFound: pageDocument(layout(shell, { ...notFoundView, status: 404 })).body,
+      notFound: { page: notFound(missingWhy.page), entry: notFound(missingWhy.entry), user: notFound(missingWhy.user) },
       script: pageDocument(layout(shell, { ...scriptPage, status: 200 })).body,
     };
     fixedPages.set(shell, pages);
   }
-  return status === 404 ? pages.notFound : pages.script;
+  return status === 404 ? pages.notFound[missing] : pages.script;
 }
 
 function pageHeaders(length: number, shared: boolean): Record<string, string> {
@@ -105,8 +113,9 @@ function pageHeaders(length: number, shared: boolean): Record<string, string> {
   };
 }
 
-export async function sendShell(ctx: Ctx, status: number, page?: Buffer): Promise<void> {
-  const html = page ?? (await fixedPage(ctx, status));
+/** A drawn page (or one of the fixed pages: a 404 says what is `missing`), with the page headers (CSP, no framing). */
+export async function sendShell(ctx: Ctx, status: number, page?: Buffer, missing: Missing = 'page'): Promise<void> {
+  const html = page ?? (await fixedPage(ctx, status, missing));
   ctx.res.writeHead(status, pageHeaders(html.length, ctx.sharedAnswer(status)));
   ctx.res.end(ctx.req.method === 'HEAD' ? undefined : html);
 }

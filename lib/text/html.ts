@@ -34,6 +34,64 @@ export function html(strings: TemplateStringsArray, ...values: Child[]): Html {
   return { [markup]: out };
 }
 
+/** What web/static/dom.js's h() makes on the server: a tag, its attributes, its children. */
+interface DrawnTree {
+  tag: string;
+  attrs: Record<string, unknown>;
+  children: unknown[];
+}
+
+/** The elements HTML writes without an end tag. */
+const voidElements = new Set([
+  'area',
+  'base',
+  'br',
+  'col',
+  'embed',
+  'hr',
+  'img',
+  'input',
+  'link',
+  'meta',
+  'source',
+  'track',
+  'wbr',
+]);
+/** Tag and attribute names come from the front end's code, never from users; anything else is a mistake there. */
+const plainName = /^[a-zA-Z][a-zA-Z0-9-]*$/;
+
+function isTree(value: unknown): value is DrawnTree {
+  return typeof value === 'object' && value !== null && 'tag' in value && 'attrs' in value && 'children' in value;
+}
+
+function writeAttributes(attrs: Record<string, unknown>): string {
+  let out = '';
+  for (const [name, value] of Object.entries(attrs)) {
+    // Listeners (`on*` functions) exist only in the browser, which attaches them itself.
+    if (value === false || value === null || value === undefined || typeof value === 'function') continue;
+    if (!plainName.test(name)) throw new Error(`not an attribute name: ${name}`);
+    out += value === true ? ` ${name}` : ` ${name}="${escapeHtml(String(value))}"`;
+  }
+  return out;
+}
+
+function writeTree(node: unknown): string {
+  if (node === null || node === undefined || node === false) return '';
+  if (typeof node === 'string' || typeof node === 'number') return escapeHtml(String(node));
+  if (Array.isArray(node)) return node.map(writeTree).join('');
+  if (!isTree(node) || !plainName.test(node.tag)) throw new Error('not a tree that h() drew');
+  const open = `<${node.tag}${writeAttributes(node.attrs)}>`;
+  return voidElements.has(node.tag) ? open : `${open}${node.children.map(writeTree).join('')}</${node.tag}>`;
+}
+
+/**
+ * A view the front end's markup functions drew on the server (web/static/markup/, through h() of
+ * web/static/dom.js) as markup: every text and attribute value escaped like `html`'s.
+ */
+export function drawnHtml(tree: unknown): Html {
+  return { [markup]: writeTree(tree) };
+}
+
 /** A file of the board's own (web/index.html): markup the operator deployed, not text from users. */
 export function trustedFile(text: string): Html {
   return { [markup]: text };

@@ -217,6 +217,8 @@ describe('the front end in a real browser', { skip: skipWithoutChromium }, () =>
     const pid = await post(t.members.Bert, 'Abstimmung: Pizza oder Pasta?');
     await t.members.Bert.post(`/api/entry/${pid}/vote`, { mode: 'yes' });
     await page.reload();
+    // Until the front end has taken the page over, the server's counts stand where the buttons go.
+    await page.locator('html[data-ready="true"]').waitFor();
     const yes = card(pid).locator('.vote-yes');
     const no = card(pid).locator('.vote-no');
     await yes.filter({ hasText: 'Ja 1' }).waitFor();

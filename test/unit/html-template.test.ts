@@ -1,6 +1,13 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { fill, html, toText, trustedFile } from '../../lib/text/html.ts';
+import { drawnHtml, fill, html, toText, trustedFile } from '../../lib/text/html.ts';
+
+/** The front end's h() (web/static/dom.js): in Node, where there is no document, it draws a tree for drawnHtml. */
+const domPath: string = '../../web/static/dom.js';
+const { h, svg } = (await import(domPath)) as {
+  h: (tag: string, attrs?: Record<string, unknown>, ...children: unknown[]) => unknown;
+  svg: (tag: string, attrs?: Record<string, unknown>, ...children: unknown[]) => unknown;
+};
 
 /** lib/text/html.ts: the one way the server writes HTML escapes every value that is not its own markup. */
 
@@ -26,4 +33,26 @@ test('fill puts markup at a marker of the trusted file, and throws for a marker 
   const shell = trustedFile('<main><!-- main --></main>');
   assert.equal(toText(fill(shell, { '<!-- main -->': html`<p>${'<x>'}</p>` })), '<main><p>&lt;x&gt;</p></main>');
   assert.throws(() => fill(shell, { '<!-- head -->': html`` }), /web\/index\.html has no <!-- head -->/);
+});
+
+test("the front end's h() on the server: text and attribute values escaped, listeners left out, void elements unclosed", () => {
+  const hostile = `<script>alert('x')</script> & "q"`;
+  const tree = h(
+    'p',
+    { class: 'x', title: hostile, hidden: true, open: false, lang: null, onclick: () => {} },
+    hostile,
+    h('img', { src: '/a.png', alt: '' }),
+    [0, [null, undefined, false, 'b']],
+    svg('svg', { viewBox: '0 0 1 1' }, svg('line', { x1: 0 })),
+  );
+  assert.equal(
+    toText(drawnHtml(tree)),
+    '<p class="x" title="&lt;script&gt;alert(&#39;x&#39;)&lt;/script&gt; &amp; &quot;q&quot;" hidden>&lt;script&gt;alert(&#39;x&#39;)&lt;/script&gt; &amp; &quot;q&quot;<img src="/a.png" alt="">0b<svg viewBox="0 0 1 1"><line x1="0"></line></svg></p>',
+  );
+});
+
+test('drawnHtml writes only trees h() drew, with plain tag and attribute names', () => {
+  assert.throws(() => drawnHtml({ toString: () => '<b>' }), /not a tree that h\(\) drew/);
+  assert.throws(() => drawnHtml(h('p', { 'x onload': 'alert(1)' })), /not an attribute name/);
+  assert.throws(() => drawnHtml(h('p onclick=alert(1)')), /not a tree that h\(\) drew/);
 });

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { loginOffer } from '../../lib/pages/views/entry.ts';
-import { toText } from '../../lib/text/html.ts';
+import { drawnHtml, toText } from '../../lib/text/html.ts';
+import { loginOffer } from '../../web/static/markup/login-offer.js';
 
 /** web/static/next-path.js, the login page's ?weiter= (finding 6 of the abuse review: an open redirect). */
 const modulePath: string = '../../web/static/next-path.js';
@@ -58,7 +58,7 @@ test('the way to log in and back carries a path of the board, and nothing else',
 });
 
 test("the server's drawn login offer links with the same rule", () => {
-  const offer = (back: string) => toText(loginOffer('Antworten', back));
+  const offer = (back: string) => toText(drawnHtml(loginOffer('Antworten', back)));
   assert.match(offer('/e/7#e7'), /href="\/login\?weiter=%2Fe%2F7%23e7"/);
   assert.match(offer('/e/7#e7'), /href="\/register\?weiter=%2Fe%2F7%23e7"/);
   const off = offer('/.//evil.example/x');

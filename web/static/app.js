@@ -1,7 +1,6 @@
 // Start-up: who is logged in, the header, and one view per address.
 import { footerContact } from './contact.js';
 import { h } from './dom.js';
-import { relativeTime } from './format.js';
 import { showShortcuts, startShortcuts } from './keys.js';
 import { navigate, startRouter } from './router.js';
 import { isModerator, onMeChange, refreshMe, watchSessionEnd } from './session.js';
@@ -9,8 +8,8 @@ import { announce } from './status.js';
 import { pages } from './pages.js';
 import { pageTitle } from './titles.js';
 import { forgetTallies, loadShownTallies } from './votes.js';
-import { avatar } from './components/avatar.js';
-import { watchMuteChanges } from './components/entry.js';
+import { avatar } from './markup/avatar.js';
+import { showRelativeTimes, watchMuteChanges } from './components/entry.js';
 import { logoutButton } from './components/logout-button.js';
 import { modLink, refreshModCount } from './components/mod-link.js';
 import { notifyLink, resetUnread } from './components/notify-badge.js';
@@ -20,7 +19,7 @@ import { feedView } from './views/feed.js';
 import { modView } from './views/mod.js';
 import { modlogView } from './views/modlog.js';
 import { notificationsView } from './views/notifications.js';
-import { notFoundView, errorView } from './views/notfound.js';
+import { notFoundOf, notFoundView, errorView } from './views/notfound.js';
 import { profileView } from './views/profile.js';
 import { recoverView } from './views/recover.js';
 import { searchView } from './views/search.js';
@@ -30,12 +29,12 @@ import { threadView } from './views/thread.js';
 
 /** @import { Child } from './dom.js' */
 /** @import { PagePath } from './pages.js' */
-/** @import { View } from './router.js' */
+/** @import { Drawn, DrawnView, View, ViewContext } from './router.js' */
 
 /**
  * The view of each page the server answers with the page shell (pages.js, written from the route
  * table): a page without a view, or a view without a page, fails `make typecheck`.
- * @type {Record<PagePath, View>}
+ * @type {Record<PagePath, View | DrawnView>}
  */
 const views = {
   '/': feedView,
@@ -54,10 +53,11 @@ const views = {
 };
 
 /**
+ * The view of an address and the match of its pattern.
  * @param {string} path
- * @returns {[View, string[]]}
+ * @returns {[View | DrawnView, string[]]}
  */
-function findView(path) {
+export function findView(path) {
   for (const { path: page, pattern } of pages) {
     const match = pattern.exec(path);
     if (match) return [views[page], match];
@@ -118,28 +118,85 @@ function markCurrentLink() {
 let drawing = 0;
 
 /**
+ * A view the server draws too, its data loaded: the view's drawing, or the not-found page (which
+ * the server draws too) when the API has not found what the address names. Null for a view that
+ * only the browser draws.
+ * @param {View | DrawnView} view
+ * @param {ViewContext} ctx
+ * @returns {Promise<Drawn | null>}
+ */
+export async function loadDrawn(view, ctx) {
+  if (!('load' in view)) return null;
+  try {
+    return await view.load(ctx);
+  } catch (err) {
+    const missing = notFoundOf(err);
+    if (missing) return missing;
+    throw err;
+  }
+}
+
+/**
+ * The built tree as the HTML parser makes it of the same markup: line breaks as "\n" (the parser
+ * reads CR LF and CR as LF, and a browser sends a textarea's text with CR LF), adjacent texts as one.
+ * @param {HTMLElement} root
+ */
+function asParsed(root) {
+  const walker = document.createTreeWalker(root, NodeFilter.SHOW_ELEMENT | NodeFilter.SHOW_TEXT);
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    if (node instanceof Text) node.data = node.data.replace(/\r\n?/g, '\n');
+    else if (node instanceof Element)
+      for (const attr of node.attributes) attr.value = attr.value.replace(/\r\n?/g, '\n');
+  }
+  root.normalize();
+}
+
+/**
+ * The server's drawing of the page when it is what the browser has just drawn from the same data,
+ * else the browser's: the page is drawn a second time only where it changed since the server drew it.
+ * @param {Element | null} server
+ * @param {HTMLElement} fresh
+ * @returns {HTMLElement}
+ */
+function takeOver(server, fresh) {
+  if (!(server instanceof HTMLElement)) return fresh;
+  asParsed(fresh);
+  return server.isEqualNode(fresh) ? server : fresh;
+}
+
+/**
  * Draws the view for the current address; a slower earlier drawing never overwrites a newer one.
- * <main> is aria-busy while a page loads (and only then, status.js says why): screen readers
- * wait for the new page instead of reading the old one half replaced.
+ * On the first, the server's view stays when it is the same (takeOver). <main> is aria-busy while
+ * a page loads (status.js says why): screen readers wait for the new page, not a half-replaced one.
  * @param {{ moveFocus?: boolean, scroll?: boolean }} [options]
  */
 async function render({ moveFocus = false, scroll = false } = {}) {
   const id = ++drawing;
   const [view, params] = findView(location.pathname);
-  const container = h('div', { class: 'view' });
+  const ctx = { params, query: new URLSearchParams(location.search) };
   const main = /** @type {HTMLElement} */ (document.getElementById('main'));
+  const drawnByServer = id === 1 ? main.querySelector(':scope > .view') : null;
   main.setAttribute('aria-busy', 'true');
   let title;
+  /** @type {HTMLElement} */
+  let container = h('div', { class: 'view' });
   forgetTallies();
   try {
-    title = await view(container, { params, query: new URLSearchParams(location.search) });
+    const drawn = await loadDrawn(view, ctx);
+    if (id !== drawing) return;
+    if (drawn) {
+      container = takeOver(drawnByServer, drawn.markup());
+      drawn.enhance(container);
+      title = drawn.title;
+    } else title = await /** @type {View} */ (view)(container, ctx);
   } catch (err) {
     if (id !== drawing) return;
-    container.replaceChildren();
+    container = h('div', { class: 'view' });
     title = errorView(container, /** @type {Error} */ (err));
   }
   if (id !== drawing) return;
-  main.replaceChildren(container);
+  if (container !== drawnByServer) main.replaceChildren(container);
+  showRelativeTimes(container);
   main.removeAttribute('aria-busy');
   document.title = pageTitle(title);
   markCurrentLink();
@@ -170,12 +227,6 @@ function drawFooter() {
     ?.append(h('p', {}, keys, ' – oder die Taste ', h('kbd', {}, '?')), ...(contact ? [contact] : []));
 }
 
-/** Relative times ("vor 5 Minuten") stay right while the page is open. */
-function refreshTimes() {
-  for (const time of /** @type {NodeListOf<HTMLTimeElement>} */ (document.querySelectorAll('time[data-ts]')))
-    time.textContent = relativeTime(Number(time.dataset.ts));
-}
-
 /** The header's search field goes to /suche without a page load. */
 function startSearchField() {
   document.getElementById('site-search')?.addEventListener('submit', (event) => {
@@ -202,7 +253,7 @@ export async function start() {
     announce(/** @type {Error} */ (err).message, 'error');
   }
   startRouter(render);
-  setInterval(refreshTimes, 30_000);
+  setInterval(() => showRelativeTimes(document), 30_000); // "vor 5 Minuten" stays right
   await render();
   document.documentElement.dataset.ready = 'true';
 }

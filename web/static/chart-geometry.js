@@ -1,5 +1,5 @@
 // The statistics chart's geometry: where its grid, labels, lines and points go. Pure data, no DOM,
-// so the server (lib/pages/views/chart.ts) and the front end (components/chart.js) draw the same
+// so the server (lib/pages/views/chart.ts) and the front end (markup/chart.js) draw the same
 // chart from one source and the page does not move when the front end takes over.
 
 /** @typedef {{ day: string, impressions: number, visitors: number }} ChartDay */

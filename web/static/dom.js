@@ -1,4 +1,6 @@
-// Building DOM nodes. User text only ever goes in as text nodes: no innerHTML anywhere.
+// Building DOM nodes. User text only ever goes in as text nodes: no innerHTML anywhere. Where there
+// is no document (the server), h() and svg() build a plain tree instead, which lib/text/html.ts
+// writes as escaped HTML: so the markup of a public view (markup/) is written once, for both.
 
 /**
  * What may be a child: a node, text (numbers too), or an array of children (written as the shape
@@ -13,6 +15,29 @@
  */
 
 /**
+ * What h() and svg() give on the server: the tag, its attributes and its children, for
+ * lib/text/html.ts to write (drawnHtml), which leaves the `on*` listeners out.
+ * @typedef {{ tag: string, attrs: Attrs, children: Child[] }} DrawnTree
+ */
+
+const onServer = typeof document === 'undefined';
+
+/**
+ * The server's back end of h() and svg(): typed as the element the browser's makes, because only
+ * lib/text/html.ts reads the tree, and a view written for both never reaches into what it drew.
+ * @template {Element} E
+ * @param {string} tag
+ * @param {Attrs} attrs
+ * @param {Child[]} children
+ * @returns {E}
+ */
+function tree(tag, attrs, children) {
+  /** @type {DrawnTree} */
+  const drawn = { tag, attrs, children };
+  return /** @type {E} */ (/** @type {unknown} */ (drawn));
+}
+
+/**
  * h('a', {href: '/x', class: 'y'}, 'Text', child) → element. Attribute values of false, null or
  * undefined are left out; `on*` functions become event listeners; children may be arrays.
  * @template {keyof HTMLElementTagNameMap} K
@@ -22,6 +47,7 @@
  * @returns {HTMLElementTagNameMap[K]}
  */
 export function h(tag, attrs = {}, ...children) {
+  if (onServer) return tree(tag, attrs, children);
   const el = document.createElement(tag);
   setAttrs(el, attrs);
   append(el, children);
@@ -39,6 +65,7 @@ const svgNs = 'http://www.w3.org/2000/svg';
  * @returns {SVGElementTagNameMap[K]}
  */
 export function svg(tag, attrs = {}, ...children) {
+  if (onServer) return tree(tag, attrs, children);
   const el = document.createElementNS(svgNs, tag);
   setAttrs(el, attrs);
   append(el, children);

@@ -4,6 +4,15 @@ const relative = new Intl.RelativeTimeFormat('de', { numeric: 'auto' });
 const dateFormat = new Intl.DateTimeFormat('de', { dateStyle: 'long' });
 const dateTimeFormat = new Intl.DateTimeFormat('de', { dateStyle: 'medium', timeStyle: 'short' });
 const numberFormat = new Intl.NumberFormat('de');
+// The drawn pages' dates (markup/): a page the server draws is the same for every reader and kept
+// in its cache, so it names one zone, the board's, and never "vor 5 Minuten", which would go stale.
+const boardZone = 'Europe/Berlin';
+const boardDateFormat = new Intl.DateTimeFormat('de-DE', { dateStyle: 'long', timeZone: boardZone });
+const boardDateTimeFormat = new Intl.DateTimeFormat('de-DE', {
+  dateStyle: 'long',
+  timeStyle: 'short',
+  timeZone: boardZone,
+});
 
 /** @type {[Intl.RelativeTimeFormatUnit, number][]} */
 const units = [
@@ -54,6 +63,22 @@ export function longDate(seconds) {
  */
 export function dateTime(seconds) {
   return dateTimeFormat.format(new Date(seconds * 1000));
+}
+
+/**
+ * Unix seconds → "27. November 2026" in the board's zone.
+ * @param {number} seconds
+ */
+export function boardDate(seconds) {
+  return boardDateFormat.format(new Date(seconds * 1000));
+}
+
+/**
+ * Unix seconds → "27. November 2026 um 14:05" in the board's zone.
+ * @param {number} seconds
+ */
+export function boardDateTime(seconds) {
+  return boardDateTimeFormat.format(new Date(seconds * 1000));
 }
 
 /**

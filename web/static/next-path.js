@@ -1,6 +1,6 @@
 // Where to go after login (?weiter=): the one rule for every page that reads or writes it, the
-// front end's (views/auth.js, views/register.js, components/login-offer.js) and the server's
-// drawn pages (lib/pages/views/entry.ts). Resolved against the page's own origin, so only a path
+// front end's (views/auth.js, views/register.js) and the login offers of the drawn pages
+// (markup/login-offer.js). Resolved against the page's own origin, so only a path
 // of the board counts. Why not a prefix check alone: "/\t/evil.example" starts with one slash, but
 // the URL parser drops the tab and reads "//evil.example", another site. Why a check after the
 // parse too: "/.//evil.example" resolves on the board, but its path "//evil.example" is another
@@ -39,4 +39,13 @@ const anyOrigin = 'http://board.invalid';
 export function withNext(page, next) {
   const path = sameOriginPath(next, anyOrigin);
   return path === '/' ? page : `${page}?weiter=${encodeURIComponent(path)}`;
+}
+
+/**
+ * The address to come back to after logging in: this page, scrolled to the entry `pid` (0: none).
+ * The browser's; the server names the page itself.
+ * @param {number} [pid]
+ */
+export function backHere(pid = 0) {
+  return `${location.pathname}${location.search}${pid ? `#e${pid}` : ''}`;
 }

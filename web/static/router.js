@@ -13,6 +13,14 @@ import { clearStatus } from './status.js';
  */
 
 /**
+ * A view the server draws as well (markup/): load() fetches its data through the API and gives its
+ * title, its markup (the server's own functions, drawn here) and enhance(), which adds what only
+ * the browser does to the drawn view, whether the server drew it or the browser.
+ * @typedef {{ load: (ctx: ViewContext) => Promise<Drawn> }} DrawnView
+ * @typedef {{ title: string, markup: () => HTMLElement, enhance: (view: HTMLElement) => void }} Drawn
+ */
+
+/**
  * How app.js draws the current address: moveFocus to the new heading, scroll to the top.
  * @typedef {(options: { moveFocus: boolean, scroll: boolean }) => void} Render
  */

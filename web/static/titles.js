@@ -1,6 +1,6 @@
-// The page titles (document.title). /e/ and /u/ use the same format as the server-rendered head of
-// those pages (link previews in chats show it), so the tab reads the same before and after the
-// front end starts: "<start of the text> – <author> – Das Board" and "<name> – Das Board".
+// The page titles (document.title), and the server's for its drawn pages and share tags
+// (lib/pages/share.ts): link previews in chats show them, and the tab reads the same before and
+// after the front end starts: "<start of the text> – <author> – Das Board" and "<name> – Das Board".
 
 /** The board's name, the last part of every title. */
 export const boardName = 'Das Board';
@@ -22,7 +22,7 @@ function textStart(content) {
 
 /**
  * "Hallo Welt – Anna" for an entry; a deleted or removed one says only that (it reveals nothing).
- * @param {Pick<Api.Entry, 'content' | 'username' | 'deleted' | 'removed'>} entry
+ * @param {{ content: string, username: string, deleted?: number, removed?: number }} entry
  */
 export function entryTitle(entry) {
   if (entry.deleted) return entry.removed ? 'Entfernter Beitrag' : 'Gelöschter Beitrag';

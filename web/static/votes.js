@@ -37,12 +37,26 @@ export function showTally(tally) {
   for (const update of shown.get(tally.pid) ?? []) update(tally);
 }
 
-/** Loads the tallies of every registered entry, as many per request as the server takes. */
-export async function loadShownTallies() {
-  const pids = [...shown.keys()];
+/** The tallies the page knows, by pid: what a card drawn now shows (markup/entry.js). */
+export function knownTallies() {
+  return /** @type {ReadonlyMap<number, Api.VoteTally>} */ (known);
+}
+
+/**
+ * Loads the tallies of `pids`, as many per request as the server takes, and hands each to the cards
+ * that show its entry; the page knows them from then on.
+ * @param {readonly number[]} pids
+ */
+export async function loadTallies(pids) {
   for (let i = 0; i < pids.length; i += maxBulkPids) {
     /** @type {Api.VoteTally[]} */
     const tallies = await api.get(`/api/entry/votes?pids=${pids.slice(i, i + maxBulkPids).join(',')}`);
     for (const tally of tallies) showTally(tally);
   }
+  return knownTallies();
+}
+
+/** Loads the tallies of every registered entry the page does not know yet. */
+export async function loadShownTallies() {
+  await loadTallies([...shown.keys()].filter((pid) => !known.has(pid)));
 }

@@ -1,9 +1,9 @@
 import type { Db } from '../../db/db.ts';
 import type { EntryJson } from '../../entries/reads.ts';
 import { findTallies } from '../../entries/votes.ts';
-import { html, type Html } from '../../text/html.ts';
 import type { PageView } from '../layout.ts';
-import { pageHref, shownPids, type Tallies } from './entry.ts';
+import { shownPids, type Tallies } from '../../../web/static/markup/entry.js';
+import { pageHref } from '../../../web/static/markup/pager.js';
 
 /** The vote tallies of the entries a page shows, in one query. */
 export function talliesOf(db: Db, entries: readonly EntryJson[]): Tallies {
@@ -22,14 +22,4 @@ export function pagedLinks(
     prev: page > 0 ? origin + pageHref(basePath, page - 1) : undefined,
     next: hasNext ? origin + pageHref(basePath, page + 1) : undefined,
   };
-}
-
-/** The list's empty state, as the front end words it. */
-export function emptyList(page: number, first: string): Html {
-  return html`<p class="empty">${page ? 'Auf dieser Seite ist nichts mehr.' : first}</p>`;
-}
-
-/** The view's <div class="view"> (app.js draws each view into one). */
-export function view(...children: Html[]): Html {
-  return html`<div class="view">${children}</div>`;
 }

@@ -5,6 +5,9 @@ import * as api from '../api.js';
 import { withProofOfWork } from '../pow.js';
 import { h, replace, uid } from '../dom.js';
 import { maxReportReasonLength } from '../limits.js';
+import { repliesLink } from '../markup/entry.js';
+import { loginOffer } from '../markup/login-offer.js';
+import { backHere } from '../next-path.js';
 import { isModerator, isMuted, me } from '../session.js';
 import { announce } from '../status.js';
 import { showTally, watchTally } from '../votes.js';
@@ -12,7 +15,6 @@ import { bumpButton } from './bump-button.js';
 import { followButton } from './follow-button.js';
 import { altField, contentField } from './composer.js';
 import { field, formMessage, isWaiting, onSubmit, setWaiting } from './form.js';
-import { loginOffer } from './login-offer.js';
 import { removeForm } from './mod-actions.js';
 import { moreMenu } from './more-menu.js';
 import { muteButton } from './mute-button.js';
@@ -48,7 +50,7 @@ function voteButton(entry, mode, label, panel) {
   );
   button.addEventListener('click', async () => {
     // Logged out: the way to log in, right here, and back to this entry afterwards.
-    if (!me()) return openInPanel(panel, loginOffer('Abstimmen', entry.pid));
+    if (!me()) return openInPanel(panel, loginOffer('Abstimmen', backHere(entry.pid)));
     try {
       showTally(await api.post(`/api/entry/${entry.pid}/vote`, { mode }));
     } catch (err) {
@@ -215,29 +217,17 @@ function deleteConfirm(entry, close, onDeleted) {
 }
 
 /**
- * The link into the rest of the conversation below this entry (not on its own page).
+ * The row; a deleted entry's has only the link to its replies. On its own page (onOwnPage) neither
+ * that link nor "Antworten": the page has its reply form. onDeleted() and onRemoved(reason) return
+ * the card that took its place. Moderators may remove any live entry.
  * @param {Api.Entry} entry
- */
-function repliesLink(entry) {
-  if (entry.reply_count === 0 || location.pathname === `/e/${entry.pid}`) return null;
-  return h(
-    'a',
-    { class: 'action replies-link', href: `/e/${entry.pid}` },
-    entry.reply_count === 1 ? '1 Antwort ansehen' : `Alle ${entry.reply_count} Antworten`,
-  );
-}
-
-/**
- * The row; a deleted entry's has only the link to its replies. onDeleted() and onRemoved(reason)
- * return the card that took its place. Moderators may remove any live entry.
- * @param {Api.Entry} entry
- * @param {{ panel: HTMLElement, hideReply?: boolean, replyForm: () => HTMLElement, onEdited: (edited: Api.Entry) => void,
+ * @param {{ panel: HTMLElement, onOwnPage?: boolean, replyForm: () => HTMLElement, onEdited: (edited: Api.Entry) => void,
  *   onDeleted: () => HTMLElement, onRemoved: (reason: string) => HTMLElement }} parts
  */
-export function entryActions(entry, { panel, hideReply, replyForm, onEdited, onDeleted, onRemoved }) {
+export function entryActions(entry, { panel, onOwnPage, replyForm, onEdited, onDeleted, onRemoved }) {
   panel.id = uid('panel');
   const bar = h('div', { class: 'entry-actions' });
-  if (entry.deleted) return replace(bar, repliesLink(entry));
+  if (entry.deleted) return replace(bar, repliesLink(entry, { onOwnPage }));
   const user = me();
   const own = user && entry.uid === user.uid;
   /** @type {{ wrap: HTMLElement, button: HTMLElement } | null} */
@@ -273,8 +263,10 @@ export function entryActions(entry, { panel, hideReply, replyForm, onEdited, onD
   return replace(
     bar,
     voteButtons(entry, panel),
-    hideReply ? null : panelToggle('Antworten', panel, () => (user ? replyForm() : loginOffer('Antworten', entry.pid))),
+    onOwnPage
+      ? null
+      : panelToggle('Antworten', panel, () => (user ? replyForm() : loginOffer('Antworten', backHere(entry.pid)))),
     menu?.wrap,
-    repliesLink(entry),
+    repliesLink(entry, { onOwnPage }),
   );
 }

@@ -1,4 +1,5 @@
-// Marks the words of a search in the shown text (<mark>), the way the server matched them.
+// The words of a search and their pattern, for marking them (<mark>) the way the server matched them
+// (markup/entry.js marks them in the drawn text).
 
 /**
  * The words of a search as the server reads them (queryTerms in lib/search/query.ts): the text
@@ -65,37 +66,4 @@ export function wordsPattern(words) {
     .flatMap(germanSpellings)
     .map((w) => ([...w].length <= 2 ? `(?<![\\p{L}\\p{N}])${escapeRegExp(w)}(?![\\p{L}\\p{N}])` : escapeRegExp(w)));
   return parts.length ? new RegExp(parts.sort((a, b) => b.length - a.length).join('|'), 'giu') : null;
-}
-
-/**
- * Wraps every match in the text nodes under `root` in <mark>; never touches markup.
- * @param {Node} root
- * @param {string[]} words
- */
-export function markWords(root, words) {
-  const pattern = wordsPattern(words);
-  if (!pattern) return;
-  const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
-  /** @type {Text[]} */
-  const nodes = [];
-  while (walker.nextNode()) nodes.push(/** @type {Text} */ (walker.currentNode));
-  for (const node of nodes) {
-    const text = node.data;
-    pattern.lastIndex = 0;
-    if (!pattern.test(text)) continue;
-    pattern.lastIndex = 0;
-    /** @type {(string | HTMLElement)[]} */
-    const pieces = [];
-    let at = 0;
-    for (const match of text.matchAll(pattern)) {
-      if (match[0] === '') continue;
-      pieces.push(text.slice(at, match.index));
-      const mark = document.createElement('mark');
-      mark.textContent = match[0];
-      pieces.push(mark);
-      at = match.index + match[0].length;
-    }
-    pieces.push(text.slice(at));
-    node.replaceWith(...pieces.filter((p) => p !== ''));
-  }
 }

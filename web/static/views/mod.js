@@ -9,7 +9,7 @@ import { entryCard, goneEntry, timeAgo } from '../components/entry.js';
 import { panelToggle } from '../components/entry-actions.js';
 import { banForm, banText, dismissForm, removeForm, treeBanText } from '../components/mod-actions.js';
 import { refreshModCount } from '../components/mod-link.js';
-import { pageFromQuery, pager } from '../components/pager.js';
+import { pageFromQuery, pager } from '../markup/pager.js';
 import { doorSection } from './mod-door.js';
 
 /** @import { ViewContext } from '../router.js' */

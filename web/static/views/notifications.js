@@ -6,7 +6,7 @@ import { refresh } from '../router.js';
 import { me } from '../session.js';
 import { entryCard, timeAgo } from '../components/entry.js';
 import { showUnread } from '../components/notify-badge.js';
-import { pageFromQuery, pager } from '../components/pager.js';
+import { pageFromQuery, pager } from '../markup/pager.js';
 import { notificationPageSize } from '../limits.js';
 
 /** @import { ViewContext } from '../router.js' */

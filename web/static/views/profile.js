@@ -1,19 +1,21 @@
-// "/u/{username}": avatar, member since, a ban if there is one, and the user's entries with paging.
-// Moderators also find the account's moderation tools here.
+// "/u/{username}": the profile as the server draws it (markup/profile.js), with the cards' actions,
+// a link to the settings on one's own, the mute for other readers, and for moderators the
+// account's moderation tools.
 import * as api from '../api.js';
-import { add, h, uid } from '../dom.js';
-import { dateTime, isoTime, longDate } from '../format.js';
+import { h, uid } from '../dom.js';
 import { refresh } from '../router.js';
 import { isModerator, isMuted, me } from '../session.js';
 import { announce } from '../status.js';
-import { avatar } from '../components/avatar.js';
-import { entryCard } from '../components/entry.js';
+import { loadTallies } from '../votes.js';
+import { enhanceCards } from '../components/entry.js';
 import { panelToggle } from '../components/entry-actions.js';
 import { avatarRemoveForm, banForm, banText, treeBanText, unbanButton } from '../components/mod-actions.js';
 import { muteButton, muteChangeText } from '../components/mute-button.js';
-import { pageFromQuery, pager } from '../components/pager.js';
+import { userHref } from '../markup/entry.js';
+import { pageFromQuery } from '../markup/pager.js';
+import { profileMarkup, profileTitle } from '../markup/profile.js';
 
-/** @import { ViewContext } from '../router.js' */
+/** @import { DrawnView } from '../router.js' */
 
 /** @param {string} raw */
 function decodedName(raw) {
@@ -26,17 +28,7 @@ function decodedName(raw) {
 
 /** @param {string} name */
 function profileLink(name) {
-  return h('a', { href: `/u/${encodeURIComponent(name)}` }, name);
-}
-
-/**
- * "Dieses Konto ist gesperrt bis …." with the end as a <time>, as the server draws it (lib/pages/views/profile.ts).
- * @param {number} until
- */
-function banNote(until) {
-  const ban =
-    until === -1 ? 'dauerhaft gesperrt' : ['gesperrt bis ', h('time', { datetime: isoTime(until) }, dateTime(until))];
-  return h('p', { class: 'ban-note' }, 'Dieses Konto ist ', ban, '.');
+  return h('a', { href: userHref(name) }, name);
 }
 
 /**
@@ -147,44 +139,27 @@ function muteTools(user) {
   return wrap;
 }
 
-/**
- * @param {HTMLElement} root
- * @param {ViewContext} ctx
- */
-export async function profileView(root, { params, query }) {
-  const name = encodeURIComponent(decodedName(params[1] ?? ''));
-  const page = pageFromQuery(query);
-  /** @type {[Api.PublicUser, Api.Entry[]]} */
-  const [user, entries] = await Promise.all([api.get(`/api/u/${name}/info`), api.get(`/api/u/${name}/feed/${page}`)]);
-  const own = me()?.uid === user.uid;
-  /** @type {Api.ModeratedAccount | null} */
-  const account = isModerator() && !own ? await api.get(`/api/mod/user/${name}`) : null;
-  add(
-    root,
-    h(
-      'header',
-      { class: 'profile-head' },
-      avatar(user.username, user.avatar, 'large'),
-      h(
-        'div',
-        {},
-        h('h1', {}, user.username),
-        h('p', { class: 'muted' }, `Mitglied seit ${longDate(user.created_at)}`),
-        user.banned_until ? banNote(user.banned_until) : null,
-        own ? h('p', {}, h('a', { href: '/settings' }, 'Profil bearbeiten')) : null,
-        me() && !own ? muteTools(user) : null,
-      ),
-    ),
-    account ? moderationTools(user, account) : null,
-    h('h2', {}, 'Beiträge'),
-    entries.length
-      ? h(
-          'ul',
-          { class: 'entry-list' },
-          entries.map((entry) => h('li', {}, entryCard(entry, { refresh, replyContext: true, neverFold: true }))),
-        )
-      : h('p', { class: 'empty' }, page ? 'Auf dieser Seite ist nichts mehr.' : 'Noch keine Beiträge.'),
-    pager(`/u/${name}`, page, entries.length),
-  );
-  return page ? `${user.username}, Seite ${page + 1}` : user.username;
-}
+/** @type {DrawnView} */
+export const profileView = {
+  async load({ params, query }) {
+    const name = encodeURIComponent(decodedName(params[1] ?? ''));
+    const page = pageFromQuery(query);
+    /** @type {[Api.PublicUser, Api.Entry[]]} */
+    const [user, entries] = await Promise.all([api.get(`/api/u/${name}/info`), api.get(`/api/u/${name}/feed/${page}`)]);
+    const own = me()?.uid === user.uid;
+    /** @type {Api.ModeratedAccount | null} */
+    const account = isModerator() && !own ? await api.get(`/api/mod/user/${name}`) : null;
+    const tallies = await loadTallies(entries.map((entry) => entry.pid));
+    return {
+      title: profileTitle(user.username, page),
+      markup: () => profileMarkup(user, page, entries, tallies),
+      enhance(view) {
+        const about = view.querySelector(':scope > .profile-head > div');
+        if (own) about?.append(h('p', {}, h('a', { href: '/settings' }, 'Profil bearbeiten')));
+        else if (me()) about?.append(muteTools(user));
+        if (account) view.querySelector(':scope > .profile-head')?.after(moderationTools(user, account));
+        enhanceCards(view, entries, { refresh, replyContext: true, neverFold: true });
+      },
+    };
+  },
+};

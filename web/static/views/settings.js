@@ -9,7 +9,7 @@ import { usernameRule } from '../rules.js';
 import { navigate, refresh } from '../router.js';
 import { me, setMe } from '../session.js';
 import { announce } from '../status.js';
-import { avatar } from '../components/avatar.js';
+import { avatar } from '../markup/avatar.js';
 import { imageField, uploadProgress } from '../components/image-field.js';
 import { field, formMessage, onSubmit } from '../components/form.js';
 import { section } from '../components/section.js';

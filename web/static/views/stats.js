@@ -1,111 +1,19 @@
-// "/stats": the board in numbers, a chart of the last statsWindowDays days and the visitors' networks.
+// "/stats": the statistics as the server draws them (markup/stats.js); the browser adds nothing.
 import * as api from '../api.js';
-import { add, h } from '../dom.js';
-import { number } from '../format.js';
-import { statsWindowDays } from '../limits.js';
-import { dailyChart } from '../components/chart.js';
+import { statsMarkup } from '../markup/stats.js';
 
-/** @param {Api.StatsDetail} stats */
-function facts(stats) {
-  /** @type {[string, number][]} */
-  const items = [
-    ['Mitglieder', stats.users],
-    ['Beiträge', stats.entries],
-    ['Themen', stats.toplevel],
-    ['Antworten', stats.replies],
-    ['Ja-Stimmen', stats.votes.yes],
-    ['Nein-Stimmen', stats.votes.no],
-    ['Seitenaufrufe', stats.impressions_total],
-    ['Besucher', stats.visitors_total],
-  ];
-  return h(
-    'dl',
-    { class: 'stat-grid' },
-    items.map(([label, value]) => h('div', { class: 'stat' }, h('dt', {}, label), h('dd', {}, number(value)))),
-  );
-}
+/** @import { DrawnView } from '../router.js' */
 
-/** @param {Api.StatsDetail['top_asns']} topAsns */
-function asnTable(topAsns) {
-  if (topAsns.length === 0) return h('p', { class: 'empty' }, 'Noch keine Daten.');
-  return h(
-    'table',
-    { class: 'asn-table' },
-    h(
-      'thead',
-      {},
-      h(
-        'tr',
-        {},
-        h('th', { scope: 'col' }, 'Netz'),
-        h('th', { scope: 'col' }, 'Betreiber'),
-        h('th', { scope: 'col', class: 'num' }, 'Besucher'),
-      ),
-    ),
-    h(
-      'tbody',
-      {},
-      topAsns.map((a) =>
-        h(
-          'tr',
-          {},
-          h('td', {}, a.asn ? `AS${a.asn}` : '–'),
-          h('td', {}, a.asn ? a.name : 'unbekannt'),
-          h('td', { class: 'num' }, number(a.visitors)),
-        ),
-      ),
-    ),
-  );
-}
-
-/** @param {HTMLElement} root */
-export async function statsView(root) {
-  add(root, h('h1', {}, 'Statistik'));
-  /** @type {Api.StatsDetail} */
-  let stats;
-  try {
-    stats = await api.get('/api/stats/detail');
-  } catch (err) {
-    if (!(err instanceof api.ApiError) || err.status !== 404) throw err;
-    add(root, h('p', { class: 'note' }, 'Die Statistik ist noch nicht verfügbar.'));
-    return 'Statistik';
-  }
-  add(
-    root,
-    facts(stats),
-    h(
-      'section',
-      { class: 'card', 'aria-labelledby': 'daily-heading' },
-      h('h2', { id: 'daily-heading' }, `Die letzten ${statsWindowDays} Tage`),
-      dailyChart(stats.daily),
-    ),
-    h(
-      'section',
-      { class: 'card', 'aria-labelledby': 'asn-heading' },
-      h('h2', { id: 'asn-heading' }, 'Woher die Besucher kommen'),
-      h(
-        'p',
-        { class: 'muted' },
-        `Die Netze (Autonome Systeme) mit den meisten Besuchern der letzten ${statsWindowDays} Tage. IP-Adressen werden dabei nicht gespeichert.`,
-      ),
-      asnTable(stats.top_asns),
-      // CC BY 4.0 asks for attribution of every source of the data set, with links.
-      h(
-        'p',
-        { class: 'muted small' },
-        'ASN-Daten: ',
-        h('a', { href: 'https://db-ip.com', rel: 'noopener' }, 'IP Geolocation by DB-IP'),
-        ', ',
-        h('a', { href: 'https://www.routeviews.org/', rel: 'noopener' }, 'RouteViews'),
-        ' und ',
-        h('a', { href: 'https://www.nro.net/', rel: 'noopener' }, 'NRO'),
-        ', zusammengestellt von ',
-        h('a', { href: 'https://github.com/sapics/ip-location-db', rel: 'noopener' }, 'ip-location-db'),
-        ', Lizenz ',
-        h('a', { href: 'https://creativecommons.org/licenses/by/4.0/', rel: 'noopener' }, 'CC BY 4.0'),
-        '.',
-      ),
-    ),
-  );
-  return 'Statistik';
-}
+/** @type {DrawnView} */
+export const statsView = {
+  async load() {
+    /** @type {Api.StatsDetail | null} */
+    let stats = null;
+    try {
+      stats = await api.get('/api/stats/detail');
+    } catch (err) {
+      if (!(err instanceof api.ApiError) || err.status !== 404) throw err;
+    }
+    return { title: 'Statistik', markup: () => statsMarkup(stats), enhance: () => {} };
+  },
+};

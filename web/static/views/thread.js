@@ -1,52 +1,20 @@
-// "/e/{pid}": the entry with its ancestors as a breadcrumb, a reply form and its replies.
+// "/e/{pid}": the thread as the server draws it (markup/thread.js), with the cards' actions and,
+// for a logged-in reader, the reply form in place of the way to log in.
 import * as api from '../api.js';
-import { add, h } from '../dom.js';
-import { excerpt } from '../format.js';
+import { h } from '../dom.js';
 import { refresh } from '../router.js';
 import { me } from '../session.js';
 import { entryTitle } from '../titles.js';
+import { loadTallies } from '../votes.js';
 import { composer } from '../components/composer.js';
-import { entryCard, entryWithLatest } from '../components/entry.js';
-import { loginOffer } from '../components/login-offer.js';
+import { enhanceCard, enhanceCards } from '../components/entry.js';
+import { shownPids } from '../markup/entry.js';
+import { threadMarkup } from '../markup/thread.js';
 
-/** @import { ViewContext } from '../router.js' */
-
-/**
- * The path from the root; a deep entry's thread leaves out the middle ("… N weitere", linked to the next one up).
- * @param {Api.Entry[]} ancestors
- * @param {Api.Entry} entry
- * @param {number} [skipped]
- */
-function breadcrumb(ancestors, entry, skipped = 0) {
-  /** @param {Api.Entry} a */
-  const crumb = (a) => h('li', {}, h('a', { href: `/e/${a.pid}` }, excerpt(a)));
-  const [root, ...near] = ancestors;
-  return h(
-    'nav',
-    { class: 'breadcrumb', 'aria-label': 'Verlauf' },
-    h(
-      'ol',
-      {},
-      h('li', {}, h('a', { href: '/' }, 'Neueste')),
-      root ? crumb(root) : null,
-      skipped > 0 && near[0]
-        ? h('li', {}, h('a', { href: `/e/${near[0].reply_to}` }, `… ${skipped} weitere Beiträge`))
-        : null,
-      near.map(crumb),
-      h('li', { 'aria-current': 'page' }, excerpt(entry)),
-    ),
-  );
-}
+/** @import { DrawnView } from '../router.js' */
 
 /** @param {Api.Entry} entry */
 function replyBox(entry) {
-  if (entry.deleted)
-    return h(
-      'p',
-      { class: 'note' },
-      `Auf einen ${entry.removed ? 'entfernten' : 'gelöschten'} Beitrag kann man nicht antworten.`,
-    );
-  if (!me()) return loginOffer('Antworten', entry.pid);
   return h(
     'section',
     { class: 'card write', 'aria-labelledby': 'reply-heading' },
@@ -55,35 +23,23 @@ function replyBox(entry) {
   );
 }
 
-/**
- * @param {HTMLElement} root
- * @param {ViewContext} ctx
- */
-export async function threadView(root, { params }) {
-  /** @type {Api.Thread} */
-  const { entry, ancestors, ancestors_skipped: skipped, replies } = await api.get(`/api/entry/${params[1]}/thread`);
-  const who = entry.username || 'einem gelöschten Konto';
-  add(
-    root,
-    breadcrumb(ancestors, entry, skipped),
-    h('h1', {}, entry.reply_to ? `Antwort von ${who}` : `Thema von ${who}`),
-    entryCard(entry, { refresh, hideReply: true }),
-    h(
-      'section',
-      { class: 'replies', 'aria-labelledby': 'replies-heading' },
-      h('h2', { id: 'replies-heading' }, replies.length === 1 ? '1 Antwort' : `${replies.length} Antworten`),
-      replies.length
-        ? h(
-            'ul',
-            { class: 'entry-list' },
-            replies.map((reply) => h('li', {}, entryWithLatest(reply, { refresh }))),
-          )
-        : h('p', { class: 'empty' }, 'Noch keine Antworten.'),
-      entry.reply_count > replies.length
-        ? h('p', { class: 'note' }, `Gezeigt werden die ${replies.length} zuletzt aktiven Antworten.`)
-        : null,
-    ),
-    replyBox(entry),
-  );
-  return entryTitle(entry);
-}
+/** @type {DrawnView} */
+export const threadView = {
+  async load({ params }) {
+    /** @type {Api.Thread} */
+    const thread = await api.get(`/api/entry/${params[1]}/thread`);
+    const { entry, replies } = thread;
+    const tallies = await loadTallies(shownPids([entry, ...replies]));
+    return {
+      title: entryTitle(entry),
+      markup: () => threadMarkup(thread, tallies),
+      enhance(view) {
+        const own = view.querySelector(`:scope > article#e${entry.pid}`);
+        if (own instanceof HTMLElement) enhanceCard(own, entry, { refresh, onOwnPage: true });
+        const list = view.querySelector(':scope > .replies');
+        if (list) enhanceCards(list, replies, { refresh });
+        if (me() && !entry.deleted) view.querySelector(':scope > .login-offer')?.replaceWith(replyBox(entry));
+      },
+    };
+  },
+};

@@ -3,33 +3,36 @@ import { h } from '../dom.js';
 import { feedPageSize, maxFeedPage } from '../limits.js';
 
 /**
- * The API page (0–100) from ?seite= (1–101); anything else is the first page.
+ * The API page (0…max) from ?seite= (1…max+1); anything else is the first page.
  * @param {URLSearchParams} query
+ * @param {number} [maxPage]
  */
-export function pageFromQuery(query) {
+export function pageFromQuery(query, maxPage = maxFeedPage) {
   const n = Number(query.get('seite'));
-  return Number.isInteger(n) && n >= 1 && n <= maxFeedPage + 1 ? n - 1 : 0;
+  return Number.isInteger(n) && n >= 1 && n <= maxPage + 1 ? n - 1 : 0;
 }
 
 /**
+ * The address of page `page` of the list at `basePath` (the search page has a query of its own).
  * @param {string} basePath
  * @param {number} page
  */
-function pageHref(basePath, page) {
-  return page === 0 ? basePath : `${basePath}${basePath.includes('?') ? '&' : '?'}seite=${page + 1}`; // the search page has a query of its own
+export function pageHref(basePath, page) {
+  return page === 0 ? basePath : `${basePath}${basePath.includes('?') ? '&' : '?'}seite=${page + 1}`;
 }
 
 /**
- * A full page means there may be more.
+ * The links to the neighbours, rel prev/next; a full page means there may be more.
  * @param {string} basePath
- * @param {number} page the API page, 0–100
+ * @param {number} page the API page, 0…maxPage
  * @param {number} count how many items this page shows
  * @param {number} [pageSize]
+ * @param {number} [maxPage]
  */
-export function pager(basePath, page, count, pageSize = feedPageSize) {
+export function pager(basePath, page, count, pageSize = feedPageSize, maxPage = maxFeedPage) {
   const newer = page > 0 ? h('a', { href: pageHref(basePath, page - 1), rel: 'prev' }, '← Neuere') : null;
   const older =
-    count >= pageSize && page < maxFeedPage
+    count >= pageSize && page < maxPage
       ? h('a', { href: pageHref(basePath, page + 1), rel: 'next' }, 'Ältere →')
       : null;
   if (!newer && !older) return null;
