@@ -26,6 +26,7 @@ keepSharedOpen();
 /** Outside every test: a suite registered from here belongs to the run, not to the file that asked. */
 const lane = new AsyncResource('test-lane');
 let next = 0;
+const leftOpenSeconds = 60;
 
 function claim(): string | undefined {
   while (next < files.length) {
@@ -61,11 +62,25 @@ function runNextFile(): boolean {
         const cpuSeconds = (used.user + used.system) / 1e6;
         appendFileSync(join(queue!, 'times'), `${file}\t${seconds.toFixed(2)}\t${cpuSeconds.toFixed(2)}\n`);
         removeMadeFolders(); // what the file's own process would have removed at its end
-        if (!lane.runInAsyncScope(runNextFile)) await closeShared();
+        if (!lane.runInAsyncScope(runNextFile)) await lastFileEnded();
       });
     }
   });
   return true;
+}
+
+/**
+ * After the lane's last file: the shared Chromium closes, and the process should end by itself.
+ * A server, timer or child process a file left running would hold it (and make test) open for
+ * ever, so the lane fails instead, naming what is still open.
+ */
+async function lastFileEnded(): Promise<void> {
+  await closeShared();
+  setTimeout(() => {
+    const open = process.getActiveResourcesInfo();
+    console.error(`test lane: still running ${leftOpenSeconds} s after its last file; open: ${open.join(', ')}`);
+    process.exit(1);
+  }, leftOpenSeconds * 1000).unref();
 }
 
 runNextFile();
