@@ -40,7 +40,9 @@ run: deps
 # process, so the server's modules and Chromium load once per lane, not once per file. They take
 # the files from one queue in TEST_FILES's order, the longest folders first, so both end together.
 # `make test TEST_FILES="test/api/a.test.ts ..."` runs only those. The last lines list the 10
-# slowest files and which test groups could not run on this machine (a missing tool skips them).
+# slowest files, the CPU by folder (the lanes' child processes and Chromium included) and which
+# test groups could not run on this machine (a missing tool skips them). `make test
+# TEST_TIMES=<file>` keeps each file's wall and CPU seconds there (bench/results.md reads them).
 # The tests run with TMPDIR set to a folder of this run's own; whatever they leave in it is named
 # at the end and fails the run (.ci/test-leftovers.ts), then the folder goes. It is open to every
 # user like /tmp (mode 1777): some tests run board-admin and the server as another user.
@@ -49,6 +51,7 @@ test: deps
 	trap 'rm -rf "$$scratch" "$$queue"' EXIT; chmod 1777 "$$scratch"; printf '%s\n' $(TEST_FILES) > "$$queue/files"; \
 	TMPDIR=$$scratch TEST_QUEUE=$$queue node --import tsx --test --test-concurrency=2 --test-reporter=spec .ci/test-lane-1.ts .ci/test-lane-2.ts || status=$$?; \
 	node --import tsx .ci/lane-summary.ts "$$queue" || status=1; \
+	[ -z "$(TEST_TIMES)" ] || cp "$$queue/times" "$(TEST_TIMES)"; \
 	chromium="$${CHROMIUM_PATH:-/usr/bin/chromium}"; \
 	[ -x "$$chromium" ] || echo "make test: BROWSER TESTS SKIPPED: Chromium not found at $$chromium (apt-get install chromium, or set CHROMIUM_PATH)"; \
 	command -v systemd-analyze >/dev/null || echo "make test: systemd unit check skipped: systemd-analyze not found (apt-get install systemd)"; \

@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 
 /**
  * `make test`'s summary of its lanes (.ci/test-lane.ts), from their queue folder: the slowest
- * files with their time, and a check that every file of the run ran to its end (a lane that
+ * files with their time, the CPU by folder, and a check that every file of the run ran to its end (a lane that
  * stopped early would otherwise leave files unrun without a failed test).
  */
 
@@ -12,7 +12,7 @@ export interface FileTime {
   file: string;
   /** Wall seconds from the file's first hook to its last, while the other lane ran beside it. */
   seconds: number;
-  /** CPU seconds of the lane's own process meanwhile (servers in child processes and Chromium not counted). */
+  /** CPU seconds of the lane and every process below it meanwhile: Chromium, servers, board-admin (.ci/tree-cpu.ts). */
   cpu: number;
 }
 
@@ -40,9 +40,19 @@ export function slowest(times: FileTime[], count: number): string[] {
   return [...times]
     .sort((a, b) => b.seconds - a.seconds)
     .slice(0, count)
-    .map(
-      (time) => `${time.seconds.toFixed(1).padStart(7)} s  ${time.file}  (${time.cpu.toFixed(1)} s CPU in the lane)`,
-    );
+    .map((time) => `${time.seconds.toFixed(1).padStart(7)} s  ${time.file}  (${time.cpu.toFixed(1)} s CPU)`);
+}
+
+/** CPU seconds by test folder (test/api, test/browser, ...), the most first, and in all. */
+export function cpuByFolder(times: FileTime[]): string {
+  const folders = new Map<string, number>();
+  for (const time of times) {
+    const folder = time.file.split('/').slice(0, -1).join('/');
+    folders.set(folder, (folders.get(folder) ?? 0) + time.cpu);
+  }
+  const total = times.reduce((sum, time) => sum + time.cpu, 0);
+  const parts = [...folders].sort((a, b) => b[1] - a[1]).map(([folder, cpu]) => `${folder} ${cpu.toFixed(0)} s`);
+  return `${total.toFixed(0)} s of CPU in ${times.length} files: ${parts.join(', ')}`;
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
@@ -50,6 +60,7 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const times = readTimes(queue);
   console.log('make test: the 10 slowest files:');
   for (const line of slowest(times, 10)) console.log(line);
+  console.log(`make test: ${cpuByFolder(times)}`);
   const missing = unfinished(queue);
   if (missing.length) {
     console.error(`make test: FAILED: ${missing.length} files did not run to their end:`);

@@ -5,6 +5,7 @@ import { after, describe } from 'node:test';
 import { pathToFileURL } from 'node:url';
 import { removeMadeFolders } from '../test/helpers/folders.ts';
 import { closeShared, keepSharedOpen } from '../test/helpers/shared.ts';
+import { treeCpuSeconds } from './tree-cpu.ts';
 
 /**
  * One lane of `make test`: test files one after another in this one process, so the server's
@@ -51,15 +52,14 @@ function runNextFile(): boolean {
   if (file === undefined) return false;
   describe(file, async () => {
     const startedMs = performance.now();
-    const cpu = process.cpuUsage();
+    const cpuAtStart = treeCpuSeconds();
     try {
       await import(pathToFileURL(resolve(file)).href);
     } finally {
       // Registered after the file's own top-level hooks, so it runs after them, also when the file failed.
       after(async () => {
-        const used = process.cpuUsage(cpu);
         const seconds = (performance.now() - startedMs) / 1000;
-        const cpuSeconds = (used.user + used.system) / 1e6;
+        const cpuSeconds = treeCpuSeconds() - cpuAtStart;
         appendFileSync(join(queue!, 'times'), `${file}\t${seconds.toFixed(2)}\t${cpuSeconds.toFixed(2)}\n`);
         removeMadeFolders(); // what the file's own process would have removed at its end
         if (!lane.runInAsyncScope(runNextFile)) await lastFileEnded();
