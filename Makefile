@@ -36,15 +36,22 @@ $(DEPS): package-lock.json
 run: deps
 	node --import tsx server.ts
 
-# Two test files at a time: most of a test waits on a server, a child process or the browser, so
-# two fit on two cores (7.2 min one at a time, 5.2 min two at a time, on the 2-core machine).
-# The last lines say which test groups could not run on this machine (a missing tool skips them).
+# Two lanes (.ci/test-lane.ts), one per core: each runs test files one after another in one
+# process, so the server's modules and Chromium load once per lane, not once per file. They take
+# the files from one queue in TEST_FILES's order, the longest folders first, so both end together.
+# `make test TEST_FILES="test/api/a.test.ts ..."` runs only those. The last lines list the 10
+# slowest files, the CPU by folder (the lanes' child processes and Chromium included) and which
+# test groups could not run on this machine (a missing tool skips them). `make test
+# TEST_TIMES=<file>` keeps each file's wall and CPU seconds there (bench/results.md reads them).
 # The tests run with TMPDIR set to a folder of this run's own; whatever they leave in it is named
 # at the end and fails the run (.ci/test-leftovers.ts), then the folder goes. It is open to every
 # user like /tmp (mode 1777): some tests run board-admin and the server as another user.
 test: deps
-	@status=0; scratch=$$(mktemp -d "$${TMPDIR:-/tmp}/board-test-run-XXXXXX"); chmod 1777 "$$scratch"; trap 'rm -rf "$$scratch"' EXIT; \
-	TMPDIR=$$scratch node --import tsx --test --test-concurrency=2 --test-reporter=spec $(TEST_FILES) || status=$$?; \
+	@status=0; scratch=$$(mktemp -d "$${TMPDIR:-/tmp}/board-test-run-XXXXXX"); queue=$$(mktemp -d "$${TMPDIR:-/tmp}/board-test-queue-XXXXXX"); \
+	trap 'rm -rf "$$scratch" "$$queue"' EXIT; chmod 1777 "$$scratch"; printf '%s\n' $(TEST_FILES) > "$$queue/files"; \
+	TMPDIR=$$scratch TEST_QUEUE=$$queue node --import tsx --test --test-concurrency=2 --test-reporter=spec .ci/test-lane-1.ts .ci/test-lane-2.ts || status=$$?; \
+	node --import tsx .ci/lane-summary.ts "$$queue" || status=1; \
+	[ -z "$(TEST_TIMES)" ] || cp "$$queue/times" "$(TEST_TIMES)"; \
 	chromium="$${CHROMIUM_PATH:-/usr/bin/chromium}"; \
 	[ -x "$$chromium" ] || echo "make test: BROWSER TESTS SKIPPED: Chromium not found at $$chromium (apt-get install chromium, or set CHROMIUM_PATH)"; \
 	command -v systemd-analyze >/dev/null || echo "make test: systemd unit check skipped: systemd-analyze not found (apt-get install systemd)"; \
@@ -52,7 +59,8 @@ test: deps
 	node --import tsx .ci/test-leftovers.ts "$$scratch" || status=1; \
 	exit $$status
 
-# The tests CI also runs on the newest LTS (.ci/run): pure code, the API on a real server, the cluster, the deploy files.
+# The tests CI also runs on the newest LTS (.ci/run): pure code, the API on a real server, the cluster, the deploy files,
+# each file in a process of its own as node --test runs them, so CI also sees each file pass without the lanes of make test.
 CORE_TEST_FILES = $(shell find test/unit test/api test/cluster test/deploy -name '*.test.ts' | sort)
 .PHONY: test-core
 test-core: deps

@@ -17,13 +17,25 @@ import { extract, pack } from 'tar-stream';
 import { restoreBackup } from '../../lib/admin/restore.ts';
 import { verifyBackup } from '../../lib/admin/verify.ts';
 import { loadConfig } from '../../lib/config.ts';
-import { boardMediaPath, emptyFolder, imageFixture, limitsOff, runAdmin, runAdminWith, useBoard } from '../helpers.ts';
+import {
+  boardMediaPath,
+  emptyFolder,
+  imageFixture,
+  limitsOff,
+  runAdmin,
+  runAdminInProcess,
+  runAdminWith,
+  useBoard,
+} from '../helpers.ts';
 
 /**
  * Issue 28, finding 4: a real `backup --with-media` archive with a script page and a script SVG
  * added passed verify and restore, and the board then served them as live pages. An archive may
  * now hold only what a backup writes: board.db first, then images named as the board names
- * them, each named by a row of that database, once, in the format its name says.
+ * them, each named by a row of that database, once, in the format its name says. The backups and
+ * the restore whose file modes are checked run as the real program; the other restores and
+ * verifies run bin/board-admin's runCli in this process (the same lines and exit codes, without a
+ * process start each).
  */
 
 interface TarEntry {
@@ -149,7 +161,7 @@ describe('a backup archive with more in it than the board wrote', () => {
   /** A stopped board's data folder, restored from the real archive and then changed, so that any restore over it would show. */
   async function liveData(): Promise<string> {
     const data = join(emptyFolder(), 'data');
-    const run = await runAdminWith(['restore', archive, '-q'], { BOARD_DATA: data });
+    const run = await runAdminInProcess(['restore', archive, '-q'], { BOARD_DATA: data });
     assert.equal(run.code, 0, run.stderr);
     const db = new Database(join(data, 'board.db'));
     db.prepare(
@@ -177,7 +189,7 @@ describe('a backup archive with more in it than the board wrote', () => {
       const hostile = await writeTar([...entries, { name, data: Buffer.from(body) }]);
       const refusal = `the archive holds "${name}", which is neither board.db nor a media file`;
 
-      const verify = await runAdminWith(['verify', hostile]);
+      const verify = await runAdminInProcess(['verify', hostile]);
       assert.equal(verify.code, 1, verify.stdout);
       assert.equal(verify.stdout, '');
       assert.match(
@@ -189,7 +201,7 @@ describe('a backup archive with more in it than the board wrote', () => {
 
       const data = await liveData();
       const before = dataFolderState(data);
-      const restore = await runAdminWith(['restore', hostile, '-q'], { BOARD_DATA: data });
+      const restore = await runAdminInProcess(['restore', hostile, '-q'], { BOARD_DATA: data });
       assert.equal(restore.code, 1, restore.stdout);
       assert.equal(restore.stdout, '');
       assert.equal(restore.stderr, `board-admin: restore: ${refusal}\n`);
@@ -205,12 +217,12 @@ describe('a backup archive with more in it than the board wrote', () => {
     );
     const data = await liveData();
     const before = dataFolderState(data);
-    const run = await runAdminWith(['restore', hostile, '-q'], { BOARD_DATA: data });
+    const run = await runAdminInProcess(['restore', hostile, '-q'], { BOARD_DATA: data });
     assert.equal(run.code, 1);
     assert.equal(run.stderr, `board-admin: restore: the archive holds "${image.name}", which is not a JPEG image\n`);
     assert.deepEqual(dataFolderState(data), before);
     assertNotPlanted(data, scriptPage);
-    const verify = await runAdminWith(['verify', hostile]);
+    const verify = await runAdminInProcess(['verify', hostile]);
     assert.equal(verify.code, 1);
     assert.match(verify.stderr, /which is not a JPEG image \(archive, /);
   });
@@ -312,7 +324,7 @@ describe('a backup archive with more in it than the board wrote', () => {
     const file = join(emptyFolder(), 'board.db');
     writeFileSync(file, entry.data, { mode: 0o644 });
     const data = join(emptyFolder(), 'data');
-    const run = await runAdminWith(['restore', file, '-q'], { BOARD_DATA: data });
+    const run = await runAdminInProcess(['restore', file, '-q'], { BOARD_DATA: data });
     assert.equal(run.code, 0, run.stderr);
     assert.equal(lstatSync(join(data, 'board.db')).mode & 0o777, 0o600);
   });
@@ -337,7 +349,7 @@ describe('a backup archive with more in it than the board wrote', () => {
       const names = (await readTar(file)).map((e) => e.name);
       assert.ok(!names.includes('media/preview/y.svg') && !names.includes(`media/${disguised}`), names.join(', '));
       const data = join(emptyFolder(), 'data');
-      assert.equal((await runAdminWith(['restore', file, '-q'], { BOARD_DATA: data })).code, 0);
+      assert.equal((await runAdminInProcess(['restore', file, '-q'], { BOARD_DATA: data })).code, 0);
       assert.equal(
         existsSync(join(data, 'media', 'preview', 'y.svg')) || existsSync(join(data, 'media', disguised)),
         false,

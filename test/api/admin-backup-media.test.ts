@@ -35,7 +35,12 @@ import {
   useBoard,
 } from '../helpers.ts';
 
-/** backup --with-media, restore and verify: a whole board in one tar file, and back. */
+/**
+ * backup --with-media, restore and verify: a whole board in one tar file, and back. The backups
+ * and restores a test is about run as the real program; backups made only to have an archive, and
+ * the refusals, run bin/board-admin's runCli in this process (the same lines and exit codes,
+ * without a process start each).
+ */
 describe('a board with images, avatars and a preview thumbnail', () => {
   const t = useBoard({ env: limitsOff, members: ['Anna', 'Ben'] });
   let image: Buffer;
@@ -121,7 +126,7 @@ describe('a board with images, avatars and a preview thumbnail', () => {
         assert.match(run.stderr, new RegExp(`^board-admin: ${path}: deleted meanwhile, skipped$`, 'm'));
         assert.match(run.stdout, /; 1 files deleted meanwhile were left out\n$/);
         assert.ok(!tarList(file).includes(`media/${path}`));
-        const verify = await runAdminWith(['verify', file]);
+        const verify = await runAdminInProcess(['verify', file]);
         assert.equal(verify.code, 1);
         assert.match(
           verify.stderr,
@@ -167,8 +172,8 @@ describe('a board with images, avatars and a preview thumbnail', () => {
       const folder = emptyFolder();
       archive = join(folder, 'board.tar');
       databaseOnly = join(folder, 'board.db');
-      assert.equal((await runAdmin(t.board, ['backup', '--with-media', archive, '-q'])).code, 0);
-      assert.equal((await runAdmin(t.board, ['backup', databaseOnly, '-q'])).code, 0);
+      assert.equal((await runAdminHere(t.board, ['backup', '--with-media', archive, '-q'])).code, 0);
+      assert.equal((await runAdminHere(t.board, ['backup', databaseOnly, '-q'])).code, 0);
     });
 
     test('an archive into a fresh BOARD_DATA brings back the database and the media; the board serves every entry and image', async () => {
@@ -199,7 +204,7 @@ describe('a board with images, avatars and a preview thumbnail', () => {
 
     test('a database-only restore warns how many media files are missing', async () => {
       const data = join(emptyFolder(), 'data');
-      const run = await runAdminWith(['restore', databaseOnly], { BOARD_DATA: data });
+      const run = await runAdminInProcess(['restore', databaseOnly], { BOARD_DATA: data });
       assert.equal(run.code, 0, run.stderr);
       assert.match(
         run.stderr,
@@ -212,7 +217,7 @@ describe('a board with images, avatars and a preview thumbnail', () => {
 
     test('a file that does not exist: "file not found", exit 1, nothing created', async () => {
       const data = join(emptyFolder(), 'data');
-      const run = await runAdminWith(['restore', '/nowhere/board.tar', '-q'], { BOARD_DATA: data });
+      const run = await runAdminInProcess(['restore', '/nowhere/board.tar', '-q'], { BOARD_DATA: data });
       assert.equal(run.code, 1);
       assert.equal(run.stderr, 'board-admin: restore: /nowhere/board.tar: file not found\n');
       assert.equal(existsSync(data), false);
@@ -232,7 +237,7 @@ describe('a board with images, avatars and a preview thumbnail', () => {
     let goodDb: Buffer;
     before(async () => {
       const file = join(emptyFolder(), 'board.db');
-      assert.equal((await runAdmin(t.board, ['backup', file, '-q'])).code, 0);
+      assert.equal((await runAdminHere(t.board, ['backup', file, '-q'])).code, 0);
       goodDb = readFileSync(file);
     });
 
@@ -288,7 +293,9 @@ describe('a board with images, avatars and a preview thumbnail', () => {
 
     test('the real program: restore of a hostile archive is one line, exit 1', async () => {
       const data = join(emptyFolder(), 'data');
-      const run = await runAdminWith(['restore', await hostileArchive(attacks[0]![1]), '-q'], { BOARD_DATA: data });
+      const run = await runAdminInProcess(['restore', await hostileArchive(attacks[0]![1]), '-q'], {
+        BOARD_DATA: data,
+      });
       assert.equal(run.code, 1, run.stdout);
       assert.equal(
         run.stderr,
@@ -303,8 +310,8 @@ describe('a board with images, avatars and a preview thumbnail', () => {
   describe('verify', () => {
     test('a good archive and a database whose media are in BOARD_DATA: one "ok" line, exit 0, the live board untouched', async () => {
       const folder = emptyFolder();
-      assert.equal((await runAdmin(t.board, ['backup', '--with-media', join(folder, 'b.tar'), '-q'])).code, 0);
-      assert.equal((await runAdmin(t.board, ['backup', join(folder, 'b.db'), '-q'])).code, 0);
+      assert.equal((await runAdminHere(t.board, ['backup', '--with-media', join(folder, 'b.tar'), '-q'])).code, 0);
+      assert.equal((await runAdminHere(t.board, ['backup', join(folder, 'b.db'), '-q'])).code, 0);
       const before = readdirSync(t.board.config.dataDir).sort();
       const archive = await runAdminHere(t.board, ['verify', join(folder, 'b.tar')]);
       assert.equal(archive.code, 0, archive.stderr);
@@ -324,7 +331,7 @@ describe('a board with images, avatars and a preview thumbnail', () => {
 
     test('a database whose media are missing, or whose BOARD_DATA has no media folder: "problem", exit 1', async () => {
       const file = join(emptyFolder(), 'b.db');
-      assert.equal((await runAdmin(t.board, ['backup', file, '-q'])).code, 0);
+      assert.equal((await runAdminHere(t.board, ['backup', file, '-q'])).code, 0);
       const elsewhere = emptyFolder();
       const noMedia = await runAdminInProcess(['verify', file], { BOARD_DATA: elsewhere });
       assert.equal(noMedia.code, 1);
@@ -354,7 +361,7 @@ describe('a board with images, avatars and a preview thumbnail', () => {
       );
       // A restored folder whose media copy lacks one image.
       const restored = emptyFolder();
-      assert.equal((await runAdmin(t.board, ['backup', join(restored, 'board.db'), '-q'])).code, 0);
+      assert.equal((await runAdminHere(t.board, ['backup', join(restored, 'board.db'), '-q'])).code, 0);
       cpSync(t.board.config.mediaDir, join(restored, 'media'), { recursive: true });
       const gone = referenced().find((p) => p.startsWith('e/'))!;
       rmSync(join(restored, 'media', gone));
@@ -373,7 +380,7 @@ describe('a board with images, avatars and a preview thumbnail', () => {
     test('a damaged, truncated, foreign or missing file: "problem", exit 1', async () => {
       const folder = emptyFolder();
       const archive = join(folder, 'b.tar');
-      assert.equal((await runAdmin(t.board, ['backup', '--with-media', archive, '-q'])).code, 0);
+      assert.equal((await runAdminHere(t.board, ['backup', '--with-media', archive, '-q'])).code, 0);
       const bytes = readFileSync(archive);
       writeFileSync(join(folder, 'truncated.tar'), bytes.subarray(0, Math.floor(bytes.length / 2)));
       const damaged = Buffer.from(bytes);
@@ -391,7 +398,7 @@ describe('a board with images, avatars and a preview thumbnail', () => {
         assert.match(problems[0]!, problem, name);
         assert.doesNotMatch(problems[0]!, /\n/, 'one line');
       }
-      const run = await runAdminWith(['verify', join(folder, 'damaged.tar')]);
+      const run = await runAdminInProcess(['verify', join(folder, 'damaged.tar')]);
       assert.equal(run.code, 1);
       assert.match(run.stderr, /^board-admin: verify: problem: .*damaged\.tar: .*\n$/);
       assert.equal(run.stderr.split('\n').filter(Boolean).length, 1, run.stderr);

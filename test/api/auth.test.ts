@@ -4,6 +4,7 @@ import {
   assertDocumented,
   assertError,
   day,
+  fullCostHashes,
   password,
   register,
   resetToken,
@@ -189,7 +190,7 @@ describe('login on an https origin', () => {
 });
 
 describe('registration', () => {
-  const t = useBoard();
+  const t = useBoard({ start: { passwords: fullCostHashes } }); // the stored hash names BOARD_SCRYPT_LOGN
 
   async function newUser(user: string, pass1 = password, pass2 = pass1): Promise<Answer> {
     return visitor(t.board).post('/api/auth/newuser', { user, pass1, pass2 });

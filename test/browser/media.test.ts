@@ -4,7 +4,13 @@ import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { Browser } from 'playwright-core';
 import { imageFixture, limitsOff, member, startBoard, type Client, type TestBoard } from '../helpers.ts';
-import { assertCleanConsole, launchChromium, newRecordedContext, skipWithoutChromium } from '../helpers/browser.ts';
+import {
+  assertCleanConsole,
+  newRecordedContext,
+  releaseChromium,
+  sharedChromium,
+  skipWithoutChromium,
+} from '../helpers/browser.ts';
 
 // Counted as skipped in the summary too, not only as a skipped suite.
 if (skipWithoutChromium) test('media browser tests', { skip: skipWithoutChromium }, () => {});
@@ -21,12 +27,12 @@ describe('media files opened directly in Chromium', { skip: skipWithoutChromium 
 
   before(async () => {
     board = await startBoard(limitsOff);
-    browser = await launchChromium();
+    browser = await sharedChromium();
     anna = await member(board, 'Anna');
   });
 
   after(async () => {
-    await browser?.close();
+    await releaseChromium(browser);
     await board?.close();
   });
 

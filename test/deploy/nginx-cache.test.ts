@@ -6,7 +6,13 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { Client as Connection } from 'undici';
 import { sharedCache } from '../../lib/http/respond.ts';
 import { impressionsSoFar } from '../helpers/atom.ts';
-import { assertCleanConsole, launchChromium, newRecordedContext, skipWithoutChromium } from '../helpers/browser.ts';
+import {
+  assertCleanConsole,
+  newRecordedContext,
+  releaseChromium,
+  sharedChromium,
+  skipWithoutChromium,
+} from '../helpers/browser.ts';
 import {
   Client,
   eventually,
@@ -209,7 +215,7 @@ describe('the board behind deploy/nginx.conf with its cache', { skip, timeout: h
   test('a browser page load through nginx counts 1', { skip: skipWithoutChromium }, async () => {
     const pid = await post(ann, 'Im Browser gelesen.');
     const path = `/e/${pid}`;
-    const browserProcess = await launchChromium();
+    const browserProcess = await sharedChromium();
     try {
       const { context, recorder } = await newRecordedContext(browserProcess);
       context.setDefaultTimeout(30_000); // every module and API call passes two servers
@@ -229,7 +235,7 @@ describe('the board behind deploy/nginx.conf with its cache', { skip, timeout: h
       assertCleanConsole(recorder);
       await context.close();
     } finally {
-      await browserProcess.close();
+      await releaseChromium(browserProcess);
     }
   });
 });

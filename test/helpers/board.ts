@@ -8,6 +8,7 @@ import { listenOnLoopback } from '../../lib/metrics/listener.ts';
 import { Client } from './client.ts';
 import { emptyFolder } from './folders.ts';
 import { prepareDataDir } from '../../lib/host/folders.ts';
+import { quickHashes } from './quick-hashes.ts';
 
 /** Seconds in a day, for moving the board's clock. */
 export const day = 86_400;
@@ -57,7 +58,11 @@ export interface StartOptions {
   impressions?: AppOptions['impressions'];
   /** The search threads' knobs for createApp (jobs held until released). */
   searchThreads?: AppOptions['searchThreads'];
-  /** Password hashing for createApp: scrypt, or a wrapper that holds requests (test/helpers/password-gate.ts). */
+  /**
+   * Password hashing for createApp: by default quickHashes (real scrypt at a sixteenth of the
+   * cost); fullCostHashes for a test of the stored hash's cost, or a wrapper that holds requests
+   * (test/helpers/password-gate.ts).
+   */
   passwords?: AppOptions['passwords'];
   /** The machine's slots wrapped (test/helpers/slot-gate.ts). */
   slots?: AppOptions['slots'];
@@ -74,7 +79,7 @@ export interface StartOptions {
 /** A few real rows of the bundled IP-to-ASN data set: test servers need not load all 33 MB. */
 export const asnFixtureDir = fileURLToPath(new URL('../fixtures/asn', import.meta.url));
 
-/** The settings of every test board in this process: port 0, cheap scrypt, no previews, the small ASN fixture. */
+/** The settings of every test board: port 0, scrypt's lowest setting, no previews, the small ASN fixture. */
 export function testBoardEnv(dataDir: string): Record<string, string> {
   return { BOARD_DATA: dataDir, PORT: '0', BOARD_SCRYPT_LOGN: '14', BOARD_PREVIEW: '0', BOARD_ASN_DB: asnFixtureDir };
 }
@@ -102,7 +107,7 @@ export async function startBoard(env: Record<string, string> = {}, options: Star
     tor: options.tor,
     impressions: options.impressions,
     searchThreads: options.searchThreads,
-    passwords: options.passwords,
+    passwords: options.passwords ?? quickHashes,
     slots: options.slots,
     images: options.images,
     webauthn: options.webauthn,

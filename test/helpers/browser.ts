@@ -10,6 +10,7 @@ import { imageFixture } from './images.ts';
 import { useBoard, type BoardSetup, type UsedBoard } from './use-board.ts';
 import { emptyFolder } from './folders.ts';
 import { hangBoundMs } from './hang-bound.ts';
+import { releaseShared, shared } from './shared.ts';
 
 /** The front end in Debian's Chromium, driven by playwright-core: the browser suites' set-up and checks. */
 
@@ -36,8 +37,29 @@ const launchArgs = [
   '--disable-quic',
 ];
 
+/** A Chromium of its own, for a program (test/browser/screenshots.ts); a test file uses sharedChromium. */
 export function launchChromium(): Promise<Browser> {
   return chromium.launch({ executablePath: chromiumPath, args: launchArgs, timeout: hangBoundMs });
+}
+
+/**
+ * The process's one Chromium (test/helpers/shared.ts), launched on first use: a start costs more
+ * than most browser tests, and a fresh context per page keeps each test's cookies and storage its
+ * own. A suite that takes it gives it back with releaseChromium.
+ */
+export function sharedChromium(): Promise<Browser> {
+  return shared(
+    'chromium',
+    launchChromium,
+    (browser) => browser.close(),
+    (browser) => browser.isConnected(),
+  );
+}
+
+/** A suite is done with the shared Chromium: every context it opened closes, and the browser too unless a lane keeps it. */
+export async function releaseChromium(browser: Browser | undefined): Promise<void> {
+  await Promise.all(browser?.contexts().map((context) => context.close()) ?? []);
+  await releaseShared();
 }
 
 /** What a browser context did: every request URL, CSP complaints and uncaught page errors. */
@@ -190,7 +212,7 @@ export interface PageOptions extends WindowOptions {
 }
 
 export interface UsedBrowserBoard<M extends string> extends UsedBoard<M> {
-  /** Chromium, launched once for the suite. */
+  /** The process's shared Chromium (sharedChromium); the suite's contexts close with it. */
   browser: Browser;
   /** Every context newPage made; testCleanRecords checks them all. */
   recorders: Recorder[];
@@ -201,17 +223,17 @@ export interface UsedBrowserBoard<M extends string> extends UsedBoard<M> {
 }
 
 /**
- * A browser suite's set-up: Chromium, and useBoard's board and members (`setup` as there); the
- * `after` hooks close the browser first, then the board. Call it at the top of the suite's
- * `describe`; read the returned object inside tests and later hooks only (`t.board`, `t.browser`,
- * `t.members.Anna`).
+ * A browser suite's set-up: the shared Chromium, and useBoard's board and members (`setup` as
+ * there); the `after` hooks close the suite's browser contexts first, then the board. Call it at
+ * the top of the suite's `describe`; read the returned object inside tests and later hooks only
+ * (`t.board`, `t.browser`, `t.members.Anna`).
  */
 export function useBrowserBoard<const M extends string = never>(setup: BoardSetup<M> = {}): UsedBrowserBoard<M> {
   before(async () => {
-    used.browser = await launchChromium();
+    used.browser = await sharedChromium();
   });
   after(async () => {
-    await used.browser?.close();
+    await releaseChromium(used.browser);
   });
   const used = useBoard(setup) as UsedBrowserBoard<M>;
   used.recorders = [];

@@ -4,10 +4,11 @@ import type { Passwords } from '../../lib/accounts/passwords.ts';
 const quickLogN = 10;
 
 /**
- * The board's scrypt at ln=10 instead of BOARD_SCRYPT_LOGN (14 at the least), as startBoard's
- * `passwords` option: for a suite that registers or fails logins by the dozen to count a limit,
- * where the hash's cost is not what it tests (a sixteenth of the work each). The hashes are still
- * real scrypt in the board's own format, made and checked on the board's hashing threads.
+ * The board's scrypt at ln=10 instead of BOARD_SCRYPT_LOGN (14 at the least): startBoard's
+ * default, since the suite registers and logs in thousands of times and the hash's cost is what
+ * almost none of those tests are about (a sixteenth of the work each). The hashes are still real
+ * scrypt in the board's own format, made and checked on the board's hashing threads. Boards in
+ * child processes (test/helpers/child-server.ts) hash at the full cost.
  */
 export function quickHashes(scrypt: Passwords): Passwords {
   return {
@@ -15,4 +16,9 @@ export function quickHashes(scrypt: Passwords): Passwords {
     hash: (password, _logN, signal, bound) => scrypt.hash(password, quickLogN, signal, bound),
     dummyHash: () => scrypt.dummyHash(quickLogN),
   };
+}
+
+/** The board's own scrypt at BOARD_SCRYPT_LOGN, as startBoard's `passwords` option: for a test of the stored hash's cost. */
+export function fullCostHashes(scrypt: Passwords): Passwords {
+  return scrypt;
 }
