@@ -7,10 +7,11 @@ import {
   existsSync,
   mkdirSync,
   readFileSync,
+  statSync,
   symlinkSync,
   writeFileSync,
 } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { openDb } from '../../lib/db/db.ts';
@@ -157,45 +158,75 @@ async function emptyBoard(): Promise<string> {
   return data;
 }
 
+/**
+ * An installed board is readable by its user; a checkout under `mktemp -d` (mode 0700) is not.
+ * Lets every user pass through the checkout's folders (x, not r) while `work` runs, then puts the
+ * modes back.
+ */
+async function withCheckoutReachable<T>(work: () => Promise<T>): Promise<T> {
+  const opened: { folder: string; mode: number }[] = [];
+  for (let folder = root; folder !== dirname(folder); folder = dirname(folder)) {
+    const mode = statSync(folder).mode & 0o7777;
+    if (mode & 0o001) continue;
+    chmodSync(folder, mode | 0o001);
+    opened.push({ folder, mode });
+  }
+  try {
+    return await work();
+  } finally {
+    for (const { folder, mode } of opened) chmodSync(folder, mode);
+  }
+}
+
 describe('the working folder', () => {
   const asRoot = process.getuid?.() === 0;
   const nobody = 65534;
 
-  test('from a folder its user may not enter, board-admin works, and every failure is one line', {
-    skip: asRoot ? false : 'needs root to run it as another user',
-  }, async () => {
-    // /root for the user board: a folder owned by root, mode 0700.
-    const locked = emptyFolder('board-locked-');
-    chmodSync(locked, 0o700);
-    const data = await emptyBoard();
-    for (const file of ['', 'board.db']) chownSync(join(data, file), nobody, nobody);
-    const env = { PATH: '/usr/bin:/bin', BOARD_DATA: data, BOARD_ORIGIN: 'https://board.example.org' };
-    const asNobody = (args: string[]) =>
-      run('setpriv', [`--reuid=${nobody}`, `--regid=${nobody}`, '--clear-groups', '--', wrapper, ...args], env, locked);
+  test(
+    'from a folder its user may not enter, board-admin works, and every failure is one line',
+    {
+      skip: asRoot ? false : 'needs root to run it as another user',
+    },
+    () =>
+      withCheckoutReachable(async () => {
+        // /root for the user board: a folder owned by root, mode 0700.
+        const locked = emptyFolder('board-locked-');
+        chmodSync(locked, 0o700);
+        const data = await emptyBoard();
+        for (const file of ['', 'board.db']) chownSync(join(data, file), nobody, nobody);
+        const env = { PATH: '/usr/bin:/bin', BOARD_DATA: data, BOARD_ORIGIN: 'https://board.example.org' };
+        const asNobody = (args: string[]) =>
+          run(
+            'setpriv',
+            [`--reuid=${nobody}`, `--regid=${nobody}`, '--clear-groups', '--', wrapper, ...args],
+            env,
+            locked,
+          );
 
-    const help = await asNobody(['help']);
-    assert.equal(help.code, 0, help.stderr);
-    assert.equal(help.stderr, '');
-    assert.match(help.stdout, /^board-admin: the board's command line/);
+        const help = await asNobody(['help']);
+        assert.equal(help.code, 0, help.stderr);
+        assert.equal(help.stderr, '');
+        assert.match(help.stdout, /^board-admin: the board's command line/);
 
-    const added = await asNobody(['user-add', 'Neue Person', '-q']);
-    assert.equal(added.code, 0, added.stderr);
-    assert.match(added.stdout, /^https:\/\/board\.example\.org\/reset#[\w-]+\n$/);
-    const db = openDb(join(data, 'board.db'), { mustExist: true });
-    try {
-      assert.deepEqual(db.one('SELECT username FROM users'), { username: 'Neue Person' });
-    } finally {
-      await db.close();
-    }
+        const added = await asNobody(['user-add', 'Neue Person', '-q']);
+        assert.equal(added.code, 0, added.stderr);
+        assert.match(added.stdout, /^https:\/\/board\.example\.org\/reset#[\w-]+\n$/);
+        const db = openDb(join(data, 'board.db'), { mustExist: true });
+        try {
+          assert.deepEqual(db.one('SELECT username FROM users'), { username: 'Neue Person' });
+        } finally {
+          await db.close();
+        }
 
-    // A relative file still means the folder it was started in, which this user may not write.
-    const backup = await asNobody(['backup', './board-copy.db', '-q']);
-    assert.deepEqual(backup, {
-      code: 1,
-      stdout: '',
-      stderr: `board-admin: backup: cannot write in ${locked} (permission denied)\n`,
-    });
-  });
+        // A relative file still means the folder it was started in, which this user may not write.
+        const backup = await asNobody(['backup', './board-copy.db', '-q']);
+        assert.deepEqual(backup, {
+          code: 1,
+          stdout: '',
+          stderr: `board-admin: backup: cannot write in ${locked} (permission denied)\n`,
+        });
+      }),
+  );
 
   test('a relative file means the folder board-admin was started in', async () => {
     const cwd = emptyFolder('board-cwd-');
