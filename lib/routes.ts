@@ -2,6 +2,7 @@ import * as account from './api/account.ts';
 import * as auth from './api/auth.ts';
 import * as entries from './api/entries.ts';
 import * as feeds from './api/feeds.ts';
+import * as federationInstances from './api/federation-instances.ts';
 import * as follows from './api/follows.ts';
 import { exportAccount } from './api/export.ts';
 import { health } from './api/health.ts';
@@ -112,6 +113,13 @@ export const routes: readonly Route[] = [
     post('/api/mod/user/:username/unban', moderation.unban, { mod: true, writeLimit: 'modAccount' }),
     post('/api/mod/user/:username/avatar/remove', moderation.removeAvatar, { mod: true, writeLimit: 'modAccount' }),
     get('/api/modlog/:page', moderation.publicLog, { shared: true }),
+    // docs/API.md "Federation": the instance lists.
+    get('/api/mod/federation/instances', federationInstances.instances, { mod: true, federation: true }),
+    post('/api/mod/federation/instances', federationInstances.changeInstanceState, {
+      mod: true,
+      writeLimit: 'modAccount',
+      federation: true,
+    }),
   ),
 
   // docs/API.md "Registration": the door, proof of work, invites, applications, trust levels.

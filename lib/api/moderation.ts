@@ -50,7 +50,7 @@ const banTreeAnswer = object(
 );
 
 /** The `reason` field: 1 to maxModReasonLength characters, or 0 to it where it is optional (dismiss). */
-function reasonField(form: Form, required: boolean): string {
+export function reasonField(form: Form, required: boolean): string {
   const reason = moderationReason(form.fields.get('reason') ?? '');
   if (reason.error === 'long' || (required && reason.error === 'empty')) {
     throw invalidField('reason', required ? fieldMessages.modReason : fieldMessages.modReasonLong);

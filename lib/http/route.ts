@@ -97,6 +97,11 @@ export interface Policy<Params extends string = string> {
    * and a user's page. Their 404 and 410 pages count none.
    */
   readonly views?: boolean;
+  /**
+   * Part of federation (lib/federation/): with BOARD_FEDERATION=off the pipeline answers it as a path
+   * the board does not have (404), before any other check, so an off board shows nothing new.
+   */
+  readonly federation?: boolean;
 }
 
 /** One row of the route table. */

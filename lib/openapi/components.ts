@@ -145,6 +145,17 @@ export const schemas: Record<string, JsonSchema> = {
       maxReportsPerEntry,
     ),
   }),
+  /** An instance on the moderators' "Instanzen" (docs/API.md "Federation"). */
+  Instance: object({
+    host: string('the host as its URLs write it, with the port when not the default'),
+    state: oneOfValues('', 'allowed', 'blocked'),
+    changed_at: time('when the decision was made; 0 without one'),
+    followers: integer('its accounts that follow the board or one of its people'),
+    queued: integer('deliveries waiting for it'),
+    delivered: integer('deliveries it took'),
+    failed: integer('deliveries given up after two days of tries'),
+    last_delivered: time('the last delivery it took; 0 for none'),
+  }),
   ModlogRow: object({
     id: integer(),
     created_at: time(),
@@ -158,6 +169,9 @@ export const schemas: Record<string, JsonSchema> = {
       'approve',
       'reject',
       'registration',
+      'instance_allow',
+      'instance_block',
+      'instance_unblock',
     ),
     pid: integer('the entry acted on; 0 for actions on accounts'),
     username: string('the account acted on, by its current name; "" when deleted'),

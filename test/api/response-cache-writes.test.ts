@@ -31,7 +31,11 @@ import { fakeBrowser } from '../helpers/push.ts';
  * cases too; another process's commit is response-cache-kinds.test.ts's.
  */
 
-const t = useBoard({ env: limitsOff, members: ['Anna', 'Bert'], moderators: ['Moni'] });
+const t = useBoard({
+  env: { ...limitsOff, BOARD_FEDERATION: 'allowlist' },
+  members: ['Anna', 'Bert'],
+  moderators: ['Moni'],
+});
 
 /** Paula's client, passkey and recovery codes, for the passkey cases. */
 const keys: { paula?: Client; authenticator?: SoftAuthenticator; codes: string[] } = { codes: [] };
@@ -321,6 +325,13 @@ const cases: [route: string, name: string, write: () => Promise<void>][] = [
     'the door switched to approval',
     async () => {
       await expect(member('Moni').post('/api/mod/registration', { mode: 'approval' }));
+    },
+  ],
+  [
+    'POST /api/mod/federation/instances',
+    'an instance blocked: its follows end, no page shows them',
+    async () => {
+      await expect(member('Moni').post('/api/mod/federation/instances', { instance: 'spam.example', action: 'block' }));
     },
   ],
   [
