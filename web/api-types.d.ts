@@ -83,6 +83,8 @@ declare namespace Api {
     avatar: string;
     /** -1 for a permanent ban, else when it ends (Unix seconds); only while banned */
     banned_until?: number;
+    /** while federation is on: @name@host, how to follow the account from another server */
+    fediverse?: string;
   }
 
   interface OwnUser {

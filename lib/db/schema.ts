@@ -558,10 +558,20 @@ const migrations: Migration[] = [
   ) WITHOUT ROWID;
   CREATE INDEX federation_followers_by_host ON federation_followers(host);
 
+  -- Remote actors an actor of the board follows (the Group of a test board, and issue 42's answers).
+  CREATE TABLE federation_following (
+    local_uid   INTEGER NOT NULL,             -- 0: the board's Group
+    actor_id    TEXT NOT NULL REFERENCES remote_actors(id) ON DELETE CASCADE,
+    follow_id   TEXT NOT NULL,
+    created_at  INTEGER NOT NULL,
+    accepted_at INTEGER NOT NULL DEFAULT 0,   -- 0 until the other side's Accept came
+    PRIMARY KEY (local_uid, actor_id)
+  ) WITHOUT ROWID;
+
   -- What a write tells, in the write's own transaction; the delivery job turns each into an
   -- activity and its deliveries.
   CREATE TABLE federation_outbox (
-    id         INTEGER PRIMARY KEY,
+    id         INTEGER PRIMARY KEY AUTOINCREMENT, -- names its activities: never reused, or servers drop them as seen
     kind       TEXT NOT NULL,
     actor_uid  INTEGER NOT NULL,              -- who acts: 0 the Group
     pid        INTEGER NOT NULL DEFAULT 0,
@@ -573,6 +583,7 @@ const migrations: Migration[] = [
     id         INTEGER PRIMARY KEY,
     body       TEXT NOT NULL,                 -- the activity as JSON-LD
     signer_uid INTEGER NOT NULL,
+    kind       TEXT NOT NULL,                 -- the outbox kind it came from (a deletion goes out whatever the signer's standing)
     created_at INTEGER NOT NULL
   );
   -- One POST per inbox (a shared inbox when the follower has one) and activity.

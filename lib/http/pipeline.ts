@@ -91,7 +91,8 @@ export function createRequestListener(
         checkWriteLimit(app.limits, route.writeLimit, writer, app.config.limitsFactor, app.clock.now());
       }
       const result = await route.handler(ctx);
-      if (route.views && method === 'GET' && res.statusCode === 200) countPageGet(app, req, ctx.ip);
+      // A page's ActivityPub object (lib/http/negotiation.ts) is read by a server, not a reader: no view.
+      if (route.views && method === 'GET' && res.statusCode === 200 && isHtml(res)) countPageGet(app, req, ctx.ip);
       if (res.headersSent) return;
       if (result instanceof Reply)
         sendJson(res, result.status, result.body, result.headers, ctx.sharedAnswer(result.status));
@@ -102,6 +103,10 @@ export function createRequestListener(
       sendError(app.log, maxDrainBytes, req, res, app.disk.answer(err));
     }
   }
+}
+
+function isHtml(res: ServerResponse): boolean {
+  return String(res.getHeader('Content-Type') ?? '').startsWith('text/html');
 }
 
 /** A federation row (lib/http/route.ts `federation`) is no row while BOARD_FEDERATION is off. */

@@ -102,6 +102,12 @@ export interface Policy<Params extends string = string> {
    * the board does not have (404), before any other check, so an off board shows nothing new.
    */
   readonly federation?: boolean;
+  /**
+   * A page that is also an ActivityPub object: while federation is on, a request whose Accept asks
+   * for JSON-LD (lib/http/negotiation.ts) is never answered from the response cache (the handler
+   * answers the object), and both answers say `Vary: Accept`.
+   */
+  readonly negotiated?: boolean;
 }
 
 /** One row of the route table. */

@@ -11,6 +11,7 @@ import { startFanoutJob, type FanoutOptions } from '../notifications/fan-out-job
 import type { LimitStore } from '../limits/rate-limit.ts';
 import { startSearchBackfill, type BackfillOptions } from '../search/backfill.ts';
 import type { JobDeps } from '../host/job-runs.ts';
+import { startFederationJob, type FederationJobOptions } from '../federation/job.ts';
 
 /**
  * THE list of background work that runs once per board, not once per server process: in the one
@@ -24,7 +25,7 @@ import type { JobDeps } from '../host/job-runs.ts';
  * the database, lib/stats/impressions.ts), and keeps its own response cache.
  */
 /** The once-jobs a request wakes after queueing work for them. */
-export type WakeableJob = 'previews' | 'accountRemoval' | 'threadReplies';
+export type WakeableJob = 'previews' | 'accountRemoval' | 'threadReplies' | 'federation';
 
 /** How a cluster worker reaches the once-jobs in the primary (lib/process/cluster/worker.ts). */
 export interface JobLink {
@@ -45,6 +46,7 @@ export interface OnceJobContext extends JobDeps {
     searchBackfill?: BackfillOptions;
     push?: PushOptions;
     threadReplies?: FanoutOptions;
+    federation?: FederationJobOptions;
   };
   /** True in a cluster's primary: no process's flush sweeps finished statistics days, so a job does. */
   clustered: boolean;
@@ -62,6 +64,9 @@ const onceJobs = {
   threadReplies: (c: OnceJobContext) => startFanoutJob(c, c.options.threadReplies),
   // Web Push: sends what the notification trigger queued (lib/push/queue.ts); makes the VAPID keys on the first start.
   push: (c: OnceJobContext) => (c.config.pushEnabled ? startPushQueue(c, c.options.push) : undefined),
+  // Federation: the outbox's deliveries and the inbox queue (lib/federation/job.ts); Fedify loads only when on.
+  federation: (c: OnceJobContext) =>
+    c.config.federation === 'off' ? undefined : startFederationJob(c, c.options.federation),
   notifier: (c: OnceJobContext) =>
     c.config.notifyUrl ? startNotifier(c.config.notifyUrl, c.config.origin, c.log, c.options.notify) : undefined,
   statisticsSweep: (c: OnceJobContext) => (c.clustered ? { stop: startStatisticsSweep(c) } : undefined),

@@ -36,6 +36,7 @@ export function removeEntry(db: Db, pid: number, reason: string, actor: ActorUid
     entryFeedsChanged(db, entry, now);
     db.changes.threadChanged(entry.root);
     db.changes.userChanged(entry.uid); // it leaves the author's feed: their pages shift
+    db.events.entryDeleted(pid, true);
     return true;
   });
 }

@@ -87,7 +87,10 @@ export const schemas: Record<string, JsonSchema> = {
     },
   ),
   VoteTally: object({ pid: entryId, yes: integer(), no: integer(), selected: oneOfValues('yes', 'no', 'none') }),
-  PublicUser: object(profile, banned),
+  PublicUser: object(profile, {
+    ...banned,
+    fediverse: string('while federation is on: @name@host, how to follow the account from another server'),
+  }),
   OwnUser: object(
     { ...profile, last_login: time('0 until the first login') },
     {

@@ -22,6 +22,8 @@ import { statsPage } from './views/stats.ts';
 import { threadPage } from './views/thread.ts';
 import { usernameKey } from '../text/usernames.ts';
 import { responsesOf } from '../http/response-cache.ts';
+import { answeredAsObject } from '../api/activitypub.ts';
+import type { FederationRuntime } from '../federation/runtime.ts';
 
 /**
  * The public pages drawn on the server (docs/API.md "Pages without JavaScript"): the content in
@@ -126,7 +128,11 @@ async function cachedView(
  * failed; a page that cannot be drawn now is that shell again (200), and the
  * log says why.
  */
-async function sendDrawn(ctx: Ctx, draw: () => Promise<{ status: number; doc?: CachedDocument }>): Promise<void> {
+async function sendDrawn(
+  ctx: Ctx,
+  draw: () => Promise<{ status: number; doc?: CachedDocument }>,
+  negotiated = false,
+): Promise<void> {
   let answer: { status: number; doc?: CachedDocument };
   try {
     answer = await draw();
@@ -134,8 +140,11 @@ async function sendDrawn(ctx: Ctx, draw: () => Promise<{ status: number; doc?: C
     ctx.app.log(`error GET ${ctx.url.pathname}: the page is the shell, not drawn: ${(err as Error).message}`);
     answer = { status: 200 };
   }
-  return sendShell(ctx, answer.status, answer.doc?.body);
+  return sendShell(ctx, answer.status, answer.doc?.body, negotiated);
 }
+
+/** Whether this board's /e/ and /u/ pages are also ActivityPub objects (Vary: Accept). */
+const isNegotiated = (app: Services) => app.config.federation !== 'off';
 
 /** GET / and /?seite=N: the newest threads. */
 export async function home(ctx: Ctx) {
@@ -156,21 +165,28 @@ export const cachedHome: CacheLookup<never> = (app, _params, query) => {
   return page === undefined ? undefined : cachedPageOf(app, pageKeys.home(page));
 };
 
-function cachedPageOf(app: Services, key: string): CachedPage | undefined {
+function cachedPageOf(app: Services, key: string, negotiated = false): CachedPage | undefined {
   const page = responsesOf(app.db).cachedPage(key);
-  return page && cachedPageAnswer(page);
+  return page && cachedPageAnswer(page, negotiated);
 }
 
 /** GET /e/{pid}: the thread; 410 for a gone entry with nothing live below it, 404 for an unknown one. */
 export async function entryPage(ctx: Ctx<'pid'>) {
   const pid = pageParams.pid!.test(ctx.params.pid) ? Number(ctx.params.pid) : 0;
-  if (pid === 0) return sendShell(ctx, 404);
+  const negotiated = isNegotiated(ctx.app);
+  if (pid === 0) return sendShell(ctx, 404, undefined, negotiated);
+  if (await answeredAsObject(ctx, (federation) => federation.entryAnswer(pid))) return;
   const { db, config } = ctx.app;
-  return sendDrawn(ctx, () => cachedView(ctx, pageKeys.entry(pid), () => threadPage(db, config.origin, pid)));
+  return sendDrawn(
+    ctx,
+    () => cachedView(ctx, pageKeys.entry(pid), () => threadPage(db, config.origin, pid)),
+    negotiated,
+  );
 }
 entryPage.doc = {
   id: 'entryPage',
-  summary: 'The thread drawn in HTML with its share tags (counts an impression when answered 200)',
+  summary:
+    'The thread drawn in HTML with its share tags (counts an impression when answered 200); while federation is on, an ActivityPub Accept gets the Note as JSON-LD (410 a Tombstone)',
   ok: htmlAnswer(200, 'the thread; a gone entry with live replies is marked gone'),
   more: [
     htmlAnswer(404, 'the page with status 404: no such entry'),
@@ -181,24 +197,35 @@ entryPage.shell = true;
 
 /** The fast path's lookup of /e/{pid}: a thread's page (200) or a gone entry's (410), current in the cache. */
 export const cachedEntryPage: CacheLookup<'pid'> = (app, { pid }) =>
-  pageParams.pid!.test(pid) && Number(pid) > 0 ? cachedPageOf(app, pageKeys.entry(Number(pid))) : undefined;
+  pageParams.pid!.test(pid) && Number(pid) > 0
+    ? cachedPageOf(app, pageKeys.entry(Number(pid)), isNegotiated(app))
+    : undefined;
 
 /** GET /u/{username} and ?seite=N: the profile and the user's entries; 404 when no public account has the name. */
-export function userPage(ctx: Ctx<'username'>) {
+export async function userPage(ctx: Ctx<'username'>) {
   const { db, config } = ctx.app;
-  return sendDrawn(ctx, async () => {
+  const object = (federation: FederationRuntime) => {
     const user = findPublicAccount(db, ctx.params.username);
-    if (!user) return { status: 404 };
-    const page = pageFromQuery(ctx, maxFeedPage);
-    return cachedView(ctx, pageKeys.user(user.username, page), () =>
-      profilePage(db, config.origin, user, page, ctx.app.clock.now()),
-    );
-  });
+    return user ? federation.actorAnswer(user.uid) : Promise.resolve(undefined);
+  };
+  if (await answeredAsObject(ctx, object)) return;
+  return sendDrawn(
+    ctx,
+    async () => {
+      const user = findPublicAccount(db, ctx.params.username);
+      if (!user) return { status: 404 };
+      const page = pageFromQuery(ctx, maxFeedPage);
+      return cachedView(ctx, pageKeys.user(user.username, page), () =>
+        profilePage(db, config.origin, user, page, ctx.app.clock.now()),
+      );
+    },
+    isNegotiated(ctx.app),
+  );
 }
 userPage.doc = {
   id: 'userPage',
   summary:
-    "A user's profile and entries drawn in HTML with its share tags, ?seite=N for later pages (counts an impression when answered 200)",
+    "A user's profile and entries drawn in HTML with its share tags, ?seite=N for later pages (counts an impression when answered 200); while federation is on, an ActivityPub Accept gets the Person as JSON-LD",
   ok: htmlAnswer(200, 'the page, when the user exists'),
   more: [htmlAnswer(404, 'the page with status 404: no such user')],
 } satisfies Operation;
@@ -211,7 +238,7 @@ userPage.shell = true;
  */
 export const cachedUserPage: CacheLookup<'username'> = (app, { username }, query) => {
   const page = fastListPage(query, maxFeedPage);
-  return page === undefined ? undefined : cachedPageOf(app, pageKeys.user(username, page));
+  return page === undefined ? undefined : cachedPageOf(app, pageKeys.user(username, page), isNegotiated(app));
 };
 
 /**

@@ -171,6 +171,14 @@ export async function profileView(root, { params, query }) {
         h('h1', {}, user.username),
         h('p', { class: 'muted' }, `Mitglied seit ${longDate(user.created_at)}`),
         user.banned_until ? banNote(user.banned_until) : null,
+        user.fediverse
+          ? h(
+              'p',
+              { class: 'muted' },
+              'Aus dem Fediverse (Mastodon, Lemmy …) folgen: ',
+              h('strong', {}, user.fediverse),
+            )
+          : null,
         own ? h('p', {}, h('a', { href: '/settings' }, 'Profil bearbeiten')) : null,
         me() && !own ? muteTools(user) : null,
       ),

@@ -1,0 +1,99 @@
+import { createServer, type AddressInfo } from 'node:net';
+import type { Actor } from '@fedify/fedify/vocab';
+import { changeInstance } from '../../lib/federation/instances.ts';
+import { askToFollow, stopFollowing } from '../../lib/federation/follows.ts';
+import { administrator } from '../../lib/modlog/modlog.ts';
+import { startBoard, type StartOptions, type TestBoard } from './board.ts';
+
+/**
+ * Federation between test boards on 127.0.0.1 (docs/OPERATIONS.md "Federation"): each board's
+ * BOARD_ORIGIN names its own port, and the fetch guard's allowances (BOARD_PREVIEW_ALLOW,
+ * BOARD_PREVIEW_PORTS) let it reach the others, as outside tools test a board.
+ */
+
+/** Ports free now on 127.0.0.1 (the kernel's choice), for origins that must name them before the boards start. */
+export async function freePorts(count: number): Promise<number[]> {
+  const servers = await Promise.all(
+    Array.from(
+      { length: count },
+      () =>
+        new Promise<ReturnType<typeof createServer>>((resolve) => {
+          const server = createServer();
+          server.listen(0, '127.0.0.1', () => resolve(server));
+        }),
+    ),
+  );
+  const ports = servers.map((server) => (server.address() as AddressInfo).port);
+  await Promise.all(servers.map((server) => new Promise((resolve) => server.close(resolve))));
+  return ports;
+}
+
+/** The settings of a federated test board on `port` that may reach `ports` on loopback. */
+export function federatedEnv(port: number, ports: number[], mode = 'allowlist'): Record<string, string> {
+  return {
+    BOARD_FEDERATION: mode,
+    BOARD_ORIGIN: `http://127.0.0.1:${port}`,
+    BOARD_PREVIEW_ALLOW: '127.0.0.1/32',
+    BOARD_PREVIEW_PORTS: ports.join(','),
+  };
+}
+
+/** Short polls, so a test waits for the jobs a few milliseconds, never a second. */
+export const quickFederation: NonNullable<StartOptions['federation']> = {
+  queuePollMs: 20,
+  delivery: { pollMs: 20 },
+};
+
+/** Boards that know each other's ports, each allowing the others (allowlist mode unless `mode` says). */
+export async function startFederatedBoards(
+  count: number,
+  options: {
+    mode?: string;
+    env?: Record<string, string>;
+    federation?: (index: number) => StartOptions['federation'];
+  } = {},
+): Promise<TestBoard[]> {
+  const ports = await freePorts(count);
+  const boards: TestBoard[] = [];
+  for (const [i, port] of ports.entries()) {
+    boards.push(
+      await startBoard(
+        { ...federatedEnv(port, ports, options.mode), ...options.env },
+        { port, federation: { ...quickFederation, ...options.federation?.(i) } },
+      ),
+    );
+  }
+  // Fedify loads, and the Group's keys are made, on first use (seconds on a busy machine): done now,
+  // so no request of a test pays for it.
+  await Promise.all(
+    boards.map((board) => fetch(`${board.url}/ap/actor/board`, { headers: { accept: 'application/activity+json' } })),
+  );
+  for (const board of boards)
+    for (const port of ports)
+      if (!board.url.endsWith(`:${port}`))
+        changeInstance(board.app.services.db, `127.0.0.1:${port}`, 'allow', administrator, board.clock.now());
+  return boards;
+}
+
+/** How long a test waits for another board's answer: keys are made on first need, which takes seconds on a busy machine. */
+export const federationWaitMs = 30_000;
+
+/** The actor at this URL or handle, as `board` sees it through its own guarded loader. */
+export async function lookUpActor(board: TestBoard, what: string): Promise<Actor> {
+  const ctx = (await board.app.services.federation!.runtime()).context();
+  const found = await ctx.lookupObject(what);
+  if (!found || !('inboxId' in found)) throw new Error(`${what}: no actor`);
+  return found as Actor;
+}
+
+/** `board`'s Group asks to follow `actor` (a test board has no other way to follow); its job sends the Follow. */
+export function groupFollows(board: TestBoard, actor: Actor): void {
+  askToFollow(board.app.services.db, 0, actor, board.config.origin, board.clock.now());
+  board.app.jobs?.federation?.wake();
+}
+
+/** `board`'s Group stops following the actor with this id; its job sends the Undo. */
+export function groupUnfollows(board: TestBoard, actorId: string): void {
+  stopFollowing(board.app.services.db, 0, actorId, board.clock.now());
+  board.app.jobs?.federation?.wake();
+}
