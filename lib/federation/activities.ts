@@ -71,11 +71,10 @@ export async function activitiesOf(
     ccs: [actorUri(origin, row.actor_uid, 'followers'), group],
     published: instant(row.created_at),
   };
+  // Fedify's own compact form, made by its generated code (as its actors are answered): a JSON-LD
+  // processor's compaction (`format: 'compact'`) costs far more CPU in the process that answers readers.
   const json = async (activity: Activity) =>
-    plainJsonLd(await activity.toJsonLd({ contextLoader: ctx.contextLoader, format: 'compact' })) as Record<
-      string,
-      unknown
-    >;
+    plainJsonLd(await activity.toJsonLd({ contextLoader: ctx.contextLoader })) as Record<string, unknown>;
   /** The person's activity to its followers, and the Group's Announce of it to the Group's. */
   const withGroup = async (activity: Activity, kind: OutboxKind): Promise<BuiltActivity[]> => [
     { body: await json(activity), signerUid: row.actor_uid, kind, audience: { followersOf: [row.actor_uid] } },

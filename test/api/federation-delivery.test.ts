@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { eventually, member, moderator, uidOf, type Client, type TestBoard } from '../helpers.ts';
+import { eventually, member, moderator, uidOf, visitor, type Client, type TestBoard } from '../helpers.ts';
 import {
   federationWaitMs,
   groupFollows,
@@ -74,6 +74,16 @@ describe('a board followed from another board', () => {
     const count = (await answer.json()) as { totalItems: number; orderedItems?: unknown };
     assert.equal(count.totalItems, 1);
     assert.equal(count.orderedItems, undefined, 'the list of followers is not published');
+  });
+
+  test('Anna sees her handle and her follower elsewhere in her settings; her profile tells how to follow her', async () => {
+    const handle = `@Anna@${new URL(a.url).host}`;
+    const own = await anna.get('/api/user/federation');
+    assert.equal(own.status, 200);
+    assert.deepEqual(own.body, { handle, followers: 1 });
+    const info = await visitor(a).get('/api/u/Anna/info');
+    assert.equal(info.body.fediverse, handle);
+    assert.equal((await visitor(a).get('/api/user/federation')).status, 401);
   });
 
   test("Anna's new entry reaches B as her Create and the Group's Announces, signed and verified", async () => {

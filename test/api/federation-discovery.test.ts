@@ -211,6 +211,8 @@ describe('BOARD_FEDERATION=off', () => {
     assert.match(page.headers.get('content-type')!, /^text\/html/);
     assert.doesNotMatch(page.headers.get('vary') ?? '', /Accept/);
     await page.body?.cancel();
+    assert.equal((await anna.get('/api/user/federation')).status, 404);
+    assert.equal((await anna.get('/api/u/Anna/info')).body.fediverse, undefined);
     assert.equal(board.app.services.db.value('SELECT count(*) FROM federation_outbox'), 0);
     assert.equal(board.app.services.db.value('SELECT count(*) FROM federation_keys'), 0);
   });
