@@ -112,6 +112,23 @@ describe('deliveries to hostile instances', () => {
         board.clock.now(),
       );
     }
+    // A second account on the good instance, behind the same shared inbox: still one POST per activity there.
+    const second = `http://${hosts.good}/users/good-2`;
+    db.run(
+      'INSERT INTO remote_actors (id, host, inbox, shared_inbox, fetched_at) VALUES (?, ?, ?, ?, ?)',
+      second,
+      hosts.good,
+      `${second}/inbox`,
+      `http://${hosts.good}/ap/inbox`,
+      board.clock.now(),
+    );
+    db.run(
+      'INSERT INTO federation_followers (target_uid, actor_id, follow_id, host, created_at) VALUES (0, ?, ?, ?, ?)',
+      second,
+      `${second}#follow`,
+      hosts.good,
+      board.clock.now(),
+    );
   });
   after(async () => {
     holdSlow?.();
@@ -143,6 +160,11 @@ describe('deliveries to hostile instances', () => {
       'the good instance took its deliveries',
       () => (instance('good')?.delivered ?? 0) >= 2,
       federationWaitMs,
+    );
+    // Two followers there, one shared inbox: the Group's two activities (its Announce of the Create, its boost) once each.
+    assert.deepEqual(
+      seen.get('good')!.map((request) => request.path),
+      ['/ap/inbox', '/ap/inbox'],
     );
     // The held POST ends at its timeout, and the delivery waits for its next try: its slot is free again.
     await eventually('the held delivery is queued again', () => (waiting('slow')?.tries ?? 0) >= 1, federationWaitMs);
