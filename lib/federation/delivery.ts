@@ -149,6 +149,8 @@ export function startDelivery(
   const outcomes = { delivered: 0, retried: 0, failed: 0, dropped: 0 };
   let expanding = false;
   let stopping = false;
+  /** A start is asked for on the next turn already. */
+  let pumping = false;
 
   /** Signs and POSTs once with this signature form; the answer's status, or 0 for no answer. */
   async function post(row: Due, spec: HttpMessageSignaturesSpec): Promise<{ status: number; detail: string }> {
@@ -247,8 +249,26 @@ export function startDelivery(
     return takedown || row.signer_uid === 0 || federates(db, row.signer_uid, clock.now());
   }
 
-  /** Starts due deliveries while slots are free, oldest first, none to an instance at its bound. */
+  /**
+   * Starts the next due delivery when a slot is free, oldest first, none to an instance at its
+   * bound, then asks for the next one on the event loop's next turn. Why one per turn: a reader's
+   * request that came in meanwhile is answered between two starts, never behind a burst of them.
+   */
   function pump(): void {
+    if (pumping || stopping || running.size >= total) return;
+    pumping = true;
+    setImmediate(() => {
+      pumping = false;
+      try {
+        if (startNext()) pump();
+      } catch (err) {
+        log(`federation: deliveries: ${(err as Error).message}`);
+      }
+    });
+  }
+
+  /** Starts one due delivery (dropping those that may not go); false when none is due or no slot is free. */
+  function startNext(): boolean {
     while (!stopping && running.size < total) {
       const full = [...busy].filter(([, n]) => n >= perInstance).map(([host]) => host);
       const row = db.one<Due>(
@@ -261,7 +281,7 @@ export function startDelivery(
         JSON.stringify(full),
         JSON.stringify([...sending]),
       );
-      if (!row) return;
+      if (!row) return false;
       if (!mayGo(row)) {
         db.run('DELETE FROM federation_deliveries WHERE id = ?', row.id);
         outcomes.dropped++;
@@ -280,7 +300,9 @@ export function startDelivery(
           pump();
         });
       running.add(run);
+      return true;
     }
+    return false;
   }
 
   async function work(): Promise<void> {
@@ -293,11 +315,7 @@ export function startDelivery(
     } finally {
       expanding = false;
     }
-    try {
-      pump();
-    } catch (err) {
-      log(`federation: deliveries: ${(err as Error).message}`);
-    }
+    pump();
   }
 
   const timer = setInterval(() => void work(), options.pollMs ?? 1_000);
