@@ -2,6 +2,7 @@ import { signRequest, type HttpMessageSignaturesSpec } from '@fedify/fedify/sig'
 import type { Config } from '../config.ts';
 import type { Db } from '../db/db.ts';
 import type { JobDeps } from '../host/job-runs.ts';
+import { createSemaphore } from '../host/semaphore.ts';
 import { settleWithin } from '../host/settle.ts';
 import { activitiesOf, type BuiltActivity, type OutboxRow } from './activities.ts';
 import { instanceAdmitted, instanceOf } from './instances.ts';
@@ -151,6 +152,9 @@ export function startDelivery(
   let stopping = false;
   /** A start is asked for on the next turn already. */
   let pumping = false;
+  // One signature at a time: RSA signing is the delivery's CPU work, and on a board of few cores the
+  // readers' requests keep the others. The POSTs themselves still overlap up to `total`.
+  const signing = createSemaphore(1);
 
   /** Signs and POSTs once with this signature form; the answer's status, or 0 for no answer. */
   async function post(row: Due, spec: HttpMessageSignaturesSpec): Promise<{ status: number; detail: string }> {
@@ -162,7 +166,7 @@ export function startDelivery(
       headers: { 'content-type': 'application/activity+json', accept: 'application/activity+json' },
       body: row.body,
     });
-    const signed = await signRequest(request, privateKey, keyId, { spec });
+    const signed = await signing(() => signRequest(request, privateKey, keyId, { spec }));
     const headers: Record<string, string> = {};
     signed.headers.forEach((value, name) => {
       if (name !== 'host' && name !== 'content-length') headers[name] = value;
