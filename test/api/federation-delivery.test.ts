@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { eventually, member, moderator, uidOf, visitor, type Client, type TestBoard } from '../helpers.ts';
+import { eventually, member, moderator, password, uidOf, visitor, type Client, type TestBoard } from '../helpers.ts';
 import {
   federationWaitMs,
   groupFollows,
@@ -170,6 +170,36 @@ describe('a board followed from another board', () => {
     await eventually('the Create at B', () => takenOf('Create').find((x) => objectOf(x).id === note), federationWaitMs);
     assert.equal((await mia.post(`/api/mod/entry/${created.body.pid}/remove`, { reason: 'Werbung' })).status, 200);
     await eventually('the Delete at B', () => takenOf('Delete').find((x) => objectOf(x).id === note), federationWaitMs);
+  });
+
+  test("a deleted account's followers get the Delete of its Person, and its follows end", async () => {
+    const cora = await member(a, 'Cora');
+    const coraUid = uidOf(a, 'Cora');
+    const coraActor = `${a.url}/ap/actor/${coraUid}`;
+    groupFollows(b, await lookUpActor(b, coraActor));
+    await eventually(
+      'B follows Cora',
+      () =>
+        b.app.services.db.value(
+          'SELECT count(*) FROM federation_following WHERE actor_id = ? AND accepted_at > 0',
+          coraActor,
+        ) === 1 || undefined,
+      federationWaitMs,
+    );
+    assert.equal((await cora.post('/api/user/delete', { pass1: password })).status, 200);
+    const deletion = await eventually(
+      'the Delete of the Person at B',
+      () => takenOf('Delete').find((x) => x.actor === coraActor && x.object === coraActor),
+      federationWaitMs,
+    );
+    assert.equal(deletion.actor, coraActor);
+    await eventually(
+      'A forgets the follows of Cora',
+      () =>
+        a.app.services.db.value('SELECT count(*) FROM federation_followers WHERE target_uid = ?', coraUid) === 0 ||
+        undefined,
+      federationWaitMs,
+    );
   });
 
   test('an unsigned POST to B’s inbox is refused (401) before anything is queued', async () => {
