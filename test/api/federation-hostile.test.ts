@@ -3,7 +3,9 @@ import { createServer as createTcpServer, type Server as TcpServer, type Socket 
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { after, before, describe, test } from 'node:test';
 import { deliveryLifetimeSeconds, deliveryRetrySeconds } from '../../lib/federation/delivery.ts';
-import { day, eventually, member, startBoard, visitor, type Client, type TestBoard } from '../helpers.ts';
+import { banUser } from '../../lib/moderation/accounts.ts';
+import { permanentBan } from '../../lib/accounts/bans.ts';
+import { day, eventually, member, startBoard, uidOf, visitor, type Client, type TestBoard } from '../helpers.ts';
 import { federatedEnv, federationWaitMs, freePorts, lookUpActor } from '../helpers/federation.ts';
 
 /**
@@ -239,5 +241,62 @@ describe('deliveries to hostile instances', () => {
     assert.equal(line(hosts.error!, 'failed').exec(metrics)?.[1], String(instance('error')!.failed));
     assert.ok(Number(line(hosts.good!, 'delivered').exec(metrics)?.[1]) >= 2);
     assert.match(metrics, /^board_federation_oldest_waiting_seconds \d+$/m);
+  });
+});
+
+describe('a banned account stops federating', () => {
+  let board: TestBoard;
+  let server: Server;
+  const posts: string[] = [];
+  before(async () => {
+    const [boardPort, instancePort] = await freePorts(2);
+    // An instance that fails every POST, so each delivery waits for its next try.
+    server = createServer((req, res) => {
+      req.resume();
+      req.on('end', () => {
+        posts.push(req.url ?? '');
+        res.writeHead(500).end();
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(instancePort, '127.0.0.1', resolve));
+    board = await startBoard(federatedEnv(boardPort!, [boardPort!, instancePort!], 'open'), {
+      port: boardPort,
+      federation: { queuePollMs: 20, delivery: { pollMs: 20 } },
+    });
+  });
+  after(async () => {
+    await board?.close();
+    await new Promise((resolve) => server?.close(resolve));
+  });
+
+  test("a delivery of a banned account's act waiting for its retry is dropped, not sent again", async () => {
+    const anna = await member(board, 'Anna');
+    const db = board.app.services.db;
+    const host = `127.0.0.1:${(server.address() as { port: number }).port}`;
+    const follower = `http://${host}/users/f`;
+    db.run(
+      "INSERT INTO remote_actors (id, host, inbox, shared_inbox, fetched_at) VALUES (?, ?, ?, '', ?)",
+      follower,
+      host,
+      `${follower}/inbox`,
+      board.clock.now(),
+    );
+    db.run(
+      'INSERT INTO federation_followers (target_uid, actor_id, follow_id, host, created_at) VALUES (?, ?, ?, ?, ?)',
+      uidOf(board, 'Anna'),
+      follower,
+      `${follower}#follow`,
+      host,
+      board.clock.now(),
+    );
+    assert.equal((await anna.postMultipart('/api/entry/create', { content: 'Vor dem Bann' })).status, 201);
+    const waiting = () => db.one<{ tries: number }>('SELECT tries FROM federation_deliveries WHERE host = ?', host);
+    // A refused try is knocked a second time with the other signature: two POSTs, then the wait.
+    await eventually('the Create failed once', () => (waiting()?.tries ?? 0) >= 1, federationWaitMs);
+    const sent = posts.length;
+    banUser(db, uidOf(board, 'Anna'), { until: permanentBan, reason: 'Spam', purge: false }, 0, board.clock.now());
+    board.clock.advance(deliveryRetrySeconds(1) + 1);
+    await eventually('the delivery is dropped', () => waiting() === undefined, federationWaitMs);
+    assert.equal(posts.length, sent, 'nothing more was sent');
   });
 });
