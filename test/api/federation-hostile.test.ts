@@ -1,11 +1,22 @@
 import assert from 'node:assert/strict';
+import { rmSync } from 'node:fs';
 import { createServer as createTcpServer, type Server as TcpServer, type Socket } from 'node:net';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { after, before, describe, test } from 'node:test';
 import { deliveryLifetimeSeconds, deliveryRetrySeconds } from '../../lib/federation/delivery.ts';
 import { banUser } from '../../lib/moderation/accounts.ts';
 import { permanentBan } from '../../lib/accounts/bans.ts';
-import { day, eventually, member, startBoard, uidOf, visitor, type Client, type TestBoard } from '../helpers.ts';
+import {
+  day,
+  emptyFolder,
+  eventually,
+  member,
+  startBoard,
+  uidOf,
+  visitor,
+  type Client,
+  type TestBoard,
+} from '../helpers.ts';
 import { federatedEnv, federationWaitMs, freePorts, lookUpActor } from '../helpers/federation.ts';
 
 /**
@@ -298,5 +309,83 @@ describe('a banned account stops federating', () => {
     board.clock.advance(deliveryRetrySeconds(1) + 1);
     await eventually('the delivery is dropped', () => waiting() === undefined, federationWaitMs);
     assert.equal(posts.length, sent, 'nothing more was sent');
+  });
+});
+
+describe('deliveries survive a restart', () => {
+  let dataDir: string;
+  let server: Server;
+  let failing = true;
+  const posts: string[] = [];
+  before(async () => {
+    dataDir = emptyFolder('board-fed-restart-');
+    server = createServer((req, res) => {
+      req.resume();
+      req.on('end', () => {
+        posts.push(req.url ?? '');
+        res.writeHead(failing ? 503 : 202).end();
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  });
+  after(async () => {
+    await new Promise((resolve) => server?.close(resolve));
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  test('a delivery waiting when the board stops is sent by the next start', async () => {
+    const [boardPort] = await freePorts(1);
+    const instancePort = (server.address() as { port: number }).port;
+    const host = `127.0.0.1:${instancePort}`;
+    const start = () =>
+      startBoard(federatedEnv(boardPort!, [boardPort!, instancePort], 'open'), {
+        port: boardPort,
+        dataDir,
+        federation: { queuePollMs: 20, delivery: { pollMs: 20 } },
+      });
+    const first = await start();
+    let second: TestBoard | undefined;
+    try {
+      const db = first.app.services.db;
+      const follower = `http://${host}/users/f`;
+      db.run(
+        'INSERT INTO remote_actors (id, host, inbox, shared_inbox, fetched_at) VALUES (?, ?, ?, ?, ?)',
+        follower,
+        host,
+        `${follower}/inbox`,
+        `http://${host}/inbox`,
+        first.clock.now(),
+      );
+      db.run(
+        'INSERT INTO federation_followers (target_uid, actor_id, follow_id, host, created_at) VALUES (0, ?, ?, ?, ?)',
+        follower,
+        `${follower}#follow`,
+        host,
+        first.clock.now(),
+      );
+      const anna = await member(first, 'Anna');
+      assert.equal((await anna.postMultipart('/api/entry/create', { content: 'Über den Neustart' })).status, 201);
+      const waiting = (board: TestBoard) =>
+        board.app.services.db.value('SELECT count(*) FROM federation_deliveries WHERE host = ? AND tries > 0', host);
+      await eventually('both deliveries failed once', () => waiting(first) === 2 || undefined, federationWaitMs);
+      await first.close();
+      failing = false;
+      const tried = posts.length;
+      second = await start();
+      second.clock.advance(deliveryRetrySeconds(1) + 1);
+      await eventually(
+        'the next start delivers them',
+        () =>
+          second!.app.services.db.value('SELECT count(*) FROM federation_deliveries') === 0 &&
+          second!.app.services.db.value('SELECT delivered FROM federation_instances WHERE host = ?', host) === 2
+            ? true
+            : undefined,
+        federationWaitMs,
+      );
+      assert.deepEqual(posts.slice(tried), ['/inbox', '/inbox']);
+    } finally {
+      await second?.close();
+      await first.close().catch(() => {});
+    }
   });
 });
