@@ -11,7 +11,7 @@ import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
 import { member, startBoard } from '../test/helpers.ts';
-import { federatedEnv, freePorts } from '../test/helpers/federation.ts';
+import { federatedEnv, freePorts, storeFollower } from '../test/helpers/federation.ts';
 
 const instances = Number(process.env.FED_INSTANCES ?? 200);
 const perInstance = Number(process.env.FED_FOLLOWERS ?? 50);
@@ -55,19 +55,10 @@ const db = board.app.services.db;
 db.tx(() => {
   for (const port of instancePorts)
     for (let i = 0; i < perInstance; i++) {
-      const actor = `http://127.0.0.1:${port}/users/${i}`;
-      db.run(
-        'INSERT INTO remote_actors (id, host, inbox, shared_inbox, fetched_at) VALUES (?, ?, ?, ?, 0)',
-        actor,
-        `127.0.0.1:${port}`,
-        `${actor}/inbox`,
-        `http://127.0.0.1:${port}/inbox`,
-      );
-      db.run(
-        'INSERT INTO federation_followers (target_uid, actor_id, follow_id, host, created_at) VALUES (0, ?, ?, ?, 0)',
-        actor,
-        `${actor}#follow`,
-        `127.0.0.1:${port}`,
+      storeFollower(
+        db,
+        { host: `127.0.0.1:${port}`, name: String(i), sharedInbox: `http://127.0.0.1:${port}/inbox` },
+        0,
       );
     }
 });

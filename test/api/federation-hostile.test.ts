@@ -17,7 +17,7 @@ import {
   type Client,
   type TestBoard,
 } from '../helpers.ts';
-import { federatedEnv, federationWaitMs, freePorts, lookUpActor } from '../helpers/federation.ts';
+import { federatedEnv, federationWaitMs, freePorts, lookUpActor, storeFollower } from '../helpers/federation.ts';
 
 /**
  * docs/OPERATIONS.md "Federation", "Delivery": followers on hostile instances (an inbox that holds
@@ -108,40 +108,10 @@ describe('deliveries to hostile instances', () => {
     const db = board.app.services.db;
     for (const kind of kinds) {
       if (kind === 'canary' || kind === 'private') continue;
-      const actor = `http://${hosts[kind]}/users/${kind}`;
-      db.run(
-        'INSERT INTO remote_actors (id, host, inbox, shared_inbox, fetched_at) VALUES (?, ?, ?, ?, ?)',
-        actor,
-        hosts[kind],
-        `http://${hosts[kind]}/users/${kind}/inbox`,
-        `http://${hosts[kind]}/ap/inbox`,
-        board.clock.now(),
-      );
-      db.run(
-        'INSERT INTO federation_followers (target_uid, actor_id, follow_id, host, created_at) VALUES (0, ?, ?, ?, ?)',
-        actor,
-        `${actor}#follow`,
-        hosts[kind],
-        board.clock.now(),
-      );
+      storeFollower(db, { host: hosts[kind]!, name: kind }, board.clock.now());
     }
     // A second account on the good instance, behind the same shared inbox: still one POST per activity there.
-    const second = `http://${hosts.good}/users/good-2`;
-    db.run(
-      'INSERT INTO remote_actors (id, host, inbox, shared_inbox, fetched_at) VALUES (?, ?, ?, ?, ?)',
-      second,
-      hosts.good,
-      `${second}/inbox`,
-      `http://${hosts.good}/ap/inbox`,
-      board.clock.now(),
-    );
-    db.run(
-      'INSERT INTO federation_followers (target_uid, actor_id, follow_id, host, created_at) VALUES (0, ?, ?, ?, ?)',
-      second,
-      `${second}#follow`,
-      hosts.good,
-      board.clock.now(),
-    );
+    storeFollower(db, { host: hosts.good!, name: 'good-2' }, board.clock.now());
   });
   after(async () => {
     holdSlow?.();
@@ -284,22 +254,7 @@ describe('a banned account stops federating', () => {
     const anna = await member(board, 'Anna');
     const db = board.app.services.db;
     const host = `127.0.0.1:${(server.address() as { port: number }).port}`;
-    const follower = `http://${host}/users/f`;
-    db.run(
-      "INSERT INTO remote_actors (id, host, inbox, shared_inbox, fetched_at) VALUES (?, ?, ?, '', ?)",
-      follower,
-      host,
-      `${follower}/inbox`,
-      board.clock.now(),
-    );
-    db.run(
-      'INSERT INTO federation_followers (target_uid, actor_id, follow_id, host, created_at) VALUES (?, ?, ?, ?, ?)',
-      uidOf(board, 'Anna'),
-      follower,
-      `${follower}#follow`,
-      host,
-      board.clock.now(),
-    );
+    storeFollower(db, { host, name: 'f', target: uidOf(board, 'Anna'), sharedInbox: '' }, board.clock.now());
     assert.equal((await anna.postMultipart('/api/entry/create', { content: 'Vor dem Bann' })).status, 201);
     const waiting = () => db.one<{ tries: number }>('SELECT tries FROM federation_deliveries WHERE host = ?', host);
     // A refused try is knocked a second time with the other signature: two POSTs, then the wait.
@@ -347,22 +302,7 @@ describe('deliveries survive a restart', () => {
     let second: TestBoard | undefined;
     try {
       const db = first.app.services.db;
-      const follower = `http://${host}/users/f`;
-      db.run(
-        'INSERT INTO remote_actors (id, host, inbox, shared_inbox, fetched_at) VALUES (?, ?, ?, ?, ?)',
-        follower,
-        host,
-        `${follower}/inbox`,
-        `http://${host}/inbox`,
-        first.clock.now(),
-      );
-      db.run(
-        'INSERT INTO federation_followers (target_uid, actor_id, follow_id, host, created_at) VALUES (0, ?, ?, ?, ?)',
-        follower,
-        `${follower}#follow`,
-        host,
-        first.clock.now(),
-      );
+      storeFollower(db, { host, name: 'f', sharedInbox: `http://${host}/inbox` }, first.clock.now());
       const anna = await member(first, 'Anna');
       assert.equal((await anna.postMultipart('/api/entry/create', { content: 'Über den Neustart' })).status, 201);
       const waiting = (board: TestBoard) =>

@@ -1,5 +1,6 @@
 import { createServer, type AddressInfo } from 'node:net';
 import type { Actor } from '@fedify/fedify/vocab';
+import type { Db } from '../../lib/db/db.ts';
 import { changeInstance } from '../../lib/federation/instances.ts';
 import { askToFollow, stopFollowing } from '../../lib/federation/follows.ts';
 import { administrator } from '../../lib/modlog/modlog.ts';
@@ -96,4 +97,34 @@ export function groupFollows(board: TestBoard, actor: Actor): void {
 export function groupUnfollows(board: TestBoard, actorId: string): void {
   stopFollowing(board.app.services.db, 0, actorId, board.clock.now());
   board.app.jobs?.federation?.wake();
+}
+
+/**
+ * A follower on a fake instance, stored as an accepted Follow would store it: the actor
+ * `http://{host}/users/{name}` with its own inbox and, unless `sharedInbox` is '', the instance's
+ * shared inbox (default `http://{host}/ap/inbox`), following `target` (a uid; 0 the Group).
+ */
+export function storeFollower(
+  db: Db,
+  follower: { host: string; name: string; target?: number; sharedInbox?: string },
+  now: number,
+): string {
+  const actor = `http://${follower.host}/users/${follower.name}`;
+  db.run(
+    'INSERT INTO remote_actors (id, host, inbox, shared_inbox, fetched_at) VALUES (?, ?, ?, ?, ?)',
+    actor,
+    follower.host,
+    `${actor}/inbox`,
+    follower.sharedInbox ?? `http://${follower.host}/ap/inbox`,
+    now,
+  );
+  db.run(
+    'INSERT INTO federation_followers (target_uid, actor_id, follow_id, host, created_at) VALUES (?, ?, ?, ?, ?)',
+    follower.target ?? 0,
+    actor,
+    `${actor}#follow`,
+    follower.host,
+    now,
+  );
+  return actor;
 }
