@@ -52,6 +52,8 @@ export async function startFederatedBoards(
     mode?: string;
     env?: Record<string, string>;
     federation?: (index: number) => StartOptions['federation'];
+    /** Whether board `by` allows board `other` (indexes); default every other board. */
+    allows?: (by: number, other: number) => boolean;
   } = {},
 ): Promise<TestBoard[]> {
   const ports = await freePorts(count);
@@ -69,9 +71,9 @@ export async function startFederatedBoards(
   await Promise.all(
     boards.map((board) => fetch(`${board.url}/ap/actor/board`, { headers: { accept: 'application/activity+json' } })),
   );
-  for (const board of boards)
-    for (const port of ports)
-      if (!board.url.endsWith(`:${port}`))
+  for (const [by, board] of boards.entries())
+    for (const [other, port] of ports.entries())
+      if (other !== by && (options.allows?.(by, other) ?? true))
         changeInstance(board.app.services.db, `127.0.0.1:${port}`, 'allow', administrator, board.clock.now());
   return boards;
 }
