@@ -36,6 +36,7 @@ export const layers = {
     'moderation',
     'account-data',
     'stats',
+    'federation',
     'services.ts',
   ],
   // Delivery: HTTP, the API's handlers, the drawn pages, the route table.

@@ -2,6 +2,8 @@ import { existsSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { loadConfig, type Config } from '../lib/config.ts';
 import { openDb, type Db } from '../lib/db/db.ts';
+import { systemClock } from '../lib/clock.ts';
+import { recordFederationEvents } from '../lib/federation/outbox.ts';
 import { checkSettingNames } from '../lib/process/setting-warnings.ts';
 import { startupFailure } from '../lib/process/startup-errors.ts';
 import { unexpectedErrorLine } from './error-line.ts';
@@ -126,12 +128,17 @@ async function execute(
       args,
       options,
       quiet,
-      db: () =>
-        (db ??= openDb(config.dbPath, {
+      db: () => {
+        if (db) return db;
+        db = openDb(config.dbPath, {
           mustExist: true,
           litestream: config.litestream,
           log: (line) => io.err.write(`board-admin: ${line}\n`), // a migration run by a command says so too
-        })),
+        });
+        // A removal or ban at the command line reaches other servers like a moderator's: the server's job sends it.
+        if (config.federation !== 'off') recordFederationEvents(db, systemClock);
+        return db;
+      },
       print: (line) => io.out.write(`${line}\n`),
       note: (line) => quiet || io.err.write(`${line}\n`),
       warn: (line) => io.err.write(`${line}\n`),

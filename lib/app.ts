@@ -29,6 +29,10 @@ import { startSearchThreads, type SearchThreadOptions } from './search/threads.t
 import type { Services } from './services.ts';
 import { openTorExitList } from './limits/tor.ts';
 import { clusterBatchWindowMs } from './db/write-batch.ts';
+import type { FederationHandle, FederationOptions, FederationRuntime } from './federation/runtime.ts';
+import type { FederationJobOptions } from './federation/job.ts';
+import { recordFederationEvents } from './federation/outbox.ts';
+import type { JobDeps } from './host/job-runs.ts';
 
 /**
  * What a board is built with besides its config: the clock, and the seams and knobs tests use to
@@ -51,6 +55,9 @@ export interface AppOptions {
   searchBackfill?: BackfillOptions;
   push?: PushOptions;
   threadReplies?: FanoutOptions;
+  /** Federation's knobs (tests inject DNS, shorten timeouts and polls); it runs when config.federation is not off. */
+  federation?: FederationJobOptions;
+  /** The visitor count's knobs (tests lower the day's cap to reach it). */
   impressions?: Pick<TallySettings, 'maxVisitorsPerDay'>;
   tor?: { recheckMs?: number };
   searchThreads?: SearchThreadOptions;
@@ -131,6 +138,13 @@ export function createApp(config: Config, options: AppOptions = {}): App {
       threadReplies: jobs!.threadReplies,
     });
   }
+  const federation = config.federation === 'off' ? undefined : federationHandle(jobDeps, config, options.federation);
+  services.federation = federation?.handle;
+  if (federation) {
+    // Every write other servers hear of leaves its outbox row in its own transaction; the job is woken after it.
+    const wake = worker ? () => worker.link.wake('federation') : () => jobs!.federation?.wake();
+    recordFederationEvents(db, clock, wake);
+  }
   const stopImpressions = startImpressionFlush(services);
   logAsnLoad(services);
   if (!worker) services.disk.logIfLow();
@@ -171,6 +185,7 @@ export function createApp(config: Config, options: AppOptions = {}): App {
       // batch in progress commits, the rest waits for the next start; previews: fetches in flight
       // are aborted, their jobs stay queued; notifications not yet sent are dropped.
       await jobs?.stop();
+      await federation?.close();
       await services.searchThreads.close(); // their read-only connections close before the database's last one
       stopImpressions(); // writes the last counts: before the database closes
       services.asn.close();
@@ -180,6 +195,27 @@ export function createApp(config: Config, options: AppOptions = {}): App {
   };
 }
 
+/**
+ * Federation made on first use: Fedify and its vocabulary are a large load, so a board with
+ * BOARD_FEDERATION=off never imports them, and one with it on only once something asks.
+ */
+function federationHandle(
+  deps: JobDeps,
+  config: Config,
+  options: FederationOptions | undefined,
+): { handle: FederationHandle; close(): Promise<void> } {
+  let made: Promise<FederationRuntime> | undefined;
+  const runtime = () =>
+    (made ??= import('./federation/runtime.ts').then((m) => m.createFederationRuntime({ ...deps, config }, options)));
+  return {
+    handle: { runtime },
+    async close() {
+      if (made) await (await made).close();
+    },
+  };
+}
+
+/** One line when the ASN data set is loaded (or why not), for the operator. */
 function logAsnLoad(app: Pick<Services, 'asn' | 'log'>): void {
   void app.asn.ready.then((r) => {
     if (r.error === 'stopped') return;

@@ -39,6 +39,13 @@ export interface Config {
   readonly litestream: boolean;
   readonly diskLowBytes: number;
   readonly impressionBeacon: boolean;
+  /**
+   * BOARD_FEDERATION: off (nothing new answers, nothing is sent), allowlist (only instances an
+   * operator or moderator allowed) or open (all but blocked instances); lib/federation/.
+   */
+  readonly federation: FederationMode;
+  /** BOARD_FEDERATION_NAME: the display name of the board's Group actor (@board@host); default the origin's host. */
+  readonly federationName: string;
 }
 
 export class ConfigError extends Error {}
@@ -90,9 +97,31 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     litestream: flagSetting(env, 'BOARD_LITESTREAM', false),
     diskLowBytes: integerSetting(env, 'BOARD_DISK_LOW_MB', 500, 0, 10 ** 7) * 1048576,
     impressionBeacon: flagSetting(env, 'BOARD_IMPRESSION_BEACON', false),
+    federation: federationSetting(env),
+    federationName: federationNameSetting(env, origin),
   });
 }
 
+/** Who may follow the board and its people from other servers: docs/OPERATIONS.md "Federation". */
+export const federationModes = ['off', 'allowlist', 'open'] as const;
+export type FederationMode = (typeof federationModes)[number];
+
+function federationSetting(env: Record<string, string | undefined>): FederationMode {
+  const value = setting(env, 'BOARD_FEDERATION', 'off').toLowerCase();
+  if (!(federationModes as readonly string[]).includes(value))
+    throw new ConfigError(`BOARD_FEDERATION: "${value}" must be one of ${federationModes.join(', ')}`);
+  return value as FederationMode;
+}
+
+/** The Group's name shows in other servers' lists: one short line, like BOARD_CONTACT. */
+function federationNameSetting(env: Record<string, string | undefined>, origin: string): string {
+  const value = setting(env, 'BOARD_FEDERATION_NAME', new URL(origin).host);
+  if (/[\u0000-\u001f\u007f\u202a-\u202e\u2066-\u2069]/.test(value) || [...value].length > 100)
+    throw new ConfigError('BOARD_FEDERATION_NAME: must be one line of at most 100 characters');
+  return value;
+}
+
+/** How people get in: docs/API.md "Registration". */
 export const registrationModes = ['open', 'approval', 'invite', 'closed'] as const;
 export type RegistrationMode = (typeof registrationModes)[number];
 

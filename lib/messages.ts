@@ -133,6 +133,8 @@ export const fieldMessages = {
   application: `Bitte beantworte die Frage mit ${minApplicationLength} bis ${maxApplicationLength} Zeichen.`,
   altcha: 'Bitte die Rechenaufgabe lösen lassen (GET /api/auth/challenge, Feld altcha).',
   registrationMode: 'Erlaubt sind „open“, „approval“, „invite“ und „closed“.',
+  instance: 'Das ist keine Instanz: ein Servername wie social.example, mit Port, wenn er nicht der übliche ist.',
+  instanceAction: 'Erlaubt sind „allow“, „block“ und „unblock“.',
   trustLevel: 'Erlaubt sind die Stufen 0 und 1.',
   treeFlag: 'Erlaubt ist nur „1“ (auch die eingeladenen Konten sperren) oder nichts.',
   followLimit: `Du kannst höchstens ${maxFollows} Beiträgen folgen: entfolge zuerst einem anderen.`,

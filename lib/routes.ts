@@ -1,7 +1,9 @@
 import * as account from './api/account.ts';
+import * as activityPub from './api/activitypub.ts';
 import * as auth from './api/auth.ts';
 import * as entries from './api/entries.ts';
 import * as feeds from './api/feeds.ts';
+import * as federationInstances from './api/federation-instances.ts';
 import * as follows from './api/follows.ts';
 import { exportAccount } from './api/export.ts';
 import { health } from './api/health.ts';
@@ -82,6 +84,8 @@ export const routes: readonly Route[] = [
     post('/api/user/mute', mutes.mute, { auth: true, writeLimit: 'mute' }),
     post('/api/user/unmute', mutes.unmute, { auth: true, writeLimit: 'mute' }),
     get('/api/user/mutes', mutes.mutes, { auth: true }),
+    // docs/API.md "Federation": the own handle and followers elsewhere.
+    get('/api/user/federation', activityPub.ownFederation, { auth: true, federation: true }),
   ),
 
   // docs/API.md "Passkeys" and "Recovery codes". Every row that checks a credential (a signature,
@@ -110,6 +114,13 @@ export const routes: readonly Route[] = [
     post('/api/mod/user/:username/unban', moderation.unban, { mod: true, writeLimit: 'modAccount' }),
     post('/api/mod/user/:username/avatar/remove', moderation.removeAvatar, { mod: true, writeLimit: 'modAccount' }),
     get('/api/modlog/:page', moderation.publicLog, { shared: true }),
+    // docs/API.md "Federation": the instance lists.
+    get('/api/mod/federation/instances', federationInstances.instances, { mod: true, federation: true }),
+    post('/api/mod/federation/instances', federationInstances.changeInstanceState, {
+      mod: true,
+      writeLimit: 'modAccount',
+      federation: true,
+    }),
   ),
 
   ...group(
@@ -171,17 +182,38 @@ export const routes: readonly Route[] = [
     ),
   ),
 
+  // docs/API.md "Federation": Fedify's paths (lib/api/activitypub.ts); none exists while BOARD_FEDERATION=off.
+  ...group(
+    tags.federation,
+    get('/.well-known/webfinger', activityPub.webFinger, { federation: true }),
+    get('/.well-known/nodeinfo', activityPub.nodeInfoLinks, { federation: true }),
+    get('/nodeinfo/2.1', activityPub.nodeInfo, { federation: true }),
+    get('/ap/actor/:identifier', activityPub.actor, { federation: true }),
+    post('/ap/actor/:identifier/inbox', activityPub.inbox, { federation: true }),
+    post('/ap/inbox', activityPub.sharedInbox, { federation: true }),
+    get('/ap/actor/:identifier/outbox', activityPub.outbox, { federation: true }),
+    get('/ap/actor/:identifier/followers', activityPub.followers, { federation: true }),
+  ),
+
+  // The front end's pages (the page shell; web/static/pages.js lists them for the front end) and files.
   ...group(
     tags.pages,
     // The public pages are drawn on the server too (docs/API.md "Pages without JavaScript"); the first
     // three count their views, and a proxy's notice of a view is answered before this table (lib/http/page-views.ts).
     get('/', publicPages.home, { cache: publicPages.cachedHome, cacheQuery: true, shared: true, views: true }),
-    get('/e/:pid', publicPages.entryPage, { cache: publicPages.cachedEntryPage, shared: true, views: true }),
+    // Also ActivityPub objects: an Accept asking for JSON-LD gets the Note or the Person (lib/http/negotiation.ts).
+    get('/e/:pid', publicPages.entryPage, {
+      cache: publicPages.cachedEntryPage,
+      shared: true,
+      views: true,
+      negotiated: true,
+    }),
     get('/u/:username', publicPages.userPage, {
       cache: publicPages.cachedUserPage,
       cacheQuery: true,
       shared: true,
       views: true,
+      negotiated: true,
     }),
     get('/reset', pages.resetPage, { shared: true }),
     get('/login', pages.loginPage, { shared: true }),

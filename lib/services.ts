@@ -2,6 +2,7 @@ import type { JobDeps } from './host/job-runs.ts';
 import type { AsnDb } from './stats/asn.ts';
 import type { Config } from './config.ts';
 import type { DiskWatch } from './host/disk-watch.ts';
+import type { FederationHandle } from './federation/runtime.ts';
 import type { Images } from './media/images.ts';
 import type { ImpressionTally } from './stats/impressions.ts';
 import type { BoardMetrics } from './host/metrics-recorder.ts';
@@ -34,5 +35,8 @@ export interface Services extends JobDeps {
   notifier?: Pick<Notifier, 'send'>;
   accountRemoval?: { wake(): void };
   threadReplies?: { wake(): void };
+  /** Federation (lib/federation/), loaded on first use; absent when BOARD_FEDERATION=off, so Fedify is never loaded then. */
+  federation?: FederationHandle;
+  /** The Prometheus metrics (lib/metrics/); absent when BOARD_METRICS_PORT is empty. */
   metrics?: BoardMetrics;
 }

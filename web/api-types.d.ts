@@ -94,6 +94,8 @@ declare namespace Api {
     avatar: string;
     /** -1 for a permanent ban, else when it ends (Unix seconds); only while banned */
     banned_until?: number;
+    /** while federation is on: @name@host, how to follow the account from another server */
+    fediverse?: string;
   }
 
   interface OwnUser {
@@ -201,11 +203,29 @@ declare namespace Api {
     }[];
   }
 
+  interface Instance {
+    /** the host as its URLs write it, with the port when not the default */
+    host: string;
+    state: "" | "allowed" | "blocked";
+    /** when the decision was made; 0 without one */
+    changed_at: number;
+    /** its accounts that follow the board or one of its people */
+    followers: number;
+    /** deliveries waiting for it */
+    queued: number;
+    /** deliveries it took */
+    delivered: number;
+    /** deliveries given up after two days of tries */
+    failed: number;
+    /** the last delivery it took; 0 for none */
+    last_delivered: number;
+  }
+
   interface ModlogRow {
     id: number;
     /** Unix seconds */
     created_at: number;
-    action: "remove" | "restore" | "ban" | "unban" | "avatar_remove" | "dismiss" | "approve" | "reject" | "registration";
+    action: "remove" | "restore" | "ban" | "unban" | "avatar_remove" | "dismiss" | "approve" | "reject" | "registration" | "instance_allow" | "instance_block" | "instance_unblock";
     /** the entry acted on; 0 for actions on accounts */
     pid: number;
     /** the account acted on (for remove, restore and dismiss: the entry's author), by its current name; "" when the account has been deleted since */

@@ -1,6 +1,7 @@
 import type { Command } from '../cli.ts';
 import { mod, resetLink } from './accounts.ts';
 import { backup, restore, verify } from './backups.ts';
+import { federationCommand } from './federation.ts';
 import { gcMedia, previews, torRefreshCommand } from './maintenance.ts';
 import { avatarRemove, ban, remove, restoreEntryCommand, unban } from './moderation.ts';
 import {
@@ -35,6 +36,7 @@ export const commands: readonly Command[] = [
   rejectCommand,
   rejectBetweenCommand,
   registrationCommand,
+  federationCommand,
   modlog,
   backup,
   restore,

@@ -10,7 +10,7 @@ import {
   type AdminModlogRow,
 } from '../../lib/modlog/modlog.ts';
 import { closeReport, findOpenReport, listOpenReports } from '../../lib/moderation/reports.ts';
-import { registrationChange } from '../../web/static/modlog-words.js';
+import { instanceChange, registrationChange } from '../../web/static/modlog-words.js';
 import { CommandFailure, UsageError, type Command, type CommandContext } from '../cli.ts';
 import { accountNamed } from './accounts.ts';
 import { pointInTime, utcMinute, wholeNumber } from './args.ts';
@@ -89,10 +89,17 @@ report has that id.`,
  */
 function describe(row: AdminModlogRow): string {
   const change = row.action === 'registration' ? registrationChange(row.reason) : undefined;
+  const instance = row.action.startsWith('instance_') ? instanceChange(row.reason) : undefined;
   const who = row.username || (row.pid ? '' : '(deleted account)');
-  const target = change ? `set to ${change.mode}` : row.pid ? `entry ${row.pid}${who ? ` (${who})` : ''}` : who;
+  const target = instance
+    ? instance.host
+    : change
+      ? `set to ${change.mode}`
+      : row.pid
+        ? `entry ${row.pid}${who ? ` (${who})` : ''}`
+        : who;
   const until = row.action !== 'ban' ? '' : row.until === -1 ? ' permanently' : ` until ${utcMinute(row.until)} UTC`;
-  const why = change ? change.note : row.reason;
+  const why = instance ? instance.note : change ? change.note : row.reason;
   const reason = why ? `  ${JSON.stringify(why)}` : '';
   return `#${row.id}  ${utcMinute(row.created_at)}  ${row.action} ${target}${until}  by ${row.moderator}${reason}`;
 }

@@ -22,6 +22,7 @@ export function deleteAccount(db: Db, uid: number, now: number): string[] {
     deleteNotificationsOf(db, uid);
     revokeOpenInvitesOf(db, uid, now);
     deleteUserRow(db, uid);
+    db.events.accountDeleted(uid);
     db.run('INSERT OR IGNORE INTO pending_deletions (uid, queued_at) VALUES (?, ?)', uid, now);
     everyFeedChanged(db, now);
     db.changes.everythingChanged(); // the author's name and avatar leave every entry at once

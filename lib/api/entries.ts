@@ -263,14 +263,14 @@ remove.doc = {
 } satisfies Operation;
 
 export async function bump(ctx: Ctx<'pid'>) {
-  requireUser(ctx); // anyone logged in may bump, the author too (docs/API.md "POST /api/entry/{pid}/bump")
+  const me = requireUser(ctx); // anyone logged in may bump, the author too (docs/API.md "POST /api/entry/{pid}/bump")
   const pid = integerParam(ctx.params.pid, 'pid');
   await ctx.form();
   const { db, clock } = ctx.app;
   const now = clock.now();
   const entry = findLiveEntry(db, pid);
   if (!entry) throw new ApiError(404, 'entry.not_found');
-  if (!bumpEntry(db, pid, now)) {
+  if (!bumpEntry(db, pid, me.uid, now)) {
     const wait = Math.max(1, bumpCooldownUntil(entry) - now);
     throw new ApiError(429, 'entry.bump_cooldown', {
       headers: { 'Retry-After': String(wait) },

@@ -52,7 +52,8 @@ const banTreeAnswer = object(
   { invitees_banned: integer('tree=1: invited accounts banned with it') },
 );
 
-function reasonField(form: Form, required: boolean): string {
+/** The `reason` field: 1 to maxModReasonLength characters, or 0 to it where it is optional (dismiss). */
+export function reasonField(form: Form, required: boolean): string {
   const reason = moderationReason(form.fields.get('reason') ?? '');
   if (reason.error === 'long' || (required && reason.error === 'empty')) {
     throw invalidField('reason', required ? fieldMessages.modReason : fieldMessages.modReasonLong);

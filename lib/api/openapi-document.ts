@@ -25,6 +25,10 @@ export const pathParameters: Record<string, { description: string; schema: JsonS
     description: `page number, 0–${maxFeedPage} (else 400 input.invalid)`,
     schema: integer(undefined, { minimum: 0, maximum: maxFeedPage }),
   },
+  identifier: {
+    description: 'an actor: `board` for the Group, else the uid of a public account',
+    schema: string(),
+  },
   username: {
     description: 'a username, percent-encoded; matched like a login (any letter case, spaces normalised)',
     schema: string(),

@@ -29,6 +29,7 @@ export function impliedErrors(route: Route): Codes {
   if (route.rateLimit || route.writeLimit) add(429, 'rate.limited');
   if (route.auth || route.mod) add(401, 'auth.required');
   if (route.mod) add(403, 'mod.required');
+  if (route.federation) add(404, 'api.not_found'); // BOARD_FEDERATION=off: no such path
   add(500, 'internal');
   return codes;
 }

@@ -4,6 +4,7 @@ import { deleteAccount } from '../account-data/deletion.ts';
 import { clearedSessionCookie } from '../http/cookies.ts';
 import { requireUser, type Ctx } from '../http/context.ts';
 import { ApiError, invalidField } from '../errors.ts';
+import { fediverseHandle } from '../federation/handles.ts';
 import { textField } from '../http/fields.ts';
 import { removeMedia, saveMedia } from '../media/files.ts';
 import { fieldMessages } from '../messages.ts';
@@ -42,6 +43,8 @@ export function publicInfo(ctx: Ctx<'username'>) {
     created_at: user.created_at,
     avatar: user.avatar,
     ...banOf(ctx, user),
+    // How to follow from another server (docs/API.md "Federation"), while federation is on.
+    ...(ctx.app.config.federation === 'off' ? {} : { fediverse: fediverseHandle(ctx.app.config, user) }),
   };
 }
 publicInfo.doc = {

@@ -38,6 +38,11 @@ export interface Db {
   readonly raw: Database.Database;
   readonly changes: ChangeListener;
   onChange(listener: ChangeListener): void;
+  /** Tells every listener what a write did that other servers may hear of; a domain calls it inside the write's transaction. */
+  readonly events: EventListener;
+  /** Registers a listener of `events` (federation's outbox, lib/federation/outbox.ts). */
+  onEvent(listener: EventListener): void;
+  /** SQLite's data_version of this connection, read once per event-loop turn: it moves when another connection commits. */
   dataVersionNow(): number;
   close(): Promise<void>;
 }
@@ -54,6 +59,30 @@ export interface ChangeListener {
   votesChanged(): void;
   modlogChanged(): void;
   everythingChanged(): void;
+}
+
+/** A vote as an event tells it: its mode and when it was cast (an undo names the vote it ends). */
+export interface VoteState {
+  mode: 'yes' | 'no';
+  at: number;
+}
+
+/**
+ * What a write did, for federation (lib/federation/outbox.ts), which writes its outbox rows in the
+ * same transaction: a rolled-back write tells nobody, and a committed one is never lost. Why a
+ * hook: federation stands above the domains that write (entries, votes, moderation, accounts),
+ * which must not import it.
+ */
+export interface EventListener {
+  entryCreated(pid: number): void;
+  entryEdited(pid: number): void;
+  /** Deleted by its author, or removed by a moderator (`removed`). */
+  entryDeleted(pid: number, removed: boolean): void;
+  /** A vote cast, changed or withdrawn: what it was before and is after (undefined: none). */
+  voteChanged(pid: number, uid: number, before: VoteState | undefined, after: VoteState | undefined): void;
+  entryBumped(pid: number, uid: number, at: number): void;
+  /** An account deleted (its row gone already). */
+  accountDeleted(uid: number): void;
 }
 
 export interface OpenOptions {
@@ -114,6 +143,18 @@ export function openDb(path: string, options: OpenOptions = {}): Db {
     votesChanged: () => tell((l) => l.votesChanged()),
     modlogChanged: () => tell((l) => l.modlogChanged()),
     everythingChanged: () => tell((l) => l.everythingChanged()),
+  };
+  const eventListeners: EventListener[] = [];
+  const emit = (call: (listener: EventListener) => void) => {
+    for (const listener of eventListeners) call(listener);
+  };
+  const events: EventListener = {
+    entryCreated: (pid) => emit((l) => l.entryCreated(pid)),
+    entryEdited: (pid) => emit((l) => l.entryEdited(pid)),
+    entryDeleted: (pid, removed) => emit((l) => l.entryDeleted(pid, removed)),
+    voteChanged: (pid, uid, before, after) => emit((l) => l.voteChanged(pid, uid, before, after)),
+    entryBumped: (pid, uid, at) => emit((l) => l.entryBumped(pid, uid, at)),
+    accountDeleted: (uid) => emit((l) => l.accountDeleted(uid)),
   };
   const batch = createWriteBatch(raw, writeLock, {
     commitFault: () => fault?.('COMMIT'),
@@ -191,6 +232,10 @@ export function openDb(path: string, options: OpenOptions = {}): Db {
     changes,
     onChange(listener) {
       listeners.push(listener);
+    },
+    events,
+    onEvent(listener) {
+      eventListeners.push(listener);
     },
     dataVersionNow() {
       // Through the fault hook like any statement, so a simulated disk fault fails cached reads too.

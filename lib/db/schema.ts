@@ -510,6 +510,115 @@ const migrations: Migration[] = [
   ALTER TABLE push_outbox ADD COLUMN tries INTEGER NOT NULL DEFAULT 0;
   ALTER TABLE push_outbox ADD COLUMN not_before INTEGER NOT NULL DEFAULT 0;
   `,
+
+  // 19: federation (issue 41, lib/federation/): the operator's instance lists, the actors' keys,
+  // the remote actors that follow (issue 42 reuses them for answers), the followers, and the
+  // outbox: what a write tells, then one delivery per inbox.
+  `
+  -- An instance: its host as its URLs write it (lower case, the port when not the default).
+  CREATE TABLE federation_instances (
+    host           TEXT PRIMARY KEY,
+    state          TEXT NOT NULL DEFAULT '',  -- '' (no decision), allowed, blocked
+    changed_at     INTEGER NOT NULL DEFAULT 0,
+    signature      TEXT NOT NULL DEFAULT '',  -- the signature form it took last: rfc9421 or draft-cavage
+    delivered      INTEGER NOT NULL DEFAULT 0,
+    failed         INTEGER NOT NULL DEFAULT 0, -- deliveries given up
+    last_delivered INTEGER NOT NULL DEFAULT 0
+  ) WITHOUT ROWID;
+
+  -- Each actor's key pairs, made on first need: RSA for HTTP signatures, Ed25519 for object proofs.
+  CREATE TABLE federation_keys (
+    owner_uid   INTEGER NOT NULL,             -- 0: the board's Group
+    algorithm   TEXT NOT NULL,                -- RSASSA-PKCS1-v1_5 or Ed25519
+    private_jwk TEXT NOT NULL,                -- never exported, never logged
+    public_jwk  TEXT NOT NULL,
+    created_at  INTEGER NOT NULL,
+    PRIMARY KEY (owner_uid, algorithm)
+  ) WITHOUT ROWID;
+
+  CREATE TABLE remote_actors (
+    id           TEXT PRIMARY KEY,            -- the actor's URI
+    host         TEXT NOT NULL,
+    handle       TEXT NOT NULL DEFAULT '',    -- preferredUsername
+    name         TEXT NOT NULL DEFAULT '',
+    inbox        TEXT NOT NULL,
+    shared_inbox TEXT NOT NULL DEFAULT '',
+    url          TEXT NOT NULL DEFAULT '',
+    fetched_at   INTEGER NOT NULL
+  ) WITHOUT ROWID;
+  CREATE INDEX remote_actors_by_host ON remote_actors(host);
+
+  CREATE TABLE federation_followers (
+    target_uid INTEGER NOT NULL,              -- 0: the board's Group, else the account followed
+    actor_id   TEXT NOT NULL REFERENCES remote_actors(id) ON DELETE CASCADE,
+    follow_id  TEXT NOT NULL,                 -- the Follow's id, which Accept and Undo name
+    host       TEXT NOT NULL,
+    created_at INTEGER NOT NULL,
+    PRIMARY KEY (target_uid, actor_id)
+  ) WITHOUT ROWID;
+  CREATE INDEX federation_followers_by_host ON federation_followers(host);
+
+  -- Remote actors an actor of the board follows (the Group of a test board, and issue 42's answers).
+  CREATE TABLE federation_following (
+    local_uid   INTEGER NOT NULL,             -- 0: the board's Group
+    actor_id    TEXT NOT NULL REFERENCES remote_actors(id) ON DELETE CASCADE,
+    follow_id   TEXT NOT NULL,
+    created_at  INTEGER NOT NULL,
+    accepted_at INTEGER NOT NULL DEFAULT 0,   -- 0 until the other side's Accept came
+    PRIMARY KEY (local_uid, actor_id)
+  ) WITHOUT ROWID;
+
+  -- What a write tells, in the write's own transaction; the delivery job turns each into an
+  -- activity and its deliveries.
+  CREATE TABLE federation_outbox (
+    id         INTEGER PRIMARY KEY AUTOINCREMENT, -- names its activities: never reused, or servers drop them as seen
+    kind       TEXT NOT NULL,
+    actor_uid  INTEGER NOT NULL,              -- who acts: 0 the Group
+    pid        INTEGER NOT NULL DEFAULT 0,
+    detail     TEXT NOT NULL DEFAULT '',      -- what the kind needs besides (JSON)
+    created_at INTEGER NOT NULL
+  );
+
+  CREATE TABLE federation_activities (
+    id         INTEGER PRIMARY KEY,
+    body       TEXT NOT NULL,                 -- the activity as JSON-LD
+    signer_uid INTEGER NOT NULL,
+    kind       TEXT NOT NULL,                 -- the outbox kind it came from (a deletion goes out whatever the signer's standing)
+    created_at INTEGER NOT NULL
+  );
+  -- One POST per inbox (a shared inbox when the follower has one) and activity.
+  CREATE TABLE federation_deliveries (
+    id          INTEGER PRIMARY KEY,
+    activity_id INTEGER NOT NULL REFERENCES federation_activities(id) ON DELETE CASCADE,
+    inbox       TEXT NOT NULL,
+    host        TEXT NOT NULL,
+    created_at  INTEGER NOT NULL,
+    tries       INTEGER NOT NULL DEFAULT 0,
+    not_before  INTEGER NOT NULL DEFAULT 0
+  );
+  CREATE INDEX federation_deliveries_due ON federation_deliveries(not_before, id);
+  CREATE INDEX federation_deliveries_by_host ON federation_deliveries(host);
+  CREATE INDEX federation_deliveries_by_activity ON federation_deliveries(activity_id);
+  CREATE TRIGGER federation_activity_sent AFTER DELETE ON federation_deliveries
+    WHEN NOT EXISTS (SELECT 1 FROM federation_deliveries WHERE activity_id = old.activity_id)
+  BEGIN
+    DELETE FROM federation_activities WHERE id = old.activity_id;
+  END;
+
+  -- Fedify's key-value store and message queue (lib/federation/fedify-store.ts).
+  CREATE TABLE fedify_kv (
+    key     TEXT PRIMARY KEY,                 -- the key's parts as a JSON array
+    value   TEXT NOT NULL,                    -- JSON
+    expires INTEGER NOT NULL DEFAULT 0        -- Unix ms; 0 never
+  ) WITHOUT ROWID;
+  CREATE TABLE fedify_queue (
+    id         INTEGER PRIMARY KEY,
+    message    TEXT NOT NULL,                 -- JSON
+    not_before INTEGER NOT NULL,              -- Unix ms
+    ordering   TEXT NOT NULL DEFAULT ''
+  );
+  CREATE INDEX fedify_queue_due ON fedify_queue(not_before, id);
+  `,
 ];
 
 function reindexDescribedEntries(db: Database.Database): void {

@@ -105,6 +105,7 @@ export function createEntry(db: Db, entry: NewEntry, now: number): number | unde
     else followOwnThread(db, entry.uid, pid, now);
     db.changes.threadChanged(parent?.root ?? pid);
     db.changes.userChanged(entry.uid);
+    db.events.entryCreated(pid);
     return pid;
   });
 }
@@ -130,6 +131,7 @@ export function editEntry(db: Db, pid: number, content: string, link: string, no
     reindexEntry(db, { pid, uid: entry.uid, content, alt: description });
     notifyAbout(db, { pid, uid: entry.uid, content }, 0, now);
     db.changes.threadChanged(entry.root);
+    db.events.entryEdited(pid);
   });
 }
 
@@ -148,6 +150,7 @@ export function softDeleteEntry(db: Db, pid: number, now: number): string {
     entryFeedsChanged(db, entry, now);
     db.changes.threadChanged(entry.root);
     db.changes.userChanged(entry.uid);
+    db.events.entryDeleted(pid, false);
     return entry.filepath;
   });
 }
@@ -164,7 +167,7 @@ export function bumpCooldownUntil(entry: Pick<EntryRow, 'bump_count' | 'last_bum
  * Reposts an entry: bump_count + 1, last_bump and last_activity (also of every ancestor) to now.
  * The cooldown is checked in the same statement, so two concurrent bumps cannot both pass.
  */
-export function bumpEntry(db: Db, pid: number, now: number): boolean {
+export function bumpEntry(db: Db, pid: number, uid: number, now: number): boolean {
   return db.tx(() => {
     const bumped = db.one<{ root: number }>(
       `UPDATE entries SET bump_count = bump_count + 1, last_bump = ?, last_activity = ?
@@ -179,6 +182,7 @@ export function bumpEntry(db: Db, pid: number, now: number): boolean {
     if (!bumped) return false;
     refreshActivityToRoot(db, pid, now);
     db.changes.threadChanged(bumped.root);
+    db.events.entryBumped(pid, uid, now);
     return true;
   });
 }

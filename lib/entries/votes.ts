@@ -16,7 +16,11 @@ export interface Tally {
 export function castVote(db: Db, pid: number, uid: number, mode: VoteMode, now: number): void {
   const yes = mode === 'yes' ? 1 : 0;
   db.tx(() => {
-    const previous = db.one<{ yes: number }>('SELECT yes FROM votes WHERE pid = ? AND uid = ?', pid, uid);
+    const previous = db.one<{ yes: number; created_at: number }>(
+      'SELECT yes, created_at FROM votes WHERE pid = ? AND uid = ?',
+      pid,
+      uid,
+    );
     if (!previous) {
       db.run('INSERT INTO votes (pid, uid, yes, created_at) VALUES (?, ?, ?, ?)', pid, uid, yes, now);
       moveTally(db, pid, yes, +1);
@@ -29,6 +33,8 @@ export function castVote(db: Db, pid: number, uid: number, mode: VoteMode, now: 
       moveTally(db, pid, yes, +1);
     }
     db.changes.votesChanged(); // the HTML pages show the counts
+    const before = previous && { mode: previous.yes ? ('yes' as const) : ('no' as const), at: previous.created_at };
+    db.events.voteChanged(pid, uid, before, previous?.yes === yes ? undefined : { mode, at: now });
   });
 }
 

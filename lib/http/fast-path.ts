@@ -3,6 +3,7 @@ import { performance } from 'node:perf_hooks';
 import type { Services } from '../services.ts';
 import type { HitLines } from './hit-lines.ts';
 import { countPageGet } from './page-views.ts';
+import { wantsActivityJson } from './negotiation.ts';
 import { jsonHeaders } from './respond.ts';
 import { mayShare, type CacheLookup, type CachedPage, type Route } from './route.ts';
 
@@ -76,6 +77,9 @@ export function createFastPath(app: Services, routes: readonly Route[], hitLines
         if (!match) continue;
         const params: Record<string, string> = {};
         for (let i = 0; i < candidate.names.length; i++) params[candidate.names[i]!] = match[i + 1]!;
+        // An ActivityPub client asks for the object, which the cache never holds: the handler answers it.
+        if (candidate.route.negotiated && app.config.federation !== 'off' && wantsActivityJson(req.headers.accept))
+          return false;
         body = candidate.lookup(app, params, match[candidate.names.length + 1]);
         row = candidate;
         break;

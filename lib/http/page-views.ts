@@ -4,6 +4,7 @@ import type { Db } from '../db/db.ts';
 import { countImpression, type ImpressionDeps } from '../stats/impressions.ts';
 import { clientIp } from './client-ip.ts';
 import type { HitLines } from './hit-lines.ts';
+import { wantsActivityJson } from './negotiation.ts';
 import { loggedPath } from './logged-path.ts';
 import { everyAnswerHeaders } from './respond.ts';
 
@@ -77,7 +78,9 @@ export function answerViewNotice(
   const mark = target.indexOf('?');
   const path = mark < 0 ? target : target.slice(0, mark);
   const get = req.method === 'GET';
-  if (get && path.length <= maxPagePath && isCounted(app, countedPage, path))
+  // Another server fetching the ActivityPub object of a page is no reader (lib/http/negotiation.ts).
+  const object = app.config.federation !== 'off' && wantsActivityJson(req.headers.accept);
+  if (get && !object && path.length <= maxPagePath && isCounted(app, countedPage, path))
     countView(app, 'notice', clientIp(req, true), req.headers['user-agent']);
   res.writeHead(204, { 'Cache-Control': 'no-store', ...everyAnswerHeaders });
   res.end();

@@ -12,7 +12,8 @@ import { createFastPath } from './fast-path.ts';
 import { answerViewNotice, countPageGet, type CountedPage } from './page-views.ts';
 import type { HitLines } from './hit-lines.ts';
 import { badRequest, everyAnswerHeaders, sendError, sendJson, sendJsonText } from './respond.ts';
-import { createRouter } from './router.ts';
+import { createRouter, type Match } from './router.ts';
+import type { FederationMode } from '../config.ts';
 
 export type RequestListener = (req: IncomingMessage, res: ServerResponse) => void;
 
@@ -57,7 +58,7 @@ export function createRequestListener(
       if (method !== 'GET' && method !== 'HEAD' && isForeignOrigin(req, app.config.origin)) {
         throw new ApiError(403, 'csrf.bad_origin');
       }
-      const match = router.match(method, url.pathname);
+      const match = federationOff(router.match(method, url.pathname), app.config.federation);
       if (match.kind === 'not_found') {
         if (isApiPath(url.pathname)) throw new ApiError(404, 'api.not_found');
         return void (await pages.notFound(ctx));
@@ -86,7 +87,8 @@ export function createRequestListener(
         checkWriteLimit(app.limits, route.writeLimit, writer, app.config.limitsFactor, app.clock.now());
       }
       const result = await route.handler(ctx);
-      if (route.views && method === 'GET' && res.statusCode === 200) countPageGet(app, req, ctx.ip);
+      // A page's ActivityPub object (lib/http/negotiation.ts) is read by a server, not a reader: no view.
+      if (route.views && method === 'GET' && res.statusCode === 200 && isHtml(res)) countPageGet(app, req, ctx.ip);
       if (res.headersSent) return;
       if (result instanceof Reply)
         sendJson(res, result.status, result.body, result.headers, ctx.sharedAnswer(result.status));
@@ -97,6 +99,15 @@ export function createRequestListener(
       sendError(app.log, maxDrainBytes, req, res, app.disk.answer(err));
     }
   }
+}
+
+function isHtml(res: ServerResponse): boolean {
+  return String(res.getHeader('Content-Type') ?? '').startsWith('text/html');
+}
+
+/** A federation row (lib/http/route.ts `federation`) is no row while BOARD_FEDERATION is off. */
+function federationOff(match: Match<Route>, mode: FederationMode): Match<Route> {
+  return mode === 'off' && match.kind === 'found' && match.route.federation ? { kind: 'not_found' } : match;
 }
 
 /** Parses the request target as a path on our own origin ('//evil/x' stays a path). */

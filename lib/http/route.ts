@@ -83,6 +83,17 @@ export interface Policy<Params extends string = string> {
    * and a user's page. Their 404 and 410 pages count none.
    */
   readonly views?: boolean;
+  /**
+   * Part of federation (lib/federation/): with BOARD_FEDERATION=off the pipeline answers it as a path
+   * the board does not have (404), before any other check, so an off board shows nothing new.
+   */
+  readonly federation?: boolean;
+  /**
+   * A page that is also an ActivityPub object: while federation is on, a request whose Accept asks
+   * for JSON-LD (lib/http/negotiation.ts) is never answered from the response cache (the handler
+   * answers the object), and both answers say `Vary: Accept`.
+   */
+  readonly negotiated?: boolean;
 }
 
 export interface Route extends Policy {

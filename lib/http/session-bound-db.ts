@@ -43,6 +43,8 @@ export function sessionBoundDb(db: Db, recheck: () => void): Db {
     raw: db.raw,
     changes: db.changes,
     onChange: db.onChange,
+    events: db.events,
+    onEvent: db.onEvent,
     dataVersionNow: db.dataVersionNow,
     close: db.close,
   };

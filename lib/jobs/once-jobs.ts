@@ -11,6 +11,7 @@ import { startFanoutJob, type FanoutOptions } from '../notifications/fan-out-job
 import type { LimitStore } from '../limits/rate-limit.ts';
 import { startSearchBackfill, type BackfillOptions } from '../search/backfill.ts';
 import type { JobDeps } from '../host/job-runs.ts';
+import { startFederationJob, type FederationJobOptions } from '../federation/job.ts';
 
 /**
  * THE list of background work that runs once per board, not once per server process: in the one
@@ -23,7 +24,8 @@ import type { JobDeps } from '../host/job-runs.ts';
  * What stays per process: each process counts its own impressions and flushes them (deduplicated in
  * the database, lib/stats/impressions.ts), and keeps its own response cache.
  */
-export type WakeableJob = 'previews' | 'accountRemoval' | 'threadReplies';
+/** The once-jobs a request wakes after queueing work for them. */
+export type WakeableJob = 'previews' | 'accountRemoval' | 'threadReplies' | 'federation';
 
 export interface JobLink {
   wake(job: WakeableJob): void;
@@ -41,6 +43,7 @@ export interface OnceJobContext extends JobDeps {
     searchBackfill?: BackfillOptions;
     push?: PushOptions;
     threadReplies?: FanoutOptions;
+    federation?: FederationJobOptions;
   };
   clustered: boolean;
 }
@@ -53,6 +56,9 @@ const onceJobs = {
   previews: (c: OnceJobContext) => (c.config.previewEnabled ? startPreviewQueue(c, c.options.preview) : undefined),
   threadReplies: (c: OnceJobContext) => startFanoutJob(c, c.options.threadReplies),
   push: (c: OnceJobContext) => (c.config.pushEnabled ? startPushQueue(c, c.options.push) : undefined),
+  // Federation: the outbox's deliveries and the inbox queue (lib/federation/job.ts); Fedify loads only when on.
+  federation: (c: OnceJobContext) =>
+    c.config.federation === 'off' ? undefined : startFederationJob(c, c.options.federation),
   notifier: (c: OnceJobContext) =>
     c.config.notifyUrl ? startNotifier(c.config.notifyUrl, c.config.origin, c.log, c.options.notify) : undefined,
   statisticsSweep: (c: OnceJobContext) => (c.clustered ? { stop: startStatisticsSweep(c) } : undefined),

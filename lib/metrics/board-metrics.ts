@@ -1,4 +1,5 @@
 import { statSync } from 'node:fs';
+import { deliveryState } from '../federation/outbox.ts';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { Config } from '../config.ts';
 import type { DiskWatch } from '../host/disk-watch.ts';
@@ -158,6 +159,7 @@ export function defineJobMetrics(
       for (const [outcome, count] of Object.entries(outcomes)) this.inc({ outcome }, count);
     },
   });
+  if (app.config.federation !== 'off') defineFederationMetrics(app, registers);
   new Counter({
     name: 'board_push_total',
     help: 'Web Push tries by outcome: delivered, gone (404/410: the subscription was dropped), blocked (the guard refused the endpoint; dropped), retried (429, 5xx or no answer: queued again), failed (given up), skipped (read, hidden or too old by its turn).',
@@ -240,4 +242,48 @@ export function defineJobMetrics(
 
 function fileSize(path: string): number {
   return statSync(path, { throwIfNoEntry: false })?.size ?? 0;
+}
+
+/** Federation's deliveries by instance (docs/OPERATIONS.md "Metrics"), read from the database at each scrape. */
+function defineFederationMetrics(app: JobDeps, registers: Registry[]): void {
+  const state = () => deliveryState(app.db, app.clock.now());
+  new Gauge({
+    name: 'board_federation_deliveries_waiting',
+    help: 'Deliveries waiting (due or in their back-off) by instance, the 200 busiest.',
+    labelNames: ['instance'],
+    registers,
+    collect() {
+      this.reset();
+      for (const row of state().byInstance) this.set({ instance: row.host }, row.queued);
+    },
+  });
+  new Counter({
+    name: 'board_federation_deliveries_total',
+    help: 'Deliveries by instance and outcome since the instance was first seen: delivered (2xx), failed (given up: 404/410, or two days of tries).',
+    labelNames: ['instance', 'outcome'],
+    registers,
+    collect() {
+      this.reset();
+      for (const row of state().byInstance) {
+        this.inc({ instance: row.host, outcome: 'delivered' }, row.delivered);
+        this.inc({ instance: row.host, outcome: 'failed' }, row.failed);
+      }
+    },
+  });
+  new Gauge({
+    name: 'board_federation_oldest_waiting_seconds',
+    help: 'Age of the oldest waiting delivery; 0 when none waits.',
+    registers,
+    collect() {
+      this.set(state().oldestWaitingSeconds);
+    },
+  });
+  new Gauge({
+    name: 'board_federation_outbox_rows',
+    help: 'Writes not yet turned into deliveries (the delivery job empties it within a second).',
+    registers,
+    collect() {
+      this.set(state().outbox);
+    },
+  });
 }

@@ -35,7 +35,8 @@ export function removeEntry(db: Db, pid: number, reason: string, actor: ActorUid
     closeOpenReports(db, pid, 'remove', logId, now);
     entryFeedsChanged(db, entry, now);
     db.changes.threadChanged(entry.root);
-    db.changes.userChanged(entry.uid);
+    db.changes.userChanged(entry.uid); // it leaves the author's feed: their pages shift
+    db.events.entryDeleted(pid, true);
     return true;
   });
 }

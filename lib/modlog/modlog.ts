@@ -11,7 +11,10 @@ export type PublicModAction =
   | 'dismiss'
   | 'approve'
   | 'reject'
-  | 'registration';
+  | 'registration'
+  | 'instance_allow'
+  | 'instance_block'
+  | 'instance_unblock';
 /**
  * Role changes are the administrator's business: only `board-admin modlog` shows them. A trust
  * level is never public (docs/API.md "Trust levels"), so neither is its change.

@@ -142,7 +142,13 @@ export const schemas: Record<string, JsonSchema> = {
       description: "the session's own vote; `none` without a session or without a vote",
     },
   }),
-  PublicUser: described('An account as everyone sees it; the role never shows.', object(profile, banned)),
+  PublicUser: described(
+    'An account as everyone sees it; the role never shows.',
+    object(profile, {
+      ...banned,
+      fediverse: string('while federation is on: @name@host, how to follow the account from another server'),
+    }),
+  ),
   OwnUser: described(
     'An account as its owner sees it; a banned account has no session to ask with, so no `banned_until`.',
     object(
@@ -248,6 +254,17 @@ export const schemas: Record<string, JsonSchema> = {
       description: `the open reports, oldest first, at most ${maxReportsPerEntry}`,
     },
   }),
+  /** An instance on the moderators' "Instanzen" (docs/API.md "Federation"). */
+  Instance: object({
+    host: string('the host as its URLs write it, with the port when not the default'),
+    state: oneOfValues('', 'allowed', 'blocked'),
+    changed_at: time('when the decision was made; 0 without one'),
+    followers: integer('its accounts that follow the board or one of its people'),
+    queued: integer('deliveries waiting for it'),
+    delivered: integer('deliveries it took'),
+    failed: integer('deliveries given up after two days of tries'),
+    last_delivered: time('the last delivery it took; 0 for none'),
+  }),
   ModlogRow: object({
     id: integer(),
     created_at: time(),
@@ -261,6 +278,9 @@ export const schemas: Record<string, JsonSchema> = {
       'approve',
       'reject',
       'registration',
+      'instance_allow',
+      'instance_block',
+      'instance_unblock',
     ),
     pid: integer('the entry acted on; 0 for actions on accounts'),
     username: string(

@@ -43,5 +43,10 @@ export const tags = {
     name: 'Statistics and operations',
     description: 'Public statistics, the health check and this document.',
   },
+  federation: {
+    name: 'Federation',
+    description:
+      'ActivityPub (BOARD_FEDERATION allowlist or open; with off every path here answers 404): WebFinger, NodeInfo, the actors, their inboxes, outboxes and followers. Not JSON in the `error` shape: these answer what ActivityPub servers read.',
+  },
   pages: { name: 'Pages and files', description: 'HTML pages and files, not JSON (only errors such as 405 are JSON).' },
 } as const satisfies Record<string, Tag>;

@@ -15,6 +15,12 @@ export interface PreviewClientOptions {
   userAgent: string;
   timeoutMs?: number;
   resolve?: Resolver;
+  /**
+   * Plain `http://` only to an address inside `allow` (federation: a test instance on loopback),
+   * never to a public one: another server's traffic is https, and a signed request in the clear
+   * could be read and replayed on the way.
+   */
+  httpOnlyInsideAllow?: boolean;
 }
 
 export interface GetOptions {
@@ -25,6 +31,23 @@ export interface GetOptions {
   overflow: 'truncate' | 'fail';
   enough?: (body: Buffer) => boolean;
   signal?: AbortSignal;
+  /** Headers of each request, redirects included, made for its URL (a signature covers the URL). */
+  headers?: (url: URL) => Record<string, string> | Promise<Record<string, string>>;
+}
+
+/** A POST: its body goes once, and a redirect is an answer like any other (never followed). */
+export interface PostOptions {
+  headers: Record<string, string>;
+  body: string;
+  /** Most bytes of the answer's body read; the rest is cut off (an error page tells enough in its start). */
+  maxBytes: number;
+  signal?: AbortSignal;
+}
+
+export interface Posted {
+  status: number;
+  headers: Headers;
+  body: Buffer;
 }
 
 export interface Fetched {
@@ -50,6 +73,12 @@ export class PreviewFetchError extends Error {
 export interface PreviewClient {
   get(url: string | URL, options: GetOptions): Promise<Fetched>;
   close(): Promise<void>;
+}
+
+/** The guarded client with POST besides (federation's deliveries). */
+export interface GuardedClient extends PreviewClient {
+  /** One POST through the same guard, its timeout covering the answer's body too. */
+  post(url: string | URL, options: PostOptions): Promise<Posted>;
 }
 
 export const maxRedirects = 5;
@@ -84,19 +113,32 @@ export function guardedLookup(policy: AddressPolicy, resolve: Resolver, signal?:
   };
 }
 
-export function createPreviewClient(options: PreviewClientOptions): PreviewClient {
-  const policy = createAddressPolicy(options.allow);
+/** The guarded HTTP client of the preview fetcher; see lib/outgoing/guard.ts for the rules. */
+export function createPreviewClient(options: PreviewClientOptions): GuardedClient {
+  const publicPolicy = createAddressPolicy(options.allow);
+  // Plain http only inside the allowance: the same CIDRs, and nothing public besides.
+  const insidePolicy = createAddressPolicy(options.allow, false);
+  const policyFor = (url: URL) =>
+    options.httpOnlyInsideAllow && url.protocol === 'http:' ? insidePolicy : publicPolicy;
   const timeoutMs = options.timeoutMs ?? defaultTimeoutMs;
   const resolve = options.resolve ?? createDnsResolver();
   const agents = new Set<Agent>();
 
-  async function get(input: string | URL, wanted: GetOptions): Promise<Fetched> {
-    // One clock for the whole resource: every redirect hop and the body share it.
+  /**
+   * One request's machinery: an agent whose lookup checks the address with the policy of the URL
+   * being asked now, one timer for everything (every redirect hop and the body), and the caller's
+   * abort signal. `run` does the requests and reads the body.
+   */
+  async function guarded<T>(
+    outer: AbortSignal | undefined,
+    run: (agent: Agent, signal: AbortSignal, checked: (url: URL) => void) => Promise<T>,
+  ): Promise<T> {
     const abort = new AbortController();
     const signal = abort.signal;
+    let policy = publicPolicy;
     // An agent per resource, so its DNS lookups are cancelled with it (the hook cannot see the request).
     const agent = new Agent({
-      connect: { lookup: guardedLookup(policy, resolve, signal), timeout: timeoutMs },
+      connect: { lookup: guardedLookup((address) => policy(address), resolve, signal), timeout: timeoutMs },
       connections: 2,
     });
     agents.add(agent);
@@ -106,17 +148,38 @@ export function createPreviewClient(options: PreviewClientOptions): PreviewClien
       abort.abort();
     }, timeoutMs);
     const stop = () => abort.abort();
-    if (wanted.signal?.aborted) stop();
-    wanted.signal?.addEventListener('abort', stop, { once: true });
+    if (outer?.aborted) stop();
+    outer?.addEventListener('abort', stop, { once: true });
     try {
+      return await run(agent, signal, (url) => {
+        policy = policyFor(url);
+        checkTarget(url, options.ports, policy);
+      });
+    } catch (err) {
+      throw describe(err, timedOut, timeoutMs);
+    } finally {
+      clearTimeout(timer);
+      outer?.removeEventListener('abort', stop);
+      agents.delete(agent);
+      void agent.close().catch(() => {}); // after the body is read: the connection is not needed again
+    }
+  }
+
+  const get = (input: string | URL, wanted: GetOptions): Promise<Fetched> =>
+    guarded(wanted.signal, async (agent, signal, check) => {
       let url = new URL(input);
       for (let redirects = 0; ; redirects++) {
-        checkTarget(url, options.ports, policy);
+        check(url);
         const res = await fetch(url, {
           dispatcher: agent,
           redirect: 'manual',
           signal,
-          headers: { 'user-agent': options.userAgent, accept: wanted.accept, 'accept-language': 'de,en;q=0.7' },
+          headers: {
+            'user-agent': options.userAgent,
+            accept: wanted.accept,
+            'accept-language': 'de,en;q=0.7',
+            ...(await wanted.headers?.(url)),
+          },
         });
         if (redirectStatuses.has(res.status)) {
           await res.body?.cancel();
@@ -138,18 +201,27 @@ export function createPreviewClient(options: PreviewClientOptions): PreviewClien
         }
         return { url, contentType, body: await readBody(res, wanted) };
       }
-    } catch (err) {
-      throw describe(err, timedOut, timeoutMs);
-    } finally {
-      clearTimeout(timer);
-      wanted.signal?.removeEventListener('abort', stop);
-      agents.delete(agent);
-      void agent.close().catch(() => {});
-    }
-  }
+    });
+
+  const post = (input: string | URL, wanted: PostOptions): Promise<Posted> =>
+    guarded(wanted.signal, async (agent, signal, check) => {
+      const url = new URL(input);
+      check(url);
+      const res = await fetch(url, {
+        method: 'POST',
+        dispatcher: agent,
+        redirect: 'manual',
+        signal,
+        headers: { 'user-agent': options.userAgent, ...wanted.headers },
+        body: wanted.body,
+      });
+      const body = await readBody(res, { maxBytes: wanted.maxBytes, overflow: 'truncate' });
+      return { status: res.status, headers: res.headers, body };
+    });
 
   return {
     get,
+    post,
     async close() {
       await Promise.all([...agents].map((agent) => agent.destroy()));
     },
@@ -157,7 +229,7 @@ export function createPreviewClient(options: PreviewClientOptions): PreviewClien
 }
 
 /** Reads at most maxBytes of the decoded body; leaving the loop early cancels the download. */
-async function readBody(res: Response, options: GetOptions): Promise<Buffer> {
+async function readBody(res: Response, options: Pick<GetOptions, 'maxBytes' | 'overflow' | 'enough'>): Promise<Buffer> {
   const declared = Number(res.headers.get('content-length') ?? 0);
   if (options.overflow === 'fail' && declared > options.maxBytes && !res.headers.get('content-encoding')) {
     await res.body?.cancel();

@@ -25,10 +25,11 @@ export class PreviewBlockedError extends Error {
 export type AddressPolicy = (address: string) => { allowed: true } | { allowed: false; why: string };
 
 /**
- * The fetcher's policy: public unicast, or inside one of the allow-list CIDRs.
+ * The fetcher's policy: public unicast, or inside one of the allow-list CIDRs; with
+ * `publicAllowed` false, only inside them (plain http to a federation test instance).
  * Throws on a malformed CIDR, so a typo in BOARD_PREVIEW_ALLOW fails at start-up.
  */
-export function createAddressPolicy(allow: readonly string[]): AddressPolicy {
+export function createAddressPolicy(allow: readonly string[], publicAllowed = true): AddressPolicy {
   const allowed = allow.map((text) => {
     const cidr = parseCidr(text);
     if (!cidr) throw new Error(`BOARD_PREVIEW_ALLOW: "${text}" is not an address range (CIDR)`);
@@ -38,6 +39,7 @@ export function createAddressPolicy(allow: readonly string[]): AddressPolicy {
     const ip = parseIp(address);
     if (!ip) return { allowed: false, why: `"${address}" is not an IP address` };
     if (allowed.some((cidr) => inCidr(ip, cidr))) return { allowed: true };
+    if (!publicAllowed) return { allowed: false, why: `${address} is outside the allowed ranges (plain http)` };
     const range = specialRange(ip);
     return range === undefined ? { allowed: true } : { allowed: false, why: `${address} is ${range}` };
   };

@@ -23,6 +23,9 @@ import { threadPage } from './views/thread.ts';
 import { usernameKey } from '../text/usernames.ts';
 import { pageFromQuery } from '../../web/static/markup/pager.js';
 import { responsesOf } from '../http/response-cache.ts';
+import { answeredAsObject } from '../api/activitypub.ts';
+import type { FederationRuntime } from '../federation/runtime.ts';
+import { fediverseHandle } from '../federation/handles.ts';
 
 /**
  * The public pages drawn on the server (docs/API.md "Pages without JavaScript"): the content in
@@ -119,7 +122,7 @@ async function cachedView(
 async function sendDrawn(
   ctx: Ctx,
   draw: () => Promise<{ status: number; doc?: CachedDocument }>,
-  missing?: Missing,
+  how: { missing?: Missing; negotiated?: boolean } = {},
 ): Promise<void> {
   let answer: { status: number; doc?: CachedDocument };
   try {
@@ -128,8 +131,11 @@ async function sendDrawn(
     ctx.app.log(`error GET ${ctx.url.pathname}: the page is the shell, not drawn: ${(err as Error).message}`);
     answer = { status: 200 };
   }
-  return sendShell(ctx, answer.status, answer.doc?.body, missing);
+  return sendShell(ctx, answer.status, answer.doc?.body, how);
 }
+
+/** Whether this board's /e/ and /u/ pages are also ActivityPub objects (Vary: Accept). */
+const isNegotiated = (app: Services) => app.config.federation !== 'off';
 
 export async function home(ctx: Ctx) {
   const page = pageFromQuery(ctx.url.searchParams, maxFeedPage);
@@ -148,20 +154,26 @@ export const cachedHome: CacheLookup<never> = (app, _params, query) => {
   return page === undefined ? undefined : cachedPageOf(app, pageKeys.home(page));
 };
 
-function cachedPageOf(app: Services, key: string): CachedPage | undefined {
+function cachedPageOf(app: Services, key: string, negotiated = false): CachedPage | undefined {
   const page = responsesOf(app.db).cachedPage(key);
-  return page && cachedPageAnswer(page);
+  return page && cachedPageAnswer(page, negotiated);
 }
 
 export async function entryPage(ctx: Ctx<'pid'>) {
   const pid = pageParams.pid!.test(ctx.params.pid) ? Number(ctx.params.pid) : 0;
-  if (pid === 0) return sendShell(ctx, 404);
+  const negotiated = isNegotiated(ctx.app);
+  if (pid === 0) return sendShell(ctx, 404, undefined, { negotiated });
+  if (await answeredAsObject(ctx, (federation) => federation.entryAnswer(pid))) return;
   const { db, config } = ctx.app;
-  return sendDrawn(ctx, () => cachedView(ctx, pageKeys.entry(pid), () => threadPage(db, config.origin, pid)), 'entry');
+  return sendDrawn(ctx, () => cachedView(ctx, pageKeys.entry(pid), () => threadPage(db, config.origin, pid)), {
+    missing: 'entry',
+    negotiated,
+  });
 }
 entryPage.doc = {
   id: 'entryPage',
-  summary: 'The thread drawn in HTML with its share tags (counts an impression when answered 200)',
+  summary:
+    'The thread drawn in HTML with its share tags (counts an impression when answered 200); while federation is on, an ActivityPub Accept gets the Note as JSON-LD (410 a Tombstone)',
   ok: htmlAnswer(200, 'the thread; a gone entry with live replies is marked gone'),
   more: [
     htmlAnswer(404, 'the page with status 404: no such entry'),
@@ -171,10 +183,17 @@ entryPage.doc = {
 entryPage.shell = true;
 
 export const cachedEntryPage: CacheLookup<'pid'> = (app, { pid }) =>
-  pageParams.pid!.test(pid) && Number(pid) > 0 ? cachedPageOf(app, pageKeys.entry(Number(pid))) : undefined;
+  pageParams.pid!.test(pid) && Number(pid) > 0
+    ? cachedPageOf(app, pageKeys.entry(Number(pid)), isNegotiated(app))
+    : undefined;
 
-export function userPage(ctx: Ctx<'username'>) {
+export async function userPage(ctx: Ctx<'username'>) {
   const { db, config } = ctx.app;
+  const object = (federation: FederationRuntime) => {
+    const user = findPublicAccount(db, ctx.params.username);
+    return user ? federation.actorAnswer(user.uid) : Promise.resolve(undefined);
+  };
+  if (await answeredAsObject(ctx, object)) return;
   return sendDrawn(
     ctx,
     async () => {
@@ -182,16 +201,23 @@ export function userPage(ctx: Ctx<'username'>) {
       if (!user) return { status: 404 };
       const page = pageFromQuery(ctx.url.searchParams, maxFeedPage);
       return cachedView(ctx, pageKeys.user(user.username, page), () =>
-        profilePage(db, config.origin, user, page, ctx.app.clock.now()),
+        profilePage(
+          db,
+          config.origin,
+          user,
+          page,
+          ctx.app.clock.now(),
+          isNegotiated(ctx.app) ? fediverseHandle(config, user) : undefined,
+        ),
       );
     },
-    'user',
+    { missing: 'user', negotiated: isNegotiated(ctx.app) },
   );
 }
 userPage.doc = {
   id: 'userPage',
   summary:
-    "A user's profile and entries drawn in HTML with its share tags, ?seite=N for later pages (counts an impression when answered 200)",
+    "A user's profile and entries drawn in HTML with its share tags, ?seite=N for later pages (counts an impression when answered 200); while federation is on, an ActivityPub Accept gets the Person as JSON-LD",
   ok: htmlAnswer(200, "the profile (with a ban in force) and the user's entries, when a public account has the name"),
   more: [htmlAnswer(404, 'the page with status 404: no public account has the name (an application has none)')],
 } satisfies Operation;
@@ -204,7 +230,7 @@ userPage.shell = true;
  */
 export const cachedUserPage: CacheLookup<'username'> = (app, { username }, query) => {
   const page = fastListPage(query, maxFeedPage);
-  return page === undefined ? undefined : cachedPageOf(app, pageKeys.user(username, page));
+  return page === undefined ? undefined : cachedPageOf(app, pageKeys.user(username, page), isNegotiated(app));
 };
 
 /**

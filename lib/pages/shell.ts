@@ -103,20 +103,33 @@ async function fixedPage(ctx: Ctx, status: number, missing: Missing): Promise<Bu
   return status === 404 ? pages.notFound[missing] : pages.script;
 }
 
-function pageHeaders(length: number, shared: boolean): Record<string, string> {
+/** The headers of a page of `length` bytes, whichever way it leaves (the pipeline, or the fast path with everyAnswerHeaders). */
+function pageHeaders(length: number, shared: boolean, negotiated: boolean): Record<string, string> {
+  const cache = cacheHeaders(shared, 'no-cache');
+  // A page that is also an ActivityPub object (lib/http/negotiation.ts): its answer depends on Accept too.
+  const vary: Record<string, string> = negotiated ? { Vary: cache.Vary ? `${cache.Vary}, Accept` : 'Accept' } : {};
   return {
     'Content-Type': 'text/html; charset=utf-8',
     'Content-Length': String(length),
     'Content-Security-Policy': pageCsp,
-    ...cacheHeaders(shared, 'no-cache'),
+    ...cache,
+    ...vary,
     'X-Frame-Options': 'DENY',
   };
 }
 
-/** A drawn page (or one of the fixed pages: a 404 says what is `missing`), with the page headers (CSP, no framing). */
-export async function sendShell(ctx: Ctx, status: number, page?: Buffer, missing: Missing = 'page'): Promise<void> {
+/**
+ * A drawn page (or one of the fixed pages: a 404 says what is `missing`), with the page headers
+ * (CSP, no framing); `negotiated`: the page is also an ActivityPub object (Vary: Accept).
+ */
+export async function sendShell(
+  ctx: Ctx,
+  status: number,
+  page?: Buffer,
+  { missing = 'page', negotiated = false }: { missing?: Missing; negotiated?: boolean } = {},
+): Promise<void> {
   const html = page ?? (await fixedPage(ctx, status, missing));
-  ctx.res.writeHead(status, pageHeaders(html.length, ctx.sharedAnswer(status)));
+  ctx.res.writeHead(status, pageHeaders(html.length, ctx.sharedAnswer(status), negotiated));
   ctx.res.end(ctx.req.method === 'HEAD' ? undefined : html);
 }
 
@@ -146,11 +159,11 @@ export function isCountedPage(db: Db, path: string): boolean {
 
 const cachedHeads = new WeakMap<Buffer, CachedPage['head']>();
 
-export function cachedPageAnswer({ body, status }: DrawnPage): CachedPage {
+export function cachedPageAnswer({ body, status }: DrawnPage, negotiated = false): CachedPage {
   let head = cachedHeads.get(body);
   if (!head) {
     const headOf = (shared: boolean) =>
-      Object.entries({ ...pageHeaders(body.length, shared), ...everyAnswerHeaders }).flat();
+      Object.entries({ ...pageHeaders(body.length, shared, negotiated), ...everyAnswerHeaders }).flat();
     const own = headOf(false);
     head = { shared: status === 200 ? headOf(true) : own, own };
     cachedHeads.set(body, head);

@@ -33,6 +33,12 @@ export function settingWarnings(config: Config): string[] {
       `BOARD_TRUST_PROXY=1 says the board is behind a proxy, but BOARD_ORIGIN is ${config.origin}: reset links, feeds and share pages name that address; set BOARD_ORIGIN to the board's public address`,
     );
   }
+  // Other servers fetch and verify over https only; plain http works between test boards on loopback.
+  if (config.federation !== 'off' && !config.origin.startsWith('https:')) {
+    warnings.push(
+      `BOARD_FEDERATION=${config.federation} with BOARD_ORIGIN ${config.origin}: other servers reach a board over https only; set an https BOARD_ORIGIN (plain http is for test boards on loopback)`,
+    );
+  }
   return warnings;
 }
 

@@ -31,10 +31,29 @@ import { fakeBrowser } from '../helpers/push.ts';
  * cases too; another process's commit is response-cache-kinds.test.ts's.
  */
 
-const t = useBoard({ env: limitsOff, members: ['Anna', 'Bert'], moderators: ['Moni'] });
+const t = useBoard({
+  env: { ...limitsOff, BOARD_FEDERATION: 'allowlist' },
+  members: ['Anna', 'Bert'],
+  moderators: ['Moni'],
+});
 
 /** Paula's client, passkey and recovery codes, for the passkey cases. */
 const keys: { paula?: Client; authenticator?: SoftAuthenticator; codes: string[] } = { codes: [] };
+
+/** The federation inboxes' cases: an activity POST without a signature (refused, 401). */
+const unsigned = (path: string) =>
+  visitor(t.board).send(
+    'POST',
+    path,
+    JSON.stringify({
+      '@context': 'https://www.w3.org/ns/activitystreams',
+      id: 'http://127.0.0.1:9/follow',
+      type: 'Follow',
+      actor: 'http://127.0.0.1:9/a',
+      object: `${t.board.config.origin}/ap/actor/board`,
+    }),
+    { 'content-type': 'application/activity+json' },
+  );
 
 /** What the cases share: the thread they write in. */
 const state = { root: 0, reply: 0, image: 0, invite: 0, link: 'https://example.org/holunder' };
@@ -321,6 +340,27 @@ const cases: [route: string, name: string, write: () => Promise<void>][] = [
     'the door switched to approval',
     async () => {
       await expect(member('Moni').post('/api/mod/registration', { mode: 'approval' }));
+    },
+  ],
+  [
+    'POST /api/mod/federation/instances',
+    'an instance blocked: its follows end, no page shows them',
+    async () => {
+      await expect(member('Moni').post('/api/mod/federation/instances', { instance: 'spam.example', action: 'block' }));
+    },
+  ],
+  [
+    'POST /ap/actor/:identifier/inbox',
+    "an unsigned activity at an actor's inbox: refused, nothing changes",
+    async () => {
+      await expect(unsigned('/ap/actor/board/inbox'), 401);
+    },
+  ],
+  [
+    'POST /ap/inbox',
+    'an unsigned activity at the shared inbox: refused, nothing changes',
+    async () => {
+      await expect(unsigned('/ap/inbox'), 401);
     },
   ],
   [

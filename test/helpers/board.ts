@@ -74,6 +74,8 @@ export interface StartOptions {
   port?: number;
   /** Free bytes of the data volume as the board sees them; default a roomy 1 TiB, so no test depends on this machine's disk. */
   freeBytes?: AppOptions['freeBytes'];
+  /** Federation's knobs for createApp (short polls and timeouts, the received-activities hook). */
+  federation?: AppOptions['federation'];
 }
 
 /** A few real rows of the bundled IP-to-ASN data set: test servers need not load all 33 MB. */
@@ -112,6 +114,7 @@ export async function startBoard(env: Record<string, string> = {}, options: Star
     images: options.images,
     webauthn: options.webauthn,
     freeBytes: options.freeBytes ?? (() => 2 ** 40),
+    federation: options.federation,
   });
   await new Promise<void>((resolve) => app.server.listen(options.port ?? 0, '127.0.0.1', resolve));
   const url = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;

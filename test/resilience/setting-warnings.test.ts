@@ -78,6 +78,16 @@ test('BOARD_TRUST_PROXY=1 with a loopback or localhost BOARD_ORIGIN warns; with 
   assert.deepEqual(warnings({}), [], 'no proxy: localhost is right');
 });
 
+test('BOARD_FEDERATION on with an http BOARD_ORIGIN warns in one line; https or federation off does not', () => {
+  for (const mode of ['allowlist', 'open']) {
+    const lines = warnings({ BOARD_FEDERATION: mode, BOARD_ORIGIN: 'http://board.example.org' });
+    assert.equal(lines.length, 1, mode);
+    assert.match(lines[0]!, new RegExp(`^BOARD_FEDERATION=${mode} with BOARD_ORIGIN http://board\\.example\\.org: `));
+    assert.deepEqual(warnings({ BOARD_FEDERATION: mode, BOARD_ORIGIN: 'https://board.example.org' }), [], mode);
+  }
+  assert.deepEqual(warnings({ BOARD_FEDERATION: 'off', BOARD_ORIGIN: 'http://board.example.org' }), []);
+});
+
 test('the server refuses to start on a variable that is no setting: one line, exit 1', {
   timeout: hangBoundMs,
 }, async () => {

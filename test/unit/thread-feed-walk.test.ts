@@ -59,7 +59,7 @@ function randomBoard(db: Db, seed: number): void {
       );
       if (pid) live.push(pid);
     } else if (roll < 0.9) {
-      bumpEntry(db, pick(live), now);
+      bumpEntry(db, pick(live), 1, now);
     } else if (roll < 0.95) {
       const pid = pick(live);
       removeEntry(db, pid, 'Test', 0, now);

@@ -58,6 +58,17 @@ export function registrationChange(reason) {
 }
 
 /**
+ * An instance decision's logged reason (lib/federation/instances.ts changeInstance): the instance,
+ * then ": " and the note when there is one. A host's port has no space after its colon.
+ * @param {string} reason
+ * @returns {{ host: string, note: string }}
+ */
+export function instanceChange(reason) {
+  const { mode, note } = registrationChange(reason);
+  return { host: mode, note };
+}
+
+/**
  * "dauerhaft gesperrt" or "gesperrt bis 03.03.2026, 14:05" for a banned_until.
  * @param {number} until
  * @param {(seconds: number) => string} dateTime the page's own date format
@@ -99,6 +110,12 @@ export function modlogSentence(row, dateTime) {
       const { mode } = registrationChange(row.reason);
       return [`Registrierung auf „${registrationModeName(mode)}“ umgestellt`];
     }
+    case 'instance_allow':
+      return [`Instanz ${instanceChange(row.reason).host} für die Föderation zugelassen`];
+    case 'instance_block':
+      return [`Instanz ${instanceChange(row.reason).host} gesperrt`];
+    case 'instance_unblock':
+      return [`Entscheidung über die Instanz ${instanceChange(row.reason).host} aufgehoben`];
     default:
       return ['Eine Entscheidung der Moderation'];
   }
@@ -110,5 +127,6 @@ export function modlogSentence(row, dateTime) {
  * @param {LogRow} row
  */
 export function modlogReason(row) {
-  return row.action === 'registration' ? registrationChange(row.reason).note : row.reason;
+  if (row.action === 'registration') return registrationChange(row.reason).note;
+  return row.action.startsWith('instance_') ? instanceChange(row.reason).note : row.reason;
 }

@@ -15,12 +15,25 @@ import { pagedLinks, talliesOf } from './lists.ts';
  * it. A banned account's page is drawn for every request and never kept (`fresh`): its ban ends by
  * the clock, which no write tells the response cache.
  */
-export function profilePage(db: Db, origin: string, user: User, page: number, now: number): PageView {
+export function profilePage(
+  db: Db,
+  origin: string,
+  user: User,
+  page: number,
+  now: number,
+  fediverse?: string,
+): PageView {
   const until = activeBanUntil(user, now);
   const { entries } = readUserFeedPage(db, user.uid, page);
   const base = userHref(user.username);
   const hasNext = entries.length >= feedPageSize && page < maxFeedPage;
-  const shown = { uid: user.uid, username: user.username, created_at: user.created_at, avatar: user.avatar };
+  const shown = {
+    uid: user.uid,
+    username: user.username,
+    created_at: user.created_at,
+    avatar: user.avatar,
+    ...(fediverse ? { fediverse } : {}),
+  };
   return {
     status: 200,
     title: profileTitle(user.username, page),

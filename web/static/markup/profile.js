@@ -51,6 +51,14 @@ export function profileMarkup(user, page, entries, tallies) {
         h('h1', {}, user.username),
         h('p', { class: 'muted' }, `Mitglied seit ${boardDate(user.created_at)}`),
         user.banned_until ? banNote(user.banned_until) : null,
+        user.fediverse
+          ? h(
+              'p',
+              { class: 'muted' },
+              'Aus dem Fediverse (Mastodon, Lemmy …) folgen: ',
+              h('strong', {}, user.fediverse),
+            )
+          : null,
       ),
     ),
     h('h2', {}, 'Beiträge'),

@@ -11,6 +11,7 @@ import { banForm, banText, dismissForm, removeForm, treeBanText } from '../compo
 import { refreshModCount } from '../components/mod-link.js';
 import { pageFromQuery, pager } from '../markup/pager.js';
 import { doorSection } from './mod-door.js';
+import { instancesSection } from './mod-instances.js';
 
 /** @import { ViewContext } from '../router.js' */
 
@@ -161,6 +162,7 @@ export async function modView(root, { query }) {
   add(
     root,
     page ? null : await doorSection(),
+    page ? null : await instancesSection(),
     h(
       'p',
       { class: 'muted' },

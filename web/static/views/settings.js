@@ -3,7 +3,7 @@
 import * as api from '../api.js';
 import { whenNotBusy } from '../busy-retry.js';
 import { add, h } from '../dom.js';
-import { longDate } from '../format.js';
+import { counted, longDate } from '../format.js';
 import { avatarSize } from '../limits.js';
 import { usernameRule } from '../rules.js';
 import { navigate, refresh } from '../router.js';
@@ -86,6 +86,28 @@ function avatarSection() {
   );
 }
 
+/**
+ * The own handle on other servers and how many accounts there follow it (docs/API.md
+ * "Federation"); null when the board does not federate (the API answers 404 then).
+ * @returns {Promise<HTMLElement | null>}
+ */
+async function fediverseSection() {
+  /** @type {{ handle: string, followers: number }} */
+  let state;
+  try {
+    state = await api.get('/api/user/federation');
+  } catch (err) {
+    if (err instanceof api.ApiError && err.status === 404) return null;
+    throw err;
+  }
+  return section(
+    'fediverse-heading',
+    'Fediverse',
+    h('p', {}, 'Auf Mastodon, Lemmy und anderen Servern findet man dich als ', h('strong', {}, state.handle), '.'),
+    h('p', {}, `Dort folgen dir ${counted(state.followers, 'Konto', 'Konten')}.`),
+  );
+}
+
 function deleteSection() {
   const fields = {
     pass1: field({
@@ -147,13 +169,14 @@ export async function settingsView(root) {
     );
     return 'Einstellungen';
   }
-  const [sessions, mutes, notify, passkeys, recovery, invites] = await Promise.all([
+  const [sessions, mutes, notify, passkeys, recovery, invites, fediverse] = await Promise.all([
     sessionsSection(),
     mutesSection(),
     notificationsSection(),
     passkeysSection(),
     recoverySection(),
     invitesSection(),
+    fediverseSection(),
   ]);
   let sessionsCard = sessions;
   // After a password change only the other sessions are gone: the list is drawn again, the rest stays.
@@ -171,6 +194,7 @@ export async function settingsView(root) {
     passkeys,
     recovery,
     invites,
+    ...(fediverse ? [fediverse] : []),
     mutes,
     exportSection(),
     deleteSection(),

@@ -1,0 +1,57 @@
+import type { Config } from '../config.ts';
+import type { JobDeps } from '../host/job-runs.ts';
+import type { DeliveryJob, DeliveryOptions, DeliveryStats } from './delivery.ts';
+import type { FederationOptions } from './runtime.ts';
+
+/**
+ * Federation's once-job (lib/jobs/once-jobs.ts): the delivery job and the inbox queue, in the one
+ * process (or the cluster's primary) that runs the once-jobs. Fedify is loaded here only when this
+ * starts, so a board with BOARD_FEDERATION=off never loads it.
+ */
+
+export interface FederationJobOptions extends FederationOptions {
+  delivery?: DeliveryOptions;
+}
+
+export interface FederationJob {
+  /** An outbox row was written: turn it into deliveries now. */
+  wake(): void;
+  stop(): Promise<void>;
+  /** The delivery job's counts since the start; undefined until it has started. */
+  stats(): DeliveryStats | undefined;
+}
+
+export function startFederationJob(
+  deps: JobDeps & { config: Config },
+  options: FederationJobOptions = {},
+): FederationJob {
+  const inbox = new AbortController();
+  let delivery: DeliveryJob | undefined;
+  let stopped = false;
+  const started = Promise.all([import('./runtime.ts'), import('./delivery.ts')]).then(
+    async ([runtimes, deliveries]) => {
+      const runtime = runtimes.createFederationRuntime(deps, options);
+      if (stopped) return runtime;
+      delivery = deliveries.startDelivery(deps, runtime, options.delivery);
+      // Inbox work past the answer: what the inbox listeners do (lib/federation/runtime.ts), off every request.
+      void runtime.federation
+        .startQueue(deps, { signal: inbox.signal, queue: 'inbox' })
+        .catch((err: Error) => deps.log(`federation: inbox queue: ${err.message}`));
+      return runtime;
+    },
+  );
+  started.catch((err: Error) => deps.log(`federation: cannot start: ${err.message}`));
+  return {
+    wake() {
+      void started.then(() => delivery?.wake());
+    },
+    async stop() {
+      stopped = true;
+      inbox.abort();
+      const runtime = await started.catch(() => undefined);
+      await delivery?.stop();
+      await runtime?.close();
+    },
+    stats: () => delivery?.stats(),
+  };
+}

@@ -1,0 +1,250 @@
+import { createFederation, type Context, type Federation, type KvStore } from '@fedify/fedify';
+import { Accept, Activity, Follow, Undo, type Object as ApObject } from '@fedify/fedify/vocab';
+import type { Clock } from '../clock.ts';
+import type { Config } from '../config.ts';
+import type { Db } from '../db/db.ts';
+import type { Log } from '../log.ts';
+import { createPreviewClient, type GuardedClient, type Resolver } from '../outgoing/client.ts';
+import { registrationInForce } from '../registration/mode.ts';
+import { readStatsSummary } from '../stats/stats.ts';
+import { sqliteKvStore, SqliteMessageQueue } from './fedify-store.ts';
+import { acceptFollow, endFollow, followAccepted } from './follows.ts';
+import { instanceAdmitted } from './instances.ts';
+import { actorKeyPairs, boardKeyOwner } from './keys.ts';
+import { authenticatedLoaderOf, contextLoaderOf, documentLoaderOf, type LoaderContext } from './loaders.ts';
+import {
+  apPaths,
+  boardIdentifier,
+  federatedAccount,
+  goneActor,
+  goneNote,
+  groupOf,
+  noteOf,
+  noteRow,
+  personOf,
+  plainJsonLd,
+} from './objects.ts';
+import { uidOfHandle } from './handles.ts';
+
+/**
+ * Fedify for one board (docs/API.md "Federation"): the actors (the Group `@board@host` and one
+ * Person per public account), their keys, WebFinger, NodeInfo 2.1, the followers and outbox
+ * collections (counts public, lists not), and the inboxes. What runs where: a request to an inbox
+ * is verified (HTTP Signatures, the sender's key fetched through the guard) while the sender
+ * waits, then queued in SQLite (lib/federation/fedify-store.ts) and handled by the once-job that
+ * runs the queue (lib/jobs/once-jobs.ts `federationInbox`), past the answer. Sending is the
+ * board's own delivery job (lib/federation/delivery.ts): Fedify's sendActivity posts with the
+ * global fetch, which the address guard cannot reach.
+ */
+
+export interface FederationDeps {
+  db: Db;
+  config: Config;
+  clock: Clock;
+  log: Log;
+}
+
+export interface FederationOptions {
+  /** DNS of the guarded client (tests inject answers). */
+  resolve?: Resolver;
+  /** Per request through the guard; default 10 s. */
+  timeoutMs?: number;
+  /** How often the inbox queue looks for work another process queued; default 1 s. */
+  queuePollMs?: number;
+  /**
+   * Tests: every verified activity the inbox takes that this issue does not act on (a Create, a
+   * Like…), as JSON-LD, with the instance it came from. Issue 42 handles them; until then they
+   * are dropped after the signature check.
+   */
+  received?: (activity: Record<string, unknown>) => void;
+}
+
+/** What the dispatchers and listeners see of the board. */
+export type FederationData = FederationDeps;
+
+export interface FederationRuntime {
+  federation: Federation<FederationData>;
+  /** A context for building activities outside a request (the delivery job). */
+  context(): Context<FederationData>;
+  /** The JSON-LD answer of an entry's page (/e/{pid}), or undefined when there is no such entry. */
+  entryAnswer(pid: number): Promise<Response | undefined>;
+  /** The JSON-LD answer of a profile page (/u/{name}): the Person, as its actor URI answers it. */
+  actorAnswer(uid: number): Promise<Response>;
+  /** The guarded client every federation request goes through. */
+  client: GuardedClient;
+  kv: KvStore;
+  close(): Promise<void>;
+}
+
+/** How the rest of the board reaches federation: the runtime is made (and Fedify loaded) on first use. */
+export interface FederationHandle {
+  runtime(): Promise<FederationRuntime>;
+}
+
+/** The User-Agent of every request federation makes: the software and the board, never a reader. */
+export const federationUserAgent = (origin: string) => `board/0.1 (+${origin})`;
+
+/** The activity JSON types answered to a content negotiation (Fedify's own, for /ap/… paths). */
+export const activityJsonType = 'application/activity+json';
+
+export function createFederationRuntime(deps: FederationDeps, options: FederationOptions = {}): FederationRuntime {
+  const { db, config, clock } = deps;
+  const kv = sqliteKvStore(db);
+  const client = createPreviewClient({
+    allow: config.previewAllow,
+    ports: config.previewPorts,
+    userAgent: federationUserAgent(config.origin),
+    timeoutMs: options.timeoutMs,
+    resolve: options.resolve,
+    httpOnlyInsideAllow: true,
+  });
+  // The board's own documents (its actors, named in an Accept of its own Follow) are always readable.
+  const ownHost = new URL(config.origin).host;
+  const loaders: LoaderContext = {
+    client,
+    kv,
+    admitted: (host) => host === ownHost || instanceAdmitted(db, config.federation, host),
+  };
+  const federation = createFederation<FederationData>({
+    kv,
+    origin: config.origin,
+    queue: { inbox: new SqliteMessageQueue(db, { pollMs: options.queuePollMs }) },
+    manuallyStartQueue: true,
+    documentLoaderFactory: () => documentLoaderOf(loaders),
+    contextLoaderFactory: () => contextLoaderOf(loaders),
+    authenticatedDocumentLoaderFactory: (identity) => authenticatedLoaderOf(loaders, identity),
+    // The double knock is the delivery job's (lib/federation/delivery.ts); this is what Fedify signs with itself.
+    firstKnock: 'rfc9421',
+  });
+
+  /** The key owner of an actor identifier: 0 for the Group, the uid of a public account, else none. */
+  const ownerOf = (identifier: string): number | undefined => {
+    if (identifier === boardIdentifier) return boardKeyOwner;
+    if (!/^\d{1,15}$/.test(identifier)) return undefined;
+    return federatedAccount(db, Number(identifier)) ? Number(identifier) : undefined;
+  };
+
+  federation
+    .setActorDispatcher(apPaths.actor, async (ctx, identifier) => {
+      const owner = ownerOf(identifier);
+      if (owner === undefined)
+        return deletedAccount(db, identifier) ? goneActor(config.origin, Number(identifier), clock.now()) : null;
+      const pairs = await ctx.getActorKeyPairs(identifier);
+      const keys = { publicKey: pairs[0]!.cryptographicKey, assertionMethods: pairs.map((pair) => pair.multikey) };
+      if (owner === boardKeyOwner) return groupOf(config, keys);
+      return personOf(config, federatedAccount(db, owner)!, keys);
+    })
+    .setKeyPairsDispatcher(async (_ctx, identifier) => {
+      const owner = ownerOf(identifier);
+      return owner === undefined ? [] : actorKeyPairs(db, owner, clock.now());
+    })
+    .mapHandle((_ctx, handle) => {
+      if (handle.toLowerCase() === boardIdentifier) return boardIdentifier;
+      const uid = uidOfHandle(db, handle);
+      return uid === undefined ? null : String(uid);
+    });
+
+  // Counts are public (Mastodon shows them); the lists are not: whom an account is followed by is its own business.
+  federation
+    .setFollowersDispatcher(apPaths.followers, () => ({ items: [] }))
+    .setCounter((_ctx, identifier) => {
+      const owner = ownerOf(identifier);
+      return owner === undefined
+        ? null
+        : db.value('SELECT count(*) FROM federation_followers WHERE target_uid = ?', owner);
+    });
+  federation
+    .setOutboxDispatcher(apPaths.outbox, () => ({ items: [] }))
+    .setCounter((_ctx, identifier) => {
+      const owner = ownerOf(identifier);
+      if (owner === undefined) return null;
+      return owner === boardKeyOwner
+        ? readStatsSummary(db).entries
+        : db.value('SELECT count(*) FROM entries WHERE uid = ? AND deleted = 0', owner);
+    });
+
+  federation.setNodeInfoDispatcher('/nodeinfo/2.1', () => {
+    const stats = readStatsSummary(db);
+    return {
+      software: { name: 'board', version: '0.1.0' },
+      protocols: ['activitypub'],
+      openRegistrations: registrationInForce(db, config).mode === 'open',
+      usage: { users: { total: stats.users }, localPosts: stats.entries, localComments: 0 },
+    };
+  });
+
+  federation
+    .setInboxListeners(apPaths.inbox, apPaths.sharedInbox)
+    .on(Follow, async (ctx, follow) => {
+      const actorId = follow.actorId;
+      if (!actorId || !instanceAdmitted(db, config.federation, actorId.host)) return;
+      const target = ctx.parseUri(follow.objectId);
+      if (target?.type !== 'actor') return;
+      const owner = ownerOf(target.identifier);
+      if (owner === undefined) return;
+      const actor = await follow.getActor(ctx);
+      if (!actor?.id || !actor.inboxId) return;
+      acceptFollow(db, { follow, actor, targetUid: owner }, clock.now());
+    })
+    // The Accept names our own Follow: read its id as given, never fetched (it is ours).
+    .on(Accept, (_ctx, accept) => {
+      if (accept.actorId && accept.objectId) followAccepted(db, accept.actorId.href, accept.objectId.href, clock.now());
+    })
+    .on(Undo, async (ctx, undo) => {
+      const object = (await undo.getObject(ctx)) as ApObject | null;
+      if (!(object instanceof Follow)) return receivedOther(undo);
+      if (!undo.actorId || object.actorId?.href !== undo.actorId.href) return;
+      const target = ctx.parseUri(object.objectId);
+      const owner = target?.type === 'actor' ? ownerOf(target.identifier) : undefined;
+      endFollow(db, undo.actorId.href, owner, object.id?.href);
+    })
+    .on(Activity, (_ctx, activity) => receivedOther(activity))
+    .onError((_ctx, error) => deps.log(`federation inbox: ${error.message}`));
+
+  async function receivedOther(activity: Activity): Promise<void> {
+    if (options.received) options.received((await activity.toJsonLd({ format: 'compact' })) as Record<string, unknown>);
+  }
+
+  const context = () => federation.createContext(new URL(config.origin), deps);
+
+  return {
+    federation,
+    context,
+    client,
+    kv,
+    async entryAnswer(pid) {
+      const row = noteRow(db, pid, clock.now());
+      if (!row) return undefined;
+      const ctx = context();
+      if (row.deleted || !row.federated) return jsonLd(await goneNote(config.origin, row).toJsonLd(ctx), 410);
+      return jsonLd(plainJsonLd(await noteOf(db, config.origin, row).toJsonLd(ctx)), 200);
+    },
+    async actorAnswer(uid) {
+      return federation.fetch(
+        new Request(new URL(apPaths.actor.replace('{identifier}', String(uid)), config.origin), {
+          headers: { accept: activityJsonType },
+        }),
+        { contextData: deps },
+      );
+    },
+    async close() {
+      await client.close();
+    },
+  };
+}
+
+/** A uid the board gave out whose account is gone: its actor is a Tombstone (410), so followers drop it. */
+function deletedAccount(db: Db, identifier: string): boolean {
+  if (!/^\d{1,15}$/.test(identifier)) return false;
+  const uid = Number(identifier);
+  const last = db.one<{ seq: number }>("SELECT seq FROM sqlite_sequence WHERE name = 'users'")?.seq ?? 0;
+  return uid >= 1 && uid <= last && db.one('SELECT 1 FROM users WHERE uid = ?', uid) === undefined;
+}
+
+/** A JSON-LD answer as Fedify's own (Content-Type activity+json, Vary: Accept). */
+function jsonLd(body: unknown, status: number): Response {
+  return new Response(JSON.stringify(body), {
+    status,
+    headers: { 'Content-Type': activityJsonType, Vary: 'Accept' },
+  });
+}

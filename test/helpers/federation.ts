@@ -1,0 +1,132 @@
+import { createServer, type AddressInfo } from 'node:net';
+import type { Actor } from '@fedify/fedify/vocab';
+import type { Db } from '../../lib/db/db.ts';
+import { changeInstance } from '../../lib/federation/instances.ts';
+import { askToFollow, stopFollowing } from '../../lib/federation/follows.ts';
+import { administrator } from '../../lib/modlog/modlog.ts';
+import { startBoard, type StartOptions, type TestBoard } from './board.ts';
+
+/**
+ * Federation between test boards on 127.0.0.1 (docs/OPERATIONS.md "Federation"): each board's
+ * BOARD_ORIGIN names its own port, and the fetch guard's allowances (BOARD_PREVIEW_ALLOW,
+ * BOARD_PREVIEW_PORTS) let it reach the others, as outside tools test a board.
+ */
+
+/** Ports free now on 127.0.0.1 (the kernel's choice), for origins that must name them before the boards start. */
+export async function freePorts(count: number): Promise<number[]> {
+  const servers = await Promise.all(
+    Array.from(
+      { length: count },
+      () =>
+        new Promise<ReturnType<typeof createServer>>((resolve) => {
+          const server = createServer();
+          server.listen(0, '127.0.0.1', () => resolve(server));
+        }),
+    ),
+  );
+  const ports = servers.map((server) => (server.address() as AddressInfo).port);
+  await Promise.all(servers.map((server) => new Promise((resolve) => server.close(resolve))));
+  return ports;
+}
+
+/** The settings of a federated test board on `port` that may reach `ports` on loopback. */
+export function federatedEnv(port: number, ports: number[], mode = 'allowlist'): Record<string, string> {
+  return {
+    BOARD_FEDERATION: mode,
+    BOARD_ORIGIN: `http://127.0.0.1:${port}`,
+    BOARD_PREVIEW_ALLOW: '127.0.0.1/32',
+    BOARD_PREVIEW_PORTS: ports.join(','),
+  };
+}
+
+/** Short polls, so a test waits for the jobs a few milliseconds, never a second. */
+export const quickFederation: NonNullable<StartOptions['federation']> = {
+  queuePollMs: 20,
+  delivery: { pollMs: 20 },
+};
+
+/** Boards that know each other's ports, each allowing the others (allowlist mode unless `mode` says). */
+export async function startFederatedBoards(
+  count: number,
+  options: {
+    mode?: string;
+    env?: Record<string, string>;
+    federation?: (index: number) => StartOptions['federation'];
+    /** Whether board `by` allows board `other` (indexes); default every other board. */
+    allows?: (by: number, other: number) => boolean;
+  } = {},
+): Promise<TestBoard[]> {
+  const ports = await freePorts(count);
+  const boards: TestBoard[] = [];
+  for (const [i, port] of ports.entries()) {
+    boards.push(
+      await startBoard(
+        { ...federatedEnv(port, ports, options.mode), ...options.env },
+        { port, federation: { ...quickFederation, ...options.federation?.(i) } },
+      ),
+    );
+  }
+  // Fedify loads, and the Group's keys are made, on first use (seconds on a busy machine): done now,
+  // so no request of a test pays for it.
+  await Promise.all(
+    boards.map((board) => fetch(`${board.url}/ap/actor/board`, { headers: { accept: 'application/activity+json' } })),
+  );
+  for (const [by, board] of boards.entries())
+    for (const [other, port] of ports.entries())
+      if (other !== by && (options.allows?.(by, other) ?? true))
+        changeInstance(board.app.services.db, `127.0.0.1:${port}`, 'allow', administrator, board.clock.now());
+  return boards;
+}
+
+/** How long a test waits for another board's answer: keys are made on first need, which takes seconds on a busy machine. */
+export const federationWaitMs = 30_000;
+
+/** The actor at this URL or handle, as `board` sees it through its own guarded loader. */
+export async function lookUpActor(board: TestBoard, what: string): Promise<Actor> {
+  const ctx = (await board.app.services.federation!.runtime()).context();
+  const found = await ctx.lookupObject(what);
+  if (!found || !('inboxId' in found)) throw new Error(`${what}: no actor`);
+  return found as Actor;
+}
+
+/** `board`'s Group asks to follow `actor` (a test board has no other way to follow); its job sends the Follow. */
+export function groupFollows(board: TestBoard, actor: Actor): void {
+  askToFollow(board.app.services.db, 0, actor, board.config.origin, board.clock.now());
+  board.app.jobs?.federation?.wake();
+}
+
+/** `board`'s Group stops following the actor with this id; its job sends the Undo. */
+export function groupUnfollows(board: TestBoard, actorId: string): void {
+  stopFollowing(board.app.services.db, 0, actorId, board.clock.now());
+  board.app.jobs?.federation?.wake();
+}
+
+/**
+ * A follower on a fake instance, stored as an accepted Follow would store it: the actor
+ * `http://{host}/users/{name}` with its own inbox and, unless `sharedInbox` is '', the instance's
+ * shared inbox (default `http://{host}/ap/inbox`), following `target` (a uid; 0 the Group).
+ */
+export function storeFollower(
+  db: Db,
+  follower: { host: string; name: string; target?: number; sharedInbox?: string },
+  now: number,
+): string {
+  const actor = `http://${follower.host}/users/${follower.name}`;
+  db.run(
+    'INSERT INTO remote_actors (id, host, inbox, shared_inbox, fetched_at) VALUES (?, ?, ?, ?, ?)',
+    actor,
+    follower.host,
+    `${actor}/inbox`,
+    follower.sharedInbox ?? `http://${follower.host}/ap/inbox`,
+    now,
+  );
+  db.run(
+    'INSERT INTO federation_followers (target_uid, actor_id, follow_id, host, created_at) VALUES (?, ?, ?, ?, ?)',
+    follower.target ?? 0,
+    actor,
+    `${actor}#follow`,
+    follower.host,
+    now,
+  );
+  return actor;
+}
