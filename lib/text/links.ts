@@ -1,7 +1,9 @@
 /** Link extraction and canonical URLs for previews (docs/API.md "Link previews"). */
+import { linkSource, trailingPunctuation } from '../../web/static/format.js';
 
-const linkPattern = /https?:\/\/[^\s<>"]+/i;
-const trailingPunctuation = /[.,;:!?)\]}'"]+$/;
+export { splitLinks } from '../../web/static/format.js';
+
+const linkPattern = new RegExp(linkSource, 'i');
 const videoId = /^[A-Za-z0-9_-]{11}$/;
 const videoHosts = new Set([
   'youtube.com',
@@ -19,24 +21,7 @@ export function firstLink(text: string): string | undefined {
 }
 
 export function countLinks(text: string): number {
-  return text.match(new RegExp(linkPattern.source, 'gi'))?.length ?? 0;
-}
-
-/**
- * The text cut into plain runs and http(s) links (each link trimmed as `firstLink` trims it), for
- * the server's pages; web/static/format.js splitLinks does the same in the front end.
- */
-export function splitLinks(text: string): (string | { url: string })[] {
-  const parts: (string | { url: string })[] = [];
-  let last = 0;
-  for (const match of text.matchAll(new RegExp(linkPattern.source, 'gi'))) {
-    const url = match[0].replace(trailingPunctuation, '');
-    if (match.index > last) parts.push(text.slice(last, match.index));
-    parts.push({ url });
-    last = match.index + url.length;
-  }
-  if (last < text.length) parts.push(text.slice(last));
-  return parts;
+  return text.match(new RegExp(linkSource, 'gi'))?.length ?? 0;
 }
 
 export function youtubeVideoId(url: URL): string | undefined {

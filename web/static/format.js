@@ -118,20 +118,22 @@ export function codePoints(text) {
   return n;
 }
 
-const linkPattern = /https?:\/\/[^\s<>"]+/gi;
-const trailing = /[.,;:!?)\]}'"]+$/;
+/** What a link is on this board, for the server (lib/text/links.ts) and the front end alike. */
+export const linkSource = 'https?:\\/\\/[^\\s<>"]+';
+/** A link's trailing punctuation belongs to the sentence, not the link. */
+export const trailingPunctuation = /[.,;:!?)\]}'"]+$/;
 
 /**
- * Splits text into plain strings and {url} parts for every http(s) link, with the same
- * trailing punctuation trimmed as the server's link finder.
+ * Splits text into plain strings and {url} parts for every http(s) link, trailing punctuation
+ * trimmed.
  * @param {string} text
  */
 export function splitLinks(text) {
   /** @type {(string | { url: string })[]} */
   const parts = [];
   let last = 0;
-  for (const match of text.matchAll(linkPattern)) {
-    const url = match[0].replace(trailing, '');
+  for (const match of text.matchAll(new RegExp(linkSource, 'gi'))) {
+    const url = match[0].replace(trailingPunctuation, '');
     if (match.index > last) parts.push(text.slice(last, match.index));
     parts.push({ url });
     last = match.index + url.length;
