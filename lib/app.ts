@@ -57,7 +57,6 @@ export interface AppOptions {
   threadReplies?: FanoutOptions;
   /** Federation's knobs (tests inject DNS, shorten timeouts and polls); it runs when config.federation is not off. */
   federation?: FederationJobOptions;
-  /** The visitor count's knobs (tests lower the day's cap to reach it). */
   impressions?: Pick<TallySettings, 'maxVisitorsPerDay'>;
   tor?: { recheckMs?: number };
   searchThreads?: SearchThreadOptions;
@@ -141,7 +140,6 @@ export function createApp(config: Config, options: AppOptions = {}): App {
   const federation = config.federation === 'off' ? undefined : federationHandle(jobDeps, config, options.federation);
   services.federation = federation?.handle;
   if (federation) {
-    // Every write other servers hear of leaves its outbox row in its own transaction; the job is woken after it.
     const wake = worker ? () => worker.link.wake('federation') : () => jobs!.federation?.wake();
     recordFederationEvents(db, clock, wake);
   }
@@ -215,7 +213,6 @@ function federationHandle(
   };
 }
 
-/** One line when the ASN data set is loaded (or why not), for the operator. */
 function logAsnLoad(app: Pick<Services, 'asn' | 'log'>): void {
   void app.asn.ready.then((r) => {
     if (r.error === 'stopped') return;

@@ -5,7 +5,6 @@ export interface Clock {
 
 export const systemClock: Clock = { now: () => Math.floor(Date.now() / 1000) };
 
-/** A clock for tests: starts at the real time and moves only when told. */
 export function movableClock(
   start = systemClock.now(),
 ): Clock & { advance(seconds: number): void; set(t: number): void } {

@@ -44,7 +44,6 @@ export interface Config {
    * operator or moderator allowed) or open (all but blocked instances); lib/federation/.
    */
   readonly federation: FederationMode;
-  /** BOARD_FEDERATION_NAME: the display name of the board's Group actor (@board@host); default the origin's host. */
   readonly federationName: string;
 }
 
@@ -102,7 +101,6 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   });
 }
 
-/** Who may follow the board and its people from other servers: docs/OPERATIONS.md "Federation". */
 export const federationModes = ['off', 'allowlist', 'open'] as const;
 export type FederationMode = (typeof federationModes)[number];
 
@@ -121,7 +119,6 @@ function federationNameSetting(env: Record<string, string | undefined>, origin: 
   return value;
 }
 
-/** How people get in: docs/API.md "Registration". */
 export const registrationModes = ['open', 'approval', 'invite', 'closed'] as const;
 export type RegistrationMode = (typeof registrationModes)[number];
 

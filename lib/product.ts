@@ -45,7 +45,6 @@ export const maxThreadReplies = 100;
 /** Why a bound on ancestors: a deep chain made every read near its bottom carry megabytes of them. */
 export const maxNearAncestors = 99;
 export const latestMaxDepth = 50;
-/** Atom feeds: what feed readers poll for. */
 export const atomFeedSize = 50;
 
 export const minUsernameLength = 3;

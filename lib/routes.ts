@@ -84,7 +84,6 @@ export const routes: readonly Route[] = [
     post('/api/user/mute', mutes.mute, { auth: true, writeLimit: 'mute' }),
     post('/api/user/unmute', mutes.unmute, { auth: true, writeLimit: 'mute' }),
     get('/api/user/mutes', mutes.mutes, { auth: true }),
-    // docs/API.md "Federation": the own handle and followers elsewhere.
     get('/api/user/federation', activityPub.ownFederation, { auth: true, federation: true }),
   ),
 
@@ -114,7 +113,6 @@ export const routes: readonly Route[] = [
     post('/api/mod/user/:username/unban', moderation.unban, { mod: true, writeLimit: 'modAccount' }),
     post('/api/mod/user/:username/avatar/remove', moderation.removeAvatar, { mod: true, writeLimit: 'modAccount' }),
     get('/api/modlog/:page', moderation.publicLog, { shared: true }),
-    // docs/API.md "Federation": the instance lists.
     get('/api/mod/federation/instances', federationInstances.instances, { mod: true, federation: true }),
     post('/api/mod/federation/instances', federationInstances.changeInstanceState, {
       mod: true,
@@ -201,7 +199,6 @@ export const routes: readonly Route[] = [
     // The public pages are drawn on the server too (docs/API.md "Pages without JavaScript"); the first
     // three count their views, and a proxy's notice of a view is answered before this table (lib/http/page-views.ts).
     get('/', publicPages.home, { cache: publicPages.cachedHome, cacheQuery: true, shared: true, views: true }),
-    // Also ActivityPub objects: an Accept asking for JSON-LD gets the Note or the Person (lib/http/negotiation.ts).
     get('/e/:pid', publicPages.entryPage, {
       cache: publicPages.cachedEntryPage,
       shared: true,

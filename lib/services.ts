@@ -37,6 +37,5 @@ export interface Services extends JobDeps {
   threadReplies?: { wake(): void };
   /** Federation (lib/federation/), loaded on first use; absent when BOARD_FEDERATION=off, so Fedify is never loaded then. */
   federation?: FederationHandle;
-  /** The Prometheus metrics (lib/metrics/); absent when BOARD_METRICS_PORT is empty. */
   metrics?: BoardMetrics;
 }

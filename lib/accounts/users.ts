@@ -149,10 +149,10 @@ export function renameUser(db: Db, uid: number, username: string, now: number): 
       ).changes === 0
     )
       return false;
-    everyFeedChanged(db, now); // the Atom feeds show the name as their entries' author
+    everyFeedChanged(db, now);
     return true;
   });
-  // The name shows in every entry the user wrote, in any thread.
+  // The name shows in every entry the user wrote, in any thread and in the Atom feeds.
   if (renamed) db.changes.everythingChanged();
   return renamed;
 }

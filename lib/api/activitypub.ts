@@ -19,7 +19,6 @@ import { remoteFollowerCount } from '../federation/follows.ts';
 /** The most an inbox POST may carry: an activity is a few KiB; a bigger body is no activity. */
 export const maxActivityBytes = 256 * 1024;
 
-/** The federation runtime of this board; the rows only exist while federation is on, so it is there. */
 async function runtimeOf(ctx: Ctx): Promise<FederationRuntime> {
   const handle = ctx.app.federation;
   if (!handle) throw new ApiError(404, 'api.not_found');
@@ -41,7 +40,6 @@ async function readBody(ctx: Ctx): Promise<Buffer | undefined> {
   return Buffer.concat(chunks, size);
 }
 
-/** Writes a Web Response through node:http (HEAD without its body). */
 export async function sendWebResponse(ctx: Ctx, response: Response): Promise<void> {
   const headers: Record<string, string> = {};
   response.headers.forEach((value, name) => {
@@ -104,7 +102,6 @@ const activityJson = (status: number, description: string): Answer => ({
 });
 const notFound: Answer = { status: 404, description: 'no such actor, or federation is off', mediaType: 'text/plain' };
 
-/** An endpoint of the bridge with its own OpenAPI operation. */
 function fedifyEndpoint(doc: Operation) {
   return Object.assign((ctx: Ctx) => answerWithFedify(ctx), { doc });
 }

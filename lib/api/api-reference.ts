@@ -51,7 +51,6 @@ export function anchorOf(heading: string): string {
     .replace(/\s/g, '-');
 }
 
-/** The headings of a Markdown text, fenced code left out. */
 export function headingsOf(markdown: string): string[] {
   return markdown
     .replace(/^```[\s\S]*?^```/gm, '')
@@ -119,7 +118,6 @@ export function apiReference(document: Document, handHeadings: ReadonlySet<strin
 
 const tagHeading = (name: string) => `Endpoints: ${name}`;
 const link = (heading: string, label = heading) => `[${label}](#${anchorOf(heading)})`;
-/** A table cell: one line, its pipes escaped. */
 const cell = (text: string) => text.replace(/\n+/g, ' ').replace(/\|/g, '\\|');
 const sentence = (text: string) => (/[.!?]$/.test(text) ? text : `${text}.`);
 
@@ -137,7 +135,6 @@ function endpointsOf(document: Document): Endpoint[] {
       endpoints.push({ heading: `${method.toUpperCase()} ${path}`, operation: operation as OperationObject });
     }
   }
-  // The document's order is the route table's; the reference keeps it within each group.
   const order = document.tags.map((tag) => tag.name);
   return endpoints.sort((a, b) => order.indexOf(a.operation.tags[0]!) - order.indexOf(b.operation.tags[0]!));
 }
@@ -170,7 +167,6 @@ function endpointSection({ heading, operation }: Endpoint, text: (prose: string)
   return out;
 }
 
-/** The query parameters and form fields, each with its rule; a file part says so. */
 function fieldRows(operation: OperationObject): [string, string][] {
   const rows: [string, string][] = [];
   for (const parameter of operation.parameters ?? []) {
@@ -187,7 +183,6 @@ function fieldRows(operation: OperationObject): [string, string][] {
 }
 const rule = (description: string, required: boolean) => (required ? `required; ${description}` : description);
 
-/** The answers in status order: success and other answers with their body, then each error case with when. */
 function answerRows(operation: OperationObject): { rows: [string, string][]; also: string[] } {
   const rows: [string, string][] = [];
   const also = new Map<string, string[]>();
@@ -250,7 +245,6 @@ function shape(schema: JsonSchema): string {
   return String(schema.type ?? 'any');
 }
 
-/** Whether a member's shape says nothing beyond its name: a plain number, string or flag. */
 const isPlain = (schema: JsonSchema) =>
   ['integer', 'number', 'string', 'boolean'].includes(String(schema.type)) && !('const' in schema) && !schema.enum;
 
@@ -288,7 +282,6 @@ function objectSection(
   return [...out, ''];
 }
 
-/** Every code of lib/messages.ts with the statuses the document answers it with, and its German message. */
 function errorCodes(endpoints: readonly Endpoint[]): string[] {
   const statuses = new Map<string, Set<string>>();
   for (const { operation } of endpoints) {

@@ -58,7 +58,6 @@ export const loginBucketWhen =
 /** When a request that hashes a password answers 503 auth.busy (docs/API.md "Rate limits"). */
 export const passwordBusy = 'the hashing line is full, or the request waited 5 s in it (`Retry-After: 5`)';
 
-/** A login's `timeout` field, a password's or a passkey's (the OpenAPI document's field). */
 export const loginTimeoutField = field(
   `session lifetime in whole seconds, ${minLoginSeconds}–${maxLoginSeconds}; default ${defaultLoginSeconds}`,
   integer(undefined, { minimum: minLoginSeconds, maximum: maxLoginSeconds }),

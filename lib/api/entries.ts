@@ -82,7 +82,6 @@ const gateWhen = {
   'entry.duplicate': `\`field\` \`content\`: the same text (trimmed, any letter case, ${minDuplicateLength} characters or more) as one of the account's live entries written (created or edited) in the last ${duplicateWindowSeconds / 60} minutes; an edit that keeps its entry's own text is no copy`,
 };
 
-/** `reply_to` absent, empty or 0 means a top-level entry. */
 function parseReplyTo(raw: string | undefined): number {
   return raw === undefined || raw === '' ? 0 : integerParam(raw.trim(), 'reply_to');
 }

@@ -36,12 +36,10 @@ const reasonDoc = (required: boolean) =>
     { type: 'string', maxLength: maxModReasonLength },
     required,
   );
-/** When an action answers 400 for its `reason`. */
 const reasonWhen = (required: boolean) =>
   required
     ? `\`field\` \`reason\`: missing, empty or over ${maxModReasonLength} characters`
     : `\`field\` \`reason\`: over ${maxModReasonLength} characters`;
-/** The answer of an action on an entry. */
 const entryAction = (done: string) => object({ pid: integer(undefined, { minimum: 1 }), status: constant(done) });
 const banAnswer = object({
   username: string(),

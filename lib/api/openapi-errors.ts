@@ -29,7 +29,7 @@ export function impliedErrors(route: Route): Codes {
   if (route.rateLimit || route.writeLimit) add(429, 'rate.limited');
   if (route.auth || route.mod) add(401, 'auth.required');
   if (route.mod) add(403, 'mod.required');
-  if (route.federation) add(404, 'api.not_found'); // BOARD_FEDERATION=off: no such path
+  if (route.federation) add(404, 'api.not_found');
   add(500, 'internal');
   return codes;
 }
@@ -55,7 +55,6 @@ export function errorBody(codes: readonly ErrorCode[]): JsonSchema {
   return alternatives.length === 1 ? alternatives[0]! : { oneOf: alternatives };
 }
 
-/** One error code of a status and, where the endpoint says, when it answers it. */
 export interface ErrorCase {
   readonly code: ErrorCode;
   readonly when?: string;
@@ -81,5 +80,4 @@ export function errorCasesOf(description: string): { readonly preamble: string; 
   return { preamble: (first < 0 ? lines : lines.slice(0, first)).join(' '), cases };
 }
 
-/** Statuses whose answers carry Retry-After (seconds). */
 export const retryAfterStatuses = new Set([429, 503]);

@@ -78,14 +78,12 @@ challenge.doc = {
   ok: json('a signed challenge', ref('PowChallenge')),
 } satisfies Operation;
 
-/** When an application's decision answers 404. */
 const applicationWhen = {
   'user.not_found': 'unknown user',
   'application.not_found':
     'the account has no waiting application (decided meanwhile: the check is repeated in the writing transaction)',
 } as const;
 
-/** The account a moderator's path names, or 404 user.not_found. */
 function namedAccount(ctx: Ctx<'username'>) {
   const user = findUserByName(ctx.app.db, ctx.params.username);
   if (!user) throw new ApiError(404, 'user.not_found');

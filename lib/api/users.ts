@@ -43,7 +43,6 @@ export function publicInfo(ctx: Ctx<'username'>) {
     created_at: user.created_at,
     avatar: user.avatar,
     ...banOf(ctx, user),
-    // How to follow from another server (docs/API.md "Federation"), while federation is on.
     ...(ctx.app.config.federation === 'off' ? {} : { fediverse: fediverseHandle(ctx.app.config, user) }),
   };
 }

@@ -40,7 +40,6 @@ export interface Db {
   onChange(listener: ChangeListener): void;
   /** Tells every listener what a write did that other servers may hear of; a domain calls it inside the write's transaction. */
   readonly events: EventListener;
-  /** Registers a listener of `events` (federation's outbox, lib/federation/outbox.ts). */
   onEvent(listener: EventListener): void;
   /** SQLite's data_version of this connection, read once per event-loop turn: it moves when another connection commits. */
   dataVersionNow(): number;
@@ -68,10 +67,9 @@ export interface VoteState {
 }
 
 /**
- * What a write did, for federation (lib/federation/outbox.ts), which writes its outbox rows in the
- * same transaction: a rolled-back write tells nobody, and a committed one is never lost. Why a
- * hook: federation stands above the domains that write (entries, votes, moderation, accounts),
- * which must not import it.
+ * What a write did, for federation (lib/federation/outbox.ts), told inside the write's transaction:
+ * a rolled-back write tells nobody, a committed one is never lost. A hook because federation stands
+ * above the domains that write, which must not import it.
  */
 export interface EventListener {
   entryCreated(pid: number): void;
@@ -81,7 +79,6 @@ export interface EventListener {
   /** A vote cast, changed or withdrawn: what it was before and is after (undefined: none). */
   voteChanged(pid: number, uid: number, before: VoteState | undefined, after: VoteState | undefined): void;
   entryBumped(pid: number, uid: number, at: number): void;
-  /** An account deleted (its row gone already). */
   accountDeleted(uid: number): void;
 }
 

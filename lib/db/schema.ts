@@ -511,9 +511,9 @@ const migrations: Migration[] = [
   ALTER TABLE push_outbox ADD COLUMN not_before INTEGER NOT NULL DEFAULT 0;
   `,
 
-  // 19: federation (issue 41, lib/federation/): the operator's instance lists, the actors' keys,
-  // the remote actors that follow (issue 42 reuses them for answers), the followers, and the
-  // outbox: what a write tells, then one delivery per inbox.
+  // 19: federation (lib/federation/): the operator's instance lists, the actors' keys, the remote
+  // actors that follow (read again once the board reads answers), the followers, and the outbox:
+  // what a write tells, then one delivery per inbox.
   `
   -- An instance: its host as its URLs write it (lower case, the port when not the default).
   CREATE TABLE federation_instances (

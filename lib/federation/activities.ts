@@ -29,9 +29,7 @@ import type { FederationData } from './runtime.ts';
 export type Audience = { followersOf: number[] } | { inboxes: string[] };
 
 export interface BuiltActivity {
-  /** The activity as JSON-LD, as it is POSTed. */
   body: Record<string, unknown>;
-  /** Whose key signs it. */
   signerUid: number;
   /** What it does, for the ban check at delivery (a deletion goes out whatever the signer's standing). */
   kind: OutboxKind;
@@ -75,7 +73,6 @@ export async function activitiesOf(
   // processor's compaction (`format: 'compact'`) costs far more CPU in the process that answers readers.
   const json = async (activity: Activity) =>
     plainJsonLd(await activity.toJsonLd({ contextLoader: ctx.contextLoader })) as Record<string, unknown>;
-  /** The person's activity to its followers, and the Group's Announce of it to the Group's. */
   const withGroup = async (activity: Activity, kind: OutboxKind): Promise<BuiltActivity[]> => [
     { body: await json(activity), signerUid: row.actor_uid, kind, audience: { followersOf: [row.actor_uid] } },
     {

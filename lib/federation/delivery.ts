@@ -27,13 +27,10 @@ import type { FederationRuntime } from './runtime.ts';
  */
 
 export interface DeliveryOptions {
-  /** Per request, the answer's body included. Default 10 s. */
   timeoutMs?: number;
   /** How often the job looks for work other processes queued (and retries that came due). Default 1 s. */
   pollMs?: number;
-  /** Requests on their way to one instance at once. Default 2. */
   perInstance?: number;
-  /** Requests on their way in all. Default 16. */
   total?: number;
 }
 
@@ -43,11 +40,9 @@ const firstRetrySeconds = 60;
 const maxRetrySeconds = 6 * 3600;
 /** Bytes of an answer read: enough for an error message, never a flood. */
 const maxAnswerBytes = 16 * 1024;
-/** Outbox rows turned into deliveries per turn. */
 const outboxBatch = 50;
 const stopGraceMs = 5_000;
 
-/** Seconds until the next try of a delivery that has failed `tries` times. */
 export function deliveryRetrySeconds(tries: number): number {
   return Math.min(maxRetrySeconds, firstRetrySeconds * 2 ** Math.max(0, tries - 1));
 }
@@ -99,7 +94,6 @@ async function expandOutbox(db: Db, runtime: FederationRuntime, now: number): Pr
   return rows.length;
 }
 
-/** One delivery per distinct inbox of the audience: a follower's shared inbox when it has one. */
 function addDeliveries(db: Db, activity: BuiltActivity, now: number): void {
   const { lastInsertRowid: id } = db.run(
     'INSERT INTO federation_activities (body, signer_uid, kind, created_at) VALUES (?, ?, ?, ?)',
@@ -150,13 +144,11 @@ export function startDelivery(
   const outcomes = { delivered: 0, retried: 0, failed: 0, dropped: 0 };
   let expanding = false;
   let stopping = false;
-  /** A start is asked for on the next turn already. */
   let pumping = false;
   // One signature at a time: RSA signing is the delivery's CPU work, and on a board of few cores the
   // readers' requests keep the others. The POSTs themselves still overlap up to `total`.
   const signing = createSemaphore(1);
 
-  /** Signs and POSTs once with this signature form; the answer's status, or 0 for no answer. */
   async function post(row: Due, spec: HttpMessageSignaturesSpec): Promise<{ status: number; detail: string }> {
     const signer = row.signer_uid === 0 ? boardIdentifier : row.signer_uid;
     const { privateKey } = await keyPairOf(db, row.signer_uid, 'RSASSA-PKCS1-v1_5', clock.now());
@@ -184,7 +176,10 @@ export function startDelivery(
     }
   }
 
-  /** One delivery: the knock its instance took last (or RFC 9421), the other one if that is refused. */
+  /**
+   * One delivery: the knock its instance took last (or RFC 9421), then the other form once when the
+   * first is refused or fails (as some Mastodon versions did on RFC 9421).
+   */
   async function deliver(row: Due): Promise<void> {
     const remembered = db.one<{ signature: string }>(
       'SELECT signature FROM federation_instances WHERE host = ?',
@@ -193,7 +188,6 @@ export function startDelivery(
     const first: HttpMessageSignaturesSpec = remembered || 'rfc9421';
     let spec = first;
     let answer = await post(row, spec);
-    // A refused signature (or a server that fails on it, as some Mastodon versions did on RFC 9421) gets the other form once.
     if (answer.status >= 400 && answer.status !== 404 && answer.status !== 410 && !stopping) {
       spec = first === 'rfc9421' ? 'draft-cavage-http-signatures-12' : 'rfc9421';
       answer = await post(row, spec);

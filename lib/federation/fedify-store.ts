@@ -98,19 +98,17 @@ function trimKv(db: Db): void {
 }
 
 export interface SqliteQueueOptions {
-  /** How often a listener looks for messages another process queued. Default 1 s. */
   pollMs?: number;
 }
 
-/**
- * The MessageQueue on fedify_queue. A listener in this process is woken at once by an enqueue of
- * this process; the poll finds what another process (a cluster worker) queued. Each message is
- * taken out of the table before its handler runs (at most once; Fedify retries a failed handler by
- * queueing it again), in id order among those due.
- */
 /** The listeners waiting on a database in this process, whichever queue object they listen through. */
 const listenersOf = new WeakMap<Db, Set<() => void>>();
 
+/**
+ * The MessageQueue on fedify_queue: an enqueue wakes this process's listeners at once, the poll finds
+ * what another process queued. A message leaves the table before its handler runs (at most once;
+ * Fedify retries a failed handler by queueing it again), in order among those due.
+ */
 export class SqliteMessageQueue implements MessageQueue {
   readonly nativeRetrial = false;
   private readonly db: Db;
@@ -151,7 +149,6 @@ export class SqliteMessageQueue implements MessageQueue {
     return { queued, ready, delayed: queued - ready };
   }
 
-  /** Takes the next due message out of the table, or undefined. */
   private take(): unknown {
     return this.db.tx(() => {
       const row = this.db.one<{ id: number; message: string }>(

@@ -8,7 +8,7 @@ import { queueOutbox } from './outbox.ts';
  * Follows from other servers (docs/API.md "Federation"): a Follow of the Group or of a person is
  * accepted at once (the board is public, so there is nothing to approve) and kept with the
  * follower's inboxes; an Undo of it ends it. The remote actor is kept in remote_actors, the table
- * the answers of issue 42 read too.
+ * the board's reading of other servers' answers will use too.
  */
 
 /** Keeps (or refreshes) a remote actor as its document says: where it receives, what it is called. */
@@ -67,7 +67,7 @@ export function endFollow(db: Db, actorId: string, targetUid: number | undefined
 /**
  * An actor of the board asks to follow a remote actor: kept as not yet accepted, and a Follow
  * queued for the delivery job. The remote actor must be known (rememberActor). What asks: a test
- * board following another (test/api/federation-*.test.ts); issue 42's answers will.
+ * board following another (test/api/federation-*.test.ts), later the reading of answers.
  */
 export function askToFollow(db: Db, localUid: number, actor: Actor, origin: string, now: number): string {
   const followId = new URL(`/ap/follow/${localUid}/${randomBytes(8).toString('hex')}`, origin).href;
@@ -86,7 +86,6 @@ export function askToFollow(db: Db, localUid: number, actor: Actor, origin: stri
   return followId;
 }
 
-/** An actor of the board stops following a remote actor: the follow goes, and an Undo of it is queued. */
 export function stopFollowing(db: Db, localUid: number, actorId: string, now: number): boolean {
   return db.tx(() => {
     const row = db.one<{ follow_id: string }>(
@@ -101,7 +100,6 @@ export function stopFollowing(db: Db, localUid: number, actorId: string, now: nu
   });
 }
 
-/** The other side accepted a follow of ours (its Accept names our Follow by id). */
 export function followAccepted(db: Db, actorId: string, followId: string, now: number): boolean {
   return (
     db.run(

@@ -11,16 +11,14 @@ import type { Db } from '../db/db.ts';
 export const boardIdentifier = 'board';
 
 /**
- * The name other servers know an account by: its username when it has the form Mastodon's
- * usernames have (letters, digits and `_`, with `.` or `-` inside), else `u{uid}`. Why: a name with
- * a space or an umlaut is fine here but unreadable as `@name@host` elsewhere. WebFinger looks a
- * name up as written first, so an account really named `u12` keeps its own handle.
+ * The name other servers know an account by: its username when Mastodon could have it (letters,
+ * digits, `_`, with `.` or `-` inside), else `u{uid}`, as a space or umlaut is unreadable in
+ * `@name@host`. WebFinger tries the name as written first, so an account named `u12` keeps it.
  */
 export function handleOf(user: Pick<User, 'uid' | 'username'>): string {
   return /^[A-Za-z0-9_]+([.-]+[A-Za-z0-9_]+)*$/.test(user.username) ? user.username : `u${user.uid}`;
 }
 
-/** `@name@host`: how people on other servers find and follow the account. */
 export function fediverseHandle(config: Pick<Config, 'origin'>, user: Pick<User, 'uid' | 'username'>): string {
   return `@${handleOf(user)}@${new URL(config.origin).host}`;
 }

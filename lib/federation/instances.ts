@@ -36,7 +36,6 @@ export function instanceNamed(text: string): string | undefined {
   return url.host;
 }
 
-/** The instance an actor, an inbox or an object belongs to. */
 export function instanceOf(url: string | URL): string {
   return new URL(url).host;
 }
@@ -54,11 +53,9 @@ export function instanceAdmitted(db: Db, mode: FederationMode, host: string): bo
 }
 
 /**
- * Allows, blocks or unblocks an instance, logged in the moderation log (the host in the reason,
- * then ": " and the note when there is one). A block also ends every follow from there and drops
- * what waits to be delivered there: a blocked server gets nothing more from the board. Unblock
- * forgets the decision (open: admitted again; allowlist: no longer allowed). Returns false when
- * nothing changed (an instance allowed twice).
+ * Allows, blocks or unblocks an instance, in the moderation log; false when nothing changed. A block
+ * also ends every follow from there and drops what waits to go there: a blocked server gets nothing
+ * more. Unblock forgets the decision (open: admitted again; allowlist: no longer allowed).
  */
 export function changeInstance(
   db: Db,
@@ -89,7 +86,6 @@ export function changeInstance(
   });
 }
 
-/** One instance as moderators see it: the decision, its followers and what was sent there. */
 export interface InstanceRow {
   host: string;
   state: InstanceState | '';
@@ -104,7 +100,6 @@ export interface InstanceRow {
 /** Most instances a list shows: the ones with a decision or followers first, the busiest first. */
 export const maxInstancesListed = 500;
 
-/** The instances with a decision, followers or deliveries, decisions first, then by followers. */
 export function listInstances(db: Db): InstanceRow[] {
   return db.all<InstanceRow>(
     `WITH hosts AS (

@@ -14,7 +14,6 @@ export interface FederationJobOptions extends FederationOptions {
 }
 
 export interface FederationJob {
-  /** An outbox row was written: turn it into deliveries now. */
   wake(): void;
   stop(): Promise<void>;
   /** The delivery job's counts since the start; undefined until it has started. */

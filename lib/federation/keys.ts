@@ -2,14 +2,14 @@ import { exportJwk, generateCryptoKeyPair, importJwk } from '@fedify/fedify';
 import type { webcrypto } from 'node:crypto';
 import type { Db } from '../db/db.ts';
 
-type CryptoKeyPair = webcrypto.CryptoKeyPair;
-
 /**
  * Each actor's key pairs (table federation_keys), made on first need and kept: an RSA pair for
  * HTTP signatures (Mastodon and NodeBB read its `publicKeyPem` for draft-cavage signatures, and
  * RFC 9421 takes it too), and an Ed25519 pair for the object proofs Fedify makes where it does.
  * The private halves never leave this table: no log line, no export, no answer names them.
  */
+
+type CryptoKeyPair = webcrypto.CryptoKeyPair;
 
 export type KeyAlgorithm = 'RSASSA-PKCS1-v1_5' | 'Ed25519';
 export const keyAlgorithms: readonly KeyAlgorithm[] = ['RSASSA-PKCS1-v1_5', 'Ed25519'];

@@ -21,11 +21,9 @@ const isJson = (type: string) => /^application\/([\w.+-]*\+)?json\b|^application
 export interface LoaderContext {
   client: GuardedClient;
   kv: KvStore;
-  /** Whether the board talks to this instance (lib/federation/instances.ts instanceAdmitted). */
   admitted: (host: string) => boolean;
 }
 
-/** The loader's own error: the document is not fetched (a refused instance, a bad answer). */
 export class RefusedDocument extends Error {}
 
 /** A GET of one document through the guard; `headers` signs each hop when the request is authenticated. */
@@ -62,7 +60,6 @@ export function documentLoaderOf(context: LoaderContext): DocumentLoader {
   return kvCache({ loader: guardedLoader(context), kv: context.kv, prefix: ['_fedify', 'remoteDocument'] });
 }
 
-/** The context loader: the preloaded contexts, anything else through the same guard and cache. */
 export function contextLoaderOf(context: LoaderContext): DocumentLoader {
   return documentLoaderOf(context);
 }

@@ -28,7 +28,6 @@ import { html, toText, type Child } from '../text/html.ts';
 
 export { boardIdentifier };
 
-/** Where each kind of actor path lives: one home, read by the dispatchers and the URIs alike. */
 export const apPaths = {
   actor: '/ap/actor/{identifier}',
   inbox: '/ap/actor/{identifier}/inbox',
@@ -42,7 +41,6 @@ export function actorUri(origin: string, identifier: string | number, path: keyo
   return new URL(apPaths[path].replace('{identifier}', String(identifier)), origin);
 }
 
-/** An entry's id and url: its page. */
 export const entryUri = (origin: string, pid: number): URL => new URL(`/e/${pid}`, origin);
 export const profileUrl = (origin: string, username: string): URL =>
   new URL(`/u/${encodeURIComponent(username)}`, origin);
@@ -64,7 +62,6 @@ export interface ActorKeys {
   assertionMethods: Multikey[];
 }
 
-/** A Person as Mastodon, Lemmy and NodeBB read one: handle, name, avatar, profile, inbox, outbox, followers, keys. */
 export function personOf(config: Pick<Config, 'origin'>, user: User, keys: ActorKeys): Person {
   const { origin } = config;
   const avatar = user.avatar ? boardMediaName(user.avatar) : undefined;
@@ -108,12 +105,10 @@ export function groupOf(config: Pick<Config, 'origin' | 'federationName'>, keys:
   });
 }
 
-/** A deleted account's actor: gone (410), so other servers drop it. */
 export function goneActor(origin: string, uid: number, deleted: number): Tombstone {
   return new Tombstone({ id: actorUri(origin, uid), formerType: Person, deleted: instant(deleted) });
 }
 
-/** An entry's row as its Note needs it. */
 export interface NoteRow {
   pid: number;
   uid: number;
@@ -131,7 +126,6 @@ export interface NoteRow {
   federated: number;
 }
 
-/** The entry as its Note needs it, or undefined when there is none. */
 export function noteRow(db: Db, pid: number, now: number): NoteRow | undefined {
   return db.one<NoteRow>(
     `SELECT e.pid, e.uid, coalesce(u.username, '') AS username, e.created_at, e.edited_at, e.content, e.filepath,
@@ -243,10 +237,9 @@ const addressing = new Set(['to', 'cc', 'bto', 'bcc', 'audience']);
 const alwaysLists = new Set(['attachment', 'tag']);
 
 /**
- * The JSON-LD as the big servers read it without a JSON-LD processor: the Public collection as its
- * full URI (Lemmy compares `to` and `cc` as plain URLs and drops `as:Public`), and `attachment` and
- * `tag` as lists (Mastodon reads them so). The contexts are Fedify's own, which redefine neither,
- * so the meaning stays the same. Fedify does this inside its own sending, which the board does not use.
+ * The JSON-LD as servers read it without a JSON-LD processor, as Fedify's own sending (unused here)
+ * does: the Public collection as its full URI (Lemmy compares `to` and `cc` as plain URLs), and
+ * `attachment` and `tag` as lists (Mastodon reads them so). Fedify's contexts keep the meaning.
  */
 export function plainJsonLd<T>(value: T, key = ''): T {
   if (Array.isArray(value)) return value.map((item) => plainJsonLd(item, key)) as T;

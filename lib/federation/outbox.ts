@@ -11,10 +11,6 @@ import type { Db } from '../db/db.ts';
  * Nothing here loads Fedify: the rows are plain facts.
  */
 
-/**
- * What a row tells: an entry created, edited or deleted (by its author or a moderator), a vote
- * cast or withdrawn, a bump, a follow accepted (or asked for), an account deleted.
- */
 export type OutboxKind =
   | 'create'
   | 'update'
@@ -54,7 +50,6 @@ export function federates(db: Db, uid: number, now: number): boolean {
   );
 }
 
-/** The author of an entry, if it federates now. */
 function federatingAuthor(db: Db, pid: number, now: number): number | undefined {
   const uid = db.one<{ uid: number }>('SELECT uid FROM entries WHERE pid = ?', pid)?.uid;
   return uid !== undefined && federates(db, uid, now) ? uid : undefined;
@@ -62,9 +57,8 @@ function federatingAuthor(db: Db, pid: number, now: number): number | undefined 
 
 /**
  * Registers the outbox on the database's event hook (lib/app.ts and bin/cli.ts, when federation is
- * on), with `wake` telling the delivery job after the write. A banned or unpublic account's acts
- * are not queued: a banned account stops federating. Deletions and removals are always queued, so
- * other servers drop what the board took down.
+ * on). A banned or unpublic account's acts are not queued: a banned account stops federating.
+ * Deletions and removals always are, so other servers drop what the board took down.
  */
 export function recordFederationEvents(db: Db, clock: Clock, wake: () => void = () => {}): void {
   /** Queues the row, and wakes the job after the write's transaction: it reads committed rows only. */

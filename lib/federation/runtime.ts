@@ -45,32 +45,28 @@ export interface FederationDeps {
 }
 
 export interface FederationOptions {
-  /** DNS of the guarded client (tests inject answers). */
   resolve?: Resolver;
-  /** Per request through the guard; default 10 s. */
   timeoutMs?: number;
-  /** How often the inbox queue looks for work another process queued; default 1 s. */
   queuePollMs?: number;
   /**
-   * Tests: every verified activity the inbox takes that this issue does not act on (a Create, a
-   * Like…), as JSON-LD, with the instance it came from. Issue 42 handles them; until then they
-   * are dropped after the signature check.
+   * Tests: every verified activity the inbox takes but does not act on yet (a Create, a Like…), as
+   * JSON-LD. Until the board reads answers from other servers, they are dropped after the signature check.
    */
   received?: (activity: Record<string, unknown>) => void;
 }
 
-/** What the dispatchers and listeners see of the board. */
 export type FederationData = FederationDeps;
 
 export interface FederationRuntime {
   federation: Federation<FederationData>;
   /** A context for building activities outside a request (the delivery job). */
   context(): Context<FederationData>;
-  /** The JSON-LD answer of an entry's page (/e/{pid}), or undefined when there is no such entry. */
+  /**
+   * The JSON-LD answers of an entry's page (/e/{pid}; undefined when there is no such entry) and of a
+   * profile page (/u/{name}: the Person, as its actor URI answers it).
+   */
   entryAnswer(pid: number): Promise<Response | undefined>;
-  /** The JSON-LD answer of a profile page (/u/{name}): the Person, as its actor URI answers it. */
   actorAnswer(uid: number): Promise<Response>;
-  /** The guarded client every federation request goes through. */
   client: GuardedClient;
   kv: KvStore;
   close(): Promise<void>;
@@ -84,7 +80,6 @@ export interface FederationHandle {
 /** The User-Agent of every request federation makes: the software and the board, never a reader. */
 export const federationUserAgent = (origin: string) => `board/0.1 (+${origin})`;
 
-/** The activity JSON types answered to a content negotiation (Fedify's own, for /ap/… paths). */
 export const activityJsonType = 'application/activity+json';
 
 export function createFederationRuntime(deps: FederationDeps, options: FederationOptions = {}): FederationRuntime {
@@ -241,7 +236,6 @@ function deletedAccount(db: Db, identifier: string): boolean {
   return uid >= 1 && uid <= last && db.one('SELECT 1 FROM users WHERE uid = ?', uid) === undefined;
 }
 
-/** A JSON-LD answer as Fedify's own (Content-Type activity+json, Vary: Accept). */
 function jsonLd(body: unknown, status: number): Response {
   return new Response(JSON.stringify(body), {
     status,

@@ -77,7 +77,6 @@ export function createFastPath(app: Services, routes: readonly Route[], hitLines
         if (!match) continue;
         const params: Record<string, string> = {};
         for (let i = 0; i < candidate.names.length; i++) params[candidate.names[i]!] = match[i + 1]!;
-        // An ActivityPub client asks for the object, which the cache never holds: the handler answers it.
         if (candidate.route.negotiated && app.config.federation !== 'off' && wantsActivityJson(req.headers.accept))
           return false;
         body = candidate.lookup(app, params, match[candidate.names.length + 1]);

@@ -27,7 +27,6 @@ function qualityOf(params: string[]): number {
   return Number.isFinite(value) ? Math.min(1, Math.max(0, value)) : 0;
 }
 
-/** `application/ld+json` is ActivityStreams with its profile, or with no profile said. */
 function profileFits(params: string[]): boolean {
   const profile = params.find((param) => /^profile=/i.test(param));
   return !profile || profile.includes('https://www.w3.org/ns/activitystreams');

@@ -80,14 +80,13 @@ export function createRequestListener(
           });
       }
       if ((route.auth || route.mod) && !ctx.session()) throw new ApiError(401, 'auth.required');
-      if (route.mod) requireModerator(ctx); // 403 mod.required before any path 400 or 404
+      if (route.mod) requireModerator(ctx);
       if (route.writeLimit) {
         const createShare = route.writeLimit === 'create' ? ctx.standing()?.createShare : undefined;
         const writer = { uid: ctx.session()?.uid, ip: ctx.ip, createShare };
         checkWriteLimit(app.limits, route.writeLimit, writer, app.config.limitsFactor, app.clock.now());
       }
       const result = await route.handler(ctx);
-      // A page's ActivityPub object (lib/http/negotiation.ts) is read by a server, not a reader: no view.
       if (route.views && method === 'GET' && res.statusCode === 200 && isHtml(res)) countPageGet(app, req, ctx.ip);
       if (res.headersSent) return;
       if (result instanceof Reply)
@@ -105,7 +104,6 @@ function isHtml(res: ServerResponse): boolean {
   return String(res.getHeader('Content-Type') ?? '').startsWith('text/html');
 }
 
-/** A federation row (lib/http/route.ts `federation`) is no row while BOARD_FEDERATION is off. */
 function federationOff(match: Match<Route>, mode: FederationMode): Match<Route> {
   return mode === 'off' && match.kind === 'found' && match.route.federation ? { kind: 'not_found' } : match;
 }

@@ -109,7 +109,6 @@ export type Row = Omit<Route, 'tag'>;
 type GetPolicy<Path extends string> = Policy<ParamsOf<Path>>;
 type PostPolicy = Omit<Policy, 'cache' | 'cacheQuery' | 'shared' | 'views'>;
 
-/** A GET row (HEAD is answered wherever GET is). */
 export function get<Path extends string>(
   path: Path,
   endpoint: Endpoint<ParamsOf<Path>>,

@@ -24,7 +24,6 @@ import { startFederationJob, type FederationJobOptions } from '../federation/job
  * What stays per process: each process counts its own impressions and flushes them (deduplicated in
  * the database, lib/stats/impressions.ts), and keeps its own response cache.
  */
-/** The once-jobs a request wakes after queueing work for them. */
 export type WakeableJob = 'previews' | 'accountRemoval' | 'threadReplies' | 'federation';
 
 export interface JobLink {

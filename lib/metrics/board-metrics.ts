@@ -244,7 +244,6 @@ function fileSize(path: string): number {
   return statSync(path, { throwIfNoEntry: false })?.size ?? 0;
 }
 
-/** Federation's deliveries by instance (docs/OPERATIONS.md "Metrics"), read from the database at each scrape. */
 function defineFederationMetrics(app: JobDeps, registers: Registry[]): void {
   const state = () => deliveryState(app.db, app.clock.now());
   new Gauge({

@@ -22,7 +22,6 @@ import { arrayOf, constant, integer, object, oneOfValues, ref, string, time, typ
  * an Entry, a user or an error points here, and docs/API.md "Objects" is written from them.
  */
 
-/** A schema with what it is, for docs/API.md "Objects". */
 const described = (description: string, schema: JsonSchema): JsonSchema => ({ ...schema, description });
 
 const entryId = integer('entry id', { minimum: 1 });
@@ -254,7 +253,6 @@ export const schemas: Record<string, JsonSchema> = {
       description: `the open reports, oldest first, at most ${maxReportsPerEntry}`,
     },
   }),
-  /** An instance on the moderators' "Instanzen" (docs/API.md "Federation"). */
   Instance: object({
     host: string('the host as its URLs write it, with the port when not the default'),
     state: oneOfValues('', 'allowed', 'blocked'),

@@ -27,14 +27,12 @@ export interface Answer {
 /** Error codes by status, beside those the route table implies (lib/api/openapi-document.ts impliedErrors). */
 export type ErrorTable = Readonly<Partial<Record<400 | 401 | 403 | 404 | 409 | 413 | 429 | 503, readonly ErrorCode[]>>>;
 
-/** One operation of the document: what an endpoint says of itself beside its handler (`handler.doc`). */
 export interface Operation {
   readonly id: string;
   readonly summary: string;
   /** More than the summary says; a citation of a section of docs/API.md in it is a link in docs/API.md's reference. */
   readonly description?: string;
   readonly query?: Readonly<Record<string, FieldSpec>>;
-  /** Form fields of a POST (urlencoded or multipart); none: the body is ignored. */
   readonly fields?: Readonly<Record<string, FieldSpec>>;
   readonly ok: Answer;
   readonly more?: readonly Answer[];
@@ -77,7 +75,6 @@ export const constant = (value: string | number): JsonSchema => ({ const: value 
 export const oneOfValues = (...values: (string | number)[]): JsonSchema => ({ enum: values });
 /** What a time without more to say is described as; docs/API.md "Conventions" says it for all of them. */
 export const unixSeconds = 'Unix seconds';
-/** Unix seconds. */
 export const time = (description = unixSeconds): JsonSchema => integer(description);
 
 export const status = (...values: string[]): JsonSchema =>
@@ -102,13 +99,11 @@ export const field = (description: string, schema: JsonSchema = { type: 'string'
 });
 export const requiredField = (description: string, schema: JsonSchema = { type: 'string' }): FieldSpec =>
   field(description, schema, true);
-/** When an endpoint that takes an image refuses it. */
 export const imageWhen = {
   'upload.bad_type': 'the file is not JPEG, GIF, PNG or WebP by its bytes, or cannot be decoded',
   'upload.too_large': `body over BOARD_MAX_UPLOAD, an image over ${maxImagePixels / 1e6} megapixels, or an animated GIF over ${maxGifFrames} frames or ${maxGifPixels / 1e6} megapixels of frames`,
 } as const satisfies Partial<Record<ErrorCode, string>>;
 
-/** An image file part (multipart only). */
 export const imageFile = (description: string, required = false): FieldSpec => ({
   description,
   schema: { type: 'string', contentMediaType: 'application/octet-stream' },

@@ -75,9 +75,8 @@ export interface PreviewClient {
   close(): Promise<void>;
 }
 
-/** The guarded client with POST besides (federation's deliveries). */
+/** The guarded client with POST besides (federation's deliveries), its timeout covering the answer's body too. */
 export interface GuardedClient extends PreviewClient {
-  /** One POST through the same guard, its timeout covering the answer's body too. */
   post(url: string | URL, options: PostOptions): Promise<Posted>;
 }
 

@@ -134,7 +134,6 @@ async function sendDrawn(
   return sendShell(ctx, answer.status, answer.doc?.body, how);
 }
 
-/** Whether this board's /e/ and /u/ pages are also ActivityPub objects (Vary: Accept). */
 const isNegotiated = (app: Services) => app.config.federation !== 'off';
 
 export async function home(ctx: Ctx) {

@@ -31,7 +31,6 @@ export function entryPageTitle(entry: { content: string; username: string }): st
   return pageTitle(entryTitle(entry));
 }
 
-/** A profile's page title: "Anna – Das Board". */
 export function userPageTitle(username: string): string {
   return `${username} – ${boardName}`;
 }

@@ -42,7 +42,6 @@ export function shellOf(config: Pick<Config, 'webDir' | 'contact' | 'impressionB
   let shell = shells.get(key);
   if (!shell) {
     shell = readFile(join(webDir, 'index.html'), 'utf8').then(async (file) => {
-      // The graph starts at the page's one module script (web/index.html names it once).
       const entry = /<script type="module" src="\/static\/([^"]+)"><\/script>/.exec(file)?.[1];
       if (!entry) throw new Error('web/index.html has no module script under /static/');
       const modules = await moduleGraph(join(webDir, 'static'), entry);
@@ -103,10 +102,8 @@ async function fixedPage(ctx: Ctx, status: number, missing: Missing): Promise<Bu
   return status === 404 ? pages.notFound[missing] : pages.script;
 }
 
-/** The headers of a page of `length` bytes, whichever way it leaves (the pipeline, or the fast path with everyAnswerHeaders). */
 function pageHeaders(length: number, shared: boolean, negotiated: boolean): Record<string, string> {
   const cache = cacheHeaders(shared, 'no-cache');
-  // A page that is also an ActivityPub object (lib/http/negotiation.ts): its answer depends on Accept too.
   const vary: Record<string, string> = negotiated ? { Vary: cache.Vary ? `${cache.Vary}, Accept` : 'Accept' } : {};
   return {
     'Content-Type': 'text/html; charset=utf-8',

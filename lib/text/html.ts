@@ -41,7 +41,6 @@ interface DrawnTree {
   children: unknown[];
 }
 
-/** The elements HTML writes without an end tag. */
 const voidElements = new Set([
   'area',
   'base',

@@ -14,7 +14,6 @@ const videoHosts = new Set([
   'www.youtube-nocookie.com',
 ]);
 
-/** The first http(s) link in a text, trailing punctuation trimmed; undefined when none. */
 export function firstLink(text: string): string | undefined {
   const match = linkPattern.exec(text);
   return match ? match[0].replace(trailingPunctuation, '') : undefined;
