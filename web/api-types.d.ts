@@ -110,6 +110,8 @@ declare namespace Api {
     last_login: number;
     /** only for moderators */
     role?: "moderator";
+    /** while federation is on: @name@host, how to follow the account from another server */
+    fediverse?: string;
     /** the trust level (docs/API.md "Trust levels"): the owner's to know, never in public answers */
     trust_level?: 0 | 1;
   }

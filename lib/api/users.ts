@@ -43,7 +43,7 @@ export function publicInfo(ctx: Ctx<'username'>) {
     created_at: user.created_at,
     avatar: user.avatar,
     ...banOf(ctx, user),
-    ...(ctx.app.config.federation === 'off' ? {} : { fediverse: fediverseHandle(ctx.app.config, user) }),
+    ...fediverseOf(ctx, user),
   };
 }
 publicInfo.doc = {
@@ -55,6 +55,11 @@ publicInfo.doc = {
   when: { 'user.not_found': 'no public account has the name (docs/API.md "Which accounts are public")' },
 } satisfies Operation;
 
+/** How to follow the account from another server, while federation is on (docs/API.md "Federation"). */
+function fediverseOf(ctx: Ctx, user: User): { fediverse?: string } {
+  return ctx.app.config.federation === 'off' ? {} : { fediverse: fediverseHandle(ctx.app.config, user) };
+}
+
 function banOf(ctx: Ctx, user: User): { banned_until?: number } {
   const until = activeBanUntil(user, ctx.app.clock.now());
   return until ? { banned_until: until } : {};
@@ -64,7 +69,7 @@ export function ownInfo(ctx: Ctx) {
   const me = requireUser(ctx);
   const user = findUserById(ctx.app.db, me.uid);
   if (!user) throw new ApiError(401, 'auth.required');
-  return ownProfile(user, trustLevel(ctx.app.db, user.uid, ctx.app.clock.now()));
+  return { ...ownProfile(user, trustLevel(ctx.app.db, user.uid, ctx.app.clock.now())), ...fediverseOf(ctx, user) };
 }
 ownInfo.doc = {
   id: 'ownUserInfo',
@@ -77,7 +82,10 @@ export function whoami(ctx: Ctx) {
   const session = ctx.session();
   const user = session && findUserById(ctx.app.db, session.uid);
   // The trust level lets the composer say what is locked before anyone types (docs/API.md "Trust levels").
-  return user ? ownProfile(user, trustLevel(ctx.app.db, user.uid, ctx.app.clock.now())) : { uid: 0 };
+  // The settings learn from `fediverse` whether the board federates, without a request that answers 404.
+  return user
+    ? { ...ownProfile(user, trustLevel(ctx.app.db, user.uid, ctx.app.clock.now())), ...fediverseOf(ctx, user) }
+    : { uid: 0 };
 }
 whoami.doc = {
   id: 'whoami',

@@ -72,6 +72,7 @@ const profile = {
 const banned = {
   banned_until: integer('-1 for a permanent ban, else when it ends (Unix seconds); only while banned', { minimum: -1 }),
 };
+const fediverseField = string('while federation is on: @name@host, how to follow the account from another server');
 
 export const schemas: Record<string, JsonSchema> = {
   Entry: described('An entry, as every answer shows it.', object(entryRequired, entryOptional)),
@@ -145,7 +146,7 @@ export const schemas: Record<string, JsonSchema> = {
     'An account as everyone sees it; the role never shows.',
     object(profile, {
       ...banned,
-      fediverse: string('while federation is on: @name@host, how to follow the account from another server'),
+      fediverse: fediverseField,
     }),
   ),
   OwnUser: described(
@@ -154,6 +155,7 @@ export const schemas: Record<string, JsonSchema> = {
       { ...profile, last_login: time('0 until the first login') },
       {
         role: { ...constant('moderator'), description: 'only for moderators' },
+        fediverse: fediverseField,
         trust_level: {
           ...oneOfValues(0, 1),
           description: 'the trust level (docs/API.md "Trust levels"): the owner\'s to know, never in public answers',

@@ -83,6 +83,9 @@ describe('a board followed from another board', () => {
     assert.deepEqual(own.body, { handle, followers: 1 });
     const info = await visitor(a).get('/api/u/Anna/info');
     assert.equal(info.body.fediverse, handle);
+    // The front end learns from whoami that the board federates, before it asks for the rest.
+    assert.equal((await anna.get('/api/auth/whoami')).body.fediverse, handle);
+    assert.equal((await anna.get('/api/user/info')).body.fediverse, handle);
     assert.equal((await visitor(a).get('/api/user/federation')).status, 401);
   });
 

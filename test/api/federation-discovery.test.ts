@@ -213,6 +213,7 @@ describe('BOARD_FEDERATION=off', () => {
     await page.body?.cancel();
     assert.equal((await anna.get('/api/user/federation')).status, 404);
     assert.equal((await anna.get('/api/u/Anna/info')).body.fediverse, undefined);
+    assert.equal((await anna.get('/api/auth/whoami')).body.fediverse, undefined);
     assert.equal(board.app.services.db.value('SELECT count(*) FROM federation_outbox'), 0);
     assert.equal(board.app.services.db.value('SELECT count(*) FROM federation_keys'), 0);
   });

@@ -5,6 +5,7 @@ import * as api from '../api.js';
 import { h } from '../dom.js';
 import { dateTime, number } from '../format.js';
 import { maxModReasonLength } from '../limits.js';
+import { me } from '../session.js';
 import { announce } from '../status.js';
 
 /** @type {Record<string, string>} */
@@ -78,14 +79,10 @@ function decisionForm(redraw) {
  * @returns {Promise<HTMLElement | null>}
  */
 export async function instancesSection() {
+  // whoami names a `fediverse` handle only while the board federates: no request that answers 404.
+  if (!me()?.fediverse) return null;
   /** @type {{ mode: string, instances: Api.Instance[] }} */
-  let state;
-  try {
-    state = await api.get('/api/mod/federation/instances');
-  } catch (err) {
-    if (err instanceof api.ApiError && err.status === 404) return null;
-    throw err;
-  }
+  const state = await api.get('/api/mod/federation/instances');
   /** @type {HTMLElement} */
   const section = h(
     'section',

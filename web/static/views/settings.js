@@ -88,18 +88,13 @@ function avatarSection() {
 
 /**
  * The own handle on other servers and how many accounts there follow it (docs/API.md
- * "Federation"); null when the board does not federate (the API answers 404 then).
+ * "Federation"); null when the board does not federate (whoami names no `fediverse` then).
  * @returns {Promise<HTMLElement | null>}
  */
 async function fediverseSection() {
+  if (!me()?.fediverse) return null;
   /** @type {{ handle: string, followers: number }} */
-  let state;
-  try {
-    state = await api.get('/api/user/federation');
-  } catch (err) {
-    if (err instanceof api.ApiError && err.status === 404) return null;
-    throw err;
-  }
+  const state = await api.get('/api/user/federation');
   return section(
     'fediverse-heading',
     'Fediverse',
