@@ -31,6 +31,7 @@ const needMore: Record<string, string[]> = {
   'avatar-remove': ['1', '--reason', 'Spam'],
   'user-add': ['Neue Person'], // a name is checked for its form before the board is opened
   'reject-between': ['2h', '0m'], // times, checked before the board is opened
+  federation: ['allow', 'social.example'], // the action, checked before the board is opened
 };
 const someArgs = (name: string) =>
   needMore[name] ?? Array<string>(commands.find((c) => c.name === name)!.args[0]).fill('1');
