@@ -13,7 +13,9 @@ const quickLogN = 10;
 export function quickHashes(scrypt: Passwords): Passwords {
   return {
     ...scrypt,
-    hash: (password, _logN, signal, bound) => scrypt.hash(password, quickLogN, signal, bound),
+    // Every argument but the cost passes through: a registration's line (the fifth) included.
+    hash: (password, _logN, signal, bound, registration) =>
+      scrypt.hash(password, quickLogN, signal, bound, registration),
     dummyHash: () => scrypt.dummyHash(quickLogN),
   };
 }

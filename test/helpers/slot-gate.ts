@@ -1,11 +1,15 @@
 import type { MachineSlots, SlotPool } from '../../lib/host/machine-slots.ts';
 import type { Semaphore } from '../../lib/host/semaphore.ts';
+import { hangBoundMs } from './hang-bound.ts';
 
 /**
  * The machine's slots (lib/host/machine-slots.ts) with a gate inside them: while `holding(pool)`
  * is on, every job of that pool, once its work is done, keeps its slot until `releaseAll()`, so a
  * test fills a line without depending on how fast the machine hashes. `slots` wraps the board's own
  * (createApp's AppOptions.slots). `started` counts the jobs that got a slot; `load` is the real line.
+ * A line's real-time bound (a job that waited 5 s is refused) would make what the test sees depend
+ * on the machine's speed, so behind the gate a job waits up to the hang bound; the bound's own rule
+ * is proven in test/unit/semaphore.test.ts.
  */
 export function slotGate(): {
   slots: (slots: MachineSlots) => MachineSlots;
@@ -29,7 +33,7 @@ export function slotGate(): {
             return result;
           },
           signal,
-          bound,
+          bound && { ...bound, maxWaitMs: hangBoundMs },
         ),
       { load: () => semaphore.load() },
     );
