@@ -1,0 +1,187 @@
+import assert from 'node:assert/strict';
+import { generateKeyPairSync, webcrypto } from 'node:crypto';
+import { createServer, type Server } from 'node:http';
+import { after, before, describe, test } from 'node:test';
+import { signRequest } from '@fedify/fedify';
+import { changeInstance } from '../../lib/federation/instances.ts';
+import { administrator } from '../../lib/modlog/modlog.ts';
+import { startBoard, type TestBoard } from '../helpers.ts';
+import { federatedEnv, freePorts, quickFederation } from '../helpers/federation.ts';
+
+/**
+ * docs/API.md "What comes in": the door of the inboxes. A fake instance on 127.0.0.1 serves its
+ * actors (one RSA key for all) and signs what they send; the board allows it. Refused before any
+ * signature is checked: an instance not admitted (counted in the metrics), an id on another host,
+ * a body over 256 KiB; refused once verified activities used up their share: an actor's and an
+ * instance's rate (429 with Retry-After, BOARD_LIMITS scaling the numbers). A forged signature is
+ * refused and uses up nothing.
+ */
+
+/** BOARD_LIMITS for this board: an actor may send 3 a minute, an instance 15. */
+const limitsFactor = '0.05';
+
+describe('the inbox door', () => {
+  let board: TestBoard;
+  let fake: Server;
+  let fakeHost: string;
+  let refusedHost: string;
+  const pair = generateKeyPairSync('rsa', { modulusLength: 2048 });
+  const otherPair = generateKeyPairSync('rsa', { modulusLength: 2048 });
+  const publicKeyPem = pair.publicKey.export({ type: 'spki', format: 'pem' }).toString();
+  let serial = 0;
+
+  const actorOf = (name: string, host = fakeHost) => `http://${host}/users/${name}`;
+
+  before(async () => {
+    const [boardPort, fakePort, refusedPort] = await freePorts(3);
+    fakeHost = `127.0.0.1:${fakePort}`;
+    refusedHost = `127.0.0.1:${refusedPort}`;
+    fake = createServer((req, res) => {
+      const name = /^\/users\/([a-z0-9]+)$/.exec(req.url ?? '')?.[1];
+      if (!name) return void res.writeHead(404).end();
+      const id = actorOf(name);
+      res.writeHead(200, { 'content-type': 'application/activity+json' });
+      res.end(
+        JSON.stringify({
+          '@context': ['https://www.w3.org/ns/activitystreams', 'https://w3id.org/security/v1'],
+          id,
+          type: 'Person',
+          preferredUsername: name,
+          inbox: `${id}/inbox`,
+          publicKey: { id: `${id}#main-key`, owner: id, publicKeyPem },
+        }),
+      );
+    });
+    await new Promise<void>((resolve) => fake.listen(fakePort, '127.0.0.1', resolve));
+    board = await startBoard(
+      {
+        ...federatedEnv(boardPort!, [boardPort!, fakePort!, refusedPort!]),
+        BOARD_METRICS_PORT: '0',
+        BOARD_LIMITS: limitsFactor,
+      },
+      { port: boardPort, federation: quickFederation },
+    );
+    changeInstance(board.app.services.db, fakeHost, 'allow', administrator, board.clock.now());
+  });
+  after(async () => {
+    await board?.close();
+    if (fake) await new Promise((resolve) => fake.close(resolve));
+  });
+
+  /** A Like by `name` of one of the board's entries, with a fresh id on the actor's host. */
+  const like = (name: string, host = fakeHost) => ({
+    '@context': 'https://www.w3.org/ns/activitystreams',
+    id: `http://${host}/activities/${++serial}`,
+    type: 'Like',
+    actor: actorOf(name, host),
+    object: `${board.config.origin}/e/1`,
+  });
+
+  /** POSTs an activity to the shared inbox, signed as its actor (draft-cavage, as Mastodon signs) unless `unsigned`. */
+  async function send(
+    activity: Record<string, unknown> | string,
+    options: { key?: 'own' | 'other' | 'none' } = {},
+  ): Promise<{ status: number; headers: Headers; body: string }> {
+    const body = typeof activity === 'string' ? activity : JSON.stringify(activity);
+    let request = new Request(`${board.url}/ap/inbox`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/activity+json' },
+      body,
+    });
+    const key = options.key ?? 'own';
+    if (key !== 'none' && typeof activity !== 'string') {
+      const privateKey = await webcrypto.subtle.importKey(
+        'pkcs8',
+        (key === 'own' ? pair : otherPair).privateKey.export({ type: 'pkcs8', format: 'der' }),
+        { name: 'RSASSA-PKCS1-v1_5', hash: 'SHA-256' },
+        true,
+        ['sign'],
+      );
+      request = await signRequest(request, privateKey, new URL(`${activity.actor}#main-key`), {
+        spec: 'draft-cavage-http-signatures-12',
+      });
+    }
+    const answer = await fetch(request);
+    return { status: answer.status, headers: answer.headers, body: await answer.text() };
+  }
+
+  async function refusals(group: string): Promise<number> {
+    const text = await (await fetch(`${board.metricsUrl}/metrics`)).text();
+    const line = text
+      .split('\n')
+      .find((sample) => sample.startsWith(`board_limit_refusals_total{kind="federation",group="${group}"}`));
+    return line ? Number(line.split(' ').pop()) : 0;
+  }
+
+  const queued = (text: string) =>
+    board.app.services.db.value<number>('SELECT count(*) FROM fedify_queue WHERE message LIKE ?', `%${text}%`);
+
+  test('an instance the board does not admit is refused 403 before its key is fetched, and counted', async () => {
+    const before = await refusals('instance');
+    const answer = await send(like('mallory', refusedHost), { key: 'none' });
+    assert.equal(answer.status, 403);
+    assert.equal(JSON.parse(answer.body).error.code, 'federation.instance_refused');
+    assert.equal(await refusals('instance'), before + 1);
+    assert.equal(queued(refusedHost), 0);
+  });
+
+  test('an activity or an object whose id is on another host than its actor is refused 400', async () => {
+    const before = await refusals('object_host');
+    const foreignId = { ...like('anna'), id: `http://${refusedHost}/activities/1` };
+    const foreignNote = {
+      '@context': 'https://www.w3.org/ns/activitystreams',
+      id: `http://${fakeHost}/activities/${++serial}`,
+      type: 'Create',
+      actor: actorOf('anna'),
+      object: { id: `http://${refusedHost}/notes/1`, type: 'Note', content: 'untergeschoben' },
+    };
+    for (const activity of [foreignId, foreignNote]) {
+      const answer = await send(activity);
+      assert.equal(answer.status, 400, answer.body);
+      assert.equal(JSON.parse(answer.body).error.code, 'federation.foreign_object');
+    }
+    assert.equal(await refusals('object_host'), before + 2);
+    assert.equal(queued('untergeschoben'), 0);
+  });
+
+  test('a body over 256 KiB is refused 413 and counted; one without an actor 400', async () => {
+    const before = await refusals('size');
+    const huge = { ...like('anna'), content: 'x'.repeat(300 * 1024) };
+    assert.equal((await send(huge, { key: 'none' })).status, 413);
+    assert.equal(await refusals('size'), before + 1);
+    const noActor = await send('{"type":"Like"}');
+    assert.equal(noActor.status, 400);
+    assert.equal(JSON.parse(noActor.body).error.field, 'actor');
+  });
+
+  test('a forged signature is refused 401 and uses up nothing of the share', async () => {
+    for (let i = 0; i < 5; i++) assert.equal((await send(like('cora'), { key: 'other' })).status, 401);
+    for (let i = 0; i < 3; i++) assert.equal((await send(like('cora'))).status, 202, `genuine ${i + 1}`);
+  });
+
+  test("an actor's fourth activity in a minute is refused 429 with Retry-After; others on its server go on", async () => {
+    for (let i = 0; i < 3; i++) assert.equal((await send(like('dora'))).status, 202, `activity ${i + 1}`);
+    const before = await refusals('actor_rate');
+    const refused = await send(like('dora'));
+    assert.equal(refused.status, 429);
+    const retryAfter = Number(refused.headers.get('retry-after'));
+    assert.ok(retryAfter >= 1 && retryAfter <= 60, `Retry-After ${retryAfter}`);
+    const error = JSON.parse(refused.body).error;
+    assert.equal(error.code, 'rate.limited');
+    assert.match(error.message, /Zu viele Aktivitäten von diesem Konto: höchstens 3 pro Minute/);
+    assert.equal(await refusals('actor_rate'), before + 1);
+    assert.equal((await send(like('emil'))).status, 202, 'another actor of the same server');
+  });
+
+  test("an instance's share is refused past its limit for every actor there, and opens again with the clock", async () => {
+    // Cora (3), Dora (3) and Emil (1) were counted: 8 more fill the instance's 15 a minute.
+    for (const name of ['fritz', 'greta', 'hans', 'ida'])
+      for (let i = 0; i < 2; i++) assert.equal((await send(like(name))).status, 202, `${name} ${i + 1}`);
+    const refused = await send(like('jakob'));
+    assert.equal(refused.status, 429);
+    assert.match(JSON.parse(refused.body).error.message, /Zu viele Aktivitäten von diesem Server: höchstens 15/);
+    assert.ok(Number(refused.headers.get('retry-after')) >= 1);
+    board.clock.advance(61);
+    assert.equal((await send(like('jakob'))).status, 202, 'a minute later');
+  });
+});
