@@ -77,13 +77,13 @@ describe('the inbox door', () => {
     object: `${board.config.origin}/e/1`,
   });
 
-  /** POSTs an activity to the shared inbox, signed as its actor (draft-cavage, as Mastodon signs) unless `unsigned`. */
+  /** POSTs an activity to an inbox (default the shared one), signed as its actor (draft-cavage, as Mastodon signs) with `key`. */
   async function send(
     activity: Record<string, unknown> | string,
-    options: { key?: 'own' | 'other' | 'none' } = {},
+    options: { key?: 'own' | 'other' | 'none'; path?: string } = {},
   ): Promise<{ status: number; headers: Headers; body: string }> {
     const body = typeof activity === 'string' ? activity : JSON.stringify(activity);
-    let request = new Request(`${board.url}/ap/inbox`, {
+    let request = new Request(`${board.url}${options.path ?? '/ap/inbox'}`, {
       method: 'POST',
       headers: { 'content-type': 'application/activity+json' },
       body,
@@ -118,10 +118,12 @@ describe('the inbox door', () => {
 
   test('an instance the board does not admit is refused 403 before its key is fetched, and counted', async () => {
     const before = await refusals('instance');
-    const answer = await send(like('mallory', refusedHost), { key: 'none' });
-    assert.equal(answer.status, 403);
-    assert.equal(JSON.parse(answer.body).error.code, 'federation.instance_refused');
-    assert.equal(await refusals('instance'), before + 1);
+    for (const path of ['/ap/inbox', '/ap/actor/board/inbox']) {
+      const answer = await send(like('mallory', refusedHost), { key: 'none', path });
+      assert.equal(answer.status, 403, path);
+      assert.equal(JSON.parse(answer.body).error.code, 'federation.instance_refused');
+    }
+    assert.equal(await refusals('instance'), before + 2);
     assert.equal(queued(refusedHost), 0);
   });
 
@@ -183,5 +185,41 @@ describe('the inbox door', () => {
     assert.ok(Number(refused.headers.get('retry-after')) >= 1);
     board.clock.advance(61);
     assert.equal((await send(like('jakob'))).status, 202, 'a minute later');
+  });
+
+  test('a flood from one server past its share is refused before any is verified or queued; readers are answered', async () => {
+    let taken = 1; // Jakob's, in this minute
+    while (taken < 100 && (await send(like(`k${taken}`))).status === 202) taken++;
+    assert.equal(taken, 15, "the instance's share of a minute");
+    const queuedBefore = board.app.services.db.value<number>('SELECT count(*) FROM fedify_queue');
+    const before = await refusals('instance_rate');
+    const statuses = new Map<number, number>();
+    // The bound, not the speed: bench/ is the place for 10,000 and the readers' p99.
+    const flood = 1_000;
+    let next = 0;
+    // A reader reads the feed again and again while the flood lasts.
+    const read: number[] = [];
+    const reader = (async () => {
+      while (next < flood) {
+        const answer = await fetch(`${board.url}/api/entry/feed/0`);
+        await answer.arrayBuffer();
+        read.push(answer.status);
+      }
+    })();
+    // 50 at a time, unsigned: past the share nothing is verified, so a flood costs no key fetch and no signature check.
+    await Promise.all(
+      Array.from({ length: 50 }, async () => {
+        while (next < flood) {
+          next++;
+          const answer = await send(like(`flut${next % 100}`), { key: 'none' });
+          statuses.set(answer.status, (statuses.get(answer.status) ?? 0) + 1);
+        }
+      }),
+    );
+    await reader;
+    assert.deepEqual([...statuses], [[429, flood]]);
+    assert.ok(read.length > 0 && read.every((status) => status === 200), 'a reader is answered meanwhile');
+    assert.equal(await refusals('instance_rate'), before + flood);
+    assert.equal(board.app.services.db.value('SELECT count(*) FROM fedify_queue'), queuedBefore, 'nothing queued');
   });
 });
