@@ -5,8 +5,8 @@ import { after, before, describe, test } from 'node:test';
 import { signRequest } from '@fedify/fedify';
 import { changeInstance } from '../../lib/federation/instances.ts';
 import { administrator } from '../../lib/modlog/modlog.ts';
-import { startBoard, type TestBoard } from '../helpers.ts';
-import { federatedEnv, freePorts, quickFederation } from '../helpers/federation.ts';
+import { eventually, member, startBoard, visitor, type TestBoard } from '../helpers.ts';
+import { federatedEnv, federationWaitMs, freePorts, quickFederation } from '../helpers/federation.ts';
 
 /**
  * docs/API.md "What comes in": the door of the inboxes. A fake instance on 127.0.0.1 serves its
@@ -14,13 +14,14 @@ import { federatedEnv, freePorts, quickFederation } from '../helpers/federation.
  * signature is checked: an instance not admitted (counted in the metrics), an id on another host,
  * a body over 256 KiB; refused once verified activities used up their share: an actor's and an
  * instance's rate (429 with Retry-After, BOARD_LIMITS scaling the numbers). A forged signature is
- * refused and uses up nothing.
+ * refused and uses up nothing. Then docs/API.md "Remote entries": a reply from there to a
+ * member's entry is in the thread as its author's plain text, with `remote`, and tells the member.
  */
 
 /** BOARD_LIMITS for this board: an actor may send 3 a minute, an instance 15. */
 const limitsFactor = '0.05';
 
-describe('the inbox door', () => {
+describe('the inbox door and a remote reply', () => {
   let board: TestBoard;
   let fake: Server;
   let fakeHost: string;
@@ -221,5 +222,74 @@ describe('the inbox door', () => {
     assert.ok(read.length > 0 && read.every((status) => status === 200), 'a reader is answered meanwhile');
     assert.equal(await refusals('instance_rate'), before + flood);
     assert.equal(board.app.services.db.value('SELECT count(*) FROM fedify_queue'), queuedBefore, 'nothing queued');
+  });
+
+  test("a Mastodon reply to a member's entry is a remote entry in the thread, as plain text, and tells the member", async () => {
+    board.clock.advance(61); // the flood used up this minute's share
+    const anna = await member(board, 'Anna');
+    const created = await anna.postMultipart('/api/entry/create', { content: 'Was meint ihr dazu?' });
+    assert.equal(created.status, 201);
+    const pid = created.body.pid as number;
+    const nora = actorOf('nora');
+    const noteId = `${nora}/statuses/1`;
+    // As Mastodon sends a reply with a mention (app/serializers/activitypub/note_serializer.rb).
+    const reply = {
+      '@context': 'https://www.w3.org/ns/activitystreams',
+      id: `${noteId}/activity`,
+      type: 'Create',
+      actor: nora,
+      to: ['https://www.w3.org/ns/activitystreams#Public'],
+      cc: [`${nora}/followers`, `${board.config.origin}/ap/actor/1`],
+      object: {
+        id: noteId,
+        type: 'Note',
+        attributedTo: nora,
+        inReplyTo: `${board.config.origin}/e/${pid}`,
+        url: `http://${fakeHost}/@nora/1`,
+        content:
+          `<p><span class="h-card"><a href="${board.config.origin}/u/Anna" class="u-url mention">@<span>Anna</span></a></span> ` +
+          'Gute Frage!<script>alert(1)</script><img src="http://tracker.example/pixel.gif" width="1" height="1"></p>',
+        to: ['https://www.w3.org/ns/activitystreams#Public'],
+        cc: [`${board.config.origin}/ap/actor/1`],
+        tag: [{ type: 'Mention', href: `${board.config.origin}/ap/actor/1`, name: `@Anna@${new URL(board.url).host}` }],
+      },
+    };
+    assert.equal((await send(reply)).status, 202);
+    const reader = visitor(board);
+    const thread = await eventually(
+      'the reply is in the thread',
+      async () => {
+        const answer = await reader.get(`/api/entry/${pid}/thread`);
+        return answer.body.replies?.length ? answer.body : undefined;
+      },
+      federationWaitMs,
+    );
+    const [remote] = thread.replies;
+    assert.equal(remote.username, `@nora@${fakeHost}`);
+    assert.equal(remote.content, '@Anna Gute Frage!');
+    assert.deepEqual(remote.remote, { actor: nora, instance: fakeHost, url: `http://${fakeHost}/@nora/1` });
+    assert.equal(thread.entry.reply_count, 1);
+    const feed = await reader.get('/api/entry/feed/0');
+    const root = feed.body.find((entry: { pid: number }) => entry.pid === pid);
+    assert.equal(root.latest.entry.pid, remote.pid, 'the reply is the thread’s latest');
+    const told = await anna.get('/api/user/notifications/0');
+    assert.ok(
+      JSON.stringify(told.body).includes(`"pid":${remote.pid}`),
+      `Anna is told of the reply: ${JSON.stringify(told.body)}`,
+    );
+    // The remote author is no member: no profile, no login.
+    assert.equal((await reader.get(`/api/u/${encodeURIComponent(`@nora@${fakeHost}`)}/info`)).status, 404);
+    const login = await visitor(board).post('/api/auth/login', { user: `@nora@${fakeHost}`, pass: 'irgendwas' });
+    assert.equal(login.status, 401);
+    // A second delivery of the same Create (a retry, or a Group's Announce of it) is the same entry.
+    assert.equal((await send({ ...reply, id: `${noteId}/activity2` })).status, 202);
+    await eventually(
+      'the second delivery is handled',
+      () =>
+        board.app.services.db.value<number>("SELECT count(*) FROM fedify_queue WHERE message LIKE '%activity2%'") ===
+          0 || undefined,
+      federationWaitMs,
+    );
+    assert.equal(board.app.services.db.value('SELECT count(*) FROM entries WHERE reply_to = ?', pid), 1);
   });
 });
