@@ -7,8 +7,8 @@ export interface ErrorOptions {
   headers?: Record<string, string>;
   /** Extra top-level members of the body, next to `error` (bump: retry_after, bump_count). */
   extra?: Record<string, unknown>;
-  /** The limit that refused the request, as `<kind>/<group>` (`rate/login`, `write/create`): counted in the metrics. */
-  limit?: `${'rate' | 'write' | 'brake'}/${string}`;
+  /** The limit that refused the request, as `<kind>/<group>` (`rate/login`): counted in the metrics. */
+  limit?: `${'rate' | 'write' | 'brake' | 'federation'}/${string}`;
 }
 
 /** The one error a handler throws; the pipeline turns it into the body of docs/API.md "Errors". */

@@ -72,6 +72,8 @@ export const messages = {
   'input.invalid': 'Ungültige Eingabe.',
   'input.unsupported_type': 'Dieses Format wird nicht unterstützt: bitte Formulardaten senden.',
   'input.too_large': 'Die Anfrage ist zu groß.',
+  'federation.instance_refused': 'Dieses Board nimmt von diesem Server nichts an.',
+  'federation.foreign_object': 'Ein Konto kann nur für Objekte seines eigenen Servers sprechen.',
   'upload.bad_type': 'Nur Bilder im Format JPEG, GIF, PNG oder WebP sind erlaubt.',
   'upload.too_large': 'Die Datei ist zu groß.',
   'rate.limited': 'Zu viele Anfragen. Bitte warte einen Moment.',

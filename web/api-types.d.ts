@@ -37,6 +37,15 @@ declare namespace Api {
     edited_at?: number;
     /** the first link's preview (docs/API.md "Link previews") */
     preview?: Preview;
+    /** an entry from another server (docs/API.md "Remote entries"): its author's actor, instance and the entry's page there; then `username` is the handle `@name@host`, which has no profile here */
+    remote?: {
+      /** the author's actor id */
+      actor: string;
+      /** the host, with its port when not the default */
+      instance: string;
+      /** the entry on its own server */
+      url: string;
+    };
   }
 
   interface EntryWithLatest extends Entry {

@@ -56,6 +56,9 @@ export function findUserById(db: Db, uid: number): UserWithHash | undefined {
  */
 export const isPublicAccount = "u.status = ''";
 
+/** The status of an author on another server (lib/federation/remote-entries.ts): never public, never logs in. */
+export const remoteStatus = 'remote';
+
 /**
  * The public account of a name, looked up like a login, or undefined (unknown, deleted, or an
  * application): what every surface that shows an account by name asks (profile and its pages,

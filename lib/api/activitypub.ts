@@ -7,6 +7,7 @@ import { findUserById } from '../accounts/users.ts';
 import { requireUser } from '../http/context.ts';
 import { fediverseHandle } from '../federation/handles.ts';
 import { remoteFollowerCount } from '../federation/follows.ts';
+import { checkInboxActivity, countInboxActivity } from '../federation/inbox-door.ts';
 
 /**
  * The bridge from node:http to Fedify (docs/API.md "Federation"): a request to one of Fedify's
@@ -28,13 +29,14 @@ async function runtimeOf(ctx: Ctx): Promise<FederationRuntime> {
 /** The request body, at most maxActivityBytes (413 input.too_large past it, before more is read). */
 async function readBody(ctx: Ctx): Promise<Buffer | undefined> {
   if (ctx.req.method !== 'POST') return undefined;
+  const tooLarge = () => new ApiError(413, 'input.too_large', { limit: 'federation/size' });
   const declared = Number(ctx.req.headers['content-length'] ?? 0);
-  if (declared > maxActivityBytes) throw new ApiError(413, 'input.too_large');
+  if (declared > maxActivityBytes) throw tooLarge();
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of ctx.req) {
     size += (chunk as Buffer).length;
-    if (size > maxActivityBytes) throw new ApiError(413, 'input.too_large');
+    if (size > maxActivityBytes) throw tooLarge();
     chunks.push(chunk as Buffer);
   }
   return Buffer.concat(chunks, size);
@@ -54,10 +56,17 @@ export async function sendWebResponse(ctx: Ctx, response: Response): Promise<voi
   ctx.res.end(ctx.req.method === 'HEAD' ? undefined : body);
 }
 
-/** One of Fedify's paths: the request as Fedify reads it, on the board's origin, with the headers as sent. */
-async function answerWithFedify(ctx: Ctx): Promise<void> {
+/**
+ * One of Fedify's paths: the request as Fedify reads it, on the board's origin, with the headers as
+ * sent. An inbox POST first passes the door (lib/federation/inbox-door.ts) and, once Fedify took it
+ * (its signature verified), counts in its instance's and actor's rates.
+ */
+async function answerWithFedify(ctx: Ctx, inbox = false): Promise<void> {
   const runtime = await runtimeOf(ctx);
   const body = await readBody(ctx);
+  const { app } = ctx;
+  const door = { db: app.db, limits: app.limits, mode: app.config.federation, limitsFactor: app.config.limitsFactor };
+  const admitted = inbox && body ? checkInboxActivity(door, body, app.clock.now()) : undefined;
   const headers = new Headers();
   for (const [name, value] of Object.entries(ctx.req.headers)) {
     if (value === undefined) continue;
@@ -75,6 +84,7 @@ async function answerWithFedify(ctx: Ctx): Promise<void> {
     onNotAcceptable: () =>
       new Response('Not Acceptable', { status: 406, headers: { 'Content-Type': 'text/plain', Vary: 'Accept' } }),
   });
+  if (admitted && response.ok) countInboxActivity(door, admitted, app.clock.now());
   await sendWebResponse(ctx, response);
 }
 
@@ -132,21 +142,22 @@ export const actor = fedifyEndpoint({
     { status: 406, description: 'an Accept without JSON-LD', mediaType: 'text/plain' },
   ],
 });
-export const inbox = fedifyEndpoint({
+const inboxDoc: Operation = {
   id: 'activityPubInbox',
   summary: "An actor's inbox: Follow and Undo of a Follow, signed (HTTP Signatures)",
   ok: { status: 202, description: 'taken; handled past the answer', mediaType: 'text/plain' },
-  more: [
-    {
-      status: 401,
-      description: 'no or a bad signature, or an instance the board does not admit',
-      mediaType: 'text/plain',
-    },
-    notFound,
-  ],
-  errors: { 413: ['input.too_large'] },
+  more: [{ status: 401, description: 'no or a bad signature', mediaType: 'text/plain' }, notFound],
+  errors: {
+    400: ['input.invalid', 'federation.foreign_object'],
+    403: ['federation.instance_refused'],
+    413: ['input.too_large'],
+    429: ['rate.limited'],
+  },
+};
+export const inbox = Object.assign((ctx: Ctx) => answerWithFedify(ctx, true), { doc: inboxDoc });
+export const sharedInbox = Object.assign((ctx: Ctx) => answerWithFedify(ctx, true), {
+  doc: { ...inboxDoc, id: 'activityPubSharedInbox', summary: 'The shared inbox' },
 });
-export const sharedInbox = fedifyEndpoint({ ...inbox.doc, id: 'activityPubSharedInbox', summary: 'The shared inbox' });
 export const outbox = fedifyEndpoint({
   id: 'activityPubOutbox',
   summary: "An actor's outbox: its count of public entries (the list is not published)",

@@ -30,6 +30,7 @@ import { createSession, deleteSessionByToken } from '../accounts/sessions.ts';
 import {
   findUserById,
   findUserByName,
+  remoteStatus,
   isNameTaken,
   isValidUsername,
   setPasswordHash,
@@ -77,7 +78,9 @@ export async function login(ctx: Ctx) {
   checkLoginAllowed(attempt);
   if (loginNeedsWork(config, loginPressure(attempt)))
     await useSolvedChallenge(ctx.app.db, textField(form, 'altcha'), clock.now());
-  const user = findUserByName(ctx.app.db, username);
+  const found = findUserByName(ctx.app.db, username);
+  // An author on another server has no password here: its name is no login.
+  const user = found?.status === remoteStatus ? undefined : found;
   // Unknown names spend the same hashing work as wrong passwords, so timing reveals nothing.
   const stored = user?.pass_hash ?? (await ctx.app.passwords.dummyHash(config.scryptLogN));
   const matches = await ctx.app.passwords.verify(password, stored, ctx.signal, hashQueueBound(config.limitsFactor));

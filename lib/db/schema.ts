@@ -619,6 +619,20 @@ const migrations: Migration[] = [
   );
   CREATE INDEX fedify_queue_due ON fedify_queue(not_before, id);
   `,
+  // 20: answers from other servers (lib/federation/remote-entries.ts): a remote author is a users
+  // row with status 'remote' (never public, never logs in), linked to its actor; a remote entry
+  // remembers its object's id and page.
+  `
+  ALTER TABLE remote_actors ADD COLUMN uid INTEGER NOT NULL DEFAULT 0;  -- its users row once it wrote; 0 none
+  CREATE INDEX remote_actors_by_uid ON remote_actors(uid) WHERE uid <> 0;
+  CREATE TABLE remote_entries (
+    pid       INTEGER PRIMARY KEY REFERENCES entries(pid) ON DELETE CASCADE,
+    object_id TEXT NOT NULL UNIQUE,           -- the Note's id on its server
+    actor_id  TEXT NOT NULL,
+    host      TEXT NOT NULL,
+    url       TEXT NOT NULL                   -- its page there (the Note's url, else its id)
+  );
+  `,
 ];
 
 function reindexDescribedEntries(db: Database.Database): void {

@@ -1,5 +1,15 @@
 import { createFederation, type Context, type Federation, type KvStore } from '@fedify/fedify';
-import { Accept, Activity, Follow, Undo, type Object as ApObject } from '@fedify/fedify/vocab';
+import {
+  Accept,
+  Activity,
+  Article,
+  Create,
+  Follow,
+  Note,
+  Page,
+  Undo,
+  type Object as ApObject,
+} from '@fedify/fedify/vocab';
 import type { Clock } from '../clock.ts';
 import type { Config } from '../config.ts';
 import type { Db } from '../db/db.ts';
@@ -25,6 +35,8 @@ import {
   plainJsonLd,
 } from './objects.ts';
 import { uidOfHandle } from './handles.ts';
+import { createLimitStore } from '../limits/rate-limit.ts';
+import { remoteAuthorUid, takeRemoteReply } from './remote-entries.ts';
 
 /**
  * Fedify for one board (docs/API.md "Federation"): the actors (the Group `@board@host` and one
@@ -85,6 +97,7 @@ export const activityJsonType = 'application/activity+json';
 export function createFederationRuntime(deps: FederationDeps, options: FederationOptions = {}): FederationRuntime {
   const { db, config, clock } = deps;
   const kv = sqliteKvStore(db);
+  const limits = createLimitStore(db);
   const client = createPreviewClient({
     allow: config.previewAllow,
     ports: config.previewPorts,
@@ -192,6 +205,26 @@ export function createFederationRuntime(deps: FederationDeps, options: Federatio
       const target = ctx.parseUri(object.objectId);
       const owner = target?.type === 'actor' ? ownerOf(target.identifier) : undefined;
       endFollow(db, undo.actorId.href, owner, object.id?.href);
+    })
+    .on(Create, async (ctx, create) => {
+      const object = await create.getObject(ctx);
+      const post = object instanceof Note || object instanceof Article || object instanceof Page ? object : undefined;
+      const actorId = create.actorId;
+      if (!post?.id || !actorId || !post.replyTargetId || post.attributionId?.href !== actorId.href)
+        return receivedOther(create);
+      if (!instanceAdmitted(db, config.federation, actorId.host)) return;
+      const actor = await create.getActor(ctx);
+      if (!actor?.id || !actor.inboxId) return;
+      const now = clock.now();
+      const uid = remoteAuthorUid(db, actor, now);
+      const url = post.url instanceof URL ? post.url.href : (post.url?.href?.href ?? post.id.href);
+      const taken = takeRemoteReply(
+        { db, config, limits },
+        { uid, actorId: actorId.href },
+        { objectId: post.id.href, url, html: String(post.content ?? ''), inReplyTo: post.replyTargetId.href },
+        now,
+      );
+      if ('dropped' in taken) deps.log(`federation inbox: ${post.id.href} dropped: ${taken.dropped}`);
     })
     .on(Activity, (_ctx, activity) => receivedOther(activity))
     .onError((_ctx, error) => deps.log(`federation inbox: ${error.message}`));

@@ -14,7 +14,7 @@ const minute = 60;
 const hour = 3600;
 const day = 86_400;
 
-type Windows = readonly (readonly [limit: number, windowSeconds: number])[];
+export type Windows = readonly (readonly [limit: number, windowSeconds: number])[];
 
 interface WriteRule {
   account?: Windows;
@@ -229,6 +229,6 @@ function limitText(rule: WriteRule, perAccount: boolean, factor: number, share: 
 
 const perWindow: Record<number, string> = { [minute]: 'pro Minute', [hour]: 'pro Stunde', [day]: 'pro Tag' };
 
-function windowsText(windows: Windows, factor: number): string {
+export function windowsText(windows: Windows, factor: number): string {
   return windows.map(([limit, seconds]) => `${scaledLimit(limit, factor)} ${perWindow[seconds]}`).join(' und ');
 }

@@ -61,6 +61,14 @@ const entryOptional: Record<string, JsonSchema> = {
     'the last edit; absent on an entry never edited and on a deleted one. The front end shows "bearbeitet" with this time',
   ),
   preview: { ...ref('Preview'), description: 'the first link\'s preview (docs/API.md "Link previews")' },
+  remote: described(
+    'an entry from another server (docs/API.md "Remote entries"): its author\'s actor, instance and the entry\'s page there; then `username` is the handle `@name@host`, which has no profile here',
+    object({
+      actor: string("the author's actor id", { format: 'uri' }),
+      instance: string('the host, with its port when not the default'),
+      url: string('the entry on its own server', { format: 'uri' }),
+    }),
+  ),
 };
 
 const profile = {

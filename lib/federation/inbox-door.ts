@@ -1,0 +1,149 @@
+import type { FederationMode } from '../config.ts';
+import type { Db } from '../db/db.ts';
+import { ApiError } from '../errors.ts';
+import type { Counter, LimitStore } from '../limits/rate-limit.ts';
+import { scaledLimit, waitText } from '../limits/rate-limit.ts';
+import { windowsText, type Windows } from '../limits/write-limits.ts';
+import { instanceAdmitted, instanceOf } from './instances.ts';
+
+/**
+ * The checks an activity POSTed to an inbox passes before its signature is verified
+ * (docs/API.md "What comes in"): cheap ones, so a refused server costs the board a JSON parse and
+ * an index lookup, never a key fetch. The signature itself is Fedify's, after these.
+ */
+
+const minute = 60;
+const hour = 3600;
+
+/**
+ * Verified activities one instance, and one actor, may send (BOARD_LIMITS scales them, 0 lifts
+ * them). Why per instance: one server's flood must not starve the others' or the readers'; why
+ * per actor: one account there must not use up its whole server's share.
+ */
+export const inboxLimitRules = {
+  instance: {
+    counts: 'Aktivitäten von diesem Server',
+    windows: [
+      [300, minute],
+      [3000, hour],
+    ] as Windows,
+  },
+  actor: {
+    counts: 'Aktivitäten von diesem Konto',
+    windows: [
+      [60, minute],
+      [600, hour],
+    ] as Windows,
+  },
+} as const;
+
+export interface AdmittedActivity {
+  instance: string;
+  counters: Counter[];
+}
+
+export interface DoorDeps {
+  db: Db;
+  limits: LimitStore;
+  mode: FederationMode;
+  limitsFactor: number;
+}
+
+function idOf(value: unknown): string | undefined {
+  if (typeof value === 'string') return value;
+  if (value && typeof value === 'object' && typeof (value as { id?: unknown }).id === 'string')
+    return (value as { id: string }).id;
+  return undefined;
+}
+
+function hostOf(url: string | undefined): string | undefined {
+  if (!url) return undefined;
+  try {
+    const parsed = new URL(url);
+    return parsed.protocol === 'https:' || parsed.protocol === 'http:' ? instanceOf(parsed) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+const ownObjectTypes = new Set(['Create', 'Update', 'Delete', 'Undo']);
+
+const refused = (status: number, code: 'federation.instance_refused' | 'federation.foreign_object', group: string) =>
+  new ApiError(status, code, { limit: `federation/${group}` });
+
+/**
+ * Checks an inbox POST's body: its actor, its instance admitted, its ids on the actor's host, the
+ * rates not used up (docs/API.md "What comes in"). Nothing is counted here: see countInboxActivity.
+ */
+export function checkInboxActivity(deps: DoorDeps, body: Buffer, now: number): AdmittedActivity {
+  let activity: Record<string, unknown>;
+  try {
+    activity = JSON.parse(body.toString('utf8'));
+  } catch {
+    throw new ApiError(400, 'input.invalid');
+  }
+  if (!activity || typeof activity !== 'object' || Array.isArray(activity)) throw new ApiError(400, 'input.invalid');
+  const actor = idOf(activity.actor);
+  const instance = hostOf(actor);
+  if (!actor || !instance) throw new ApiError(400, 'input.invalid', { field: 'actor' });
+  if (!instanceAdmitted(deps.db, deps.mode, instance)) throw refused(403, 'federation.instance_refused', 'instance');
+  // An actor speaks for its own server only, so one server cannot put words in another's mouth;
+  // an Accept names another's Follow and an Announce relays others' posts, so those may be elsewhere.
+  if (activity.id !== undefined && hostOf(idOf(activity.id)) !== instance)
+    throw refused(400, 'federation.foreign_object', 'object_host');
+  const object = activity.object;
+  if (ownObjectTypes.has(String(activity.type)) && object && typeof object === 'object' && !Array.isArray(object)) {
+    const objectId = idOf(object);
+    if (objectId !== undefined && hostOf(objectId) !== instance)
+      throw refused(400, 'federation.foreign_object', 'object_host');
+  }
+  const counters = inboxCounters(deps, instance, actor, now);
+  for (const group of ['instance', 'actor'] as const) {
+    const wait = deps.limits.peek(
+      counters.filter((counter) => counter.group === group),
+      now,
+    );
+    if (wait > 0) throw rateRefusal(deps, group, wait);
+  }
+  return { instance, counters };
+}
+
+/**
+ * Counts a verified activity. Only what passed the signature counts, so a forger naming a
+ * server cannot use up that server's share; a flood past the share is refused by the peek in
+ * checkInboxActivity before any signature is checked.
+ */
+export function countInboxActivity(deps: DoorDeps, admitted: AdmittedActivity, now: number): void {
+  if (admitted.counters.length) deps.limits.hit(admitted.counters, now, false);
+}
+
+type InboxGroup = keyof typeof inboxLimitRules;
+
+function inboxCounters(
+  deps: DoorDeps,
+  instance: string,
+  actor: string,
+  now: number,
+): (Counter & { group: InboxGroup })[] {
+  if (deps.limitsFactor === 0) return [];
+  const counters: (Counter & { group: InboxGroup })[] = [];
+  for (const [group, subject] of [
+    ['instance', instance],
+    ['actor', actor],
+  ] as const) {
+    for (const [limit, windowSeconds] of inboxLimitRules[group].windows) {
+      const rule = { limit: scaledLimit(limit, deps.limitsFactor), windowSeconds };
+      counters.push({ ...deps.limits.keyed(`federation_${group}/${windowSeconds}`, subject, rule, now), group });
+    }
+  }
+  return counters;
+}
+
+function rateRefusal(deps: DoorDeps, group: InboxGroup, wait: number): ApiError {
+  const rule = inboxLimitRules[group];
+  return new ApiError(429, 'rate.limited', {
+    headers: { 'Retry-After': String(wait) },
+    limit: `federation/${group}_rate`,
+    message: `Zu viele ${rule.counts}: höchstens ${windowsText(rule.windows, deps.limitsFactor)}. Bitte warte noch ${waitText(wait)}.`,
+  });
+}
