@@ -353,6 +353,8 @@ const cases: [route: string, name: string, write: () => Promise<void>][] = [
     'POST /ap/actor/:identifier/inbox',
     "an unsigned activity at an actor's inbox: refused, nothing changes",
     async () => {
+      // Its instance allowed (for the shared inbox's case below too), so the missing signature is what refuses it.
+      await expect(member('Moni').post('/api/mod/federation/instances', { instance: '127.0.0.1:9', action: 'allow' }));
       await expect(unsigned('/ap/actor/board/inbox'), 401);
     },
   ],
