@@ -1,11 +1,9 @@
 import assert from 'node:assert/strict';
-import { generateKeyPairSync, webcrypto } from 'node:crypto';
-import { createServer, type Server } from 'node:http';
 import { after, before, describe, test } from 'node:test';
-import { signRequest } from '@fedify/fedify';
 import { changeInstance } from '../../lib/federation/instances.ts';
 import { administrator } from '../../lib/modlog/modlog.ts';
 import { eventually, member, startBoard, visitor, type TestBoard } from '../helpers.ts';
+import { startFakeInstance, type FakeInstance } from '../helpers/fake-instance.ts';
 import { federatedEnv, federationWaitMs, freePorts, quickFederation } from '../helpers/federation.ts';
 
 /**
@@ -23,37 +21,17 @@ const limitsFactor = '0.05';
 
 describe('the inbox door and a remote reply', () => {
   let board: TestBoard;
-  let fake: Server;
+  let fake: FakeInstance;
   let fakeHost: string;
   let refusedHost: string;
-  const pair = generateKeyPairSync('rsa', { modulusLength: 2048 });
-  const otherPair = generateKeyPairSync('rsa', { modulusLength: 2048 });
-  const publicKeyPem = pair.publicKey.export({ type: 'spki', format: 'pem' }).toString();
-  let serial = 0;
 
-  const actorOf = (name: string, host = fakeHost) => `http://${host}/users/${name}`;
+  const actorOf = (name: string, host = fakeHost) => fake.actorOf(name, host);
 
   before(async () => {
     const [boardPort, fakePort, refusedPort] = await freePorts(3);
-    fakeHost = `127.0.0.1:${fakePort}`;
+    fake = await startFakeInstance(fakePort!);
+    fakeHost = fake.host;
     refusedHost = `127.0.0.1:${refusedPort}`;
-    fake = createServer((req, res) => {
-      const name = /^\/users\/([a-z0-9]+)$/.exec(req.url ?? '')?.[1];
-      if (!name) return void res.writeHead(404).end();
-      const id = actorOf(name);
-      res.writeHead(200, { 'content-type': 'application/activity+json' });
-      res.end(
-        JSON.stringify({
-          '@context': ['https://www.w3.org/ns/activitystreams', 'https://w3id.org/security/v1'],
-          id,
-          type: 'Person',
-          preferredUsername: name,
-          inbox: `${id}/inbox`,
-          publicKey: { id: `${id}#main-key`, owner: id, publicKeyPem },
-        }),
-      );
-    });
-    await new Promise<void>((resolve) => fake.listen(fakePort, '127.0.0.1', resolve));
     board = await startBoard(
       {
         ...federatedEnv(boardPort!, [boardPort!, fakePort!, refusedPort!]),
@@ -66,45 +44,23 @@ describe('the inbox door and a remote reply', () => {
   });
   after(async () => {
     await board?.close();
-    if (fake) await new Promise((resolve) => fake.close(resolve));
+    await fake?.close();
   });
 
   /** A Like by `name` of one of the board's entries, with a fresh id on the actor's host. */
   const like = (name: string, host = fakeHost) => ({
     '@context': 'https://www.w3.org/ns/activitystreams',
-    id: `http://${host}/activities/${++serial}`,
+    id: fake.nextId(host),
     type: 'Like',
     actor: actorOf(name, host),
     object: `${board.config.origin}/e/1`,
   });
 
-  /** POSTs an activity to an inbox (default the shared one), signed as its actor (draft-cavage, as Mastodon signs) with `key`. */
-  async function send(
+  /** POSTs an activity to an inbox (default the shared one), signed as its actor with `key`. */
+  const send = (
     activity: Record<string, unknown> | string,
     options: { key?: 'own' | 'other' | 'none'; path?: string } = {},
-  ): Promise<{ status: number; headers: Headers; body: string }> {
-    const body = typeof activity === 'string' ? activity : JSON.stringify(activity);
-    let request = new Request(`${board.url}${options.path ?? '/ap/inbox'}`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/activity+json' },
-      body,
-    });
-    const key = options.key ?? 'own';
-    if (key !== 'none' && typeof activity !== 'string') {
-      const privateKey = await webcrypto.subtle.importKey(
-        'pkcs8',
-        (key === 'own' ? pair : otherPair).privateKey.export({ type: 'pkcs8', format: 'der' }),
-        { name: 'RSASSA-PKCS1-v1_5', hash: 'SHA-256' },
-        true,
-        ['sign'],
-      );
-      request = await signRequest(request, privateKey, new URL(`${activity.actor}#main-key`), {
-        spec: 'draft-cavage-http-signatures-12',
-      });
-    }
-    const answer = await fetch(request);
-    return { status: answer.status, headers: answer.headers, body: await answer.text() };
-  }
+  ) => fake.send(`${board.url}${options.path ?? '/ap/inbox'}`, activity, options);
 
   async function refusals(group: string): Promise<number> {
     const text = await (await fetch(`${board.metricsUrl}/metrics`)).text();
@@ -133,7 +89,7 @@ describe('the inbox door and a remote reply', () => {
     const foreignId = { ...like('anna'), id: `http://${refusedHost}/activities/1` };
     const foreignNote = {
       '@context': 'https://www.w3.org/ns/activitystreams',
-      id: `http://${fakeHost}/activities/${++serial}`,
+      id: fake.nextId(),
       type: 'Create',
       actor: actorOf('anna'),
       object: { id: `http://${refusedHost}/notes/1`, type: 'Note', content: 'untergeschoben' },
