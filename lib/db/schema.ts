@@ -633,6 +633,12 @@ const migrations: Migration[] = [
     url       TEXT NOT NULL                   -- its page there (the Note's url, else its id)
   );
   `,
+  // 21: whose act an activity carries, so a ban stops the Group's Announce of it as it stops the
+  // person's own activity (lib/federation/delivery.ts mayGo); 0 the Group's own act.
+  `
+  ALTER TABLE federation_activities ADD COLUMN author_uid INTEGER NOT NULL DEFAULT 0;
+  UPDATE federation_activities SET author_uid = signer_uid;
+  `,
 ];
 
 function reindexDescribedEntries(db: Database.Database): void {

@@ -67,6 +67,7 @@ interface Due {
   tries: number;
   body: string;
   signer_uid: number;
+  author_uid: number;
   kind: string;
 }
 
@@ -85,7 +86,7 @@ async function expandOutbox(db: Db, runtime: FederationRuntime, now: number): Pr
       ctx.data.log(`federation: outbox row ${row.id} (${row.kind}): ${(err as Error).message}`);
     }
     db.tx(() => {
-      for (const activity of built) addDeliveries(db, activity, now);
+      for (const activity of built) addDeliveries(db, activity, row.actor_uid, now);
       db.run('DELETE FROM federation_outbox WHERE id = ?', row.id);
       // A deleted account's followers were told by the rows just written: the follows end with it.
       if (row.kind === 'delete_person') db.run('DELETE FROM federation_followers WHERE target_uid = ?', row.actor_uid);
@@ -94,11 +95,13 @@ async function expandOutbox(db: Db, runtime: FederationRuntime, now: number): Pr
   return rows.length;
 }
 
-function addDeliveries(db: Db, activity: BuiltActivity, now: number): void {
+/** Stores one activity of `authorUid`'s act (0 the Group's) and a delivery per receiving inbox. */
+function addDeliveries(db: Db, activity: BuiltActivity, authorUid: number, now: number): void {
   const { lastInsertRowid: id } = db.run(
-    'INSERT INTO federation_activities (body, signer_uid, kind, created_at) VALUES (?, ?, ?, ?)',
+    'INSERT INTO federation_activities (body, signer_uid, author_uid, kind, created_at) VALUES (?, ?, ?, ?, ?)',
     JSON.stringify(activity.body),
     activity.signerUid,
+    authorUid,
     activity.kind,
     now,
   );
@@ -240,11 +243,14 @@ export function startDelivery(
     log(`federation: delivery to ${row.host} given up: ${why}`);
   }
 
-  /** Deliveries that may not go (any more): the instance is refused now, or the signer stopped federating. */
+  /**
+   * Deliveries that may not go (any more): the instance is refused now, or the act's author stopped
+   * federating. The author, not the signer: the Group's Announce of a banned member's act is theirs too.
+   */
   function mayGo(row: Due): boolean {
     if (!instanceAdmitted(db, config.federation, row.host)) return false;
     const takedown = row.kind === 'delete' || row.kind === 'delete_person';
-    return takedown || row.signer_uid === 0 || federates(db, row.signer_uid, clock.now());
+    return takedown || row.author_uid === 0 || federates(db, row.author_uid, clock.now());
   }
 
   /**
@@ -270,7 +276,7 @@ export function startDelivery(
     while (!stopping && running.size < total) {
       const full = [...busy].filter(([, n]) => n >= perInstance).map(([host]) => host);
       const row = db.one<Due>(
-        `SELECT d.id, d.activity_id, d.inbox, d.host, d.created_at, d.tries, a.body, a.signer_uid, a.kind
+        `SELECT d.id, d.activity_id, d.inbox, d.host, d.created_at, d.tries, a.body, a.signer_uid, a.author_uid, a.kind
          FROM federation_deliveries d JOIN federation_activities a ON a.id = d.activity_id
          WHERE d.not_before <= ? AND d.host NOT IN (SELECT value FROM json_each(?))
            AND d.id NOT IN (SELECT value FROM json_each(?))

@@ -265,6 +265,31 @@ describe('a banned account stops federating', () => {
     await eventually('the delivery is dropped', () => waiting() === undefined, federationWaitMs);
     assert.equal(posts.length, sent, 'nothing more was sent');
   });
+
+  test("the Group's Announce of a banned account's act, waiting for its retry, is dropped too", async () => {
+    const berta = await member(board, 'Berta');
+    const db = board.app.services.db;
+    const host = `127.0.0.1:${(server.address() as { port: number }).port}`;
+    // Only the Group is followed there: what waits is the Group's Announce and boost, signed by the Group.
+    storeFollower(db, { host, name: 'g', target: 0, sharedInbox: '' }, board.clock.now());
+    assert.equal((await berta.postMultipart('/api/entry/create', { content: 'Auch vor dem Bann' })).status, 201);
+    const waiting = () =>
+      db.all<{ tries: number }>(
+        `SELECT d.tries FROM federation_deliveries d JOIN federation_activities a ON a.id = d.activity_id
+         WHERE d.host = ? AND a.signer_uid = 0 AND a.body LIKE '%Auch vor dem Bann%'`,
+        host,
+      );
+    await eventually(
+      "the Group's activities failed once",
+      () => waiting().length === 2 && waiting().every((row) => row.tries >= 1),
+      federationWaitMs,
+    );
+    const sent = posts.length;
+    banUser(db, uidOf(board, 'Berta'), { until: permanentBan, reason: 'Spam', purge: false }, 0, board.clock.now());
+    board.clock.advance(deliveryRetrySeconds(1) + 1);
+    await eventually('the deliveries are dropped', () => waiting().length === 0, federationWaitMs);
+    assert.equal(posts.length, sent, 'nothing more was sent');
+  });
 });
 
 describe('deliveries survive a restart', () => {
