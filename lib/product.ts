@@ -20,6 +20,11 @@ export const maxAltLength = 300;
  */
 export const maxReplyDepth = 200;
 /**
+ * How many ancestors of a remote reply the board fetches to reach one of its own entries. Why a
+ * bound: each is a request to another server, and a chain of any length can be made to order.
+ */
+export const maxFetchedAncestors = 5;
+/**
  * The same text twice within 10 minutes is refused (409 entry.duplicate); texts under 10
  * characters ("Danke!") are exempt. Why: a script posting one message again and again is the
  * cheapest spam there is.

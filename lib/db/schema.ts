@@ -639,6 +639,19 @@ const migrations: Migration[] = [
   ALTER TABLE federation_activities ADD COLUMN author_uid INTEGER NOT NULL DEFAULT 0;
   UPDATE federation_activities SET author_uid = signer_uid;
   `,
+  // 22: what remote actors do to entries (lib/federation/inbound-votes.ts): the activity behind each
+  // remote vote, so an Undo naming it by id finds it, and each remote share (an Announce).
+  `
+  CREATE TABLE remote_reactions (
+    activity_id TEXT PRIMARY KEY,             -- the Like's, Dislike's or Announce's id on its server
+    kind        TEXT NOT NULL,                -- 'vote' (the vote itself is in votes) or 'share'
+    pid         INTEGER NOT NULL REFERENCES entries(pid) ON DELETE CASCADE,
+    uid         INTEGER NOT NULL REFERENCES users(uid) ON DELETE CASCADE,
+    created_at  INTEGER NOT NULL,
+    UNIQUE (kind, pid, uid)
+  );
+  CREATE INDEX remote_reactions_by_uid ON remote_reactions(uid);
+  `,
 ];
 
 function reindexDescribedEntries(db: Database.Database): void {

@@ -33,11 +33,16 @@ export interface EntryJson extends Omit<EntryRow, 'root' | 'depth' | 'link' | 'r
   preview?: PreviewJson;
   latest?: { entry: EntryJson; skipped: number };
   remote?: { actor: string; instance: string; url: string };
+  shares?: number;
 }
 
 interface EntryReadRow
-  extends Omit<EntryJson, 'preview' | 'latest' | 'removed' | 'removed_reason' | 'edited_at' | 'alt' | 'remote'> {
+  extends Omit<
+    EntryJson,
+    'preview' | 'latest' | 'removed' | 'removed_reason' | 'edited_at' | 'alt' | 'remote' | 'shares'
+  > {
   remote: string | null;
+  shares: number;
   edited_at: number;
   latest_pid: number;
   latest_skipped: number;
@@ -51,7 +56,8 @@ const entryReadColumns = `
   SELECT e.pid, e.uid, e.created_at, e.content, e.filepath, e.reply_to, e.reply_count, e.last_activity,
          e.deleted, e.bump_count, e.last_bump, e.latest_pid, e.latest_skipped, e.link, e.removed, e.removed_reason, e.edited_at, e.alt,
          coalesce(u.username, '') AS username, coalesce(u.avatar, '') AS avatar,
-         (SELECT json_object('actor', r.actor_id, 'instance', r.host, 'url', r.url) FROM remote_entries r WHERE r.pid = e.pid) AS remote`;
+         (SELECT json_object('actor', r.actor_id, 'instance', r.host, 'url', r.url) FROM remote_entries r WHERE r.pid = e.pid) AS remote,
+         (SELECT count(*) FROM remote_reactions s WHERE s.kind = 'share' AND s.pid = e.pid) AS shares`;
 const entryReadSelect = `${entryReadColumns} FROM entries e LEFT JOIN users u ON u.uid = e.uid`;
 
 type Previews = Map<string, PreviewJson>;
@@ -87,6 +93,7 @@ function toJson(row: EntryReadRow, previews: Previews): EntryJson {
   if (row.removed) Object.assign(json, { removed: 1, removed_reason: row.removed_reason });
   if (row.edited_at && !row.deleted) json.edited_at = row.edited_at;
   if (row.remote) json.remote = JSON.parse(row.remote);
+  if (row.shares) json.shares = row.shares;
   // A deleted entry never shows a preview (its link is blanked too, this is the second lock).
   const preview = row.deleted ? undefined : previews.get(row.link);
   if (preview) json.preview = preview;

@@ -14,28 +14,61 @@ export interface Tally {
  * other mode switches. The entry's counters and the statistics move in the same transaction.
  */
 export function castVote(db: Db, pid: number, uid: number, mode: VoteMode, now: number): void {
-  const yes = mode === 'yes' ? 1 : 0;
   db.tx(() => {
-    const previous = db.one<{ yes: number; created_at: number }>(
-      'SELECT yes, created_at FROM votes WHERE pid = ? AND uid = ?',
-      pid,
-      uid,
-    );
-    if (!previous) {
-      db.run('INSERT INTO votes (pid, uid, yes, created_at) VALUES (?, ?, ?, ?)', pid, uid, yes, now);
-      moveTally(db, pid, yes, +1);
-    } else if (previous.yes === yes) {
-      db.run('DELETE FROM votes WHERE pid = ? AND uid = ?', pid, uid);
-      moveTally(db, pid, yes, -1);
-    } else {
-      db.run('UPDATE votes SET yes = ?, created_at = ? WHERE pid = ? AND uid = ?', yes, now, pid, uid);
-      moveTally(db, pid, previous.yes, -1);
-      moveTally(db, pid, yes, +1);
-    }
-    db.changes.votesChanged(); // the HTML pages show the counts
-    const before = previous && { mode: previous.yes ? ('yes' as const) : ('no' as const), at: previous.created_at };
-    db.events.voteChanged(pid, uid, before, previous?.yes === yes ? undefined : { mode, at: now });
+    const previous = previousVote(db, pid, uid);
+    moveVote(db, pid, uid, previous, previous && (previous.yes === 1) === (mode === 'yes') ? 'none' : mode, now);
   });
+}
+
+/**
+ * Sets an account's vote on an entry to `mode`, or withdraws it (`none`), whatever it was: a vote
+ * that says its mode outright (another server's Like or Dislike, and their Undo). Returns whether
+ * anything changed. The same write as castVote, so the same rules and counts hold.
+ */
+export function setVote(db: Db, pid: number, uid: number, mode: VoteMode | 'none', now: number): boolean {
+  return db.tx(() => moveVote(db, pid, uid, previousVote(db, pid, uid), mode, now));
+}
+
+export function voteOf(db: Db, pid: number, uid: number): VoteMode | undefined {
+  const previous = previousVote(db, pid, uid);
+  return previous && (previous.yes ? 'yes' : 'no');
+}
+
+interface StoredVote {
+  yes: number;
+  created_at: number;
+}
+
+const previousVote = (db: Db, pid: number, uid: number) =>
+  db.one<StoredVote>('SELECT yes, created_at FROM votes WHERE pid = ? AND uid = ?', pid, uid);
+
+/** The one write of a vote: from `previous` to `next`, the tallies, the statistics, the pages and the event. */
+function moveVote(
+  db: Db,
+  pid: number,
+  uid: number,
+  previous: StoredVote | undefined,
+  next: VoteMode | 'none',
+  now: number,
+): boolean {
+  const yes = next === 'yes' ? 1 : 0;
+  if (!previous && next === 'none') return false;
+  if (previous && next !== 'none' && previous.yes === yes) return false;
+  if (!previous) {
+    db.run('INSERT INTO votes (pid, uid, yes, created_at) VALUES (?, ?, ?, ?)', pid, uid, yes, now);
+    moveTally(db, pid, yes, +1);
+  } else if (next === 'none') {
+    db.run('DELETE FROM votes WHERE pid = ? AND uid = ?', pid, uid);
+    moveTally(db, pid, previous.yes, -1);
+  } else {
+    db.run('UPDATE votes SET yes = ?, created_at = ? WHERE pid = ? AND uid = ?', yes, now, pid, uid);
+    moveTally(db, pid, previous.yes, -1);
+    moveTally(db, pid, yes, +1);
+  }
+  db.changes.votesChanged(); // the HTML pages show the counts
+  const before = previous && { mode: previous.yes ? ('yes' as const) : ('no' as const), at: previous.created_at };
+  db.events.voteChanged(pid, uid, before, next === 'none' ? undefined : { mode: next, at: now });
+  return true;
 }
 
 function moveTally(db: Db, pid: number, yes: number, delta: number): void {

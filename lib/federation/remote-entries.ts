@@ -7,6 +7,7 @@ import type { Config } from '../config.ts';
 import type { Db } from '../db/db.ts';
 import { judgeEntryContent } from '../entries/content-gate.ts';
 import { createEntry, findLiveEntry } from '../entries/entries.ts';
+import type { EntryRow } from '../entries/reads.ts';
 import { ApiError } from '../errors.ts';
 import type { LimitStore } from '../limits/rate-limit.ts';
 import { maxReplyDepth } from '../product.ts';
@@ -52,11 +53,21 @@ export function remoteAuthorUid(db: Db, actor: Actor, now: number): number {
   });
 }
 
+/** A post as the board takes it: `title` an Article's or Page's `name`, no `inReplyTo` on a top-level post. */
 export interface RemotePost {
   objectId: string;
   url: string;
   html: string;
-  inReplyTo: string;
+  title?: string;
+  inReplyTo?: string;
+}
+
+/**
+ * Whether a remote author may act now: a banned one's activities are dropped. Ask it inside the
+ * transaction that writes, so a ban that came while the activity waited in the queue holds.
+ */
+export function notBanned(db: Db, uid: number, now: number): boolean {
+  return db.one(`SELECT 1 FROM users u WHERE u.uid = ? AND ${noBanInForce}`, uid, now) !== undefined;
 }
 
 /** The board entry an `inReplyTo` names: one of its pages (/e/{pid}), or a remote entry it keeps. */
@@ -74,33 +85,42 @@ export function entryNamed(db: Db, origin: string, target: string): number | und
 }
 
 /**
- * Takes a remote reply through the entry gate as its author's level-0 entry, or drops it (returns
- * why). The ban is checked again in the transaction that writes, so a ban that came meanwhile holds;
- * an object already kept (a Group's Announce of the same Create) is the same entry.
+ * Takes a remote post through the entry gate as its author's level-0 entry (a reply, or top-level
+ * without a parent), or drops it (returns why). The ban is checked again in the transaction that
+ * writes; an object already kept (a Group's Announce of the same Create) is the same entry.
  */
-export function takeRemoteReply(
+export function takeRemotePost(
   deps: RemoteDeps,
   author: { uid: number; actorId: string },
   post: RemotePost,
   now: number,
 ): { pid: number } | { dropped: string } {
   const { db, config } = deps;
-  const parentPid = entryNamed(db, config.origin, post.inReplyTo);
-  const parent = parentPid ? findLiveEntry(db, parentPid) : undefined;
-  if (!parent) return { dropped: 'no such entry' };
-  if (parent.depth + 1 > maxReplyDepth) return { dropped: 'too deep' };
-  const { text } = remoteText(post.html, post.url, new URL(config.origin).host);
+  let parent: EntryRow | undefined;
+  if (post.inReplyTo !== undefined) {
+    const parentPid = entryNamed(db, config.origin, post.inReplyTo);
+    parent = parentPid ? findLiveEntry(db, parentPid) : undefined;
+    if (!parent) return { dropped: 'no such entry' };
+    if (parent.depth + 1 > maxReplyDepth) return { dropped: 'too deep' };
+  }
+  const { text } = remoteText(post.html, post.url, new URL(config.origin).host, post.title);
   try {
     const standing = accountStanding(db, author.uid, config, now);
     const judged = judgeEntryContent(deps, { uid: author.uid, standing }, { content: text, image: false }, now);
     return db.tx(() => {
       if (db.one('SELECT 1 FROM remote_entries WHERE object_id = ?', post.objectId)) return { dropped: 'known' };
-      if (!db.one(`SELECT 1 FROM users u WHERE u.uid = ? AND ${noBanInForce}`, author.uid, now))
-        return { dropped: 'banned' };
+      if (!notBanned(db, author.uid, now)) return { dropped: 'banned' };
       judged.checkInWrite(db);
       const pid = createEntry(
         db,
-        { uid: author.uid, content: judged.content, filepath: '', replyTo: parent.pid, parent, link: judged.link },
+        {
+          uid: author.uid,
+          content: judged.content,
+          filepath: '',
+          replyTo: parent?.pid ?? 0,
+          parent,
+          link: judged.link,
+        },
         now,
       );
       if (pid === undefined) return { dropped: 'no such entry' };

@@ -43,7 +43,6 @@ const blocks = new Set(['p', 'li', 'blockquote', 'pre', 'h1', 'h2', 'h3', 'h4', 
 
 export interface RemoteText {
   text: string;
-  /** Whether the text was cut (it then ends with a link to `original`). */
   cut: boolean;
 }
 
@@ -108,10 +107,13 @@ function textOf(html: string, boardHost: string): string {
 
 /**
  * The remote `content` as the board's text, cut past maxContentLength code points with "…" and
- * the link to `original` (the post on its own server), so a reader can read the rest there.
+ * the link to `original` (the post on its own server), so a reader can read the rest there. A
+ * `title` (an Article's or Page's `name`) is its first line: the board's entries have no title.
  */
-export function remoteText(html: string, original: string, boardHost: string): RemoteText {
-  const text = textOf(sanitizeHtml(html, sanitizeOptions), boardHost);
+export function remoteText(html: string, original: string, boardHost: string, title = ''): RemoteText {
+  const heading = title.replace(/[\u0000-\u001f\u007f\s]+/g, ' ').trim();
+  const body = textOf(sanitizeHtml(html, sanitizeOptions), boardHost);
+  const text = heading && body ? `${heading}\n\n${body}` : heading || body;
   if (codePoints(text) <= maxContentLength) return { text, cut: false };
   const tail = `… ${original}`;
   const room = Math.max(0, maxContentLength - codePoints(tail));

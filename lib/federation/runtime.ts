@@ -2,12 +2,15 @@ import { createFederation, type Context, type Federation, type KvStore } from '@
 import {
   Accept,
   Activity,
-  Article,
+  Announce,
   Create,
+  Delete,
+  Dislike,
   Follow,
-  Note,
-  Page,
+  Group,
+  Like,
   Undo,
+  Update,
   type Object as ApObject,
 } from '@fedify/fedify/vocab';
 import type { Clock } from '../clock.ts';
@@ -36,7 +39,15 @@ import {
 } from './objects.ts';
 import { uidOfHandle } from './handles.ts';
 import { createLimitStore } from '../limits/rate-limit.ts';
-import { remoteAuthorUid, takeRemoteReply } from './remote-entries.ts';
+import {
+  quietly,
+  receiveCreate,
+  receiveDelete,
+  receiveGroupAnnounce,
+  receiveUpdate,
+  type InboundDeps,
+} from './inbound-posts.ts';
+import { receiveReaction, receiveUndoReaction } from './inbound-votes.ts';
 
 /**
  * Fedify for one board (docs/API.md "Federation"): the actors (the Group `@board@host` and one
@@ -181,6 +192,7 @@ export function createFederationRuntime(deps: FederationDeps, options: Federatio
     };
   });
 
+  const inbound: InboundDeps = { db, config, clock, log: deps.log, limits, kv };
   federation
     .setInboxListeners(apPaths.inbox, apPaths.sharedInbox)
     .on(Follow, async (ctx, follow) => {
@@ -199,7 +211,8 @@ export function createFederationRuntime(deps: FederationDeps, options: Federatio
       if (accept.actorId && accept.objectId) followAccepted(db, accept.actorId.href, accept.objectId.href, clock.now());
     })
     .on(Undo, async (ctx, undo) => {
-      const object = (await undo.getObject(ctx)) as ApObject | null;
+      if (await receiveUndoReaction(inbound, ctx, undo)) return;
+      const object = (await undo.getObject(quietly(ctx))) as ApObject | null;
       if (!(object instanceof Follow)) return receivedOther(undo);
       if (!undo.actorId || object.actorId?.href !== undo.actorId.href) return;
       const target = ctx.parseUri(object.objectId);
@@ -207,24 +220,24 @@ export function createFederationRuntime(deps: FederationDeps, options: Federatio
       endFollow(db, undo.actorId.href, owner, object.id?.href);
     })
     .on(Create, async (ctx, create) => {
-      const object = await create.getObject(ctx);
-      const post = object instanceof Note || object instanceof Article || object instanceof Page ? object : undefined;
-      const actorId = create.actorId;
-      if (!post?.id || !actorId || !post.replyTargetId || post.attributionId?.href !== actorId.href)
-        return receivedOther(create);
-      if (!instanceAdmitted(db, config.federation, actorId.host)) return;
-      const actor = await create.getActor(ctx);
-      if (!actor?.id || !actor.inboxId) return;
-      const now = clock.now();
-      const uid = remoteAuthorUid(db, actor, now);
-      const url = post.url instanceof URL ? post.url.href : (post.url?.href?.href ?? post.id.href);
-      const taken = takeRemoteReply(
-        { db, config, limits },
-        { uid, actorId: actorId.href },
-        { objectId: post.id.href, url, html: String(post.content ?? ''), inReplyTo: post.replyTargetId.href },
-        now,
-      );
-      if ('dropped' in taken) deps.log(`federation inbox: ${post.id.href} dropped: ${taken.dropped}`);
+      if (!(await receiveCreate(inbound, ctx, create))) await receivedOther(create);
+    })
+    .on(Announce, async (ctx, announce) => {
+      if (await receiveReaction(inbound, ctx, announce)) return;
+      if ((await announce.getActor(quietly(ctx))) instanceof Group) await receiveGroupAnnounce(inbound, ctx, announce);
+      else await receivedOther(announce);
+    })
+    .on(Like, async (ctx, like) => {
+      if (!(await receiveReaction(inbound, ctx, like))) await receivedOther(like);
+    })
+    .on(Dislike, async (ctx, dislike) => {
+      if (!(await receiveReaction(inbound, ctx, dislike))) await receivedOther(dislike);
+    })
+    .on(Update, async (ctx, update) => {
+      if (!(await receiveUpdate(inbound, ctx, update))) await receivedOther(update);
+    })
+    .on(Delete, async (_ctx, remove) => {
+      if (!(await receiveDelete(inbound, remove))) await receivedOther(remove);
     })
     .on(Activity, (_ctx, activity) => receivedOther(activity))
     .onError((_ctx, error) => deps.log(`federation inbox: ${error.message}`));

@@ -19,7 +19,6 @@ export function isDiskFull(err: unknown): boolean {
 /** How long a refused write keeps /api/health degraded, and the least time between two log lines about them. */
 export const diskFullSeconds = 60;
 
-/** What /api/health reports (docs/API.md "GET /api/health"). */
 export type DiskProblem = 'disk_full' | 'disk_low';
 
 export interface DiskWatch {

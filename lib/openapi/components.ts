@@ -69,6 +69,10 @@ const entryOptional: Record<string, JsonSchema> = {
       url: string('the entry on its own server', { format: 'uri' }),
     }),
   ),
+  shares: integer(
+    'how many accounts on other servers shared (boosted) the entry (docs/API.md "Votes and shares from elsewhere"); absent when none',
+    { minimum: 1 },
+  ),
 };
 
 const profile = {

@@ -14,7 +14,7 @@ import { boardName, entryTitle, pageTitle } from '../../web/static/titles.js';
 const descriptionLength = 200;
 
 function oneLine(text: string): string {
-  return stripBidiControls(text).replace(/[\u0000-\u001F\u007F]/g, ' '); // C0 controls (newlines too)
+  return stripBidiControls(text).replace(/[\u0000-\u001F\u007F]/g, ' ');
 }
 
 function excerpt(text: string, max: number): string {

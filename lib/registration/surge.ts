@@ -1,3 +1,4 @@
+import { remoteStatus } from '../accounts/users.ts';
 import type { Config } from '../config.ts';
 import type { Db } from '../db/db.ts';
 import { maxWaveAccounts, surgeQuietWindows } from '../product.ts';
@@ -19,8 +20,13 @@ export function surgeThreshold(config: Pick<Config, 'registrationSurge' | 'limit
   return scaledLimit(accounts, config.limitsFactor);
 }
 
+/** Accounts made since then; a remote author's row is no registration (another server's people vote and write). */
 function accountsSince(db: Db, since: number): number {
-  return db.one<{ n: number }>('SELECT count(*) AS n FROM users WHERE created_at > ?', since)!.n;
+  return db.one<{ n: number }>(
+    'SELECT count(*) AS n FROM users WHERE created_at > ? AND status <> ?',
+    since,
+    remoteStatus,
+  )!.n;
 }
 
 export interface LastSurge {

@@ -14,6 +14,12 @@ export interface FakeInstance {
   actorOf(name: string, host?: string): string;
   /** A fresh activity id on `host` (default this instance). */
   nextId(host?: string): string;
+  /** Serves `document` as JSON-LD at `path` (a post the board may fetch), counting each GET. */
+  serve(path: string, document: Record<string, unknown>): void;
+  /** How many GETs `path` had. */
+  fetches(path: string): number;
+  /** Makes actor `name` of this type (default `Person`; a Lemmy community or a NodeBB category is a `Group`). */
+  setActorType(name: string, type: string): void;
   /** POSTs `activity` to `url` signed as its actor with the instance's key, a forger's, or none. */
   send(
     url: string,
@@ -30,8 +36,18 @@ export async function startFakeInstance(port: number): Promise<FakeInstance> {
   const publicKeyPem = pair.publicKey.export({ type: 'spki', format: 'pem' }).toString();
   const actorOf = (name: string, on = host) => `http://${on}/users/${name}`;
   let serial = 0;
+  const documents = new Map<string, Record<string, unknown>>();
+  const fetched = new Map<string, number>();
+  const actorTypes = new Map<string, string>();
   const server: Server = createServer((req, res) => {
-    const name = /^\/users\/([a-z0-9]+)$/.exec(req.url ?? '')?.[1];
+    const path = req.url ?? '';
+    fetched.set(path, (fetched.get(path) ?? 0) + 1);
+    const document = documents.get(path);
+    if (document) {
+      res.writeHead(200, { 'content-type': 'application/activity+json' });
+      return void res.end(JSON.stringify(document));
+    }
+    const name = /^\/users\/([a-z0-9]+)$/.exec(path)?.[1];
     if (!name) return void res.writeHead(404).end();
     const id = actorOf(name);
     res.writeHead(200, { 'content-type': 'application/activity+json' });
@@ -39,7 +55,7 @@ export async function startFakeInstance(port: number): Promise<FakeInstance> {
       JSON.stringify({
         '@context': ['https://www.w3.org/ns/activitystreams', 'https://w3id.org/security/v1'],
         id,
-        type: 'Person',
+        type: actorTypes.get(name) ?? 'Person',
         preferredUsername: name,
         inbox: `${id}/inbox`,
         publicKey: { id: `${id}#main-key`, owner: id, publicKeyPem },
@@ -76,6 +92,9 @@ export async function startFakeInstance(port: number): Promise<FakeInstance> {
     host,
     actorOf,
     nextId: (on = host) => `http://${on}/activities/${++serial}`,
+    serve: (path, document) => void documents.set(path, document),
+    fetches: (path) => fetched.get(path) ?? 0,
+    setActorType: (name, type) => void actorTypes.set(name, type),
     send,
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
