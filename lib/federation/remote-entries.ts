@@ -5,7 +5,7 @@ import { remoteStatus } from '../accounts/users.ts';
 import { usernameKey } from '../text/usernames.ts';
 import type { Config } from '../config.ts';
 import type { Db } from '../db/db.ts';
-import { judgeEntryContent } from '../entries/content-gate.ts';
+import { judgeEntryContent, type EntryAuthor, type JudgedEntry } from '../entries/content-gate.ts';
 import { createEntry, findLiveEntry } from '../entries/entries.ts';
 import { ApiError } from '../errors.ts';
 import type { LimitStore } from '../limits/rate-limit.ts';
@@ -57,6 +57,13 @@ export interface RemotePost {
   url: string;
   html: string;
   inReplyTo: string;
+  /** The post's image, already fetched and stored (lib/federation/remote-media.ts); '' none. */
+  image?: string;
+}
+
+/** Whether the board keeps a remote entry of this object id already. */
+export function isKnownObject(db: Db, objectId: string): boolean {
+  return db.one('SELECT 1 FROM remote_entries WHERE object_id = ?', objectId) !== undefined;
 }
 
 /** The board entry an `inReplyTo` names: one of its pages (/e/{pid}), or a remote entry it keeps. */
@@ -76,14 +83,15 @@ export function entryNamed(db: Db, origin: string, target: string): number | und
 /**
  * Takes a remote reply through the entry gate as its author's level-0 entry, or drops it (returns
  * why). The ban is checked again in the transaction that writes, so a ban that came meanwhile holds;
- * an object already kept (a Group's Announce of the same Create) is the same entry.
+ * an object already kept (a Group's Announce of the same Create) is the same entry. `filepath` is
+ * the image the entry kept: the caller removes a fetched one it did not keep.
  */
 export function takeRemoteReply(
   deps: RemoteDeps,
   author: { uid: number; actorId: string },
   post: RemotePost,
   now: number,
-): { pid: number } | { dropped: string } {
+): { pid: number; filepath: string } | { dropped: string } {
   const { db, config } = deps;
   const parentPid = entryNamed(db, config.origin, post.inReplyTo);
   const parent = parentPid ? findLiveEntry(db, parentPid) : undefined;
@@ -92,15 +100,15 @@ export function takeRemoteReply(
   const { text } = remoteText(post.html, post.url, new URL(config.origin).host);
   try {
     const standing = accountStanding(db, author.uid, config, now);
-    const judged = judgeEntryContent(deps, { uid: author.uid, standing }, { content: text, image: false }, now);
+    const { judged, filepath } = judgeWithImage(deps, { uid: author.uid, standing }, text, post.image ?? '', now);
     return db.tx(() => {
-      if (db.one('SELECT 1 FROM remote_entries WHERE object_id = ?', post.objectId)) return { dropped: 'known' };
+      if (isKnownObject(db, post.objectId)) return { dropped: 'known' };
       if (!db.one(`SELECT 1 FROM users u WHERE u.uid = ? AND ${noBanInForce}`, author.uid, now))
         return { dropped: 'banned' };
       judged.checkInWrite(db);
       const pid = createEntry(
         db,
-        { uid: author.uid, content: judged.content, filepath: '', replyTo: parent.pid, parent, link: judged.link },
+        { uid: author.uid, content: judged.content, filepath, replyTo: parent.pid, parent, link: judged.link },
         now,
       );
       if (pid === undefined) return { dropped: 'no such entry' };
@@ -112,10 +120,32 @@ export function takeRemoteReply(
         instanceOf(author.actorId),
         post.url,
       );
-      return { pid };
+      return { pid, filepath };
     });
   } catch (err) {
     if (err instanceof ApiError) return { dropped: err.code };
     throw err;
   }
+}
+
+/**
+ * The gate's verdict on a remote post with its image. An image the gate refuses (a new author's,
+ * or beyond level 0's day) is left out and the text judged alone: the answer still belongs in the
+ * thread, as its text.
+ */
+function judgeWithImage(
+  deps: RemoteDeps,
+  author: EntryAuthor,
+  text: string,
+  image: string,
+  now: number,
+): { judged: JudgedEntry; filepath: string } {
+  if (image) {
+    try {
+      return { judged: judgeEntryContent(deps, author, { content: text, image: true }, now), filepath: image };
+    } catch (err) {
+      if (!(err instanceof ApiError && err.code === 'rate.new_account')) throw err;
+    }
+  }
+  return { judged: judgeEntryContent(deps, author, { content: text, image: false }, now), filepath: '' };
 }

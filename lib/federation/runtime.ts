@@ -36,7 +36,11 @@ import {
 } from './objects.ts';
 import { uidOfHandle } from './handles.ts';
 import { createLimitStore } from '../limits/rate-limit.ts';
-import { remoteAuthorUid, takeRemoteReply } from './remote-entries.ts';
+import { isKnownObject, takeRemoteReply } from './remote-entries.ts';
+import { fetchRemoteImage, postImageUrl, remoteAuthorWithAvatar } from './remote-media.ts';
+import { removeMedia } from '../media/files.ts';
+import type { Images } from '../media/images.ts';
+import type { StoredImageKind } from '../media/stored-images.ts';
 
 /**
  * Fedify for one board (docs/API.md "Federation"): the actors (the Group `@board@host` and one
@@ -54,6 +58,8 @@ export interface FederationDeps {
   config: Config;
   clock: Clock;
   log: Log;
+  /** How remote images become the board's own files (lib/federation/remote-media.ts). */
+  images: Pick<Images, StoredImageKind>;
 }
 
 export interface FederationOptions {
@@ -67,7 +73,7 @@ export interface FederationOptions {
   received?: (activity: Record<string, unknown>) => void;
 }
 
-export type FederationData = FederationDeps;
+export type FederationData = Omit<FederationDeps, 'images'>;
 
 export interface FederationRuntime {
   federation: Federation<FederationData>;
@@ -106,6 +112,7 @@ export function createFederationRuntime(deps: FederationDeps, options: Federatio
     resolve: options.resolve,
     httpOnlyInsideAllow: true,
   });
+  const media = { db, config, client, images: deps.images, log: deps.log };
   // The board's own documents (its actors, named in an Accept of its own Follow) are always readable.
   const ownHost = new URL(config.origin).host;
   const loaders: LoaderContext = {
@@ -215,15 +222,18 @@ export function createFederationRuntime(deps: FederationDeps, options: Federatio
       if (!instanceAdmitted(db, config.federation, actorId.host)) return;
       const actor = await create.getActor(ctx);
       if (!actor?.id || !actor.inboxId) return;
-      const now = clock.now();
-      const uid = remoteAuthorUid(db, actor, now);
+      const uid = await remoteAuthorWithAvatar(media, actor, ctx, clock.now());
       const url = post.url instanceof URL ? post.url.href : (post.url?.href?.href ?? post.id.href);
+      // Fetched before the write, never inside its transaction; once: not for a post the board keeps already.
+      const imageUrl = isKnownObject(db, post.id.href) ? undefined : await postImageUrl(post, ctx);
+      const image = imageUrl ? await fetchRemoteImage(media, imageUrl, 'entry') : '';
       const taken = takeRemoteReply(
         { db, config, limits },
         { uid, actorId: actorId.href },
-        { objectId: post.id.href, url, html: String(post.content ?? ''), inReplyTo: post.replyTargetId.href },
-        now,
+        { objectId: post.id.href, url, html: String(post.content ?? ''), inReplyTo: post.replyTargetId.href, image },
+        clock.now(),
       );
+      if (image && !('pid' in taken && taken.filepath === image)) await removeMedia(config, [image], deps.log);
       if ('dropped' in taken) deps.log(`federation inbox: ${post.id.href} dropped: ${taken.dropped}`);
     })
     .on(Activity, (_ctx, activity) => receivedOther(activity))

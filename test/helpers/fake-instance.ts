@@ -10,6 +10,8 @@ import { signRequest } from '@fedify/fedify';
 export interface FakeInstance {
   /** `127.0.0.1:{port}`, the instance's host as the board names it. */
   host: string;
+  /** How often each path was asked for. */
+  requests: Map<string, number>;
   /** The id of actor `name` on this instance, or on `host`. */
   actorOf(name: string, host?: string): string;
   /** A fresh activity id on `host` (default this instance). */
@@ -23,15 +25,27 @@ export interface FakeInstance {
   close(): Promise<void>;
 }
 
-export async function startFakeInstance(port: number): Promise<FakeInstance> {
+export interface FakeInstanceOptions {
+  /** More properties of actor `name`'s document (an `icon`…). */
+  actor?: (name: string) => Record<string, unknown>;
+  /** Other files it serves, by path (`/media/a.png`): a media server, as Mastodon's are. */
+  files?: Record<string, { type: string; body: Buffer }>;
+}
+
+export async function startFakeInstance(port: number, options: FakeInstanceOptions = {}): Promise<FakeInstance> {
   const host = `127.0.0.1:${port}`;
   const pair = generateKeyPairSync('rsa', { modulusLength: 2048 });
   const otherPair = generateKeyPairSync('rsa', { modulusLength: 2048 });
   const publicKeyPem = pair.publicKey.export({ type: 'spki', format: 'pem' }).toString();
   const actorOf = (name: string, on = host) => `http://${on}/users/${name}`;
   let serial = 0;
+  const requests = new Map<string, number>();
   const server: Server = createServer((req, res) => {
-    const name = /^\/users\/([a-z0-9]+)$/.exec(req.url ?? '')?.[1];
+    const path = req.url ?? '';
+    requests.set(path, (requests.get(path) ?? 0) + 1);
+    const file = options.files?.[path];
+    if (file) return void res.writeHead(200, { 'content-type': file.type }).end(file.body);
+    const name = /^\/users\/([a-z0-9]+)$/.exec(path)?.[1];
     if (!name) return void res.writeHead(404).end();
     const id = actorOf(name);
     res.writeHead(200, { 'content-type': 'application/activity+json' });
@@ -43,6 +57,7 @@ export async function startFakeInstance(port: number): Promise<FakeInstance> {
         preferredUsername: name,
         inbox: `${id}/inbox`,
         publicKey: { id: `${id}#main-key`, owner: id, publicKeyPem },
+        ...options.actor?.(name),
       }),
     );
   });
@@ -74,6 +89,7 @@ export async function startFakeInstance(port: number): Promise<FakeInstance> {
 
   return {
     host,
+    requests,
     actorOf,
     nextId: (on = host) => `http://${on}/activities/${++serial}`,
     send,
