@@ -57,11 +57,9 @@ export interface RemotePost {
   url: string;
   html: string;
   inReplyTo: string;
-  /** The post's image, already fetched and stored (lib/federation/remote-media.ts); '' none. */
   image?: string;
 }
 
-/** Whether the board keeps a remote entry of this object id already. */
 export function isKnownObject(db: Db, objectId: string): boolean {
   return db.one('SELECT 1 FROM remote_entries WHERE object_id = ?', objectId) !== undefined;
 }
@@ -81,10 +79,9 @@ export function entryNamed(db: Db, origin: string, target: string): number | und
 }
 
 /**
- * Takes a remote reply through the entry gate as its author's level-0 entry, or drops it (returns
- * why). The ban is checked again in the transaction that writes, so a ban that came meanwhile holds;
- * an object already kept (a Group's Announce of the same Create) is the same entry. `filepath` is
- * the image the entry kept: the caller removes a fetched one it did not keep.
+ * Takes a remote reply through the entry gate as its author's level-0 entry (with `filepath`, the
+ * image kept), or drops it (returns why). The ban is checked again in the transaction that writes,
+ * so a ban that came meanwhile holds; an object already kept (an Announce of it) is the same entry.
  */
 export function takeRemoteReply(
   deps: RemoteDeps,

@@ -26,20 +26,17 @@ export interface RemoteMediaDeps {
   log: Log;
 }
 
-/** How Fedify reads an object's properties: through the board's guarded loaders, never failing on a bad one. */
 export interface ObjectLoaders {
   documentLoader: DocumentLoader;
   contextLoader: DocumentLoader;
 }
 
-/** Named one by one: a Fedify context's loaders are getters, which a spread would lose. */
 const readOptions = (loaders: ObjectLoaders) => ({
   documentLoader: loaders.documentLoader,
   contextLoader: loaders.contextLoader,
   suppressError: true,
 });
 
-/** At most this many of a post's attachments are looked at: a post carries a few, never hundreds. */
 const maxAttachmentsRead = 8;
 
 const httpUrl = (url: URL | null | undefined) =>
@@ -47,13 +44,12 @@ const httpUrl = (url: URL | null | undefined) =>
 
 const isImageType = (mediaType: string | null) => mediaType?.startsWith('image/') ?? false;
 
-/** Where an `Image` or `Document` is: its `url`, given as a URL or as a Link. */
 const documentUrl = (document: Document) => httpUrl(document.url instanceof Link ? document.url.href : document.url);
 
 /**
- * A post's image, one at most: its first attachment that is an image (Mastodon's `Document` with an
- * image media type, an `Image`, a `Link` with an image media type), else its `image` (Lemmy's
- * `Page` names its picture so). A bare Link without a media type is a link, not a picture.
+ * A post's image: its first image attachment (a `Document` with an image type, an `Image`, a
+ * `Link` with an image type; of the first maxAttachmentsRead), else its `image` (Lemmy's `Page`).
+ * readOptions names the loaders one by one: a context's are getters, which a spread would lose.
  */
 export async function postImageUrl(post: ApObject, loaders: ObjectLoaders): Promise<URL | undefined> {
   const options = readOptions(loaders);
@@ -89,7 +85,7 @@ export async function fetchRemoteImage(deps: RemoteMediaDeps, url: URL, kind: St
 /**
  * The users row of a remote author (lib/federation/remote-entries.ts remoteAuthorUid); the first
  * time the board keeps the author, its actor's `icon` becomes its avatar (cropped as an uploaded
- * avatar is). The icon is not fetched again later: one fetch per author.
+ * avatar is), once; written only while the row has none, so two first activities keep one file.
  */
 export async function remoteAuthorWithAvatar(
   deps: RemoteMediaDeps & { db: Db },
@@ -104,7 +100,6 @@ export async function remoteAuthorWithAvatar(
   const icon = await actor.getIcon(readOptions(loaders));
   const url = icon ? documentUrl(icon) : undefined;
   const avatar = url ? await fetchRemoteImage(deps, url, 'avatar') : '';
-  // Written only while the row has none: two first activities at once keep one file, not two.
   if (avatar && db.run("UPDATE users SET avatar = ? WHERE uid = ? AND avatar = ''", avatar, uid).changes === 0)
     await removeMedia(deps.config, [avatar], deps.log);
   return uid;

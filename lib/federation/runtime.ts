@@ -58,7 +58,6 @@ export interface FederationDeps {
   config: Config;
   clock: Clock;
   log: Log;
-  /** How remote images become the board's own files (lib/federation/remote-media.ts). */
   images: Pick<Images, StoredImageKind>;
 }
 

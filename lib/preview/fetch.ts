@@ -26,7 +26,6 @@ export const acceptedTypes = {
   image: (type: string) => /^image\/[\w.+-]+\s*(;|$)/.test(type) && !type.startsWith('image/svg'),
 };
 
-/** What an image request accepts: the formats the board keeps first. */
 export const imageAccept = 'image/webp,image/png,image/jpeg,image/gif;q=0.9,*/*;q=0.1';
 
 export async function fetchPreview(
