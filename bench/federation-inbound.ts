@@ -11,6 +11,7 @@ import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
 import { changeInstance } from '../lib/federation/instances.ts';
 import { administrator } from '../lib/modlog/modlog.ts';
 import { member, startBoard } from '../test/helpers.ts';
+import { quantile, sequentialReads } from './harness.ts';
 import { startFakeInstance } from '../test/helpers/fake-instance.ts';
 import { federatedEnv, freePorts, quickFederation } from '../test/helpers/federation.ts';
 
@@ -41,18 +42,7 @@ function like(i: number) {
   };
 }
 
-/** Feed reads one after the other until `done` says stop; their times in ms, sorted. */
-async function reads(done: () => boolean, atLeast: number): Promise<number[]> {
-  const times: number[] = [];
-  while (times.length < atLeast || !done()) {
-    const started = performance.now();
-    const answer = await fetch(`${board.url}/api/entry/feed/0`);
-    await answer.arrayBuffer();
-    times.push(performance.now() - started);
-  }
-  return times.sort((a, b) => a - b);
-}
-const quantile = (sorted: number[], q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!;
+const reads = (done: () => boolean, atLeast: number) => sequentialReads(`${board.url}/api/entry/feed/0`, done, atLeast);
 
 const quiet = await reads(() => true, 500);
 const loop = monitorEventLoopDelay({ resolution: 5 });
