@@ -123,6 +123,12 @@ drill: deps
 # then search, the share pages and creates with the search index at 1M (bench/search-results.md).
 # Needs wrk (the Debian package; installed with apt-get when missing).
 # The recovery time at 1M entries (docs/OPERATIONS.md "Disaster recovery"): seed, replicate, delete, restore, start.
+# A flood of 10,000 inbound activities from one instance while a reader reads: the reader's p99 against
+# its quiet p99, ceiling 2× (FLOOD_COUNT, FLOOD_SECONDS bound it); the figures go in bench/results.md by hand.
+.PHONY: bench-federation-inbound
+bench-federation-inbound: deps
+	node --import tsx bench/federation-inbound.ts
+
 .PHONY: bench-restore
 bench-restore: deps
 	LITESTREAM=$$(bin/fetch-litestream) node --import tsx bench/restore.ts

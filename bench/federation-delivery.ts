@@ -11,6 +11,7 @@ import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
 import { member, startBoard } from '../test/helpers.ts';
+import { quantile, sequentialReads } from './harness.ts';
 import { federatedEnv, freePorts, storeFollower } from '../test/helpers/federation.ts';
 
 const instances = Number(process.env.FED_INSTANCES ?? 200);
@@ -71,18 +72,7 @@ const waiting = () =>
 while (waiting() > 0) await new Promise((resolve) => setTimeout(resolve, 50));
 const postsBefore = await postsTaken();
 
-/** Feed reads one after the other until `done` says stop; their times in ms. */
-async function reads(done: () => boolean, atLeast: number): Promise<number[]> {
-  const times: number[] = [];
-  while (times.length < atLeast || !done()) {
-    const started = performance.now();
-    const answer = await fetch(`${board.url}/api/entry/feed/0`);
-    await answer.arrayBuffer();
-    times.push(performance.now() - started);
-  }
-  return times.sort((a, b) => a - b);
-}
-const quantile = (sorted: number[], q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!;
+const reads = (done: () => boolean, atLeast: number) => sequentialReads(`${board.url}/api/entry/feed/0`, done, atLeast);
 
 /** The event loop's delay (p99, ms) while `run` runs: whether the board's own process was held up. */
 async function withLoopDelay<T>(run: () => Promise<T>): Promise<[T, number]> {

@@ -211,3 +211,18 @@ export const formHeaders = (uid: number) => ({
   'content-type': 'application/x-www-form-urlencoded',
   cookie: `session=${benchSessionToken(uid)}`,
 });
+
+/** GETs of `url` one after the other until `done` says stop (at least `atLeast`): their times in ms, sorted. */
+export async function sequentialReads(url: string, done: () => boolean, atLeast: number): Promise<number[]> {
+  const times: number[] = [];
+  while (times.length < atLeast || !done()) {
+    const started = performance.now();
+    const answer = await fetch(url);
+    await answer.arrayBuffer();
+    times.push(performance.now() - started);
+  }
+  return times.sort((a, b) => a - b);
+}
+
+export const quantile = (sorted: number[], q: number) =>
+  sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!;

@@ -29,7 +29,7 @@ import { startSearchThreads, type SearchThreadOptions } from './search/threads.t
 import type { Services } from './services.ts';
 import { openTorExitList } from './limits/tor.ts';
 import { clusterBatchWindowMs } from './db/write-batch.ts';
-import type { FederationHandle, FederationOptions, FederationRuntime } from './federation/runtime.ts';
+import type { FederationDeps, FederationHandle, FederationOptions, FederationRuntime } from './federation/runtime.ts';
 import type { FederationJobOptions } from './federation/job.ts';
 import { recordFederationEvents } from './federation/outbox.ts';
 import type { JobDeps } from './host/job-runs.ts';
@@ -137,7 +137,10 @@ export function createApp(config: Config, options: AppOptions = {}): App {
       threadReplies: jobs!.threadReplies,
     });
   }
-  const federation = config.federation === 'off' ? undefined : federationHandle(jobDeps, config, options.federation);
+  const federation =
+    config.federation === 'off'
+      ? undefined
+      : federationHandle({ ...jobDeps, images: services.images }, config, options.federation);
   services.federation = federation?.handle;
   if (federation) {
     const wake = worker ? () => worker.link.wake('federation') : () => jobs!.federation?.wake();
@@ -198,7 +201,7 @@ export function createApp(config: Config, options: AppOptions = {}): App {
  * BOARD_FEDERATION=off never imports them, and one with it on only once something asks.
  */
 function federationHandle(
-  deps: JobDeps,
+  deps: JobDeps & Pick<FederationDeps, 'images'>,
   config: Config,
   options: FederationOptions | undefined,
 ): { handle: FederationHandle; close(): Promise<void> } {

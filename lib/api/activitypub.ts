@@ -7,7 +7,7 @@ import { findUserById } from '../accounts/users.ts';
 import { requireUser } from '../http/context.ts';
 import { fediverseHandle } from '../federation/handles.ts';
 import { remoteFollowerCount } from '../federation/follows.ts';
-import { checkInboxActivity, countInboxActivity } from '../federation/inbox-door.ts';
+import { checkInboxActivity, countInboxActivity, inboxShareText } from '../federation/inbox-door.ts';
 
 /**
  * The bridge from node:http to Fedify (docs/API.md "Federation"): a request to one of Fedify's
@@ -152,6 +152,9 @@ const inboxDoc: Operation = {
     403: ['federation.instance_refused'],
     413: ['input.too_large'],
     429: ['rate.limited'],
+  },
+  when: {
+    'rate.limited': `the verified activities of the sender's instance (${inboxShareText('instance')}) or of its actor (${inboxShareText('actor')}), scaled by \`BOARD_LIMITS\`, are used up (docs/API.md "What comes in"); with \`Retry-After\``,
   },
 };
 export const inbox = Object.assign((ctx: Ctx) => answerWithFedify(ctx, true), { doc: inboxDoc });

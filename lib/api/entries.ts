@@ -12,7 +12,8 @@ import type { Form } from '../http/body.ts';
 import { created, requireUser, type Ctx } from '../http/context.ts';
 import { ApiError } from '../errors.ts';
 import { integerParam, textField } from '../http/fields.ts';
-import { removeMedia, saveMedia } from '../media/files.ts';
+import { removeMedia } from '../media/files.ts';
+import { storeImage } from '../media/stored-images.ts';
 import { requestPreview } from '../preview/queue.ts';
 import {
   duplicateWindowSeconds,
@@ -112,10 +113,7 @@ export async function create(ctx: Ctx) {
   const alt = sentAlt ?? '';
 
   let filepath = '';
-  if (file) {
-    const image = await ctx.app.images.entry(file.data);
-    filepath = await saveMedia(config, 'e', image.extension, image.data);
-  }
+  if (file) filepath = await storeImage(config, ctx.app.images, 'entry', file.data);
   let pid: number | undefined;
   try {
     // Batched with the other creates of this turn: one commit for all of them (docs/SCALING.md),

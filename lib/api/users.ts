@@ -6,7 +6,8 @@ import { requireUser, type Ctx } from '../http/context.ts';
 import { ApiError, invalidField } from '../errors.ts';
 import { fediverseHandle } from '../federation/handles.ts';
 import { textField } from '../http/fields.ts';
-import { removeMedia, saveMedia } from '../media/files.ts';
+import { removeMedia } from '../media/files.ts';
+import { storeImage } from '../media/stored-images.ts';
 import { fieldMessages } from '../messages.ts';
 import { activeBanUntil } from '../accounts/bans.ts';
 import {
@@ -149,9 +150,8 @@ export async function changeAvatar(ctx: Ctx) {
   const form = await ctx.form();
   const file = form.files.get('avatar');
   if (!file) throw invalidField('avatar', fieldMessages.imageRequired);
-  const image = await ctx.app.images.avatar(file.data);
   const { config, db } = ctx.app;
-  const avatar = await saveMedia(config, 'a', image.extension, image.data);
+  const avatar = await storeImage(config, ctx.app.images, 'avatar', file.data);
   let previous: string;
   try {
     previous = setAvatar(db, me.uid, avatar);

@@ -18,7 +18,9 @@ import { boardIdentifier } from './handles.ts';
 import { instanceAdmitted, instanceOf } from './instances.ts';
 import { actorUri } from './objects.ts';
 import { deleteRemoteEntry, editRemoteEntry } from './remote-edits.ts';
-import { entryNamed, remoteAuthorUid, takeRemotePost, type RemoteDeps } from './remote-entries.ts';
+import { entryNamed, isKnownObject, takeRemotePost, type RemoteDeps } from './remote-entries.ts';
+import { fetchRemoteImage, postImageUrl, remoteAuthorWithAvatar, type RemoteMediaDeps } from './remote-media.ts';
+import { removeMedia } from '../media/files.ts';
 
 /**
  * Posts from other servers as the inbox meets them (docs/API.md "Remote entries"): a `Create` of a
@@ -28,7 +30,7 @@ import { entryNamed, remoteAuthorUid, takeRemotePost, type RemoteDeps } from './
  * sent it (or, relayed, the one it names), its id on its author's server, that server admitted.
  */
 
-export interface InboundDeps extends RemoteDeps {
+export interface InboundDeps extends RemoteDeps, Omit<RemoteMediaDeps, 'config'> {
   clock: Clock;
   log: Log;
   kv: KvStore;
@@ -48,7 +50,7 @@ export const quietly = <T>(ctx: Context<T>) => ({
 export async function actorUid<T>(deps: InboundDeps, ctx: Context<T>, actorId: URL): Promise<number | undefined> {
   const actor = await ctx.lookupObject(actorId.href).catch(() => null);
   if (!isActor(actor) || actor.id?.href !== actorId.href || !actor.inboxId) return undefined;
-  return remoteAuthorUid(deps.db, actor, deps.clock.now());
+  return remoteAuthorWithAvatar(deps, actor, ctx, deps.clock.now());
 }
 
 function addressedToBoard(deps: InboundDeps, post: Post): boolean {
@@ -127,12 +129,16 @@ async function missingAncestors<T>(deps: InboundDeps, ctx: Context<T>, first: UR
 async function takePost<T>(deps: InboundDeps, ctx: Context<T>, post: Post, author: URL): Promise<void> {
   const uid = await actorUid(deps, ctx, author);
   if (uid === undefined) return dropped(deps, post, 'no actor');
+  // Fetched before the write, never inside its transaction; once: not for a post the board keeps already.
+  const imageUrl = isKnownObject(deps.db, post.id!.href) ? undefined : await postImageUrl(post, ctx);
+  const image = imageUrl ? await fetchRemoteImage(deps, imageUrl, 'entry') : '';
   const taken = takeRemotePost(
     deps,
     { uid, actorId: author.href },
-    { objectId: post.id!.href, url: urlOf(post), html: String(post.content ?? ''), ...parts(post) },
+    { objectId: post.id!.href, url: urlOf(post), html: String(post.content ?? ''), ...parts(post), image },
     deps.clock.now(),
   );
+  if (image && !('pid' in taken && taken.filepath === image)) await removeMedia(deps.config, [image], deps.log);
   if ('dropped' in taken) dropped(deps, post, taken.dropped);
 }
 

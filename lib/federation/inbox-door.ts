@@ -37,6 +37,15 @@ export const inboxLimitRules = {
   },
 } as const;
 
+const perWindowInEnglish: Record<number, string> = { [minute]: 'a minute', [hour]: 'an hour' };
+
+/** A share in English as docs/API.md "What comes in" writes it („60 a minute and 600 an hour“), unscaled. */
+export function inboxShareText(group: keyof typeof inboxLimitRules): string {
+  return inboxLimitRules[group].windows
+    .map(([limit, seconds]) => `${limit.toLocaleString('en')} ${perWindowInEnglish[seconds]}`)
+    .join(' and ');
+}
+
 export interface AdmittedActivity {
   instance: string;
   counters: Counter[];

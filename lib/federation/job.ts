@@ -1,7 +1,6 @@
-import type { Config } from '../config.ts';
 import type { JobDeps } from '../host/job-runs.ts';
 import type { DeliveryJob, DeliveryOptions, DeliveryStats } from './delivery.ts';
-import type { FederationOptions } from './runtime.ts';
+import type { FederationDeps, FederationOptions } from './runtime.ts';
 
 /**
  * Federation's once-job (lib/jobs/once-jobs.ts): the delivery job and the inbox queue, in the one
@@ -21,7 +20,7 @@ export interface FederationJob {
 }
 
 export function startFederationJob(
-  deps: JobDeps & { config: Config },
+  deps: JobDeps & Pick<FederationDeps, 'config' | 'images'>,
   options: FederationJobOptions = {},
 ): FederationJob {
   const inbox = new AbortController();

@@ -5,7 +5,7 @@ import { remoteStatus } from '../accounts/users.ts';
 import { usernameKey } from '../text/usernames.ts';
 import type { Config } from '../config.ts';
 import type { Db } from '../db/db.ts';
-import { judgeEntryContent } from '../entries/content-gate.ts';
+import { judgeEntryContent, type EntryAuthor, type JudgedEntry } from '../entries/content-gate.ts';
 import { createEntry, findLiveEntry } from '../entries/entries.ts';
 import type { EntryRow } from '../entries/reads.ts';
 import { ApiError } from '../errors.ts';
@@ -60,6 +60,7 @@ export interface RemotePost {
   html: string;
   title?: string;
   inReplyTo?: string;
+  image?: string;
 }
 
 /**
@@ -68,6 +69,10 @@ export interface RemotePost {
  */
 export function notBanned(db: Db, uid: number, now: number): boolean {
   return db.one(`SELECT 1 FROM users u WHERE u.uid = ? AND ${noBanInForce}`, uid, now) !== undefined;
+}
+
+export function isKnownObject(db: Db, objectId: string): boolean {
+  return db.one('SELECT 1 FROM remote_entries WHERE object_id = ?', objectId) !== undefined;
 }
 
 /** The board entry an `inReplyTo` names: one of its pages (/e/{pid}), or a remote entry it keeps. */
@@ -85,16 +90,16 @@ export function entryNamed(db: Db, origin: string, target: string): number | und
 }
 
 /**
- * Takes a remote post through the entry gate as its author's level-0 entry (a reply, or top-level
- * without a parent), or drops it (returns why). The ban is checked again in the transaction that
- * writes; an object already kept (a Group's Announce of the same Create) is the same entry.
+ * Takes a remote post (a reply, or top-level without a parent) through the entry gate as its
+ * author's level-0 entry, or drops it (returns why). The ban is checked again in the transaction
+ * that writes; an object already kept (a Group's Announce of it) is the same entry.
  */
 export function takeRemotePost(
   deps: RemoteDeps,
   author: { uid: number; actorId: string },
   post: RemotePost,
   now: number,
-): { pid: number } | { dropped: string } {
+): { pid: number; filepath: string } | { dropped: string } {
   const { db, config } = deps;
   let parent: EntryRow | undefined;
   if (post.inReplyTo !== undefined) {
@@ -106,9 +111,9 @@ export function takeRemotePost(
   const { text } = remoteText(post.html, post.url, new URL(config.origin).host, post.title);
   try {
     const standing = accountStanding(db, author.uid, config, now);
-    const judged = judgeEntryContent(deps, { uid: author.uid, standing }, { content: text, image: false }, now);
+    const { judged, filepath } = judgeWithImage(deps, { uid: author.uid, standing }, text, post.image ?? '', now);
     return db.tx(() => {
-      if (db.one('SELECT 1 FROM remote_entries WHERE object_id = ?', post.objectId)) return { dropped: 'known' };
+      if (isKnownObject(db, post.objectId)) return { dropped: 'known' };
       if (!notBanned(db, author.uid, now)) return { dropped: 'banned' };
       judged.checkInWrite(db);
       const pid = createEntry(
@@ -116,7 +121,7 @@ export function takeRemotePost(
         {
           uid: author.uid,
           content: judged.content,
-          filepath: '',
+          filepath,
           replyTo: parent?.pid ?? 0,
           parent,
           link: judged.link,
@@ -132,10 +137,32 @@ export function takeRemotePost(
         instanceOf(author.actorId),
         post.url,
       );
-      return { pid };
+      return { pid, filepath };
     });
   } catch (err) {
     if (err instanceof ApiError) return { dropped: err.code };
     throw err;
   }
+}
+
+/**
+ * The gate's verdict on a remote post with its image. An image the gate refuses (a new author's,
+ * or beyond level 0's day) is left out and the text judged alone: the answer still belongs in the
+ * thread, as its text.
+ */
+function judgeWithImage(
+  deps: RemoteDeps,
+  author: EntryAuthor,
+  text: string,
+  image: string,
+  now: number,
+): { judged: JudgedEntry; filepath: string } {
+  if (image) {
+    try {
+      return { judged: judgeEntryContent(deps, author, { content: text, image: true }, now), filepath: image };
+    } catch (err) {
+      if (!(err instanceof ApiError && err.code === 'rate.new_account')) throw err;
+    }
+  }
+  return { judged: judgeEntryContent(deps, author, { content: text, image: false }, now), filepath: '' };
 }

@@ -48,6 +48,8 @@ import {
   type InboundDeps,
 } from './inbound-posts.ts';
 import { receiveReaction, receiveUndoReaction } from './inbound-votes.ts';
+import type { Images } from '../media/images.ts';
+import type { StoredImageKind } from '../media/stored-images.ts';
 
 /**
  * Fedify for one board (docs/API.md "Federation"): the actors (the Group `@board@host` and one
@@ -65,6 +67,7 @@ export interface FederationDeps {
   config: Config;
   clock: Clock;
   log: Log;
+  images: Pick<Images, StoredImageKind>;
 }
 
 export interface FederationOptions {
@@ -78,7 +81,7 @@ export interface FederationOptions {
   received?: (activity: Record<string, unknown>) => void;
 }
 
-export type FederationData = FederationDeps;
+export type FederationData = Omit<FederationDeps, 'images'>;
 
 export interface FederationRuntime {
   federation: Federation<FederationData>;
@@ -192,7 +195,7 @@ export function createFederationRuntime(deps: FederationDeps, options: Federatio
     };
   });
 
-  const inbound: InboundDeps = { db, config, clock, log: deps.log, limits, kv };
+  const inbound: InboundDeps = { db, config, clock, log: deps.log, limits, kv, client, images: deps.images };
   federation
     .setInboxListeners(apPaths.inbox, apPaths.sharedInbox)
     .on(Follow, async (ctx, follow) => {

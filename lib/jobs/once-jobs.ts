@@ -33,7 +33,7 @@ export interface JobLink {
 
 export interface OnceJobContext extends JobDeps {
   config: Config;
-  images: Pick<Images, 'previewThumbnail'>;
+  images: Pick<Images, 'previewThumbnail' | 'entry' | 'avatar'>;
   limits: Pick<LimitStore, 'prune'>;
   options: {
     preview?: PreviewOptions;

@@ -68,7 +68,7 @@ export const referencedMediaSql = `SELECT filepath AS path FROM entries WHERE fi
   UNION SELECT thumb FROM previews WHERE thumb <> ''`;
 
 export async function saveMedia(
-  config: Config,
+  config: Pick<Config, 'mediaDir'>,
   folder: MediaFolder,
   extension: MediaExtension,
   data: Buffer,

@@ -26,6 +26,8 @@ export const acceptedTypes = {
   image: (type: string) => /^image\/[\w.+-]+\s*(;|$)/.test(type) && !type.startsWith('image/svg'),
 };
 
+export const imageAccept = 'image/webp,image/png,image/jpeg,image/gif;q=0.9,*/*;q=0.1';
+
 export async function fetchPreview(
   client: PreviewClient,
   config: Config,
@@ -87,7 +89,7 @@ export async function fetchThumbnail(
   if (!imageUrl) return '';
   try {
     const image = await client.get(imageUrl, {
-      accept: 'image/webp,image/png,image/jpeg,image/gif;q=0.9,*/*;q=0.1',
+      accept: imageAccept,
       type: acceptedTypes.image,
       maxBytes: maxImageBytes,
       overflow: 'fail',

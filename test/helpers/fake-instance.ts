@@ -16,7 +16,7 @@ export interface FakeInstance {
   nextId(host?: string): string;
   /** Serves `document` as JSON-LD at `path` (a post the board may fetch), counting each GET. */
   serve(path: string, document: Record<string, unknown>): void;
-  /** How many GETs `path` had. */
+  /** How many requests `path` had. */
   fetches(path: string): number;
   /** Makes actor `name` of this type (default `Person`; a Lemmy community or a NodeBB category is a `Group`). */
   setActorType(name: string, type: string): void;
@@ -29,7 +29,14 @@ export interface FakeInstance {
   close(): Promise<void>;
 }
 
-export async function startFakeInstance(port: number): Promise<FakeInstance> {
+export interface FakeInstanceOptions {
+  /** More properties of actor `name`'s document (an `icon`…). */
+  actor?: (name: string) => Record<string, unknown>;
+  /** Other files it serves, by path (`/media/a.png`): a media server, as Mastodon's are. */
+  files?: Record<string, { type: string; body: Buffer }>;
+}
+
+export async function startFakeInstance(port: number, options: FakeInstanceOptions = {}): Promise<FakeInstance> {
   const host = `127.0.0.1:${port}`;
   const pair = generateKeyPairSync('rsa', { modulusLength: 2048 });
   const otherPair = generateKeyPairSync('rsa', { modulusLength: 2048 });
@@ -37,16 +44,18 @@ export async function startFakeInstance(port: number): Promise<FakeInstance> {
   const actorOf = (name: string, on = host) => `http://${on}/users/${name}`;
   let serial = 0;
   const documents = new Map<string, Record<string, unknown>>();
-  const fetched = new Map<string, number>();
+  const requests = new Map<string, number>();
   const actorTypes = new Map<string, string>();
   const server: Server = createServer((req, res) => {
     const path = req.url ?? '';
-    fetched.set(path, (fetched.get(path) ?? 0) + 1);
+    requests.set(path, (requests.get(path) ?? 0) + 1);
     const document = documents.get(path);
     if (document) {
       res.writeHead(200, { 'content-type': 'application/activity+json' });
       return void res.end(JSON.stringify(document));
     }
+    const file = options.files?.[path];
+    if (file) return void res.writeHead(200, { 'content-type': file.type }).end(file.body);
     const name = /^\/users\/([a-z0-9]+)$/.exec(path)?.[1];
     if (!name) return void res.writeHead(404).end();
     const id = actorOf(name);
@@ -59,6 +68,7 @@ export async function startFakeInstance(port: number): Promise<FakeInstance> {
         preferredUsername: name,
         inbox: `${id}/inbox`,
         publicKey: { id: `${id}#main-key`, owner: id, publicKeyPem },
+        ...options.actor?.(name),
       }),
     );
   });
@@ -93,7 +103,7 @@ export async function startFakeInstance(port: number): Promise<FakeInstance> {
     actorOf,
     nextId: (on = host) => `http://${on}/activities/${++serial}`,
     serve: (path, document) => void documents.set(path, document),
-    fetches: (path) => fetched.get(path) ?? 0,
+    fetches: (path) => requests.get(path) ?? 0,
     setActorType: (name, type) => void actorTypes.set(name, type),
     send,
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),

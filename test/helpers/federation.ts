@@ -54,6 +54,8 @@ export async function startFederatedBoards(
     federation?: (index: number) => StartOptions['federation'];
     /** Whether board `by` allows board `other` (indexes); default every other board. */
     allows?: (by: number, other: number) => boolean;
+    /** More start options of board `index` (a gate's `images`…). */
+    start?: (index: number) => Omit<StartOptions, 'port' | 'federation'>;
   } = {},
 ): Promise<TestBoard[]> {
   const ports = await freePorts(count);
@@ -62,7 +64,7 @@ export async function startFederatedBoards(
     boards.push(
       await startBoard(
         { ...federatedEnv(port, ports, options.mode), ...options.env },
-        { port, federation: { ...quickFederation, ...options.federation?.(i) } },
+        { ...options.start?.(i), port, federation: { ...quickFederation, ...options.federation?.(i) } },
       ),
     );
   }
