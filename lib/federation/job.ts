@@ -2,6 +2,7 @@ import type { Config } from '../config.ts';
 import type { JobDeps } from '../host/job-runs.ts';
 import type { DeliveryJob, DeliveryOptions, DeliveryStats } from './delivery.ts';
 import type { FederationOptions } from './runtime.ts';
+import type { Notifier } from '../outgoing/operator-webhook.ts';
 
 /**
  * Federation's once-job (lib/jobs/once-jobs.ts): the delivery job and the inbox queue, in the one
@@ -21,7 +22,7 @@ export interface FederationJob {
 }
 
 export function startFederationJob(
-  deps: JobDeps & { config: Config },
+  deps: JobDeps & { config: Config; notifier?: Pick<Notifier, 'send'> },
   options: FederationJobOptions = {},
 ): FederationJob {
   const inbox = new AbortController();

@@ -11,7 +11,7 @@ import { ApiError } from '../errors.ts';
 import type { LimitStore } from '../limits/rate-limit.ts';
 import { maxReplyDepth } from '../product.ts';
 import { rememberActor } from './follows.ts';
-import { instanceOf } from './instances.ts';
+import { instanceAdmitted, instanceOf } from './instances.ts';
 import { remoteText } from './remote-text.ts';
 
 /**
@@ -52,6 +52,20 @@ export function remoteAuthorUid(db: Db, actor: Actor, now: number): number {
   });
 }
 
+/**
+ * Whether a remote actor may write now: its instance admitted (not blocked meanwhile) and no ban in
+ * force on its users row, if it has one. Asked inside the transaction of every write an activity
+ * makes, so a block or a ban that lands while the verified activity waits in the queue holds.
+ */
+export function remoteWriterAdmitted(db: Db, config: Config, actorId: string, now: number): boolean {
+  if (!instanceAdmitted(db, config.federation, instanceOf(actorId))) return false;
+  return !db.one(
+    `SELECT 1 FROM remote_actors a JOIN users u ON u.uid = a.uid WHERE a.id = ? AND NOT ${noBanInForce}`,
+    actorId,
+    now,
+  );
+}
+
 export interface RemotePost {
   objectId: string;
   url: string;
@@ -75,7 +89,7 @@ export function entryNamed(db: Db, origin: string, target: string): number | und
 
 /**
  * Takes a remote reply through the entry gate as its author's level-0 entry, or drops it (returns
- * why). The ban is checked again in the transaction that writes, so a ban that came meanwhile holds;
+ * why). The ban and the block are checked again in the transaction that writes, so one that came meanwhile holds;
  * an object already kept (a Group's Announce of the same Create) is the same entry.
  */
 export function takeRemoteReply(
@@ -95,8 +109,7 @@ export function takeRemoteReply(
     const judged = judgeEntryContent(deps, { uid: author.uid, standing }, { content: text, image: false }, now);
     return db.tx(() => {
       if (db.one('SELECT 1 FROM remote_entries WHERE object_id = ?', post.objectId)) return { dropped: 'known' };
-      if (!db.one(`SELECT 1 FROM users u WHERE u.uid = ? AND ${noBanInForce}`, author.uid, now))
-        return { dropped: 'banned' };
+      if (!remoteWriterAdmitted(db, config, author.actorId, now)) return { dropped: 'banned or blocked' };
       judged.checkInWrite(db);
       const pid = createEntry(
         db,
@@ -118,4 +131,16 @@ export function takeRemoteReply(
     if (err instanceof ApiError) return { dropped: err.code };
     throw err;
   }
+}
+
+/**
+ * The board's own live entries: the statistics' count less the live remote ones. Why: NodeInfo's
+ * localPosts and the Group's outbox speak of what this board's people wrote; what others wrote
+ * here is counted by their own servers.
+ */
+export function countLocalEntries(db: Db, allLive: number): number {
+  return (
+    allLive -
+    db.value<number>('SELECT count(*) FROM remote_entries r JOIN entries e ON e.pid = r.pid WHERE e.deleted = 0')
+  );
 }

@@ -4,6 +4,7 @@ import {
   Activity,
   Article,
   Create,
+  Flag,
   Follow,
   Note,
   Page,
@@ -36,7 +37,9 @@ import {
 } from './objects.ts';
 import { uidOfHandle } from './handles.ts';
 import { createLimitStore } from '../limits/rate-limit.ts';
-import { remoteAuthorUid, takeRemoteReply } from './remote-entries.ts';
+import { countLocalEntries, remoteAuthorUid, takeRemoteReply } from './remote-entries.ts';
+import { takeRemoteFlag } from './inbound-flags.ts';
+import type { Notifier } from '../outgoing/operator-webhook.ts';
 
 /**
  * Fedify for one board (docs/API.md "Federation"): the actors (the Group `@board@host` and one
@@ -54,6 +57,8 @@ export interface FederationDeps {
   config: Config;
   clock: Clock;
   log: Log;
+  /** The operator's webhook, told of reports from other servers (in the process that runs the inbox queue). */
+  notifier?: Pick<Notifier, 'send'>;
 }
 
 export interface FederationOptions {
@@ -167,7 +172,7 @@ export function createFederationRuntime(deps: FederationDeps, options: Federatio
       const owner = ownerOf(identifier);
       if (owner === undefined) return null;
       return owner === boardKeyOwner
-        ? readStatsSummary(db).entries
+        ? countLocalEntries(db, readStatsSummary(db).entries)
         : db.value('SELECT count(*) FROM entries WHERE uid = ? AND deleted = 0', owner);
     });
 
@@ -177,7 +182,8 @@ export function createFederationRuntime(deps: FederationDeps, options: Federatio
       software: { name: 'board', version: '0.1.0' },
       protocols: ['activitypub'],
       openRegistrations: registrationInForce(db, config).mode === 'open',
-      usage: { users: { total: stats.users }, localPosts: stats.entries, localComments: 0 },
+      // The statistics' members count has no remote authors (lib/accounts/users.ts remoteStatus).
+      usage: { users: { total: stats.users }, localPosts: countLocalEntries(db, stats.entries), localComments: 0 },
     };
   });
 
@@ -225,6 +231,17 @@ export function createFederationRuntime(deps: FederationDeps, options: Federatio
         now,
       );
       if ('dropped' in taken) deps.log(`federation inbox: ${post.id.href} dropped: ${taken.dropped}`);
+    })
+    .on(Flag, (_ctx, flag) => {
+      if (!flag.actorId || !instanceAdmitted(db, config.federation, flag.actorId.host)) return;
+      const comment = String(flag.content ?? flag.summary ?? '');
+      const objectIds = flag.objectIds.map((id) => id.href);
+      const filed = takeRemoteFlag(
+        { db, config, limits, notifier: deps.notifier },
+        { actorId: flag.actorId.href, objectIds, comment },
+        clock.now(),
+      );
+      if (!filed) deps.log(`federation inbox: ${flag.id?.href ?? 'a Flag'} filed no report`);
     })
     .on(Activity, (_ctx, activity) => receivedOther(activity))
     .onError((_ctx, error) => deps.log(`federation inbox: ${error.message}`));

@@ -23,7 +23,14 @@ export interface FakeInstance {
   close(): Promise<void>;
 }
 
-export async function startFakeInstance(port: number): Promise<FakeInstance> {
+/**
+ * `documents`: what the instance answers for a path other than an actor's (a Note fetched by its
+ * id); undefined answers 404. A test may hold its answer there (test/helpers/gate.ts).
+ */
+export async function startFakeInstance(
+  port: number,
+  documents?: (path: string) => Promise<Record<string, unknown> | undefined>,
+): Promise<FakeInstance> {
   const host = `127.0.0.1:${port}`;
   const pair = generateKeyPairSync('rsa', { modulusLength: 2048 });
   const otherPair = generateKeyPairSync('rsa', { modulusLength: 2048 });
@@ -32,6 +39,12 @@ export async function startFakeInstance(port: number): Promise<FakeInstance> {
   let serial = 0;
   const server: Server = createServer((req, res) => {
     const name = /^\/users\/([a-z0-9]+)$/.exec(req.url ?? '')?.[1];
+    if (!name && documents)
+      return void documents(req.url ?? '').then((document) =>
+        document
+          ? res.writeHead(200, { 'content-type': 'application/activity+json' }).end(JSON.stringify(document))
+          : res.writeHead(404).end(),
+      );
     if (!name) return void res.writeHead(404).end();
     const id = actorOf(name);
     res.writeHead(200, { 'content-type': 'application/activity+json' });
