@@ -6,7 +6,8 @@ import { reportEntry, reportReason } from '../moderation/reports.ts';
 import type { Notifier } from '../outgoing/operator-webhook.ts';
 import { maxReportReasonLength } from '../product.ts';
 import { instanceOf } from './instances.ts';
-import { entryNamed, remoteWriterAdmitted } from './remote-entries.ts';
+import { entryNamed } from './remote-entries.ts';
+import { remoteWriterAdmitted } from './remote-standing.ts';
 
 /**
  * Reports from other servers (docs/API.md "Reports from other servers"): a `Flag`, as Mastodon

@@ -1,5 +1,4 @@
 import type { Actor } from '@fedify/fedify/vocab';
-import { noBanInForce } from '../accounts/bans.ts';
 import { accountStanding } from '../accounts/standing.ts';
 import { remoteStatus } from '../accounts/users.ts';
 import { usernameKey } from '../text/usernames.ts';
@@ -11,7 +10,8 @@ import { ApiError } from '../errors.ts';
 import type { LimitStore } from '../limits/rate-limit.ts';
 import { maxReplyDepth } from '../product.ts';
 import { rememberActor } from './follows.ts';
-import { instanceAdmitted, instanceOf } from './instances.ts';
+import { instanceOf } from './instances.ts';
+import { remoteWriterAdmitted } from './remote-standing.ts';
 import { remoteText } from './remote-text.ts';
 
 /**
@@ -50,20 +50,6 @@ export function remoteAuthorUid(db: Db, actor: Actor, now: number): number {
     db.run('UPDATE remote_actors SET uid = ? WHERE id = ?', Number(uid), id);
     return Number(uid);
   });
-}
-
-/**
- * Whether a remote actor may write now: its instance admitted (not blocked meanwhile) and no ban in
- * force on its users row, if it has one. Asked inside the transaction of every write an activity
- * makes, so a block or a ban that lands while the verified activity waits in the queue holds.
- */
-export function remoteWriterAdmitted(db: Db, config: Config, actorId: string, now: number): boolean {
-  if (!instanceAdmitted(db, config.federation, instanceOf(actorId))) return false;
-  return !db.one(
-    `SELECT 1 FROM remote_actors a JOIN users u ON u.uid = a.uid WHERE a.id = ? AND NOT ${noBanInForce}`,
-    actorId,
-    now,
-  );
 }
 
 export interface RemotePost {

@@ -198,7 +198,8 @@ export function createFederationRuntime(deps: FederationDeps, options: Federatio
       if (owner === undefined) return;
       const actor = await follow.getActor(ctx);
       if (!actor?.id || !actor.inboxId) return;
-      acceptFollow(db, { follow, actor, targetUid: owner }, clock.now());
+      if (!acceptFollow(db, config, { follow, actor, targetUid: owner }, clock.now()))
+        deps.log(`federation inbox: ${follow.id?.href ?? 'a Follow'} dropped: banned or blocked`);
     })
     // The Accept names our own Follow: read its id as given, never fetched (it is ours).
     .on(Accept, (_ctx, accept) => {

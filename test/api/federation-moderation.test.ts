@@ -284,6 +284,23 @@ describe('moderation of what other servers send', () => {
     assert.equal((await send(activity)).status, 202);
     await queueEmpty();
     assert.equal(db().value('SELECT count(*) FROM remote_entries WHERE object_id = ?', id), 0, 'dropped');
+    // Every other write of a banned author is dropped too: a follow, a report.
+    const follow = {
+      '@context': 'https://www.w3.org/ns/activitystreams',
+      id: fake.nextId(),
+      type: 'Follow',
+      actor: fake.actorOf('paul'),
+      object: `${board.config.origin}/ap/actor/board`,
+    };
+    const flag = { ...mastodonFlag([entryUrl(pid)], 'vom Gesperrten'), actor: fake.actorOf('paul') };
+    for (const activity of [follow, flag]) assert.equal((await send(activity)).status, 202);
+    await queueEmpty();
+    assert.equal(
+      db().value('SELECT count(*) FROM federation_followers WHERE actor_id = ?', fake.actorOf('paul')),
+      0,
+      'no follow',
+    );
+    assert.equal(db().value('SELECT count(*) FROM reports WHERE pid = ?', pid), 0, 'no report');
   });
 
   test('a ban that lands while a verified reply waits for its Note holds', async () => {

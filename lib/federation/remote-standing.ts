@@ -1,0 +1,18 @@
+import { noBanInForce } from '../accounts/bans.ts';
+import type { Config } from '../config.ts';
+import type { Db } from '../db/db.ts';
+import { instanceAdmitted, instanceOf } from './instances.ts';
+
+/**
+ * Whether a remote actor may write now: its instance admitted (not blocked meanwhile) and no ban in
+ * force on its users row, if it has one. Asked inside the transaction of every write an activity
+ * makes, so a block or a ban that lands while the verified activity waits in the queue holds.
+ */
+export function remoteWriterAdmitted(db: Db, config: Config, actorId: string, now: number): boolean {
+  if (!instanceAdmitted(db, config.federation, instanceOf(actorId))) return false;
+  return !db.one(
+    `SELECT 1 FROM remote_actors a JOIN users u ON u.uid = a.uid WHERE a.id = ? AND NOT ${noBanInForce}`,
+    actorId,
+    now,
+  );
+}
