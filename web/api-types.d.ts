@@ -211,6 +211,8 @@ declare namespace Api {
       reason: string;
       /** always "": the names of reporters stay with the administrator (`board-admin reports`) */
       reporter: "";
+      /** the server a report came from (a `Flag`, docs/API.md "Reports from other servers"); "" for one made here */
+      instance: string;
     }[];
   }
 

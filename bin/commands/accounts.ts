@@ -3,13 +3,23 @@ import type { Db } from '../../lib/db/db.ts';
 import { listModerators, setModerator } from '../../lib/moderation/accounts.ts';
 import { activeBanUntil } from '../../lib/accounts/bans.ts';
 import { createResetLink } from '../../lib/accounts/reset-links.ts';
-import { findUserByName, type User } from '../../lib/accounts/users.ts';
+import { findUserByName, remoteStatus, type User } from '../../lib/accounts/users.ts';
 import { CommandFailure, UsageError, type Command } from '../cli.ts';
 
 /** The account named on the command line (looked up like a login), or exit 1 naming the name. */
 export function accountNamed(db: Db, name: string): User {
   const user = findUserByName(db, name);
   if (!user) throw new CommandFailure(`no user named "${name}"`);
+  return user;
+}
+
+/**
+ * accountNamed, refusing an author from another server: it has no password to reset and cannot
+ * log in, so neither a reset link nor the moderator role means anything for it.
+ */
+function memberNamed(db: Db, name: string): User {
+  const user = accountNamed(db, name);
+  if (user.status === remoteStatus) throw new CommandFailure(`${user.username} is an author on another server`);
   return user;
 }
 
@@ -21,11 +31,12 @@ export const resetLink: Command = {
 Prints <BOARD_ORIGIN>/reset#<token>: a one-time link that sets a new password, valid 72 hours.
 A new link makes the user's older ones invalid. The name is looked up like a login (any letter
 case, extra spaces ignored). Send the link by another channel; the token sits in the URL
-fragment, so it never reaches a server log. Exit 1 when there is no such user.`,
+fragment, so it never reaches a server log. Exit 1 when there is no such user, or the name is an
+author on another server (@name@host), which has no password.`,
   needsBoard: true,
   args: [1, 1],
   run({ config, args: [username], db, print }) {
-    const user = accountNamed(db(), username!);
+    const user = memberNamed(db(), username!);
     print(`${config.origin}/reset#${createResetLink(db(), user.uid, systemClock.now())}`);
     return 0;
   },
@@ -60,7 +71,7 @@ Role changes are logged for the administrator ("board-admin modlog"), never in t
       for (const m of moderators) print(m.username);
       return 0;
     }
-    const user = accountNamed(db(), name!);
+    const user = memberNamed(db(), name!);
     const now = systemClock.now();
     // A banned account cannot act, so it cannot hold the role either.
     if (verb === 'add' && activeBanUntil(user, now))

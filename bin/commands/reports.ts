@@ -17,13 +17,17 @@ import { pointInTime, utcMinute, wholeNumber } from './args.ts';
 
 /** The administrator's view of reports and of the whole moderation log, with the names the API leaves out. */
 
+const reporterOf = (r: { reporter: string; instance: string }) =>
+  r.reporter || (r.instance ? `from ${r.instance}` : 'anonymous');
+
 export const reports: Command = {
   name: 'reports',
   summary: 'list open reports: id, entry and its address, reporter, reason',
   usage: '',
   help: `
 Lists the open reports, grouped by entry: the report's id (for report-close), the entry, how many
-reports are open on that entry, the time (UTC), the reporter's name (or "anonymous"), the
+reports are open on that entry, the time (UTC), the reporter's name (or "anonymous", or
+"from INSTANCE" for a report another server sent), the
 entry's address, an excerpt of its text (marked when the entry is deleted, removed or gone) and
 the full reason. Prints "no open reports" when there are none.`,
   needsBoard: true,
@@ -32,9 +36,7 @@ the full reason. Prints "no open reports" when there are none.`,
     const open = listOpenReports(db());
     if (open.length === 0) print('no open reports');
     for (const r of open) {
-      print(
-        `#${r.id}  entry ${r.pid} (${r.reports_on_entry} open)  ${utcMinute(r.created_at)}  ${r.reporter || 'anonymous'}`,
-      );
+      print(`#${r.id}  entry ${r.pid} (${r.reports_on_entry} open)  ${utcMinute(r.created_at)}  ${reporterOf(r)}`);
       print(`    address: ${config.origin}/e/${r.pid}`);
       print(`    text:    ${JSON.stringify(r.excerpt)}${entryState(db(), r.pid)}`);
       if (r.reason) print(`    reason:  ${JSON.stringify(r.reason)}`);

@@ -60,6 +60,13 @@ export const isPublicAccount = "u.status = ''";
 export const remoteStatus = 'remote';
 
 /**
+ * SQL: the `users` row in scope is an account of this board (a member or an application), not a
+ * remote author. Why: what counts or lists the board's own accounts (the surge gate, the first
+ * account, the applications' signals) must not count people of other servers who answered here.
+ */
+export const isLocalAccount = `status <> '${remoteStatus}'`;
+
+/**
  * The public account of a name, looked up like a login, or undefined (unknown, deleted, or an
  * application): what every surface that shows an account by name asks (profile and its pages,
  * user info and feeds, search by author, mutes), so that none of them shows more than another.

@@ -44,6 +44,8 @@ export async function changeInstanceState(ctx: Ctx) {
 changeInstanceState.doc = {
   id: 'changeFederationInstance',
   summary: 'Allow, block or unblock an instance; a block ends its follows and drops its waiting deliveries',
+  description:
+    'A block also hides the entries its people wrote here until an unblock or allow: docs/API.md "Blocked instances".',
   fields: {
     instance: requiredField('the instance: its host, with the port when not the default (social.example)'),
     action: requiredField('allow, block or unblock'),

@@ -1,12 +1,10 @@
 import { altchaField } from '../openapi/registration.ts';
 import { powCost, useSolvedChallenge } from '../registration/pow.ts';
-import { stripBidiControls } from '../text/bidi.ts';
 import { findLiveEntry } from '../entries/entries.ts';
 import type { Ctx } from '../http/context.ts';
 import { ApiError } from '../errors.ts';
 import { integerParam, textField } from '../http/fields.ts';
-import { announceReports } from '../outgoing/operator-webhook.ts';
-import { fileReport } from '../moderation/reports.ts';
+import { reportEntry, reportReason } from '../moderation/reports.ts';
 import { maxReportReasonLength } from '../product.ts';
 import { field, json, status, type Operation } from '../openapi/kit.ts';
 import { codePoints } from '../text/code-points.ts';
@@ -17,13 +15,13 @@ export async function report(ctx: Ctx<'pid'>) {
   const form = await ctx.form();
   const { db, clock } = ctx.app;
   if (!findLiveEntry(db, pid)) throw new ApiError(404, 'entry.not_found');
-  const reason = stripBidiControls(textField(form, 'reason')).trim();
+  const reason = reportReason(textField(form, 'reason'));
   if (codePoints(reason) > maxReportReasonLength) throw new ApiError(400, 'report.too_long', { field: 'reason' });
   // Anonymous reports are free to send from many addresses: with BOARD_POW on, each costs a solved challenge.
   if (!ctx.session() && powCost(ctx.app.config) > 0)
     await useSolvedChallenge(db, textField(form, 'altcha'), clock.now());
-  const open = fileReport(db, pid, ctx.session()?.uid ?? 0, reason, clock.now());
-  if (open !== undefined) announceReports(ctx.app, pid, open);
+  if (!reportEntry(ctx.app, pid, { uid: ctx.session()?.uid ?? 0 }, reason, clock.now()))
+    throw new ApiError(404, 'entry.not_found');
   return { status: 'reported' };
 }
 report.doc = {

@@ -652,6 +652,13 @@ const migrations: Migration[] = [
   );
   CREATE INDEX remote_reactions_by_uid ON remote_reactions(uid);
   `,
+  // 23: moderation of what other servers send (lib/federation/instance-entries.ts, inbound-flags.ts):
+  // the instance a report came from, and which remote entries an instance block hides.
+  `
+  ALTER TABLE reports ADD COLUMN instance TEXT NOT NULL DEFAULT '';      -- a Flag's server; '' a report made here
+  ALTER TABLE remote_entries ADD COLUMN hidden INTEGER NOT NULL DEFAULT 0; -- 1 while its instance's block hides it
+  CREATE INDEX remote_entries_by_host ON remote_entries(host);
+  `,
 ];
 
 function reindexDescribedEntries(db: Database.Database): void {

@@ -65,7 +65,7 @@ function moveVote(
     moveTally(db, pid, previous.yes, -1);
     moveTally(db, pid, yes, +1);
   }
-  db.changes.votesChanged(); // the HTML pages show the counts
+  db.changes.votesChanged();
   const before = previous && { mode: previous.yes ? ('yes' as const) : ('no' as const), at: previous.created_at };
   db.events.voteChanged(pid, uid, before, next === 'none' ? undefined : { mode: next, at: now });
   return true;

@@ -1,6 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import type { Actor, Follow } from '@fedify/fedify/vocab';
+import type { Config } from '../config.ts';
 import type { Db } from '../db/db.ts';
+import { remoteWriterAdmitted } from './remote-standing.ts';
 import { instanceOf } from './instances.ts';
 import { queueOutbox } from './outbox.ts';
 
@@ -11,7 +13,6 @@ import { queueOutbox } from './outbox.ts';
  * the board's reading of other servers' answers will use too.
  */
 
-/** Keeps (or refreshes) a remote actor as its document says: where it receives, what it is called. */
 export function rememberActor(db: Db, actor: Actor, now: number): void {
   const id = actor.id!.href;
   db.run(
@@ -33,12 +34,19 @@ export function rememberActor(db: Db, actor: Actor, now: number): void {
 /**
  * Stores the follow and queues its Accept, in one transaction: a follow kept without its Accept
  * would leave the other server waiting forever. A second Follow of the same pair (a retry) is
- * accepted again, so a server that lost the first Accept gets another.
+ * accepted again, so a server that lost the first Accept gets another. False when the actor may not.
  */
-export function acceptFollow(db: Db, follow: { follow: Follow; actor: Actor; targetUid: number }, now: number): void {
+export function acceptFollow(
+  db: Db,
+  config: Config,
+  follow: { follow: Follow; actor: Actor; targetUid: number },
+  now: number,
+): boolean {
   const { actor, targetUid } = follow;
   const followId = follow.follow.id?.href ?? `${actor.id!.href}#follow-${targetUid}`;
-  db.tx(() => {
+  return db.tx(() => {
+    // A banned author, or one whose server was blocked while the Follow waited, follows nobody here.
+    if (!remoteWriterAdmitted(db, config, actor.id!.href, now)) return false;
     rememberActor(db, actor, now);
     db.run(
       `INSERT INTO federation_followers (target_uid, actor_id, follow_id, host, created_at) VALUES (?, ?, ?, ?, ?)
@@ -54,6 +62,7 @@ export function acceptFollow(db: Db, follow: { follow: Follow; actor: Actor; tar
       { kind: 'accept', actorUid: targetUid, detail: { follow: followId, follower: actor.id!.href } },
       now,
     );
+    return true;
   });
 }
 
@@ -111,7 +120,6 @@ export function followAccepted(db: Db, actorId: string, followId: string, now: n
   );
 }
 
-/** How many remote accounts follow an account (0: the Group): the settings page shows it. */
 export function remoteFollowerCount(db: Db, uid: number): number {
   return db.value('SELECT count(*) FROM federation_followers WHERE target_uid = ?', uid);
 }

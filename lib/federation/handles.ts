@@ -7,7 +7,6 @@ import type { Db } from '../db/db.ts';
  * the API and the pages read handles while federation's runtime may not be loaded.
  */
 
-/** The Group's identifier, handle and actor path segment: `@board@host`. */
 export const boardIdentifier = 'board';
 
 /**

@@ -2,6 +2,7 @@ import type { Context, KvStore } from '@fedify/fedify';
 import {
   Article,
   Create,
+  Group,
   Note,
   Page,
   isActor,
@@ -47,6 +48,14 @@ export const quietly = <T>(ctx: Context<T>) => ({
   suppressError: true,
 });
 
+/**
+ * Whether `actorId` is a Group (a Lemmy community, a NodeBB category), looked up aside: an
+ * activity's own getActor would keep the fetched actor inside the activity as it is handed on.
+ */
+export async function isGroupActor<T>(ctx: Context<T>, actorId: URL | null): Promise<boolean> {
+  return actorId !== null && (await ctx.lookupObject(actorId.href).catch(() => null)) instanceof Group;
+}
+
 export async function actorUid<T>(deps: InboundDeps, ctx: Context<T>, actorId: URL): Promise<number | undefined> {
   const actor = await ctx.lookupObject(actorId.href).catch(() => null);
   if (!isActor(actor) || actor.id?.href !== actorId.href || !actor.inboxId) return undefined;
@@ -68,11 +77,11 @@ function ownPost(deps: InboundDeps, post: Post, author: URL): boolean {
   );
 }
 
+/** A `Create` of a post; false when the post is none of the board's (the caller's to ignore). */
 export async function receiveCreate<T>(deps: InboundDeps, ctx: Context<T>, create: Create): Promise<boolean> {
   const post = postOf(await create.getObject(quietly(ctx)));
   if (!post || !create.actorId) return false;
-  await receivePost(deps, ctx, post, create.actorId);
-  return true;
+  return receivePost(deps, ctx, post, create.actorId);
 }
 
 /**
@@ -80,31 +89,42 @@ export async function receiveCreate<T>(deps: InboundDeps, ctx: Context<T>, creat
  * post as if its author had sent it, so it is one entry. A relayed copy from another server is
  * fetched from there (Fedify trusts none), so nothing from a server not admitted is read.
  */
-export async function receiveGroupAnnounce<T>(deps: InboundDeps, ctx: Context<T>, announce: Announce): Promise<void> {
+export async function receiveGroupAnnounce<T>(
+  deps: InboundDeps,
+  ctx: Context<T>,
+  announce: Announce,
+): Promise<boolean> {
   const object = await announce.getObject(quietly(ctx));
   if (object instanceof Create) {
     const post = postOf(await object.getObject(quietly(ctx)));
-    if (post && object.actorId) await receivePost(deps, ctx, post, object.actorId);
-    return;
+    return post !== undefined && object.actorId !== null && receivePost(deps, ctx, post, object.actorId);
   }
   const post = postOf(object);
-  if (post?.attributionId) await receivePost(deps, ctx, post, post.attributionId);
+  return post?.attributionId ? receivePost(deps, ctx, post, post.attributionId) : false;
 }
 
 /**
  * A post by `author`: a reply to an entry the board has, a reply below one (its missing ancestors
- * fetched first, up to maxFetchedAncestors), or a top-level post to the board's Group.
+ * fetched first, up to maxFetchedAncestors), or a top-level post to the board's Group; false when
+ * it is none of these (a post elsewhere that a follow brought).
  */
-async function receivePost<T>(deps: InboundDeps, ctx: Context<T>, post: Post, author: URL): Promise<void> {
-  if (!ownPost(deps, post, author)) return dropped(deps, post, 'not its author’s');
+async function receivePost<T>(deps: InboundDeps, ctx: Context<T>, post: Post, author: URL): Promise<boolean> {
   const parent = post.replyTargetId;
-  if (!parent && !addressedToBoard(deps, post)) return;
+  if (!parent && !addressedToBoard(deps, post)) return false;
+  if (!ownPost(deps, post, author)) {
+    dropped(deps, post, 'not its author’s');
+    return true;
+  }
   if (parent && entryNamed(deps.db, deps.config.origin, parent.href) === undefined) {
     const ancestors = await missingAncestors(deps, ctx, parent);
-    if (!ancestors) return dropped(deps, post, 'no board entry up its chain');
+    if (!ancestors) {
+      dropped(deps, post, 'no board entry up its chain');
+      return false;
+    }
     for (const ancestor of ancestors) await takePost(deps, ctx, ancestor, ancestor.attributionId!);
   }
   await takePost(deps, ctx, post, author);
+  return true;
 }
 
 /**
@@ -167,8 +187,8 @@ export async function receiveUpdate<T>(deps: InboundDeps, ctx: Context<T>, updat
     { objectId: post.id.href, html: String(post.content ?? ''), title },
     deps.clock.now(),
   );
-  if ('dropped' in edited) dropped(deps, post, edited.dropped);
-  return true;
+  if ('dropped' in edited && edited.dropped !== 'unknown') dropped(deps, post, edited.dropped);
+  return !('dropped' in edited && edited.dropped === 'unknown');
 }
 
 export async function receiveDelete(deps: InboundDeps, remove: Delete): Promise<boolean> {

@@ -1,11 +1,12 @@
 import type { Context } from '@fedify/fedify';
-import { Announce, Dislike, Group, Like, type Activity, type Undo } from '@fedify/fedify/vocab';
+import { Announce, Dislike, Like, type Activity, type Undo } from '@fedify/fedify/vocab';
 import type { Db } from '../db/db.ts';
 import { findLiveEntry } from '../entries/entries.ts';
 import { setVote, voteOf, type VoteMode } from '../entries/votes.ts';
-import { actorUid, quietly, type InboundDeps } from './inbound-posts.ts';
+import { actorUid, isGroupActor, quietly, type InboundDeps } from './inbound-posts.ts';
 import { instanceAdmitted } from './instances.ts';
-import { entryNamed, notBanned } from './remote-entries.ts';
+import { entryNamed } from './remote-entries.ts';
+import { remoteWriterAdmitted } from './remote-standing.ts';
 
 /**
  * What remote actors do to the board's entries (docs/API.md "Votes and shares from elsewhere"): a
@@ -38,7 +39,7 @@ export function takeReaction(
   return db.tx(() => {
     const entry = findLiveEntry(db, pid);
     if (!entry) return { dropped: 'no such entry' };
-    if (!notBanned(db, uid, now)) return { dropped: 'banned' };
+    if (!remoteWriterAdmitted(db, deps.config, uid, now)) return { dropped: 'banned or blocked' };
     db.run(
       'DELETE FROM remote_reactions WHERE activity_id = ? OR (kind = ? AND pid = ? AND uid = ?)',
       reaction.activityId,
@@ -73,7 +74,7 @@ export function withdrawReaction(
 ): Outcome {
   const { db } = deps;
   return db.tx(() => {
-    if (!notBanned(db, uid, now)) return { dropped: 'banned' };
+    if (!remoteWriterAdmitted(db, deps.config, uid, now)) return { dropped: 'banned or blocked' };
     const byId =
       activityId === undefined
         ? undefined
@@ -120,7 +121,7 @@ export async function receiveReaction<T>(deps: InboundDeps, ctx: Context<T>, act
   if (pid === undefined) return false;
   if (!findLiveEntry(deps.db, pid)) return true;
   if (!instanceAdmitted(deps.db, deps.config.federation, actorId.host)) return true;
-  if (kind === 'share' && (await activity.getActor(quietly(ctx))) instanceof Group) return true;
+  if (kind === 'share' && (await isGroupActor(ctx, actorId))) return true;
   const uid = await actorUid(deps, ctx, actorId);
   if (uid === undefined) return true;
   const taken = takeReaction(deps, uid, { activityId: id.href, objectId: objectId.href, kind }, deps.clock.now());

@@ -1,6 +1,7 @@
 import type { FederationMode } from '../config.ts';
 import type { Db } from '../db/db.ts';
 import { writeModlog, type ActorUid } from '../modlog/modlog.ts';
+import { hideEntriesOf, showEntriesOf } from './instance-entries.ts';
 
 /**
  * The operator's and the moderators' say over other servers (docs/OPERATIONS.md "Federation"). An
@@ -54,8 +55,8 @@ export function instanceAdmitted(db: Db, mode: FederationMode, host: string): bo
 
 /**
  * Allows, blocks or unblocks an instance, in the moderation log; false when nothing changed. A block
- * also ends every follow from there and drops what waits to go there: a blocked server gets nothing
- * more. Unblock forgets the decision (open: admitted again; allowlist: no longer allowed).
+ * ends the follows from there, drops what waits to go there and hides its people's entries here
+ * until an unblock or allow. Unblock forgets the decision (open: admitted; allowlist: not allowed).
  */
 export function changeInstance(
   db: Db,
@@ -80,7 +81,8 @@ export function changeInstance(
     if (action === 'block') {
       db.run('DELETE FROM federation_followers WHERE host = ?', host);
       db.run('DELETE FROM federation_deliveries WHERE host = ?', host);
-    }
+      hideEntriesOf(db, host, now);
+    } else if (before === 'blocked') showEntriesOf(db, host, now);
     writeModlog(db, actor, { action: `instance_${action}`, reason: note ? `${host}: ${note}` : host }, now);
     return true;
   });

@@ -1,6 +1,7 @@
 import type { JobDeps } from '../host/job-runs.ts';
 import type { DeliveryJob, DeliveryOptions, DeliveryStats } from './delivery.ts';
 import type { FederationDeps, FederationOptions } from './runtime.ts';
+import type { Notifier } from '../outgoing/operator-webhook.ts';
 
 /**
  * Federation's once-job (lib/jobs/once-jobs.ts): the delivery job and the inbox queue, in the one
@@ -15,12 +16,11 @@ export interface FederationJobOptions extends FederationOptions {
 export interface FederationJob {
   wake(): void;
   stop(): Promise<void>;
-  /** The delivery job's counts since the start; undefined until it has started. */
   stats(): DeliveryStats | undefined;
 }
 
 export function startFederationJob(
-  deps: JobDeps & Pick<FederationDeps, 'config' | 'images'>,
+  deps: JobDeps & Pick<FederationDeps, 'config' | 'images'> & { notifier?: Pick<Notifier, 'send'> },
   options: FederationJobOptions = {},
 ): FederationJob {
   const inbox = new AbortController();

@@ -14,7 +14,6 @@ type CryptoKeyPair = webcrypto.CryptoKeyPair;
 export type KeyAlgorithm = 'RSASSA-PKCS1-v1_5' | 'Ed25519';
 export const keyAlgorithms: readonly KeyAlgorithm[] = ['RSASSA-PKCS1-v1_5', 'Ed25519'];
 
-/** The Group's owner_uid: the board itself, no account. */
 export const boardKeyOwner = 0;
 
 /** A made pair per owner and algorithm, in this process; the database holds them across restarts. */

@@ -48,7 +48,6 @@ const mediaUrl = (origin: string, path: string): URL => new URL(`/static/media/$
 
 const instant = (seconds: number) => Temporal.Instant.fromEpochMilliseconds(seconds * 1000);
 
-/** An account that has an actor: public (not an application), found by uid. */
 export function federatedAccount(db: Db, uid: number): User | undefined {
   return db.one<User>(
     `SELECT uid, username, created_at, last_login, avatar, role, banned_until, ban_reason, status

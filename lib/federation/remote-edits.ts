@@ -5,7 +5,8 @@ import { editEntry, findLiveEntry, softDeleteEntry } from '../entries/entries.ts
 import type { EntryRow } from '../entries/reads.ts';
 import { ApiError } from '../errors.ts';
 import { removeMedia } from '../media/files.ts';
-import { notBanned, type RemoteDeps } from './remote-entries.ts';
+import type { RemoteDeps } from './remote-entries.ts';
+import { remoteWriterAdmitted } from './remote-standing.ts';
 import { remoteText } from './remote-text.ts';
 
 /**
@@ -51,7 +52,7 @@ export function editRemoteEntry(
     const draft = { content: text, image: entry.filepath !== '' };
     const judged = judgeEntryContent(deps, { uid: entry.uid, standing }, draft, now, entry);
     return db.tx(() => {
-      if (!notBanned(db, entry.uid, now)) return { dropped: 'banned' };
+      if (!remoteWriterAdmitted(db, config, actorId, now)) return { dropped: 'banned or blocked' };
       judged.checkInWrite(db);
       editEntry(db, entry.pid, judged.content, judged.link, now);
       return { pid: entry.pid };
@@ -73,7 +74,7 @@ export async function deleteRemoteEntry(
   const deleted = db.tx((): { pid: number; filepath: string } | { dropped: string } => {
     const found = authorsEntry(db, actorId, objectId);
     if ('dropped' in found) return found;
-    if (!notBanned(db, found.entry.uid, now)) return { dropped: 'banned' };
+    if (!remoteWriterAdmitted(db, deps.config, actorId, now)) return { dropped: 'banned or blocked' };
     return { pid: found.entry.pid, filepath: softDeleteEntry(db, found.entry.pid, now) };
   });
   if ('dropped' in deleted) return deleted;

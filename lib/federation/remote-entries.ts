@@ -1,5 +1,4 @@
 import type { Actor } from '@fedify/fedify/vocab';
-import { noBanInForce } from '../accounts/bans.ts';
 import { accountStanding } from '../accounts/standing.ts';
 import { remoteStatus } from '../accounts/users.ts';
 import { usernameKey } from '../text/usernames.ts';
@@ -13,6 +12,7 @@ import type { LimitStore } from '../limits/rate-limit.ts';
 import { maxReplyDepth } from '../product.ts';
 import { rememberActor } from './follows.ts';
 import { instanceOf } from './instances.ts';
+import { remoteWriterAdmitted } from './remote-standing.ts';
 import { remoteText } from './remote-text.ts';
 
 /**
@@ -63,14 +63,6 @@ export interface RemotePost {
   image?: string;
 }
 
-/**
- * Whether a remote author may act now: a banned one's activities are dropped. Ask it inside the
- * transaction that writes, so a ban that came while the activity waited in the queue holds.
- */
-export function notBanned(db: Db, uid: number, now: number): boolean {
-  return db.one(`SELECT 1 FROM users u WHERE u.uid = ? AND ${noBanInForce}`, uid, now) !== undefined;
-}
-
 export function isKnownObject(db: Db, objectId: string): boolean {
   return db.one('SELECT 1 FROM remote_entries WHERE object_id = ?', objectId) !== undefined;
 }
@@ -91,8 +83,8 @@ export function entryNamed(db: Db, origin: string, target: string): number | und
 
 /**
  * Takes a remote post (a reply, or top-level without a parent) through the entry gate as its
- * author's level-0 entry, or drops it (returns why). The ban is checked again in the transaction
- * that writes; an object already kept (a Group's Announce of it) is the same entry.
+ * author's level-0 entry, or drops it (returns why). The ban and the block are checked again in the
+ * transaction that writes; an object already kept (a Group's Announce of it) is the same entry.
  */
 export function takeRemotePost(
   deps: RemoteDeps,
@@ -114,7 +106,7 @@ export function takeRemotePost(
     const { judged, filepath } = judgeWithImage(deps, { uid: author.uid, standing }, text, post.image ?? '', now);
     return db.tx(() => {
       if (isKnownObject(db, post.objectId)) return { dropped: 'known' };
-      if (!notBanned(db, author.uid, now)) return { dropped: 'banned' };
+      if (!remoteWriterAdmitted(db, config, author.actorId, now)) return { dropped: 'banned or blocked' };
       judged.checkInWrite(db);
       const pid = createEntry(
         db,
@@ -165,4 +157,16 @@ function judgeWithImage(
     }
   }
   return { judged: judgeEntryContent(deps, author, { content: text, image: false }, now), filepath: '' };
+}
+
+/**
+ * The board's own live entries: the statistics' count less the live remote ones. Why: NodeInfo's
+ * localPosts and the Group's outbox speak of what this board's people wrote; what others wrote
+ * here is counted by their own servers.
+ */
+export function countLocalEntries(db: Db, allLive: number): number {
+  return (
+    allLive -
+    db.value<number>('SELECT count(*) FROM remote_entries r JOIN entries e ON e.pid = r.pid WHERE e.deleted = 0')
+  );
 }

@@ -12,7 +12,6 @@ import { codePoints } from '../text/code-points.ts';
  * HTML: the board draws this text as it draws a local entry's.
  */
 
-/** Tags whose content is no text: dropped with everything inside. */
 const droppedWithContent = [
   'script',
   'style',

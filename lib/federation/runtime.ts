@@ -6,8 +6,8 @@ import {
   Create,
   Delete,
   Dislike,
+  Flag,
   Follow,
-  Group,
   Like,
   Undo,
   Update,
@@ -40,6 +40,7 @@ import {
 import { uidOfHandle } from './handles.ts';
 import { createLimitStore } from '../limits/rate-limit.ts';
 import {
+  isGroupActor,
   quietly,
   receiveCreate,
   receiveDelete,
@@ -50,6 +51,9 @@ import {
 import { receiveReaction, receiveUndoReaction } from './inbound-votes.ts';
 import type { Images } from '../media/images.ts';
 import type { StoredImageKind } from '../media/stored-images.ts';
+import { countLocalEntries } from './remote-entries.ts';
+import { takeRemoteFlag } from './inbound-flags.ts';
+import type { Notifier } from '../outgoing/operator-webhook.ts';
 
 /**
  * Fedify for one board (docs/API.md "Federation"): the actors (the Group `@board@host` and one
@@ -68,16 +72,15 @@ export interface FederationDeps {
   clock: Clock;
   log: Log;
   images: Pick<Images, StoredImageKind>;
+  /** The operator's webhook, told of reports from other servers (in the process that runs the inbox queue). */
+  notifier?: Pick<Notifier, 'send'>;
 }
 
 export interface FederationOptions {
   resolve?: Resolver;
   timeoutMs?: number;
   queuePollMs?: number;
-  /**
-   * Tests: every verified activity the inbox takes but does not act on yet (a Create, a Like…), as
-   * JSON-LD. Until the board reads answers from other servers, they are dropped after the signature check.
-   */
+  /** Tests: every verified activity the inbox takes but acts on not (a post elsewhere, an unknown type), as JSON-LD. */
   received?: (activity: Record<string, unknown>) => void;
 }
 
@@ -85,7 +88,6 @@ export type FederationData = Omit<FederationDeps, 'images'>;
 
 export interface FederationRuntime {
   federation: Federation<FederationData>;
-  /** A context for building activities outside a request (the delivery job). */
   context(): Context<FederationData>;
   /**
    * The JSON-LD answers of an entry's page (/e/{pid}; undefined when there is no such entry) and of a
@@ -181,7 +183,7 @@ export function createFederationRuntime(deps: FederationDeps, options: Federatio
       const owner = ownerOf(identifier);
       if (owner === undefined) return null;
       return owner === boardKeyOwner
-        ? readStatsSummary(db).entries
+        ? countLocalEntries(db, readStatsSummary(db).entries)
         : db.value('SELECT count(*) FROM entries WHERE uid = ? AND deleted = 0', owner);
     });
 
@@ -191,7 +193,8 @@ export function createFederationRuntime(deps: FederationDeps, options: Federatio
       software: { name: 'board', version: '0.1.0' },
       protocols: ['activitypub'],
       openRegistrations: registrationInForce(db, config).mode === 'open',
-      usage: { users: { total: stats.users }, localPosts: stats.entries, localComments: 0 },
+      // The statistics' members count has no remote authors (lib/accounts/users.ts remoteStatus).
+      usage: { users: { total: stats.users }, localPosts: countLocalEntries(db, stats.entries), localComments: 0 },
     };
   });
 
@@ -207,7 +210,8 @@ export function createFederationRuntime(deps: FederationDeps, options: Federatio
       if (owner === undefined) return;
       const actor = await follow.getActor(ctx);
       if (!actor?.id || !actor.inboxId) return;
-      acceptFollow(db, { follow, actor, targetUid: owner }, clock.now());
+      if (!acceptFollow(db, config, { follow, actor, targetUid: owner }, clock.now()))
+        deps.log(`federation inbox: ${follow.id?.href ?? 'a Follow'} dropped: banned or blocked`);
     })
     // The Accept names our own Follow: read its id as given, never fetched (it is ours).
     .on(Accept, (_ctx, accept) => {
@@ -227,8 +231,9 @@ export function createFederationRuntime(deps: FederationDeps, options: Federatio
     })
     .on(Announce, async (ctx, announce) => {
       if (await receiveReaction(inbound, ctx, announce)) return;
-      if ((await announce.getActor(quietly(ctx))) instanceof Group) await receiveGroupAnnounce(inbound, ctx, announce);
-      else await receivedOther(announce);
+      const relayed =
+        (await isGroupActor(ctx, announce.actorId)) && (await receiveGroupAnnounce(inbound, ctx, announce));
+      if (!relayed) await receivedOther(announce);
     })
     .on(Like, async (ctx, like) => {
       if (!(await receiveReaction(inbound, ctx, like))) await receivedOther(like);
@@ -241,6 +246,17 @@ export function createFederationRuntime(deps: FederationDeps, options: Federatio
     })
     .on(Delete, async (_ctx, remove) => {
       if (!(await receiveDelete(inbound, remove))) await receivedOther(remove);
+    })
+    .on(Flag, (_ctx, flag) => {
+      if (!flag.actorId || !instanceAdmitted(db, config.federation, flag.actorId.host)) return;
+      const comment = String(flag.content ?? flag.summary ?? '');
+      const objectIds = flag.objectIds.map((id) => id.href);
+      const filed = takeRemoteFlag(
+        { db, config, limits, notifier: deps.notifier },
+        { actorId: flag.actorId.href, objectIds, comment },
+        clock.now(),
+      );
+      if (!filed) deps.log(`federation inbox: ${flag.id?.href ?? 'a Flag'} filed no report`);
     })
     .on(Activity, (_ctx, activity) => receivedOther(activity))
     .onError((_ctx, error) => deps.log(`federation inbox: ${error.message}`));

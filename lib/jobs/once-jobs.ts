@@ -4,7 +4,7 @@ import { startHousekeeping } from './housekeeping.ts';
 import { startStatisticsSweep } from '../stats/impressions.ts';
 
 import type { Images } from '../media/images.ts';
-import { startNotifier, type NotifyOptions, type Notice } from '../outgoing/operator-webhook.ts';
+import { startNotifier, type Notifier, type NotifyOptions, type Notice } from '../outgoing/operator-webhook.ts';
 import { startPreviewQueue, type PreviewOptions } from '../preview/queue.ts';
 import { startPushQueue, type PushOptions } from '../push/queue.ts';
 import { startFanoutJob, type FanoutOptions } from '../notifications/fan-out-job.ts';
@@ -45,6 +45,8 @@ export interface OnceJobContext extends JobDeps {
     federation?: FederationJobOptions;
   };
   clustered: boolean;
+  /** The operator's webhook as the jobs reach it (the federation job's reports from other servers); set by startOnceJobs. */
+  notifier?: Pick<Notifier, 'send'>;
 }
 
 /** Each job: its start function; a job that is off for this config returns undefined. Started in this order, stopped in it too. */
@@ -75,7 +77,9 @@ export function runningJobNames(jobs: OnceJobs): string[] {
 
 export function startOnceJobs(context: OnceJobContext): RunningJobs {
   const running = {} as OnceJobs;
-  for (const [name, start] of Object.entries(onceJobs)) Object.assign(running, { [name]: start(context) });
+  const notifier = { send: (notice: Notice) => running.notifier?.send(notice) };
+  for (const [name, start] of Object.entries(onceJobs))
+    Object.assign(running, { [name]: start({ ...context, notifier }) });
   return Object.assign(running, {
     async stop() {
       for (const name of Object.keys(onceJobs)) await running[name as keyof OnceJobs]?.stop();

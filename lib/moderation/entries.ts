@@ -1,6 +1,7 @@
 import { entryFeedsChanged } from '../db/feed-changes.ts';
 import type { Db } from '../db/db.ts';
 import { adjustEntryCounters, findEntry, findLiveEntry } from '../entries/entries.ts';
+import type { EntryRow } from '../entries/reads.ts';
 import { recordRestoredDescendant, repairLatestAfterRemoval } from '../entries/latest.ts';
 import { writeModlog, type ActorUid } from '../modlog/modlog.ts';
 import { closeOpenReports, countOpenReports } from './reports.ts';
@@ -14,29 +15,45 @@ import { findUserById } from '../accounts/users.ts';
  */
 
 /**
- * Removes a live entry: `deleted` 1 like an author's deletion (so every live-entry check, the
- * feed, `latest` and the counters treat it as gone), but text, image and link stay stored for a
- * restore. last_activity does not move. Closes the entry's open reports. False when not live.
+ * Takes a live entry down: `deleted` 1 as an author's deletion (every live-entry check treats it as
+ * gone), text, image and link kept for bringBackEntry. The one way an entry is hidden without being
+ * deleted: a moderator's removal and an instance block both come here.
  */
+export function takeDownEntry(db: Db, entry: EntryRow, reason: string, now: number): void {
+  db.run(
+    'UPDATE entries SET deleted = 1, removed = 1, removed_reason = ?, removed_at = ? WHERE pid = ?',
+    reason,
+    now,
+    entry.pid,
+  );
+  adjustEntryCounters(db, entry.reply_to !== 0, -1);
+  unindexEntry(db, entry.pid);
+  repairLatestAfterRemoval(db, entry.pid, entry.reply_to);
+  entryFeedsChanged(db, entry, now);
+  db.changes.threadChanged(entry.root);
+  db.changes.userChanged(entry.uid); // it leaves the author's feed: their pages shift
+  db.events.entryDeleted(entry.pid, true);
+}
+
+/** Undoes takeDownEntry: live again, counted again, `latest` of its ancestors again where it is the newest. */
+export function bringBackEntry(db: Db, entry: EntryRow, now: number): void {
+  db.run("UPDATE entries SET deleted = 0, removed = 0, removed_reason = '', removed_at = 0 WHERE pid = ?", entry.pid);
+  adjustEntryCounters(db, entry.reply_to !== 0, 1);
+  indexEntry(db, entry);
+  recordRestoredDescendant(db, entry.reply_to, entry);
+  entryFeedsChanged(db, entry, now);
+  db.changes.threadChanged(entry.root);
+  db.changes.userChanged(entry.uid);
+}
+
+/** Removes a live entry (takeDownEntry) in the log, and closes its open reports. False when not live. */
 export function removeEntry(db: Db, pid: number, reason: string, actor: ActorUid, now: number): boolean {
   return db.tx(() => {
     const entry = findLiveEntry(db, pid);
     if (!entry) return false;
-    db.run(
-      'UPDATE entries SET deleted = 1, removed = 1, removed_reason = ?, removed_at = ? WHERE pid = ?',
-      reason,
-      now,
-      pid,
-    );
-    adjustEntryCounters(db, entry.reply_to !== 0, -1);
-    unindexEntry(db, pid);
-    repairLatestAfterRemoval(db, pid, entry.reply_to);
+    takeDownEntry(db, entry, reason, now);
     const logId = writeModlog(db, actor, { action: 'remove', pid, uid: entry.uid, reason }, now);
     closeOpenReports(db, pid, 'remove', logId, now);
-    entryFeedsChanged(db, entry, now);
-    db.changes.threadChanged(entry.root);
-    db.changes.userChanged(entry.uid); // it leaves the author's feed: their pages shift
-    db.events.entryDeleted(pid, true);
     return true;
   });
 }
@@ -44,9 +61,9 @@ export function removeEntry(db: Db, pid: number, reason: string, actor: ActorUid
 export type RestoreOutcome = 'restored' | 'not_found' | 'not_removed';
 
 /**
- * Gives a removed entry back to its author unchanged: live again, counted again, `latest` of its
- * ancestors again where it is the newest. An entry whose author deleted the account (its row
- * gone, or an anonymous tombstone with the text erased) is not found: nothing is left to restore.
+ * Gives a removed entry back to its author unchanged (bringBackEntry). An entry whose author
+ * deleted the account (its row gone, or an anonymous tombstone with the text erased) is not
+ * found: nothing is left to restore.
  */
 export function restoreEntry(db: Db, pid: number, actor: ActorUid, now: number): RestoreOutcome {
   return db.tx(() => {
@@ -54,14 +71,8 @@ export function restoreEntry(db: Db, pid: number, actor: ActorUid, now: number):
     // uid 0: an account deletion's tombstone; no user row: an account deletion under way.
     if (!entry || entry.uid === 0 || !findUserById(db, entry.uid)) return 'not_found';
     if (!entry.removed) return 'not_removed';
-    db.run("UPDATE entries SET deleted = 0, removed = 0, removed_reason = '', removed_at = 0 WHERE pid = ?", pid);
-    adjustEntryCounters(db, entry.reply_to !== 0, 1);
-    indexEntry(db, entry);
-    recordRestoredDescendant(db, entry.reply_to, entry);
+    bringBackEntry(db, entry, now);
     writeModlog(db, actor, { action: 'restore', pid, uid: entry.uid }, now);
-    entryFeedsChanged(db, entry, now);
-    db.changes.threadChanged(entry.root);
-    db.changes.userChanged(entry.uid);
     return 'restored';
   });
 }

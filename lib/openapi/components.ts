@@ -261,6 +261,9 @@ export const schemas: Record<string, JsonSchema> = {
             ...constant(''),
             description: 'always "": the names of reporters stay with the administrator (`board-admin reports`)',
           },
+          instance: string(
+            'the server a report came from (a `Flag`, docs/API.md "Reports from other servers"); "" for one made here',
+          ),
         }),
         maxReportsPerEntry,
       ),

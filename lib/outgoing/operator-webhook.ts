@@ -14,6 +14,8 @@ import type { Log } from '../log.ts';
 export interface ReportNotice {
   pid: number;
   openReports: number;
+  /** The server a report came from (a Flag); absent for one made here. */
+  instance?: string;
 }
 
 /**
@@ -101,7 +103,8 @@ function notifyText(origin: string, tally: Tally): string {
 }
 
 function reportText(origin: string, tally: Tally): string {
-  const address = (notice: ReportNotice) => `${origin}/e/${notice.pid}`;
+  const address = (notice: ReportNotice) =>
+    `${origin}/e/${notice.pid}${notice.instance ? ` (gemeldet von ${notice.instance})` : ''}`;
   const [notice] = tally.first;
   if (tally.notices === 1 && notice) {
     return notice.openReports === 1
@@ -244,9 +247,15 @@ function sleep(ms: number, signal: AbortSignal): Promise<void> {
 
 /**
  * After a stored report: a notice when the entry got its first open report, and again when its open
- * reports reach notifyManyReports. A message carries only entries' addresses, never a text or a
- * reporter.
+ * reports reach notifyManyReports. A message carries only entries' addresses (and the server of a
+ * report from another one), never a text or a reporter.
  */
-export function announceReports(app: { notifier?: Pick<Notifier, 'send'> }, pid: number, openReports: number): void {
-  if (openReports === 1 || openReports === notifyManyReports) app.notifier?.send({ pid, openReports });
+export function announceReports(
+  app: { notifier?: Pick<Notifier, 'send'> },
+  pid: number,
+  openReports: number,
+  instance = '',
+): void {
+  if (openReports === 1 || openReports === notifyManyReports)
+    app.notifier?.send(instance ? { pid, openReports, instance } : { pid, openReports });
 }

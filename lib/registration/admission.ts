@@ -1,6 +1,6 @@
 import { ApiError } from '../errors.ts';
 import { fieldMessages } from '../messages.ts';
-import { createUser } from '../accounts/users.ts';
+import { createUser, isLocalAccount } from '../accounts/users.ts';
 import { maxPendingApplications } from '../product.ts';
 import { applicationText, countPendingApplications, pendingStatus } from './applications.ts';
 import { findOpenInvite, useInvite } from './invites.ts';
@@ -78,7 +78,7 @@ export function createAdmittedAccount(
   return db.tx(() => {
     const door = admission === 'operator' ? undefined : admission;
     const pending = door ? doorAtWrite(app, door, now) : false;
-    const first = db.one('SELECT 1 FROM users LIMIT 1') === undefined;
+    const first = db.one(`SELECT 1 FROM users WHERE ${isLocalAccount} LIMIT 1`) === undefined;
     const uid = createUser(db, username, passHash, now, {
       trustSet: first || !door ? 1 : -1,
       status: pending ? pendingStatus : '',

@@ -1,3 +1,4 @@
+import { isLocalAccount } from '../accounts/users.ts';
 import type { Db } from '../db/db.ts';
 
 import {
@@ -42,8 +43,9 @@ export function readApplications(db: Db, page: number): Application[] {
   return db.all<Application>(
     `SELECT u.username, u.created_at, u.application,
        (SELECT count(*) FROM users o WHERE o.created_at >= u.created_at - u.created_at % 60
-                                      AND o.created_at < u.created_at - u.created_at % 60 + 60) AS same_minute,
-       (SELECT count(*) FROM users o WHERE o.created_at > u.created_at - 3600 AND o.created_at <= u.created_at) AS same_hour
+                                      AND o.created_at < u.created_at - u.created_at % 60 + 60 AND o.${isLocalAccount}) AS same_minute,
+       (SELECT count(*) FROM users o WHERE o.created_at > u.created_at - 3600 AND o.created_at <= u.created_at
+                                      AND o.${isLocalAccount}) AS same_hour
      FROM users u WHERE u.status = ? ORDER BY u.created_at, u.uid LIMIT ? OFFSET ?`,
     pendingStatus,
     applicationsPageSize,

@@ -1,4 +1,4 @@
-import { remoteStatus } from '../accounts/users.ts';
+import { isLocalAccount } from '../accounts/users.ts';
 import type { Config } from '../config.ts';
 import type { Db } from '../db/db.ts';
 import { maxWaveAccounts, surgeQuietWindows } from '../product.ts';
@@ -22,11 +22,7 @@ export function surgeThreshold(config: Pick<Config, 'registrationSurge' | 'limit
 
 /** Accounts made since then; a remote author's row is no registration (another server's people vote and write). */
 function accountsSince(db: Db, since: number): number {
-  return db.one<{ n: number }>(
-    'SELECT count(*) AS n FROM users WHERE created_at > ? AND status <> ?',
-    since,
-    remoteStatus,
-  )!.n;
+  return db.one<{ n: number }>(`SELECT count(*) AS n FROM users WHERE created_at > ? AND ${isLocalAccount}`, since)!.n;
 }
 
 export interface LastSurge {
@@ -90,7 +86,7 @@ export function waveAccounts(
   return db
     .all<{ username: string; created_at: number; status: string; banned_until: number }>(
       `SELECT username, created_at, status, banned_until FROM users
-       WHERE created_at > ? AND created_at <= ? ORDER BY created_at, uid LIMIT ?`,
+       WHERE created_at > ? AND created_at <= ? AND ${isLocalAccount} ORDER BY created_at, uid LIMIT ?`,
       surge.at - surge.windowSeconds,
       surge.at,
       maxWaveAccounts,

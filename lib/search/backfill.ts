@@ -15,7 +15,6 @@ import type { JobDeps } from '../host/job-runs.ts';
  */
 
 export interface BackfillOptions {
-  /** Work per event-loop turn before yielding to requests, in ms. */
   sliceMs?: number;
   batch?: number;
   progressMs?: number;

@@ -69,7 +69,10 @@ describe('the report queue', () => {
       ],
       'oldest first; no reporter named',
     );
-    for (const r of first.reports) assert.deepEqual(Object.keys(r).sort(), ['created_at', 'id', 'reason', 'reporter']);
+    for (const r of first.reports) {
+      assert.deepEqual(Object.keys(r).sort(), ['created_at', 'id', 'instance', 'reason', 'reporter']);
+      assert.equal(r.instance, '', 'a report made here names no server');
+    }
     assert.doesNotMatch(JSON.stringify(queue), /"reporter":"[^"]/);
     const size = await t.members.Mia.get('/api/mod/queue');
     assertDocumented(size);

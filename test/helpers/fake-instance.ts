@@ -34,6 +34,11 @@ export interface FakeInstanceOptions {
   actor?: (name: string) => Record<string, unknown>;
   /** Other files it serves, by path (`/media/a.png`): a media server, as Mastodon's are. */
   files?: Record<string, { type: string; body: Buffer }>;
+  /**
+   * What it answers for other paths (a Note fetched by its id), asked after `serve`'s and `files`;
+   * undefined answers 404. A test may hold its answer there (test/helpers/gate.ts).
+   */
+  documents?: (path: string) => Promise<Record<string, unknown> | undefined>;
 }
 
 export async function startFakeInstance(port: number, options: FakeInstanceOptions = {}): Promise<FakeInstance> {
@@ -57,6 +62,14 @@ export async function startFakeInstance(port: number, options: FakeInstanceOptio
     const file = options.files?.[path];
     if (file) return void res.writeHead(200, { 'content-type': file.type }).end(file.body);
     const name = /^\/users\/([a-z0-9]+)$/.exec(path)?.[1];
+    if (!name && options.documents)
+      return void options
+        .documents(path)
+        .then((answer) =>
+          answer
+            ? res.writeHead(200, { 'content-type': 'application/activity+json' }).end(JSON.stringify(answer))
+            : res.writeHead(404).end(),
+        );
     if (!name) return void res.writeHead(404).end();
     const id = actorOf(name);
     res.writeHead(200, { 'content-type': 'application/activity+json' });

@@ -29,6 +29,7 @@ function reasonList(reports, openReports) {
           'li',
           {},
           timeAgo(r.created_at),
+          r.instance ? ` von ${r.instance}` : '',
           ': ',
           r.reason ? `„${r.reason}“` : h('span', { class: 'muted' }, 'ohne Grund'),
         ),
