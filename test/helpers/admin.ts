@@ -20,8 +20,12 @@ export function runAdmin(board: TestBoard, args: string[], env: Record<string, s
 }
 
 /** The same command as runAdmin, run in this process (runAdminInProcess): no second of start-up. */
-export function runAdminHere(board: TestBoard, args: string[]): Promise<AdminRun & { code: number }> {
-  return runAdminInProcess(args, { BOARD_DATA: board.config.dataDir, BOARD_ORIGIN: board.config.origin });
+export function runAdminHere(
+  board: TestBoard,
+  args: string[],
+  env: Record<string, string> = {},
+): Promise<AdminRun & { code: number }> {
+  return runAdminInProcess(args, { BOARD_DATA: board.config.dataDir, BOARD_ORIGIN: board.config.origin, ...env });
 }
 
 /** Runs bin/board-admin with only these BOARD_* variables (none: as in a fresh shell), in `cwd` if given. */
