@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { after, before, beforeEach, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { emptyFolder, runAdminInProcess } from '../helpers.ts';
+import { childEnv } from '../helpers/child-env.ts';
 import { hangBoundMs } from '../helpers/hang-bound.ts';
 
 const boardAdmin = fileURLToPath(new URL('../../bin/board-admin', import.meta.url));
@@ -35,12 +36,15 @@ after(() => rmSync(dataDir, { recursive: true, force: true }));
 
 /** Runs the real CLI as a sysadmin's cron job would: the first test; the rest run it in this process (runAdminHere). */
 function runAdmin(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  const env: NodeJS.ProcessEnv = { ...process.env, BOARD_DATA: dataDir };
-  delete env.BOARD_TOR_EXITS;
   return new Promise((resolve) => {
-    execFile(boardAdmin, args, { env, timeout: hangBoundMs }, (err, stdout, stderr) => {
-      resolve({ code: err ? (typeof err.code === 'number' ? err.code : -1) : 0, stdout, stderr });
-    });
+    execFile(
+      boardAdmin,
+      args,
+      { env: childEnv({ BOARD_DATA: dataDir }), timeout: hangBoundMs },
+      (err, stdout, stderr) => {
+        resolve({ code: err ? (typeof err.code === 'number' ? err.code : -1) : 0, stdout, stderr });
+      },
+    );
   });
 }
 
