@@ -7,6 +7,7 @@ import { before, describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import sharp from 'sharp';
 import { boardMediaPath, emptyFolder, limitsOff, runAdmin, sizeInText, useBoard } from '../helpers.ts';
+import { childEnv } from '../helpers/child-env.ts';
 import { hangBoundMs } from '../helpers/hang-bound.ts';
 
 /**
@@ -43,7 +44,7 @@ function adminOnSmallDisk(
     execFile(
       'unshare',
       [...(unshare as string[]), 'sh', '-c', script, 'sh', String(size), folder, adminBin, ...args],
-      { env: { ...process.env, ...env }, timeout: hangBoundMs },
+      { env: childEnv(env), timeout: hangBoundMs },
       (err, stdout, stderr) => {
         if (err && typeof err.code !== 'number') return reject(err);
         const [out, left] = stdout.split('left:');

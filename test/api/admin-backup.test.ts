@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { before, describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { emptyFolder, post, runAdmin, startBoard, useBoard, type TestBoard } from '../helpers.ts';
+import { childEnv } from '../helpers/child-env.ts';
 import { hangBoundMs } from '../helpers/hang-bound.ts';
 
 /** board-admin backup as a nightly cron job meets it: one clean file, nothing left behind, never a silent overwrite. */
@@ -100,7 +101,7 @@ describe('a backup that is interrupted', () => {
     options: string[] = [],
   ): Promise<{ code: number | null; signal: string | null; seen: string[] }> {
     const child = spawn(admin, ['backup', ...options, join(folder, target), '-q'], {
-      env: { ...process.env, BOARD_DATA: data },
+      env: childEnv({ BOARD_DATA: data }),
       stdio: 'ignore',
     });
     const exited = new Promise<{ code: number | null; signal: string | null }>((resolve) =>

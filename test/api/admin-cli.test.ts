@@ -172,6 +172,7 @@ describe('a folder without a board', () => {
 
 describe('naming the database', () => {
   const t = useBoard({ users: ['Ada'] });
+  // The real program names its database in the first test; the others run in this process (runAdminHere).
 
   test('a command that reads or writes the board names its database on stderr in one line', async () => {
     const run = await runAdmin(t.board, ['reports']);
@@ -186,14 +187,14 @@ describe('naming the database', () => {
       ['reports', '-q'],
       ['reset-link', 'Ada', '--quiet'],
     ]) {
-      const run = await runAdmin(t.board, args);
+      const run = await runAdminHere(t.board, args);
       assert.equal(run.code, 0, run.stderr);
       assert.equal(run.stderr, '', args.join(' '));
     }
   });
 
   test('a failure is one line naming the command', async () => {
-    const run = await runAdmin(t.board, ['report-close', '999', '-q']);
+    const run = await runAdminHere(t.board, ['report-close', '999', '-q']);
     assert.equal(run.code, 1);
     assert.equal(run.stderr, 'board-admin: report-close: no open report #999\n');
   });
@@ -267,7 +268,7 @@ describe('settings', () => {
     assert.equal(run.code, 1);
     assert.equal(run.stdout, '');
     assert.equal(run.stderr, 'board-admin: BOARD_REGISTRATON is not a setting; did you mean BOARD_REGISTRATION?\n');
-    const after = await runAdmin(t.board, ['registration', '-q']);
+    const after = await runAdminHere(t.board, ['registration', '-q']);
     assert.match(after.stdout, /^open \(set by config/, 'the mode stayed');
   });
 

@@ -15,21 +15,32 @@ import {
   uidOf,
   useBoard,
   visitor,
+  type AdminRun,
   type Client,
   type TestBoard,
 } from '../helpers.ts';
 
 /**
- * docs/OPERATIONS.md "Moderating the board": the administrator's commands, run as the real bin/board-admin
- * against the board's data folder. Exit codes: 0 done, 1 failed, 2 wrong arguments (one error
- * line showing the command's usage and the hint line "see: board-admin help <command>" on stderr).
+ * docs/OPERATIONS.md "Moderating the board": the administrator's commands against the board's data
+ * folder. Exit codes: 0 done, 1 failed, 2 wrong arguments (one error line showing the command's
+ * usage and the hint line "see: board-admin help <command>" on stderr). Each test runs its first
+ * command as the real bin/board-admin (`real`); the rest run its runCli in this process, which
+ * opens the database the same way without a process's start-up.
  */
 
-async function admin(board: TestBoard, args: string[], code = 0, how = runAdmin) {
+async function admin(
+  board: TestBoard,
+  args: string[],
+  code = 0,
+  how: (board: TestBoard, args: string[]) => Promise<AdminRun> = runAdminHere,
+) {
   const run = await how(board, args);
   assert.equal(run.code, code, `${args.join(' ')}: exit ${run.code}\n${run.stdout}${run.stderr}`);
   return run;
 }
+
+/** The command as the real bin/board-admin process. */
+const real = (board: TestBoard, args: string[], code = 0) => admin(board, args, code, runAdmin);
 
 function userRow(board: TestBoard, name: string) {
   return findUserByName(board.app.services.db, name)!;
@@ -39,7 +50,7 @@ describe('board-admin moderation commands', () => {
   const t = useBoard({ members: ['Anna', 'Bert', 'Carl'] });
 
   test('mod add, mod list, mod remove: the role, logged for the administrator only; exit 1 when nothing changes', async () => {
-    assert.equal((await admin(t.board, ['mod', 'add', 'anna'])).stdout, 'Anna is now a moderator\n');
+    assert.equal((await real(t.board, ['mod', 'add', 'anna'])).stdout, 'Anna is now a moderator\n');
     assert.equal(
       (await t.members.Anna.get('/api/user/info')).body.role,
       'moderator',
@@ -66,7 +77,7 @@ describe('board-admin moderation commands', () => {
   test('remove and restore-entry: the entry goes and comes back; exit 1 when there is nothing to do', async () => {
     const pid = await post(t.members.Bert, 'vom Admin entfernt');
     await visitor(t.board).post(`/api/entry/${pid}/report`, { reason: 'Spam' });
-    const run = await admin(t.board, ['remove', String(pid), '--reason', 'Spam, mehrfach']);
+    const run = await real(t.board, ['remove', String(pid), '--reason', 'Spam, mehrfach']);
     assert.equal(run.stdout, `removed entry ${pid} (${t.board.config.origin}/e/${pid})\n`);
     const thread = (await visitor(t.board).get(`/api/entry/${pid}/thread`)).body;
     assert.deepEqual(
@@ -97,7 +108,7 @@ describe('board-admin moderation commands', () => {
   test('ban ends the sessions; --days sets the end; --purge removes the entries; banning a moderator ends the role', async () => {
     const pid = await post(t.members.Carl, 'Carl schreibt');
     makeModerator(t.board, 'Carl');
-    const run = await admin(t.board, ['ban', 'Carl', '--reason', 'Missbrauch', '--days', '3', '--purge']);
+    const run = await real(t.board, ['ban', 'Carl', '--reason', 'Missbrauch', '--days', '3', '--purge']);
     assert.match(
       run.stdout,
       /^banned Carl until \d{4}-\d\d-\d\d \d\d:\d\d UTC; Carl is no longer a moderator; removed 1 entries\n$/,
@@ -129,7 +140,7 @@ describe('board-admin moderation commands', () => {
     ]);
     assert.equal(upload.status, 200);
     assert.equal(
-      (await admin(t.board, ['avatar-remove', 'Bert', '--reason', 'unpassend'])).stdout,
+      (await real(t.board, ['avatar-remove', 'Bert', '--reason', 'unpassend'])).stdout,
       'removed the avatar of Bert\n',
     );
     assert.equal((await visitor(t.board).get('/api/u/Bert/info')).body.avatar, '');
@@ -143,7 +154,7 @@ describe('board-admin moderation commands', () => {
     const mia = await moderator(t.board, 'Mia');
     const pid = await post(t.members.Bert, 'von Mia entfernt');
     assert.equal((await mia.post(`/api/mod/entry/${pid}/remove`, { reason: 'Off-Topic' })).status, 200);
-    const [run, page1] = await Promise.all([admin(t.board, ['modlog']), admin(t.board, ['modlog', '1'])]);
+    const [run, page1] = await Promise.all([real(t.board, ['modlog']), admin(t.board, ['modlog', '1'])]);
     const lines = run.stdout.trim().split('\n');
     assert.match(
       lines[0]!,
@@ -175,7 +186,7 @@ describe('board-admin moderation commands', () => {
     ];
     // In this process: an argument error is found before the board is opened (a real process each cost 2 s).
     for (const [args, stderr] of cases) {
-      const run = await admin(t.board, args, 2, runAdminHere);
+      const run = await admin(t.board, args, 2);
       assert.match(run.stderr, stderr, args.join(' '));
       const lines = run.stderr.trim().split('\n');
       assert.equal(lines.length, 2, `${args.join(' ')}: two lines, not the whole usage\n${run.stderr}`);
@@ -187,7 +198,7 @@ describe('board-admin moderation commands', () => {
   });
 
   test('help lists every moderation command', async () => {
-    const { stdout } = await admin(t.board, ['help'], 0, runAdminHere);
+    const { stdout } = await admin(t.board, ['help']);
     for (const command of [
       'remove <pid> --reason TEXT',
       'restore-entry <pid>',
@@ -211,7 +222,7 @@ describe('board-admin reports and report-close', () => {
     const reason = `Ein sehr langer Grund: ${'bla '.repeat(100)}Ende.`.trim();
     await t.members.Bert.post(`/api/entry/${pid}/report`, { reason });
     await visitor(t.board).post(`/api/entry/${pid}/report`, { reason: 'anonym' });
-    const { stdout } = await admin(t.board, ['reports']);
+    const { stdout } = await real(t.board, ['reports']);
     assert.match(stdout, new RegExp(`#\\d+  entry ${pid} \\(2 open\\)  \\S+ \\S+  Bert\\n`));
     assert.match(stdout, new RegExp(`#\\d+  entry ${pid} \\(2 open\\)  \\S+ \\S+  anonymous\\n`));
     assert.ok(stdout.includes(`    address: ${t.board.config.origin}/e/${pid}\n`), stdout);
@@ -223,7 +234,7 @@ describe('board-admin reports and report-close', () => {
     await visitor(t.board).post(`/api/entry/${pid}/report`, { reason: 'x' });
     const { db } = t.board.app.services;
     const id = db.value('SELECT id FROM reports WHERE pid = ?', pid);
-    assert.equal((await admin(t.board, ['report-close', String(id)])).stdout, `closed report #${id}\n`);
+    assert.equal((await real(t.board, ['report-close', String(id)])).stdout, `closed report #${id}\n`);
     const logId = db.one<{ id: number }>("SELECT id FROM modlog WHERE action = 'dismiss' AND pid = ?", pid)!.id;
     assert.deepEqual(db.one('SELECT closed_action, closed_log_id FROM reports WHERE id = ?', id), {
       closed_action: 'dismiss',
@@ -238,7 +249,7 @@ describe('board-admin reports and report-close', () => {
 describe('board-admin modlog --by NAME --since … --until …', () => {
   const t = useBoard({ env: limitsOff, members: ['Anna', 'Spam'], moderators: ['Mia', 'Moritz'] });
   /** bin/board-admin's runCli in this process (the real program runs in the suites above). */
-  const cli = (args: string[], code = 0) => admin(t.board, args, code, runAdminHere);
+  const cli = (args: string[], code = 0) => admin(t.board, args, code);
 
   test("lists exactly one moderator's actions in the range, oldest first, with the commands that undo them", async () => {
     const { Anna, Spam, Mia, Moritz } = t.members;

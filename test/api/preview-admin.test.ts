@@ -6,6 +6,7 @@ import {
   member,
   post,
   runAdmin,
+  runAdminHere,
   startBoard,
   startProxiedBoard,
   type TestBoard,
@@ -14,7 +15,11 @@ import {
 } from '../helpers.ts';
 import { answer, page, previewEnv, startFakeSite, type FakeSite } from '../helpers/previews.ts';
 
-/** board-admin previews as a child process, against a stopped board and beside a running one. */
+/**
+ * board-admin previews against a stopped board and beside a running one: the first test runs the real
+ * program as a child process, as does --all beside the running server; the rest run its runCli in
+ * this process (runAdminHere).
+ */
 
 let site: FakeSite;
 let dataDir: string;
@@ -82,7 +87,7 @@ describe('board-admin previews', () => {
       assert.equal((await feedTitles(server)).get(pids.one!), 'Page one'); // now cached by the server
 
       const requestsBefore = site.requests.length;
-      const lazy = await runAdmin(server, ['previews'], cliEnv());
+      const lazy = await runAdminHere(server, ['previews'], cliEnv());
       assert.equal(lazy.code, 0, lazy.stderr);
       assert.match(lazy.stdout, /^queued 0 links; 0 fetched/);
       assert.equal(site.requests.length, requestsBefore);
@@ -103,14 +108,14 @@ describe('board-admin previews', () => {
 
   test('with BOARD_PREVIEW=0 it says so and exits 1', async () => {
     const board = { config: { dataDir, origin: 'http://localhost:8080' } } as TestBoard;
-    const run = await runAdmin(board, ['previews'], { BOARD_PREVIEW: '0' });
+    const run = await runAdminHere(board, ['previews'], { BOARD_PREVIEW: '0' });
     assert.equal(run.code, 1);
     assert.match(run.stderr, /BOARD_PREVIEW=0/);
   });
 
   test('unknown arguments are a usage error', async () => {
     const board = { config: { dataDir, origin: 'http://localhost:8080' } } as TestBoard;
-    const run = await runAdmin(board, ['previews', '--everything'], cliEnv());
+    const run = await runAdminHere(board, ['previews', '--everything'], cliEnv());
     assert.equal(run.code, 2);
     assert.match(run.stderr, /previews \[--all\]/);
   });

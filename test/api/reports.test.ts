@@ -92,7 +92,7 @@ describe('reporting an entry', () => {
       ['neu'],
     );
 
-    const again = await runAdmin(t.board, ['report-close', String(open!.id)]);
+    const again = await runAdminHere(t.board, ['report-close', String(open!.id)]);
     assert.equal(again.code, 1, 'closing a closed report fails');
   });
 

@@ -7,6 +7,7 @@ import { dirname, join } from 'node:path';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { emptyFolder } from '../helpers.ts';
+import { childEnv } from '../helpers/child-env.ts';
 import { hangBoundMs } from '../helpers/hang-bound.ts';
 
 /** The real server process started as an operator would, with bad settings: each must end in one line, exit 1. */
@@ -17,12 +18,9 @@ function startFailing(
   env: Record<string, string>,
   options: { uid?: number } = {},
 ): Promise<{ code: number | null; stdout: string; stderr: string; killed: boolean }> {
-  const base: Record<string, string> = {};
-  for (const [name, value] of Object.entries(process.env))
-    if (value !== undefined && !name.startsWith('BOARD_')) base[name] = value;
   const child = spawn(process.execPath, ['--import', 'tsx', 'server.ts'], {
     cwd: projectRoot,
-    env: { ...base, HOST: '127.0.0.1', BOARD_SCRYPT_LOGN: '14', BOARD_PREVIEW: '0', ...env },
+    env: childEnv({ HOST: '127.0.0.1', BOARD_SCRYPT_LOGN: '14', BOARD_PREVIEW: '0', ...env }),
     stdio: ['ignore', 'pipe', 'pipe'],
     uid: options.uid,
     gid: options.uid,

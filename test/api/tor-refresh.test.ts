@@ -6,7 +6,8 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { after, before, beforeEach, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { emptyFolder } from '../helpers.ts';
+import { emptyFolder, runAdminInProcess } from '../helpers.ts';
+import { childEnv } from '../helpers/child-env.ts';
 import { hangBoundMs } from '../helpers/hang-bound.ts';
 
 const boardAdmin = fileURLToPath(new URL('../../bin/board-admin', import.meta.url));
@@ -33,16 +34,22 @@ beforeEach(() => {
 });
 after(() => rmSync(dataDir, { recursive: true, force: true }));
 
-/** Runs the real CLI as a sysadmin's cron job would. */
+/** Runs the real CLI as a sysadmin's cron job would: the first test; the rest run it in this process (runAdminHere). */
 function runAdmin(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  const env: NodeJS.ProcessEnv = { ...process.env, BOARD_DATA: dataDir };
-  delete env.BOARD_TOR_EXITS;
   return new Promise((resolve) => {
-    execFile(boardAdmin, args, { env, timeout: hangBoundMs }, (err, stdout, stderr) => {
-      resolve({ code: err ? (typeof err.code === 'number' ? err.code : -1) : 0, stdout, stderr });
-    });
+    execFile(
+      boardAdmin,
+      args,
+      { env: childEnv({ BOARD_DATA: dataDir }), timeout: hangBoundMs },
+      (err, stdout, stderr) => {
+        resolve({ code: err ? (typeof err.code === 'number' ? err.code : -1) : 0, stdout, stderr });
+      },
+    );
   });
 }
+
+/** The same command through bin/board-admin's runCli in this process, with only BOARD_DATA set (no BOARD_TOR_EXITS). */
+const runAdminHere = (...args: string[]) => runAdminInProcess(args, { BOARD_DATA: dataDir });
 
 const exitsFile = () => join(dataDir, 'tor-exits.txt');
 
@@ -62,7 +69,7 @@ test('tor-refresh writes the downloaded list with a header and leaves no tempora
 test('a second refresh replaces the old list', { timeout: hangBoundMs }, async () => {
   writeFileSync(exitsFile(), '# old\n10.0.0.1\n');
   answer = { status: 200, type: 'text/plain', body: '# from the source\n10.0.0.2\n' };
-  const run = await runAdmin('tor-refresh', `${base}/list`);
+  const run = await runAdminHere('tor-refresh', `${base}/list`);
   assert.equal(run.code, 0, run.stderr);
   assert.deepEqual(readFileSync(exitsFile(), 'utf8').split('\n').slice(1), ['10.0.0.2', '']);
   assert.deepEqual(readdirSync(dataDir), ['tor-exits.txt']);
@@ -80,7 +87,7 @@ for (const [what, bad] of refused) {
     const old = '# old\n10.0.0.1\n';
     writeFileSync(exitsFile(), old);
     answer = bad;
-    const run = await runAdmin('tor-refresh', `${base}/list`);
+    const run = await runAdminHere('tor-refresh', `${base}/list`);
     assert.equal(run.code, 1);
     assert.equal(run.stdout, '');
     assert.match(run.stderr, /^board-admin: tor-refresh: /);
@@ -94,14 +101,14 @@ test('tor-refresh with an unreachable server fails with exit 1', { timeout: hang
   await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
   const port = (closed.address() as AddressInfo).port;
   await new Promise<void>((resolve) => closed.close(() => resolve()));
-  const run = await runAdmin('tor-refresh', `http://127.0.0.1:${port}/list`);
+  const run = await runAdminHere('tor-refresh', `http://127.0.0.1:${port}/list`);
   assert.equal(run.code, 1);
   assert.match(run.stderr, /cannot fetch/);
   assert.deepEqual(readdirSync(dataDir), []);
 });
 
 test('tor-refresh with two arguments is a usage error', { timeout: hangBoundMs }, async () => {
-  const run = await runAdmin('tor-refresh', `${base}/a`, `${base}/b`);
+  const run = await runAdminHere('tor-refresh', `${base}/a`, `${base}/b`);
   assert.equal(run.code, 2);
   assert.match(run.stderr, /tor-refresh \[URL\]/);
 });

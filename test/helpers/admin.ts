@@ -1,6 +1,7 @@
 import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import type { TestBoard } from './board.ts';
+import { childEnv } from './child-env.ts';
 import { hangBoundMs } from './hang-bound.ts';
 
 export interface AdminRun {
@@ -20,18 +21,18 @@ export function runAdmin(board: TestBoard, args: string[], env: Record<string, s
 }
 
 /** The same command as runAdmin, run in this process (runAdminInProcess): no second of start-up. */
-export function runAdminHere(board: TestBoard, args: string[]): Promise<AdminRun & { code: number }> {
-  return runAdminInProcess(args, { BOARD_DATA: board.config.dataDir, BOARD_ORIGIN: board.config.origin });
+export function runAdminHere(
+  board: TestBoard,
+  args: string[],
+  env: Record<string, string> = {},
+): Promise<AdminRun & { code: number }> {
+  return runAdminInProcess(args, { BOARD_DATA: board.config.dataDir, BOARD_ORIGIN: board.config.origin, ...env });
 }
 
 /** Runs bin/board-admin with only these BOARD_* variables (none: as in a fresh shell), in `cwd` if given. */
 export function runAdminWith(args: string[], env: Record<string, string> = {}, cwd?: string): Promise<AdminRun> {
-  const childEnv: Record<string, string> = {};
-  for (const [name, value] of Object.entries(process.env))
-    if (value !== undefined && !name.startsWith('BOARD_')) childEnv[name] = value;
-  Object.assign(childEnv, env);
   return new Promise((resolve, reject) => {
-    execFile(adminBin, args, { env: childEnv, cwd, timeout: hangBoundMs }, (err, stdout, stderr) => {
+    execFile(adminBin, args, { env: childEnv(env), cwd, timeout: hangBoundMs }, (err, stdout, stderr) => {
       if (err && typeof err.code !== 'number') return reject(err);
       resolve({ code: err ? (err.code as number) : 0, stdout, stderr });
     });

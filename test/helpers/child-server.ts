@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { asnFixtureDir } from './board.ts';
+import { childEnv } from './child-env.ts';
 import { hangBoundMs } from './hang-bound.ts';
 
 const projectRoot = fileURLToPath(new URL('../..', import.meta.url));
@@ -12,14 +13,6 @@ export interface ChildServer {
   exited: Promise<number | string>;
   /** The last lines the server printed (stdout and stderr), for failure messages. */
   output(): string;
-}
-
-/** The environment of a server child: the test process's own, less any BOARD_* setting, plus `env`. */
-function childEnv(env: Record<string, string>): Record<string, string> {
-  const result: Record<string, string> = {};
-  for (const [name, value] of Object.entries(process.env))
-    if (value !== undefined && !name.startsWith('BOARD_')) result[name] = value;
-  return { ...result, ...env };
 }
 
 /**

@@ -1,5 +1,6 @@
-import { request as httpRequest } from 'node:http';
-import { Agent, fetch as undiciFetch, type Dispatcher } from 'undici';
+import { request as httpRequest, type IncomingMessage } from 'node:http';
+import { brotliDecompressSync, gunzipSync, inflateRawSync, inflateSync } from 'node:zlib';
+import { fetch as undiciFetch, type Dispatcher } from 'undici';
 import { password } from './members.ts';
 import { hangBoundMs } from './hang-bound.ts';
 
@@ -26,11 +27,88 @@ export interface FilePart {
 }
 
 /**
- * A fresh connection for every request. A kept-alive one races the server's idle timeout: a test
- * that holds the event loop longer than that (building a large account row by row on a loaded
- * machine) sends its next request on a socket the server closes in the same turn, ECONNRESET.
+ * The headers fetch adds by itself: a request through node:http carries them too, so the board
+ * sees what it saw from fetch.
  */
-const connectionPerRequest = new Agent({ pipelining: 0 });
+const fetchDefaults: Record<string, string> = {
+  accept: '*/*',
+  'accept-language': '*',
+  'sec-fetch-mode': 'cors',
+  'user-agent': 'node',
+  'accept-encoding': 'gzip, deflate',
+};
+
+/**
+ * One request on a fresh connection (`agent: false`). A kept-alive one races the server's idle
+ * timeout: a test that holds the event loop longer than that (building a large account row by row
+ * on a loaded machine) sends its next request on a socket the server closes in the same turn,
+ * ECONNRESET. node:http rather than fetch: fetch's agent makes an error for every connection it
+ * closes, and Node formats each one's stack through the source maps, which cost more than the
+ * request. A body goes through a Request, which encodes it and sets its type as fetch does.
+ */
+async function requestOnce(
+  url: string,
+  init: { method: string; body: string | FormData | Buffer | undefined; headers: Record<string, string> },
+): Promise<{ status: number; headers: Headers; text: string }> {
+  const request = init.body === undefined ? undefined : new Request(url, init);
+  const body = request && Buffer.from(await request.arrayBuffer());
+  const headers: Record<string, string> = { ...fetchDefaults };
+  new Headers(request?.headers ?? init.headers).forEach((value, name) => {
+    headers[name] = value;
+  });
+  if (body) headers['content-length'] = String(body.length);
+  const target = new URL(url);
+  return new Promise((resolve, reject) => {
+    const req = httpRequest(
+      {
+        host: target.hostname.replace(/^\[(.*)\]$/, '$1'),
+        port: target.port,
+        method: request?.method ?? init.method.toUpperCase(),
+        path: target.pathname + target.search,
+        headers,
+        agent: false,
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (chunk: Buffer) => chunks.push(chunk));
+        res.on('end', () => {
+          try {
+            resolve({ status: res.statusCode ?? 0, headers: headersOf(res), text: textOf(res, Buffer.concat(chunks)) });
+          } catch (err) {
+            reject(err);
+          }
+        });
+        res.on('error', reject);
+      },
+    );
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+function headersOf(res: IncomingMessage): Headers {
+  const headers = new Headers();
+  for (let i = 0; i < res.rawHeaders.length; i += 2) headers.append(res.rawHeaders[i]!, res.rawHeaders[i + 1]!);
+  return headers;
+}
+
+/** The body as fetch's text() gives it: decompressed, decoded as UTF-8 without a BOM. */
+function textOf(res: IncomingMessage, raw: Buffer): string {
+  const encoding = res.headers['content-encoding']?.trim().toLowerCase();
+  const bytes =
+    !raw.length || !encoding || encoding === 'identity'
+      ? raw
+      : encoding === 'gzip' || encoding === 'x-gzip'
+        ? gunzipSync(raw)
+        : encoding === 'deflate'
+          ? (raw[0]! & 0x0f) === 8
+            ? inflateSync(raw)
+            : inflateRawSync(raw)
+          : encoding === 'br'
+            ? brotliDecompressSync(raw)
+            : raw;
+  return new TextDecoder().decode(bytes);
+}
 
 /**
  * An HTTP client that keeps the `session` cookie like a browser would. `dispatcher`: an undici
@@ -83,15 +161,19 @@ export class Client {
     const all: Record<string, string> = { ...headers };
     if (this.cookie) all.cookie = `session=${this.cookie}`;
     if (this.ip) all['x-forwarded-for'] = this.ip;
-    const init = { method, body, headers: all, redirect: 'manual' as const };
-    const res = this.dispatcher
-      ? ((await undiciFetch(this.base + path, { ...init, dispatcher: this.dispatcher } as Parameters<
-          typeof undiciFetch
-        >[1])) as unknown as Response)
-      : await fetch(this.base + path, { ...init, dispatcher: connectionPerRequest } as RequestInit);
+    const init = { method, body, headers: all };
+    let res: { status: number; headers: Headers; text: string };
+    if (this.dispatcher) {
+      const answer = (await undiciFetch(this.base + path, {
+        ...init,
+        redirect: 'manual',
+        dispatcher: this.dispatcher,
+      } as Parameters<typeof undiciFetch>[1])) as unknown as Response;
+      res = { status: answer.status, headers: answer.headers, text: await answer.text() };
+    } else res = await requestOnce(this.base + path, init);
     const setCookie = res.headers.getSetCookie().find((c) => c.startsWith('session='));
     if (setCookie) this.cookie = setCookie.slice('session='.length).split(';')[0]!;
-    const text = await res.text();
+    const text = res.text;
     let parsed: unknown;
     try {
       parsed = JSON.parse(text);
