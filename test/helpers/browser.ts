@@ -111,6 +111,18 @@ export async function openBoard(page: Page, board: TestBoard, path = '/'): Promi
   await page.locator('html[data-ready="true"]').waitFor();
 }
 
+/**
+ * Goes to a path of the board the way the back and forward buttons do (the front end's router draws
+ * the view, no page load), and waits until the view is drawn. For a test that looks at many pages
+ * in one window: a page load fetches every module again and drops the test's own scripts (axe).
+ */
+export async function showPath(page: Page, path: string): Promise<void> {
+  await page.evaluate(
+    `history.pushState(null, '', ${JSON.stringify(path)}); dispatchEvent(new PopStateEvent('popstate'))`,
+  );
+  await page.locator('html[data-ready="true"] main:not([aria-busy])').waitFor();
+}
+
 /** Every request went to the board itself (data: and blob: URLs are the page's own). */
 export function assertOnlyBoardRequests(recorder: Recorder, board: TestBoard): void {
   const foreign = recorder.requests.filter(
