@@ -4,7 +4,14 @@ import { join } from 'node:path';
 import { before, describe, test } from 'node:test';
 import type { Page } from 'playwright-core';
 import { emptyFolder, limitsOff, password, post, type Client } from '../helpers.ts';
-import { makePng, openBoard, screenshotDir, skipWithoutChromium, useBrowserBoard } from '../helpers/browser.ts';
+import {
+  keepScreenshot,
+  makePng,
+  openBoard,
+  screenshotDir,
+  skipWithoutChromium,
+  useBrowserBoard,
+} from '../helpers/browser.ts';
 
 // Counted as skipped in the summary too, not only as a skipped suite.
 if (skipWithoutChromium) test('dead-end browser tests', { skip: skipWithoutChromium }, () => {});
@@ -28,7 +35,7 @@ function _overlaps(a: Box, b: Box): boolean {
 describe('no dead ends for a new user', { skip: skipWithoutChromium }, () => {
   const t = useBrowserBoard({ env: limitsOff, members: ['Bert', 'Anna'] }); // the scenes are written faster than a person would
   let png: string;
-  let shots: string;
+  let shots: string | undefined;
 
   /** A fresh browser user (its own cookies) at a width; logged in as Anna (a session of its own) when asked. */
   async function open(width = 1280, loggedIn = false): Promise<Page> {
@@ -85,7 +92,7 @@ describe('no dead ends for a new user', { skip: skipWithoutChromium }, () => {
     await page.locator('#status').filter({ hasText: 'Willkommen, Anna!' }).waitFor();
     await card.locator('.vote-yes').click();
     await card.locator('.vote-yes[aria-pressed="true"]').filter({ hasText: 'Ja 1' }).waitFor();
-    await page.screenshot({ path: join(shots, 'back-after-login.png') });
+    await keepScreenshot(page, shots, 'back-after-login');
   });
 
   test('2: a field error goes as soon as its field changes: "Der Beitrag ist leer" after typing and after choosing an image', async () => {
@@ -154,7 +161,7 @@ describe('no dead ends for a new user', { skip: skipWithoutChromium }, () => {
       "[...document.querySelectorAll('body *')].filter((el) => getComputedStyle(el).position === 'fixed' && el.getClientRects().length > 0 && el.textContent).length",
     );
     assert.equal(fixed, 0, 'no fixed message box on top of the page');
-    await page.screenshot({ path: join(shots, 'phone-report-message.png') });
+    await keepScreenshot(page, shots, 'phone-report-message');
 
     // A page message (the login's welcome) stays with its page: the next page starts without it.
     await page.locator('#nav').getByRole('link', { name: 'Statistik' }).click();
@@ -215,7 +222,7 @@ describe('no dead ends for a new user', { skip: skipWithoutChromium }, () => {
         'document.documentElement.scrollWidth - document.documentElement.clientWidth',
       );
       assert.equal(overflow, 0, `${width}px: no sideways scrolling`);
-      await page.screenshot({ path: join(shots, `actions-${width}.png`) });
+      await keepScreenshot(page, shots, `actions-${width}`);
       await row.getByRole('button', { name: 'Mehr', exact: true }).press('Escape');
       await page.keyboard.press('Escape');
       await context.close();

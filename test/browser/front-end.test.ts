@@ -1,5 +1,4 @@
 import assert from 'node:assert/strict';
-import { join } from 'node:path';
 import { before, describe, test } from 'node:test';
 import type { BrowserContext, Locator, Page } from 'playwright-core';
 import { eventually, limitsOff, password, post, resetToken } from '../helpers.ts';
@@ -8,6 +7,7 @@ import {
   makePng,
   newRecordedContext,
   openBoard,
+  keepScreenshot,
   screenshotDir,
   skipWithoutChromium,
   useBrowserBoard,
@@ -21,13 +21,13 @@ describe('the front end in a real browser', { skip: skipWithoutChromium }, () =>
   let context: BrowserContext;
   let page: Page;
   let png: string;
-  let shots: string;
+  let shots: string | undefined;
 
   const db = () => t.board.app.services.db;
   const card = (pid: number): Locator => page.locator(`article#e${pid}`);
   const status = () => page.locator('#status');
   const nav = () => page.locator('#nav');
-  const shot = (name: string) => page.screenshot({ path: join(shots, `${name}.png`), fullPage: true });
+  const shot = (name: string) => keepScreenshot(page, shots, name, { fullPage: true });
   const pidOf = (content: string) => db().value('SELECT pid FROM entries WHERE content = ?', content);
 
   /** Opens the "Mehr" list of an entry's less-used actions (bump, report, edit, delete). */
@@ -553,7 +553,7 @@ describe('the front end in a real browser', { skip: skipWithoutChromium }, () =>
         'document.documentElement.scrollWidth - document.documentElement.clientWidth',
       );
       assert.equal(overflow, 0, `horizontal overflow on ${path}`);
-      await small.screenshot({ path: join(shots, `phone-dark-${name}.png`), fullPage: true });
+      await keepScreenshot(small, shots, `phone-dark-${name}`, { fullPage: true });
     }
     await phone.context.close();
   });

@@ -139,16 +139,27 @@ export function assertCleanConsole(recorder: Recorder): void {
 }
 
 /**
- * The folder for one suite's screenshots: a temporary one, gone with the test process; with
- * TEST_SCREENSHOTS=<folder> set, `<folder>/<suite>`, kept for a person to look at and named in the output.
+ * The folder for one suite's screenshots, for a person to look at: with TEST_SCREENSHOTS=<folder>
+ * set, `<folder>/<suite>`, named in the output. Without it none, and keepScreenshot takes none:
+ * nobody would look at them, and each costs the browser work in every run.
  */
-export function screenshotDir(suite: string): string {
+export function screenshotDir(suite: string): string | undefined {
   const kept = process.env.TEST_SCREENSHOTS;
-  if (!kept) return emptyFolder('board-screens-');
+  if (!kept) return undefined;
   const folder = resolve(kept, suite);
   mkdirSync(folder, { recursive: true });
   console.log(`${suite} screenshots: ${folder}`);
   return folder;
+}
+
+/** A screenshot of the page as `<name>.png` in `folder` (screenshotDir's); none without a folder. */
+export async function keepScreenshot(
+  page: Page,
+  folder: string | undefined,
+  name: string,
+  options: { fullPage?: boolean } = {},
+): Promise<void> {
+  if (folder) await page.screenshot({ path: join(folder, `${name}.png`), fullPage: options.fullPage ?? false });
 }
 
 /** A real PNG picture with a diagonal stripe, written to a temporary file. */
