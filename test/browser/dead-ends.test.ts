@@ -2,12 +2,13 @@ import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { before, describe, test } from 'node:test';
-import type { Page } from 'playwright-core';
+import type { Page, Request } from 'playwright-core';
 import { emptyFolder, limitsOff, password, post, type Client } from '../helpers.ts';
 import {
   keepScreenshot,
   makePng,
   openBoard,
+  type PageOptions,
   screenshotDir,
   skipWithoutChromium,
   useBrowserBoard,
@@ -37,14 +38,24 @@ describe('no dead ends for a new user', { skip: skipWithoutChromium }, () => {
   let png: string;
   let shots: string | undefined;
 
-  /** A fresh browser user (its own cookies) at a width; logged in as Anna (a session of its own) when asked. */
-  async function open(width = 1280, loggedIn = false): Promise<Page> {
+  /** A browser user's window at a width; logged in as Anna (a session of its own) when asked. */
+  async function windowOf(width: number, loggedIn: boolean): Promise<PageOptions> {
     let anna: Client | undefined;
     if (loggedIn) {
       anna = t.board.client();
       assert.equal((await anna.post('/api/auth/login', { user: 'Anna', pass: password })).status, 200);
     }
-    return (await t.newPage({ width, height: width > 800 ? 900 : 844, as: anna })).page;
+    return { width, height: width > 800 ? 900 : 844, as: anna };
+  }
+
+  /** A fresh browser user (its own cookies) at a width. */
+  async function open(width = 1280, loggedIn = false): Promise<Page> {
+    return (await t.newPage(await windowOf(width, loggedIn))).page;
+  }
+
+  /** The same browser user at a width for each test that asks (t.keptPage). */
+  function reused(width = 1280, loggedIn = false): Promise<Page> {
+    return t.keptPage(`${width} ${loggedIn}`, () => windowOf(width, loggedIn));
   }
 
   before(async () => {
@@ -96,7 +107,7 @@ describe('no dead ends for a new user', { skip: skipWithoutChromium }, () => {
   });
 
   test('2: a field error goes as soon as its field changes: "Der Beitrag ist leer" after typing and after choosing an image', async () => {
-    const page = await open(1280, true);
+    const page = await reused(1280, true);
     await openBoard(page, t.board, '/');
     await page.getByRole('button', { name: 'Neues Thema schreiben' }).click();
     const text = page.getByLabel('Dein Beitrag');
@@ -117,7 +128,7 @@ describe('no dead ends for a new user', { skip: skipWithoutChromium }, () => {
     assert.equal(await text.getAttribute('aria-invalid'), null);
 
     // Any form: the registration's name error goes when the name is typed again.
-    const visitor = await open();
+    const visitor = await reused();
     await openBoard(visitor, t.board, '/register');
     await visitor.getByRole('button', { name: 'Konto anlegen' }).click();
     const nameError = visitor.locator('.field', { has: visitor.getByLabel('Benutzername') }).locator('.field-error');
@@ -179,7 +190,7 @@ describe('no dead ends for a new user', { skip: skipWithoutChromium }, () => {
     const deeper = await post(t.members.Bert, 'Ja, am Markt', middle);
     await post(t.members.Bert, 'Dann den am Brunnen!', deeper);
     for (const width of [1280, 390]) {
-      const page = await open(width);
+      const page = await reused(width);
       await openBoard(page, t.board, '/');
       const link = page.locator('.thread-item', { has: page.locator(`article#e${root}`) }).locator('.latest a.skipped');
       assert.equal(await link.textContent(), '2 weitere Antworten dazwischen ansehen');
@@ -234,13 +245,14 @@ describe('no dead ends for a new user', { skip: skipWithoutChromium }, () => {
     writeFileSync(notes, 'Das ist kein Bild.');
     const fake = join(emptyFolder('board-upload-'), 'kaputt.png');
     writeFileSync(fake, 'auch kein Bild, nur der Name');
-    const page = await open(1280, true);
+    const page = await reused(1280, true);
     const uploads: string[] = [];
-    page.on('request', (request) => {
+    const onRequest = (request: Request) => {
       // Every POST but the page load's own view beacon (POST /api/impression), which uploads nothing.
       const path = new URL(request.url()).pathname;
       if (request.method() === 'POST' && path !== '/api/impression') uploads.push(path);
-    });
+    };
+    page.on('request', onRequest);
     await openBoard(page, t.board, '/settings');
     const input = page.getByLabel(/Neues Bild/);
     const error = page.locator('.field', { has: input }).locator('.field-error');
@@ -255,10 +267,11 @@ describe('no dead ends for a new user', { skip: skipWithoutChromium }, () => {
     await error.waitFor({ state: 'hidden' });
     await page.locator('.image-preview-img').waitFor();
     assert.deepEqual(uploads, []);
+    page.off('request', onRequest); // the page goes on to the next test
   });
 
   test('9: the composer asks for a description once an image is chosen; the image shows it as alt text, and an edit changes it', async () => {
-    const page = await open(1280, true);
+    const page = await reused(1280, true);
     const card = (pid: number) => page.locator(`article#e${pid}`);
     await openBoard(page, t.board, '/');
     await page.getByRole('button', { name: 'Neues Thema schreiben' }).click();

@@ -241,6 +241,12 @@ export interface UsedBrowserBoard<M extends string> extends UsedBoard<M> {
   recorders: Recorder[];
   /** A page in a fresh recorded context (its own cookies), logged in as `options.as` when given. */
   newPage(options?: PageOptions): Promise<{ page: Page; context: BrowserContext; recorder: Recorder }>;
+  /**
+   * The page kept under `name`, opened by newPage on the first ask (with `options`, or what the
+   * function gives): for the tests that are not about a first visit, one window of a user that
+   * they share instead of a fresh one each. Each such test starts with a page load.
+   */
+  keptPage(name: string, options?: PageOptions | (() => Promise<PageOptions>)): Promise<Page>;
   /** Adds the suite's last test: no request left the board and the CSP reported nothing, in any context. */
   testCleanRecords(): void;
 }
@@ -265,6 +271,15 @@ export function useBrowserBoard<const M extends string = never>(setup: BoardSetu
     used.recorders.push(recorder);
     if (options.as) await context.addCookies([{ name: 'session', value: options.as.cookie, url: used.board.url }]);
     return { page: await context.newPage(), context, recorder };
+  };
+  const kept = new Map<string, Promise<Page>>();
+  used.keptPage = (name, options) => {
+    if (!kept.has(name))
+      kept.set(
+        name,
+        (async () => (await used.newPage(typeof options === 'function' ? await options() : options)).page)(),
+      );
+    return kept.get(name)!;
   };
   used.testCleanRecords = () => {
     test("no request left the board's origin and the CSP reported nothing", () => {
