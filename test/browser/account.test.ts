@@ -1,10 +1,16 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { before, describe, test } from 'node:test';
 import type { BrowserContext, Locator, Page } from 'playwright-core';
 import { limitsOff, password, visitor, type Client } from '../helpers.ts';
-import { holdRequests, openBoard, screenshotDir, skipWithoutChromium, useBrowserBoard } from '../helpers/browser.ts';
+import {
+  holdRequests,
+  keepScreenshot,
+  openBoard,
+  screenshotDir,
+  skipWithoutChromium,
+  useBrowserBoard,
+} from '../helpers/browser.ts';
 
 // Counted as skipped in the summary too, not only as a skipped suite.
 if (skipWithoutChromium) test('account browser tests', { skip: skipWithoutChromium }, () => {});
@@ -21,7 +27,7 @@ describe('account self-service in a real browser', { skip: skipWithoutChromium }
   const t = useBrowserBoard({ env: limitsOff, members: ['Bert', 'Anna'] });
   let context: BrowserContext;
   let page: Page;
-  let shots: string;
+  let shots: string | undefined;
   const settings = () => openBoard(page, t.board, '/settings');
 
   /** Another session of Anna's, from a client that says it is `userAgent`. */
@@ -56,7 +62,7 @@ describe('account self-service in a real browser', { skip: skipWithoutChromium }
     const current = list.locator('li[data-current]');
     await current.filter({ hasText: 'Chrome auf Linux' }).filter({ hasText: 'Diese Anmeldung' }).waitFor();
     assert.equal(await page.getByText('Mozilla/5.0').count(), 0, 'no raw User-Agent anywhere');
-    await page.screenshot({ path: join(shots, 'settings-sessions.png'), fullPage: true });
+    await keepScreenshot(page, shots, 'settings-sessions', { fullPage: true });
 
     await items
       .filter({ hasText: 'Firefox auf Linux' })
@@ -211,7 +217,7 @@ describe('account self-service in a real browser', { skip: skipWithoutChromium }
     await settings();
     const mutes = page.getByRole('list', { name: 'Stummgeschaltete Konten' });
     await mutes.getByRole('link', { name: 'Bert' }).waitFor();
-    await page.screenshot({ path: join(shots, 'settings-mutes.png'), fullPage: true });
+    await keepScreenshot(page, shots, 'settings-mutes', { fullPage: true });
     await mutes.getByRole('button', { name: 'Stummschaltung von Bert aufheben' }).click();
     await page
       .locator('main .local-status')

@@ -2,9 +2,17 @@ import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { before, describe, test } from 'node:test';
-import type { Page } from 'playwright-core';
+import type { Page, Request } from 'playwright-core';
 import { emptyFolder, limitsOff, password, post, type Client } from '../helpers.ts';
-import { makePng, openBoard, screenshotDir, skipWithoutChromium, useBrowserBoard } from '../helpers/browser.ts';
+import {
+  keepScreenshot,
+  makePng,
+  openBoard,
+  type PageOptions,
+  screenshotDir,
+  skipWithoutChromium,
+  useBrowserBoard,
+} from '../helpers/browser.ts';
 
 // Counted as skipped in the summary too, not only as a skipped suite.
 if (skipWithoutChromium) test('dead-end browser tests', { skip: skipWithoutChromium }, () => {});
@@ -28,16 +36,26 @@ function _overlaps(a: Box, b: Box): boolean {
 describe('no dead ends for a new user', { skip: skipWithoutChromium }, () => {
   const t = useBrowserBoard({ env: limitsOff, members: ['Bert', 'Anna'] }); // the scenes are written faster than a person would
   let png: string;
-  let shots: string;
+  let shots: string | undefined;
 
-  /** A fresh browser user (its own cookies) at a width; logged in as Anna (a session of its own) when asked. */
-  async function open(width = 1280, loggedIn = false): Promise<Page> {
+  /** A browser user's window at a width; logged in as Anna (a session of its own) when asked. */
+  async function windowOf(width: number, loggedIn: boolean): Promise<PageOptions> {
     let anna: Client | undefined;
     if (loggedIn) {
       anna = t.board.client();
       assert.equal((await anna.post('/api/auth/login', { user: 'Anna', pass: password })).status, 200);
     }
-    return (await t.newPage({ width, height: width > 800 ? 900 : 844, as: anna })).page;
+    return { width, height: width > 800 ? 900 : 844, as: anna };
+  }
+
+  /** A fresh browser user (its own cookies) at a width. */
+  async function open(width = 1280, loggedIn = false): Promise<Page> {
+    return (await t.newPage(await windowOf(width, loggedIn))).page;
+  }
+
+  /** The same browser user at a width for each test that asks (t.keptPage). */
+  function reused(width = 1280, loggedIn = false): Promise<Page> {
+    return t.keptPage(`${width} ${loggedIn}`, () => windowOf(width, loggedIn));
   }
 
   before(async () => {
@@ -85,11 +103,11 @@ describe('no dead ends for a new user', { skip: skipWithoutChromium }, () => {
     await page.locator('#status').filter({ hasText: 'Willkommen, Anna!' }).waitFor();
     await card.locator('.vote-yes').click();
     await card.locator('.vote-yes[aria-pressed="true"]').filter({ hasText: 'Ja 1' }).waitFor();
-    await page.screenshot({ path: join(shots, 'back-after-login.png') });
+    await keepScreenshot(page, shots, 'back-after-login');
   });
 
   test('2: a field error goes as soon as its field changes: "Der Beitrag ist leer" after typing and after choosing an image', async () => {
-    const page = await open(1280, true);
+    const page = await reused(1280, true);
     await openBoard(page, t.board, '/');
     await page.getByRole('button', { name: 'Neues Thema schreiben' }).click();
     const text = page.getByLabel('Dein Beitrag');
@@ -110,7 +128,7 @@ describe('no dead ends for a new user', { skip: skipWithoutChromium }, () => {
     assert.equal(await text.getAttribute('aria-invalid'), null);
 
     // Any form: the registration's name error goes when the name is typed again.
-    const visitor = await open();
+    const visitor = await reused();
     await openBoard(visitor, t.board, '/register');
     await visitor.getByRole('button', { name: 'Konto anlegen' }).click();
     const nameError = visitor.locator('.field', { has: visitor.getByLabel('Benutzername') }).locator('.field-error');
@@ -154,7 +172,7 @@ describe('no dead ends for a new user', { skip: skipWithoutChromium }, () => {
       "[...document.querySelectorAll('body *')].filter((el) => getComputedStyle(el).position === 'fixed' && el.getClientRects().length > 0 && el.textContent).length",
     );
     assert.equal(fixed, 0, 'no fixed message box on top of the page');
-    await page.screenshot({ path: join(shots, 'phone-report-message.png') });
+    await keepScreenshot(page, shots, 'phone-report-message');
 
     // A page message (the login's welcome) stays with its page: the next page starts without it.
     await page.locator('#nav').getByRole('link', { name: 'Statistik' }).click();
@@ -172,7 +190,7 @@ describe('no dead ends for a new user', { skip: skipWithoutChromium }, () => {
     const deeper = await post(t.members.Bert, 'Ja, am Markt', middle);
     await post(t.members.Bert, 'Dann den am Brunnen!', deeper);
     for (const width of [1280, 390]) {
-      const page = await open(width);
+      const page = await reused(width);
       await openBoard(page, t.board, '/');
       const link = page.locator('.thread-item', { has: page.locator(`article#e${root}`) }).locator('.latest a.skipped');
       assert.equal(await link.textContent(), '2 weitere Antworten dazwischen ansehen');
@@ -215,7 +233,7 @@ describe('no dead ends for a new user', { skip: skipWithoutChromium }, () => {
         'document.documentElement.scrollWidth - document.documentElement.clientWidth',
       );
       assert.equal(overflow, 0, `${width}px: no sideways scrolling`);
-      await page.screenshot({ path: join(shots, `actions-${width}.png`) });
+      await keepScreenshot(page, shots, `actions-${width}`);
       await row.getByRole('button', { name: 'Mehr', exact: true }).press('Escape');
       await page.keyboard.press('Escape');
       await context.close();
@@ -227,13 +245,14 @@ describe('no dead ends for a new user', { skip: skipWithoutChromium }, () => {
     writeFileSync(notes, 'Das ist kein Bild.');
     const fake = join(emptyFolder('board-upload-'), 'kaputt.png');
     writeFileSync(fake, 'auch kein Bild, nur der Name');
-    const page = await open(1280, true);
+    const page = await reused(1280, true);
     const uploads: string[] = [];
-    page.on('request', (request) => {
+    const onRequest = (request: Request) => {
       // Every POST but the page load's own view beacon (POST /api/impression), which uploads nothing.
       const path = new URL(request.url()).pathname;
       if (request.method() === 'POST' && path !== '/api/impression') uploads.push(path);
-    });
+    };
+    page.on('request', onRequest);
     await openBoard(page, t.board, '/settings');
     const input = page.getByLabel(/Neues Bild/);
     const error = page.locator('.field', { has: input }).locator('.field-error');
@@ -248,10 +267,11 @@ describe('no dead ends for a new user', { skip: skipWithoutChromium }, () => {
     await error.waitFor({ state: 'hidden' });
     await page.locator('.image-preview-img').waitFor();
     assert.deepEqual(uploads, []);
+    page.off('request', onRequest); // the page goes on to the next test
   });
 
   test('9: the composer asks for a description once an image is chosen; the image shows it as alt text, and an edit changes it', async () => {
-    const page = await open(1280, true);
+    const page = await reused(1280, true);
     const card = (pid: number) => page.locator(`article#e${pid}`);
     await openBoard(page, t.board, '/');
     await page.getByRole('button', { name: 'Neues Thema schreiben' }).click();

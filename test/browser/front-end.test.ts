@@ -1,13 +1,13 @@
 import assert from 'node:assert/strict';
-import { join } from 'node:path';
 import { before, describe, test } from 'node:test';
-import type { BrowserContext, Locator, Page } from 'playwright-core';
+import type { BrowserContext, ConsoleMessage, Locator, Page, Response } from 'playwright-core';
 import { eventually, limitsOff, password, post, resetToken } from '../helpers.ts';
 import {
   holdRequests,
   makePng,
   newRecordedContext,
   openBoard,
+  keepScreenshot,
   screenshotDir,
   skipWithoutChromium,
   useBrowserBoard,
@@ -21,13 +21,13 @@ describe('the front end in a real browser', { skip: skipWithoutChromium }, () =>
   let context: BrowserContext;
   let page: Page;
   let png: string;
-  let shots: string;
+  let shots: string | undefined;
 
   const db = () => t.board.app.services.db;
   const card = (pid: number): Locator => page.locator(`article#e${pid}`);
   const status = () => page.locator('#status');
   const nav = () => page.locator('#nav');
-  const shot = (name: string) => page.screenshot({ path: join(shots, `${name}.png`), fullPage: true });
+  const shot = (name: string) => keepScreenshot(page, shots, name, { fullPage: true });
   const pidOf = (content: string) => db().value('SELECT pid FROM entries WHERE content = ?', content);
 
   /** Opens the "Mehr" list of an entry's less-used actions (bump, report, edit, delete). */
@@ -498,30 +498,33 @@ describe('the front end in a real browser', { skip: skipWithoutChromium }, () =>
   });
 
   test('a logged-out page load logs no error in the console: the session probe is whoami, never a 401', async () => {
-    const visitor = await t.newPage();
+    const visitor = await t.keptPage('visitor');
     const errors: string[] = [];
-    visitor.page.on('console', (message) => {
+    const onConsole = (message: ConsoleMessage) => {
       if (message.type() === 'error') errors.push(message.text());
-    });
+    };
     const probes: string[] = [];
-    visitor.page.on('response', (response) => {
+    const onResponse = (response: Response) => {
       if (new URL(response.url()).pathname.startsWith('/api/auth/'))
         probes.push(`${new URL(response.url()).pathname} ${response.status()}`);
-    });
+    };
+    visitor.on('console', onConsole);
+    visitor.on('response', onResponse);
     for (const path of ['/', '/login', '/u/Bert', '/stats']) {
-      await openBoard(visitor.page, t.board, path);
-      await visitor.page.locator('main h1').waitFor();
+      await openBoard(visitor, t.board, path);
+      await visitor.locator('main h1').waitFor();
     }
     assert.deepEqual(errors, []);
     assert.deepEqual(probes, Array(4).fill('/api/auth/whoami 200'));
-    await visitor.context.close();
+    visitor.off('console', onConsole); // the visitor's window goes on to the next tests
+    visitor.off('response', onResponse);
   });
 
   test('a visitor without an account can read and report, and is asked to log in for the rest', async () => {
-    const visitor = await t.newPage();
+    const visitor = await t.keptPage('visitor');
     const pid = pidOf('Füllthema 20');
-    await openBoard(visitor.page, t.board, '/');
-    const entry = visitor.page.locator(`article#e${pid}`);
+    await openBoard(visitor, t.board, '/');
+    const entry = visitor.locator(`article#e${pid}`);
     await entry.waitFor();
     assert.equal(await entry.getByRole('button', { name: /Hochholen/ }).count(), 0);
     await entry.locator('.vote-yes').click();
@@ -532,9 +535,8 @@ describe('the front end in a real browser', { skip: skipWithoutChromium }, () =>
     assert.equal(await entry.getByRole('button', { name: /^Mehr/ }).count(), 0);
     await entry.locator(':scope > .entry-actions').getByRole('button', { name: 'Melden' }).click();
     await entry.getByRole('button', { name: 'Meldung senden' }).click();
-    await visitor.page.locator('#status').filter({ hasText: 'Meldung ist eingegangen' }).waitFor();
+    await visitor.locator('#status').filter({ hasText: 'Meldung ist eingegangen' }).waitFor();
     assert.ok(db().one('SELECT 1 FROM reports WHERE pid = ? AND reporter_uid = 0', pid));
-    await visitor.context.close();
   });
 
   test('the phone layout: no sideways scrolling on the feed and a thread', async () => {
@@ -553,7 +555,7 @@ describe('the front end in a real browser', { skip: skipWithoutChromium }, () =>
         'document.documentElement.scrollWidth - document.documentElement.clientWidth',
       );
       assert.equal(overflow, 0, `horizontal overflow on ${path}`);
-      await small.screenshot({ path: join(shots, `phone-dark-${name}.png`), fullPage: true });
+      await keepScreenshot(small, shots, `phone-dark-${name}`, { fullPage: true });
     }
     await phone.context.close();
   });
@@ -571,14 +573,13 @@ describe('the front end in a real browser', { skip: skipWithoutChromium }, () =>
   });
 
   test('without BOARD_CONTACT the login page says to ask whoever runs the board for a reset link, and the footer names no contact', async () => {
-    const visitor = await t.newPage();
-    await openBoard(visitor.page, t.board, '/login');
-    await visitor.page
+    const visitor = await t.keptPage('visitor');
+    await openBoard(visitor, t.board, '/login');
+    await visitor
       .locator('main .forgotten')
       .filter({ hasText: 'Frag die Person, die dieses Board betreibt' })
       .waitFor();
-    assert.equal(await visitor.page.locator('.footer-contact').count(), 0);
-    await visitor.context.close();
+    assert.equal(await visitor.locator('.footer-contact').count(), 0);
   });
 
   test('login with ?weiter= leading to another site (a tab in "/\\t/…") ends on the board; a board path is kept', async () => {

@@ -32,12 +32,12 @@ describe('invites in a real browser', { skip: skipWithoutChromium }, () => {
   /** A registration with an invite token, as the invitee's page sends it. */
   const registerWith = (user: string, invite: string) =>
     visitor(t.board).post('/api/auth/newuser', { user, pass1: password, pass2: password, invite });
-  /** A page logged in as `client` at `path`, with its console errors. */
+  /** The window of `client`, kept for each test that asks (t.keptPage), loaded at `path`, with its console errors from now on. */
   async function openAs(client: Client, path: string) {
-    const { page, context } = await t.newPage({ as: client });
+    const page = await t.keptPage(`as ${client.cookie}`, { as: client });
     const errors = consoleErrors(page);
     await openBoard(page, t.board, path);
-    return { page, context, errors };
+    return { page, context: page.context(), errors };
   }
 
   test('a member makes an invite link in the settings, copies it, and sees it used by a new account', async () => {
@@ -86,6 +86,7 @@ describe('invites in a real browser', { skip: skipWithoutChromium }, () => {
     assert.equal(await used.getByRole('link', { name: 'Freundin' }).getAttribute('href'), '/u/Freundin');
     assert.equal(await card.getByLabel('Dein neuer Einladungslink').count(), 0, 'the link was shown once');
     assert.deepEqual(errors, []);
+    await context.clearPermissions(); // Ida's window goes on to the next tests
   });
 
   test('an open invite is revoked from the list; the link stops working', async () => {

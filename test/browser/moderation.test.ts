@@ -1,9 +1,8 @@
 import assert from 'node:assert/strict';
-import { join } from 'node:path';
 import { before, describe, test } from 'node:test';
 import type { Page } from 'playwright-core';
 import { limitsOff, password, post, type Client } from '../helpers.ts';
-import { openBoard, screenshotDir, skipWithoutChromium, useBrowserBoard } from '../helpers/browser.ts';
+import { keepScreenshot, openBoard, screenshotDir, skipWithoutChromium, useBrowserBoard } from '../helpers/browser.ts';
 
 // Counted as skipped in the summary too, not only as a skipped suite.
 if (skipWithoutChromium) test('moderation browser tests', { skip: skipWithoutChromium }, () => {});
@@ -15,7 +14,7 @@ if (skipWithoutChromium) test('moderation browser tests', { skip: skipWithoutChr
  */
 describe('moderation in a real browser', { skip: skipWithoutChromium }, () => {
   const t = useBrowserBoard({ env: limitsOff, members: ['Anna', 'Bert'], moderators: ['Mia'] }); // the scenes are written faster than a person would
-  let shots: string;
+  let shots: string | undefined;
   const pages: Record<string, Page> = {};
   const db = () => t.board.app.services.db;
 
@@ -60,7 +59,7 @@ describe('moderation in a real browser', { skip: skipWithoutChromium }, () => {
       removed: 1,
       removed_reason: 'Werbung für Uhren',
     });
-    await page.screenshot({ path: join(shots, 'mod-queue.png'), fullPage: true });
+    await keepScreenshot(page, shots, 'mod-queue', { fullPage: true });
   });
 
   test('the author sees the tombstone with the reason, and cannot reply to it', async () => {
@@ -172,7 +171,7 @@ describe('moderation in a real browser', { skip: skipWithoutChromium }, () => {
         0,
         `horizontal overflow on ${path}`,
       );
-      await phone.screenshot({ path: join(shots, `phone${path.replace('/', '-')}.png`), fullPage: true });
+      await keepScreenshot(phone, shots, `phone${path.replace('/', '-')}`, { fullPage: true });
     }
   });
 

@@ -64,29 +64,27 @@ describe("the drawn pages are the front end's: ban, marks, chart", { skip: skipW
   });
 
   test('a banned profile: the note with its end as a German <time>, the same with scripts off and on', async () => {
-    const off = await t.newPage({ javaScriptEnabled: false });
-    await off.page.goto(`${t.board.url}/u/Bert`);
-    const note = off.page.locator('main .ban-note');
+    const off = await t.keptPage('scripts off', { javaScriptEnabled: false });
+    await off.goto(`${t.board.url}/u/Bert`);
+    const note = off.locator('main .ban-note');
     const text = await note.innerText();
     assert.match(text, /^Dieses Konto ist gesperrt bis \d{1,2}\. \S+ \d{4} um \d\d:\d\d\.$/);
     assert.equal(await note.locator('time').getAttribute('datetime'), new Date(banEnd * 1000).toISOString());
-    await off.context.close();
 
     // One renderer: the front end's note is the server's, word for word.
-    const on = await t.newPage();
-    await openBoard(on.page, t.board, '/u/Bert');
-    const drawn = on.page.locator('main .ban-note');
+    const on = await t.keptPage('scripts on');
+    await openBoard(on, t.board, '/u/Bert');
+    const drawn = on.locator('main .ban-note');
     assert.equal(await drawn.innerText(), text);
     assert.equal(await drawn.locator('time').getAttribute('datetime'), new Date(banEnd * 1000).toISOString());
-    await on.context.close();
   });
 
   test('a search: the drawn page marks the words where the front end marks them; hostile text stays text', async () => {
     const q = 'kaffee & <b>';
     const path = `/suche?q=${encodeURIComponent(q)}`;
-    const off = await t.newPage({ javaScriptEnabled: false });
-    await off.page.goto(t.board.url + path);
-    const drawn = await marksIn(off.page);
+    const off = await t.keptPage('scripts off', { javaScriptEnabled: false });
+    await off.goto(t.board.url + path);
+    const drawn = await marksIn(off);
     for (const mark of [
       `e${pids.coffee}: <b>`,
       `e${pids.coffee}: kaffee`,
@@ -99,49 +97,44 @@ describe("the drawn pages are the front end's: ban, marks, chart", { skip: skipW
       [],
       'only the words of the search are marked',
     );
-    assert.equal(await off.page.locator('main b').count(), 0, 'no markup from the entry or the query');
-    await off.context.close();
+    assert.equal(await off.locator('main b').count(), 0, 'no markup from the entry or the query');
 
-    const on = await t.newPage();
-    await openBoard(on.page, t.board, path);
-    await on.page.locator(`main article#e${pids.coffee} .entry-text mark`).first().waitFor();
-    assert.deepEqual(await marksIn(on.page), drawn, 'the front end marks the same');
-    await on.context.close();
+    const on = await t.keptPage('scripts on');
+    await openBoard(on, t.board, path);
+    await on.locator(`main article#e${pids.coffee} .entry-text mark`).first().waitFor();
+    assert.deepEqual(await marksIn(on), drawn, 'the front end marks the same');
   });
 
   test("/stats: the drawn chart is the front end's, element for element; the narrow one on a phone", async () => {
     const section = 'main section[aria-labelledby="daily-heading"]';
-    const off = await t.newPage({ javaScriptEnabled: false });
-    await off.page.goto(`${t.board.url}/stats`);
-    const drawn = await shapeIn(off.page, section);
-    const wholeView = await shapeIn(off.page, 'main');
-    assert.equal(await off.page.locator('svg.chart-wide').isVisible(), true);
-    assert.equal(await off.page.locator('svg.chart-narrow').isVisible(), false);
-    assert.equal(await off.page.locator('svg.chart-wide polyline').count(), 2);
-    assert.equal(await off.page.locator('svg.chart-wide .chart-impressions circle').count(), 30);
+    const off = await t.keptPage('scripts off', { javaScriptEnabled: false });
+    await off.goto(`${t.board.url}/stats`);
+    const drawn = await shapeIn(off, section);
+    const wholeView = await shapeIn(off, 'main');
+    assert.equal(await off.locator('svg.chart-wide').isVisible(), true);
+    assert.equal(await off.locator('svg.chart-narrow').isVisible(), false);
+    assert.equal(await off.locator('svg.chart-wide polyline').count(), 2);
+    assert.equal(await off.locator('svg.chart-wide .chart-impressions circle').count(), 30);
     // The numbers without scripts: the table folds open without them.
-    await off.page.locator(`${section} summary`).click();
-    const row = off.page.locator(`${section} tbody tr`).nth(27);
+    await off.locator(`${section} summary`).click();
+    const row = off.locator(`${section} tbody tr`).nth(27);
     assert.match(await row.innerText(), /^\d{1,2}\.\d{1,2}\.\s+7\s+\d+$/);
-    await off.context.close();
 
-    const on = await t.newPage();
-    await openBoard(on.page, t.board, '/stats');
-    assert.deepEqual(await shapeIn(on.page, section), drawn, 'the same chart after the front end took over');
-    assert.deepEqual(await shapeIn(on.page, 'main'), wholeView, 'and the same page around it');
-    await on.context.close();
+    const on = await t.keptPage('scripts on');
+    await openBoard(on, t.board, '/stats');
+    assert.deepEqual(await shapeIn(on, section), drawn, 'the same chart after the front end took over');
+    assert.deepEqual(await shapeIn(on, 'main'), wholeView, 'and the same page around it');
 
-    const phone = await t.newPage({ width: 390, height: 844, javaScriptEnabled: false });
-    await phone.page.goto(`${t.board.url}/stats`);
-    assert.equal(await phone.page.locator('svg.chart-wide').isVisible(), false);
-    assert.equal(await phone.page.locator('svg.chart-narrow').isVisible(), true);
-    const overflow = await phone.page.locator('svg.chart-narrow').boundingBox();
+    const phone = await t.keptPage('phone, scripts off', { width: 390, height: 844, javaScriptEnabled: false });
+    await phone.goto(`${t.board.url}/stats`);
+    assert.equal(await phone.locator('svg.chart-wide').isVisible(), false);
+    assert.equal(await phone.locator('svg.chart-narrow').isVisible(), true);
+    const overflow = await phone.locator('svg.chart-narrow').boundingBox();
     assert.ok(overflow && overflow.width <= 390, `the chart fits the phone (${overflow?.width} px)`);
-    await phone.context.close();
   });
 
   test('logged out, an entry\'s one further action "Melden" stands in the row, not in a list of one', async () => {
-    const { page, context } = await t.newPage();
+    const page = await t.keptPage('scripts on');
     await openBoard(page, t.board, `/e/${pids.coffee}`);
     const row = page.locator(`main article#e${pids.coffee} > .entry-actions`);
     await row.getByRole('button', { name: 'Melden', exact: true }).click();
@@ -149,7 +142,6 @@ describe("the drawn pages are the front end's: ban, marks, chart", { skip: skipW
     await page.locator(`main article#e${pids.coffee}`).getByLabel('Grund (optional)').waitFor();
     await row.getByRole('button', { name: 'Melden', exact: true }).click();
     await page.locator(`main article#e${pids.coffee}`).getByLabel('Grund (optional)').waitFor({ state: 'detached' });
-    await context.close();
   });
 
   t.testCleanRecords();

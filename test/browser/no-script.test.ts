@@ -1,8 +1,14 @@
 import assert from 'node:assert/strict';
 import { before, describe, test } from 'node:test';
-import { join } from 'node:path';
 import { limitsOff, password, post } from '../helpers.ts';
-import { openBoard, screenshotDir, skipWithoutChromium, useBrowserBoard, waitInPage } from '../helpers/browser.ts';
+import {
+  keepScreenshot,
+  openBoard,
+  screenshotDir,
+  skipWithoutChromium,
+  useBrowserBoard,
+  waitInPage,
+} from '../helpers/browser.ts';
 
 // Counted as skipped in the summary too, not only as a skipped suite.
 if (skipWithoutChromium) test('pages without JavaScript', { skip: skipWithoutChromium }, () => {});
@@ -37,7 +43,7 @@ describe('the public pages in Chromium, with scripts off and on', { skip: skipWi
     assert.match(await card.locator('.votes').innerText(), /Ja\s+1\s+▼\s+Nein\s+0/);
     await main.getByText('Im Café am Markt.').waitFor();
     assert.equal(await main.getByText('Billige Uhren').count(), 0, 'the removed entry is gone');
-    await page.screenshot({ path: join(screenshotDir('no-script'), 'no-script-feed.png'), fullPage: false });
+    await keepScreenshot(page, screenshotDir('no-script'), 'no-script-feed');
 
     // Paging, then the thread, then the author.
     await main.getByRole('link', { name: 'Ältere →' }).click();
@@ -99,9 +105,9 @@ describe('the public pages in Chromium, with scripts off and on', { skip: skipWi
     );
     assert.match(await card.locator('time').first().innerText(), /^(vor |gerade)/);
     assert.equal(await page.locator('main .view').count(), 1, 'one view: the drawn page was replaced, not added to');
-    await page.screenshot({ path: join(screenshotDir('no-script'), 'scripts-thread.png') });
+    await keepScreenshot(page, screenshotDir('no-script'), 'scripts-thread');
     await openBoard(page, t.board, '/');
-    await page.screenshot({ path: join(screenshotDir('no-script'), 'scripts-feed.png') });
+    await keepScreenshot(page, screenshotDir('no-script'), 'scripts-feed');
     assert.deepEqual(errors, []);
     await context.close();
   });

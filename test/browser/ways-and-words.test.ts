@@ -3,7 +3,7 @@ import { describe, test } from 'node:test';
 import { inviteLifetimeSeconds } from '../../lib/product.ts';
 import { createInvite } from '../../lib/registration/invites.ts';
 import { member, password, post, runAdminInProcess, uidOf, visitor } from '../helpers.ts';
-import { openBoard, skipWithoutChromium, useBrowserBoard } from '../helpers/browser.ts';
+import { openBoard, showPath, skipWithoutChromium, useBrowserBoard } from '../helpers/browser.ts';
 
 // Counted as skipped in the summary too, not only as a skipped suite.
 if (skipWithoutChromium) test('ways and words browser tests', { skip: skipWithoutChromium }, () => {});
@@ -33,10 +33,10 @@ describe('ways and words in a real browser', { skip: skipWithoutChromium }, () =
       '//127.0.0.1',
       'https://127.0.0.1/',
     ]) {
-      await openBoard(page, t.board, `/login?weiter=${encodeURIComponent(next)}`);
+      await showPath(page, `/login?weiter=${encodeURIComponent(next)}`);
       assert.equal(await page.getByRole('link', { name: 'Weiter' }).getAttribute('href'), '/', next);
     }
-    await openBoard(page, t.board, `/login?weiter=${encodeURIComponent('/stats')}`);
+    await showPath(page, `/login?weiter=${encodeURIComponent('/stats')}`);
     assert.equal(await page.getByRole('link', { name: 'Weiter' }).getAttribute('href'), '/stats');
     await context.close();
   });
@@ -86,7 +86,7 @@ describe('ways and words in a real browser', { skip: skipWithoutChromium }, () =
   test('the menu of a bumped entry names its actions, not the cooldown beside "Hochholen"', async () => {
     const pid = await post(t.members.Anna, 'Hochgeholt und dann?');
     assert.equal((await t.members.Anna.post(`/api/entry/${pid}/bump`)).status, 200);
-    const { page, context } = await t.newPage({ as: t.members.Anna });
+    const page = await t.keptPage('Anna', { as: t.members.Anna });
     await openBoard(page, t.board, '/');
     const card = page.locator(`main article#e${pid}`);
     const more = card.locator(':scope > .entry-actions').getByRole('button', { name: /Mehr/ });
@@ -95,26 +95,23 @@ describe('ways and words in a real browser', { skip: skipWithoutChromium }, () =
       .filter({ hasText: /^wieder möglich/ })
       .waitFor({ state: 'attached' });
     assert.match((await more.textContent()) ?? '', /^Mehr: Hochholen, Folgen( …)? ▾$/);
-    await context.close();
   });
 
   test("/modlog says a registration change with the mode's German name, no raw mode; /mod says who set it at the command line", async () => {
     assert.equal((await admin(['registration', 'approval'])).code, 0);
     assert.equal((await t.members.Mia.post('/api/mod/registration', { mode: 'invite' })).status, 200);
-    const { page, context } = await t.newPage({ as: t.members.Anna });
+    const page = await t.keptPage('Anna', { as: t.members.Anna });
     await openBoard(page, t.board, '/modlog');
     const rows = page.locator('main .modlog-row');
     await rows.first().filter({ hasText: 'Registrierung auf „nur mit Einladung“ umgestellt' }).waitFor();
     assert.match((await rows.nth(1).textContent()) ?? '', /^Registrierung auf „mit Freischaltung“ umgestellt/);
     assert.equal(await page.locator('main .modlog-reason').count(), 0, 'no reason but the mode');
     assert.doesNotMatch((await page.locator('main').textContent()) ?? '', /\b(registration|approval|invite)\b/);
-    await context.close();
 
     assert.equal((await admin(['registration', 'closed'])).code, 0);
-    const mod = await t.newPage({ as: t.members.Mia });
-    await openBoard(mod.page, t.board, '/mod');
-    await mod.page.getByText('Registrierung: geschlossen (gesetzt von: Betrieb (Kommandozeile)).').waitFor();
-    await mod.context.close();
+    const mod = await t.keptPage('Mia', { as: t.members.Mia });
+    await openBoard(mod, t.board, '/mod');
+    await mod.getByText('Registrierung: geschlossen (gesetzt von: Betrieb (Kommandozeile)).').waitFor();
   });
 
   test('an application on /mod counts "1 Registrierung" in its minute, in the singular', async () => {
@@ -127,12 +124,11 @@ describe('ways and words in a real browser', { skip: skipWithoutChromium }, () =
       application: 'Ich lese hier seit Wochen mit und möchte mitdiskutieren.',
     });
     assert.equal(applied.status, 202, applied.text);
-    const { page, context } = await t.newPage({ as: t.members.Mia });
+    const page = await t.keptPage('Mia', { as: t.members.Mia });
     await openBoard(page, t.board, '/mod');
     const item = page.locator('li[data-username="Antrag Eins"]');
     await item.waitFor();
     assert.match((await item.textContent()) ?? '', /· 1 Registrierung in derselben Minute, \d+ in der Stunde davor/);
-    await context.close();
   });
 
   t.testCleanRecords();

@@ -111,6 +111,18 @@ export async function openBoard(page: Page, board: TestBoard, path = '/'): Promi
   await page.locator('html[data-ready="true"]').waitFor();
 }
 
+/**
+ * Goes to a path of the board the way the back and forward buttons do (the front end's router draws
+ * the view, no page load), and waits until the view is drawn. For a test that looks at many pages
+ * in one window: a page load fetches every module again and drops the test's own scripts (axe).
+ */
+export async function showPath(page: Page, path: string): Promise<void> {
+  await page.evaluate(
+    `history.pushState(null, '', ${JSON.stringify(path)}); dispatchEvent(new PopStateEvent('popstate'))`,
+  );
+  await page.locator('html[data-ready="true"] main:not([aria-busy])').waitFor();
+}
+
 /** Every request went to the board itself (data: and blob: URLs are the page's own). */
 export function assertOnlyBoardRequests(recorder: Recorder, board: TestBoard): void {
   const foreign = recorder.requests.filter(
@@ -127,16 +139,27 @@ export function assertCleanConsole(recorder: Recorder): void {
 }
 
 /**
- * The folder for one suite's screenshots: a temporary one, gone with the test process; with
- * TEST_SCREENSHOTS=<folder> set, `<folder>/<suite>`, kept for a person to look at and named in the output.
+ * The folder for one suite's screenshots, for a person to look at: with TEST_SCREENSHOTS=<folder>
+ * set, `<folder>/<suite>`, named in the output. Without it none, and keepScreenshot takes none:
+ * nobody would look at them, and each costs the browser work in every run.
  */
-export function screenshotDir(suite: string): string {
+export function screenshotDir(suite: string): string | undefined {
   const kept = process.env.TEST_SCREENSHOTS;
-  if (!kept) return emptyFolder('board-screens-');
+  if (!kept) return undefined;
   const folder = resolve(kept, suite);
   mkdirSync(folder, { recursive: true });
   console.log(`${suite} screenshots: ${folder}`);
   return folder;
+}
+
+/** A screenshot of the page as `<name>.png` in `folder` (screenshotDir's); none without a folder. */
+export async function keepScreenshot(
+  page: Page,
+  folder: string | undefined,
+  name: string,
+  options: { fullPage?: boolean } = {},
+): Promise<void> {
+  if (folder) await page.screenshot({ path: join(folder, `${name}.png`), fullPage: options.fullPage ?? false });
 }
 
 /** A real PNG picture with a diagonal stripe, written to a temporary file. */
@@ -218,6 +241,12 @@ export interface UsedBrowserBoard<M extends string> extends UsedBoard<M> {
   recorders: Recorder[];
   /** A page in a fresh recorded context (its own cookies), logged in as `options.as` when given. */
   newPage(options?: PageOptions): Promise<{ page: Page; context: BrowserContext; recorder: Recorder }>;
+  /**
+   * The page kept under `name`, opened by newPage on the first ask (with `options`, or what the
+   * function gives): for the tests that are not about a first visit, one window of a user that
+   * they share instead of a fresh one each. Each such test starts with a page load.
+   */
+  keptPage(name: string, options?: PageOptions | (() => Promise<PageOptions>)): Promise<Page>;
   /** Adds the suite's last test: no request left the board and the CSP reported nothing, in any context. */
   testCleanRecords(): void;
 }
@@ -242,6 +271,15 @@ export function useBrowserBoard<const M extends string = never>(setup: BoardSetu
     used.recorders.push(recorder);
     if (options.as) await context.addCookies([{ name: 'session', value: options.as.cookie, url: used.board.url }]);
     return { page: await context.newPage(), context, recorder };
+  };
+  const kept = new Map<string, Promise<Page>>();
+  used.keptPage = (name, options) => {
+    if (!kept.has(name))
+      kept.set(
+        name,
+        (async () => (await used.newPage(typeof options === 'function' ? await options() : options)).page)(),
+      );
+    return kept.get(name)!;
   };
   used.testCleanRecords = () => {
     test("no request left the board's origin and the CSP reported nothing", () => {
