@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import type { IncomingHttpHeaders } from 'node:http';
 import type { Ctx } from './context.ts';
 
 /** A strong ETag of a body: its SHA-256, shortened (collisions between two versions of one feed are not a concern). */
@@ -6,15 +7,15 @@ export function etagOf(body: Buffer): string {
   return `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"`;
 }
 
-export function isNotModified(ctx: Ctx, etag: string, updated: number): boolean {
-  const ifNoneMatch = ctx.req.headers['if-none-match'];
+export function isNotModified(headers: IncomingHttpHeaders, etag: string, updated: number): boolean {
+  const ifNoneMatch = headers['if-none-match'];
   if (ifNoneMatch !== undefined) {
     return ifNoneMatch
       .split(',')
       .map((tag) => tag.trim().replace(/^W\//, ''))
       .some((tag) => tag === etag || tag === '*');
   }
-  const since = Date.parse(ctx.req.headers['if-modified-since'] ?? '');
+  const since = Date.parse(headers['if-modified-since'] ?? '');
   return Number.isFinite(since) && Math.floor(since / 1000) >= updated;
 }
 
@@ -35,7 +36,7 @@ export function sendDocument(
 ): void {
   const lastModified = lastModifiedOf(doc.updated, ctx.app.clock.now());
   const validators = { ETag: doc.etag, 'Last-Modified': new Date(lastModified * 1000).toUTCString(), ...headers };
-  if (isNotModified(ctx, doc.etag, doc.updated)) {
+  if (isNotModified(ctx.req.headers, doc.etag, doc.updated)) {
     ctx.res.writeHead(304, validators);
     ctx.res.end();
     return;

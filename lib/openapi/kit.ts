@@ -44,6 +44,12 @@ export interface Operation {
   readonly when?: Readonly<Partial<Record<ErrorCode, string>>>;
 }
 
+export const fileNotModified: Answer = {
+  status: 304,
+  description: 'If-None-Match or If-Modified-Since: the copy is current (no body)',
+  empty: true,
+};
+
 export const ref = (name: string): JsonSchema => ({ $ref: `#/components/schemas/${name}` });
 
 /** An object with exactly these members: `required` always there, `optional` only when they have something to say. */

@@ -5,7 +5,7 @@ import type { Ctx } from '../http/context.ts';
 import { safeFilePath, sendFile } from '../http/static.ts';
 import { boardMediaName, isMediaFormat, mediaFormats, mediaHeadBytes, type MediaFolder } from '../media/files.ts';
 import { notFoundPage } from './shell.ts';
-import { html, type Operation } from '../openapi/kit.ts';
+import { fileNotModified, html, type Operation } from '../openapi/kit.ts';
 
 /**
  * Cache lifetimes of media (docs/API.md "Pages and static files"). Names are random and never
@@ -51,6 +51,7 @@ export async function media(ctx: Ctx<'*'>) {
     accept: { bytes: mediaHeadBytes, test: (head) => isMediaFormat(name.extension, head) },
     noFollow: true,
     head: ctx.req.method === 'HEAD',
+    request: ctx.req.headers,
   });
   if (!sent) await notFoundPage(ctx);
 }
@@ -66,6 +67,7 @@ media.doc = {
     mediaType: 'image/*',
   },
   more: [
+    fileNotModified,
     html(
       404,
       'no such file, a file the board did not write (by its name and first bytes), or an image no live entry owns',
@@ -75,13 +77,18 @@ media.doc = {
 
 export async function staticFile(ctx: Ctx<'*'>) {
   const path = safeFilePath(join(ctx.app.config.webDir, 'static'), ctx.params['*']);
-  if (!path || !(await sendFile(ctx.res, path, { head: ctx.req.method === 'HEAD' }))) await notFoundPage(ctx);
+  if (!path || !(await sendFile(ctx.res, path, { head: ctx.req.method === 'HEAD', request: ctx.req.headers })))
+    await notFoundPage(ctx);
 }
 staticFile.doc = {
   id: 'staticFile',
   summary: 'A file of the front end (the path may hold slashes)',
-  ok: { status: 200, description: 'the file from web/static/, with `Cache-Control: no-cache`', mediaType: '*/*' },
-  more: [html(404, 'no such file')],
+  ok: {
+    status: 200,
+    description: 'the file from web/static/, with `Cache-Control: no-cache`, an `ETag` and `Last-Modified`',
+    mediaType: '*/*',
+  },
+  more: [fileNotModified, html(404, 'no such file')],
 } satisfies Operation;
 
 /**
@@ -93,7 +100,10 @@ const webAuthnBrowserDir = dirname(fileURLToPath(import.meta.resolve('@simpleweb
 
 export async function webAuthnBrowser(ctx: Ctx<'*'>) {
   const path = safeFilePath(webAuthnBrowserDir, ctx.params['*']);
-  if (!path?.endsWith('.js') || !(await sendFile(ctx.res, path, { head: ctx.req.method === 'HEAD' })))
+  if (
+    !path?.endsWith('.js') ||
+    !(await sendFile(ctx.res, path, { head: ctx.req.method === 'HEAD', request: ctx.req.headers }))
+  )
     await notFoundPage(ctx);
 }
 webAuthnBrowser.doc = {
@@ -102,5 +112,5 @@ webAuthnBrowser.doc = {
   description:
     "A `.js` module of the installed package's `esm/` folder, `Cache-Control: no-cache`. Why from node_modules: the version package-lock.json pins, on the board's own origin (the CSP stays `'self'`), with no copy to fall behind.",
   ok: { status: 200, description: 'the module', mediaType: 'text/javascript' },
-  more: [html(404, 'no such module, or anything else there')],
+  more: [fileNotModified, html(404, 'no such module, or anything else there')],
 } satisfies Operation;

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import type { Ctx } from '../http/context.ts';
 import { sendFile } from '../http/static.ts';
-import type { Operation } from '../openapi/kit.ts';
+import { fileNotModified, type Operation } from '../openapi/kit.ts';
 import { notFoundPage } from './shell.ts';
 
 /**
@@ -16,6 +16,7 @@ export async function serviceWorker(ctx: Ctx) {
     type: 'text/javascript; charset=utf-8',
     cacheControl: 'no-cache',
     head: ctx.req.method === 'HEAD',
+    request: ctx.req.headers,
   });
   if (!sent) await notFoundPage(ctx);
 }
@@ -23,4 +24,5 @@ serviceWorker.doc = {
   id: 'serviceWorker',
   summary: 'The service worker that shows push notifications (scope /)',
   ok: { status: 200, description: 'the script', mediaType: 'text/javascript' },
+  more: [fileNotModified],
 } satisfies Operation;

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, utimesSync, writeFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import { join } from 'node:path';
 import { before, describe, test } from 'node:test';
@@ -244,6 +244,33 @@ describe('headers on every kind of answer', () => {
     assert.equal(answer.status, 200);
     assert.equal(answer.headers['content-type'], 'image/png');
     assert.equal(answer.headers['content-length'], '8');
+  });
+
+  test('a file the browser has is answered 304 without a body; a changed file is sent again', async () => {
+    const visitor = t.board.client();
+    for (const path of ['/static/app.js', `/static/media/${mediaPath}`, '/sw.js']) {
+      const first = await visitor.get(path);
+      assert.equal(first.status, 200, path);
+      const etag = first.headers.get('etag')!;
+      assert.match(etag, /^"[0-9a-z]+-[0-9a-z]+"$/, path);
+      const again = await visitor.get(path, { 'if-none-match': etag });
+      assertDocumented(again);
+      assert.equal(again.status, 304, path);
+      assert.equal(again.text, '', path);
+      assert.equal(again.headers.get('etag'), etag, path);
+      assert.equal(again.headers.get('cache-control'), first.headers.get('cache-control'), path);
+      const since = await visitor.get(path, { 'if-modified-since': first.headers.get('last-modified')! });
+      assert.equal(since.status, 304, `${path} by its date`);
+      assert.equal((await visitor.get(path, { 'if-none-match': '"anders"' })).status, 200, `${path}, another copy`);
+    }
+    // A file changed since (a new deploy, a replaced image) has another ETag: the browser gets it whole.
+    const file = join(t.board.config.mediaDir, mediaPath);
+    const before = await visitor.get(`/static/media/${mediaPath}`);
+    utimesSync(file, new Date(), new Date(Date.now() + 5_000));
+    const changed = await visitor.get(`/static/media/${mediaPath}`, { 'if-none-match': before.headers.get('etag')! });
+    assert.equal(changed.status, 200);
+    assert.equal(changed.headers.get('content-length'), '8');
+    assert.notEqual(changed.headers.get('etag'), before.headers.get('etag'));
   });
 
   test('API answers are never cached', async () => {
