@@ -51,12 +51,22 @@ export interface AdmittedActivity {
   counters: Counter[];
 }
 
+/**
+ * Activities past the door whose signature is still being verified, by counter key. They take
+ * their place in the share until their verification ends, so many in flight at once cannot all
+ * pass the peek before the first is counted; one that fails gives its place back.
+ */
+export type PendingActivities = Map<string, number>;
+
 export interface DoorDeps {
   db: Db;
   limits: LimitStore;
   mode: FederationMode;
   limitsFactor: number;
+  pending: PendingActivities;
 }
+
+const pendingKey = (counter: Counter) => counter.key.toString('latin1');
 
 function idOf(value: unknown): string | undefined {
   if (typeof value === 'string') return value;
@@ -82,7 +92,8 @@ const refused = (status: number, code: 'federation.instance_refused' | 'federati
 
 /**
  * Checks an inbox POST's body: its actor, its instance admitted, its ids on the actor's host, the
- * rates not used up (docs/API.md "What comes in"). Nothing is counted here: see countInboxActivity.
+ * rates not used up, the activities pending verification included (docs/API.md "What comes in").
+ * An admitted activity is pending until settleInboxActivity, which the caller must reach.
  */
 export function checkInboxActivity(deps: DoorDeps, body: Buffer, now: number): AdmittedActivity {
   let activity: Record<string, unknown>;
@@ -111,19 +122,30 @@ export function checkInboxActivity(deps: DoorDeps, body: Buffer, now: number): A
     const wait = deps.limits.peek(
       counters.filter((counter) => counter.group === group),
       now,
+      (counter) => deps.pending.get(pendingKey(counter)) ?? 0,
     );
     if (wait > 0) throw rateRefusal(deps, group, wait);
+  }
+  for (const counter of counters) {
+    const key = pendingKey(counter);
+    deps.pending.set(key, (deps.pending.get(key) ?? 0) + 1);
   }
   return { instance, counters };
 }
 
 /**
- * Counts a verified activity. Only what passed the signature counts, so a forger naming a
- * server cannot use up that server's share; a flood past the share is refused by the peek in
- * checkInboxActivity before any signature is checked.
+ * Ends an admitted activity's pending: a verified one counts, a refused one (a forged signature)
+ * gives its place back. Only what passed the signature counts, so a forger naming a server
+ * cannot use up that server's share.
  */
-export function countInboxActivity(deps: DoorDeps, admitted: AdmittedActivity, now: number): void {
-  if (admitted.counters.length) deps.limits.hit(admitted.counters, now, false);
+export function settleInboxActivity(deps: DoorDeps, admitted: AdmittedActivity, verified: boolean, now: number): void {
+  if (verified && admitted.counters.length) deps.limits.hit(admitted.counters, now, false);
+  for (const counter of admitted.counters) {
+    const key = pendingKey(counter);
+    const left = (deps.pending.get(key) ?? 1) - 1;
+    if (left > 0) deps.pending.set(key, left);
+    else deps.pending.delete(key);
+  }
 }
 
 type InboxGroup = keyof typeof inboxLimitRules;

@@ -30,7 +30,11 @@ export interface LimitStore {
    * hammering must not shorten the wait); otherwise a refused request changes nothing.
    */
   hit(counters: Counter[], now: number, countRefused: boolean): number;
-  peek(counters: Counter[], now: number): number;
+  /**
+   * The seconds until every counter would allow one more (0: allowed), counting nothing.
+   * `pending`: requests on their way to being counted that already take their place in a counter.
+   */
+  peek(counters: Counter[], now: number, pending?: (counter: Counter) => number): number;
   keyed(group: string, text: string, rule: RateRule, now: number): Counter;
   account(group: string, uid: number, rule: RateRule): Counter;
   prune(now: number): void;
@@ -156,7 +160,7 @@ export function createLimitStore(db: Db, options: LimitStoreOptions = {}): Limit
         return failedOpen(err, now);
       }
     },
-    peek(counters, now) {
+    peek(counters, now, pending) {
       let wait = 0;
       try {
         for (const counter of counters) {
@@ -164,8 +168,10 @@ export function createLimitStore(db: Db, options: LimitStoreOptions = {}): Limit
             'SELECT count, reset_at FROM rate_limits WHERE key = ?',
             counter.key,
           );
-          if (row && row.reset_at > now && row.count >= counter.rule.limit)
-            wait = Math.max(wait, row.reset_at - now, 1);
+          const live = row !== undefined && row.reset_at > now;
+          // Pending requests without a window yet open one as long as the rule's when they are counted.
+          if ((live ? row.count : 0) + (pending?.(counter) ?? 0) >= counter.rule.limit)
+            wait = Math.max(wait, live ? row.reset_at - now : counter.rule.windowSeconds, 1);
         }
       } catch (err) {
         return failedOpen(err, now);

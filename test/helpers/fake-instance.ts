@@ -34,6 +34,8 @@ export interface FakeInstanceOptions {
   actor?: (name: string) => Record<string, unknown>;
   /** Other files it serves, by path (`/media/a.png`): a media server, as Mastodon's are. */
   files?: Record<string, { type: string; body: Buffer }>;
+  /** Awaited before an actor's document (and so its key) is answered: a gate the test holds (test/helpers/gate.ts). */
+  beforeActor?: (name: string) => Promise<void>;
 }
 
 export async function startFakeInstance(port: number, options: FakeInstanceOptions = {}): Promise<FakeInstance> {
@@ -46,7 +48,7 @@ export async function startFakeInstance(port: number, options: FakeInstanceOptio
   const documents = new Map<string, Record<string, unknown>>();
   const requests = new Map<string, number>();
   const actorTypes = new Map<string, string>();
-  const server: Server = createServer((req, res) => {
+  const server: Server = createServer(async (req, res) => {
     const path = req.url ?? '';
     requests.set(path, (requests.get(path) ?? 0) + 1);
     const document = documents.get(path);
@@ -58,6 +60,7 @@ export async function startFakeInstance(port: number, options: FakeInstanceOptio
     if (file) return void res.writeHead(200, { 'content-type': file.type }).end(file.body);
     const name = /^\/users\/([a-z0-9]+)$/.exec(path)?.[1];
     if (!name) return void res.writeHead(404).end();
+    await options.beforeActor?.(name);
     const id = actorOf(name);
     res.writeHead(200, { 'content-type': 'application/activity+json' });
     res.end(
