@@ -46,6 +46,9 @@ export function inboxShareText(group: keyof typeof inboxLimitRules): string {
     .join(' and ');
 }
 
+/** The longest actor id the door reads (docs/API.md "What comes in", step 2). */
+export const maxActorIdChars = 2048;
+
 export interface AdmittedActivity {
   instance: string;
   counters: Counter[];
@@ -105,7 +108,9 @@ export function checkInboxActivity(deps: DoorDeps, body: Buffer, now: number): A
   if (!activity || typeof activity !== 'object' || Array.isArray(activity)) throw new ApiError(400, 'input.invalid');
   const actor = idOf(activity.actor);
   const instance = hostOf(actor);
-  if (!actor || !instance) throw new ApiError(400, 'input.invalid', { field: 'actor' });
+  // The actor's id is the key of its share: a real one is a short URL.
+  if (!actor || !instance || actor.length > maxActorIdChars)
+    throw new ApiError(400, 'input.invalid', { field: 'actor' });
   if (!instanceAdmitted(deps.db, deps.mode, instance)) throw refused(403, 'federation.instance_refused', 'instance');
   // An actor speaks for its own server only, so one server cannot put words in another's mouth;
   // an Accept names another's Follow and an Announce relays others' posts, so those may be elsewhere.
@@ -117,7 +122,7 @@ export function checkInboxActivity(deps: DoorDeps, body: Buffer, now: number): A
     if (objectId !== undefined && hostOf(objectId) !== instance)
       throw refused(400, 'federation.foreign_object', 'object_host');
   }
-  const counters = inboxCounters(deps, instance, actor, now);
+  const counters = inboxCounters(deps, instance, actor);
   for (const group of ['instance', 'actor'] as const) {
     const wait = deps.limits.peek(
       counters.filter((counter) => counter.group === group),
@@ -150,12 +155,7 @@ export function settleInboxActivity(deps: DoorDeps, admitted: AdmittedActivity, 
 
 type InboxGroup = keyof typeof inboxLimitRules;
 
-function inboxCounters(
-  deps: DoorDeps,
-  instance: string,
-  actor: string,
-  now: number,
-): (Counter & { group: InboxGroup })[] {
+function inboxCounters(deps: DoorDeps, instance: string, actor: string): (Counter & { group: InboxGroup })[] {
   if (deps.limitsFactor === 0) return [];
   const counters: (Counter & { group: InboxGroup })[] = [];
   for (const [group, subject] of [
@@ -164,7 +164,8 @@ function inboxCounters(
   ] as const) {
     for (const [limit, windowSeconds] of inboxLimitRules[group].windows) {
       const rule = { limit: scaledLimit(limit, deps.limitsFactor), windowSeconds };
-      counters.push({ ...deps.limits.keyed(`federation_${group}/${windowSeconds}`, subject, rule, now), group });
+      // Hosts and actor ids are public names, no one's address: a plain key, so a refusal costs no hash.
+      counters.push({ ...deps.limits.named(`federation_${group}/${windowSeconds}`, subject, rule), group });
     }
   }
   return counters;

@@ -9,7 +9,8 @@ import { logFailure } from '../log.ts';
  * server processes never mean N times a limit. Windows are fixed: they start with the first request
  * that counts. A client address is never stored: its key is an HMAC of the group and its rate-limit
  * subject under the day's secret (lib/ip/daily-secret.ts), so such a window ends at UTC midnight at
- * the latest and its row goes with its day. An account's key is plain (group, uid).
+ * the latest and its row goes with its day. An account's key is plain (group, uid), and so is a
+ * public name's (group, another server's host or an actor's id).
  */
 
 export interface RateRule {
@@ -37,6 +38,8 @@ export interface LimitStore {
   peek(counters: Counter[], now: number, pending?: (counter: Counter) => number): number;
   keyed(group: string, text: string, rule: RateRule, now: number): Counter;
   account(group: string, uid: number, rule: RateRule): Counter;
+  /** A counter of a public name (another server's host, an actor's id): its key is plain, no hash to compute. */
+  named(group: string, name: string, rule: RateRule): Counter;
   prune(now: number): void;
   size(): number;
 }
@@ -188,7 +191,10 @@ export function createLimitStore(db: Db, options: LimitStoreOptions = {}): Limit
       return { key, endsWithDay: true, rule };
     },
     account(group, uid, rule) {
-      return { key: Buffer.from(`${group}\n${uid}`), endsWithDay: false, rule };
+      return store.named(group, String(uid), rule);
+    },
+    named(group, name, rule) {
+      return { key: Buffer.from(`${group}\n${name}`), endsWithDay: false, rule };
     },
     prune(now) {
       // A row of a past day is expired too: address windows end at midnight.

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, afterEach, before, describe, test } from 'node:test';
 import { changeInstance } from '../../lib/federation/instances.ts';
-import { inboxLimitRules } from '../../lib/federation/inbox-door.ts';
+import { inboxLimitRules, maxActorIdChars } from '../../lib/federation/inbox-door.ts';
 import { scaledLimit } from '../../lib/limits/rate-limit.ts';
 import { administrator } from '../../lib/modlog/modlog.ts';
 import { callGate, eventually, startBoard, type TestBoard } from '../helpers.ts';
@@ -13,7 +13,8 @@ import { federatedEnv, federationWaitMs, freePorts, quickFederation } from '../h
  * in its instance's and actor's share while its signature is verified, so activities in flight at
  * once cannot all pass before the first is counted; one whose signature fails gives its place
  * back. The verification is held open at a gate in front of the sender's key (the fake instance
- * answers its actor documents only when the test lets them go).
+ * answers its actor documents only when the test lets them go). And the door's own costs: its
+ * counters are keyed by the public names (no hash per request), an actor id's length is bounded.
  */
 
 const factor = 0.05;
@@ -88,5 +89,22 @@ describe('the inbox shares hold for activities in flight', () => {
     for (let i = 1; i <= actorShare; i++)
       assert.equal((await fake.send(`${board.url}/ap/inbox`, like('bob'))).status, 202, `Bob's own activity ${i}`);
     assert.equal((await fake.send(`${board.url}/ap/inbox`, like('bob'))).status, 429, 'then his share is used up');
+  });
+
+  test('the shares count under the public names of the instance and the actor, no hash of them', async () => {
+    const keys = board.app.services.db
+      .all<{ key: Buffer }>('SELECT key FROM rate_limits')
+      .map((row) => row.key.toString('utf8'));
+    assert.ok(keys.includes(`federation_instance/60\n${fake.host}`), `the instance's minute: ${keys.join(' | ')}`);
+    assert.ok(keys.includes(`federation_actor/3600\n${fake.actorOf('bob')}`), "Bob's hour");
+  });
+
+  test(`an actor id over ${maxActorIdChars} characters is refused 400 before its key is fetched`, async () => {
+    const name = 'l'.repeat(maxActorIdChars);
+    const answer = await fake.send(`${board.url}/ap/inbox`, like(name));
+    assert.equal(answer.status, 400);
+    const { code, field } = JSON.parse(answer.body).error;
+    assert.deepEqual([code, field], ['input.invalid', 'actor']);
+    assert.equal(fake.fetches(`/users/${name}`), 0, 'its key is not fetched');
   });
 });
