@@ -20,6 +20,8 @@ export interface FloodDone {
   sent: number;
   ms: number;
   statuses: [number, number][];
+  /** Date.now() at the first 429: from then on the door refuses the flood. */
+  firstRefusalAt: number;
 }
 
 const fake = await startFakeInstance(Number(process.argv[2]));
@@ -38,6 +40,7 @@ async function flood(order: FloodOrder): Promise<FloodDone> {
   const statuses = new Map<number, number>();
   let sent = 0;
   let signing = true;
+  let firstRefusalAt = 0;
   const started = performance.now();
   await Promise.all(
     Array.from({ length: order.senders }, async () => {
@@ -46,12 +49,15 @@ async function flood(order: FloodOrder): Promise<FloodDone> {
         const answer = await fake.send(order.inbox, like(order.origin, order.entries, i), {
           key: signing ? 'own' : 'none',
         });
-        if (answer.status === 429) signing = false;
+        if (answer.status === 429 && signing) {
+          signing = false;
+          firstRefusalAt = Date.now();
+        }
         statuses.set(answer.status, (statuses.get(answer.status) ?? 0) + 1);
       }
     }),
   );
-  return { sent, ms: performance.now() - started, statuses: [...statuses] };
+  return { sent, ms: performance.now() - started, statuses: [...statuses], firstRefusalAt };
 }
 
 process.on('message', async (message: 'exit' | { warm: FloodOrder } | { flood: FloodOrder }) => {

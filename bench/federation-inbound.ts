@@ -5,12 +5,13 @@
 // verified activities, 300 a minute) and unsigned once it answers 429; an honest reader in this
 // process, the board's, reads the feed (one GET /api/entry/feed/0 after the other) while quiet and
 // while the flood lasts. Prints the answers by status, the flood's time, the reader's p50/p99 quiet
-// and during the flood with their ratio, whose ceiling is 2×, and the board's event loop delay.
+// and during the flood with their ratio, whose ceiling is 2×, the same for the reads after the door's
+// first 429 (the refusals' cost apart from the verified share's), and the board's event loop delay.
 // Bounded: FLOOD_COUNT activities (default 10,000) or FLOOD_SECONDS (default 120), whichever ends first.
 // `make bench-federation-inbound`; results go in bench/results.md by hand.
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
 import { changeInstance } from '../lib/federation/instances.ts';
 import { administrator } from '../lib/modlog/modlog.ts';
 import { member, startBoard } from '../test/helpers.ts';
@@ -60,9 +61,19 @@ const loop = monitorEventLoopDelay({ resolution: 5 });
 loop.enable();
 let result: FloodDone | undefined;
 const flood = ask<{ done: FloodDone }>({ flood: order }).then((answer) => (result = answer.done));
-const busy = await reads(() => result !== undefined, 50);
+// The reads during the flood, each with the time it ended: split at the door's first refusal below.
+const timed: { at: number; ms: number }[] = [];
+while (timed.length < 50 || result === undefined) {
+  const started = performance.now();
+  const answer = await fetch(`${board.url}/api/entry/feed/0`);
+  await answer.arrayBuffer();
+  timed.push({ at: Date.now(), ms: performance.now() - started });
+}
 await flood;
 loop.disable();
+const sorted = (rows: typeof timed) => rows.map((row) => row.ms).sort((x, y) => x - y);
+const busy = sorted(timed);
+const refusing = sorted(timed.filter((row) => row.at > result!.firstRefusalAt));
 
 const p99 = { quiet: quantile(quiet, 0.99), busy: quantile(busy, 0.99) };
 const ratio = p99.busy / p99.quiet;
@@ -79,6 +90,10 @@ console.log(
   `feed flood: p50 ${quantile(busy, 0.5).toFixed(1)} ms, p99 ${p99.busy.toFixed(1)} ms (${busy.length} reads)`,
 );
 console.log(`p99 ratio ${ratio.toFixed(2)}× (ceiling ${ceiling}×): ${ratio <= ceiling ? 'within' : 'OVER'}`);
+if (refusing.length)
+  console.log(
+    `feed while the door refuses (after the first 429): p50 ${quantile(refusing, 0.5).toFixed(1)} ms, p99 ${quantile(refusing, 0.99).toFixed(1)} ms (${refusing.length} reads), ratio ${(quantile(refusing, 0.99) / p99.quiet).toFixed(2)}×`,
+  );
 console.log(`event loop delay p99 during the flood: ${(loop.percentile(99) / 1e6).toFixed(1)} ms`);
 await board.close();
 sender.send('exit');

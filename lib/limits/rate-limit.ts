@@ -77,23 +77,26 @@ export function createLimitStore(db: Db, options: LimitStoreOptions = {}): Limit
   /**
    * Counters this process saw full, with the end of their window. A full counter stays full until
    * then (only time resets a window), so a request that would meet one is refused without touching
-   * the database: a flood of refused requests costs a map lookup each, not a transaction.
+   * the database: a flood of refused requests costs a map lookup each, not a transaction. `full`:
+   * past their limit, as hit() saw them; `reached`: at it, as peek() saw them (a hit still counts
+   * there, since a failed login counts in every counter it names).
    */
   const full = new Map<string, number>();
+  const reached = new Map<string, number>();
 
-  function knownFull(counters: Counter[], now: number): number {
+  function knownFull(counters: Counter[], now: number, seen = full): number {
     let wait = 0;
     for (const counter of counters) {
-      const resetAt = full.get(counter.key.toString('latin1'));
+      const resetAt = seen.get(counter.key.toString('latin1'));
       if (resetAt !== undefined && resetAt > now) wait = Math.max(wait, resetAt - now);
     }
     return wait;
   }
 
-  function rememberFull(counter: Counter, resetAt: number, now: number): void {
-    if (full.size >= maxRememberedFull) for (const [key, until] of full) if (until <= now) full.delete(key);
-    if (full.size >= maxRememberedFull) full.clear();
-    full.set(counter.key.toString('latin1'), resetAt);
+  function rememberFull(counter: Counter, resetAt: number, now: number, seen = full): void {
+    if (seen.size >= maxRememberedFull) for (const [key, until] of seen) if (until <= now) seen.delete(key);
+    if (seen.size >= maxRememberedFull) seen.clear();
+    seen.set(counter.key.toString('latin1'), resetAt);
   }
 
   const secretOf = (day: string) => {
@@ -164,6 +167,8 @@ export function createLimitStore(db: Db, options: LimitStoreOptions = {}): Limit
       }
     },
     peek(counters, now, pending) {
+      const known = Math.max(knownFull(counters, now), knownFull(counters, now, reached));
+      if (known > 0) return known; // a full counter stays full until its window ends, pending or not
       let wait = 0;
       try {
         for (const counter of counters) {
@@ -172,6 +177,7 @@ export function createLimitStore(db: Db, options: LimitStoreOptions = {}): Limit
             counter.key,
           );
           const live = row !== undefined && row.reset_at > now;
+          if (live && row.count >= counter.rule.limit) rememberFull(counter, row.reset_at, now, reached);
           // Pending requests without a window yet open one as long as the rule's when they are counted.
           if ((live ? row.count : 0) + (pending?.(counter) ?? 0) >= counter.rule.limit)
             wait = Math.max(wait, live ? row.reset_at - now : counter.rule.windowSeconds, 1);
