@@ -26,15 +26,8 @@ export interface FloodDone {
 
 const fake = await startFakeInstance(Number(process.argv[2]));
 
-function like(origin: string, entries: number, i: number) {
-  return {
-    '@context': 'https://www.w3.org/ns/activitystreams',
-    id: fake.nextId(),
-    type: 'Like',
-    actor: fake.actorOf(`flut${i % 100}`),
-    object: `${origin}/e/${1 + (i % entries)}`,
-  };
-}
+const like = (origin: string, entries: number, i: number) =>
+  fake.likeOf(`flut${i % 100}`, `${origin}/e/${1 + (i % entries)}`);
 
 async function flood(order: FloodOrder): Promise<FloodDone> {
   const statuses = new Map<number, number>();

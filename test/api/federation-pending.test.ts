@@ -42,13 +42,7 @@ describe('the inbox shares hold for activities in flight', () => {
     await fake?.close();
   });
 
-  const like = (name: string) => ({
-    '@context': 'https://www.w3.org/ns/activitystreams',
-    id: fake.nextId(),
-    type: 'Like',
-    actor: fake.actorOf(name),
-    object: `${board.config.origin}/e/1`,
-  });
+  const like = (name: string) => fake.likeOf(name, `${board.config.origin}/e/1`);
 
   /**
    * Sends `names.length` activities at once, `held` of them held at the key gate; once the others

@@ -14,6 +14,8 @@ export interface FakeInstance {
   actorOf(name: string, host?: string): string;
   /** A fresh activity id on `host` (default this instance). */
   nextId(host?: string): string;
+  /** A fresh `Like` of `object` (a URL) by actor `name` of this instance, as a flood or a rate test sends it. */
+  likeOf(name: string, object: string): Record<string, unknown>;
   /** Serves `document` as JSON-LD at `path` (a post the board may fetch), counting each GET. */
   serve(path: string, document: Record<string, unknown>): void;
   /** How many requests `path` had. */
@@ -105,6 +107,13 @@ export async function startFakeInstance(port: number, options: FakeInstanceOptio
     host,
     actorOf,
     nextId: (on = host) => `http://${on}/activities/${++serial}`,
+    likeOf: (name, object) => ({
+      '@context': 'https://www.w3.org/ns/activitystreams',
+      id: `http://${host}/activities/${++serial}`,
+      type: 'Like',
+      actor: actorOf(name),
+      object,
+    }),
     serve: (path, document) => void documents.set(path, document),
     fetches: (path) => requests.get(path) ?? 0,
     setActorType: (name, type) => void actorTypes.set(name, type),
