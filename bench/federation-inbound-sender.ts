@@ -64,4 +64,6 @@ process.on('message', async (message: 'exit' | { warm: FloodOrder } | { flood: F
     process.send!({ warmed: answer.status });
   } else process.send!({ done: await flood(message.flood) });
 });
+// The bench gone (killed, or its output cut), the sender goes too.
+process.on('disconnect', () => process.exit(0));
 process.send!('ready');
