@@ -7,7 +7,7 @@ import { findUserById } from '../accounts/users.ts';
 import { requireUser } from '../http/context.ts';
 import { fediverseHandle } from '../federation/handles.ts';
 import { remoteFollowerCount } from '../federation/follows.ts';
-import { checkInboxActivity, countInboxActivity, inboxShareText } from '../federation/inbox-door.ts';
+import { checkInboxActivity, inboxShareText, settleInboxActivity } from '../federation/inbox-door.ts';
 
 /**
  * The bridge from node:http to Fedify (docs/API.md "Federation"): a request to one of Fedify's
@@ -58,15 +58,31 @@ export async function sendWebResponse(ctx: Ctx, response: Response): Promise<voi
 
 /**
  * One of Fedify's paths: the request as Fedify reads it, on the board's origin, with the headers as
- * sent. An inbox POST first passes the door (lib/federation/inbox-door.ts) and, once Fedify took it
- * (its signature verified), counts in its instance's and actor's rates.
+ * sent. An inbox POST first passes the door (lib/federation/inbox-door.ts) and is pending in its
+ * instance's and actor's rates while Fedify verifies it; once Fedify took it, it counts there.
  */
 async function answerWithFedify(ctx: Ctx, inbox = false): Promise<void> {
   const runtime = await runtimeOf(ctx);
   const body = await readBody(ctx);
   const { app } = ctx;
-  const door = { db: app.db, limits: app.limits, mode: app.config.federation, limitsFactor: app.config.limitsFactor };
+  const door = {
+    db: app.db,
+    limits: app.limits,
+    mode: app.config.federation,
+    limitsFactor: app.config.limitsFactor,
+    pending: runtime.inboxPending,
+  };
   const admitted = inbox && body ? checkInboxActivity(door, body, app.clock.now()) : undefined;
+  let response: Response | undefined;
+  try {
+    response = await fedifyFetch(ctx, runtime, body);
+  } finally {
+    if (admitted) settleInboxActivity(door, admitted, response?.ok ?? false, app.clock.now());
+  }
+  await sendWebResponse(ctx, response);
+}
+
+async function fedifyFetch(ctx: Ctx, runtime: FederationRuntime, body: Buffer | undefined): Promise<Response> {
   const headers = new Headers();
   for (const [name, value] of Object.entries(ctx.req.headers)) {
     if (value === undefined) continue;
@@ -78,14 +94,12 @@ async function answerWithFedify(ctx: Ctx, inbox = false): Promise<void> {
     headers,
     body: body && body.length > 0 ? new Uint8Array(body) : undefined,
   });
-  const response = await runtime.federation.fetch(request, {
+  return runtime.federation.fetch(request, {
     contextData: { db: ctx.app.db, config: ctx.app.config, clock: ctx.app.clock, log: ctx.app.log },
     onNotFound: () => new Response('Not Found', { status: 404, headers: { 'Content-Type': 'text/plain' } }),
     onNotAcceptable: () =>
       new Response('Not Acceptable', { status: 406, headers: { 'Content-Type': 'text/plain', Vary: 'Accept' } }),
   });
-  if (admitted && response.ok) countInboxActivity(door, admitted, app.clock.now());
-  await sendWebResponse(ctx, response);
 }
 
 /**

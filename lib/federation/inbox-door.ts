@@ -46,17 +46,30 @@ export function inboxShareText(group: keyof typeof inboxLimitRules): string {
     .join(' and ');
 }
 
+/** The longest actor id the door reads (docs/API.md "What comes in", step 2). */
+export const maxActorIdChars = 2048;
+
 export interface AdmittedActivity {
   instance: string;
   counters: Counter[];
 }
+
+/**
+ * Activities past the door whose signature is still being verified, by counter key. They take
+ * their place in the share until their verification ends, so many in flight at once cannot all
+ * pass the peek before the first is counted; one that fails gives its place back.
+ */
+export type PendingActivities = Map<string, number>;
 
 export interface DoorDeps {
   db: Db;
   limits: LimitStore;
   mode: FederationMode;
   limitsFactor: number;
+  pending: PendingActivities;
 }
+
+const pendingKey = (counter: Counter) => counter.key.toString('latin1');
 
 function idOf(value: unknown): string | undefined {
   if (typeof value === 'string') return value;
@@ -82,7 +95,8 @@ const refused = (status: number, code: 'federation.instance_refused' | 'federati
 
 /**
  * Checks an inbox POST's body: its actor, its instance admitted, its ids on the actor's host, the
- * rates not used up (docs/API.md "What comes in"). Nothing is counted here: see countInboxActivity.
+ * rates not used up, the activities pending verification included (docs/API.md "What comes in").
+ * An admitted activity is pending until settleInboxActivity, which the caller must reach.
  */
 export function checkInboxActivity(deps: DoorDeps, body: Buffer, now: number): AdmittedActivity {
   let activity: Record<string, unknown>;
@@ -94,7 +108,9 @@ export function checkInboxActivity(deps: DoorDeps, body: Buffer, now: number): A
   if (!activity || typeof activity !== 'object' || Array.isArray(activity)) throw new ApiError(400, 'input.invalid');
   const actor = idOf(activity.actor);
   const instance = hostOf(actor);
-  if (!actor || !instance) throw new ApiError(400, 'input.invalid', { field: 'actor' });
+  // The actor's id is the key of its share: a real one is a short URL.
+  if (!actor || !instance || actor.length > maxActorIdChars)
+    throw new ApiError(400, 'input.invalid', { field: 'actor' });
   if (!instanceAdmitted(deps.db, deps.mode, instance)) throw refused(403, 'federation.instance_refused', 'instance');
   // An actor speaks for its own server only, so one server cannot put words in another's mouth;
   // an Accept names another's Follow and an Announce relays others' posts, so those may be elsewhere.
@@ -106,34 +122,40 @@ export function checkInboxActivity(deps: DoorDeps, body: Buffer, now: number): A
     if (objectId !== undefined && hostOf(objectId) !== instance)
       throw refused(400, 'federation.foreign_object', 'object_host');
   }
-  const counters = inboxCounters(deps, instance, actor, now);
+  const counters = inboxCounters(deps, instance, actor);
   for (const group of ['instance', 'actor'] as const) {
     const wait = deps.limits.peek(
       counters.filter((counter) => counter.group === group),
       now,
+      (counter) => deps.pending.get(pendingKey(counter)) ?? 0,
     );
     if (wait > 0) throw rateRefusal(deps, group, wait);
+  }
+  for (const counter of counters) {
+    const key = pendingKey(counter);
+    deps.pending.set(key, (deps.pending.get(key) ?? 0) + 1);
   }
   return { instance, counters };
 }
 
 /**
- * Counts a verified activity. Only what passed the signature counts, so a forger naming a
- * server cannot use up that server's share; a flood past the share is refused by the peek in
- * checkInboxActivity before any signature is checked.
+ * Ends an admitted activity's pending: a verified one counts, a refused one (a forged signature)
+ * gives its place back. Only what passed the signature counts, so a forger naming a server
+ * cannot use up that server's share.
  */
-export function countInboxActivity(deps: DoorDeps, admitted: AdmittedActivity, now: number): void {
-  if (admitted.counters.length) deps.limits.hit(admitted.counters, now, false);
+export function settleInboxActivity(deps: DoorDeps, admitted: AdmittedActivity, verified: boolean, now: number): void {
+  if (verified && admitted.counters.length) deps.limits.hit(admitted.counters, now, false);
+  for (const counter of admitted.counters) {
+    const key = pendingKey(counter);
+    const left = (deps.pending.get(key) ?? 1) - 1;
+    if (left > 0) deps.pending.set(key, left);
+    else deps.pending.delete(key);
+  }
 }
 
 type InboxGroup = keyof typeof inboxLimitRules;
 
-function inboxCounters(
-  deps: DoorDeps,
-  instance: string,
-  actor: string,
-  now: number,
-): (Counter & { group: InboxGroup })[] {
+function inboxCounters(deps: DoorDeps, instance: string, actor: string): (Counter & { group: InboxGroup })[] {
   if (deps.limitsFactor === 0) return [];
   const counters: (Counter & { group: InboxGroup })[] = [];
   for (const [group, subject] of [
@@ -142,7 +164,8 @@ function inboxCounters(
   ] as const) {
     for (const [limit, windowSeconds] of inboxLimitRules[group].windows) {
       const rule = { limit: scaledLimit(limit, deps.limitsFactor), windowSeconds };
-      counters.push({ ...deps.limits.keyed(`federation_${group}/${windowSeconds}`, subject, rule, now), group });
+      // Hosts and actor ids are public names, no one's address: a plain key, so a refusal costs no hash.
+      counters.push({ ...deps.limits.named(`federation_${group}/${windowSeconds}`, subject, rule), group });
     }
   }
   return counters;

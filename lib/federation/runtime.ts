@@ -22,6 +22,7 @@ import { registrationInForce } from '../registration/mode.ts';
 import { readStatsSummary } from '../stats/stats.ts';
 import { sqliteKvStore, SqliteMessageQueue } from './fedify-store.ts';
 import { acceptFollow, endFollow, followAccepted } from './follows.ts';
+import type { PendingActivities } from './inbox-door.ts';
 import { instanceAdmitted } from './instances.ts';
 import { actorKeyPairs, boardKeyOwner } from './keys.ts';
 import { authenticatedLoaderOf, contextLoaderOf, documentLoaderOf, type LoaderContext } from './loaders.ts';
@@ -97,6 +98,8 @@ export interface FederationRuntime {
   actorAnswer(uid: number): Promise<Response>;
   client: GuardedClient;
   kv: KvStore;
+  /** The inbox door's activities pending verification (lib/federation/inbox-door.ts), this process's. */
+  inboxPending: PendingActivities;
   close(): Promise<void>;
 }
 
@@ -272,6 +275,7 @@ export function createFederationRuntime(deps: FederationDeps, options: Federatio
     context,
     client,
     kv,
+    inboxPending: new Map(),
     async entryAnswer(pid) {
       const row = noteRow(db, pid, clock.now());
       if (!row) return undefined;

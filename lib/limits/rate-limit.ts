@@ -9,7 +9,8 @@ import { logFailure } from '../log.ts';
  * server processes never mean N times a limit. Windows are fixed: they start with the first request
  * that counts. A client address is never stored: its key is an HMAC of the group and its rate-limit
  * subject under the day's secret (lib/ip/daily-secret.ts), so such a window ends at UTC midnight at
- * the latest and its row goes with its day. An account's key is plain (group, uid).
+ * the latest and its row goes with its day. An account's key is plain (group, uid), and so is a
+ * public name's (group, another server's host or an actor's id).
  */
 
 export interface RateRule {
@@ -30,9 +31,15 @@ export interface LimitStore {
    * hammering must not shorten the wait); otherwise a refused request changes nothing.
    */
   hit(counters: Counter[], now: number, countRefused: boolean): number;
-  peek(counters: Counter[], now: number): number;
+  /**
+   * The seconds until every counter would allow one more (0: allowed), counting nothing.
+   * `pending`: requests on their way to being counted that already take their place in a counter.
+   */
+  peek(counters: Counter[], now: number, pending?: (counter: Counter) => number): number;
   keyed(group: string, text: string, rule: RateRule, now: number): Counter;
   account(group: string, uid: number, rule: RateRule): Counter;
+  /** A counter of a public name (another server's host, an actor's id): its key is plain, no hash to compute. */
+  named(group: string, name: string, rule: RateRule): Counter;
   prune(now: number): void;
   size(): number;
 }
@@ -68,25 +75,26 @@ export function createLimitStore(db: Db, options: LimitStoreOptions = {}): Limit
   let estimatedRows = -1;
   let secret: { day: string; key: Buffer } | undefined;
   /**
-   * Counters this process saw full, with the end of their window. A full counter stays full until
-   * then (only time resets a window), so a request that would meet one is refused without touching
-   * the database: a flood of refused requests costs a map lookup each, not a transaction.
+   * Counters this process saw full (past their limit by hit(), at it by peek()), with the end of
+   * their window: only time resets a window, so a flood of refused requests costs a map lookup each,
+   * not a transaction. A hit still counts where a peek saw the limit (a failed login counts in all).
    */
   const full = new Map<string, number>();
+  const reached = new Map<string, number>();
 
-  function knownFull(counters: Counter[], now: number): number {
+  function knownFull(counters: Counter[], now: number, seen = full): number {
     let wait = 0;
     for (const counter of counters) {
-      const resetAt = full.get(counter.key.toString('latin1'));
+      const resetAt = seen.get(counter.key.toString('latin1'));
       if (resetAt !== undefined && resetAt > now) wait = Math.max(wait, resetAt - now);
     }
     return wait;
   }
 
-  function rememberFull(counter: Counter, resetAt: number, now: number): void {
-    if (full.size >= maxRememberedFull) for (const [key, until] of full) if (until <= now) full.delete(key);
-    if (full.size >= maxRememberedFull) full.clear();
-    full.set(counter.key.toString('latin1'), resetAt);
+  function rememberFull(counter: Counter, resetAt: number, now: number, seen = full): void {
+    if (seen.size >= maxRememberedFull) for (const [key, until] of seen) if (until <= now) seen.delete(key);
+    if (seen.size >= maxRememberedFull) seen.clear();
+    seen.set(counter.key.toString('latin1'), resetAt);
   }
 
   const secretOf = (day: string) => {
@@ -156,7 +164,9 @@ export function createLimitStore(db: Db, options: LimitStoreOptions = {}): Limit
         return failedOpen(err, now);
       }
     },
-    peek(counters, now) {
+    peek(counters, now, pending) {
+      const known = Math.max(knownFull(counters, now), knownFull(counters, now, reached));
+      if (known > 0) return known; // a full counter stays full until its window ends, pending or not
       let wait = 0;
       try {
         for (const counter of counters) {
@@ -164,8 +174,11 @@ export function createLimitStore(db: Db, options: LimitStoreOptions = {}): Limit
             'SELECT count, reset_at FROM rate_limits WHERE key = ?',
             counter.key,
           );
-          if (row && row.reset_at > now && row.count >= counter.rule.limit)
-            wait = Math.max(wait, row.reset_at - now, 1);
+          const live = row !== undefined && row.reset_at > now;
+          if (live && row.count >= counter.rule.limit) rememberFull(counter, row.reset_at, now, reached);
+          // Pending requests without a window yet open one as long as the rule's when they are counted.
+          if ((live ? row.count : 0) + (pending?.(counter) ?? 0) >= counter.rule.limit)
+            wait = Math.max(wait, live ? row.reset_at - now : counter.rule.windowSeconds, 1);
         }
       } catch (err) {
         return failedOpen(err, now);
@@ -182,7 +195,10 @@ export function createLimitStore(db: Db, options: LimitStoreOptions = {}): Limit
       return { key, endsWithDay: true, rule };
     },
     account(group, uid, rule) {
-      return { key: Buffer.from(`${group}\n${uid}`), endsWithDay: false, rule };
+      return store.named(group, String(uid), rule);
+    },
+    named(group, name, rule) {
+      return { key: Buffer.from(`${group}\n${name}`), endsWithDay: false, rule };
     },
     prune(now) {
       // A row of a past day is expired too: address windows end at midnight.

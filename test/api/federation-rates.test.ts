@@ -36,13 +36,7 @@ describe('the inbox rates at the default limits', () => {
     await fake?.close();
   });
 
-  const like = (name: string) => ({
-    '@context': 'https://www.w3.org/ns/activitystreams',
-    id: fake.nextId(),
-    type: 'Like',
-    actor: fake.actorOf(name),
-    object: `${board.config.origin}/e/1`,
-  });
+  const like = (name: string) => fake.likeOf(name, `${board.config.origin}/e/1`);
   const send = (name: string) => fake.send(`${board.url}/ap/inbox`, like(name));
 
   test(`an actor's ${actorPerMinute + 1}st verified activity in a minute is refused 429; a minute later it is taken`, async () => {

@@ -14,8 +14,10 @@ import { imageGate } from '../helpers/image-gate.ts';
  * moderator's removal on A holds against a second delivery; a ban on A holds against an activity
  * already in flight (held at A's image gate, past the fetch and before the write).
  *
- * Votes (Like/Dislike/Undo), edits (Update) and deletions (Delete) from B are built elsewhere: their
- * tests belong below, sent with `sendAs` as these are.
+ * Below, another member of B votes on A's entry and withdraws the votes (Like, Dislike, Undo in
+ * B's own shapes), edits and deletes a reply (Update and Delete whose objects are B's own answers
+ * for the entry); and a vote whose author A bans while it is in flight (held at A's image gate,
+ * fetching the new author's avatar) is dropped.
  */
 
 describe('two boards: a member of B answers on A', () => {
@@ -30,6 +32,8 @@ describe('two boards: a member of B answers on A', () => {
   let bertHandle: string;
   let rootPid: number;
   let serial = 0;
+  /** Another member of B: she votes, edits and deletes (Bert is banned on A by then). */
+  let berit: MemberOfB;
 
   before(async () => {
     const boards = await startFederatedBoards(2, { start: (i) => (i === 0 ? { images: gate.images } : {}) });
@@ -43,6 +47,7 @@ describe('two boards: a member of B answers on A', () => {
     bertUid = b.app.services.db.value<number>("SELECT uid FROM users WHERE username = 'Bert'")!;
     bertActor = `${b.config.origin}/ap/actor/${bertUid}`;
     bertHandle = `@Bert@${new URL(b.config.origin).host}`;
+    berit = await memberOfB('Berit');
   });
   afterEach(() => gate.releaseAll());
   after(async () => {
@@ -50,9 +55,12 @@ describe('two boards: a member of B answers on A', () => {
     await b?.close();
   });
 
-  /** POSTs `activity` to A's shared inbox, signed (draft-cavage, as Mastodon signs) with Bert's RSA key as B keeps it. */
-  async function sendAs(activity: Record<string, unknown>): Promise<number> {
-    const [rsa] = await actorKeyPairs(b.app.services.db, bertUid, b.clock.now());
+  /**
+   * POSTs `activity` to A's shared inbox, signed (draft-cavage, as Mastodon signs) with the RSA key
+   * of B's member `signer` (default Bert) as B keeps it.
+   */
+  async function sendAs(activity: Record<string, unknown>, signer = bertUid): Promise<number> {
+    const [rsa] = await actorKeyPairs(b.app.services.db, signer, b.clock.now());
     const request = await signRequest(
       new Request(`${a.url}/ap/inbox`, {
         method: 'POST',
@@ -60,7 +68,7 @@ describe('two boards: a member of B answers on A', () => {
         body: JSON.stringify(activity),
       }),
       rsa!.privateKey,
-      new URL(`${bertActor}#main-key`),
+      new URL(`${b.config.origin}/ap/actor/${signer}#main-key`),
       { spec: 'draft-cavage-http-signatures-12' },
     );
     const answer = await fetch(request);
@@ -68,22 +76,29 @@ describe('two boards: a member of B answers on A', () => {
     return answer.status;
   }
 
-  /** A Create of Bert's reply to A's root, its Note on B (one of B's own entries), with an attachment or none. */
-  async function bertReplies(content: string, attachment: Record<string, unknown>[] = []) {
-    const onB = await bert.postMultipart('/api/entry/create', { content });
+  /**
+   * A Create of a reply to A's root by B's member `by` (default Bert), its Note on B (one of B's own
+   * entries), with an attachment or none.
+   */
+  async function bertReplies(
+    content: string,
+    attachment: Record<string, unknown>[] = [],
+    by: { client: Client; actor: string } = { client: bert, actor: bertActor },
+  ) {
+    const onB = await by.client.postMultipart('/api/entry/create', { content });
     assert.equal(onB.status, 201);
     const noteId = `${b.config.origin}/e/${onB.body.pid}`;
     return {
       '@context': 'https://www.w3.org/ns/activitystreams',
       id: `${b.config.origin}/ap/activity/test-${++serial}`,
       type: 'Create',
-      actor: bertActor,
+      actor: by.actor,
       to: ['https://www.w3.org/ns/activitystreams#Public'],
       cc: [`${a.config.origin}/ap/actor/board`],
       object: {
         id: noteId,
         type: 'Note',
-        attributedTo: bertActor,
+        attributedTo: by.actor,
         inReplyTo: `${a.config.origin}/e/${rootPid}`,
         url: noteId,
         content: `<p>${content}</p>`,
@@ -171,6 +186,166 @@ describe('two boards: a member of B answers on A', () => {
     assert.equal(await sendAs(await bertReplies('Und noch eins.')), 202);
     await handled();
     assert.equal(repliesOnA().length, 1);
+  });
+
+  /** A member of B as A meets it: its client on B, its uid there, its actor and its handle. */
+  async function memberOfB(name: string) {
+    const client = await member(b, name);
+    const uid = b.app.services.db.value<number>('SELECT uid FROM users WHERE username = ?', name)!;
+    return {
+      client,
+      uid,
+      actor: `${b.config.origin}/ap/actor/${uid}`,
+      handle: `@${name}@${new URL(b.config.origin).host}`,
+    };
+  }
+  type MemberOfB = Awaited<ReturnType<typeof memberOfB>>;
+
+  const publicAddress = 'https://www.w3.org/ns/activitystreams#Public';
+  const votesOnA = async (pid: number) => {
+    const { yes, no } = (await visitor(a).get(`/api/entry/${pid}/votes`)).body;
+    return { yes, no };
+  };
+  const votesAre = (pid: number, want: { yes: number; no: number }) =>
+    eventually(
+      `the votes on ${pid} are ${JSON.stringify(want)}`,
+      async () => {
+        const got = await votesOnA(pid);
+        return got.yes === want.yes && got.no === want.no;
+      },
+      federationWaitMs,
+    );
+
+  /** A vote as B sends one (lib/federation/activities.ts): its id names the entry, the voter, the mode and the time. */
+  function voteOfB(voter: MemberOfB, mode: 'yes' | 'no', pid: number) {
+    b.clock.advance(1);
+    const at = b.clock.now();
+    return {
+      '@context': 'https://www.w3.org/ns/activitystreams',
+      id: `${b.config.origin}/ap/vote/${pid}/${voter.uid}/${mode}/${at}`,
+      type: mode === 'yes' ? 'Like' : 'Dislike',
+      actor: voter.actor,
+      object: `${a.config.origin}/e/${pid}`,
+      to: [publicAddress],
+      published: new Date(at * 1000).toISOString(),
+    };
+  }
+
+  /** B's withdrawal of a vote: an Undo embedding the same Like or Dislike, as Lemmy expects. */
+  function undoOfB(vote: ReturnType<typeof voteOfB>) {
+    const { '@context': context, ...embedded } = vote;
+    return {
+      '@context': context,
+      id: `${b.config.origin}/ap/activity/test-${++serial}/undo`,
+      type: 'Undo',
+      actor: vote.actor,
+      object: embedded,
+      to: [publicAddress],
+      cc: [`${vote.actor}/followers`, `${b.config.origin}/ap/actor/board`],
+    };
+  }
+
+  test("votes of B's member on A's entry count and withdraw: Like, Dislike and B's Undo of each", async () => {
+    const like = voteOfB(berit, 'yes', rootPid);
+    assert.equal(await sendAs(like, berit.uid), 202);
+    await votesAre(rootPid, { yes: 1, no: 0 });
+    assert.equal(await sendAs(undoOfB(like), berit.uid), 202);
+    await votesAre(rootPid, { yes: 0, no: 0 });
+    const dislike = voteOfB(berit, 'no', rootPid);
+    assert.equal(await sendAs(dislike, berit.uid), 202);
+    await votesAre(rootPid, { yes: 0, no: 1 });
+    const changed = voteOfB(berit, 'yes', rootPid); // a changed vote: B sends the new one
+    assert.equal(await sendAs(changed, berit.uid), 202);
+    await votesAre(rootPid, { yes: 1, no: 0 });
+    assert.equal(
+      a.app.services.db.value('SELECT count(*) FROM votes WHERE pid = ?', rootPid),
+      1,
+      'one vote per actor and entry',
+    );
+    assert.equal(await sendAs(undoOfB(changed), berit.uid), 202);
+    await votesAre(rootPid, { yes: 0, no: 0 });
+  });
+
+  test("B's member edits and deletes a reply: B's Update and Delete apply on A", async () => {
+    const created = await bertReplies('Erste Fassung: Quittenbrot braucht Geduld.', [], berit);
+    assert.equal(await sendAs(created, berit.uid), 202);
+    const pid = await eventually(
+      'the reply is on A',
+      () => a.app.services.db.value<number>('SELECT pid FROM remote_entries WHERE object_id = ?', created.object.id),
+      federationWaitMs,
+    );
+    const entryOnA = async () => (await visitor(a).get(`/api/entry/${pid}/thread`)).body.entry;
+    assert.equal((await entryOnA()).content, 'Erste Fassung: Quittenbrot braucht Geduld.');
+    // As B's outbox sends an edit (lib/federation/activities.ts): the whole Note, with its `updated`.
+    const update = {
+      ...created,
+      id: `${b.config.origin}/ap/activity/test-${++serial}/update`,
+      type: 'Update',
+      object: { ...created.object, content: '<p>Zweite Fassung: mit Honig.</p>', updated: new Date().toISOString() },
+    };
+    assert.equal(await sendAs(update, berit.uid), 202);
+    const edited = await eventually(
+      'the edit is on A',
+      async () => {
+        const entry = await entryOnA();
+        return entry.content === 'Zweite Fassung: mit Honig.' && entry;
+      },
+      federationWaitMs,
+    );
+    assert.equal(typeof edited.edited_at, 'number');
+    // B's Delete names a Tombstone with the entry's id: B's own answer for the deleted entry.
+    const pidOnB = Number(new URL(created.object.id).pathname.split('/').pop());
+    assert.equal((await berit.client.post(`/api/entry/${pidOnB}/delete`, {})).status, 200);
+    const tombstone = await fetch(created.object.id, { headers: { accept: 'application/activity+json' } });
+    assert.equal(tombstone.status, 410);
+    const gone = (await tombstone.json()) as Record<string, unknown>;
+    assert.equal(gone.type, 'Tombstone');
+    const remove = {
+      '@context': 'https://www.w3.org/ns/activitystreams',
+      id: `${b.config.origin}/ap/activity/test-${++serial}/delete`,
+      type: 'Delete',
+      actor: berit.actor,
+      object: { id: gone.id, type: 'Tombstone' },
+      to: [publicAddress],
+      cc: [`${berit.actor}/followers`, `${a.config.origin}/ap/actor/board`],
+    };
+    assert.equal(await sendAs(remove, berit.uid), 202);
+    await eventually(
+      'the reply is deleted on A',
+      () => a.app.services.db.value<number>('SELECT deleted FROM entries WHERE pid = ?', pid) === 1,
+      federationWaitMs,
+    );
+    const thread = await visitor(a).get(`/api/entry/${rootPid}/thread`);
+    assert.ok(!JSON.stringify(thread.body).includes('Honig'), 'the deleted text is shown nowhere');
+  });
+
+  test('a vote whose author A bans while it is in flight is dropped', async () => {
+    // Boris is new to A and has an avatar: his Like is held at A's image gate, verified and his
+    // account on A made, his avatar fetched, the vote not yet written.
+    const boris = await memberOfB('Boris');
+    const avatar = await boris.client.postMultipart('/api/user/avatar', {}, [
+      { name: 'avatar', filename: 'boris.jpg', type: 'image/jpeg', data: await imageFixture() },
+    ]);
+    assert.equal(avatar.status, 200, avatar.text);
+    const pid = (await anna.postMultipart('/api/entry/create', { content: 'Stimmt ab: Quitte oder Birne?' })).body
+      .pid as number;
+    const held = gate.holdNext('avatar');
+    assert.equal(await sendAs(voteOfB(boris, 'yes', pid), boris.uid), 202);
+    const givenUp = new Promise<{ status: number; text: string }>((resolve) =>
+      setTimeout(() => resolve({ status: 0, text: 'not at the gate in time' }), federationWaitMs).unref(),
+    );
+    await held.reachedBy(givenUp);
+    const banned = await mod.post(`/api/mod/user/${encodeURIComponent(boris.handle)}/ban`, { reason: 'Spam' });
+    assert.equal(banned.status, 200, banned.text);
+    held.release();
+    // The inbox queue takes one activity after the other: once Berit's later vote counts, Boris's was handled.
+    assert.equal(await sendAs(voteOfB(berit, 'no', pid), berit.uid), 202);
+    await eventually('Berit’s vote counts', async () => (await votesOnA(pid)).no === 1, federationWaitMs);
+    assert.deepEqual(await votesOnA(pid), { yes: 0, no: 1 }, 'Boris’s Like is not counted');
+    const borisOnA = a.app.services.db.value<number>('SELECT uid FROM users WHERE username = ?', boris.handle);
+    assert.ok(borisOnA, 'his account on A was made before the ban');
+    assert.equal(a.app.services.db.value('SELECT count(*) FROM votes WHERE uid = ?', borisOnA), 0, 'no vote of his');
+    assert.equal(a.app.services.db.value('SELECT count(*) FROM remote_reactions WHERE uid = ?', borisOnA), 0);
   });
 
   /** An image as B serves it to anyone: an entry of Bert's on B with it, its path under media/. */

@@ -14,6 +14,8 @@ export interface FakeInstance {
   actorOf(name: string, host?: string): string;
   /** A fresh activity id on `host` (default this instance). */
   nextId(host?: string): string;
+  /** A fresh `Like` of `object` (a URL) by actor `name` of this instance, as a flood or a rate test sends it. */
+  likeOf(name: string, object: string): Record<string, unknown>;
   /** Serves `document` as JSON-LD at `path` (a post the board may fetch), counting each GET. */
   serve(path: string, document: Record<string, unknown>): void;
   /** How many requests `path` had. */
@@ -39,6 +41,8 @@ export interface FakeInstanceOptions {
    * undefined answers 404. A test may hold its answer there (test/helpers/gate.ts).
    */
   documents?: (path: string) => Promise<Record<string, unknown> | undefined>;
+  /** Awaited before an actor's document (and so its key) is answered: a gate the test holds (test/helpers/gate.ts). */
+  beforeActor?: (name: string) => Promise<void>;
 }
 
 export async function startFakeInstance(port: number, options: FakeInstanceOptions = {}): Promise<FakeInstance> {
@@ -51,7 +55,7 @@ export async function startFakeInstance(port: number, options: FakeInstanceOptio
   const documents = new Map<string, Record<string, unknown>>();
   const requests = new Map<string, number>();
   const actorTypes = new Map<string, string>();
-  const server: Server = createServer((req, res) => {
+  const server: Server = createServer(async (req, res) => {
     const path = req.url ?? '';
     requests.set(path, (requests.get(path) ?? 0) + 1);
     const document = documents.get(path);
@@ -71,6 +75,7 @@ export async function startFakeInstance(port: number, options: FakeInstanceOptio
             : res.writeHead(404).end(),
         );
     if (!name) return void res.writeHead(404).end();
+    await options.beforeActor?.(name);
     const id = actorOf(name);
     res.writeHead(200, { 'content-type': 'application/activity+json' });
     res.end(
@@ -115,6 +120,13 @@ export async function startFakeInstance(port: number, options: FakeInstanceOptio
     host,
     actorOf,
     nextId: (on = host) => `http://${on}/activities/${++serial}`,
+    likeOf: (name, object) => ({
+      '@context': 'https://www.w3.org/ns/activitystreams',
+      id: `http://${host}/activities/${++serial}`,
+      type: 'Like',
+      actor: actorOf(name),
+      object,
+    }),
     serve: (path, document) => void documents.set(path, document),
     fetches: (path) => requests.get(path) ?? 0,
     setActorType: (name, type) => void actorTypes.set(name, type),

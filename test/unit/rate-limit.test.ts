@@ -179,3 +179,14 @@ test('a 429 says how long to wait in seconds, minutes, hours or days, rounded up
     '7 Tage',
   ]);
 });
+
+test('a peek that met a counter at its limit refuses it from memory until its window ends, the database unread', async () => {
+  const db = openDb(':memory:');
+  const store = createLimitStore(db);
+  const counter = store.named('federation_actor/60', 'http://a.example/users/flut', { limit: 2, windowSeconds: 60 });
+  assert.equal(store.hit([counter], t0, false), 0);
+  assert.equal(store.hit([counter], t0, false), 0);
+  assert.equal(store.peek([counter], t0 + 10), 50);
+  await db.close(); // every read fails from here on: a peek that asked the database would let the request pass
+  assert.equal(store.peek([counter], t0 + 20), 40);
+});
