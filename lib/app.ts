@@ -187,8 +187,9 @@ export function createApp(config: Config, options: AppOptions = {}): App {
       // are aborted, their jobs stay queued; notifications not yet sent are dropped.
       await jobs?.stop();
       await federation?.close();
-      await services.searchThreads.close(); // their read-only connections close before the database's last one
-      stopImpressions(); // writes the last counts: before the database closes
+      // Before the database closes: the search threads' read-only connections, and the last impression counts.
+      await services.searchThreads.close();
+      stopImpressions();
       services.asn.close();
       await services.db.close();
       defaultLog.flush();

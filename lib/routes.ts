@@ -72,9 +72,9 @@ export const routes: readonly Route[] = [
     get('/api/user/info', users.ownInfo, { auth: true }),
     post('/api/user/rename', users.rename, { auth: true, writeLimit: 'rename' }),
     post('/api/user/avatar', users.changeAvatar, { auth: true, writeLimit: 'avatar' }),
-    // The password check shares the login bucket: a stolen session must not become a guessing oracle.
+    // Deletion and account self-service (docs/API.md "Account self-service"): the current-password check shares
+    // the login bucket, so a stolen session must not become a guessing oracle.
     post('/api/user/delete', users.deleteOwnAccount, { auth: true, rateLimit: 'login' }),
-    // Account self-service (docs/API.md "Account self-service"); the current-password check shares the login bucket too.
     post('/api/user/password', account.changePassword, { auth: true, rateLimit: 'login' }),
     get('/api/user/sessions', account.sessions, { auth: true }),
     post('/api/user/sessions/revoke-others', account.revokeOtherSessions, { auth: true }),

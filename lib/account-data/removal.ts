@@ -36,9 +36,11 @@ export interface AccountRemoval {
   readonly busy: boolean;
 }
 
-/** A claim lasts this long and every slice renews it; after a crash another process (or the restarted one) takes over. */
+/**
+ * A claim lasts leaseSeconds and every slice renews it; after a crash another process (or the
+ * restarted one) takes over. batchRows per statement are few enough to stay within a slice.
+ */
 const leaseSeconds = 15;
-/** Rows per statement batch, few enough to stay within a slice. */
 const batchRows = 200;
 
 function claimAccount(db: Db, now: number): number | undefined {

@@ -121,7 +121,6 @@ const link = (heading: string, label = heading) => `[${label}](#${anchorOf(headi
 const cell = (text: string) => text.replace(/\n+/g, ' ').replace(/\|/g, '\\|');
 const sentence = (text: string) => (/[.!?]$/.test(text) ? text : `${text}.`);
 
-/** A citation of docs/API.md (the file, then a section's name in quotes) → a link, when the section is a heading; other citations stay as they are. */
 function linked(prose: string, headings: ReadonlySet<string>): string {
   return prose.replace(/docs\/API\.md,? "([^"]+)"/g, (whole, section: string) =>
     headings.has(section) ? link(section) : whole,

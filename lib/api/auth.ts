@@ -79,9 +79,9 @@ export async function login(ctx: Ctx) {
   if (loginNeedsWork(config, loginPressure(attempt)))
     await useSolvedChallenge(ctx.app.db, textField(form, 'altcha'), clock.now());
   const found = findUserByName(ctx.app.db, username);
-  // An author on another server has no password here: its name is no login.
+  // An author on another server has no password here: its name is no login. Unknown names spend the
+  // same hashing work as wrong passwords, so timing reveals nothing.
   const user = found?.status === remoteStatus ? undefined : found;
-  // Unknown names spend the same hashing work as wrong passwords, so timing reveals nothing.
   const stored = user?.pass_hash ?? (await ctx.app.passwords.dummyHash(config.scryptLogN));
   const matches = await ctx.app.passwords.verify(password, stored, ctx.signal, hashQueueBound(config.limitsFactor));
   if (!user || !matches) {
@@ -149,9 +149,9 @@ export async function register(ctx: Ctx) {
   if (Object.keys(fields).length) throw new ApiError(400, 'auth.invalid', { fields });
   await requireRegistrationWork(ctx.app, textField(form, 'altcha'));
 
-  // Before the hashing work; createUser checks again in its transaction.
+  // The name is checked before the hashing work (createUser checks again in its transaction), and the
+  // hash waits in the registrations' own line: a flood of them never takes the hashing line from members.
   if (isNameTaken(ctx.app.db, username)) throw new ApiError(409, 'user.name_taken', { field: 'user' });
-  // In the registrations' own line first: a flood of them never takes the hashing line from members.
   const { limitsFactor } = ctx.app.config;
   const hash = await ctx.app.passwords.hash(
     password,

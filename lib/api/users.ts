@@ -56,7 +56,6 @@ publicInfo.doc = {
   when: { 'user.not_found': 'no public account has the name (docs/API.md "Which accounts are public")' },
 } satisfies Operation;
 
-/** How to follow the account from another server, while federation is on (docs/API.md "Federation"). */
 function fediverseOf(ctx: Ctx, user: User): { fediverse?: string } {
   return ctx.app.config.federation === 'off' ? {} : { fediverse: fediverseHandle(ctx.app.config, user) };
 }

@@ -74,7 +74,6 @@ export interface VoteState {
 export interface EventListener {
   entryCreated(pid: number): void;
   entryEdited(pid: number): void;
-  /** Deleted by its author, or removed by a moderator (`removed`). */
   entryDeleted(pid: number, removed: boolean): void;
   /** A vote cast, changed or withdrawn: what it was before and is after (undefined: none). */
   voteChanged(pid: number, uid: number, before: VoteState | undefined, after: VoteState | undefined): void;

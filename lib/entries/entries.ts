@@ -100,8 +100,7 @@ export function createEntry(db: Db, entry: NewEntry, now: number): number | unde
     adjustEntryCounters(db, Boolean(parent), 1);
     indexEntry(db, { pid, uid: entry.uid, content: entry.content, alt: entry.alt ?? '' });
     notifyAbout(db, { pid, uid: entry.uid, content: entry.content }, parent?.uid ?? 0, now);
-    if (parent)
-      queueThreadReplies(db, { pid, uid: entry.uid }, parent.pid, now); // told after the commit, in batches
+    if (parent) queueThreadReplies(db, { pid, uid: entry.uid }, parent.pid, now);
     else followOwnThread(db, entry.uid, pid, now);
     db.changes.threadChanged(parent?.root ?? pid);
     db.changes.userChanged(entry.uid);

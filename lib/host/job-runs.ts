@@ -34,7 +34,7 @@ export function startJobRuns(options: {
   const run = () => {
     if (stopped || options.held?.()) return;
     if (running) {
-      again = true; // a wake while working: look once more when done
+      again = true;
       return;
     }
     running = options

@@ -52,9 +52,11 @@ class Refused extends Error {
   }
 }
 
-/** Expired rows are swept at most once a minute from the request path (and hourly by housekeeping). */
+/**
+ * Expired rows are swept at most once a minute from the request path (and hourly by housekeeping).
+ * Past maxRememberedFull full counters in memory (see createLimitStore) the expired ones go, then all.
+ */
 const sweepSeconds = 60;
-/** Full counters remembered in memory (see createLimitStore); past this the expired ones go, then all. */
 const maxRememberedFull = 10_000;
 
 export interface LimitStoreOptions {

@@ -10,9 +10,10 @@ const extensions = new Map(
   Object.entries(mediaFormats).map(([extension, format]) => [format.sharp as string, extension as MediaExtension]),
 );
 
-// sharp works on libuv's thread pool; two jobs at a time on the machine (lib/host/machine-slots.ts) bound memory and leave threads for scrypt.
+// sharp works on libuv's thread pool; two jobs at a time on the machine (lib/host/machine-slots.ts) bound memory and leave
+// threads for scrypt, and one libvips thread per image means two uploads at once never take both cores from reads.
 sharp.cache(false);
-sharp.concurrency(1); // one libvips thread per image: two uploads at once never take both cores from reads
+sharp.concurrency(1);
 
 export interface ProcessedImage {
   data: Buffer;

@@ -119,8 +119,7 @@ export function anonymiseReportsOf(db: Db, uid: number, limit: number): number {
 export interface QueueItem {
   entry: EntryJson;
   open_reports: number;
-  /** Reporters stay with the administrator: the API always shows "". */
-  /** `instance`: the server a report came from (a Flag), '' for one made here. */
+  /** Reporters stay with the administrator: the API always shows "". `instance`: the server a report came from (a Flag), '' for one made here. */
   reports: { id: number; created_at: number; reason: string; reporter: ''; instance: string }[];
 }
 

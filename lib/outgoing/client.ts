@@ -160,7 +160,7 @@ export function createPreviewClient(options: PreviewClientOptions): GuardedClien
       clearTimeout(timer);
       outer?.removeEventListener('abort', stop);
       agents.delete(agent);
-      void agent.close().catch(() => {}); // after the body is read: the connection is not needed again
+      void agent.close().catch(() => {});
     }
   }
 

@@ -16,9 +16,11 @@ export type PreviewKind = 'page' | 'youtube';
 /** docs/API.md "Link previews": a preview is refreshed after 30 days; a failed link is retried a day later at the soonest. */
 export const refreshAfterSeconds = 30 * 86_400;
 export const retryAfterSeconds = 86_400;
-/** A claimed job is someone's for this long; after a crash it becomes due again. */
+/**
+ * A claimed job is someone's for jobLeaseSeconds; after a crash it becomes due again, and one
+ * claimed maxJobAttempts times without finishing (the process died on it) is given up.
+ */
 export const jobLeaseSeconds = 300;
-/** A job that was claimed this often without finishing (the process died on it) is given up. */
 export const maxJobAttempts = 3;
 
 export function previewKind(url: string): PreviewKind {
