@@ -46,6 +46,8 @@ declare namespace Api {
       /** the entry on its own server */
       url: string;
     };
+    /** how many accounts on other servers shared (boosted) the entry (docs/API.md "Votes and shares from elsewhere"); absent when none */
+    shares?: number;
   }
 
   interface EntryWithLatest extends Entry {

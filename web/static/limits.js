@@ -27,6 +27,7 @@ export const maxBulkPids = 100;
 export const maxContentLength = 1000;
 export const maxEndpointLength = 1000;
 export const maxFeedPage = 100;
+export const maxFetchedAncestors = 5;
 export const maxFollows = 1000;
 export const maxGifFrames = 300;
 export const maxGifPixels = 20000000;
