@@ -158,7 +158,8 @@ export const actor = fedifyEndpoint({
 });
 const inboxDoc: Operation = {
   id: 'activityPubInbox',
-  summary: "An actor's inbox: Follow and Undo of a Follow, signed (HTTP Signatures)",
+  summary:
+    'An actor\'s inbox, signed (HTTP Signatures): follows, posts and replies, votes, shares, edits, deletions and reports (docs/API.md "What comes in")',
   ok: { status: 202, description: 'taken; handled past the answer', mediaType: 'text/plain' },
   more: [{ status: 401, description: 'no or a bad signature', mediaType: 'text/plain' }, notFound],
   errors: {
