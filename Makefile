@@ -52,8 +52,7 @@ test: deps
 	TMPDIR=$$scratch TEST_QUEUE=$$queue node --import tsx --test --test-concurrency=2 --test-reporter=spec .ci/test-lane-1.ts .ci/test-lane-2.ts || status=$$?; \
 	node --import tsx .ci/lane-summary.ts "$$queue" || status=1; \
 	[ -z "$(TEST_TIMES)" ] || cp "$$queue/times" "$(TEST_TIMES)"; \
-	chromium="$${CHROMIUM_PATH:-/usr/bin/chromium}"; \
-	[ -x "$$chromium" ] || echo "make test: BROWSER TESTS SKIPPED: Chromium not found at $$chromium (apt-get install chromium, or set CHROMIUM_PATH)"; \
+	chromium=$$(.ci/chromium-path) || echo "make test: BROWSER TESTS SKIPPED: Chromium not found at $$chromium (apt-get install chromium-headless-shell, or set CHROMIUM_PATH)"; \
 	command -v systemd-analyze >/dev/null || echo "make test: systemd unit check skipped: systemd-analyze not found (apt-get install systemd)"; \
 	{ command -v nginx || [ -x /usr/sbin/nginx ]; } >/dev/null || echo "make test: NGINX CACHE TESTS SKIPPED: nginx not found (apt-get install nginx)"; \
 	node --import tsx .ci/test-leftovers.ts "$$scratch" || status=1; \
@@ -169,7 +168,7 @@ bench-memory: deps
 	node --import tsx bench/memory.ts
 
 # Screenshots of the real pages (feed, thread, profile, statistics, settings, moderation queue; 1280 and 390 px wide) with
-# German sample content, saved under docs/screenshots/. Needs Chromium (CHROMIUM_PATH, default /usr/bin/chromium).
+# German sample content, saved under docs/screenshots/. Needs Chromium (.ci/chromium-path: CHROMIUM_PATH, else Debian's).
 .PHONY: screenshots
 screenshots: deps
 	node --import tsx test/browser/screenshots.ts

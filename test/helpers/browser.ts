@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { after, before, test } from 'node:test';
@@ -14,13 +15,27 @@ import { releaseShared, shared } from './shared.ts';
 
 /** The front end in Debian's Chromium, driven by playwright-core: the browser suites' set-up and checks. */
 
-/** Debian's Chromium; CHROMIUM_PATH overrides. Playwright's own browser downloads cannot work offline. */
-export const chromiumPath = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
+/**
+ * Debian's Chromium as .ci/chromium-path chooses it (CHROMIUM_PATH, else the headless shell, else the
+ * full browser). Playwright's own browser downloads cannot work offline.
+ */
+export const chromiumPath = chosenChromium();
+
+function chosenChromium(): string {
+  const script = resolve(import.meta.dirname, '../../.ci/chromium-path');
+  try {
+    return execFileSync(script, { encoding: 'utf8' }).trim();
+  } catch (err) {
+    return String((err as { stdout?: string }).stdout ?? '').trim();
+  }
+}
 export const chromiumMissing = !existsSync(chromiumPath);
 /** The `skip` option for a browser suite: false, or the reason shown in the test report. */
 export const skipWithoutChromium = chromiumMissing ? `Chromium not found at ${chromiumPath}` : false;
 if (chromiumMissing)
-  console.log(`browser tests skipped: Chromium not found at ${chromiumPath} (set CHROMIUM_PATH or install chromium)`);
+  console.log(
+    `browser tests skipped: Chromium not found at ${chromiumPath} (apt-get install chromium-headless-shell, or set CHROMIUM_PATH)`,
+  );
 
 /**
  * Without these flags Chromium tries to reach Google's services and stalls on a closed network.
