@@ -1,5 +1,5 @@
-import { constants } from 'node:fs';
-import { open } from 'node:fs/promises';
+import { constants, type Stats } from 'node:fs';
+import { open, readFile, stat } from 'node:fs/promises';
 import { pipeline } from 'node:stream/promises';
 import { isNotModified } from './conditional.ts';
 import type { IncomingHttpHeaders, ServerResponse } from 'node:http';
@@ -66,6 +66,74 @@ export function isMissingFile(err: unknown): boolean {
   return code === 'ENOENT' || code === 'ENOTDIR' || code === 'ENAMETOOLONG' || code === 'ELOOP';
 }
 
+/**
+ * Writes a file's validators and its head, or a 304 when the request names them as current; true
+ * when that was the whole answer. The ETag holds the file's size and mtime.
+ */
+function answeredFromHeaders(
+  res: ServerResponse,
+  path: string,
+  info: Pick<Stats, 'size' | 'mtimeMs' | 'mtime'>,
+  options: SendFileOptions,
+): boolean {
+  const etag = `"${info.size.toString(36)}-${Math.floor(info.mtimeMs).toString(36)}"`;
+  const validators = {
+    ETag: etag,
+    'Cache-Control': options.cacheControl ?? 'no-cache',
+    'Last-Modified': info.mtime.toUTCString(),
+  };
+  const asked = (options.status ?? 200) === 200 ? options.request : undefined;
+  if (asked && isNotModified(asked, etag, Math.floor(info.mtimeMs / 1000))) {
+    res.writeHead(304, { ...options.headers, ...validators });
+    res.end();
+    return true;
+  }
+  res.writeHead(options.status ?? 200, {
+    ...options.headers,
+    'Content-Type': options.type ?? contentTypes[extname(path).toLowerCase()] ?? 'application/octet-stream',
+    'Content-Length': info.size,
+    ...validators,
+  });
+  return false;
+}
+
+interface KeptFile {
+  info: Pick<Stats, 'size' | 'mtimeMs' | 'mtime'>;
+  body: Buffer;
+}
+
+/** The front end's files in memory, by path: a few hundred KiB that every page load asks for. */
+const keptFiles = new Map<string, KeptFile>();
+/** A bigger file is sent from disk each time (the front end has none; a limit all the same). */
+const maxKeptFileBytes = 1024 * 1024;
+
+/**
+ * sendFile for the front end's own files, kept in memory and read again when size or mtime changed.
+ * Why: a page load asks for dozens of modules, and one stat costs less than an open, stat and close.
+ */
+export async function sendKeptFile(res: ServerResponse, path: string, options: SendFileOptions = {}): Promise<boolean> {
+  const info = await stat(path).catch((err: unknown) => {
+    if (isMissingFile(err)) return undefined;
+    throw err;
+  });
+  if (!info?.isFile()) {
+    keptFiles.delete(path);
+    return false;
+  }
+  let kept = keptFiles.get(path);
+  if (!kept || kept.info.size !== info.size || kept.info.mtimeMs !== info.mtimeMs) {
+    if (info.size > maxKeptFileBytes) return sendFile(res, path, options);
+    const body = await readFile(path);
+    // Changed while read: sent from disk this time, kept on a later ask.
+    if (body.length !== info.size) return sendFile(res, path, options);
+    kept = { info, body };
+    keptFiles.set(path, kept);
+  }
+  if (answeredFromHeaders(res, path, kept.info, options)) return true;
+  res.end(options.head ? undefined : kept.body);
+  return true;
+}
+
 export async function sendFile(res: ServerResponse, path: string, options: SendFileOptions = {}): Promise<boolean> {
   const file = await open(path, options.noFollow ? constants.O_RDONLY | constants.O_NOFOLLOW : 'r').catch(
     (err: unknown) => {
@@ -82,24 +150,7 @@ export async function sendFile(res: ServerResponse, path: string, options: SendF
       const { bytesRead } = await file.read(head, 0, head.length, 0);
       if (!options.accept.test(head.subarray(0, bytesRead))) return false;
     }
-    const etag = `"${info.size.toString(36)}-${Math.floor(info.mtimeMs).toString(36)}"`;
-    const validators = {
-      ETag: etag,
-      'Cache-Control': options.cacheControl ?? 'no-cache',
-      'Last-Modified': info.mtime.toUTCString(),
-    };
-    const asked = (options.status ?? 200) === 200 ? options.request : undefined;
-    if (asked && isNotModified(asked, etag, Math.floor(info.mtimeMs / 1000))) {
-      res.writeHead(304, { ...options.headers, ...validators });
-      res.end();
-      return true;
-    }
-    res.writeHead(options.status ?? 200, {
-      ...options.headers,
-      'Content-Type': options.type ?? contentTypes[extname(path).toLowerCase()] ?? 'application/octet-stream',
-      'Content-Length': info.size,
-      ...validators,
-    });
+    if (answeredFromHeaders(res, path, info, options)) return true;
     if (options.head || info.size === 0) {
       res.end();
       return true;

@@ -2,7 +2,7 @@ import { dirname, join, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { isLiveEntryImage } from '../entries/entries.ts';
 import type { Ctx } from '../http/context.ts';
-import { safeFilePath, sendFile } from '../http/static.ts';
+import { safeFilePath, sendFile, sendKeptFile } from '../http/static.ts';
 import { boardMediaName, isMediaFormat, mediaFormats, mediaHeadBytes, type MediaFolder } from '../media/files.ts';
 import { notFoundPage } from './shell.ts';
 import { fileNotModified, html, type Operation } from '../openapi/kit.ts';
@@ -77,7 +77,7 @@ media.doc = {
 
 export async function staticFile(ctx: Ctx<'*'>) {
   const path = safeFilePath(join(ctx.app.config.webDir, 'static'), ctx.params['*']);
-  if (!path || !(await sendFile(ctx.res, path, { head: ctx.req.method === 'HEAD', request: ctx.req.headers })))
+  if (!path || !(await sendKeptFile(ctx.res, path, { head: ctx.req.method === 'HEAD', request: ctx.req.headers })))
     await notFoundPage(ctx);
 }
 staticFile.doc = {
@@ -102,7 +102,7 @@ export async function webAuthnBrowser(ctx: Ctx<'*'>) {
   const path = safeFilePath(webAuthnBrowserDir, ctx.params['*']);
   if (
     !path?.endsWith('.js') ||
-    !(await sendFile(ctx.res, path, { head: ctx.req.method === 'HEAD', request: ctx.req.headers }))
+    !(await sendKeptFile(ctx.res, path, { head: ctx.req.method === 'HEAD', request: ctx.req.headers }))
   )
     await notFoundPage(ctx);
 }
