@@ -129,8 +129,8 @@ export async function receiveReaction<T>(deps: InboundDeps, ctx: Context<T>, act
   return true;
 }
 
-/** Never fetches: an Undo's object is read only as it came (its id, or the activity it embeds). */
-const unfetched = async (url: string): Promise<never> => {
+/** A loader that never fetches: an object is read only as it came (an Undo's, a relay's: its id, or what it embeds). */
+export const unfetched = async (url: string): Promise<never> => {
   throw new Error(`${url}: not fetched`);
 };
 

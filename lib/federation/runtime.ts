@@ -45,11 +45,11 @@ import {
   quietly,
   receiveCreate,
   receiveDelete,
-  receiveGroupAnnounce,
   receiveUpdate,
   type InboundDeps,
 } from './inbound-posts.ts';
 import { receiveReaction, receiveUndoReaction } from './inbound-votes.ts';
+import { receiveRelayed } from './inbound-relays.ts';
 import type { Images } from '../media/images.ts';
 import type { StoredImageKind } from '../media/stored-images.ts';
 import { countLocalEntries } from './remote-entries.ts';
@@ -234,8 +234,7 @@ export function createFederationRuntime(deps: FederationDeps, options: Federatio
     })
     .on(Announce, async (ctx, announce) => {
       if (await receiveReaction(inbound, ctx, announce)) return;
-      const relayed =
-        (await isGroupActor(ctx, announce.actorId)) && (await receiveGroupAnnounce(inbound, ctx, announce));
+      const relayed = (await isGroupActor(ctx, announce.actorId)) && (await receiveRelayed(inbound, ctx, announce));
       if (!relayed) await receivedOther(announce);
     })
     .on(Like, async (ctx, like) => {
