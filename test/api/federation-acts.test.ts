@@ -5,7 +5,14 @@ import { maxFetchedAncestors } from '../../lib/product.ts';
 import { administrator } from '../../lib/modlog/modlog.ts';
 import { eventually, member, startBoard, visitor, type Client, type TestBoard } from '../helpers.ts';
 import { startFakeInstance, type FakeInstance } from '../helpers/fake-instance.ts';
-import { federatedEnv, federationWaitMs, freePorts, quickFederation } from '../helpers/federation.ts';
+import {
+  federatedEnv,
+  federationWaitMs,
+  freePorts,
+  inboxSettler,
+  quickFederation,
+  votesOf,
+} from '../helpers/federation.ts';
 
 /**
  * docs/API.md "Remote entries" and "Votes and shares from elsewhere": what people on another server
@@ -25,7 +32,8 @@ describe('posts, votes, shares, edits and deletions from another server', () => 
   let group: string;
   let anna: Client;
   let markerPid: number;
-  let markerMode: 'Like' | 'Dislike' = 'Dislike';
+  /** Waits until every activity sent before is handled (test/helpers/federation.ts). */
+  let settled: () => Promise<void>;
   const reader = () => visitor(board);
   const db = () => board.app.services.db;
 
@@ -41,6 +49,7 @@ describe('posts, votes, shares, edits and deletions from another server', () => 
     group = `${board.config.origin}/ap/actor/board`;
     anna = await member(board, 'Anna');
     markerPid = await post(anna, 'Hier zählt nur die Markierung.');
+    settled = inboxSettler(board, fake, markerPid);
   });
   after(async () => {
     await board?.close();
@@ -64,25 +73,7 @@ describe('posts, votes, shares, edits and deletions from another server', () => 
   const entryPage = (pid: number) => `${board.config.origin}/e/${pid}`;
   const actor = (name: string) => fake.actorOf(name);
 
-  /** Waits until every activity sent before is handled: a marker vote sent last has come in. */
-  async function settled(): Promise<void> {
-    markerMode = markerMode === 'Like' ? 'Dislike' : 'Like';
-    await send({ id: fake.nextId(), type: markerMode, actor: actor('marker'), object: entryPage(markerPid) });
-    const want = markerMode === 'Like' ? { yes: 1, no: 0 } : { yes: 0, no: 1 };
-    await eventually(
-      'the marker vote is in',
-      async () => {
-        const tally = (await reader().get(`/api/entry/${markerPid}/votes`)).body;
-        return tally.yes === want.yes && tally.no === want.no;
-      },
-      federationWaitMs,
-    );
-  }
-
-  const tally = async (pid: number) => {
-    const { yes, no } = (await reader().get(`/api/entry/${pid}/votes`)).body;
-    return { yes, no };
-  };
+  const tally = (pid: number) => votesOf(board, pid);
   const entryJson = async (pid: number) => (await reader().get(`/api/entry/${pid}/thread`)).body.entry;
   const pidOfObject = (objectId: string) =>
     db().one<{ pid: number }>('SELECT pid FROM remote_entries WHERE object_id = ?', objectId)?.pid;

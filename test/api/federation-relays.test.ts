@@ -4,7 +4,14 @@ import { changeInstance } from '../../lib/federation/instances.ts';
 import { administrator } from '../../lib/modlog/modlog.ts';
 import { eventually, member, startBoard, visitor, type Client, type TestBoard } from '../helpers.ts';
 import { startFakeInstance, type FakeInstance } from '../helpers/fake-instance.ts';
-import { federatedEnv, federationWaitMs, freePorts, quickFederation } from '../helpers/federation.ts';
+import {
+  federatedEnv,
+  federationWaitMs,
+  freePorts,
+  inboxSettler,
+  quickFederation,
+  votesOf,
+} from '../helpers/federation.ts';
 
 /**
  * docs/API.md "Remote entries": what a Lemmy community relays, each activity in it wrapped in an
@@ -25,7 +32,8 @@ describe('votes, edits and deletions a Group relays', () => {
   let community: string;
   let anna: Client;
   let markerPid: number;
-  let markerMode: 'Like' | 'Dislike' = 'Dislike';
+  /** Waits until every activity sent before is handled (test/helpers/federation.ts). */
+  let settled: () => Promise<void>;
   let serial = 0;
   const reader = () => visitor(board);
   const db = () => board.app.services.db;
@@ -44,6 +52,7 @@ describe('votes, edits and deletions a Group relays', () => {
     community = lemmy.actorOf('gemeinde');
     anna = await member(board, 'Anna');
     markerPid = await post('Hier zählt nur die Markierung.');
+    settled = inboxSettler(board, lemmy, markerPid);
   });
   after(async () => {
     await board?.close();
@@ -90,30 +99,7 @@ describe('votes, edits and deletions a Group relays', () => {
     audience: community,
   });
 
-  /** Waits until every activity sent before is handled: a marker vote sent last has come in. */
-  async function settled(): Promise<void> {
-    markerMode = markerMode === 'Like' ? 'Dislike' : 'Like';
-    await send(lemmy, {
-      id: lemmy.nextId(),
-      type: markerMode,
-      actor: lemmy.actorOf('marker'),
-      object: entryPage(markerPid),
-    });
-    const want = markerMode === 'Like' ? { yes: 1, no: 0 } : { yes: 0, no: 1 };
-    await eventually(
-      'the marker vote is in',
-      async () => {
-        const tally = (await reader().get(`/api/entry/${markerPid}/votes`)).body;
-        return tally.yes === want.yes && tally.no === want.no;
-      },
-      federationWaitMs,
-    );
-  }
-
-  const tally = async (pid: number) => {
-    const { yes, no } = (await reader().get(`/api/entry/${pid}/votes`)).body;
-    return { yes, no };
-  };
+  const tally = (pid: number) => votesOf(board, pid);
   const entryJson = async (pid: number) => (await reader().get(`/api/entry/${pid}/thread`)).body.entry;
 
   test("a community relays a member's Like: it counts, once with the same Like sent directly, and the relayed Undo withdraws it", async () => {

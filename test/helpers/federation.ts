@@ -5,6 +5,9 @@ import { changeInstance } from '../../lib/federation/instances.ts';
 import { askToFollow, stopFollowing } from '../../lib/federation/follows.ts';
 import { administrator } from '../../lib/modlog/modlog.ts';
 import { startBoard, type StartOptions, type TestBoard } from './board.ts';
+import { eventually } from './eventually.ts';
+import type { FakeInstance } from './fake-instance.ts';
+import { visitor } from './members.ts';
 
 /**
  * Federation between test boards on 127.0.0.1 (docs/OPERATIONS.md "Federation"): each board's
@@ -82,6 +85,42 @@ export async function startFederatedBoards(
 
 /** How long a test waits for another board's answer: keys are made on first need, which takes seconds on a busy machine. */
 export const federationWaitMs = 30_000;
+
+/** An entry's yes and no votes, as any reader sees them. */
+export async function votesOf(board: TestBoard, pid: number): Promise<{ yes: number; no: number }> {
+  const { yes, no } = (await visitor(board).get(`/api/entry/${pid}/votes`)).body;
+  return { yes, no };
+}
+
+/**
+ * Waits until every activity `fake` sent to `board` before is handled. Why a marker: the inbox
+ * handles activities one after another, so a vote sent last (on `markerPid`, by `fake`'s actor
+ * "marker", Like and Dislike in turn) has come in only after all before it; what was dropped
+ * leaves nothing else to wait for.
+ */
+export function inboxSettler(board: TestBoard, fake: FakeInstance, markerPid: number): () => Promise<void> {
+  let mode: 'Like' | 'Dislike' = 'Dislike';
+  return async () => {
+    mode = mode === 'Like' ? 'Dislike' : 'Like';
+    const answer = await fake.send(`${board.url}/ap/inbox`, {
+      '@context': 'https://www.w3.org/ns/activitystreams',
+      id: fake.nextId(),
+      type: mode,
+      actor: fake.actorOf('marker'),
+      object: `${board.config.origin}/e/${markerPid}`,
+    });
+    if (answer.status !== 202) throw new Error(`the marker vote: ${answer.status} ${answer.body}`);
+    const want = mode === 'Like' ? { yes: 1, no: 0 } : { yes: 0, no: 1 };
+    await eventually(
+      'the marker vote is in',
+      async () => {
+        const tally = await votesOf(board, markerPid);
+        return tally.yes === want.yes && tally.no === want.no;
+      },
+      federationWaitMs,
+    );
+  };
+}
 
 /** The actor at this URL or handle, as `board` sees it through its own guarded loader. */
 export async function lookUpActor(board: TestBoard, what: string): Promise<Actor> {
