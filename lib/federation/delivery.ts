@@ -148,6 +148,14 @@ export function startDelivery(
   let expanding = false;
   let stopping = false;
   let pumping = false;
+  /**
+   * Whether the last look found nothing that may start (every due delivery goes to an instance at
+   * its bound), and how many slots freed since. Until rows or time change (work() clears it), only a
+   * freed slot lets one start, so no slot freed means no look: a look walks past every due delivery
+   * of the instances at their bound, which one slow instance's backlog makes long.
+   */
+  let dry = false;
+  let freedWhileDry = 0;
   const thread = startDeliveryThread({ client: runtime.clientOptions, maxAnswerBytes });
 
   /** Hands the POST to the delivery thread; the signer's key goes over with its first one. */
@@ -260,6 +268,7 @@ export function startDelivery(
   /** Starts one due delivery (dropping those that may not go); false when none is due or no slot is free. */
   function startNext(): boolean {
     while (!stopping && running.size < total) {
+      if (dry && freedWhileDry === 0) return false;
       const full = [...busy].filter(([, n]) => n >= perInstance).map(([host]) => host);
       const row = db.one<Due>(
         `SELECT d.id, d.activity_id, d.inbox, d.host, d.created_at, d.tries, a.body, a.signer_uid, a.author_uid, a.kind
@@ -271,12 +280,17 @@ export function startDelivery(
         JSON.stringify(full),
         JSON.stringify([...sending]),
       );
-      if (!row) return false;
+      if (!row) {
+        dry = true;
+        freedWhileDry = 0;
+        return false;
+      }
       if (!mayGo(row)) {
         db.run('DELETE FROM federation_deliveries WHERE id = ?', row.id);
         outcomes.dropped++;
         continue;
       }
+      if (dry) freedWhileDry--;
       sending.add(row.id);
       busy.set(row.host, (busy.get(row.host) ?? 0) + 1);
       const run: Promise<void> = deliver(row)
@@ -287,6 +301,7 @@ export function startDelivery(
           if (left > 0) busy.set(row.host, left);
           else busy.delete(row.host);
           running.delete(run);
+          if (dry) freedWhileDry++;
           pump();
         });
       running.add(run);
@@ -295,17 +310,23 @@ export function startDelivery(
     return false;
   }
 
+  /** Rows were added or time went on (retries come due): the next look walks the queue again. */
+  function lookAgain(): void {
+    dry = false;
+    pump();
+  }
+
   async function work(): Promise<void> {
     if (expanding || stopping) return;
     expanding = true;
     try {
-      while (!stopping && (await expandOutbox(db, runtime, clock.now())) === outboxBatch) pump();
+      while (!stopping && (await expandOutbox(db, runtime, clock.now())) === outboxBatch) lookAgain();
     } catch (err) {
       log(`federation: outbox: ${(err as Error).message}`);
     } finally {
       expanding = false;
     }
-    pump();
+    lookAgain();
   }
 
   const timer = setInterval(() => void work(), options.pollMs ?? 1_000);

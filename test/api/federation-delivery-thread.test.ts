@@ -61,7 +61,8 @@ describe('deliveries on the delivery thread', () => {
 
   const waiting = () => board.app.services.db.value('SELECT count(*) FROM federation_deliveries');
   const delivered = () =>
-    board.app.services.db.value('SELECT delivered FROM federation_instances WHERE host = ?', host) ?? 0;
+    board.app.services.db.one<{ delivered: number }>('SELECT delivered FROM federation_instances WHERE host = ?', host)
+      ?.delivered ?? 0;
 
   test("the inbox takes a delivery's POST while the board's event loop is held", async () => {
     // A first entry: its deliveries settle the usual way, and the Group's key is with the thread.
