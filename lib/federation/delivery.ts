@@ -1,10 +1,10 @@
-import { signRequest, type HttpMessageSignaturesSpec } from '@fedify/fedify/sig';
+import type { HttpMessageSignaturesSpec } from '@fedify/fedify/sig';
 import type { Config } from '../config.ts';
 import type { Db } from '../db/db.ts';
 import type { JobDeps } from '../host/job-runs.ts';
-import { createSemaphore } from '../host/semaphore.ts';
 import { settleWithin } from '../host/settle.ts';
 import { activitiesOf, type BuiltActivity, type OutboxRow } from './activities.ts';
+import { startDeliveryThread } from './delivery-thread.ts';
 import { instanceAdmitted, instanceOf } from './instances.ts';
 import { keyPairOf } from './keys.ts';
 import { actorUri, boardIdentifier } from './objects.ts';
@@ -14,10 +14,11 @@ import type { FederationRuntime } from './runtime.ts';
 /**
  * The delivery job (docs/OPERATIONS.md "Federation"), a once-job outside every request: it turns
  * outbox rows into activities and one delivery per inbox (a shared inbox when the follower has
- * one), then POSTs each, signed, through the guarded client. Why so bounded: a dead or slow
- * instance must delay only itself. At most `perInstance` requests are on their way to one
- * instance and `total` in all, each with its own timeout that covers the answer's body too (a
- * server that never answers holds its slot no longer). A failed delivery waits (1 minute,
+ * one), then hands each to the delivery thread (lib/federation/delivery-thread.ts), which signs it
+ * and POSTs it through its guarded client; the event loop only picks, checks and settles. Why so
+ * bounded: a dead or slow instance must delay only itself. At most `perInstance` requests are on
+ * their way to one instance and `total` in all, each with its own timeout that covers the answer's
+ * body too (a server that never answers holds its slot no longer). A failed delivery waits (1 minute,
  * doubling, at most 6 hours) and is tried again for up to two days, then given up and counted.
  * Every row lives in SQLite, so a restart goes on where it stopped.
  *
@@ -139,7 +140,6 @@ export function startDelivery(
   const { db, clock, log, config } = deps;
   const perInstance = options.perInstance ?? 2;
   const total = options.total ?? 16;
-  const controller = new AbortController();
   const busy = new Map<string, number>();
   /** Deliveries on their way, by id: never started twice, even by two overlapping pumps. */
   const sending = new Set<number>();
@@ -148,35 +148,29 @@ export function startDelivery(
   let expanding = false;
   let stopping = false;
   let pumping = false;
-  // One signature at a time: RSA signing is the delivery's CPU work, and on a board of few cores the
-  // readers' requests keep the others. The POSTs themselves still overlap up to `total`.
-  const signing = createSemaphore(1);
+  /**
+   * Whether the last look found nothing that may start (every due delivery goes to an instance at
+   * its bound), and how many slots freed since. Until rows or time change (work() clears it), only a
+   * freed slot lets one start, so no slot freed means no look: a look walks past every due delivery
+   * of the instances at their bound, which one slow instance's backlog makes long.
+   */
+  let dry = false;
+  let freedWhileDry = 0;
+  const thread = startDeliveryThread({ client: runtime.clientOptions, maxAnswerBytes });
 
-  async function post(row: Due, spec: HttpMessageSignaturesSpec): Promise<{ status: number; detail: string }> {
+  /** Hands the POST to the delivery thread; the signer's key goes over with its first one. */
+  function post(row: Due, spec: HttpMessageSignaturesSpec): Promise<{ status: number; detail: string }> {
     const signer = row.signer_uid === 0 ? boardIdentifier : row.signer_uid;
-    const { privateKey } = await keyPairOf(db, row.signer_uid, 'RSASSA-PKCS1-v1_5', clock.now());
-    const keyId = new URL(`${actorUri(config.origin, signer).href}#main-key`);
-    const request = new Request(row.inbox, {
-      method: 'POST',
-      headers: { 'content-type': 'application/activity+json', accept: 'application/activity+json' },
-      body: row.body,
-    });
-    const signed = await signing(() => signRequest(request, privateKey, keyId, { spec }));
-    const headers: Record<string, string> = {};
-    signed.headers.forEach((value, name) => {
-      if (name !== 'host' && name !== 'content-length') headers[name] = value;
-    });
-    try {
-      const answer = await runtime.client.post(row.inbox, {
-        headers,
+    return thread.post(
+      {
+        inbox: row.inbox,
         body: row.body,
-        maxBytes: maxAnswerBytes,
-        signal: controller.signal,
-      });
-      return { status: answer.status, detail: `answered ${answer.status}` };
-    } catch (err) {
-      return { status: 0, detail: (err as Error).message };
-    }
+        keyId: `${actorUri(config.origin, signer).href}#main-key`,
+        signer: row.signer_uid,
+        spec,
+      },
+      async () => (await keyPairOf(db, row.signer_uid, 'RSASSA-PKCS1-v1_5', clock.now())).privateKey,
+    );
   }
 
   /**
@@ -274,6 +268,7 @@ export function startDelivery(
   /** Starts one due delivery (dropping those that may not go); false when none is due or no slot is free. */
   function startNext(): boolean {
     while (!stopping && running.size < total) {
+      if (dry && freedWhileDry === 0) return false;
       const full = [...busy].filter(([, n]) => n >= perInstance).map(([host]) => host);
       const row = db.one<Due>(
         `SELECT d.id, d.activity_id, d.inbox, d.host, d.created_at, d.tries, a.body, a.signer_uid, a.author_uid, a.kind
@@ -285,12 +280,17 @@ export function startDelivery(
         JSON.stringify(full),
         JSON.stringify([...sending]),
       );
-      if (!row) return false;
+      if (!row) {
+        dry = true;
+        freedWhileDry = 0;
+        return false;
+      }
       if (!mayGo(row)) {
         db.run('DELETE FROM federation_deliveries WHERE id = ?', row.id);
         outcomes.dropped++;
         continue;
       }
+      if (dry) freedWhileDry--;
       sending.add(row.id);
       busy.set(row.host, (busy.get(row.host) ?? 0) + 1);
       const run: Promise<void> = deliver(row)
@@ -301,6 +301,7 @@ export function startDelivery(
           if (left > 0) busy.set(row.host, left);
           else busy.delete(row.host);
           running.delete(run);
+          if (dry) freedWhileDry++;
           pump();
         });
       running.add(run);
@@ -309,17 +310,23 @@ export function startDelivery(
     return false;
   }
 
+  /** Rows were added or time went on (retries come due): the next look walks the queue again. */
+  function lookAgain(): void {
+    dry = false;
+    pump();
+  }
+
   async function work(): Promise<void> {
     if (expanding || stopping) return;
     expanding = true;
     try {
-      while (!stopping && (await expandOutbox(db, runtime, clock.now())) === outboxBatch) pump();
+      while (!stopping && (await expandOutbox(db, runtime, clock.now())) === outboxBatch) lookAgain();
     } catch (err) {
       log(`federation: outbox: ${(err as Error).message}`);
     } finally {
       expanding = false;
     }
-    pump();
+    lookAgain();
   }
 
   const timer = setInterval(() => void work(), options.pollMs ?? 1_000);
@@ -332,8 +339,9 @@ export function startDelivery(
     async stop() {
       stopping = true;
       clearInterval(timer);
-      controller.abort();
+      thread.abort();
       await settleWithin(running, stopGraceMs);
+      await thread.close();
     },
     stats: () => ({ running: running.size, outcomes: { ...outcomes } }),
   };

@@ -17,7 +17,12 @@ import type { Clock } from '../clock.ts';
 import type { Config } from '../config.ts';
 import type { Db } from '../db/db.ts';
 import type { Log } from '../log.ts';
-import { createPreviewClient, type GuardedClient, type Resolver } from '../outgoing/client.ts';
+import {
+  createPreviewClient,
+  type GuardedClient,
+  type PreviewClientOptions,
+  type Resolver,
+} from '../outgoing/client.ts';
 import { registrationInForce } from '../registration/mode.ts';
 import { readStatsSummary } from '../stats/stats.ts';
 import { sqliteKvStore, SqliteMessageQueue } from './fedify-store.ts';
@@ -97,6 +102,8 @@ export interface FederationRuntime {
   entryAnswer(pid: number): Promise<Response | undefined>;
   actorAnswer(uid: number): Promise<Response>;
   client: GuardedClient;
+  /** The settings `client` was made from, but its resolver: what another thread needs to make its own. */
+  clientOptions: Omit<PreviewClientOptions, 'resolve'>;
   kv: KvStore;
   /** The inbox door's activities pending verification (lib/federation/inbox-door.ts), this process's. */
   inboxPending: PendingActivities;
@@ -117,14 +124,15 @@ export function createFederationRuntime(deps: FederationDeps, options: Federatio
   const { db, config, clock } = deps;
   const kv = sqliteKvStore(db);
   const limits = createLimitStore(db);
-  const client = createPreviewClient({
+  // Plain fields, so the delivery thread makes its client from the same (lib/federation/delivery-thread.ts).
+  const clientOptions = {
     allow: config.previewAllow,
     ports: config.previewPorts,
     userAgent: federationUserAgent(config.origin),
     timeoutMs: options.timeoutMs,
-    resolve: options.resolve,
     httpOnlyInsideAllow: true,
-  });
+  };
+  const client = createPreviewClient({ ...clientOptions, resolve: options.resolve });
   // The board's own documents (its actors, named in an Accept of its own Follow) are always readable.
   const ownHost = new URL(config.origin).host;
   const loaders: LoaderContext = {
@@ -273,6 +281,7 @@ export function createFederationRuntime(deps: FederationDeps, options: Federatio
     federation,
     context,
     client,
+    clientOptions,
     kv,
     inboxPending: new Map(),
     async entryAnswer(pid) {

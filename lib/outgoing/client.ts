@@ -121,26 +121,34 @@ export function createPreviewClient(options: PreviewClientOptions): GuardedClien
     options.httpOnlyInsideAllow && url.protocol === 'http:' ? insidePolicy : publicPolicy;
   const timeoutMs = options.timeoutMs ?? defaultTimeoutMs;
   const resolve = options.resolve ?? createDnsResolver();
-  const agents = new Set<Agent>();
+  /**
+   * The agents, one per address policy, kept across requests: a connection to a site is reused
+   * (keep-alive) instead of opened, resolved and torn down for every request. Safe because the
+   * check sits at connect: each NEW connection resolves through its agent's lookup and its policy,
+   * and a kept one goes to an address that was checked when it opened. The lookup cannot see which
+   * request it connects for, so a request's abort does not cancel it; the resolver's own time limit
+   * bounds it.
+   */
+  const agents = new Map<AddressPolicy, Agent>();
+  const agentFor = (policy: AddressPolicy): Agent => {
+    let agent = agents.get(policy);
+    if (!agent) {
+      agent = new Agent({ connect: { lookup: guardedLookup(policy, resolve), timeout: timeoutMs } });
+      agents.set(policy, agent);
+    }
+    return agent;
+  };
 
   /**
-   * One request's machinery: an agent whose lookup checks the address with the policy of the URL
-   * being asked now, one timer for everything (every redirect hop and the body), and the caller's
-   * abort signal. `run` does the requests and reads the body.
+   * One request's machinery: one timer for everything (every redirect hop and the body) and the
+   * caller's abort signal. `run` does the requests and reads the body; `checked` checks a URL
+   * before its request and gives the agent for it.
    */
   async function guarded<T>(
     outer: AbortSignal | undefined,
-    run: (agent: Agent, signal: AbortSignal, checked: (url: URL) => void) => Promise<T>,
+    run: (signal: AbortSignal, checked: (url: URL) => Agent) => Promise<T>,
   ): Promise<T> {
     const abort = new AbortController();
-    const signal = abort.signal;
-    let policy = publicPolicy;
-    // An agent per resource, so its DNS lookups are cancelled with it (the hook cannot see the request).
-    const agent = new Agent({
-      connect: { lookup: guardedLookup((address) => policy(address), resolve, signal), timeout: timeoutMs },
-      connections: 2,
-    });
-    agents.add(agent);
     let timedOut = false;
     const timer = setTimeout(() => {
       timedOut = true;
@@ -150,25 +158,24 @@ export function createPreviewClient(options: PreviewClientOptions): GuardedClien
     if (outer?.aborted) stop();
     outer?.addEventListener('abort', stop, { once: true });
     try {
-      return await run(agent, signal, (url) => {
-        policy = policyFor(url);
+      return await run(abort.signal, (url) => {
+        const policy = policyFor(url);
         checkTarget(url, options.ports, policy);
+        return agentFor(policy);
       });
     } catch (err) {
       throw describe(err, timedOut, timeoutMs);
     } finally {
       clearTimeout(timer);
       outer?.removeEventListener('abort', stop);
-      agents.delete(agent);
-      void agent.close().catch(() => {});
     }
   }
 
   const get = (input: string | URL, wanted: GetOptions): Promise<Fetched> =>
-    guarded(wanted.signal, async (agent, signal, check) => {
+    guarded(wanted.signal, async (signal, check) => {
       let url = new URL(input);
       for (let redirects = 0; ; redirects++) {
-        check(url);
+        const agent = check(url);
         const res = await fetch(url, {
           dispatcher: agent,
           redirect: 'manual',
@@ -203,9 +210,9 @@ export function createPreviewClient(options: PreviewClientOptions): GuardedClien
     });
 
   const post = (input: string | URL, wanted: PostOptions): Promise<Posted> =>
-    guarded(wanted.signal, async (agent, signal, check) => {
+    guarded(wanted.signal, async (signal, check) => {
       const url = new URL(input);
-      check(url);
+      const agent = check(url);
       const res = await fetch(url, {
         method: 'POST',
         dispatcher: agent,
@@ -222,7 +229,7 @@ export function createPreviewClient(options: PreviewClientOptions): GuardedClien
     get,
     post,
     async close() {
-      await Promise.all([...agents].map((agent) => agent.destroy()));
+      await Promise.all([...agents.values()].map((agent) => agent.destroy()));
     },
   };
 }

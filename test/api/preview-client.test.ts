@@ -130,6 +130,10 @@ describe('guard with an allow-list (tests reach 127.0.0.1 only)', () => {
     site.route('/to-localhost', redirect(`http://localhost:${site.port}/ok`));
     for (let i = 0; i < 10; i++) site.route(`/hop${i}`, redirect(`/hop${i + 1}`));
     site.route('/hop10', answer(page('<title>end</title>')));
+    // Names the connection a request came on by its client port.
+    site.route('/peer', (req, res) =>
+      res.writeHead(200, { 'content-type': 'text/html' }).end(page(`<title>${req.socket.remotePort}</title>`)),
+    );
   });
   after(async () => {
     await site.close();
@@ -163,6 +167,26 @@ describe('guard with an allow-list (tests reach 127.0.0.1 only)', () => {
     await refused(c.get(site.url('/to-port'), htmlGet), 'port');
     await refused(c.get(site.url('/to-localhost'), htmlGet), 'address');
     await c.close();
+  });
+
+  test('requests to one site reuse a kept connection, resolved and checked once; a new one is checked again', async () => {
+    const lookups: string[] = [];
+    const c = client({
+      ports: [site.port],
+      allow: ['127.0.0.1/32'],
+      resolve: async (name) => {
+        lookups.push(name);
+        return [{ address: name === 'site.test' ? '127.0.0.1' : '127.0.0.3', family: 4 }];
+      },
+    });
+    const first = await c.get(`http://site.test:${site.port}/peer`, htmlGet);
+    // The next turn, when the connection the first request came on is back in the pool.
+    await new Promise((resolve) => setImmediate(resolve));
+    const second = await c.get(`http://site.test:${site.port}/peer`, htmlGet);
+    await refused(c.get(`http://other.test:${site.port}/peer`, htmlGet), 'address');
+    await c.close();
+    assert.equal(second.body.toString(), first.body.toString(), 'both came on one connection');
+    assert.deepEqual(lookups, ['site.test', 'other.test']);
   });
 
   test('relative redirects are followed and the final URL is reported', async () => {
