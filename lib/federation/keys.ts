@@ -6,7 +6,8 @@ import type { Db } from '../db/db.ts';
  * Each actor's key pairs (table federation_keys), made on first need and kept: an RSA pair for
  * HTTP signatures (Mastodon and NodeBB read its `publicKeyPem` for draft-cavage signatures, and
  * RFC 9421 takes it too), and an Ed25519 pair for the object proofs Fedify makes where it does.
- * The private halves never leave this table: no log line, no export, no answer names them.
+ * The private halves never leave the process (the delivery thread gets them in memory): no log
+ * line, no export, no answer names them.
  */
 
 type CryptoKeyPair = webcrypto.CryptoKeyPair;

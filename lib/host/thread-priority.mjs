@@ -1,6 +1,7 @@
 // Lowers the scheduling priority of the calling thread only (nice 10 unless told otherwise), so
 // under load the request thread gets the CPU first. Used by the worker threads that do heavy work
-// for requests: password hashing (lib/hash-worker.mjs) and search (lib/search/search-worker.mjs).
+// for requests: password hashing (lib/hash-worker.mjs) and search (lib/search/search-worker.mjs),
+// and the federation delivery thread (lib/federation/delivery-worker.ts), which asks for the lowest.
 // A .mjs file, so the workers load it without tsx.
 import { readlinkSync } from 'node:fs';
 import { setPriority } from 'node:os';
