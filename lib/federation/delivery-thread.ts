@@ -51,7 +51,6 @@ export interface DeliveryThread {
 
 export function startDeliveryThread(setup: DeliveryThreadSetup): DeliveryThread {
   let worker: Worker | undefined;
-  /** Signers whose key the running thread has. */
   let keyed = new Set<number>();
   const pending = new Map<number, (answer: Omit<PostAnswer, 'id'>) => void>();
   let nextId = 1;

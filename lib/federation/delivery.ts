@@ -149,10 +149,8 @@ export function startDelivery(
   let stopping = false;
   let pumping = false;
   /**
-   * Whether the last look found nothing that may start (every due delivery goes to an instance at
-   * its bound), and how many slots freed since. Until rows or time change (work() clears it), only a
-   * freed slot lets one start, so no slot freed means no look: a look walks past every due delivery
-   * of the instances at their bound, which one slow instance's backlog makes long.
+   * The last look found nothing that may start, and the slots freed since: until work() clears it,
+   * no freed slot means no look, since a look walks past a slow instance's whole backlog.
    */
   let dry = false;
   let freedWhileDry = 0;

@@ -35,11 +35,9 @@ export async function receiveRelayed<T>(deps: InboundDeps, ctx: Context<T>, anno
 }
 
 /**
- * The relayed activity as far as the board may believe it. The relay's signature is its server's,
- * and a server speaks for its own accounts only: an activity whose id and actor are on the Group's
- * host is taken as it came; any other is fetched by its id from its own server (through the
- * guarded loader, so never from an instance not admitted) and taken only when it is of the same
- * type, by the same actor, on that actor's host.
+ * The relayed activity as far as the board may believe it: a server speaks for its own accounts
+ * only, so one from elsewhere than the Group's host is fetched from its own server (never one not
+ * admitted) and taken only with the same type and actor, on that actor's host.
  */
 async function believedActivity<T>(
   ctx: Context<T>,

@@ -124,7 +124,6 @@ export function createFederationRuntime(deps: FederationDeps, options: Federatio
   const { db, config, clock } = deps;
   const kv = sqliteKvStore(db);
   const limits = createLimitStore(db);
-  // Plain fields, so the delivery thread makes its client from the same (lib/federation/delivery-thread.ts).
   const clientOptions = {
     allow: config.previewAllow,
     ports: config.previewPorts,

@@ -102,9 +102,8 @@ interface KeptFile {
   body: Buffer;
 }
 
-/** The front end's files in memory, by path: a few hundred KiB that every page load asks for. */
+/** The front end's files in memory, by path: a few hundred KiB that every page load asks for; none bigger than the limit. */
 const keptFiles = new Map<string, KeptFile>();
-/** A bigger file is sent from disk each time (the front end has none; a limit all the same). */
 const maxKeptFileBytes = 1024 * 1024;
 
 /**

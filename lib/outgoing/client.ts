@@ -122,12 +122,8 @@ export function createPreviewClient(options: PreviewClientOptions): GuardedClien
   const timeoutMs = options.timeoutMs ?? defaultTimeoutMs;
   const resolve = options.resolve ?? createDnsResolver();
   /**
-   * The agents, one per address policy, kept across requests: a connection to a site is reused
-   * (keep-alive) instead of opened, resolved and torn down for every request. Safe because the
-   * check sits at connect: each NEW connection resolves through its agent's lookup and its policy,
-   * and a kept one goes to an address that was checked when it opened. The lookup cannot see which
-   * request it connects for, so a request's abort does not cancel it; the resolver's own time limit
-   * bounds it.
+   * One kept-alive agent per address policy. Safe because the check sits at connect: each new
+   * connection resolves through its policy, and a kept one goes where that check allowed.
    */
   const agents = new Map<AddressPolicy, Agent>();
   const agentFor = (policy: AddressPolicy): Agent => {
