@@ -53,6 +53,7 @@ test: deps
 	node --import tsx .ci/lane-summary.ts "$$queue" || status=1; \
 	[ -z "$(TEST_TIMES)" ] || cp "$$queue/times" "$(TEST_TIMES)"; \
 	chromium=$$(.ci/chromium-path) || echo "make test: BROWSER TESTS SKIPPED: Chromium not found at $$chromium (apt-get install chromium-headless-shell, or set CHROMIUM_PATH)"; \
+	chromium=$$(.ci/chromium-path desktop) || echo "make test: PUSH NOTIFICATION TEST SKIPPED: Chromium's full browser not found at $$chromium (apt-get install chromium)"; \
 	command -v systemd-analyze >/dev/null || echo "make test: systemd unit check skipped: systemd-analyze not found (apt-get install systemd)"; \
 	{ command -v nginx || [ -x /usr/sbin/nginx ]; } >/dev/null || echo "make test: NGINX CACHE TESTS SKIPPED: nginx not found (apt-get install nginx)"; \
 	node --import tsx .ci/test-leftovers.ts "$$scratch" || status=1; \

@@ -19,12 +19,14 @@ import { releaseShared, shared } from './shared.ts';
  * Debian's Chromium as .ci/chromium-path chooses it (CHROMIUM_PATH, else the headless shell, else the
  * full browser). Playwright's own browser downloads cannot work offline.
  */
-export const chromiumPath = chosenChromium();
+export const chromiumPath = chosenChromium('any');
+/** The full browser, for a suite that needs what the headless shell lacks (notifications). */
+export const desktopChromiumPath = chosenChromium('desktop');
 
-function chosenChromium(): string {
+function chosenChromium(kind: 'any' | 'desktop'): string {
   const script = resolve(import.meta.dirname, '../../.ci/chromium-path');
   try {
-    return execFileSync(script, { encoding: 'utf8' }).trim();
+    return execFileSync(script, [kind], { encoding: 'utf8' }).trim();
   } catch (err) {
     return String((err as { stdout?: string }).stdout ?? '').trim();
   }
@@ -32,6 +34,10 @@ function chosenChromium(): string {
 export const chromiumMissing = !existsSync(chromiumPath);
 /** The `skip` option for a browser suite: false, or the reason shown in the test report. */
 export const skipWithoutChromium = chromiumMissing ? `Chromium not found at ${chromiumPath}` : false;
+/** The same for a suite on the full browser (useBrowserBoard's `desktop`). */
+export const skipWithoutDesktopChromium = existsSync(desktopChromiumPath)
+  ? false
+  : `Chromium's full browser not found at ${desktopChromiumPath} (apt-get install chromium)`;
 if (chromiumMissing)
   console.log(
     `browser tests skipped: Chromium not found at ${chromiumPath} (apt-get install chromium-headless-shell, or set CHROMIUM_PATH)`,
@@ -53,8 +59,8 @@ const launchArgs = [
 ];
 
 /** A Chromium of its own, for a program (test/browser/screenshots.ts); a test file uses sharedChromium. */
-export function launchChromium(): Promise<Browser> {
-  return chromium.launch({ executablePath: chromiumPath, args: launchArgs, timeout: hangBoundMs });
+export function launchChromium(executablePath = chromiumPath): Promise<Browser> {
+  return chromium.launch({ executablePath, args: launchArgs, timeout: hangBoundMs });
 }
 
 /**
@@ -250,7 +256,7 @@ export interface PageOptions extends WindowOptions {
 }
 
 export interface UsedBrowserBoard<M extends string> extends UsedBoard<M> {
-  /** The process's shared Chromium (sharedChromium); the suite's contexts close with it. */
+  /** The process's shared Chromium (sharedChromium), or the suite's desktop one; the suite's contexts close with it. */
   browser: Browser;
   /** Every context newPage made; testCleanRecords checks them all. */
   recorders: Recorder[];
@@ -267,17 +273,21 @@ export interface UsedBrowserBoard<M extends string> extends UsedBoard<M> {
 }
 
 /**
- * A browser suite's set-up: the shared Chromium, and useBoard's board and members (`setup` as
- * there); the `after` hooks close the suite's browser contexts first, then the board. Call it at
+ * A browser suite's set-up: the shared Chromium (`desktop`: a full browser of the suite's own, for
+ * what the headless shell lacks), and useBoard's board and members (`setup` as there); the `after` hooks close the suite's browser contexts first, then the board. Call it at
  * the top of the suite's `describe`; read the returned object inside tests and later hooks only
  * (`t.board`, `t.browser`, `t.members.Anna`).
  */
-export function useBrowserBoard<const M extends string = never>(setup: BoardSetup<M> = {}): UsedBrowserBoard<M> {
+export function useBrowserBoard<const M extends string = never>(
+  setup: BoardSetup<M> = {},
+  browser: 'shared' | 'desktop' = 'shared',
+): UsedBrowserBoard<M> {
   before(async () => {
-    used.browser = await sharedChromium();
+    used.browser = browser === 'desktop' ? await launchChromium(desktopChromiumPath) : await sharedChromium();
   });
   after(async () => {
-    await releaseChromium(used.browser);
+    if (browser === 'desktop') await used.browser?.close();
+    else await releaseChromium(used.browser);
   });
   const used = useBoard(setup) as UsedBrowserBoard<M>;
   used.recorders = [];
