@@ -11,13 +11,20 @@ export interface ErrorOptions {
   limit?: `${'rate' | 'write' | 'brake' | 'federation'}/${string}`;
 }
 
-/** The one error a handler throws; the pipeline turns it into the body of docs/API.md "Errors". */
+/**
+ * The one error a handler throws; the pipeline turns it into the body of docs/API.md "Errors". It
+ * carries no stack: it is an answer, never logged, and a flood of refusals should not pay for
+ * capturing one each.
+ */
 export class ApiError extends Error {
   readonly status: number;
   readonly code: ErrorCode;
   readonly options: ErrorOptions;
   constructor(status: number, code: ErrorCode, options: ErrorOptions = {}) {
+    const limit = Error.stackTraceLimit;
+    Error.stackTraceLimit = 0;
     super(code);
+    Error.stackTraceLimit = limit;
     this.status = status;
     this.code = code;
     this.options = options;

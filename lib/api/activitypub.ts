@@ -2,12 +2,19 @@ import type { Ctx } from '../http/context.ts';
 import { ApiError } from '../errors.ts';
 import { wantsActivityJson } from '../http/negotiation.ts';
 import type { FederationRuntime } from '../federation/runtime.ts';
+import { inboxPace } from '../federation/inbox-pace.ts';
 import { integer, json, object, string, type Answer, type Operation } from '../openapi/kit.ts';
 import { findUserById } from '../accounts/users.ts';
 import { requireUser } from '../http/context.ts';
 import { fediverseHandle } from '../federation/handles.ts';
 import { remoteFollowerCount } from '../federation/follows.ts';
-import { checkInboxActivity, inboxShareText, settleInboxActivity } from '../federation/inbox-door.ts';
+import {
+  busyRefusal,
+  checkInboxActivity,
+  inboxShareText,
+  InstanceRefusal,
+  settleInboxActivity,
+} from '../federation/inbox-door.ts';
 
 /**
  * The bridge from node:http to Fedify (docs/API.md "Federation"): a request to one of Fedify's
@@ -42,7 +49,7 @@ async function readBody(ctx: Ctx): Promise<Buffer | undefined> {
   return Buffer.concat(chunks, size);
 }
 
-export async function sendWebResponse(ctx: Ctx, response: Response): Promise<void> {
+export async function sendWebResponse(ctx: Ctx, response: Response, more: Record<string, string> = {}): Promise<void> {
   const headers: Record<string, string> = {};
   response.headers.forEach((value, name) => {
     headers[name] = value;
@@ -51,6 +58,7 @@ export async function sendWebResponse(ctx: Ctx, response: Response): Promise<voi
   ctx.res.writeHead(response.status, {
     'Cache-Control': 'no-store',
     ...headers,
+    ...more,
     'Content-Length': String(body.length),
   });
   ctx.res.end(ctx.req.method === 'HEAD' ? undefined : body);
@@ -59,11 +67,13 @@ export async function sendWebResponse(ctx: Ctx, response: Response): Promise<voi
 /**
  * One of Fedify's paths: the request as Fedify reads it, on the board's origin, with the headers as
  * sent. An inbox POST first passes the door (lib/federation/inbox-door.ts) and is pending in its
- * instance's and actor's rates while Fedify verifies it; once Fedify took it, it counts there.
+ * instance's and actor's rates while it waits for its turn and Fedify verifies it; once Fedify took
+ * it, it counts there. A refusal of a known instance goes at the board's pace (inbox-pace.ts).
  */
 async function answerWithFedify(ctx: Ctx, inbox = false): Promise<void> {
   const runtime = await runtimeOf(ctx);
   const body = await readBody(ctx);
+  if (!inbox || !body) return sendWebResponse(ctx, await fedifyFetch(ctx, runtime, body));
   const { app } = ctx;
   const door = {
     db: app.db,
@@ -72,15 +82,32 @@ async function answerWithFedify(ctx: Ctx, inbox = false): Promise<void> {
     limitsFactor: app.config.limitsFactor,
     pending: runtime.inboxPending,
   };
-  const admitted = inbox && body ? checkInboxActivity(door, body, app.clock.now()) : undefined;
   let response: Response | undefined;
+  let instance: string;
   try {
-    response = await fedifyFetch(ctx, runtime, body);
-  } finally {
-    if (admitted) settleInboxActivity(door, admitted, response?.ok ?? false, app.clock.now());
+    const admitted = checkInboxActivity(door, body, app.clock.now());
+    instance = admitted.instance;
+    let endTurn: (() => void) | undefined;
+    try {
+      endTurn = await runtime.inboxPace.verificationTurn(instance);
+      if (!endTurn) throw busyRefusal(instance);
+      response = await fedifyFetch(ctx, runtime, body);
+    } finally {
+      endTurn?.();
+      settleInboxActivity(door, admitted, response?.ok ?? false, app.clock.now());
+    }
+  } catch (err) {
+    if (!(err instanceof InstanceRefusal)) throw err;
+    if (await runtime.inboxPace.holdRefusal(err.instance)) throw err;
+    throw new ApiError(err.status, err.code, { ...err.options, headers: { ...err.options.headers, ...closing } });
   }
-  await sendWebResponse(ctx, response);
+  // A signature that does not verify is a refusal too.
+  const paced = response.status !== 401 || (await runtime.inboxPace.holdRefusal(instance));
+  await sendWebResponse(ctx, response, paced ? {} : closing);
 }
+
+/** Past the bound of held refusals: the answer goes at once, and the sender pays for a new connection. */
+const closing = { Connection: 'close' };
 
 async function fedifyFetch(ctx: Ctx, runtime: FederationRuntime, body: Buffer | undefined): Promise<Response> {
   const headers = new Headers();
@@ -169,7 +196,7 @@ const inboxDoc: Operation = {
     429: ['rate.limited'],
   },
   when: {
-    'rate.limited': `the verified activities of the sender's instance (${inboxShareText('instance')}) or of its actor (${inboxShareText('actor')}), scaled by \`BOARD_LIMITS\`, are used up (docs/API.md "What comes in"); with \`Retry-After\``,
+    'rate.limited': `the verified activities of the sender's instance (${inboxShareText('instance')}) or of its actor (${inboxShareText('actor')}), scaled by \`BOARD_LIMITS\`, are used up, or ${inboxPace.waitingPerInstance} of its instance's activities wait for verification already (docs/API.md "What comes in"); with \`Retry-After\`. A refusal of a known instance is held before it goes`,
   },
 };
 export const inbox = Object.assign((ctx: Ctx) => answerWithFedify(ctx, true), { doc: inboxDoc });

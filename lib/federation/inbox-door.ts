@@ -4,6 +4,7 @@ import { ApiError } from '../errors.ts';
 import type { Counter, LimitStore } from '../limits/rate-limit.ts';
 import { scaledLimit, waitText } from '../limits/rate-limit.ts';
 import { windowsText, type Windows } from '../limits/write-limits.ts';
+import { inboxPace } from './inbox-pace.ts';
 import { instanceAdmitted, instanceOf } from './instances.ts';
 
 /**
@@ -90,8 +91,24 @@ function hostOf(url: string | undefined): string | undefined {
 
 const ownObjectTypes = new Set(['Create', 'Update', 'Delete', 'Undo']);
 
-const refused = (status: number, code: 'federation.instance_refused' | 'federation.foreign_object', group: string) =>
-  new ApiError(status, code, { limit: `federation/${group}` });
+/**
+ * A refusal of an activity whose instance the door read: the board answers it at its own pace
+ * (lib/federation/inbox-pace.ts), so a sender ignoring it cannot set the pace of its retries.
+ */
+export class InstanceRefusal extends ApiError {
+  readonly instance: string;
+  constructor(instance: string, ...refusal: ConstructorParameters<typeof ApiError>) {
+    super(...refusal);
+    this.instance = instance;
+  }
+}
+
+const refused = (
+  instance: string,
+  status: number,
+  code: 'federation.instance_refused' | 'federation.foreign_object',
+  group: string,
+) => new InstanceRefusal(instance, status, code, { limit: `federation/${group}` });
 
 /**
  * Checks an inbox POST's body: its actor, its instance admitted, its ids on the actor's host, the
@@ -111,16 +128,17 @@ export function checkInboxActivity(deps: DoorDeps, body: Buffer, now: number): A
   // The actor's id is the key of its share: a real one is a short URL.
   if (!actor || !instance || actor.length > maxActorIdChars)
     throw new ApiError(400, 'input.invalid', { field: 'actor' });
-  if (!instanceAdmitted(deps.db, deps.mode, instance)) throw refused(403, 'federation.instance_refused', 'instance');
+  if (!instanceAdmitted(deps.db, deps.mode, instance))
+    throw refused(instance, 403, 'federation.instance_refused', 'instance');
   // An actor speaks for its own server only, so one server cannot put words in another's mouth;
   // an Accept names another's Follow and an Announce relays others' posts, so those may be elsewhere.
   if (activity.id !== undefined && hostOf(idOf(activity.id)) !== instance)
-    throw refused(400, 'federation.foreign_object', 'object_host');
+    throw refused(instance, 400, 'federation.foreign_object', 'object_host');
   const object = activity.object;
   if (ownObjectTypes.has(String(activity.type)) && object && typeof object === 'object' && !Array.isArray(object)) {
     const objectId = idOf(object);
     if (objectId !== undefined && hostOf(objectId) !== instance)
-      throw refused(400, 'federation.foreign_object', 'object_host');
+      throw refused(instance, 400, 'federation.foreign_object', 'object_host');
   }
   const counters = inboxCounters(deps, instance, actor);
   for (const group of ['instance', 'actor'] as const) {
@@ -129,7 +147,7 @@ export function checkInboxActivity(deps: DoorDeps, body: Buffer, now: number): A
       now,
       (counter) => deps.pending.get(pendingKey(counter)) ?? 0,
     );
-    if (wait > 0) throw rateRefusal(deps, group, wait);
+    if (wait > 0) throw rateRefusal(deps, instance, group, wait);
   }
   for (const counter of counters) {
     const key = pendingKey(counter);
@@ -171,11 +189,21 @@ function inboxCounters(deps: DoorDeps, instance: string, actor: string): (Counte
   return counters;
 }
 
-function rateRefusal(deps: DoorDeps, group: InboxGroup, wait: number): ApiError {
+function rateRefusal(deps: DoorDeps, instance: string, group: InboxGroup, wait: number): InstanceRefusal {
   const rule = inboxLimitRules[group];
-  return new ApiError(429, 'rate.limited', {
+  return new InstanceRefusal(instance, 429, 'rate.limited', {
     headers: { 'Retry-After': String(wait) },
     limit: `federation/${group}_rate`,
     message: `Zu viele ${rule.counts}: höchstens ${windowsText(rule.windows, deps.limitsFactor)}. Bitte warte noch ${waitText(wait)}.`,
+  });
+}
+
+/** The refusal of an activity that found its instance's line of activities waiting for verification full. */
+export function busyRefusal(instance: string): InstanceRefusal {
+  const wait = inboxPace.busyRetrySeconds;
+  return new InstanceRefusal(instance, 429, 'rate.limited', {
+    headers: { 'Retry-After': String(wait) },
+    limit: 'federation/instance_busy',
+    message: `Zu viele ${inboxLimitRules.instance.counts} auf einmal. Bitte warte noch ${waitText(wait)}.`,
   });
 }

@@ -28,6 +28,7 @@ import { readStatsSummary } from '../stats/stats.ts';
 import { sqliteKvStore, SqliteMessageQueue } from './fedify-store.ts';
 import { acceptFollow, endFollow, followAccepted } from './follows.ts';
 import type { PendingActivities } from './inbox-door.ts';
+import { createInboxPace, type InboxPace, type InboxPaceOptions } from './inbox-pace.ts';
 import { instanceAdmitted } from './instances.ts';
 import { actorKeyPairs, boardKeyOwner } from './keys.ts';
 import { authenticatedLoaderOf, contextLoaderOf, documentLoaderOf, type LoaderContext } from './loaders.ts';
@@ -88,6 +89,8 @@ export interface FederationOptions {
   queuePollMs?: number;
   /** Tests: every verified activity the inbox takes but acts on not (a post elsewhere, an unknown type), as JSON-LD. */
   received?: (activity: Record<string, unknown>) => void;
+  /** The inbox's pace (tests hold its refusals at a gate). */
+  inboxPace?: InboxPaceOptions;
 }
 
 export type FederationData = Omit<FederationDeps, 'images'>;
@@ -107,6 +110,8 @@ export interface FederationRuntime {
   kv: KvStore;
   /** The inbox door's activities pending verification (lib/federation/inbox-door.ts), this process's. */
   inboxPending: PendingActivities;
+  /** Its held refusals and verification turns (lib/federation/inbox-pace.ts), this process's. */
+  inboxPace: InboxPace;
   close(): Promise<void>;
 }
 
@@ -283,6 +288,7 @@ export function createFederationRuntime(deps: FederationDeps, options: Federatio
     clientOptions,
     kv,
     inboxPending: new Map(),
+    inboxPace: createInboxPace(options.inboxPace),
     async entryAnswer(pid) {
       const row = noteRow(db, pid, clock.now());
       if (!row) return undefined;
