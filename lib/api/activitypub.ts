@@ -65,10 +65,9 @@ export async function sendWebResponse(ctx: Ctx, response: Response, more: Record
 }
 
 /**
- * One of Fedify's paths: the request as Fedify reads it, on the board's origin, with the headers as
- * sent. An inbox POST first passes the door (lib/federation/inbox-door.ts) and is pending in its
- * instance's and actor's rates while it waits for its turn and Fedify verifies it; once Fedify took
- * it, it counts there. A refusal of a known instance goes at the board's pace (inbox-pace.ts).
+ * One of Fedify's paths, as Fedify reads it on the board's origin. An inbox POST first passes the
+ * door (inbox-door.ts), then waits for its turn to be verified (inbox-pace.ts, which also holds
+ * refusals); it counts in its rates once Fedify took it.
  */
 async function answerWithFedify(ctx: Ctx, inbox = false): Promise<void> {
   const runtime = await runtimeOf(ctx);

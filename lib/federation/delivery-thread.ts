@@ -23,7 +23,6 @@ export interface DeliveryThreadSetup {
 export interface SignedPost {
   inbox: string;
   body: string;
-  /** The signing key's id, `{actor}#main-key`. */
   keyId: string;
   /** The key's owner (0 the Group): the thread keeps each signer's key after the first POST. */
   signer: number;
@@ -44,7 +43,6 @@ export interface PostAnswer {
 export interface DeliveryThread {
   /** Signs and POSTs on the thread; `key` is asked only when the thread has not got this signer's key yet. */
   post(request: SignedPost, key: () => Promise<webcrypto.CryptoKey>): Promise<Omit<PostAnswer, 'id'>>;
-  /** Aborts every POST on its way: each answers status 0 at once. */
   abort(): void;
   close(): Promise<void>;
 }

@@ -16,9 +16,9 @@ lowerThreadPriority(19);
 const setup = workerData as DeliveryThreadSetup;
 const client = createPreviewClient(setup.client);
 const controller = new AbortController();
-/** Each signer's private key, as the job handed it over once (an actor's key never changes once made). */
+// Each signer's key is handed over once (an actor's key never changes once made), and one
+// signature runs at a time: the RSA work runs on the machine's few cores, which readers need too.
 const keys = new Map<number, webcrypto.CryptoKey>();
-// One signature at a time: the RSA work runs on the machine's few cores, which readers need too.
 const signing = createSemaphore(1);
 
 async function post(message: Extract<DeliveryThreadMessage, { type: 'post' }>): Promise<PostAnswer> {

@@ -156,7 +156,6 @@ export function startDelivery(
   let freedWhileDry = 0;
   const thread = startDeliveryThread({ client: runtime.clientOptions, maxAnswerBytes });
 
-  /** Hands the POST to the delivery thread; the signer's key goes over with its first one. */
   function post(row: Due, spec: HttpMessageSignaturesSpec): Promise<{ status: number; detail: string }> {
     const signer = row.signer_uid === 0 ? boardIdentifier : row.signer_uid;
     return thread.post(

@@ -6,19 +6,19 @@
  * board's event loop however cheap each answer is. Both are this process's memory.
  */
 
+/**
+ * A refusal is held `holdMs`; at most `held…` at once (past them it goes at once and closes its
+ * connection). At most `verifying…` activities are verified at once and `waiting…` wait for a turn
+ * (past them: 429 with a Retry-After of `busyRetrySeconds`).
+ */
 export const inboxPace = {
-  /** How long a refusal is held before it goes. */
   holdMs: 1000,
-  /** Refusals held at once, per instance and in all; past them a refusal goes at once and closes its connection. */
   heldPerInstance: 64,
   heldInAll: 1024,
-  /** Activities whose signature is being verified at once, per instance and in all. */
   verifyingPerInstance: 4,
   verifyingInAll: 16,
-  /** Activities waiting for a turn, per instance and in all; past them the activity is refused 429. */
   waitingPerInstance: 32,
   waitingInAll: 256,
-  /** The Retry-After of an activity refused for a full line. */
   busyRetrySeconds: 1,
 } as const;
 
@@ -40,9 +40,9 @@ export interface InboxPace {
   verificationTurn(instance: string): Promise<(() => void) | undefined>;
 }
 
+/** An instance's activities verifying, and those waiting, each given its turn's end once it has one. */
 interface Line {
   verifying: number;
-  /** Each waiting activity, given its turn's end once it has one. */
   waiting: ((end: () => void) => void)[];
 }
 
@@ -52,7 +52,6 @@ export function createInboxPace(options: InboxPaceOptions = {}): InboxPace {
   const hold = options.hold ?? (() => wait(inboxPace.holdMs));
   const held = new Map<string, number>();
   let heldInAll = 0;
-  // An instance's line, in the order turns go round: the one served last moves to the end.
   const lines = new Map<string, Line>();
   let verifying = 0;
   let waiting = 0;
@@ -87,7 +86,7 @@ export function createInboxPace(options: InboxPaceOptions = {}): InboxPace {
     };
   }
 
-  /** Gives free turns to waiting instances, round the lines: one turn each before anyone's second. */
+  /** Gives free turns round the lines (the one served last moves to the end): one turn each before anyone's second. */
   function serveNext(): void {
     while (verifying < inboxPace.verifyingInAll) {
       const next = [...lines].find(

@@ -89,7 +89,6 @@ export interface FederationOptions {
   queuePollMs?: number;
   /** Tests: every verified activity the inbox takes but acts on not (a post elsewhere, an unknown type), as JSON-LD. */
   received?: (activity: Record<string, unknown>) => void;
-  /** The inbox's pace (tests hold its refusals at a gate). */
   inboxPace?: InboxPaceOptions;
 }
 

@@ -47,7 +47,7 @@ export function createBoardMetrics(app: Services, jobs: RunningJobs | undefined,
   });
   const refusals = new Counter({
     name: 'board_limit_refusals_total',
-    help: 'Requests refused by a limit: kind rate (SPEC per-address groups), write (write limits), brake (login brakes, new accounts, the hashing line, the search line) or federation (inbox POSTs: size, instance (not admitted), object_host, instance_rate, actor_rate).',
+    help: 'Requests refused by a limit: kind rate (SPEC per-address groups), write (write limits), brake (login brakes, new accounts, the hashing line, the search line) or federation (inbox POSTs: size, instance (not admitted), object_host, instance_rate, actor_rate, instance_busy).',
     labelNames: ['kind', 'group'],
     registers,
   });
