@@ -19,11 +19,12 @@ import { releaseShared, shared } from './shared.ts';
  * Debian's Chromium as .ci/chromium-path chooses it (CHROMIUM_PATH, else the headless shell, else the
  * full browser). Playwright's own browser downloads cannot work offline.
  */
+export type ChromiumKind = 'any' | 'desktop';
 export const chromiumPath = chosenChromium('any');
 /** The full browser, for a suite that needs what the headless shell lacks (notifications). */
 export const desktopChromiumPath = chosenChromium('desktop');
 
-function chosenChromium(kind: 'any' | 'desktop'): string {
+function chosenChromium(kind: ChromiumKind): string {
   const script = resolve(import.meta.dirname, '../../.ci/chromium-path');
   try {
     return execFileSync(script, [kind], { encoding: 'utf8' }).trim();
@@ -59,19 +60,21 @@ const launchArgs = [
 ];
 
 /** A Chromium of its own, for a program (test/browser/screenshots.ts); a test file uses sharedChromium. */
-export function launchChromium(executablePath = chromiumPath): Promise<Browser> {
+export function launchChromium(kind: ChromiumKind = 'any'): Promise<Browser> {
+  const executablePath = kind === 'desktop' ? desktopChromiumPath : chromiumPath;
   return chromium.launch({ executablePath, args: launchArgs, timeout: hangBoundMs });
 }
 
 /**
  * The process's one Chromium (test/helpers/shared.ts), launched on first use: a start costs more
  * than most browser tests, and a fresh context per page keeps each test's cookies and storage its
- * own. A suite that takes it gives it back with releaseChromium.
+ * own. `desktop`: the full browser, shared the same way, for a suite that needs it. A suite that
+ * takes one gives it back with releaseChromium.
  */
-export function sharedChromium(): Promise<Browser> {
+export function sharedChromium(kind: ChromiumKind = 'any'): Promise<Browser> {
   return shared(
-    'chromium',
-    launchChromium,
+    `chromium-${kind}`,
+    () => launchChromium(kind),
     (browser) => browser.close(),
     (browser) => browser.isConnected(),
   );
@@ -256,7 +259,7 @@ export interface PageOptions extends WindowOptions {
 }
 
 export interface UsedBrowserBoard<M extends string> extends UsedBoard<M> {
-  /** The process's shared Chromium (sharedChromium), or the suite's desktop one; the suite's contexts close with it. */
+  /** The process's shared Chromium (sharedChromium); the suite's contexts close with it. */
   browser: Browser;
   /** Every context newPage made; testCleanRecords checks them all. */
   recorders: Recorder[];
@@ -273,21 +276,20 @@ export interface UsedBrowserBoard<M extends string> extends UsedBoard<M> {
 }
 
 /**
- * A browser suite's set-up: the shared Chromium (`desktop`: a full browser of the suite's own, for
- * what the headless shell lacks), and useBoard's board and members (`setup` as there); the `after` hooks close the suite's browser contexts first, then the board. Call it at
+ * A browser suite's set-up: the shared Chromium (`desktop`: the shared full browser, for what the
+ * headless shell lacks), and useBoard's board and members (`setup` as there); the `after` hooks close the suite's browser contexts first, then the board. Call it at
  * the top of the suite's `describe`; read the returned object inside tests and later hooks only
  * (`t.board`, `t.browser`, `t.members.Anna`).
  */
 export function useBrowserBoard<const M extends string = never>(
   setup: BoardSetup<M> = {},
-  browser: 'shared' | 'desktop' = 'shared',
+  browser: ChromiumKind = 'any',
 ): UsedBrowserBoard<M> {
   before(async () => {
-    used.browser = browser === 'desktop' ? await launchChromium(desktopChromiumPath) : await sharedChromium();
+    used.browser = await sharedChromium(browser);
   });
   after(async () => {
-    if (browser === 'desktop') await used.browser?.close();
-    else await releaseChromium(used.browser);
+    await releaseChromium(used.browser);
   });
   const used = useBoard(setup) as UsedBrowserBoard<M>;
   used.recorders = [];

@@ -33,6 +33,8 @@ const allowed: Record<string, RegExp> = {
   'helpers/folders.ts': /^process\.on\('exit'/,
   // runAdminInProcess: set for one run and restored in `finally`; no other test of the file runs meanwhile.
   'helpers/admin.ts': /process\.chdir\((cwd|before)\)/,
+  // sharedChromium's opener: the one launch every shared Chromium goes through.
+  'helpers/browser.ts': /^\(\) => launchChromium\(kind\),$/,
 };
 
 function sharingFiles(): string[] {
