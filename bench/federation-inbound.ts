@@ -39,7 +39,8 @@ async function ask<T>(order: Record<string, FloodOrder>): Promise<T> {
 
 const board = await startBoard(federatedEnv(boardPort!, [boardPort!, fakePort!]), {
   port: boardPort,
-  federation: quickFederation,
+  // The inbox's real pace: refusals held as the board holds them.
+  federation: { ...quickFederation, inboxPace: {} },
 });
 changeInstance(board.app.services.db, `127.0.0.1:${fakePort}`, 'allow', administrator, board.clock.now());
 const anna = await member(board, 'Anna');

@@ -7,7 +7,7 @@ import type { PreviewClientOptions } from '../outgoing/client.ts';
  * The delivery job's thread (lib/federation/delivery-worker.ts): signing a delivery and POSTing it
  * cost the event loop about as much as answering a reader, so a drain to thousands of followers
  * slowed every page; on a thread of its own that work leaves the loop only the picking and settling
- * of rows. One thread per job, unref'd (it never keeps a process alive), started with the job; it
+ * of rows. One thread per job, unref'd (it never keeps a process alive), started with its first POST; it
  * inherits the process's execArgv, so it loads TypeScript as the process does. Each signer's private
  * key is handed over once, as the CryptoKey the job holds (cloned between threads, never written
  * anywhere). A thread that ends by itself fails its POSTs in flight, which the job retries, and the
@@ -72,7 +72,6 @@ export function startDeliveryThread(setup: DeliveryThreadSetup): DeliveryThread 
     thread.on('exit', (code) => gone(`exit code ${code}`));
     return thread;
   };
-  worker = spawn();
 
   return {
     async post(request, key) {

@@ -42,10 +42,14 @@ export function federatedEnv(port: number, ports: number[], mode = 'allowlist'):
   };
 }
 
-/** Short polls, so a test waits for the jobs a few milliseconds, never a second. */
+/**
+ * Short polls and refusals answered at once, so a test waits for the jobs a few milliseconds, never
+ * a second. The pace's hold has its own tests (test/api/federation-pace.test.ts).
+ */
 export const quickFederation: NonNullable<StartOptions['federation']> = {
   queuePollMs: 20,
   delivery: { pollMs: 20 },
+  inboxPace: { hold: async () => {} },
 };
 
 /** Boards that know each other's ports, each allowing the others (allowlist mode unless `mode` says). */
