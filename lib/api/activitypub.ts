@@ -100,7 +100,6 @@ async function answerWithFedify(ctx: Ctx, inbox = false): Promise<void> {
     if (await runtime.inboxPace.holdRefusal(err.instance)) throw err;
     throw new ApiError(err.status, err.code, { ...err.options, headers: { ...err.options.headers, ...closing } });
   }
-  // A signature that does not verify is a refusal too.
   const paced = response.status !== 401 || (await runtime.inboxPace.holdRefusal(instance));
   await sendWebResponse(ctx, response, paced ? {} : closing);
 }

@@ -198,7 +198,6 @@ function rateRefusal(deps: DoorDeps, instance: string, group: InboxGroup, wait: 
   });
 }
 
-/** The refusal of an activity that found its instance's line of activities waiting for verification full. */
 export function busyRefusal(instance: string): InstanceRefusal {
   const wait = inboxPace.busyRetrySeconds;
   return new InstanceRefusal(instance, 429, 'rate.limited', {

@@ -23,7 +23,6 @@ export const inboxPace = {
 } as const;
 
 export interface InboxPaceOptions {
-  /** What holds a refusal of `instance`: by default a timer of inboxPace.holdMs (tests pass a gate). */
   hold?: (instance: string) => Promise<void>;
 }
 
