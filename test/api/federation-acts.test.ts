@@ -4,7 +4,7 @@ import { changeInstance } from '../../lib/federation/instances.ts';
 import { maxFetchedAncestors } from '../../lib/product.ts';
 import { administrator } from '../../lib/modlog/modlog.ts';
 import { eventually, member, startBoard, visitor, type Client, type TestBoard } from '../helpers.ts';
-import { startFakeInstance, type FakeInstance } from '../helpers/fake-instance.ts';
+import { activityStreams, publicAddress, startFakeInstance, type FakeInstance } from '../helpers/fake-instance.ts';
 import {
   federatedEnv,
   federationWaitMs,
@@ -22,8 +22,7 @@ import {
  * handled (what was dropped leaves nothing to wait for).
  */
 
-const as = 'https://www.w3.org/ns/activitystreams';
-const publicAddress = `${as}#Public`;
+const as = activityStreams;
 
 describe('posts, votes, shares, edits and deletions from another server', () => {
   let board: TestBoard;

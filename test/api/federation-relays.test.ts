@@ -3,7 +3,7 @@ import { after, before, describe, test } from 'node:test';
 import { changeInstance } from '../../lib/federation/instances.ts';
 import { administrator } from '../../lib/modlog/modlog.ts';
 import { eventually, member, startBoard, visitor, type Client, type TestBoard } from '../helpers.ts';
-import { startFakeInstance, type FakeInstance } from '../helpers/fake-instance.ts';
+import { activityStreams, publicAddress, startFakeInstance, type FakeInstance } from '../helpers/fake-instance.ts';
 import {
   federatedEnv,
   federationWaitMs,
@@ -21,8 +21,7 @@ import {
  * asked for all the same. A marker vote sent last tells the test that all before it were handled.
  */
 
-const as = 'https://www.w3.org/ns/activitystreams';
-const publicAddress = `${as}#Public`;
+const as = activityStreams;
 
 describe('votes, edits and deletions a Group relays', () => {
   let board: TestBoard;

@@ -2,6 +2,10 @@ import { generateKeyPairSync, webcrypto } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import { signRequest } from '@fedify/fedify';
 
+/** The ActivityStreams context, and its Public address as Mastodon and Lemmy compare it. */
+export const activityStreams = 'https://www.w3.org/ns/activitystreams';
+export const publicAddress = `${activityStreams}#Public`;
+
 /**
  * Another fediverse server on 127.0.0.1 as the inbox tests meet it: it serves its actors (one RSA
  * key for all, `/users/{name}`) and signs what they send (draft-cavage, as Mastodon signs). A second
@@ -80,7 +84,7 @@ export async function startFakeInstance(port: number, options: FakeInstanceOptio
     res.writeHead(200, { 'content-type': 'application/activity+json' });
     res.end(
       JSON.stringify({
-        '@context': ['https://www.w3.org/ns/activitystreams', 'https://w3id.org/security/v1'],
+        '@context': [activityStreams, 'https://w3id.org/security/v1'],
         id,
         type: actorTypes.get(name) ?? 'Person',
         preferredUsername: name,
@@ -121,7 +125,7 @@ export async function startFakeInstance(port: number, options: FakeInstanceOptio
     actorOf,
     nextId: (on = host) => `http://${on}/activities/${++serial}`,
     likeOf: (name, object) => ({
-      '@context': 'https://www.w3.org/ns/activitystreams',
+      '@context': activityStreams,
       id: `http://${host}/activities/${++serial}`,
       type: 'Like',
       actor: actorOf(name),

@@ -6,7 +6,7 @@ import { askToFollow, stopFollowing } from '../../lib/federation/follows.ts';
 import { administrator } from '../../lib/modlog/modlog.ts';
 import { startBoard, type StartOptions, type TestBoard } from './board.ts';
 import { eventually } from './eventually.ts';
-import type { FakeInstance } from './fake-instance.ts';
+import { activityStreams, type FakeInstance } from './fake-instance.ts';
 import { visitor } from './members.ts';
 
 /**
@@ -107,7 +107,7 @@ export function inboxSettler(board: TestBoard, fake: FakeInstance, markerPid: nu
   return async () => {
     mode = mode === 'Like' ? 'Dislike' : 'Like';
     const answer = await fake.send(`${board.url}/ap/inbox`, {
-      '@context': 'https://www.w3.org/ns/activitystreams',
+      '@context': activityStreams,
       id: fake.nextId(),
       type: mode,
       actor: fake.actorOf('marker'),
