@@ -6,11 +6,11 @@ import { lowerThreadPriority } from '../host/thread-priority.mjs';
 
 lowerThreadPriority();
 
-parentPort.on('message', ({ id, password, salt, keyLength, N, r, p, maxmem }) => {
+parentPort.on('message', ({ password, salt, keyLength, N, r, p, maxmem }) => {
   try {
     const key = scryptSync(password, salt, keyLength, { N, r, p, maxmem });
-    parentPort.postMessage({ id, key });
+    parentPort.postMessage({ key });
   } catch (err) {
-    parentPort.postMessage({ id, error: String(err?.message ? err.message : err) });
+    parentPort.postMessage({ error: String(err?.message ? err.message : err) });
   }
 });

@@ -24,51 +24,41 @@ interface HashJob {
  */
 class HashWorkers {
   private idle: Worker[] = [];
-  private jobs = new Map<number, HashJob>();
-  private nextId = 1;
+  private jobs = new Map<Worker, HashJob>();
 
   run(password: string, salt: Buffer, N: number, r: number, p: number, maxmem: number): Promise<Buffer> {
     const worker = this.idle.pop() ?? this.spawn();
-    const id = this.nextId++;
     worker.ref();
     return new Promise((resolve, reject) => {
-      this.jobs.set(id, {
-        resolve: (key) => {
-          worker.unref();
-          this.idle.push(worker);
-          resolve(key);
-        },
-        reject: (err) => {
-          worker.unref();
-          reject(err);
-        },
-      });
-      worker.postMessage({ id, password, salt, keyLength, N, r, p, maxmem });
+      this.jobs.set(worker, { resolve, reject });
+      worker.postMessage({ password, salt, keyLength, N, r, p, maxmem });
     });
   }
 
   private spawn(): Worker {
     const worker = new Worker(new URL('./hash-worker.mjs', import.meta.url), { execArgv: [] });
-    worker.on('message', (message: { id: number; key?: Uint8Array; error?: string }) => {
-      const job = this.jobs.get(message.id);
-      this.jobs.delete(message.id);
+    worker.on('message', (message: { key?: Uint8Array; error?: string }) => {
+      const job = this.jobs.get(worker);
+      this.jobs.delete(worker);
+      worker.unref();
+      this.idle.push(worker);
       if (message.key) job?.resolve(Buffer.from(message.key));
-      else {
-        this.idle.push(worker);
-        job?.reject(new Error(`scrypt failed: ${message.error}`));
-      }
+      else job?.reject(new Error(`scrypt failed: ${message.error}`));
     });
     worker.on('error', (err) => {
-      // A dead worker fails its jobs and is not reused; the next hash starts a fresh one.
+      // A dead worker fails its job and is not reused; the next hash starts a fresh one.
       this.idle = this.idle.filter((w) => w !== worker);
-      for (const [id, job] of this.jobs) {
-        this.jobs.delete(id);
-        job.reject(err);
-      }
+      const job = this.jobs.get(worker);
+      this.jobs.delete(worker);
+      worker.unref();
+      job?.reject(err);
     });
     return worker;
   }
 }
+
+/** One pool per process: a thread costs more to start than a hash at the tests' cost. */
+const hashWorkers = new HashWorkers();
 
 /**
  * The hashing line's bound (503 auth.busy): 32 waiting is about five seconds of work for two
@@ -223,7 +213,7 @@ export function createScryptPasswords(
   slot: Semaphore = createSemaphore(slotLimits.hash),
   registrationSlot: Semaphore = createSemaphore(slotLimits.registration),
 ): Passwords {
-  const hasher: Hasher = { slot, registrationSlot, workers: new HashWorkers() };
+  const hasher: Hasher = { slot, registrationSlot, workers: hashWorkers };
   const dummyHashes = new Map<number, Promise<string>>();
   return {
     hash: (password, logN, signal, bound, registration) =>

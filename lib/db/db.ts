@@ -1,6 +1,6 @@
 import Database from 'better-sqlite3';
 import { closeSync, existsSync, openSync } from 'node:fs';
-import { Worker } from 'node:worker_threads';
+import { startCheckpointer } from './checkpointer.ts';
 import { createDataVersion, oncePerTurn } from './data-version.ts';
 import { migrate } from './schema.ts';
 import { createWriteBatch, synchronousResult, type WriteLock } from './write-batch.ts';
@@ -287,29 +287,6 @@ function createWriteLock(raw: Database.Database): WriteLock {
     },
     commit: () => void commit.run(),
     rollback: () => void rollback.run(),
-  };
-}
-
-/**
- * Checkpoints on a worker thread with its own connection, so a request's commit rarely pays for
- * one. Such a checkpoint cannot finish frames written while it runs, so under steady writes the WAL
- * would never rewind: the writing connection's valve (setWalLimits) completes the rest after a
- * commit.
- */
-function startCheckpointer(path: string) {
-  const worker = new Worker(new URL('./checkpoint-worker.mjs', import.meta.url), {
-    workerData: { path, intervalMs: 200 },
-    execArgv: [],
-  });
-  worker.unref();
-  return {
-    stop: () =>
-      new Promise<void>((resolve) => {
-        worker.once('message', () => resolve());
-        worker.once('exit', () => resolve());
-        worker.once('error', () => resolve());
-        worker.postMessage('stop');
-      }),
   };
 }
 
