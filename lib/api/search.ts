@@ -1,5 +1,4 @@
 import { performance } from 'node:perf_hooks';
-import { setTimeout as sleep } from 'node:timers/promises';
 import type { Ctx } from '../http/context.ts';
 import { ApiError, invalidField } from '../errors.ts';
 import { integerParam } from '../http/fields.ts';
@@ -22,16 +21,16 @@ import { readLiveEntriesWithLatest } from '../entries/reads.ts';
 const refusalAfterMs = 1_000;
 
 export function search(ctx: Ctx<'page'>) {
-  return slowRefusals(() => searchPage(ctx));
+  return slowRefusals(ctx, () => searchPage(ctx));
 }
 
 /** Runs a search; an ApiError it throws comes no sooner than refusalAfterMs after the start (also for the page /suche). */
-export async function slowRefusals<T>(work: () => Promise<T>): Promise<T> {
+export async function slowRefusals<T>(ctx: Ctx<string>, work: () => Promise<T>): Promise<T> {
   const asked = performance.now();
   try {
     return await work();
   } catch (err) {
-    if (err instanceof ApiError) await sleep(refusalAfterMs - (performance.now() - asked));
+    if (err instanceof ApiError) await ctx.app.searchThreads.holdRefusal(refusalAfterMs - (performance.now() - asked));
     throw err;
   }
 }

@@ -296,7 +296,7 @@ export async function searchPage(ctx: Ctx) {
   const versions = responsesOf(db).pageVersions();
   let found: Buffer | undefined;
   try {
-    found = await slowRefusals(() => cachedSearch(ctx, asked.q, asked.user, asked.page));
+    found = await slowRefusals(ctx, () => cachedSearch(ctx, asked.q, asked.user, asked.page));
   } catch (err) {
     if (!(err instanceof ApiError)) throw err;
     // A refusal is a page as well, with the API's status and headers: the form and why, and under a

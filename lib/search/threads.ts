@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import { Worker } from 'node:worker_threads';
 import { busyTimeoutMs } from '../db/db.ts';
 import { ApiError } from '../errors.ts';
@@ -17,11 +18,13 @@ import { SlotRefused, type QueueBound, type Semaphore } from '../host/semaphore.
 export interface SearchThreadOptions {
   held?: boolean;
   maxWaitMs?: number;
+  holdRefusal?: (ms: number) => Promise<void>;
 }
 
 export interface SearchThreads {
   all<T>(sql: string, params: unknown[]): Promise<T[]>;
   load(): { running: number; waiting: number };
+  holdRefusal(ms: number): Promise<void>;
   release(): void;
   close(): Promise<void>;
 }
@@ -107,6 +110,7 @@ export function startSearchThreads(dbPath: string, slot: Semaphore, options: Sea
       }
     },
     load: () => slot.load(),
+    holdRefusal: options.holdRefusal ?? ((ms) => sleep(ms)),
     release,
     async close() {
       closed = true;

@@ -56,7 +56,11 @@ export interface StartOptions {
   tor?: AppOptions['tor'];
   /** The visitor count's knobs for createApp (a lower daily cap). */
   impressions?: AppOptions['impressions'];
-  /** The search threads' knobs for createApp (jobs held until released). */
+  /**
+   * The search threads' knobs for createApp (jobs held until released). A refused search answers
+   * at once unless the test gives its own `holdRefusal`: the second it waits is what almost no
+   * test is about (test/api/search-refusals.test.ts is).
+   */
   searchThreads?: AppOptions['searchThreads'];
   /**
    * Password hashing for createApp: by default quickHashes (real scrypt at a sixteenth of the
@@ -108,7 +112,7 @@ export async function startBoard(env: Record<string, string> = {}, options: Star
     searchBackfill: options.searchBackfill,
     tor: options.tor,
     impressions: options.impressions,
-    searchThreads: options.searchThreads,
+    searchThreads: { holdRefusal: async () => {}, ...options.searchThreads },
     passwords: options.passwords ?? quickHashes,
     slots: options.slots,
     images: options.images,
