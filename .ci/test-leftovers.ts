@@ -4,12 +4,12 @@ import { fileURLToPath } from 'node:url';
 /**
  * `make test`'s last check: the run's files get a temporary folder of their own (TMPDIR), and
  * whatever the tests left in it is named here and fails the run, since every test removes what it
- * made, also when it fails (test/helpers/folders.ts). tsx's compile cache (`tsx-<uid>`) is the
- * one thing that may stay: it belongs to no test.
+ * made, also when it fails (test/helpers/folders.ts). The compile caches of tsx (`tsx-<uid>`) and
+ * of board-admin's Node (`node-compile-cache`) may stay: they belong to no test.
  */
 export function leftoversIn(folder: string): string[] {
   return readdirSync(folder)
-    .filter((name) => !/^tsx-\d+$/.test(name))
+    .filter((name) => !/^tsx-\d+$/.test(name) && name !== 'node-compile-cache')
     .sort();
 }
 

@@ -29,8 +29,9 @@ test('a test file that fails still removes every temporary folder it made', asyn
   assert.deepEqual(leftoversIn(tmp), []);
 });
 
-test("make test's check names what is left, but not tsx's compile cache", () => {
+test("make test's check names what is left, but not the compile caches of tsx and Node", () => {
   const tmp = emptyFolder('board-run-');
-  for (const name of ['tsx-0', 'board-screens-abc123', 'board-png-def456']) mkdirSync(join(tmp, name));
+  for (const name of ['tsx-0', 'node-compile-cache', 'board-screens-abc123', 'board-png-def456'])
+    mkdirSync(join(tmp, name));
   assert.deepEqual(leftoversIn(tmp), ['board-png-def456', 'board-screens-abc123']);
 });
