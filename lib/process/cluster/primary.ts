@@ -14,7 +14,8 @@ import { metricsListenFailure } from '../startup-errors.ts';
 import { createClusterMetrics, type MetricsMessage } from './metrics.ts';
 import { claimWorkersPort } from './port.ts';
 import { isSlotMessage, serveSlots, type SlotServer } from './slots-ipc.ts';
-import { workerIndexVariable, type WorkerMessage } from './worker.ts';
+import type { WorkerMessage } from './worker.ts';
+import { workerIndexVariable } from './worker-index.ts';
 
 type Fail = (err: unknown, config: Config, line?: string) => never;
 

@@ -5,6 +5,7 @@ import type { JobLink, WakeableJob } from '../../jobs/once-jobs.ts';
 import { serveApp } from '../serve.ts';
 import { slotLimits, type MachineSlots, type SlotPool } from '../../host/machine-slots.ts';
 import { startupFailure } from '../startup-errors.ts';
+import { workerIndexVariable } from './worker-index.ts';
 import type { MetricsMessage } from './metrics.ts';
 import { isSlotMessage, remoteSemaphore, type SlotMessage } from './slots-ipc.ts';
 
@@ -12,9 +13,6 @@ export type WorkerMessage =
   | { board: 'listening'; port: number }
   | { board: 'wake'; job: WakeableJob }
   | { board: 'notify'; notice: Notice };
-
-/** The worker's number (1..N) the primary gives each worker; a replacement takes over the number of the one it replaces. */
-export const workerIndexVariable = 'BOARD_WORKER_INDEX';
 
 /**
  * One cluster worker: serves HTTP on its own socket of the shared port with its own database
