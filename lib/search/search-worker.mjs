@@ -1,5 +1,5 @@
 // One search thread (lib/search/threads.ts): runs the SQL text and parameters the request thread
-// prepared, one statement at a time, on its own read-only connection, so a costly search never
+// prepared, one statement at a time, on a read-only connection of its own, so a costly search never
 // holds the event loop that answers every other request. The thread takes the lowest scheduling
 // priority (nice 19; the hashing threads take 10): a search's work, which can be the largest of
 // any request's, yields to everything else, and at 10 two busy search threads still delayed the
@@ -11,32 +11,40 @@ import { lowerThreadPriority } from '../host/thread-priority.mjs';
 lowerThreadPriority(19);
 
 const Database = createRequire(import.meta.url)('better-sqlite3');
-// Read-only: whatever a statement says, this connection cannot write. The request thread's
-// connection keeps the database in WAL mode, so reads here never wait for its writes.
-const db = new Database(workerData.path, { readonly: true, fileMustExist: true });
-db.pragma(`busy_timeout = ${workerData.busyTimeoutMs}`);
-db.pragma(`cache_size = -${workerData.cacheKiB}`);
-
-// Statements by text; the request thread sends only a few distinct texts, so the map stays small.
-const statements = new Map();
+// Each database's read-only connection (whatever a statement says, it cannot write) and its
+// statements by text, opened on the first search there. The request thread's connection keeps the
+// database in WAL mode, so reads here never wait for its writes.
+const databases = new Map();
 const maxStatements = 20;
-const statementFor = (sql) => {
-  let statement = statements.get(sql);
+
+function statementFor(path, sql) {
+  let open = databases.get(path);
+  if (!open) {
+    const db = new Database(path, { readonly: true, fileMustExist: true });
+    db.pragma(`busy_timeout = ${workerData.busyTimeoutMs}`);
+    db.pragma(`cache_size = -${workerData.cacheKiB}`);
+    open = { db, statements: new Map() };
+    databases.set(path, open);
+  }
+  let statement = open.statements.get(sql);
   if (!statement) {
-    if (statements.size >= maxStatements) statements.clear();
-    statement = db.prepare(sql);
-    statements.set(sql, statement);
+    if (open.statements.size >= maxStatements) open.statements.clear();
+    statement = open.db.prepare(sql);
+    open.statements.set(sql, statement);
   }
   return statement;
-};
+}
 
-// Tests: while the gate holds 0, each job waits here, holding this thread as a long search would.
-const gate = workerData.gate ? new Int32Array(workerData.gate) : undefined;
-
-parentPort.on('message', ({ sql, params }) => {
-  if (gate) Atomics.wait(gate, 0, 0);
+parentPort.on('message', ({ path, sql, params, gate, close }) => {
+  if (close) {
+    databases.get(close)?.db.close();
+    databases.delete(close);
+    return;
+  }
+  // Tests: while the gate holds 0, the job waits here, holding this thread as a long search would.
+  if (gate) Atomics.wait(new Int32Array(gate), 0, 0);
   try {
-    parentPort.postMessage({ rows: statementFor(sql).all(...params) });
+    parentPort.postMessage({ rows: statementFor(path, sql).all(...params) });
   } catch (err) {
     parentPort.postMessage({ error: String(err?.message ? err.message : err) });
   }

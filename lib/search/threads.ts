@@ -46,40 +46,43 @@ interface Job {
   reject(err: Error): void;
 }
 
+/** The process's search threads, shared by its boards: each keeps a connection per database it was asked about. */
+const threads = new Set<Worker>();
+const idle: Worker[] = [];
+const jobs = new Map<Worker, Job>();
+
+function spawn(): Worker {
+  const worker = new Worker(new URL('./search-worker.mjs', import.meta.url), {
+    workerData: { busyTimeoutMs, cacheKiB },
+    execArgv: [],
+  });
+  threads.add(worker);
+  worker.on('message', (message: { rows?: unknown[]; error?: string }) => {
+    const job = jobs.get(worker);
+    jobs.delete(worker);
+    worker.unref();
+    idle.push(worker);
+    if (message.rows) job?.resolve(message.rows);
+    else job?.reject(new Error(`search failed: ${message.error}`));
+  });
+  const gone = (err: Error) => {
+    threads.delete(worker);
+    if (idle.includes(worker)) idle.splice(idle.indexOf(worker), 1);
+    const job = jobs.get(worker);
+    jobs.delete(worker);
+    job?.reject(err);
+  };
+  worker.on('error', gone);
+  worker.on('exit', (code) => gone(new Error(`search thread ended (exit code ${code})`)));
+  worker.unref();
+  return worker;
+}
+
 export function startSearchThreads(dbPath: string, slot: Semaphore, options: SearchThreadOptions = {}): SearchThreads {
   const gate = options.held ? new Int32Array(new SharedArrayBuffer(4)) : undefined;
-  const threads = new Set<Worker>();
-  const idle: Worker[] = [];
-  const jobs = new Map<Worker, Job>();
   let closed = false;
   const bound =
     options.maxWaitMs === undefined ? searchQueueBound : { ...searchQueueBound, maxWaitMs: options.maxWaitMs };
-
-  const spawn = (): Worker => {
-    const worker = new Worker(new URL('./search-worker.mjs', import.meta.url), {
-      workerData: { path: dbPath, busyTimeoutMs, cacheKiB, gate: gate?.buffer },
-      execArgv: [],
-    });
-    threads.add(worker);
-    worker.on('message', (message: { rows?: unknown[]; error?: string }) => {
-      const job = jobs.get(worker);
-      jobs.delete(worker);
-      worker.unref();
-      idle.push(worker);
-      if (message.rows) job?.resolve(message.rows);
-      else job?.reject(new Error(`search failed: ${message.error}`));
-    });
-    const gone = (err: Error) => {
-      threads.delete(worker);
-      if (idle.includes(worker)) idle.splice(idle.indexOf(worker), 1);
-      const job = jobs.get(worker);
-      jobs.delete(worker);
-      job?.reject(err);
-    };
-    worker.on('error', gone);
-    worker.on('exit', (code) => gone(new Error(`search thread ended (exit code ${code})`)));
-    return worker;
-  };
 
   const release = () => {
     if (!gate) return;
@@ -93,7 +96,7 @@ export function startSearchThreads(dbPath: string, slot: Semaphore, options: Sea
       const worker = idle.pop() ?? spawn();
       worker.ref();
       jobs.set(worker, { resolve, reject });
-      worker.postMessage({ sql, params });
+      worker.postMessage({ path: dbPath, sql, params, gate: gate?.buffer });
     });
 
   return {
@@ -115,7 +118,8 @@ export function startSearchThreads(dbPath: string, slot: Semaphore, options: Sea
     async close() {
       closed = true;
       release();
-      await Promise.all([...threads].map((worker) => worker.terminate()));
+      // Each thread closes its connection to this database after the search it may be running.
+      for (const worker of threads) worker.postMessage({ close: dbPath });
     },
   };
 }
