@@ -1,16 +1,13 @@
-import {
-  generateAuthenticationOptions,
-  generateRegistrationOptions,
+import type {
+  AuthenticationResponseJSON,
+  PublicKeyCredentialCreationOptionsJSON,
+  PublicKeyCredentialRequestOptionsJSON,
+  RegistrationResponseJSON,
+  VerifiedAuthenticationResponse,
+  VerifiedRegistrationResponse,
   verifyAuthenticationResponse,
   verifyRegistrationResponse,
-  type AuthenticationResponseJSON,
-  type PublicKeyCredentialCreationOptionsJSON,
-  type PublicKeyCredentialRequestOptionsJSON,
-  type RegistrationResponseJSON,
-  type VerifiedAuthenticationResponse,
-  type VerifiedRegistrationResponse,
 } from '@simplewebauthn/server';
-import { decodeClientDataJSON } from '@simplewebauthn/server/helpers';
 import { passkeyPromptMs } from '../product.ts';
 
 /**
@@ -27,9 +24,14 @@ export interface WebAuthn {
   ): Promise<VerifiedAuthenticationResponse>;
 }
 
+/** Loaded on first use: the library is a third of the board's start-up, and most processes never need it. */
+let loaded: Promise<[typeof import('@simplewebauthn/server'), typeof import('@simplewebauthn/server/helpers')]>;
+const library = () =>
+  (loaded ??= Promise.all([import('@simplewebauthn/server'), import('@simplewebauthn/server/helpers')]));
+
 export const simpleWebAuthn: WebAuthn = {
-  verifyRegistration: verifyRegistrationResponse,
-  verifyAuthentication: verifyAuthenticationResponse,
+  verifyRegistration: async (options) => (await library())[0].verifyRegistrationResponse(options),
+  verifyAuthentication: async (options) => (await library())[0].verifyAuthenticationResponse(options),
 };
 
 export function relyingParty(origin: string): { id: string; origin: string } {
@@ -41,7 +43,7 @@ export function relyingParty(origin: string): { id: string; origin: string } {
  * name typed), user verification preferred (a PIN or fingerprint where the authenticator has
  * one; a security key without them still works), no attestation (the board trusts any authenticator).
  */
-export function registrationOptions(p: {
+export async function registrationOptions(p: {
   origin: string;
   challenge: string;
   username: string;
@@ -49,6 +51,7 @@ export function registrationOptions(p: {
   exclude: { id: string; transports: string }[];
 }): Promise<PublicKeyCredentialCreationOptionsJSON> {
   const rp = relyingParty(p.origin);
+  const [{ generateRegistrationOptions }] = await library();
   return generateRegistrationOptions({
     rpName: rp.id,
     rpID: rp.id,
@@ -64,10 +67,11 @@ export function registrationOptions(p: {
 }
 
 /** Options for navigator.credentials.get: no allow list, so the authenticator offers its passkeys for this board. */
-export function authenticationOptions(
+export async function authenticationOptions(
   origin: string,
   challenge: string,
 ): Promise<PublicKeyCredentialRequestOptionsJSON> {
+  const [{ generateAuthenticationOptions }] = await library();
   return generateAuthenticationOptions({
     rpID: relyingParty(origin).id,
     challenge: challengeBytes(challenge),
@@ -81,7 +85,8 @@ function challengeBytes(challenge: string): Uint8Array<ArrayBuffer> {
   return new Uint8Array(Buffer.from(challenge, 'base64url'));
 }
 
-export function challengeOf(response: { response: { clientDataJSON: string } }): string | undefined {
+export async function challengeOf(response: { response: { clientDataJSON: string } }): Promise<string | undefined> {
+  const [, { decodeClientDataJSON }] = await library();
   try {
     const challenge = decodeClientDataJSON(response.response.clientDataJSON).challenge;
     return typeof challenge === 'string' ? challenge : undefined;

@@ -23,9 +23,9 @@ export interface Assertion {
   challengeTaken: boolean;
 }
 
-export function readAssertion(ctx: Ctx, raw: string, field: string): Assertion {
+export async function readAssertion(ctx: Ctx, raw: string, field: string): Promise<Assertion> {
   const response = parseCredential<AuthenticationResponseJSON>(raw);
-  const challenge = response && challengeOf(response);
+  const challenge = response && (await challengeOf(response));
   if (!response || !challenge) throw invalidField(field, fieldMessages.passkeyCredential);
   const { db, clock } = ctx.app;
   return {
@@ -49,7 +49,7 @@ export async function verifyAssertion(ctx: Ctx, assertion: Assertion): Promise<P
   try {
     const { verified, authenticationInfo } = await ctx.app.webauthn.verifyAuthentication({
       response,
-      expectedChallenge: challengeOf(response)!,
+      expectedChallenge: (await challengeOf(response))!,
       expectedOrigin: rp.origin,
       expectedRPID: rp.id,
       credential: {

@@ -85,7 +85,7 @@ export async function signIn(ctx: Ctx) {
   const form = await ctx.form();
   if (ctx.session()) return { status: 'already_logged_in' };
   const timeout = parseTimeout(form.fields.get('timeout'));
-  const assertion = readAssertion(ctx, textField(form, 'credential'), 'credential');
+  const assertion = await readAssertion(ctx, textField(form, 'credential'), 'credential');
   const user = assertion.passkey && findUserById(ctx.app.db, assertion.passkey.uid);
   // The brakes of the account where the credential names one; an unknown credential counts under no name.
   const attempt = loginAttempt(ctx, user?.username ?? '');
@@ -160,7 +160,7 @@ export async function addNewPasskey(ctx: Ctx) {
   if (!name || codePoints(name) > maxPasskeyNameLength || /\p{Cc}/u.test(name))
     throw invalidField('name', fieldMessages.passkeyName);
   const response = parseCredential<RegistrationResponseJSON>(textField(form, 'credential'));
-  const challenge = response && challengeOf(response);
+  const challenge = response && (await challengeOf(response));
   if (!response || !challenge) throw invalidField('credential', fieldMessages.passkeyCredential);
   const { db, clock, config, webauthn } = ctx.app;
   // Used up whatever comes next: a registration response answers once.

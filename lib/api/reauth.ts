@@ -52,7 +52,7 @@ export async function confirmIdentity(ctx: Ctx, user: UserWithHash, form: Form):
   }
   const attempt = loginAttempt(ctx, user.username);
   checkLoginAllowed(attempt);
-  const assertion = readAssertion(ctx, raw, 'passkey');
+  const assertion = await readAssertion(ctx, raw, 'passkey');
   const passkey = assertion.passkey?.uid === user.uid ? await verifyAssertion(ctx, assertion) : undefined;
   if (!passkey) {
     recordFailedLogin({ ...attempt, now: ctx.app.clock.now() });

@@ -42,7 +42,7 @@ export function startCheckpointer(path: string, intervalMs = 200): Checkpointer 
   return {
     stop: () =>
       new Promise<void>((resolve) => {
-        if (thread !== worker) return resolve(); // the thread ended, and the connection with it
+        if (thread !== worker) return resolve();
         stopping.set(id, resolve);
         worker.ref();
         worker.postMessage({ stop: id });
