@@ -1,4 +1,5 @@
 import { isDiskFull } from '../host/disk-watch.ts';
+import { syncFolder } from '../host/folders.ts';
 import Database from 'better-sqlite3';
 import {
   accessSync,
@@ -224,7 +225,12 @@ export function backupKind(path: string): 'database' | 'archive' | 'other' {
  * folder is synced so the new name survives a power cut.
  */
 export function placeFile(temporary: string, destination: string, force: boolean): void {
-  syncPath(temporary);
+  const fd = openSync(temporary, 'r');
+  try {
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
   if (force) {
     renameSync(temporary, destination);
   } else {
@@ -241,18 +247,7 @@ export function placeFile(temporary: string, destination: string, force: boolean
     }
   }
   releaseScratch(temporary);
-  syncPath(dirname(destination));
-}
-
-function syncPath(path: string): void {
-  const fd = openSync(path, 'r');
-  try {
-    fsyncSync(fd);
-  } catch {
-    // some file systems cannot sync a folder; not worth failing a backup over
-  } finally {
-    closeSync(fd);
-  }
+  syncFolder(dirname(destination));
 }
 
 function oneLine(text: string): string {

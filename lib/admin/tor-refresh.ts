@@ -3,7 +3,7 @@ import { open, rename, rm } from 'node:fs/promises';
 import { isIP } from 'node:net';
 import { basename, dirname, join } from 'node:path';
 import type { Config } from '../config.ts';
-import { makeFolders } from '../host/folders.ts';
+import { makeFolders, syncFolder } from '../host/folders.ts';
 
 export const torBulkExitListUrl = 'https://check.torproject.org/torbulkexitlist';
 
@@ -106,18 +106,5 @@ async function writeAtomically(target: string, content: string): Promise<void> {
     await rm(temporary, { force: true });
     throw err;
   }
-  await syncFolder(folder);
-}
-
-async function syncFolder(folder: string): Promise<void> {
-  try {
-    const handle = await open(folder, 'r');
-    try {
-      await handle.sync();
-    } finally {
-      await handle.close();
-    }
-  } catch {
-    // best effort
-  }
+  syncFolder(folder);
 }

@@ -1,4 +1,4 @@
-import { accessSync, constants, existsSync, mkdirSync } from 'node:fs';
+import { accessSync, closeSync, constants, existsSync, fsyncSync, mkdirSync, openSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { ConfigError, type Config } from '../config.ts';
 
@@ -32,5 +32,16 @@ export function prepareDataDir(config: Config): void {
     accessSync(config.dataDir, constants.R_OK | constants.W_OK);
   } catch (err) {
     throw new ConfigError(`BOARD_DATA: cannot use ${config.dataDir} (${(err as Error).message})`);
+  }
+}
+
+/** Syncs a folder, so a rename in it survives a power cut; a file system that cannot is not worth failing a write over. */
+export function syncFolder(path: string): void {
+  const fd = openSync(path, 'r');
+  try {
+    fsyncSync(fd);
+  } catch {
+  } finally {
+    closeSync(fd);
   }
 }
