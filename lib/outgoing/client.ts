@@ -3,11 +3,16 @@ import type { LookupFunction } from 'node:net';
 // answer we check is the one the socket connects to (no gap for DNS rebinding), and fetch and Agent
 // come from one pinned version rather than whatever undici the running Node bundles. Redirects,
 // decompression and abort signals stay fetch's.
-import { Agent, fetch, type Response } from 'undici';
+import type { Agent, Response } from 'undici';
 import { createDnsResolver, DnsTimeout, type Resolver } from './dns.ts';
 import { checkTarget, createAddressPolicy, PreviewBlockedError, type AddressPolicy } from './guard.ts';
 
 export type { Resolver };
+
+type Undici = typeof import('undici');
+let undiciLoaded: Promise<Undici> | undefined;
+/** undici, loaded with the first outgoing request: a process that sends none never pays for loading it. */
+export const loadUndici = (): Promise<Undici> => (undiciLoaded ??= import('undici'));
 
 export interface PreviewClientOptions {
   allow: readonly string[];
@@ -126,10 +131,10 @@ export function createPreviewClient(options: PreviewClientOptions): GuardedClien
    * connection resolves through its policy, and a kept one goes where that check allowed.
    */
   const agents = new Map<AddressPolicy, Agent>();
-  const agentFor = (policy: AddressPolicy): Agent => {
+  const agentFor = (policy: AddressPolicy, undici: Undici): Agent => {
     let agent = agents.get(policy);
     if (!agent) {
-      agent = new Agent({ connect: { lookup: guardedLookup(policy, resolve), timeout: timeoutMs } });
+      agent = new undici.Agent({ connect: { lookup: guardedLookup(policy, resolve), timeout: timeoutMs } });
       agents.set(policy, agent);
     }
     return agent;
@@ -142,8 +147,9 @@ export function createPreviewClient(options: PreviewClientOptions): GuardedClien
    */
   async function guarded<T>(
     outer: AbortSignal | undefined,
-    run: (signal: AbortSignal, checked: (url: URL) => Agent) => Promise<T>,
+    run: (signal: AbortSignal, checked: (url: URL) => Agent, fetch: Undici['fetch']) => Promise<T>,
   ): Promise<T> {
+    const undici = await loadUndici();
     const abort = new AbortController();
     let timedOut = false;
     const timer = setTimeout(() => {
@@ -154,11 +160,15 @@ export function createPreviewClient(options: PreviewClientOptions): GuardedClien
     if (outer?.aborted) stop();
     outer?.addEventListener('abort', stop, { once: true });
     try {
-      return await run(abort.signal, (url) => {
-        const policy = policyFor(url);
-        checkTarget(url, options.ports, policy);
-        return agentFor(policy);
-      });
+      return await run(
+        abort.signal,
+        (url) => {
+          const policy = policyFor(url);
+          checkTarget(url, options.ports, policy);
+          return agentFor(policy, undici);
+        },
+        undici.fetch,
+      );
     } catch (err) {
       throw describe(err, timedOut, timeoutMs);
     } finally {
@@ -168,7 +178,7 @@ export function createPreviewClient(options: PreviewClientOptions): GuardedClien
   }
 
   const get = (input: string | URL, wanted: GetOptions): Promise<Fetched> =>
-    guarded(wanted.signal, async (signal, check) => {
+    guarded(wanted.signal, async (signal, check, fetch) => {
       let url = new URL(input);
       for (let redirects = 0; ; redirects++) {
         const agent = check(url);
@@ -206,7 +216,7 @@ export function createPreviewClient(options: PreviewClientOptions): GuardedClien
     });
 
   const post = (input: string | URL, wanted: PostOptions): Promise<Posted> =>
-    guarded(wanted.signal, async (signal, check) => {
+    guarded(wanted.signal, async (signal, check, fetch) => {
       const url = new URL(input);
       const agent = check(url);
       const res = await fetch(url, {

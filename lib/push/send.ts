@@ -1,6 +1,6 @@
-import { Agent, fetch } from 'undici';
+import type { Agent } from 'undici';
 import webPush from 'web-push';
-import { guardedLookup, type Resolver } from '../outgoing/client.ts';
+import { guardedLookup, loadUndici, type Resolver } from '../outgoing/client.ts';
 import { createDnsResolver } from '../outgoing/dns.ts';
 import { checkTarget, createAddressPolicy, PreviewBlockedError } from '../outgoing/guard.ts';
 import { vapidSubject, type VapidKeys } from './keys.ts';
@@ -50,10 +50,8 @@ export const pushTtlSeconds = 86_400;
 export function createPushSender(options: PushSenderOptions): PushSender {
   const policy = createAddressPolicy(options.allow);
   const timeoutMs = options.timeoutMs ?? 10_000;
-  const agent = new Agent({
-    connect: { lookup: guardedLookup(policy, options.resolve ?? createDnsResolver()), timeout: timeoutMs },
-    connections: 4,
-  });
+  const lookup = guardedLookup(policy, options.resolve ?? createDnsResolver());
+  let agent: Agent | undefined;
   const subject = vapidSubject(options.origin);
 
   async function send(target: PushTarget, payload: string, keys: VapidKeys, signal?: AbortSignal): Promise<PushAnswer> {
@@ -74,8 +72,10 @@ export function createPushSender(options: PushSenderOptions): PushSender {
     );
     const headers = Object.fromEntries(Object.entries(request.headers).map(([name, value]) => [name, String(value)]));
     delete headers['Content-Length'];
+    const undici = await loadUndici();
+    agent ??= new undici.Agent({ connect: { lookup, timeout: timeoutMs }, connections: 4 });
     try {
-      const res = await fetch(url, {
+      const res = await undici.fetch(url, {
         method: 'POST',
         dispatcher: agent,
         redirect: 'manual',
@@ -102,7 +102,7 @@ export function createPushSender(options: PushSenderOptions): PushSender {
   return {
     send,
     async close() {
-      await agent.destroy();
+      await agent?.destroy();
     },
   };
 }
