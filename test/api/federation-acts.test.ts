@@ -1,17 +1,14 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { changeInstance } from '../../lib/federation/instances.ts';
 import { maxFetchedAncestors } from '../../lib/product.ts';
-import { administrator } from '../../lib/modlog/modlog.ts';
-import { eventually, member, startBoard, visitor, type Client, type TestBoard } from '../helpers.ts';
-import { activityStreams, publicAddress, startFakeInstance, type FakeInstance } from '../helpers/fake-instance.ts';
+import { eventually, member, visitor, type Client, type TestBoard } from '../helpers.ts';
+import { activityStreams, publicAddress, type FakeInstance } from '../helpers/fake-instance.ts';
 import {
-  federatedEnv,
   federationWaitMs,
-  freePorts,
   inboxSettler,
-  quickFederation,
   votesOf,
+  startBoardAmongInstances,
+  assertRemoteEdits,
 } from '../helpers/federation.ts';
 
 /**
@@ -37,14 +34,11 @@ describe('posts, votes, shares, edits and deletions from another server', () => 
   const db = () => board.app.services.db;
 
   before(async () => {
-    const [boardPort, fakePort, refusedPort] = await freePorts(3);
-    fake = await startFakeInstance(fakePort!);
-    refusedHost = `127.0.0.1:${refusedPort}`;
-    board = await startBoard(federatedEnv(boardPort!, [boardPort!, fakePort!, refusedPort!]), {
-      port: boardPort,
-      federation: quickFederation,
-    });
-    changeInstance(db(), fake.host, 'allow', administrator, board.clock.now());
+    let fakes: FakeInstance[];
+    let spareHosts: string[];
+    ({ board, fakes, spareHosts } = await startBoardAmongInstances({ instances: [{}], spare: 1 }));
+    [fake] = fakes as [FakeInstance];
+    [refusedHost] = spareHosts as [string];
     group = `${board.config.origin}/ap/actor/board`;
     anna = await member(board, 'Anna');
     markerPid = await post(anna, 'Hier zählt nur die Markierung.');
@@ -310,18 +304,12 @@ describe('posts, votes, shares, edits and deletions from another server', () => 
       actor: actor(by),
       object: { ...reply, content, updated: new Date().toISOString() },
     });
-    await send(update('yvonne', '<p>Fremde Fassung</p>'));
-    // A link while the remote account is new: the gate refuses it as it refuses a member's edit.
-    await send(update('xaver', '<p>Mit Link http://example.org/werbung</p>'));
-    await settled();
-    let entry = await entryJson(remotePid);
-    assert.equal(entry.content, 'Erste Fassung');
-    assert.equal(entry.edited_at, undefined);
-    await send(update('xaver', '<p>Zweite Fassung</p>'));
-    await settled();
-    entry = await entryJson(remotePid);
-    assert.equal(entry.content, 'Zweite Fassung');
-    assert.equal(typeof entry.edited_at, 'number');
+    await assertRemoteEdits(
+      board,
+      remotePid,
+      (by, html) => send(update(by === 'author' ? 'xaver' : 'yvonne', html)),
+      settled,
+    );
     await send({ id: fake.nextId(), type: 'Delete', actor: actor('yvonne'), object: reply.id });
     await settled();
     assert.equal((await entryJson(remotePid)).deleted, 0, 'another actor cannot delete it');
@@ -333,7 +321,7 @@ describe('posts, votes, shares, edits and deletions from another server', () => 
       object: { id: reply.id, type: 'Tombstone' },
     });
     await settled();
-    entry = await entryJson(remotePid);
+    const entry = await entryJson(remotePid);
     assert.equal(entry.deleted, 1);
     assert.equal(entry.content, '');
     assert.equal((await entryJson(pid)).reply_count, 1, 'it keeps its place, as a member’s deletion does');

@@ -1,13 +1,11 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { after, before, describe, test } from 'node:test';
-import { changeInstance } from '../../lib/federation/instances.ts';
 import { inboxLimitRules, inboxShareText } from '../../lib/federation/inbox-door.ts';
 import { windowsText } from '../../lib/limits/write-limits.ts';
-import { administrator } from '../../lib/modlog/modlog.ts';
-import { startBoard, type TestBoard } from '../helpers.ts';
-import { startFakeInstance, type FakeInstance } from '../helpers/fake-instance.ts';
-import { federatedEnv, freePorts, quickFederation } from '../helpers/federation.ts';
+import type { TestBoard } from '../helpers.ts';
+import type { FakeInstance } from '../helpers/fake-instance.ts';
+import { startBoardAmongInstances } from '../helpers/federation.ts';
 
 /**
  * docs/API.md "What comes in", step 5, at the board's DEFAULT limits (no BOARD_LIMITS): one actor's
@@ -22,14 +20,10 @@ describe('the inbox rates at the default limits', () => {
   let fake: FakeInstance;
 
   before(async () => {
-    const [boardPort, fakePort] = await freePorts(2);
-    fake = await startFakeInstance(fakePort!);
-    board = await startBoard(federatedEnv(boardPort!, [boardPort!, fakePort!]), {
-      port: boardPort,
-      federation: quickFederation,
-    });
+    let fakes: FakeInstance[];
+    ({ board, fakes } = await startBoardAmongInstances({ instances: [{}] }));
+    [fake] = fakes as [FakeInstance];
     assert.equal(board.config.limitsFactor, 1, 'BOARD_LIMITS as shipped');
-    changeInstance(board.app.services.db, fake.host, 'allow', administrator, board.clock.now());
   });
   after(async () => {
     await board?.close();

@@ -1,16 +1,13 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { changeInstance } from '../../lib/federation/instances.ts';
-import { administrator } from '../../lib/modlog/modlog.ts';
-import { eventually, member, startBoard, visitor, type Client, type TestBoard } from '../helpers.ts';
-import { activityStreams, publicAddress, startFakeInstance, type FakeInstance } from '../helpers/fake-instance.ts';
+import { eventually, member, visitor, type Client, type TestBoard } from '../helpers.ts';
+import { activityStreams, publicAddress, type FakeInstance } from '../helpers/fake-instance.ts';
 import {
-  federatedEnv,
   federationWaitMs,
-  freePorts,
   inboxSettler,
-  quickFederation,
   votesOf,
+  startBoardAmongInstances,
+  assertRemoteEdits,
 } from '../helpers/federation.ts';
 
 /**
@@ -38,15 +35,10 @@ describe('votes, edits and deletions a Group relays', () => {
   const db = () => board.app.services.db;
 
   before(async () => {
-    const [boardPort, lemmyPort, ds9Port, refusedPort] = await freePorts(4);
-    lemmy = await startFakeInstance(lemmyPort!);
-    ds9 = await startFakeInstance(ds9Port!);
-    refused = await startFakeInstance(refusedPort!);
-    board = await startBoard(federatedEnv(boardPort!, [boardPort!, lemmyPort!, ds9Port!, refusedPort!]), {
-      port: boardPort,
-      federation: quickFederation,
-    });
-    for (const fake of [lemmy, ds9]) changeInstance(db(), fake.host, 'allow', administrator, board.clock.now());
+    let fakes: FakeInstance[];
+    // lemmy and ds9 allowed, refused not.
+    ({ board, fakes } = await startBoardAmongInstances({ instances: [{}, {}, {}], allowed: 2 }));
+    [lemmy, ds9, refused] = fakes as [FakeInstance, FakeInstance, FakeInstance];
     lemmy.setActorType('gemeinde', 'Group');
     community = lemmy.actorOf('gemeinde');
     anna = await member(board, 'Anna');
@@ -160,18 +152,12 @@ describe('votes, edits and deletions a Group relays', () => {
       audience: community,
       object: { ...comment, content, updated: new Date().toISOString() },
     });
-    await relay(update('mallory', '<p>Fremde Fassung</p>'));
-    // A link while the remote account is new: the gate refuses it as it refuses a member's edit.
-    await relay(update('lena', '<p>Mit Link http://example.org/werbung</p>'));
-    await settled();
-    let entry = await entryJson(remotePid);
-    assert.equal(entry.content, 'Erste Fassung');
-    assert.equal(entry.edited_at, undefined);
-    await relay(update('lena', '<p>Zweite Fassung</p>'));
-    await settled();
-    entry = await entryJson(remotePid);
-    assert.equal(entry.content, 'Zweite Fassung');
-    assert.equal(typeof entry.edited_at, 'number');
+    await assertRemoteEdits(
+      board,
+      remotePid,
+      (by, html) => relay(update(by === 'author' ? 'lena' : 'mallory', html)),
+      settled,
+    );
     // Lemmy's deletion/delete_page.json: the object's id.
     const remove = (by: string) => ({
       id: `http://${lemmy.host}/activities/delete/${++serial}`,
@@ -187,7 +173,7 @@ describe('votes, edits and deletions a Group relays', () => {
     assert.equal((await entryJson(remotePid)).deleted, 0, 'another actor cannot delete it');
     await relay(remove('lena'));
     await settled();
-    entry = await entryJson(remotePid);
+    const entry = await entryJson(remotePid);
     assert.equal(entry.deleted, 1);
     assert.equal(entry.content, '');
   });

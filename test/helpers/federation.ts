@@ -1,3 +1,4 @@
+import assert from 'node:assert/strict';
 import { createServer, type AddressInfo } from 'node:net';
 import type { Actor } from '@fedify/fedify/vocab';
 import type { Db } from '../../lib/db/db.ts';
@@ -6,7 +7,7 @@ import { askToFollow, stopFollowing } from '../../lib/federation/follows.ts';
 import { administrator } from '../../lib/modlog/modlog.ts';
 import { startBoard, type StartOptions, type TestBoard } from './board.ts';
 import { eventually } from './eventually.ts';
-import { activityStreams, type FakeInstance } from './fake-instance.ts';
+import { activityStreams, startFakeInstance, type FakeInstance, type FakeInstanceOptions } from './fake-instance.ts';
 import { visitor } from './members.ts';
 
 /**
@@ -85,6 +86,58 @@ export async function startFederatedBoards(
       if (other !== by && (options.allows?.(by, other) ?? true))
         changeInstance(board.app.services.db, `127.0.0.1:${port}`, 'allow', administrator, board.clock.now());
   return boards;
+}
+
+/**
+ * A board in allowlist mode among fake instances on 127.0.0.1, one per entry of `instances` (its
+ * options), the first `allowed` of them allowed (all by default); `spare` more ports the board may
+ * reach where nothing listens (an instance that is not up). Start options add to quickFederation.
+ */
+export async function startBoardAmongInstances(options: {
+  instances: FakeInstanceOptions[];
+  allowed?: number;
+  spare?: number;
+  env?: Record<string, string>;
+  start?: Omit<StartOptions, 'port'>;
+}): Promise<{ board: TestBoard; fakes: FakeInstance[]; spareHosts: string[] }> {
+  const [boardPort, ...ports] = await freePorts(1 + options.instances.length + (options.spare ?? 0));
+  const fakes: FakeInstance[] = [];
+  for (const [i, instance] of options.instances.entries()) fakes.push(await startFakeInstance(ports[i]!, instance));
+  const board = await startBoard(
+    { ...federatedEnv(boardPort!, [boardPort!, ...ports]), ...options.env },
+    { ...options.start, port: boardPort, federation: { ...quickFederation, ...options.start?.federation } },
+  );
+  for (const fake of fakes.slice(0, options.allowed ?? fakes.length))
+    changeInstance(board.app.services.db, fake.host, 'allow', administrator, board.clock.now());
+  const spareHosts = ports.slice(fakes.length).map((port) => `127.0.0.1:${port}`);
+  return { board, fakes, spareHosts };
+}
+
+/**
+ * The edit rules of a remote entry (first text "Erste Fassung"), whichever way its Updates come
+ * (sent by the author's server, or relayed by a Group): another actor's Update changes nothing, the
+ * author's with a link is refused by the entry gate while the account is new (as a member's edit
+ * would be), the author's plain one is taken and marks the entry edited. `update` sends one Update
+ * by the stranger or the author; `settled` waits until the inbox has handled what was sent.
+ */
+export async function assertRemoteEdits(
+  board: TestBoard,
+  pid: number,
+  update: (by: 'stranger' | 'author', html: string) => Promise<void>,
+  settled: () => Promise<void>,
+): Promise<void> {
+  const entryJson = async () => (await visitor(board).get(`/api/entry/${pid}/thread`)).body.entry;
+  await update('stranger', '<p>Fremde Fassung</p>');
+  await update('author', '<p>Mit Link http://example.org/werbung</p>');
+  await settled();
+  let entry = await entryJson();
+  assert.equal(entry.content, 'Erste Fassung');
+  assert.equal(entry.edited_at, undefined);
+  await update('author', '<p>Zweite Fassung</p>');
+  await settled();
+  entry = await entryJson();
+  assert.equal(entry.content, 'Zweite Fassung');
+  assert.equal(typeof entry.edited_at, 'number');
 }
 
 /** How long a test waits for another board's answer: keys are made on first need, which takes seconds on a busy machine. */
