@@ -19,6 +19,7 @@ import { fieldMessages } from '../messages.ts';
  */
 export interface Assertion {
   response: AuthenticationResponseJSON;
+  challenge: string;
   passkey: StoredPasskey | undefined;
   challengeTaken: boolean;
 }
@@ -30,6 +31,7 @@ export async function readAssertion(ctx: Ctx, raw: string, field: string): Promi
   const { db, clock } = ctx.app;
   return {
     response,
+    challenge,
     challengeTaken: takeChallenge(db, challenge, 0, clock.now()),
     passkey: findPasskeyByCredentialId(db, response.id),
   };
@@ -41,7 +43,7 @@ export async function readAssertion(ctx: Ctx, raw: string, field: string): Promi
  * what the writing transaction stores (usePasskey), or undefined when anything failed.
  */
 export async function verifyAssertion(ctx: Ctx, assertion: Assertion): Promise<PasskeyUse | undefined> {
-  const { response, passkey, challengeTaken } = assertion;
+  const { response, challenge, passkey, challengeTaken } = assertion;
   if (!challengeTaken || !passkey) return undefined;
   const handle = response.response.userHandle;
   if (handle && findUidByHandle(ctx.app.db, Buffer.from(handle, 'base64url')) !== passkey.uid) return undefined;
@@ -49,7 +51,7 @@ export async function verifyAssertion(ctx: Ctx, assertion: Assertion): Promise<P
   try {
     const { verified, authenticationInfo } = await ctx.app.webauthn.verifyAuthentication({
       response,
-      expectedChallenge: (await challengeOf(response))!,
+      expectedChallenge: challenge,
       expectedOrigin: rp.origin,
       expectedRPID: rp.id,
       credential: {
