@@ -1,7 +1,6 @@
 import { open } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
-import { ZipFile } from 'yazl';
 import { accountData, type AccountData, type ExportSource, type Pages } from './export.ts';
 import { readableEntriesCsv, readableOverview } from './export-readable.ts';
 
@@ -12,7 +11,11 @@ import { readableEntriesCsv, readableOverview } from './export-readable.ts';
  * only when its turn comes, so memory does not grow with the account.
  */
 
-export function accountArchive(source: ExportSource): Readable {
+let yazlLoaded: Promise<typeof import('yazl')> | undefined;
+const loadYazl = () => (yazlLoaded ??= import('yazl'));
+
+export async function accountArchive(source: ExportSource): Promise<Readable> {
+  const { ZipFile } = await loadYazl();
   const zip = new ZipFile();
   const mtime = new Date(source.now * 1000);
   // Inputs still open when the output closes early (the client left) are closed with it: no file handle outlives the request.

@@ -1,4 +1,3 @@
-import { stringify } from 'csv-stringify/sync';
 import { html, toText, type Html } from '../text/html.ts';
 import { germanDate, germanDateTime } from '../text/german.ts';
 import type { AccountData, EntryJson, ExportSource, Pages, ReportJson } from './export.ts';
@@ -29,12 +28,16 @@ const csvColumns = [
   'Zustand',
 ];
 
+let csvLoaded: Promise<typeof import('csv-stringify/sync')> | undefined;
+const loadCsvStringify = () => (csvLoaded ??= import('csv-stringify/sync'));
+
 /**
  * beitraege.csv: semicolons and a byte-order mark, as German spreadsheets expect; csv-stringify
  * quotes every field that needs it and defuses text that a spreadsheet would run as a formula
  * (`=`, `+`, `-`, `@` at the start), since entries are anyone's text.
  */
-export function* readableEntriesCsv(data: AccountData): Generator<Buffer> {
+export async function* readableEntriesCsv(data: AccountData): AsyncGenerator<Buffer> {
+  const { stringify } = await loadCsvStringify();
   const options = { delimiter: ';', escape_formulas: true, record_delimiter: 'windows' } as const;
   yield Buffer.from(stringify([csvColumns], { ...options, bom: true }));
   for (const rows of data.entries()) {

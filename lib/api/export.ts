@@ -35,7 +35,7 @@ export async function exportAccount(ctx: Ctx) {
   const sessions = listSessionsOfUser(db, me.uid, now, Infinity).map((session) =>
     withPushDevice(sessionJson(session, me.id), devices),
   );
-  const archive = accountArchive({
+  const archive = await accountArchive({
     db,
     mediaDir: config.mediaDir,
     uid: me.uid,

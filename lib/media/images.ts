@@ -1,5 +1,4 @@
-import sharp from 'sharp';
-import type { Metadata, Sharp } from 'sharp';
+import type { Metadata, Sharp, SharpConstructor } from 'sharp';
 import { ApiError } from '../errors.ts';
 import { uploadLimitMessages } from '../messages.ts';
 import { mediaFormats, type MediaExtension } from './files.ts';
@@ -10,17 +9,23 @@ const extensions = new Map(
   Object.entries(mediaFormats).map(([extension, format]) => [format.sharp as string, extension as MediaExtension]),
 );
 
-// sharp works on libuv's thread pool; two jobs at a time on the machine (lib/host/machine-slots.ts) bound memory and leave
-// threads for scrypt, and one libvips thread per image means two uploads at once never take both cores from reads.
-sharp.cache(false);
-sharp.concurrency(1);
+// sharp loads with the first image and is set up then: it works on libuv's thread pool; two jobs at a time on the machine
+// (lib/host/machine-slots.ts) bound memory and leave threads for scrypt, and one libvips thread per image means two
+// uploads at once never take both cores from reads.
+let sharpLoaded: Promise<SharpConstructor> | undefined;
+const loadSharp = (): Promise<SharpConstructor> =>
+  (sharpLoaded ??= import('sharp').then(({ default: sharp }) => {
+    sharp.cache(false);
+    sharp.concurrency(1);
+    return sharp;
+  }));
 
 export interface ProcessedImage {
   data: Buffer;
   extension: MediaExtension;
 }
 
-async function inspect(data: Buffer): Promise<{ format: string; pages: number }> {
+async function inspect(sharp: SharpConstructor, data: Buffer): Promise<{ format: string; pages: number }> {
   let meta: Metadata;
   try {
     meta = await sharp(data, { limitInputPixels: false }).metadata();
@@ -45,7 +50,7 @@ async function render(pipeline: Sharp): Promise<Buffer> {
   }
 }
 
-function open(data: Buffer, format: string, pages: number): Sharp {
+function open(sharp: SharpConstructor, data: Buffer, format: string, pages: number): Sharp {
   return sharp(data, { limitInputPixels: maxImagePixels, animated: format === 'gif' && pages > 1 });
 }
 
@@ -54,16 +59,18 @@ function open(data: Buffer, format: string, pages: number): Sharp {
  * all metadata (EXIF, GPS) dropped, format kept, animated GIFs kept animated.
  */
 async function entryImage(data: Buffer): Promise<ProcessedImage> {
-  const { format, pages } = await inspect(data);
-  const pipeline = open(data, format, pages)
+  const sharp = await loadSharp();
+  const { format, pages } = await inspect(sharp, data);
+  const pipeline = open(sharp, data, format, pages)
     .rotate()
     .resize(maxImageEdge, maxImageEdge, { fit: 'inside', withoutEnlargement: true });
   return { data: await render(pipeline), extension: extensions.get(format)! };
 }
 
 async function avatarImage(data: Buffer): Promise<ProcessedImage> {
-  const { format, pages } = await inspect(data);
-  const pipeline = open(data, format, pages)
+  const sharp = await loadSharp();
+  const { format, pages } = await inspect(sharp, data);
+  const pipeline = open(sharp, data, format, pages)
     .rotate()
     .resize(avatarSize, avatarSize, { fit: 'cover', position: 'centre' });
   return { data: await render(pipeline), extension: extensions.get(format)! };
@@ -75,6 +82,7 @@ async function avatarImage(data: Buffer): Promise<ProcessedImage> {
  * Throws on anything sharp cannot read or that has more than maxImagePixels.
  */
 async function previewThumbnail(data: Buffer): Promise<Buffer> {
+  const sharp = await loadSharp();
   const meta = await sharp(data, { limitInputPixels: false }).metadata();
   if (!meta.format || !extensions.has(meta.format))
     throw new Error(`thumbnail: ${meta.format ?? 'unknown'} is not an accepted format`);

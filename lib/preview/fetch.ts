@@ -52,7 +52,7 @@ async function fetchPage(client: PreviewClient, url: string, signal?: AbortSigna
     enough: (tail) => tail.toString('latin1').toLowerCase().includes('</head'),
     signal,
   });
-  const meta = parsePage(page.body, page.contentType, page.url);
+  const meta = await parsePage(page.body, page.contentType, page.url);
   if (isBotChallenge(meta.title)) throw new UnusablePage(`${url} is a bot challenge ("${meta.title}")`);
   return meta;
 }

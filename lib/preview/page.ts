@@ -1,5 +1,7 @@
-import { Parser } from 'htmlparser2';
 import { maxPreviewTitleLength } from '../product.ts';
+
+let htmlparser2Loaded: Promise<typeof import('htmlparser2')> | undefined;
+const loadHtmlparser2 = () => (htmlparser2Loaded ??= import('htmlparser2'));
 
 export interface PageMeta {
   title: string;
@@ -41,13 +43,13 @@ export function isBotChallenge(title: string): boolean {
   return challengeTitles.some((pattern) => pattern.test(title));
 }
 
-export function detectCharset(body: Buffer, contentType: string): string {
+export async function detectCharset(body: Buffer, contentType: string): Promise<string> {
   if (body[0] === 0xef && body[1] === 0xbb && body[2] === 0xbf) return 'utf-8';
   if (body[0] === 0xfe && body[1] === 0xff) return 'utf-16be';
   if (body[0] === 0xff && body[1] === 0xfe) return 'utf-16le';
   const fromHeader = /charset\s*=\s*["']?([^\s;"']+)/i.exec(contentType)?.[1];
   if (fromHeader && knownCharset(fromHeader)) return fromHeader;
-  const fromMeta = metaCharset(body);
+  const fromMeta = await metaCharset(body);
   // HTML: a <meta> claiming UTF-16 in bytes that are readable as ASCII means UTF-8.
   if (fromMeta && knownCharset(fromMeta)) return /^utf-16/i.test(fromMeta) ? 'utf-8' : fromMeta;
   return 'utf-8';
@@ -77,7 +79,8 @@ export function decodeText(body: Buffer, charset: string): string {
     .replace(/[\x80-\x9f]/g, (c) => String.fromCharCode(windows1252High[c.charCodeAt(0) - 0x80]!));
 }
 
-function metaCharset(body: Buffer): string | undefined {
+async function metaCharset(body: Buffer): Promise<string | undefined> {
+  const { Parser } = await loadHtmlparser2();
   let found: string | undefined;
   const parser = new Parser({
     onopentag(name, attrs) {
@@ -91,8 +94,9 @@ function metaCharset(body: Buffer): string | undefined {
   return found;
 }
 
-export function parsePage(body: Buffer, contentType: string, pageUrl: URL): PageMeta {
-  const html = decodeText(body, detectCharset(body, contentType));
+export async function parsePage(body: Buffer, contentType: string, pageUrl: URL): Promise<PageMeta> {
+  const { Parser } = await loadHtmlparser2();
+  const html = decodeText(body, await detectCharset(body, contentType));
   const meta = new Map<string, string>();
   let title: string | undefined;
   let titleText = '';

@@ -1,4 +1,4 @@
-import webPush from 'web-push';
+import { createECDH } from 'node:crypto';
 import type { Db } from '../db/db.ts';
 
 /**
@@ -15,7 +15,7 @@ export interface VapidKeys {
 export function vapidKeys(db: Db, now: number): VapidKeys {
   const stored = readKeys(db);
   if (stored) return stored;
-  const made = webPush.generateVAPIDKeys();
+  const made = newVapidKeys();
   db.run(
     'INSERT INTO push_keys (id, public_key, private_key, created_at) VALUES (1, ?, ?, ?) ON CONFLICT (id) DO NOTHING',
     made.publicKey,
@@ -23,6 +23,14 @@ export function vapidKeys(db: Db, now: number): VapidKeys {
     now,
   );
   return readKeys(db)!;
+}
+
+/** A P-256 pair as web-push's generateVAPIDKeys writes it: the raw public point and the 32-byte private key, base64url. */
+function newVapidKeys(): VapidKeys {
+  const ecdh = createECDH('prime256v1');
+  ecdh.generateKeys();
+  const privateKey = Buffer.from(ecdh.getPrivateKey('hex').padStart(64, '0'), 'hex');
+  return { publicKey: ecdh.getPublicKey('base64url'), privateKey: privateKey.toString('base64url') };
 }
 
 function readKeys(db: Db): VapidKeys | undefined {

@@ -1,5 +1,4 @@
 import type { Agent } from 'undici';
-import webPush from 'web-push';
 import { guardedLookup, loadUndici, type Resolver } from '../outgoing/client.ts';
 import { createDnsResolver } from '../outgoing/dns.ts';
 import { checkTarget, createAddressPolicy, PreviewBlockedError } from '../outgoing/guard.ts';
@@ -44,6 +43,10 @@ export interface PushSender {
   close(): Promise<void>;
 }
 
+type WebPush = typeof import('web-push');
+let webPushLoaded: Promise<WebPush> | undefined;
+const loadWebPush = (): Promise<WebPush> => (webPushLoaded ??= import('web-push').then((module) => module.default));
+
 /** How long a push service keeps an undelivered message for an offline device: a day, then it is stale news. */
 export const pushTtlSeconds = 86_400;
 
@@ -61,6 +64,7 @@ export function createPushSender(options: PushSenderOptions): PushSender {
     } catch (err) {
       return { result: 'blocked' as const, detail: (err as Error).message };
     }
+    const webPush = await loadWebPush();
     const request = webPush.generateRequestDetails(
       { endpoint: target.endpoint, keys: { p256dh: target.p256dh, auth: target.auth } },
       payload,

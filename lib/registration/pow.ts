@@ -1,6 +1,5 @@
 import { randomBytes, randomInt } from 'node:crypto';
-import { createChallenge, verifySolution, type Challenge, type Payload } from 'altcha-lib';
-import { deriveKey } from 'altcha-lib/algorithms/pbkdf2';
+import type { Challenge, Payload } from 'altcha-lib';
 import type { Config } from '../config.ts';
 import type { Db } from '../db/db.ts';
 import { ApiError } from '../errors.ts';
@@ -46,6 +45,9 @@ export function loginNeedsWork(config: Pick<Config, 'pow' | 'loginPow'>, pressur
   return pressure === 'name' || powCost(config) > 0;
 }
 
+let altchaLoaded: Promise<[typeof import('altcha-lib'), typeof import('altcha-lib/algorithms/pbkdf2')]> | undefined;
+const loadAltcha = () => (altchaLoaded ??= Promise.all([import('altcha-lib'), import('altcha-lib/algorithms/pbkdf2')]));
+
 interface PowKeys {
   challenge: string;
   key: string;
@@ -67,6 +69,7 @@ function powKeys(db: Db): PowKeys {
 }
 
 export async function newChallenge(db: Db, cost: number, now: number): Promise<Challenge> {
+  const [{ createChallenge }, { deriveKey }] = await loadAltcha();
   const keys = powKeys(db);
   return createChallenge({
     algorithm: powAlgorithm,
@@ -107,6 +110,7 @@ export async function useSolvedChallenge(db: Db, raw: string, now: number): Prom
   const expiresAt = payload?.challenge.parameters.expiresAt;
   if (!payload || typeof expiresAt !== 'number' || expiresAt <= now) throw invalid();
   if (payload.challenge.parameters.algorithm !== powAlgorithm) throw invalid();
+  const [{ verifySolution }, { deriveKey }] = await loadAltcha();
   const keys = powKeys(db);
   let verified = false;
   try {

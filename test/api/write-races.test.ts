@@ -293,7 +293,7 @@ describe('the database a handler sees (ctx.app.db)', () => {
     const ctx = contextFor(sessionInDb(db, uid, clock.now(), 3600, 'test'));
     const session = ctx.session()!;
     // What GET /api/user/export builds once its headers are out (lib/api/export.ts); then the owner ends the session.
-    const archive = accountArchive({
+    const archive = await accountArchive({
       db: ctx.app.db,
       mediaDir: config.mediaDir,
       uid,

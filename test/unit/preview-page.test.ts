@@ -15,8 +15,8 @@ const html = (head: string, body = '') =>
   Buffer.from(`<!doctype html><html><head>${head}</head><body>${body}</body></html>`);
 
 describe('page metadata', () => {
-  test('OpenGraph wins over Twitter cards and <title>, whatever the attribute order and quoting', () => {
-    const meta = parsePage(
+  test('OpenGraph wins over Twitter cards and <title>, whatever the attribute order and quoting', async () => {
+    const meta = await parsePage(
       html(`<title>Plain</title>
       <meta name="twitter:title" content="Card title">
       <meta content='OG title' property='og:title'>
@@ -28,23 +28,24 @@ describe('page metadata', () => {
     assert.deepEqual(meta, { title: 'OG title', site: 'The Site', image: 'https://cdn.example.com/a.jpg' });
   });
 
-  test('twitter:title, then <title>; the site falls back to the host without www. and port', () => {
+  test('twitter:title, then <title>; the site falls back to the host without www. and port', async () => {
     assert.equal(
-      parsePage(html('<title>Plain</title><meta name="twitter:title" content="Card">'), 'text/html', pageUrl).title,
+      (await parsePage(html('<title>Plain</title><meta name="twitter:title" content="Card">'), 'text/html', pageUrl))
+        .title,
       'Card',
     );
-    const plain = parsePage(html('<title>Only a title</title>'), 'text/html', pageUrl);
+    const plain = await parsePage(html('<title>Only a title</title>'), 'text/html', pageUrl);
     assert.deepEqual(plain, { title: 'Only a title', site: 'example.com', image: '' });
   });
 
-  test('entities are decoded and whitespace collapsed', () => {
-    const meta = parsePage(
+  test('entities are decoded and whitespace collapsed', async () => {
+    const meta = await parsePage(
       html('<title>\n  Fish &amp; Chips &#8211; caf&eacute;\t&lt;b&gt;  &#x1F41F; </title>'),
       'text/html',
       pageUrl,
     );
     assert.equal(meta.title, 'Fish & Chips – café <b> 🐟');
-    const og = parsePage(
+    const og = await parsePage(
       html('<meta property="og:title" content="A &quot;quoted&quot; &amp;amp; title">'),
       'text/html',
       pageUrl,
@@ -52,51 +53,56 @@ describe('page metadata', () => {
     assert.equal(og.title, 'A "quoted" &amp; title');
   });
 
-  test('titles are cut to 300 code points, not UTF-16 units', () => {
-    const meta = parsePage(html(`<title>${'😀'.repeat(400)}</title>`), 'text/html', pageUrl);
+  test('titles are cut to 300 code points, not UTF-16 units', async () => {
+    const meta = await parsePage(html(`<title>${'😀'.repeat(400)}</title>`), 'text/html', pageUrl);
     assert.equal(Array.from(meta.title).length, 300);
     assert.equal(meta.title, '😀'.repeat(300));
   });
 
-  test('a relative og:image is resolved against the page; non-http images are dropped', () => {
+  test('a relative og:image is resolved against the page; non-http images are dropped', async () => {
     assert.equal(
-      parsePage(html('<meta property="og:image" content="/img/a.png">'), 'text/html', pageUrl).image,
+      (await parsePage(html('<meta property="og:image" content="/img/a.png">'), 'text/html', pageUrl)).image,
       'https://www.example.com:8443/img/a.png',
     );
     assert.equal(
-      parsePage(html('<meta property="og:image" content="b.png">'), 'text/html', pageUrl).image,
+      (await parsePage(html('<meta property="og:image" content="b.png">'), 'text/html', pageUrl)).image,
       'https://www.example.com:8443/articles/b.png',
     );
     assert.equal(
-      parsePage(html('<meta property="og:image" content="//cdn.example.net/c.png">'), 'text/html', pageUrl).image,
+      (await parsePage(html('<meta property="og:image" content="//cdn.example.net/c.png">'), 'text/html', pageUrl))
+        .image,
       'https://cdn.example.net/c.png',
     );
     assert.equal(
-      parsePage(html('<meta property="og:image" content="javascript:alert(1)">'), 'text/html', pageUrl).image,
+      (await parsePage(html('<meta property="og:image" content="javascript:alert(1)">'), 'text/html', pageUrl)).image,
       '',
     );
     assert.equal(
-      parsePage(html('<meta property="og:image" content="data:image/png;base64,AAAA">'), 'text/html', pageUrl).image,
+      (await parsePage(html('<meta property="og:image" content="data:image/png;base64,AAAA">'), 'text/html', pageUrl))
+        .image,
       '',
     );
   });
 
-  test('a <title> inside inline SVG is not the page title', () => {
-    const meta = parsePage(html('', '<svg><title>icon</title></svg>'), 'text/html', pageUrl);
+  test('a <title> inside inline SVG is not the page title', async () => {
+    const meta = await parsePage(html('', '<svg><title>icon</title></svg>'), 'text/html', pageUrl);
     assert.equal(meta.title, '');
     assert.equal(
-      parsePage(html('<title>Page</title>', '<svg><title>icon</title></svg>'), 'text/html', pageUrl).title,
+      (await parsePage(html('<title>Page</title>', '<svg><title>icon</title></svg>'), 'text/html', pageUrl)).title,
       'Page',
     );
   });
 
-  test('no title at all: empty', () => {
-    assert.equal(parsePage(html('<meta name="description" content="x">'), 'text/html', pageUrl).title, '');
-    assert.equal(parsePage(Buffer.from('not html at all'), 'text/html', pageUrl).title, '');
+  test('no title at all: empty', async () => {
+    assert.equal((await parsePage(html('<meta name="description" content="x">'), 'text/html', pageUrl)).title, '');
+    assert.equal((await parsePage(Buffer.from('not html at all'), 'text/html', pageUrl)).title, '');
   });
 
-  test('a page cut off inside <title> still gives what was there', () => {
-    assert.equal(parsePage(Buffer.from('<html><head><title>Cut off he'), 'text/html', pageUrl).title, 'Cut off he');
+  test('a page cut off inside <title> still gives what was there', async () => {
+    assert.equal(
+      (await parsePage(Buffer.from('<html><head><title>Cut off he'), 'text/html', pageUrl)).title,
+      'Cut off he',
+    );
   });
 
   test('bidi overrides and control characters are dropped', () => {
@@ -107,29 +113,29 @@ describe('page metadata', () => {
 describe('charset', () => {
   const latin = Buffer.from('<html><head><title>Gr\xfc\xdfe aus K\xf6ln \x80</title></head></html>', 'latin1');
 
-  test('from the Content-Type header', () => {
-    assert.equal(detectCharset(latin, 'text/html; charset=windows-1252'), 'windows-1252');
-    assert.equal(parsePage(latin, 'text/html; charset=windows-1252', pageUrl).title, 'Grüße aus Köln €');
-    assert.equal(parsePage(latin, 'text/html; charset="ISO-8859-1"', pageUrl).title, 'Grüße aus Köln €'); // WHATWG: latin1 is windows-1252
+  test('from the Content-Type header', async () => {
+    assert.equal(await detectCharset(latin, 'text/html; charset=windows-1252'), 'windows-1252');
+    assert.equal((await parsePage(latin, 'text/html; charset=windows-1252', pageUrl)).title, 'Grüße aus Köln €');
+    assert.equal((await parsePage(latin, 'text/html; charset="ISO-8859-1"', pageUrl)).title, 'Grüße aus Köln €'); // WHATWG: latin1 is windows-1252
   });
 
-  test('from <meta charset> and <meta http-equiv> when the header has none', () => {
+  test('from <meta charset> and <meta http-equiv> when the header has none', async () => {
     const withMeta = Buffer.concat([Buffer.from('<meta charset="windows-1252">'), latin]);
-    assert.equal(parsePage(withMeta, 'text/html', pageUrl).title, 'Grüße aus Köln €');
+    assert.equal((await parsePage(withMeta, 'text/html', pageUrl)).title, 'Grüße aus Köln €');
     const httpEquiv = Buffer.concat([
       Buffer.from('<meta http-equiv="Content-Type" content="text/html; charset=iso-8859-1">'),
       latin,
     ]);
-    assert.equal(parsePage(httpEquiv, 'text/html', pageUrl).title, 'Grüße aus Köln €');
+    assert.equal((await parsePage(httpEquiv, 'text/html', pageUrl)).title, 'Grüße aus Köln €');
   });
 
-  test('the header beats <meta>, a byte-order mark beats both', () => {
+  test('the header beats <meta>, a byte-order mark beats both', async () => {
     const utf8 = Buffer.from('<meta charset="windows-1252"><title>Grüße</title>');
-    assert.equal(parsePage(utf8, 'text/html; charset=utf-8', pageUrl).title, 'Grüße');
+    assert.equal((await parsePage(utf8, 'text/html; charset=utf-8', pageUrl)).title, 'Grüße');
     const bom = Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), utf8]);
-    assert.equal(parsePage(bom, 'text/html; charset=windows-1252', pageUrl).title, 'Grüße');
+    assert.equal((await parsePage(bom, 'text/html; charset=windows-1252', pageUrl)).title, 'Grüße');
     const utf16 = Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from('<title>Grüße</title>', 'utf16le')]);
-    assert.equal(parsePage(utf16, 'text/html', pageUrl).title, 'Grüße');
+    assert.equal((await parsePage(utf16, 'text/html', pageUrl)).title, 'Grüße');
   });
 
   test('windows-1252 has its own letters at 0x80–0x9F (Node 20 decodes them as Latin-1)', () => {
@@ -137,9 +143,9 @@ describe('charset', () => {
     assert.equal(decodeText(Buffer.from([0x80]), 'iso-8859-1'), '€');
   });
 
-  test('unknown labels fall back to UTF-8', () => {
-    assert.equal(detectCharset(Buffer.from('<title>x</title>'), 'text/html; charset=klingon'), 'utf-8');
-    assert.equal(detectCharset(Buffer.from('<meta charset="utf-16"><title>x</title>'), 'text/html'), 'utf-8');
+  test('unknown labels fall back to UTF-8', async () => {
+    assert.equal(await detectCharset(Buffer.from('<title>x</title>'), 'text/html; charset=klingon'), 'utf-8');
+    assert.equal(await detectCharset(Buffer.from('<meta charset="utf-16"><title>x</title>'), 'text/html'), 'utf-8');
   });
 });
 
