@@ -13,12 +13,18 @@ import { unexpectedErrorLine } from './error-line.ts';
  * the same help, argument errors, board check and error lines. Exit codes: 0 done, 1 the command
  * failed, 2 an unknown command or wrong arguments.
  */
-export interface Command {
+/** A command as the table lists it (bin/commands/index.ts): found and described without loading its code. */
+export interface ListedCommand {
   name: string;
-  /** One line for the command list. */
-  summary: string;
   /** The arguments after the name, as the usage line shows them: `<username>`, `[--all]`. */
   usage: string;
+  /** One line for the command list. */
+  summary: string;
+  load(): Promise<CommandBody>;
+}
+
+/** What a command's own file holds: its details, arguments and code. */
+export interface CommandBody {
   /** The details `board-admin help <name>` prints below the usage line. */
   help: string;
   /** Works on the board in BOARD_DATA: refused when there is no board.db there, and names it on stderr. */
@@ -30,6 +36,13 @@ export interface Command {
   /** Checks the arguments' form before anything is opened; throws UsageError. */
   validate?(args: string[], options: CommandContext['options']): void;
   run(ctx: CommandContext): number | Promise<number>;
+}
+
+export type Command = Omit<ListedCommand, 'load'> & CommandBody;
+
+/** A listed command with its code loaded. */
+export async function loadCommand(listed: ListedCommand): Promise<Command> {
+  return { name: listed.name, usage: listed.usage, summary: listed.summary, ...(await listed.load()) };
 }
 
 export interface CommandContext {
@@ -63,7 +76,7 @@ export interface CliOutput {
 
 /** Runs one command line; returns the exit code. */
 export async function runCli(
-  commands: readonly Command[],
+  commands: readonly ListedCommand[],
   argv: string[],
   env: Record<string, string | undefined> = process.env,
   io: CliOutput = { out: process.stdout, err: process.stderr },
@@ -72,11 +85,12 @@ export async function runCli(
   const name = at < 0 ? undefined : argv[at]!;
   const rest = at < 0 ? argv : [...argv.slice(0, at), ...argv.slice(at + 1)];
   if (name === 'help') return helpCommand(commands, rest, io);
-  const command = commands.find((c) => c.name === name);
-  if (!command) {
+  const listed = commands.find((c) => c.name === name);
+  if (!listed) {
     if (!name && rest.some((arg) => arg === '-h' || arg === '--help')) return printHelp(commands, io);
     return usageError(io, name ? `unknown command "${name}"` : 'no command given', 'see: board-admin help');
   }
+  const command = await loadCommand(listed);
   // biome-ignore lint/suspicious/noImplicitAnyLet: typed by its assignment below (parseArgs infers the options' types)
   let parsed;
   try {
@@ -188,7 +202,7 @@ function usageError(io: CliOutput, line: string, hint: string): number {
   return 2;
 }
 
-function helpCommand(commands: readonly Command[], args: string[], io: CliOutput): number {
+async function helpCommand(commands: readonly ListedCommand[], args: string[], io: CliOutput): Promise<number> {
   const names = args.filter((arg) => !arg.startsWith('-'));
   if (names.length === 0) return printHelp(commands, io);
   const command = commands.find((c) => c.name === names[0]);
@@ -199,21 +213,21 @@ function helpCommand(commands: readonly Command[], args: string[], io: CliOutput
       'see: board-admin help',
     );
   if (!command) return usageError(io, `help: unknown command "${names[0]}"`, 'see: board-admin help');
-  return printCommandHelp(command, io);
+  return printCommandHelp(await loadCommand(command), io);
 }
 
 /**
  * The list of commands with their arguments and summaries, in the table's order and help last:
  * what `board-admin help` prints and docs/OPERATIONS.md "Admin CLI" shows (a test holds the two equal).
  */
-export function commandList(commands: readonly Command[]): { call: string; summary: string }[] {
+export function commandList(commands: readonly ListedCommand[]): { call: string; summary: string }[] {
   return [
     ...commands.map((c) => ({ call: `${c.name} ${c.usage}`.trim(), summary: c.summary })),
     { call: 'help [command]', summary: "list the commands, or one command's usage and details (also: COMMAND --help)" },
   ];
 }
 
-function printHelp(commands: readonly Command[], io: CliOutput): number {
+function printHelp(commands: readonly ListedCommand[], io: CliOutput): number {
   const list = commandList(commands);
   // The column fits the usual usage lines; a longer one (ban's) pushes only its own summary right.
   const width = Math.min(Math.max(...list.map((c) => c.call.length)), 38);

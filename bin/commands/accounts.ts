@@ -4,7 +4,7 @@ import { listModerators, setModerator } from '../../lib/moderation/accounts.ts';
 import { activeBanUntil } from '../../lib/accounts/bans.ts';
 import { createResetLink } from '../../lib/accounts/reset-links.ts';
 import { findUserByName, remoteStatus, type User } from '../../lib/accounts/users.ts';
-import { CommandFailure, UsageError, type Command } from '../cli.ts';
+import { CommandFailure, UsageError, type CommandBody } from '../cli.ts';
 
 /** The account named on the command line (looked up like a login), or exit 1 naming the name. */
 export function accountNamed(db: Db, name: string): User {
@@ -23,10 +23,7 @@ function memberNamed(db: Db, name: string): User {
   return user;
 }
 
-export const resetLink: Command = {
-  name: 'reset-link',
-  summary: 'print a one-time password reset link (72 hours)',
-  usage: '<username>',
+export const resetLink: CommandBody = {
   help: `
 Prints <BOARD_ORIGIN>/reset#<token>: a one-time link that sets a new password, valid 72 hours.
 A new link makes the user's older ones invalid. The name is looked up like a login (any letter
@@ -42,10 +39,7 @@ author on another server (@name@host), which has no password.`,
   },
 };
 
-export const mod: Command = {
-  name: 'mod',
-  summary: 'make an account a moderator, end the role, list the moderators',
-  usage: 'add|remove <username> | mod list',
+export const mod: CommandBody = {
   help: `
 mod add <username>      makes the account a moderator: at once, it sees the Moderation link and
                         the report queue at /mod (a banned account cannot be one; unban first)

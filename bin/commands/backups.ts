@@ -3,12 +3,9 @@ import { backupDatabase, backupWithMedia } from '../../lib/admin/backup.ts';
 import { restoreBackup } from '../../lib/admin/restore.ts';
 import { verifyBackup, verifyDataFolder } from '../../lib/admin/verify.ts';
 import { sizeText } from '../../lib/text/size-text.ts';
-import { CommandFailure, UsageError, type Command } from '../cli.ts';
+import { CommandFailure, UsageError, type CommandBody } from '../cli.ts';
 
-export const backup: Command = {
-  name: 'backup',
-  summary: 'consistent copy of the live database (--with-media: and its media, as one tar file)',
-  usage: '[--with-media] [--force] <file>',
+export const backup: CommandBody = {
   help: `
 Copies the live database through SQLite's online backup API: safe while the server runs and
 writes; the copy holds every write committed before the command started. The copy is one
@@ -52,10 +49,7 @@ power cut) are removed by the next run in that folder.`,
   },
 };
 
-export const restore: Command = {
-  name: 'restore',
-  summary: 'put a backup or a --with-media archive back (refuses while a server runs)',
-  usage: '<file>',
+export const restore: CommandBody = {
   help: `
 Puts a backup back into BOARD_DATA (created if it does not exist): a database file from
 "backup", or an archive from "backup --with-media" (told apart by their content). Refuses while
@@ -88,10 +82,7 @@ lacks, and warns when there are any (after a database-only restore: bring them b
   },
 };
 
-export const verify: Command = {
-  name: 'verify',
-  summary: 'check a backup file, or with --data the board in BOARD_DATA (exit 1 on a problem)',
-  usage: '<file> | --data',
+export const verify: CommandBody = {
   help: `
 Checks a backup: SQLite's integrity check, that it is a board database, its schema (not newer
 than this code), and that every media file it refers to is there: inside the archive for a

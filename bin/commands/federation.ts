@@ -7,14 +7,11 @@ import {
   type InstanceAction,
 } from '../../lib/federation/instances.ts';
 import { administrator } from '../../lib/modlog/modlog.ts';
-import { CommandFailure, UsageError, type Command } from '../cli.ts';
+import { CommandFailure, UsageError, type CommandBody } from '../cli.ts';
 import { utcMinute } from './args.ts';
 
 /** The operator's instance lists (docs/OPERATIONS.md "Federation"), the same as the moderators' "Instanzen" on /mod. */
-export const federationCommand: Command = {
-  name: 'federation',
-  summary: 'allow, block or unblock another server for federation, or list them',
-  usage: 'allow|block|unblock <instance> | list',
+export const federationCommand: CommandBody = {
   help: `
 An instance is its host as its URLs write it, with the port when it is not the default
 (social.example, 127.0.0.1:8443); a URL such as https://social.example/ names it too.

@@ -2,12 +2,9 @@ import { systemClock } from '../../lib/clock.ts';
 import { collectOrphanMedia, gcMinAgeSeconds } from '../../lib/admin/gc-media.ts';
 import { backfillPreviews } from '../../lib/admin/previews.ts';
 import { torBulkExitListUrl, torRefresh } from '../../lib/admin/tor-refresh.ts';
-import { CommandFailure, type Command } from '../cli.ts';
+import { CommandFailure, type CommandBody } from '../cli.ts';
 
-export const gcMedia: Command = {
-  name: 'gc-media',
-  summary: 'remove media files no row references (older than an hour)',
-  usage: '',
+export const gcMedia: CommandBody = {
   help: `
 Removes files under BOARD_DATA/media that no entry, avatar or link preview refers to: left
 behind by a crash between writing a file and saving its row, or after a restore of an older
@@ -25,10 +22,7 @@ it is safe while the server runs. Prints each removed path and a count.`,
   },
 };
 
-export const previews: Command = {
-  name: 'previews',
-  summary: 'fetch link previews for existing entries (--all: every link)',
-  usage: '[--all]',
+export const previews: CommandBody = {
   help: `
 Queues the links of existing entries whose preview record is missing or older than 30 days
 (--all: every entry with a link) and fetches them in this process, two at a time, with the
@@ -50,10 +44,7 @@ link previews are turned off (BOARD_PREVIEW=0).`,
   },
 };
 
-export const torRefreshCommand: Command = {
-  name: 'tor-refresh',
-  summary: 'download the Tor exit list into BOARD_TOR_EXITS',
-  usage: '[URL]',
+export const torRefreshCommand: CommandBody = {
   help: `
 Downloads the Tor exit list (default ${torBulkExitListUrl})
 and replaces BOARD_TOR_EXITS (default BOARD_DATA/tor-exits.txt) atomically; the server notices

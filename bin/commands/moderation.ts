@@ -6,7 +6,7 @@ import { permanentBan } from '../../lib/accounts/bans.ts';
 import { removeEntry, restoreEntry } from '../../lib/moderation/entries.ts';
 import { administrator } from '../../lib/modlog/modlog.ts';
 import { moderatorRole } from '../../lib/accounts/users.ts';
-import { CommandFailure, UsageError, type Command, type CommandContext } from '../cli.ts';
+import { CommandFailure, UsageError, type CommandBody, type CommandContext } from '../cli.ts';
 import { accountNamed } from './accounts.ts';
 import { reasonOption, utcMinute, wholeNumber } from './args.ts';
 
@@ -18,10 +18,7 @@ import { reasonOption, utcMinute, wholeNumber } from './args.ts';
 const reasonHelp = `The reason is required (1-${maxModReasonLength} characters, one line) and public: the board shows it
 and so does /modlog, which never names who acted ("board-admin modlog" shows "admin").`;
 
-export const remove: Command = {
-  name: 'remove',
-  summary: 'remove an entry with a public reason (restore-entry undoes it)',
-  usage: '<pid> --reason TEXT',
+export const remove: CommandBody = {
   help: `
 Removes the entry with this pid, as a moderator's Entfernen does: it disappears from the feed,
 its thread and the counters at once, its open reports are closed, and the log gets a "remove"
@@ -45,10 +42,7 @@ Exit 1 when the entry is unknown, deleted or removed already.`,
   },
 };
 
-export const restoreEntryCommand: Command = {
-  name: 'restore-entry',
-  summary: 'undo the removal of an entry',
-  usage: '<pid>',
+export const restoreEntryCommand: CommandBody = {
   help: `
 Gives a removed entry back exactly as it was (text, image, link), counted again and in the feed
 again; the log gets a "restore" row. Exit 1 when the entry is not removed, or when its author
@@ -77,10 +71,7 @@ function banDays(options: CommandContext['options']): number | undefined {
   return days;
 }
 
-export const ban: Command = {
-  name: 'ban',
-  summary: 'ban an account, for N days or for good (--purge: and remove its entries)',
-  usage: '<username> --reason TEXT [--days N] [--purge]',
+export const ban: CommandBody = {
   help: `
 Bans the account: every session ends at once; while the ban lasts its password answers "Dieses
 Konto ist gesperrt bis ...", reset links do not work and the name stays taken. A moderator loses
@@ -120,10 +111,7 @@ ${reasonHelp}
   },
 };
 
-export const unban: Command = {
-  name: 'unban',
-  summary: 'lift the ban of an account',
-  usage: '<username>',
+export const unban: CommandBody = {
   help: `
 Lifts a ban in force at once; the account logs in again with its password. The log gets an
 "unban" row. Exit 1 when there is no such user or it is not banned (never, or the ban ended).`,
@@ -138,10 +126,7 @@ Lifts a ban in force at once; the account logs in again with its password. The l
   },
 };
 
-export const avatarRemove: Command = {
-  name: 'avatar-remove',
-  summary: "remove an account's avatar with a public reason",
-  usage: '<username> --reason TEXT',
+export const avatarRemove: CommandBody = {
   help: `
 Takes the account's avatar down everywhere at once and deletes its file; the user may upload a
 new one. ${reasonHelp}

@@ -16,17 +16,14 @@ import {
 } from '../../lib/registration/applications.ts';
 import { createInvite } from '../../lib/registration/invites.ts';
 import { registrationInForce, setRegistrationMode } from '../../lib/registration/mode.ts';
-import { CommandFailure, UsageError, type Command, type CommandContext } from '../cli.ts';
+import { CommandFailure, UsageError, type CommandBody, type CommandContext } from '../cli.ts';
 import { accountNamed } from './accounts.ts';
 import { pointInTime, utcMinute, wholeNumber } from './args.ts';
 import { normaliseUsername } from '../../lib/text/usernames.ts';
 
 /** The door at the command line (docs/API.md "Registration"): applications, invites, accounts by hand, the mode. */
 
-export const applicationsCommand: Command = {
-  name: 'applications',
-  summary: 'list the registration applications waiting, oldest first',
-  usage: '',
+export const applicationsCommand: CommandBody = {
   help: `
 Lists the accounts waiting for approval: name, time (UTC), how many registrations came in the
 same minute, and the answer to the registration question. "no applications" when none wait.
@@ -57,10 +54,7 @@ function pendingNamed(ctx: CommandContext) {
   return user;
 }
 
-export const approveCommand: Command = {
-  name: 'approve',
-  summary: 'approve a registration application: the account can log in',
-  usage: '<username>',
+export const approveCommand: CommandBody = {
   help: `
 Approves the waiting application of <username>: from now on the account logs in like any other.
 Logged in the public /modlog (without the application). Exit 1 when no application waits.`,
@@ -75,10 +69,7 @@ Logged in the public /modlog (without the application). Exit 1 when no applicati
   },
 };
 
-export const rejectCommand: Command = {
-  name: 'reject',
-  summary: 'reject a registration application',
-  usage: '<username> [--reason TEXT]',
+export const rejectCommand: CommandBody = {
   help: `
 Rejects the waiting application of <username>. Its owner sees --reason (at most 500 characters)
 when logging in, for 30 days; then the account is deleted and the name is free again. The public
@@ -98,10 +89,7 @@ when logging in, for 30 days; then the account is deleted and the name is free a
   },
 };
 
-export const rejectBetweenCommand: Command = {
-  name: 'reject-between',
-  summary: 'reject every application registered in a span of time (a wave)',
-  usage: '<from> <to> [--reason TEXT]',
+export const rejectBetweenCommand: CommandBody = {
   help: `
 Rejects every waiting application registered from <from> to <to> (both included, to the second),
 at most 1000, in one step, as POST /api/mod/applications/reject does: a wave of bot applications
@@ -136,10 +124,7 @@ function rejectReason(options: CommandContext['options']): string {
   return reason.text;
 }
 
-export const inviteCommand: Command = {
-  name: 'invite',
-  summary: 'print an invite link (single use, 7 days or --days N)',
-  usage: '[--days N]',
+export const inviteCommand: CommandBody = {
   help: `
 Prints <BOARD_ORIGIN>/register#<token>: an invite that lets one person register in invite mode
 and skips approval in approval mode. Valid 7 days, or --days N (1–${maxAdminInviteDays}); single use.
@@ -164,10 +149,7 @@ function inviteDays(options: CommandContext['options']): number {
   return days;
 }
 
-export const userAddCommand: Command = {
-  name: 'user-add',
-  summary: 'create an account by hand and print a link to set its password',
-  usage: '<username>',
+export const userAddCommand: CommandBody = {
   help: `
 Creates the account <username> in any registration mode (a closed board still grows by hand)
 and prints <BOARD_ORIGIN>/reset#<token>: the one-time link (72 hours) with which its owner sets
@@ -192,10 +174,7 @@ the password. The account starts trusted. Exit 1 when the name, or one that look
   },
 };
 
-export const registrationCommand: Command = {
-  name: 'registration',
-  summary: 'show or set how people get in: open, approval, invite, closed',
-  usage: '[open|approval|invite|closed]',
+export const registrationCommand: CommandBody = {
   help: `
 Without an argument: prints the mode in force and who set it (config, moderator, operator: this
 command line, surge). With a mode: sets it, as a moderator does on /mod; it stays until changed. Setting the mode of

@@ -11,7 +11,7 @@ import {
 } from '../../lib/modlog/modlog.ts';
 import { closeReport, findOpenReport, listOpenReports } from '../../lib/moderation/reports.ts';
 import { instanceChange, registrationChange } from '../../web/static/modlog-words.js';
-import { CommandFailure, UsageError, type Command, type CommandContext } from '../cli.ts';
+import { CommandFailure, UsageError, type CommandBody, type CommandContext } from '../cli.ts';
 import { accountNamed } from './accounts.ts';
 import { pointInTime, utcMinute, wholeNumber } from './args.ts';
 
@@ -20,10 +20,7 @@ import { pointInTime, utcMinute, wholeNumber } from './args.ts';
 const reporterOf = (r: { reporter: string; instance: string }) =>
   r.reporter || (r.instance ? `from ${r.instance}` : 'anonymous');
 
-export const reports: Command = {
-  name: 'reports',
-  summary: 'list open reports: id, entry and its address, reporter, reason',
-  usage: '',
+export const reports: CommandBody = {
   help: `
 Lists the open reports, grouped by entry: the report's id (for report-close), the entry, how many
 reports are open on that entry, the time (UTC), the reporter's name (or "anonymous", or
@@ -53,10 +50,7 @@ function entryState(db: Db, pid: number): string {
   return entry.deleted ? ' (deleted by its author)' : '';
 }
 
-export const reportClose: Command = {
-  name: 'report-close',
-  summary: 'close one open report (logged as dismissed)',
-  usage: '<id>',
+export const reportClose: CommandBody = {
   help: `
 Closes the open report with this id (see "board-admin reports") without acting on the entry,
 like a moderator's Verwerfen: the public log gets a "dismiss" row for the entry (by "admin" in
@@ -131,10 +125,7 @@ function rangeOf(
   return range;
 }
 
-export const modlog: Command = {
-  name: 'modlog',
-  summary: "the moderation log with who did what (--by NAME --since TIME: one moderator's actions)",
-  usage: '[page] | modlog [--by NAME] [--since TIME] [--until TIME]',
+export const modlog: CommandBody = {
   help: `
 Prints the whole moderation log, ${modlogPageSize} rows a page (page 0, the newest, by default; at most
 ${maxModlogPage}): id, time (UTC), action, the entry or account, a ban's end, who did it (a moderator's

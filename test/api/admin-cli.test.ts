@@ -2,8 +2,8 @@ import assert from 'node:assert/strict';
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
-import type { Command } from '../../bin/cli.ts';
-import { commands } from '../../bin/commands/index.ts';
+import { loadCommand, type ListedCommand } from '../../bin/cli.ts';
+import { commands as listed } from '../../bin/commands/index.ts';
 import {
   emptyFolder,
   password,
@@ -15,6 +15,9 @@ import {
   useBoard,
   visitor,
 } from '../helpers.ts';
+
+/** Every command with its code: the walks below need each one's arguments and whether it needs a board. */
+const commands = await Promise.all(listed.map(loadCommand));
 
 /** bin/board-admin as an operator meets it: help everywhere, short argument errors, and it never creates a board. */
 const boardCommands = commands.filter((c) => c.needsBoard);
@@ -231,16 +234,18 @@ describe('verify beside GET /api/stats', () => {
 describe('an unexpected failure', () => {
   test('an unexpected error in a command (a bug) is one line naming the command and where it happened, exit 1', async () => {
     const { runCli } = await import('../../bin/cli.ts');
-    const broken: Command = {
+    const broken: ListedCommand = {
       name: 'broken',
       summary: 'fails',
       usage: '',
-      help: 'fails',
-      needsBoard: false,
-      args: [0, 0],
-      run() {
-        return (undefined as unknown as { length: number }).length;
-      },
+      load: async () => ({
+        help: 'fails',
+        needsBoard: false,
+        args: [0, 0],
+        run() {
+          return (undefined as unknown as { length: number }).length;
+        },
+      }),
     };
     let stderr = '';
     const code = await runCli(
