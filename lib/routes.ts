@@ -227,6 +227,7 @@ export const routes: readonly Route[] = [
     get('/sitemap/:file', sitemap.sitemapPart, { shared: true }),
     get('/static/media/*', files.media),
     get('/static/vendor/simplewebauthn/*', files.webAuthnBrowser),
+    get('/static/v/:version/*', files.versionedStaticFile),
     get('/static/*', files.staticFile),
   ),
 ];

@@ -39,6 +39,10 @@ export const pathParameters: Record<string, { description: string; schema: JsonS
     schema: string(undefined, { pattern: '^([0-9a-f]{32}|[0-9]{1,15})$' }),
   },
   path: { description: "the file's path below the folder; may hold slashes", schema: string() },
+  version: {
+    description: "the front end's version the page names (16 hex digits); any other answers today's file, not kept",
+    schema: string(),
+  },
   token: {
     description:
       "the private feed's secret token followed by .atom (POST /api/user/feed-token gives the whole address)",

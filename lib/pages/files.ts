@@ -5,6 +5,7 @@ import type { Ctx } from '../http/context.ts';
 import { safeFilePath, sendFile, sendKeptFile } from '../http/static.ts';
 import { boardMediaName, isMediaFormat, mediaFormats, mediaHeadBytes, type MediaFolder } from '../media/files.ts';
 import { notFoundPage } from './shell.ts';
+import { frontEndVersion } from './front-end-version.ts';
 import { fileNotModified, html, type Operation } from '../openapi/kit.ts';
 
 /**
@@ -18,6 +19,7 @@ const mediaCache: Record<MediaFolder, string> = {
   a: 'public, max-age=86400',
   preview: 'public, max-age=31536000, immutable',
 };
+const unchanging = mediaCache.preview;
 
 /**
  * The policy of every media answer: a media file is only ever an image, so its document may run
@@ -86,6 +88,35 @@ staticFile.doc = {
   ok: {
     status: 200,
     description: 'the file from web/static/, with `Cache-Control: no-cache`, an `ETag` and `Last-Modified`',
+    mediaType: '*/*',
+  },
+  more: [fileNotModified, html(404, 'no such file')],
+} satisfies Operation;
+
+/**
+ * GET /static/v/{version}/*: the front end's files as the pages name them. The current version's
+ * never change, so caches keep them a year; an earlier version's path (a page from before a deploy)
+ * gets today's file with `no-cache`.
+ */
+export async function versionedStaticFile(ctx: Ctx<'version' | '*'>) {
+  const staticDir = join(ctx.app.config.webDir, 'static');
+  const current = ctx.params.version === (await frontEndVersion(staticDir));
+  const path = safeFilePath(staticDir, ctx.params['*']);
+  const options = {
+    head: ctx.req.method === 'HEAD',
+    request: ctx.req.headers,
+    cacheControl: current ? unchanging : undefined,
+  };
+  if (!path || !(await sendKeptFile(ctx.res, path, options))) await notFoundPage(ctx);
+}
+versionedStaticFile.doc = {
+  id: 'versionedStaticFile',
+  summary: 'A file of the front end under its version, as the pages name it (the path may hold slashes)',
+  description:
+    "The pages name the front end's script, style sheets and modules under `/static/v/{version}/`, the version being 16 hex digits of a hash over every file of web/static, read when the process starts. The current version's files come with `Cache-Control: public, max-age=31536000, immutable`: a returning reader's browser loads none of them again until a deploy changes a file, and with it every path. Any other version answers today's file with `no-cache`, as `/static/*` does, so a page from before a deploy still works.",
+  ok: {
+    status: 200,
+    description: 'the file from web/static/, with an `ETag` and `Last-Modified`',
     mediaType: '*/*',
   },
   more: [fileNotModified, html(404, 'no such file')],

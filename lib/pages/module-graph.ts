@@ -31,9 +31,9 @@ export async function moduleGraph(staticDir: string, entry: string): Promise<str
       queue.push(target);
     }
   }
-  return queue.map((file) => `/static/${file}`);
+  return queue;
 }
 
-export function preloadTags(modules: readonly string[]): Html {
-  return html`${modules.slice(1).map((href) => html`<link rel="modulepreload" href="${href}">\n  `)}`;
+export function preloadTags(modules: readonly string[], prefix: string): Html {
+  return html`${modules.slice(1).map((file) => html`<link rel="modulepreload" href="${prefix}${file}">\n  `)}`;
 }

@@ -14,6 +14,7 @@ import { drawnHtml, fill, html, toText, trustedFile, type Html } from '../text/h
 import { notFoundMarkup } from '../../web/static/markup/not-found.js';
 import { layout, needsScript, type PageView } from './layout.ts';
 import { moduleGraph, preloadTags } from './module-graph.ts';
+import { frontEndVersion, versionedStatic } from './front-end-version.ts';
 import { hasLiveReplies } from '../entries/reads.ts';
 
 /** Pages may load only from the board itself: no CDN, no hotlinked image, no framing. */
@@ -44,12 +45,15 @@ export function shellOf(config: Pick<Config, 'webDir' | 'contact' | 'impressionB
     shell = readFile(join(webDir, 'index.html'), 'utf8').then(async (file) => {
       const entry = /<script type="module" src="\/static\/([^"]+)"><\/script>/.exec(file)?.[1];
       if (!entry) throw new Error('web/index.html has no module script under /static/');
-      const modules = await moduleGraph(join(webDir, 'static'), entry);
+      const staticDir = join(webDir, 'static');
+      const [modules, version] = await Promise.all([moduleGraph(staticDir, entry), frontEndVersion(staticDir)]);
+      const prefix = versionedStatic(version);
       const parts = {
-        '<!-- preload -->': preloadTags(modules),
+        '<!-- preload -->': preloadTags(modules, prefix),
         '<!-- beacon -->': impressionBeacon ? viewBeacon : html``,
       };
-      return withContact(fill(trustedFile(file), parts), contact);
+      // Every front-end file the shell names (its script and style sheets) under this version's path.
+      return withContact(fill(trustedFile(file.replaceAll('"/static/', `"${prefix}`)), parts), contact);
     });
     shell.catch(() => shells.delete(key));
     shells.set(key, shell);

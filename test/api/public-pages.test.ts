@@ -292,9 +292,9 @@ describe('first load', () => {
     const staticDir = new URL('../../web/static/', import.meta.url);
     for (const path of ['/', '/login', '/nirgends']) {
       const answer = await visitor(t.board).get(path);
-      const preloaded = [...answer.text.matchAll(/<link rel="modulepreload" href="\/static\/([^"]+)">/g)].map(
-        (m) => m[1]!,
-      );
+      const preloaded = [
+        ...answer.text.matchAll(/<link rel="modulepreload" href="\/static\/v\/[0-9a-f]{16}\/([^"]+)">/g),
+      ].map((m) => m[1]!);
       assert.equal(new Set(preloaded).size, preloaded.length, 'each once');
       assert.ok(!preloaded.includes('main.js'), 'the entry has its <script>');
       // The closure, found here on its own: every relative import of main.js and of what it imports.
@@ -315,5 +315,39 @@ describe('first load', () => {
     }
     const one = await visitor(t.board).get('/static/app.js');
     assert.equal(one.status, 200);
+  });
+
+  test("the pages name the front end's files under its version, kept a year; another version's path and the plain one must ask again", async () => {
+    const { readFileSync } = await import('node:fs');
+    const page = await visitor(t.board).get('/');
+    const named = [...page.text.matchAll(/(?:src|href)="(\/static\/[^"]+)"/g)].map((m) => m[1]!);
+    const version = /^\/static\/v\/([0-9a-f]{16})\/main\.js$/.exec(
+      named.find((path) => path.endsWith('/main.js'))!,
+    )?.[1];
+    assert.ok(version, `the script is versioned: ${named.join(', ')}`);
+    assert.deepEqual(
+      named.filter((path) => !path.startsWith(`/static/v/${version}/`)),
+      [],
+      'every file the page names is under the one version',
+    );
+    assert.ok(named.includes(`/static/v/${version}/app.css`));
+    const source = readFileSync(new URL('../../web/static/app.js', import.meta.url), 'utf8');
+    const current = await visitor(t.board).get(`/static/v/${version}/app.js`);
+    assert.equal(current.status, 200);
+    assert.equal(current.text, source);
+    assert.equal(current.headers.get('cache-control'), 'public, max-age=31536000, immutable');
+    const modules = await visitor(t.board).get(`/static/v/${version}/views/feed.js`);
+    assert.equal(modules.status, 200, 'a module in a folder, as a relative import finds it');
+    const earlier = await visitor(t.board).get('/static/v/0123456789abcdef/app.js');
+    assert.equal(earlier.status, 200);
+    assert.equal(earlier.text, source);
+    assert.equal(earlier.headers.get('cache-control'), 'no-cache');
+    assert.equal((await visitor(t.board).get('/static/app.js')).headers.get('cache-control'), 'no-cache');
+    for (const path of [
+      `/static/v/${version}/nirgends.js`,
+      `/static/v/${version}/../app.js`,
+      `/static/v/${version}/.hidden`,
+    ])
+      assert.equal((await visitor(t.board).get(path)).status, 404, path);
   });
 });
