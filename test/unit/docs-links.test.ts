@@ -42,6 +42,14 @@ function anchors(markdown: string): Set<string> {
   return found;
 }
 
+/** Each file's anchors, read once: docs/API.md alone is the target of hundreds of links. */
+const anchorsRead = new Map<string, Set<string>>();
+function anchorsOf(file: string): Set<string> {
+  let found = anchorsRead.get(file);
+  if (!found) anchorsRead.set(file, (found = anchors(readFileSync(file, 'utf8'))));
+  return found;
+}
+
 /** Relative link targets of a document: Markdown links and images, and HTML src/href attributes. */
 function targets(markdown: string): string[] {
   const text = prose(markdown);
@@ -66,7 +74,7 @@ test('every relative link in the documents reaches a file, and every #anchor a h
         broken.push(`${document}: ${target} (an anchor into a file that has no headings)`);
         continue;
       }
-      if (!anchors(readFileSync(file, 'utf8')).has(anchor)) broken.push(`${document}: ${target} (no such heading)`);
+      if (!anchorsOf(file).has(anchor)) broken.push(`${document}: ${target} (no such heading)`);
     }
   }
   assert.deepEqual(broken, []);
@@ -94,7 +102,14 @@ function citingFiles(dir = ''): string[] {
  * Section names a file can be cited by: its headings, and the labels of its lists and paragraphs
  * ("- Log:", "Uploads and images").
  */
+const sectionsRead = new Map<string, string[]>();
 function sections(file: string): string[] {
+  let found = sectionsRead.get(file);
+  if (!found) sectionsRead.set(file, (found = sectionsIn(file)));
+  return found;
+}
+
+function sectionsIn(file: string): string[] {
   const lines = readFileSync(join(root, file), 'utf8')
     .replace(/^```[\s\S]*?^```/gm, '')
     .split('\n');
