@@ -1,6 +1,7 @@
 import { statSync } from 'node:fs';
 import { deliveryState } from '../federation/outbox.ts';
-import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { createRequire } from 'node:module';
+import type { Histogram, Registry } from 'prom-client';
 import type { Config } from '../config.ts';
 import type { DiskWatch } from '../host/disk-watch.ts';
 import { mediaUsage, mediaUsageMaxAgeSeconds } from '../media/usage.ts';
@@ -24,15 +25,21 @@ import { responsesOf } from '../http/response-cache.ts';
  * the label keeps them apart) followed by its own registry: the metrics read from the shared
  * database and the once-jobs (defineJobMetrics, read once, not once per worker), the machine's
  * hashing, image and search slots, and its own process figures under board_primary_.
+ *
+ * prom-client (CommonJS, so it loads synchronously) comes with the first registry: a process
+ * without BOARD_METRICS_PORT never loads it.
  */
 
 type HistogramChild = ReturnType<Histogram<string>['labels']>;
+
+export const promClient = (): typeof import('prom-client') => createRequire(import.meta.url)('prom-client');
 
 const methods = ['GET', 'HEAD', 'POST'] as const;
 const statusClasses = ['1xx', '2xx', '3xx', '4xx', '5xx'] as const;
 const noRoute = { path: 'none' };
 
 export function createBoardMetrics(app: Services, jobs: RunningJobs | undefined, worker?: string): BoardMetrics {
+  const { collectDefaultMetrics, Counter, Histogram, Registry } = promClient();
   const registry = new Registry();
   if (worker) registry.setDefaultLabels({ worker });
   const registers = [registry];
@@ -83,6 +90,7 @@ function methodIndexOf(method: string): number {
 }
 
 function defineProcessMetrics(app: Services, registers: Registry[]): void {
+  const { Counter, Gauge } = promClient();
   new Counter({
     name: 'board_response_cache_total',
     help: 'Answers from the response cache (hit) or built (miss): feed pages, threads, user feeds, search pages, documents (Atom feeds) and HTML pages.',
@@ -139,6 +147,7 @@ export function defineJobMetrics(
   jobs: Pick<RunningJobs, 'previews' | 'notifier' | 'push'>,
   registers: Registry[],
 ): void {
+  const { Counter, Gauge } = promClient();
   new Gauge({
     name: 'board_preview_queue_depth',
     help: 'Link-preview jobs due now in the database queue (running ones included).',
@@ -245,6 +254,7 @@ function fileSize(path: string): number {
 }
 
 function defineFederationMetrics(app: JobDeps, registers: Registry[]): void {
+  const { Counter, Gauge } = promClient();
   const state = () => deliveryState(app.db, app.clock.now());
   new Gauge({
     name: 'board_federation_deliveries_waiting',

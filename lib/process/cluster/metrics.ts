@@ -1,8 +1,8 @@
 import type { Worker } from 'node:cluster';
-import { AggregatorRegistry, collectDefaultMetrics, Counter, Gauge, Registry } from 'prom-client';
+import type { Registry } from 'prom-client';
 
 type MetricJson = Awaited<ReturnType<Registry['getMetricsAsJSON']>>[number];
-import { defineJobMetrics } from '../../metrics/board-metrics.ts';
+import { defineJobMetrics, promClient } from '../../metrics/board-metrics.ts';
 import type { MetricsSource } from '../../metrics/listener.ts';
 import type { RunningJobs } from '../../jobs/once-jobs.ts';
 import { slotLimits, type SlotPool } from '../../host/machine-slots.ts';
@@ -34,6 +34,7 @@ export function createClusterMetrics(
   slots: SlotServer,
   serving: () => Worker[],
 ): ClusterMetrics {
+  const { AggregatorRegistry, collectDefaultMetrics, Counter, Gauge, Registry } = promClient();
   const asked = new Map<number, (metrics: MetricJson[]) => void>();
   let nextId = 1;
   const own = new Registry();
