@@ -78,9 +78,13 @@ media.doc = {
 } satisfies Operation;
 
 export async function staticFile(ctx: Ctx<'*'>) {
+  await sendFrontEndFile(ctx, undefined);
+}
+
+async function sendFrontEndFile(ctx: Ctx<'*'>, cacheControl: string | undefined): Promise<void> {
   const path = safeFilePath(join(ctx.app.config.webDir, 'static'), ctx.params['*']);
-  if (!path || !(await sendKeptFile(ctx.res, path, { head: ctx.req.method === 'HEAD', request: ctx.req.headers })))
-    await notFoundPage(ctx);
+  const options = { head: ctx.req.method === 'HEAD', request: ctx.req.headers, cacheControl };
+  if (!path || !(await sendKeptFile(ctx.res, path, options))) await notFoundPage(ctx);
 }
 staticFile.doc = {
   id: 'staticFile',
@@ -99,15 +103,8 @@ staticFile.doc = {
  * gets today's file with `no-cache`.
  */
 export async function versionedStaticFile(ctx: Ctx<'version' | '*'>) {
-  const staticDir = join(ctx.app.config.webDir, 'static');
-  const current = ctx.params.version === (await frontEndVersion(staticDir));
-  const path = safeFilePath(staticDir, ctx.params['*']);
-  const options = {
-    head: ctx.req.method === 'HEAD',
-    request: ctx.req.headers,
-    cacheControl: current ? unchanging : undefined,
-  };
-  if (!path || !(await sendKeptFile(ctx.res, path, options))) await notFoundPage(ctx);
+  const current = ctx.params.version === (await frontEndVersion(join(ctx.app.config.webDir, 'static')));
+  await sendFrontEndFile(ctx, current ? unchanging : undefined);
 }
 versionedStaticFile.doc = {
   id: 'versionedStaticFile',
