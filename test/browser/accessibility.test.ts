@@ -158,7 +158,7 @@ describe('accessibility of every page (axe-core)', { skip: skipWithoutChromium }
           login = t.board.client();
           assert.equal((await login.post('/api/auth/login', { user: 'Anna', pass: password })).status, 200);
         }
-        const { page, context } = await t.newPage({
+        const { page } = await t.newPage({
           width,
           height: width > 800 ? 900 : 844,
           colorScheme: scheme,
@@ -217,7 +217,7 @@ describe('accessibility of every page (axe-core)', { skip: skipWithoutChromium }
         }
         assert.deepEqual(problems, []);
         assert.deepEqual(lost, []);
-        await context.close();
+        await t.giveBack(page);
       });
     }
   }

@@ -210,7 +210,7 @@ describe('account self-service in a real browser', { skip: skipWithoutChromium }
     await openBoard(someoneElse, t.board, '/');
     await someoneElse.locator(`article#e${loud}`).filter({ hasText: 'Bert ist sehr laut' }).waitFor();
     assert.equal(await someoneElse.locator('.entry-muted').count(), 0, 'nobody else is affected');
-    await other.context.close();
+    await t.giveBack(other.page);
   });
 
   test('the settings list the muted accounts with the way back; unmuting there or on the profile shows the entries again', async () => {

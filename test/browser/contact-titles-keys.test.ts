@@ -31,7 +31,7 @@ describe('the front end: contact, titles, keys', { skip: skipWithoutChromium }, 
     const footer = login.locator('.site-footer .footer-contact');
     assert.equal(await footer.textContent(), `Kontakt zum Betrieb: ${contact}`);
     await footer.getByRole('link', { name: 'https://example.org/kontakt' }).waitFor();
-    await visitor.context.close();
+    await t.giveBack(visitor.page);
   });
 
   test("10: every view has its own title; an entry's and a profile's match the format of their server-rendered head", async () => {

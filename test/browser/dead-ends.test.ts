@@ -205,7 +205,7 @@ describe('no dead ends for a new user', { skip: skipWithoutChromium }, () => {
     const own = await post(t.members.Bert, 'Bert schreibt selbst');
     await post(t.members.Bert, 'Und antwortet sich', own);
     for (const width of [1280, 390]) {
-      const { context, page } = await t.newPage({ width, height: 900, as: t.members.Bert });
+      const { page } = await t.newPage({ width, height: 900, as: t.members.Bert });
       await openBoard(page, t.board, '/');
       const row = page.locator(`article#e${own} > .entry-actions`);
       const buttonsOf = (actions: typeof row) =>
@@ -236,7 +236,7 @@ describe('no dead ends for a new user', { skip: skipWithoutChromium }, () => {
       await keepScreenshot(page, shots, `actions-${width}`);
       await row.getByRole('button', { name: 'Mehr', exact: true }).press('Escape');
       await page.keyboard.press('Escape');
-      await context.close();
+      await t.giveBack(page);
     }
   });
 

@@ -557,7 +557,7 @@ describe('the front end in a real browser', { skip: skipWithoutChromium }, () =>
       assert.equal(overflow, 0, `horizontal overflow on ${path}`);
       await keepScreenshot(small, shots, `phone-dark-${name}`, { fullPage: true });
     }
-    await phone.context.close();
+    await t.giveBack(phone.page);
   });
 
   test('account deletion asks for the password', async () => {

@@ -32,7 +32,7 @@ describe('the public pages in Chromium, with scripts off and on', { skip: skipWi
   });
 
   test('scripts off: feed, thread, profile, search, log and statistics show their content; links navigate', async () => {
-    const { page, context } = await t.newPage({ javaScriptEnabled: false });
+    const { page } = await t.newPage({ javaScriptEnabled: false });
     const main = page.locator('main');
     await page.goto(`${t.board.url}/`);
     await main.getByRole('heading', { level: 1, name: 'Neueste Themen' }).waitFor();
@@ -84,11 +84,11 @@ describe('the public pages in Chromium, with scripts off and on', { skip: skipWi
     // Chromium's switch for tests stops scripts but parses as if they ran, so the source is read).
     await page.goto(`${t.board.url}/login`);
     assert.match(await main.innerHTML(), /<noscript><p>Diese Seite braucht JavaScript\./);
-    await context.close();
+    await t.giveBack(page);
   });
 
   test('scripts on: the front end takes over the drawn page without an error; it looks as before', async () => {
-    const { page, context } = await t.newPage();
+    const { page } = await t.newPage();
     const errors: string[] = [];
     page.on('console', (message) => {
       if (message.type() === 'error') errors.push(message.text());
@@ -109,13 +109,13 @@ describe('the public pages in Chromium, with scripts off and on', { skip: skipWi
     await openBoard(page, t.board, '/');
     await keepScreenshot(page, screenshotDir('no-script'), 'scripts-feed');
     assert.deepEqual(errors, []);
-    await context.close();
+    await t.giveBack(page);
   });
 
   test('frictions: the search fields look like the forms, a moderator\'s navigation is one row at 1280 px, "Mehr" says what it holds, the login stays 30 days', async () => {
     const login = t.board.client();
     assert.equal((await login.post('/api/auth/login', { user: 'Moni', pass: password })).status, 200);
-    const { page, context } = await t.newPage({ width: 1280, height: 900, as: login });
+    const { page } = await t.newPage({ width: 1280, height: 900, as: login });
     await openBoard(page, t.board, '/');
     const nav = page.getByRole('navigation', { name: 'Hauptnavigation' });
     await nav.getByRole('button', { name: 'Abmelden' }).waitFor();
@@ -137,7 +137,7 @@ describe('the public pages in Chromium, with scripts off and on', { skip: skipWi
     assert.match(await more.innerText(), /^Mehr: Hochholen, Folgen …/);
     await openBoard(page, t.board, '/suche?q=Kaffee');
     assert.equal(await look(page, '#search-page-q'), headerLook, 'both search fields alike');
-    await context.close();
+    await t.giveBack(page);
 
     const visitor = await t.newPage({ width: 1280, height: 900 });
     await openBoard(visitor.page, t.board, '/login');
@@ -145,7 +145,7 @@ describe('the public pages in Chromium, with scripts off and on', { skip: skipWi
     const formLook = (await visitor.page.getByLabel('Passwort').evaluate(styleOf)) as string;
     assert.equal(headerLook, formLook, "like the login form's fields");
     assert.equal(await visitor.page.getByLabel('Angemeldet bleiben für').inputValue(), '2592000');
-    await visitor.context.close();
+    await t.giveBack(visitor.page);
   });
 
   t.testCleanRecords();

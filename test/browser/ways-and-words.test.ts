@@ -19,7 +19,7 @@ describe('ways and words in a real browser', { skip: skipWithoutChromium }, () =
 
   test('?weiter= with "/.//host" ends on the board: the "Weiter" link when logged in, and the login itself', async () => {
     const offBoard = `/login?weiter=${encodeURIComponent('/.//127.0.0.1:18091/pwned')}`;
-    const { page, context } = await t.newPage();
+    const { page } = await t.newPage();
     await openBoard(page, t.board, offBoard);
     await page.getByLabel('Benutzername').fill('Anna');
     await page.getByLabel('Passwort').fill(password);
@@ -38,7 +38,7 @@ describe('ways and words in a real browser', { skip: skipWithoutChromium }, () =
     }
     await showPath(page, `/login?weiter=${encodeURIComponent('/stats')}`);
     assert.equal(await page.getByRole('link', { name: 'Weiter' }).getAttribute('href'), '/stats');
-    await context.close();
+    await t.giveBack(page);
   });
 
   test("a new account's composer says the first minutes' rule up front, and only during them", async () => {
@@ -48,7 +48,7 @@ describe('ways and words in a real browser', { skip: skipWithoutChromium }, () =
     )!.created_at;
     const firstMinutes =
       'In den ersten 10 Minuten nach der Registrierung kannst du noch keine Links oder Bilder posten.';
-    const { page, context } = await t.newPage({ as: fresh });
+    const { page } = await t.newPage({ as: fresh });
     const noteAt = async (seconds: number) => {
       await page.clock.setFixedTime(new Date((created + seconds) * 1000));
       await openBoard(page, t.board, '/');
@@ -61,7 +61,7 @@ describe('ways and words in a real browser', { skip: skipWithoutChromium }, () =
     const later = await noteAt(601);
     assert.ok(!later.includes(firstMinutes), later);
     assert.match(later, /^Als neues Konto kannst du am Tag höchstens/);
-    await context.close();
+    await t.giveBack(page);
   });
 
   test('an invite link pasted into the address bar on /register is taken: only its fragment changed', async () => {
@@ -71,7 +71,7 @@ describe('ways and words in a real browser', { skip: skipWithoutChromium }, () =
       inviteLifetimeSeconds,
       t.board.clock.now(),
     )!;
-    const { page, context } = await t.newPage();
+    const { page } = await t.newPage();
     await openBoard(page, t.board, '/register?weiter=%2Fstats');
     await page.getByLabel('Benutzername').waitFor();
     assert.equal(await page.locator('input[name="invite"]').count(), 0, 'an open board asks for no invite');
@@ -80,7 +80,7 @@ describe('ways and words in a real browser', { skip: skipWithoutChromium }, () =
     await field.waitFor();
     assert.equal(await field.inputValue(), invite.token);
     assert.equal(page.url(), `${t.board.url}/register?weiter=%2Fstats`, 'out of the address bar, the way on kept');
-    await context.close();
+    await t.giveBack(page);
   });
 
   test('the menu of a bumped entry names its actions, not the cooldown beside "Hochholen"', async () => {

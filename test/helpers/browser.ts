@@ -12,6 +12,9 @@ import { useBoard, type BoardSetup, type UsedBoard } from './use-board.ts';
 import { emptyFolder } from './folders.ts';
 import { hangBoundMs } from './hang-bound.ts';
 import { releaseShared, shared } from './shared.ts';
+import { giveBack, lendWindow, pooledContexts, type Recorder, type WindowOptions } from './windows.ts';
+
+export { newRecordedContext, type Recorder, type WindowOptions } from './windows.ts';
 
 /** The front end in Debian's Chromium, driven by playwright-core: the browser suites' set-up and checks. */
 
@@ -67,8 +70,8 @@ export function launchChromium(kind: ChromiumKind = 'any'): Promise<Browser> {
 
 /**
  * The process's one Chromium (test/helpers/shared.ts), launched on first use: a start costs more
- * than most browser tests, and a fresh context per page keeps each test's cookies and storage its
- * own. `desktop`: the full browser, shared the same way, for a suite that needs it. A suite that
+ * than most browser tests, and a wiped window per page (test/helpers/windows.ts) keeps each
+ * test's cookies and storage its own. `desktop`: the full browser, shared the same way, for a suite that needs it. A suite that
  * takes one gives it back with releaseChromium.
  */
 export function sharedChromium(kind: ChromiumKind = 'any'): Promise<Browser> {
@@ -80,53 +83,19 @@ export function sharedChromium(kind: ChromiumKind = 'any'): Promise<Browser> {
   );
 }
 
-/** A suite is done with the shared Chromium: every context it opened closes, and the browser too unless a lane keeps it. */
+/**
+ * A suite is done with the shared Chromium: every context it opened closes but the pool's
+ * (test/helpers/windows.ts), and the browser too unless a lane keeps it.
+ */
 export async function releaseChromium(browser: Browser | undefined): Promise<void> {
-  await Promise.all(browser?.contexts().map((context) => context.close()) ?? []);
+  const pooled = browser ? pooledContexts(browser) : new Set();
+  await Promise.all(
+    browser
+      ?.contexts()
+      .filter((context) => !pooled.has(context))
+      .map((context) => context.close()) ?? [],
+  );
   await releaseShared();
-}
-
-/** What a browser context did: every request URL, CSP complaints and uncaught page errors. */
-export interface Recorder {
-  requests: string[];
-  cspViolations: string[];
-  pageErrors: string[];
-}
-
-/** The window of a context: 1280 × 900 and light unless said otherwise. */
-export interface WindowOptions {
-  width?: number;
-  height?: number;
-  colorScheme?: 'light' | 'dark';
-  /** false: the page's scripts do not run (the server-drawn pages, issue 32). */
-  javaScriptEnabled?: boolean;
-}
-
-/** A fresh context (its own cookies) that records every request its pages make. */
-export async function newRecordedContext(
-  browser: Browser,
-  options: WindowOptions = {},
-): Promise<{ context: BrowserContext; recorder: Recorder }> {
-  const context = await browser.newContext({
-    viewport: { width: options.width ?? 1280, height: options.height ?? 900 },
-    colorScheme: options.colorScheme ?? 'light',
-    javaScriptEnabled: options.javaScriptEnabled ?? true,
-    locale: 'de-DE',
-    timezoneId: 'Europe/Berlin',
-  });
-  context.setDefaultTimeout(hangBoundMs);
-  const recorder: Recorder = { requests: [], cspViolations: [], pageErrors: [] };
-  context.on('request', (request) => recorder.requests.push(request.url()));
-  context.on('page', (page) => watchPage(page, recorder));
-  return { context, recorder };
-}
-
-function watchPage(page: Page, recorder: Recorder): void {
-  page.on('console', (message) => {
-    if (/Content Security Policy|Content-Security-Policy/i.test(message.text()))
-      recorder.cspViolations.push(message.text());
-  });
-  page.on('pageerror', (error) => recorder.pageErrors.push(error.message));
 }
 
 /** Opens a path of the board and waits until the front end has drawn its first view. */
@@ -259,11 +228,14 @@ export interface PageOptions extends WindowOptions {
 }
 
 export interface UsedBrowserBoard<M extends string> extends UsedBoard<M> {
-  /** The process's shared Chromium (sharedChromium); the suite's contexts close with it. */
+  /** The process's shared Chromium (sharedChromium); the suite's windows go back to its pool when the suite ends. */
   browser: Browser;
   /** Every context newPage made; testCleanRecords checks them all. */
   recorders: Recorder[];
-  /** A page in a fresh recorded context (its own cookies), logged in as `options.as` when given. */
+  /**
+   * A page in a window of its own (test/helpers/windows.ts: its own cookies, storage and cache, as
+   * new), logged in as `options.as` when given.
+   */
   newPage(options?: PageOptions): Promise<{ page: Page; context: BrowserContext; recorder: Recorder }>;
   /**
    * The page kept under `name`, opened by newPage on the first ask (with `options`, or what the
@@ -271,6 +243,11 @@ export interface UsedBrowserBoard<M extends string> extends UsedBoard<M> {
    * they share instead of a fresh one each. Each such test starts with a page load.
    */
   keptPage(name: string, options?: PageOptions | (() => Promise<PageOptions>)): Promise<Page>;
+  /**
+   * A test is done with a page newPage gave: its window goes back to the pool now, wiped, instead
+   * of at the suite's end (an open board page costs CPU while it stays open).
+   */
+  giveBack(page: Page): Promise<void>;
   /** Adds the suite's last test: no request left the board and the CSP reported nothing, in any context. */
   testCleanRecords(): void;
 }
@@ -285,19 +262,28 @@ export function useBrowserBoard<const M extends string = never>(
   setup: BoardSetup<M> = {},
   browser: ChromiumKind = 'any',
 ): UsedBrowserBoard<M> {
+  const lentPages: Page[] = [];
   before(async () => {
     used.browser = await sharedChromium(browser);
   });
   after(async () => {
+    for (const page of lentPages.splice(0)) await giveBack(used.browser, page);
     await releaseChromium(used.browser);
   });
   const used = useBoard(setup) as UsedBrowserBoard<M>;
   used.recorders = [];
   used.newPage = async (options = {}) => {
-    const { context, recorder } = await newRecordedContext(used.browser, options);
-    used.recorders.push(recorder);
-    if (options.as) await context.addCookies([{ name: 'session', value: options.as.cookie, url: used.board.url }]);
-    return { page: await context.newPage(), context, recorder };
+    const window = await lendWindow(used.browser, options);
+    lentPages.push(window.page);
+    used.recorders.push(window.recorder);
+    if (options.as)
+      await window.context.addCookies([{ name: 'session', value: options.as.cookie, url: used.board.url }]);
+    return window;
+  };
+  used.giveBack = async (page) => {
+    const index = lentPages.indexOf(page);
+    if (index >= 0) lentPages.splice(index, 1);
+    await giveBack(used.browser, page);
   };
   const kept = new Map<string, Promise<Page>>();
   used.keptPage = (name, options) => {
