@@ -71,8 +71,8 @@ export function launchChromium(kind: ChromiumKind = 'any'): Promise<Browser> {
 /**
  * The process's one Chromium (test/helpers/shared.ts), launched on first use: a start costs more
  * than most browser tests, and a wiped window per page (test/helpers/windows.ts) keeps each
- * test's cookies and storage its own. `desktop`: the full browser, shared the same way, for a suite that needs it. A suite that
- * takes one gives it back with releaseChromium.
+ * test's cookies and storage its own. `desktop`: the full browser, shared the same way, for a
+ * suite that needs it. A suite that takes one gives it back with releaseChromium.
  */
 export function sharedChromium(kind: ChromiumKind = 'any'): Promise<Browser> {
   return shared(
@@ -244,8 +244,8 @@ export interface UsedBrowserBoard<M extends string> extends UsedBoard<M> {
    */
   keptPage(name: string, options?: PageOptions | (() => Promise<PageOptions>)): Promise<Page>;
   /**
-   * A test is done with a page newPage gave: its window goes back to the pool now, wiped, instead
-   * of at the suite's end (an open board page costs CPU while it stays open).
+   * A test is done with a page newPage gave (not a kept one): its window goes back to the pool
+   * now, wiped, instead of at the suite's end (an open board page costs CPU while it stays open).
    */
   giveBack(page: Page): Promise<void>;
   /** Adds the suite's last test: no request left the board and the CSP reported nothing, in any context. */
@@ -273,12 +273,11 @@ export function useBrowserBoard<const M extends string = never>(
   const used = useBoard(setup) as UsedBrowserBoard<M>;
   used.recorders = [];
   used.newPage = async (options = {}) => {
-    const window = await lendWindow(used.browser, options);
-    lentPages.push(window.page);
-    used.recorders.push(window.recorder);
-    if (options.as)
-      await window.context.addCookies([{ name: 'session', value: options.as.cookie, url: used.board.url }]);
-    return window;
+    const { page, context, recorder } = await lendWindow(used.browser, options);
+    lentPages.push(page);
+    used.recorders.push(recorder);
+    if (options.as) await context.addCookies([{ name: 'session', value: options.as.cookie, url: used.board.url }]);
+    return { page, context, recorder };
   };
   used.giveBack = async (page) => {
     const index = lentPages.indexOf(page);

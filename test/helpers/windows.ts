@@ -73,7 +73,7 @@ export interface LentWindow {
   recorder: Recorder;
 }
 
-interface Window extends Recording, LentWindow {
+interface PooledWindow extends Recording, LentWindow {
   javaScriptEnabled: boolean;
   /** Opens the pool's own DevTools session on the page, for what playwright cannot reset (unmarked). */
   openDevtools: () => Promise<CDPSession>;
@@ -81,8 +81,8 @@ interface Window extends Recording, LentWindow {
   marked: boolean;
 }
 
-const pools = new WeakMap<Browser, Window[]>();
-const lent = new WeakMap<Page, Window>();
+const pools = new WeakMap<Browser, PooledWindow[]>();
+const lent = new WeakMap<Page, PooledWindow>();
 
 /** Every context the pool keeps for `browser`: releaseChromium closes the others. */
 export function pooledContexts(browser: Browser): Set<BrowserContext> {
@@ -99,18 +99,18 @@ export async function lendWindow(browser: Browser, options: WindowOptions = {}):
   pools.set(browser, pool);
   const index = pool.findLastIndex((window) => window.javaScriptEnabled === javaScriptEnabled);
   if (index >= 0) {
-    const [window] = pool.splice(index, 1);
-    window!.recorder = newRecorder();
-    await window!.page.setViewportSize({ width: options.width ?? 1280, height: options.height ?? 900 });
-    await window!.page.emulateMedia({ colorScheme: options.colorScheme ?? 'light' });
-    lent.set(window!.page, window!);
-    return window!;
+    const window = pool.splice(index, 1)[0]!;
+    window.recorder = newRecorder();
+    await window.page.setViewportSize({ width: options.width ?? 1280, height: options.height ?? 900 });
+    await window.page.emulateMedia({ colorScheme: options.colorScheme ?? 'light' });
+    lent.set(window.page, window);
+    return window;
   }
   const recording = { recorder: newRecorder() };
   const context = await recordedContext(browser, options, recording);
   const page = await context.newPage();
   const newSession = context.newCDPSession.bind(context);
-  const window: Window = Object.assign(recording, {
+  const window: PooledWindow = Object.assign(recording, {
     page,
     context,
     javaScriptEnabled,
@@ -192,7 +192,7 @@ const lastingOnClock = [
   'setSystemTime',
 ] as const;
 
-function markOnLastingChange(window: Window): void {
+function markOnLastingChange(window: PooledWindow): void {
   const mark = <T extends object>(target: T, names: readonly string[]) => {
     for (const name of names) {
       const original = (target as Record<string, unknown>)[name];
