@@ -83,6 +83,17 @@ describe('the browser window pool', { skip: skipWithoutChromium }, () => {
     }
   });
 
+  test('a window whose page crashed is closed when given back, and the next lender gets a working one', async () => {
+    const crashed = await lendWindow(t.browser);
+    await crashed.page.goto('chrome://crash').catch(() => {});
+    await giveBack(t.browser, crashed.page);
+    assert.equal(crashed.page.isClosed(), true);
+    const next = await lendWindow(t.browser);
+    assert.notEqual(next.page, crashed.page);
+    await openBoard(next.page, t.board, '/');
+    await giveBack(t.browser, next.page);
+  });
+
   test('windows without scripts are pooled apart from those with', async () => {
     const off = await lendWindow(t.browser, { javaScriptEnabled: false });
     await giveBack(t.browser, off.page);

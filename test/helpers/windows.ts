@@ -97,12 +97,18 @@ export async function lendWindow(browser: Browser, options: WindowOptions = {}):
   const javaScriptEnabled = options.javaScriptEnabled ?? true;
   const pool = pools.get(browser) ?? [];
   pools.set(browser, pool);
-  const index = pool.findLastIndex((window) => window.javaScriptEnabled === javaScriptEnabled);
-  if (index >= 0) {
+  for (;;) {
+    const index = pool.findLastIndex((window) => window.javaScriptEnabled === javaScriptEnabled);
+    if (index < 0) break;
     const window = pool.splice(index, 1)[0]!;
+    try {
+      await window.page.setViewportSize({ width: options.width ?? 1280, height: options.height ?? 900 });
+      await window.page.emulateMedia({ colorScheme: options.colorScheme ?? 'light' });
+    } catch {
+      await window.context.close().catch(() => {}); // gone while pooled (a crashed renderer): the next, or a new one
+      continue;
+    }
     window.recorder = newRecorder();
-    await window.page.setViewportSize({ width: options.width ?? 1280, height: options.height ?? 900 });
-    await window.page.emulateMedia({ colorScheme: options.colorScheme ?? 'light' });
     lent.set(window.page, window);
     return window;
   }
@@ -132,30 +138,45 @@ export async function giveBack(browser: Browser, page: Page): Promise<void> {
   if (!window) return;
   lent.delete(page);
   const pool = pools.get(browser);
-  if (!pool || !browser.isConnected() || page.isClosed() || window.marked || window.context.pages().length !== 1) {
-    await window.context.close().catch(() => {});
-    return;
+  const reusable =
+    pool && browser.isConnected() && !page.isClosed() && !window.marked && window.context.pages().length === 1;
+  if (reusable && (await wiped(window))) pool.push(window);
+  else await window.context.close().catch(() => {});
+}
+
+/** Everything a lender can leave in a window, undone; false when a step failed (the window is then closed). */
+async function wiped(window: PooledWindow): Promise<boolean> {
+  try {
+    const { page, context } = window;
+    const origins = new Set(
+      window.recorder.requests.filter((url) => url.startsWith('http')).map((url) => new URL(url).origin),
+    );
+    await page.removeAllListeners(); // the lender's, and the pool's own, put back below
+    watchPage(page, window);
+    await page.unrouteAll({ behavior: 'ignoreErrors' });
+    await context.unrouteAll({ behavior: 'ignoreErrors' });
+    await page.goto('about:blank');
+    await context.clearCookies();
+    await context.clearPermissions();
+    const devtools = await window.openDevtools();
+    for (const origin of origins) await devtools.send('Storage.clearDataForOrigin', { origin, storageTypes: 'all' });
+    await devtools.send('Network.clearBrowserCache');
+    await devtools.send('Page.resetNavigationHistory');
+    await devtools.detach();
+    await page.emulateMedia({
+      media: null,
+      colorScheme: null,
+      reducedMotion: null,
+      forcedColors: null,
+      contrast: null,
+    });
+    context.setDefaultTimeout(hangBoundMs);
+    page.setDefaultTimeout(hangBoundMs);
+    page.setDefaultNavigationTimeout(hangBoundMs);
+    return true;
+  } catch {
+    return false;
   }
-  const origins = new Set(
-    window.recorder.requests.filter((url) => url.startsWith('http')).map((url) => new URL(url).origin),
-  );
-  await page.removeAllListeners(); // the lender's, and the pool's own, put back below
-  watchPage(page, window);
-  await page.unrouteAll({ behavior: 'ignoreErrors' });
-  await window.context.unrouteAll({ behavior: 'ignoreErrors' });
-  await page.goto('about:blank');
-  await window.context.clearCookies();
-  await window.context.clearPermissions();
-  const devtools = await window.openDevtools();
-  for (const origin of origins) await devtools.send('Storage.clearDataForOrigin', { origin, storageTypes: 'all' });
-  await devtools.send('Network.clearBrowserCache');
-  await devtools.send('Page.resetNavigationHistory');
-  await devtools.detach();
-  await page.emulateMedia({ media: null, colorScheme: null, reducedMotion: null, forcedColors: null, contrast: null });
-  window.context.setDefaultTimeout(hangBoundMs);
-  page.setDefaultTimeout(hangBoundMs);
-  page.setDefaultNavigationTimeout(hangBoundMs);
-  pool.push(window);
 }
 
 /**
