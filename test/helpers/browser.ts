@@ -11,7 +11,7 @@ import { imageFixture } from './images.ts';
 import { useBoard, type BoardSetup, type UsedBoard } from './use-board.ts';
 import { emptyFolder } from './folders.ts';
 import { hangBoundMs } from './hang-bound.ts';
-import { releaseShared, shared } from './shared.ts';
+import { closeSharedNow, releaseShared, shared } from './shared.ts';
 import { giveBack, lendWindow, pooledContexts, type Recorder, type WindowOptions } from './windows.ts';
 
 export { newRecordedContext, type Recorder, type WindowOptions } from './windows.ts';
@@ -68,6 +68,9 @@ export function launchChromium(kind: ChromiumKind = 'any'): Promise<Browser> {
   return chromium.launch({ executablePath, args: launchArgs, timeout: hangBoundMs });
 }
 
+/** The shared.ts name of the process's Chromium of a kind. */
+const chromiumName = (kind: ChromiumKind) => `chromium-${kind}`;
+
 /**
  * The process's one Chromium (test/helpers/shared.ts), launched on first use: a start costs more
  * than most browser tests, and a wiped window per page (test/helpers/windows.ts) keeps each
@@ -76,7 +79,7 @@ export function launchChromium(kind: ChromiumKind = 'any'): Promise<Browser> {
  */
 export function sharedChromium(kind: ChromiumKind = 'any'): Promise<Browser> {
   return shared(
-    `chromium-${kind}`,
+    chromiumName(kind),
     () => launchChromium(kind),
     (browser) => browser.close(),
     (browser) => browser.isConnected(),
@@ -269,6 +272,8 @@ export function useBrowserBoard<const M extends string = never>(
   after(async () => {
     for (const page of lentPages.splice(0)) await giveBack(used.browser, page);
     await releaseChromium(used.browser);
+    // Few suites need the full browser: kept open in a lane it would idle on, costing CPU the files after it could use.
+    if (browser === 'desktop') await closeSharedNow(chromiumName(browser));
   });
   const used = useBoard(setup) as UsedBrowserBoard<M>;
   used.recorders = [];

@@ -37,6 +37,13 @@ export async function releaseShared(): Promise<void> {
   if (!keptOpen) await closeShared();
 }
 
+/** Closes the shared resource `name` now, also in a lane; the next ask opens a new one. */
+export async function closeSharedNow(name: string): Promise<void> {
+  const resource = open.get(name);
+  open.delete(name);
+  await resource?.close();
+}
+
 /** Closes every shared resource. */
 export async function closeShared(): Promise<void> {
   const closing = [...open.values()].map((resource) => resource.close());
