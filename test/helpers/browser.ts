@@ -74,8 +74,9 @@ const chromiumName = (kind: ChromiumKind) => `chromium-${kind}`;
 /**
  * The process's one Chromium (test/helpers/shared.ts), launched on first use: a start costs more
  * than most browser tests, and a wiped window per page (test/helpers/windows.ts) keeps each
- * test's cookies and storage its own. `desktop`: the full browser, shared the same way, for a
- * suite that needs it. A suite that takes one gives it back with releaseChromium.
+ * test's cookies and storage its own. `desktop`: the full browser, for a suite that needs it,
+ * closed when that suite ends (useBrowserBoard). A suite that takes one gives it back with
+ * releaseChromium.
  */
 export function sharedChromium(kind: ChromiumKind = 'any'): Promise<Browser> {
   return shared(
