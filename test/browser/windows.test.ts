@@ -55,17 +55,17 @@ describe('the browser window pool', { skip: skipWithoutChromium }, () => {
   test('a window given back is lent again wiped: no cookie, storage, history, permission, route or listener of the last lender', async () => {
     const fresh = await lendWindow(t.browser);
     const asNew = await traces(fresh, t.board);
-    await giveBack(t.browser, fresh.page);
+    await giveBack(fresh.page);
 
     const used = await lendWindow(t.browser);
     assert.equal(used.page, fresh.page, 'the same window, not a new one');
     await leaveTraces(used, t.board);
-    await giveBack(t.browser, used.page);
+    await giveBack(used.page);
 
     const again = await lendWindow(t.browser);
     assert.equal(again.page, fresh.page);
     assert.deepEqual(await traces(again, t.board), asNew);
-    await giveBack(t.browser, again.page);
+    await giveBack(again.page);
   });
 
   test('a window with an init script or a fake clock is closed when given back, and the next lender gets a new one', async () => {
@@ -75,34 +75,34 @@ describe('the browser window pool', { skip: skipWithoutChromium }, () => {
     ]) {
       const changed = await lendWindow(t.browser);
       await change(changed.page);
-      await giveBack(t.browser, changed.page);
+      await giveBack(changed.page);
       assert.equal(changed.page.isClosed(), true);
       const next = await lendWindow(t.browser);
       assert.notEqual(next.page, changed.page);
-      await giveBack(t.browser, next.page);
+      await giveBack(next.page);
     }
   });
 
   test('a window whose page crashed is closed when given back, and the next lender gets a working one', async () => {
     const crashed = await lendWindow(t.browser);
     await crashed.page.goto('chrome://crash').catch(() => {});
-    await giveBack(t.browser, crashed.page);
+    await giveBack(crashed.page);
     assert.equal(crashed.page.isClosed(), true);
     const next = await lendWindow(t.browser);
     assert.notEqual(next.page, crashed.page);
     await openBoard(next.page, t.board, '/');
-    await giveBack(t.browser, next.page);
+    await giveBack(next.page);
   });
 
   test('windows without scripts are pooled apart from those with', async () => {
     const off = await lendWindow(t.browser, { javaScriptEnabled: false });
-    await giveBack(t.browser, off.page);
+    await giveBack(off.page);
     const on = await lendWindow(t.browser);
     assert.notEqual(on.page, off.page);
     assert.equal(await on.page.evaluate('1 + 1'), 2);
     const offAgain = await lendWindow(t.browser, { javaScriptEnabled: false });
     assert.equal(offAgain.page, off.page);
-    await giveBack(t.browser, on.page);
-    await giveBack(t.browser, offAgain.page);
+    await giveBack(on.page);
+    await giveBack(offAgain.page);
   });
 });

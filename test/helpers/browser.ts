@@ -271,7 +271,7 @@ export function useBrowserBoard<const M extends string = never>(
     used.browser = await sharedChromium(browser);
   });
   after(async () => {
-    for (const page of lentPages.splice(0)) await giveBack(used.browser, page);
+    for (const page of lentPages.splice(0)) await giveBack(page);
     await releaseChromium(used.browser);
     // Few suites need the full browser: kept open in a lane it would idle on, costing CPU the files after it could use.
     if (browser === 'desktop') await closeSharedNow(chromiumName(browser));
@@ -288,7 +288,7 @@ export function useBrowserBoard<const M extends string = never>(
   used.giveBack = async (page) => {
     const index = lentPages.indexOf(page);
     if (index >= 0) lentPages.splice(index, 1);
-    await giveBack(used.browser, page);
+    await giveBack(page);
   };
   const kept = new Map<string, Promise<Page>>();
   used.keptPage = (name, options) => {

@@ -74,6 +74,8 @@ export interface LentWindow {
 }
 
 interface PooledWindow extends Recording, LentWindow {
+  /** Whose pool it goes back to. */
+  browser: Browser;
   javaScriptEnabled: boolean;
   /** Opens the pool's own DevTools session on the page, for what playwright cannot reset (unmarked). */
   openDevtools: () => Promise<CDPSession>;
@@ -117,6 +119,7 @@ export async function lendWindow(browser: Browser, options: WindowOptions = {}):
   const page = await context.newPage();
   const newSession = context.newCDPSession.bind(context);
   const window: PooledWindow = Object.assign(recording, {
+    browser,
     page,
     context,
     javaScriptEnabled,
@@ -133,13 +136,13 @@ export async function lendWindow(browser: Browser, options: WindowOptions = {}):
  * cache, history, permissions, routes, listeners), so the next lender finds it as new; closed
  * instead when that cannot be done.
  */
-export async function giveBack(browser: Browser, page: Page): Promise<void> {
+export async function giveBack(page: Page): Promise<void> {
   const window = lent.get(page);
   if (!window) return;
   lent.delete(page);
-  const pool = pools.get(browser);
+  const pool = pools.get(window.browser);
   const reusable =
-    pool && browser.isConnected() && !page.isClosed() && !window.marked && window.context.pages().length === 1;
+    pool && window.browser.isConnected() && !page.isClosed() && !window.marked && window.context.pages().length === 1;
   if (reusable && (await wiped(window))) pool.push(window);
   else await window.context.close().catch(() => {});
 }
