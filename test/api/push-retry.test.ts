@@ -1,10 +1,9 @@
 import assert from 'node:assert/strict';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { after, afterEach, describe, test } from 'node:test';
 import { maxQueuedPerDevice, maxRetryAfterSeconds, pushRetrySeconds, pushTries } from '../../lib/push/queue.ts';
 import { eventually, limitsOff, post, useBoard, type Client, type TestBoard } from '../helpers.ts';
 import { startFakeSite, type FakeSite } from '../helpers/previews.ts';
+import { refusedPort } from '../helpers/ports.ts';
 import { fakeBrowser, pushService } from '../helpers/push.ts';
 
 /**
@@ -15,17 +14,9 @@ import { fakeBrowser, pushService } from '../helpers/push.ts';
 
 const service = pushService();
 let site: FakeSite;
-/** A port nothing listens on (allowed for pushes): a push service that is down. */
+/** A port that refuses every connection (allowed for pushes): a push service that is down. */
 let deadPort = 0;
 const paths = ['/push/anna', '/push/bert', '/push/hang'];
-
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 interface Row {
   tries: number;
@@ -50,7 +41,7 @@ describe('web push: tries again after a passing failure', () => {
   const t = useBoard({
     prepare: async () => {
       site = await startFakeSite(Object.fromEntries(paths.map((path) => [path, service.handler])));
-      deadPort = await closedPort();
+      deadPort = await refusedPort();
     },
     env: () => ({
       ...limitsOff,

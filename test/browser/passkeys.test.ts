@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
-import { createServer } from 'node:net';
 import { describe, test } from 'node:test';
 import type { BrowserContext, CDPSession, Page } from 'playwright-core';
 import { password, uidOf } from '../helpers.ts';
+import { freePort } from '../helpers/ports.ts';
 import {
   assertCleanConsole,
   newRecordedContext,
@@ -13,15 +13,6 @@ import {
 
 // Counted as skipped in the summary too, not only as a skipped suite.
 if (skipWithoutChromium) test('passkey browser tests', { skip: skipWithoutChromium }, () => {});
-
-/** A free port on 127.0.0.1, so the board's BOARD_ORIGIN can name it before it starts. */
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
 
 /**
  * Issue 34: passkeys in Debian's Chromium with a virtual authenticator (CDP WebAuthn domain):

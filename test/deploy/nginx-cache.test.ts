@@ -24,7 +24,8 @@ import {
   type Answer,
   type TestBoard,
 } from '../helpers.ts';
-import { freePort, nginxPath, startNginx, type RunningNginx } from '../helpers/nginx.ts';
+import { nginxPath, startNginx, type RunningNginx } from '../helpers/nginx.ts';
+import { freePort } from '../helpers/ports.ts';
 import { hangBoundMs } from '../helpers/hang-bound.ts';
 
 /**

@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { Client, member, startProxiedBoard, type TestBoard } from '../helpers.ts';
-import { freePort, nginxPath, startNginx, type RunningNginx } from '../helpers/nginx.ts';
+import { nginxPath, startNginx, type RunningNginx } from '../helpers/nginx.ts';
+import { freePort } from '../helpers/ports.ts';
 
 /**
  * docs/OPERATIONS.md "Federation" with the real nginx running deploy/nginx.conf: /e/{pid} and

@@ -1,9 +1,10 @@
 import { execFileSync, spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { createServer, connect } from 'node:net';
+import { connect } from 'node:net';
 import { userInfo } from 'node:os';
 import { join } from 'node:path';
 import { emptyFolder } from '../helpers.ts';
+import { freePort } from '../helpers/ports.ts';
 
 /**
  * The replica's machine for the drill: Debian's sshd on 127.0.0.1 with a throw-away host key and
@@ -32,15 +33,6 @@ export function missingTools(litestream: string | undefined): string | undefined
   if (!litestream)
     return 'needs Litestream: run it with `make drill`, which fetches it (bin/fetch-litestream), or set LITESTREAM';
   return undefined;
-}
-
-/** A port nobody listens on right now. */
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const port = (server.address() as { port: number }).port;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
 }
 
 /** Starts sshd as a child process (stopped by its pid in stop()) and waits until it accepts connections. */

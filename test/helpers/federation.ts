@@ -1,5 +1,4 @@
 import assert from 'node:assert/strict';
-import { createServer, type AddressInfo } from 'node:net';
 import type { Actor } from '@fedify/fedify/vocab';
 import type { Db } from '../../lib/db/db.ts';
 import { changeInstance } from '../../lib/federation/instances.ts';
@@ -9,29 +8,15 @@ import { startBoard, type StartOptions, type TestBoard } from './board.ts';
 import { eventually } from './eventually.ts';
 import { activityStreams, startFakeInstance, type FakeInstance, type FakeInstanceOptions } from './fake-instance.ts';
 import { visitor } from './members.ts';
+import { freePorts } from './ports.ts';
+
+export { freePorts } from './ports.ts';
 
 /**
  * Federation between test boards on 127.0.0.1 (docs/OPERATIONS.md "Federation"): each board's
  * BOARD_ORIGIN names its own port, and the fetch guard's allowances (BOARD_PREVIEW_ALLOW,
  * BOARD_PREVIEW_PORTS) let it reach the others, as outside tools test a board.
  */
-
-/** Ports free now on 127.0.0.1 (the kernel's choice), for origins that must name them before the boards start. */
-export async function freePorts(count: number): Promise<number[]> {
-  const servers = await Promise.all(
-    Array.from(
-      { length: count },
-      () =>
-        new Promise<ReturnType<typeof createServer>>((resolve) => {
-          const server = createServer();
-          server.listen(0, '127.0.0.1', () => resolve(server));
-        }),
-    ),
-  );
-  const ports = servers.map((server) => (server.address() as AddressInfo).port);
-  await Promise.all(servers.map((server) => new Promise((resolve) => server.close(resolve))));
-  return ports;
-}
 
 /** The settings of a federated test board on `port` that may reach `ports` on loopback. */
 export function federatedEnv(port: number, ports: number[], mode = 'allowlist'): Record<string, string> {

@@ -1,9 +1,12 @@
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { createServer, connect } from 'node:net';
+import { connect } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { emptyFolder } from './folders.ts';
+import { freePort } from './ports.ts';
+
+export { freePort } from './ports.ts';
 
 /**
  * Debian's nginx running deploy/nginx.conf on loopback (test/deploy/nginx-cache.test.ts,
@@ -19,15 +22,6 @@ const siteFile = fileURLToPath(new URL('../../deploy/nginx.conf', import.meta.ur
 export function nginxPath(): string | undefined {
   for (const place of ['/usr/sbin/nginx', '/usr/bin/nginx']) if (existsSync(place)) return place;
   return spawnSync('sh', ['-c', 'command -v nginx'], { encoding: 'utf8' }).stdout.trim() || undefined;
-}
-
-/** A port nobody listens on now (the kernel's choice for port 0, released again). */
-export async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
 }
 
 /** deploy/nginx.conf's HTTPS site as plain HTTP on 127.0.0.1:port in front of upstreamPort. */
