@@ -1,10 +1,9 @@
 import { execFileSync, spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { connect } from 'node:net';
 import { userInfo } from 'node:os';
 import { join } from 'node:path';
 import { emptyFolder } from '../helpers.ts';
-import { freePort } from '../helpers/ports.ts';
+import { freePort, tryConnect } from '../helpers/ports.ts';
 
 /**
  * The replica's machine for the drill: Debian's sshd on 127.0.0.1 with a throw-away host key and
@@ -105,15 +104,7 @@ async function accepting(port: number, exited: Promise<void>): Promise<boolean> 
   });
   const deadline = Date.now() + 10_000;
   while (!gone && Date.now() < deadline) {
-    const open = await new Promise<boolean>((resolve) => {
-      const socket = connect(port, '127.0.0.1');
-      socket.once('connect', () => {
-        socket.destroy();
-        resolve(true);
-      });
-      socket.once('error', () => resolve(false));
-    });
-    if (open) return true;
+    if ((await tryConnect(port)) === 'accepted') return true;
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
   return false;

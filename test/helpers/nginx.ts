@@ -1,10 +1,9 @@
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { connect } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { emptyFolder } from './folders.ts';
-import { freePort } from './ports.ts';
+import { freePort, tryConnect } from './ports.ts';
 
 export { freePort } from './ports.ts';
 
@@ -80,7 +79,7 @@ export async function startNginx(upstreamPort: number, port?: number, workers = 
   // Up to 10 s for nginx to listen (it takes milliseconds): a bound on tries, not an assumed speed.
   for (let attempt = 0; ; attempt++) {
     if (child.exitCode !== null) throw new Error(`nginx ended at start: ${stderr}`);
-    if (await accepts(listen)) break;
+    if ((await tryConnect(listen)) === 'accepted') break;
     if (attempt === 200) {
       await stop();
       throw new Error(`nginx did not listen on ${listen}: ${stderr}`);
@@ -88,15 +87,4 @@ export async function startNginx(upstreamPort: number, port?: number, workers = 
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
   return { url: `http://127.0.0.1:${listen}`, port: listen, folder, child, stop };
-}
-
-function accepts(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const socket = connect(port, '127.0.0.1');
-    socket.once('connect', () => {
-      socket.destroy();
-      resolve(true);
-    });
-    socket.once('error', () => resolve(false));
-  });
 }

@@ -42,18 +42,19 @@ export async function refusedPort(): Promise<number> {
   const tries = 20;
   for (let i = 0; i < tries; i++) {
     const port = firstEphemeral - 1 - Math.floor(Math.random() * 2000);
-    if (await refuses(port)) return port;
+    if ((await tryConnect(port)) === 'refused') return port;
   }
   throw new Error(`no refusing port found below ${firstEphemeral} in ${tries} tries`);
 }
 
-function refuses(port: number): Promise<boolean> {
+/** What a connection to 127.0.0.1:port meets now: a listener, a refusal, or another error. */
+export function tryConnect(port: number): Promise<'accepted' | 'refused' | 'failed'> {
   return new Promise((resolve) => {
     const socket = connect(port, '127.0.0.1');
     socket.once('connect', () => {
       socket.destroy();
-      resolve(false);
+      resolve('accepted');
     });
-    socket.once('error', (err: NodeJS.ErrnoException) => resolve(err.code === 'ECONNREFUSED'));
+    socket.once('error', (err: NodeJS.ErrnoException) => resolve(err.code === 'ECONNREFUSED' ? 'refused' : 'failed'));
   });
 }
