@@ -1,4 +1,3 @@
-import { enableCompileCache } from 'node:module';
 import { nodeTooOld } from '../lib/process/node-version.ts';
 import { unexpectedErrorLine } from './error-line.ts';
 
@@ -14,8 +13,6 @@ process.on('unhandledRejection', (err) => fail(unexpectedErrorLine(err)));
 
 const tooOld = nodeTooOld();
 if (tooOld) fail(tooOld);
-// V8 keeps the commands' compiled code between runs (in the temporary folder, or NODE_COMPILE_CACHE): a run starts in about half the CPU.
-enableCompileCache();
 try {
   const [{ runCli }, { commands }] = await Promise.all([import('./cli.ts'), import('./commands/index.ts')]);
   process.exit(await runCli(commands, process.argv.slice(2)));

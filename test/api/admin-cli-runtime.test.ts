@@ -6,6 +6,7 @@ import {
   copyFileSync,
   existsSync,
   mkdirSync,
+  readdirSync,
   readFileSync,
   statSync,
   symlinkSync,
@@ -13,7 +14,7 @@ import {
 } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { describe, test } from 'node:test';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { openDb } from '../../lib/db/db.ts';
 import { minimumNode } from '../../lib/process/node-version.ts';
 import { emptyFolder, runAdminWith, useBoard, type AdminRun } from '../helpers.ts';
@@ -88,7 +89,7 @@ function boardTree(options: { installed: string[]; stamp?: string; pinned?: stri
 /** A folder on the PATH with the tools the wrapper uses and no `node`: a PATH where none is found. */
 function toolsWithoutNode(): string {
   const folder = emptyFolder('board-tools-');
-  for (const tool of ['sh', 'sed', 'sort', 'head', 'readlink', 'dirname', 'cat', 'tr']) {
+  for (const tool of ['sh', 'readlink']) {
     const found = ['/usr/bin', '/bin'].map((dir) => join(dir, tool)).find((path) => existsSync(path));
     assert.ok(found, tool);
     symlinkSync(found, join(folder, tool));
@@ -107,6 +108,35 @@ describe('the Node board-admin runs on', () => {
     assert.match(help.stdout, /^board-admin: the board's command line/);
     const reports = await run(wrapper, ['reports', '-q'], env);
     assert.deepEqual(reports, { code: 0, stdout: 'no open reports\n', stderr: '' });
+  });
+
+  test("each run keeps V8's compile cache in the board's tree, never the temporary folder; NODE_COMPILE_CACHE moves it", async () => {
+    const temporary = emptyFolder('board-admin-tmp-');
+    const { tree, admin } = boardTree({ installed: [process.execPath] });
+    const env = { PATH: '/usr/bin:/bin', TMPDIR: temporary, ...boardEnv() };
+    const first = await run(admin, ['reports', '-q'], env, tree);
+    assert.deepEqual(first, { code: 0, stdout: 'no open reports\n', stderr: '' });
+    const cache = join(tree, 'node_modules', '.cache', 'board-admin');
+    const [release, ...others] = readdirSync(cache);
+    assert.deepEqual(others, []);
+    const entries = readdirSync(join(cache, release!)).sort();
+    assert.ok(entries.length > 20, `${entries.length} entries`); // one per module and form (stripped, compiled)
+    assert.deepEqual(readdirSync(temporary), [], 'nothing in the shared temporary folder');
+    // Node's own account of the next run: the entry script, stripped and compiled, comes from the cache.
+    const traced = await run(admin, ['reports', '-q'], { ...env, NODE_DEBUG_NATIVE: 'COMPILE_CACHE' }, tree);
+    assert.equal(traced.code, 0, traced.stderr);
+    const entryScript = pathToFileURL(join(root, 'bin', 'board-admin.ts')).href; // the tree links to it
+    for (const form of ['StrippedTypeScript', 'ESM'])
+      assert.match(
+        traced.stderr,
+        new RegExp(`reading cache from .* for ${form} ${entryScript}\\.\\.\\.\\[.*\\]\\.\\.\\. success`),
+      );
+    assert.deepEqual(readdirSync(join(cache, release!)).sort(), entries, 'the second run added nothing');
+
+    const elsewhere = emptyFolder('board-admin-cache-');
+    const moved = await run(admin, ['help'], { ...env, NODE_COMPILE_CACHE: elsewhere }, tree);
+    assert.equal(moved.code, 0, moved.stderr);
+    assert.ok(readdirSync(elsewhere).length > 0, 'the cache went where NODE_COMPILE_CACHE said');
   });
 
   test('an installed board (no stamp, no .node) with no node on the PATH runs on the Node the guide installs in /usr/local', async () => {
