@@ -3,19 +3,22 @@ import { isLoopbackAddress } from '../ip/ranges.ts';
 
 /**
  * Refuses a variable that looks like a setting but is none: any BOARD_* name, or a name within
- * two typos of one (BORAD_ORIGIN), in any letter case; the ConfigError's one line names the
- * nearest setting. Why an error and not a warning: a misspelt setting is silently ignored, so
- * BOARD_REGISTRATON=invite would open an invite-only board to everyone. server.ts and bin/cli.ts
- * call it before loadConfig. `alsoKnown`: variables of the board's own that loadConfig does not
- * read (the cluster's worker number).
+ * two typos of one (BORAD_ORIGIN; a typo is a letter changed, added or dropped, or two neighbours
+ * swapped), in any letter case; the ConfigError's one line names the nearest setting. Why an
+ * error and not a warning: a misspelt setting is silently ignored, so BOARD_REGISTRATON=invite
+ * would open an invite-only board to everyone. server.ts and bin/cli.ts call it before loadConfig.
+ * `alsoKnown`: variables of the board's own that loadConfig does not read (the cluster's worker
+ * number).
  */
 export function checkSettingNames(env: Record<string, string | undefined>, alsoKnown: readonly string[] = []): void {
   const known = [...readSettings(), ...alsoKnown];
   const unknown: string[] = [];
   for (const name of Object.keys(env).sort()) {
     if (known.includes(name)) continue;
-    const nearest = nearestName(name.toUpperCase(), known);
-    if (!name.toUpperCase().startsWith('BOARD_') && nearest.distance > 2) continue;
+    const upper = name.toUpperCase();
+    const ours = upper.startsWith('BOARD_');
+    const nearest = nearestName(upper, known, ours ? Infinity : 2);
+    if (!ours && nearest.distance > 2) continue;
     unknown.push(`${name} is not a setting; did you mean ${nearest.name}?`);
   }
   if (unknown.length > 0) throw new ConfigError(unknown.join(' '));
@@ -65,26 +68,32 @@ function isLocalOrigin(origin: string): boolean {
   return host === 'localhost' || host.endsWith('.localhost') || isLoopbackAddress(host);
 }
 
-function nearestName(name: string, known: readonly string[]): { name: string; distance: number } {
+function nearestName(name: string, known: readonly string[], bound: number): { name: string; distance: number } {
   let best = { name: known[0]!, distance: Infinity };
   for (const candidate of known) {
-    const distance = editDistance(name, candidate);
+    const distance = editDistance(name, candidate, bound);
     if (distance < best.distance) best = { name: candidate, distance };
   }
   return best;
 }
 
-function editDistance(a: string, b: string): number {
-  const rows = Array.from({ length: a.length + 1 }, (_, i) =>
-    Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)),
-  );
+function editDistance(a: string, b: string, bound: number): number {
+  if (Math.abs(a.length - b.length) > bound) return bound + 1;
+  let before = new Int32Array(b.length + 1);
+  let previous = Int32Array.from({ length: b.length + 1 }, (_, j) => j);
+  let current = new Int32Array(b.length + 1);
   for (let i = 1; i <= a.length; i++) {
+    current[0] = i;
+    let rowBest = i;
     for (let j = 1; j <= b.length; j++) {
       const cost = a[i - 1] === b[j - 1] ? 0 : 1;
-      let d = Math.min(rows[i - 1]![j]! + 1, rows[i]![j - 1]! + 1, rows[i - 1]![j - 1]! + cost);
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) d = Math.min(d, rows[i - 2]![j - 2]! + 1);
-      rows[i]![j] = d;
+      let d = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + cost);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) d = Math.min(d, before[j - 2]! + 1);
+      current[j] = d;
+      rowBest = Math.min(rowBest, d);
     }
+    if (rowBest > bound) return bound + 1;
+    [before, previous, current] = [previous, current, before];
   }
-  return rows[a.length]![b.length]!;
+  return previous[b.length]!;
 }

@@ -33,6 +33,12 @@ test('a misspelt or unknown setting is refused in one line naming the nearest se
     refusal({ BORAD_ORIGIN: 'https://board.example.org' }),
     'BORAD_ORIGIN is not a setting; did you mean BOARD_ORIGIN?',
   );
+  // A name without the BOARD_ prefix is one within two typos (two neighbours swapped, a letter dropped), and only then.
+  assert.equal(
+    refusal({ BAORD_ORIGN: 'https://board.example.org' }),
+    'BAORD_ORIGN is not a setting; did you mean BOARD_ORIGIN?',
+  );
+  assert.equal(refusal({ BAORD_ORGN: 'https://board.example.org', BRD_DTA: '/x' }), undefined);
   assert.equal(
     refusal({ board_registration: 'invite' }),
     'board_registration is not a setting; did you mean BOARD_REGISTRATION?',
