@@ -1,20 +1,19 @@
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { after, before, test } from 'node:test';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import type { TestBoard } from './board.ts';
 import type { Client } from './client.ts';
 import { eventually } from './eventually.ts';
-import { imageFixture } from './images.ts';
 import { useBoard, type BoardSetup, type UsedBoard } from './use-board.ts';
-import { emptyFolder } from './folders.ts';
 import { hangBoundMs } from './hang-bound.ts';
 import { closeSharedNow, releaseShared, shared } from './shared.ts';
 import { giveBack, lendWindow, pooledContexts, type Recorder, type WindowOptions } from './windows.ts';
 
 export { newRecordedContext, type Recorder, type WindowOptions } from './windows.ts';
+export { keepScreenshot, makePng, screenshotDir } from './pictures.ts';
 
 /** The front end in Debian's Chromium, driven by playwright-core: the browser suites' set-up and checks. */
 
@@ -133,41 +132,6 @@ export function assertOnlyBoardRequests(recorder: Recorder, board: TestBoard): v
 export function assertCleanConsole(recorder: Recorder): void {
   assert.deepEqual(recorder.cspViolations, [], 'CSP violations');
   assert.deepEqual(recorder.pageErrors, [], 'uncaught errors in the page');
-}
-
-/**
- * The folder for one suite's screenshots, for a person to look at: with TEST_SCREENSHOTS=<folder>
- * set, `<folder>/<suite>`, named in the output. Without it none, and keepScreenshot takes none:
- * nobody would look at them, and each costs the browser work in every run.
- */
-export function screenshotDir(suite: string): string | undefined {
-  const kept = process.env.TEST_SCREENSHOTS;
-  if (!kept) return undefined;
-  const folder = resolve(kept, suite);
-  mkdirSync(folder, { recursive: true });
-  console.log(`${suite} screenshots: ${folder}`);
-  return folder;
-}
-
-/** A screenshot of the page as `<name>.png` in `folder` (screenshotDir's); none without a folder. */
-export async function keepScreenshot(
-  page: Page,
-  folder: string | undefined,
-  name: string,
-  options: { fullPage?: boolean } = {},
-): Promise<void> {
-  if (folder) await page.screenshot({ path: join(folder, `${name}.png`), fullPage: options.fullPage ?? false });
-}
-
-/** A real PNG picture with a diagonal stripe, written to a temporary file. */
-export async function makePng(width = 480, height = 320, colour = { r: 30, g: 110, b: 190 }): Promise<string> {
-  const file = join(emptyFolder('board-png-'), `bild-${width}x${height}.png`);
-  const stripe = `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}">
-       <polygon points="0,${height} ${width * 0.6},0 ${width},0 ${width * 0.4},${height}" fill="#f4c542"/>
-       <circle cx="${width * 0.2}" cy="${height * 0.3}" r="${Math.min(width, height) * 0.12}" fill="#ffffff"/>
-     </svg>`;
-  writeFileSync(file, await imageFixture({ format: 'png', width, height, background: colour, overlay: stripe }));
-  return file;
 }
 
 /**
