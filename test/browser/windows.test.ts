@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { readdirSync, readFileSync } from 'node:fs';
 import { describe, test } from 'node:test';
 import type { Page } from 'playwright-core';
 import { limitsOff } from '../helpers.ts';
@@ -105,4 +106,47 @@ describe('the browser window pool', { skip: skipWithoutChromium }, () => {
     await giveBack(on.page);
     await giveBack(offAgain.page);
   });
+
+  test("the tests' Chromium keeps a page's frame from one document to the next, and Playwright's own disabled features", async () => {
+    await lendWindow(t.browser).then((window) => giveBack(window.page)); // the browser is running
+    const launched = chromiumCommandLines().filter((argv) => argv.includes('--remote-debugging-pipe'));
+    assert.ok(launched.length > 0, 'no Chromium started by this process');
+    for (const argv of launched) {
+      const switches = argv.filter((arg) => arg.startsWith('--disable-features='));
+      const features = (arg: string | undefined) => arg?.split('=')[1]?.split(',') ?? [];
+      const playwrights = features(switches[0]); // Playwright's switches come before a launch's own
+      const effective = features(switches.at(-1)); // Chromium reads the last one only
+      assert.deepEqual(
+        playwrights.filter((feature) => !effective.includes(feature)),
+        [],
+        "Playwright's disabled features the tests' switch leaves out",
+      );
+      assert.ok(effective.includes('RenderDocument'), effective.join(','));
+    }
+  });
 });
+
+/** The command lines of this process's descendants (the Chromium browser processes among them). */
+function chromiumCommandLines(): string[][] {
+  const parentOf = new Map<number, number>();
+  for (const entry of readdirSync('/proc').filter((name) => /^\d+$/.test(name))) {
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      parentOf.set(Number(entry), Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]));
+    } catch {
+      // the process ended meanwhile
+    }
+  }
+  const descends = (pid: number): boolean => {
+    for (let up = parentOf.get(pid); up !== undefined && up > 1; up = parentOf.get(up))
+      if (up === process.pid) return true;
+    return false;
+  };
+  return [...parentOf.keys()].filter(descends).flatMap((pid) => {
+    try {
+      return [readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0')];
+    } catch {
+      return [];
+    }
+  });
+}

@@ -62,9 +62,42 @@ const launchArgs = [
 ];
 
 /** A Chromium of its own, for a program (test/browser/screenshots.ts); a test file uses sharedChromium. */
-export function launchChromium(kind: ChromiumKind = 'any'): Promise<Browser> {
+export async function launchChromium(kind: ChromiumKind = 'any'): Promise<Browser> {
   const executablePath = kind === 'desktop' ? desktopChromiumPath : chromiumPath;
-  return chromium.launch({ executablePath, args: launchArgs, timeout: hangBoundMs });
+  const disabled = `--disable-features=${await disabledFeatures(executablePath)}`;
+  return chromium.launch({ executablePath, args: [...launchArgs, disabled], timeout: hangBoundMs });
+}
+
+/**
+ * Chromium gives every new document a new frame (its "RenderDocument"): a new compositor whose
+ * first frames are rastered and drawn from nothing, about a third of Chromium's CPU for each page
+ * load of the suites (bench/results.md). A page cannot tell a kept frame from a new one, so the
+ * tests' Chromium keeps it. Chromium reads only the last --disable-features of its command line,
+ * so that switch carries Playwright's own list too, read once per process from a Chromium it
+ * starts (its command line is shown to DevTools with --enable-automation only).
+ */
+const ourDisabledFeatures = ['RenderDocument'];
+let playwrightsDisabledFeatures: Promise<string[]> | undefined;
+
+async function disabledFeatures(executablePath: string): Promise<string> {
+  playwrightsDisabledFeatures ??= readPlaywrightsDisabledFeatures(executablePath);
+  return [...(await playwrightsDisabledFeatures), ...ourDisabledFeatures].join(',');
+}
+
+async function readPlaywrightsDisabledFeatures(executablePath: string): Promise<string[]> {
+  const probe = await chromium.launch({
+    executablePath,
+    args: [...launchArgs, '--enable-automation'],
+    timeout: hangBoundMs,
+  });
+  try {
+    const session = await probe.newBrowserCDPSession();
+    const { arguments: argv } = await session.send('Browser.getBrowserCommandLine');
+    const switchValue = argv.findLast((arg) => arg.startsWith('--disable-features='))?.split('=')[1];
+    return switchValue ? switchValue.split(',') : [];
+  } finally {
+    await probe.close();
+  }
 }
 
 /** The shared.ts name of the process's Chromium of a kind. */
