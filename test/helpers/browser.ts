@@ -80,7 +80,11 @@ const ourDisabledFeatures = ['RenderDocument'];
 let playwrightsDisabledFeatures: Promise<string[]> | undefined;
 
 async function disabledFeatures(executablePath: string): Promise<string> {
-  playwrightsDisabledFeatures ??= readPlaywrightsDisabledFeatures(executablePath);
+  // A failed read (that Chromium would not start) is not kept: the next launch tries again.
+  playwrightsDisabledFeatures ??= readPlaywrightsDisabledFeatures(executablePath).catch((err: unknown) => {
+    playwrightsDisabledFeatures = undefined;
+    throw err;
+  });
   return [...(await playwrightsDisabledFeatures), ...ourDisabledFeatures].join(',');
 }
 
