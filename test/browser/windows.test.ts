@@ -1,10 +1,11 @@
 import assert from 'node:assert/strict';
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { describe, test } from 'node:test';
 import type { Page } from 'playwright-core';
 import { limitsOff } from '../helpers.ts';
 import type { TestBoard } from '../helpers/board.ts';
 import { openBoard, skipWithoutChromium, useBrowserBoard } from '../helpers/browser.ts';
+import { childPids } from '../helpers/processes.ts';
 import { giveBack, lendWindow, type LentWindow } from '../helpers/windows.ts';
 
 // Counted as skipped in the summary too, not only as a skipped suite.
@@ -109,7 +110,9 @@ describe('the browser window pool', { skip: skipWithoutChromium }, () => {
 
   test("the tests' Chromium keeps a page's frame from one document to the next, and Playwright's own disabled features", async () => {
     await lendWindow(t.browser).then((window) => giveBack(window.page)); // the browser is running
-    const launched = chromiumCommandLines().filter((argv) => argv.includes('--remote-debugging-pipe'));
+    const launched = childPids(process.pid)
+      .map((pid) => (existsSync(`/proc/${pid}`) ? readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0') : []))
+      .filter((argv) => argv.includes('--remote-debugging-pipe'));
     assert.ok(launched.length > 0, 'no Chromium started by this process');
     for (const argv of launched) {
       const switches = argv.filter((arg) => arg.startsWith('--disable-features='));
@@ -125,28 +128,3 @@ describe('the browser window pool', { skip: skipWithoutChromium }, () => {
     }
   });
 });
-
-/** The command lines of this process's descendants (the Chromium browser processes among them). */
-function chromiumCommandLines(): string[][] {
-  const parentOf = new Map<number, number>();
-  for (const entry of readdirSync('/proc').filter((name) => /^\d+$/.test(name))) {
-    try {
-      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
-      parentOf.set(Number(entry), Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]));
-    } catch {
-      // the process ended meanwhile
-    }
-  }
-  const descends = (pid: number): boolean => {
-    for (let up = parentOf.get(pid); up !== undefined && up > 1; up = parentOf.get(up))
-      if (up === process.pid) return true;
-    return false;
-  };
-  return [...parentOf.keys()].filter(descends).flatMap((pid) => {
-    try {
-      return [readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0')];
-    } catch {
-      return [];
-    }
-  });
-}

@@ -6,13 +6,8 @@ import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { processAlive } from '../../lib/host/pid-file.ts';
 import { startServerProcess } from '../helpers/child-server.ts';
-import {
-  childPids,
-  listeningSocketsOn,
-  startCluster,
-  waitForLine,
-  type ClusterBoard,
-} from '../helpers/cluster-board.ts';
+import { childPids } from '../helpers/processes.ts';
+import { listeningSocketsOn, startCluster, waitForLine, type ClusterBoard } from '../helpers/cluster-board.ts';
 
 describe('BOARD_WORKERS=2: a primary and two workers on one port', () => {
   let board: ClusterBoard;

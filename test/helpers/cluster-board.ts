@@ -6,6 +6,7 @@ import { Client } from './client.ts';
 import { startServerProcess, type ChildServer } from './child-server.ts';
 import { emptyFolder } from './folders.ts';
 import { hangBoundMs } from './hang-bound.ts';
+import { childPids } from './processes.ts';
 
 /**
  * A real cluster for the tests of several processes on one database: `server.ts` with
@@ -159,13 +160,6 @@ export async function waitForLine(child: ChildServer, pattern: RegExp, timeoutMs
     if (Date.now() > deadline) throw new Error(`no line ${pattern} within ${timeoutMs} ms:\n${child.output()}`);
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
-}
-
-/** The pids of a process's children (the cluster's workers), from /proc. */
-export function childPids(pid: number): number[] {
-  const path = `/proc/${pid}/task/${pid}/children`;
-  if (!existsSync(path)) return [];
-  return readFileSync(path, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number);
 }
 
 /**
