@@ -56,6 +56,7 @@ test: deps
 	chromium=$$(.ci/chromium-path desktop) || echo "make test: PUSH NOTIFICATION TEST SKIPPED: Chromium's full browser not found at $$chromium (apt-get install chromium)"; \
 	command -v systemd-analyze >/dev/null || echo "make test: systemd unit check skipped: systemd-analyze not found (apt-get install systemd)"; \
 	{ command -v nginx || [ -x /usr/sbin/nginx ]; } >/dev/null || echo "make test: NGINX CACHE TESTS SKIPPED: nginx not found (apt-get install nginx)"; \
+	command -v caddy >/dev/null || echo "make test: Caddyfile check skipped: caddy not found (apt-get install caddy)"; \
 	node --import tsx .ci/test-leftovers.ts "$$scratch" || status=1; \
 	exit $$status
 
